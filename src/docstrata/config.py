@@ -1,0 +1,318 @@
+"""agent.yaml → validated pydantic models.
+
+The file holds a ``tools:`` list (the shape HoloDeck uses). Tools of type
+``hierarchical_document`` and ``vectorstore`` are ours; other tool types and other top-level
+keys (``model``, ``instructions``, ``evaluations``, …) are ignored with one notice each, so
+HoloDeck files load unchanged. ``${VAR}`` and ``${VAR:-default}`` are substituted from the
+environment in string values. Every error is a :class:`~docstrata.errors.ConfigError` naming
+the YAML path of the bad field.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .errors import ConfigError
+
+log = logging.getLogger("docstrata")
+
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+OUR_TOOL_TYPES = ("hierarchical_document", "vectorstore")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ContextModelConfig(_Strict):
+    """An LLM that writes per-chunk contexts (Anthropic's contextual retrieval).
+
+    The API key is read from the environment variable ``api_key_env`` (default
+    ``ANTHROPIC_API_KEY`` / ``OPENAI_API_KEY``); it is never stored in the YAML.
+    """
+
+    provider: Literal["anthropic", "openai"]
+    name: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+
+
+class DatabaseConfig(_Strict):
+    """Where a tool's index lives.
+
+    ``embedded`` (default): SQLite + tantivy + vectors under ``.docstrata/<tool>/`` beside the
+    config (or under ``path``). ``in-memory``: nothing on disk. ``postgres``: ``dsn`` required.
+    ``qdrant``: ``url`` or ``path``.
+    """
+
+    provider: Literal["embedded", "in-memory", "postgres", "qdrant"] = "embedded"
+    dsn: str | None = None
+    url: str | None = None
+    path: str | None = None
+    api_key_env: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "DatabaseConfig":
+        if self.provider == "postgres" and not self.dsn:
+            raise ValueError("provider 'postgres' needs 'dsn'")
+        if self.provider == "qdrant" and not (self.url or self.path):
+            raise ValueError("provider 'qdrant' needs 'url' or 'path'")
+        return self
+
+
+def _coerce_database(v: Any) -> Any:
+    if v is None:
+        return DatabaseConfig()
+    if isinstance(v, str):
+        if v in ("embedded", "in-memory", "memory", "inmemory"):
+            return DatabaseConfig(provider="in-memory" if v != "embedded" else "embedded")
+        if v.startswith(("postgres://", "postgresql://")):
+            return DatabaseConfig(provider="postgres", dsn=v)
+        raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory' or a mapping with 'provider'")
+    return v
+
+
+class _ToolBase(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$", description="Tool name; MCP tools are named '<name>_search' etc.")
+    description: str = ""
+    source: str = Field(description="File, folder or glob, relative to the config file")
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
+    database: DatabaseConfig = Field(default_factory=DatabaseConfig)
+    defer_loading: bool = True
+
+    _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
+
+
+class HierarchicalDocumentToolConfig(_ToolBase):
+    """A folder of documents searched along their structure (headings and numbered sections)."""
+
+    type: Literal["hierarchical_document"]
+    chunking_strategy: Literal["structure", "token"] = "structure"
+    max_chunk_tokens: int = Field(default=800, ge=100, le=2000)
+    chunk_overlap: int = Field(default=50, ge=0, le=500)
+    search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = "hybrid"
+    top_k: int = Field(default=10, ge=1, le=100)
+    min_score: float | None = Field(default=None, ge=0.0)
+    semantic_weight: float = Field(default=0.5, ge=0.0)
+    keyword_weight: float = Field(default=0.3, ge=0.0)
+    exact_weight: float = Field(default=0.2, ge=0.0)
+    rrf_k: int = Field(default=60, ge=1, le=10000)
+    contextual_embeddings: bool = True
+    context_model: ContextModelConfig | None = None
+    context_max_tokens: int = Field(default=100, ge=10, le=1000)
+    context_concurrency: int = Field(default=10, ge=1, le=100)
+    extract_definitions: bool = True
+    extract_cross_references: bool = True
+    enable_reranking: bool = False
+    reranker_model: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "HierarchicalDocumentToolConfig":
+        if self.enable_reranking and not self.reranker_model:
+            raise ValueError("enable_reranking is true but reranker_model is not set (they are required together)")
+        if self.reranker_model and not self.enable_reranking:
+            raise ValueError("reranker_model is set but enable_reranking is false (they are required together)")
+        if self.chunk_overlap >= self.max_chunk_tokens:
+            raise ValueError("chunk_overlap must be smaller than max_chunk_tokens")
+        if self.semantic_weight + self.keyword_weight + self.exact_weight == 0:
+            raise ValueError("semantic_weight, keyword_weight and exact_weight are all 0: nothing would be searched")
+        return self
+
+    def weight_warning(self) -> str | None:
+        total = self.semantic_weight + self.keyword_weight + self.exact_weight
+        if abs(total - 1.0) > 1e-6:
+            return (f"tool '{self.name}': semantic/keyword/exact weights sum to {total:g}, not 1; "
+                    "RRF uses them as given")
+        return None
+
+
+class VectorstoreToolConfig(_ToolBase):
+    """Structured records (CSV / JSON / JSONL) or, without ``vector_field``, documents (HoloDeck's unstructured mode)."""
+
+    type: Literal["vectorstore"]
+    id_field: str | None = None
+    vector_field: str | list[str] | None = None
+    vector_fields: list[str] | None = None
+    meta_fields: list[str] | None = None
+    field_separator: str = "\n"
+    delimiter: str | None = Field(default=None, min_length=1, max_length=1)
+    record_path: str | None = None
+    encoding: str | None = None
+    header_row: int | None = Field(default=None, ge=1)
+    batch_size: int = Field(default=10_000, ge=1, le=1_000_000)
+    top_k: int = Field(default=5, ge=1, le=100)
+    min_similarity_score: float | None = Field(default=None, ge=0.0)
+    chunk_size: int | None = Field(default=None, ge=100, le=2000)
+    chunk_overlap: int | None = Field(default=None, ge=0, le=500)
+    semantic_weight: float = Field(default=0.5, ge=0.0)
+    keyword_weight: float = Field(default=0.3, ge=0.0)
+    exact_weight: float = Field(default=0.2, ge=0.0)
+    rrf_k: int = Field(default=60, ge=1, le=10000)
+
+    @model_validator(mode="after")
+    def _check(self) -> "VectorstoreToolConfig":
+        if self.vector_field is not None and self.vector_fields is not None:
+            raise ValueError("set 'vector_field' or 'vector_fields', not both")
+        if self.resolved_vector_fields and not self.id_field:
+            raise ValueError("'id_field' is required once 'vector_field' is set")
+        return self
+
+    @property
+    def resolved_vector_fields(self) -> list[str]:
+        v = self.vector_fields if self.vector_fields is not None else self.vector_field
+        if v is None:
+            return []
+        return [v] if isinstance(v, str) else list(v)
+
+    @property
+    def structured(self) -> bool:
+        return bool(self.resolved_vector_fields)
+
+
+ToolConfig = Annotated[Union[HierarchicalDocumentToolConfig, VectorstoreToolConfig], Field(discriminator="type")]
+
+
+class AgentConfig(BaseModel):
+    """The parsed agent.yaml: our tools, plus where the file lives (paths resolve against it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tools: list[ToolConfig] = Field(default_factory=list)
+
+    # Not from YAML: set by parse_config.
+    base_dir: str = "."
+    notices: list[str] = Field(default_factory=list)
+
+    def tool(self, name: str) -> HierarchicalDocumentToolConfig | VectorstoreToolConfig:
+        for t in self.tools:
+            if t.name == name:
+                return t
+        raise ConfigError(f"no tool named {name!r}; configured: {', '.join(t.name for t in self.tools) or 'none'}",
+                          path="tools")
+
+
+_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def _substitute_env(value: Any, path: str) -> Any:
+    if isinstance(value, str):
+        def repl(m: re.Match) -> str:
+            name, default = m.group(1), m.group(2)
+            if name in os.environ:
+                return os.environ[name]
+            if default is not None:
+                return default
+            raise ConfigError(f"environment variable {name} is not set", path=path)
+        return _ENV.sub(repl, value)
+    if isinstance(value, list):
+        return [_substitute_env(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        return {k: _substitute_env(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+    return value
+
+
+def _yaml_path(loc: tuple, tool_index_map: list[int]) -> str:
+    parts: list[str] = []
+    items = list(loc)
+    i = 0
+    while i < len(items):
+        p = items[i]
+        if p == "tools" and i + 1 < len(items) and isinstance(items[i + 1], int):
+            parts.append(f"tools[{tool_index_map[items[i + 1]]}]")
+            i += 2
+            # skip the discriminator tag pydantic inserts ("hierarchical_document")
+            if i < len(items) and items[i] in OUR_TOOL_TYPES:
+                i += 1
+            continue
+        if isinstance(p, int):
+            parts[-1:] = [f"{parts[-1] if parts else ''}[{p}]"]
+        elif p in ("function-after[_check()]",) or str(p).startswith(("function-", "str", "list[")):
+            pass
+        else:
+            parts.append(str(p))
+        i += 1
+    return ".".join(parts)
+
+
+def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None) -> AgentConfig:
+    """Validate an already-loaded YAML mapping. Raises :class:`ConfigError` naming the YAML path."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError("the top level must be a mapping with a 'tools:' list", file=file)
+    notices: list[str] = []
+    tools_raw = data.get("tools") or []
+    if not isinstance(tools_raw, list):
+        raise ConfigError("must be a list of tools", path="tools", file=file)
+    for key in data:
+        if key != "tools":
+            notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
+    ours: list[Any] = []
+    index_map: list[int] = []
+    for i, t in enumerate(tools_raw):
+        if not isinstance(t, dict):
+            raise ConfigError("each tool must be a mapping", path=f"tools[{i}]", file=file)
+        ttype = t.get("type")
+        if ttype is None:
+            raise ConfigError("missing 'type' (hierarchical_document or vectorstore)", path=f"tools[{i}].type", file=file)
+        if ttype not in OUR_TOOL_TYPES:
+            notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
+            continue
+        ours.append(_substitute_env(t, f"tools[{i}]"))
+        index_map.append(i)
+    try:
+        cfg = AgentConfig(tools=ours)
+    except ValidationError as e:
+        err = e.errors()[0]
+        path = _yaml_path(tuple(err["loc"]), index_map)
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = f"unknown field '{err['loc'][-1]}'"
+        elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
+            msg = f"{msg} (got {err['input']!r})"
+        raise ConfigError(msg.removeprefix("Value error, "), path=path, file=file) from None
+    names = [t.name for t in cfg.tools]
+    dupes = {n for n in names if names.count(n) > 1}
+    if dupes:
+        raise ConfigError(f"duplicate tool name(s): {', '.join(sorted(dupes))}", path="tools", file=file)
+    for t in cfg.tools:
+        if isinstance(t, HierarchicalDocumentToolConfig) and (w := t.weight_warning()):
+            notices.append(w)
+    cfg.base_dir = str(Path(base_dir).resolve())
+    cfg.notices = notices
+    return cfg
+
+
+def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
+    """Read and validate ``path``. Raises :class:`ConfigError` (file missing, bad YAML, bad field)."""
+    import yaml
+
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError("file not found", file=str(p))
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise ConfigError(f"invalid YAML{where}: {getattr(e, 'problem', e)}", file=str(p)) from None
+    cfg = parse_config(data, base_dir=p.resolve().parent, file=str(p))
+    for n in cfg.notices:
+        log.warning("%s: %s", p, n)
+    return cfg
+
+
+def json_schema() -> str:
+    """The JSON Schema of agent.yaml, as indented JSON text."""
+    schema = AgentConfig.model_json_schema()
+    for internal in ("base_dir", "notices"):
+        schema["properties"].pop(internal, None)
+    schema["title"] = "docstrata agent.yaml"
+    return json.dumps(schema, indent=2)

@@ -1,0 +1,30 @@
+"""Markdown → section tree, definitions and cross-references (DESIGN §2 ``structure/``).
+
+Entry point: :func:`build_tree`.
+"""
+
+from __future__ import annotations
+
+from ..models import Document, DocumentTree
+
+
+def build_tree(document: Document, *, extract_definitions: bool = True,
+               extract_cross_references: bool = True) -> DocumentTree:
+    """Parse ``document.markdown`` into a :class:`DocumentTree`.
+
+    Sections come in document order (a preamble section holds text before the first
+    heading); definitions and cross-references are filled when asked for, cross-references
+    resolved against the tree's own section ids.
+    """
+    from .parse import parse_sections
+
+    tree = parse_sections(document.markdown, doc_key=document.doc_key, title=document.title)
+    if extract_definitions:
+        from .definitions import extract_definitions as _defs
+
+        tree.definitions = _defs(tree)
+    if extract_cross_references:
+        from .xrefs import extract_cross_references as _xrefs
+
+        tree.cross_references = _xrefs(tree)
+    return tree
