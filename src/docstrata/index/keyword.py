@@ -1,0 +1,157 @@
+"""BM25 keyword search on tantivy, with our own text analysis.
+
+Analysis (the same at index and query time, shared by every store backend):
+
+* Unicode NFKC, case folding, accents folded (``café`` → ``cafe``).
+* Identifier-like tokens are kept whole *and* split into their parts: ``203(a)(1)`` →
+  ``203(a)(1) 203 a 1``; ``4.2.1`` → ``4.2.1 4 2 1``; ``DEC-0054`` → ``dec-0054 dec 0054``;
+  ``rsa_pss_rsae_sha256`` → itself plus ``rsa pss rsae sha256``. So ``Section 2(a)`` keeps
+  ``2`` and ``a``: one-character tokens are never dropped.
+* Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
+  English set) is removed; parts of identifiers are never stop-listed.
+* Chinese / Japanese / Korean runs become overlapping character bigrams (single characters
+  for one-character runs), the standard CJK analysis of Lucene's CJKAnalyzer.
+
+The analysed tokens are written space-separated into a tantivy field that uses tantivy's
+``whitespace`` tokenizer, so tantivy does the BM25 scoring (k1 = 1.2, b = 0.75) over exactly
+our tokens.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+# Lucene's EnglishAnalyzer default stop set.
+STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
+                      "then there these they this to was will with".split())
+
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_TOKEN = re.compile(
+    rf"[{_CJK}]+"  # CJK run
+    rf"|[^\W_{_CJK}]+(?:(?:[._\-/:']|_+)[^\W_{_CJK}]+)*(?:\([^\W_]{{1,6}}\))*"  # word / identifier / 203(a)(1)
+    r"|\([^\W_]{1,6}\)(?:\([^\W_]{1,6}\))*",  # bare (a)(1)
+    re.UNICODE,
+)
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
+_PART = re.compile(rf"[^\W_{_CJK}]+", re.UNICODE)
+_CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def fold(text: str) -> str:
+    """NFKC + case fold + strip combining accents."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def analyze(text: str) -> list[str]:
+    """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text."""
+    stem = _stemmer().stemWord
+    out: list[str] = []
+    for m in _TOKEN.finditer(_POSSESSIVE.sub("", fold(text))):
+        tok = m.group(0)
+        if _CJK_RUN.match(tok):
+            out += [tok] if len(tok) == 1 else [tok[i:i + 2] for i in range(len(tok) - 1)]
+            continue
+        parts = _PART.findall(tok)
+        if len(parts) == 1 and parts[0] == tok:
+            if tok in STOPWORDS:
+                continue
+            out.append(stem(tok) if tok.isalpha() else tok)
+            continue
+        whole = tok.strip("'")
+        out.append(whole)
+        out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in parts]
+    return out
+
+
+def analyzed_text(text: str) -> str:
+    """``analyze(text)`` joined by spaces: what is stored in the whitespace-tokenised field."""
+    return " ".join(analyze(text))
+
+
+class KeywordIndex:
+    """A tantivy BM25 index of (chunk_id, doc_key, text). ``path=None`` keeps it in RAM.
+
+    Writes are buffered until :meth:`commit`; searches see the last commit.
+    """
+
+    def __init__(self, path: str | Path | None = None):
+        import tantivy
+
+        self._tantivy = tantivy
+        sb = tantivy.SchemaBuilder()
+        sb.add_text_field("chunk_id", stored=True, tokenizer_name="raw")
+        sb.add_text_field("doc_key", stored=False, tokenizer_name="raw")
+        sb.add_text_field("body", stored=False, tokenizer_name="whitespace", index_option="position")
+        self.schema = sb.build()
+        if path is None:
+            self.index = tantivy.Index(self.schema)
+        else:
+            Path(path).mkdir(parents=True, exist_ok=True)
+            self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
+        self._writer = None
+
+    @property
+    def writer(self):
+        if self._writer is None:
+            self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+        return self._writer
+
+    def add(self, chunk_id: str, doc_key: str, text: str) -> None:
+        """Queue one chunk (``text`` is raw; it is analysed here)."""
+        self.writer.add_document(self._tantivy.Document(chunk_id=chunk_id, doc_key=doc_key, body=analyzed_text(text)))
+
+    def delete_document(self, doc_key: str) -> None:
+        """Queue removal of every chunk of ``doc_key``."""
+        self.writer.delete_documents_by_term("doc_key", doc_key)
+
+    def delete_chunk(self, chunk_id: str) -> None:
+        self.writer.delete_documents_by_term("chunk_id", chunk_id)
+
+    def clear(self) -> None:
+        self.writer.delete_all_documents()
+
+    def commit(self) -> None:
+        """Make queued writes durable and visible."""
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+            self._writer = None
+            self.index.reload()
+
+    def num_docs(self) -> int:
+        return self.index.searcher().num_docs
+
+    def search(self, query: str, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, BM25 score) for the raw ``query``, best first; [] if no token matches."""
+        tokens = list(dict.fromkeys(analyze(query)))
+        if not tokens or k <= 0:
+            return []
+        Q, Occur = self._tantivy.Query, self._tantivy.Occur
+        q = Q.boolean_query([(Occur.Should, Q.term_query(self.schema, "body", t)) for t in tokens])
+        searcher = self.index.searcher()
+        hits = searcher.search(q, limit=k).hits
+        return [(searcher.doc(addr)["chunk_id"][0], float(score)) for score, addr in hits]
+
+    def phrase_search(self, phrase: str, k: int) -> list[str]:
+        """Chunk ids whose analysed text holds the analysed ``phrase`` as consecutive tokens."""
+        tokens = analyze(phrase)
+        if not tokens or k <= 0:
+            return []
+        Q = self._tantivy.Query
+        q = Q.term_query(self.schema, "body", tokens[0]) if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
+        searcher = self.index.searcher()
+        return [searcher.doc(addr)["chunk_id"][0] for _, addr in searcher.search(q, limit=k).hits]

@@ -1,0 +1,169 @@
+"""Query → exact, keyword and dense searches → weighted RRF → citations and definitions.
+
+Query analysis finds section references (``Section 4.2.1``, ``Art. 17``, ``§ 203(a)``),
+defined terms (any 1–6 word n-gram that is a defined term) and quoted phrases. The exact
+modality ranks, in order: chunks that start a named section, definitions of terms named in
+the query, chunks containing a quoted phrase, and records whose id or a metadata value
+equals the whole query.
+
+Ordering rule on top of RRF (DESIGN §5): a chunk that starts a section the query names is
+placed before every other result, in hybrid and exact modes; among themselves such
+chunks keep their fused order. Everything else is ordered by the fused score.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .fusion import FusedHit, weighted_rrf
+from .index.exact import query_section_keys, query_term_keys, quoted_phrases, value_key
+from .models import Chunk, DefinitionEntry, SearchMode
+from .telemetry import span
+
+
+class QueryError(ValueError):
+    """An unusable query or search argument (empty query, top_k out of range, unknown mode)."""
+
+
+MODES = ("hybrid", "semantic", "keyword", "exact")
+
+
+@dataclass
+class SearchSettings:
+    """Weights, ``rrf_k``, candidate depth per modality, ``min_score`` on the fused score."""
+
+    semantic_weight: float = 0.5
+    keyword_weight: float = 0.3
+    exact_weight: float = 0.2
+    rrf_k: int = 60
+    candidates: int = 100
+    min_score: float | None = None
+
+
+@dataclass
+class RankedHit:
+    """A fused hit with its chunk, and whether it starts a section the query named."""
+
+    chunk: Chunk
+    fused: FusedHit
+    section_match: bool = False
+
+
+@dataclass
+class SearchTiming:
+    """Seconds spent embedding the query and in the searches + fusion."""
+
+    embed_s: float = 0.0
+    search_s: float = 0.0
+
+
+@dataclass
+class QueryAnalysis:
+    """What the query names: section-reference key lists, defined-term keys, quoted phrases."""
+
+    section_keys: list[list[str]] = field(default_factory=list)
+    term_keys: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    value_key: str = ""
+
+
+def analyze_query(query: str) -> QueryAnalysis:
+    return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
+                         value_key(query))
+
+
+def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str, float]], set[str]]:
+    """Exact-modality ranking (chunk_id, 1.0) and the set of chunk ids that start a named section."""
+    ranked: list[str] = []
+    sections: set[str] = set()
+    all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key]
+    found = store.exact_lookup(all_keys, limit=limit)
+    for keys in qa.section_keys:
+        for key in keys:  # the most specific key that matches wins
+            if found.get(key):
+                ranked += found[key]
+                sections.update(found[key])
+                break
+    for key in qa.term_keys + [qa.value_key]:
+        ranked += found.get(key, [])
+    for phrase in qa.phrases:
+        ranked += store.phrase_search(phrase, limit)
+    ranked = list(dict.fromkeys(ranked))[:limit]
+    return [(cid, 1.0) for cid in ranked], sections
+
+
+def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
+               settings: SearchSettings, timing: SearchTiming | None = None) -> list[RankedHit]:
+    """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits.
+
+    Raises :class:`QueryError` for an empty query, ``top_k`` outside 1–100 or an unknown mode.
+    """
+    if not query or not query.strip():
+        raise QueryError("query is empty")
+    if not 1 <= top_k <= 100:
+        raise QueryError(f"top_k must be between 1 and 100, got {top_k}")
+    if mode not in MODES:
+        raise QueryError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    timing = timing or SearchTiming()
+    weights = {"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
+               "exact": settings.exact_weight}
+    if mode != "hybrid":
+        weights = {m: (1.0 if m == mode else 0.0) for m in weights}
+    depth = max(settings.candidates, top_k)
+    rankings: dict[str, list[tuple[str, float]]] = {}
+    with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k}) as root:
+        qa = analyze_query(query)
+        with span("exact_match") as s:
+            rankings["exact"], section_hits = exact_ranking(store, qa, depth)
+            if s is not None:
+                s.set_attribute("search.exact_match_count", len(rankings["exact"]))
+        if weights["keyword"] > 0:
+            with span("keyword"):
+                t = time.perf_counter()
+                rankings["keyword"] = store.keyword_search(query, depth)
+                timing.search_s += time.perf_counter() - t
+        if weights["semantic"] > 0:
+            with span("semantic"):
+                t = time.perf_counter()
+                vec = embed_query(query)
+                timing.embed_s += time.perf_counter() - t
+                t = time.perf_counter()
+                rankings["semantic"] = store.dense_search(np.asarray(vec), depth)
+                timing.search_s += time.perf_counter() - t
+        with span("rrf_fusion"):
+            t = time.perf_counter()
+            fused = weighted_rrf(rankings, weights, k=settings.rrf_k)
+            if mode in ("hybrid", "exact") and section_hits:
+                fused.sort(key=lambda h: h.chunk_id not in section_hits)  # stable: keeps fused order within groups
+            if settings.min_score is not None:
+                fused = [h for h in fused if h.score >= settings.min_score]
+            fused = fused[:top_k]
+            timing.search_s += time.perf_counter() - t
+        chunks = {c.chunk_id: c for c in store.get_chunks([h.chunk_id for h in fused])}
+        hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in section_hits) for h in fused if h.chunk_id in chunks]
+        if root is not None:
+            root.set_attribute("search.result_count", len(hits))
+            root.set_attribute("search.exact_match_count", len(rankings["exact"]))
+    return hits
+
+
+def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
+                     skip_chunk: str | None = None) -> dict[str, str]:
+    """Definitions whose term occurs (whole words, case-insensitive) in any of ``texts``, in the
+    order of ``texts``; at most ``limit``. A definition stated in ``skip_chunk`` itself is left out."""
+    out: dict[str, str] = {}
+    for text in texts:
+        low = text.lower()
+        for d in definitions:
+            if len(out) >= limit:
+                return out
+            if d.term in out or d.chunk_id == skip_chunk or len(d.term) < 2:
+                continue
+            t = d.term.lower()
+            if t in low and re.search(rf"(?<![\w]){re.escape(t)}(?![\w])", low):
+                out[d.term] = d.definition
+    return out

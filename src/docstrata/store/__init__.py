@@ -1,0 +1,46 @@
+"""Persistence behind one :class:`~docstrata.store.base.Store` protocol.
+
+``open_store(database_config, tool_name, base_dir, dim)`` picks the backend.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..config import DatabaseConfig
+from ..errors import ConfigError
+from .base import Store, StoredChunk
+
+
+def open_store(db: DatabaseConfig, tool: str, base_dir: str | Path, dim: int) -> Store:
+    """Open (creating if needed) the index of ``tool``.
+
+    Raises :class:`~docstrata.errors.StoreError` when the database is unreachable or
+    misconfigured (never a silent fallback to memory), :class:`ConfigError` for an unknown provider.
+    """
+    if db.provider == "embedded":
+        from .embedded import EmbeddedStore
+
+        root = Path(db.path) if db.path else Path(base_dir) / ".docstrata"
+        if not root.is_absolute():
+            root = Path(base_dir) / root
+        return EmbeddedStore(root / tool, dim=dim)
+    if db.provider == "in-memory":
+        from .embedded import EmbeddedStore
+
+        return EmbeddedStore(None, dim=dim)
+    if db.provider == "postgres":
+        from .postgres import PostgresStore
+
+        return PostgresStore(db.dsn, tool=tool, dim=dim)
+    if db.provider == "qdrant":
+        from .qdrant import QdrantStore
+
+        path = db.path
+        if path and not Path(path).is_absolute():
+            path = str(Path(base_dir) / path)
+        return QdrantStore(url=db.url, path=path, tool=tool, dim=dim, api_key_env=db.api_key_env)
+    raise ConfigError(f"unknown database provider {db.provider!r}", path="database.provider")
+
+
+__all__ = ["Store", "StoredChunk", "open_store"]
