@@ -1,0 +1,710 @@
+"""Markdown (or plain text) → ordered section tree.
+
+Entry point: :func:`parse_sections`. One pass over the lines finds section markers:
+
+* ATX (``## Title ##``) and setext (``Title`` / ``=====``) headings; ``#`` lines inside
+  ``` / ``~~~`` fences are code, not headings;
+* numbered labels at the start of a line: ``4.2.1.  Title`` (RFC), ``1.1.2<TAB>text``
+  (rulebooks), ``SEC. 203. TITLE``, ``Section 203(a)(1)``, ``§ 4.2``, ``Article 17``,
+  ``ARTICLE IV``, ``PART 2``, ``Schedule 1``, ``Part 1.Chapter 1.1.(1)``, ``APP1.A1.1``;
+* enumerated items ``(a)``, ``(1)``, ``(A)``, ``(i)`` (roman vs letter decided by the
+  sequence they continue) and, in Markdown, ordered-list items under a numbered section
+  (item 12 of a list under clause 12 is section ``12.12``).
+
+A second pass nests the markers (heading levels, numbering prefixes, item styles) and
+normalises ids (DESIGN §5): ``4.2.1``, ``203(a)(1)``, ``article-17``, ``part-2``, a slug for
+unnumbered headings, ``preamble`` for text before the first marker. Ids restart under
+containers (``Section 1`` of each Article) are qualified by the container
+(``article-ii/1``) so ids stay unique.
+
+False positives are kept out by shape rules: a label must stand at the document's label
+indentation, be followed by a tab, two spaces, end of line, or a title-like text; numbers
+with a 4-digit part (years), lines with dot leaders (tables of contents), table rows and
+fenced code are never sections.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..models import DocumentTree, Section
+
+# Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank).
+# Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
+_KEYWORDS: dict[str, tuple[str, int]] = {
+    "title": ("title", 0), "part": ("part", 1), "subpart": ("subpart", 2),
+    "chapter": ("chapter", 2), "subchapter": ("subchapter", 3), "schedule": ("schedule", 1),
+    "appendix": ("appendix", 1), "app": ("appendix", 1), "annex": ("annex", 1),
+    "amendment": ("amendment", 1), "article": ("article", 4), "art": ("article", 4),
+    "section": ("", 5), "sec": ("", 5), "§": ("", 5), "rule": ("", 5), "clause": ("", 5),
+    "regulation": ("", 5),
+}
+_BARE_ALIAS_KEYWORDS = {"section", "sec", "§"}
+
+_KW_RE = r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|schedule|appendix|annex|amendment|article|section|clause|rule|regulation)\b|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))"
+_NUM = r"(?:\d{1,4}[A-Z]{0,2}|[IVXLC]{1,7}|[A-Z](?![a-z]))"
+_PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
+# A compound label: keyword components and bare components joined by dots.
+_KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
+_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}[A-Z]{{0,2}}|[A-Z]\d{{1,3}}[A-Z]?)"
+_LABEL_RE = re.compile(
+    rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
+    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}}))(?P<rest>.*)$"
+)
+_FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)(?P<rest>[A-Z].*)$")
+_ITEM_RE = re.compile(r"^(?P<label>\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
+_MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
+_ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
+_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+_TOC_RE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|\.{3,}\s*\d+\s*$")
+_TAG_RE = re.compile(r"<[^>]+>")
+_EMPH_RE = re.compile(r"[*_`]+")
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+@dataclass
+class _Marker:
+    """A recognised section start at ``line`` (0-based); ``end`` is the first line after its heading."""
+
+    line: int
+    end: int
+    kind: str  # "heading" (markdown), "label" (numbered/keyword), "item" ((a), list item)
+    heading: str  # raw heading lines ("" when the marker line is body text: numbered paragraph)
+    title: str
+    md_level: int = 0
+    indent: int = 0
+    components: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, value, written)
+    style: str = ""  # item style: digit / lower / upper / roman / roman-upper
+    value: int = 0  # item ordinal, for sequence checks
+    marker_text: str = ""  # item label as written: "(a)", "12."
+
+
+@dataclass
+class _Open:
+    """An open section on the nesting stack."""
+
+    index: int  # position in the output list
+    marker: _Marker | None
+    path: list[str]
+    rank: int  # container rank for keyword labels; 9 for numbered; -1 for markdown headings
+
+
+# --------------------------------------------------------------------------- line scanning
+
+def _plain(text: str) -> str:
+    """Heading or item text without HTML tags, emphasis markers and extra spaces."""
+    return " ".join(_EMPH_RE.sub("", _TAG_RE.sub("", text)).split())
+
+
+def _title_of(rest: str) -> tuple[str, bool]:
+    """(title, is_heading) for the text after a label.
+
+    Short text is a heading title; a long line is a numbered paragraph whose title is its
+    leading phrase ("Access and Use.") or its first words.
+    """
+    text = _plain(rest).strip(" |")
+    words = text.split()
+    if not words:
+        return "", True
+    if len(words) <= 12 and len(text) <= 100 and not re.search(r"[;,]$", text):
+        return text, True
+    lead = re.match(r"^(.{2,80}?[.:])\s", text)
+    if lead and len(lead.group(1).split()) <= 8:
+        return lead.group(1), False
+    return " ".join(words[:8]) + " …", False
+
+
+def _roman_value(s: str) -> int:
+    total, prev = 0, 0
+    for ch in reversed(s.lower()):
+        v = _ROMAN_VALUES.get(ch, 0)
+        total = total - v if v < prev else total + v
+        prev = max(prev, v)
+    return total
+
+
+def _item_style(inner: str) -> list[tuple[str, int]]:
+    """Possible (style, ordinal) readings of an item label's inner text, most likely first."""
+    if inner.isdigit():
+        return [("digit", int(inner))]
+    readings: list[tuple[str, int]] = []
+    if re.fullmatch(r"[ivxlc]+", inner):
+        readings.append(("roman", _roman_value(inner)))
+    if re.fullmatch(r"[IVXLC]+", inner):
+        readings.append(("roman-upper", _roman_value(inner)))
+    if len(inner) == 1 and inner.islower():
+        readings.append(("lower", ord(inner) - 96))
+    if len(inner) == 1 and inner.isupper():
+        readings.append(("upper", ord(inner) - 64))
+    if re.fullmatch(r"([a-z])\1+", inner):  # (aa) after (z)
+        readings.append(("lower", 26 * (len(inner) - 1) + ord(inner[0]) - 96))
+    return readings
+
+
+def _components(label: str) -> list[tuple[str, str, str]] | None:
+    """Split a compound label into (kind, value, written) parts; ``None`` if not a label.
+
+    kind is ``kw:<prefix>`` for keyword parts, ``num`` for bare numbers, ``paren`` for (a).
+    """
+    parts: list[tuple[str, str, str]] = []
+    body, parens = re.match(rf"^(.*?)((?:\.?{_PAREN})*)\.?$", label).groups()
+    for piece in re.findall(rf"{_COMPONENT}", body):
+        m = re.match(rf"^{_KW_RE}\s?({_NUM})$", piece)
+        if m:
+            kw = m.group("kw").rstrip(".").lower()
+            kw = "§" if kw.startswith("§") else kw
+            prefix, _ = _KEYWORDS[kw]
+            parts.append((f"kw:{prefix}:{kw}", m.group(m.lastindex), piece))
+        else:
+            if re.search(r"\d{4}", piece) or int(re.match(r"\D*(\d+)", piece).group(1)) > 999:
+                return None
+            parts.append(("num", piece, piece))
+    for p in re.findall(_PAREN, parens or ""):
+        parts.append(("paren", p, p))
+    return parts or None
+
+
+def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
+    """Find every section marker in document order."""
+    markers: list[_Marker] = []
+    fence: str | None = None
+    prev_blank = True
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fm = _FENCE_RE.match(line)
+        if fence is not None:
+            if fm and fm.group("fence")[0] == fence[0] and len(fm.group("fence")) >= len(fence) \
+                    and not line.strip()[len(fm.group("fence")):].strip():
+                fence = None
+            i += 1
+            prev_blank = False
+            continue
+        if fm:
+            fence = fm.group("fence")
+            i += 1
+            prev_blank = False
+            continue
+        stripped = line.strip()
+        if not stripped:
+            prev_blank = True
+            i += 1
+            continue
+        marker = _heading_marker(lines, i, prev_blank) or _label_marker(line, i, markdown_flavour, prev_blank)
+        if marker is not None:
+            markers.append(marker)
+            i = marker.end
+            prev_blank = False
+            continue
+        prev_blank = False
+        i += 1
+    return markers
+
+
+def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
+    """An ATX heading at line ``i`` or a setext heading whose underline is line ``i + 1``."""
+    line = lines[i]
+    m = _ATX_RE.match(line)
+    if m:
+        text = m.group("text") or ""
+        return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")))
+    if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
+        u = _SETEXT_RE.match(lines[i + 1])
+        if u and line.strip() and len(line) - len(line.lstrip()) < 4:
+            level = 1 if u.group("ch")[0] == "=" else 2
+            return _Marker(i, i + 2, "heading", line + "\n" + lines[i + 1], _plain(line), md_level=level)
+    return None
+
+
+def _label_marker(line: str, i: int, markdown_flavour: bool, prev_blank: bool) -> _Marker | None:
+    """A numbered label, keyword label or enumerated item starting line ``i``."""
+    indent = len(line) - len(line.lstrip(" \t").replace("\t", "    ")) if line[:1] == "\t" else len(line) - len(line.lstrip())
+    text = line.strip()
+    if text.startswith(("|", ">")) or _TOC_RE.search(text):
+        return None
+    if markdown_flavour:
+        mi = _MD_ITEM_RE.match(text)
+        if mi and not re.match(r"^\d{1,3}\.\d", text):
+            return _md_item(mi, line, i, indent)
+    m = _ITEM_RE.match(text)
+    if m:
+        readings = _item_style(m.group("label")[1:-1])
+        if readings and (m.group("rest") == "" or m.group("sep")):
+            title, is_heading = _title_of(m.group("rest"))
+            style, value = readings[0]
+            return _Marker(i, i + 1, "item", "", f"{m.group('label')} {title}".strip(), indent=indent,
+                           style=style, value=value, marker_text=m.group("label"),
+                           components=[("paren", m.group("label"), m.group("label"))])
+    m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    if not m:
+        return None
+    label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
+    comps = _components(label)
+    if comps is None or not _plausible_label(comps, label, sep, rest, prev_blank):
+        return None
+    title, is_heading = _title_of(rest)
+    shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
+    heading = line if is_heading else ""
+    return _Marker(i, i + 1, "label", heading, shown, indent=indent, components=comps)
+
+
+def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, prev_blank: bool) -> bool:
+    """Shape rules that keep prose, dates, figures and table rows from becoming sections."""
+    has_kw = any(k.startswith("kw:") for k, _, _ in comps)
+    rest_s = rest.strip()
+    if rest_s[:1].isdigit() or rest_s.startswith(("%", "per cent", "percent")):
+        return False  # "1.5 2.3" figures, "3.5 %" amounts
+    if has_kw:
+        if sep in ("\t",) or sep.startswith("\t") or len(sep) >= 2 or not rest_s:
+            return True
+        if rest_s[:1] in "-–—:.(" or label.endswith("."):
+            return True
+        return bool(re.match(r"^[A-Z0-9“\"'‘]", rest_s)) and len(rest_s.split()) <= 12
+    dotted = "." in label.rstrip(".") or "(" in label
+    if not rest_s:
+        return dotted or label.endswith(".")
+    if sep.startswith("\t") or len(sep) >= 2:
+        return dotted or label.endswith(".")
+    if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
+        return False
+    # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start after a blank line
+    return prev_blank and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+
+
+def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:
+    marker = m.group("marker")
+    readings = _item_style(marker)
+    style, value = readings[0]
+    title, _ = _title_of(m.group("rest"))
+    written = marker + m.group("delim")
+    return _Marker(i, i + 1, "item", "", f"{written} {title}".strip(), indent=indent, style=style,
+                   value=value, marker_text=written,
+                   components=[("mditem", marker, written)])
+
+
+# --------------------------------------------------------------------------- nesting and ids
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^\w]+", "-", _plain(text).lower()).strip("-")
+    return s[:60].rstrip("-") or "section"
+
+
+def _label_path(comps: list[tuple[str, str, str]]) -> list[str]:
+    """Normalised path parts: ``article-17``, ``4``, ``2``, ``(a)``."""
+    path: list[str] = []
+    for kind, value, _ in comps:
+        if kind.startswith("kw:"):
+            prefix = kind.split(":")[1]
+            if prefix:
+                path.append(f"{prefix}-{value.lower()}")
+            else:
+                path.extend(value.split("."))
+        elif kind == "paren":
+            path.append(value)
+        else:
+            path.append(value)
+    return path
+
+
+def _id_from_path(path: list[str]) -> str:
+    """``['part-1', 'chapter-1', '1', '(1)']`` → ``1(1)``; ``['part-1']`` → ``part-1``."""
+    tail: list[str] = []
+    for part in reversed(path):
+        if "-" in part and not part.startswith("("):
+            if not tail:
+                return part
+            break
+        tail.insert(0, part)
+    out = ""
+    for part in tail:
+        out += part if part.startswith("(") or not out else "." + part
+    return out
+
+
+def _rank(marker: _Marker) -> int:
+    ranks = [_KEYWORDS[k.split(":")[2]][1] for k, _, _ in marker.components if k.startswith("kw:")]
+    bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
+        k.startswith("kw::") for k, _, _ in marker.components)
+    if bare:
+        return 9
+    return ranks[-1] if ranks else 9
+
+
+def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
+    """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
+
+    Args:
+        markdown: the document body (Markdown, or plain text treated as Markdown).
+        doc_key: the document's id (path relative to the source root).
+        title: the document title, used as the preamble's title.
+
+    Returns:
+        A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
+        lines in ``Section.heading``, the rest in ``Section.text``). A ``preamble`` section
+        holds text before the first marker when there is any. Definitions and
+        cross-references are left empty (see ``definitions.py`` and ``xrefs.py``).
+    """
+    lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    markdown_flavour = any(_ATX_RE.match(ln) for ln in lines[:20000]) and not _looks_plain(lines)
+    markers = _scan(lines, markdown_flavour)
+    markers = _filter_markers(markers, markdown_flavour, lines)
+    markers = _merge_subtitles(markers, lines)
+    sections = _build(markers, lines, title)
+    _make_unique(sections)
+    _fill_aliases_and_chains(sections)
+    return DocumentTree(doc_key=doc_key, title=title, sections=sections)
+
+
+def _looks_plain(lines: list[str]) -> bool:
+    """True when ``#`` headings are rare noise in an otherwise plain-text numbered document."""
+    return False
+
+
+def _label_indent(markers: list[_Marker]) -> int | None:
+    """The indentation at which this document writes its numbered labels."""
+    indents = [m.indent for m in markers if m.kind == "label" and m.heading]
+    if not indents:
+        indents = [m.indent for m in markers if m.kind == "label"]
+    return min(indents) if indents else None
+
+
+def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str]) -> list[_Marker]:
+    """Drop labels off the document's label column and items that start no sensible sequence."""
+    base = _label_indent(markers)
+    kept: list[_Marker] = []
+    open_items: list[_Marker] = []  # recent items, for sequence checks
+    numbered_seen = False
+    for idx, m in enumerate(markers):
+        if m.kind == "label":
+            if base is not None and m.indent != base:
+                continue
+            numbered_seen = True
+            open_items = []
+        elif m.kind == "heading":
+            numbered_seen = bool(_heading_label(m))
+            open_items = []
+        elif m.kind == "item":
+            if m.components[0][0] == "mditem":
+                if not _md_item_is_section(m, markers, idx, kept, lines):
+                    continue
+            elif base is not None and m.indent > base:
+                continue
+            if not _continues_sequence(m, open_items):
+                continue
+            open_items = [o for o in open_items if o.indent <= m.indent] + [m]
+        kept.append(m)
+    return kept
+
+
+def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list[_Marker], lines: list[str]) -> bool:
+    """A Markdown list item is a section under a numbered section, or when it has an ordered sub-list."""
+    numbered_parent = False
+    for k in reversed(kept):
+        if k.kind in ("heading", "label"):
+            numbered_parent = bool(k.components) or bool(_heading_label(k))
+            break
+        if k.kind == "item" and k.indent < m.indent:
+            numbered_parent = True
+            break
+        if k.kind == "item" and k.indent == m.indent:
+            return True  # sibling of an accepted item
+    if numbered_parent:
+        return True
+    nxt = markers[idx + 1] if idx + 1 < len(markers) else None
+    return bool(nxt and nxt.kind == "item" and nxt.components[0][0] == "mditem" and nxt.indent > m.indent
+                and all(not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > m.indent
+                        for j in range(m.line + 1, nxt.line)))
+
+
+def _continues_sequence(m: _Marker, open_items: list[_Marker]) -> bool:
+    """An item starts a list (1, a, A, i) or continues one of the open lists; fixes roman vs letter."""
+    inner = m.marker_text.strip("().")
+    inner = inner[:-1] if inner.endswith(")") else inner
+    readings = _item_style(inner)
+    same_indent = [o for o in open_items if o.indent == m.indent]
+    for style, value in readings:
+        for o in reversed(same_indent):
+            if o.style == style and value == o.value + 1:
+                m.style, m.value = style, value
+                return True
+    for style, value in readings:
+        if value == 1:
+            m.style, m.value = style, value
+            return True
+    # a list that started before an unrecognised line: accept small ordinals of a known style
+    for style, value in readings:
+        if any(o.style == style for o in same_indent) and value <= 40:
+            m.style, m.value = style, value
+            return True
+    return False
+
+
+def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
+    """Numbering written inside a Markdown heading ("Article 4", "4.2.1 Title"), as components."""
+    if m.kind != "heading":
+        return m.components or None
+    if m.components:
+        return m.components
+    text = m.title
+    lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    if lm:
+        comps = _components(lm.group("label"))
+        rest = lm.group("rest").strip()
+        if comps and (lm.group("sep") or not rest) and not rest[:1].isdigit():
+            if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest:
+                m.components = comps
+                return comps
+    im = _ITEM_RE.match(text)
+    if im and _item_style(im.group("label")[1:-1]):
+        m.components = [("paren", im.group("label"), im.group("label"))]
+        return m.components
+    return None
+
+
+def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
+    """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both."""
+    out: list[_Marker] = []
+    for m in markers:
+        prev = out[-1] if out else None
+        if (prev is not None and m.kind == "heading" and prev.kind == "heading" and m.md_level > prev.md_level
+                and _heading_label(prev) and not _heading_label(m)
+                and all(not lines[j].strip() for j in range(prev.end, m.line))
+                and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3):
+            prev.heading = "\n".join(lines[prev.line:m.end])
+            prev.title = f"{prev.title} {m.title}"
+            prev.end = m.end
+            continue
+        out.append(m)
+    return out
+
+
+def _build(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
+    """Nest markers into sections; each section's text runs to the next marker."""
+    sections: list[Section] = []
+    stack: list[_Open] = []
+    first = markers[0].line if markers else len(lines)
+    pre = "\n".join(lines[:first])
+    if pre.strip() or not markers:
+        sections.append(Section(section_id="preamble", title=doc_title or "Preamble", level=1,
+                                text=pre, start_line=1))
+    for n, m in enumerate(markers):
+        body_end = markers[n + 1].line if n + 1 < len(markers) else len(lines)
+        parent = _find_parent(m, stack)
+        path, local_id = _path_and_id(m, parent)
+        level = (parent.marker and sections[parent.index].level or 0) + 1 if parent else 1
+        if m.heading:
+            text = "\n".join(lines[m.end:body_end])
+        else:
+            text = "\n".join(lines[m.line:body_end])
+        number = _written_number(m)
+        sec = Section(section_id=local_id, title=m.title or number or "", level=level, number=number,
+                      parent_id=sections[parent.index].section_id if parent else None,
+                      heading=m.heading, text=text, start_line=m.line + 1)
+        sections.append(sec)
+        stack.append(_Open(len(sections) - 1, m, path, -1 if (m.kind == "heading") else _rank(m)))
+    return sections
+
+
+def _written_number(m: _Marker) -> str | None:
+    comps = _heading_label(m)
+    if not comps:
+        return None
+    if m.kind == "item":
+        return m.marker_text
+    return " ".join(w for _, _, w in comps) if len(comps) == 1 else ".".join(w for _, _, w in comps)
+
+
+def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
+    """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
+    if m.kind == "heading":
+        comps = _heading_label(m)
+        while stack and (stack[-1].marker.kind != "heading" or stack[-1].marker.md_level >= m.md_level):
+            stack.pop()
+        return stack[-1] if stack else None
+    if m.kind == "label":
+        path = _label_path(m.components)
+        rank = _rank(m)
+        while stack:
+            top = stack[-1]
+            if top.marker.kind == "heading":
+                if top.path and _is_prefix(top.path, path):
+                    return top
+                if top.path and _label_path(_heading_label(top.marker) or []) and _conflicts(top, path, rank):
+                    stack.pop()
+                    continue
+                return top
+            if _is_prefix(top.path, path) and len(top.path) < len(path):
+                return top
+            if top.rank < rank and top.rank != 9 and not _shares_keyword_with(top.path, path):
+                return top
+            stack.pop()
+        return None
+    # item: nest by indentation, then by style
+    while stack and stack[-1].marker.kind == "item" and stack[-1].marker.indent > m.indent:
+        stack.pop()
+    same = None
+    for pos in range(len(stack) - 1, -1, -1):
+        o = stack[pos]
+        if o.marker.kind != "item" or o.marker.indent != m.indent:
+            break
+        if o.marker.style == m.style:
+            same = pos
+            break
+    if same is not None:
+        del stack[same:]
+    return stack[-1] if stack else None
+
+
+def _conflicts(top: _Open, path: list[str], rank: int) -> bool:
+    """A numbered heading is closed by a label that is neither inside it nor a lower-rank item."""
+    if _is_prefix(top.path, path):
+        return False
+    top_rank = _rank(top.marker) if top.marker.components else 9
+    return rank <= top_rank and top_rank != 9 or (top_rank == 9 and rank == 9 and bool(top.path) and
+                                                  not top.path[-1].startswith("("))
+
+
+def _shares_keyword_with(top_path: list[str], path: list[str]) -> bool:
+    """``chapter-2`` and ``chapter-3`` are siblings, whatever their rank."""
+    kt = [p.split("-")[0] for p in top_path if "-" in p and not p.startswith("(")]
+    kp = [p.split("-")[0] for p in path if "-" in p and not p.startswith("(")]
+    return bool(kt and kp and kt[-1] == kp[-1] and top_path[-1] != path[-1] and len(path) <= len(top_path))
+
+
+def _is_prefix(a: list[str], b: list[str]) -> bool:
+    return len(a) <= len(b) and b[: len(a)] == a
+
+
+def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
+    """The normalised path and local id of a marker given its parent."""
+    comps = _heading_label(m)
+    if m.kind == "item":
+        ppath = parent.path if parent else []
+        if m.components[0][0] == "mditem":
+            local = m.components[0][1]
+            if m.style == "digit" and ppath and not ppath[-1].startswith("(") and "-" not in ppath[-1]:
+                part = local  # clause 12, item 12 → 12.12
+            elif not ppath:
+                part = local if m.style == "digit" else f"({local})"
+            else:
+                part = f"({local})"
+        else:
+            part = m.marker_text
+        path = ppath + [part]
+        return path, _id_from_path(path) if ppath else part
+    if comps:
+        path = _label_path(comps)
+        if parent and len(path) == 1 and path[0].startswith("("):
+            path = parent.path + path
+        elif parent and parent.path and len(path) >= 1 and not _is_prefix(parent.path, path) \
+                and "-" not in path[0] and any("-" in p for p in parent.path):
+            # "1.1" under "Part 1": keep the container out of the id but in the path
+            path = path
+        return path, _id_from_path(path)
+    return [], _slug(m.title)
+
+
+def _make_unique(sections: list[Section]) -> None:
+    """Qualify ids that repeat (``Section 1`` of every Article) with their container; then suffix."""
+    by_id: dict[str, list[Section]] = {}
+    for s in sections:
+        by_id.setdefault(s.section_id, []).append(s)
+    index = {id(s): s for s in sections}
+    parents = {s.section_id: s for s in sections}
+    seen: set[str] = set()
+    for sid, group in by_id.items():
+        if len(group) < 2:
+            continue
+        for s in group:
+            container = _container_of(s, sections)
+            if container is not None:
+                s.section_id = f"{container}/{sid}"
+    counts: dict[str, int] = {}
+    remap: dict[int, str] = {}
+    for pos, s in enumerate(sections):
+        base = s.section_id
+        if base in seen:
+            counts[base] = counts.get(base, 1) + 1
+            s.section_id = f"{base}-{counts[base]}"
+        seen.add(s.section_id)
+    del index, parents, remap
+
+
+def _container_of(s: Section, sections: list[Section]) -> str | None:
+    """The nearest ancestor id that names a container (``article-ii``) or any ancestor otherwise."""
+    by_pos = {x.start_line: x for x in sections}
+    pid = s.parent_id
+    first = None
+    ancestors = _ancestors(s, sections)
+    for a in ancestors:
+        if re.match(r"^[a-z]+-[0-9a-z]+$", a.section_id) and a.number:
+            return a.section_id
+        if first is None and a.section_id != s.section_id:
+            first = a.section_id
+    del by_pos, pid
+    return first
+
+
+def _ancestors(s: Section, sections: list[Section]) -> list[Section]:
+    """Ancestors of ``s``, nearest first (found by walking back through document order)."""
+    out: list[Section] = []
+    pos = sections.index(s)
+    want = s.parent_id
+    level = s.level
+    for x in reversed(sections[:pos]):
+        if x.level < level:
+            out.append(x)
+            level = x.level
+            if level == 1:
+                break
+    del want
+    return out
+
+
+def _fill_aliases_and_chains(sections: list[Section]) -> None:
+    """Parent ids (after renaming), parent chains and raw citation aliases."""
+    stack: list[Section] = []
+    for s in sections:
+        while stack and stack[-1].level >= s.level:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        s.parent_id = parent.section_id if parent else None
+        s.parent_chain = (parent.parent_chain if parent else []) + [s.title]
+        s.aliases = _aliases(s, parent)
+        stack.append(s)
+
+
+def _aliases(s: Section, parent: Section | None) -> list[str]:
+    """The raw ways a reader could cite ``s`` (for the exact index, normalised elsewhere)."""
+    if not s.number:
+        return []
+    sid = s.section_id.split("/")[-1]
+    m = re.match(r"^([a-z]+)-([0-9a-z]+)(.*)$", sid)
+    out: list[str] = []
+    if m:
+        kw, num, tail = m.groups()
+        num = num.upper() if re.fullmatch(r"[ivxlc]+", num) else num
+        name = kw.capitalize()
+        out += [f"{name} {num}{tail}"]
+        if kw == "article":
+            out.append(f"Art. {num}{tail}")
+        if kw == "appendix":
+            out.append(f"App. {num}{tail}")
+    elif s.number and s.number.startswith("(") and parent is not None and parent.aliases:
+        out += [a + s.number for a in parent.aliases if not a.endswith(")") or "(" in a]
+    else:
+        out += [f"Section {sid}", f"Sec. {sid}", f"§ {sid}", sid]
+        written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
+        if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
+            out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
+    if "/" in s.section_id and parent is not None:
+        container = s.section_id.split("/")[0]
+        cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", container)
+        if cm:
+            cname = f"{cm.group(1).capitalize()} {cm.group(2).upper() if re.fullmatch(r'[ivxlc]+', cm.group(2)) else cm.group(2)}"
+            out = [f"{cname}, {a}" for a in out[:2]] + out
+    if s.number and s.number not in out and not s.number.startswith("("):
+        out.append(s.number.rstrip("."))
+    return list(dict.fromkeys(a for a in out if a))
