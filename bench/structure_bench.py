@@ -35,6 +35,10 @@ _CONTAINER = re.compile(r"^(?:(?:Part|PART|Chapter|Schedule|APP)\s?\d+[A-Z]?\s?\
 
 def passage_to_section_id(pid: str) -> str:
     """ObliQA PassageID → the section id our parser should give it (containers dropped)."""
+    whole = re.fullmatch(r"(Part|PART|Chapter|Schedule|APP|App)\s?(\d+[A-Z]?)\.?", pid.strip())
+    if whole:  # the passage is a container itself: "APP 7" → appendix-7, "Part 2" → part-2
+        kind = {"app": "appendix"}.get(whole.group(1).lower(), whole.group(1).lower())
+        return f"{kind}-{whole.group(2).lower()}"
     pid = _CONTAINER.sub("", pid.strip())
     pid = pid.rstrip(".")
     return re.sub(r"\.\(", "(", pid)

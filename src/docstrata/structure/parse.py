@@ -26,6 +26,7 @@ fenced code are never sections.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..models import DocumentTree, Section
@@ -220,7 +221,8 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | Non
 
 def _label_marker(line: str, i: int, markdown_flavour: bool, prev_blank: bool) -> _Marker | None:
     """A numbered label, keyword label or enumerated item starting line ``i``."""
-    indent = len(line) - len(line.lstrip(" \t").replace("\t", "    ")) if line[:1] == "\t" else len(line) - len(line.lstrip())
+    expanded = line.expandtabs(4)
+    indent = len(expanded) - len(expanded.lstrip())
     text = line.strip()
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
@@ -266,7 +268,9 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
     if not rest_s:
         return dotted or label.endswith(".")
     if sep.startswith("\t") or len(sep) >= 2:
-        return dotted or label.endswith(".")
+        # "1<TAB>GENERAL PROVISIONS": a bare number needs a heading-like title after a tab
+        return dotted or label.endswith(".") or (sep.startswith("\t") and _title_of(rest)[1]
+                                                 and rest_s[:1].isupper())
     if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
         return False
     # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start after a blank line
@@ -367,7 +371,7 @@ def _label_indent(markers: list[_Marker]) -> int | None:
     indents = [m.indent for m in markers if m.kind == "label" and m.heading]
     if not indents:
         indents = [m.indent for m in markers if m.kind == "label"]
-    return min(indents) if indents else None
+    return Counter(indents).most_common(1)[0][0] if indents else None
 
 
 def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str]) -> list[_Marker]:
@@ -607,60 +611,43 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
 
 
 def _make_unique(sections: list[Section]) -> None:
-    """Qualify ids that repeat (``Section 1`` of every Article) with their container; then suffix."""
-    by_id: dict[str, list[Section]] = {}
-    for s in sections:
-        by_id.setdefault(s.section_id, []).append(s)
-    index = {id(s): s for s in sections}
-    parents = {s.section_id: s for s in sections}
-    seen: set[str] = set()
+    """Make ids unique: repeats under a container (``Section 1`` of every Article, an
+    appendix restarting at ``1.1``) are qualified by it (``article-ii/1``); the main-body
+    occurrence keeps the bare id; anything still repeated gets a ``-2``, ``-3`` suffix."""
+    by_id: dict[str, list[int]] = {}
+    for pos, s in enumerate(sections):
+        by_id.setdefault(s.section_id, []).append(pos)
     for sid, group in by_id.items():
         if len(group) < 2:
             continue
-        for s in group:
-            container = _container_of(s, sections)
-            if container is not None:
-                s.section_id = f"{container}/{sid}"
+        containers = [_container_of(pos, sections) for pos in group]
+        bare_kept = False
+        for pos, container in zip(group, containers):
+            if container is None and not bare_kept:
+                bare_kept = True
+            elif container is not None:
+                sections[pos].section_id = f"{container}/{sid}"
+    seen: set[str] = set()
     counts: dict[str, int] = {}
-    remap: dict[int, str] = {}
-    for pos, s in enumerate(sections):
+    for s in sections:
         base = s.section_id
         if base in seen:
             counts[base] = counts.get(base, 1) + 1
             s.section_id = f"{base}-{counts[base]}"
         seen.add(s.section_id)
-    del index, parents, remap
 
 
-def _container_of(s: Section, sections: list[Section]) -> str | None:
-    """The nearest ancestor id that names a container (``article-ii``) or any ancestor otherwise."""
-    by_pos = {x.start_line: x for x in sections}
-    pid = s.parent_id
-    first = None
-    ancestors = _ancestors(s, sections)
-    for a in ancestors:
-        if re.match(r"^[a-z]+-[0-9a-z]+$", a.section_id) and a.number:
-            return a.section_id
-        if first is None and a.section_id != s.section_id:
-            first = a.section_id
-    del by_pos, pid
-    return first
-
-
-def _ancestors(s: Section, sections: list[Section]) -> list[Section]:
-    """Ancestors of ``s``, nearest first (found by walking back through document order)."""
-    out: list[Section] = []
-    pos = sections.index(s)
-    want = s.parent_id
-    level = s.level
+def _container_of(pos: int, sections: list[Section]) -> str | None:
+    """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``)."""
+    level = sections[pos].level
     for x in reversed(sections[:pos]):
         if x.level < level:
-            out.append(x)
+            if x.number and re.match(r"^[a-z]+-[0-9a-z]+$", x.section_id):
+                return x.section_id
             level = x.level
             if level == 1:
                 break
-    del want
-    return out
+    return None
 
 
 def _fill_aliases_and_chains(sections: list[Section]) -> None:

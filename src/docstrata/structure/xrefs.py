@@ -94,6 +94,12 @@ class _Resolver:
         self.own_names = set(re.findall(r"[A-Z]{2,6}", name))
 
     def resolve(self, target: str) -> str | None:
+        found = self._resolve(target)
+        if found is None and re.match(r"^(chapter|part)-\d", target):
+            found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
+        return found
+
+    def _resolve(self, target: str) -> str | None:
         if target in self.ids:
             return target
         if target in self.local:
