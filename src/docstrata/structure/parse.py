@@ -61,6 +61,7 @@ _SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 _TOC_RE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|\.{3,}\s*\d+\s*$")
 _TAG_RE = re.compile(r"<[^>]+>")
+_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPH_RE = re.compile(r"[*_`]+")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
@@ -96,6 +97,7 @@ class _Open:
 
 def _plain(text: str) -> str:
     """Heading or item text without HTML tags, emphasis markers and extra spaces."""
+    text = _LINK_RE.sub(r"\1", text)
     return " ".join(_EMPH_RE.sub("", _TAG_RE.sub("", text)).split())
 
 
@@ -151,6 +153,10 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
     """
     parts: list[tuple[str, str, str]] = []
     body, parens = re.match(rf"^(.*?)((?:\.?{_PAREN})*)\.?$", label).groups()
+    lead = re.match(r"^([IVXLC]{1,7}|[A-Z])\.(?=\d|$)", body)
+    if lead:  # "A.2", "IV." — a letter or roman first part
+        parts.append(("num", lead.group(1), lead.group(1)))
+        body = body[lead.end():]
     for piece in re.findall(rf"{_COMPONENT}", body):
         m = re.match(rf"^{_KW_RE}\s?({_NUM})$", piece)
         if m:
@@ -256,7 +262,7 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
     """Shape rules that keep prose, dates, figures and table rows from becoming sections."""
     has_kw = any(k.startswith("kw:") for k, _, _ in comps)
     rest_s = rest.strip()
-    if rest_s[:1].isdigit() or rest_s.startswith(("%", "per cent", "percent")):
+    if re.match(r"^\d[\d.,]*(?:\s|%|$)", rest_s) or rest_s.startswith(("%", "per cent", "percent")):
         return False  # "1.5 2.3" figures, "3.5 %" amounts
     if has_kw:
         if sep in ("\t",) or sep.startswith("\t") or len(sep) >= 2 or not rest_s:
@@ -319,6 +325,8 @@ def _id_from_path(path: list[str]) -> str:
         if "-" in part and not part.startswith("("):
             if not tail:
                 return part
+            if tail[0].startswith("("):  # article-6 + (1)(a) → article-6(1)(a)
+                return part + "".join(tail)
             break
         tail.insert(0, part)
     out = ""
@@ -456,8 +464,13 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     if lm:
         comps = _components(lm.group("label"))
         rest = lm.group("rest").strip()
+        inner = _LABEL_RE.match(rest) if rest else None
+        inner_comps = _components(inner.group("label")) if inner else None
+        if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps):
+            comps = inner_comps  # "1. Article I": the keyword label names the section
         if comps and (lm.group("sep") or not rest) and not rest[:1].isdigit():
-            if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest:
+            if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \
+                    or rest[:1].isupper():
                 m.components = comps
                 return comps
     im = _ITEM_RE.match(text)
@@ -627,6 +640,8 @@ def _make_unique(sections: list[Section]) -> None:
                 bare_kept = True
             elif container is not None:
                 sections[pos].section_id = f"{container}/{sid}"
+            elif sections[pos].parent_id:
+                sections[pos].section_id = f"{sections[pos].parent_id}/{sid}"
     seen: set[str] = set()
     counts: dict[str, int] = {}
     for s in sections:
@@ -672,7 +687,7 @@ def _aliases(s: Section, parent: Section | None) -> list[str]:
     out: list[str] = []
     if m:
         kw, num, tail = m.groups()
-        num = num.upper() if re.fullmatch(r"[ivxlc]+", num) else num
+        num = num.upper() if re.fullmatch(r"[ivxlc]+|[a-z]", num) else num
         name = kw.capitalize()
         out += [f"{name} {num}{tail}"]
         if kw == "article":
@@ -692,6 +707,6 @@ def _aliases(s: Section, parent: Section | None) -> list[str]:
         if cm:
             cname = f"{cm.group(1).capitalize()} {cm.group(2).upper() if re.fullmatch(r'[ivxlc]+', cm.group(2)) else cm.group(2)}"
             out = [f"{cname}, {a}" for a in out[:2]] + out
-    if s.number and s.number not in out and not s.number.startswith("("):
+    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}[.)]", s.number):
         out.append(s.number.rstrip("."))
     return list(dict.fromkeys(a for a in out if a))
