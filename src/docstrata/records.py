@@ -45,7 +45,7 @@ Reading rules (issue 5, item 4):
   A path that does not exist gives ``""``.
 
 Mapping rules (issue 5, item 3): the id is the ``id_field`` value as a string (or the
-record's line/index with ``id_field: __line__``, for files without an id column);
+``"{file}:{line}"`` with ``id_field: __line__``, for files without an id column);
 ``content`` joins the non-empty vector-field values with ``field_separator``; ``metadata``
 holds ``meta_fields`` — or, when omitted, every field except the id and vector fields
 (unnamed ``column_N`` cells only when non-empty). Values become strings: numbers via
@@ -75,7 +75,8 @@ from .models import Record, SkippedFile
 
 SUPPORTED_RECORD_EXTENSIONS = frozenset({"csv", "tsv", "json", "jsonl", "ndjson"})
 LINE_ID_FIELD = "__line__"
-"""Pseudo ``id_field``: use the record's 1-based line (CSV/JSONL) or index (JSON) as its id."""
+"""Pseudo ``id_field`` for files without an id column: the id is ``"{rel_path}:{line}"``
+(line = 1-based CSV/JSONL line or JSON record index). Stable only while rows keep their places."""
 
 _DELIMITERS = (",", ";", "\t", "|")
 _SAMPLE_LINES = 500
@@ -331,7 +332,7 @@ def _sniff_delimiter(lines: list[str], prefer_tab: bool) -> str:
         return candidates[0] if prefer_tab else ","
     best_consistency = max(s[0] for s in scored)
     close = [s for s in scored if s[0] >= best_consistency - 0.1]
-    return max(close, key=lambda s: s[1])[2]  # max() keeps the first of equal widths
+    return max(close, key=lambda s: (s[1], s[0]))[2]  # more fields, then more consistent, then list order
 
 
 def _parse_lines(lines: list[str], delimiter: str) -> list[list[str]]:
@@ -363,8 +364,12 @@ def _read_sample(path: Path, encoding: str, skip_lines: int) -> tuple[list[str],
 
 def _sample_records(lines: list[str], delimiter: str, complete: bool, rel_path: str,
                     first_line: int) -> list[tuple[int, list[str]]]:
-    """Parsed records of the sample with their starting line; an unfinished last record is dropped."""
-    reader = csv.reader(lines, delimiter=delimiter)
+    """Parsed records of the sample with their starting line; an unfinished last record is dropped.
+
+    A malformed record is left out (the full pass reports it), unless it comes before any
+    non-blank row: then it is the header, and :class:`RecordError` is raised.
+    """
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
     out: list[tuple[int, list[str]]] = []
     while True:
         start = first_line + reader.line_num
@@ -373,9 +378,9 @@ def _sample_records(lines: list[str], delimiter: str, complete: bool, rel_path: 
         except StopIteration:
             break
         except csv.Error as e:
-            if not complete:
-                break
-            raise RecordError(rel_path, f"CSV syntax error: {e}", line=start) from None
+            if complete and not any(_filled(r) for _, r in out):
+                raise RecordError(rel_path, f"CSV syntax error in the header: {e}", line=start) from None
+            continue
         out.append((start, row))
     if not complete and out:
         out.pop()
@@ -495,13 +500,20 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
         lines = _NulStripper(f)
         for _ in islice(lines, skip):
             pass
-        reader = csv.reader(lines, delimiter=load.delimiter)
-        _next_csv_row(reader, rel_path, skip)  # the header
+        # strict: a stray quote ("abc"def) or a quote left open to the end of the file is an
+        # error for that record instead of silently swallowing the rows after it.
+        reader = csv.reader(lines, delimiter=load.delimiter, strict=True)
+        next(reader, None)  # the header, already parsed from the sample
         while True:
             start = skip + reader.line_num + 1
-            row = _next_csv_row(reader, rel_path, skip)
-            if row is None:
+            try:
+                row = next(reader)
+            except StopIteration:
                 break
+            except csv.Error as e:
+                _skip(load, f"{rel_path}:{start}", f"CSV syntax error: {e} (record starting here, "
+                      f"up to line {skip + reader.line_num})")
+                continue
             if not _filled(row):
                 continue
             shaped = shaper.shape(row)
@@ -513,16 +525,6 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
     if nul_warning:
         load.warnings.append(nul_warning)
     _summarise_skipped(load, rel_path)
-
-
-def _next_csv_row(reader: Any, rel_path: str, skip: int) -> list[str] | None:
-    start = skip + reader.line_num + 1
-    try:
-        return next(reader)
-    except StopIteration:
-        return None
-    except csv.Error as e:
-        raise RecordError(rel_path, f"CSV syntax error: {e}", line=start) from None
 
 
 def _skip(load: RowLoad, where: str, reason: str) -> None:
@@ -669,7 +671,7 @@ def _stream_jsonl(path: Path, rel_path: str, record_path: str | None, load: RowL
 
 
 def _field_paths(records: Iterable[Any]) -> list[str]:
-    """Dotted paths present in ``records`` in first-seen order (objects and lists of objects walked, depth ≤ 4)."""
+    """Dotted paths present in ``records`` in first-seen order (objects and lists of objects walked, depth ≤ 8)."""
     seen: dict[str, None] = {}
     for record in records:
         if isinstance(record, dict):
@@ -681,7 +683,7 @@ def _collect_paths(obj: dict[str, Any], prefix: str, depth: int, seen: dict[str,
     for key, value in obj.items():
         path = f"{prefix}{key}"
         seen.setdefault(path, None)
-        if depth >= 4:
+        if depth >= 8:
             continue
         if isinstance(value, dict):
             _collect_paths(value, f"{path}.", depth + 1, seen)
@@ -759,8 +761,8 @@ class _RecordMapper:
         for name in wanted:
             if name in available:
                 continue
-            if not self.flat and fields and "." in name and name.split(".")[0] in available:
-                continue  # a deeper path than the sample walked (lists of lists); resolved per record
+            if not self.flat and ".".join(p for p in name.split(".") if not p.isdigit()) in available:
+                continue  # "details.0.productID": list indices are not part of the sampled paths
             hint = difflib.get_close_matches(name, fields, n=1)
             shown = ", ".join(fields[:60]) + (f", ... ({len(fields)} in all)" if len(fields) > 60 else "")
             raise RecordError(
@@ -775,7 +777,10 @@ class _RecordMapper:
         content = self.separator.join(p for p in parts if p.strip())
         if not content:
             return None, "empty"
-        record_id = str(line) if self.id_field == LINE_ID_FIELD else value_to_text(self._get(row, self.id_field)).strip()
+        if self.id_field == LINE_ID_FIELD:
+            record_id = f"{self.rel_path}:{line}"
+        else:
+            record_id = value_to_text(self._get(row, self.id_field)).strip()
         if not record_id:
             return None, "no id"
         return Record(id=record_id, content=content, metadata=self._metadata(row),
