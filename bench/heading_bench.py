@@ -16,8 +16,9 @@ headings in our conversion of the original (PDF / DOCX / HTML).
   their text, entities and backslash escapes removed, punctuation except dots inside numbers
   dropped, whitespace collapsed, case folded); **level-agnostic**; multiset — a reference heading
   that occurs n times needs n recovered occurrences. ``strict`` requires equal normalised text;
-  ``prefix`` also accepts one text being a whole-word prefix of the other when both start with
-  the same section number (``1 USLM`` ↔ ``1 USLM Schema``). Precision = matched / our headings.
+  ``lenient`` also accepts texts equal once a leading numbering label (``1.2``, ``Chapter 1``) is
+  dropped from either (references made by tools that omit Word's auto-numbers), or one text being a
+  whole-word prefix of the other under the same number (``1 USLM`` ↔ ``1 USLM Schema``). Precision = matched / our headings.
 
 ``--speed`` also converts every supported file under the folder and prints seconds per MB per format.
 """
@@ -76,9 +77,21 @@ def pairs(root: Path) -> list[tuple[Path, Path]]:
     return found
 
 
-def _number(key: str) -> str | None:
-    m = re.match(r"(\d+(?:\.\d+)*|[ivxlc]+)\b", key)
-    return m.group(1) if m else None
+_LABEL = re.compile(r"^((chapter|section|article|part|appendix)\s+)?\d+(\.\d+)*\s+")
+
+
+def _unlabelled(key: str) -> str:
+    return _LABEL.sub("", key + " ").strip()
+
+
+def _lenient_equal(a: str, b: str) -> bool:
+    """Equal once a leading numbering label is dropped, or one is a whole-word prefix of the
+    other under the same number."""
+    ua, ub = _unlabelled(a), _unlabelled(b)
+    if ua and ua == ub:
+        return True
+    short, long = sorted((a, b), key=len)
+    return ua != a and ub != b and a.split()[0] == b.split()[0] and long.startswith(short + " ")
 
 
 def match(reference: list[str], ours: list[str], relaxed: bool) -> int:
@@ -95,18 +108,16 @@ def match(reference: list[str], ours: list[str], relaxed: bool) -> int:
     if relaxed:
         for key in leftovers:
             for cand in pool:
-                if pool[cand] > 0 and _number(key) and _number(key) == _number(cand):
-                    short, long = sorted((key, cand), key=len)
-                    if long.startswith(short + " "):
-                        pool[cand] -= 1
-                        matched += 1
-                        break
+                if pool[cand] > 0 and _lenient_equal(key, cand):
+                    pool[cand] -= 1
+                    matched += 1
+                    break
     return matched
 
 
 def heading_report(root: Path, verbose: bool) -> dict[str, tuple[int, int, int]]:
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # ref, strict, prefix, ours
-    print(f"{'original':58} {'ref':>4} {'ours':>4} {'strict':>7} {'prefix':>7} {'precision':>9}")
+    print(f"{'original':58} {'ref':>4} {'ours':>4} {'strict':>7} {'lenient':>7} {'precision':>9}")
     for ref, original in pairs(root):
         reference = headings(ref.read_text(encoding="utf-8"))
         ours = headings(convert_file(source_for(original, root)).markdown)
@@ -122,7 +133,7 @@ def heading_report(root: Path, verbose: bool) -> dict[str, tuple[int, int, int]]
             print("    missing:", sorted(missing.elements())[:40])
     print()
     for group, (n, strict, prefix, ours) in sorted(totals.items()):
-        print(f"TOTAL {group:16} headings {n:4}  strict {strict / n:6.1%}  prefix {prefix / n:6.1%}  "
+        print(f"TOTAL {group:16} headings {n:4}  strict {strict / n:6.1%}  lenient {prefix / n:6.1%}  "
               f"precision {prefix / max(ours, 1):6.1%}")
     return {g: tuple(v[:3]) for g, v in totals.items()}
 

@@ -678,21 +678,22 @@ def _pdf_meta_title(document) -> str | None:
 
 def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
     """Remove page headers/footers: lines on the two outermost text rows at the top or bottom of a
-    page whose text (digits masked) recurs on at least half of the pages, and page numbers there."""
+    page whose text (digits masked) and size recur on at least a quarter of the pages (and three),
+    and page numbers there."""
     by_page: dict[int, list[_PdfLine]] = {}
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
     edges: dict[int, list[_PdfLine]] = {p: _edge_lines(ls) for p, ls in by_page.items()}
-    counts: Counter[str] = Counter()
+    counts: Counter[tuple[str, float]] = Counter()
     for edge in edges.values():
-        counts.update({_running_key(line.text) for line in edge})
-    threshold = max(3, (n_pages + 1) // 2)
+        counts.update({(_running_key(line.text), line.size) for line in edge})
+    threshold = max(3, -(-n_pages // 4))  # books alternate headers on odd and even pages
     body_size = _body_style(lines)[0]
     doomed = set()
     for edge in edges.values():
         for line in edge:
             page_number = _is_page_number(line.text) and line.size <= body_size + 1
-            if page_number or counts[_running_key(line.text)] >= threshold:
+            if page_number or counts[(_running_key(line.text), line.size)] >= threshold:
                 doomed.add(id(line))
     return [line for line in lines if id(line) not in doomed]
 
@@ -771,38 +772,95 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
 def _classify_by_font(lines: list[_PdfLine]) -> None:
     """Mark heading lines from font statistics and numbering; set ``level`` on each heading line.
 
-    A run (consecutive lines of one box in one style, at most three) is a heading when its style is
-    larger than the body style (≥ 1.15× and ≥ +1 pt), or — at body size — bold or in a different
-    non-monospace font while also numbered, standing alone in its box, or in capitals. Table-of-
-    contents lines (dot leaders), captions, sentences ending in , or ; and long runs never are.
-    Levels: dotted numbering depth ("1.2.3" → 3) where present, else the rank of the style among
-    heading styles (largest first).
+    A run (consecutive lines of one box in one style, at most three, vertically adjacent runs of
+    one heading style merged) is a heading when its font is larger than the body font (≥ 1.15× and
+    ≥ +1 pt), or — at about body size (≥ 0.9×) — it is set apart by weight (bold where the body is
+    not) or by a rare font (< 5% of the characters), and it is numbered (``1.2``, ``Chapter 3``,
+    ``Article IV``), or it opens a block (starts its box or follows a sentence end), looks like a
+    title (capitalised, no final stop) and is followed by plainer text no larger, or it is in
+    capitals.
+    Never headings: table-of-contents lines (dot leaders), captions (``Figure 3``), monospace
+    text, runs ending in , ; or :, runs over 20 words (12 at body size).
+    Levels: dotted numbering depth ("1.2.3" → 3) where present, else the rank of the font size
+    among heading sizes (largest first).
     """
     body_size, body_font = _body_style(lines)
     body_bold = bool(_BOLD_FONT.search(body_font))
-    runs = _style_runs(lines)
-    box_sizes = Counter(line.box for line in lines if line.text)
+    share = _style_shares(lines)
+    runs = _merge_heading_runs(_style_runs(lines), body_size)
+    page_lines: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        page_lines.setdefault(line.page, []).append(line)
     headings: list[tuple[list[_PdfLine], str]] = []
-    for run in runs:
+    for n, run in enumerate(runs):
         text = " ".join(line.text for line in run)
         first = run[0]
         if _TOC_LINE.search(text) or _CAPTION.match(text) or len(run) > 3 or len(text.split()) > 20:
             continue
-        if _MONO_FONT.search(first.font) or re.search(r"[,;]$", text):
-            continue
+        if _MONO_FONT.search(first.font) or re.search(r"[,;:]$", text) or re.search(r"[<>={};]|\(\)", text):
+            continue  # code and diagram labels are not titles
         has_letters = bool(re.search(r"[^\W\d_]", text))
         larger = first.size >= max(body_size * 1.15, body_size + 1)
         if larger and (has_letters or (_BARE_NUMBER.match(text) and first.size >= body_size * 1.5)):
             headings.append((run, text))
             continue
-        if not has_letters or first.size < body_size - 0.5 or len(text.split()) > 12:
+        if not has_letters or first.size < body_size * 0.9 or len(text.split()) > 12:
             continue
-        distinct = (first.bold and not body_bold) or first.font != body_font
-        alone = box_sizes[first.box] == len(run)
+        distinct = (first.bold and not body_bold) or (first.font != body_font and share[first.style] < 0.05)
+        if not distinct:
+            continue
+        if _has_row_twin(first, page_lines[first.page]):
+            continue  # a table header cell, not a heading
+        following = runs[n + 1][0] if n + 1 < len(runs) else None
+        leads_body = (
+            following is not None and following.size <= first.size and not following.bold
+            and following.style != first.style and _starts_block(runs, n)
+            and not re.search(r"[.!?]$", text) and text[:1].isupper()
+        )  # fmt: skip
         shouting = text.isupper() and len(text) > 3
-        if distinct and (_PDF_NUMBERING.match(text) or alone or shouting) and not text.endswith(":"):
+        if _PDF_NUMBERING.match(text) or leads_body or shouting:
             headings.append((run, text))
     _assign_levels(headings)
+
+
+def _has_row_twin(line: _PdfLine, page_lines: list[_PdfLine]) -> bool:
+    """Another line in the same style sits beside this one on its row (a table header row)."""
+    return any(
+        other is not line and other.text and other.style == line.style and _vertical_overlap(line, other) > 0.5
+        and (other.x0 >= line.x1 or other.x1 <= line.x0)
+        for other in page_lines
+    )  # fmt: skip
+
+
+def _style_shares(lines: list[_PdfLine]) -> dict[tuple[float, str], float]:
+    weights: Counter[tuple[float, str]] = Counter()
+    for line in lines:
+        weights[line.style] += line.chars
+    total = sum(weights.values()) or 1
+    return {style: n / total for style, n in weights.items()}
+
+
+def _starts_block(runs: list[list[_PdfLine]], n: int) -> bool:
+    """The run starts its box, or the text before it in the box ends a sentence."""
+    if n == 0 or runs[n - 1][-1].box != runs[n][0].box:
+        return True
+    return bool(re.search(r"[.!?:]$", runs[n - 1][-1].text))
+
+
+def _merge_heading_runs(runs: list[list[_PdfLine]], body_size: float) -> list[list[_PdfLine]]:
+    """Join a large-font run with the next one when it continues the same heading in a new box
+    (same style, same page, the next line directly below)."""
+    merged: list[list[_PdfLine]] = []
+    for run in runs:
+        if merged:
+            last, first = merged[-1][-1], run[0]
+            same = last.style == first.style and last.page == first.page and first.size > body_size * 1.15
+            below = 0 <= last.y0 - first.y1 < first.size and len(merged[-1]) + len(run) <= 3
+            if same and below:
+                merged[-1].extend(run)
+                continue
+        merged.append(run)
+    return merged
 
 
 def _style_runs(lines: list[_PdfLine]) -> list[list[_PdfLine]]:
@@ -818,13 +876,10 @@ def _style_runs(lines: list[_PdfLine]) -> list[list[_PdfLine]]:
 
 
 def _assign_levels(headings: list[tuple[list[_PdfLine], str]]) -> None:
-    ranks = sorted({(run[0].size, run[0].bold) for run, _ in headings}, reverse=True)
+    sizes = sorted({run[0].size for run, _ in headings}, reverse=True)
     for run, text in headings:
         number = re.match(r"(\d+(?:\.\d+)*)\.?\s", text + " ")
-        if number:
-            level = number.group(1).count(".") + 1
-        else:
-            level = ranks.index((run[0].size, run[0].bold)) + 1
+        level = number.group(1).count(".") + 1 if number else sizes.index(run[0].size) + 1
         run[0].text, run[0].level = text, min(level, 6)
         for line in run[1:]:
             line.text = ""
