@@ -1,0 +1,89 @@
+"""agent.yaml validation: defaults, limits, errors naming the YAML path, HoloDeck files."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from docstrata.config import HierarchicalDocumentToolConfig, load_config, parse_config
+from docstrata.errors import ConfigError
+
+
+def _doc_tool(**kw):
+    return {"tools": [{"name": "docs", "type": "hierarchical_document", "source": "docs", **kw}]}
+
+
+def test_defaults_follow_the_spec():
+    t = parse_config(_doc_tool()).tools[0]
+    assert isinstance(t, HierarchicalDocumentToolConfig)
+    assert (t.max_chunk_tokens, t.chunk_overlap, t.top_k, t.rrf_k) == (800, 50, 10, 60)
+    assert (t.semantic_weight, t.keyword_weight, t.exact_weight) == (0.5, 0.3, 0.2)
+    assert t.defer_loading and t.contextual_embeddings and t.database.provider == "embedded"
+
+
+@pytest.mark.parametrize("field, value, path", [
+    ("max_chunk_tokens", 99, "tools[0].max_chunk_tokens"),
+    ("max_chunk_tokens", 2001, "tools[0].max_chunk_tokens"),
+    ("top_k", 0, "tools[0].top_k"),
+    ("top_k", 101, "tools[0].top_k"),
+    ("search_mode", "fuzzy", "tools[0].search_mode"),
+    ("colour", "red", "tools[0].colour"),
+])
+def test_bad_values_name_the_yaml_path(field, value, path):
+    with pytest.raises(ConfigError) as e:
+        parse_config(_doc_tool(**{field: value}))
+    assert e.value.path == path
+    assert path in str(e.value)
+
+
+def test_reranking_needs_both_fields():
+    with pytest.raises(ConfigError, match="required together"):
+        parse_config(_doc_tool(enable_reranking=True))
+    with pytest.raises(ConfigError, match="required together"):
+        parse_config(_doc_tool(reranker_model="some/model"))
+
+
+def test_weights_not_summing_to_one_warn():
+    cfg = parse_config(_doc_tool(semantic_weight=0.5, keyword_weight=0.5, exact_weight=0.5))
+    assert any("sum to 1.5" in n for n in cfg.notices)
+
+
+def test_vectorstore_rules():
+    base = {"name": "p", "type": "vectorstore", "source": "p.csv"}
+    with pytest.raises(ConfigError, match="id_field"):
+        parse_config({"tools": [{**base, "vector_field": "title"}]})
+    with pytest.raises(ConfigError, match="not both"):
+        parse_config({"tools": [{**base, "id_field": "id", "vector_field": "a", "vector_fields": ["b"]}]})
+    t = parse_config({"tools": [{**base, "id_field": "id", "vector_field": ["a", "b"]}]}).tools[0]
+    assert t.resolved_vector_fields == ["a", "b"] and t.top_k == 5 and t.batch_size == 10_000
+
+
+def test_holodeck_keys_and_other_tool_types_are_ignored_with_one_notice_each():
+    cfg = parse_config({"name": "agent", "model": {"provider": "openai"}, "instructions": {"inline": "hi"},
+                        "tools": [{"name": "web", "type": "mcp", "command": "x"}, _doc_tool()["tools"][0]]})
+    assert [t.name for t in cfg.tools] == ["docs"]
+    assert len(cfg.notices) == 4
+
+
+def test_env_substitution_and_missing_variable(monkeypatch):
+    monkeypatch.setenv("PG_DSN", "postgresql://u@127.0.0.1/db")
+    t = parse_config(_doc_tool(database={"provider": "postgres", "dsn": "${PG_DSN}"})).tools[0]
+    assert t.database.dsn == "postgresql://u@127.0.0.1/db"
+    monkeypatch.delenv("PG_DSN")
+    with pytest.raises(ConfigError, match="PG_DSN"):
+        parse_config(_doc_tool(database={"provider": "postgres", "dsn": "${PG_DSN}"}))
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path):
+    p = tmp_path / "agent.yaml"
+    p.write_text("tools:\n  - name: x\n    type: [unclosed\n")
+    with pytest.raises(ConfigError, match=r"agent.yaml.*line \d"):
+        load_config(p)
+
+
+def test_schema_command_prints_json_schema():
+    out = subprocess.run([sys.executable, "-m", "docstrata.cli", "schema"], capture_output=True, text=True, check=True)
+    schema = json.loads(out.stdout)
+    assert "tools" in schema["properties"]
+    assert "HierarchicalDocumentToolConfig" in json.dumps(schema)

@@ -1,0 +1,37 @@
+"""Exact-match keys: every way of citing a section meets its alias at one key."""
+
+import pytest
+
+from docstrata.index.exact import alias_keys, query_section_keys, roman_to_int
+
+
+@pytest.mark.parametrize("query, alias", [
+    ("Section 4.2.1", "4.2.1"),
+    ("§ 203(a)(1)", "Section 203(a)(1)"),
+    ("Sec. 203 (a)(1)", "§ 203(a)(1)"),
+    ("What does Article 17 say?", "Article 17"),
+    ("Art. 17", "Article 17"),
+    ("ARTICLE IV", "Article 4"),
+    ("Rule 3.3.31", "3.3.31"),
+    ("GEN 3.3.31", "3.3.31"),
+    ("PART 2", "Part 2"),
+    ("Schedule 1", "Schedule 1"),
+    ("see 9.3.1B", "9.3.1B"),
+])
+def test_query_reference_meets_section_alias(query, alias):
+    query_keys = {k for keys in query_section_keys(query) for k in keys}
+    assert query_keys & set(alias_keys(alias)), (query_section_keys(query), alias_keys(alias))
+
+
+@pytest.mark.parametrize("query", ["right to erasure in 2016", "What is 17?", "pay within 30 days"])
+def test_plain_numbers_are_not_section_references(query):
+    assert query_section_keys(query) == []
+
+
+def test_article_and_section_with_the_same_number_stay_apart():
+    assert not set(alias_keys("Article 17")) & set(alias_keys("Section 17"))
+
+
+def test_roman_numerals():
+    assert [roman_to_int(s) for s in ("IV", "ix", "XL", "MMXXVI")] == [4, 9, 40, 2026]
+    assert roman_to_int("Introduction") is None

@@ -1,0 +1,45 @@
+"""BM25 analysis: identifiers whole and by parts, 1-char tokens, stemming, folding, CJK."""
+
+from docstrata.index.keyword import KeywordIndex, analyze
+
+
+def test_one_character_tokens_and_section_numbers_are_kept():
+    toks = analyze("Section 2(a) of the Act")
+    assert {"2(a)", "2", "a"} <= set(toks)
+
+
+def test_identifiers_match_whole_and_by_parts():
+    toks = set(analyze("203(a)(1) 4.2.1 DEC-0054 1.0.21 rsa_pss_rsae_sha256"))
+    assert {"203(a)(1)", "4.2.1", "dec-0054", "1.0.21", "rsa_pss_rsae_sha256"} <= toks
+    assert {"203", "dec", "0054", "rsa", "pss", "sha256"} <= toks
+
+
+def test_english_stemming_and_accent_folding():
+    assert analyze("running runs") == [analyze("run")[0]] * 2
+    assert analyze("Café résumé") == analyze("cafe resume")
+
+
+def _index(docs):
+    ki = KeywordIndex(None)
+    for cid, text in docs.items():
+        ki.add(cid, cid, text)
+    ki.commit()
+    return ki
+
+
+def test_chinese_and_japanese_queries_find_their_passages():
+    ki = _index({"zh": "个人数据的处理必须合法", "ja": "個人データの保護に関する法律", "en": "personal data protection"})
+    assert ki.search("个人数据", 3)[0][0] == "zh"
+    assert ki.search("データの保護", 3)[0][0] == "ja"
+
+
+def test_identifier_queries_rank_the_exact_identifier_first():
+    ki = _index({"a": "Use rsa_pss_rsae_sha256 for signatures", "b": "RSA keys and SHA256 hashes are common",
+                 "c": "Ticket DEC-0054 was closed", "d": "The decision 0054 was reversed"})
+    assert ki.search("rsa_pss_rsae_sha256", 4)[0][0] == "a"
+    assert ki.search("DEC-0054", 4)[0][0] == "c"
+
+
+def test_phrase_search_needs_adjacent_tokens():
+    ki = _index({"a": "the right to erasure applies", "b": "erasure is a right"})
+    assert ki.phrase_search("right to erasure", 5) == ["a"]
