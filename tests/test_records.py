@@ -218,13 +218,19 @@ def test_empty_file_is_an_error_naming_it(tmp_path):
         read_rows(p, "empty.csv", cfg())
 
 
-def test_unterminated_quote_is_an_error_with_its_line(tmp_path):
-    big = "x" * (1 << 21)
-    p = write(tmp_path, "q.csv", f'id,text\n1,ok\n2,"never closed {big}\n')
-    load = read_rows(p, "q.csv", cfg())
-    with pytest.raises(RecordError) as e:
-        list(load.rows)
-    assert e.value.line == 3
+def test_unterminated_quote_is_reported_with_its_line(tmp_path):
+    p = write(tmp_path, "q.csv", 'id,text\n1,ok\n2,"never closed\n3,swallowed\n')
+    rows, load = rows_of(p)
+    assert rows == [(2, {"id": "1", "text": "ok"})]
+    assert [s.path for s in load.skipped] == ["q.csv:3"]
+    assert "CSV syntax error" in load.skipped[0].reason and "up to line 4" in load.skipped[0].reason
+
+
+def test_stray_quote_skips_only_its_record(tmp_path):
+    p = write(tmp_path, "s.csv", 'id,text\n1,"abc"def\n2,fine\n')
+    rows, load = rows_of(p)
+    assert rows == [(3, {"id": "2", "text": "fine"})]
+    assert [s.path for s in load.skipped] == ["s.csv:2"]
 
 
 def test_unsupported_extension(tmp_path):
