@@ -1,0 +1,429 @@
+"""MCP server over the tools of one ``agent.yaml`` (issue 7), on the official ``mcp`` SDK (2.x ``MCPServer``).
+
+Tools exposed, per configured tool ``<name>``:
+
+- ``hierarchical_document``: ``<name>_search(query, top_k?, mode?)``,
+  ``<name>_get_section(document, section_id)``, ``<name>_get_definition(term, document?)``;
+- ``vectorstore``: ``<name>_search(query, top_k?)``, ``<name>_get_record(id)``.
+
+Each call answers with text (``SearchResult.format()`` blocks) *and* structured content that
+matches the tool's published ``outputSchema``. Bad arguments (``top_k`` outside 1–100, an
+empty query, an unknown section or document) come back as tool errors (``isError: true``),
+never as crashes. Paths the agent sees are ``doc_key``s, relative to the tool's source; error
+text is scrubbed of absolute paths.
+
+Loading: a tool with ``defer_loading: true`` (the default) is listed at once and its index is
+opened — and ingested if missing or stale — on its first call, with ``notifications/progress``
+sent to the caller; concurrent first calls wait on the tool's lock and ingest once. Tools with
+``defer_loading: false`` are ingested before the server accepts a connection.
+
+stdout carries protocol messages only: while serving stdio the SDK points fd 1 at stderr (so a
+library's ``print`` lands in the log), and preloading runs with fd 1 and ``sys.stdout`` pointed
+at stderr too. Logs go to stderr.
+"""
+
+import contextlib
+import hmac
+import json
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from . import __version__
+from .config import AgentConfig, load_config
+from .errors import ConfigError, DocstrataError
+from .models import SearchMode
+from .tools import HierarchicalDocumentTool, Toolset, VectorstoreTool
+
+log = logging.getLogger("docstrata.mcp")
+
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                             open_world_hint=False)
+_RESULT_SEPARATOR = "\n\n---\n\n"
+
+
+# --------------------------------------------------------------------------- output schemas
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class SearchHit(_Out):
+    """One passage: scores, citation (document, section, location) and relevant definitions."""
+
+    chunk_id: str
+    content: str
+    fused_score: float
+    rerank_score: float | None = None
+    semantic_score: float | None = None
+    keyword_score: float | None = None
+    exact_match: bool = False
+    source_path: str = Field(description="Document path relative to the tool's source")
+    document_title: str = ""
+    section_id: str
+    location: str = Field(description="Section titles from the outermost down, joined by ' > '")
+    parent_chain: list[str]
+    chunk_type: str = "content"
+    definitions_context: dict[str, str] = Field(default_factory=dict)
+
+
+class SearchOutput(_Out):
+    results: list[SearchHit]
+
+
+class SectionOutput(_Out):
+    document: str
+    section_id: str
+    location: str
+    content: str
+    chunk_ids: list[str]
+
+
+class DefinitionHit(_Out):
+    term: str
+    definition: str
+    document: str
+    section_id: str | None = None
+
+
+class DefinitionOutput(_Out):
+    term: str
+    definitions: list[DefinitionHit]
+
+
+class RecordHit(_Out):
+    id: str
+    content: str
+    score: float
+    source_file: str
+    metadata: dict[str, str] = Field(default_factory=dict)
+    semantic_score: float | None = None
+    keyword_score: float | None = None
+    exact_match: bool = False
+
+
+class RecordSearchOutput(_Out):
+    results: list[RecordHit]
+
+
+# --------------------------------------------------------------------------- helpers
+_ABS_PATH = re.compile(r"(?<![\w.:/~-])/(?:[\w.@+-]+/)+[\w.@+-]*")
+
+
+def scrub_paths(message: str, roots: list[str]) -> str:
+    """``message`` with absolute filesystem paths removed: known roots are stripped to relative
+    paths, any other absolute path becomes ``<path>``. URLs (``http://host/x``) are left alone."""
+    for root in sorted({r.rstrip("/") for r in roots if r and r != "/"}, key=len, reverse=True):
+        message = message.replace(root + "/", "").replace(root, ".")
+    return _ABS_PATH.sub("<path>", message)
+
+
+class _Tools:
+    """The MCP-facing wrappers around one :class:`Toolset`: readiness, errors, formatting."""
+
+    def __init__(self, toolset: Toolset):
+        self.toolset = toolset
+        roots = [toolset.config.base_dir, str(Path.home())]
+        for t in toolset:
+            src = Path(t.cfg.source)
+            roots.append(str(src if src.is_absolute() else Path(toolset.config.base_dir) / src))
+        self.roots = roots
+
+    def error(self, e: Exception) -> ToolError:
+        return ToolError(scrub_paths(str(e), self.roots))
+
+    async def run(self, tool, ctx: Context | None, fn, *args, **kwargs):
+        """Ensure ``tool`` is ready (reporting progress to the caller), then run ``fn`` in a worker thread.
+
+        ``DocstrataError`` and the search module's ``QueryError`` (a ``ValueError``) become tool errors.
+        """
+        try:
+            await anyio.to_thread.run_sync(tool.ensure_ready, _progress_reporter(tool.name, ctx))
+            return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
+        except (DocstrataError, ValueError, KeyError) as e:
+            raise self.error(e) from e
+
+
+def _progress_reporter(tool_name: str, ctx: Context | None):
+    """A ``progress(done, total, description)`` callable for a worker thread that sends
+    ``notifications/progress`` to the caller (a no-op when the caller sent no progress token)."""
+    if ctx is None:
+        return None
+
+    def progress(done: int, total: int, description: str) -> None:
+        message = f"indexing {tool_name}: {description}"
+        try:
+            anyio.from_thread.run(ctx.report_progress, done, total, message)
+        except Exception as e:  # noqa: BLE001 - a lost progress message must not stop the ingest
+            log.debug("progress notification not sent: %s", e)
+
+    return progress
+
+
+def _text_result(text: str, structured: BaseModel) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=structured.model_dump(mode="json"))
+
+
+def _describe(cfg, what: str) -> str:
+    own = (cfg.description or "").strip()
+    return f"{own}\n\n{what}" if own else what
+
+
+# --------------------------------------------------------------------------- tool registration
+def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocumentTool) -> None:
+    cfg = tool.cfg
+    name = tool.name
+
+    async def search(
+        query: Annotated[str, Field(min_length=1, max_length=4000,
+                                    description="What to look for: a question, keywords, a section "
+                                                "reference ('Section 4.2', 'Article 17') or a defined term")],
+        top_k: Annotated[int, Field(ge=1, le=100, description="How many passages to return (1-100)")] = cfg.top_k,
+        mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and "
+                                                      "exact matching; or one of them alone")] = cfg.search_mode,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, SearchOutput]:
+        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode)
+        text = (_RESULT_SEPARATOR.join(r.format() for r in results) if results
+                else f"No passages found for {query!r}.")
+        return _text_result(text, SearchOutput(results=[SearchHit.model_validate(r.to_dict()) for r in results]))
+
+    async def get_section(
+        document: Annotated[str, Field(min_length=1, description="Document path as shown in search results "
+                                                                 "('Source:'), or its file name or stem")],
+        section_id: Annotated[str, Field(min_length=1, description="Section id as shown in search results "
+                                                                   "('Section:'), e.g. '4.2.1' or 'article-17'")],
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, SectionOutput]:
+        chunks = await tools.run(tool, ctx, tool.get_section, document, section_id)
+        first = chunks[0]
+        location = " > ".join(first.parent_chain)
+        content = "\n\n".join(c.content.strip() for c in chunks)
+        text = "\n".join([f"Source: {first.doc_key}", f"Location: {location}", f"Section: {first.section_id}",
+                          "", content])
+        return _text_result(text, SectionOutput(document=first.doc_key, section_id=first.section_id,
+                                                location=location, content=content,
+                                                chunk_ids=[c.chunk_id for c in chunks]))
+
+    async def get_definition(
+        term: Annotated[str, Field(min_length=1, max_length=200, description="The defined term, any case")],
+        document: Annotated[str | None, Field(description="Only this document (path, file name or stem)")] = None,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, DefinitionOutput]:
+        found = await tools.run(tool, ctx, tool.get_definition, term, document)
+        if not found:
+            where = f" in {document!r}" if document else ""
+            raise ToolError(f"no definition of {term!r}{where} in tool '{name}'")
+        hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id)
+                for d in found]
+        text = _RESULT_SEPARATOR.join(
+            f"Term: {h.term}\nSource: {h.document}" + (f"\nSection: {h.section_id}" if h.section_id else "")
+            + f"\n\n{h.definition.strip()}" for h in hits)
+        return _text_result(text, DefinitionOutput(term=term, definitions=hits))
+
+    server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
+                    description=_describe(cfg, "Searches these documents along their structure and returns the "
+                                               "best passages, each with its score, source document, section id, "
+                                               "location (section titles) and the definitions of terms it uses."))
+    server.add_tool(get_section, name=f"{name}_get_section", title=f"Read a section of {name}",
+                    annotations=_READ_ONLY,
+                    description=_describe(cfg, "Returns the full text of one section, by document and section id "
+                                               "(as shown in search results)."))
+    server.add_tool(get_definition, name=f"{name}_get_definition", title=f"Look up a defined term in {name}",
+                    annotations=_READ_ONLY,
+                    description=_describe(cfg, "Returns how the documents define a term (one entry per document "
+                                               "that defines it)."))
+
+
+def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -> None:
+    cfg = tool.cfg
+    name = tool.name
+
+    async def search(
+        query: Annotated[str, Field(min_length=1, max_length=4000,
+                                    description="What to look for: words, a question, or an exact id or value")],
+        top_k: Annotated[int, Field(ge=1, le=100, description="How many records to return (1-100)")] = cfg.top_k,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, RecordSearchOutput]:
+        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k)
+        text = (_RESULT_SEPARATOR.join(r.format() for r in results) if results
+                else f"No records found for {query!r}.")
+        return _text_result(text, RecordSearchOutput(results=[RecordHit.model_validate(r.to_dict())
+                                                               for r in results]))
+
+    async def get_record(
+        id: Annotated[str, Field(min_length=1, description="The record's id, as shown in search results ('Id:')")],  # noqa: A002
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, RecordHit]:
+        record = await tools.run(tool, ctx, tool.get_record, id)
+        return _text_result(record.format(), RecordHit.model_validate(record.to_dict()))
+
+    server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
+                    description=_describe(cfg, "Hybrid search (semantic + keyword + exact id/value match) over "
+                                               "these records; returns each record's id, text, score and fields."))
+    server.add_tool(get_record, name=f"{name}_get_record", title=f"Fetch a record of {name}",
+                    annotations=_READ_ONLY, description=_describe(cfg, "Returns one record by its id."))
+
+
+def build_server(toolset: Toolset, name: str = "docstrata") -> MCPServer:
+    """An ``MCPServer`` exposing every tool of ``toolset`` (see the module docstring for the tool list)."""
+    server = MCPServer(name=name, version=__version__, log_level="WARNING",
+                       instructions="Search tools over configured document collections and record sets. "
+                                    "Results cite their source document and section; use *_get_section to "
+                                    "read a whole section and *_get_definition for defined terms.")
+    tools = _Tools(toolset)
+    for tool in toolset:
+        if isinstance(tool, HierarchicalDocumentTool):
+            _add_document_tools(server, tools, tool)
+        else:
+            _add_record_tools(server, tools, tool)
+    return server
+
+
+# --------------------------------------------------------------------------- serving
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """Point ``sys.stdout`` and file descriptor 1 at stderr for the duration (restored after)."""
+    sys.stdout.flush()
+    saved_fd = os.dup(1)
+    saved = sys.stdout
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        sys.stdout = saved
+        os.dup2(saved_fd, 1)
+        os.close(saved_fd)
+
+
+def _quiet_libraries() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+
+
+def preload(toolset: Toolset) -> None:
+    """Ingest, before serving, every tool configured with ``defer_loading: false``; progress goes to the log."""
+    for tool in toolset:
+        if tool.cfg.defer_loading:
+            continue
+        log.warning("loading tool '%s' before serving (defer_loading: false)", tool.name)
+        report = tool.ensure_ready(progress=lambda i, n, d, t=tool.name: log.info("%s: %d/%d %s", t, i, n, d))
+        if report is not None and report.skipped:
+            log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),
+                        "; ".join(f"{s.path}: {s.reason}" for s in report.skipped[:5]))
+
+
+class BearerTokenMiddleware:
+    """ASGI middleware: every request must carry ``Authorization: Bearer <token>``, else 401."""
+
+    def __init__(self, app, token: str):
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        given = dict(scope.get("headers") or []).get(b"authorization", b"")
+        if hmac.compare_digest(given, self._expected):
+            return await self.app(scope, receive, send)
+        body = json.dumps({"error": "unauthorized", "error_description": "missing or wrong bearer token"}).encode()
+        await send({"type": "http.response.start", "status": 401,
+                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _bearer_token(token_env: str | None) -> str | None:
+    if not token_env:
+        return None
+    token = os.environ.get(token_env, "")
+    if not token:
+        raise ConfigError(f"--token-env names the environment variable {token_env}, but it is not set or empty")
+    return token
+
+
+async def _serve_http(server: MCPServer, host: str, port: int, token: str | None) -> None:
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    if token:
+        app = BearerTokenMiddleware(app, token)
+    elif host not in ("127.0.0.1", "localhost", "::1"):
+        log.warning("serving on %s without a bearer token: anyone who can reach this port can query the tools "
+                    "(set one with --token-env)", host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve()
+
+
+def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
+          token_env: str | None = None) -> None:
+    """Serve the tools of ``config_path`` over MCP until the client disconnects (stdio) or the process stops.
+
+    ``transport``: ``"stdio"`` or ``"http"`` (streamable HTTP at ``http://host:port/mcp``).
+    ``token_env``: name of an environment variable holding a bearer token every HTTP request
+    must present (401 otherwise). Raises :class:`ConfigError` for a bad config, an unknown
+    transport, or a ``token_env`` that is not set.
+    """
+    if transport not in ("stdio", "http", "streamable-http"):
+        raise ConfigError(f"unknown transport {transport!r}: use 'stdio' or 'http'")
+    _quiet_libraries()
+    token = _bearer_token(token_env) if transport != "stdio" else None
+    if transport == "stdio" and token_env:
+        log.warning("--token-env applies to the http transport only; ignored for stdio")
+    with stdout_to_stderr():
+        config: AgentConfig = load_config(config_path)
+        toolset = Toolset(config)
+        preload(toolset)
+    server = build_server(toolset)
+    try:
+        if transport == "stdio":
+            anyio.run(server.run_stdio_async)
+        else:
+            anyio.run(_serve_http, server, host, port, token)
+    finally:
+        toolset.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m docstrata.mcp_server -c agent.yaml [--transport http]``: the same as ``docstrata serve``."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m docstrata.mcp_server", description=main.__doc__)
+    p.add_argument("-c", "--config", default="agent.yaml")
+    p.add_argument("--transport", default="stdio", choices=["stdio", "http"])
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--token-env", default=None)
+    a = p.parse_args(argv)
+    try:
+        serve(a.config, transport=a.transport, host=a.host, port=a.port, token_env=a.token_env)
+    except ConfigError as e:
+        print(f"Configuration error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["build_server", "serve", "preload", "scrub_paths", "BearerTokenMiddleware", "SearchOutput",
+           "SectionOutput", "DefinitionOutput", "RecordSearchOutput", "RecordHit"]
