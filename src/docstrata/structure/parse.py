@@ -403,8 +403,9 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
                     continue
             elif base is not None and m.indent > base:
                 continue
-            if not _continues_sequence(m, open_items):
-                continue
+            first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
+            if not _continues_sequence(m, open_items) and not first_md_item:
+                continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent] + [m]
         kept.append(m)
     return kept

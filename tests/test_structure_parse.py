@@ -1,0 +1,150 @@
+"""Section parsing: headings, numbering, ids, aliases, false positives; real documents."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from docstrata.structure.parse import parse_sections
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def shared_data(*parts: str) -> Path:
+    """Path under ../shared/data, or skip (with the reason) when the data is absent."""
+    p = SHARED_DATA.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"{p} is absent: the shared evaluation data is not on this machine")
+    return p
+
+
+def ids(markdown: str) -> list[str]:
+    return [s.section_id for s in parse_sections(markdown, "d.md", "Doc").sections]
+
+
+def test_atx_setext_trailing_hashes_and_preamble_kept():
+    tree = parse_sections("Intro text.\n\n# One ##\nbody\n\nTwo\n---\nmore\n\nThree\n=====\n", "d.md", "Doc")
+    assert [s.section_id for s in tree.sections] == ["preamble", "one", "two", "three"]
+    assert tree.sections[0].text.strip() == "Intro text."
+    assert tree.sections[1].title == "One" and tree.sections[1].heading == "# One ##"
+    assert tree.sections[2].level == 2 and tree.sections[2].parent_id == "one"
+    assert tree.sections[3].level == 1
+
+
+def test_hash_lines_inside_backtick_and_tilde_fences_are_not_headings():
+    md = "# Real\n```python\n# not a heading\n```\n~~~\n## nor this\n~~~\n## Sub\n"
+    tree = parse_sections(md, "d.md", "Doc")
+    assert [s.section_id for s in tree.sections] == ["real", "sub"]
+    assert "# not a heading" in tree.sections[0].text and "## nor this" in tree.sections[0].text
+
+
+def test_skipped_heading_level_nests_under_nearest_shallower_heading():
+    tree = parse_sections("# A\n#### Deep\n## B\n", "d.md", "Doc")
+    deep = tree.section("deep")
+    assert deep.parent_id == "a" and deep.level == 2
+    assert tree.section("b").parent_id == "a"
+
+
+def test_rfc_style_numbered_plain_text_with_parent_chain_and_aliases():
+    txt = ("1.  Introduction\n\n   Text of the intro.\n\n4.  Handshake Protocol\n\n   Body.\n\n"
+           "4.2.  Extensions\n\n   Ext body.\n\n4.2.1.  Supported Versions\n\n   Versions body.\n")
+    tree = parse_sections(txt, "rfc.txt", "RFC")
+    s = tree.section("4.2.1")
+    assert s is not None and s.parent_id == "4.2" and s.level == 3
+    assert s.parent_chain == ["4 Handshake Protocol", "4.2 Extensions", "4.2.1 Supported Versions"]
+    assert "4.2.1" in s.aliases and "Section 4.2.1" in s.aliases
+
+
+def test_statute_sec_and_nested_paragraphs_give_203_a_1():
+    txt = "SEC. 203. SMALL GOVERNMENT AGENCY PLAN.\n\n(a) Development.—Before establishing\n(1) provide notice\n(2) enable officials\n(b) Authorization.—There are authorized\n"
+    tree = parse_sections(txt, "act.txt", "Act")
+    assert [s.section_id for s in tree.sections] == ["203", "203(a)", "203(a)(1)", "203(a)(2)", "203(b)"]
+    s203 = tree.section("203")
+    assert {"Section 203", "Sec. 203", "§ 203", "203"} <= set(s203.aliases)
+    assert "Section 203(a)(1)" in tree.section("203(a)(1)").aliases
+    assert tree.section("203(b)").parent_id == "203"
+
+
+def test_roman_vs_letter_items_decided_by_sequence():
+    txt = "1.1\tRule\n(a)\tfirst\n(h)\teighth\n(i)\tninth letter\n(j)\ttenth\n1.2\tOther\n(a)\tx\n(i)\troman one\n(ii)\troman two\n"
+    got = ids(txt)
+    assert "1.1(i)" in got and "1.1(j)" in got  # (i) after (h) is a letter
+    assert "1.2(a)(i)" in got and "1.2(a)(ii)" in got  # (i) after (a) opens a roman list
+
+
+def test_keyword_labels_article_part_schedule_and_section_sign():
+    txt = "PART 2\n\nArticle 17\nRight to erasure\n\n§ 4.2 Scope\n\nScope text.\n\nSchedule 1\n\nARTICLE IV\n"
+    got = ids(txt)
+    for want in ("part-2", "article-17", "4.2", "schedule-1", "article-iv"):
+        assert want in got, (want, got)
+    tree = parse_sections(txt, "d.txt", "D")
+    assert tree.section("article-17").aliases[:2] == ["Article 17", "Art. 17"]
+
+
+def test_ordered_list_under_clause_12_gives_12_12():
+    items = "\n".join(f"    {n}. Item {n} title.  Body of item {n}." for n in range(1, 13))
+    md = f"# Agreement\n\n12. General Terms\n{items}\n"
+    got = ids(md)
+    assert "12" in got and "12.12" in got and "12.1" in got
+
+
+def test_prose_dates_figures_tables_and_toc_are_not_sections():
+    txt = ("1.  Scope\n\nThe plan starts\n2015 was the first year of the plan.\n"
+           "12.03.2020 is a date.\n1.5 2.3 4.4\n| 1.1 | cell |\n"
+           "3.2  Contents . . . . . . . . . . 12\n\n2.  Next\n")
+    assert ids(txt) == ["1", "2"]
+
+
+def test_numbered_subtitle_heading_merges_into_article():
+    tree = parse_sections("### Article 4\n\n#### Definitions\n\nFor the purposes:\n", "g.md", "GDPR")
+    assert [s.section_id for s in tree.sections] == ["article-4"]
+    assert tree.sections[0].title == "Article 4 Definitions"
+
+
+def test_ids_unique_and_restarting_sections_qualified_by_container():
+    md = "## Article I\n### Section 1\nA\n### Section 2\nB\n## Article II\n### Section 1\nC\n"
+    tree = parse_sections(md, "c.md", "C")
+    got = [s.section_id for s in tree.sections]
+    assert len(got) == len(set(got))
+    assert "article-i/1" in got and "article-ii/1" in got
+    assert "Article II, Section 1" in tree.section("article-ii/1").aliases
+
+
+def test_every_line_is_in_exactly_one_section():
+    txt = "pre\n# A\na1\n1.1\tx\n(a)\ty\n## B\nb\n"
+    tree = parse_sections(txt, "d.md", "D")
+    rebuilt = "\n".join((s.heading + "\n" if s.heading else "") + s.text for s in tree.sections)
+    assert re.sub(r"\s", "", rebuilt) == re.sub(r"\s", "", txt)
+
+
+@pytest.mark.shared_data
+def test_real_rfc_gdpr_constitution_sections():
+    rfc = shared_data("documents", "txt", "rfc8446_tls13.txt").read_text(encoding="utf-8")
+    tree = parse_sections(rfc, "rfc8446.txt", "RFC 8446")
+    for sid in ("4.2.1", "4.2.11.1", "B.3.1.4", "appendix-b"):
+        assert tree.section(sid) is not None, sid
+    assert not any(s.title.endswith(tuple("0123456789")) and ". ." in s.heading for s in tree.sections)
+    gdpr = shared_data("documents", "md", "gdpr_regulation_eu_2016_679.md").read_text(encoding="utf-8")
+    g = parse_sections(gdpr, "gdpr.md", "GDPR")
+    assert g.section("article-17") is not None and g.section("article-6(1)(f)") is not None
+    assert g.section("article-4").title == "Article 4 Definitions"
+    con = shared_data("documents", "md", "us_constitution.md").read_text(encoding="utf-8")
+    c = parse_sections(con, "con.md", "Constitution")
+    assert c.section("article-i/8") is not None
+
+
+@pytest.mark.shared_data
+def test_obliqa_gen_passage_ids_are_section_ids():
+    base = shared_data("obliqa")
+    doc_map = json.loads((base / "document_map.json").read_text())
+    text = (base / "StandardizedRegulatoryDocumentsTXT" / doc_map["7"]["file"]).read_text(encoding="utf-8")
+    tree = parse_sections(text, doc_map["7"]["file"], "GEN")
+    got = {s.section_id for s in tree.sections}
+    passages = json.loads((base / "StructuredRegulatoryDocuments" / "7.json").read_text())
+    numbered = {re.sub(r"\.\(", "(", p["PassageID"].rstrip(".")) for p in passages
+                if re.fullmatch(r"\d+[A-Z]?(\.\d+[A-Z]?)*\.?(\.\(\w+\))*", p["PassageID"])}
+    assert len(numbered) > 300
+    assert len(numbered & got) / len(numbered) >= 0.95
