@@ -56,8 +56,8 @@ def convert_file(source: SourceFile) -> Document:
     """Convert one file to Markdown.
 
     ``source.path`` is read once; the format comes from the extension of ``source.doc_key``
-    (case-insensitive). Returns a :class:`Document` whose ``title`` is the PDF metadata title,
-    the first heading, or the file stem (in that order of preference; metadata only for PDF),
+    (case-insensitive). Returns a :class:`Document` whose ``title`` is the PDF metadata title or
+    the HTML page's first ``h1`` / ``<title>``, else the first Markdown heading, else the file stem,
     and whose ``warnings`` list non-fatal problems.
 
     Raises :class:`ConversionError` (``.file`` = ``doc_key``) for an unsupported extension, a
@@ -269,7 +269,7 @@ def _indent(line: str) -> int:
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "aside", "form", "button", "svg")
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog"}
 _CHROME_WORDS = {
-    "cookie", "cookies", "consent", "gdpr", "banner", "navbar", "nav", "navigation", "breadcrumb",
+    "cookie", "cookies", "consent", "gdpr", "cookiebanner", "navbar", "nav", "navigation", "breadcrumb",
     "breadcrumbs", "skip", "skiplink", "sidebar", "menu", "topbar", "masthead", "share", "social",
 }  # fmt: skip
 _CLASS_SPLIT = re.compile(r"[-_\s]+")
@@ -279,7 +279,20 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
     cleaned, removed = clean_html(data)
     markdown = _markitdown_convert(cleaned.encode("utf-8"), "html", charset="utf-8")
     warnings = [f"removed {removed} navigation/banner/script elements"] if removed else []
-    return markdown, None, warnings
+    return markdown, _html_title(data), warnings
+
+
+def _html_title(data: bytes) -> str | None:
+    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its ``<title>``."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(data, "lxml")
+    h1s = soup.find_all("h1", limit=2)
+    for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
+        text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
+        if text:
+            return text
+    return None
 
 
 def clean_html(data: bytes | str) -> tuple[str, int]:

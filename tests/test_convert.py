@@ -1,0 +1,265 @@
+"""convert stage: every supported format, pagination cleanup, HTML chrome, DOCX/PDF headings, bad input."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import shared_data
+
+from docstrata.convert import SUPPORTED_EXTENSIONS, convert_file, normalize_heading, strip_pagination
+from docstrata.errors import ConversionError
+from docstrata.models import FileState, SourceFile
+
+
+def source(path: Path, root: Path) -> SourceFile:
+    st = path.stat()
+    return SourceFile(doc_key=path.relative_to(root).as_posix(), path=str(path), state=FileState(st.st_size, st.st_mtime_ns, ""))
+
+
+def convert(path: Path, root: Path | None = None):
+    return convert_file(source(path, root or path.parent))
+
+
+def headings(markdown: str) -> list[str]:
+    return [normalize_heading(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+)$", markdown, re.MULTILINE)]
+
+
+def conversion_error(path: Path) -> ConversionError:
+    with pytest.raises(ConversionError) as info:
+        convert(path)
+    error = info.value
+    assert error.file == path.name
+    assert str(path.parent) not in str(error), "an absolute path leaked into the error"
+    return error
+
+
+# --- plain text and Markdown --------------------------------------------------------------
+
+
+def test_markdown_passes_through_with_bom_removed_and_title_from_first_heading(tmp_path):
+    text = "Intro before any heading.\n\n# Master Agreement\n\n## 1. Definitions\n\n\"Fee\" means the fee.\n"
+    path = tmp_path / "contract.md"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    doc = convert(path)
+    assert doc.markdown == text
+    assert doc.title == "Master Agreement"
+    assert doc.format == "md"
+    assert doc.doc_key == "contract.md"
+
+
+def test_legacy_and_utf16_encodings_are_detected(tmp_path):
+    latin = tmp_path / "notes.txt"
+    latin.write_bytes("Résumé des clauses: la société s'engage à payer l'échéance.\n".encode("cp1252"))
+    assert "Résumé" in convert(latin).markdown and "échéance" in convert(latin).markdown
+    utf16 = tmp_path / "wide.txt"
+    utf16.write_bytes("Ünïcödé text\r\nsecond line\r\n".encode("utf-16"))
+    doc = convert(utf16)
+    assert doc.markdown == "Ünïcödé text\nsecond line\n"
+    assert doc.title == "wide"  # no heading: the file stem
+
+
+def _rfc_page(number: int, body: list[str]) -> str:
+    header = "RFC 9999                 Widget Protocol                   May 2031"
+    footer = f"Author                       Standards Track                  [Page {number}]"
+    return "\n".join([header, "", "", *body, "", "", footer, ""])
+
+
+def test_paginated_text_loses_running_lines_and_form_feeds_and_rejoins_paragraphs():
+    pages = [
+        ["1.  Introduction", "", "   The widget protocol moves widgets between", "   hosts over a reliable"],
+        ["   transport such as TCP.  It is simple.", "", "2.  Terminology", "", "   Widget: a thing."],
+        ["3.  Operation", "", "   Hosts exchange widgets.  RFC 9999 is cited here once."],
+        ["4.  Security", "", "   Widgets are safe."],
+    ]
+    text = "\f\n".join(_rfc_page(i + 1, body) for i, body in enumerate(pages))
+    cleaned, removed = strip_pagination(text)
+    assert "\f" not in cleaned
+    assert "Standards Track" not in cleaned and "[Page" not in cleaned
+    assert "Widget Protocol" not in cleaned  # the running header
+    assert removed == 2 * len(pages)
+    assert "hosts over a reliable\n   transport such as TCP." in cleaned  # page break inside a paragraph
+    assert "It is simple.\n\n2.  Terminology" in cleaned
+    assert "RFC 9999 is cited here once." in cleaned  # body text that merely resembles a header stays
+    assert strip_pagination("no pages here\n") == ("no pages here\n", 0)
+
+
+def test_rfc_text_from_shared_data_has_no_page_furniture(tmp_path):
+    path = shared_data("documents", "txt", "rfc8446_tls13.txt")
+    doc = convert(path)
+    assert "\f" not in doc.markdown
+    assert not re.search(r"\[Page \d+\]", doc.markdown)
+    assert not re.search(r"^RFC 8446\s+TLS\s+August 2018$", doc.markdown, re.MULTILINE)
+    assert re.search(r"^4\.2\.1\.  Supported Versions$", doc.markdown, re.MULTILINE)
+    assert doc.warnings and "running page header/footer" in doc.warnings[0]
+
+
+# --- HTML ---------------------------------------------------------------------------------
+
+PAGE = """<!doctype html><html><head><title>Rulebook | Example Regulator</title>
+<style>.x { color: red }</style><script>var tracking = "SCRIPT-TEXT";</script></head>
+<body>
+<a class="skip-link" href="#main">Skip to main content</a>
+<header><div class="logo">Example Regulator</div><nav><a href="/">Home</a><a href="/rules">All rules</a></nav></header>
+<div id="cookie-consent">We use cookies. Accept all cookies?</div>
+<main id="main"><article>
+<h1>Conduct Rules</h1>
+<h2>1 Application</h2><p>1.1 This Part applies to every firm.</p>
+<h2>2 Rules</h2><p>2.1 You must act with integrity.</p>
+</article></main>
+<footer><p>Copyright Example Regulator. Privacy policy.</p></footer>
+</body></html>"""
+
+
+def test_html_keeps_content_and_headings_and_drops_site_chrome(tmp_path):
+    path = tmp_path / "conduct.html"
+    path.write_text(PAGE, encoding="utf-8")
+    doc = convert(path)
+    assert doc.title == "Conduct Rules"
+    assert headings(doc.markdown) == ["conduct rules", "1 application", "2 rules"]
+    assert "You must act with integrity." in doc.markdown
+    for chrome in ("SCRIPT-TEXT", "color: red", "Skip to main", "All rules", "cookies", "Privacy policy"):
+        assert chrome not in doc.markdown, chrome
+
+
+def test_wikipedia_html_headings_match_docling_groundtruth():
+    original = shared_data("documents", "html", "docling_wiki_duck.html")
+    reference = shared_data("documents", "groundtruth_md", "docling_wiki_duck.html.md").read_text(encoding="utf-8")
+    ours = headings(convert(original).markdown)
+    expected = headings(reference)
+    assert sum(1 for h in expected if h in ours) >= 0.9 * len(expected)
+    assert "jump to content" not in convert(original).markdown.lower()
+
+
+# --- Office formats -----------------------------------------------------------------------
+
+
+def test_docx_keeps_heading_styles_title_and_word_auto_numbers():
+    doc = convert(shared_data("documents", "docx", "docling_unit_test_headers_numbered.docx"))
+    found = [line for line in doc.markdown.splitlines() if line.startswith("#")]
+    assert "# Test Document" in found  # Word "Title" style
+    for heading in ("# 1. Section 1", "## 1.1. Section 1.1", "### 1.2.1. Section 1.2.3", "## 2.2. Section 2.1"):
+        assert heading in found, (heading, found)
+    sample = convert(shared_data("documents", "docx", "docling_word_sample.docx"))
+    assert {"swimming in the lake", "let s swim", "let s eat"} <= set(headings(sample.markdown))
+
+
+def test_pptx_and_xlsx_convert_through_markitdown(tmp_path):
+    from openpyxl import Workbook
+    from pptx import Presentation
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Quarterly Risk Review"
+    slide.placeholders[1].text = "Liquidity coverage ratio above 130%"
+    deck.save(tmp_path / "review.pptx")
+    text = convert(tmp_path / "review.pptx").markdown
+    assert "Quarterly Risk Review" in text and "Liquidity coverage ratio above 130%" in text
+
+    book = Workbook()
+    book.active.append(["Clause", "Obligation"])
+    book.active.append(["4.2", "Notify the regulator within 5 days"])
+    book.save(tmp_path / "obligations.xlsx")
+    sheet = convert(tmp_path / "obligations.xlsx")
+    assert "Notify the regulator within 5 days" in sheet.markdown and sheet.format == "xlsx"
+
+
+# --- PDF ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pdf, twin",
+    [("us_constitution.pdf", "us_constitution.md"), ("uslm_user_guide.pdf", "uslm_user_guide.md")],
+)
+def test_pdf_headings_recovered_from_outline_or_fonts(pdf, twin):
+    """The constitution has an outline; the USLM guide has none (fonts + numbering)."""
+    doc = convert(shared_data("documents", "pdf", pdf))
+    expected = headings(shared_data("documents", "md", twin).read_text(encoding="utf-8"))
+    ours = headings(doc.markdown)
+    pool = list(ours)
+    matched = 0
+    for h in expected:
+        if h in pool:
+            pool.remove(h)
+            matched += 1
+    assert matched >= 0.9 * len(expected), (matched, len(expected))
+    assert len(ours) <= 1.25 * len(expected), "too many false headings"
+
+
+def test_pdf_running_headers_page_numbers_and_toc_are_not_headings():
+    doc = convert(shared_data("documents", "pdf", "uslm_user_guide.pdf"))
+    lines = doc.markdown.splitlines()
+    assert not any(line.startswith("#") and "...." in line for line in lines), "TOC entries became headings"
+    assert sum(1 for line in lines if line.strip() == "User Guide") == 0  # running header on every page
+    assert "## 1.2 PRINCIPLES" in lines and "### 1.2.2 Leverage Existing Standards" in lines
+    assert doc.format == "pdf" and doc.title
+
+
+def test_pdf_text_keeps_word_spacing():
+    doc = convert(shared_data("documents", "pdf", "us_constitution.pdf"))
+    assert "All legislative Powers herein granted shall be vested" in doc.markdown
+    assert "### Section 1" in doc.markdown.splitlines()
+
+
+# --- bad input ----------------------------------------------------------------------------
+
+
+def test_empty_and_whitespace_files_are_rejected(tmp_path):
+    for name, data in (("empty.md", b""), ("blank.txt", b"  \n\n "), ("empty.pdf", b"")):
+        (tmp_path / name).write_bytes(data)
+        assert conversion_error(tmp_path / name).reason == "empty file"
+
+
+def test_binary_file_named_md_is_rejected(tmp_path):
+    path = tmp_path / "logo.md"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
+    assert conversion_error(path).reason == "not text: binary content in a .md file"
+
+
+def test_corrupt_pdf_and_office_files_are_rejected(tmp_path):
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\ngarbage\x00\xff" * 20)
+    assert conversion_error(tmp_path / "broken.pdf").reason.startswith(("corrupt PDF", "no text layer"))
+    (tmp_path / "fake.pdf").write_text("just some text pretending to be a PDF", encoding="utf-8")
+    assert conversion_error(tmp_path / "fake.pdf").reason.startswith("corrupt PDF")
+    (tmp_path / "fake.docx").write_bytes(b"PK\x03\x04 this zip is truncated")
+    assert conversion_error(tmp_path / "fake.docx").reason.startswith("corrupt .docx")
+    (tmp_path / "plain.xlsx").write_text("a,b\n1,2\n", encoding="utf-8")
+    assert conversion_error(tmp_path / "plain.xlsx").reason.startswith("corrupt .xlsx")
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root can read any file")
+def test_unreadable_file_is_rejected(tmp_path):
+    path = tmp_path / "secret.md"
+    path.write_text("# Secret\n", encoding="utf-8")
+    path.chmod(0)
+    try:
+        assert conversion_error(path).reason == "permission denied"
+    finally:
+        path.chmod(0o600)
+
+
+def test_xml_and_unknown_types_are_rejected_with_a_reason(tmp_path):
+    (tmp_path / "act.xml").write_text("<law><section>1</section></law>", encoding="utf-8")
+    assert "XML is not supported" in conversion_error(tmp_path / "act.xml").reason
+    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
+    assert conversion_error(tmp_path / "photo.jpg").reason == "unsupported file type '.jpg'"
+    assert SUPPORTED_EXTENSIONS >= {"md", "txt", "html", "pdf", "docx", "pptx", "xlsx"}
+    assert "xml" not in SUPPORTED_EXTENSIONS
+
+
+def test_importing_convert_does_not_load_converter_libraries():
+    code = "import sys, docstrata.convert; print(sorted(m for m in ('markitdown', 'pdfminer', 'bs4') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_missing_file_and_directory_are_rejected(tmp_path):
+    (tmp_path / "folder.md").mkdir()
+    assert conversion_error(tmp_path / "folder.md").reason == "is a directory, not a file"
+    gone = SourceFile(doc_key="gone.md", path=str(tmp_path / "gone.md"), state=FileState(1, 0, ""))
+    with pytest.raises(ConversionError, match="file not found"):
+        convert_file(gone)
