@@ -1,0 +1,102 @@
+"""Benchmark: records.load_records on a generated 1,000,000-row CSV (loading only, no embeddings).
+
+Usage::
+
+    /work/venv/bin/python bench/records_bench.py [--rows 1000000] [--batch-size 10000] [--keep DIR]
+
+Writes a product-catalogue-like CSV (id, sku, title, description with commas and some quoted
+newlines, category, price, in_stock) to a temp dir, then loads it in a fresh child process so
+that peak RSS (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) covers loading alone. Prints rows/s,
+MB/s, peak RSS and the RSS right after import (the baseline the loader adds to), as text and
+one JSON line. Issue 5 budget: peak RSS under 1 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+WORDS = ("lamp desk oak brass chair steel cotton linen shelf drawer walnut mirror frame glass "
+         "ceramic vase candle rug wool storage outdoor garden kitchen bath soft bright compact").split()
+CATEGORIES = ("furniture", "lighting", "kitchen", "garden", "bath", "decor", "textiles", "storage")
+
+
+def generate(path: Path, rows: int, seed: int = 5) -> int:
+    """Write ``rows`` records to ``path``; returns the file size in bytes."""
+    rng = random.Random(seed)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "sku", "title", "description", "category", "price", "in_stock"])
+        for i in range(rows):
+            words = rng.choices(WORDS, k=rng.randint(12, 30))
+            description = " ".join(words[:8]) + ", " + " ".join(words[8:])
+            if i % 50 == 0:
+                description += "\nCare: wipe clean, keep dry."
+            w.writerow([i + 1, f"SKU-{i:07d}", " ".join(rng.choices(WORDS, k=3)).title(), description,
+                        rng.choice(CATEGORIES), f"{rng.uniform(1, 500):.2f}", rng.choice(("true", "false"))])
+    return path.stat().st_size
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+
+
+def load(path: Path, batch_size: int) -> dict:
+    """Child process: import, note the RSS, load every batch, report."""
+    from docstrata.config import VectorstoreToolConfig
+    from docstrata.records import load_records
+
+    baseline = rss_mb()
+    cfg = VectorstoreToolConfig(name="bench", type="vectorstore", source=str(path.parent), id_field="sku",
+                                vector_field=["title", "description"], meta_fields=["category", "price", "in_stock"],
+                                batch_size=batch_size)
+    t0 = time.perf_counter()
+    result = load_records(path, path.name, cfg)
+    batches = largest = 0
+    for batch in result.batches:
+        batches += 1
+        largest = max(largest, len(batch))
+    elapsed = time.perf_counter() - t0
+    size = path.stat().st_size
+    return {"rows": result.records, "batches": batches, "largest_batch": largest, "seconds": round(elapsed, 2),
+            "rows_per_s": round(result.records / elapsed), "mb_per_s": round(size / elapsed / 1e6, 1),
+            "file_mb": round(size / 1e6, 1), "rss_after_import_mb": round(baseline), "peak_rss_mb": round(rss_mb()),
+            "skipped": result.skipped_rows, "warnings": result.warnings}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--batch-size", type=int, default=10_000)
+    ap.add_argument("--keep", type=Path, help="write the CSV here instead of a temp dir")
+    ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(load(args.child, args.batch_size)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = (args.keep or Path(tmp)) / "records_bench.csv"
+        t0 = time.perf_counter()
+        size = generate(path, args.rows)
+        print(f"generated {args.rows:,} rows, {size / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s")
+        env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+        out = subprocess.run([sys.executable, __file__, "--child", str(path), "--batch-size", str(args.batch_size)],
+                             check=True, capture_output=True, text=True, env=env).stdout
+    r = json.loads(out.strip().splitlines()[-1])
+    print(f"load_records: {r['rows']:,} records in {r['seconds']} s = {r['rows_per_s']:,} rows/s "
+          f"({r['mb_per_s']} MB/s); {r['batches']} batches (largest {r['largest_batch']:,})")
+    print(f"peak RSS {r['peak_rss_mb']} MB (after import {r['rss_after_import_mb']} MB); budget 1024 MB")
+    print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()
