@@ -95,8 +95,8 @@ def _print_reports(reports) -> None:
     for r in reports:
         out.print(f"[bold]{r.tool}[/bold]: {r.files_total} files "
                   f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
-                  f"{r.chunks if not r.records else r.records} {'records' if r.records else 'chunks'}, "
-                  f"{r.definitions} definitions, {r.embedded} embedded, {r.elapsed_s:.1f} s")
+                  f"{r.chunks_total} {'records' if r.records else 'chunks'} in the index "
+                  f"({r.chunks} written, {r.embedded} embedded), {r.definitions} definitions, {r.elapsed_s:.1f} s")
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
             out.print("  LLM: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.llm.items()))
         for w in r.warnings[:20]:

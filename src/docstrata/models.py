@@ -296,9 +296,10 @@ class IngestReport:
     updated: int = 0
     removed: int = 0
     unchanged: int = 0
-    chunks: int = 0
-    records: int = 0
-    definitions: int = 0
+    chunks: int = 0  # chunks written by this run
+    records: int = 0  # records written by this run
+    definitions: int = 0  # definitions written by this run
+    chunks_total: int = 0  # chunks (or records) in the index after this run
     embedded: int = 0  # texts actually sent to the embedding model (cache misses)
     elapsed_s: float = 0.0
     skipped: list[SkippedFile] = field(default_factory=list)

@@ -61,8 +61,17 @@ class _BaseTool:
                 if self._store is None:
                     from .store import open_store
 
-                    self._store = open_store(self.cfg.database, self.name, self.base_dir, self.embedder.dim)
+                    self._store = open_store(self.cfg.database, self.name, self.base_dir, self.dim)
         return self._store
+
+    @property
+    def dim(self) -> int:
+        """Vector size, known without loading the model where possible (fast re-ingest and start-up)."""
+        from .embed import model_dimension
+
+        if self._embedder is not None:
+            return self._embedder.dim
+        return self.cfg.embedding_dimensions or model_dimension(self.cfg.embedding_model) or self.embedder.dim
 
     def close(self) -> None:
         if self._store is not None:
@@ -195,6 +204,7 @@ class HierarchicalDocumentTool(_BaseTool):
             with span("store"):
                 store.flush()
             self._save_settings()
+            report.chunks_total = store.count()
             self._definitions_cache.clear()
             report.warnings += self._definition_conflicts()
             if root is not None:
@@ -436,6 +446,7 @@ class VectorstoreTool(_BaseTool):
                 report.updated += sf not in changes.added
             store.flush()
             self._save_settings()
+            report.chunks_total = store.count()
         report.chunks = report.records
         report.elapsed_s = time.perf_counter() - t0
         self._ready = True
