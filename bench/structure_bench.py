@@ -108,27 +108,30 @@ DEFINITION_DOCS = {
 }
 
 
-def expected_terms(text: str) -> list[str]:
-    """Terms the source marks as defined: quoted terms directly followed by "means"/"shall mean"."""
-    pat = re.compile(r"(?:\*\*)?[\"“‘']([^\"”’']{1,60})[\"”’'](?:\*\*)?(?:</span>)?(?:\*\*)?\s*(?:\([^)]*\)\s*)?(?:form\s+)?(?:shall\s+)?means?\b")
-    return list(dict.fromkeys(m.group(1) for m in pat.finditer(text)))
-
-
 def definitions_report() -> list[tuple[str, int, int, list[str]]]:
+    """Per document: (name, expected definitions found, expected, missing).
+
+    GDPR Article 4 and CSA section 13 number their definitions: every numbered item of the
+    section that opens with a quoted term is expected to yield that term (GDPR: 26). Apache
+    and GPL define quoted terms in running text of their Definitions section: every quoted
+    term there followed within four words by "means" / "shall mean" / "refers to" is expected.
+    """
     out = []
     for name, (rel, sid) in DEFINITION_DOCS.items():
         path = DATA / "documents" / rel
-        text = path.read_text(encoding="utf-8")
-        tree = parse_sections(text, doc_key=rel, title=path.stem)
+        tree = parse_sections(path.read_text(encoding="utf-8"), doc_key=rel, title=path.stem)
         defs = extract_definitions(tree)
         if sid:
-            scope = [s for s in tree.sections if s.section_id == sid or (s.parent_id or "").split("(")[0] == sid
-                     or s.section_id.startswith(sid + "(") or s.section_id.startswith(sid + ".")]
-            scope_text = "\n".join(s.heading + "\n" + s.text for s in scope)
-            defs = [d for d in defs if d.section_id in {s.section_id for s in scope}]
+            items = [s for s in tree.sections if s.parent_id == sid]
+            want = []
+            for s in items:
+                m = re.match(r"^\W*[\w.]+[.)]?[\s|]*(?:<[^>]+>)*\**[\"“‘']([^\"”’']+)[\"”’']", s.text)
+                if m:
+                    want.append(m.group(1))
         else:
-            scope_text = text
-        want = expected_terms(scope_text)
+            section = next(s for s in tree.sections if re.search(r"Definitions", s.title))
+            pat = re.compile(r"[\"“]([^\"”]{1,60})[\"”](?:\s*\([^)]*\))?(?:\s+\w+){0,4}?\s+(?:shall\s+mean|means|refers\s+to)")
+            want = list(dict.fromkeys(m.group(1) for m in pat.finditer(section.text)))
         got = {d.term.lower() for d in defs}
         missing = [t for t in want if t.lower() not in got]
         out.append((name, len(want) - len(missing), len(want), missing))

@@ -24,12 +24,13 @@ from ..models import DefinitionEntry, DocumentTree, Section
 _DEF_SECTION_RE = re.compile(
     r"\b(definitions?|glossary|defined terms|terms|interpretation|meaning of terms|terminology)\b", re.I)
 _TAG_RE = re.compile(r"<[^>]+>")
+_NUMBER_PREFIX_RE = re.compile(r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*\s+", re.I)
 _Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
-_TERM = rf"[{_Q_OPEN}](?P<term>[^{_Q_OPEN}{_Q_CLOSE}\n]{{1,80}}?)[{_Q_CLOSE}]"
-_VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|has\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
+_TERM = rf"(?<![\w`'’])[{_Q_OPEN}](?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}\n]{{1,80}}?)[{_Q_CLOSE}]"
+_VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
 _PAREN = r"(?:\s*\([^()\n]{0,80}\))?"
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
-_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+[a-z][\w-]*){{0,3}}\s*,?\s*{_VERB}")
+_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+[a-z][\w-]*){{0,4}}\s*,?\s*{_VERB}")
 _UNQUOTED_RE = re.compile(
     r"(?:^|(?<=[.\n|]\s)|(?<=\n))(?:\*\*)?(?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5}?)(?:\*\*)?"
     r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b")
@@ -46,8 +47,8 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     cur: Section | None = s
     hops = 0
     while cur is not None and hops < 8:
-        words = re.sub(r"^[\W\d.()A-Z]*?(?=[A-Za-z])", "", cur.title)
-        if _DEF_SECTION_RE.search(cur.title) and len(words.split()) <= 6:
+        words = _NUMBER_PREFIX_RE.sub("", cur.title)
+        if _DEF_SECTION_RE.search(words) and len(words.split()) <= 3:
             return True
         cur = by_id.get(cur.parent_id) if cur.parent_id else None
         hops += 1
