@@ -135,6 +135,10 @@ def heading_report(root: Path, verbose: bool) -> dict[str, tuple[int, int, int]]
     for group, (n, strict, prefix, ours) in sorted(totals.items()):
         print(f"TOTAL {group:16} headings {n:4}  strict {strict / n:6.1%}  lenient {prefix / n:6.1%}  "
               f"precision {prefix / max(ours, 1):6.1%}")
+    docling = [totals[g] for g in ("docling-pdf", "docling-docx") if g in totals]
+    if docling:
+        n, strict, prefix = (sum(t[i] for t in docling) for i in range(3))
+        print(f"TOTAL {'docling pdf+docx':16} headings {n:4}  strict {strict / n:6.1%}  lenient {prefix / n:6.1%}")
     return {g: tuple(v[:3]) for g, v in totals.items()}
 
 

@@ -266,7 +266,9 @@ def _indent(line: str) -> int:
 # ---------------------------------------------------------------------------------------------
 # HTML
 
-_CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "aside", "form", "button", "svg")
+_CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
+# page-level only: inside main/article these hold the article's own title, notes and call-outs
+_PAGE_CHROME_TAGS = ("header", "footer", "aside")
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog"}
 _CHROME_WORDS = {
     "cookie", "cookies", "consent", "gdpr", "cookiebanner", "navbar", "nav", "navigation", "breadcrumb",
@@ -298,8 +300,8 @@ def _html_title(data: bytes) -> str | None:
 def clean_html(data: bytes | str) -> tuple[str, int]:
     """Strip site chrome from an HTML page; returns ``(html, number of elements removed)``.
 
-    Removed: scripts, styles, ``nav``/``aside``/forms, page-level ``header``/``footer`` (those not
-    inside ``main``/``article``), ARIA landmark roles navigation/banner/contentinfo/search/dialog,
+    Removed: scripts, styles, ``nav``, buttons, page-level ``header``/``footer``/``aside`` (those
+    not inside ``main``/``article``; forms are kept since some sites wrap the whole page in one), ARIA landmark roles navigation/banner/contentinfo/search/dialog,
     and elements whose id or class contains a chrome word (cookie, consent, breadcrumb, menu,
     sidebar, skip link, …) as a whole ``-``/``_`` separated token. When the page has a ``main``
     element (or ``role="main"``) holding most of the text, only it is kept — plus the page's
@@ -309,7 +311,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
 
     soup = BeautifulSoup(data, "lxml")
     doomed = list(soup(_CHROME_TAGS))
-    for tag in soup.find_all(["header", "footer"]):
+    for tag in soup.find_all(_PAGE_CHROME_TAGS):
         if tag.find_parent(["main", "article"]) is None:
             doomed.append(tag)
     for tag in soup.find_all(True):
