@@ -91,6 +91,12 @@ def test_configured_encoding_is_used(tmp_path):
         read_rows(p, "l1.csv", cfg(encoding="no-such-codec"))
 
 
+def test_configured_utf8_still_drops_a_bom(tmp_path):
+    p = write(tmp_path, "bom.csv", b"\xef\xbb\xbfsku,name\nA1,x\n")
+    rows, load = rows_of(p, encoding="utf-8")
+    assert load.fields == ["sku", "name"] and load.encoding == "utf-8-sig"
+
+
 def test_nul_bytes_are_stripped_with_a_warning(tmp_path):
     p = write(tmp_path, "nul.csv", b"id,text\n1,ab\x00c\n2,\x00\x00d\n")
     rows, load = rows_of(p)

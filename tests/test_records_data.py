@@ -239,6 +239,16 @@ def test_northwind_orders_with_record_path_and_dotted_details(tmp_path):
     assert first.content == f"{orders[0]['shipName']}\n{orders[0]['shipAddress']['city']}"
 
 
+def test_record_path_across_an_array_collects_nested_records():
+    """record_path 'details' over the orders array yields every order line (order_details.csv has 2,155)."""
+    recs, load = records(STRUCTURED / "northwind/json/orders.json", "orders.json", id_field=LINE_ID_FIELD,
+                         record_path="details", vector_field="productID", meta_fields=["quantity"])
+    with open(STRUCTURED / "northwind/csv/order_details.csv", encoding="utf-8", newline="") as f:
+        expected = sorted((int(r["productID"]), int(r["quantity"])) for r in csv.DictReader(f))
+    assert load.records == len(expected) == 2155
+    assert sorted((int(r.content), int(r.metadata["quantity"])) for r in recs) == expected
+
+
 def test_covid_faq_with_quoted_newlines():
     rel = "faq_covid/faq_covidbert.csv"
     with open(STRUCTURED / rel, encoding="utf-8", newline="") as f:

@@ -35,7 +35,9 @@ Reading rules (issue 5, item 4):
   width the header (or delimiter) is wrong, and :class:`RecordError` says so before reading.
   Rows whose cells are all empty are skipped silently.
 * **JSON** is an array of objects, or an object with ``record_path`` (dotted, e.g.
-  ``data.items``) leading to such an array; ``line`` is the 1-based record index. A ``.json``
+  ``data.items``) leading to such an array; ``line`` is the 1-based record index. A
+  ``record_path`` that crosses an array collects the arrays it reaches (``details`` over the
+  Northwind orders array → every order line). A ``.json``
   file that is really JSON Lines is read as such (warned). JSON is parsed whole (the stdlib
   has no streaming parser); CSV and JSONL stream with bounded memory.
 * **JSONL / NDJSON**: one object per line; a bad line is reported with its number and skipped.
@@ -514,7 +516,7 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
                 _skip(load, f"{rel_path}:{start}", f"CSV syntax error: {e} (record starting here, "
                       f"up to line {skip + reader.line_num})")
                 continue
-            if not _filled(row):
+            if not any(map(str.strip, row)):
                 continue
             shaped = shaper.shape(row)
             if isinstance(shaped, str):
@@ -586,6 +588,9 @@ def _records_at(data: Any, record_path: str | None, rel_path: str) -> list[Any]:
             raise RecordError(rel_path, f"record_path '{record_path}' not found; arrays of objects in the file: "
                               f"{_describe_arrays(data)}", field="record_path")
         data = found
+        if isinstance(data, list) and data and all(isinstance(item, list) for item in data):
+            # The path crossed a list ("details" over an array of orders): one record per inner item.
+            data = [item for inner in data for item in inner]
     if isinstance(data, list):
         return data
     where = f"record_path '{record_path}' leads to" if record_path else "the top level is"
