@@ -32,7 +32,6 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -356,6 +355,8 @@ def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **opt
 
 
 def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+    import zipfile
+
     if not data.startswith(b"PK"):
         raise ConversionError(doc_key, f"corrupt .{ext}: not a ZIP-based Office Open XML file")
     try:
@@ -397,6 +398,8 @@ def docx_heading_numbers(data: bytes) -> list[tuple[str, str]]:
     rendering docling and Word show for skipped levels). ``lvlText`` ``%N`` placeholders are
     filled with decimal, letter or roman counters. Bullets and unnumbered headings are omitted.
     """
+    import zipfile
+
     from lxml import etree
 
     with zipfile.ZipFile(io.BytesIO(data)) as z:
