@@ -1,0 +1,390 @@
+"""PostgreSQL + pgvector store: the multi-user / server deployment (``database: {provider: postgres}``).
+
+Layout: one schema per tool (``docstrata_<tool>``), so several tools share a database without
+seeing each other's rows. Tables: ``meta``, ``files``, ``chunks`` (JSONB chunk, ``tsvector`` of
+the analysed text, token count), ``vectors`` (one row per window, ``vector(dim)``, HNSW index
+with cosine distance), ``exact`` (key → chunk, B-tree), ``definitions``, ``embed_cache`` and a
+one-row ``stats`` table kept by statement triggers (chunk count and total tokens for BM25).
+
+Keyword search is Okapi BM25 (k1 = 1.2, b = 0.75, Lucene's idf ``ln(1 + (N - n + 0.5)/(n + 0.5))``;
+Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009), computed
+in SQL over the GIN-indexed ``tsvector``: the GIN index finds the chunks holding any query
+token, term frequencies come from the tsvector's position lists and the document length from a
+stored column. The tsvector is built from :func:`~docstrata.index.keyword.analyze` tokens as a
+literal (``'token':1,5``), never by Postgres' text parser, so a token such as ``203(a)(1)`` is
+one lexeme here exactly as in tantivy. Why not ``ts_rank_cd``: it has no idf and no length
+normalisation against the corpus mean, so its order differs from the embedded BM25 (see
+``docs/stores.md``).
+
+Each write is one transaction, so ``replace_document`` is atomic for every reader. An
+unreachable server, a missing ``vector`` extension or a dimension mismatch raise
+:class:`~docstrata.errors.StoreError` naming the backend and the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..errors import StoreError
+from ..index.keyword import analyze
+from ..models import Chunk, DefinitionEntry, FileState, sha256_text
+from .base import StoredChunk
+
+SCHEMA_VERSION = "1"
+K1, B = 1.2, 0.75
+MAX_POSITION = 16383  # tsvector positions saturate here (PostgreSQL limit)
+MAX_LEXEME_BYTES = 2046  # longer lexemes are rejected by PostgreSQL; such tokens are not indexed
+_CONNECT_TIMEOUT_S = 10
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS {s}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS {s}.files (doc_key TEXT PRIMARY KEY, size BIGINT, mtime_ns BIGINT, sha256 TEXT);
+CREATE TABLE IF NOT EXISTS {s}.chunks (
+    chunk_id TEXT PRIMARY KEY, doc_key TEXT NOT NULL, ordinal INTEGER NOT NULL, sha256 TEXT NOT NULL,
+    data JSONB NOT NULL, tsv TSVECTOR NOT NULL, n_tokens INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_doc ON {s}.chunks (doc_key, ordinal);
+CREATE INDEX IF NOT EXISTS chunks_tsv ON {s}.chunks USING GIN (tsv);
+CREATE TABLE IF NOT EXISTS {s}.vectors (
+    chunk_id TEXT NOT NULL REFERENCES {s}.chunks ON DELETE CASCADE, win INTEGER NOT NULL,
+    vec VECTOR({dim}) NOT NULL, PRIMARY KEY (chunk_id, win));
+CREATE INDEX IF NOT EXISTS vectors_hnsw ON {s}.vectors USING hnsw (vec vector_cosine_ops);
+CREATE TABLE IF NOT EXISTS {s}.exact (
+    key TEXT NOT NULL, chunk_id TEXT NOT NULL REFERENCES {s}.chunks ON DELETE CASCADE, priority INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS exact_key ON {s}.exact (key);
+CREATE INDEX IF NOT EXISTS exact_chunk ON {s}.exact (chunk_id);
+CREATE TABLE IF NOT EXISTS {s}.definitions (
+    id BIGSERIAL PRIMARY KEY, doc_key TEXT NOT NULL, term_key TEXT NOT NULL, term TEXT NOT NULL,
+    definition TEXT NOT NULL, section_id TEXT, chunk_id TEXT);
+CREATE INDEX IF NOT EXISTS definitions_term ON {s}.definitions (term_key);
+CREATE INDEX IF NOT EXISTS definitions_doc ON {s}.definitions (doc_key);
+CREATE TABLE IF NOT EXISTS {s}.embed_cache (
+    model_id TEXT NOT NULL, sha256 TEXT NOT NULL, n INTEGER NOT NULL, vecs BYTEA NOT NULL,
+    PRIMARY KEY (model_id, sha256));
+CREATE TABLE IF NOT EXISTS {s}.stats (id INTEGER PRIMARY KEY CHECK (id = 1), n_chunks BIGINT NOT NULL,
+    n_tokens BIGINT NOT NULL);
+INSERT INTO {s}.stats VALUES (1, 0, 0) ON CONFLICT DO NOTHING;
+CREATE OR REPLACE FUNCTION {s}.stats_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE {s}.stats SET n_chunks = n_chunks + (SELECT count(*) FROM new_rows),
+                       n_tokens = n_tokens + (SELECT coalesce(sum(n_tokens), 0) FROM new_rows);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION {s}.stats_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE {s}.stats SET n_chunks = n_chunks - (SELECT count(*) FROM old_rows),
+                       n_tokens = n_tokens - (SELECT coalesce(sum(n_tokens), 0) FROM old_rows);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION {s}.stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE {s}.stats SET n_tokens = n_tokens + (SELECT coalesce(sum(n_tokens), 0) FROM new_rows)
+                                           - (SELECT coalesce(sum(n_tokens), 0) FROM old_rows);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER chunks_stats_ins AFTER INSERT ON {s}.chunks
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION {s}.stats_add();
+CREATE OR REPLACE TRIGGER chunks_stats_del AFTER DELETE ON {s}.chunks
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION {s}.stats_remove();
+CREATE OR REPLACE TRIGGER chunks_stats_upd AFTER UPDATE ON {s}.chunks
+  REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION {s}.stats_change();
+"""
+
+
+def schema_name(tool: str) -> str:
+    """Postgres schema of a tool: ``docstrata_`` + the name folded to ``[a-z0-9_]``; a short hash
+    is appended when folding changed the name, so distinct tool names never share a schema."""
+    safe = re.sub(r"[^a-z0-9_]", "_", tool.lower())
+    if safe != tool:
+        safe += "_" + hashlib.sha1(tool.encode("utf-8")).hexdigest()[:8]
+    return ("docstrata_" + safe)[:63]
+
+
+def tsvector_literal(tokens: list[str]) -> str:
+    """``tokens`` (analysed, in text order) as tsvector input text: ``'tok':1,4 'other':2``.
+
+    Positions are 1-based token indices, as tantivy's, so phrase queries agree.
+    """
+    positions: dict[str, list[int]] = {}
+    for i, tok in enumerate(tokens, start=1):
+        if len(tok.encode("utf-8")) > MAX_LEXEME_BYTES:
+            continue
+        positions.setdefault(tok, []).append(min(i, MAX_POSITION))
+    return " ".join(f"{_quote(tok)}:{','.join(map(str, dict.fromkeys(pos)))}" for tok, pos in positions.items())
+
+
+def _quote(token: str) -> str:
+    return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _redact(dsn: str) -> str:
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", re.sub(r"password=\S+", "password=***", dsn))
+
+
+class PostgresStore:
+    """Store of one tool in PostgreSQL with pgvector. ``dsn``: libpq connection string or URI;
+    ``dim``: vector size. One connection, serialised by a lock (thread-safe, not parallel).
+
+    Raises :class:`StoreError` (backend ``"postgres"``) when the server is unreachable, the
+    ``vector`` extension is missing, or the stored dimension differs from ``dim``.
+    """
+
+    def __init__(self, dsn: str | None, tool: str, dim: int):
+        if not dsn:
+            raise StoreError("postgres", "no dsn configured (database.dsn)")
+        try:
+            import psycopg
+            from pgvector.psycopg import register_vector
+        except ImportError as e:
+            raise StoreError("postgres", f"{e.name} is not installed; pip install 'docstrata[postgres]'") from None
+        self.dim, self.tool, self.schema = dim, tool, schema_name(tool)
+        self._psycopg = psycopg
+        self._lock = threading.RLock()
+        self._ef_search = 0
+        try:
+            self._conn = psycopg.connect(dsn, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
+        except psycopg.Error as e:
+            raise StoreError("postgres", f"cannot connect to {_redact(dsn)}: {str(e).strip()}") from None
+        try:
+            self._conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as e:
+            self._conn.close()
+            raise StoreError("postgres", f"the pgvector extension ('vector') is not available on {_redact(dsn)}: "
+                                         f"{str(e).strip()}") from None
+        register_vector(self._conn)
+        self._create_schema()
+        self._check_dim()
+
+    # ---------------------------------------------------------------- setup
+    def _create_schema(self) -> None:
+        s = f'"{self.schema}"'
+        with self._lock, self._conn.transaction():
+            # One creator at a time: concurrent CREATE ... IF NOT EXISTS can still collide.
+            self._conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
+            self._conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            self._conn.execute(_DDL.format(s=s, dim=int(self.dim)))
+
+    def _check_dim(self) -> None:
+        stored = self.get_meta("dim")
+        if stored is None:
+            self.set_meta("dim", str(self.dim))
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif int(stored) != self.dim:
+            raise StoreError("postgres", f"schema {self.schema} holds {stored}-dimensional vectors but the model makes "
+                                         f"{self.dim}; drop the schema or re-ingest with --force")
+
+    def _t(self, table: str) -> str:
+        return f'"{self.schema}".{table}'
+
+    def _rows(self, query: str, params: Iterable[Any] | dict | None = None) -> list[tuple]:
+        with self._lock:
+            return self._conn.execute(query, params).fetchall()
+
+    # ---------------------------------------------------------------- writes
+    def _write_chunks(self, cur, chunks: list[StoredChunk]) -> None:
+        from psycopg.types.json import Jsonb
+
+        chunk_rows, vec_rows, exact_rows = [], [], []
+        for sc in chunks:
+            c = sc.chunk
+            vecs = np.ascontiguousarray(sc.vectors, dtype=np.float32).reshape(-1, self.dim)
+            if vecs.shape[0] == 0 or not np.isfinite(vecs).all() or not np.abs(vecs).sum(axis=1).all():
+                raise StoreError("postgres", f"refusing to store an empty, zero or non-finite vector for {c.chunk_id}")
+            text = c.contextualized_content
+            tokens = analyze(text)
+            chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),
+                               tsvector_literal(tokens), len(tokens)))
+            vec_rows += [(c.chunk_id, i, vecs[i]) for i in range(vecs.shape[0])]
+            exact_rows += [(k, c.chunk_id, p) for k, p in sc.exact_keys]
+        ids = [r[0] for r in chunk_rows]
+        # Deleting first (cascading to vectors and exact keys) makes an upsert a clean replace.
+        cur.execute(f"DELETE FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)", (ids,))
+        cur.executemany(f"INSERT INTO {self._t('chunks')} VALUES (%s,%s,%s,%s,%s,%s::tsvector,%s)", chunk_rows)
+        cur.executemany(f"INSERT INTO {self._t('vectors')} VALUES (%s,%s,%s)", vec_rows)
+        cur.executemany(f"INSERT INTO {self._t('exact')} VALUES (%s,%s,%s)", exact_rows)
+
+    def _write(self, fn) -> None:
+        with self._lock:
+            try:
+                with self._conn.transaction(), self._conn.cursor() as cur:
+                    fn(cur)
+            except self._psycopg.OperationalError as e:
+                raise StoreError("postgres", f"write failed: {str(e).strip()}") from None
+
+    def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
+                         definitions: list[DefinitionEntry]) -> None:
+        from ..index.exact import term_key
+
+        def run(cur) -> None:
+            cur.execute(f"DELETE FROM {self._t('chunks')} WHERE doc_key = %s", (doc_key,))
+            cur.execute(f"DELETE FROM {self._t('definitions')} WHERE doc_key = %s", (doc_key,))
+            self._write_chunks(cur, chunks)
+            cur.executemany(
+                f"INSERT INTO {self._t('definitions')} (doc_key, term_key, term, definition, section_id, chunk_id) "
+                f"VALUES (%s,%s,%s,%s,%s,%s)",
+                [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id) for d in definitions])
+            self._upsert_state(cur, doc_key, state)
+
+        self._write(run)
+
+    def _upsert_state(self, cur, doc_key: str, state: FileState) -> None:
+        cur.execute(f"INSERT INTO {self._t('files')} VALUES (%s,%s,%s,%s) ON CONFLICT (doc_key) DO UPDATE "
+                    f"SET size = EXCLUDED.size, mtime_ns = EXCLUDED.mtime_ns, sha256 = EXCLUDED.sha256",
+                    (doc_key, state.size, state.mtime_ns, state.sha256))
+
+    def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
+        if chunks:
+            self._write(lambda cur: self._write_chunks(cur, chunks))
+
+    def delete_chunks(self, chunk_ids: list[str]) -> None:
+        if chunk_ids:
+            self._write(lambda cur: cur.execute(f"DELETE FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)",
+                                                (list(chunk_ids),)))
+
+    def delete_document(self, doc_key: str) -> None:
+        def run(cur) -> None:
+            for table in ("chunks", "definitions", "files"):
+                cur.execute(f"DELETE FROM {self._t(table)} WHERE doc_key = %s", (doc_key,))
+
+        self._write(run)
+
+    def set_file_state(self, doc_key: str, state: FileState) -> None:
+        self._write(lambda cur: self._upsert_state(cur, doc_key, state))
+
+    def flush(self) -> None:
+        """Nothing to do: every write commits its own transaction."""
+
+    def drop(self) -> None:
+        """Remove this tool's schema and everything in it (used by tests and full rebuilds)."""
+        with self._lock:
+            self._conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+
+    # ---------------------------------------------------------------- reads
+    def file_states(self) -> dict[str, FileState]:
+        return {r[0]: FileState(r[1], r[2], r[3]) for r in self._rows(f"SELECT * FROM {self._t('files')}")}
+
+    def chunk_hashes(self, doc_key: str) -> dict[str, str]:
+        return dict(self._rows(f"SELECT chunk_id, sha256 FROM {self._t('chunks')} WHERE doc_key = %s", (doc_key,)))
+
+    def get_chunks(self, chunk_ids: list[str]) -> list[Chunk]:
+        if not chunk_ids:
+            return []
+        rows = self._rows(f"SELECT chunk_id, data FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)", (list(chunk_ids),))
+        found = {cid: Chunk.from_dict(data) for cid, data in rows}
+        return [found[c] for c in chunk_ids if c in found]
+
+    def document_chunks(self, doc_key: str) -> list[Chunk]:
+        rows = self._rows(f"SELECT data FROM {self._t('chunks')} WHERE doc_key = %s ORDER BY ordinal", (doc_key,))
+        return [Chunk.from_dict(r[0]) for r in rows]
+
+    def documents(self) -> list[str]:
+        return [r[0] for r in self._rows(f"SELECT DISTINCT doc_key FROM {self._t('chunks')} ORDER BY doc_key")]
+
+    def count(self) -> int:
+        return self._rows(f"SELECT n_chunks FROM {self._t('stats')}")[0][0]
+
+    def dense_search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` chunks by the cosine of their best window. The HNSW index returns the
+        nearest ``4k + 16`` windows (so several windows of one chunk cannot crowd out k distinct
+        chunks); ``hnsw.ef_search`` is raised to at least that many candidates."""
+        if k <= 0:
+            return []
+        m = k * 4 + 16
+        q = np.asarray(vector, dtype=np.float32).reshape(self.dim)
+        with self._lock:
+            want = min(1000, max(40, m))
+            if want != self._ef_search:
+                self._conn.execute(f"SET hnsw.ef_search = {want}")
+                self._ef_search = want
+            rows = self._conn.execute(
+                f"SELECT chunk_id, max(1 - d) AS s FROM ("
+                f"  SELECT chunk_id, vec <=> %(q)s AS d FROM {self._t('vectors')} ORDER BY vec <=> %(q)s LIMIT %(m)s"
+                f") w GROUP BY chunk_id ORDER BY s DESC, chunk_id LIMIT %(k)s", {"q": q, "m": m, "k": k}).fetchall()
+        return [(cid, float(s)) for cid, s in rows]
+
+    def _bm25(self, tokens: list[str], k: int, phrase: bool) -> list[tuple[str, float]]:
+        terms = list(dict.fromkeys(tokens))
+        if not terms or k <= 0:
+            return []
+        joiner = " <-> " if phrase else " | "
+        tsq = joiner.join(_quote(t) for t in (tokens if phrase else terms))
+        df_sql = ", ".join(f"(SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ %s::tsquery)" for _ in terms)
+        with self._lock:
+            n_docs, n_tokens = self._conn.execute(f"SELECT n_chunks, n_tokens FROM {self._t('stats')}").fetchone()
+            if n_docs == 0:
+                return []
+            dfs = self._conn.execute(f"SELECT {df_sql}", [_quote(t) for t in terms]).fetchone()
+            idfs = [float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5))) for df in dfs]
+            rows = self._conn.execute(
+                f"SELECT c.chunk_id, sum(t.idf * (f.tf * %(k1p)s) / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * c.n_tokens"
+                f"       / %(avgdl)s))) AS score "
+                f"FROM {self._t('chunks')} c "
+                f"CROSS JOIN LATERAL (SELECT u.lexeme, cardinality(u.positions) AS tf FROM unnest(c.tsv) u "
+                f"                    WHERE u.lexeme = ANY(%(terms)s)) f "
+                f"JOIN unnest(%(terms)s::text[], %(idfs)s::float8[]) AS t(term, idf) ON t.term = f.lexeme "
+                f"WHERE c.tsv @@ %(tsq)s::tsquery "
+                f"GROUP BY c.chunk_id ORDER BY score DESC, c.chunk_id LIMIT %(k)s",
+                {"k1p": K1 + 1, "k1": K1, "b": B, "avgdl": n_tokens / n_docs, "terms": terms, "idfs": idfs,
+                 "tsq": tsq, "k": k}).fetchall()
+        return [(cid, float(s)) for cid, s in rows]
+
+    def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula."""
+        return self._bm25(analyze(query), k, phrase=False)
+
+    def phrase_search(self, phrase: str, k: int) -> list[str]:
+        """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),
+        best BM25 over the phrase's tokens first."""
+        return [cid for cid, _ in self._bm25(analyze(phrase), k, phrase=True)]
+
+    def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        if not keys:
+            return out
+        rows = self._rows(f"SELECT e.key, e.chunk_id FROM {self._t('exact')} e JOIN {self._t('chunks')} c "
+                          f"USING (chunk_id) WHERE e.key = ANY(%s) ORDER BY e.priority, c.doc_key, c.ordinal, "
+                          f"c.chunk_id", (list(keys),))
+        for key, cid in rows:
+            lst = out.setdefault(key, [])
+            if len(lst) < limit:
+                lst.append(cid)
+        return out
+
+    def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
+        q = (f"SELECT doc_key, term, definition, section_id, chunk_id FROM {self._t('definitions')} "
+             f"WHERE (%(t)s::text IS NULL OR term_key = %(t)s) AND (%(d)s::text IS NULL OR doc_key = %(d)s) "
+             f"ORDER BY doc_key, id")
+        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c)
+                for dk, t, d, s, c in self._rows(q, {"t": term_key, "d": doc_key})]
+
+    # ---------------------------------------------------------------- caches and meta
+    def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
+        if not hashes:
+            return {}
+        rows = self._rows(f"SELECT sha256, n, vecs FROM {self._t('embed_cache')} WHERE model_id = %s "
+                          f"AND sha256 = ANY(%s)", (model_id, list(hashes)))
+        return {h: np.frombuffer(bytes(blob), dtype=np.float32).reshape(n, self.dim) for h, n, blob in rows}
+
+    def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        rows = [(model_id, h, v.shape[0], np.ascontiguousarray(v, dtype=np.float32).tobytes()) for h, v in items.items()]
+        if rows:
+            self._write(lambda cur: cur.executemany(
+                f"INSERT INTO {self._t('embed_cache')} VALUES (%s,%s,%s,%s) ON CONFLICT (model_id, sha256) "
+                f"DO UPDATE SET n = EXCLUDED.n, vecs = EXCLUDED.vecs", rows))
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._rows(f"SELECT value FROM {self._t('meta')} WHERE key = %s", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._write(lambda cur: cur.execute(
+            f"INSERT INTO {self._t('meta')} VALUES (%s,%s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            (key, value)))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
