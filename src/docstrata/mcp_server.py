@@ -148,26 +148,36 @@ class _Tools:
         ``DocstrataError`` and the search module's ``QueryError`` (a ``ValueError``) become tool errors.
         """
         try:
-            await anyio.to_thread.run_sync(tool.ensure_ready, _progress_reporter(tool.name, ctx))
+            progress = _ProgressReporter(tool.name, ctx) if ctx is not None else None
+            report = await anyio.to_thread.run_sync(tool.ensure_ready, progress)
+            if report is not None and progress is not None:
+                await progress.finish(report)
             return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
         except (DocstrataError, ValueError, KeyError) as e:
             raise self.error(e) from e
 
 
-def _progress_reporter(tool_name: str, ctx: Context | None):
-    """A ``progress(done, total, description)`` callable for a worker thread that sends
-    ``notifications/progress`` to the caller (a no-op when the caller sent no progress token)."""
-    if ctx is None:
-        return None
+class _ProgressReporter:
+    """``progress(done, total, description)`` for the ingest's worker thread: sends
+    ``notifications/progress`` to the caller (the SDK drops them when the caller sent no progress token)."""
 
-    def progress(done: int, total: int, description: str) -> None:
-        message = f"indexing {tool_name}: {description}"
+    def __init__(self, tool_name: str, ctx: Context):
+        self.tool_name, self.ctx = tool_name, ctx
+        self.done, self.total = 0, 0
+
+    def __call__(self, done: int, total: int, description: str) -> None:
+        self.done, self.total = done, total
         try:
-            anyio.from_thread.run(ctx.report_progress, done, total, message)
+            anyio.from_thread.run(self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {description}")
         except Exception as e:  # noqa: BLE001 - a lost progress message must not stop the ingest
             log.debug("progress notification not sent: %s", e)
 
-    return progress
+    async def finish(self, report) -> None:
+        """The closing notification (done == total), which not every ingest sends itself."""
+        total = max(self.total, 1)
+        if self.done < total:
+            summary = f"{report.files_total} file(s), {report.chunks} chunk(s)"
+            await self.ctx.report_progress(total, total, f"indexed {self.tool_name}: {summary}")
 
 
 def _text_result(text: str, structured: BaseModel) -> CallToolResult:

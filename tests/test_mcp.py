@@ -1,0 +1,488 @@
+"""The MCP server, driven by the ``mcp`` SDK's own client over stdio and streamable HTTP.
+
+One server process per transport (the embedding model loads once per process, ~6 s); the
+corpus is written by the fixtures into a temporary folder and indexed in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from anyio.from_thread import start_blocking_portal
+
+mcp = pytest.importorskip("mcp", reason="the MCP server needs the 'mcp' extra")
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+POLICY = """\
+# Data Protection Policy
+
+## 1. Definitions
+
+"Personal Data" means any information relating to an identified or identifiable natural person.
+
+"Controller" means the body which determines the purposes and means of processing Personal Data.
+
+## 2. Retention
+
+### 2.1 Retention periods
+
+Customer records are kept for seven years after the contract ends, then destroyed.
+
+### 2.2 Erasure
+
+A data subject may ask the Controller to erase their Personal Data without undue delay.
+The Controller answers within one month. Retention under Section 2.1 still applies.
+
+## 3. Security
+
+Laptops use full-disk encryption. Passwords are at least fourteen characters long.
+"""
+
+HANDBOOK = """\
+# Staff Handbook
+
+## 1. Working hours
+
+Core hours are ten to four. Overtime needs a manager's approval in writing.
+
+## 2. Travel
+
+Economy class for flights under six hours; receipts are filed within thirty days.
+"""
+
+PRODUCTS = """\
+id,title,description,category,price
+P-100,Trail shoe,Light running shoe for rocky mountain trails,shoes,120
+P-200,Rain jacket,Waterproof shell jacket with a hood,jackets,210
+P-300,Wool socks,Merino socks that keep feet warm,socks,18
+"""
+
+# A HoloDeck-style agent.yaml: model, instructions, evaluations, an mcp tool and our two types.
+AGENT_YAML = """\
+name: policy-assistant
+description: Answers questions about company policies and products
+model:
+  provider: openai
+  name: gpt-4o
+  temperature: 0.1
+instructions:
+  inline: You answer from the company's policies and catalogue, citing sections.
+evaluations:
+  metrics:
+    - metric: groundedness
+      threshold: 0.7
+tools:
+  - name: policies
+    type: hierarchical_document
+    description: Company policies and the staff handbook
+    source: docs/
+    database: in-memory
+  - name: products
+    type: vectorstore
+    description: Product catalogue
+    source: data/products.csv
+    id_field: id
+    vector_field: [title, description]
+    meta_fields: [category, price]
+    database: in-memory
+  - name: broken
+    type: hierarchical_document
+    description: A tool whose source folder is missing
+    source: missing-folder/
+    database: in-memory
+  - name: web
+    type: mcp
+    command: npx
+    args: ["-y", "@modelcontextprotocol/server-fetch"]
+"""
+
+
+def write_corpus(root: Path, agent_yaml: str = AGENT_YAML) -> Path:
+    (root / "docs").mkdir(parents=True)
+    (root / "data").mkdir()
+    (root / "docs" / "policy.md").write_text(POLICY, encoding="utf-8")
+    (root / "docs" / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
+    (root / "data" / "products.csv").write_text(PRODUCTS, encoding="utf-8")
+    cfg = root / "agent.yaml"
+    cfg.write_text(agent_yaml, encoding="utf-8")
+    return cfg
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false", **extra)
+    return env
+
+
+@asynccontextmanager
+async def stdio_session(config: Path):
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "docstrata.cli", "serve", "-c", str(config)],
+                                   env=server_env(), cwd=str(config.parent))
+    with open(config.parent / "server.stderr", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=120) as session:
+                await session.initialize()
+                yield session
+
+
+class Server:
+    """A live client session on a background event loop; ``call`` runs a tool synchronously."""
+
+    def __init__(self, portal, session: ClientSession, root: Path):
+        self.portal, self.session, self.root = portal, session, root
+
+    def call(self, name: str, args: dict, progress=None):
+        return self.portal.call(lambda: self.session.call_tool(name, args, progress_callback=progress))
+
+    def gather(self, calls: list[tuple[str, dict]], with_progress: bool = False):
+        """Run ``calls`` concurrently; returns (results, progress events per call)."""
+        results: list = [None] * len(calls)
+        events: list[list[tuple]] = [[] for _ in calls]
+
+        async def run_all():
+            async def one(i, name, args):
+                async def progress(p, total, message):
+                    events[i].append((p, total, message))
+                results[i] = await self.session.call_tool(name, args,
+                                                          progress_callback=progress if with_progress else None)
+            async with anyio.create_task_group() as tg:
+                for i, (name, args) in enumerate(calls):
+                    tg.start_soon(one, i, name, args)
+
+        self.portal.call(run_all)
+        return results, events
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mcp_stdio")
+    config = write_corpus(root)
+    with start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(stdio_session(config)) as session:
+            yield Server(portal, session, root)
+
+
+def text_of(result) -> str:
+    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+# ------------------------------------------------------------------------------- stdio
+def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
+    tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
+    assert set(tools) == {"policies_search", "policies_get_section", "policies_get_definition",
+                          "products_search", "products_get_record",
+                          "broken_search", "broken_get_section", "broken_get_definition"}
+    assert "Company policies and the staff handbook" in tools["policies_search"].description
+    assert "Product catalogue" in tools["products_get_record"].description
+    for name in ("policies_search", "products_search"):
+        top_k = tools[name].input_schema["properties"]["top_k"]
+        assert (top_k["minimum"], top_k["maximum"]) == (1, 100)
+        assert tools[name].input_schema["required"] == ["query"]
+        assert tools[name].output_schema["properties"]["results"]["type"] == "array"
+    assert tools["policies_search"].input_schema["properties"]["mode"]["enum"] == ["hybrid", "semantic", "keyword",
+                                                                                   "exact"]
+    assert tools["policies_get_section"].input_schema["required"] == ["document", "section_id"]
+    assert tools["policies_get_definition"].input_schema["required"] == ["term"]
+    assert tools["policies_search"].annotations.read_only_hint is True
+
+
+def test_concurrent_first_calls_ingest_once_and_report_progress(server):
+    # The products tool has not been used yet (deferred loading): 5 concurrent first calls.
+    results, events = server.gather([("products_search", {"query": "waterproof jacket", "top_k": 2})] * 5,
+                                    with_progress=True)
+    assert all(not r.is_error for r in results), [text_of(r) for r in results if r.is_error]
+    reporting = [e for e in events if e]
+    assert len(reporting) == 1, f"expected one ingest reporting progress, got {events}"
+    assert reporting[0][-1][0] == reporting[0][-1][1]  # the last notification says done == total
+    assert any("products" in (m or "") for _, _, m in reporting[0])
+    for r in results:
+        assert r.structured_content["results"][0]["id"] == "P-200"
+
+
+def test_search_returns_formatted_text_and_structured_results(server):
+    result = server.call("policies_search", {"query": "Section 2.2", "top_k": 3})
+    assert not result.is_error, text_of(result)
+    hits = result.structured_content["results"]
+    assert 1 <= len(hits) <= 3
+    top = hits[0]
+    assert (top["source_path"], top["section_id"], top["exact_match"]) == ("policy.md", "2.2", True)
+    assert top["location"].endswith("2.2 Erasure")
+    assert "Controller" in top["definitions_context"]
+    text = text_of(result)
+    # the text is SearchResult.format(): score, source, location, section, content, definitions
+    first = text.split("\n\n---\n\n")[0]
+    assert first.startswith("Score: ")
+    for line in ("Source: policy.md", f"Location: {top['location']}", "Section: 2.2", "Relevant definitions:"):
+        assert line in first
+    assert "erase their Personal Data" in first
+
+
+def test_search_modes_and_semantic_match(server):
+    result = server.call("policies_search", {"query": "how long do we keep customer files", "top_k": 1,
+                                             "mode": "semantic"})
+    assert not result.is_error, text_of(result)
+    assert result.structured_content["results"][0]["section_id"] == "2.1"
+    keyword = server.call("policies_search", {"query": "receipts", "mode": "keyword"})
+    assert keyword.structured_content["results"][0]["source_path"] == "handbook.md"
+    assert keyword.structured_content["results"][0]["semantic_score"] is None
+
+
+def test_get_section_by_file_name_and_stem(server):
+    for document in ("policy.md", "policy"):
+        result = server.call("policies_get_section", {"document": document, "section_id": "2.1"})
+        assert not result.is_error, text_of(result)
+        assert result.structured_content["document"] == "policy.md"
+        assert "seven years" in result.structured_content["content"]
+        assert "Undue delay" not in result.structured_content["content"]
+        assert "Section: 2.1" in text_of(result)
+
+
+def test_get_definition(server):
+    result = server.call("policies_get_definition", {"term": "personal data"})
+    assert not result.is_error, text_of(result)
+    defs = result.structured_content["definitions"]
+    assert [(d["term"], d["document"]) for d in defs] == [("Personal Data", "policy.md")]
+    assert "identifiable natural person" in defs[0]["definition"]
+    assert "identifiable natural person" in text_of(result)
+
+
+def test_get_record(server):
+    result = server.call("products_get_record", {"id": "P-300"})
+    assert not result.is_error, text_of(result)
+    assert result.structured_content["metadata"] == {"category": "socks", "price": "18"}
+    assert "Merino" in text_of(result) and "Id: P-300" in text_of(result)
+
+
+@pytest.mark.parametrize("name,args,expect", [
+    ("policies_search", {"query": "retention", "top_k": 0}, "top_k"),
+    ("policies_search", {"query": "retention", "top_k": 101}, "top_k"),
+    ("policies_search", {"query": ""}, "query"),
+    ("policies_search", {"query": "   "}, "empty"),
+    ("policies_search", {"query": "retention", "mode": "fuzzy"}, "mode"),
+    ("policies_search", {"top_k": 3}, "query"),
+    ("policies_get_section", {"document": "policy.md", "section_id": "9.9"}, "9.9"),
+    ("policies_get_section", {"document": "no-such-doc", "section_id": "1"}, "no-such-doc"),
+    ("policies_get_definition", {"term": "flux capacitor"}, "flux capacitor"),
+    ("products_get_record", {"id": "P-999"}, "P-999"),
+    ("products_search", {"query": "socks", "top_k": -1}, "top_k"),
+])
+def test_bad_arguments_are_tool_errors_not_crashes(server, name, args, expect):
+    result = server.call(name, args)
+    assert result.is_error
+    assert expect in text_of(result)
+    # the server is still alive and answering
+    assert not server.call("products_get_record", {"id": "P-100"}).is_error
+
+
+def test_twenty_concurrent_searches_all_succeed(server):
+    queries = ["retention of customer records", "erase personal data", "Section 2.1", "encryption of laptops",
+               "overtime approval", "travel receipts", "\"undue delay\"", "Controller", "password length",
+               "flights"] * 2
+    results, _ = server.gather([("policies_search", {"query": q, "top_k": 5}) for q in queries])
+    assert all(not r.is_error for r in results), [text_of(r) for r in results if r.is_error]
+    assert all(r.structured_content["results"] for r in results)
+    # concurrency does not mix answers up: the same query gives the same ranking as alone
+    alone = server.call("policies_search", {"query": queries[0], "top_k": 5})
+    assert [h["chunk_id"] for h in results[0].structured_content["results"]] == \
+           [h["chunk_id"] for h in alone.structured_content["results"]]
+
+
+def test_no_absolute_paths_reach_the_agent(server):
+    outputs = [server.call("broken_search", {"query": "anything"}),  # source folder missing: SourceError
+               server.call("policies_search", {"query": "security", "top_k": 10}),
+               server.call("policies_get_section", {"document": "policy.md", "section_id": "3"}),
+               server.call("policies_get_section", {"document": str(server.root / "x.md"), "section_id": "1"}),
+               server.call("products_search", {"query": "shoe"})]
+    assert outputs[0].is_error and "missing-folder" in text_of(outputs[0])
+    root = str(server.root.resolve())
+    for r in outputs:
+        blob = text_of(r) + json.dumps(r.structured_content or {})
+        assert root not in blob and str(Path.home()) + "/" not in blob, blob
+
+
+# ------------------------------------------------------------------------------- raw stdio
+NOISY_SERVER = """
+import sys
+from docstrata import tools
+
+_orig_ingest = tools.HierarchicalDocumentTool.ingest
+def noisy_ingest(self, *a, **kw):
+    print("NOISE-FROM-INGEST")
+    return _orig_ingest(self, *a, **kw)
+_orig_search = tools.HierarchicalDocumentTool.search
+def noisy_search(self, *a, **kw):
+    print("NOISE-FROM-SEARCH", flush=True)
+    import os; os.write(1, b"NOISE-FROM-FD1\\n")
+    return _orig_search(self, *a, **kw)
+tools.HierarchicalDocumentTool.ingest = noisy_ingest
+tools.HierarchicalDocumentTool.search = noisy_search
+
+from docstrata.mcp_server import main
+main(["-c", sys.argv[1]])
+"""
+
+
+def _rpc(proc, message: dict) -> None:
+    proc.stdin.write(json.dumps(message) + "\n")
+    proc.stdin.flush()
+
+
+def _read_until_response(proc, request_id: int, lines: list[str], deadline: float) -> dict:
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            raise AssertionError("server closed stdout")
+        lines.append(line)
+        msg = json.loads(line)  # every stdout line must be a JSON-RPC message
+        if msg.get("id") == request_id:
+            return msg
+    raise AssertionError("no response in time")
+
+
+def test_stdout_carries_only_protocol_messages_and_preload_happens_before_serving(tmp_path):
+    """Library prints (Python and raw fd 1) during preload and tool calls land on stderr, not stdout.
+    The tool has ``defer_loading: false``: its index is built before the first request, so the
+    first call sends no progress notifications."""
+    config = write_corpus(tmp_path, textwrap.dedent("""\
+        tools:
+          - name: policies
+            type: hierarchical_document
+            description: Policies
+            source: docs/
+            database: in-memory
+            defer_loading: false
+        """))
+    script = tmp_path / "noisy_server.py"
+    script.write_text(NOISY_SERVER, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script), str(config)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=open(tmp_path / "stderr.txt", "w"), text=True,
+                            env=server_env(), cwd=tmp_path)
+    lines: list[str] = []
+    try:
+        deadline = time.monotonic() + 120
+        _rpc(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                               "clientInfo": {"name": "raw-test", "version": "0"}}})
+        init = _read_until_response(proc, 1, lines, deadline)
+        assert "result" in init, init
+        _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "policies_search", "arguments": {"query": "Section 2.1", "top_k": 1},
+                               "_meta": {"progressToken": "tok-1"}}})
+        response = _read_until_response(proc, 2, lines, deadline)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert response["result"]["isError"] is False
+    assert response["result"]["structuredContent"]["results"][0]["section_id"] == "2.1"
+    assert not [m for m in map(json.loads, lines) if m.get("method") == "notifications/progress"]
+    stdout_text = "".join(lines)
+    stderr_text = (tmp_path / "stderr.txt").read_text()
+    for marker in ("NOISE-FROM-INGEST", "NOISE-FROM-SEARCH", "NOISE-FROM-FD1"):
+        assert marker not in stdout_text
+        assert marker in stderr_text
+    # preload ran before the server answered initialize: the ingest print precedes nothing on stdout
+    assert stderr_text.index("NOISE-FROM-INGEST") < stderr_text.index("NOISE-FROM-SEARCH")
+
+
+# ------------------------------------------------------------------------------- HTTP
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, proc, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited with {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise AssertionError("HTTP server did not start")
+
+
+def test_streamable_http_with_bearer_token(tmp_path):
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    config = write_corpus(tmp_path)
+    port = _free_port()
+    token = "s3cret-token-for-test"
+    proc = subprocess.Popen([sys.executable, "-m", "docstrata.cli", "serve", "-c", str(config), "--transport", "http",
+                             "--port", str(port), "--token-env", "DOCSTRATA_TEST_TOKEN"],
+                            stdout=subprocess.DEVNULL, stderr=open(tmp_path / "stderr.txt", "w"),
+                            env=server_env(DOCSTRATA_TEST_TOKEN=token), cwd=tmp_path)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        _wait_for_port(port, proc)
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "t", "version": "0"}}}
+        headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+        for auth in ({}, {"authorization": "Bearer wrong"}, {"authorization": token}):
+            r = httpx2.post(url, json=init, headers=headers | auth, timeout=10)
+            assert r.status_code == 401, (auth, r.status_code)
+
+        async def session_checks():
+            client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+            async with client, streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write, read_timeout_seconds=120) as session:
+                    await session.initialize()
+                    names = {t.name for t in (await session.list_tools()).tools}
+                    assert {"policies_search", "products_get_record"} <= names
+                    found = await session.call_tool("policies_search", {"query": "Section 2.1", "top_k": 2})
+                    assert not found.is_error, text_of(found)
+                    assert found.structured_content["results"][0]["section_id"] == "2.1"
+                    section = await session.call_tool("policies_get_section",
+                                                      {"document": "handbook", "section_id": "2"})
+                    assert "thirty days" in section.structured_content["content"]
+                    bad = await session.call_tool("policies_search", {"query": "x", "top_k": 0})
+                    assert bad.is_error
+                    results = []
+
+                    async def one(q):
+                        results.append(await session.call_tool("policies_search", {"query": q, "top_k": 3}))
+                    async with anyio.create_task_group() as tg:
+                        for i in range(20):
+                            tg.start_soon(one, f"retention period {i}")
+                    assert len(results) == 20 and not any(r.is_error for r in results)
+
+        anyio.run(session_checks)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_http_token_env_must_be_set(tmp_path):
+    from docstrata.errors import ConfigError
+    from docstrata.mcp_server import serve
+
+    config = write_corpus(tmp_path)
+    os.environ.pop("DOCSTRATA_UNSET_TOKEN_VAR", None)
+    with pytest.raises(ConfigError, match="DOCSTRATA_UNSET_TOKEN_VAR"):
+        serve(str(config), transport="http", port=_free_port(), token_env="DOCSTRATA_UNSET_TOKEN_VAR")
+
+
+def test_scrub_paths_keeps_relative_paths_and_urls():
+    from docstrata.mcp_server import scrub_paths
+
+    msg = "source 'docs/' does not exist (resolved to /srv/agents/acme/docs); see http://127.0.0.1:8000/rerank"
+    out = scrub_paths(msg, ["/srv/agents/acme"])
+    assert out == "source 'docs/' does not exist (resolved to docs); see http://127.0.0.1:8000/rerank"
+    assert scrub_paths("cannot read /etc/secret/file.txt", []) == "cannot read <path>"
