@@ -45,6 +45,17 @@ def _load(config: str):
         raise typer.Exit(2) from None
 
 
+def _start_trace(exporter: Optional[str]) -> None:
+    if exporter:
+        from .errors import ConfigError
+        from .telemetry import configure
+
+        try:
+            configure(exporter)
+        except ConfigError as e:
+            _fail(str(e))
+
+
 def _fail(message: str, code: int = 2) -> None:
     _console(stderr=True).print(f"[red]Error[/red] {message}")
     raise typer.Exit(code)
@@ -54,9 +65,11 @@ def _fail(message: str, code: int = 2) -> None:
 def ingest(config: str = ConfigOpt,
            tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
            force: bool = typer.Option(False, "--force", help="Rebuild from scratch"),
-           json_out: bool = typer.Option(False, "--json", help="Print the reports as JSON")) -> None:
+           json_out: bool = typer.Option(False, "--json", help="Print the reports as JSON"),
+           trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
     """Index every configured tool's source (only what changed). Exit 1 if any file was skipped."""
     _setup()
+    _start_trace(trace)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .errors import DocstrataError
@@ -116,9 +129,11 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
            min_score: Optional[float] = typer.Option(None, "--min-score"),
            json_out: bool = typer.Option(False, "--json", help="Every SearchResult field as JSON"),
            batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"}; '
-                                                                       'prints {"query_id", "results"} per line')) -> None:
+                                                                       'prints {"query_id", "results"} per line'),
+           trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
     """Search one tool and print cited results."""
     _setup()
+    _start_trace(trace)
     from .errors import DocstrataError
     from .search import QueryError
 

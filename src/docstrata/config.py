@@ -42,6 +42,7 @@ class ContextModelConfig(_Strict):
     name: str
     base_url: str | None = None
     api_key_env: str | None = None
+    context_window: int | None = Field(default=None, ge=512, description="Model context window in tokens; longer documents are cut keeping beginning and end (default: known models' window, else 8192)")
 
 
 class DatabaseConfig(_Strict):

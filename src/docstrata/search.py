@@ -22,7 +22,7 @@ import numpy as np
 from .fusion import FusedHit, weighted_rrf
 from .index.exact import query_section_keys, query_term_keys, quoted_phrases, value_key
 from .models import Chunk, DefinitionEntry, SearchMode
-from .telemetry import span
+from .telemetry import is_recording, query_attributes, span
 
 
 class QueryError(ValueError):
@@ -115,14 +115,17 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         weights = {m: (1.0 if m == mode else 0.0) for m in weights}
     depth = max(settings.candidates, top_k)
     rankings: dict[str, list[tuple[str, float]]] = {}
-    with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k}) as root:
+    with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k},
+              **query_attributes(query)) as root:
         qa = analyze_query(query)
         with span("exact_match") as s:
             rankings["exact"], section_hits = exact_ranking(store, qa, depth)
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
         if weights["keyword"] > 0:
-            with span("keyword"):
+            with span("keyword") as s:
+                if is_recording(s):  # COUNT(*) costs a few ms at 100k chunks: only when traced
+                    s.set_attribute("bm25.index_size", store.count())
                 t = time.perf_counter()
                 rankings["keyword"] = store.keyword_search(query, depth)
                 timing.search_s += time.perf_counter() - t

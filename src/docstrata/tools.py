@@ -239,7 +239,8 @@ class HierarchicalDocumentTool(_BaseTool):
         with span("contextualize_batch", **{"ingest.chunk_count": len(chunks)}):
             stats = self.contextualizer.contextualize(doc, chunks)
             report.warnings += getattr(stats, "warnings", [])
-            for key in ("llm_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_hits", "failures"):
+            for key in ("llm_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+                        "cache_hits", "failures", "estimated_cost_usd"):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
         vectors = self._embed([(c.context, c.content) for c in chunks], report)

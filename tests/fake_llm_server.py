@@ -1,0 +1,234 @@
+"""A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API (``POST /v1/messages``)
+and the OpenAI Chat Completions API (``POST /v1/chat/completions``), for driving the real SDK
+clients in tests.
+
+Answers are derived from the request: the context for a chunk is ``"Situated: <first words of
+the chunk>"``, capped at the request's ``max_tokens`` words. Anthropic prompt caching is modelled:
+a text block marked ``cache_control`` is "written" the first time it is seen and "read"
+afterwards (``cache_creation_input_tokens`` / ``cache_read_input_tokens``; a token is a word
+here). OpenAI reports a repeated document prefix as ``prompt_tokens_details.cached_tokens``.
+
+Misbehaviour is scripted with :meth:`FakeLLMServer.script`: a list of :class:`Reply` consumed one
+per request in arrival order (then ``default``), or a ``rule(request) -> Reply | None`` consulted
+first. Every request is logged with its arrival and finish times and the number of requests in
+flight when it arrived, so tests can check timing and concurrency from the server's side.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
+
+
+@dataclass
+class Reply:
+    """How to answer one request: ``status`` (200 = a normal answer), ``delay`` seconds before
+    answering, ``retry_after`` header value, ``malformed`` = a 200 whose body is not JSON."""
+
+    status: int = 200
+    delay: float = 0.0
+    retry_after: str | None = None
+    malformed: bool = False
+
+
+@dataclass
+class LoggedRequest:
+    path: str
+    body: dict
+    headers: dict
+    started: float
+    in_flight_at_start: int
+    finished: float = 0.0
+    status: int = 0
+
+    @property
+    def chunk(self) -> str:
+        """The text between ``<chunk>`` tags of the prompt."""
+        m = re.search(r"<chunk>\n(.*?)\n</chunk>", _prompt_text(self.body), re.S)
+        return m.group(1) if m else ""
+
+    @property
+    def document(self) -> str:
+        m = re.search(r"<document>\n(.*?)\n</document>", _prompt_text(self.body), re.S)
+        return m.group(1) if m else ""
+
+
+def _prompt_text(body: dict) -> str:
+    parts = []
+    for msg in body.get("messages", []):
+        content = msg.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        else:
+            parts += [b.get("text", "") for b in content or []]
+    return "".join(parts)
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+@dataclass
+class FakeLLMServer:
+    """Start with :meth:`start` (or as a context manager); ``url`` is ``http://127.0.0.1:<port>``."""
+
+    default: Reply = field(default_factory=Reply)
+    requests: list[LoggedRequest] = field(default_factory=list)
+
+    def __post_init__(self):
+        self._lock = threading.Lock()
+        self._queue: list[Reply] = []
+        self._rule: Callable[[LoggedRequest], Reply | None] | None = None
+        self._in_flight = 0
+        self._cache_blocks: set[str] = set()
+        self._httpd: ThreadingHTTPServer | None = None
+
+    # ---- control
+    def script(self, replies: list[Reply] | None = None,
+               rule: Callable[[LoggedRequest], Reply | None] | None = None) -> None:
+        with self._lock:
+            self._queue = list(replies or [])
+            self._rule = rule
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self._queue.clear()
+            self._rule = None
+            self._cache_blocks.clear()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def start(self) -> "FakeLLMServer":
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_POST(self):
+                server._handle(self)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+
+    def __enter__(self) -> "FakeLLMServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # ---- request handling
+    def _next_reply(self, req: LoggedRequest) -> Reply:
+        with self._lock:
+            if self._rule is not None:
+                r = self._rule(req)
+                if r is not None:
+                    return r
+            return self._queue.pop(0) if self._queue else self.default
+
+    def _handle(self, h: BaseHTTPRequestHandler) -> None:
+        length = int(h.headers.get("content-length", 0))
+        raw = h.rfile.read(length)
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = {}
+        with self._lock:
+            self._in_flight += 1
+            req = LoggedRequest(h.path, body, {k.lower(): v for k, v in h.headers.items()},
+                                time.monotonic(), self._in_flight)
+            self.requests.append(req)
+        try:
+            reply = self._next_reply(req)
+            if reply.delay:
+                time.sleep(reply.delay)
+            self._respond(h, req, reply)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                req.finished = time.monotonic()
+
+    def _respond(self, h: BaseHTTPRequestHandler, req: LoggedRequest, reply: Reply) -> None:
+        req.status = reply.status
+        if reply.malformed:
+            return self._send(h, 200, b'{"id": "broken", "choices": [', {})
+        if reply.status != 200:
+            kind = "rate_limit_error" if reply.status == 429 else "api_error"
+            payload = {"type": "error", "error": {"type": kind, "message": f"scripted {reply.status}"}}
+            headers = {"retry-after": reply.retry_after} if reply.retry_after is not None else {}
+            return self._send(h, reply.status, json.dumps(payload).encode(), headers)
+        if req.path.endswith("/messages"):
+            payload = self._anthropic_answer(req)
+        elif req.path.endswith("/chat/completions"):
+            payload = self._openai_answer(req)
+        else:
+            return self._send(h, 404, b'{"error": {"message": "no such route"}}', {})
+        self._send(h, 200, json.dumps(payload).encode(), {})
+
+    @staticmethod
+    def _send(h: BaseHTTPRequestHandler, status: int, data: bytes, headers: dict) -> None:
+        h.send_response(status)
+        h.send_header("content-type", "application/json")
+        h.send_header("content-length", str(len(data)))
+        for k, v in headers.items():
+            h.send_header(k, v)
+        h.end_headers()
+        h.wfile.write(data)
+
+    @staticmethod
+    def _answer_text(req: LoggedRequest) -> str:
+        words = ["Situated:"] + req.chunk.split()[:8]
+        return " ".join(words[: max(1, int(req.body.get("max_tokens", 100)))])
+
+    def _anthropic_answer(self, req: LoggedRequest) -> dict:
+        text = self._answer_text(req)
+        blocks = req.body["messages"][0]["content"]
+        cache_read = cache_write = uncached = 0
+        with self._lock:
+            for b in blocks:
+                n = _words(b["text"])
+                if b.get("cache_control"):
+                    if b["text"] in self._cache_blocks:
+                        cache_read += n
+                    else:
+                        self._cache_blocks.add(b["text"])
+                        cache_write += n
+                else:
+                    uncached += n
+        return {"id": f"msg_{len(self.requests)}", "type": "message", "role": "assistant",
+                "model": req.body["model"], "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn", "stop_sequence": None,
+                "usage": {"input_tokens": uncached, "output_tokens": _words(text),
+                          "cache_creation_input_tokens": cache_write, "cache_read_input_tokens": cache_read}}
+
+    def _openai_answer(self, req: LoggedRequest) -> dict:
+        text = self._answer_text(req)
+        prompt = _prompt_text(req.body)
+        document_part = prompt.split("</document>")[0]
+        with self._lock:
+            cached = _words(document_part) if document_part in self._cache_blocks else 0
+            self._cache_blocks.add(document_part)
+        return {"id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
+                "model": req.body["model"],
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": _words(prompt), "completion_tokens": _words(text),
+                          "total_tokens": _words(prompt) + _words(text),
+                          "prompt_tokens_details": {"cached_tokens": cached}}}
