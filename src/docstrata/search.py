@@ -2,13 +2,14 @@
 
 Query analysis finds section references (``Section 4.2.1``, ``Art. 17``, ``§ 203(a)``),
 defined terms (any 1–6 word n-gram that is a defined term) and quoted phrases. The exact
-modality ranks, in order: chunks that start a named section, definitions of terms named in
-the query, chunks containing a quoted phrase, and records whose id or a metadata value
-equals the whole query.
+modality ranks, in order: chunks that start a named section, records whose id or a metadata
+value equals the whole query, definitions of terms named in the query, chunks containing a
+quoted phrase.
 
-Ordering rule on top of RRF (DESIGN §5): a chunk that starts a section the query names is
-placed before every other result, in hybrid and exact modes; among themselves such
-chunks keep their fused order. Everything else is ordered by the fused score.
+Ordering rule on top of RRF (DESIGN §5): a chunk that starts a section the query names, or a
+record whose id or metadata value equals the whole query, is placed before every other
+result in hybrid and exact modes; among themselves such chunks keep their fused order.
+Everything else is ordered by the fused score.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def analyze_query(query: str) -> QueryAnalysis:
 
 
 def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str, float]], set[str]]:
-    """Exact-modality ranking (chunk_id, 1.0) and the set of chunk ids that start a named section."""
+    """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
+    section, and records whose id or a metadata value equals the whole query."""
     ranked: list[str] = []
     sections: set[str] = set()
     all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key]
@@ -88,7 +90,10 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
                 ranked += found[key]
                 sections.update(found[key])
                 break
-    for key in qa.term_keys + [qa.value_key]:
+    # A whole query equal to a record id or metadata value (a SKU, a barcode) pins that record.
+    ranked += found.get(qa.value_key, [])
+    sections.update(found.get(qa.value_key, []))
+    for key in qa.term_keys:
         ranked += found.get(key, [])
     for phrase in qa.phrases:
         ranked += store.phrase_search(phrase, limit)

@@ -291,7 +291,7 @@ class HierarchicalDocumentTool(_BaseTool):
         settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
                                   min_score=cfg.min_score if min_score is None else min_score)
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
-                          top_k=top_k or cfg.top_k, settings=settings, timing=timing)
+                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing)
         results = []
         for h in hits:
             c, f = h.chunk, h.fused
@@ -468,7 +468,7 @@ class VectorstoreTool(_BaseTool):
         settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
                                   min_score=cfg.min_similarity_score if min_score is None else min_score)
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or "hybrid",
-                          top_k=top_k or cfg.top_k, settings=settings, timing=timing)
+                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing)
         return [self._record_result(h.chunk, h.fused.score, h.fused.scores, "exact" in h.fused.ranks) for h in hits]
 
     @staticmethod

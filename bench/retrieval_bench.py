@@ -1,0 +1,119 @@
+"""Retrieval quality on the shared public benchmarks (issue 4), through `docstrata eval`'s code.
+
+    python bench/retrieval_bench.py [scifact] [codebase] [obliqa] [obliqa-docs] [--limit N] [--json]
+        [--weights S,K,E] [--rrf-k K] [--no-context]
+
+Each data set is ingested once into bench/.cache/<name>/ (reused across runs: the embedding
+cache makes a rerun cheap), then every search mode is evaluated. Data sets:
+
+* scifact      BEIR SciFact test (5,183 abstracts as records: title + text), nDCG@10
+* codebase     Anthropic contextual-retrieval codebase (737 chunks as records), Pass@5/10/20
+* obliqa       ObliQA dev over its 13,732 numbered passages as records, Recall@10 / MAP@10
+* obliqa-docs  ObliQA dev over the raw rulebooks ingested as hierarchical documents
+                (a hit = a retrieved chunk that contains the gold passage's text)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+CACHE = ROOT / "bench" / ".cache"
+
+
+def _prepare_codebase(target: Path) -> Path:
+    """Flatten codebase_chunks.json (documents → chunks) into one JSONL of chunk records."""
+    out = target / "codebase_chunks.jsonl"
+    if not out.exists():
+        docs = json.loads((DATA / "anthropic-codebase" / "codebase_chunks.json").read_text())
+        with out.open("w") as f:
+            for d in docs:
+                for c in d["chunks"]:
+                    f.write(json.dumps({"id": f"{d['original_uuid']}:{c['original_index']}",
+                                        "doc_id": d["doc_id"], "content": c["content"]}) + "\n")
+    return out
+
+
+def _tool_config(name: str, work: Path) -> tuple[dict, Path, Path | None]:
+    """(tool config dict, queries path, qrels path) for a data set."""
+    if name == "scifact":
+        d = DATA / "scifact"
+        return ({"name": name, "type": "vectorstore", "source": str(d / "corpus.jsonl"), "id_field": "_id",
+                 "vector_field": ["title", "text"], "meta_fields": [], "field_separator": ". "},
+                d / "queries.jsonl", d / "qrels" / "test.tsv")
+    if name == "codebase":
+        src = _prepare_codebase(work)
+        return ({"name": name, "type": "vectorstore", "source": str(src), "id_field": "id",
+                 "vector_field": "content", "meta_fields": ["doc_id"]},
+                DATA / "anthropic-codebase" / "evaluation_set.jsonl", None)
+    if name == "obliqa":
+        d = DATA / "obliqa"
+        return ({"name": name, "type": "vectorstore", "source": str(d / "StructuredRegulatoryDocuments"),
+                 "id_field": "ID", "vector_field": "Passage", "meta_fields": ["DocumentID", "PassageID"]},
+                d / "ObliQA_dev.json", None)
+    if name == "obliqa-docs":
+        d = DATA / "obliqa"
+        return ({"name": "obliqa_docs", "type": "hierarchical_document",
+                 "source": str(d / "StandardizedRegulatoryDocumentsTXT")}, d / "ObliQA_dev.json", None)
+    raise SystemExit(f"unknown data set {name!r}")
+
+
+def run(name: str, args) -> dict:
+    from docstrata.config import parse_config
+    from docstrata.eval import evaluate, format_table, load_query_set
+    from docstrata.tools import build_tool
+
+    work = CACHE / name
+    work.mkdir(parents=True, exist_ok=True)
+    tool_cfg, queries, qrels = _tool_config(name, work)
+    if args.weights:
+        s, k, e = (float(x) for x in args.weights.split(","))
+        tool_cfg.update(semantic_weight=s, keyword_weight=k, exact_weight=e)
+    if args.rrf_k:
+        tool_cfg["rrf_k"] = args.rrf_k
+    if args.no_context and tool_cfg["type"] == "hierarchical_document":
+        tool_cfg["contextual_embeddings"] = False
+        tool_cfg["database"] = {"provider": "embedded", "path": str(work / "no-context")}
+    cfg = parse_config({"tools": [tool_cfg]}, base_dir=work)
+    tool = build_tool(cfg.tools[0], work)
+    report = tool.ingest()
+    qs = load_query_set(queries, qrels, args.limit)
+    print(f"\n## {name}: {report.chunks_total} indexed ({report.embedded} embedded this run, "
+          f"{report.elapsed_s:.0f} s), {len(qs.queries)} queries; weights "
+          f"{tool.cfg.semantic_weight}/{tool.cfg.keyword_weight}/{tool.cfg.exact_weight}, rrf_k {tool.cfg.rrf_k}",
+          flush=True)
+    results = evaluate(tool, qs, args.modes.split(","))
+    print(format_table(results), flush=True)
+    tool.close()
+    return {"dataset": name, "queries": len(qs.queries), "indexed": report.chunks_total,
+            "weights": [tool.cfg.semantic_weight, tool.cfg.keyword_weight, tool.cfg.exact_weight],
+            "rrf_k": tool.cfg.rrf_k, "results": {r.mode: {**r.metrics, "qps": r.qps} for r in results}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("datasets", nargs="*", default=["scifact", "codebase", "obliqa", "obliqa-docs"])
+    ap.add_argument("--limit", type=int, default=None, help="first N queries only")
+    ap.add_argument("--modes", default="semantic,keyword,exact,hybrid")
+    ap.add_argument("--weights", default=None, help="semantic,keyword,exact weights, e.g. 0.5,0.3,0.2")
+    ap.add_argument("--rrf-k", type=int, default=None)
+    ap.add_argument("--no-context", action="store_true", help="documents indexed without structural context")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is absent: the shared benchmark data is needed")
+    out = [run(name, args) for name in args.datasets]
+    if args.json:
+        print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""End to end on the shipped example: ingest, incremental re-ingest, search with citations, bad files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import docstrata
+from docstrata.search import QueryError
+
+from .conftest import EXAMPLES
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(EXAMPLES / "docs", tmp_path / "docs")
+    shutil.copy(EXAMPLES / "agent.yaml", tmp_path / "agent.yaml")
+    return tmp_path
+
+
+@pytest.fixture()
+def policies(project):
+    tools = docstrata.open(project / "agent.yaml")
+    yield tools["policies"]
+    tools.close()
+
+
+def test_ingest_then_unchanged_reingest_embeds_nothing(policies):
+    first = policies.ingest()
+    assert (first.added, first.files_total, first.skipped) == (3, 3, [])
+    assert first.chunks >= 15 and first.embedded == first.chunks and first.definitions >= 6
+    second = policies.ingest()
+    assert (second.added, second.updated, second.unchanged, second.embedded, second.chunks) == (0, 0, 3, 0, 0)
+    assert second.chunks_total == first.chunks
+
+
+def test_results_carry_citations_and_definitions(policies):
+    policies.ingest()
+    top = policies.search("How much is the service credit when availability is missed?", top_k=3)[0]
+    assert top.source_path == "master_services_agreement.md"
+    assert top.section_id == "4.3"
+    assert top.parent_chain[-1].startswith("4.3") and "Service Levels" in top.location
+    assert "Service Level" in top.definitions_context  # the term is used in the chunk
+    assert top.chunk_id.startswith("master_services_agreement.md#")
+    assert not os.path.isabs(top.source_path)
+
+
+def test_a_query_naming_a_section_puts_it_first(policies):
+    policies.ingest()
+    for query, doc, section in [("Section 4.2 availability", "master_services_agreement.md", "4.2"),
+                                ("Section 3.3", "data_protection_policy.txt", "3.3"),
+                                ("What does section 8.2 allow?", "master_services_agreement.md", "8.2")]:
+        r = policies.search(query, top_k=5)[0]
+        assert (r.source_path, r.section_id, r.exact_match) == (doc, section, True), query
+
+
+def test_modes_and_argument_errors(policies):
+    policies.ingest()
+    for mode in ("semantic", "keyword", "exact", "hybrid"):
+        hits = policies.search("Force Majeure Event", mode=mode, top_k=4)
+        assert hits and len(hits) <= 4
+        assert all(h.fused_score > 0 for h in hits)
+    kw = policies.search("Force Majeure Event", mode="keyword", top_k=4)
+    assert all(h.semantic_rank is None and h.keyword_rank is not None for h in kw)
+    with pytest.raises(QueryError):
+        policies.search("   ")
+    with pytest.raises(QueryError):
+        policies.search("x", top_k=0)
+    with pytest.raises(QueryError):
+        policies.search("x", mode="fuzzy")
+
+
+def test_min_score_filters_on_the_fused_score(policies):
+    policies.ingest()
+    hits = policies.search("parental leave", top_k=10)
+    cut = hits[2].fused_score
+    kept = policies.search("parental leave", top_k=10, min_score=cut)
+    assert kept and all(h.fused_score >= cut for h in kept) and len(kept) < len(hits)
+
+
+def test_get_section_and_get_definition(policies):
+    policies.ingest()
+    chunks = policies.get_section("master_services_agreement.md", "4.2")
+    assert "99.9%" in chunks[0].content
+    defs = policies.get_definition("force majeure event")
+    assert len(defs) == 1 and "beyond a party's reasonable control" in defs[0].definition
+    assert defs[0].doc_key == "master_services_agreement.md"
+    with pytest.raises(QueryError):
+        policies.get_section("master_services_agreement.md", "99.9")
+
+
+def test_changed_and_deleted_files_are_processed_alone(project, policies):
+    policies.ingest()
+    policy = project / "docs" / "leave_policy.html"
+    policy.write_text(policy.read_text().replace("twenty-six (26) weeks", "thirty (30) weeks"))
+    report = policies.ingest()
+    assert (report.updated, report.added, report.unchanged) == (1, 0, 2)
+    assert "thirty (30) weeks" in policies.search("parental leave weeks", top_k=1)[0].content
+    (project / "docs" / "data_protection_policy.txt").unlink()
+    report = policies.ingest()
+    assert report.removed == 1
+    for mode in ("semantic", "keyword", "exact", "hybrid"):
+        assert all(r.source_path != "data_protection_policy.txt"
+                   for r in policies.search("Right to Erasure Section 4.2", mode=mode, top_k=20))
+
+
+def test_bad_files_are_reported_and_skipped_with_exit_code_1(project):
+    docs = project / "docs"
+    (docs / "empty.md").write_text("")
+    (docs / "binary.md").write_bytes(bytes(range(256)) * 40)
+    (docs / "corrupt.pdf").write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog >>\nthis is not a pdf\n")
+    os.symlink(docs / "missing-target.md", docs / "dangling.md")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "docstrata.cli", "ingest", "--json"], cwd=project,
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)[0]
+    skipped = {s["path"]: s["reason"] for s in report["skipped"]}
+    assert set(skipped) == {"empty.md", "binary.md", "corrupt.pdf", "dangling.md"}
+    assert all(reason and "Traceback" not in reason for reason in skipped.values())
+    assert report["added"] == 3  # the good files are indexed
+    out = subprocess.run([sys.executable, "-m", "docstrata.cli", "search", "--json", "annual leave days"],
+                         cwd=project, capture_output=True, text=True, env=env, check=True)
+    assert json.loads(out.stdout)[0]["source_path"] == "leave_policy.html"
+
+
+def test_in_memory_database_keeps_nothing_on_disk(project):
+    cfg = (project / "agent.yaml").read_text() + "    database: in-memory\n"
+    (project / "agent.yaml").write_text(cfg)
+    tools = docstrata.open(project / "agent.yaml")
+    tools["policies"].ingest()
+    assert tools["policies"].search("Article about confidentiality obligations")
+    assert not (project / ".docstrata").exists()
+
+
+def test_batch_search_json(project):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    (project / "q.jsonl").write_text('{"query_id": "a", "query": "Section 4.2"}\n'
+                                     '{"query_id": "b", "query": "sick leave certificate"}\n')
+    out = subprocess.run([sys.executable, "-m", "docstrata.cli", "search", "--batch", "q.jsonl", "--json", "-k", "2"],
+                         cwd=project, capture_output=True, text=True, env=env, check=True)
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [x["query_id"] for x in lines] == ["a", "b"]
+    assert lines[0]["results"][0]["section_id"] == "4.2"
+    assert set(lines[1]["results"][0]) >= {"chunk_id", "content", "fused_score", "semantic_score", "keyword_score",
+                                           "exact_match", "source_path", "parent_chain", "section_id",
+                                           "definitions_context"}
