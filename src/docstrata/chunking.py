@@ -238,7 +238,7 @@ def _split_lines(lines: list[str], count: Callable[[str], int], budget: int, *, 
     cur_tokens = wrap_tokens
 
     def emit(body: list[str], oversized: bool = False) -> None:
-        first, last = not out, False
+        first = not out
         if fence:
             opener, closer = fence
             text = "\n".join([opener] + body + [closer])
@@ -248,7 +248,6 @@ def _split_lines(lines: list[str], count: Callable[[str], int], budget: int, *, 
             text = "\n".join(header + body)
             prefix = "" if first or not header else "\n".join(header) + "\n"
             out.append((text, count(text), oversized, prefix, ""))
-        del last
 
     for row, tok in zip(rows, row_tokens):
         if wrap_tokens + tok > budget:

@@ -359,7 +359,7 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
         cross-references are left empty (see ``definitions.py`` and ``xrefs.py``).
     """
     lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    markdown_flavour = any(_ATX_RE.match(ln) for ln in lines[:20000]) and not _looks_plain(lines)
+    markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
     markers = _scan(lines, markdown_flavour)
     markers = _merge_subtitles(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
@@ -367,11 +367,6 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     _make_unique(sections)
     _fill_aliases_and_chains(sections)
     return DocumentTree(doc_key=doc_key, title=title, sections=sections)
-
-
-def _looks_plain(lines: list[str]) -> bool:
-    """True when ``#`` headings are rare noise in an otherwise plain-text numbered document."""
-    return False
 
 
 def _label_indent(markers: list[_Marker]) -> int | None:
@@ -387,15 +382,12 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
     base = _label_indent(markers)
     kept: list[_Marker] = []
     open_items: list[_Marker] = []  # recent items, for sequence checks
-    numbered_seen = False
     for idx, m in enumerate(markers):
         if m.kind == "label":
             if base is not None and m.indent != base:
                 continue
-            numbered_seen = True
             open_items = []
         elif m.kind == "heading":
-            numbered_seen = bool(_heading_label(m))
             open_items = []
         elif m.kind == "item":
             if m.components[0][0] == "mditem":
@@ -537,7 +529,6 @@ def _written_number(m: _Marker) -> str | None:
 def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
     if m.kind == "heading":
-        comps = _heading_label(m)
         while stack and (stack[-1].marker.kind != "heading" or stack[-1].marker.md_level >= m.md_level):
             stack.pop()
         return stack[-1] if stack else None
@@ -616,10 +607,6 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
         path = _label_path(comps)
         if parent and len(path) == 1 and path[0].startswith("("):
             path = parent.path + path
-        elif parent and parent.path and len(path) >= 1 and not _is_prefix(parent.path, path) \
-                and "-" not in path[0] and any("-" in p for p in parent.path):
-            # "1.1" under "Part 1": keep the container out of the id but in the path
-            path = path
         return path, _id_from_path(path)
     return [], _slug(m.title)
 

@@ -24,7 +24,7 @@ _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until)\s+|\s*[-–]
 _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}))*)"
 )
-_QUALIFIED_RE = re.compile(rf"(?<![\w.])(?P<doc>[A-Z]{{2,6}})\s+(?P<nums>\d{{1,3}}(?:\.\d{{1,3}}[A-Z]?){{1,4}}(?:\(\w{{1,4}}\))*)")
+_QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 _BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
 _ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}")
 _RANGE_RE = re.compile(r"\s+(?:to|through|until)\s+|\s*[-–]\s*")
