@@ -134,6 +134,7 @@ class HierarchicalDocumentTool(_BaseTool):
     def __init__(self, cfg: HierarchicalDocumentToolConfig, base_dir: str | Path):
         super().__init__(cfg, base_dir)
         self._contextualizer = None
+        self._reranker = None
 
     def _index_settings(self) -> dict:
         c = self.cfg
@@ -154,6 +155,15 @@ class HierarchicalDocumentTool(_BaseTool):
                 cache_dir = self.base_dir / ".docstrata" / self.name
             self._contextualizer = make_contextualizer(self.cfg, cache_dir=cache_dir)
         return self._contextualizer
+
+    @property
+    def reranker(self):
+        """The :class:`~docstrata.rerank.Reranker` when ``enable_reranking`` is on, else ``None``."""
+        if self._reranker is None and self.cfg.enable_reranking:
+            from .rerank import Reranker
+
+            self._reranker = Reranker(self.cfg.reranker_model, base_dir=self.base_dir)
+        return self._reranker
 
     # ------------------------------------------------------------------ ingest
     def ingest(self, force: bool = False, progress: ProgressFn | None = None) -> IngestReport:
@@ -290,8 +300,14 @@ class HierarchicalDocumentTool(_BaseTool):
         cfg = self.cfg
         settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
                                   min_score=cfg.min_score if min_score is None else min_score)
+        k = cfg.top_k if top_k is None else top_k
+        depth = k
+        if self.reranker is not None and 1 <= k <= 100:  # rerank a deeper candidate list
+            from .rerank import candidate_depth
+
+            depth = candidate_depth(k)
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
-                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing)
+                          top_k=depth, settings=settings, timing=timing)
         results = []
         for h in hits:
             c, f = h.chunk, h.fused
@@ -304,6 +320,8 @@ class HierarchicalDocumentTool(_BaseTool):
                 keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content))
+        if self.reranker is not None:
+            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in hits if h.section_match})
         return results
 
     async def asearch(self, query: str, **kw) -> list[SearchResult]:
