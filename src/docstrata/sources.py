@@ -29,6 +29,11 @@ def file_sha256(path: str | Path) -> str:
     return h.hexdigest()
 
 
+def _abs(p: Path) -> Path:
+    # Not Path.resolve(): a symlink keeps its own name (and a dangling one is reported, not renamed).
+    return Path(os.path.abspath(p))
+
+
 def resolve_source(source: str, base_dir: str | Path) -> tuple[Path, list[Path]]:
     """Return ``(root, files)`` for ``source`` resolved against ``base_dir``.
 
@@ -40,18 +45,18 @@ def resolve_source(source: str, base_dir: str | Path) -> tuple[Path, list[Path]]
         full = pattern if os.path.isabs(pattern) else str(base / pattern)
         fixed = Path(full.split("*")[0].split("?")[0].split("[")[0])
         root = fixed if fixed.is_dir() else fixed.parent
-        files = [Path(p) for p in glob.glob(full, recursive=True) if Path(p).is_file()]
-        return root.resolve(), sorted(p.resolve() for p in files)
+        files = [Path(p) for p in glob.glob(full, recursive=True) if Path(p).is_file() or Path(p).is_symlink()]
+        return _abs(root), sorted(_abs(p) for p in files)
     p = Path(pattern)
     p = p if p.is_absolute() else base / p
     if p.is_file():
-        return p.parent.resolve(), [p.resolve()]
+        return _abs(p.parent), [_abs(p)]
     if p.is_dir():
         files = []
         for dirpath, dirnames, filenames in os.walk(p):
             dirnames[:] = sorted(d for d in dirnames if d not in _HIDDEN_DIRS and not d.startswith("."))
             files += [Path(dirpath) / f for f in filenames if not f.startswith(".")]
-        return p.resolve(), sorted(f.resolve() for f in files)
+        return _abs(p), sorted(_abs(f) for f in files)
     raise SourceError(f"source '{source}' does not exist (resolved to {p})")
 
 
