@@ -97,6 +97,6 @@ class DenseIndex:
                 continue
             seen.add(slot)
             out.append((self._ids[slot], float(scores[row])))
-            if len(out) == k:
-                break
-        return out
+        # Ties break by chunk id (the Store convention), so every backend returns the same order.
+        out.sort(key=lambda hit: (-hit[1], hit[0]))
+        return out[:k]

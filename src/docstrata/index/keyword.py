@@ -142,9 +142,21 @@ class KeywordIndex:
             return []
         Q, Occur = self._tantivy.Query, self._tantivy.Occur
         q = Q.boolean_query([(Occur.Should, Q.term_query(self.schema, "body", t)) for t in tokens])
+        return self._top_k(q, k)
+
+    def _top_k(self, q, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, score) of a tantivy query, ties broken by chunk id: tantivy orders
+        equal scores by document address, so hits are fetched until the k-th score's ties are all in."""
         searcher = self.index.searcher()
-        hits = searcher.search(q, limit=k).hits
-        return [(searcher.doc(addr)["chunk_id"][0], float(score)) for score, addr in hits]
+        n = k + 16
+        while True:
+            hits = searcher.search(q, limit=n).hits
+            if len(hits) < n or hits[-1][0] < hits[k - 1][0]:
+                break
+            n *= 4
+        out = [(searcher.doc(addr)["chunk_id"][0], float(score)) for score, addr in hits]
+        out.sort(key=lambda hit: (-hit[1], hit[0]))
+        return out[:k]
 
     def phrase_search(self, phrase: str, k: int) -> list[str]:
         """Chunk ids whose analysed text holds the analysed ``phrase`` as consecutive tokens."""
@@ -153,5 +165,4 @@ class KeywordIndex:
             return []
         Q = self._tantivy.Query
         q = Q.term_query(self.schema, "body", tokens[0]) if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
-        searcher = self.index.searcher()
-        return [searcher.doc(addr)["chunk_id"][0] for _, addr in searcher.search(q, limit=k).hits]
+        return [cid for cid, _ in self._top_k(q, k)]

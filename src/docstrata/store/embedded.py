@@ -295,7 +295,7 @@ class EmbeddedStore:
         if not keys:
             return out
         q = (f"SELECT e.key, e.chunk_id FROM exact e JOIN chunks c ON c.chunk_id = e.chunk_id "
-             f"WHERE e.key IN ({','.join('?' * len(keys))}) ORDER BY e.priority, c.doc_key, c.ordinal")
+             f"WHERE e.key IN ({','.join('?' * len(keys))}) ORDER BY e.priority, c.doc_key, c.ordinal, c.chunk_id")
         for key, cid in self._db.execute(q, keys):
             lst = out.setdefault(key, [])
             if len(lst) < limit:

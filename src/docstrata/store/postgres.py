@@ -155,9 +155,16 @@ class PostgresStore:
             self._conn.close()
             raise StoreError("postgres", f"the pgvector extension ('vector') is not available on {_redact(dsn)}: "
                                          f"{str(e).strip()}") from None
-        register_vector(self._conn)
-        self._create_schema()
-        self._check_dim()
+        try:
+            register_vector(self._conn)
+            self._create_schema()
+            self._check_dim()
+        except psycopg.Error as e:
+            self._conn.close()
+            raise StoreError("postgres", f"cannot set up schema {self.schema}: {str(e).strip()}") from None
+        except BaseException:
+            self._conn.close()
+            raise
 
     # ---------------------------------------------------------------- setup
     def _create_schema(self) -> None:
@@ -387,4 +394,4 @@ class PostgresStore:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            self._conn.close()  # idempotent in psycopg

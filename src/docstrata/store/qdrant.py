@@ -75,6 +75,34 @@ def _point_id(kind: str, key: str) -> str:
     return str(uuid.uuid5(_NS, f"{kind}:{key}"))
 
 
+# Local mode locks its folder to one client, so tools sharing a path share the client.
+_LOCAL_CLIENTS: dict[str, list] = {}  # realpath → [client, users]
+_LOCAL_LOCK = threading.Lock()
+
+
+def _open_local(client_cls, path: str):
+    key = os.path.realpath(path)
+    with _LOCAL_LOCK:
+        entry = _LOCAL_CLIENTS.get(key)
+        if entry is None:
+            os.makedirs(key, exist_ok=True)
+            entry = _LOCAL_CLIENTS[key] = [client_cls(path=key), 0]
+        entry[1] += 1
+        return entry[0]
+
+
+def _release_local(path: str) -> None:
+    key = os.path.realpath(path)
+    with _LOCAL_LOCK:
+        entry = _LOCAL_CLIENTS.get(key)
+        if entry is None:
+            return
+        entry[1] -= 1
+        if entry[1] <= 0:
+            del _LOCAL_CLIENTS[key]
+            entry[0].close()
+
+
 def collection_name(tool: str) -> str:
     """Collection of a tool: ``docstrata_`` + the name folded to ``[A-Za-z0-9_-]`` (+ a short hash
     when folding changed it, so distinct tools never share a collection)."""
@@ -105,11 +133,16 @@ class QdrantStore:
         self.aux = self.name + "__aux"
         self.where = url or path or ""
         self._lock = threading.RLock()
+        self._local_path: str | None = None
+        self._closed = False
         self.client = self._connect(QdrantClient, url, path, api_key_env)
-        self._ensure_collections()
-        self._avgdl: float | None = None
+        try:
+            self._ensure_collections()
+        except BaseException:
+            self.close()
+            raise
         stored = self.get_meta("bm25_avgdl")
-        self._avgdl = float(stored) if stored else None
+        self._avgdl: float | None = float(stored) if stored else None
 
     # ---------------------------------------------------------------- setup
     def _connect(self, client_cls, url, path, api_key_env):
@@ -122,13 +155,15 @@ class QdrantStore:
                 raise StoreError("qdrant", f"environment variable {api_key_env} (database.api_key_env) is not set")
         try:
             if url:
-                client = client_cls(url=url, api_key=api_key, timeout=10)
+                client = client_cls(url=url, api_key=api_key, timeout=10, check_compatibility=False)
+                client.get_collections()  # fail now, not at the first search
             elif path == ":memory:":
                 client = client_cls(location=":memory:")
             else:
-                os.makedirs(path, exist_ok=True)
-                client = client_cls(path=path)
-            client.get_collections()  # fail now, not at the first search
+                client = _open_local(client_cls, path)
+                self._local_path = path
+        except StoreError:
+            raise
         except Exception as e:  # noqa: BLE001 - connection, lock and HTTP errors all mean "cannot use it"
             raise StoreError("qdrant", f"cannot open {self.where}: {type(e).__name__}: {e}") from None
         return client
@@ -399,4 +434,10 @@ class QdrantStore:
 
     def close(self) -> None:
         with self._lock:
-            self.client.close()
+            if self._closed:
+                return
+            self._closed = True
+            if self._local_path is not None:
+                _release_local(self._local_path)
+            else:
+                self.client.close()

@@ -1,0 +1,367 @@
+"""The Store conformance suite: every backend must pass it unchanged (DESIGN §2 ``store/``).
+
+A backend's test module subclasses :class:`StoreConformance` and supplies one fixture,
+``make_store``: a factory ``make_store(tool="conformance", dim=384) -> Store`` that opens (or
+reopens) the index of ``tool`` in one fresh database per test, and closes what it opened at
+teardown. Class attributes say what the backend promises beyond the protocol:
+
+* ``persistent``: a closed store reopens with its data (not for in-memory stores).
+* ``bm25_avgdl_meta``: the store keeps BM25's mean document length fixed and records it in
+  ``get_meta("bm25_avgdl")`` (Qdrant's stored sparse weights); the reference BM25 then uses it.
+
+The corpus is small real text embedded by the real all-MiniLM-L6-v2 model. Searches are
+checked against references computed here (cosine of the best window; Okapi BM25 with Lucene's
+idf over :func:`~docstrata.index.keyword.analyze`) and against the embedded store, so every
+backend returns the same ids in the same order, ties broken by chunk id.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from docstrata.errors import StoreError
+from docstrata.index.exact import alias_keys, term_key, value_key
+from docstrata.index.keyword import analyze
+from docstrata.models import Chunk, DefinitionEntry, FileState, sha256_text
+from docstrata.store.base import StoredChunk
+
+DIM = 384
+K1, B = 1.2, 0.75
+
+# (doc_key, section_id, context, content, aliases, defined terms, extra exact keys (key, priority))
+_DOCS = {
+    "contracts/lease.md": [
+        ("1", "Lease Agreement > 1 Definitions",
+         '"Landlord" means the owner of the premises. "Tenant" means the person renting the premises.',
+         ["Section 1"], ["Landlord", "Tenant"], []),
+        ("4.2", "Lease Agreement > 4 Rent > 4.2 Payment",
+         "The Tenant shall pay the rent on the first day of each month by bank transfer. "
+         "Late payment incurs a fee of five percent.", ["Section 4.2"], [], []),
+        ("203(a)(1)", "Lease Agreement > 203(a)(1) Notices",
+         "Notices under Section 203(a)(1) must be given in writing to the Landlord at least thirty days "
+         "before termination.", ["Section 203(a)(1)"], [], []),
+    ],
+    "handbook/security.md": [
+        ("passwords", "Security Handbook > Passwords",
+         "Passwords must be rotated every ninety days and must never be shared with colleagues.",
+         [], [], [("term:password", 0)]),
+        ("devices", "Security Handbook > Devices",
+         "Laptops must use full disk encryption; report lost or stolen laptops to the security team at once.",
+         [], [], []),
+        ("visitors", "Security Handbook > Visitors",
+         "Visitors sign in at reception and wear a visitor badge at all times.", [], [], []),
+    ],
+    # Two documents with identical text: every search must order them by chunk id.
+    "faq/a.md": [("reset", "FAQ > Passwords", "How do I reset my password? Use the self-service portal.",
+                  [], [], [("term:password", 1)])],
+    "faq/b.md": [("reset", "FAQ > Passwords", "How do I reset my password? Use the self-service portal.",
+                  [], [], [("term:password", 1)])],
+}
+# The devices chunk is stored as two windows; its second window is the one about laptops.
+_FILLER_WINDOW = "The cafeteria serves lunch between noon and two o'clock."
+
+DENSE_QUERIES = ["what happens if I lose my laptop", "when is the rent due", "how do I change my password",
+                 "guests at the front desk"]
+KEYWORD_QUERIES = ["rent payment", "password", "laptops encryption lost", "Section 203(a)(1) notices",
+                   "landlord premises", "badge reception visitor", "nothing-matches-this zyzzyva"]
+PHRASES = ["bank transfer", "transfer bank", "203(a)(1)", "must never be shared", "self-service portal"]
+
+_corpus_cache: dict[str, list[tuple[StoredChunk, list[DefinitionEntry]]]] = {}
+
+
+def corpus(embedder) -> dict[str, tuple[list[StoredChunk], list[DefinitionEntry]]]:
+    """doc_key → (stored chunks, definitions) of the test corpus, embedded once per session."""
+    if not _corpus_cache:
+        for doc_key, rows in _DOCS.items():
+            stored, defs = [], []
+            for ordinal, (sid, ctx, content, aliases, terms, extra) in enumerate(rows):
+                chunk = Chunk(chunk_id=f"{doc_key}#{ordinal}", doc_key=doc_key, ordinal=ordinal, content=content,
+                              section_id=sid, parent_chain=ctx.split(" > ")[1:], heading_level=1, context=ctx,
+                              document_title=ctx.split(" > ")[0], aliases=aliases, definitions=terms)
+                texts = [chunk.contextualized_content]
+                if sid == "devices":
+                    texts = [_FILLER_WINDOW, chunk.contextualized_content]
+                keys = [(k, j) for a in aliases for j, k in enumerate(alias_keys(a))]
+                keys += [(term_key(t), 1) for t in terms] + extra
+                stored.append(StoredChunk(chunk, embedder.encode(texts), list(dict.fromkeys(keys))))
+                defs += [DefinitionEntry(t, f"definition of {t}", doc_key, sid, chunk.chunk_id) for t in terms]
+            _corpus_cache[doc_key] = (stored, defs)
+    return _corpus_cache
+
+
+def state_of(doc_key: str) -> FileState:
+    return FileState(size=len(doc_key), mtime_ns=1_700_000_000_000_000_000, sha256=sha256_text(doc_key))
+
+
+def load(store, docs) -> None:
+    for doc_key, (chunks, defs) in docs.items():
+        store.replace_document(doc_key, state_of(doc_key), chunks, defs)
+    store.flush()
+
+
+def _order(scored: dict[str, float], k: int) -> list[str]:
+    return [cid for cid, s in sorted(scored.items(), key=lambda kv: (-round(kv[1], 5), kv[0]))][:k]
+
+
+def reference_dense(docs, q: np.ndarray) -> dict[str, float]:
+    """chunk_id → cosine of its best window (vectors are normalised)."""
+    return {sc.chunk.chunk_id: float((sc.vectors @ q).max()) for chunks, _ in docs.values() for sc in chunks}
+
+
+def reference_bm25(docs, query: str, avgdl: float | None = None) -> dict[str, float]:
+    """Okapi BM25 (k1 1.2, b 0.75, idf ln(1 + (N - n + 0.5)/(n + 0.5))) over analysed text."""
+    toks = {sc.chunk.chunk_id: analyze(sc.chunk.contextualized_content) for chunks, _ in docs.values() for sc in chunks}
+    n = len(toks)
+    avgdl = avgdl or sum(map(len, toks.values())) / n
+    scores: dict[str, float] = {}
+    for term in dict.fromkeys(analyze(query)):
+        df = sum(term in t for t in toks.values())
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        for cid, t in toks.items():
+            tf = Counter(t)[term]
+            if tf:
+                scores[cid] = scores.get(cid, 0.0) + idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * len(t) / avgdl))
+    return scores
+
+
+def _record(cid: str, doc_key: str, text: str, embedder, line: int) -> StoredChunk:
+    chunk = Chunk(chunk_id=cid, doc_key=doc_key, ordinal=line, content=text, section_id="", parent_chain=[],
+                  heading_level=0, metadata={"id": cid, "line": line, "fields": {"name": text}})
+    return StoredChunk(chunk, embedder.encode([text]), [(value_key(cid), 0), (value_key("catalogue"), 1)])
+
+
+class StoreConformance:
+    """Behaviour every Store must show. Subclasses supply the ``make_store`` fixture."""
+
+    persistent = True
+    bm25_avgdl_meta = False
+
+    @pytest.fixture()
+    def store(self, make_store):
+        return make_store()
+
+    @pytest.fixture()
+    def docs(self, embedder):
+        return corpus(embedder)
+
+    @pytest.fixture()
+    def loaded(self, store, docs):
+        load(store, docs)
+        return store
+
+    def _avgdl(self, store) -> float | None:
+        return float(store.get_meta("bm25_avgdl")) if self.bm25_avgdl_meta else None
+
+    # ------------------------------------------------------------------ empty store
+    def test_empty_store_answers_empty(self, store):
+        q = np.ones(DIM, dtype=np.float32) / math.sqrt(DIM)
+        assert store.count() == 0 and store.documents() == [] and store.file_states() == {}
+        assert store.dense_search(q, 5) == [] and store.keyword_search("rent", 5) == []
+        assert store.phrase_search("bank transfer", 5) == [] and store.exact_lookup(["section 4.2"]) == {}
+        assert store.get_chunks(["nope#0"]) == [] and store.definitions() == [] and store.get_meta("nope") is None
+        assert store.keyword_search("", 5) == [] and store.keyword_search("the of and", 5) == []
+
+    # ------------------------------------------------------------------ documents
+    def test_replace_document_stores_everything(self, loaded, docs):
+        store = loaded
+        n = sum(len(c) for c, _ in docs.values())
+        assert store.count() == n
+        assert store.documents() == sorted(docs)
+        assert store.file_states() == {k: state_of(k) for k in docs}
+        chunks, defs = docs["contracts/lease.md"]
+        got = store.document_chunks("contracts/lease.md")
+        assert [c.to_dict() for c in got] == [sc.chunk.to_dict() for sc in chunks]
+        assert store.chunk_hashes("contracts/lease.md") == {
+            sc.chunk.chunk_id: sha256_text(sc.chunk.contextualized_content) for sc in chunks}
+        ids = ["handbook/security.md#2", "missing#9", "contracts/lease.md#0"]
+        assert [c.chunk_id for c in store.get_chunks(ids)] == ["handbook/security.md#2", "contracts/lease.md#0"]
+        assert store.definitions(doc_key="contracts/lease.md") == defs
+        assert [d.term for d in store.definitions(term_key=term_key("landlord"))] == ["Landlord"]
+        assert store.definitions(term_key=term_key("landlord"), doc_key="faq/a.md") == []
+
+    def test_replace_document_leaves_no_trace_of_old_chunks(self, loaded, docs, embedder):
+        store = loaded
+        new = Chunk(chunk_id="contracts/lease.md#0", doc_key="contracts/lease.md", ordinal=0, section_id="9",
+                    content="Zebras graze on the savannah.", parent_chain=[], heading_level=1)
+        vec = embedder.encode([new.content])
+        store.replace_document("contracts/lease.md", FileState(1, 2, "new"), [StoredChunk(new, vec, [("9.9", 0)])], [])
+        store.flush()
+        assert store.count() == sum(len(c) for c, _ in docs.values()) - 2
+        assert [c.content for c in store.document_chunks("contracts/lease.md")] == [new.content]
+        assert store.get_chunks(["contracts/lease.md#1", "contracts/lease.md#2"]) == []
+        assert store.file_states()["contracts/lease.md"] == FileState(1, 2, "new")
+        assert store.definitions(doc_key="contracts/lease.md") == []
+        assert not any(cid.startswith("contracts/") for cid, _ in store.keyword_search("rent landlord notices", 20))
+        assert store.keyword_search("zebras", 5)[0][0] == "contracts/lease.md#0"
+        assert store.phrase_search("bank transfer", 5) == []
+        assert store.exact_lookup(["section 4.2", "4.2", "term:landlord", "9.9"]) == {"9.9": ["contracts/lease.md#0"]}
+        dense = [cid for cid, _ in store.dense_search(embedder.embed_query("when is the rent due"), 20)]
+        assert "contracts/lease.md#1" not in dense and len(dense) == store.count()
+
+    def test_delete_document_leaves_no_trace(self, loaded, docs, embedder):
+        store = loaded
+        store.delete_document("handbook/security.md")
+        store.flush()
+        assert "handbook/security.md" not in store.file_states()
+        assert store.documents() == sorted(set(docs) - {"handbook/security.md"})
+        assert store.document_chunks("handbook/security.md") == [] and store.chunk_hashes("handbook/security.md") == {}
+        assert store.count() == sum(len(c) for k, (c, _) in docs.items() if k != "handbook/security.md")
+        hits = store.keyword_search("laptops encryption passwords rotated visitors badge", 20)
+        assert not any(cid.startswith("handbook/") for cid, _ in hits)
+        assert not any(cid.startswith("handbook/") for cid, _ in
+                       store.dense_search(embedder.embed_query("what happens if I lose my laptop"), 20))
+        assert store.phrase_search("must never be shared", 5) == []
+        assert store.exact_lookup(["term:password"]) == {"term:password": ["faq/a.md#0", "faq/b.md#0"]}
+        store.delete_document("never/stored.md")  # deleting an unknown document is a no-op
+
+    # ------------------------------------------------------------------ records
+    def test_upsert_replace_move_and_delete_chunks(self, store, embedder):
+        recs = [_record(f"P-{i}", "products.csv", text, embedder, i)
+                for i, text in enumerate(["blue widget", "red widget", "green widget"], start=1)]
+        store.upsert_chunks("products.csv", recs)
+        store.set_file_state("products.csv", FileState(10, 20, "abc"))
+        store.flush()
+        assert store.count() == 3 and store.file_states() == {"products.csv": FileState(10, 20, "abc")}
+        assert store.exact_lookup([value_key("catalogue")], limit=2) == {value_key("catalogue"): ["P-1", "P-2"]}
+        # Same id, new text: replaced in every index, not duplicated.
+        store.upsert_chunks("products.csv", [_record("P-2", "products.csv", "yellow gadget", embedder, 2)])
+        store.flush()
+        assert store.count() == 3
+        assert {cid for cid, _ in store.keyword_search("widget", 10)} == {"P-1", "P-3"}
+        assert [cid for cid, _ in store.keyword_search("gadget", 10)] == ["P-2"]
+        assert store.get_chunks(["P-2"])[0].content == "yellow gadget"
+        assert store.chunk_hashes("products.csv")["P-2"] == sha256_text("yellow gadget")
+        # A record that moves to another file belongs to that file afterwards.
+        store.upsert_chunks("other.csv", [_record("P-1", "other.csv", "blue widget", embedder, 1)])
+        store.flush()
+        assert [c.chunk_id for c in store.document_chunks("products.csv")] == ["P-2", "P-3"]
+        assert store.documents() == ["other.csv", "products.csv"]
+        store.delete_chunks(["P-3", "P-404"])
+        store.flush()
+        assert store.count() == 2 and store.get_chunks(["P-3"]) == []
+        assert [cid for cid, _ in store.keyword_search("widget", 10)] == ["P-1"]
+        assert "P-3" not in [cid for cid, _ in store.dense_search(embedder.embed_query("green widget"), 10)]
+        assert store.exact_lookup([value_key("P-3")]) == {}
+        store.delete_chunks([])
+
+    def test_refuses_zero_and_non_finite_vectors(self, store):
+        chunk = Chunk(chunk_id="x#0", doc_key="x", ordinal=0, content="x", section_id="", parent_chain=[],
+                      heading_level=0)
+        for bad in (np.zeros((1, DIM), np.float32), np.full((1, DIM), np.nan, np.float32), np.zeros((0, DIM))):
+            with pytest.raises(StoreError):
+                store.replace_document("x", FileState(1, 1, "x"), [StoredChunk(chunk, bad)], [])
+        assert store.count() == 0 and store.file_states() == {}
+
+    # ------------------------------------------------------------------ searches
+    @pytest.mark.parametrize("query", DENSE_QUERIES)
+    def test_dense_search_scores_best_window(self, loaded, docs, embedder, query):
+        q = embedder.embed_query(query)
+        ref = reference_dense(docs, q)
+        got = loaded.dense_search(q, 5)
+        assert [cid for cid, _ in got] == _order(ref, 5)
+        for cid, score in got:
+            assert score == pytest.approx(ref[cid], abs=1e-4)
+
+    def test_dense_search_uses_the_best_window(self, loaded, embedder):
+        q = embedder.embed_query("report a lost or stolen laptop to security")
+        cid, score = loaded.dense_search(q, 1)[0]
+        assert cid == "handbook/security.md#1"
+        assert score > float(embedder.encode([_FILLER_WINDOW])[0] @ q) + 0.2
+
+    @pytest.mark.parametrize("query", KEYWORD_QUERIES)
+    def test_keyword_search_is_bm25(self, loaded, docs, query):
+        ref = reference_bm25(docs, query, self._avgdl(loaded))
+        got = loaded.keyword_search(query, 5)
+        assert [cid for cid, _ in got] == _order(ref, 5)
+        for cid, score in got:
+            assert score == pytest.approx(ref[cid], rel=1e-3)
+
+    def test_ties_break_by_chunk_id(self, loaded, embedder):
+        dense = loaded.dense_search(embedder.embed_query("How do I reset my password? Use the self-service portal."), 2)
+        assert [cid for cid, _ in dense] == ["faq/a.md#0", "faq/b.md#0"] and dense[0][1] == pytest.approx(dense[1][1])
+        kw = loaded.keyword_search("self-service portal", 2)
+        assert [cid for cid, _ in kw] == ["faq/a.md#0", "faq/b.md#0"] and kw[0][1] == pytest.approx(kw[1][1])
+
+    def test_phrase_search_needs_adjacent_tokens(self, loaded):
+        assert loaded.phrase_search("bank transfer", 5) == ["contracts/lease.md#1"]
+        assert loaded.phrase_search("transfer bank", 5) == []
+        assert loaded.phrase_search("203(a)(1)", 5) == ["contracts/lease.md#2"]
+        assert loaded.phrase_search("must never be shared", 5) == ["handbook/security.md#0"]
+        assert loaded.phrase_search("self-service portal", 5) == ["faq/a.md#0", "faq/b.md#0"]
+        assert loaded.phrase_search("self-service portal", 1) == ["faq/a.md#0"]
+
+    def test_exact_lookup_orders_by_priority_then_position(self, loaded):
+        got = loaded.exact_lookup(["term:password", "section 4.2", "4.2", "term:landlord", "section 99"])
+        assert got == {"term:password": ["handbook/security.md#0", "faq/a.md#0", "faq/b.md#0"],
+                       "section 4.2": ["contracts/lease.md#1"], "4.2": ["contracts/lease.md#1"],
+                       "term:landlord": ["contracts/lease.md#0"]}
+        assert loaded.exact_lookup(["term:password"], limit=2) == {"term:password": ["handbook/security.md#0",
+                                                                                      "faq/a.md#0"]}
+
+    def test_same_results_as_the_embedded_store(self, loaded, docs, embedder):
+        from docstrata.store.embedded import EmbeddedStore
+
+        reference = EmbeddedStore(None, dim=DIM)
+        try:
+            load(reference, docs)
+            for query in DENSE_QUERIES:
+                q = embedder.embed_query(query)
+                assert [c for c, _ in loaded.dense_search(q, 8)] == [c for c, _ in reference.dense_search(q, 8)]
+            for query in KEYWORD_QUERIES:
+                assert [c for c, _ in loaded.keyword_search(query, 8)] == [c for c, _ in reference.keyword_search(query, 8)]
+            for phrase in PHRASES:
+                assert loaded.phrase_search(phrase, 8) == reference.phrase_search(phrase, 8)
+            keys = ["term:password", "section 203(a)(1)", "203(a)(1)", "term:tenant", "section 1"]
+            assert loaded.exact_lookup(keys) == reference.exact_lookup(keys)
+        finally:
+            reference.close()
+
+    # ------------------------------------------------------------------ caches, meta, lifecycle
+    def test_embedding_cache_and_meta(self, store):
+        rng = np.random.default_rng(7)
+        items = {"h1": rng.standard_normal((1, DIM)).astype(np.float32),
+                 "h2": rng.standard_normal((3, DIM)).astype(np.float32)}
+        store.cache_vectors("st:model:384", items)
+        got = store.cached_vectors("st:model:384", ["h2", "h1", "h3"])
+        assert set(got) == {"h1", "h2"}
+        for h, v in items.items():
+            assert got[h].dtype == np.float32 and np.array_equal(got[h], v)
+        assert store.cached_vectors("st:other:384", ["h1"]) == {}
+        store.set_meta("index_settings", "{}")
+        store.set_meta("index_settings", '{"a": 1}')
+        assert store.get_meta("index_settings") == '{"a": 1}'
+
+    def test_reopen_keeps_everything(self, make_store, docs, embedder):
+        if not self.persistent:
+            pytest.skip("this backend keeps nothing once closed")
+        first = make_store("reopen")
+        load(first, docs)
+        q = embedder.embed_query("when is the rent due")
+        before = (first.dense_search(q, 5), first.keyword_search("rent payment", 5), first.file_states())
+        first.set_meta("k", "v")
+        first.close()
+        again = make_store("reopen")
+        assert again.count() == sum(len(c) for c, _ in docs.values()) and again.get_meta("k") == "v"
+        after = (again.dense_search(q, 5), again.keyword_search("rent payment", 5), again.file_states())
+        assert [c for c, _ in after[0]] == [c for c, _ in before[0]]
+        assert [c for c, _ in after[1]] == [c for c, _ in before[1]] and after[2] == before[2]
+
+    def test_dimension_mismatch_is_an_error(self, make_store):
+        if not self.persistent:
+            pytest.skip("this backend keeps nothing once closed")
+        first = make_store("dims")
+        first.close()
+        with pytest.raises(StoreError, match="384"):
+            make_store("dims", dim=8)
+
+    def test_tools_do_not_see_each_other(self, make_store, docs):
+        alpha, beta = make_store("alpha"), make_store("beta")
+        load(alpha, {"faq/a.md": docs["faq/a.md"]})
+        beta.set_meta("only", "beta")
+        assert beta.count() == 0 and beta.documents() == [] and beta.file_states() == {}
+        assert beta.keyword_search("password", 5) == [] and beta.exact_lookup(["term:password"]) == {}
+        assert alpha.get_meta("only") is None and alpha.count() == 1

@@ -1,0 +1,71 @@
+"""The Store conformance suite on PostgreSQL + pgvector, against a real server the suite starts
+(``tests/pg_server.py``), plus what only a server store can get wrong: the connection."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from docstrata.errors import StoreError
+
+from .pg_server import pg_dsn  # noqa: F401 - session fixture
+pytest.register_assert_rewrite("tests.store_conformance")
+from .store_conformance import StoreConformance  # noqa: E402
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture()
+def make_pg_store(pg_dsn):  # noqa: F811
+    from docstrata.store.postgres import PostgresStore
+
+    prefix = "t" + uuid.uuid4().hex[:8]
+    opened: list[PostgresStore] = []
+
+    def make(tool: str = "conformance", dim: int = 384) -> PostgresStore:
+        store = PostgresStore(pg_dsn, tool=f"{prefix}_{tool}", dim=dim)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        if not store._conn.closed:
+            store.drop()
+            store.close()
+
+
+class TestPostgresStore(StoreConformance):
+    @pytest.fixture()
+    def make_store(self, make_pg_store):
+        return make_pg_store
+
+
+def test_unreachable_server_is_a_store_error_not_a_fallback():
+    from docstrata.store.postgres import PostgresStore
+
+    with pytest.raises(StoreError) as err:
+        PostgresStore("postgresql://docstrata:s3cret@127.0.0.1:1/nowhere", tool="t", dim=384)
+    assert err.value.backend == "postgres"
+    assert "127.0.0.1" in str(err.value) and "refused" in str(err.value).lower()
+    assert "s3cret" not in str(err.value)
+
+
+def test_open_store_dispatches_to_postgres(pg_dsn, tmp_path):  # noqa: F811
+    from docstrata.config import DatabaseConfig
+    from docstrata.store import open_store
+
+    store = open_store(DatabaseConfig(provider="postgres", dsn=pg_dsn), "dispatch-" + uuid.uuid4().hex[:6], tmp_path, 4)
+    try:
+        assert type(store).__name__ == "PostgresStore" and store.schema.startswith("docstrata_dispatch_")
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        store.drop()
+        store.close()
+
+
+def test_tool_names_that_fold_alike_get_separate_schemas():
+    from docstrata.store.postgres import schema_name
+
+    assert schema_name("policies") == "docstrata_policies"
+    assert schema_name("Policies") != schema_name("policies") != schema_name("po-licies")
