@@ -95,7 +95,11 @@ class FakeLLMServer:
             self._queue = list(replies or [])
             self._rule = rule
 
-    def reset(self) -> None:
+    def reset(self, drain_timeout: float = 5.0) -> None:
+        """Forget requests, script and prompt cache, after requests still being answered end."""
+        deadline = time.monotonic() + drain_timeout
+        while self._in_flight and time.monotonic() < deadline:
+            time.sleep(0.02)
         with self._lock:
             self.requests.clear()
             self._queue.clear()
@@ -118,7 +122,11 @@ class FakeLLMServer:
             def do_POST(self):
                 server._handle(self)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request, client_address):  # a client that timed out and hung up
+                pass
+
+        self._httpd = Server(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
         return self
