@@ -260,3 +260,53 @@ def test_make_contextualizer_choices(server, tmp_path, monkeypatch, caplog):
 
     memory = make_contextualizer(_tool_cfg(database="in-memory", context_model=cfg.context_model.model_dump()))
     assert type(memory.cache).__name__ == "MemoryContextCache"
+
+
+LEAVE_POLICY = """# Leave Policy
+
+## 1. Scope
+
+This policy applies to every employee of Example Corp.
+
+## 2. Annual Leave
+
+### 2.1 Entitlement
+
+Employees accrue 25 days of annual leave per calendar year.
+
+### 2.2 Carry-over
+
+Up to five unused days may be carried over into the first quarter of the next year.
+"""
+
+
+def test_a_tool_with_an_openai_compatible_context_model_end_to_end(server, tmp_path):
+    import docstrata
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "leave.md").write_text(LEAVE_POLICY, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(f"""
+tools:
+  - name: policies
+    type: hierarchical_document
+    source: docs/
+    context_model: {{provider: openai, name: gpt-4o-mini, base_url: "{server.url}/v1"}}
+""", encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        tool = tools["policies"]
+        first = tool.ingest()
+        assert first.chunks >= 3 and first.llm["llm_calls"] == first.chunks == len(server.requests)
+        assert first.llm["failures"] == 0 and first.llm["estimated_cost_usd"] > 0
+        hit = tool.search("How many unused days can be carried over?", top_k=1)[0]
+        assert hit.section_id == "2.2"
+        context_line, llm_line = hit.contextualized_content.split("\n\n")[0].split("\n")
+        assert context_line == "Leave Policy > 2. Annual Leave > 2.2 Carry-over"
+        assert llm_line.startswith("Situated:") and "Up to five unused days" in llm_line
+        assert hit.content.strip().endswith("next year.")
+
+        unchanged = tool.ingest()
+        assert unchanged.llm.get("llm_calls", 0) == 0 and unchanged.unchanged == 1
+        rebuilt = tool.ingest(force=True)  # every file re-chunked; every context from the cache
+        assert rebuilt.llm["llm_calls"] == 0 and rebuilt.llm["cache_hits"] == first.chunks
+        assert len(server.requests) == first.chunks
+    assert (tmp_path / ".docstrata" / "policies" / "contexts.sqlite").exists()
