@@ -148,3 +148,79 @@ def test_obliqa_gen_passage_ids_are_section_ids():
                 if re.fullmatch(r"\d+[A-Z]?(\.\d+[A-Z]?)*\.?(\.\(\w+\))*", p["PassageID"])}
     assert len(numbered) > 300
     assert len(numbered & got) / len(numbered) >= 0.95
+
+
+MSA = Path(__file__).resolve().parents[1] / "examples" / "docs" / "master_services_agreement.md"
+
+
+def test_numbered_definition_paragraph_is_body_titled_by_its_term():
+    md = ('## 1. Definitions\n\n1.3 "Service Level" means the availability commitment set out in Section 4.2.\n\n'
+          '1.4 “Fees” means the amounts payable.\n')
+    tree = parse_sections(md, "c.md", "C")
+    s13, s14 = tree.section("1.3"), tree.section("1.4")
+    assert (s13.title, s13.heading) == ('1.3 "Service Level"', "")
+    assert "means the availability commitment" in s13.text
+    assert s14.title == '1.4 "Fees"' and "amounts payable" in s14.text
+    assert s13.parent_chain == ["1. Definitions", '1.3 "Service Level"']
+
+
+@pytest.mark.parametrize("line, number, title", [
+    ("5.2 The obligations in Section 5.1 survive termination for five (5) years.", "5.2",
+     "5.2 The obligations in Section 5.1 survive termination …"),
+    ("2.2 Customer must not resell the Services.", "2.2", "2.2 Customer must not resell the Services."),
+    ("3.3.31\tAn Authorised Person must notify the Regulator.", "3.3.31",
+     "3.3.31 An Authorised Person must notify the Regulator."),
+    ("7.1 Confidentiality. Each party shall protect the other party's information.", "7.1", "7.1 Confidentiality."),
+    ("9.4\tAn Authorised Person which is a Subsidiary of", "9.4", "9.4 An Authorised Person which is a Subsidiary of"),
+])
+def test_numbered_sentence_is_body_text_with_a_short_title(line, number, title):
+    tree = parse_sections(f"Intro.\n\n{line}\n\nNext paragraph.\n", "d.txt", "D")
+    s = tree.section(number)
+    assert s.heading == "" and line.split(None, 1)[1].strip() in s.text
+    assert s.title == title
+    assert len(s.parent_chain[-1].split()) <= 11
+
+
+def test_statute_item_sentence_gets_a_short_title_and_lead_phrase():
+    txt = ("SEC. 5. GRANTS.\n\n(a) In general.—The Secretary shall establish a program to award grants to "
+           "eligible entities.\n(b) The Secretary shall report to Congress on the program every year after "
+           "the date of enactment.\n")
+    tree = parse_sections(txt, "act.txt", "Act")
+    assert tree.section("5(a)").title == "(a) In general."
+    b = tree.section("5(b)")
+    assert b.title.endswith("…") and len(b.title.split()) <= 10 and "report to Congress" in b.text
+
+
+@pytest.mark.parametrize("line, number, title", [
+    ("4.2.1.  Supported Versions", "4.2.1", "4.2.1 Supported Versions"),  # RFC
+    ("1.2\tApplication", "1.2", "1.2 Application"),  # rulebook
+    ("10.3.2\tRegulator may issue collateral notice", "10.3.2", "10.3.2 Regulator may issue collateral notice"),
+    ("9.2\tWho can exercise our powers?", "9.2", "9.2 Who can exercise our powers?"),
+    ("§ 9.11 Petition for establishment of an American viticultural area.", "9.11",
+     "§ 9.11 Petition for establishment of an American viticultural area."),  # CFR heading, full stop
+    ("SEC. 203. WHAT IS COVERED.", "203", "SEC. 203 WHAT IS COVERED."),
+])
+def test_heading_phrases_stay_headings(line, number, title):
+    tree = parse_sections(f"{line}\n\nBody text of the section.\n", "d.txt", "D")
+    s = tree.section(number)
+    assert s.heading.strip() == line and s.title == title
+    assert s.text.strip() == "Body text of the section."
+
+
+def test_long_heading_is_cut_in_the_parent_chain_only():
+    title = "Article 89 Safeguards and derogations relating to processing for archiving purposes in the public interest"
+    tree = parse_sections(f"# Regulation\n\n## {title}\n\nText.\n", "g.md", "G")
+    s = tree.section("article-89")
+    assert s.title == title
+    assert s.parent_chain[-1].endswith(" …") and len(s.parent_chain[-1].split()) <= 11
+    assert title.startswith(s.parent_chain[-1][:-2])
+
+
+def test_master_services_agreement_numbered_paragraphs_have_bodies():
+    tree = parse_sections(MSA.read_text(encoding="utf-8"), "msa.md", "MSA")
+    paragraphs = [s for s in tree.sections if re.fullmatch(r"\d+\.\d+", s.section_id) and not s.heading]
+    assert {s.section_id for s in paragraphs} >= {"1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "5.1", "5.2", "8.2"}
+    for s in paragraphs:
+        assert s.text.strip().startswith(s.section_id + " ")
+        assert len(s.title.split()) <= 10
+    assert tree.section("4.2").heading == "### 4.2 Availability"  # Markdown headings unchanged

@@ -48,7 +48,8 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     hops = 0
     while cur is not None and hops < 8:
         words = _NUMBER_PREFIX_RE.sub("", cur.title)
-        if _DEF_SECTION_RE.search(words) and len(words.split()) <= 3:
+        quoted = words[:1] in _Q_OPEN  # a definition paragraph titled by its term ("Terms"), not a heading
+        if not quoted and _DEF_SECTION_RE.search(words) and len(words.split()) <= 3:
             return True
         cur = by_id.get(cur.parent_id) if cur.parent_id else None
         hops += 1
@@ -83,6 +84,20 @@ def extract_definitions(tree: DocumentTree) -> list[DefinitionEntry]:
             seen.add(key)
             out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key, section_id=s.section_id))
     return out
+
+
+def leading_defined_term(text: str) -> str | None:
+    """The term a passage opens by defining (``"Fees" means …`` → ``Fees``), else ``None``.
+
+    Only the strict quoted forms count (straight or curly quotes, optional bold, a
+    parenthesis, then means / shall mean / refers to / has the meaning / is defined as /
+    includes), so a numbered paragraph that merely starts with a quotation is not taken.
+    """
+    m = _STRICT_RE.match(text.lstrip())
+    if not m:
+        return None
+    term = m.group("term").strip(" ,.")
+    return term if _plausible_term(term) else None
 
 
 def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:

@@ -17,6 +17,14 @@ unnumbered headings, ``preamble`` for text before the first marker. Ids restart 
 containers (``Section 1`` of each Article) are qualified by the container
 (``article-ii/1``) so ids stay unique.
 
+A numbered line is a heading only when the text after its label reads like a title
+(``4.2.1.  Supported Versions``, ``1.2<TAB>Application``). A numbered *paragraph*
+(``1.3 "Service Level" means …``, ``5.2 The obligations … survive termination.``,
+``3.3.31 An Authorised Person must …``) keeps its line as body text, so the section is not
+heading-only, and gets a short title: the defined term, a leading phrase ("Access and
+Use.", "In general.—") or its first words with an ellipsis. ``parent_chain`` entries are
+cut to about ten words.
+
 False positives are kept out by shape rules: a label must stand at the document's label
 indentation, be followed by a tab, two spaces, end of line, or a title-like text; numbers
 with a 4-digit part (years), lines with dot leaders (tables of contents), table rows and
@@ -30,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..models import DocumentTree, Section
+from .definitions import leading_defined_term
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank).
 # Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
@@ -64,6 +73,14 @@ _TAG_RE = re.compile(r"<[^>]+>")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPH_RE = re.compile(r"[*_`]+")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+# "Access and Use. Customer may …", "In general.—The Secretary shall …": a leading phrase.
+_LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\.)(.{2,80}?[.:])(?=\s|[—–]|--)")
+# Words that make a line a sentence: modal and auxiliary verbs and the verbs of rule text.
+_FINITE_VERBS = frozenset(
+    "shall must may will should would can cannot could might is are was were has have had does do did "
+    "means mean includes include applies apply constitutes refers requires survive survives agrees warrants represents "
+    "acknowledges governs prevails remains continues".split())
+_FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or nor but as from that which".split())
 
 
 @dataclass
@@ -104,19 +121,57 @@ def _plain(text: str) -> str:
 def _title_of(rest: str) -> tuple[str, bool]:
     """(title, is_heading) for the text after a label.
 
-    Short text is a heading title; a long line is a numbered paragraph whose title is its
-    leading phrase ("Access and Use.") or its first words.
+    A short, heading-like phrase ("Supported Versions", "Scope.") is the title and the line
+    is a heading. A line that reads as prose (:func:`_reads_as_sentence`) is body text, and
+    its title is short: the defined term of a definition paragraph (``"Fees"``), its leading
+    phrase ("Access and Use.", "In general.—"), or its first words with an ellipsis.
     """
     text = _plain(rest).strip(" |")
     words = text.split()
     if not words:
         return "", True
-    if len(words) <= 12 and len(text) <= 100 and not re.search(r"[;,]$", text):
+    term = leading_defined_term(text)
+    if term:
+        return f'"{term}"', False
+    if len(words) <= 12 and len(text) <= 100 and not re.search(r"[;,]$", text) \
+            and not _reads_as_sentence(text, words):
         return text, True
-    lead = re.match(r"^(.{2,80}?[.:])\s", text)
+    lead = _LEAD_PHRASE_RE.match(text)
     if lead and len(lead.group(1).split()) <= 8:
         return lead.group(1), False
-    return " ".join(words[:8]) + " …", False
+    return _first_words(words, 8), False
+
+
+def _reads_as_sentence(text: str, words: list[str]) -> bool:
+    """A line is prose, not a heading title, when it ends like a sentence or a clause
+    (``.``, ``:``, ``;``, ``—`` …, or a dangling "of"/"the" where a wrapped line breaks) and
+    has a finite verb (``shall``, ``is``, ``means`` …) or, without one, is long.
+
+    Headings are noun phrases, may hold a verb but do not end like a sentence
+    ("Regulator may issue collateral notice", "Who can exercise our powers?"), and may
+    end with a full stop ("Petition for establishment of an American viticultural area."
+    is a CFR heading); all-capitals lines are headings whatever they say.
+    """
+    if text.upper() == text or len(words) < 3:
+        return False
+    lowercase = sum(1 for w in words if w[:1].islower())
+    if words[-1].lower() in _FUNCTION_WORDS:  # a wrapped sentence, not a wrapped Title Case heading
+        return len(words) >= 4 and lowercase >= 0.4 * len(words)
+    if not re.search(r"[.!:;,—–-][\"”’')\]]*$", text):
+        return False
+    if any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", text)):
+        return True
+    return len(words) >= 10 and text.rstrip("\"”’')]")[-1:] in ".!" and lowercase >= len(words) / 2
+
+
+def _first_words(words: list[str], n: int) -> str:
+    """The first ``n`` words, without a dangling function word, and an ellipsis if cut."""
+    if len(words) <= n:
+        return " ".join(words)
+    head = words[:n]
+    while len(head) > 1 and head[-1].lower().strip(",;:") in _FUNCTION_WORDS:
+        head.pop()
+    return " ".join(head).rstrip(",;:") + " …"
 
 
 def _roman_value(s: str) -> int:
@@ -661,9 +716,16 @@ def _fill_aliases_and_chains(sections: list[Section]) -> None:
             stack.pop()
         parent = stack[-1] if stack else None
         s.parent_id = parent.section_id if parent else None
-        s.parent_chain = (parent.parent_chain if parent else []) + [s.title]
+        s.parent_chain = (parent.parent_chain if parent else []) + [_chain_title(s.title)]
         s.aliases = _aliases(s, parent)
         stack.append(s)
+
+
+def _chain_title(title: str) -> str:
+    """A title as shown in a location line: at most ~10 words ("Article 89 Safeguards and
+    derogations relating to processing for archiving purposes …")."""
+    words = title.split()
+    return title if len(words) <= 12 else _first_words(words, 10)
 
 
 def _aliases(s: Section, parent: Section | None) -> list[str]:
