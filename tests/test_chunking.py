@@ -161,3 +161,84 @@ def test_one_megabyte_document_chunks_fast(count_tokens):
     assert nonspace("".join(document_text(c) for c in chunks)) == nonspace(text)
     assert all(c.token_count <= 800 or c.oversized for c in chunks)
     assert elapsed < 5.0, f"chunking {len(text) / 1e6:.2f} MB took {elapsed:.2f} s"
+
+
+MSA = Path(__file__).resolve().parents[1] / "examples" / "docs" / "master_services_agreement.md"
+
+
+def first_line(chunk) -> str:
+    return next(ln.strip() for ln in document_text(chunk).split("\n") if ln.strip())
+
+
+def first_line_is_truthful(tree, chunk) -> bool:
+    """The chunk's first line is in its own section, or is the heading of one of its ancestors
+    (a heading-only ancestor carried into its first descendant)."""
+    by_id = {s.section_id: s for s in tree.sections}
+    own = by_id[chunk.section_id]
+    line = first_line(chunk)
+    if line in own.heading or line in own.text:
+        return True
+    ancestor = by_id.get(own.parent_id) if own.parent_id else None
+    while ancestor is not None:
+        if line in (ln.strip() for ln in ancestor.heading.split("\n")):
+            return True
+        ancestor = by_id.get(ancestor.parent_id) if ancestor.parent_id else None
+    return False
+
+
+def test_heading_only_section_is_not_lent_to_a_sibling_or_another_parent(count_tokens):
+    md = ("## 4. Service Levels\n\n### 4.1 Support\n\n### 4.2 Availability\n\nProvider shall keep 99.9% uptime.\n\n"
+          "## 5. Confidentiality\n\n### 5.1 Scope\n\n## 6. Force Majeure\n\nNeither party is liable for delays.\n")
+    tree, chunks = chunks_of(md, count_tokens)
+    by_section = {c.section_id: c for c in chunks}
+    assert by_section["4.2"].content.startswith("### 4.2 Availability")
+    assert by_section["6"].content.startswith("## 6. Force Majeure")
+    leaf = by_section["4.1"]  # an empty leaf: its own header chunk, carrying its heading-only parent
+    assert leaf.content == "## 4. Service Levels\n\n### 4.1 Support" and leaf.chunk_type == "header"
+    assert leaf.metadata["sections"] == ["4", "4.1"] and {"Section 4", "Section 4.1"} <= set(leaf.aliases)
+    assert by_section["5.1"].content.endswith("### 5.1 Scope") and "5.1" not in by_section["6"].metadata["sections"]
+    assert all(first_line_is_truthful(tree, c) for c in chunks)
+
+
+def test_numbered_sentence_paragraphs_are_their_own_chunks(count_tokens):
+    md = ("## 1. Definitions\n\n1.3 \"Service Level\" means the commitment in Section 4.2.\n\n"
+          "1.4 \"Fees\" means the amounts payable.\n\n## 2. Services\n\n2.1 Provider shall provide the Services.\n")
+    tree, chunks = chunks_of(md, count_tokens)
+    assert [c.section_id for c in chunks] == ["1.3", "1.4", "2.1"]
+    assert chunks[1].content.startswith("1.4") and chunks[1].chunk_type == "definition"
+    assert chunks[1].definitions == ["Fees"] and chunks[1].parent_chain == ["1. Definitions", '1.4 "Fees"']
+    assert chunks[2].content.startswith("## 2. Services\n\n2.1 Provider")
+    assert chunks[2].metadata["sections"] == ["2", "2.1"] and chunks[2].chunk_type == "requirement"
+
+
+def test_master_services_agreement_chunks_cite_their_first_line(count_tokens):
+    tree = build_tree(Document("msa.md", "Master Services Agreement", MSA.read_text(encoding="utf-8"), "md"))
+    chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800, overlap=50)
+    assert all(first_line_is_truthful(tree, c) for c in chunks), [
+        (c.section_id, first_line(c)) for c in chunks if not first_line_is_truthful(tree, c)]
+    for number in ("1.3", "1.4", "2.2", "5.2"):
+        holder = next(c for c in chunks if f"Section {number}" in c.aliases)  # what the exact index maps
+        assert holder.section_id == number and first_line(holder).startswith(number + " ")
+    assert next(c for c in chunks if c.section_id == "6").content.startswith("## 6. Force Majeure")
+
+
+def test_merged_sub_items_are_listed_in_metadata_sections(count_tokens):
+    txt = "SEC. 203. SMALL AGENCY PLAN.\n\n(a) Development.—Before establishing a plan\n(1) provide notice\n(2) enable officials\n"
+    _, chunks = chunks_of(txt, count_tokens)
+    assert len(chunks) == 1 and chunks[0].section_id == "203"
+    assert chunks[0].metadata["sections"] == ["203", "203(a)", "203(a)(1)", "203(a)(2)"]
+    assert "Section 203(a)(1)" in chunks[0].aliases
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("rel", ["documents/txt/license_apache-2.0.txt", "documents/md/uslm_user_guide.md",
+                                 "obliqa/StandardizedRegulatoryDocumentsTXT/AML_VER09.211223.txt",
+                                 "obliqa/StandardizedRegulatoryDocumentsTXT/COBS_VER15.150823.txt"])
+def test_real_documents_chunks_cite_their_first_line(count_tokens, rel):
+    path = SHARED_DATA / rel
+    if not path.exists():
+        pytest.skip(f"{path} is absent: the shared evaluation data is not on this machine")
+    tree = build_tree(Document(path.name, path.stem, path.read_text(encoding="utf-8"), path.suffix[1:]))
+    chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
+    wrong = [(c.chunk_id, c.section_id, first_line(c)[:60]) for c in chunks if not first_line_is_truthful(tree, c)]
+    assert not wrong, wrong[:5]

@@ -2,10 +2,25 @@
 
 Entry point: :func:`chunk_tree`. Rules:
 
-* one section (its heading line, then its own body) starts a new chunk; a heading-only
-  section is carried into the next chunk instead of becoming a chunk of its own;
+* one section (its heading line, then its own body) starts a new chunk, so a chunk's
+  ``section_id`` names the section its first line belongs to;
+* a heading-only section (a heading with no body of its own) is carried into the next
+  chunk only when the next section is inside it (``## 1. Definitions`` before ``1.1``):
+  the chunk's ``section_id`` is that descendant and its first lines are its ancestors'
+  headings, as in its ``parent_chain``. A heading-only section followed by a sibling or by
+  a section elsewhere (``2.4.3 [Deleted]`` before ``2.4.4``) is a small ``header`` chunk of
+  its own, never the head of a chunk about another section;
 * a section's enumerated sub-items (``(a)``, ``1.`` list items) stay in its chunk while the
   whole group fits the budget (their aliases travel with it);
+* numbered sibling sections are never packed together, however small (``1.1``–``1.4``,
+  one defined term each, are four chunks): a result's ``section_id`` and location then cite
+  exactly the passage shown, and a lookup of ``Section 1.3`` lands on a chunk that starts
+  with 1.3. Tiny chunks cost a little retrieval context, which the structural context
+  (document title and parent chain) gives back;
+* every chunk lists the sections whose text it holds in ``metadata["sections"]``, in
+  document order (carried ancestors, the section, its merged items; a continuation piece
+  of a split section lists that section only), and a section's first chunk carries all of
+  their ``aliases``;
 * a section over the budget is split at paragraph, then sentence, then word boundaries;
   a Markdown table only between rows, repeating its header row and separator in every
   piece; a fenced block only between lines, re-opening and closing the fence in every
@@ -58,6 +73,7 @@ class _Piece:
     oversized: bool = False
     added_prefix: str = ""
     added_suffix: str = ""
+    headings_only: bool = False  # only headings of sections without body text
 
 
 def chunk_tree(tree: DocumentTree, *, count_tokens: Callable[[str], int], max_tokens: int = 800,
@@ -106,35 +122,45 @@ def _is_item(s: Section) -> bool:
 
 def _structure_pieces(tree: DocumentTree, count: Callable[[str], int], budget: int) -> list[_Piece]:
     pieces: list[_Piece] = []
-    carried: list[Section] = []  # heading-only sections waiting for the next body
+    carried: list[Section] = []  # heading-only ancestors of the next section, outermost first
     sections = tree.sections
     i = 0
     while i < len(sections):
         head = sections[i]
-        group = [head]
-        j = i + 1
-        while j < len(sections) and _is_item(sections[j]) and sections[j].level > head.level:
-            group.append(sections[j])
-            j += 1
-        text = "\n".join(_section_text(s) for s in group)
-        if len(group) > 1 and count(text) > budget:
-            group, j = [head], i + 1
-            text = _section_text(head)
-        if not head.text.strip() and len(group) == 1 and j < len(sections):
-            carried.append(head)
+        group, j = _item_group(sections, i, count, budget)
+        heading_only = not head.text.strip() and len(group) == 1
+        if heading_only and j < len(sections) and sections[j].level > head.level:
+            carried.append(head)  # the next section is inside this one: lend it the heading
             i = j
             continue
+        owners = carried + group
+        text = "\n".join(_section_text(s) for s in group)
         if carried:
             text = "\n".join(c.heading for c in carried) + "\n\n" + text
-        owners = carried + group
         carried = []
         new = _split_section(text, head, count, budget)
         new[0].aliases = [a for s in owners for a in s.aliases]
-        for p in new:
-            p.section_ids = [s.section_id for s in owners]
+        new[0].section_ids = [s.section_id for s in owners]
+        new[0].headings_only = heading_only
+        for p in new[1:]:
+            p.section_ids = [head.section_id]
         pieces.extend(new)
         i = j
     return pieces
+
+
+def _item_group(sections: list[Section], i: int, count: Callable[[str], int],
+                budget: int) -> tuple[list[Section], int]:
+    """Section ``i`` with the enumerated sub-items that follow it, if together they fit
+    ``budget``; else section ``i`` alone. Returns the group and the index after it."""
+    head = sections[i]
+    j = i + 1
+    while j < len(sections) and _is_item(sections[j]) and sections[j].level > head.level:
+        j += 1
+    group = sections[i:j]
+    if len(group) > 1 and count("\n".join(_section_text(s) for s in group)) > budget:
+        return [head], i + 1
+    return group, j
 
 
 def _blocks(text: str) -> list[_Block]:
@@ -322,13 +348,12 @@ def token_windows(text: str, count_tokens: Callable[[str], int], max_tokens: int
 
 # --------------------------------------------------------------------------- chunk objects
 
-def _chunk_type(content: str, definitions: list[str], section: Section) -> str:
+def _chunk_type(piece: _Piece, definitions: list[str]) -> str:
     if definitions:
         return "definition"
-    body = content.replace(section.heading, "", 1).strip() if section.heading else content.strip()
-    if not body:
+    if piece.headings_only:
         return "header"
-    if _REQUIREMENT_RE.search(content):
+    if _REQUIREMENT_RE.search(piece.text):
         return "requirement"
     return "content"
 
@@ -341,7 +366,7 @@ def _to_chunk(ordinal: int, piece: _Piece, tree: DocumentTree, count: Callable[[
                    if d.section_id in owners and d.term.lower() in lowered]
     xrefs: list[CrossReference] = [x for x in find_cross_references(piece.text, tree, s.section_id)
                                    if x.section_id != s.section_id]
-    metadata = {}
+    metadata: dict = {"sections": list(piece.section_ids)} if piece.section_ids else {}
     if piece.added_prefix:
         metadata["added_prefix"] = piece.added_prefix
     if piece.added_suffix:
@@ -349,7 +374,7 @@ def _to_chunk(ordinal: int, piece: _Piece, tree: DocumentTree, count: Callable[[
     return Chunk(
         chunk_id=f"{tree.doc_key}#{ordinal}", doc_key=tree.doc_key, ordinal=ordinal, content=piece.text,
         section_id=s.section_id, parent_chain=list(s.parent_chain), heading_level=s.level,
-        chunk_type=_chunk_type(piece.text, definitions, s), token_count=count(piece.text),
+        chunk_type=_chunk_type(piece, definitions), token_count=count(piece.text),
         document_title=tree.title, section_title=s.title, aliases=list(piece.aliases),
         definitions=list(dict.fromkeys(definitions)), cross_references=xrefs, oversized=piece.oversized,
         metadata=metadata,
