@@ -88,6 +88,8 @@ def test_get_section_and_get_definition(policies):
     policies.ingest()
     chunks = policies.get_section("master_services_agreement.md", "4.2")
     assert "99.9%" in chunks[0].content
+    carried = policies.get_section("master_services_agreement.md", "1")  # heading-only: held by 1.1's chunk
+    assert carried[0].section_id == "1.1" and carried[0].content.startswith("## 1. Definitions")
     defs = policies.get_definition("force majeure event")
     assert len(defs) == 1 and "beyond a party's reasonable control" in defs[0].definition
     assert defs[0].doc_key == "master_services_agreement.md"

@@ -340,6 +340,9 @@ class HierarchicalDocumentTool(_BaseTool):
         self.ensure_ready()
         doc_key = self._resolve_document(document)
         chunks = [c for c in self.store.document_chunks(doc_key) if c.section_id == section_id]
+        if not chunks:  # a sub-item merged into its parent's chunk, or a heading carried into a descendant's
+            chunks = [c for c in self.store.document_chunks(doc_key)
+                      if section_id in c.metadata.get("sections", ()) or section_id in c.aliases]
         if not chunks:
             ids = list(dict.fromkeys(c.section_id for c in self.store.document_chunks(doc_key)))
             near = [s for s in ids if section_id.lower() in s.lower()][:10]
