@@ -76,6 +76,7 @@ class ChangeSet:
     touched: list[SourceFile] = field(default_factory=list)  # mtime moved, bytes identical
     removed: list[str] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (doc_key, reason)
+    ignored: list[str] = field(default_factory=list)  # doc_keys of files whose type is not handled
 
     @property
     def to_process(self) -> list[SourceFile]:
@@ -95,9 +96,10 @@ def scan(source: str, base_dir: str | Path, known: dict[str, FileState],
     seen: set[str] = set()
     for path in files:
         ext = path.suffix.lower().lstrip(".")
-        if extensions is not None and ext not in extensions:
-            continue
         key = doc_key_for(path, root)
+        if extensions is not None and ext not in extensions:
+            cs.ignored.append(key)
+            continue
         seen.add(key)
         try:
             st = path.stat()

@@ -31,6 +31,18 @@ ProgressFn = Callable[[int, int, str], None]
 _EMBED_BATCH = 64
 
 
+def _ignored_notice(ignored: list[str]) -> list[str]:
+    """One line naming the unsupported file types found under the source, if any."""
+    if not ignored:
+        return []
+    by_ext: dict[str, int] = {}
+    for key in ignored:
+        ext = Path(key).suffix.lower() or "(no extension)"
+        by_ext[ext] = by_ext.get(ext, 0) + 1
+    kinds = ", ".join(f"{ext} ({n})" for ext, n in sorted(by_ext.items()))
+    return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}"]
+
+
 class _BaseTool:
     """What both tool types share: lazy embedder and store, embedding with a cache, ingest lock."""
 
@@ -189,6 +201,7 @@ class HierarchicalDocumentTool(_BaseTool):
             report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
             report.unchanged = len(changes.unchanged) + len(changes.touched)
             report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
+            report.warnings += _ignored_notice(changes.ignored)
             for doc_key in changes.removed:
                 store.delete_document(doc_key)
                 report.removed += 1
@@ -429,6 +442,7 @@ class VectorstoreTool(_BaseTool):
             report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
             report.unchanged = len(changes.unchanged) + len(changes.touched)
             report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
+            report.warnings += _ignored_notice(changes.ignored)
             for doc_key in changes.removed:
                 store.delete_document(doc_key)
                 report.removed += 1
