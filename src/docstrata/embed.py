@@ -32,7 +32,11 @@ def _load_sentence_transformer(name: str):
             return _MODELS[name]
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # weight-loading bars would clutter stderr (and MCP clients' logs)
 
         path = _model_path(name)
         try:
