@@ -297,9 +297,13 @@ def serve(config: str = ConfigOpt,
                                                   help="Env var holding a bearer token required over HTTP")) -> None:
     """Run the MCP server over stdio (default) or streamable HTTP."""
     _setup()
+    from .errors import ConfigError
     from .mcp_server import serve as _serve
 
-    _serve(config, transport=transport, host=host, port=port, token_env=token_env)
+    try:
+        _serve(config, transport=transport, host=host, port=port, token_env=token_env)
+    except ConfigError as e:
+        _fail(f"configuration: {e}")
 
 
 def main() -> None:
