@@ -87,3 +87,20 @@ def test_schema_command_prints_json_schema():
     schema = json.loads(out.stdout)
     assert "tools" in schema["properties"]
     assert "HierarchicalDocumentToolConfig" in json.dumps(schema)
+
+
+def test_holodeck_tool_fields_and_database_spelling_are_accepted():
+    cfg = parse_config({"tools": [
+        {"name": "kb", "type": "vectorstore", "source": "kb/", "record_prefix": "r_", "meta_prefix": "m_",
+         "database": {"provider": "postgres", "connection_string": "postgresql://u@127.0.0.1/db"}},
+        {"name": "law", "type": "hierarchical_document", "source": "law/", "document_domain": "us_legislative",
+         "keyword_index": {"provider": "in-memory"}, "database": {"provider": "in-memory"}}]})
+    assert cfg.tools[0].database.dsn == "postgresql://u@127.0.0.1/db"
+    assert cfg.tools[1].database.provider == "in-memory"
+    assert sum("ignored" in n for n in cfg.notices) == 4
+
+
+def test_unsupported_database_provider_is_an_error_naming_the_choices():
+    with pytest.raises(ConfigError, match="chromadb.*embedded, in-memory, postgres, qdrant") as e:
+        parse_config(_doc_tool(database={"provider": "chromadb", "path": "x"}))
+    assert e.value.path == "tools[0].database"

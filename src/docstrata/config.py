@@ -68,6 +68,9 @@ class DatabaseConfig(_Strict):
         return self
 
 
+SUPPORTED_DATABASES = ("embedded", "in-memory", "postgres", "qdrant")
+
+
 def _coerce_database(v: Any) -> Any:
     if v is None:
         return DatabaseConfig()
@@ -76,8 +79,26 @@ def _coerce_database(v: Any) -> Any:
             return DatabaseConfig(provider="in-memory" if v != "embedded" else "embedded")
         if v.startswith(("postgres://", "postgresql://")):
             return DatabaseConfig(provider="postgres", dsn=v)
-        raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory' or a mapping with 'provider'")
+        raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', a postgresql:// DSN or a mapping "
+                         "with 'provider' (named stores from HoloDeck's config.yaml are not read: inline them)")
+    if isinstance(v, dict) and "connection_string" in v:  # HoloDeck's spelling
+        v = dict(v)
+        conn = v.pop("connection_string")
+        v.setdefault("url" if v.get("provider") == "qdrant" else "dsn", conn)
+    if isinstance(v, dict) and v.get("provider") not in (None, *SUPPORTED_DATABASES):
+        raise ValueError(f"database provider {v.get('provider')!r} is not supported; "
+                         f"use one of: {', '.join(SUPPORTED_DATABASES)}")
     return v
+
+
+# Fields of HoloDeck's tool configs that docstrata has no use for: dropped with one notice each.
+HOLODECK_IGNORED_FIELDS = {
+    "document_domain": "numbering is recognised in every document without a domain hint",
+    "max_subsection_depth": "every level of numbering is kept",
+    "keyword_index": "BM25 always runs on the tool's own store",
+    "record_prefix": "record fields are used as named",
+    "meta_prefix": "metadata fields are returned as named",
+}
 
 
 class _ToolBase(_Strict):
@@ -266,6 +287,11 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         if ttype not in OUR_TOOL_TYPES:
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
+        t = dict(t)
+        for key, why in HOLODECK_IGNORED_FIELDS.items():
+            if key in t:
+                t.pop(key)
+                notices.append(f"tools[{i}].{key}: ignored ({why})")
         ours.append(_substitute_env(t, f"tools[{i}]"))
         index_map.append(i)
     try:
