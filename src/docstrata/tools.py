@@ -110,14 +110,14 @@ class _BaseTool:
         missing = [i for i, k in enumerate(keys) if k not in cached]
         fresh: dict[str, object] = {}
         for start in range(0, len(missing), _EMBED_BATCH):
-            idx = missing[start:start + _EMBED_BATCH]
+            idx = [i for i in missing[start:start + _EMBED_BATCH] if keys[i] not in fresh]
             with span("embed_batch", **{"embed.batch_size": len(idx)}):
                 vecs = self.embedder.embed_chunks([items[i] for i in idx])
-            for i, v in zip(idx, vecs):
-                fresh[keys[i]] = v
-        if fresh:
-            self.store.cache_vectors(model_id, fresh)
-            report.embedded += len(fresh)
+            batch = {keys[i]: v for i, v in zip(idx, vecs)}
+            # Cached per batch, so an interrupted ingest resumes without re-embedding what it had done.
+            self.store.cache_vectors(model_id, batch)
+            fresh.update(batch)
+            report.embedded += len(batch)
         return [cached.get(k) if k in cached else fresh[k] for k in keys]
 
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
