@@ -30,9 +30,9 @@ Entry point: :func:`chunk_tree`. Rules:
 
 Text added to a piece (a repeated table header, a re-opened or closed fence) is recorded
 in ``Chunk.metadata["added_prefix"]`` / ``["added_suffix"]`` so callers (and the property
-test) can tell it from document text. ``count_tokens`` is called once per block and per
-finished chunk, never per word, so a 1 MB document chunks in well under a second or two
-with a fast tokenizer.
+test) can tell it from document text. ``count_tokens`` is called once per distinct text
+(section, group, block or finished chunk; answers are remembered), never per word, so a
+1 MB document chunks in about a second with a fast tokenizer.
 """
 
 from __future__ import annotations
@@ -100,14 +100,29 @@ def chunk_tree(tree: DocumentTree, *, count_tokens: Callable[[str], int], max_to
         raise ValueError(f"max_tokens must be ≥ 1, got {max_tokens}")
     if not 0 <= overlap < max_tokens:
         raise ValueError(f"overlap must be in [0, max_tokens), got {overlap} with max_tokens={max_tokens}")
+    count = _remembering(count_tokens)  # a text is sized to group, to split and for its chunk: count it once
     structured = any(s.section_id != "preamble" for s in tree.sections)
     if strategy == "token" or not structured:
         text = "\n\n".join(_section_text(s) for s in tree.sections)
         section = tree.sections[0] if tree.sections else Section("preamble", tree.title, 1)
-        pieces = [_Piece(w, section) for w in token_windows(text, count_tokens, max_tokens, overlap)]
+        pieces = [_Piece(w, section) for w in token_windows(text, count, max_tokens, overlap)]
     else:
-        pieces = _structure_pieces(tree, count_tokens, max_tokens)
-    return [_to_chunk(n, p, tree, count_tokens) for n, p in enumerate(pieces)]
+        pieces = _structure_pieces(tree, count, max_tokens)
+    return [_to_chunk(n, p, tree, count) for n, p in enumerate(pieces)]
+
+
+def _remembering(count_tokens: Callable[[str], int], size: int = 4096) -> Callable[[str], int]:
+    """``count_tokens`` that remembers its latest answers (the tokenizer dominates chunking time)."""
+    memo: dict[str, int] = {}
+
+    def count(text: str) -> int:
+        n = memo.get(text)
+        if n is None:
+            if len(memo) >= size:
+                memo.clear()
+            n = memo[text] = count_tokens(text)
+        return n
+    return count
 
 
 def _section_text(s: Section) -> str:
@@ -158,7 +173,7 @@ def _item_group(sections: list[Section], i: int, count: Callable[[str], int],
     while j < len(sections) and _is_item(sections[j]) and sections[j].level > head.level:
         j += 1
     group = sections[i:j]
-    if len(group) > 1 and count("\n".join(_section_text(s) for s in group)) > budget:
+    if len(group) > 1 and count("\n".join(_section_text(s) for s in group).strip("\n")) > budget:
         return [head], i + 1
     return group, j
 
@@ -205,8 +220,9 @@ def _blocks(text: str) -> list[_Block]:
 
 def _split_section(text: str, section: Section, count: Callable[[str], int], budget: int) -> list[_Piece]:
     """Pieces of one section's text (heading first) within ``budget``."""
+    text = text.strip("\n")
     if count(text) <= budget:
-        return [_Piece(text.strip("\n"), section)]
+        return [_Piece(text, section)]
     units: list[tuple[str, int, bool, str, str]] = []  # text, tokens, oversized, prefix, suffix
     for block in _blocks(text):
         units.extend(_split_block(block, count, budget))
