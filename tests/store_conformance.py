@@ -365,3 +365,29 @@ class StoreConformance:
         assert beta.count() == 0 and beta.documents() == [] and beta.file_states() == {}
         assert beta.keyword_search("password", 5) == [] and beta.exact_lookup(["term:password"]) == {}
         assert alpha.get_meta("only") is None and alpha.count() == 1
+
+
+E2E_QUERIES = ["Section 4.2", "annual leave carry over", '"personal data"', "termination for convenience"]
+
+
+def tool_search_results(project, database_yaml: str) -> tuple[list[list[str]], tuple[int, int, int]]:
+    """Ingest ``examples/docs`` through the real tool with ``database_yaml`` (a ``database:`` line or
+    ""), twice; returns the ids of hybrid searches for E2E_QUERIES and (chunks, added, unchanged-on-rerun)."""
+    import shutil
+
+    import docstrata
+
+    from .conftest import EXAMPLES
+
+    if not (project / "docs").exists():
+        shutil.copytree(EXAMPLES / "docs", project / "docs")
+    name = f"agent_{len(list(project.glob('agent_*.yaml')))}.yaml"
+    (project / name).write_text("tools:\n  - name: policies\n    type: hierarchical_document\n    description: d\n"
+                                "    source: docs/\n" + database_yaml, encoding="utf-8")
+    tool = docstrata.open(project / name)["policies"]
+    try:
+        first, again = tool.ingest(), tool.ingest()
+        ids = [[h.chunk_id for h in tool.search(q, top_k=5)] for q in E2E_QUERIES]
+        return ids, (first.chunks, first.added, again.unchanged)
+    finally:
+        tool.close()

@@ -69,3 +69,19 @@ def test_tool_names_that_fold_alike_get_separate_schemas():
 
     assert schema_name("policies") == "docstrata_policies"
     assert schema_name("Policies") != schema_name("policies") != schema_name("po-licies")
+
+
+def test_the_tool_on_postgres_finds_what_the_embedded_tool_finds(pg_dsn, tmp_path):  # noqa: F811
+    from .store_conformance import tool_search_results
+
+    embedded, counts = tool_search_results(tmp_path, "")
+    on_pg, pg_counts = tool_search_results(tmp_path, f'    database: {{provider: postgres, dsn: "{pg_dsn}"}}\n')
+    try:
+        assert counts[0] > 0 and pg_counts == counts and pg_counts[2] == pg_counts[1]
+        assert on_pg == embedded
+    finally:
+        from docstrata.store.postgres import PostgresStore
+
+        store = PostgresStore(pg_dsn, tool="policies", dim=384)
+        store.drop()
+        store.close()

@@ -81,3 +81,13 @@ def test_hybrid_search_fuses_dense_and_bm25_in_qdrant(embedder):
         assert len(hits) == 3 and hits == sorted(hits, key=lambda h: (-h[1], h[0]))
     finally:
         store.close()
+
+
+def test_the_tool_on_qdrant_finds_what_the_embedded_tool_finds(tmp_path):
+    from .store_conformance import tool_search_results
+
+    embedded, counts = tool_search_results(tmp_path, "")
+    on_qdrant, q_counts = tool_search_results(tmp_path, "    database: {provider: qdrant, path: .qdrant}\n")
+    assert counts[0] > 0 and q_counts == counts and q_counts[2] == q_counts[1]
+    assert on_qdrant == embedded
+    assert (tmp_path / ".qdrant").is_dir()
