@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import shared_data
+from .conftest import shared_data
 
 from docstrata.convert import SUPPORTED_EXTENSIONS, convert_file, normalize_heading, strip_pagination
 from docstrata.errors import ConversionError
