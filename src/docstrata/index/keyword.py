@@ -82,6 +82,9 @@ def analyzed_text(text: str) -> str:
     return " ".join(analyze(text))
 
 
+_MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
+
+
 class KeywordIndex:
     """A tantivy BM25 index of (chunk_id, doc_key, text). ``path=None`` keeps it in RAM.
 
@@ -151,7 +154,7 @@ class KeywordIndex:
         n = k + 16
         while True:
             hits = searcher.search(q, limit=n).hits
-            if len(hits) < n or hits[-1][0] < hits[k - 1][0]:
+            if len(hits) < n or hits[-1][0] < hits[k - 1][0] or n >= _MAX_TIE_FETCH:
                 break
             n *= 4
         out = [(searcher.doc(addr)["chunk_id"][0], float(score)) for score, addr in hits]
