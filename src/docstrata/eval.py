@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -182,7 +183,9 @@ def evaluate(tool, qs: QuerySet, modes: list[str], depth: int = 100,
                     ranked.setdefault(gid, score)
             run[q.qid] = ranked or {"~none": 0.0}
         elapsed = time.perf_counter() - t0
-        scores = ranx_evaluate(qrels, Run(run), METRICS, make_comparable=True)
+        with warnings.catch_warnings():  # ranx's numba kernels warn about an internal int cast
+            warnings.simplefilter("ignore")
+            scores = ranx_evaluate(qrels, Run(run), METRICS, make_comparable=True)
         n = max(len(qs.queries), 1)
         results.append(ModeResult(mode, {m: float(scores[m]) for m in METRICS}, n / elapsed if elapsed else 0.0,
                                   timing.embed_s / n, timing.search_s / n, len(qs.queries)))
