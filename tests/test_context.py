@@ -310,3 +310,39 @@ tools:
         assert rebuilt.llm["llm_calls"] == 0 and rebuilt.llm["cache_hits"] == first.chunks
         assert len(server.requests) == first.chunks
     assert (tmp_path / ".docstrata" / "policies" / "contexts.sqlite").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.shared_data
+@pytest.mark.timeout(3600)  # embedding the whole corpus: minutes on two cores
+def test_shared_documents_get_llm_contexts_and_a_second_ingest_is_free(server, tmp_path):
+    """Issue 8's acceptance run: ``../shared/data/documents`` through the OpenAI-compatible provider."""
+    import docstrata
+
+    from .conftest import shared_data
+
+    documents = shared_data("documents")
+    (tmp_path / "agent.yaml").write_text(f"""
+tools:
+  - name: corpus
+    type: hierarchical_document
+    source: "{documents.as_posix()}"
+    context_model: {{provider: openai, name: gpt-4o-mini, base_url: "{server.url}/v1"}}
+""", encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        tool = tools["corpus"]
+        t0 = time.perf_counter()
+        first = tool.ingest()
+        first_s = time.perf_counter() - t0
+        print(f"\nfirst ingest: {first.files_total} files, {first.chunks} chunks, {first_s:.1f} s, llm {first.llm}")
+        chunks = [c for doc_key in tool.store.documents() for c in tool.store.document_chunks(doc_key)]
+        distinct = {(c.doc_key, c.content) for c in chunks}  # a text repeated in one document is asked once
+        assert first.added > 20 and first.llm["failures"] == 0
+        assert first.llm["llm_calls"] == len(distinct) == len(server.requests)
+        with_llm = [c for c in chunks if "\nSituated:" in c.contextualized_content.split("\n\n")[0]]
+        assert len(with_llm) == len(chunks)
+        requests_after_first = len(server.requests)
+        t0 = time.perf_counter()
+        second = tool.ingest()
+        print(f"second ingest: {time.perf_counter() - t0:.2f} s, llm {second.llm}")
+        assert second.llm.get("llm_calls", 0) == 0 and len(server.requests) == requests_after_first
