@@ -115,7 +115,7 @@ def test_retries_wait_one_two_and_four_seconds(server):
     assert [r.status for r in server.requests] == [500, 503, 500, 200]
     gaps = [b.started - a.finished for a, b in zip(server.requests, server.requests[1:])]
     for gap, want in zip(gaps, (1.0, 2.0, 4.0)):
-        assert want - 0.05 <= gap <= want + 0.5, gaps
+        assert want - 0.05 <= gap <= want + 0.75, gaps
     assert stats.llm_calls == 4 and stats.failures == 0 and "Situated:" in chunks[0].context
 
 
@@ -161,7 +161,7 @@ def test_an_invalid_key_stops_asking_after_one_request(server):
 
 
 def test_429_halves_concurrency_once_and_it_recovers_after_a_quiet_period(server):
-    doc, chunks = make_doc(41)
+    doc, chunks = make_doc(61)
     calls = {"n": 0}
 
     def rule(req):
@@ -175,11 +175,11 @@ def test_429_halves_concurrency_once_and_it_recovers_after_a_quiet_period(server
     stats = ctx.contextualize(doc, chunks)
 
     reqs = server.requests
-    assert stats.failures == 0 and len(reqs) == 41 + 8
+    assert stats.failures == 0 and len(reqs) == 61 + 8
     assert sorted(r.chunk for r in reqs if r.status == 200) == sorted(c.content for c in chunks)  # no duplicates
     throttled_at = min(r.finished for r in reqs if r.status == 429)
     assert max(r.in_flight_at_start for r in reqs if r.started < throttled_at) == 8
-    during = [r for r in reqs if throttled_at < r.started < throttled_at + 1.9]
+    during = [r for r in reqs if throttled_at < r.started < throttled_at + 1.8]
     assert during and max(r.in_flight_at_start for r in during) <= 4
     after = [r for r in reqs if r.started > throttled_at + 2.3]
     assert after and max(r.in_flight_at_start for r in after) > 4
