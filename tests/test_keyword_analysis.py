@@ -43,3 +43,9 @@ def test_identifier_queries_rank_the_exact_identifier_first():
 def test_phrase_search_needs_adjacent_tokens():
     ki = _index({"a": "the right to erasure applies", "b": "erasure is a right"})
     assert ki.phrase_search("right to erasure", 5) == ["a"]
+
+
+def test_camel_case_identifiers_match_by_their_words():
+    assert {"diffexecutor", "diff", "executor"} <= set(analyze("DiffExecutor"))
+    ki = _index({"code": "pub struct DiffExecutor<A, B> { primary: A }", "prose": "An executor runs programs"})
+    assert ki.search("diff executor", 2)[0][0] == "code"

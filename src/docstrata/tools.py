@@ -18,6 +18,7 @@ from typing import Callable
 
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConversionError, RecordError
+from .index.keyword import ANALYSIS_VERSION
 from .models import (Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResult, SkippedFile,
                      sha256_text)
 from .search import QueryError, SearchSettings, SearchTiming, definitions_used, run_search
@@ -155,7 +156,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": c.context_model.model_dump() if c.context_model else None,
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 1}
+                "extract_cross_references": c.extract_cross_references, "pipeline": 1, "analysis": ANALYSIS_VERSION}
 
     @property
     def contextualizer(self):
@@ -398,7 +399,7 @@ class VectorstoreTool(_BaseTool):
         c = self.cfg
         return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
                 "field_separator": c.field_separator, "record_path": c.record_path,
-                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 1}
+                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 1, "analysis": ANALYSIS_VERSION}
 
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""

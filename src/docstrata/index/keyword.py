@@ -5,7 +5,8 @@ Analysis (the same at index and query time, shared by every store backend):
 * Unicode NFKC, case folding, accents folded (``café`` → ``cafe``).
 * Identifier-like tokens are kept whole *and* split into their parts: ``203(a)(1)`` →
   ``203(a)(1) 203 a 1``; ``4.2.1`` → ``4.2.1 4 2 1``; ``DEC-0054`` → ``dec-0054 dec 0054``;
-  ``rsa_pss_rsae_sha256`` → itself plus ``rsa pss rsae sha256``. So ``Section 2(a)`` keeps
+  ``rsa_pss_rsae_sha256`` → itself plus ``rsa pss rsae sha256``; camelCase at case changes:
+  ``DiffExecutor`` → ``diffexecutor diff executor``. So ``Section 2(a)`` keeps
   ``2`` and ``a``: one-character tokens are never dropped.
 * Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
   English set) is removed; parts of identifiers are never stop-listed.
@@ -24,6 +25,9 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+# Bumped whenever analyze() changes, so indexes built with the old analysis are rebuilt.
+ANALYSIS_VERSION = 2
+
 # Lucene's EnglishAnalyzer default stop set.
 STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
                       "then there these they this to was will with".split())
@@ -37,6 +41,9 @@ _TOKEN = re.compile(
 )
 _POSSESSIVE = re.compile(r"['\u2019]s\b")
 _PART = re.compile(rf"[^\W_{_CJK}]+", re.UNICODE)
+# camelCase / PascalCase identifiers (DiffExecutor, parseHTTPResponse) are also split at case changes.
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 
 
@@ -60,20 +67,22 @@ def analyze(text: str) -> list[str]:
     """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text."""
     stem = _stemmer().stemWord
     out: list[str] = []
-    for m in _TOKEN.finditer(_POSSESSIVE.sub("", fold(text))):
-        tok = m.group(0)
+    for m in _TOKEN.finditer(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text))):
+        raw = m.group(0)
+        tok = fold(raw)
         if _CJK_RUN.match(tok):
             out += [tok] if len(tok) == 1 else [tok[i:i + 2] for i in range(len(tok) - 1)]
             continue
+        camel = _CAMEL_PART.findall(raw) if _CAMEL.search(raw) else []
         parts = _PART.findall(tok)
-        if len(parts) == 1 and parts[0] == tok:
+        if len(parts) == 1 and parts[0] == tok and not camel:
             if tok in STOPWORDS:
                 continue
             out.append(stem(tok) if tok.isalpha() else tok)
             continue
-        whole = tok.strip("'")
-        out.append(whole)
-        out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in parts]
+        out.append(tok.strip("'"))
+        pieces = [fold(c) for c in camel] if camel else parts
+        out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in pieces]
     return out
 
 
