@@ -132,6 +132,27 @@ class _BaseTool:
             self._ready = True
             return report
 
+    def _sync_file_states(self, report: IngestReport, extensions: frozenset[str], force: bool):
+        """Compare the source with the stored file states: purge removed files, record
+        mtime-only changes, count everything in ``report``; returns the ChangeSet."""
+        from .sources import scan
+
+        store = self.store
+        if not force and self._settings_changed():
+            report.warnings.append("index settings changed since the last ingest: rebuilding every file")
+            force = True
+        changes = scan(self.cfg.source, self.base_dir, store.file_states(), extensions, force=force)
+        for sf in changes.touched:  # bytes identical, only mtime moved
+            store.set_file_state(sf.doc_key, sf.state)
+        report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
+        report.unchanged = len(changes.unchanged) + len(changes.touched)
+        report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
+        report.warnings += _ignored_notice(changes.ignored)
+        for doc_key in changes.removed:
+            store.delete_document(doc_key)
+            report.removed += 1
+        return changes
+
     async def aingest(self, **kw) -> IngestReport:
         return await asyncio.to_thread(self.ingest, **kw)
 
@@ -187,25 +208,12 @@ class HierarchicalDocumentTool(_BaseTool):
         Raises :class:`~docstrata.errors.SourceError` if ``source`` does not exist.
         """
         from .convert import SUPPORTED_EXTENSIONS
-        from .sources import scan
 
         t0 = time.perf_counter()
         report = IngestReport(tool=self.name)
         with self._lock, span("hierarchical_document.ingest", **{"tool.name": self.name}) as root:
             store = self.store
-            if not force and self._settings_changed():
-                report.warnings.append("index settings changed since the last ingest: rebuilding every document")
-                force = True
-            changes = scan(self.cfg.source, self.base_dir, store.file_states(), SUPPORTED_EXTENSIONS, force=force)
-            for sf in changes.touched:  # bytes identical, only mtime moved
-                store.set_file_state(sf.doc_key, sf.state)
-            report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
-            report.unchanged = len(changes.unchanged) + len(changes.touched)
-            report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
-            report.warnings += _ignored_notice(changes.ignored)
-            for doc_key in changes.removed:
-                store.delete_document(doc_key)
-                report.removed += 1
+            changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force)
             todo = changes.to_process
             for i, sf in enumerate(todo):
                 if progress:
@@ -426,7 +434,6 @@ class VectorstoreTool(_BaseTool):
             tool._embedder, tool._store = self.embedder, self.store
             return tool.ingest(force=force, progress=progress)
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
-        from .sources import scan
         from .store import StoredChunk
         from .index.exact import value_key
 
@@ -434,19 +441,7 @@ class VectorstoreTool(_BaseTool):
         report = IngestReport(tool=self.name)
         with self._lock, span("vectorstore.ingest", **{"tool.name": self.name}):
             store = self.store
-            if not force and self._settings_changed():
-                report.warnings.append("record settings changed since the last ingest: reloading every file")
-                force = True
-            changes = scan(self.cfg.source, self.base_dir, store.file_states(), SUPPORTED_RECORD_EXTENSIONS, force=force)
-            for sf in changes.touched:
-                store.set_file_state(sf.doc_key, sf.state)
-            report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
-            report.unchanged = len(changes.unchanged) + len(changes.touched)
-            report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
-            report.warnings += _ignored_notice(changes.ignored)
-            for doc_key in changes.removed:
-                store.delete_document(doc_key)
-                report.removed += 1
+            changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force)
             todo = changes.to_process
             for i, sf in enumerate(todo):
                 if progress:
