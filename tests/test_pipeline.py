@@ -88,8 +88,9 @@ def test_get_section_and_get_definition(policies):
     policies.ingest()
     chunks = policies.get_section("master_services_agreement.md", "4.2")
     assert "99.9%" in chunks[0].content
-    carried = policies.get_section("master_services_agreement.md", "1")  # heading-only: held by 1.1's chunk
-    assert carried[0].section_id == "1.1" and carried[0].content.startswith("## 1. Definitions")
+    whole = policies.get_section("master_services_agreement.md", "1")  # the heading is carried into 1.1's chunk
+    assert [c.section_id for c in whole] == ["1.1", "1.2", "1.3", "1.4"]
+    assert whole[0].content.startswith("## 1. Definitions")
     defs = policies.get_definition("force majeure event")
     assert len(defs) == 1 and "beyond a party's reasonable control" in defs[0].definition
     assert defs[0].doc_key == "master_services_agreement.md"
@@ -153,3 +154,30 @@ def test_batch_search_json(project):
     assert set(lines[1]["results"][0]) >= {"chunk_id", "content", "fused_score", "semantic_score", "keyword_score",
                                            "exact_match", "source_path", "parent_chain", "section_id",
                                            "definitions_context"}
+
+
+def test_a_long_running_reader_sees_another_process_ingest(project, policies):
+    """An MCP server keeps its tool open while `docstrata ingest` runs elsewhere."""
+    policies.ingest()
+    assert policies.search("giraffe-proof warehouse", mode="semantic", top_k=1)[0].section_id != "8.3"
+    msa = project / "docs" / "master_services_agreement.md"
+    msa.write_text(msa.read_text() + "\n8.3 Provider shall keep a giraffe-proof warehouse for Customer's goods.\n")
+    other = docstrata.open(project / "agent.yaml")
+    assert other["policies"].ingest().updated == 1
+    other.close()
+    for mode in ("semantic", "keyword", "hybrid"):
+        assert policies.search("giraffe-proof warehouse", mode=mode, top_k=1)[0].section_id == "8.3", mode
+
+
+def test_get_section_returns_the_whole_section_with_subsections(policies):
+    policies.ingest()
+    ids = [c.section_id for c in policies.get_section("master_services_agreement.md", "4")]
+    assert ids == ["4.1", "4.2", "4.3"]
+    assert [c.section_id for c in policies.get_section("master_services_agreement.md", "Section 4.2")] == ["4.2"]
+
+
+def test_a_query_using_a_defined_term_is_not_answered_by_its_definition(policies):
+    policies.ingest()
+    top = policies.search("Customer shall pay all Fees within thirty days", top_k=3)[0]
+    assert top.section_id == "3.1"
+    assert policies.search("What does Fees mean?", top_k=1)[0].section_id == "1.4"

@@ -39,10 +39,13 @@ def _load(config: str):
     from .tools import Toolset
 
     try:
-        return Toolset(load_config(config))
+        toolset = Toolset(load_config(config))
     except ConfigError as e:
         _console(stderr=True).print(f"[red]Configuration error[/red] {e}")
         raise typer.Exit(2) from None
+    if not len(toolset):
+        _fail(f"{config} configures no hierarchical_document or vectorstore tool")
+    return toolset
 
 
 def _start_trace(exporter: Optional[str]) -> None:

@@ -10,6 +10,7 @@ the YAML path of the bad field.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import os
@@ -284,6 +285,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         ttype = t.get("type")
         if ttype is None:
             raise ConfigError("missing 'type' (hierarchical_document or vectorstore)", path=f"tools[{i}].type", file=file)
+        close = difflib.get_close_matches(str(ttype), OUR_TOOL_TYPES, n=1, cutoff=0.75)
+        if ttype not in OUR_TOOL_TYPES and close:
+            raise ConfigError(f"unknown tool type {ttype!r}; did you mean {close[0]!r}?", path=f"tools[{i}].type",
+                              file=file)
         if ttype not in OUR_TOOL_TYPES:
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
@@ -292,7 +297,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             if key in t:
                 t.pop(key)
                 notices.append(f"tools[{i}].{key}: ignored ({why})")
-        ours.append(_substitute_env(t, f"tools[{i}]"))
+        try:
+            ours.append(_substitute_env(t, f"tools[{i}]"))
+        except ConfigError as e:
+            raise ConfigError(str(e).split(": ", 1)[-1], path=e.path, file=file) from None
         index_map.append(i)
     try:
         cfg = AgentConfig(tools=ours)

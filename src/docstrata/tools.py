@@ -41,7 +41,10 @@ def _ignored_notice(ignored: list[str]) -> list[str]:
         ext = Path(key).suffix.lower() or "(no extension)"
         by_ext[ext] = by_ext.get(ext, 0) + 1
     kinds = ", ".join(f"{ext} ({n})" for ext, n in sorted(by_ext.items()))
-    return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}"]
+    hint = ""
+    if any(ext.lstrip(".") in ("csv", "tsv", "json", "jsonl", "ndjson") for ext in by_ext):
+        hint = "; CSV / JSON / JSONL files are loaded as records by a vectorstore tool with id_field and vector_field"
+    return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
 
 
 class _BaseTool:
@@ -55,7 +58,6 @@ class _BaseTool:
         self._store = None
         self._lock = threading.RLock()
         self._ready = False
-        self._definitions_cache: dict[str, list[DefinitionEntry]] = {}
 
     @property
     def embedder(self):
@@ -177,7 +179,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": c.context_model.model_dump() if c.context_model else None,
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 1, "analysis": ANALYSIS_VERSION}
+                "extract_cross_references": c.extract_cross_references, "pipeline": 2, "analysis": ANALYSIS_VERSION}
 
     @property
     def contextualizer(self):
@@ -237,7 +239,6 @@ class HierarchicalDocumentTool(_BaseTool):
                 store.flush()
             self._save_settings()
             report.chunks_total = store.count()
-            self._definitions_cache.clear()
             report.warnings += self._definition_conflicts()
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
@@ -285,6 +286,13 @@ class HierarchicalDocumentTool(_BaseTool):
             d.doc_key = sf.doc_key
             d.chunk_id = d.chunk_id or defined_in.get(term_key(d.term))
             definitions.append(d)
+        by_id = {s.section_id: s for s in tree.sections}
+        for c in chunks:  # ancestors let get_section return a section with all its subsections
+            ancestors, node = [], by_id.get(c.section_id)
+            while node is not None and node.parent_id:
+                ancestors.append(node.parent_id)
+                node = by_id.get(node.parent_id)
+            c.metadata["ancestors"] = ancestors
         stored = []
         for c, v in zip(chunks, vectors):
             keys: list[tuple[str, int]] = []
@@ -350,27 +358,37 @@ class HierarchicalDocumentTool(_BaseTool):
         return await asyncio.to_thread(self.search, query, **kw)
 
     def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
-        if doc_key not in self._definitions_cache:
-            self._definitions_cache[doc_key] = self.store.definitions(doc_key=doc_key)
-        return self._definitions_cache[doc_key]
+        return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
 
     def get_section(self, document: str, section_id: str) -> list[Chunk]:
-        """The chunks of ``section_id`` in ``document`` (a doc_key; a unique suffix or stem also works).
+        """Every chunk of section ``section_id`` in ``document``, its subsections included, in
+        document order. ``document`` is a doc_key (a unique suffix or stem also works); the id may
+        also be an alias as cited (``Section 4.2``, ``Art. 17``).
 
         Raises :class:`QueryError` if the document or section does not exist.
         """
+        from .index.exact import alias_keys
+
         self.ensure_ready()
         doc_key = self._resolve_document(document)
-        chunks = [c for c in self.store.document_chunks(doc_key) if c.section_id == section_id]
-        if not chunks:  # a sub-item merged into its parent's chunk, or a heading carried into a descendant's
-            chunks = [c for c in self.store.document_chunks(doc_key)
-                      if section_id in c.metadata.get("sections", ()) or section_id in c.aliases]
-        if not chunks:
-            ids = list(dict.fromkeys(c.section_id for c in self.store.document_chunks(doc_key)))
+        chunks = self.store.document_chunks(doc_key)
+
+        def holds(c: Chunk, sid: str) -> bool:
+            meta = c.metadata
+            return c.section_id == sid or sid in meta.get("sections", ()) or sid in meta.get("ancestors", ())
+
+        found = [c for c in chunks if holds(c, section_id)]
+        if not found:  # cited form: "Section 4.2", "Art. 17"
+            keys = set(alias_keys(section_id))
+            starts = [c for c in chunks if keys & {k for a in c.aliases for k in alias_keys(a)}]
+            if starts:
+                found = [c for c in chunks if holds(c, starts[0].section_id)]
+        if not found:
+            ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
             near = [s for s in ids if section_id.lower() in s.lower()][:10]
-            hint = f"; similar: {', '.join(near)}" if near else f"; {len(ids)} sections exist"
+            hint = f"; similar: {', '.join(near)}" if near else f"; {len(ids)} sections hold text"
             raise QueryError(f"no section {section_id!r} in {doc_key}{hint}")
-        return chunks
+        return found
 
     async def aget_section(self, document: str, section_id: str) -> list[Chunk]:
         return await asyncio.to_thread(self.get_section, document, section_id)
@@ -514,7 +532,12 @@ class VectorstoreTool(_BaseTool):
     def get_record(self, record_id: str) -> RecordResult:
         """The record with id ``record_id``. Raises :class:`QueryError` if there is none."""
         self.ensure_ready()
+        from .index.exact import value_key
+
         found = self.store.get_chunks([record_id])
+        if not found:  # ids match case-insensitively, as searches do
+            ids = self.store.exact_lookup([value_key(record_id)], limit=1).get(value_key(record_id), [])
+            found = [c for c in self.store.get_chunks(ids) if value_key(c.chunk_id) == value_key(record_id)]
         if not found:
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
         return self._record_result(found[0], 1.0, {}, True)

@@ -112,16 +112,24 @@ def query_section_keys(query: str) -> list[list[str]]:
 
 def term_key(term: str) -> str:
     """Exact-index key of a defined term."""
-    return "term:" + re.sub(r"\s+", " ", fold(term).strip(" \"'‘’“”*"))
+    return "term:" + re.sub(r"\s+", " ", fold(term).strip(" \"'‘’“”*?!.:;,"))
 
 
-def query_term_keys(query: str, max_words: int = 6) -> list[str]:
-    """Candidate defined-term keys: every 1..``max_words`` word n-gram of the query."""
-    words = re.findall(r"[\w\-]+", fold(query))
-    keys = []
-    for n in range(min(max_words, len(words)), 0, -1):
-        for i in range(len(words) - n + 1):
-            keys.append("term:" + " ".join(words[i:i + n]))
+_DEFINITION_REQUEST = re.compile(
+    r"^\s*(?:(?:what|who)\s+(?:is|are|does|do)\s+|define\s+|definition\s+of\s+|meaning\s+of\s+|"
+    r"what\s+is\s+meant\s+by\s+)?(?:an?\s+|the\s+)?[\"“‘']?(?P<term>[^\"”’'?]{1,80}?)[\"”’']?"
+    r"(?:\s+(?:mean|means|stand\s+for))?\s*\??\s*$", re.IGNORECASE)
+
+
+def query_term_keys(query: str) -> list[str]:
+    """Defined-term keys a query asks about: the whole query as a term ("Force Majeure Event")
+    or the term of a definition request ("What does 'Fees' mean?", "definition of personal data").
+    A term merely used inside a longer query is not a request for its definition (results carry
+    the definitions of the terms they use anyway)."""
+    keys = [term_key(query)]
+    m = _DEFINITION_REQUEST.match(query)
+    if m and len(m.group("term").split()) <= 8:
+        keys.insert(0, term_key(m.group("term")))
     return list(dict.fromkeys(keys))
 
 

@@ -78,6 +78,7 @@ class EmbeddedStore:
         self._check_dim()
         self._keyword = self._open_keyword()
         self._dense: DenseIndex | None = None
+        self._generation = self._read_generation()
 
     # ---------------------------------------------------------------- setup
     def _check_dim(self) -> None:
@@ -254,6 +255,24 @@ class EmbeddedStore:
         with self._lock:
             self._keyword.commit()
             self._db.execute("DELETE FROM keyword_dirty")
+            # Readers in other processes (a running MCP server) compare this to reload their copies.
+            self._generation = self._read_generation() + 1
+            self.set_meta("generation", str(self._generation))
+
+    def _read_generation(self) -> int:
+        return int(self.get_meta("generation") or 0)
+
+    def _refresh_if_changed(self) -> None:
+        """Reload the keyword reader and drop the in-memory matrix if another process has
+        flushed writes since we last looked (one indexed SQLite read per search)."""
+        if self.root is None:
+            return
+        gen = self._read_generation()
+        if gen != self._generation:
+            with self._lock:
+                self._keyword.index.reload()
+                self._dense = None
+                self._generation = gen
 
     # ---------------------------------------------------------------- reads
     def file_states(self) -> dict[str, FileState]:
@@ -282,12 +301,15 @@ class EmbeddedStore:
         return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 
     def dense_search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        self._refresh_if_changed()
         return self._dense_index().search(vector, k)
 
     def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
+        self._refresh_if_changed()
         return self._keyword.search(query, k)
 
     def phrase_search(self, phrase: str, k: int) -> list[str]:
+        self._refresh_if_changed()
         return self._keyword.phrase_search(phrase, k)
 
     def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
