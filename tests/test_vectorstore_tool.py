@@ -93,3 +93,11 @@ def test_vectorstore_without_vector_field_works_on_documents(tmp_path):
     assert tool.ingest().chunks >= 1
     hit = tool.search("how long do I have to send an item back?", top_k=1)[0]
     assert "30 days" in hit.content and hit.source_file == "guide.md"
+
+
+def test_metadata_values_reach_bm25_but_not_the_embedding(tmp_path):
+    _write_csv(tmp_path / "p.csv", [("A-1", "Red running shoes", "footwear"), ("B-2", "Blue rain jacket", "outerwear")])
+    tool = _tool(tmp_path, source="p.csv", id_field="sku", vector_field="title")
+    tool.ingest()
+    assert tool.search("outerwear", mode="keyword", top_k=1)[0].id == "B-2"
+    assert tool.get_record("b-2").id == "B-2"  # ids match case-insensitively

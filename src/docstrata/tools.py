@@ -425,7 +425,7 @@ class VectorstoreTool(_BaseTool):
         c = self.cfg
         return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
                 "field_separator": c.field_separator, "record_path": c.record_path,
-                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 1, "analysis": ANALYSIS_VERSION}
+                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 2, "analysis": ANALYSIS_VERSION}
 
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""
@@ -473,7 +473,9 @@ class VectorstoreTool(_BaseTool):
                         for r in batch:
                             c = Chunk(chunk_id=r.id, doc_key=sf.doc_key, ordinal=r.line or 0, content=r.content,
                                       section_id="", parent_chain=[], heading_level=0,
-                                      metadata={"id": r.id, "line": r.line, "fields": r.metadata})
+                                      metadata={"id": r.id, "line": r.line, "fields": r.metadata},
+                                      # metadata values reach BM25 through the context; the embedding sees content only
+                                      context=" ".join(v for v in r.metadata.values() if v))
                             chunks.append(c)
                         vecs = self._embed([("", c.content) for c in chunks], report)
                         stored = []
