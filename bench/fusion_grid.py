@@ -87,7 +87,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("datasets", nargs="*", default=["scifact", "codebase", "obliqa"])
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--weights", default=None, help='semicolon-separated "s,k,e" triples (default: a fixed grid)')
+    ap.add_argument("--ks", default=None, help="comma-separated rrf_k values (default: 10,30,60,100)")
     args = ap.parse_args()
+    weights = [tuple(float(x) for x in w.split(",")) for w in args.weights.split(";")] if args.weights else WEIGHTS
+    ks = [int(k) for k in args.ks.split(",")] if args.ks else KS
     if not DATA.exists():
         sys.exit(f"{DATA} is absent")
     print("1/(60+1) vs 1/(60+20): ratio %.2f — a weight ratio above that overrides any rank difference "
@@ -96,7 +100,7 @@ def main() -> None:
         tool, qs, per_query = collect(name, args.limit)
         print(f"\n## {name} ({len(qs.queries)} queries)\n")
         print("| semantic | keyword | exact | k | nDCG@10 | Recall@10 | MAP@10 |\n|---|---|---|---|---|---|---|")
-        for (s, kw, e), k in itertools.product(WEIGHTS, KS):
+        for (s, kw, e), k in itertools.product(weights, ks):
             m = score(tool, qs, per_query, {"semantic": s, "keyword": kw, "exact": e}, k)
             print(f"| {s} | {kw} | {e} | {k} | {m['ndcg@10']:.4f} | {m['recall@10']:.4f} | {m['map@10']:.4f} |",
                   flush=True)
