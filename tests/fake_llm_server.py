@@ -10,8 +10,15 @@ here). OpenAI reports a repeated document prefix as ``prompt_tokens_details.cach
 
 Misbehaviour is scripted with :meth:`FakeLLMServer.script`: a list of :class:`Reply` consumed one
 per request in arrival order (then ``default``), or a ``rule(request) -> Reply | None`` consulted
-first. Every request is logged with its arrival and finish times and the number of requests in
+first. Every request is logged with its arrival and answer times and the number of requests in
 flight when it arrived, so tests can check timing and concurrency from the server's side.
+
+Concurrency is measured deterministically with a barrier: a reply with ``hold_until=N`` keeps its
+request open until ``N`` requests are in flight (or ``hold_timeout`` passes), so the peak the server
+sees is the concurrency the client allows, not how fast threads happened to start on a busy machine.
+A request stops counting as in flight, and gets its ``finished`` time, just *before* its answer is
+written: the client cannot have the answer earlier, so a request the client sends in reaction to an
+answer always starts after that answer's ``finished`` and never overlaps it in the counts.
 """
 
 from __future__ import annotations
@@ -28,12 +35,17 @@ from typing import Callable
 @dataclass
 class Reply:
     """How to answer one request: ``status`` (200 = a normal answer), ``delay`` seconds before
-    answering, ``retry_after`` header value, ``malformed`` = a 200 whose body is not JSON."""
+    answering, ``retry_after`` header value, ``malformed`` = a 200 whose body is not JSON.
+
+    ``hold_until=N`` (a barrier): first wait until at least ``N`` requests are in flight, at most
+    ``hold_timeout`` seconds, then wait ``delay`` and answer."""
 
     status: int = 200
     delay: float = 0.0
     retry_after: str | None = None
     malformed: bool = False
+    hold_until: int = 0
+    hold_timeout: float = 5.0
 
 
 @dataclass
@@ -41,9 +53,9 @@ class LoggedRequest:
     path: str
     body: dict
     headers: dict
-    started: float
-    in_flight_at_start: int
-    finished: float = 0.0
+    started: float  # monotonic seconds, when the body was read
+    in_flight_at_start: int  # this request included
+    finished: float = 0.0  # monotonic seconds, just before the answer was written
     status: int = 0
 
     @property
@@ -82,6 +94,7 @@ class FakeLLMServer:
 
     def __post_init__(self):
         self._lock = threading.Lock()
+        self._in_flight_changed = threading.Condition(self._lock)
         self._queue: list[Reply] = []
         self._rule: Callable[[LoggedRequest], Reply | None] | None = None
         self._in_flight = 0
@@ -163,15 +176,35 @@ class FakeLLMServer:
             req = LoggedRequest(h.path, body, {k.lower(): v for k, v in h.headers.items()},
                                 time.monotonic(), self._in_flight)
             self.requests.append(req)
+            self._in_flight_changed.notify_all()
+        answered = False
         try:
             reply = self._next_reply(req)
+            if reply.hold_until:
+                self._hold(req, reply)
             if reply.delay:
                 time.sleep(reply.delay)
+            self._mark_answered(req)
+            answered = True
             self._respond(h, req, reply)
         finally:
-            with self._lock:
-                self._in_flight -= 1
-                req.finished = time.monotonic()
+            if not answered:
+                self._mark_answered(req)
+
+    def _hold(self, req: LoggedRequest, reply: Reply) -> None:
+        """Wait until ``reply.hold_until`` requests were in flight at once at some moment since
+        ``req`` arrived (an event, not a level: the request that completes the group may be
+        answered before the others wake up), or ``reply.hold_timeout`` seconds."""
+        with self._in_flight_changed:
+            mine = next(i for i in range(len(self.requests) - 1, -1, -1) if self.requests[i] is req)
+            self._in_flight_changed.wait_for(
+                lambda: any(r.in_flight_at_start >= reply.hold_until for r in self.requests[mine:]),
+                reply.hold_timeout)
+
+    def _mark_answered(self, req: LoggedRequest) -> None:
+        with self._lock:
+            self._in_flight -= 1
+            req.finished = time.monotonic()
 
     def _respond(self, h: BaseHTTPRequestHandler, req: LoggedRequest, reply: Reply) -> None:
         req.status = reply.status
