@@ -575,6 +575,10 @@ _PDF_NUMBERING = re.compile(
     re.IGNORECASE,
 )
 _BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
+# A heading line opening with a section number ("1.", "2.3", "Article 4"), not a wrapped title's
+# next line that happens to start with a figure ("2020 Annual Report").
+_NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:],
+                         re.IGNORECASE)
 _TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$", re.IGNORECASE)
 _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+[\w.-]+", re.IGNORECASE)
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|[-,]bd\b", re.IGNORECASE)
@@ -689,7 +693,8 @@ def _pdf_meta_title(document) -> str | None:
         raw = resolve1(info.get("Title")) if isinstance(info, dict) else None
         title = decode_text(raw) if isinstance(raw, bytes) else raw if isinstance(raw, str) else None
         title = " ".join((title or "").replace("\x00", "").split())
-        if title and not re.search(r"^(untitled|microsoft word\b)|\.(docx?|pdf|tex|dvi)$", title, re.IGNORECASE):
+        if title and not re.search(r"^\(?(untitled|anonymous)\)?$|^microsoft word\b|\.(docx?|pdf|tex|dvi)$", title,
+                                   re.IGNORECASE):  # generator placeholders (reportlab: "(anonymous)")
             return title
     return None
 
@@ -867,14 +872,15 @@ def _starts_block(runs: list[list[_PdfLine]], n: int) -> bool:
 
 def _merge_heading_runs(runs: list[list[_PdfLine]], body_size: float) -> list[list[_PdfLine]]:
     """Join a large-font run with the next one when it continues the same heading in a new box
-    (same style, same page, the next line directly below)."""
+    (same style, same page, the next line directly below) — unless the next run starts with its
+    own section number ("1. Warranty Period" under a document title is the next heading)."""
     merged: list[list[_PdfLine]] = []
     for run in runs:
         if merged:
             last, first = merged[-1][-1], run[0]
             same = last.style == first.style and last.page == first.page and first.size > body_size * 1.15
             below = 0 <= last.y0 - first.y1 < first.size and len(merged[-1]) + len(run) <= 3
-            if same and below:
+            if same and below and not _NEW_NUMBER.match(first.text):
                 merged[-1].extend(run)
                 continue
         merged.append(run)

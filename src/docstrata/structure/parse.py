@@ -81,6 +81,7 @@ _FINITE_VERBS = frozenset(
     "means mean includes include applies apply constitutes refers requires survive survives agrees warrants represents "
     "acknowledges governs prevails remains continues".split())
 _FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or nor but as from that which".split())
+_REFERENCE_WORDS = frozenset("sections clauses articles paragraph paragraphs rules see under per no".split())
 
 
 @dataclass
@@ -254,7 +255,8 @@ def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
             prev_blank = True
             i += 1
             continue
-        marker = _heading_marker(lines, i, prev_blank) or _label_marker(line, i, markdown_flavour, prev_blank)
+        marker = _heading_marker(lines, i, prev_blank) or _label_marker(lines, i, markdown_flavour, prev_blank,
+                                                                        markers)
         if marker is not None:
             markers.append(marker)
             i = marker.end
@@ -280,8 +282,14 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | Non
     return None
 
 
-def _label_marker(line: str, i: int, markdown_flavour: bool, prev_blank: bool) -> _Marker | None:
-    """A numbered label, keyword label or enumerated item starting line ``i``."""
+def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: bool,
+                  markers: list[_Marker]) -> _Marker | None:
+    """A numbered label, keyword label or enumerated item starting line ``i``.
+
+    ``markers`` are the markers found before line ``i``: a numbered line directly under
+    another line (no blank between) is a label only when it continues their numbering.
+    """
+    line = lines[i]
     expanded = line.expandtabs(4)
     indent = len(expanded) - len(expanded.lstrip())
     text = line.strip()
@@ -289,7 +297,8 @@ def _label_marker(line: str, i: int, markdown_flavour: bool, prev_blank: bool) -
         return None
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
-        if mi and not re.match(r"^\d{1,3}\.\d", text):
+        if mi and not re.match(r"^\d{1,3}\.\d", text) and not _md_item_is_clause(
+                mi, lines, i, _numbering_above(lines, i, markers, prev_blank, past_lists=False)):
             return _md_item(mi, line, i, indent)
     m = _ITEM_RE.match(text)
     if m:
@@ -305,7 +314,13 @@ def _label_marker(line: str, i: int, markdown_flavour: bool, prev_blank: bool) -
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
     comps = _components(label)
-    if comps is None or not _plausible_label(comps, label, sep, rest, prev_blank):
+    if comps is None:
+        return None
+    prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
+    path = _label_path(comps)
+    follows = prev_path is not None and _continues_numbering(prev_path, path) \
+        and not (len(path) == 1 and _under_unnumbered_list_line(lines, i, markers))
+    if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
         return None
     title, is_heading = _title_of(rest)
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
@@ -313,8 +328,12 @@ def _label_marker(line: str, i: int, markdown_flavour: bool, prev_blank: bool) -
     return _Marker(i, i + 1, "label", heading, shown, indent=indent, components=comps)
 
 
-def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, prev_blank: bool) -> bool:
-    """Shape rules that keep prose, dates, figures and table rows from becoming sections."""
+def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, set_apart: bool) -> bool:
+    """Shape rules that keep prose, dates, figures and table rows from becoming sections.
+
+    ``set_apart``: the line follows a blank line, or continues the numbering of the labels
+    above it (``1.2`` under ``1.1``), so a single space may separate label and title.
+    """
     has_kw = any(k.startswith("kw:") for k, _, _ in comps)
     rest_s = rest.strip()
     if re.match(r"^\d[\d.,]*(?:\s|%|$)", rest_s) or rest_s.startswith(("%", "per cent", "percent")):
@@ -334,8 +353,83 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
                                                  and rest_s[:1].isupper())
     if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
         return False
-    # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start after a blank line
-    return prev_blank and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+    # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start, set apart
+    return set_apart and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+
+
+def _ends_mid_sentence(line: str) -> bool:
+    """The line breaks off where a sentence goes on ("… extended by", "… see Section"), so a
+    number opening the next line continues that sentence rather than labelling a clause."""
+    text = line.strip().lower()
+    if text.endswith((",", ";", "(", "—", "–", "-")):
+        return True
+    last = re.search(r"[\w§]+$", text)
+    return bool(last) and (last.group() in _FUNCTION_WORDS or last.group() in _KEYWORDS
+                           or last.group() in _REFERENCE_WORDS)
+
+
+def _numbering_above(lines: list[str], i: int, markers: list[_Marker], prev_blank: bool,
+                     past_lists: bool) -> list[str] | None:
+    """The numbering a label on line ``i``, directly under another line, would have to
+    continue: the bare path (``['1', '2']``) of the last label or numbered heading, looking past
+    ``(a)`` items (and Markdown list items when ``past_lists``). ``None`` after a blank line,
+    and after a line that breaks off mid-sentence."""
+    if prev_blank or i == 0 or _ends_mid_sentence(lines[i - 1]):
+        return None
+    for m in reversed(markers):
+        if m.kind == "item" and (past_lists or m.components[0][0] == "paren"):
+            continue
+        comps = _heading_label(m) if m.kind in ("label", "heading") else None
+        path = _label_path(comps) if comps else []
+        if path and all(_ordinal(p) for p in path):
+            return path
+        return None
+    return None
+
+
+def _under_unnumbered_list_line(lines: list[str], i: int, markers: list[_Marker]) -> bool:
+    """Line ``i - 1`` starts with an enumerator (``2.``, ``(b)``, ``b)``) that was not taken as
+    a marker: a ``3.`` below it continues that list, not clause 2."""
+    if markers and markers[-1].line <= i - 1 < markers[-1].end:
+        return False
+    return bool(re.match(r"^\s*(?:\d{1,3}[.)]|\(\w{1,4}\)|[a-zA-Z][.)])\s", lines[i - 1]))
+
+
+def _ordinal(part: str) -> tuple[int, str] | None:
+    """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); ``None`` for other parts."""
+    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2})", part)
+    if m:
+        return int(m.group(1)), m.group(2)
+    return (ord(part) - 64, "") if re.fullmatch(r"[A-Z]", part) else None
+
+
+def _continues_numbering(prev: list[str], cur: list[str]) -> bool:
+    """``cur`` is the next number after ``prev`` at some level: its first child (1.2 → 1.2.1),
+    its next sibling (1.1 → 1.2, 9.3.1 → 9.3.1A) or the next number of an ancestor (1.2 → 2).
+    Gaps of up to two numbers (deleted clauses) are allowed."""
+    cur_ord = [_ordinal(p) for p in cur]
+    if not cur or not all(cur_ord):
+        return False
+    if len(cur) == len(prev) + 1 and cur[:-1] == prev:
+        return cur_ord[-1] == (1, "")
+    if len(cur) > len(prev) or cur[:-1] != prev[: len(cur) - 1]:
+        return False
+    (pn, ps), (cn, cs) = _ordinal(prev[len(cur) - 1]), cur_ord[-1]
+    return (1 <= cn - pn <= 3 and not cs) or (cn == pn and cs > ps)
+
+
+def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[str] | None) -> bool:
+    """In Markdown, ``2. Exclusions`` is a numbered clause, not a list item, when the next line
+    opens its sub-clauses (``2.1 …``) or it continues dotted clauses right above (``1.2 …``).
+    Dotted labels are not Markdown list syntax, so documents that mix them with ``N.`` lines
+    number clauses, not list items."""
+    number = m.group("marker")
+    if m.group("delim") != "." or not number.isdigit():
+        return False
+    nxt = next((ln.strip() for ln in lines[i + 1:] if ln.strip()), "")
+    if re.match(rf"^{number}\.1[.\s]", nxt):
+        return True
+    return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
 
 
 def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:
