@@ -242,3 +242,20 @@ def test_real_documents_chunks_cite_their_first_line(count_tokens, rel):
     chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
     wrong = [(c.chunk_id, c.section_id, first_line(c)[:60]) for c in chunks if not first_line_is_truthful(tree, c)]
     assert not wrong, wrong[:5]
+
+
+def test_consecutive_line_clauses_chunk_under_their_own_sections(count_tokens):
+    """Plain text without blank lines between clauses (PDF text, plain contracts): the text of
+    1.2 is cited as Section 1.2, not as part of 1.1."""
+    txt = ("Policy\n\n1. Warranty Period\n1.1 The warranty period is 24 months from purchase.\n"
+           "1.2 Batteries are covered for 12 months only.\n2. Exclusions\n2.1 Water damage is excluded.\n"
+           "2.2 Scratches are excluded.\n")
+    tree = build_tree(Document("tight.txt", "Policy", txt, "txt"))
+    chunks = chunk_tree(tree, count_tokens=count_tokens)
+    holder = {word: c for c in chunks for word in ("warranty period is", "Batteries", "Water", "Scratches")
+              if word in c.content}
+    assert {w: c.section_id for w, c in holder.items()} == {
+        "warranty period is": "1.1", "Batteries": "1.2", "Water": "2.1", "Scratches": "2.2"}
+    assert holder["Batteries"].parent_chain[0] == "1 Warranty Period" and "Section 1.2" in holder["Batteries"].aliases
+    assert holder["Scratches"].parent_chain[0] == "2 Exclusions"
+    assert all(first_line_is_truthful(tree, c) for c in chunks)

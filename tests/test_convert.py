@@ -263,3 +263,22 @@ def test_missing_file_and_directory_are_rejected(tmp_path):
     gone = SourceFile(doc_key="gone.md", path=str(tmp_path / "gone.md"), state=FileState(1, 0, ""))
     with pytest.raises(ConversionError, match="file not found"):
         convert_file(gone)
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_reportlab_pdf_numbered_headings_and_consecutive_clauses():
+    """tests/fixtures/warranty.pdf (reportlab): an 18 pt title directly above an 18 pt "1. Warranty
+    Period", then 10 pt clauses "1.1 …", "1.2 …" on consecutive lines; metadata title "(anonymous)"."""
+    from docstrata.structure.parse import parse_sections
+
+    doc = convert(FIXTURES / "warranty.pdf")
+    assert doc.title == "Product Warranty Terms"
+    assert headings(doc.markdown) == ["product warranty terms", "1 warranty period", "2 exclusions", "3 claims"]
+    tree = parse_sections(doc.markdown, doc.doc_key, doc.title)
+    got = [s.section_id for s in tree.sections]
+    for sid in ("1", "1.1", "1.2", "2", "2.1", "2.2", "3", "3.1"):
+        assert sid in got, (sid, got)
+    assert "Batteries" in tree.section("1.2").text and "Batteries" not in tree.section("1.1").text
+    assert tree.section("1.2").parent_id == "1" and tree.section("2.2").parent_id == "2"

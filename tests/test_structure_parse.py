@@ -224,3 +224,63 @@ def test_master_services_agreement_numbered_paragraphs_have_bodies():
         assert s.text.strip().startswith(s.section_id + " ")
         assert len(s.title.split()) <= 10
     assert tree.section("4.2").heading == "### 4.2 Availability"  # Markdown headings unchanged
+
+
+TIGHT_CLAUSES = ("Policy\n\n1. Warranty Period\n1.1 The warranty period is 24 months from purchase.\n"
+                 "1.2 Batteries are covered for 12 months only.\n2. Exclusions\n2.1 Water damage is excluded.\n"
+                 "2.2 Scratches are excluded.\n")
+
+
+@pytest.mark.parametrize("doc_key, text", [
+    ("tight.txt", TIGHT_CLAUSES),
+    ("tight.md", TIGHT_CLAUSES),
+    ("tight.md", "# Policy\n\n" + TIGHT_CLAUSES.split("\n\n", 1)[1]),  # Markdown flavour: `1.` is not a list item here
+])
+def test_numbered_clauses_on_consecutive_lines_are_sections(doc_key, text):
+    tree = parse_sections(text, doc_key, "Policy")
+    got = [s.section_id for s in tree.sections]
+    assert got[1:] == ["1", "1.1", "1.2", "2", "2.1", "2.2"]
+    parents = {s.section_id: s.parent_id for s in tree.sections}
+    assert parents["1.2"] == parents["1.1"] == "1" and parents["2.2"] == parents["2.1"] == "2"
+    assert parents["2"] == parents["1"]
+    assert tree.section("1").title == "1 Warranty Period" and tree.section("2").title == "2 Exclusions"
+    assert "Batteries" in tree.section("1.2").text and "Batteries" not in tree.section("1.1").text
+    assert "Scratches" in tree.section("2.2").text and "Water" not in tree.section("2.2").text
+    rebuilt = "\n".join((s.heading + "\n" if s.heading else "") + s.text for s in tree.sections)
+    assert re.sub(r"\s", "", rebuilt) == re.sub(r"\s", "", text)
+
+
+def test_consecutive_line_clauses_with_wrapped_body_and_paren_items():
+    txt = ("Terms\n\n3.1 The Supplier shall deliver the goods\nwithin thirty days of the order.\n"
+           "(a) by road;\n(b) by rail.\n3.2 Delivery costs are borne by the Customer.\n3.2A Insurance is optional.\n"
+           "4. Payment\n4.1 Invoices are due on receipt.\n")
+    got = ids(txt)
+    assert got[1:] == ["3.1", "3.1(a)", "3.1(b)", "3.2", "3.2A", "4", "4.1"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a wrapped sentence whose next line starts with the next number
+    ("Intro\n\n1.1 The term may be extended by\n1.2 Years after the end of the term.\n", ["preamble", "1.1"]),
+    ("Intro\n\n1.1 The term is as set out in Section\n1.2 Of the Schedule.\n", ["preamble", "1.1"]),
+    # dates, figures and numbers that do not continue the numbering above
+    ("Intro\n\n1.1 Payment.\n2015 Was a good year.\n12.03.2020 Is a date.\n1.5 2.3 4.4\n7.2 Mentioned later.\n"
+     "1.2 Next.\n", ["preamble", "1.1", "1.2"]),
+    # a plain-text list under a clause: "3." continues the list, not clause 2
+    ("Intro\n\n2.1 Steps:\n1. Unpack\n2. Charge\n3. Switch on\n", ["preamble", "2.1"]),
+    # table rows and table-of-contents lines directly under a clause
+    ("Intro\n\n1.1 Rates.\n| 1.2 | ten |\n1.2 Contents . . . . . . . . 4\n", ["preamble", "1.1"]),
+    # a lower-case continuation is never a label
+    ("Intro\n\n1.1 Payment terms.\n1.2 percent of the fee is retained.\n", ["preamble", "1.1"]),
+])
+def test_consecutive_line_guards_keep_prose_dates_lists_and_tables_out(text, expected):
+    assert ids(text) == expected
+
+
+def test_markdown_lists_stay_lists_and_dotted_labels_are_clauses():
+    assert ids("# Steps\n\n1. Open the box.\n2. Remove the battery.\n3. Charge it.\n") == ["steps"]
+    md = ("# Setup\n\n1.1 Steps to follow:\n1. Open the box\n2. Remove the battery\n3. Charge it\n"
+          "1.2 Next clause.\n2. Other\n2.1 Foo.\n")
+    tree = parse_sections(md, "s.md", "S")
+    got = [s.section_id for s in tree.sections]
+    assert got == ["setup", "1.1", "1.1.1", "1.1.2", "1.1.3", "1.2", "2", "2.1"]
+    assert tree.section("2.1").parent_id == "2" and "Other" in tree.section("2").title
