@@ -235,6 +235,8 @@ TIGHT_CLAUSES = ("Policy\n\n1. Warranty Period\n1.1 The warranty period is 24 mo
     ("tight.txt", TIGHT_CLAUSES),
     ("tight.md", TIGHT_CLAUSES),
     ("tight.md", "# Policy\n\n" + TIGHT_CLAUSES.split("\n\n", 1)[1]),  # Markdown flavour: `1.` is not a list item here
+    ("tight.txt", TIGHT_CLAUSES.replace("\n\n", "\n", 1)),  # first clause directly under the title line
+    ("tight.md", "# Policy\n" + TIGHT_CLAUSES.split("\n\n", 1)[1]),
 ])
 def test_numbered_clauses_on_consecutive_lines_are_sections(doc_key, text):
     tree = parse_sections(text, doc_key, "Policy")
@@ -265,6 +267,9 @@ def test_consecutive_line_clauses_with_wrapped_body_and_paren_items():
     # dates, figures and numbers that do not continue the numbering above
     ("Intro\n\n1.1 Payment.\n2015 Was a good year.\n12.03.2020 Is a date.\n1.5 2.3 4.4\n7.2 Mentioned later.\n"
      "1.2 Next.\n", ["preamble", "1.1", "1.2"]),
+    # a plain-text list introduced by a colon, directly under its sentence
+    ("Payment is due:\n1. Deposit\n2. Balance\n", ["preamble"]),
+    ("The fee is due in\n1. The first year\n1.1 Foo\n", ["preamble"]),
     # a plain-text list under a clause: "3." continues the list, not clause 2
     ("Intro\n\n2.1 Steps:\n1. Unpack\n2. Charge\n3. Switch on\n", ["preamble", "2.1"]),
     # table rows and table-of-contents lines directly under a clause

@@ -318,8 +318,11 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
         return None
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
     path = _label_path(comps)
-    follows = prev_path is not None and _continues_numbering(prev_path, path) \
-        and not (len(path) == 1 and _under_unnumbered_list_line(lines, i, markers))
+    if prev_path is not None:
+        follows = _continues_numbering(prev_path, path) \
+            and not (len(path) == 1 and _under_unnumbered_list_line(lines, i, markers))
+    else:
+        follows = not prev_blank and _opens_numbering(lines, i, path, markers)
     if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
         return None
     title, is_heading = _title_of(rest)
@@ -393,6 +396,19 @@ def _under_unnumbered_list_line(lines: list[str], i: int, markers: list[_Marker]
     if markers and markers[-1].line <= i - 1 < markers[-1].end:
         return False
     return bool(re.match(r"^\s*(?:\d{1,3}[.)]|\(\w{1,4}\)|[a-zA-Z][.)])\s", lines[i - 1]))
+
+
+def _opens_numbering(lines: list[str], i: int, path: list[str], markers: list[_Marker]) -> bool:
+    """A first clause (``1.``, ``1.1``) directly under a title line, confirmed by the next line
+    continuing its numbering (``1.1 …`` under ``1. Warranty Period``). Not under a line ending in
+    a colon ("Payment is due:" introduces a list) or breaking off mid-sentence."""
+    if any(p != "1" for p in path) or i + 1 >= len(lines) or _ends_mid_sentence(lines[i - 1]) \
+            or lines[i - 1].rstrip().endswith(":") or _under_unnumbered_list_line(lines, i, markers):
+        return False
+    nxt = _LABEL_RE.match(lines[i + 1].strip())
+    comps = _components(nxt.group("label")) if nxt else None
+    return bool(comps and re.match(r"^[A-Z“\"'‘]", nxt.group("rest").strip())
+                and _continues_numbering(path, _label_path(comps)))
 
 
 def _ordinal(part: str) -> tuple[int, str] | None:
