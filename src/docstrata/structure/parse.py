@@ -28,7 +28,13 @@ cut to about ten words.
 False positives are kept out by shape rules: a label must stand at the document's label
 indentation, be followed by a tab, two spaces, end of line, or a title-like text; numbers
 with a 4-digit part (years), lines with dot leaders (tables of contents), table rows and
-fenced code are never sections.
+fenced code are never sections. A label with a single space before its title needs a blank
+line above it, or must continue the numbering of the label right above it (``1.`` → ``1.1`` →
+``1.2`` → ``2.``, as in PDF text and tight plain-text contracts), or open it (``1.`` directly
+under a title line, confirmed by ``1.1`` on the next line); never under a line that breaks off
+mid-sentence ("… extended by", "… see Section") or continues an unrecognised list. In Markdown,
+an ``N.`` line that opens or continues dotted clauses (``2.`` then ``2.1``) is a clause, not a
+list item; dotted labels are not Markdown list syntax.
 """
 
 from __future__ import annotations
