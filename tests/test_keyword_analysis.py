@@ -49,3 +49,7 @@ def test_camel_case_identifiers_match_by_their_words():
     assert {"diffexecutor", "diff", "executor"} <= set(analyze("DiffExecutor"))
     ki = _index({"code": "pub struct DiffExecutor<A, B> { primary: A }", "prose": "An executor runs programs"})
     assert ki.search("diff executor", 2)[0][0] == "code"
+
+
+def test_short_case_changes_in_names_are_not_split():
+    assert analyze("mRNA") == ["mrna"] and analyze("iPhone") == ["iphone"]

@@ -5,8 +5,9 @@ Analysis (the same at index and query time, shared by every store backend):
 * Unicode NFKC, case folding, accents folded (``café`` → ``cafe``).
 * Identifier-like tokens are kept whole *and* split into their parts: ``203(a)(1)`` →
   ``203(a)(1) 203 a 1``; ``4.2.1`` → ``4.2.1 4 2 1``; ``DEC-0054`` → ``dec-0054 dec 0054``;
-  ``rsa_pss_rsae_sha256`` → itself plus ``rsa pss rsae sha256``; camelCase at case changes:
-  ``DiffExecutor`` → ``diffexecutor diff executor``. So ``Section 2(a)`` keeps
+  ``rsa_pss_rsae_sha256`` → itself plus ``rsa pss rsae sha256``; camelCase at case changes
+  when every piece has three letters or more: ``DiffExecutor`` → ``diffexecutor diff executor``,
+  but ``mRNA`` stays ``mrna``. So ``Section 2(a)`` keeps
   ``2`` and ``a``: one-character tokens are never dropped.
 * Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
   English set) is removed; parts of identifiers are never stop-listed.
@@ -26,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 # Bumped whenever analyze() changes, so indexes built with the old analysis are rebuilt.
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 
 # Lucene's EnglishAnalyzer default stop set.
 STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
@@ -41,7 +42,8 @@ _TOKEN = re.compile(
 )
 _POSSESSIVE = re.compile(r"['\u2019]s\b")
 _PART = re.compile(rf"[^\W_{_CJK}]+", re.UNICODE)
-# camelCase / PascalCase identifiers (DiffExecutor, parseHTTPResponse) are also split at case changes.
+# camelCase / PascalCase identifiers (DiffExecutor, parseHTTPResponse) are also split at case
+# changes when every piece has at least three letters.
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
@@ -74,6 +76,8 @@ def analyze(text: str) -> list[str]:
             out += [tok] if len(tok) == 1 else [tok[i:i + 2] for i in range(len(tok) - 1)]
             continue
         camel = _CAMEL_PART.findall(raw) if _CAMEL.search(raw) else []
+        if any(len(c) < 3 and not c.isdigit() for c in camel):
+            camel = []  # mRNA, miRNA, iPhone, HbA1c: a short piece is a name, not a word boundary
         parts = _PART.findall(tok)
         if len(parts) == 1 and parts[0] == tok and not camel:
             if tok in STOPWORDS:
