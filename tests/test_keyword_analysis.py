@@ -52,4 +52,4 @@ def test_camel_case_identifiers_match_by_their_words():
 
 
 def test_short_case_changes_in_names_are_not_split():
-    assert analyze("mRNA") == ["mrna"] and analyze("iPhone") == ["iphone"]
+    assert analyze("mRNA") == ["mrna"] and analyze("iPhone") == analyze("iphone")
