@@ -174,7 +174,7 @@ def test_429_halves_concurrency_once_and_it_recovers_after_a_quiet_period(server
         if calls["n"] == 1:  # the first chunk, asked alone
             return Reply()
         if calls["n"] <= 1 + concurrency:  # the first fan-out: all in flight at once, all throttled
-            return Reply(status=429, retry_after="1", hold_until=concurrency, hold_timeout=10.0)
+            return Reply(status=429, retry_after="1", hold_until=concurrency)  # 5 s timeout
         return Reply(hold_until=concurrency, hold_timeout=0.25)
 
     server.script(rule=rule)
