@@ -203,7 +203,7 @@ def test_holodeck_example_serves_our_tools(holodeck):
                 names = sorted(t.name for t in (await client.list_tools()).tools)
                 section = await client.call_tool("travel_policy_search", {"query": "Section 3.2", "top_k": 2})
                 definition = await client.call_tool("travel_policy_get_definition", {"term": "business trip"})
-                hotel = await client.call_tool("hotels_search", {"query": "Lyon hotel near the station"})
+                hotel = await client.call_tool("hotels_search", {"query": "Lyon, next to the train station"})
                 return names, section, definition, hotel
 
     names, section, definition, hotel = anyio.run(run)

@@ -37,10 +37,10 @@ MODES = ("hybrid", "semantic", "keyword", "exact")
 class SearchSettings:
     """Weights, ``rrf_k``, candidate depth per modality, ``min_score`` on the fused score."""
 
-    semantic_weight: float = 0.5
-    keyword_weight: float = 0.3
+    semantic_weight: float = 0.4
+    keyword_weight: float = 0.4
     exact_weight: float = 0.2
-    rrf_k: int = 60
+    rrf_k: int = 20
     candidates: int = 100
     min_score: float | None = None
 
