@@ -35,3 +35,10 @@ def test_article_and_section_with_the_same_number_stay_apart():
 def test_roman_numerals():
     assert [roman_to_int(s) for s in ("IV", "ix", "XL", "MMXXVI")] == [4, 9, 40, 2026]
     assert roman_to_int("Introduction") is None
+
+
+@pytest.mark.parametrize("query, alias", [("Section A.6", "A.6"), ("Section E.4", "Section E.4"),
+                                          ("Appendix B.2", "Appendix B.2")])
+def test_letter_first_appendix_numbers(query, alias):
+    query_keys = {k for keys in query_section_keys(query) for k in keys}
+    assert query_keys & set(alias_keys(alias))

@@ -35,7 +35,7 @@ _NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9
 _REF = re.compile(
     r"(?P<kind>§§?|¶|\b(?:sections?|sec|sect|articles?|art|part|chapter|ch|title|schedule|rules?|clauses?|"
     r"paragraph|para|appendix|annex|regulation|reg|recital|subpart|subsection|amendment)\b\.?)?\s*"
-    r"(?P<num>\b\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}\))*"  # dotted: 4.2.1, 9.3.1B
+    r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]?(?:\s?\([A-Za-z0-9]{1,5}\))+"  # 203(a)(1)
     r"|(?<=[\s§¶])\d+[A-Za-z]?\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]?\b)",
     re.IGNORECASE,
@@ -82,8 +82,8 @@ def reference_keys(kind_text: str | None, num: str) -> list[str]:
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed."""
     a = alias.strip()
-    m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}\))*)\.?", a)
-    if not m or (not m.group("kind") and not m.group("num")[0].isdigit()):
+    m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}\))*)\.?", a)
+    if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
     kind_text = m.group("kind") or None
     if kind_text and KINDS.get(fold(kind_text).rstrip(".")) is None:
