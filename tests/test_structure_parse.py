@@ -289,3 +289,10 @@ def test_markdown_lists_stay_lists_and_dotted_labels_are_clauses():
     got = [s.section_id for s in tree.sections]
     assert got == ["setup", "1.1", "1.1.1", "1.1.2", "1.1.3", "1.2", "2", "2.1"]
     assert tree.section("2.1").parent_id == "2" and "Other" in tree.section("2").title
+
+
+def test_a_repeated_number_keeps_its_citable_aliases():
+    """The "-2" that keeps a repeated section's id unique is not how anyone cites it."""
+    tree = parse_sections("3.3.3 Foo\n\ntext\n\n3.3.4 Bar\n\nx\n\n3.3.3 Foo again\n\nmore\n", "d", "D")
+    repeat = [s for s in tree.sections if s.section_id == "3.3.3-2"][0]
+    assert "Section 3.3.3" in repeat.aliases and not any("-2" in a for a in repeat.aliases)

@@ -179,7 +179,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": c.context_model.model_dump() if c.context_model else None,
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 3, "analysis": ANALYSIS_VERSION}
+                "extract_cross_references": c.extract_cross_references, "pipeline": 4, "analysis": ANALYSIS_VERSION}
 
     @property
     def contextualizer(self):

@@ -535,8 +535,8 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     markers = _merge_subtitles(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
     sections = _build(markers, lines, title)
-    _make_unique(sections)
-    _fill_aliases_and_chains(sections)
+    suffixed = _make_unique(sections)
+    _fill_aliases_and_chains(sections, suffixed)
     return DocumentTree(doc_key=doc_key, title=title, sections=sections)
 
 
@@ -782,7 +782,7 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
     return [], _slug(m.title)
 
 
-def _make_unique(sections: list[Section]) -> None:
+def _make_unique(sections: list[Section]) -> dict[int, str]:
     """Make ids unique: repeats under a container (``Section 1`` of every Article, an
     appendix restarting at ``1.1``) are qualified by it (``article-ii/1``); the main-body
     occurrence keeps the bare id; anything still repeated gets a ``-2``, ``-3`` suffix."""
@@ -803,12 +803,15 @@ def _make_unique(sections: list[Section]) -> None:
                 sections[pos].section_id = f"{sections[pos].parent_id}/{sid}"
     seen: set[str] = set()
     counts: dict[str, int] = {}
+    suffixed: dict[int, str] = {}  # id(section) → its id before the "-N" suffix
     for s in sections:
         base = s.section_id
         if base in seen:
             counts[base] = counts.get(base, 1) + 1
             s.section_id = f"{base}-{counts[base]}"
+            suffixed[id(s)] = base
         seen.add(s.section_id)
+    return suffixed
 
 
 def _container_of(pos: int, sections: list[Section]) -> str | None:
@@ -824,7 +827,7 @@ def _container_of(pos: int, sections: list[Section]) -> str | None:
     return None
 
 
-def _fill_aliases_and_chains(sections: list[Section]) -> None:
+def _fill_aliases_and_chains(sections: list[Section], suffixed: dict[int, str]) -> None:
     """Parent ids (after renaming), parent chains and raw citation aliases."""
     stack: list[Section] = []
     for s in sections:
@@ -833,7 +836,7 @@ def _fill_aliases_and_chains(sections: list[Section]) -> None:
         parent = stack[-1] if stack else None
         s.parent_id = parent.section_id if parent else None
         s.parent_chain = (parent.parent_chain if parent else []) + [_chain_title(s.title)]
-        s.aliases = _aliases(s, parent)
+        s.aliases = _aliases(s, parent, suffixed.get(id(s)))
         stack.append(s)
 
 
@@ -844,11 +847,12 @@ def _chain_title(title: str) -> str:
     return title if len(words) <= 12 else _first_words(words, 10)
 
 
-def _aliases(s: Section, parent: Section | None) -> list[str]:
+def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -> list[str]:
     """The raw ways a reader could cite ``s`` (for the exact index, normalised elsewhere)."""
     if not s.number:
         return []
-    sid = s.section_id.split("/")[-1]
+    # A repeat's "-2" suffix only makes the id unique; nobody cites it that way.
+    sid = (undeduped or s.section_id).split("/")[-1]
     m = re.match(r"^([a-z]+)-([0-9a-z]+)(.*)$", sid)
     out: list[str] = []
     if m:
