@@ -42,3 +42,13 @@ def test_roman_numerals():
 def test_letter_first_appendix_numbers(query, alias):
     query_keys = {k for keys in query_section_keys(query) for k in keys}
     assert query_keys & set(alias_keys(alias))
+
+
+@pytest.mark.parametrize("query, names", [
+    ("Section 4.2.1", True), ("What does Article 17 say?", True), ("Section 4.2 availability", True),
+    ("Under the stipulations of Rule 6.2.1(a)(i), what must an employee ensure when giving written notice?", False),
+])
+def test_only_a_query_that_is_essentially_a_reference_names_a_section(query, names):
+    from docstrata.index.exact import query_names_section
+
+    assert query_names_section(query) is names

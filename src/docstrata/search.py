@@ -8,7 +8,10 @@ quoted phrase.
 
 Ordering rule on top of RRF (DESIGN §5): a chunk that starts a section the query names, or a
 record whose id or metadata value equals the whole query, is placed before every other
-result in hybrid and exact modes; among themselves such chunks keep their fused order.
+result in hybrid and exact modes; among themselves such chunks keep their fused order. A
+query "names" a section when it is essentially the reference ("Section 4.2.1", "What does
+Article 17 say?"); a long question that mentions "Rule 6.2.1" in passing gets the section's
+exact-modality rank in the fusion but no pin, since its answer is often elsewhere.
 Everything else is ordered by the fused score.
 """
 
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .fusion import FusedHit, weighted_rrf
-from .index.exact import query_section_keys, query_term_keys, quoted_phrases, value_key
+from .index.exact import query_names_section, query_section_keys, query_term_keys, quoted_phrases, value_key
 from .models import Chunk, DefinitionEntry, SearchMode
 from .telemetry import is_recording, query_attributes, span
 
@@ -70,11 +73,12 @@ class QueryAnalysis:
     term_keys: list[str] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
     value_key: str = ""
+    names_section: bool = False  # the query is essentially a reference: pin the section first
 
 
 def analyze_query(query: str) -> QueryAnalysis:
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
-                         value_key(query))
+                         value_key(query), query_names_section(query))
 
 
 def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str, float]], set[str]]:
@@ -88,7 +92,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
         for key in keys:  # the most specific key that matches wins
             if found.get(key):
                 ranked += found[key]
-                sections.update(found[key])
+                if qa.names_section:
+                    sections.update(found[key])
                 break
     # A whole query equal to a record id or metadata value (a SKU, a barcode) pins that record.
     ranked += found.get(qa.value_key, [])

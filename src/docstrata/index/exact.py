@@ -110,6 +110,21 @@ def query_section_keys(query: str) -> list[list[str]]:
     return out
 
 
+_QUERY_FILLER = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
+    "this to was will with what which does do did say says said show shows tell me give text full read about see "
+    "under per according where whole entire content contents".split())
+
+
+def query_names_section(query: str, max_other_words: int = 4) -> bool:
+    """True when a query is essentially a section reference ("Section 4.2.1", "What does
+    Article 17 say?", "Section 4.2 availability") rather than a question that mentions one in
+    passing; only the former pins the named section first."""
+    rest = _REF.sub(" ", query)
+    words = [w for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
+    return len(words) <= max_other_words
+
+
 def term_key(term: str) -> str:
     """Exact-index key of a defined term."""
     return "term:" + re.sub(r"\s+", " ", fold(term).strip(" \"'‘’“”*?!.:;,"))
