@@ -50,11 +50,11 @@ class SearchSettings:
 
 @dataclass
 class RankedHit:
-    """A fused hit with its chunk, and whether it starts a section the query named."""
+    """A fused hit with its chunk, and whether it is pinned first."""
 
     chunk: Chunk
     fused: FusedHit
-    section_match: bool = False
+    pinned: bool = False  # starts a section the query names, or is the record the query names
 
 
 @dataclass
@@ -85,7 +85,7 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query."""
     ranked: list[str] = []
-    sections: set[str] = set()
+    pinned: set[str] = set()
     all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key]
     found = store.exact_lookup(all_keys, limit=limit)
     for keys in qa.section_keys:
@@ -93,17 +93,17 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
             if found.get(key):
                 ranked += found[key]
                 if qa.names_section:
-                    sections.update(found[key])
+                    pinned.update(found[key])
                 break
     # A whole query equal to a record id or metadata value (a SKU, a barcode) pins that record.
     ranked += found.get(qa.value_key, [])
-    sections.update(found.get(qa.value_key, []))
+    pinned.update(found.get(qa.value_key, []))
     for key in qa.term_keys:
         ranked += found.get(key, [])
     for phrase in qa.phrases:
         ranked += store.phrase_search(phrase, limit)
     ranked = list(dict.fromkeys(ranked))[:limit]
-    return [(cid, 1.0) for cid in ranked], sections
+    return [(cid, 1.0) for cid in ranked], pinned
 
 
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
@@ -129,7 +129,7 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
               **query_attributes(query)) as root:
         qa = analyze_query(query)
         with span("exact_match") as s:
-            rankings["exact"], section_hits = exact_ranking(store, qa, depth)
+            rankings["exact"], pinned = exact_ranking(store, qa, depth)
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
         if weights["keyword"] > 0:
@@ -150,14 +150,14 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         with span("rrf_fusion"):
             t = time.perf_counter()
             fused = weighted_rrf(rankings, weights, k=settings.rrf_k)
-            if mode in ("hybrid", "exact") and section_hits:
-                fused.sort(key=lambda h: h.chunk_id not in section_hits)  # stable: keeps fused order within groups
+            if mode in ("hybrid", "exact") and pinned:
+                fused.sort(key=lambda h: h.chunk_id not in pinned)  # stable: keeps fused order within groups
             if settings.min_score is not None:
                 fused = [h for h in fused if h.score >= settings.min_score]
             fused = fused[:top_k]
             timing.search_s += time.perf_counter() - t
         chunks = {c.chunk_id: c for c in store.get_chunks([h.chunk_id for h in fused])}
-        hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in section_hits) for h in fused if h.chunk_id in chunks]
+        hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in pinned) for h in fused if h.chunk_id in chunks]
         if root is not None:
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))

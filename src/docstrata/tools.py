@@ -351,7 +351,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content))
         if self.reranker is not None:
-            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in hits if h.section_match})
+            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in hits if h.pinned})
         return results
 
     async def asearch(self, query: str, **kw) -> list[SearchResult]:
