@@ -81,6 +81,11 @@ def analyze_query(query: str) -> QueryAnalysis:
                          value_key(query), query_names_section(query))
 
 
+def _corpus_order(chunk_id: str) -> tuple[str, int]:
+    doc, _, ordinal = chunk_id.rpartition("#")
+    return (doc, int(ordinal)) if ordinal.isdigit() else (chunk_id, 0)
+
+
 def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query."""
@@ -101,7 +106,9 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     for key in qa.term_keys:
         ranked += found.get(key, [])
     for phrase in qa.phrases:
-        ranked += store.phrase_search(phrase, limit)
+        # Containing the phrase is a yes/no fact: order the matches by position in the corpus, not by
+        # each backend's own phrase scoring, so every store gives the same exact-modality ranks.
+        ranked += sorted(store.phrase_search(phrase, limit), key=_corpus_order)
     ranked = list(dict.fromkeys(ranked))[:limit]
     return [(cid, 1.0) for cid in ranked], pinned
 
