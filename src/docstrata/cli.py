@@ -4,9 +4,6 @@ so ``docstrata --help`` stays fast."""
 from __future__ import annotations
 
 import json
-import logging
-import os
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -19,12 +16,9 @@ ConfigOpt = typer.Option("agent.yaml", "-c", "--config", help="Path to agent.yam
 
 
 def _setup() -> None:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
+    from .runtime import quiet_offline_environment
+
+    quiet_offline_environment()
 
 
 def _console(stderr: bool = False):
