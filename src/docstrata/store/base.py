@@ -19,6 +19,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..errors import StoreError
 from ..models import Chunk, DefinitionEntry, FileState
 
 
@@ -104,3 +105,15 @@ class Store(Protocol):
         """Make every write durable and visible to searches."""
 
     def close(self) -> None: ...
+
+
+def record_or_check_dimension(store: "Store", backend: str, where: str, schema_version: str) -> None:
+    """On first use record the store's vector size (and schema version) in its meta table; later,
+    raise :class:`StoreError` if the embedding model's size differs from what the index holds."""
+    stored = store.get_meta("dim")
+    if stored is None:
+        store.set_meta("dim", str(store.dim))
+        store.set_meta("schema_version", schema_version)
+    elif int(stored) != store.dim:
+        raise StoreError(backend, f"{where} holds {stored}-dimensional vectors but the model makes {store.dim}; "
+                                  "re-ingest with --force to rebuild it")

@@ -23,7 +23,7 @@ from ..errors import StoreError
 from ..index.dense import DenseIndex
 from ..index.keyword import KeywordIndex
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk
+from .base import StoredChunk, record_or_check_dimension
 
 SCHEMA_VERSION = "1"
 
@@ -82,13 +82,7 @@ class EmbeddedStore:
 
     # ---------------------------------------------------------------- setup
     def _check_dim(self) -> None:
-        stored = self.get_meta("dim")
-        if stored is None:
-            self.set_meta("dim", str(self.dim))
-            self.set_meta("schema_version", SCHEMA_VERSION)
-        elif int(stored) != self.dim:
-            raise StoreError("embedded", f"index at {self.root} holds {stored}-dimensional vectors but the model "
-                                         f"makes {self.dim}; re-ingest with --force to rebuild it")
+        record_or_check_dimension(self, "embedded", f"index at {self.root}", SCHEMA_VERSION)
 
     def _open_keyword(self) -> KeywordIndex:
         if self.root is None:

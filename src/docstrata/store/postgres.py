@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk
+from .base import StoredChunk, record_or_check_dimension
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -176,13 +176,7 @@ class PostgresStore:
             self._conn.execute(_DDL.format(s=s, dim=int(self.dim)))
 
     def _check_dim(self) -> None:
-        stored = self.get_meta("dim")
-        if stored is None:
-            self.set_meta("dim", str(self.dim))
-            self.set_meta("schema_version", SCHEMA_VERSION)
-        elif int(stored) != self.dim:
-            raise StoreError("postgres", f"schema {self.schema} holds {stored}-dimensional vectors but the model makes "
-                                         f"{self.dim}; drop the schema or re-ingest with --force")
+        record_or_check_dimension(self, "postgres", f"schema {self.schema}", SCHEMA_VERSION)
 
     def _t(self, table: str) -> str:
         return f'"{self.schema}".{table}'
