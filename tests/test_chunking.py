@@ -14,7 +14,7 @@ from docstrata.chunking import chunk_tree
 from docstrata.models import Document
 from docstrata.structure import build_tree
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from .conftest import shared_data
 
 
 @pytest.fixture(scope="module")
@@ -149,9 +149,7 @@ def test_property_no_text_lost_or_added_and_budget_kept(count_tokens, blocks, bu
 
 @pytest.mark.shared_data
 def test_one_megabyte_document_chunks_fast(count_tokens):
-    base = SHARED_DATA / "obliqa" / "StandardizedRegulatoryDocumentsTXT"
-    if not base.exists():
-        pytest.skip(f"{base} is absent: the shared evaluation data is not on this machine")
+    base = shared_data("obliqa", "StandardizedRegulatoryDocumentsTXT")
     text = (base / "PRU_VER13.181223.txt").read_text(encoding="utf-8")
     text += "\n" + (base / "MKT_VER08.181223.txt").read_text(encoding="utf-8")[:200_000]
     tree = build_tree(Document("big.txt", "Big", text, "txt"))
@@ -235,9 +233,7 @@ def test_merged_sub_items_are_listed_in_metadata_sections(count_tokens):
                                  "obliqa/StandardizedRegulatoryDocumentsTXT/AML_VER09.211223.txt",
                                  "obliqa/StandardizedRegulatoryDocumentsTXT/COBS_VER15.150823.txt"])
 def test_real_documents_chunks_cite_their_first_line(count_tokens, rel):
-    path = SHARED_DATA / rel
-    if not path.exists():
-        pytest.skip(f"{path} is absent: the shared evaluation data is not on this machine")
+    path = shared_data(*rel.split("/"))
     tree = build_tree(Document(path.name, path.stem, path.read_text(encoding="utf-8"), path.suffix[1:]))
     chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
     wrong = [(c.chunk_id, c.section_id, first_line(c)[:60]) for c in chunks if not first_line_is_truthful(tree, c)]

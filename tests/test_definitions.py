@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from docstrata.structure.definitions import extract_definitions
 from docstrata.structure.parse import parse_sections
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-
-def shared_data(*parts: str) -> Path:
-    p = SHARED_DATA.joinpath(*parts)
-    if not p.exists():
-        pytest.skip(f"{p} is absent: the shared evaluation data is not on this machine")
-    return p
+from .conftest import shared_data
 
 
 def terms(text: str) -> dict[str, str]:

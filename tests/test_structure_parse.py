@@ -10,15 +10,7 @@ import pytest
 
 from docstrata.structure.parse import parse_sections
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-
-def shared_data(*parts: str) -> Path:
-    """Path under ../shared/data, or skip (with the reason) when the data is absent."""
-    p = SHARED_DATA.joinpath(*parts)
-    if not p.exists():
-        pytest.skip(f"{p} is absent: the shared evaluation data is not on this machine")
-    return p
+from .conftest import shared_data
 
 
 def ids(markdown: str) -> list[str]:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import csv
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from docstrata.structure.parse import parse_sections
 from docstrata.structure.xrefs import extract_cross_references, find_cross_references
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from .conftest import shared_data
 
 DOC = """### Article 5
 #### Principles
@@ -75,9 +74,7 @@ def test_extract_sets_source_and_skips_own_label(tree):
 
 @pytest.mark.shared_data
 def test_adgm_internal_cross_references_resolve():
-    base = SHARED_DATA / "obliqa"
-    if not base.exists():
-        pytest.skip(f"{base} is absent: the shared evaluation data is not on this machine")
+    base = shared_data("obliqa")
     doc_map = json.loads((base / "document_map.json").read_text())
     rows = [r for r in csv.DictReader(open(base / "xref" / "ADGM_CrossReferenceData.csv", encoding="utf-8"))
             if r["ReferenceType"] == "Internal" and r["SourceDocumentID"] == "7"]
