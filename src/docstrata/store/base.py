@@ -117,3 +117,15 @@ def record_or_check_dimension(store: "Store", backend: str, where: str, schema_v
     elif int(stored) != store.dim:
         raise StoreError(backend, f"{where} holds {stored}-dimensional vectors but the model makes {store.dim}; "
                                   "re-ingest with --force to rebuild it")
+
+
+def checked_vectors(sc: StoredChunk, dim: int, backend: str) -> np.ndarray:
+    """A chunk's window vectors as a contiguous (n_windows, dim) float32 array.
+
+    Raises :class:`StoreError` for no window, a zero vector or a non-finite value: a
+    placeholder vector is never stored.
+    """
+    vecs = np.ascontiguousarray(sc.vectors, dtype=np.float32).reshape(-1, dim)
+    if vecs.shape[0] == 0 or not np.isfinite(vecs).all() or not np.abs(vecs).sum(axis=1).all():
+        raise StoreError(backend, f"refusing to store an empty, zero or non-finite vector for {sc.chunk.chunk_id}")
+    return vecs

@@ -23,7 +23,7 @@ from ..errors import StoreError
 from ..index.dense import DenseIndex
 from ..index.keyword import KeywordIndex
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk, record_or_check_dimension
+from .base import StoredChunk, checked_vectors, record_or_check_dimension
 
 SCHEMA_VERSION = "1"
 
@@ -134,9 +134,7 @@ class EmbeddedStore:
         db = self._db
         for sc in chunks:
             c = sc.chunk
-            vecs = np.ascontiguousarray(sc.vectors, dtype=np.float32).reshape(-1, self.dim)
-            if vecs.shape[0] == 0 or not np.isfinite(vecs).all() or not np.abs(vecs).sum(axis=1).all():
-                raise StoreError("embedded", f"refusing to store an empty, zero or non-finite vector for {c.chunk_id}")
+            vecs = checked_vectors(sc, self.dim, "embedded")
             db.execute("INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?)",
                        (c.chunk_id, c.doc_key, c.ordinal, sha256_text(c.contextualized_content), json.dumps(c.to_dict())))
             db.execute("DELETE FROM vectors WHERE chunk_id=?", (c.chunk_id,))

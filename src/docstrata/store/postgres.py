@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk, record_or_check_dimension
+from .base import StoredChunk, checked_vectors, record_or_check_dimension
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -192,9 +192,7 @@ class PostgresStore:
         chunk_rows, vec_rows, exact_rows = [], [], []
         for sc in chunks:
             c = sc.chunk
-            vecs = np.ascontiguousarray(sc.vectors, dtype=np.float32).reshape(-1, self.dim)
-            if vecs.shape[0] == 0 or not np.isfinite(vecs).all() or not np.abs(vecs).sum(axis=1).all():
-                raise StoreError("postgres", f"refusing to store an empty, zero or non-finite vector for {c.chunk_id}")
+            vecs = checked_vectors(sc, self.dim, "postgres")
             text = c.contextualized_content
             tokens = analyze(text)
             chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),

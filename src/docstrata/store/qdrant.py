@@ -47,7 +47,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk
+from .base import StoredChunk, checked_vectors
 
 K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
@@ -223,9 +223,7 @@ class QdrantStore:
         points = []
         for sc in chunks:
             c = sc.chunk
-            vecs = np.asarray(sc.vectors, dtype=np.float32).reshape(-1, self.dim)
-            if vecs.shape[0] == 0 or not np.isfinite(vecs).all() or not np.abs(vecs).sum(axis=1).all():
-                raise StoreError("qdrant", f"refusing to store an empty, zero or non-finite vector for {c.chunk_id}")
+            vecs = checked_vectors(sc, self.dim, "qdrant")
             text = c.contextualized_content
             tokens = analyze(text)
             indices, values = bm25_weights(tokens, self._avgdl)
