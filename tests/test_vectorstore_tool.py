@@ -101,3 +101,20 @@ def test_metadata_values_reach_bm25_but_not_the_embedding(tmp_path):
     tool.ingest()
     assert tool.search("outerwear", mode="keyword", top_k=1)[0].id == "B-2"
     assert tool.get_record("b-2").id == "B-2"  # ids match case-insensitively
+
+
+def test_a_code_identifier_named_in_a_question_finds_the_chunk_that_holds_it(tmp_path):
+    chunks = [
+        {"id": "c1", "text": "public Target getTarget() {\n    return this.target;\n}"},
+        {"id": "c2", "text": "// Targets are resolved lazily; see the resolver for how a target is chosen.\n"
+                             "Target resolve(String name) { return registry.lookup(name); }"},
+        {"id": "c3", "text": "@Test\npublic void issue92() throws Exception {\n    assertTrue(Password.check(p, h));\n}"},
+        {"id": "c4", "text": "Issue tracker: every issue is triaged within a week; tests cover each reported issue."},
+    ]
+    (tmp_path / "code.jsonl").write_text("".join(json.dumps(c) + "\n" for c in chunks), encoding="utf-8")
+    tool = _tool(tmp_path, source="code.jsonl", id_field="id", vector_field="text")
+    tool.ingest()
+    assert [r.id for r in tool.search("What is the purpose of the getTarget method?", mode="exact")] == ["c1"]
+    assert [r.id for r in tool.search("What does the test method `issue92()` do?", mode="exact")] == ["c3"]
+    assert tool.search("What does the test method `issue92()` do?", top_k=1)[0].id == "c3"
+    assert tool.search("How is a target resolved?", mode="exact") == []  # no identifier, no exact match

@@ -1,10 +1,10 @@
 """Query → exact, keyword and dense searches → weighted RRF → citations and definitions.
 
 Query analysis finds section references (``Section 4.2.1``, ``Art. 17``, ``§ 203(a)``),
-defined terms (any 1–6 word n-gram that is a defined term) and quoted phrases. The exact
-modality ranks, in order: chunks that start a named section, records whose id or a metadata
-value equals the whole query, definitions of terms named in the query, chunks containing a
-quoted phrase.
+defined terms asked about, quoted phrases and code identifiers (``getTarget``,
+``TEST_VECTORS``, text in backticks). The exact modality ranks, in order: chunks that start a
+named section, records whose id or a metadata value equals the whole query, definitions of
+terms asked about, chunks containing a quoted phrase, chunks containing a named identifier.
 
 Ordering rule on top of RRF (DESIGN §5): a chunk that starts a section the query names, or a
 record whose id or metadata value equals the whole query, is placed before every other
@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .fusion import FusedHit, weighted_rrf
-from .index.exact import query_names_section, query_section_keys, query_term_keys, quoted_phrases, value_key
+from .index.exact import (query_identifiers, query_names_section, query_section_keys, query_term_keys,
+                          quoted_phrases, value_key)
 from .models import Chunk, DefinitionEntry, SearchMode
 from .telemetry import is_recording, query_attributes, span
 
@@ -67,18 +68,20 @@ class SearchTiming:
 
 @dataclass
 class QueryAnalysis:
-    """What the query names: section-reference key lists, defined-term keys, quoted phrases."""
+    """What the query names: section-reference key lists, defined-term keys, quoted phrases,
+    code identifiers (``getTarget``, `` `issue92()` ``)."""
 
     section_keys: list[list[str]] = field(default_factory=list)
     term_keys: list[str] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
+    identifiers: list[str] = field(default_factory=list)
     value_key: str = ""
     names_section: bool = False  # the query is essentially a reference: pin the section first
 
 
 def analyze_query(query: str) -> QueryAnalysis:
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
-                         value_key(query), query_names_section(query))
+                         query_identifiers(query), value_key(query), query_names_section(query))
 
 
 def _corpus_order(chunk_id: str) -> tuple[str, int]:
@@ -88,7 +91,10 @@ def _corpus_order(chunk_id: str) -> tuple[str, int]:
 
 def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
-    section, and records whose id or a metadata value equals the whole query."""
+    section, and records whose id or a metadata value equals the whole query.
+
+    Ranked in order: named sections, the record the query names, definitions of terms asked
+    about, chunks holding a quoted phrase, chunks holding a code identifier the query names."""
     ranked: list[str] = []
     pinned: set[str] = set()
     all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key]
@@ -105,7 +111,7 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     pinned.update(found.get(qa.value_key, []))
     for key in qa.term_keys:
         ranked += found.get(key, [])
-    for phrase in qa.phrases:
+    for phrase in qa.phrases + qa.identifiers:
         # Containing the phrase is a yes/no fact: order the matches by position in the corpus, not by
         # each backend's own phrase scoring, so every store gives the same exact-modality ranks.
         ranked += sorted(store.phrase_search(phrase, limit), key=_corpus_order)

@@ -153,6 +153,33 @@ def quoted_phrases(query: str) -> list[str]:
     return [p.strip() for p in re.findall(r"[\"“]([^\"”]{2,200})[\"”]", query) if p.strip()]
 
 
+_BACKTICKED = re.compile(r"`([^`\n]{2,100})`")
+_BARE_NAME = re.compile(r"(?<![\w.:])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*(?P<call>\(\))?")
+
+
+def _is_identifier(name: str, called: bool) -> bool:
+    if called or "::" in name:
+        return True
+    if "." in name:  # os.path.join, but not e.g / i.e
+        return all(len(p) >= 2 for p in name.split("."))
+    # camelCase needs two lowercase letters before a capital: getTarget, isValid; not iPhone, mRNA
+    return ("_" in name or re.search(r"[a-z]{2}[A-Z]", name) is not None
+            or re.search(r"[A-Za-z]\d", name) is not None)
+
+
+def query_identifiers(query: str) -> list[str]:
+    """Code identifiers and code spans a query names, to be matched verbatim: text in backticks
+    (`` `issue92()` ``), and bare names that cannot be English words — camelCase
+    (``getTarget``, ``HashBuilder``), snake_case (``TEST_VECTORS``), letters followed by digits
+    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``) and calls (``run()``).
+    A trailing ``()`` is dropped, so a call matches the name wherever it appears."""
+    out = [m.group(1).strip().removesuffix("()") for m in _BACKTICKED.finditer(query)]
+    rest = _BACKTICKED.sub(" ", query)
+    out += [m.group(0).removesuffix("()") for m in _BARE_NAME.finditer(rest)
+            if _is_identifier(m.group(0).removesuffix("()"), bool(m.group("call")))]
+    return list(dict.fromkeys(x for x in out if x.strip()))
+
+
 def value_key(value: str) -> str:
     """Exact-index key of a record id or metadata value."""
     return "value:" + re.sub(r"\s+", " ", fold(value).strip())
