@@ -1,0 +1,163 @@
+"""File → Markdown: the ``convert`` stage.
+
+Entry point :func:`convert_file` takes a :class:`~docstrata.models.SourceFile` and returns a
+:class:`~docstrata.models.Document`; any file it cannot turn into text raises
+:class:`~docstrata.errors.ConversionError` with a human reason (never a traceback, never an
+absolute path).
+
+Per format:
+
+* ``md`` / ``markdown`` / ``txt`` / ``text`` — passed through. Encoding detected (UTF-8 first,
+  then charset-normalizer), BOM removed, NUL bytes or control characters reject the file as binary.
+  Paginated plain text (form feeds, as in IETF RFCs) loses its running page headers/footers and
+  form feeds; pages are joined so that a paragraph split by a page break reads as one.
+* ``html`` / ``htm`` — site chrome (nav, page header/footer, scripts, styles, cookie banners,
+  skip links) removed with BeautifulSoup, then markitdown.
+* ``docx`` — markitdown (mammoth keeps Word heading styles); Word's ``Title`` style becomes a
+  heading and auto-numbered headings get their number back (Word keeps it in numbering.xml, which
+  mammoth ignores).
+* ``pptx`` / ``xlsx`` — markitdown.
+* ``pdf`` — pdfminer.six layout analysis (the engine markitdown uses for prose PDFs), with the
+  headings markitdown loses recovered: the PDF outline where it matches the text, otherwise font
+  size / weight / family statistics plus numbering patterns; running headers, footers and page
+  numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
+  turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
+  constitution), which no heading recovery can undo.
+* ``xml`` — rejected: tag semantics differ per schema (USLM, RFC XML, …), and XML converted as
+  plain text indexes markup as content. Convert it to HTML or Markdown first.
+
+Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``, ``office``
+(markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
+lines) and ``pdf_headings`` (outline and font-statistics heading recovery).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from ..errors import ConversionError
+from ..models import Document, SourceFile
+from .html import _convert_html, clean_html
+from .office import _convert_office, docx_heading_numbers, number_docx_headings
+from .pdf import _convert_pdf
+from .text import _convert_text, normalize_heading, strip_pagination
+
+__all__ = [
+    "SUPPORTED_EXTENSIONS",
+    "clean_html",
+    "convert_file",
+    "docx_heading_numbers",
+    "first_heading",
+    "normalize_heading",
+    "number_docx_headings",
+    "strip_pagination",
+]
+
+SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
+    {"md", "markdown", "txt", "text", "html", "htm", "pdf", "docx", "pptx", "xlsx"}
+)
+"""File extensions (lower case, no dot) :func:`convert_file` accepts."""
+
+_TEXT_EXTENSIONS = frozenset({"md", "markdown", "txt", "text"})
+_OFFICE_EXTENSIONS = frozenset({"docx", "pptx", "xlsx"})
+_REJECTED_REASONS = {
+    "xml": "XML is not supported: its tag meaning depends on the schema; convert it to HTML or Markdown first",
+}
+
+
+def convert_file(source: SourceFile) -> Document:
+    """Convert one file to Markdown.
+
+    ``source.path`` is read once; the format comes from the extension of ``source.doc_key``
+    (case-insensitive). Returns a :class:`Document` whose ``title`` is the PDF metadata title or
+    the HTML page's first ``h1`` / ``<title>``, else the first Markdown heading, else the file stem,
+    and whose ``warnings`` list non-fatal problems.
+
+    Raises :class:`ConversionError` (``.file`` = ``doc_key``) for an unsupported extension, a
+    missing or unreadable file, an empty file, binary content in a text file, a corrupt or
+    encrypted PDF / Office file, or a file without any text.
+    """
+    ext = _extension(source.doc_key)
+    if ext not in SUPPORTED_EXTENSIONS:
+        reason = _REJECTED_REASONS.get(ext, f"unsupported file type '.{ext}'" if ext else "file has no extension")
+        raise ConversionError(source.doc_key, reason)
+    data = _read_bytes(source)
+    if not data.strip():
+        raise ConversionError(source.doc_key, "empty file")
+    try:
+        markdown, meta_title, warnings = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+    except ConversionError:
+        raise
+    except Exception as e:  # a converter library failed: report, never leak a traceback or a path
+        raise ConversionError(source.doc_key, _library_failure(ext, e, source)) from None
+    markdown = markdown.strip("\n") + "\n"
+    if not markdown.strip():
+        raise ConversionError(source.doc_key, f"no text content in this .{ext} file")
+    title = meta_title or first_heading(markdown) or PurePosixPath(source.doc_key).stem
+    return Document(doc_key=source.doc_key, title=title, markdown=markdown, format=ext, warnings=warnings)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading and dispatch
+
+
+def _extension(doc_key: str) -> str:
+    return PurePosixPath(doc_key).suffix.lower().lstrip(".")
+
+
+def _family(ext: str) -> str:
+    if ext in _TEXT_EXTENSIONS:
+        return "text"
+    if ext in ("html", "htm"):
+        return "html"
+    if ext == "pdf":
+        return "pdf"
+    return "office"
+
+
+def _read_bytes(source: SourceFile) -> bytes:
+    try:
+        with open(source.path, "rb") as f:
+            return f.read()
+    except PermissionError:
+        raise ConversionError(source.doc_key, "permission denied") from None
+    except FileNotFoundError:
+        raise ConversionError(source.doc_key, "file not found (deleted while ingesting?)") from None
+    except IsADirectoryError:
+        raise ConversionError(source.doc_key, "is a directory, not a file") from None
+    except OSError as e:
+        raise ConversionError(source.doc_key, f"cannot read file: {e.strerror or type(e).__name__}") from None
+
+
+def _library_failure(ext: str, error: Exception, source: SourceFile) -> str:
+    detail = str(error).replace(source.path, source.doc_key).strip().splitlines()
+    first = detail[0][:200] if detail else ""
+    kind = "corrupt PDF" if ext == "pdf" else f"could not convert .{ext}"
+    return f"{kind}: {type(error).__name__}" + (f": {first}" if first else "")
+
+
+def first_heading(markdown: str) -> str | None:
+    """Text of the first ATX heading outside fenced code in ``markdown``, or ``None``.
+
+    Link markup ``[text](url)`` is reduced to its text and emphasis markers are removed.
+    """
+    fence: str | None = None
+    for line in markdown.splitlines():
+        stripped = line.lstrip()
+        marker = re.match(r"(`{3,}|~{3,})", stripped)
+        if marker:
+            if fence is None:
+                fence = marker.group(1)[0] * 3
+            elif stripped.startswith(fence):
+                fence = None
+            continue
+        if fence is None and (m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line)):
+            text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1))
+            text = re.sub(r"[*_`]+", "", text).strip()
+            if text:
+                return text
+    return None
+
+
+_CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf}

@@ -1,0 +1,82 @@
+"""HTML for ``convert``: site chrome removed with BeautifulSoup, then markitdown; page title."""
+
+from __future__ import annotations
+
+import re
+
+from .office import _markitdown_convert
+
+
+_CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
+# page-level only: inside main/article these hold the article's own title, notes and call-outs
+_PAGE_CHROME_TAGS = ("header", "footer", "aside")
+_CHROME_ROLES = {"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog"}
+_CHROME_WORDS = {
+    "cookie", "cookies", "consent", "gdpr", "cookiebanner", "navbar", "nav", "navigation", "breadcrumb",
+    "breadcrumbs", "skip", "skiplink", "sidebar", "menu", "topbar", "masthead", "share", "social",
+}  # fmt: skip
+_CLASS_SPLIT = re.compile(r"[-_\s]+")
+
+
+def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+    cleaned, removed = clean_html(data)
+    markdown = _markitdown_convert(cleaned.encode("utf-8"), "html", charset="utf-8")
+    warnings = [f"removed {removed} navigation/banner/script elements"] if removed else []
+    return markdown, _html_title(data), warnings
+
+
+def _html_title(data: bytes) -> str | None:
+    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its ``<title>``."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(data, "lxml")
+    h1s = soup.find_all("h1", limit=2)
+    for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
+        text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
+        if text:
+            return text
+    return None
+
+
+def clean_html(data: bytes | str) -> tuple[str, int]:
+    """Strip site chrome from an HTML page; returns ``(html, number of elements removed)``.
+
+    Removed: scripts, styles, ``nav``, buttons, page-level ``header``/``footer``/``aside`` (those
+    not inside ``main``/``article``; forms are kept since some sites wrap the whole page in one), ARIA landmark roles navigation/banner/contentinfo/search/dialog,
+    and elements whose id or class contains a chrome word (cookie, consent, breadcrumb, menu,
+    sidebar, skip link, …) as a whole ``-``/``_`` separated token. When the page has a ``main``
+    element (or ``role="main"``) holding most of the text, only it is kept — plus the page's
+    first ``h1`` if that lies outside it.
+    """
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(data, "lxml")
+    doomed = list(soup(_CHROME_TAGS))
+    for tag in soup.find_all(_PAGE_CHROME_TAGS):
+        if tag.find_parent(["main", "article"]) is None:
+            doomed.append(tag)
+    for tag in soup.find_all(True):
+        if tag.attrs is None:
+            continue
+        role = str(tag.get("role") or "").lower()
+        if role in _CHROME_ROLES or _has_chrome_token(tag):
+            doomed.append(tag)
+    removed = 0
+    for tag in doomed:
+        if tag.parent is not None:  # not already removed with an ancestor
+            tag.decompose()
+            removed += 1
+    body = soup.body or soup
+    main = soup.find("main") or soup.find(attrs={"role": "main"})
+    if main is not None and len(main.get_text(" ", strip=True)) >= 0.5 * len(body.get_text(" ", strip=True)):
+        title_h1 = soup.find("h1")
+        prefix = str(title_h1) if title_h1 is not None and title_h1.find_parent(main.name) is None else ""
+        return f"<html><body>{prefix}{main}</body></html>", removed
+    return str(soup), removed
+
+
+def _has_chrome_token(tag) -> bool:
+    if tag.name in ("html", "body", "main", "article"):
+        return False
+    names = [str(tag.get("id") or "")] + [str(c) for c in (tag.get("class") or [])]
+    return any(token.lower() in _CHROME_WORDS for name in names for token in _CLASS_SPLIT.split(name))

@@ -1,0 +1,108 @@
+"""PDF for ``convert``: layout (``pdf_layout``), running headers/footers and page numbers dropped,
+split section numbers rejoined, headings recovered (``pdf_headings``), then rendered as Markdown."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..errors import ConversionError
+from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
+from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
+from .text import _is_page_number, _running_key
+
+
+def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+    if b"%PDF" not in data[:1024]:
+        raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
+    lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
+    if not any(line.text.strip() for line in lines):
+        raise ConversionError(doc_key, "no text layer in this PDF (scanned images?); OCR is not supported")
+    warnings = []
+    if empty_pages:
+        warnings.append(f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)")
+    lines = _drop_running_lines(lines, n_pages)
+    lines = _merge_split_numbers(lines)
+    if not _apply_outline(lines, outline):
+        _classify_by_font(lines)
+    return _pdf_markdown(lines), meta_title, warnings
+
+
+def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
+    """Remove page headers/footers: lines on the two outermost text rows at the top or bottom of a
+    page whose text (digits masked) and size recur on at least a quarter of the pages (and three),
+    and page numbers there."""
+    by_page: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        by_page.setdefault(line.page, []).append(line)
+    edges: dict[int, list[_PdfLine]] = {p: _edge_lines(ls) for p, ls in by_page.items()}
+    counts: Counter[tuple[str, float]] = Counter()
+    for edge in edges.values():
+        counts.update({(_running_key(line.text), line.size) for line in edge})
+    threshold = max(3, -(-n_pages // 4))  # books alternate headers on odd and even pages
+    body_size = _body_style(lines)[0]
+    doomed = set()
+    for edge in edges.values():
+        for line in edge:
+            page_number = _is_page_number(line.text) and line.size <= body_size + 1
+            if page_number or counts[(_running_key(line.text), line.size)] >= threshold:
+                doomed.add(id(line))
+    return [line for line in lines if id(line) not in doomed]
+
+
+def _edge_lines(page_lines: list[_PdfLine]) -> list[_PdfLine]:
+    rows = sorted({round(line.y1) for line in page_lines}, reverse=True)
+    edge_rows = set(rows[:2] + rows[-2:])
+    return [line for line in page_lines if round(line.y1) in edge_rows]
+
+
+def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
+    """Join a bare section number ("1.2.2") with the title laid out beside it on the same row,
+    which pdfminer puts in a separate box when a tab separates them."""
+    absorbed: set[int] = set()
+    for line in lines:
+        if not _BARE_NUMBER.match(line.text) or id(line) in absorbed:
+            continue
+        beside = [
+            other for other in lines
+            if other.page == line.page and other is not line and id(other) not in absorbed
+            and other.x0 > line.x1 - 1 and _vertical_overlap(line, other) > 0.5 and re.search(r"[^\W\d_]", other.text)
+        ]  # fmt: skip
+        if beside:
+            title = min(beside, key=lambda other: other.x0)
+            line.text = f"{line.text} {title.text}"
+            line.size, line.font, line.x1, line.chars = title.size, title.font, title.x1, line.chars + title.chars
+            absorbed.add(id(title))
+    return [line for line in lines if id(line) not in absorbed]
+
+
+def _pdf_markdown(lines: list[_PdfLine]) -> str:
+    """Render classified lines: headings as ATX lines, each box's other lines as one paragraph
+    (line breaks kept, words hyphenated across a line break rejoined), blank lines between."""
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    current_box = None
+
+    def flush() -> None:
+        if paragraph:
+            blocks.append("\n".join(paragraph))
+            paragraph.clear()
+
+    for line in lines:
+        if not line.text:
+            continue
+        if line.level:
+            flush()
+            blocks.append("#" * line.level + " " + " ".join(line.text.split()))
+            current_box = None
+            continue
+        if line.box != current_box:
+            flush()
+            current_box = line.box
+        text = re.sub(r"^(\s*)([#>])", r"\1\\\2", line.text)  # body text must not become a heading/quote
+        if paragraph and re.search(r"[^\W\d_]-$", paragraph[-1]) and text[:1].islower():
+            paragraph[-1] = paragraph[-1][:-1] + text
+        else:
+            paragraph.append(text)
+    flush()
+    return "\n\n".join(blocks)

@@ -1,0 +1,177 @@
+"""PDF heading recovery for ``convert``: headings marked from the PDF outline where it matches the
+text layer, otherwise from font size / weight / family statistics plus numbering patterns."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
+from .text import normalize_heading
+
+
+_PDF_NUMBERING = re.compile(
+    r"^(\d+(\.\d+)*\.?|[A-Z]\.(\d+\.?)*|[IVXLC]+\.|(chapter|section|article|part|annex|appendix|schedule|title)"
+    r"\s+[\dIVXLC]+[A-Z]?\.?|§+\s*\d+)(\s|$)",
+    re.IGNORECASE,
+)
+_BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
+# A heading line opening with a section number ("1.", "2.3", "Article 4"), not a wrapped title's
+# next line that happens to start with a figure ("2020 Annual Report").
+_NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:],
+                         re.IGNORECASE)
+_TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$", re.IGNORECASE)
+_CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+[\w.-]+", re.IGNORECASE)
+
+
+_MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
+
+
+def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
+    """Mark the lines the PDF outline (bookmarks) names as headings at the outline's levels.
+
+    Entries are matched in order against one line or two consecutive lines, on normalised text.
+    Returns False (and marks nothing) when fewer than 60% of at least three entries match — such an
+    outline does not describe this text layer, so font statistics are used instead.
+    """
+    if len(outline) < 3:
+        return False
+    keys = [normalize_heading(line.text) for line in lines]
+    matches: list[tuple[int, int, int]] = []  # (line index, lines used, level)
+    position = 0
+    for level, title in outline:
+        target = normalize_heading(title)
+        for i in range(position, len(lines)):
+            if keys[i] == target:
+                matches.append((i, 1, level))
+                position = i + 1
+                break
+            if i + 1 < len(lines) and lines[i + 1].box == lines[i].box and f"{keys[i]} {keys[i + 1]}" == target:
+                matches.append((i, 2, level))
+                position = i + 2
+                break
+    if len(matches) < 0.6 * len(outline):
+        return False
+    for i, used, level in matches:
+        if used == 2:
+            lines[i].text = f"{lines[i].text} {lines[i + 1].text}"
+            lines[i + 1].text = ""
+        lines[i].level = min(level, 6)
+    return True
+
+
+def _classify_by_font(lines: list[_PdfLine]) -> None:
+    """Mark heading lines from font statistics and numbering; set ``level`` on each heading line.
+
+    A run (consecutive lines of one box in one style, at most three, vertically adjacent runs of
+    one heading style merged) is a heading when its font is larger than the body font (≥ 1.15× and
+    ≥ +1 pt), or — at about body size (≥ 0.9×) — it is set apart by weight (bold where the body is
+    not) or by a rare font (< 5% of the characters), and it is numbered (``1.2``, ``Chapter 3``,
+    ``Article IV``), or it opens a block (starts its box or follows a sentence end), looks like a
+    title (capitalised, no final stop) and is followed by plainer text no larger, or it is in
+    capitals.
+    Never headings: table-of-contents lines (dot leaders), captions (``Figure 3``), monospace
+    text, runs ending in , ; or :, runs over 20 words (12 at body size).
+    Levels: dotted numbering depth ("1.2.3" → 3) where present, else the rank of the font size
+    among heading sizes (largest first).
+    """
+    body_size, body_font = _body_style(lines)
+    body_bold = bool(_BOLD_FONT.search(body_font))
+    share = _style_shares(lines)
+    runs = _merge_heading_runs(_style_runs(lines), body_size)
+    page_lines: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        page_lines.setdefault(line.page, []).append(line)
+    headings: list[tuple[list[_PdfLine], str]] = []
+    for n, run in enumerate(runs):
+        text = " ".join(line.text for line in run)
+        first = run[0]
+        if _TOC_LINE.search(text) or _CAPTION.match(text) or len(run) > 3 or len(text.split()) > 20:
+            continue
+        if _MONO_FONT.search(first.font) or re.search(r"[,;:]$", text) or re.search(r"[<>={};]|\(\)", text):
+            continue  # code and diagram labels are not titles
+        has_letters = bool(re.search(r"[^\W\d_]", text))
+        larger = first.size >= max(body_size * 1.15, body_size + 1)
+        if larger and (has_letters or (_BARE_NUMBER.match(text) and first.size >= body_size * 1.5)):
+            headings.append((run, text))
+            continue
+        if not has_letters or first.size < body_size * 0.9 or len(text.split()) > 12:
+            continue
+        distinct = (first.bold and not body_bold) or (first.font != body_font and share[first.style] < 0.05)
+        if not distinct:
+            continue
+        if _has_row_twin(first, page_lines[first.page]):
+            continue  # a table header cell, not a heading
+        following = runs[n + 1][0] if n + 1 < len(runs) else None
+        leads_body = (
+            following is not None and following.size <= first.size and not following.bold
+            and following.style != first.style and _starts_block(runs, n)
+            and not re.search(r"[.!?]$", text) and text[:1].isupper()
+        )  # fmt: skip
+        shouting = text.isupper() and len(text) > 3
+        if _PDF_NUMBERING.match(text) or leads_body or shouting:
+            headings.append((run, text))
+    _assign_levels(headings)
+
+
+def _has_row_twin(line: _PdfLine, page_lines: list[_PdfLine]) -> bool:
+    """Another line in the same style sits beside this one on its row (a table header row)."""
+    return any(
+        other is not line and other.text and other.style == line.style and _vertical_overlap(line, other) > 0.5
+        and (other.x0 >= line.x1 or other.x1 <= line.x0)
+        for other in page_lines
+    )  # fmt: skip
+
+
+def _style_shares(lines: list[_PdfLine]) -> dict[tuple[float, str], float]:
+    weights: Counter[tuple[float, str]] = Counter()
+    for line in lines:
+        weights[line.style] += line.chars
+    total = sum(weights.values()) or 1
+    return {style: n / total for style, n in weights.items()}
+
+
+def _starts_block(runs: list[list[_PdfLine]], n: int) -> bool:
+    """The run starts its box, or the text before it in the box ends a sentence."""
+    if n == 0 or runs[n - 1][-1].box != runs[n][0].box:
+        return True
+    return bool(re.search(r"[.!?:]$", runs[n - 1][-1].text))
+
+
+def _merge_heading_runs(runs: list[list[_PdfLine]], body_size: float) -> list[list[_PdfLine]]:
+    """Join a large-font run with the next one when it continues the same heading in a new box
+    (same style, same page, the next line directly below) — unless the next run starts with its
+    own section number ("1. Warranty Period" under a document title is the next heading)."""
+    merged: list[list[_PdfLine]] = []
+    for run in runs:
+        if merged:
+            last, first = merged[-1][-1], run[0]
+            same = last.style == first.style and last.page == first.page and first.size > body_size * 1.15
+            below = 0 <= last.y0 - first.y1 < first.size and len(merged[-1]) + len(run) <= 3
+            if same and below and not _NEW_NUMBER.match(first.text):
+                merged[-1].extend(run)
+                continue
+        merged.append(run)
+    return merged
+
+
+def _style_runs(lines: list[_PdfLine]) -> list[list[_PdfLine]]:
+    runs: list[list[_PdfLine]] = []
+    for line in lines:
+        if not line.text:
+            continue
+        if runs and runs[-1][-1].box == line.box and runs[-1][-1].style == line.style:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return runs
+
+
+def _assign_levels(headings: list[tuple[list[_PdfLine], str]]) -> None:
+    sizes = sorted({run[0].size for run, _ in headings}, reverse=True)
+    for run, text in headings:
+        number = re.match(r"(\d+(?:\.\d+)*)\.?\s", text + " ")
+        level = number.group(1).count(".") + 1 if number else sizes.index(run[0].size) + 1
+        run[0].text, run[0].level = text, min(level, 6)
+        for line in run[1:]:
+            line.text = ""

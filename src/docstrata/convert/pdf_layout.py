@@ -1,0 +1,124 @@
+"""PDF layout for ``convert``: pdfminer.six pages → :class:`_PdfLine` text lines with their style,
+plus the PDF outline and metadata title, and the line geometry/style helpers the PDF stages share."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..errors import ConversionError
+
+
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|[-,]bd\b", re.IGNORECASE)
+
+
+@dataclass
+class _PdfLine:
+    """One text line of a PDF page as laid out by pdfminer (coordinates in PDF points)."""
+
+    page: int
+    box: int
+    text: str
+    size: float  # dominant font size, rounded to 0.5 pt
+    font: str  # dominant font name without the subset prefix ("ABCDEE+")
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    chars: int
+    level: int = 0  # heading level once classified, 0 = body text
+
+    @property
+    def style(self) -> tuple[float, str]:
+        return (self.size, self.font)
+
+    @property
+    def bold(self) -> bool:
+        return bool(_BOLD_FONT.search(self.font))
+
+
+def _pdf_layout(data: bytes, doc_key: str):
+    """Lay out every page with pdfminer; return lines, outline, metadata title, page counts."""
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.layout import LAParams, LTTextBox
+    from pdfminer.pdfdocument import PDFDocument, PDFPasswordIncorrect
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdfparser import PDFParser
+
+    try:
+        document = PDFDocument(PDFParser(io.BytesIO(data)))
+    except PDFPasswordIncorrect:
+        raise ConversionError(doc_key, "encrypted PDF: a password is required") from None
+    if not document.is_extractable:
+        raise ConversionError(doc_key, "PDF forbids text extraction (permissions set by its author)")
+    resources = PDFResourceManager()
+    device = PDFPageAggregator(resources, laparams=LAParams())
+    interpreter = PDFPageInterpreter(resources, device)
+    lines: list[_PdfLine] = []
+    box_id = n_pages = empty_pages = 0
+    for page_no, page in enumerate(PDFPage.create_pages(document)):
+        n_pages += 1
+        interpreter.process_page(page)
+        boxes = [el for el in device.get_result() if isinstance(el, LTTextBox)]
+        if not boxes:
+            empty_pages += 1
+        for box in boxes:
+            box_id += 1
+            lines.extend(_box_lines(box, page_no, box_id))
+    return lines, _pdf_outline(document), _pdf_meta_title(document), n_pages, empty_pages
+
+
+def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
+    from pdfminer.layout import LTChar, LTTextLine
+
+    out = []
+    for line in box:
+        if not isinstance(line, LTTextLine):
+            continue
+        text = line.get_text().strip()
+        styles: Counter[tuple[float, str]] = Counter()
+        for ch in line:
+            if isinstance(ch, LTChar) and not ch.get_text().isspace():
+                styles[(round(ch.size * 2) / 2, ch.fontname.split("+", 1)[-1])] += 1
+        if not text or not styles:
+            continue
+        (size, font), _ = styles.most_common(1)[0]
+        out.append(_PdfLine(page_no, box_id, text, size, font, line.x0, line.x1, line.y0, line.y1,
+                            sum(styles.values())))  # fmt: skip
+    return out
+
+
+def _pdf_outline(document) -> list[tuple[int, str]]:
+    try:
+        return [(level, title) for level, title, *_ in document.get_outlines() if title and title.strip()]
+    except Exception:  # PDFNoOutlines, or a broken outline tree: fall back to fonts
+        return []
+
+
+def _pdf_meta_title(document) -> str | None:
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.utils import decode_text
+
+    for info in document.info or []:
+        raw = resolve1(info.get("Title")) if isinstance(info, dict) else None
+        title = decode_text(raw) if isinstance(raw, bytes) else raw if isinstance(raw, str) else None
+        title = " ".join((title or "").replace("\x00", "").split())
+        if title and not re.search(r"^\(?(untitled|anonymous)\)?$|^microsoft word\b|\.(docx?|pdf|tex|dvi)$", title,
+                                   re.IGNORECASE):  # generator placeholders (reportlab: "(anonymous)")
+            return title
+    return None
+
+
+def _vertical_overlap(a: _PdfLine, b: _PdfLine) -> float:
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap / max(min(a.y1 - a.y0, b.y1 - b.y0), 1e-6)
+
+
+def _body_style(lines: list[_PdfLine]) -> tuple[float, str]:
+    weights: Counter[tuple[float, str]] = Counter()
+    for line in lines:
+        weights[line.style] += line.chars
+    return weights.most_common(1)[0][0] if weights else (10.0, "")

@@ -1,0 +1,138 @@
+"""Plain text and Markdown for ``convert``: decoding, binary rejection, pagination cleanup.
+
+Also :func:`normalize_heading`, the comparable form of a heading text that the DOCX numbering,
+the PDF outline matching and the heading benchmark share.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+from ..errors import ConversionError
+
+
+def _convert_text(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+    text = _decode_text(data, ext, doc_key)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    warnings: list[str] = []
+    if "\f" in text:
+        text, removed = strip_pagination(text)
+        if removed:
+            warnings.append(f"removed {removed} running page header/footer lines")
+    return text, None, warnings
+
+
+def _decode_text(data: bytes, ext: str, doc_key: str) -> str:
+    """Bytes of a text file → str. UTF-8 (BOM removed) first, then charset-normalizer."""
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if data.startswith(bom):
+            try:
+                return _reject_control_chars(data.decode(codec).lstrip("\ufeff"), ext, doc_key)
+            except UnicodeDecodeError:
+                raise ConversionError(doc_key, f"not text: invalid {codec} after its byte-order mark") from None
+    if b"\x00" in data:
+        raise ConversionError(doc_key, f"not text: binary content in a .{ext} file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        from charset_normalizer import from_bytes
+
+        best = from_bytes(data).best()
+        if best is None:
+            raise ConversionError(doc_key, f"not text: binary content in a .{ext} file") from None
+        text = str(best)
+    return _reject_control_chars(text, ext, doc_key)
+
+
+def _reject_control_chars(text: str, ext: str, doc_key: str) -> str:
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\f\v")
+    if controls > max(2, len(text) // 1000):
+        raise ConversionError(doc_key, f"not text: binary content in a .{ext} file")
+    return text
+
+
+_DIGITS = re.compile(r"\d+")
+_EDGE_LINES = 3  # how many non-blank lines at each end of a page may be running lines
+
+
+def strip_pagination(text: str) -> tuple[str, int]:
+    """Remove form feeds and running page headers/footers from paginated plain text.
+
+    Pages are the form-feed separated parts. A running line is one of the first or last
+    ``_EDGE_LINES`` non-blank lines of a page whose text, with whitespace collapsed and digit runs
+    replaced by ``#`` (so ``[Page 12]`` and ``[Page 13]`` agree), occurs at the edge of at least
+    half of the pages (and of at least two). Page-number-only edge lines are dropped too. Pages
+    are then joined: a page break inside a paragraph (previous page not ending a sentence and the
+    next starting in lower case or at the same indent) becomes a line break, otherwise a blank line.
+
+    Returns ``(text, number of lines removed)``. Text without form feeds is returned unchanged.
+    """
+    pages = [page.split("\n") for page in text.split("\f")]
+    if len(pages) < 2:
+        return text, 0
+    counts: Counter[str] = Counter()
+    for lines in pages:
+        counts.update({_running_key(lines[i]) for i in _edge_indices(lines)})
+    threshold = max(2, (len(pages) + 1) // 2)
+    running = {key for key, n in counts.items() if n >= threshold and key}
+    removed = 0
+    kept_pages: list[list[str]] = []
+    for lines in pages:
+        drop = {i for i in _edge_indices(lines) if _running_key(lines[i]) in running or _is_page_number(lines[i])}
+        removed += len(drop)
+        kept = [line for i, line in enumerate(lines) if i not in drop]
+        kept_pages.append(_trim_blank(kept))
+    return _join_pages([p for p in kept_pages if p]), removed
+
+
+def _edge_indices(lines: list[str]) -> list[int]:
+    non_blank = [i for i, line in enumerate(lines) if line.strip()]
+    return sorted(set(non_blank[:_EDGE_LINES] + non_blank[-_EDGE_LINES:]))
+
+
+def _running_key(line: str) -> str:
+    return _DIGITS.sub("#", " ".join(line.split()))
+
+
+def _is_page_number(line: str) -> bool:
+    return bool(re.fullmatch(r"\s*(?:page\s+)?(\d{1,4}|[ivxlc]{1,6})(\s+of\s+\d+)?\s*", line, re.IGNORECASE))
+
+
+def _trim_blank(lines: list[str]) -> list[str]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _join_pages(pages: list[list[str]]) -> str:
+    out: list[str] = list(pages[0]) if pages else []
+    for lines in pages[1:]:
+        prev, nxt = out[-1], lines[0]
+        continues = not re.search(r"[.:;!?]\s*$", prev) and (
+            nxt.lstrip()[:1].islower() or _indent(prev) == _indent(nxt)
+        )
+        if not continues:
+            out.append("")
+        out.extend(lines)
+    return "\n".join(out)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def normalize_heading(text: str) -> str:
+    """Comparable form of a heading: link targets, escapes, entities and punctuation removed,
+    whitespace collapsed, case folded. ``"1.2  Élément\\_X:"`` → ``"1.2 élément x"``."""
+    import html
+
+    text = html.unescape(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text))
+    text = unicodedata.normalize("NFKC", text).replace("\\", "")
+    text = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", text)  # keep dots only inside numbers like 1.2
+    text = re.sub(r"[^\w.]+", " ", text)
+    return " ".join(text.replace("_", " ").split()).casefold()
