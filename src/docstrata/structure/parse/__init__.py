@@ -1,0 +1,79 @@
+"""Markdown (or plain text) → ordered section tree.
+
+Entry point: :func:`parse_sections`. One pass over the lines finds section markers:
+
+* ATX (``## Title ##``) and setext (``Title`` / ``=====``) headings; ``#`` lines inside
+  ``` / ``~~~`` fences are code, not headings;
+* numbered labels at the start of a line: ``4.2.1.  Title`` (RFC), ``1.1.2<TAB>text``
+  (rulebooks), ``SEC. 203. TITLE``, ``Section 203(a)(1)``, ``§ 4.2``, ``Article 17``,
+  ``ARTICLE IV``, ``PART 2``, ``Schedule 1``, ``Part 1.Chapter 1.1.(1)``, ``APP1.A1.1``;
+* enumerated items ``(a)``, ``(1)``, ``(A)``, ``(i)`` (roman vs letter decided by the
+  sequence they continue) and, in Markdown, ordered-list items under a numbered section
+  (item 12 of a list under clause 12 is section ``12.12``).
+
+A second pass nests the markers (heading levels, numbering prefixes, item styles) and
+normalises ids (DESIGN §5): ``4.2.1``, ``203(a)(1)``, ``article-17``, ``part-2``, a slug for
+unnumbered headings, ``preamble`` for text before the first marker. Ids restart under
+containers (``Section 1`` of each Article) are qualified by the container
+(``article-ii/1``) so ids stay unique.
+
+A numbered line is a heading only when the text after its label reads like a title
+(``4.2.1.  Supported Versions``, ``1.2<TAB>Application``). A numbered *paragraph*
+(``1.3 "Service Level" means …``, ``5.2 The obligations … survive termination.``,
+``3.3.31 An Authorised Person must …``) keeps its line as body text, so the section is not
+heading-only, and gets a short title: the defined term, a leading phrase ("Access and
+Use.", "In general.—") or its first words with an ellipsis. ``parent_chain`` entries are
+cut to about ten words.
+
+False positives are kept out by shape rules: a label must stand at the document's label
+indentation, be followed by a tab, two spaces, end of line, or a title-like text; numbers
+with a 4-digit part (years), lines with dot leaders (tables of contents), table rows and
+fenced code are never sections. A label with a single space before its title needs a blank
+line above it, or must continue the numbering of the label right above it (``1.`` → ``1.1`` →
+``1.2`` → ``2.``, as in PDF text and tight plain-text contracts), or open it (``1.`` directly
+under a title line, confirmed by ``1.1`` on the next line); never under a line that breaks off
+mid-sentence ("… extended by", "… see Section") or continues an unrecognised list. In Markdown,
+an ``N.`` line that opens or continues dotted clauses (``2.`` then ``2.1``) is a clause, not a
+list item; dotted labels are not Markdown list syntax.
+
+Modules, in pipeline order: ``patterns`` (label grammar, marker records), ``labels`` (label and
+title reading, numbering arithmetic), ``scan`` (markers found line by line), ``filtering``
+(subtitles merged, stray labels and items dropped), ``build`` (markers nested into sections with
+normalised ids), ``ids`` (ids made unique, parent chains and citation aliases).
+"""
+
+from __future__ import annotations
+
+from ...models import DocumentTree
+from .build import _build
+from .filtering import _filter_markers, _merge_subtitles
+from .ids import _fill_aliases_and_chains, _make_unique
+from .patterns import _ATX_RE
+from .scan import _scan
+
+__all__ = ["parse_sections"]
+
+
+def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
+    """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
+
+    Args:
+        markdown: the document body (Markdown, or plain text treated as Markdown).
+        doc_key: the document's id (path relative to the source root).
+        title: the document title, used as the preamble's title.
+
+    Returns:
+        A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
+        lines in ``Section.heading``, the rest in ``Section.text``). A ``preamble`` section
+        holds text before the first marker when there is any. Definitions and
+        cross-references are left empty (see ``definitions.py`` and ``xrefs.py``).
+    """
+    lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
+    markers = _scan(lines, markdown_flavour)
+    markers = _merge_subtitles(markers, lines)
+    markers = _filter_markers(markers, markdown_flavour, lines)
+    sections = _build(markers, lines, title)
+    suffixed = _make_unique(sections)
+    _fill_aliases_and_chains(sections, suffixed)
+    return DocumentTree(doc_key=doc_key, title=title, sections=sections)

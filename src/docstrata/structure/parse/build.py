@@ -1,0 +1,162 @@
+"""Nesting for :mod:`docstrata.structure.parse`: markers → sections with levels, parents and
+normalised ids (``4.2.1``, ``203(a)(1)``, ``article-17``, a slug for unnumbered headings)."""
+
+from __future__ import annotations
+
+import re
+
+from ...models import Section
+from .labels import _heading_label, _label_path, _plain
+from .patterns import _KEYWORDS, _Marker, _Open
+
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^\w]+", "-", _plain(text).lower()).strip("-")
+    return s[:60].rstrip("-") or "section"
+
+
+def _id_from_path(path: list[str]) -> str:
+    """``['part-1', 'chapter-1', '1', '(1)']`` → ``1(1)``; ``['part-1']`` → ``part-1``."""
+    tail: list[str] = []
+    for part in reversed(path):
+        if "-" in part and not part.startswith("("):
+            if not tail:
+                return part
+            if tail[0].startswith("("):  # article-6 + (1)(a) → article-6(1)(a)
+                return part + "".join(tail)
+            break
+        tail.insert(0, part)
+    out = ""
+    for part in tail:
+        out += part if part.startswith("(") or not out else "." + part
+    return out
+
+
+def _rank(marker: _Marker) -> int:
+    ranks = [_KEYWORDS[k.split(":")[2]][1] for k, _, _ in marker.components if k.startswith("kw:")]
+    bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
+        k.startswith("kw::") for k, _, _ in marker.components)
+    if bare:
+        return 9
+    return ranks[-1] if ranks else 9
+
+
+def _build(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
+    """Nest markers into sections; each section's text runs to the next marker."""
+    sections: list[Section] = []
+    stack: list[_Open] = []
+    first = markers[0].line if markers else len(lines)
+    pre = "\n".join(lines[:first])
+    if pre.strip() or not markers:
+        sections.append(Section(section_id="preamble", title=doc_title or "Preamble", level=1,
+                                text=pre, start_line=1))
+    for n, m in enumerate(markers):
+        body_end = markers[n + 1].line if n + 1 < len(markers) else len(lines)
+        parent = _find_parent(m, stack)
+        path, local_id = _path_and_id(m, parent)
+        level = (parent.marker and sections[parent.index].level or 0) + 1 if parent else 1
+        if m.heading:
+            text = "\n".join(lines[m.end:body_end])
+        else:
+            text = "\n".join(lines[m.line:body_end])
+        number = _written_number(m)
+        sec = Section(section_id=local_id, title=m.title or number or "", level=level, number=number,
+                      parent_id=sections[parent.index].section_id if parent else None,
+                      heading=m.heading, text=text, start_line=m.line + 1)
+        sections.append(sec)
+        stack.append(_Open(len(sections) - 1, m, path, -1 if (m.kind == "heading") else _rank(m)))
+    return sections
+
+
+def _written_number(m: _Marker) -> str | None:
+    comps = _heading_label(m)
+    if not comps:
+        return None
+    if m.kind == "item":
+        return m.marker_text
+    return " ".join(w for _, _, w in comps) if len(comps) == 1 else ".".join(w for _, _, w in comps)
+
+
+def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
+    """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
+    if m.kind == "heading":
+        while stack and (stack[-1].marker.kind != "heading" or stack[-1].marker.md_level >= m.md_level):
+            stack.pop()
+        return stack[-1] if stack else None
+    if m.kind == "label":
+        path = _label_path(m.components)
+        rank = _rank(m)
+        while stack:
+            top = stack[-1]
+            if top.marker.kind == "heading":
+                if top.path and _is_prefix(top.path, path):
+                    return top
+                if top.path and _label_path(_heading_label(top.marker) or []) and _conflicts(top, path, rank):
+                    stack.pop()
+                    continue
+                return top
+            if _is_prefix(top.path, path) and len(top.path) < len(path):
+                return top
+            if top.rank < rank and top.rank != 9 and not _shares_keyword_with(top.path, path):
+                return top
+            stack.pop()
+        return None
+    # item: nest by indentation, then by style
+    while stack and stack[-1].marker.kind == "item" and stack[-1].marker.indent > m.indent:
+        stack.pop()
+    same = None
+    for pos in range(len(stack) - 1, -1, -1):
+        o = stack[pos]
+        if o.marker.kind != "item" or o.marker.indent != m.indent:
+            break
+        if o.marker.style == m.style:
+            same = pos
+            break
+    if same is not None:
+        del stack[same:]
+    return stack[-1] if stack else None
+
+
+def _conflicts(top: _Open, path: list[str], rank: int) -> bool:
+    """A numbered heading is closed by a label that is neither inside it nor a lower-rank item."""
+    if _is_prefix(top.path, path):
+        return False
+    top_rank = _rank(top.marker) if top.marker.components else 9
+    return rank <= top_rank and top_rank != 9 or (top_rank == 9 and rank == 9 and bool(top.path) and
+                                                  not top.path[-1].startswith("("))
+
+
+def _shares_keyword_with(top_path: list[str], path: list[str]) -> bool:
+    """``chapter-2`` and ``chapter-3`` are siblings, whatever their rank."""
+    kt = [p.split("-")[0] for p in top_path if "-" in p and not p.startswith("(")]
+    kp = [p.split("-")[0] for p in path if "-" in p and not p.startswith("(")]
+    return bool(kt and kp and kt[-1] == kp[-1] and top_path[-1] != path[-1] and len(path) <= len(top_path))
+
+
+def _is_prefix(a: list[str], b: list[str]) -> bool:
+    return len(a) <= len(b) and b[: len(a)] == a
+
+
+def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
+    """The normalised path and local id of a marker given its parent."""
+    comps = _heading_label(m)
+    if m.kind == "item":
+        ppath = parent.path if parent else []
+        if m.components[0][0] == "mditem":
+            local = m.components[0][1]
+            if m.style == "digit" and ppath and not ppath[-1].startswith("(") and "-" not in ppath[-1]:
+                part = local  # clause 12, item 12 → 12.12
+            elif not ppath:
+                part = local if m.style == "digit" else f"({local})"
+            else:
+                part = f"({local})"
+        else:
+            part = m.marker_text
+        path = ppath + [part]
+        return path, _id_from_path(path) if ppath else part
+    if comps:
+        path = _label_path(comps)
+        if parent and len(path) == 1 and path[0].startswith("("):
+            path = parent.path + path
+        return path, _id_from_path(path)
+    return [], _slug(m.title)

@@ -1,0 +1,103 @@
+"""Marker clean-up for :mod:`docstrata.structure.parse`: a label heading and its subtitle heading
+merged, labels off the document's label column and items that start no sensible sequence dropped."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .labels import _heading_label, _item_style, _plain
+from .patterns import _Marker
+
+
+def _label_indent(markers: list[_Marker]) -> int | None:
+    """The indentation at which this document writes its numbered labels."""
+    indents = [m.indent for m in markers if m.kind == "label" and m.heading]
+    if not indents:
+        indents = [m.indent for m in markers if m.kind == "label"]
+    return Counter(indents).most_common(1)[0][0] if indents else None
+
+
+def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str]) -> list[_Marker]:
+    """Drop labels off the document's label column and items that start no sensible sequence."""
+    base = _label_indent(markers)
+    kept: list[_Marker] = []
+    open_items: list[_Marker] = []  # recent items, for sequence checks
+    for idx, m in enumerate(markers):
+        if m.kind == "label":
+            if base is not None and m.indent != base:
+                continue
+            open_items = []
+        elif m.kind == "heading":
+            open_items = []
+        elif m.kind == "item":
+            if m.components[0][0] == "mditem":
+                if not _md_item_is_section(m, markers, idx, kept, lines):
+                    continue
+            elif base is not None and m.indent > base:
+                continue
+            first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
+            if not _continues_sequence(m, open_items) and not first_md_item:
+                continue  # a Markdown list may start at any number; other items must start a sequence
+            open_items = [o for o in open_items if o.indent <= m.indent] + [m]
+        kept.append(m)
+    return kept
+
+
+def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list[_Marker], lines: list[str]) -> bool:
+    """A Markdown list item is a section under a numbered section, or when it has an ordered sub-list."""
+    numbered_parent = False
+    for k in reversed(kept):
+        if k.kind in ("heading", "label"):
+            numbered_parent = bool(k.components) or bool(_heading_label(k))
+            break
+        if k.kind == "item" and k.indent < m.indent:
+            numbered_parent = True
+            break
+        if k.kind == "item" and k.indent == m.indent:
+            return True  # sibling of an accepted item
+    if numbered_parent:
+        return True
+    nxt = markers[idx + 1] if idx + 1 < len(markers) else None
+    return bool(nxt and nxt.kind == "item" and nxt.components[0][0] == "mditem" and nxt.indent > m.indent
+                and all(not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > m.indent
+                        for j in range(m.line + 1, nxt.line)))
+
+
+def _continues_sequence(m: _Marker, open_items: list[_Marker]) -> bool:
+    """An item starts a list (1, a, A, i) or continues one of the open lists; fixes roman vs letter."""
+    inner = m.marker_text.strip("().")
+    inner = inner[:-1] if inner.endswith(")") else inner
+    readings = _item_style(inner)
+    same_indent = [o for o in open_items if o.indent == m.indent]
+    for style, value in readings:
+        for o in reversed(same_indent):
+            if o.style == style and value == o.value + 1:
+                m.style, m.value = style, value
+                return True
+    for style, value in readings:
+        if value == 1:
+            m.style, m.value = style, value
+            return True
+    # a list that started before an unrecognised line: accept small ordinals of a known style
+    for style, value in readings:
+        if any(o.style == style for o in same_indent) and value <= 40:
+            m.style, m.value = style, value
+            return True
+    return False
+
+
+def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
+    """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both."""
+    out: list[_Marker] = []
+    for m in markers:
+        prev = out[-1] if out else None
+        if (prev is not None and m.kind == "heading" and prev.kind == "heading" and m.md_level > prev.md_level
+                and _heading_label(prev) and not _heading_label(m)
+                and all(not lines[j].strip() for j in range(prev.end, m.line))
+                and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3):
+            prev.heading = "\n".join(lines[prev.line:m.end])
+            prev.title = f"{prev.title} {m.title}"
+            prev.end = m.end
+            continue
+        out.append(m)
+    return out

@@ -1,0 +1,111 @@
+"""Final pass of :mod:`docstrata.structure.parse`: repeated ids qualified by their container
+(``article-ii/1``) or suffixed, parent ids and chains filled, and the raw citation aliases of
+each numbered section (``Article 17``, ``Art. 17``, ``§ 4.2``)."""
+
+from __future__ import annotations
+
+import re
+
+from ...models import Section
+from .labels import _first_words
+from .patterns import _BARE_ALIAS_KEYWORDS
+
+
+def _make_unique(sections: list[Section]) -> dict[int, str]:
+    """Make ids unique: repeats under a container (``Section 1`` of every Article, an
+    appendix restarting at ``1.1``) are qualified by it (``article-ii/1``); the main-body
+    occurrence keeps the bare id; anything still repeated gets a ``-2``, ``-3`` suffix."""
+    by_id: dict[str, list[int]] = {}
+    for pos, s in enumerate(sections):
+        by_id.setdefault(s.section_id, []).append(pos)
+    for sid, group in by_id.items():
+        if len(group) < 2:
+            continue
+        containers = [_container_of(pos, sections) for pos in group]
+        bare_kept = False
+        for pos, container in zip(group, containers):
+            if container is None and not bare_kept:
+                bare_kept = True
+            elif container is not None:
+                sections[pos].section_id = f"{container}/{sid}"
+            elif sections[pos].parent_id:
+                sections[pos].section_id = f"{sections[pos].parent_id}/{sid}"
+    seen: set[str] = set()
+    counts: dict[str, int] = {}
+    suffixed: dict[int, str] = {}  # id(section) → its id before the "-N" suffix
+    for s in sections:
+        base = s.section_id
+        if base in seen:
+            counts[base] = counts.get(base, 1) + 1
+            s.section_id = f"{base}-{counts[base]}"
+            suffixed[id(s)] = base
+        seen.add(s.section_id)
+    return suffixed
+
+
+def _container_of(pos: int, sections: list[Section]) -> str | None:
+    """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``)."""
+    level = sections[pos].level
+    for x in reversed(sections[:pos]):
+        if x.level < level:
+            if x.number and re.match(r"^[a-z]+-[0-9a-z]+$", x.section_id):
+                return x.section_id
+            level = x.level
+            if level == 1:
+                break
+    return None
+
+
+def _fill_aliases_and_chains(sections: list[Section], suffixed: dict[int, str]) -> None:
+    """Parent ids (after renaming), parent chains and raw citation aliases."""
+    stack: list[Section] = []
+    for s in sections:
+        while stack and stack[-1].level >= s.level:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        s.parent_id = parent.section_id if parent else None
+        s.parent_chain = (parent.parent_chain if parent else []) + [_chain_title(s.title)]
+        s.aliases = _aliases(s, parent, suffixed.get(id(s)))
+        stack.append(s)
+
+
+def _chain_title(title: str) -> str:
+    """A title as shown in a location line: at most ~10 words ("Article 89 Safeguards and
+    derogations relating to processing for archiving purposes …")."""
+    words = title.split()
+    return title if len(words) <= 12 else _first_words(words, 10)
+
+
+def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -> list[str]:
+    """The raw ways a reader could cite ``s`` (for the exact index, normalised elsewhere)."""
+    if not s.number:
+        return []
+    # A repeat's "-2" suffix only makes the id unique; nobody cites it that way.
+    sid = (undeduped or s.section_id).split("/")[-1]
+    m = re.match(r"^([a-z]+)-([0-9a-z]+)(.*)$", sid)
+    out: list[str] = []
+    if m:
+        kw, num, tail = m.groups()
+        num = num.upper() if re.fullmatch(r"[ivxlc]+|[a-z]", num) else num
+        name = kw.capitalize()
+        out += [f"{name} {num}{tail}"]
+        if kw == "article":
+            out.append(f"Art. {num}{tail}")
+        if kw == "appendix":
+            out.append(f"App. {num}{tail}")
+    elif s.number and s.number.startswith("(") and parent is not None and parent.aliases:
+        out += [a + s.number for a in parent.aliases if not a.endswith(")") or "(" in a]
+    else:
+        out += [f"Section {sid}", f"Sec. {sid}", f"§ {sid}", sid]
+        written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
+        if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
+            out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
+    if "/" in s.section_id and parent is not None:
+        container = s.section_id.split("/")[0]
+        cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", container)
+        if cm:
+            cname = f"{cm.group(1).capitalize()} {cm.group(2).upper() if re.fullmatch(r'[ivxlc]+', cm.group(2)) else cm.group(2)}"
+            out = [f"{cname}, {a}" for a in out[:2]] + out
+    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}[.)]", s.number):
+        out.append(s.number.rstrip("."))
+    return list(dict.fromkeys(a for a in out if a))

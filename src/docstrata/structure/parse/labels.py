@@ -1,0 +1,210 @@
+"""Reading labels and titles for :mod:`docstrata.structure.parse`: plain heading text, the title
+after a label (heading or prose), item styles, compound label components and their normalised
+path, and numbering arithmetic (does ``1.2`` continue ``1.1``?)."""
+
+from __future__ import annotations
+
+import re
+
+from ..definitions import leading_defined_term
+from .patterns import (
+    _COMPONENT,
+    _EMPH_RE,
+    _FINITE_VERBS,
+    _FIRST_ROMAN_OR_LETTER_RE,
+    _FUNCTION_WORDS,
+    _ITEM_RE,
+    _KEYWORDS,
+    _KW_RE,
+    _LABEL_RE,
+    _LEAD_PHRASE_RE,
+    _LINK_RE,
+    _NUM,
+    _PAREN,
+    _ROMAN_VALUES,
+    _TAG_RE,
+    _Marker,
+)
+
+
+def _plain(text: str) -> str:
+    """Heading or item text without HTML tags, emphasis markers and extra spaces."""
+    text = _LINK_RE.sub(r"\1", text)
+    return " ".join(_EMPH_RE.sub("", _TAG_RE.sub("", text)).split())
+
+
+def _title_of(rest: str) -> tuple[str, bool]:
+    """(title, is_heading) for the text after a label.
+
+    A short, heading-like phrase ("Supported Versions", "Scope.") is the title and the line
+    is a heading. A line that reads as prose (:func:`_reads_as_sentence`) is body text, and
+    its title is short: the defined term of a definition paragraph (``"Fees"``), its leading
+    phrase ("Access and Use.", "In general.—"), or its first words with an ellipsis.
+    """
+    text = _plain(rest).strip(" |")
+    words = text.split()
+    if not words:
+        return "", True
+    term = leading_defined_term(text)
+    if term:
+        return f'"{term}"', False
+    if len(words) <= 12 and len(text) <= 100 and not re.search(r"[;,]$", text) \
+            and not _reads_as_sentence(text, words):
+        return text, True
+    lead = _LEAD_PHRASE_RE.match(text)
+    if lead and len(lead.group(1).split()) <= 8:
+        return lead.group(1), False
+    return _first_words(words, 8), False
+
+
+def _reads_as_sentence(text: str, words: list[str]) -> bool:
+    """A line is prose, not a heading title, when it ends like a sentence or a clause
+    (``.``, ``:``, ``;``, ``—`` …, or a dangling "of"/"the" where a wrapped line breaks) and
+    has a finite verb (``shall``, ``is``, ``means`` …) or, without one, is long.
+
+    Headings are noun phrases, may hold a verb but do not end like a sentence
+    ("Regulator may issue collateral notice", "Who can exercise our powers?"), and may
+    end with a full stop ("Petition for establishment of an American viticultural area."
+    is a CFR heading); all-capitals lines are headings whatever they say.
+    """
+    if text.upper() == text or len(words) < 3:
+        return False
+    lowercase = sum(1 for w in words if w[:1].islower())
+    if words[-1].lower() in _FUNCTION_WORDS:  # a wrapped sentence, not a wrapped Title Case heading
+        return len(words) >= 4 and lowercase >= 0.4 * len(words)
+    if not re.search(r"[.!:;,—–-][\"”’')\]]*$", text):
+        return False
+    if any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", text)):
+        return True
+    return len(words) >= 10 and text.rstrip("\"”’')]")[-1:] in ".!" and lowercase >= len(words) / 2
+
+
+def _first_words(words: list[str], n: int) -> str:
+    """The first ``n`` words, without a dangling function word, and an ellipsis if cut."""
+    if len(words) <= n:
+        return " ".join(words)
+    head = words[:n]
+    while len(head) > 1 and head[-1].lower().strip(",;:") in _FUNCTION_WORDS:
+        head.pop()
+    return " ".join(head).rstrip(",;:") + " …"
+
+
+def _roman_value(s: str) -> int:
+    total, prev = 0, 0
+    for ch in reversed(s.lower()):
+        v = _ROMAN_VALUES.get(ch, 0)
+        total = total - v if v < prev else total + v
+        prev = max(prev, v)
+    return total
+
+
+def _item_style(inner: str) -> list[tuple[str, int]]:
+    """Possible (style, ordinal) readings of an item label's inner text, most likely first."""
+    if inner.isdigit():
+        return [("digit", int(inner))]
+    readings: list[tuple[str, int]] = []
+    if re.fullmatch(r"[ivxlc]+", inner):
+        readings.append(("roman", _roman_value(inner)))
+    if re.fullmatch(r"[IVXLC]+", inner):
+        readings.append(("roman-upper", _roman_value(inner)))
+    if len(inner) == 1 and inner.islower():
+        readings.append(("lower", ord(inner) - 96))
+    if len(inner) == 1 and inner.isupper():
+        readings.append(("upper", ord(inner) - 64))
+    if re.fullmatch(r"([a-z])\1+", inner):  # (aa) after (z)
+        readings.append(("lower", 26 * (len(inner) - 1) + ord(inner[0]) - 96))
+    return readings
+
+
+def _components(label: str) -> list[tuple[str, str, str]] | None:
+    """Split a compound label into (kind, value, written) parts; ``None`` if not a label.
+
+    kind is ``kw:<prefix>`` for keyword parts, ``num`` for bare numbers, ``paren`` for (a).
+    """
+    parts: list[tuple[str, str, str]] = []
+    body, parens = re.match(rf"^(.*?)((?:\.?{_PAREN})*)\.?$", label).groups()
+    lead = re.match(r"^([IVXLC]{1,7}|[A-Z])\.(?=\d|$)", body)
+    if lead:  # "A.2", "IV." — a letter or roman first part
+        parts.append(("num", lead.group(1), lead.group(1)))
+        body = body[lead.end():]
+    for piece in re.findall(rf"{_COMPONENT}", body):
+        m = re.match(rf"^{_KW_RE}\s?({_NUM})$", piece)
+        if m:
+            kw = m.group("kw").rstrip(".").lower()
+            kw = "§" if kw.startswith("§") else kw
+            prefix, _ = _KEYWORDS[kw]
+            parts.append((f"kw:{prefix}:{kw}", m.group(m.lastindex), piece))
+        else:
+            if re.search(r"\d{4}", piece) or int(re.match(r"\D*(\d+)", piece).group(1)) > 999:
+                return None
+            parts.append(("num", piece, piece))
+    for p in re.findall(_PAREN, parens or ""):
+        parts.append(("paren", p, p))
+    return parts or None
+
+
+def _ordinal(part: str) -> tuple[int, str] | None:
+    """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); ``None`` for other parts."""
+    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2})", part)
+    if m:
+        return int(m.group(1)), m.group(2)
+    return (ord(part) - 64, "") if re.fullmatch(r"[A-Z]", part) else None
+
+
+def _continues_numbering(prev: list[str], cur: list[str]) -> bool:
+    """``cur`` is the next number after ``prev`` at some level: its first child (1.2 → 1.2.1),
+    its next sibling (1.1 → 1.2, 9.3.1 → 9.3.1A) or the next number of an ancestor (1.2 → 2).
+    Gaps of up to two numbers (deleted clauses) are allowed."""
+    cur_ord = [_ordinal(p) for p in cur]
+    if not cur or not all(cur_ord):
+        return False
+    if len(cur) == len(prev) + 1 and cur[:-1] == prev:
+        return cur_ord[-1] == (1, "")
+    if len(cur) > len(prev) or cur[:-1] != prev[: len(cur) - 1]:
+        return False
+    (pn, ps), (cn, cs) = _ordinal(prev[len(cur) - 1]), cur_ord[-1]
+    return (1 <= cn - pn <= 3 and not cs) or (cn == pn and cs > ps)
+
+
+def _label_path(comps: list[tuple[str, str, str]]) -> list[str]:
+    """Normalised path parts: ``article-17``, ``4``, ``2``, ``(a)``."""
+    path: list[str] = []
+    for kind, value, _ in comps:
+        if kind.startswith("kw:"):
+            prefix = kind.split(":")[1]
+            if prefix:
+                path.append(f"{prefix}-{value.lower()}")
+            else:
+                path.extend(value.split("."))
+        elif kind == "paren":
+            path.append(value)
+        else:
+            path.append(value)
+    return path
+
+
+def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
+    """Numbering written inside a Markdown heading ("Article 4", "4.2.1 Title"), as components."""
+    if m.kind != "heading":
+        return m.components or None
+    if m.components:
+        return m.components
+    text = m.title
+    lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    if lm:
+        comps = _components(lm.group("label"))
+        rest = lm.group("rest").strip()
+        inner = _LABEL_RE.match(rest) if rest else None
+        inner_comps = _components(inner.group("label")) if inner else None
+        if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps):
+            comps = inner_comps  # "1. Article I": the keyword label names the section
+        if comps and (lm.group("sep") or not rest) and not rest[:1].isdigit():
+            if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \
+                    or rest[:1].isupper():
+                m.components = comps
+                return comps
+    im = _ITEM_RE.match(text)
+    if im and _item_style(im.group("label")[1:-1]):
+        m.components = [("paren", im.group("label"), im.group("label"))]
+        return m.components
+    return None

@@ -1,0 +1,79 @@
+"""The label grammar of :mod:`docstrata.structure.parse`: the keyword table (id prefix and container
+rank per keyword), the line and label regular expressions, the word lists that tell prose from
+titles, and the ``_Marker`` / ``_Open`` records passed between the parse steps."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+# Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank).
+# Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
+_KEYWORDS: dict[str, tuple[str, int]] = {
+    "title": ("title", 0), "part": ("part", 1), "subpart": ("subpart", 2),
+    "chapter": ("chapter", 2), "subchapter": ("subchapter", 3), "schedule": ("schedule", 1),
+    "appendix": ("appendix", 1), "app": ("appendix", 1), "annex": ("annex", 1),
+    "amendment": ("amendment", 1), "article": ("article", 4), "art": ("article", 4),
+    "section": ("", 5), "sec": ("", 5), "§": ("", 5), "rule": ("", 5), "clause": ("", 5),
+    "regulation": ("", 5),
+}
+_BARE_ALIAS_KEYWORDS = {"section", "sec", "§"}
+
+_KW_RE = r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|schedule|appendix|annex|amendment|article|section|clause|rule|regulation)\b|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))"
+_NUM = r"(?:\d{1,4}[A-Z]{0,2}|[IVXLC]{1,7}|[A-Z](?![a-z]))"
+_PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
+# A compound label: keyword components and bare components joined by dots.
+_KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
+_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}[A-Z]{{0,2}}|[A-Z]\d{{1,3}}[A-Z]?)"
+_LABEL_RE = re.compile(
+    rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
+    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}}))(?P<rest>.*)$"
+)
+_FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)(?P<rest>[A-Z].*)$")
+_ITEM_RE = re.compile(r"^(?P<label>\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
+_MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
+_ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
+_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+_TOC_RE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|\.{3,}\s*\d+\s*$")
+_TAG_RE = re.compile(r"<[^>]+>")
+_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_EMPH_RE = re.compile(r"[*_`]+")
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+# "Access and Use. Customer may …", "In general.—The Secretary shall …": a leading phrase.
+_LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\.)(.{2,80}?[.:])(?=\s|[—–]|--)")
+# Words that make a line a sentence: modal and auxiliary verbs and the verbs of rule text.
+_FINITE_VERBS = frozenset(
+    "shall must may will should would can cannot could might is are was were has have had does do did "
+    "means mean includes include applies apply constitutes refers requires survive survives agrees warrants represents "
+    "acknowledges governs prevails remains continues".split())
+_FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or nor but as from that which".split())
+_REFERENCE_WORDS = frozenset("sections clauses articles paragraph paragraphs rules see under per no".split())
+
+
+@dataclass
+class _Marker:
+    """A recognised section start at ``line`` (0-based); ``end`` is the first line after its heading."""
+
+    line: int
+    end: int
+    kind: str  # "heading" (markdown), "label" (numbered/keyword), "item" ((a), list item)
+    heading: str  # raw heading lines ("" when the marker line is body text: numbered paragraph)
+    title: str
+    md_level: int = 0
+    indent: int = 0
+    components: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, value, written)
+    style: str = ""  # item style: digit / lower / upper / roman / roman-upper
+    value: int = 0  # item ordinal, for sequence checks
+    marker_text: str = ""  # item label as written: "(a)", "12."
+
+
+@dataclass
+class _Open:
+    """An open section on the nesting stack."""
+
+    index: int  # position in the output list
+    marker: _Marker | None
+    path: list[str]
+    rank: int  # container rank for keyword labels; 9 for numbered; -1 for markdown headings

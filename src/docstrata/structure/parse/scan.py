@@ -1,0 +1,239 @@
+"""Line scanning for :mod:`docstrata.structure.parse`: one pass over the lines finds every section
+marker (ATX / setext headings, numbered and keyword labels, enumerated and Markdown list items),
+with the shape rules that keep prose, figures, tables and fenced code out."""
+
+from __future__ import annotations
+
+import re
+
+from .labels import (
+    _components,
+    _continues_numbering,
+    _heading_label,
+    _item_style,
+    _label_path,
+    _ordinal,
+    _plain,
+    _title_of,
+)
+from .patterns import (
+    _ATX_RE,
+    _FENCE_RE,
+    _FIRST_ROMAN_OR_LETTER_RE,
+    _FUNCTION_WORDS,
+    _ITEM_RE,
+    _KEYWORDS,
+    _LABEL_RE,
+    _MD_ITEM_RE,
+    _REFERENCE_WORDS,
+    _SETEXT_RE,
+    _TOC_RE,
+    _Marker,
+)
+
+
+def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
+    """Find every section marker in document order."""
+    markers: list[_Marker] = []
+    fence: str | None = None
+    prev_blank = True
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fm = _FENCE_RE.match(line)
+        if fence is not None:
+            if fm and fm.group("fence")[0] == fence[0] and len(fm.group("fence")) >= len(fence) \
+                    and not line.strip()[len(fm.group("fence")):].strip():
+                fence = None
+            i += 1
+            prev_blank = False
+            continue
+        if fm:
+            fence = fm.group("fence")
+            i += 1
+            prev_blank = False
+            continue
+        stripped = line.strip()
+        if not stripped:
+            prev_blank = True
+            i += 1
+            continue
+        marker = _heading_marker(lines, i, prev_blank) or _label_marker(lines, i, markdown_flavour, prev_blank,
+                                                                        markers)
+        if marker is not None:
+            markers.append(marker)
+            i = marker.end
+            prev_blank = False
+            continue
+        prev_blank = False
+        i += 1
+    return markers
+
+
+def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
+    """An ATX heading at line ``i`` or a setext heading whose underline is line ``i + 1``."""
+    line = lines[i]
+    m = _ATX_RE.match(line)
+    if m:
+        text = m.group("text") or ""
+        return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")))
+    if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
+        u = _SETEXT_RE.match(lines[i + 1])
+        if u and line.strip() and len(line) - len(line.lstrip()) < 4:
+            level = 1 if u.group("ch")[0] == "=" else 2
+            return _Marker(i, i + 2, "heading", line + "\n" + lines[i + 1], _plain(line), md_level=level)
+    return None
+
+
+def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: bool,
+                  markers: list[_Marker]) -> _Marker | None:
+    """A numbered label, keyword label or enumerated item starting line ``i``.
+
+    ``markers`` are the markers found before line ``i``: a numbered line directly under
+    another line (no blank between) is a label only when it continues their numbering.
+    """
+    line = lines[i]
+    expanded = line.expandtabs(4)
+    indent = len(expanded) - len(expanded.lstrip())
+    text = line.strip()
+    if text.startswith(("|", ">")) or _TOC_RE.search(text):
+        return None
+    if markdown_flavour:
+        mi = _MD_ITEM_RE.match(text)
+        if mi and not re.match(r"^\d{1,3}\.\d", text) and not _md_item_is_clause(
+                mi, lines, i, _numbering_above(lines, i, markers, prev_blank, past_lists=False)):
+            return _md_item(mi, line, i, indent)
+    m = _ITEM_RE.match(text)
+    if m:
+        readings = _item_style(m.group("label")[1:-1])
+        if readings and (m.group("rest") == "" or m.group("sep")):
+            title, is_heading = _title_of(m.group("rest"))
+            style, value = readings[0]
+            return _Marker(i, i + 1, "item", "", f"{m.group('label')} {title}".strip(), indent=indent,
+                           style=style, value=value, marker_text=m.group("label"),
+                           components=[("paren", m.group("label"), m.group("label"))])
+    m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    if not m:
+        return None
+    label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
+    comps = _components(label)
+    if comps is None:
+        return None
+    prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
+    path = _label_path(comps)
+    if prev_path is not None:
+        follows = _continues_numbering(prev_path, path) \
+            and not (len(path) == 1 and _under_unnumbered_list_line(lines, i, markers))
+    else:
+        follows = not prev_blank and _opens_numbering(lines, i, path, markers)
+    if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
+        return None
+    title, is_heading = _title_of(rest)
+    shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
+    heading = line if is_heading else ""
+    return _Marker(i, i + 1, "label", heading, shown, indent=indent, components=comps)
+
+
+def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, set_apart: bool) -> bool:
+    """Shape rules that keep prose, dates, figures and table rows from becoming sections.
+
+    ``set_apart``: the line follows a blank line, or continues the numbering of the labels
+    above it (``1.2`` under ``1.1``), so a single space may separate label and title.
+    """
+    has_kw = any(k.startswith("kw:") for k, _, _ in comps)
+    rest_s = rest.strip()
+    if re.match(r"^\d[\d.,]*(?:\s|%|$)", rest_s) or rest_s.startswith(("%", "per cent", "percent")):
+        return False  # "1.5 2.3" figures, "3.5 %" amounts
+    if has_kw:
+        if sep in ("\t",) or sep.startswith("\t") or len(sep) >= 2 or not rest_s:
+            return True
+        if rest_s[:1] in "-–—:.(" or label.endswith("."):
+            return True
+        return bool(re.match(r"^[A-Z0-9“\"'‘]", rest_s)) and len(rest_s.split()) <= 12
+    dotted = "." in label.rstrip(".") or "(" in label
+    if not rest_s:
+        return dotted or label.endswith(".")
+    if sep.startswith("\t") or len(sep) >= 2:
+        # "1<TAB>GENERAL PROVISIONS": a bare number needs a heading-like title after a tab
+        return dotted or label.endswith(".") or (sep.startswith("\t") and _title_of(rest)[1]
+                                                 and rest_s[:1].isupper())
+    if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
+        return False
+    # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start, set apart
+    return set_apart and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+
+
+def _ends_mid_sentence(line: str) -> bool:
+    """The line breaks off where a sentence goes on ("… extended by", "… see Section"), so a
+    number opening the next line continues that sentence rather than labelling a clause."""
+    text = line.strip().lower()
+    if text.endswith((",", ";", "(", "—", "–", "-")):
+        return True
+    last = re.search(r"[\w§]+$", text)
+    return bool(last) and (last.group() in _FUNCTION_WORDS or last.group() in _KEYWORDS
+                           or last.group() in _REFERENCE_WORDS)
+
+
+def _numbering_above(lines: list[str], i: int, markers: list[_Marker], prev_blank: bool,
+                     past_lists: bool) -> list[str] | None:
+    """The numbering a label on line ``i``, directly under another line, would have to
+    continue: the bare path (``['1', '2']``) of the last label or numbered heading, looking past
+    ``(a)`` items (and Markdown list items when ``past_lists``). ``None`` after a blank line,
+    and after a line that breaks off mid-sentence."""
+    if prev_blank or i == 0 or _ends_mid_sentence(lines[i - 1]):
+        return None
+    for m in reversed(markers):
+        if m.kind == "item" and (past_lists or m.components[0][0] == "paren"):
+            continue
+        comps = _heading_label(m) if m.kind in ("label", "heading") else None
+        path = _label_path(comps) if comps else []
+        if path and all(_ordinal(p) for p in path):
+            return path
+        return None
+    return None
+
+
+def _under_unnumbered_list_line(lines: list[str], i: int, markers: list[_Marker]) -> bool:
+    """Line ``i - 1`` starts with an enumerator (``2.``, ``(b)``, ``b)``) that was not taken as
+    a marker: a ``3.`` below it continues that list, not clause 2."""
+    if markers and markers[-1].line <= i - 1 < markers[-1].end:
+        return False
+    return bool(re.match(r"^\s*(?:\d{1,3}[.)]|\(\w{1,4}\)|[a-zA-Z][.)])\s", lines[i - 1]))
+
+
+def _opens_numbering(lines: list[str], i: int, path: list[str], markers: list[_Marker]) -> bool:
+    """A first clause (``1.``, ``1.1``) directly under a title line, confirmed by the next line
+    continuing its numbering (``1.1 …`` under ``1. Warranty Period``). Not under a line ending in
+    a colon ("Payment is due:" introduces a list) or breaking off mid-sentence."""
+    if any(p != "1" for p in path) or i + 1 >= len(lines) or _ends_mid_sentence(lines[i - 1]) \
+            or lines[i - 1].rstrip().endswith(":") or _under_unnumbered_list_line(lines, i, markers):
+        return False
+    nxt = _LABEL_RE.match(lines[i + 1].strip())
+    comps = _components(nxt.group("label")) if nxt else None
+    return bool(comps and re.match(r"^[A-Z“\"'‘]", nxt.group("rest").strip())
+                and _continues_numbering(path, _label_path(comps)))
+
+
+def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[str] | None) -> bool:
+    """In Markdown, ``2. Exclusions`` is a numbered clause, not a list item, when the next line
+    opens its sub-clauses (``2.1 …``) or it continues dotted clauses right above (``1.2 …``).
+    Dotted labels are not Markdown list syntax, so documents that mix them with ``N.`` lines
+    number clauses, not list items."""
+    number = m.group("marker")
+    if m.group("delim") != "." or not number.isdigit():
+        return False
+    nxt = next((ln.strip() for ln in lines[i + 1:] if ln.strip()), "")
+    if re.match(rf"^{number}\.1[.\s]", nxt):
+        return True
+    return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
+
+
+def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:
+    marker = m.group("marker")
+    readings = _item_style(marker)
+    style, value = readings[0]
+    title, _ = _title_of(m.group("rest"))
+    written = marker + m.group("delim")
+    return _Marker(i, i + 1, "item", "", f"{written} {title}".strip(), indent=indent, style=style,
+                   value=value, marker_text=written,
+                   components=[("mditem", marker, written)])
