@@ -1,0 +1,141 @@
+"""Rows → :class:`~docstrata.models.Record` batches for a structured ``vectorstore`` tool: the id,
+vector and meta field mapping, duplicate-id and empty-vector checks (:class:`RecordLoad`)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..config import VectorstoreToolConfig
+from ..errors import RecordError
+from ..models import Record, SkippedFile
+from .rows import RowLoad, _skip
+from .values import _MISSING, resolve_field, value_to_text
+
+LINE_ID_FIELD = "__line__"
+"""Pseudo ``id_field`` for files without an id column: the id is ``"{rel_path}:{line}"``
+(line = 1-based CSV/JSONL line or JSON record index). Stable only while rows keep their places."""
+
+
+@dataclass
+class RecordLoad:
+    """The records of one file, in lazy batches of at most ``batch_size``.
+
+    ``batches`` may raise :class:`RecordError` while being consumed (a duplicate id, or no
+    record with a non-empty vector field), so a consumer should store a file's batches in one
+    transaction. After it is exhausted: ``records`` loaded, ``empty_vector_rows`` not loaded
+    because every vector field was empty, ``skipped`` rows with their ``"file:line"`` and
+    reason (at most 100 listed; ``skipped_rows`` is the full count), ``warnings`` (encoding
+    detected, NUL bytes stripped, preamble skipped, ...). ``fields`` as in :class:`RowLoad`.
+    """
+
+    batches: Iterator[list[Record]]
+    fields: list[str]
+    skipped: list[SkippedFile] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    records: int = 0
+    empty_vector_rows: int = 0
+    skipped_rows: int = 0
+
+
+class _RecordMapper:
+    """Turns one raw row into a :class:`Record` following the tool's field settings."""
+
+    def __init__(self, cfg: VectorstoreToolConfig, rows: RowLoad, rel_path: str):
+        self.rel_path = rel_path
+        self.id_field = cfg.id_field or ""
+        self.vector_fields = cfg.resolved_vector_fields
+        self.separator = cfg.field_separator
+        self.flat = rows.format in ("csv", "tsv")
+        self.meta_fields = cfg.meta_fields
+        configured = [self.id_field, *self.vector_fields, *(cfg.meta_fields or [])]
+        self._check_present([f for f in configured if f != LINE_ID_FIELD], rows.fields, rows)
+        self.used = {self.id_field, *self.vector_fields}
+        # CSV: every other column. JSON: every other top-level key of each record (keys may differ per record).
+        self.default_meta = [f for f in rows.fields if f not in self.used] if self.flat else None
+
+    def _check_present(self, wanted: list[str], fields: list[str], rows: RowLoad) -> None:
+        available = set(fields)
+        for name in wanted:
+            if name in available:
+                continue
+            if not self.flat and ".".join(p for p in name.split(".") if not p.isdigit()) in available:
+                continue  # "details.0.productID": list indices are not part of the sampled paths
+            hint = difflib.get_close_matches(name, fields, n=1)
+            shown = ", ".join(fields[:60]) + (f", ... ({len(fields)} in all)" if len(fields) > 60 else "")
+            raise RecordError(
+                self.rel_path,
+                f"field '{name}' is not in the source" + (f" (did you mean '{hint[0]}'?)" if hint else "")
+                + f"; available fields: {shown or 'none'}",
+                line=rows.header_line, field=name)
+
+    def record(self, line: int, row: dict[str, Any]) -> tuple[Record | None, str]:
+        """``(record, "")``, or ``(None, why)`` with why = "empty" (vector fields) or "no id"."""
+        parts = [value_to_text(self._get(row, f)) for f in self.vector_fields]
+        content = self.separator.join(p for p in parts if p.strip())
+        if not content:
+            return None, "empty"
+        if self.id_field == LINE_ID_FIELD:
+            record_id = f"{self.rel_path}:{line}"
+        else:
+            record_id = value_to_text(self._get(row, self.id_field)).strip()
+        if not record_id:
+            return None, "no id"
+        return Record(id=record_id, content=content, metadata=self._metadata(row),
+                      source_file=self.rel_path, line=line), ""
+
+    def _get(self, row: dict[str, Any], name: str) -> Any:
+        return row.get(name, _MISSING) if self.flat else resolve_field(row, name)
+
+    def _metadata(self, row: dict[str, Any]) -> dict[str, str]:
+        if self.meta_fields is not None:
+            return {f: value_to_text(self._get(row, f)) for f in self.meta_fields}
+        if self.default_meta is not None:  # CSV: every other column; unnamed ones only when filled
+            return {f: v for f in self.default_meta if (v := row.get(f, "")) or not f.startswith("column_")}
+        return {k: value_to_text(v) for k, v in row.items() if k not in self.used}
+
+
+def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size: int) -> Iterator[list[Record]]:
+    seen: dict[str, int] = {}
+    empty_lines: list[int] = []
+    batch: list[Record] = []
+    kind = "record" if rows.format == "json" else "line"
+    for line, row in rows.rows:
+        record, why = mapper.record(line, row)
+        if record is None:
+            if why == "empty":
+                load.empty_vector_rows += 1
+                if len(empty_lines) < 10:
+                    empty_lines.append(line)
+            else:
+                _skip(rows, f"{mapper.rel_path}:{line}", f"empty id field '{mapper.id_field}'")
+            continue
+        first = seen.setdefault(record.id, line)
+        if first != line:
+            raise RecordError(mapper.rel_path, f"duplicate id '{record.id}' in field '{mapper.id_field}' "
+                              f"({kind}s {first} and {line}); ids must be unique (or use id_field: {LINE_ID_FIELD})",
+                              line=line, field=mapper.id_field)
+        batch.append(record)
+        load.records += 1
+        if len(batch) >= batch_size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+    load.skipped_rows = rows.skipped_rows
+    if load.empty_vector_rows:
+        more = ", ..." if load.empty_vector_rows > len(empty_lines) else ""
+        load.warnings.append(f"{load.empty_vector_rows} row(s) with empty vector field(s) "
+                             f"{', '.join(mapper.vector_fields)} not loaded ({kind}s {', '.join(map(str, empty_lines))}{more})")
+    if load.records == 0:
+        raise RecordError(mapper.rel_path, _no_records_reason(load, mapper), field=mapper.vector_fields[0])
+
+
+def _no_records_reason(load: RecordLoad, mapper: _RecordMapper) -> str:
+    fields = ", ".join(f"'{f}'" for f in mapper.vector_fields)
+    if load.empty_vector_rows:
+        return f"no record has a non-empty value in vector field(s) {fields} ({load.empty_vector_rows} rows read)"
+    if load.skipped_rows:
+        return f"no record could be loaded ({load.skipped_rows} rows skipped; see the skipped rows)"
+    return "no data rows after the header"
