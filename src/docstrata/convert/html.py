@@ -6,7 +6,6 @@ import re
 
 from .office import _markitdown_convert
 
-
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
 _PAGE_CHROME_TAGS = ("header", "footer", "aside")

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from ..errors import ConversionError
 from .text import normalize_heading
 
-
 _DOCX_STYLE_MAP = "p[style-name='Title'] => h1:fresh"
 
 

@@ -9,7 +9,6 @@ from collections import Counter
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
 
-
 _PDF_NUMBERING = re.compile(
     r"^(\d+(\.\d+)*\.?|[A-Z]\.(\d+\.?)*|[IVXLC]+\.|(chapter|section|article|part|annex|appendix|schedule|title)"
     r"\s+[\dIVXLC]+[A-Z]?\.?|§+\s*\d+)(\s|$)",
@@ -22,8 +21,6 @@ _NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|
                          re.IGNORECASE)
 _TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$", re.IGNORECASE)
 _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+[\w.-]+", re.IGNORECASE)
-
-
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
 
 

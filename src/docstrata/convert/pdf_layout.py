@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from ..errors import ConversionError
 
-
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|[-,]bd\b", re.IGNORECASE)
 
 

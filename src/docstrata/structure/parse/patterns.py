@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank).
 # Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
 _KEYWORDS: dict[str, tuple[str, int]] = {
