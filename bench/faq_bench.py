@@ -1,6 +1,6 @@
 """COVID FAQ paraphrase retrieval through the vectorstore tool (issue 5).
 
-    python bench/faq_bench.py
+    python bench/faq_bench.py [--rrf-k K ...]
 
 The FAQ (`faq_covid/faq_covidbert.csv`, 213 English rows with quoted newlines) is ingested as
 records (id = line, vector fields question + answer). Each pair of
@@ -10,6 +10,7 @@ record is the FAQ row whose question is `question_1`. Prints Recall@1 and Recall
 
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import sys
@@ -22,6 +23,9 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "structured" / 
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rrf-k", type=int, nargs="*", default=[], help="hybrid rows for these rrf_k values too")
+    args = ap.parse_args()
     if not DATA.exists():
         sys.exit(f"{DATA} is absent")
     from docstrata.config import parse_config
@@ -42,13 +46,16 @@ def main() -> None:
     queries = [(r["question_2"], by_question[" ".join(r["question_1"].split())]) for r in pairs
                if " ".join(r["question_1"].split()) in by_question]
     print(f"{report.records} FAQ records; {len(pairs)} similar pairs, {len(queries)} whose question_1 is in the FAQ")
-    for mode in ("semantic", "keyword", "hybrid"):
+    default_k = tool.cfg.rrf_k
+    for mode, k in [("semantic", None), ("keyword", None), ("hybrid", default_k)] + [("hybrid", k) for k in args.rrf_k]:
+        tool.cfg.rrf_k = k or default_k
         r1 = r5 = 0
         for q, gold in queries:
             ids = [h.id for h in tool.search(q, top_k=5, mode=mode)]
             r1 += bool(set(ids[:1]) & gold)
             r5 += bool(set(ids) & gold)
-        print(f"{mode:9s} Recall@1 {r1 / len(queries):.3f}  Recall@5 {r5 / len(queries):.3f}")
+        label = f"{mode} k={k}" if k else mode
+        print(f"{label:14s} Recall@1 {r1 / len(queries):.3f}  Recall@5 {r5 / len(queries):.3f}")
 
 
 if __name__ == "__main__":
