@@ -19,7 +19,7 @@ def test_defaults_follow_the_spec():
     assert isinstance(t, HierarchicalDocumentToolConfig)
     assert (t.max_chunk_tokens, t.chunk_overlap, t.top_k) == (800, 50, 10)
     # Fusion defaults chosen from evidence (docs/benchmarks.md), not the spec's 0.5/0.3/0.2 and k = 60.
-    assert (t.semantic_weight, t.keyword_weight, t.exact_weight, t.rrf_k) == (0.4, 0.4, 0.2, 20)
+    assert (t.semantic_weight, t.keyword_weight, t.exact_weight, t.rrf_k) == (0.4, 0.4, 0.2, 10)
     assert t.defer_loading and t.contextual_embeddings and t.database.provider == "embedded"
 
 

@@ -44,7 +44,7 @@ class SearchSettings:
     semantic_weight: float = 0.4
     keyword_weight: float = 0.4
     exact_weight: float = 0.2
-    rrf_k: int = 20
+    rrf_k: int = 10
     candidates: int = 100
     min_score: float | None = None
 
