@@ -76,3 +76,12 @@ def test_words_abbreviations_and_section_numbers_are_not_identifiers(query):
     from docstrata.index.exact import query_identifiers
 
     assert query_identifiers(query) == []
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("How does the Scheduler schedule a new event?", []),
+    ("What is in Schedule A?", [["schedule a"]]),
+    ("appendix b", [["appendix b"]]),
+])
+def test_a_lowercase_article_after_a_kind_word_is_not_a_section_letter(query, expected):
+    assert query_section_keys(query) == expected

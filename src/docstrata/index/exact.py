@@ -104,6 +104,8 @@ def query_section_keys(query: str) -> list[list[str]]:
             continue
         if kind is None and num.isalpha():
             continue
+        if num in ("a", "i"):  # "schedule a new event", "part i think": the English words, not Schedule A
+            continue
         keys = reference_keys(kind, num)
         if keys:
             out.append(keys)
