@@ -1,11 +1,14 @@
 """How fusion weights and rrf_k move quality, from one set of per-modality rankings (issue 4).
 
-    python bench/fusion_grid.py [scifact] [codebase] [obliqa] [--limit N]
+    python bench/fusion_grid.py [scifact] [codebase] [obliqa] [obliqa-docs] [--limit N]
+        [--weights "s,k,e;..."] [--ks "10,20,..."]
 
 For each data set (ingested as in bench/retrieval_bench.py, reusing its cache) every query's
 semantic, keyword and exact rankings (top 100) are computed once; then each
 (semantic, keyword, exact, k) setting is fused with docstrata's own weighted RRF and scored
-(nDCG@10, Recall@10, MAP@10 through ranx). Also prints, for the default k = 60, how far apart
+(nDCG@10, Recall@10, MAP@10 through ranx). The section pin of search.py is not applied here, so
+figures can differ from retrieval_bench.py's where a query is essentially a section reference
+(none of the SciFact, codebase or ObliQA questions is). Also prints, for the spec's k = 60, how far apart
 ranks 1 and 20 are in 1/(k + rank) — the reason a weight ratio far from 1 lets one modality
 dictate the order.
 """
