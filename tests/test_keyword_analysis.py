@@ -1,5 +1,7 @@
 """BM25 analysis: identifiers whole and by parts, 1-char tokens, stemming, folding, CJK."""
 
+import pytest
+
 from docstrata.index.keyword import KeywordIndex, analyze
 
 
@@ -53,3 +55,23 @@ def test_camel_case_identifiers_match_by_their_words():
 
 def test_short_case_changes_in_names_are_not_split():
     assert analyze("mRNA") == ["mrna"] and analyze("iPhone") == analyze("iphone")
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("self.get_target()", ["self.get_target", "self", "get_target", "get", "target"]),
+    ("def getTarget(self):", ["def", "gettarget(self)", "gettarget", "get", "target", "self"]),
+    ("Foo::bar", ["foo::bar", "foo", "bar"]),
+    ("4.2.1", ["4.2.1", "4", "2", "1"]),
+    ("DEC-0054", ["dec-0054", "dec", "0054"]),
+])
+def test_qualified_names_and_calls_keep_each_compound_segment_whole(text, tokens):
+    assert analyze(text) == tokens
+
+
+def test_an_identifier_is_found_as_a_phrase_inside_qualified_names_and_calls():
+    ki = _index({"attr": "value = config.MAX_RETRIES + 1", "call": "t = obj.getTarget()",
+                 "prose": "The max retries setting; get the target.", "cpp": "int Foo::bar(int x)",
+                 "english": "The foo bar placeholder"})
+    assert ki.phrase_search("MAX_RETRIES", 5) == ["attr"]
+    assert ki.phrase_search("getTarget", 5) == ["call"]
+    assert ki.phrase_search("Foo::bar", 5) == ["cpp"]

@@ -118,3 +118,15 @@ def test_a_code_identifier_named_in_a_question_finds_the_chunk_that_holds_it(tmp
     assert [r.id for r in tool.search("What does the test method `issue92()` do?", mode="exact")] == ["c3"]
     assert tool.search("What does the test method `issue92()` do?", top_k=1)[0].id == "c3"
     assert tool.search("How is a target resolved?", mode="exact") == []  # no identifier, no exact match
+
+
+def test_a_qualified_name_finds_code_not_the_english_words_it_is_made_of(tmp_path):
+    chunks = [{"id": "english", "text": "The foo bar placeholder names appear in many tutorials."},
+              {"id": "cpp", "text": "int Foo::bar(int x) { return x * 2; }"},
+              {"id": "py", "text": "result = self.get_target()\nif result is None:\n    raise LookupError"}]
+    (tmp_path / "code.jsonl").write_text("".join(json.dumps(c) + "\n" for c in chunks), encoding="utf-8")
+    tool = _tool(tmp_path, source="code.jsonl", id_field="id", vector_field="text")
+    tool.ingest()
+    assert [r.id for r in tool.search("What does Foo::bar return?", mode="exact")] == ["cpp"]
+    assert tool.search("What does Foo::bar return?", top_k=1)[0].id == "cpp"
+    assert [r.id for r in tool.search("Where is get_target called?", mode="exact")] == ["py"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .keyword import fold
+from .keyword import analyze, fold
 
 KINDS = {
     "section": "section", "sec": "section", "sect": "section", "§": "section", "§§": "section", "s": "section",
@@ -173,13 +173,20 @@ def query_identifiers(query: str) -> list[str]:
     """Code identifiers and code spans a query names, to be matched verbatim: text in backticks
     (`` `issue92()` ``), and bare names that cannot be English words — camelCase
     (``getTarget``, ``HashBuilder``), snake_case (``TEST_VECTORS``), letters followed by digits
-    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``) and calls (``run()``).
-    A trailing ``()`` is dropped, so a call matches the name wherever it appears."""
+    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``) and calls (``get_path()``).
+    A trailing ``()`` is dropped, so a call matches the name wherever it appears. A name that
+    analyses to one plain word (``run()``, `` `__init__` ``, `` `the` ``) is left out: the index
+    cannot tell it from the English word, so BM25 and the dense search handle it."""
     out = [m.group(1).strip().removesuffix("()") for m in _BACKTICKED.finditer(query)]
     rest = _BACKTICKED.sub(" ", query)
     out += [m.group(0).removesuffix("()") for m in _BARE_NAME.finditer(rest)
             if _is_identifier(m.group(0).removesuffix("()"), bool(m.group("call")))]
-    return list(dict.fromkeys(x for x in out if x.strip()))
+    return list(dict.fromkeys(x for x in out if _matchable(x)))
+
+
+def _matchable(name: str) -> bool:
+    tokens = analyze(name)
+    return len(tokens) > 1 or (len(tokens) == 1 and not tokens[0].isalpha())
 
 
 def value_key(value: str) -> str:

@@ -9,6 +9,11 @@ Analysis (the same at index and query time, shared by every store backend):
   when every piece has three letters or more: ``DiffExecutor`` → ``diffexecutor diff executor``,
   but ``mRNA`` stays ``mrna``. So ``Section 2(a)`` keeps
   ``2`` and ``a``: one-character tokens are never dropped.
+* A qualified name or call is also cut at ``.``, ``:``, ``::``, ``/`` and parentheses, and each
+  compound segment is kept whole before its parts: ``self.get_target`` →
+  ``self.get_target self get_target get target``; ``getTarget(self)`` →
+  ``gettarget(self) gettarget get target self``; ``Foo::bar`` → ``foo::bar foo bar``. So the
+  identifier ``get_target`` is found as a phrase wherever it is used.
 * Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
   English set) is removed; parts of identifiers are never stop-listed.
 * Chinese / Japanese / Korean runs become overlapping character bigrams (single characters
@@ -27,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 # Bumped whenever analyze() changes, so indexes built with the old analysis are rebuilt.
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
 
 # Lucene's EnglishAnalyzer default stop set.
 STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
@@ -36,7 +41,7 @@ STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not 
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(
     rf"[{_CJK}]+"  # CJK run
-    rf"|[^\W_{_CJK}]+(?:(?:[._\-/:']|_+)[^\W_{_CJK}]+)*(?:\([^\W_]{{1,6}}\))*"  # word / identifier / 203(a)(1)
+    rf"|[^\W_{_CJK}]+(?:(?:::|[._\-/:']|_+)[^\W_{_CJK}]+)*(?:\([^\W_]{{1,6}}\))*"  # word / identifier / 203(a)(1)
     r"|\([^\W_]{1,6}\)(?:\([^\W_]{1,6}\))*",  # bare (a)(1)
     re.UNICODE,
 )
@@ -47,6 +52,8 @@ _PART = re.compile(rf"[^\W_{_CJK}]+", re.UNICODE)
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+# Where a qualified name or call divides into segments (os.path, Foo::bar, run(x), a/b).
+_SEGMENT_BREAK = re.compile(r"::|[.:/()]")
 
 
 @lru_cache(maxsize=1)
@@ -75,19 +82,28 @@ def analyze(text: str) -> list[str]:
         if _CJK_RUN.match(tok):
             out += [tok] if len(tok) == 1 else [tok[i:i + 2] for i in range(len(tok) - 1)]
             continue
-        camel = _CAMEL_PART.findall(raw) if _CAMEL.search(raw) else []
-        if any(len(c) < 3 and not c.isdigit() for c in camel):
-            camel = []  # mRNA, miRNA, iPhone, HbA1c: a short piece is a name, not a word boundary
-        parts = _PART.findall(tok)
-        if len(parts) == 1 and parts[0] == tok and not camel:
+        pieces = _pieces(raw)
+        if len(pieces) == 1 and pieces[0] == tok:
             if tok in STOPWORDS:
                 continue
             out.append(stem(tok) if tok.isalpha() else tok)
             continue
         out.append(tok.strip("'"))
-        pieces = [fold(c) for c in camel] if camel else parts
-        out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in pieces]
+        segments = [seg for seg in _SEGMENT_BREAK.split(raw) if seg]
+        for seg in segments if len(segments) > 1 else [raw]:
+            seg_pieces = _pieces(seg)
+            if len(segments) > 1 and len(seg_pieces) > 1:
+                out.append(fold(seg).strip("'"))
+            out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in seg_pieces]
     return out
+
+
+def _pieces(raw: str) -> list[str]:
+    """Folded, unstemmed parts of one token: camelCase pieces, else its alphanumeric runs."""
+    camel = _CAMEL_PART.findall(raw) if _CAMEL.search(raw) else []
+    if any(len(c) < 3 and not c.isdigit() for c in camel):
+        camel = []  # mRNA, miRNA, iPhone, HbA1c: a short piece is a name, not a word boundary
+    return [fold(c) for c in camel] if camel else _PART.findall(fold(raw))
 
 
 def analyzed_text(text: str) -> str:
