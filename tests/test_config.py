@@ -105,3 +105,14 @@ def test_unsupported_database_provider_is_an_error_naming_the_choices():
     with pytest.raises(ConfigError, match="chromadb.*embedded, in-memory, postgres, qdrant") as e:
         parse_config(_doc_tool(database={"provider": "chromadb", "path": "x"}))
     assert e.value.path == "tools[0].database"
+
+
+@pytest.mark.parametrize("tool, field", [
+    ({"name": "docs", "type": "hierarchical_document", "source": "docs"}, "min_score"),
+    ({"name": "p", "type": "vectorstore", "source": "p.csv", "id_field": "id", "vector_field": "t"},
+     "min_similarity_score"),
+])
+def test_a_score_threshold_no_fused_score_can_reach_is_an_error(tool, field):
+    with pytest.raises(ConfigError, match=f"{field} 0.5 can never be met.*at most 0.091"):
+        parse_config({"tools": [{**tool, field: 0.5}]})
+    parse_config({"tools": [{**tool, field: 0.02}]})  # on the RRF scale: accepted

@@ -82,6 +82,16 @@ def test_min_score_filters_on_the_fused_score(policies):
     cut = hits[2].fused_score
     kept = policies.search("parental leave", top_k=10, min_score=cut)
     assert kept and all(h.fused_score >= cut for h in kept) and len(kept) < len(hits)
+    with pytest.raises(QueryError, match="can never be met"):
+        policies.search("parental leave", min_score=0.5)
+    with pytest.raises(QueryError, match="≥ 0"):
+        policies.search("parental leave", min_score=-1)
+
+
+def test_a_query_that_is_not_unicode_text_is_a_query_error(policies):
+    policies.ingest()
+    with pytest.raises(QueryError, match="lone surrogate"):
+        policies.search("leave \ud800 policy")
 
 
 def test_get_section_and_get_definition(policies):

@@ -110,8 +110,37 @@ class _ToolBase(_Strict):
     embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
     database: DatabaseConfig = Field(default_factory=DatabaseConfig)
     defer_loading: bool = True
+    # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as
+    # rulebooks, a COVID FAQ; docs/benchmarks.md): with k = 60 the spec's 0.5/0.3 weight ratio
+    # outweighs any rank difference in the top 20, so dense order dictates; equal semantic/keyword
+    # weights and k = 10 were best or tied on every set (k = 5 and k = 20 both worse).
+    semantic_weight: float = Field(default=0.4, ge=0.0)
+    keyword_weight: float = Field(default=0.4, ge=0.0)
+    exact_weight: float = Field(default=0.2, ge=0.0)
+    rrf_k: int = Field(default=10, ge=1, le=10000)
 
     _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
+
+    def weight_warning(self) -> str | None:
+        """A notice when the fusion weights do not sum to 1 (they are used as given)."""
+        total = self.semantic_weight + self.keyword_weight + self.exact_weight
+        if abs(total - 1.0) > 1e-6:
+            return (f"tool '{self.name}': semantic/keyword/exact weights sum to {total:g}, not 1; "
+                    "RRF uses them as given")
+        return None
+
+    def _check_fusion(self, threshold: float | None, threshold_field: str) -> None:
+        """Raises ``ValueError`` when every weight is 0, or when ``threshold`` (on the fused RRF
+        score) is above the best score any result can reach, so that nothing would ever be returned."""
+        total = self.semantic_weight + self.keyword_weight + self.exact_weight
+        if total == 0:
+            raise ValueError("semantic_weight, keyword_weight and exact_weight are all 0: nothing would be searched")
+        best = max(total, 1.0) / (self.rrf_k + 1)  # rank 1 in every modality (a single mode has weight 1)
+        if threshold is not None and threshold > best:
+            raise ValueError(
+                f"{threshold_field} {threshold:g} can never be met: it filters the fused RRF score, which is at "
+                f"most {best:.3f} with these weights and rrf_k {self.rrf_k} (a result found by one modality at "
+                f"rank 10 scores {self.keyword_weight / (self.rrf_k + 10):.3f}); it is not a cosine similarity")
 
 
 class HierarchicalDocumentToolConfig(_ToolBase):
@@ -124,14 +153,6 @@ class HierarchicalDocumentToolConfig(_ToolBase):
     search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = "hybrid"
     top_k: int = Field(default=10, ge=1, le=100)
     min_score: float | None = Field(default=None, ge=0.0)
-    # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as
-    # rulebooks, a COVID FAQ; docs/benchmarks.md): with k = 60 the spec's 0.5/0.3 weight ratio
-    # outweighs any rank difference in the top 20, so dense order dictates; equal semantic/keyword
-    # weights and k = 10 were best or tied on every set (k = 5 and k = 20 both worse).
-    semantic_weight: float = Field(default=0.4, ge=0.0)
-    keyword_weight: float = Field(default=0.4, ge=0.0)
-    exact_weight: float = Field(default=0.2, ge=0.0)
-    rrf_k: int = Field(default=10, ge=1, le=10000)
     contextual_embeddings: bool = True
     context_model: ContextModelConfig | None = None
     context_max_tokens: int = Field(default=100, ge=10, le=1000)
@@ -149,16 +170,8 @@ class HierarchicalDocumentToolConfig(_ToolBase):
             raise ValueError("reranker_model is set but enable_reranking is false (they are required together)")
         if self.chunk_overlap >= self.max_chunk_tokens:
             raise ValueError("chunk_overlap must be smaller than max_chunk_tokens")
-        if self.semantic_weight + self.keyword_weight + self.exact_weight == 0:
-            raise ValueError("semantic_weight, keyword_weight and exact_weight are all 0: nothing would be searched")
+        self._check_fusion(self.min_score, "min_score")
         return self
-
-    def weight_warning(self) -> str | None:
-        total = self.semantic_weight + self.keyword_weight + self.exact_weight
-        if abs(total - 1.0) > 1e-6:
-            return (f"tool '{self.name}': semantic/keyword/exact weights sum to {total:g}, not 1; "
-                    "RRF uses them as given")
-        return None
 
 
 class VectorstoreToolConfig(_ToolBase):
@@ -179,14 +192,6 @@ class VectorstoreToolConfig(_ToolBase):
     min_similarity_score: float | None = Field(default=None, ge=0.0)
     chunk_size: int | None = Field(default=None, ge=100, le=2000)
     chunk_overlap: int | None = Field(default=None, ge=0, le=500)
-    # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as
-    # rulebooks, a COVID FAQ; docs/benchmarks.md): with k = 60 the spec's 0.5/0.3 weight ratio
-    # outweighs any rank difference in the top 20, so dense order dictates; equal semantic/keyword
-    # weights and k = 10 were best or tied on every set (k = 5 and k = 20 both worse).
-    semantic_weight: float = Field(default=0.4, ge=0.0)
-    keyword_weight: float = Field(default=0.4, ge=0.0)
-    exact_weight: float = Field(default=0.2, ge=0.0)
-    rrf_k: int = Field(default=10, ge=1, le=10000)
 
     @model_validator(mode="after")
     def _check(self) -> "VectorstoreToolConfig":
@@ -194,6 +199,7 @@ class VectorstoreToolConfig(_ToolBase):
             raise ValueError("set 'vector_field' or 'vector_fields', not both")
         if self.resolved_vector_fields and not self.id_field:
             raise ValueError("'id_field' is required once 'vector_field' is set")
+        self._check_fusion(self.min_similarity_score, "min_similarity_score")
         return self
 
     @property
@@ -326,7 +332,7 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     if dupes:
         raise ConfigError(f"duplicate tool name(s): {', '.join(sorted(dupes))}", path="tools", file=file)
     for t in cfg.tools:
-        if isinstance(t, HierarchicalDocumentToolConfig) and (w := t.weight_warning()):
+        if w := t.weight_warning():
             notices.append(w)
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices

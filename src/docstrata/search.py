@@ -119,11 +119,22 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     return [(cid, 1.0) for cid in ranked], pinned
 
 
+def _check_min_score(min_score: float | None, best: float) -> None:
+    if min_score is None:
+        return
+    if min_score < 0:
+        raise QueryError(f"min_score must be ≥ 0, got {min_score:g}")
+    if min_score > best:
+        raise QueryError(f"min_score {min_score:g} can never be met: fused RRF scores are at most {best:.3f} "
+                         "here (it is not a cosine similarity)")
+
+
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                settings: SearchSettings, timing: SearchTiming | None = None) -> list[RankedHit]:
     """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits.
 
-    Raises :class:`QueryError` for an empty query, ``top_k`` outside 1–100 or an unknown mode.
+    Raises :class:`QueryError` for an empty or non-Unicode query, ``top_k`` outside 1–100, an
+    unknown mode, or a ``min_score`` below 0 or above the best fused score the mode can give.
     """
     if not query or not query.strip():
         raise QueryError("query is empty")
@@ -131,11 +142,16 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         raise QueryError(f"top_k must be between 1 and 100, got {top_k}")
     if mode not in MODES:
         raise QueryError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise QueryError(f"query is not valid Unicode text (a lone surrogate at character {e.start})") from None
     timing = timing or SearchTiming()
     weights = {"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
                "exact": settings.exact_weight}
     if mode != "hybrid":
         weights = {m: (1.0 if m == mode else 0.0) for m in weights}
+    _check_min_score(settings.min_score, sum(weights.values()) / (settings.rrf_k + 1))
     depth = max(settings.candidates, top_k)
     rankings: dict[str, list[tuple[str, float]]] = {}
     with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k},

@@ -514,8 +514,9 @@ class VectorstoreTool(_BaseTool):
                                  metadata={"location": r.location} if r.parent_chain else {},
                                  semantic_score=r.semantic_score, keyword_score=r.keyword_score,
                                  exact_match=r.exact_match)
-                    for r in self._document_tool().search(query, top_k=top_k, mode=mode, min_score=min_score,
-                                                          timing=timing)]
+                    for r in self._document_tool().search(
+                        query, top_k=top_k, mode=mode, timing=timing,
+                        min_score=cfg.min_similarity_score if min_score is None else min_score)]
         settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
                                   min_score=cfg.min_similarity_score if min_score is None else min_score)
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or "hybrid",
