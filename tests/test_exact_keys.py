@@ -62,6 +62,7 @@ def test_only_a_query_that_is_essentially_a_reference_names_a_section(query, nam
     ("Which studies mention BRCA1 or p53?", ["BRCA1", "p53"]),
     ("How does os.path.join differ from Path::join and get_path()?", ["os.path.join", "Path::join", "get_path"]),
     ("What does `sha256` return?", ["sha256"]),
+    ("What do toJSON() and isNaN() return?", ["toJSON", "isNaN"]),
     ("What is the `retry policy`?", ["retry policy"]),
 ])
 def test_code_identifiers_in_a_query_are_found(query, identifiers):
@@ -72,7 +73,8 @@ def test_code_identifiers_in_a_query_are_found(query, identifiers):
 
 @pytest.mark.parametrize("query", ["What is HTTP?", "Is the iPhone covered, e.g. under Section 4.2.1 or A.6?",
                                    "What does U.S. law say about Article 17?", "Who is the Data Controller?",
-                                   "When does run() update()?", "What does `__init__` set?", "Is `the` a stopword?"])
+                                   "When does run() update()?", "What does `__init__` set?", "Is `the` a stopword?",
+                                   "What does printf() print?"])
 def test_words_abbreviations_and_section_numbers_are_not_identifiers(query):
     from docstrata.index.exact import query_identifiers
 

@@ -61,6 +61,7 @@ def test_short_case_changes_in_names_are_not_split():
     ("self.get_target()", ["self.get_target", "self", "get_target", "get", "target"]),
     ("def getTarget(self):", ["def", "gettarget(self)", "gettarget", "get", "target", "self"]),
     ("Foo::bar", ["foo::bar", "foo", "bar"]),
+    ("Order::total(items)", ["order::total(items)", "order::total", "order", "total", "item"]),
     ("4.2.1", ["4.2.1", "4", "2", "1"]),
     ("DEC-0054", ["dec-0054", "dec", "0054"]),
 ])
@@ -75,3 +76,4 @@ def test_an_identifier_is_found_as_a_phrase_inside_qualified_names_and_calls():
     assert ki.phrase_search("MAX_RETRIES", 5) == ["attr"]
     assert ki.phrase_search("getTarget", 5) == ["call"]
     assert ki.phrase_search("Foo::bar", 5) == ["cpp"]
+    assert ki.phrase_search("Foo::bar", 5) == ki.phrase_search("Foo::bar()", 5)

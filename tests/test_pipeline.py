@@ -84,8 +84,9 @@ def test_min_score_filters_on_the_fused_score(policies):
     assert kept and all(h.fused_score >= cut for h in kept) and len(kept) < len(hits)
     with pytest.raises(QueryError, match="can never be met"):
         policies.search("parental leave", min_score=0.5)
-    with pytest.raises(QueryError, match="≥ 0"):
-        policies.search("parental leave", min_score=-1)
+    for bad in (-1, float("nan")):
+        with pytest.raises(QueryError, match="≥ 0"):
+            policies.search("parental leave", min_score=bad)
 
 
 def test_a_query_that_is_not_unicode_text_is_a_query_error(policies):

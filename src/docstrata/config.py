@@ -129,13 +129,14 @@ class _ToolBase(_Strict):
                     "RRF uses them as given")
         return None
 
-    def _check_fusion(self, threshold: float | None, threshold_field: str) -> None:
+    def _check_fusion(self, threshold: float | None, threshold_field: str, mode: str = "hybrid") -> None:
         """Raises ``ValueError`` when every weight is 0, or when ``threshold`` (on the fused RRF
-        score) is above the best score any result can reach, so that nothing would ever be returned."""
+        score) is above the best score a result of the tool's default ``mode`` can reach, so that
+        its searches would never return anything."""
         total = self.semantic_weight + self.keyword_weight + self.exact_weight
         if total == 0:
             raise ValueError("semantic_weight, keyword_weight and exact_weight are all 0: nothing would be searched")
-        best = max(total, 1.0) / (self.rrf_k + 1)  # rank 1 in every modality (a single mode has weight 1)
+        best = (total if mode == "hybrid" else 1.0) / (self.rrf_k + 1)  # rank 1 in every modality searched
         if threshold is not None and threshold > best:
             raise ValueError(
                 f"{threshold_field} {threshold:g} can never be met: it filters the fused RRF score, which is at "
@@ -170,7 +171,7 @@ class HierarchicalDocumentToolConfig(_ToolBase):
             raise ValueError("reranker_model is set but enable_reranking is false (they are required together)")
         if self.chunk_overlap >= self.max_chunk_tokens:
             raise ValueError("chunk_overlap must be smaller than max_chunk_tokens")
-        self._check_fusion(self.min_score, "min_score")
+        self._check_fusion(self.min_score, "min_score", self.search_mode)
         return self
 
 

@@ -122,8 +122,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
 def _check_min_score(min_score: float | None, best: float) -> None:
     if min_score is None:
         return
-    if min_score < 0:
-        raise QueryError(f"min_score must be ≥ 0, got {min_score:g}")
+    if not min_score >= 0:  # also NaN
+        raise QueryError(f"min_score must be a number ≥ 0, got {min_score:g}")
     if min_score > best:
         raise QueryError(f"min_score {min_score:g} can never be met: fused RRF scores are at most {best:.3f} "
                          "here (it is not a cosine similarity)")

@@ -174,9 +174,9 @@ def query_identifiers(query: str) -> list[str]:
     (`` `issue92()` ``), and bare names that cannot be English words — camelCase
     (``getTarget``, ``HashBuilder``), snake_case (``TEST_VECTORS``), letters followed by digits
     (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``) and calls (``get_path()``).
-    A trailing ``()`` is dropped, so a call matches the name wherever it appears. A name that
-    analyses to one plain word (``run()``, `` `__init__` ``, `` `the` ``) is left out: the index
-    cannot tell it from the English word, so BM25 and the dense search handle it."""
+    A trailing ``()`` is dropped, so a call matches the name wherever it appears. A lowercase
+    name that analyses to one plain word (``run()``, `` `__init__` ``, `` `the` ``) is left out:
+    the index cannot tell it from the English word, so BM25 and the dense search handle it."""
     out = [m.group(1).strip().removesuffix("()") for m in _BACKTICKED.finditer(query)]
     rest = _BACKTICKED.sub(" ", query)
     out += [m.group(0).removesuffix("()") for m in _BARE_NAME.finditer(rest)
@@ -186,7 +186,10 @@ def query_identifiers(query: str) -> list[str]:
 
 def _matchable(name: str) -> bool:
     tokens = analyze(name)
-    return len(tokens) > 1 or (len(tokens) == 1 and not tokens[0].isalpha())
+    if len(tokens) != 1:
+        return len(tokens) > 1
+    # One token: run(), `__init__` or `make` could be English words; toJSON, isNaN, sha256 cannot.
+    return not (tokens[0].isalpha() and name.strip("_").isalpha() and name.strip("_").islower())
 
 
 def value_key(value: str) -> str:

@@ -12,8 +12,9 @@ Analysis (the same at index and query time, shared by every store backend):
 * A qualified name or call is also cut at ``.``, ``:``, ``::``, ``/`` and parentheses, and each
   compound segment is kept whole before its parts: ``self.get_target`` →
   ``self.get_target self get_target get target``; ``getTarget(self)`` →
-  ``gettarget(self) gettarget get target self``; ``Foo::bar`` → ``foo::bar foo bar``. So the
-  identifier ``get_target`` is found as a phrase wherever it is used.
+  ``gettarget(self) gettarget get target self``; ``Foo::bar`` → ``foo::bar foo bar``; a call
+  also keeps its name whole: ``Order::total(items)`` → ``order::total(items) order::total order
+  total item``. So the identifier ``get_target`` is found as a phrase wherever it is used.
 * Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
   English set) is removed; parts of identifiers are never stop-listed.
 * Chinese / Japanese / Korean runs become overlapping character bigrams (single characters
@@ -32,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 # Bumped whenever analyze() changes, so indexes built with the old analysis are rebuilt.
-ANALYSIS_VERSION = 4
+ANALYSIS_VERSION = 5
 
 # Lucene's EnglishAnalyzer default stop set.
 STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
@@ -89,10 +90,13 @@ def analyze(text: str) -> list[str]:
             out.append(stem(tok) if tok.isalpha() else tok)
             continue
         out.append(tok.strip("'"))
+        head = raw.split("(", 1)[0]
+        if head != raw and head and len(_pieces(head)) > 1:
+            out.append(fold(head))  # Order::total(items) → order::total, the name without its argument
         segments = [seg for seg in _SEGMENT_BREAK.split(raw) if seg]
         for seg in segments if len(segments) > 1 else [raw]:
             seg_pieces = _pieces(seg)
-            if len(segments) > 1 and len(seg_pieces) > 1:
+            if len(segments) > 1 and len(seg_pieces) > 1 and fold(seg) != out[-1]:
                 out.append(fold(seg).strip("'"))
             out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in seg_pieces]
     return out
