@@ -136,7 +136,9 @@ class _ToolBase(_Strict):
         total = self.semantic_weight + self.keyword_weight + self.exact_weight
         if total == 0:
             raise ValueError("semantic_weight, keyword_weight and exact_weight are all 0: nothing would be searched")
-        best = (total if mode == "hybrid" else 1.0) / (self.rrf_k + 1)  # rank 1 in every modality searched
+        from .fusion import max_fused_score
+
+        best = max_fused_score(total if mode == "hybrid" else 1.0, self.rrf_k)
         if threshold is not None and threshold > best:
             raise ValueError(
                 f"{threshold_field} {threshold:g} can never be met: it filters the fused RRF score, which is at "

@@ -53,3 +53,9 @@ def weighted_rrf(rankings: dict[str, list[tuple[str, float]]], weights: dict[str
             hit.scores[modality] = raw
             hit.score += w / (k + rank)
     return sorted(hits.values(), key=lambda h: (-h.score, min(h.ranks.values()), h.chunk_id))
+
+
+def max_fused_score(total_weight: float, k: int) -> float:
+    """The highest score :func:`weighted_rrf` can give: rank 1 in every modality searched, whose
+    weights sum to ``total_weight`` (a single-mode search has weight 1)."""
+    return total_weight / (k + 1)

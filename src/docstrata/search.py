@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .fusion import FusedHit, weighted_rrf
+from .fusion import FusedHit, max_fused_score, weighted_rrf
 from .index.exact import (query_identifiers, query_names_section, query_section_keys, query_term_keys,
                           quoted_phrases, value_key)
 from .models import Chunk, DefinitionEntry, SearchMode
@@ -151,7 +151,7 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                "exact": settings.exact_weight}
     if mode != "hybrid":
         weights = {m: (1.0 if m == mode else 0.0) for m in weights}
-    _check_min_score(settings.min_score, sum(weights.values()) / (settings.rrf_k + 1))
+    _check_min_score(settings.min_score, max_fused_score(sum(weights.values()), settings.rrf_k))
     depth = max(settings.candidates, top_k)
     rankings: dict[str, list[tuple[str, float]]] = {}
     with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k},

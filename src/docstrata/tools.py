@@ -509,16 +509,16 @@ class VectorstoreTool(_BaseTool):
         """Hybrid search over records; ``min_score`` (default ``min_similarity_score``) filters the fused score."""
         self.ensure_ready()
         cfg = self.cfg
+        min_score = cfg.min_similarity_score if min_score is None else min_score
         if not cfg.structured:
             return [RecordResult(id=r.chunk_id, content=r.content, score=r.fused_score, source_file=r.source_path,
                                  metadata={"location": r.location} if r.parent_chain else {},
                                  semantic_score=r.semantic_score, keyword_score=r.keyword_score,
                                  exact_match=r.exact_match)
-                    for r in self._document_tool().search(
-                        query, top_k=top_k, mode=mode, timing=timing,
-                        min_score=cfg.min_similarity_score if min_score is None else min_score)]
+                    for r in self._document_tool().search(query, top_k=top_k, mode=mode, min_score=min_score,
+                                                          timing=timing)]
         settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
-                                  min_score=cfg.min_similarity_score if min_score is None else min_score)
+                                  min_score=min_score)
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or "hybrid",
                           top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing)
         return [self._record_result(h.chunk, h.fused.score, h.fused.scores, "exact" in h.fused.ranks) for h in hits]

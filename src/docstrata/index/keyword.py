@@ -94,9 +94,12 @@ def analyze(text: str) -> list[str]:
         if head != raw and head and len(_pieces(head)) > 1:
             out.append(fold(head))  # Order::total(items) → order::total, the name without its argument
         segments = [seg for seg in _SEGMENT_BREAK.split(raw) if seg]
-        for seg in segments if len(segments) > 1 else [raw]:
+        if len(segments) <= 1:
+            out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in pieces]
+            continue
+        for seg in segments:
             seg_pieces = _pieces(seg)
-            if len(segments) > 1 and len(seg_pieces) > 1 and fold(seg) != out[-1]:
+            if len(seg_pieces) > 1 and fold(seg) != out[-1]:
                 out.append(fold(seg).strip("'"))
             out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in seg_pieces]
     return out
