@@ -52,7 +52,7 @@ def _tool_config(name: str, work: Path) -> tuple[dict, Path, Path | None]:
     if name == "codebase":
         src = _prepare_codebase(work)
         return ({"name": name, "type": "vectorstore", "source": str(src), "id_field": "id",
-                 "vector_field": "content", "meta_fields": ["doc_id"]},
+                 "vector_field": "content", "meta_fields": ["doc_id"], "document_field": "doc_id"},
                 DATA / "anthropic-codebase" / "evaluation_set.jsonl", None)
     if name == "obliqa":
         d = DATA / "obliqa"

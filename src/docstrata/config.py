@@ -185,6 +185,10 @@ class VectorstoreToolConfig(_ToolBase):
     vector_field: str | list[str] | None = None
     vector_fields: list[str] | None = None
     meta_fields: list[str] | None = None
+    document_field: str | None = Field(default=None, description=(
+        "Field naming the document a record was cut from (e.g. doc_id, file path): consecutive records "
+        "sharing its value are that document's chunks, in order, and each gets the document's structural "
+        "context (declared names, enclosing scopes)"))
     field_separator: str = "\n"
     delimiter: str | None = Field(default=None, min_length=1, max_length=1)
     record_path: str | None = None
@@ -202,6 +206,8 @@ class VectorstoreToolConfig(_ToolBase):
             raise ValueError("set 'vector_field' or 'vector_fields', not both")
         if self.resolved_vector_fields and not self.id_field:
             raise ValueError("'id_field' is required once 'vector_field' is set")
+        if self.document_field and not self.resolved_vector_fields:
+            raise ValueError("'document_field' needs 'vector_field': without it files are documents already")
         self._check_fusion(self.min_similarity_score, "min_similarity_score")
         return self
 

@@ -191,6 +191,9 @@ class Record:
     ``id`` is the ``id_field`` value as a string; ``content`` the vector fields joined by
     ``field_separator``; ``metadata`` the kept fields as strings; ``source_file`` the file's
     path relative to the source root; ``line`` its 1-based line (CSV/JSONL) or index (JSON).
+    With ``document_field`` set: ``document`` is that field's value (records sharing it, one
+    after another, are the chunks of one document), and ``document_title`` / ``parent_chain``
+    the structure recovered from that document (DESIGN §6), which feed the record's context.
     """
 
     id: str
@@ -198,6 +201,9 @@ class Record:
     metadata: dict[str, str]
     source_file: str
     line: int | None = None
+    document: str = ""
+    document_title: str = ""
+    parent_chain: list[str] = field(default_factory=list)
 
 
 @dataclass

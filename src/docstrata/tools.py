@@ -424,7 +424,7 @@ class VectorstoreTool(_BaseTool):
     def _index_settings(self) -> dict:
         c = self.cfg
         return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
-                "field_separator": c.field_separator, "record_path": c.record_path,
+                "document_field": c.document_field, "field_separator": c.field_separator, "record_path": c.record_path,
                 "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 2, "analysis": ANALYSIS_VERSION}
 
     def _document_tool(self) -> HierarchicalDocumentTool:
@@ -451,6 +451,7 @@ class VectorstoreTool(_BaseTool):
             tool = self._document_tool()
             tool._embedder, tool._store = self.embedder, self.store
             return tool.ingest(force=force, progress=progress)
+        from .context import structural_context
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
         from .store import StoredChunk
         from .index.exact import value_key
@@ -469,15 +470,17 @@ class VectorstoreTool(_BaseTool):
                 try:
                     load = load_records(Path(sf.path), sf.doc_key, self.cfg)
                     for batch in load.batches:
-                        chunks = []
+                        chunks, structure = [], []
                         for r in batch:
                             c = Chunk(chunk_id=r.id, doc_key=sf.doc_key, ordinal=r.line or 0, content=r.content,
-                                      section_id="", parent_chain=[], heading_level=0,
+                                      section_id="", parent_chain=r.parent_chain, heading_level=0,
                                       metadata={"id": r.id, "line": r.line, "fields": r.metadata},
-                                      # metadata values reach BM25 through the context; the embedding sees content only
-                                      context=" ".join(v for v in r.metadata.values() if v))
+                                      document_title=r.document_title)
+                            # Structure (document_field) feeds BM25 and the embedding; metadata values BM25 only.
+                            structure.append(structural_context(c) if r.document_title or r.parent_chain else "")
+                            c.context = " ".join(v for v in [structure[-1], *r.metadata.values()] if v)
                             chunks.append(c)
-                        vecs = self._embed([("", c.content) for c in chunks], report)
+                        vecs = self._embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
                         stored = []
                         for c, v in zip(chunks, vecs):
                             keys = [(value_key(c.chunk_id), 0)]

@@ -58,7 +58,9 @@ FAQ with one blank answer does not fail the ingest).
 
 Modules: ``encoding`` (BOM, UTF-8 check, charset guess, NUL stripping), ``csv_reader`` and
 ``json_reader`` (the rows of one CSV/TSV or JSON/JSONL file), ``values`` (dotted fields, value
-text), ``rows`` (:class:`RowLoad`, skipped-row bookkeeping), ``mapping`` (rows → records in batches).
+text), ``rows`` (:class:`RowLoad`, skipped-row bookkeeping), ``mapping`` (rows → records in batches),
+``documents`` (with ``document_field``: records regrouped into their documents, each given the
+structure recovered from its document).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from pathlib import Path
 from ..config import VectorstoreToolConfig
 from ..errors import RecordError
 from .csv_reader import _read_csv
+from .documents import with_document_structure
 from .encoding import detect_encoding
 from .json_reader import _read_json, _read_jsonl
 from .mapping import LINE_ID_FIELD, RecordLoad, _batches, _RecordMapper
@@ -131,4 +134,6 @@ def load_records(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> Recor
     mapper = _RecordMapper(cfg, rows, rel_path)
     load = RecordLoad(batches=iter(()), fields=rows.fields, skipped=rows.skipped, warnings=rows.warnings)
     load.batches = _batches(rows, mapper, load, cfg.batch_size)
+    if cfg.document_field:
+        load.batches = with_document_structure(load.batches, cfg.batch_size)
     return load

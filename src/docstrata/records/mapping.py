@@ -49,7 +49,9 @@ class _RecordMapper:
         self.separator = cfg.field_separator
         self.flat = rows.format in ("csv", "tsv")
         self.meta_fields = cfg.meta_fields
-        configured = [self.id_field, *self.vector_fields, *(cfg.meta_fields or [])]
+        self.document_field = cfg.document_field
+        configured = [self.id_field, *self.vector_fields, *(cfg.meta_fields or []),
+                      *([cfg.document_field] if cfg.document_field else [])]
         self._check_present([f for f in configured if f != LINE_ID_FIELD], rows.fields, rows)
         self.used = {self.id_field, *self.vector_fields}
         # CSV: every other column. JSON: every other top-level key of each record (keys may differ per record).
@@ -82,8 +84,9 @@ class _RecordMapper:
             record_id = value_to_text(self._get(row, self.id_field)).strip()
         if not record_id:
             return None, "no id"
+        document = value_to_text(self._get(row, self.document_field)) if self.document_field else ""
         return Record(id=record_id, content=content, metadata=self._metadata(row),
-                      source_file=self.rel_path, line=line), ""
+                      source_file=self.rel_path, line=line, document=document), ""
 
     def _get(self, row: dict[str, Any], name: str) -> Any:
         return row.get(name, _MISSING) if self.flat else resolve_field(row, name)
