@@ -2,7 +2,7 @@
 
 import pytest
 
-from docstrata.index.keyword import KeywordIndex, analyze
+from docstrata.index.keyword import KeywordIndex, analyze, analyze_query
 
 
 def test_one_character_tokens_and_section_numbers_are_kept():
@@ -77,3 +77,20 @@ def test_an_identifier_is_found_as_a_phrase_inside_qualified_names_and_calls():
     assert ki.phrase_search("getTarget", 5) == ["call"]
     assert ki.phrase_search("Foo::bar", 5) == ["cpp"]
     assert ki.phrase_search("Foo::bar", 5) == ki.phrase_search("Foo::bar()", 5)
+
+
+def test_a_question_loses_its_question_words_in_bm25_but_the_index_keeps_them():
+    assert analyze_query("What does the scheduler do, and how should it retry?") == ["schedul", "retri"]
+    assert analyze_query("what is it?") == ["what"]  # nothing else left: the question keeps its words
+    assert analyze_query("Where is should_retry() called?") == ["should_retry", "should", "retri", "call"]
+    assert "what" in analyze("What the scheduler does")  # the index still holds them
+
+    idx = KeywordIndex()
+    idx.add("faq", "d", "What does it do? How does it work? What should you do when it does not work?")
+    idx.add("sched", "d", "The scheduler assigns queued jobs to idle workers.")
+    idx.add("w1", "d", "Overtime work is paid.")
+    idx.add("w2", "d", "Remote work needs approval.")
+    idx.commit()
+    query = "What does the scheduler do and how does it work?"
+    assert idx.search(query, 1)[0][0] == "sched"
+    assert idx.search("what does it do?", 1)[0][0] == "faq"  # the words that would otherwise have won

@@ -16,7 +16,9 @@ Analysis (the same at index and query time, shared by every store backend):
   also keeps its name whole: ``Order::total(items)`` → ``order::total(items) order::total order
   total item``. So the identifier ``get_target`` is found as a phrase wherever it is used.
 * Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
-  English set) is removed; parts of identifiers are never stop-listed.
+  English set) is removed; parts of identifiers are never stop-listed. A query also loses
+  question words and auxiliaries (``QUERY_STOPWORDS``, NLTK's English list) unless nothing
+  else is left: the index keeps them, so phrase search still sees them.
 * Chinese / Japanese / Korean runs become overlapping character bigrams (single characters
   for one-character runs), the standard CJK analysis of Lucene's CJKAnalyzer.
 
@@ -38,6 +40,16 @@ ANALYSIS_VERSION = 5
 # Lucene's EnglishAnalyzer default stop set.
 STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
                       "then there these they this to was will with".split())
+
+# Also dropped from BM25 *queries* (never from the index): NLTK's English stopword list without
+# contractions. Question words and auxiliaries ("what", "how", "does", "should") match almost
+# every passage and only add noise to a natural-language question's BM25 score.
+QUERY_STOPWORDS = STOPWORDS | frozenset(
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers "
+    "herself its itself them theirs themselves what which who whom those am were been being have has had having "
+    "do does did doing would should could can may might must shall about against between through during before "
+    "after above below from up down out off over under again further once here when where why how all any both "
+    "each few more most other some nor only own same so than too very s t just don now".split())
 
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(
@@ -73,8 +85,9 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
-def analyze(text: str) -> list[str]:
-    """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text."""
+def analyze(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
+    """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text.
+    ``stopwords`` are dropped when a whole token is one of them (parts of identifiers never are)."""
     stem = _stemmer().stemWord
     out: list[str] = []
     for m in _TOKEN.finditer(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text))):
@@ -85,7 +98,7 @@ def analyze(text: str) -> list[str]:
             continue
         pieces = _pieces(raw)
         if len(pieces) == 1 and pieces[0] == tok:
-            if tok in STOPWORDS:
+            if tok in stopwords:
                 continue
             out.append(stem(tok) if tok.isalpha() else tok)
             continue
@@ -103,6 +116,12 @@ def analyze(text: str) -> list[str]:
                 out.append(fold(seg).strip("'"))
             out += [stem(p) if p.isalpha() and len(p) > 3 else p for p in seg_pieces]
     return out
+
+
+def analyze_query(query: str) -> list[str]:
+    """The BM25 tokens of a query: :func:`analyze` without :data:`QUERY_STOPWORDS` either, unless
+    that leaves nothing (``"what is it?"`` keeps its words). Every store backend uses this."""
+    return analyze(query, QUERY_STOPWORDS) or analyze(query)
 
 
 def _pieces(raw: str) -> list[str]:
@@ -175,8 +194,9 @@ class KeywordIndex:
         return self.index.searcher().num_docs
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, BM25 score) for the raw ``query``, best first; [] if no token matches."""
-        tokens = list(dict.fromkeys(analyze(query)))
+        """Top ``k`` (chunk_id, BM25 score) for the raw ``query`` (:func:`analyze_query`), best first;
+        [] if no token matches."""
+        tokens = list(dict.fromkeys(analyze_query(query)))
         if not tokens or k <= 0:
             return []
         Q, Occur = self._tantivy.Query, self._tantivy.Occur

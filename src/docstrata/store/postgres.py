@@ -31,7 +31,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze
+from ..index.keyword import analyze, analyze_query
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors, record_or_check_dimension
 
@@ -333,7 +333,7 @@ class PostgresStore:
 
     def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula."""
-        return self._bm25(analyze(query), k, phrase=False)
+        return self._bm25(analyze_query(query), k, phrase=False)
 
     def phrase_search(self, phrase: str, k: int) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),

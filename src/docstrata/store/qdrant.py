@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze
+from ..index.keyword import analyze, analyze_query
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors
 
@@ -341,7 +341,7 @@ class QdrantStore:
 
     def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) from the IDF-modified sparse vectors; ties by chunk id."""
-        tokens = analyze(query)
+        tokens = analyze_query(query)
         if not tokens or k <= 0 or self._avgdl is None:
             return []
         res = self.client.query_points(self.name, query=self._sparse_query(tokens), using=_SPARSE, limit=k + 16,
@@ -371,7 +371,7 @@ class QdrantStore:
         m, depth = self.m, k * 4 + 16
         prefetch = [m.Prefetch(query=np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist(),
                                using=_DENSE, limit=depth)]
-        tokens = analyze(query)
+        tokens = analyze_query(query)
         if tokens and self._avgdl is not None:
             prefetch.append(m.Prefetch(query=self._sparse_query(tokens), using=_SPARSE, limit=depth))
         res = self.client.query_points(self.name, prefetch=prefetch, limit=k, with_payload=["chunk_id"],
