@@ -8,7 +8,7 @@ import json
 from docstrata.config import parse_config
 from docstrata.models import Record
 from docstrata.records.documents import with_document_structure
-from docstrata.structure.code import declared_names, enclosing_lines
+from docstrata.structure.code import ScopeTracker, declared_names
 from docstrata.tools import build_tool
 
 RUST = """use std::collections::HashMap;
@@ -36,22 +36,48 @@ def test_declared_names_across_languages_and_none_in_prose():
     assert declared_names("class Parser:\n    def parse(self):\n        pass\n") == ["Parser"]
     assert declared_names("type Server struct {\n\taddr string\n}\ntype Handler interface{}\n") == ["Server", "Handler"]
     assert declared_names("The class of persons covered by this Rule is set out below.\n"
-                          "A struct of steel holds the roof.") == []
+                          "class action lawsuits are rare.\nmodule leaders meet weekly.") == []
+    cpp = ("enum class Color { Red };\nclass MYLIB_API Widget : public Base {\nstruct alignas(16) Vec4 {\n"
+           "template <typename T> class Stack {\nnamespace Acme.Billing {\n")
+    assert declared_names(cpp) == ["Color", "Widget", "Vec4", "Stack", "Acme.Billing"]
+    assert declared_names("public record Point(int X, int Y);\ncase class Money(amount: BigDecimal)\n"
+                          "export const enum Mode { A }\ntype Set[T comparable] struct {\nclass Größe:\n") == [
+        "Point", "Money", "Mode", "Set", "Größe"]
     deep = "".join(f"class C{i}:\n    pass\n" for i in range(10))
     assert declared_names(deep, limit=3) == ["C0", "C1", "C2"]
 
 
+def _enclosing(lines: list[str], first_line: str) -> list[str]:
+    tracker = ScopeTracker()
+    tracker.feed(lines)
+    return tracker.enclosing(first_line)
+
+
 def test_enclosing_lines_skip_where_clauses_braces_comments_and_closers():
     lines = RUST.splitlines()
-    assert enclosing_lines(lines, "            return Err(Error::empty());") == [
+    assert _enclosing(lines, "            return Err(Error::empty());") == [
         "impl<S> Scheduler for MergeScheduler<S>",
         "fn next(&mut self, state: &mut S) -> Result<CorpusId, Error> {",
         "if self.mapping.is_empty() {"]
     py = ["class Cache:", "    # entries expire", "    def get(self, key):", "        try:", "            v = self.d[key]",
           "        except KeyError:", "            return None"]
-    assert enclosing_lines(py, "        return v") == ["class Cache:", "def get(self, key):"]
-    assert enclosing_lines(lines, "impl<S> MergeScheduler<S> {") == []  # depth 0: nothing encloses it
-    assert enclosing_lines([], "    orphan()") == []
+    assert _enclosing(py, "        return v") == ["class Cache:", "def get(self, key):"]
+    assert _enclosing(["class Tabs:", "\tdef run(self):"], "\t\treturn 1") == ["class Tabs:", "def run(self):"]
+    assert _enclosing(lines, "impl<S> MergeScheduler<S> {") == []  # depth 0: nothing encloses it
+    assert _enclosing([], "    orphan()") == []
+
+
+def test_scope_tracking_is_linear_in_the_document_length():
+    import time
+
+    body = ["class Big:"] + [f"    def m{i}(self):\n        return {i}" for i in range(20_000)]
+    t0 = time.perf_counter()
+    tracker = ScopeTracker()
+    for chunk in body:
+        tracker.enclosing(chunk.splitlines()[0])
+        tracker.feed(chunk.splitlines())
+    assert tracker.enclosing("        x = 1") == ["class Big:", "def m19999(self):"]
+    assert time.perf_counter() - t0 < 2.0  # quadratic back-scanning took ~40 s for 10,000 chunks
 
 
 def _records(doc: str, texts: list[str]) -> list[Record]:
@@ -64,8 +90,12 @@ def test_records_are_regrouped_into_whole_documents_with_their_structure():
                        "    pub fn read(&self) -> u64 {\n        self.reading\n    }\n}\n"])
     b = _records("b", ["class Gauge:\n    pass\n"])
     again = _records("a", ["print('tail')\n"])
-    batches = list(with_document_structure([a[:2], a[2:] + b, again], batch_size=1))
-    assert [[r.id for r in batch] for batch in batches] == [["a:0", "a:1", "a:2"], ["b:0"], ["a:0"]]
+    loose = _records("", ["class Alpha:\n    x = 1\n", "    def orphan(self):\n        pass\n"])
+    warnings: list[str] = []
+    batches = list(with_document_structure([a[:2], a[2:] + b, again + loose], batch_size=1, warnings=warnings))
+    assert [[r.id for r in batch] for batch in batches] == [["a:0", "a:1", "a:2"], ["b:0"], ["a:0"], [":0"], [":1"]]
+    assert len(warnings) == 1 and "'a' are not consecutive" in warnings[0]
+    assert all(r.document_title == "" and r.parent_chain == [] for r in batches[3] + batches[4])  # no value, no document
     assert [r.document_title for r in batches[0]] == ["Meter"] * 3  # chunk 0 (imports) names the file's type
     assert batches[0][2].parent_chain == ["impl Meter {"]
     assert batches[1][0].document_title == "Gauge"

@@ -185,10 +185,10 @@ class VectorstoreToolConfig(_ToolBase):
     vector_field: str | list[str] | None = None
     vector_fields: list[str] | None = None
     meta_fields: list[str] | None = None
-    document_field: str | None = Field(default=None, description=(
+    document_field: str | None = Field(default=None, min_length=1, description=(
         "Field naming the document a record was cut from (e.g. doc_id, file path): consecutive records "
-        "sharing its value are that document's chunks, in order, and each gets the document's structural "
-        "context (declared names, enclosing scopes)"))
+        "of one file sharing its value are that document's chunks, in order, and each gets the document's "
+        "structural context (declared type names, enclosing scopes), recovered from the record's content"))
     field_separator: str = "\n"
     delimiter: str | None = Field(default=None, min_length=1, max_length=1)
     record_path: str | None = None

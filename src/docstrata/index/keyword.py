@@ -17,8 +17,8 @@ Analysis (the same at index and query time, shared by every store backend):
   total item``. So the identifier ``get_target`` is found as a phrase wherever it is used.
 * Plain English words are Snowball-stemmed (PyStemmer) and a short stopword list (Lucene's
   English set) is removed; parts of identifiers are never stop-listed. A query also loses
-  question words and auxiliaries (``QUERY_STOPWORDS``, NLTK's English list) unless nothing
-  else is left: the index keeps them, so phrase search still sees them.
+  pronouns, question words and auxiliaries (``QUERY_STOPWORDS``) written in lower case, unless
+  nothing else is left: the index keeps them, so phrase search still sees them.
 * Chinese / Japanese / Korean runs become overlapping character bigrams (single characters
   for one-character runs), the standard CJK analysis of Lucene's CJKAnalyzer.
 
@@ -41,15 +41,19 @@ ANALYSIS_VERSION = 5
 STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
                       "then there these they this to was will with".split())
 
-# Also dropped from BM25 *queries* (never from the index): NLTK's English stopword list without
-# contractions. Question words and auxiliaries ("what", "how", "does", "should") match almost
-# every passage and only add noise to a natural-language question's BM25 score.
+# Also dropped from BM25 *queries* (never from the index): pronouns, question words and
+# auxiliaries, from NLTK's English stopword list. They match almost every passage and only add
+# noise to a natural-language question's score. Words that can carry content in a query
+# ("up", "off", "before", "only", "any") are not in it.
 QUERY_STOPWORDS = STOPWORDS | frozenset(
     "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers "
-    "herself its itself them theirs themselves what which who whom those am were been being have has had having "
-    "do does did doing would should could can may might must shall about against between through during before "
-    "after above below from up down out off over under again further once here when where why how all any both "
-    "each few more most other some nor only own same so than too very s t just don now".split())
+    "herself its itself them theirs themselves what which who whom whose when where why how those am were been "
+    "being have has had having do does did doing would should could can may might must shall about s t just "
+    "please".split())
+# A query word is dropped only when written in lower case, or capitalised as a sentence's first
+# word: "WHERE clause", "MUST NOT" and "Don Quixote" keep theirs.
+_QUERY_WORD = re.compile(r"(?<![\w.:/'-])([A-Za-z]+)(?![\w.:/'(-])")
+_SENTENCE_START = re.compile(r"(?:^|[.!?;:\n]\s*|[\"\u201c(\-]\s*)$")
 
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(
@@ -85,9 +89,8 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
-def analyze(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text.
-    ``stopwords`` are dropped when a whole token is one of them (parts of identifiers never are)."""
+def analyze(text: str) -> list[str]:
+    """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text."""
     stem = _stemmer().stemWord
     out: list[str] = []
     for m in _TOKEN.finditer(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text))):
@@ -98,7 +101,7 @@ def analyze(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
             continue
         pieces = _pieces(raw)
         if len(pieces) == 1 and pieces[0] == tok:
-            if tok in stopwords:
+            if tok in STOPWORDS:
                 continue
             out.append(stem(tok) if tok.isalpha() else tok)
             continue
@@ -119,9 +122,18 @@ def analyze(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
 
 
 def analyze_query(query: str) -> list[str]:
-    """The BM25 tokens of a query: :func:`analyze` without :data:`QUERY_STOPWORDS` either, unless
-    that leaves nothing (``"what is it?"`` keeps its words). Every store backend uses this."""
-    return analyze(query, QUERY_STOPWORDS) or analyze(query)
+    """The BM25 tokens of a query: :func:`analyze` after dropping :data:`QUERY_STOPWORDS` written
+    in lower case or starting a sentence, unless that leaves nothing (``"what is it?"`` keeps
+    its words). Every store backend uses this."""
+    def drop(m: re.Match) -> str:
+        word = m.group(1)
+        if word.lower() not in QUERY_STOPWORDS:
+            return word
+        if word.islower() or (word.istitle() and _SENTENCE_START.search(query, 0, m.start())):
+            return " "
+        return word
+
+    return analyze(_QUERY_WORD.sub(drop, query)) or analyze(query)
 
 
 def _pieces(raw: str) -> list[str]:

@@ -135,5 +135,5 @@ def load_records(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> Recor
     load = RecordLoad(batches=iter(()), fields=rows.fields, skipped=rows.skipped, warnings=rows.warnings)
     load.batches = _batches(rows, mapper, load, cfg.batch_size)
     if cfg.document_field:
-        load.batches = with_document_structure(load.batches, cfg.batch_size)
+        load.batches = with_document_structure(load.batches, cfg.batch_size, load.warnings)
     return load
