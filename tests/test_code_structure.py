@@ -144,3 +144,22 @@ def test_document_field_errors_name_the_field(tmp_path):
                                    "vector_field": "text", "document_field": "file"}]}, base_dir=tmp_path)
     report = build_tool(cfg.tools[0], tmp_path).ingest()
     assert len(report.skipped) == 1 and "field 'file' is not in the source" in report.skipped[0].reason
+
+
+def test_a_file_that_stops_loading_keeps_its_records_and_stays_pending(tmp_path):
+    (tmp_path / "c.jsonl").write_text(json.dumps({"id": "1", "file": "a.py", "text": "class Meter:\n    pass"}) + "\n",
+                                      encoding="utf-8")
+
+    def ingest(field):
+        cfg = parse_config({"tools": [{"name": "r", "type": "vectorstore", "source": "c.jsonl", "id_field": "id",
+                                       "vector_field": "text", "document_field": field}]}, base_dir=tmp_path)
+        tool = build_tool(cfg.tools[0], tmp_path)
+        return tool, tool.ingest()
+
+    ingest("file")
+    for _ in range(2):  # the typo is reported on every run, not only the first
+        tool, report = ingest("filee")
+        assert [s.path for s in report.skipped] == ["c.jsonl"] and "did you mean 'file'" in report.skipped[0].reason
+        assert [r.id for r in tool.search("Meter", top_k=1)] == ["1"]  # nothing already indexed is lost
+    tool, report = ingest("file")
+    assert report.skipped == [] and report.updated == 1

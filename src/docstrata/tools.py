@@ -19,7 +19,7 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConversionError, RecordError
 from .index.keyword import ANALYSIS_VERSION
-from .models import (Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResult, SkippedFile,
+from .models import (Chunk, DefinitionEntry, FileState, IngestReport, RecordResult, SearchResult, SkippedFile,
                      sha256_text)
 from .search import QueryError, SearchSettings, SearchTiming, definitions_used, run_search
 from .telemetry import span
@@ -416,6 +416,10 @@ class HierarchicalDocumentTool(_BaseTool):
         raise QueryError(f"document {document!r} is ambiguous: {', '.join(cands[:10])}")
 
 
+_PENDING = FileState(size=-1, mtime_ns=0, sha256="")
+"""The state stored for a record file that failed to load: it matches no file, so the next ingest retries it."""
+
+
 class VectorstoreTool(_BaseTool):
     """Structured records upserted by id (or documents, without ``vector_field``)."""
 
@@ -492,6 +496,8 @@ class VectorstoreTool(_BaseTool):
                         report.records += len(chunks)
                 except RecordError as e:
                     report.skipped.append(SkippedFile(sf.doc_key, str(e)))
+                    if old_ids:  # its old records stay searchable, and the file stays pending until it loads
+                        store.set_file_state(sf.doc_key, _PENDING)
                     continue
                 store.delete_chunks(sorted(old_ids - seen))
                 store.set_file_state(sf.doc_key, sf.state)
