@@ -52,7 +52,7 @@ QUERY_STOPWORDS = STOPWORDS | frozenset(
     "please".split())
 # A query word is dropped only when written in lower case, or capitalised as a sentence's first
 # word: "WHERE clause", "MUST NOT" and "Don Quixote" keep theirs.
-_QUERY_WORD = re.compile(r"(?<![\w.:/'-])([A-Za-z]+)(?![\w.:/'(-])")
+_QUERY_WORD = re.compile(r"(?<![\w.:/'(-])([A-Za-z]+)(?![\w.:/')(-])")  # never part of 203(a) or a.b
 _SENTENCE_START = re.compile(r"(?:^|[.!?;:\n]\s*|[\"\u201c(\-]\s*)$")
 
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
