@@ -481,7 +481,7 @@ class VectorstoreTool(_BaseTool):
                                       metadata={"id": r.id, "line": r.line, "fields": r.metadata},
                                       document_title=r.document_title)
                             # Structure (document_field) feeds BM25 and the embedding; metadata values BM25 only.
-                            structure.append(structural_context(c) if r.document_title or r.parent_chain else "")
+                            structure.append(structural_context(c))  # "" without document_field
                             c.context = " ".join(v for v in [structure[-1], *r.metadata.values()] if v)
                             chunks.append(c)
                         vecs = self._embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
