@@ -2,7 +2,7 @@
 
 import pytest
 
-from docstrata.index.keyword import KeywordIndex, analyze, analyze_query
+from docstrata.index.keyword import PAIR_JOIN, PAIR_WEIGHT, KeywordIndex, analyze, analyze_query, index_terms, query_terms
 
 
 def test_one_character_tokens_and_section_numbers_are_kept():
@@ -95,3 +95,20 @@ def test_a_question_loses_its_question_words_in_bm25_but_the_index_keeps_them():
     query = "What does the scheduler do and how does it work?"
     assert idx.search(query, 1)[0][0] == "sched"
     assert idx.search("what does it do?", 1)[0][0] == "faq"  # the words that would otherwise have won
+
+
+def test_adjacent_term_pairs_are_indexed_after_the_tokens():
+    tokens = analyze("The Clearing Member pays")
+    assert index_terms("The Clearing Member pays") == tokens + [f"{a}{PAIR_JOIN}{b}" for a, b in zip(tokens, tokens[1:])]
+    assert query_terms("clearing member") == [("clear", 1.0), ("member", 1.0), (f"clear{PAIR_JOIN}member", PAIR_WEIGHT)]
+    assert query_terms("Who pays?") == [("pay", 1.0)]  # one token: no pair
+
+
+def test_words_in_the_query_order_outrank_the_same_words_scattered():
+    # Same tokens, same length: plain BM25 ties them; the term pair decides.
+    ki = _index({"a": "a member of the clearing house pays the margin",
+                 "b": "a clearing member pays the margin of the house"})
+    (first, s1), (_, s2) = ki.search("Which clearing member pays?", 2)
+    assert first == "b" and s1 > s2
+    assert ki.phrase_search("member pays", 5) == ["b"]  # pairs do not break phrase search
+    assert ki.phrase_search("house clear", 5) == []  # nor create a phrase across the tokens' end

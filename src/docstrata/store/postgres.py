@@ -7,10 +7,11 @@ with cosine distance), ``exact`` (key → chunk, B-tree), ``definitions``, ``emb
 one-row ``stats`` table kept by statement triggers (chunk count and total tokens for BM25).
 
 Keyword search is Okapi BM25 (k1 = 1.2, b = 0.75, Lucene's idf ``ln(1 + (N - n + 0.5)/(n + 0.5))``;
-Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009), computed
-in SQL over the GIN-indexed ``tsvector``: the GIN index finds the chunks holding any query
-token, term frequencies come from the tsvector's position lists and the document length from a
-stored column. The tsvector is built from :func:`~docstrata.index.keyword.analyze` tokens as a
+Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009) over the
+weighted :func:`~docstrata.index.keyword.query_terms`, computed in SQL over the GIN-indexed
+``tsvector``: the GIN index finds the chunks holding any query term, term frequencies come from
+the tsvector's position lists and the document length from a stored column. The tsvector is
+built from :func:`~docstrata.index.keyword.index_terms` (tokens, then adjacent-token pairs) as a
 literal (``'token':1,5``), never by Postgres' text parser, so a token such as ``203(a)(1)`` is
 one lexeme here exactly as in tantivy. Why not ``ts_rank_cd``: it has no idf and no length
 normalisation against the corpus mean, so its order differs from the embedded BM25 (see
@@ -31,7 +32,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze, analyze_query
+from ..index.keyword import analyze, index_terms, query_terms
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors, record_or_check_dimension
 
@@ -194,9 +195,9 @@ class PostgresStore:
             c = sc.chunk
             vecs = checked_vectors(sc, self.dim, "postgres")
             text = c.contextualized_content
-            tokens = analyze(text)
+            terms = index_terms(text)
             chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),
-                               tsvector_literal(tokens), len(tokens)))
+                               tsvector_literal(terms), len(terms)))
             vec_rows += [(c.chunk_id, i, vecs[i]) for i in range(vecs.shape[0])]
             exact_rows += [(k, c.chunk_id, p) for k, p in sc.exact_keys]
         ids = [r[0] for r in chunk_rows]
@@ -305,19 +306,22 @@ class PostgresStore:
                 f") w GROUP BY chunk_id ORDER BY s DESC, chunk_id LIMIT %(k)s", {"q": q, "m": m, "k": k}).fetchall()
         return [(cid, float(s)) for cid, s in rows]
 
-    def _bm25(self, tokens: list[str], k: int, phrase: bool) -> list[tuple[str, float]]:
-        terms = list(dict.fromkeys(tokens))
+    def _bm25(self, weighted: list[tuple[str, float]], k: int, phrase: bool) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, Σ weight × BM25) over (term, weight) pairs; with ``phrase``, only
+        chunks holding the terms as adjacent lexemes, in the given order."""
+        weights = dict(weighted)  # a phrase may repeat a term (all weights 1.0 there)
+        terms = list(weights)
         if not terms or k <= 0:
             return []
         joiner = " <-> " if phrase else " | "
-        tsq = joiner.join(_quote(t) for t in (tokens if phrase else terms))
+        tsq = joiner.join(_quote(t) for t, _ in weighted) if phrase else joiner.join(_quote(t) for t in terms)
         df_sql = ", ".join(f"(SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ %s::tsquery)" for _ in terms)
         with self._lock:
             n_docs, n_tokens = self._conn.execute(f"SELECT n_chunks, n_tokens FROM {self._t('stats')}").fetchone()
             if n_docs == 0:
                 return []
             dfs = self._conn.execute(f"SELECT {df_sql}", [_quote(t) for t in terms]).fetchone()
-            idfs = [float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5))) for df in dfs]
+            idfs = [weights[t] * float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5))) for t, df in zip(terms, dfs)]
             rows = self._conn.execute(
                 f"SELECT c.chunk_id, sum(t.idf * (f.tf * %(k1p)s) / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * c.n_tokens"
                 f"       / %(avgdl)s))) AS score "
@@ -333,12 +337,12 @@ class PostgresStore:
 
     def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula."""
-        return self._bm25(analyze_query(query), k, phrase=False)
+        return self._bm25(query_terms(query), k, phrase=False)
 
     def phrase_search(self, phrase: str, k: int) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),
         best BM25 over the phrase's tokens first."""
-        return [cid for cid, _ in self._bm25(analyze(phrase), k, phrase=True)]
+        return [cid for cid, _ in self._bm25([(t, 1.0) for t in analyze(phrase)], k, phrase=True)]
 
     def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}

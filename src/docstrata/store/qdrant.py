@@ -18,8 +18,9 @@ Two collections per tool, so tools never see each other's points:
   Qdrant rather than a SQLite side file makes ``url`` and ``path`` behave the same.
 
 BM25 in a sparse vector: a token's value is ``tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))``
-(k1 = 1.2, b = 0.75; Robertson & Zaragoza 2009) over :func:`~docstrata.index.keyword.analyze`
-tokens, each hashed to a stable 32-bit index (blake2b). Stored values cannot follow a moving
+(k1 = 1.2, b = 0.75; Robertson & Zaragoza 2009) over :func:`~docstrata.index.keyword.index_terms`
+(tokens and adjacent-token pairs), each hashed to a stable 32-bit index (blake2b); a query
+vector holds each :func:`~docstrata.index.keyword.query_terms` weight. Stored values cannot follow a moving
 corpus mean, so ``avgdl`` is fixed when the first chunks are written (their mean length, kept in
 the meta) — the approach of fastembed's BM25, which fixes it at 256. Scores therefore differ
 slightly from the embedded BM25 when the corpus drifts from that first mean.
@@ -45,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze, analyze_query
+from ..index.keyword import analyze, index_terms, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors
 
@@ -61,7 +62,7 @@ def token_index(token: str) -> int:
 
 
 def bm25_weights(tokens: list[str], avgdl: float) -> tuple[list[int], list[float]]:
-    """Sparse BM25 document vector (indices, values) of analysed ``tokens`` (see module docstring)."""
+    """Sparse BM25 document vector (indices, values) of a chunk's indexed terms (see module docstring)."""
     tf: dict[int, int] = {}
     for tok in tokens:
         idx = token_index(tok)
@@ -217,7 +218,7 @@ class QdrantStore:
     # ---------------------------------------------------------------- writes
     def _chunk_points(self, chunks: list[StoredChunk], gen: str) -> list:
         if self._avgdl is None and chunks:
-            lengths = [len(analyze(sc.chunk.contextualized_content)) for sc in chunks]
+            lengths = [len(index_terms(sc.chunk.contextualized_content)) for sc in chunks]
             self._avgdl = max(1.0, float(np.mean(lengths)))
             self.set_meta("bm25_avgdl", repr(self._avgdl))
         points = []
@@ -226,7 +227,7 @@ class QdrantStore:
             vecs = checked_vectors(sc, self.dim, "qdrant")
             text = c.contextualized_content
             tokens = analyze(text)
-            indices, values = bm25_weights(tokens, self._avgdl)
+            indices, values = bm25_weights(tokens + term_pairs(tokens), self._avgdl)
             vector: dict[str, Any] = {_DENSE: vecs.tolist()}
             if indices:
                 vector[_SPARSE] = self.m.SparseVector(indices=indices, values=values)
@@ -335,16 +336,17 @@ class QdrantStore:
         res = self.client.query_points(self.name, query=q, using=_DENSE, limit=k + 16, with_payload=["chunk_id"])
         return self._ranked(res.points, k)
 
-    def _sparse_query(self, tokens: list[str]):
-        indices = sorted({token_index(t) for t in tokens})
-        return self.m.SparseVector(indices=indices, values=[1.0] * len(indices))
+    def _sparse_query(self, weighted: list[tuple[str, float]]):
+        values = {token_index(t): w for t, w in weighted}
+        indices = sorted(values)
+        return self.m.SparseVector(indices=indices, values=[values[i] for i in indices])
 
     def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) from the IDF-modified sparse vectors; ties by chunk id."""
-        tokens = analyze_query(query)
-        if not tokens or k <= 0 or self._avgdl is None:
+        terms = query_terms(query)
+        if not terms or k <= 0 or self._avgdl is None:
             return []
-        res = self.client.query_points(self.name, query=self._sparse_query(tokens), using=_SPARSE, limit=k + 16,
+        res = self.client.query_points(self.name, query=self._sparse_query(terms), using=_SPARSE, limit=k + 16,
                                        with_payload=["chunk_id"])
         return self._ranked(res.points, k)
 
@@ -356,7 +358,7 @@ class QdrantStore:
             return []
         m = self.m
         flt = m.Filter(must=[m.FieldCondition(key="body", match=m.MatchPhrase(phrase=" ".join(tokens)))])
-        res = self.client.query_points(self.name, query=self._sparse_query(tokens), using=_SPARSE, query_filter=flt,
+        res = self.client.query_points(self.name, query=self._sparse_query([(t, 1.0) for t in tokens]), using=_SPARSE, query_filter=flt,
                                        limit=k * 4 + 16, with_payload=["chunk_id", "body"])
         needle = f" {' '.join(tokens)} "
         hits = [p for p in res.points if needle in f" {p.payload['body']} "]
@@ -371,9 +373,9 @@ class QdrantStore:
         m, depth = self.m, k * 4 + 16
         prefetch = [m.Prefetch(query=np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist(),
                                using=_DENSE, limit=depth)]
-        tokens = analyze_query(query)
-        if tokens and self._avgdl is not None:
-            prefetch.append(m.Prefetch(query=self._sparse_query(tokens), using=_SPARSE, limit=depth))
+        terms = query_terms(query)
+        if terms and self._avgdl is not None:
+            prefetch.append(m.Prefetch(query=self._sparse_query(terms), using=_SPARSE, limit=depth))
         res = self.client.query_points(self.name, prefetch=prefetch, limit=k, with_payload=["chunk_id"],
                                        query=m.RrfQuery(rrf=m.Rrf(k=rrf_k, weights=list(weights[:len(prefetch)]))))
         return self._ranked(res.points, k)
