@@ -22,13 +22,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "structured" / "faq_covid"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rrf-k", type=int, nargs="*", default=[], help="hybrid rows for these rrf_k values too")
-    args = ap.parse_args()
-    if not DATA.exists():
-        sys.exit(f"{DATA} is absent")
+def faq_tool_and_queries():
+    """(ingested in-memory vectorstore tool, docstrata.eval.QuerySet of the similar pairs)."""
     from docstrata.config import parse_config
+    from docstrata.eval import EvalQuery, QuerySet
     from docstrata.tools import build_tool
 
     work = Path(tempfile.mkdtemp(prefix="docstrata-faq-"))
@@ -43,19 +40,29 @@ def main() -> None:
             by_question.setdefault(" ".join(c.metadata["fields"]["question"].split()), set()).add(c.chunk_id)
     with (DATA / "eval_question_similarity_en.csv").open(encoding="utf-8") as f:
         pairs = [r for r in csv.DictReader(f) if r["similar"] == "1"]
-    queries = [(r["question_2"], by_question[" ".join(r["question_1"].split())]) for r in pairs
-               if " ".join(r["question_1"].split()) in by_question]
+    queries = [EvalQuery(str(i), r["question_2"], by_question[" ".join(r["question_1"].split())])
+               for i, r in enumerate(pairs) if " ".join(r["question_1"].split()) in by_question]
     print(f"{report.records} FAQ records; {len(pairs)} similar pairs, {len(queries)} whose question_1 is in the FAQ")
+    return tool, QuerySet("faq", queries, lambda q, hit: [hit.id] if hit.id in q.gold else [])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rrf-k", type=int, nargs="*", default=[], help="hybrid rows for these rrf_k values too")
+    args = ap.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is absent")
+    tool, qs = faq_tool_and_queries()
     default_k = tool.cfg.rrf_k
     for mode, k in [("semantic", None), ("keyword", None), ("hybrid", default_k)] + [("hybrid", k) for k in args.rrf_k]:
         tool.cfg.rrf_k = k or default_k
         r1 = r5 = 0
-        for q, gold in queries:
-            ids = [h.id for h in tool.search(q, top_k=5, mode=mode)]
-            r1 += bool(set(ids[:1]) & gold)
-            r5 += bool(set(ids) & gold)
+        for q in qs.queries:
+            ids = [h.id for h in tool.search(q.text, top_k=5, mode=mode)]
+            r1 += bool(set(ids[:1]) & q.gold)
+            r5 += bool(set(ids) & q.gold)
         label = f"{mode} k={k}" if k else mode
-        print(f"{label:14s} Recall@1 {r1 / len(queries):.3f}  Recall@5 {r5 / len(queries):.3f}")
+        print(f"{label:14s} Recall@1 {r1 / len(qs.queries):.3f}  Recall@5 {r5 / len(qs.queries):.3f}")
 
 
 if __name__ == "__main__":

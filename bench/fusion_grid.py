@@ -1,6 +1,6 @@
 """How fusion weights and rrf_k move quality, from one set of per-modality rankings (issue 4).
 
-    python bench/fusion_grid.py [scifact] [codebase] [obliqa] [obliqa-docs] [--limit N]
+    python bench/fusion_grid.py [scifact] [codebase] [obliqa] [obliqa-docs] [faq] [--limit N]
         [--weights "s,k,e;..."] [--ks "10,20,..."]
 
 For each data set (ingested as in bench/retrieval_bench.py, reusing its cache) every query's
@@ -10,7 +10,9 @@ semantic, keyword and exact rankings (top 100) are computed once; then each
 figures can differ from retrieval_bench.py's where a query is essentially a section reference
 (none of the SciFact, codebase or ObliQA questions is). Also prints, for the spec's k = 60, how far apart
 ranks 1 and 20 are in 1/(k + rank) — the reason a weight ratio far from 1 lets one modality
-dictate the order.
+dictate the order. With more than one data set, a last table gives each setting's nDCG@10 minus
+the better single mode's (semantic or keyword alone) on every set, and their minimum and mean:
+the criterion the defaults were chosen by (docs/benchmarks.md, "Fusion defaults").
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from faq_bench import faq_tool_and_queries  # noqa: E402
 from retrieval_bench import CACHE, DATA, _tool_config  # noqa: E402
 
 WEIGHTS = [(0.5, 0.3, 0.2), (0.4, 0.4, 0.2), (0.45, 0.45, 0.1), (0.5, 0.5, 0.0), (0.35, 0.45, 0.2),
@@ -35,13 +38,17 @@ def collect(name: str, limit: int | None):
     from docstrata.search import analyze_query, exact_ranking
     from docstrata.tools import build_tool
 
-    work = CACHE / name
-    work.mkdir(parents=True, exist_ok=True)
-    tool_cfg, queries, qrels = _tool_config(name, work)
-    cfg = parse_config({"tools": [tool_cfg]}, base_dir=work).tools[0]
-    tool = build_tool(cfg, work)
-    tool.ingest()
-    qs = load_query_set(queries, qrels, limit)
+    if name == "faq":
+        tool, qs = faq_tool_and_queries()
+        qs.queries = qs.queries[:limit]
+    else:
+        work = CACHE / name
+        work.mkdir(parents=True, exist_ok=True)
+        tool_cfg, queries, qrels = _tool_config(name, work)
+        cfg = parse_config({"tools": [tool_cfg]}, base_dir=work).tools[0]
+        tool = build_tool(cfg, work)
+        tool.ingest()
+        qs = load_query_set(queries, qrels, limit)
     store = tool.store
     per_query = []
     for q in qs.queries:
@@ -88,7 +95,7 @@ def _as_result(tool, chunk):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("datasets", nargs="*", default=["scifact", "codebase", "obliqa"])
+    ap.add_argument("datasets", nargs="*", default=["scifact", "codebase", "obliqa", "obliqa-docs", "faq"])
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--weights", default=None, help='semicolon-separated "s,k,e" triples (default: a fixed grid)')
     ap.add_argument("--ks", default=None, help="comma-separated rrf_k values (default: 10,30,60,100)")
@@ -99,15 +106,24 @@ def main() -> None:
         sys.exit(f"{DATA} is absent")
     print("1/(60+1) vs 1/(60+20): ratio %.2f — a weight ratio above that overrides any rank difference "
           "in the top 20" % ((1 / 61) / (1 / 80)))
+    gaps: dict[tuple, list[float]] = {}
     for name in args.datasets:
         tool, qs, per_query = collect(name, args.limit)
-        print(f"\n## {name} ({len(qs.queries)} queries)\n")
+        best_single = max(score(tool, qs, per_query, {mode: 1.0}, 60)["ndcg@10"] for mode in ("semantic", "keyword"))
+        print(f"\n## {name} ({len(qs.queries)} queries; better single mode nDCG@10 {best_single:.4f})\n")
         print("| semantic | keyword | exact | k | nDCG@10 | Recall@10 | MAP@10 |\n|---|---|---|---|---|---|---|")
         for (s, kw, e), k in itertools.product(weights, ks):
             m = score(tool, qs, per_query, {"semantic": s, "keyword": kw, "exact": e}, k)
+            gaps.setdefault((s, kw, e, k), []).append(m["ndcg@10"] - best_single)
             print(f"| {s} | {kw} | {e} | {k} | {m['ndcg@10']:.4f} | {m['recall@10']:.4f} | {m['map@10']:.4f} |",
                   flush=True)
         tool.close()
+    if len(args.datasets) > 1:
+        print(f"\n## nDCG@10 minus the better single mode\n\n| semantic | keyword | exact | k | "
+              f"{' | '.join(args.datasets)} | min | mean |\n|{'---|' * (len(args.datasets) + 6)}")
+        for (s, kw, e, k), g in gaps.items():
+            print(f"| {s} | {kw} | {e} | {k} | {' | '.join(f'{x:+.4f}' for x in g)} | {min(g):+.4f} | "
+                  f"{sum(g) / len(g):+.4f} |")
 
 
 if __name__ == "__main__":

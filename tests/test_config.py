@@ -19,7 +19,7 @@ def test_defaults_follow_the_spec():
     assert isinstance(t, HierarchicalDocumentToolConfig)
     assert (t.max_chunk_tokens, t.chunk_overlap, t.top_k) == (800, 50, 10)
     # Fusion defaults chosen from evidence (docs/benchmarks.md), not the spec's 0.5/0.3/0.2 and k = 60.
-    assert (t.semantic_weight, t.keyword_weight, t.exact_weight, t.rrf_k) == (0.4, 0.4, 0.2, 10)
+    assert (t.semantic_weight, t.keyword_weight, t.exact_weight, t.rrf_k) == (0.375, 0.5, 0.125, 5)
     assert t.defer_loading and t.contextual_embeddings and t.database.provider == "embedded"
 
 
@@ -113,13 +113,15 @@ def test_unsupported_database_provider_is_an_error_naming_the_choices():
      "min_similarity_score"),
 ])
 def test_a_score_threshold_no_fused_score_can_reach_is_an_error(tool, field):
-    with pytest.raises(ConfigError, match=f"{field} 0.5 can never be met.*at most 0.091"):
+    with pytest.raises(ConfigError, match=f"{field} 0.5 can never be met.*at most 0.167"):  # 1 / (5 + 1)
         parse_config({"tools": [{**tool, field: 0.5}]})
+    with pytest.raises(ConfigError, match="at most 0.091"):  # 1 / (10 + 1)
+        parse_config({"tools": [{**tool, field: 0.1, "rrf_k": 10}]})
     parse_config({"tools": [{**tool, field: 0.02}]})  # on the RRF scale: accepted
 
 
 def test_the_threshold_check_uses_the_weights_of_the_default_mode():
-    light = {"semantic_weight": 0.2, "keyword_weight": 0.2, "exact_weight": 0.1}
+    light = {"semantic_weight": 0.2, "keyword_weight": 0.2, "exact_weight": 0.1, "rrf_k": 10}
     with pytest.raises(ConfigError, match="at most 0.045"):
         parse_config(_doc_tool(min_score=0.06, **light))
     parse_config(_doc_tool(min_score=0.06, search_mode="keyword", **light))  # one modality, weight 1: up to 0.091

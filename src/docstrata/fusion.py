@@ -26,7 +26,7 @@ class FusedHit:
 
 
 def weighted_rrf(rankings: dict[str, list[tuple[str, float]]], weights: dict[str, float],
-                 k: int = 10) -> list[FusedHit]:
+                 k: int = 5) -> list[FusedHit]:
     """Fuse ranked lists ``{modality: [(chunk_id, raw_score), ...best first]}``.
 
     ``weights`` maps modality → weight ≥ 0 (missing = 0). A chunk repeated within one list

@@ -41,10 +41,10 @@ MODES = ("hybrid", "semantic", "keyword", "exact")
 class SearchSettings:
     """Weights, ``rrf_k``, candidate depth per modality, ``min_score`` on the fused score."""
 
-    semantic_weight: float = 0.4
-    keyword_weight: float = 0.4
-    exact_weight: float = 0.2
-    rrf_k: int = 10
+    semantic_weight: float = 0.375
+    keyword_weight: float = 0.5
+    exact_weight: float = 0.125
+    rrf_k: int = 5
     candidates: int = 100
     min_score: float | None = None
 

@@ -364,8 +364,8 @@ class QdrantStore:
         hits = [p for p in res.points if needle in f" {p.payload['body']} "]
         return [cid for cid, _ in self._ranked(hits, k)]
 
-    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] = (0.4, 0.4),
-                      rrf_k: int = 10) -> list[tuple[str, float]]:
+    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] = (0.375, 0.5),
+                      rrf_k: int = 5) -> list[tuple[str, float]]:
         """Dense and BM25 candidates fused server-side by Qdrant's Query API (weighted RRF) in one
         round trip. Qdrant weights ranks as ``1 / (rank / w + k - 1)``, not docstrata's
         ``w / (k + rank)`` (DESIGN §7), so :mod:`docstrata.search` fuses per-modality results
