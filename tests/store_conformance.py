@@ -6,8 +6,8 @@ reopens) the index of ``tool`` in one fresh database per test, and closes what i
 teardown. Class attributes say what the backend promises beyond the protocol:
 
 * ``persistent``: a closed store reopens with its data (not for in-memory stores).
-* ``bm25_avgdl_meta``: the store keeps BM25's mean document length fixed and records it in
-  ``get_meta("bm25_avgdl")`` (Qdrant's stored sparse weights); the reference BM25 then uses it.
+* ``bm25_avgdl_meta``: the meta key under which the store keeps BM25's mean document length
+  fixed (Qdrant's stored sparse weights); the reference BM25 then uses it.
 
 The corpus is small real text embedded by the real all-MiniLM-L6-v2 model. Searches are
 checked against references computed here (cosine of the best window; Okapi BM25 with Lucene's
@@ -139,7 +139,7 @@ class StoreConformance:
     """Behaviour every Store must show. Subclasses supply the ``make_store`` fixture."""
 
     persistent = True
-    bm25_avgdl_meta = False
+    bm25_avgdl_meta: str | None = None  # the meta key of a fixed BM25 mean length, if the store keeps one
     bm25_rel_tolerance = 1e-3  # of a BM25 score against the reference
 
     @pytest.fixture()
@@ -156,7 +156,7 @@ class StoreConformance:
         return store
 
     def _avgdl(self, store) -> float | None:
-        return float(store.get_meta("bm25_avgdl")) if self.bm25_avgdl_meta else None
+        return float(store.get_meta(self.bm25_avgdl_meta)) if self.bm25_avgdl_meta else None
 
     # ------------------------------------------------------------------ empty store
     def test_empty_store_answers_empty(self, store):

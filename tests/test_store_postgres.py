@@ -85,3 +85,51 @@ def test_the_tool_on_postgres_finds_what_the_embedded_tool_finds(pg_dsn, tmp_pat
         store = PostgresStore(pg_dsn, tool="policies", dim=384)
         store.drop()
         store.close()
+
+
+def _record_chunk(cid: str, text: str):
+    import numpy as np
+
+    from docstrata.models import Chunk
+    from docstrata.store.base import StoredChunk
+
+    vec = np.random.default_rng(len(text)).standard_normal((1, 384)).astype(np.float32)
+    chunk = Chunk(chunk_id=cid, doc_key="big.jsonl", ordinal=0, content=text, section_id="", parent_chain=[],
+                  heading_level=0, metadata={})
+    return StoredChunk(chunk, vec / np.linalg.norm(vec), [])
+
+
+def test_term_pairs_take_their_first_tokens_position():
+    from docstrata.store.postgres import tsvector_literal
+
+    assert tsvector_literal(["a", "b", "a", "b"]) == "'a':1,3 'b':2,4 'a→b':1,3 'b→a':2"
+
+
+def test_a_text_too_big_for_a_tsvector_with_its_pairs_is_stored_without_them(make_pg_store):
+    from docstrata.models import FileState
+    from docstrata.store.postgres import tsvector_literal
+
+    import random
+
+    rng = random.Random(0)
+    words = [f"w{i}q" for i in range(6007)] + [f"w{rng.randrange(6007)}q" for _ in range(150_000)]
+    # ~150k pairs, nearly all distinct: their lexemes pass 1 MB
+    literal = tsvector_literal(words)
+    assert "→" not in literal and literal.count(":") == 6007  # every word kept, no pair
+    store = make_pg_store()
+    big, small = " ".join(words), "the quokka eats marmalade"
+    store.replace_document("big.jsonl", FileState(1, 1, "x"),
+                           [_record_chunk("big", big), _record_chunk("small", small)], [])
+    store.flush()
+    assert [c for c, _ in store.keyword_search("w5q", 5)] == ["big"]
+    assert [c for c, _ in store.keyword_search("quokka marmalade", 5)] == ["small"]
+
+
+def test_a_query_with_thousands_of_terms_is_answered(make_pg_store):
+    from docstrata.models import FileState
+
+    store = make_pg_store()
+    store.replace_document("d.jsonl", FileState(1, 1, "x"), [_record_chunk("r1", "quokka marmalade")], [])
+    store.flush()
+    query = " ".join(f"term{i}" for i in range(1800)) + " quokka"  # ~3,600 weighted terms with pairs
+    assert [c for c, _ in store.keyword_search(query, 5)] == ["r1"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docstrata.errors import StoreError
+from docstrata.store.qdrant import AVGDL_META
 
 pytest.register_assert_rewrite("tests.store_conformance")
 from .store_conformance import StoreConformance  # noqa: E402
@@ -13,7 +14,7 @@ pytest.importorskip("qdrant_client", reason="qdrant-client is not installed (pip
 
 
 class TestQdrantLocalStore(StoreConformance):
-    bm25_avgdl_meta = True
+    bm25_avgdl_meta = AVGDL_META
 
     @pytest.fixture()
     def make_store(self, tmp_path):
@@ -33,7 +34,7 @@ class TestQdrantLocalStore(StoreConformance):
 
 class TestQdrantMemoryStore(StoreConformance):
     persistent = False
-    bm25_avgdl_meta = True
+    bm25_avgdl_meta = AVGDL_META
 
     @pytest.fixture()
     def make_store(self):

@@ -11,7 +11,7 @@ Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 
 weighted :func:`~docstrata.index.keyword.query_terms`, computed in SQL over the GIN-indexed
 ``tsvector``: the GIN index finds the chunks holding any query term, term frequencies come from
 the tsvector's position lists and the document length from a stored column. The tsvector is
-built from :func:`~docstrata.index.keyword.index_terms` (tokens, then adjacent-token pairs) as a
+built from the analysed tokens and their term pairs (:func:`~docstrata.index.keyword.index_terms`) as a
 literal (``'token':1,5``), never by Postgres' text parser, so a token such as ``203(a)(1)`` is
 one lexeme here exactly as in tantivy. Why not ``ts_rank_cd``: it has no idf and no length
 normalisation against the corpus mean, so its order differs from the embedded BM25 (see
@@ -32,7 +32,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze, index_terms, query_terms
+from ..index.keyword import analyze, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors, record_or_check_dimension
 
@@ -40,6 +40,7 @@ SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
 MAX_POSITION = 16383  # tsvector positions saturate here (PostgreSQL limit)
 MAX_LEXEME_BYTES = 2046  # longer lexemes are rejected by PostgreSQL; such tokens are not indexed
+MAX_TSVECTOR_BYTES = 1_000_000  # PostgreSQL rejects a tsvector whose lexemes pass 1 MB (1048575 bytes)
 _CONNECT_TIMEOUT_S = 10
 
 _DDL = """
@@ -106,16 +107,35 @@ def schema_name(tool: str) -> str:
 
 
 def tsvector_literal(tokens: list[str]) -> str:
-    """``tokens`` (analysed, in text order) as tsvector input text: ``'tok':1,4 'other':2``.
+    """``tokens`` (analysed, in text order) and their term pairs as tsvector input text:
+    ``'tok':1,4 'other':2 'tok→other':1``.
 
-    Positions are 1-based token indices, as tantivy's, so phrase queries agree.
+    Positions are 1-based token indices, as tantivy's, so phrase queries agree; a pair takes its
+    first token's position (positions saturate at 16383, so pairs placed after the tokens would
+    lose their counts in a long text). PostgreSQL caps a tsvector's lexemes at 1 MB: a text whose
+    pairs would pass :data:`MAX_TSVECTOR_BYTES` (about 100,000 words of prose) is stored without
+    them, and lexemes past the cap are left out rather than failing the whole write.
     """
     positions: dict[str, list[int]] = {}
-    for i, tok in enumerate(tokens, start=1):
-        if len(tok.encode("utf-8")) > MAX_LEXEME_BYTES:
+    for i, term in enumerate(tokens, start=1):
+        positions.setdefault(term, []).append(min(i, MAX_POSITION))
+    pairs: dict[str, list[int]] = {}
+    for i, term in enumerate(term_pairs(tokens), start=1):
+        pairs.setdefault(term, []).append(min(i, MAX_POSITION))
+    if _lexeme_bytes(positions) + _lexeme_bytes(pairs) <= MAX_TSVECTOR_BYTES:
+        positions.update(pairs)
+    out, size = [], 0
+    for term, pos in positions.items():
+        n = len(term.encode("utf-8"))
+        if n > MAX_LEXEME_BYTES or size + n > MAX_TSVECTOR_BYTES:
             continue
-        positions.setdefault(tok, []).append(min(i, MAX_POSITION))
-    return " ".join(f"{_quote(tok)}:{','.join(map(str, dict.fromkeys(pos)))}" for tok, pos in positions.items())
+        size += n
+        out.append(f"{_quote(term)}:{','.join(map(str, dict.fromkeys(pos)))}")
+    return " ".join(out)
+
+
+def _lexeme_bytes(positions: dict[str, list[int]]) -> int:
+    return sum(len(t.encode("utf-8")) for t in positions)
 
 
 def _quote(token: str) -> str:
@@ -195,9 +215,9 @@ class PostgresStore:
             c = sc.chunk
             vecs = checked_vectors(sc, self.dim, "postgres")
             text = c.contextualized_content
-            terms = index_terms(text)
+            tokens = analyze(text)
             chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),
-                               tsvector_literal(terms), len(terms)))
+                               tsvector_literal(tokens), len(tokens) + max(len(tokens) - 1, 0)))  # = len(index_terms)
             vec_rows += [(c.chunk_id, i, vecs[i]) for i in range(vecs.shape[0])]
             exact_rows += [(k, c.chunk_id, p) for k, p in sc.exact_keys]
         ids = [r[0] for r in chunk_rows]
@@ -315,12 +335,15 @@ class PostgresStore:
             return []
         joiner = " <-> " if phrase else " | "
         tsq = joiner.join(_quote(t) for t, _ in weighted) if phrase else joiner.join(_quote(t) for t in terms)
-        df_sql = ", ".join(f"(SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ %s::tsquery)" for _ in terms)
         with self._lock:
             n_docs, n_tokens = self._conn.execute(f"SELECT n_chunks, n_tokens FROM {self._t('stats')}").fetchone()
             if n_docs == 0:
                 return []
-            dfs = self._conn.execute(f"SELECT {df_sql}", [_quote(t) for t in terms]).fetchone()
+            # One row per term (not one column: a long query has more terms than a select list allows).
+            dfs = [df for (df,) in self._conn.execute(
+                f"SELECT (SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ q.tsq::tsquery) "
+                f"FROM unnest(%s::text[]) WITH ORDINALITY AS q(tsq, i) ORDER BY q.i",
+                ([_quote(t) for t in terms],)).fetchall()]
             idfs = [weights[t] * float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5))) for t, df in zip(terms, dfs)]
             rows = self._conn.execute(
                 f"SELECT c.chunk_id, sum(t.idf * (f.tf * %(k1p)s) / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * c.n_tokens"

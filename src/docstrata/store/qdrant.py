@@ -22,7 +22,8 @@ BM25 in a sparse vector: a token's value is ``tf (k1 + 1) / (tf + k1 (1 - b + b 
 (tokens and adjacent-token pairs), each hashed to a stable 32-bit index (blake2b); a query
 vector holds each :func:`~docstrata.index.keyword.query_terms` weight. Stored values cannot follow a moving
 corpus mean, so ``avgdl`` is fixed when the first chunks are written (their mean length, kept in
-the meta) — the approach of fastembed's BM25, which fixes it at 256. Scores therefore differ
+the meta under a key naming the analysis version, so the rebuild after an analysis change starts
+a new mean) — the approach of fastembed's BM25, which fixes it at 256. Scores therefore differ
 slightly from the embedded BM25 when the corpus drifts from that first mean.
 
 Atomicity: Qdrant has no multi-point transactions. ``replace_document`` first deletes the
@@ -46,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze, index_terms, query_terms, term_pairs
+from ..index.keyword import ANALYSIS_VERSION, analyze, index_terms, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors
 
@@ -54,6 +55,8 @@ K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
 _PAGE = 1000
 _DENSE, _SPARSE = "dense", "bm25"
+# The mean length is of one analysis's terms: a new analysis (a rebuild) starts a new mean.
+AVGDL_META = f"bm25_avgdl_v{ANALYSIS_VERSION}"
 
 
 def token_index(token: str) -> int:
@@ -142,7 +145,7 @@ class QdrantStore:
         except BaseException:
             self.close()
             raise
-        stored = self.get_meta("bm25_avgdl")
+        stored = self.get_meta(AVGDL_META)
         self._avgdl: float | None = float(stored) if stored else None
 
     # ---------------------------------------------------------------- setup
@@ -220,7 +223,7 @@ class QdrantStore:
         if self._avgdl is None and chunks:
             lengths = [len(index_terms(sc.chunk.contextualized_content)) for sc in chunks]
             self._avgdl = max(1.0, float(np.mean(lengths)))
-            self.set_meta("bm25_avgdl", repr(self._avgdl))
+            self.set_meta(AVGDL_META, repr(self._avgdl))
         points = []
         for sc in chunks:
             c = sc.chunk
