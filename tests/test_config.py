@@ -113,15 +113,15 @@ def test_unsupported_database_provider_is_an_error_naming_the_choices():
      "min_similarity_score"),
 ])
 def test_a_score_threshold_no_fused_score_can_reach_is_an_error(tool, field):
-    with pytest.raises(ConfigError, match=f"{field} 0.5 can never be met.*at most 0.167"):  # 1 / (5 + 1)
+    with pytest.raises(ConfigError, match=f"{field} 0.5 can never be met.*at most 0.1667"):  # 1 / (5 + 1)
         parse_config({"tools": [{**tool, field: 0.5}]})
-    with pytest.raises(ConfigError, match="at most 0.091"):  # 1 / (10 + 1)
+    with pytest.raises(ConfigError, match="at most 0.0909"):  # 1 / (10 + 1)
         parse_config({"tools": [{**tool, field: 0.1, "rrf_k": 10}]})
     parse_config({"tools": [{**tool, field: 0.02}]})  # on the RRF scale: accepted
 
 
 def test_the_threshold_check_uses_the_weights_of_the_default_mode():
     light = {"semantic_weight": 0.2, "keyword_weight": 0.2, "exact_weight": 0.1, "rrf_k": 10}
-    with pytest.raises(ConfigError, match="at most 0.045"):
+    with pytest.raises(ConfigError, match="at most 0.0455"):
         parse_config(_doc_tool(min_score=0.06, **light))
     parse_config(_doc_tool(min_score=0.06, search_mode="keyword", **light))  # one modality, weight 1: up to 0.091

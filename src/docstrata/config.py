@@ -144,7 +144,7 @@ class _ToolBase(_Strict):
         if threshold is not None and threshold > best:
             raise ValueError(
                 f"{threshold_field} {threshold:g} can never be met: it filters the fused RRF score, which is at "
-                f"most {best:.3f} with these weights and rrf_k {self.rrf_k} (a result found by one modality at "
+                f"most {best:.4f} with these weights and rrf_k {self.rrf_k} (a result found by one modality at "
                 f"rank 10 scores {self.keyword_weight / (self.rrf_k + 10):.3f}); it is not a cosine similarity")
 
 

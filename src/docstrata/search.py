@@ -125,7 +125,7 @@ def _check_min_score(min_score: float | None, best: float) -> None:
     if not min_score >= 0:  # also NaN
         raise QueryError(f"min_score must be a number ≥ 0, got {min_score:g}")
     if min_score > best:
-        raise QueryError(f"min_score {min_score:g} can never be met: fused RRF scores are at most {best:.3f} "
+        raise QueryError(f"min_score {min_score:g} can never be met: fused RRF scores are at most {best:.4f} "
                          "here (it is not a cosine similarity)")
 
 
