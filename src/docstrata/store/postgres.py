@@ -40,7 +40,8 @@ SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
 MAX_POSITION = 16383  # tsvector positions saturate here (PostgreSQL limit)
 MAX_LEXEME_BYTES = 2046  # longer lexemes are rejected by PostgreSQL; such tokens are not indexed
-MAX_TSVECTOR_BYTES = 1_000_000  # PostgreSQL rejects a tsvector whose lexemes pass 1 MB (1048575 bytes)
+MAX_TSVECTOR_BYTES = 1_000_000  # PostgreSQL rejects a tsvector whose lexemes and positions pass 1048575 bytes
+MAX_POSITIONS = 256  # per lexeme; PostgreSQL keeps the first 256
 _CONNECT_TIMEOUT_S = 10
 
 _DDL = """
@@ -112,9 +113,9 @@ def tsvector_literal(tokens: list[str]) -> str:
 
     Positions are 1-based token indices, as tantivy's, so phrase queries agree; a pair takes its
     first token's position (positions saturate at 16383, so pairs placed after the tokens would
-    lose their counts in a long text). PostgreSQL caps a tsvector's lexemes at 1 MB: a text whose
-    pairs would pass :data:`MAX_TSVECTOR_BYTES` (about 100,000 words of prose) is stored without
-    them, and lexemes past the cap are left out rather than failing the whole write.
+    lose their counts in a long text). PostgreSQL caps a tsvector's lexemes and positions at 1 MB:
+    a text whose pairs would pass :data:`MAX_TSVECTOR_BYTES` (about 50,000 words of prose) is
+    stored without them, and lexemes past the cap are left out rather than failing the write.
     """
     positions: dict[str, list[int]] = {}
     for i, term in enumerate(tokens, start=1):
@@ -122,20 +123,23 @@ def tsvector_literal(tokens: list[str]) -> str:
     pairs: dict[str, list[int]] = {}
     for i, term in enumerate(term_pairs(tokens), start=1):
         pairs.setdefault(term, []).append(min(i, MAX_POSITION))
-    if _lexeme_bytes(positions) + _lexeme_bytes(pairs) <= MAX_TSVECTOR_BYTES:
+    if _tsvector_bytes(positions) + _tsvector_bytes(pairs) <= MAX_TSVECTOR_BYTES:
         positions.update(pairs)
     out, size = [], 0
     for term, pos in positions.items():
-        n = len(term.encode("utf-8"))
-        if n > MAX_LEXEME_BYTES or size + n > MAX_TSVECTOR_BYTES:
+        n = _tsvector_bytes({term: pos})
+        if len(term.encode("utf-8")) > MAX_LEXEME_BYTES or size + n > MAX_TSVECTOR_BYTES:
             continue
         size += n
         out.append(f"{_quote(term)}:{','.join(map(str, dict.fromkeys(pos)))}")
     return " ".join(out)
 
 
-def _lexeme_bytes(positions: dict[str, list[int]]) -> int:
-    return sum(len(t.encode("utf-8")) for t in positions)
+def _tsvector_bytes(positions: dict[str, list[int]]) -> int:
+    """Bytes PostgreSQL counts against a tsvector's limit: per lexeme its bytes rounded up to
+    even, a 2-byte position count and 2 bytes per distinct position (at most 256)."""
+    return sum((len(t.encode("utf-8")) + 1) // 2 * 2 + 2 + 2 * min(len(set(p)), MAX_POSITIONS)
+               for t, p in positions.items())
 
 
 def _quote(token: str) -> str:
