@@ -8,7 +8,7 @@ from docstrata.errors import StoreError
 from docstrata.store.qdrant import AVGDL_META
 
 pytest.register_assert_rewrite("tests.store_conformance")
-from .store_conformance import StoreConformance  # noqa: E402
+from .store_conformance import StoreConformance, load  # noqa: E402
 
 pytest.importorskip("qdrant_client", reason="qdrant-client is not installed (pip install 'docstrata[qdrant]')")
 
@@ -30,6 +30,15 @@ class TestQdrantLocalStore(StoreConformance):
         yield make
         for store in opened:
             store.close()
+
+    def test_a_mean_length_kept_by_an_older_analysis_is_not_reused(self, make_store, docs):
+        old = make_store("upgraded")
+        old.set_meta("bm25_avgdl", "40.0")  # the key an index built before term pairs kept its mean under
+        old.close()
+        upgraded, fresh = make_store("upgraded"), make_store("fresh")
+        load(upgraded, docs)
+        load(fresh, docs)
+        assert upgraded.keyword_search("rent payment", 5) == fresh.keyword_search("rent payment", 5)
 
 
 class TestQdrantMemoryStore(StoreConformance):
