@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ConfigError
+from .fusion import DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
 
 log = logging.getLogger("docstrata")
 
@@ -116,10 +117,10 @@ class _ToolBase(_Strict):
     # bundled model BM25 is the stronger retriever on four of the five sets, and 3 : 4 : 1 with
     # k = 5 kept hybrid within 0.01 nDCG@10 of the better single mode on all five while giving
     # the best mean gain over it (equal weights at k = 10 fell 0.028 below BM25 on the rulebooks).
-    semantic_weight: float = Field(default=0.375, ge=0.0)
-    keyword_weight: float = Field(default=0.5, ge=0.0)
-    exact_weight: float = Field(default=0.125, ge=0.0)
-    rrf_k: int = Field(default=5, ge=1, le=10000)
+    semantic_weight: float = Field(default=DEFAULT_SEMANTIC_WEIGHT, ge=0.0)
+    keyword_weight: float = Field(default=DEFAULT_KEYWORD_WEIGHT, ge=0.0)
+    exact_weight: float = Field(default=DEFAULT_EXACT_WEIGHT, ge=0.0)
+    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1, le=10000)
 
     _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
 

@@ -14,6 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# The defaults every tool and search uses (config, SearchSettings, Qdrant's server-side fusion).
+# Chosen across five data sets: docs/benchmarks.md, "Fusion defaults"; the reasoning is at the
+# tool config's fields (docstrata.config).
+DEFAULT_SEMANTIC_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_EXACT_WEIGHT = 0.375, 0.5, 0.125
+DEFAULT_RRF_K = 5
+
 
 @dataclass
 class FusedHit:
@@ -26,7 +32,7 @@ class FusedHit:
 
 
 def weighted_rrf(rankings: dict[str, list[tuple[str, float]]], weights: dict[str, float],
-                 k: int = 5) -> list[FusedHit]:
+                 k: int = DEFAULT_RRF_K) -> list[FusedHit]:
     """Fuse ranked lists ``{modality: [(chunk_id, raw_score), ...best first]}``.
 
     ``weights`` maps modality → weight ≥ 0 (missing = 0). A chunk repeated within one list

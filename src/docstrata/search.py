@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .fusion import FusedHit, max_fused_score, weighted_rrf
+from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
+                     max_fused_score, weighted_rrf)
 from .index.exact import (query_identifiers, query_names_section, query_section_keys, query_term_keys,
                           quoted_phrases, value_key)
 from .models import Chunk, DefinitionEntry, SearchMode
@@ -41,10 +42,10 @@ MODES = ("hybrid", "semantic", "keyword", "exact")
 class SearchSettings:
     """Weights, ``rrf_k``, candidate depth per modality, ``min_score`` on the fused score."""
 
-    semantic_weight: float = 0.375
-    keyword_weight: float = 0.5
-    exact_weight: float = 0.125
-    rrf_k: int = 5
+    semantic_weight: float = DEFAULT_SEMANTIC_WEIGHT
+    keyword_weight: float = DEFAULT_KEYWORD_WEIGHT
+    exact_weight: float = DEFAULT_EXACT_WEIGHT
+    rrf_k: int = DEFAULT_RRF_K
     candidates: int = 100
     min_score: float | None = None
 

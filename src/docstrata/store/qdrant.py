@@ -47,7 +47,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import ANALYSIS_VERSION, analyze, index_terms, query_terms, term_pairs
+from ..fusion import DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
+from ..index.keyword import ANALYSIS_VERSION, analyze, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import StoredChunk, checked_vectors
 
@@ -220,17 +221,17 @@ class QdrantStore:
 
     # ---------------------------------------------------------------- writes
     def _chunk_points(self, chunks: list[StoredChunk], gen: str) -> list:
+        tokens_of = [analyze(sc.chunk.contextualized_content) for sc in chunks]
+        terms_of = [tokens + term_pairs(tokens) for tokens in tokens_of]  # index_terms, from the tokens at hand
         if self._avgdl is None and chunks:
-            lengths = [len(index_terms(sc.chunk.contextualized_content)) for sc in chunks]
-            self._avgdl = max(1.0, float(np.mean(lengths)))
+            self._avgdl = max(1.0, float(np.mean([len(terms) for terms in terms_of])))
             self.set_meta(AVGDL_META, repr(self._avgdl))
         points = []
-        for sc in chunks:
+        for sc, tokens, terms in zip(chunks, tokens_of, terms_of):
             c = sc.chunk
             vecs = checked_vectors(sc, self.dim, "qdrant")
             text = c.contextualized_content
-            tokens = analyze(text)
-            indices, values = bm25_weights(tokens + term_pairs(tokens), self._avgdl)
+            indices, values = bm25_weights(terms, self._avgdl)
             vector: dict[str, Any] = {_DENSE: vecs.tolist()}
             if indices:
                 vector[_SPARSE] = self.m.SparseVector(indices=indices, values=values)
@@ -367,8 +368,8 @@ class QdrantStore:
         hits = [p for p in res.points if needle in f" {p.payload['body']} "]
         return [cid for cid, _ in self._ranked(hits, k)]
 
-    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] = (0.375, 0.5),
-                      rrf_k: int = 5) -> list[tuple[str, float]]:
+    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] = (DEFAULT_SEMANTIC_WEIGHT, DEFAULT_KEYWORD_WEIGHT),
+                      rrf_k: int = DEFAULT_RRF_K) -> list[tuple[str, float]]:
         """Dense and BM25 candidates fused server-side by Qdrant's Query API (weighted RRF) in one
         round trip. Qdrant weights ranks as ``1 / (rank / w + k - 1)``, not docstrata's
         ``w / (k + rank)`` (DESIGN §7), so :mod:`docstrata.search` fuses per-modality results
