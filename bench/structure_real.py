@@ -43,7 +43,9 @@ Metrics, per document and overall (overall = pooled counts, not a mean of ratios
   in / chunks. Truth sections are located in the converted Markdown by their heading (number and
   title, else title, else number with the first words of an unheaded provision), searching
   forward from the previous one; a chunk's first line is located from its section's start line;
-  the truth section in force at that line is the last located one at or above it. A chunk is right
+  the truth section in force at that line is the last located one at or above it. Leading heading
+  lines of heading-only ancestors (carried into their first descendant's chunk, see
+  ``chunking.py``) are skipped: the first line is the chunk's first other line. A chunk is right
   when its section is matched to that truth section, or when it lies before every located truth
   section and cites the preamble or an unmatched section.
 """
@@ -308,11 +310,22 @@ def xref_figures(truth: dict, tree, m: dict[int, int], r: DocResult) -> None:
             r.wrong_xrefs.append(f"{x['text']!r} → {x.get('target_number') or x.get('target_title')} (want {want})")
 
 
+_TOC_LINE = re.compile(r"(?:\.\s?){4,}\s*\w*\s*$|^\s*(?:[-*+]|\d+\.)?\s*\[[^\]]*\]\(#[^)]*\)\s*$")
+
+
 def _locate_truth(truth: list[dict], lines: list[str]) -> list[tuple[int, int]]:
-    """(line, truth index) of each truth section's heading found in the Markdown, in order."""
-    plain = [norm_title(ln) for ln in lines]
+    """(line, truth index) of each truth section's heading found in the Markdown, in order:
+    an ATX heading line first, else any line; table-of-contents lines (dot leaders, a list item
+    that is only a link to an anchor) are never a section's place."""
+    plain = [norm_title(ln) if not _TOC_LINE.search(ln) else "" for ln in lines]
+    atx = [bool(re.match(r"^ {0,3}#{1,6}\s", ln)) for ln in lines]
     out: list[tuple[int, int]] = []
     pos = 0
+
+    def hit(p: str, probe: str, num: str) -> bool:
+        return bool(p) and (p == probe or (len(probe) > 12 and p.startswith(probe))
+                            or (bool(num) and probe != num and p.startswith(probe) and len(p) <= len(probe) + 80))
+
     for i, t in enumerate(truth):
         num, title = norm_title(t.get("number")), norm_title(t.get("title"))
         probes = []
@@ -324,12 +337,11 @@ def _locate_truth(truth: list[dict], lines: list[str]) -> list[tuple[int, int]]:
             first = norm_title(t.get("text_start") or "")
             probes.append(f"{num} {first}".strip()[:60] if first else num)
         found = None
-        for probe in probes:
-            for k in range(pos, len(plain)):
-                p = plain[k]
-                if p and (p == probe or (len(probe) > 12 and p.startswith(probe))
-                          or (num and p.startswith(probe) and len(p) <= len(probe) + 80 and probe != num)):
-                    found = k
+        for only_atx in (True, False):
+            for probe in probes:
+                found = next((k for k in range(pos, len(plain)) if (atx[k] or not only_atx)
+                              and hit(plain[k], probe, num)), None)
+                if found is not None:
                     break
             if found is not None:
                 break
@@ -347,9 +359,16 @@ def citation_figures(tree, chunks, markdown: str, truth: list[dict], m: dict[int
     matched_to = {j: i for i, j in m.items()}
     squashed = [" ".join(ln.split()) for ln in lines]
     for c in chunks:
-        first = next((ln for ln in c.content.split("\n") if ln.strip()), "")
-        probe = " ".join(first.split())[:60]
         s = by_id.get(c.section_id)
+        # headings of heading-only ancestors carried into their first descendant's chunk
+        carried = set()
+        a = by_id.get(s.parent_id) if s and s.parent_id else None
+        while a is not None:
+            if not a.text.strip() and a.heading:
+                carried.add(" ".join(a.heading.split()))
+            a = by_id.get(a.parent_id) if a.parent_id else None
+        first = next((ln for ln in c.content.split("\n") if ln.strip() and " ".join(ln.split()) not in carried), "")
+        probe = " ".join(first.split())[:60]
         start = (s.start_line - 1) if s else 0
         at = next((k for k in range(max(0, start - 200), len(squashed)) if probe and probe in squashed[k]
                    and k >= start - 200), None)
