@@ -145,9 +145,9 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
 
 def _ordinal(part: str) -> tuple[int, str] | None:
     """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); ``None`` for other parts."""
-    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2})", part)
+    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2}|[a-z])", part)
     if m:
-        return int(m.group(1)), m.group(2)
+        return int(m.group(1)), m.group(2).upper()
     return (ord(part) - 64, "") if re.fullmatch(r"[A-Z]", part) else None
 
 
