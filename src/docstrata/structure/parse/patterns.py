@@ -25,7 +25,7 @@ _NUM = r"(?:\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?|[IVXLC]{1,7}|[A-Z](?![a-z]))"
 _PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
 # A compound label: keyword components and bare components joined by dots.
 _KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
-_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,2}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?)"
+_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,2}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
 _LABEL_RE = re.compile(
     rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
     rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]))(?P<rest>.*)$"
