@@ -54,6 +54,19 @@ from .scan import _scan
 __all__ = ["parse_sections"]
 
 
+def _items_taking_heading_ids(markers: list, sections: list) -> set[int]:
+    """Positions of list-item markers whose id is the id of a heading or numbered label of the
+    document (``1.`` under ``## 3. Processing Model`` would be ``3.1``, the id of ``### 3.1
+    Parsing``): the heading's claim is the stronger evidence, so the item, and the list it
+    belongs to, stays body text."""
+    offset = len(sections) - len(markers)  # 1 when a preamble section comes first
+    claimed = {sections[n + offset].section_id for n, m in enumerate(markers) if m.kind != "item"}
+    items = [n for n, m in enumerate(markers) if m.kind == "item" and m.components[0][0] == "mditem"]
+    lists = {(sections[n + offset].parent_id, markers[n].indent) for n in items
+             if sections[n + offset].section_id in claimed}
+    return {n for n in items if (sections[n + offset].parent_id, markers[n].indent) in lists}  # the whole list
+
+
 def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
@@ -74,6 +87,10 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     markers = _merge_subtitles(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
     sections = _build(markers, lines, title)
+    stealing = _items_taking_heading_ids(markers, sections)
+    if stealing:
+        markers = [m for n, m in enumerate(markers) if n not in stealing]
+        sections = _build(markers, lines, title)
     suffixed = _make_unique(sections)
     _fill_aliases_and_chains(sections, suffixed)
     return DocumentTree(doc_key=doc_key, title=title, sections=sections)

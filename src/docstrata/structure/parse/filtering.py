@@ -20,6 +20,7 @@ def _label_indent(markers: list[_Marker]) -> int | None:
 def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str]) -> list[_Marker]:
     """Drop labels off the document's label column and items that start no sensible sequence."""
     base = _label_indent(markers)
+    dotted_headings = _numbers_subsections_in_headings(markers)
     kept: list[_Marker] = []
     open_items: list[_Marker] = []  # recent items, for sequence checks
     for idx, m in enumerate(markers):
@@ -31,7 +32,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items = []
         elif m.kind == "item":
             if m.components[0][0] == "mditem":
-                if not _md_item_is_section(m, markers, idx, kept, lines):
+                if dotted_headings or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
             elif base is not None and m.indent > base:
                 continue
@@ -41,6 +42,21 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items = [o for o in open_items if o.indent <= m.indent] + [m]
         kept.append(m)
     return kept
+
+
+def _numbers_subsections_in_headings(markers: list[_Marker]) -> bool:
+    """The document writes its nested numbering into headings (``### 2.4.1 Keys``, as specs and
+    RFCs do): its Markdown list items are steps and points of a section's body, never sections
+    (otherwise step 1 under ``2.4`` would take the id of heading ``2.4.1``)."""
+    dotted = 0
+    for m in markers:
+        if m.kind == "heading":
+            comps = _heading_label(m)
+            if comps and sum(1 for k, _, _ in comps if k == "num") >= 2:
+                dotted += 1
+                if dotted >= 2:
+                    return True
+    return False
 
 
 def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list[_Marker], lines: list[str]) -> bool:
