@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from ...models import DocumentTree
 from .build import _build
-from .filtering import _filter_markers, _merge_subtitles
+from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .scan import _scan
@@ -86,6 +86,7 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     markers = _scan(lines, markdown_flavour)
     markers = _merge_subtitles(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
+    markers = _drop_contents_entries(markers, lines)
     sections = _build(markers, lines, title)
     stealing = _items_taking_heading_ids(markers, sections)
     if stealing:

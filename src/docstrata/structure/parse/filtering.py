@@ -3,9 +3,10 @@ merged, labels off the document's label column and items that start no sensible 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-from .labels import _heading_label, _item_style, _plain
+from .labels import _heading_label, _item_style, _label_path, _plain
 from .patterns import _Marker
 
 
@@ -117,3 +118,57 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
             continue
         out.append(m)
     return out
+
+
+def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
+    """The document's own table of contents is evidence, not structure: a run of three or more
+    numbered markers with (almost) no text of their own, each of whose numbers comes back later
+    in the document as a section with text, is a contents list (a US Code chapter "analysis",
+    a PDF contents page without dot leaders, a German "Inhaltsübersicht"); its lines stay body
+    text of the section that holds them, and the later sections keep their ids. An entry comes
+    back when a later section has its number and its title starts with the entry's first three
+    title words (numbered paragraphs that restart in every article do not)."""
+    keys = [tuple(_label_path(c)) if (c := _heading_label(m)) and m.kind != "item" else None for m in markers]
+    body = []
+    for n, m in enumerate(markers):
+        stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
+        text = [ln for ln in lines[m.end:stop] if ln.strip()]
+        body.append(text)
+    words = [_entry_words(m, body[n]) for n, m in enumerate(markers)]
+    positions: dict[tuple, list[int]] = {}
+    for n, k in enumerate(keys):
+        if k is not None:
+            positions.setdefault(k, []).append(n)
+
+    def comes_back(n: int) -> bool:
+        return any(later > n and (len(body[later]) > 2 or markers[later].kind == "heading")
+                   and words[later][:len(words[n])] == words[n] for later in positions[keys[n]])
+
+    candidate = [k is not None and len(body[n]) <= 2 and all(len(t) <= 160 for t in body[n])
+                 and bool(words[n]) and comes_back(n) for n, k in enumerate(keys)]
+    drop: set[int] = set()
+    n = 0
+    while n < len(markers):
+        if not candidate[n]:
+            n += 1
+            continue
+        end = n
+        while end + 1 < len(markers) and candidate[end + 1]:
+            end += 1
+        if end - n + 1 >= 3:
+            drop.update(range(n, end + 1))
+        n = end + 1
+    return [m for n, m in enumerate(markers) if n not in drop]
+
+
+def _entry_words(m: _Marker, body: list[str]) -> list[str]:
+    """The first three title words of a marker (or of its first body line when the number
+    stands alone), case-folded, without the number."""
+    comps = _heading_label(m) or []
+    text = _plain(m.title)
+    for _, _, written in comps:
+        text = text.replace(written, " ", 1)
+    found = [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
+    if not found and body:
+        found = [w.lower() for w in re.findall(r"[^\W\d_]+", _plain(body[0]))]
+    return found[:3]
