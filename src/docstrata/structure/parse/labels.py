@@ -213,7 +213,8 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps) and comps \
                 and all(k == "num" and v.isdigit() for k, v, _ in comps) and _stands_alone(inner):
             comps = inner_comps  # "1. Article I": the keyword label names the section
-        if comps and (lm.group("sep") or not rest) and not rest[:1].isdigit():
+        dash = rest[:1] in "—–" and any(k.startswith("kw:") for k, _, _ in comps or [])  # "TITLE 1—GENERAL"
+        if comps and (lm.group("sep") or not rest or dash) and not rest[:1].isdigit():
             if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \
                     or rest[:1].isupper():
                 m.components = comps
