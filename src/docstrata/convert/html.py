@@ -82,6 +82,7 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 def _print_numbering(soup) -> None:
     """Numbers the markup carries, written into the text so the section tree can read them.
 
+    * a link that wraps a heading is unwrapped (Markdown has no heading inside a link);
     * an ``li`` that holds a heading (``<li><h5>1. Establishment</h5>…``) is a section wrapper,
       not a list item: it is unwrapped, so its heading is not hidden inside a list;
     * an ``li`` whose markup carries its number (``data-number="a"``, as legislation renderings
@@ -89,6 +90,9 @@ def _print_numbering(soup) -> None:
     * a two-cell table row whose first cell is only an enumerator (``(1)``, ``(a)``, ``1.``, ``—``:
       how EUR-Lex lays out points) becomes a block "``(1) text``"; innermost tables first.
     """
+    for a in soup.find_all("a"):
+        if a.find(_HEADINGS) is not None:  # <a href><h2>§ 1 …</h2></a>: the link would hide the heading
+            a.unwrap()
     for li in soup.find_all("li"):
         first = next((c for c in li.children if getattr(c, "name", None) or str(c).strip()), None)
         if getattr(first, "name", None) in _HEADINGS:

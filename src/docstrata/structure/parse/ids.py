@@ -8,7 +8,9 @@ import re
 
 from ...models import Section
 from .labels import _first_words
-from .patterns import _BARE_ALIAS_KEYWORDS
+from .patterns import _BARE_ALIAS_KEYWORDS, _KEYWORDS
+
+_CONTAINER_PREFIXES = frozenset(prefix for prefix, _ in _KEYWORDS.values() if prefix)
 
 
 def _make_unique(sections: list[Section]) -> dict[int, str]:
@@ -74,7 +76,7 @@ def _container_name(s: Section, parent: Section | None) -> str | None:
     container (so "Chapter 6, section M" finds section M of chapter 6); ``None`` otherwise."""
     cid = s.section_id.split("/")[0] if "/" in s.section_id else (parent.section_id if parent else "")
     cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", cid or "")
-    if not cm or s.section_id.startswith(cid + "(") or re.match(r"^[a-z]+-", s.section_id.split("/")[-1]) \
+    if not cm or cm.group(1) not in _CONTAINER_PREFIXES or s.section_id.startswith(cid + "(") or re.match(r"^[a-z]+-", s.section_id.split("/")[-1]) \
             and "/" not in s.section_id:
         return None
     num = cm.group(2).upper() if re.fullmatch(r"[ivxlc]+|[a-z]", cm.group(2)) else cm.group(2)
