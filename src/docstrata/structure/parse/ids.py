@@ -116,12 +116,14 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
     if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}[.)]", s.number):
         out.append(s.number.rstrip("."))
+    if undeduped:
+        return []  # a second "3.3.3" ("-2"): citing its number names the first one
     container = _container_name(s, parent)
     if container:
         qualified = [f"{container}, {a}" for a in out[:2] if not a.lower().startswith(container.lower())]
         # a repeat qualified by its container ("article-ii/1") answers only the qualified
         # citation: the bare one ("Section 1") belongs to every Article's section 1
-        out = qualified + ([] if "/" in s.section_id or undeduped else out)
-    elif "/" in s.section_id or undeduped:
+        out = qualified + ([] if "/" in s.section_id else out)
+    elif "/" in s.section_id:
         return []  # a repeat of another section's number ("2.2/2.2.1", "6.1.2-2"): citing it names the other
     return list(dict.fromkeys(a for a in out if a))
