@@ -44,6 +44,8 @@ normalised ids), ``ids`` (ids made unique, parent chains and citation aliases).
 
 from __future__ import annotations
 
+import re
+
 from ...models import DocumentTree
 from .build import _build
 from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
@@ -65,6 +67,29 @@ def _items_taking_heading_ids(markers: list, sections: list) -> set[int]:
     lists = {(sections[n + offset].parent_id, markers[n].indent) for n in items
              if sections[n + offset].section_id in claimed}
     return {n for n in items if (sections[n + offset].parent_id, markers[n].indent) in lists}  # the whole list
+
+
+def _pair_headings_with_bodies(sections: list) -> None:
+    """Headings printed before their bodies (a PDF converter emitting ``# 1 Short title``,
+    ``# 2 Commencement``, ``# 3 Definitions``, ``# 4 Notes`` and then the four bodies): a run of
+    three or more numbered sibling headings of which only the last has text, that text being
+    exactly as many paragraphs as there are headings, is re-paired in order, one paragraph per
+    heading. Any other count is no evidence of the pairing and is left as it is."""
+    i = 0
+    while i < len(sections):
+        first = sections[i]
+        j = i
+        while (j < len(sections) and sections[j].heading and sections[j].number and not sections[j].text.strip()
+               and sections[j].level == first.level and sections[j].parent_id == first.parent_id):
+            j += 1
+        if j - i >= 2 and j < len(sections):
+            last = sections[j]
+            if last.heading and last.number and last.level == first.level and last.parent_id == first.parent_id:
+                paragraphs = [p.strip("\n") for p in re.split(r"\n[ \t]*\n", last.text) if p.strip()]
+                if len(paragraphs) == j - i + 1:
+                    for s, text in zip(sections[i:j + 1], paragraphs):
+                        s.text = "\n" + text + "\n"
+        i = max(j, i + 1)
 
 
 def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
@@ -92,6 +117,7 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     if stealing:
         markers = [m for n, m in enumerate(markers) if n not in stealing]
         sections = _build(markers, lines, title)
+    _pair_headings_with_bodies(sections)
     suffixed = _make_unique(sections)
     _fill_aliases_and_chains(sections, suffixed)
     return DocumentTree(doc_key=doc_key, title=title, sections=sections)
