@@ -57,6 +57,7 @@ class _NumLevel:
     fmt: str
     text: str
     style: str | None
+    legal: bool = False  # w:isLgl: the number shows every level in Arabic numerals ("Section 1.01")
 
 
 def docx_heading_numbers(data: bytes) -> list[tuple[str, str]]:
@@ -119,6 +120,7 @@ def _read_numbering(numbering) -> tuple[dict[str, dict[int, _NumLevel]], dict[st
                 fmt=_attr(lvl.find(f"{_W}numFmt")) or "decimal",
                 text=_attr(lvl.find(f"{_W}lvlText")) or "",
                 style=_attr(lvl.find(f"{_W}pStyle")),
+                legal=lvl.find(f"{_W}isLgl") is not None and _attr(lvl.find(f"{_W}isLgl")) not in ("0", "false"),
             )
         levels[absn.get(f"{_W}abstractNumId")] = lv
     num_to_abstract = {
@@ -171,6 +173,8 @@ def _advance(counter: dict[int, int], lvls: dict[int, _NumLevel], ilvl: int) -> 
     def fill(m: re.Match) -> str:
         k = int(m.group(1)) - 1
         fmt = lvls[k].fmt if k in lvls else "decimal"
+        if lvls[ilvl].legal and fmt != "decimalZero":  # w:isLgl: every level shown in Arabic numerals
+            fmt = "decimal"
         return _format_counter(counter.get(k, lvls[k].start if k in lvls else 1), fmt)
 
     return re.sub(r"%(\d)", fill, lvls[ilvl].text).strip()
@@ -183,6 +187,8 @@ def _format_counter(n: int, fmt: str) -> str:
     if fmt in ("upperRoman", "lowerRoman"):
         s = _roman(n)
         return s if fmt == "upperRoman" else s.lower()
+    if fmt == "decimalZero":
+        return f"{n:02d}"
     return str(n)
 
 
