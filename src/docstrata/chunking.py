@@ -45,7 +45,7 @@ from typing import Literal
 from .models import Chunk, CrossReference, DocumentTree, Section
 from .structure.xrefs import find_cross_references
 
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # indented too: fences inside admonitions and list items
 _TABLE_RE = re.compile(r"^\s{0,3}\|")
 _TABLE_SEP_RE = re.compile(r"^\s{0,3}\|?\s*:?-{2,}")
 _SENTENCE_RE = re.compile(r"(?<=[.!?;:])\s+(?=\S)")

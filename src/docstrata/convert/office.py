@@ -37,6 +37,8 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple[str, str | Non
         raise ConversionError(doc_key, f"corrupt .{ext}: damaged ZIP container") from None
     if "[Content_Types].xml" not in names:
         raise ConversionError(doc_key, f"corrupt .{ext}: not an Office Open XML package")
+    if ext == "pptx":
+        return tidy_slides(_markitdown_convert(data, ext)), None, []
     if ext != "docx":
         return _markitdown_convert(data, ext), None, []
     markdown = _markitdown_convert(data, ext, style_map=_DOCX_STYLE_MAP)
@@ -46,6 +48,25 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple[str, str | Non
     except Exception as e:  # numbering is a refinement; the text is already there
         warnings.append(f"heading numbers not recovered: {type(e).__name__}")
     return markdown, None, warnings
+
+
+_SLIDE_RE = re.compile(r"^<!-- Slide number: (\d+) -->[ \t]*$", re.M)
+
+
+def tidy_slides(markdown: str) -> str:
+    """markitdown's PPTX Markdown, one section per slide: the ``<!-- Slide number: N -->``
+    comments go; a slide's ``# title`` comes first even when markitdown emitted a shape (a
+    table, a text box) before it, so that shape is cited under its own slide; a slide without a
+    title gets the heading ``# Slide N``."""
+    parts = _SLIDE_RE.split(markdown)
+    out = [parts[0].strip("\n")] if parts[0].strip() else []
+    for n in range(1, len(parts), 2):
+        number, body = parts[n], parts[n + 1].strip("\n")
+        lines = body.split("\n")
+        title = next((k for k, ln in enumerate(lines) if re.match(r"^# \S", ln)), None)
+        head = lines.pop(title) if title is not None else f"# Slide {number}"
+        out.append("\n".join([head, *lines]).rstrip())
+    return "\n\n".join(out) + "\n"
 
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"

@@ -21,7 +21,42 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
         text, removed = strip_pagination(text)
         if removed:
             warnings.append(f"removed {removed} running page header/footer lines")
+    if ext in ("md", "markdown"):
+        text = strip_inline_html(text)
     return text, None, warnings
+
+
+_INLINE_TAG_RE = re.compile(r"</?(?:span|font)\b[^>]*>|<a\s+(?:name|id)=[\"'][^\"']*[\"']\s*/?>(?:</a>)?", re.I)
+_CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+def strip_inline_html(markdown: str) -> str:
+    """Markdown without presentational inline HTML: ``<span class=…>``/``</span>``, ``<font>``
+    and bare anchors (``<a name="x"></a>``, ``<a id="x"></a>``) are removed, their text kept;
+    fenced code and inline code spans are left exactly as written."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        m = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            out.append(line)
+            continue
+        if m:
+            fence = m.group(1)
+            out.append(line)
+            continue
+        if "<" in line:
+            pieces, last = [], 0
+            for cm in _CODE_SPAN_RE.finditer(line):
+                pieces.append(_INLINE_TAG_RE.sub("", line[last:cm.start()]))
+                pieces.append(cm.group())
+                last = cm.end()
+            pieces.append(_INLINE_TAG_RE.sub("", line[last:]))
+            line = "".join(pieces)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _decode_text(data: bytes, ext: str, doc_key: str) -> str:
