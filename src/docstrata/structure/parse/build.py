@@ -86,7 +86,11 @@ def _nest(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Sect
     first = markers[0].line if markers else len(lines)
     pre = "\n".join(lines[:first])
     if pre.strip() or not markers:
-        sections.append(Section(section_id="preamble", title=doc_title or "Preamble", level=1,
+        # text before the first heading belongs to the document, not to that heading: when the
+        # document's title is only the first heading's text, the preamble is not titled by it
+        named_by_heading = bool(markers) and _plain(doc_title or "") == _plain(markers[0].title)
+        sections.append(Section(section_id="preamble", title="Preamble" if named_by_heading or not doc_title
+                                else doc_title, level=1,
                                 text=pre, start_line=1))
     for n, m in enumerate(markers):
         body_end = markers[n + 1].line if n + 1 < len(markers) else len(lines)
