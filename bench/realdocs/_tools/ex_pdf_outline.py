@@ -4,7 +4,9 @@ Sections: every outline item in document order; level = outline depth (top =
 1); title = outline title with a leading label split off (common.split_number:
 'Part I—Preliminary' -> number 'Part I', '4AA  Meaning of electoral matter' ->
 number '4AA', '2.1 basic assumptions' -> '2.1'); outline_title keeps the item as
-written; page = 1-based destination page (null when unresolvable).
+written; page = 1-based destination page (null when unresolvable).  A
+childless item titled 'Bookmarks' (an artefact of Word's PDF export, pointing
+at page 1) is dropped.
 Definitions: none (a PDF marks no terms).
 Xrefs: /Link annotations on the pages whose destination is the destination of an
 outline item (same page and, when both are known, same top within 2 pt): text
@@ -64,7 +66,10 @@ def extract(path):
             outline = list(doc.get_outlines())
         except PDFNoOutlines:
             outline = []
-        for level, title, dest, action, _se in outline:
+        for i, (level, title, dest, action, _se) in enumerate(outline):
+            nxt = outline[i + 1][0] if i + 1 < len(outline) else 0
+            if norm(title) == 'Bookmarks' and nxt <= level:
+                continue                      # childless 'Bookmarks' item: Word->PDF export artefact
             objid, top = _dest(doc, dest, action)
             number, rest = split_number(title)
             tree.add(number, rest, level, outline_title=norm(title), page=pages.get(objid),
@@ -86,7 +91,7 @@ def extract(path):
                 if hit:
                     s = hit[0]
                     xrefs.append({'text': None, 'from_page': pages[page.pageid], 'target_page': tp,
-                                  'target_number': s['number'], 'target_title': s['title']})
+                                  'target_number': s['number'], 'target_title': s['title'], 'internal': True})
     return tree.sections, xrefs, len(pages)
 
 

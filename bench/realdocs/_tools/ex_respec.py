@@ -9,8 +9,8 @@ id ReSpec derives from the title: lower-cased, non-word runs -> '-').  The abstr
 and status sections (id 'abstract', 'sotd') are included; sections ReSpec
 generates itself (table of contents, references, index) are not in the source
 and not in the truth.
-Definitions: every <dfn> element; term = its text (first of @data-lt when
-given); first_words = the text of its enclosing block (<p>, <dd>/<dt>, <li>,
+Definitions: every <dfn> element; term = its visible text (aliases = the
+other names in @data-lt); first_words = the text of its enclosing block (<p>, <dd>/<dt>, <li>,
 <td>), id = @id.
 Xrefs: every <a href="#id"> whose id is a section id; target_title = that
 section's title; then every ReSpec auto-link '[[[#id]]]' (rendered by ReSpec as
@@ -50,10 +50,11 @@ def extract(path):
     defs = []
     for d in soup.find_all('dfn'):
         lt = d.get('data-lt')
-        term = norm(lt.split('|')[0]) if lt else norm(d.get_text(' '))
+        term = norm(d.get_text(' ')) or (norm(lt.split('|')[0]) if lt else None)
+        aliases = [norm(x) for x in lt.split('|') if norm(x) and norm(x) != term] if lt else []
         block = d.find_parent(['p', 'dd', 'dt', 'li', 'td', 'div'])
         defs.append({'term': term, 'first_words': first_words(block.get_text(' ') if block else d.get_text(' ')),
-                     'id': d.get('id')})
+                     'id': d.get('id'), 'aliases': aliases or None})
     xrefs = []
     for a in soup.find_all('a', href=True):
         h = a['href']
