@@ -35,9 +35,18 @@ def git_show(repo, commit, path, dst):
         f.write(data)
 
 
-def split_of(kind_items):
-    """Fixed split, chosen before any tuning: within a kind, in file-name order, alternate dev/holdout."""
-    return {name: ('dev' if i % 2 == 0 else 'holdout') for i, name in enumerate(sorted(kind_items))}
+def splits_of(kinds):
+    """Fixed split, chosen before any tuning: within a kind, in file-name order, alternate dev/holdout;
+    kinds are taken in name order and every second kind with an odd count starts with holdout, so
+    the odd documents do not all land in dev."""
+    out, odd = {}, 0
+    for kind in sorted(kinds):
+        names = sorted(kinds[kind])
+        first = 0
+        if len(names) % 2:
+            first, odd = odd % 2, odd + 1
+        out[kind] = {n: ('dev', 'holdout')[(i + first) % 2] for i, n in enumerate(names)}
+    return out
 
 
 def main(copy):
@@ -47,7 +56,7 @@ def main(copy):
         kinds.setdefault(e['kind'], []).append(e['name'])
     for t in TREES:
         kinds.setdefault(t['kind'], []).append(t['name'] + '/')
-    splits = {k: split_of(v) for k, v in kinds.items()}
+    splits = splits_of(kinds)
     for e in DOCS:
         kd = os.path.join(ROOT, e['kind'])
         files = [(r, c, p, out or e['name']) for (r, c), p, out in e['files']]
@@ -75,24 +84,25 @@ def main(copy):
             d = os.path.join(MIRROR, repo.replace('/', '+'), 'repo')
             if os.path.isdir(os.path.join(d, '.git')):
                 d = os.path.join(d, '.git')
-            names = subprocess.run(['git', '--git-dir', d, 'ls-tree', '-r', '--name-only', commit, t['path']],
-                                   check=True, capture_output=True, text=True).stdout.split('\n')
+            names = t.get('files') or subprocess.run(
+                ['git', '--git-dir', d, 'ls-tree', '-r', '--name-only', commit, t['path']],
+                check=True, capture_output=True, text=True).stdout.split('\n')
             for n in names:
                 if n.endswith('.md'):
-                    git_show(repo, commit, n, os.path.join(base, n[len(t['path']) + 1:]))
+                    git_show(repo, commit, n, os.path.join(base, n[len(t['path']) + 1:] if t['path'] else n))
             for p, out in t['extra']:
                 git_show(repo, commit, p, os.path.join(ROOT, t['kind'], out))
         files, tot = [], {'sections': 0, 'definitions': 0, 'xrefs_total_in_markup': 0, 'xrefs_sampled': 0}
         for f in sorted(glob.glob(base + '/**/*.md', recursive=True)):
             rel = os.path.relpath(f, base)
-            source = {'repo': repo, 'commit': commit, 'path': t['path'] + '/' + rel, 'licence': LIC[t['lic']],
+            source = {'repo': repo, 'commit': commit, 'path': (t['path'] + '/' if t['path'] else '') + rel, 'licence': LIC[t['lic']],
                       'file': '%s/%s/%s' % (t['kind'], t['name'], rel), 'twins': [],
                       'truth_from': ['%s/%s/%s' % (t['kind'], t['name'], rel)], 'notes': t['notes']}
             d = ex_markdown.run(f, f + '.truth.json', source)
             files.append({'file': rel, **d['counts']})
             for k in tot:
                 tot[k] += d['counts'][k]
-        json.dump({'source': {'repo': repo, 'commit': commit, 'path': t['path'] + '/', 'licence': LIC[t['lic']]},
+        json.dump({'source': {'repo': repo, 'commit': commit, 'path': t['path'] + '/' if t['path'] else '/', 'licence': LIC[t['lic']]},
                    'files': files}, open(base + '.tree.json', 'w'), indent=1)
         size = sum(os.path.getsize(f) for f in glob.glob(base + '/**/*.md', recursive=True))
         index.append({'file': '%s/%s/' % (t['kind'], t['name']), 'truth': '%s/%s.tree.json' % (t['kind'], t['name']),
@@ -102,7 +112,7 @@ def main(copy):
               tot['sections'], tot['xrefs_sampled'], len(files)))
     json.dump({'about': 'bench/realdocs corpus: one entry per test input; truth files sit beside the inputs '
                         '(<file>.truth.json; Markdown trees: one truth per .md plus <tree>.tree.json). '
-                        'split is fixed (alternating within each kind in file-name order) and must not be re-drawn after tuning.',
+                        'split is fixed (alternating within each kind in file-name order, see build.splits_of) and must not be re-drawn after tuning.',
                'documents': index}, open(os.path.join(ROOT, 'index.json'), 'w'), indent=1, ensure_ascii=False)
     print('%d documents, %.1f MB' % (len(index), sum(x['bytes'] for x in index) / 1e6))
 

@@ -36,6 +36,8 @@ R_NIST = ('fractional-ciso/NIST-Cybersecurity-Documents', '60a85fcc609e6a7983907
 R_MID = ('microsoft/markitdown', 'a51f725d7ff4cdfe3bb6ad2ce2c04d98bf5f1f00')
 R_PPTX = ('scanny/python-pptx', '278b47b1dedd5b46ee84c286e77cdfb0bf4594be')
 R_HTTPX = ('encode/httpx', 'ae1b9f66238f75ced3ced5e4485408435de10768')
+R_TLS_PAGES = ('tlswg/tls13-rfc', '455b012de5c411f4db908de54a517dfbeeb8208c')   # gh-pages build "from ea26862"
+R_TLS = ('tlswg/tls13-rfc', 'ea26862535b2369c282acb6b7e3729aa7b7a1085')
 
 DOCS = []
 
@@ -78,6 +80,11 @@ doc('specs', 'rfc6635.txt',
     [(R_X2R, 'tests/valid/rfc6635.txt', None), (R_X2R, 'tests/input/rfc6635.xml', 'rfc6635.v2-source.xml')],
     'rfc_v2', 'rfc', 'RFC 6635 (RFC Editor Model, Version 2): xml2rfc text rendering + the v2 XML source it was made from; '
     'sections nested 5 deep (2.1.2.1.1)', truth_from=['rfc6635.v2-source.xml'])
+doc('specs', 'rfc8446.txt',
+    [(R_TLS_PAGES, 'rfc8446.txt', None), (R_TLS, 'rfc8446.xml', 'rfc8446.v2-source.xml')],
+    'rfc_v2', 'rfc', 'RFC 8446 (TLS 1.3, 160 pages): xml2rfc text of the RFC Editor\'s final AUTH48 source (gh-pages build '
+    '455b012 "from ea26862") + that v2 XML source (commit ea26862); Appendices A-E with A.1.., unnumbered Contributors',
+    truth_from=['rfc8446.v2-source.xml'])
 doc('specs', 'w3c-did-core-respec-source.html', [(R_DID, 'index.html', None)], 'respec', 'w3c',
     'Decentralized Identifiers (DIDs) v1.0/1.1 editor\'s draft, ReSpec source (numbers, TOC and references are added by ReSpec in the browser)')
 doc('specs', 'w3c-vc-data-model-respec-source.html', [(R_VC, 'index.html', None)], 'respec', 'w3c',
@@ -117,6 +124,11 @@ doc('xlsx', 'markitdown-ocr-xlsx-complex-layout.xlsx', [(R_MID, 'packages/markit
     'xlsx', 'markitdown', 'markitdown-ocr test workbook: 3 sheets whose first row is a report title above the real header row')
 
 # 8. Markdown doc trees
-TREES = [dict(kind='markdown', name='httpx-docs', repo=R_HTTPX, path='docs', lic='httpx',
+TREES = [dict(kind='markdown', name='uslm-docs', repo=R_USLM, path='', lic='uslm', extra=[],
+              files=['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', 'USLM-User-Guide.md', 'USLM-2_0-Review-Guide-v2_0_12.md',
+                     'USLM-2_0-Review-Guide-2_0_17.md', 'USLM-2_1-ReviewGuide.md'],
+              notes='USLM schema documentation (the top-level Markdown files of usgpo/uslm): the User Guide has typed numbered '
+                    'headings "## 1.1 Overview" down to ####; USLM-2_0-Review-Guide-v2_0_12.md is the Markdown edition of docx/uslm-2.0-review-guide.docx'),
+         dict(kind='markdown', name='httpx-docs', repo=R_HTTPX, path='docs', lic='httpx',
               extra=[('mkdocs.yml', 'httpx-docs.mkdocs.yml')],
               notes='HTTPX project documentation (docs/ with advanced/; MkDocs Material admonitions, fenced code, relative links); nav order in markdown/httpx-docs.mkdocs.yml')]
