@@ -5,7 +5,7 @@
 For every document in index.json the input's text is read with an independent
 reader (pypdfium2 for PDF, lxml for DOCX/PPTX/XML, BeautifulSoup for HTML,
 openpyxl for XLSX, the raw text for TXT/Markdown), and every truth section's
-title (or text_start / number when untitled) and every definition term is
+title (or text_start when untitled; untitled slides are skipped) and every definition term is
 looked up in it after folding case and dropping everything but letters and
 digits.  Prints the match rate per document and overall; -v lists misses.
 """
@@ -50,8 +50,8 @@ def text_of(path):
 
 def probes(truth):
     for s in truth['sections']:
-        p = s.get('title') or (s.get('text_start') or '').replace(' …', '') or s.get('number')
-        if p:
+        p = s.get('title') or (s.get('text_start') or '').replace(' …', '')
+        if p:                       # untitled slides / empty provisions have nothing to look up
             yield 'section', p
     for d in truth['definitions']:
         yield 'definition', d['term']

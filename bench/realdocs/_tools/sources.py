@@ -22,6 +22,7 @@ LIC = {
     'nist': 'Public domain in the US: NIST publication, work of the US Government (17 U.S.C. 105); repository is a mirror without licence file',
     'markitdown': 'MIT (repository LICENSE, (c) Microsoft Corporation)',
     'pptx': 'MIT (repository LICENSE, (c) Steve Canny)',
+    'oc_ref': 'CC0-1.0 (repository LICENSE: "Unless stated otherwise in the relevant file or folder, the material in this repository is licensed under CC0")',
     'httpx': 'BSD-3-Clause (repository LICENSE.md, (c) Encode OSS Ltd)',
 }
 
@@ -36,6 +37,7 @@ R_NIST = ('fractional-ciso/NIST-Cybersecurity-Documents', '60a85fcc609e6a7983907
 R_MID = ('microsoft/markitdown', 'a51f725d7ff4cdfe3bb6ad2ce2c04d98bf5f1f00')
 R_PPTX = ('scanny/python-pptx', '278b47b1dedd5b46ee84c286e77cdfb0bf4594be')
 R_HTTPX = ('encode/httpx', 'ae1b9f66238f75ced3ced5e4485408435de10768')
+R_OCR = ('OpenChain-Project/Reference-Material', '96e434edda73e5aac006bcb59d841bbd31dd4a93')
 R_TLS_PAGES = ('tlswg/tls13-rfc', '455b012de5c411f4db908de54a517dfbeeb8208c')   # gh-pages build "from ea26862"
 R_TLS = ('tlswg/tls13-rfc', 'ea26862535b2369c282acb6b7e3729aa7b7a1085')
 
@@ -118,6 +120,17 @@ doc('pptx', 'markitdown-ocr-pptx-complex-layout.pptx', [(R_MID, 'packages/markit
     'pptx', 'markitdown', 'markitdown-ocr test slide: title + text boxes + image in a complex layout')
 doc('pptx', 'python-pptx-ph-populated-placeholders.pptx', [(R_PPTX, 'features/steps/test_files/ph-populated-placeholders.pptx', None)],
     'pptx', 'pptx', 'python-pptx acceptance-test deck: 9 slides whose placeholders hold tables, charts, pictures, text; most slides have no title')
+doc('pptx', 'openchain-onboarding-slides-generic-1.0.pptx',
+    [(R_OCR, 'OpenChain-Adoption-Guides/Legacy/Onboarding-Slides/en/OpenChain-Onboarding-Slides-Generic-1.0.pptx', None)], 'pptx', 'oc_ref',
+    'OpenChain onboarding deck (10 slides): title slide without a title placeholder, content slides with title + body placeholders')
+doc('xlsx', 'openchain-open-source-policy-template-iso5230-2025-09-25.xlsx',
+    [(R_OCR, 'Open-Source-Policy-Templates/ISO-IEC-5230-(OpenChain 2.1)/en/Open-Source-Policy-Template-en-OpenChain2.1-ISO5230-2025-09-25.xlsx', None)],
+    'xlsx', 'oc_ref', 'OpenChain open source policy template workbook (8 sheets: Start Here, Policy Mapping, Example Policy Text, '
+    '1 - Roles ... 5 - Training); title rows above header rows, a leading empty column on some sheets')
+doc('xlsx', 'openchain-capability-maturity-model-iso5230-v1.1.xlsx',
+    [(R_OCR, 'OpenChain-Maturity-Models/OpenChain-Capability-Maturity-Model-ISO-IEC-5230-(OpenChain 2.1)-Version-1.0/en/'
+             'OpenChain-Capability-Maturity-Model-ISO-IEC-5230-(OpenChain 2.1)-Version-1.1.xlsx', None)],
+    'xlsx', 'oc_ref', 'OpenChain capability maturity model workbook (Release Notes sheet + a 28-column Capability Model sheet under a title row)')
 doc('xlsx', 'markitdown-test.xlsx', [(R_MID, 'packages/markitdown/tests/test_files/test.xlsx', None)], 'xlsx', 'markitdown',
     'markitdown test workbook: 2 sheets with a header row (one sheet named by a UUID)')
 doc('xlsx', 'markitdown-ocr-xlsx-complex-layout.xlsx', [(R_MID, 'packages/markitdown-ocr/tests/ocr_test_data/xlsx_complex_layout.xlsx', None)],
