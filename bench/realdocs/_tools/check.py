@@ -7,7 +7,8 @@ reader (pypdfium2 for PDF, lxml for DOCX/PPTX/XML, BeautifulSoup for HTML,
 openpyxl for XLSX, the raw text for TXT/Markdown), and every truth section's
 title (or text_start when untitled; untitled slides are skipped) and every definition term is
 looked up in it after folding case and dropping everything but letters and
-digits.  Prints the match rate per document and overall; -v lists misses.
+digits.  For plain-text RFCs it also checks that every numbered section prints
+as a line 'N.  Title'.  Prints the match rate per document and overall; -v lists misses.
 """
 import json
 import os
@@ -72,6 +73,23 @@ def check(input_path, truth_path, verbose):
     return hit, miss
 
 
+def numbered_lines(input_path, truth_path, verbose):
+    """Plain-text RFCs: does every numbered truth section print as a line 'N.  Title' (first 40 chars)?"""
+    lines = {re.sub(r'\s+', ' ', l.strip()) for l in open(input_path, encoding='utf-8').read().split('\n')}
+    hit = miss = 0
+    for s in json.load(open(truth_path, encoding='utf-8'))['sections']:
+        if not s['number']:
+            continue
+        want = re.sub(r'\s+', ' ', '%s. %s' % (s['number'], s['title']))[:40]
+        if any(l.startswith(want) for l in lines):
+            hit += 1
+        else:
+            miss += 1
+            if verbose:
+                print('    MISS numbered line: %s' % want)
+    return hit, miss
+
+
 def main(verbose):
     index = json.load(open(os.path.join(ROOT, 'index.json'), encoding='utf-8'))['documents']
     H = M = 0
@@ -85,6 +103,9 @@ def main(verbose):
             h, m = check(os.path.join(ROOT, d['file']), os.path.join(ROOT, d['truth']), verbose)
         H, M = H + h, M + m
         print('%-85s %5d/%-5d %s' % (d['file'], h, h + m, '%.3f' % (h / (h + m)) if h + m else '-'))
+        if d['file'].endswith('.txt'):
+            a, b = numbered_lines(os.path.join(ROOT, d['file']), os.path.join(ROOT, d['truth']), verbose)
+            print('%-85s %5d/%-5d numbered "N. Title" lines' % ('', a, a + b))
     print('overall %d/%d = %.4f' % (H, H + M, H / (H + M)))
 
 
