@@ -49,6 +49,31 @@ def splits_of(kinds):
     return out
 
 
+def resolve_tree_links(base):
+    """Cross-file Markdown links of a doc tree: a relative link to another .md of the tree gets
+    target_file (path inside the tree) and, with a '#frag', target_title (same slug schemes as
+    ex_markdown) or dangling true.  Rewrites the tree's truth files in place."""
+    truths = {os.path.relpath(f, base)[:-len('.truth.json')]: f
+              for f in glob.glob(base + '/**/*.md.truth.json', recursive=True)}
+    data = {k: json.load(open(f, encoding='utf-8')) for k, f in truths.items()}
+    for rel, d in data.items():
+        for x in d['xrefs']:
+            if x['internal']:
+                continue
+            path, _, frag = x['target'].partition('#')
+            target = os.path.normpath(os.path.join(os.path.dirname(rel), path))
+            if target not in data:
+                continue
+            x['target_file'] = target
+            if frag:
+                hit = ex_markdown.anchor_map(data[target]['sections']).get(frag)
+                x['target_title'] = hit['title'] if hit else None
+                if hit is None:
+                    x['dangling'] = True
+        with open(truths[rel], 'w', encoding='utf-8') as f:
+            json.dump(d, f, ensure_ascii=False, indent=1)
+
+
 def main(copy):
     index = []
     kinds = {}
@@ -102,6 +127,7 @@ def main(copy):
             files.append({'file': rel, **d['counts']})
             for k in tot:
                 tot[k] += d['counts'][k]
+        resolve_tree_links(base)
         json.dump({'source': {'repo': repo, 'commit': commit, 'path': t['path'] + '/' if t['path'] else '/', 'licence': LIC[t['lic']]},
                    'files': files}, open(base + '.tree.json', 'w'), indent=1)
         size = sum(os.path.getsize(f) for f in glob.glob(base + '/**/*.md', recursive=True))

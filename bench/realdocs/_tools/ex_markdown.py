@@ -10,8 +10,10 @@ default toc extension gives (lower-case, non-word characters dropped, spaces
 and hyphen runs -> '-'); line = 1-based line number.
 Definitions: none.
 Xrefs: inline links [text](target) outside code whose target is relative
-(no scheme, not starting with '/'): internal when it is '#frag' (target_title =
-the heading of this file with that id), otherwise target = the relative path
+(no scheme, not starting with '/'; link text may hold one nested [..](..)):
+internal when it is '#frag' (target_title = the heading of this file whose id is
+frag under the Python-Markdown, else GitHub, else pandoc slug scheme; when none
+matches target_title is null and dangling is true: the source's link is broken), otherwise target = the relative path
 (+ '#frag'), internal false; images are not links.
 """
 import re
@@ -20,14 +22,40 @@ from common import Tree, norm, write_truth
 
 ATX = re.compile(r'^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$')
 FENCE = re.compile(r'^\s*(`{3,}|~{3,})')
-LINK = re.compile(r'(?<!!)\[([^\]\n]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)')
+LINK = re.compile(r'(?<!!)\[((?:[^\[\]\n]|\[[^\[\]\n]*\](?:\([^)\s]*\))?)+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)')
+
+
+def _plain(text):
+    return re.sub(r'`|\*|(?<!\w)_|_(?!\w)|\[|\]\([^)]*\)|<[^>]+>', '', text)
 
 
 def slug(text):
     """Python-Markdown toc slugify: drop markup characters, lower-case, spaces -> '-'."""
-    t = re.sub(r'`|\*|_(?=\w)|(?<=\w)_|\[|\]\([^)]*\)|<[^>]+>', '', text)
-    t = re.sub(r'[^\w\s-]', '', t).strip().lower()
+    t = re.sub(r'[^\w\s-]', '', _plain(text)).strip().lower()
     return re.sub(r'[-\s]+', '-', t)
+
+
+def slugs(text):
+    """Anchor ids a heading gets under the three common schemes, in this order:
+    Python-Markdown (MkDocs), GitHub (lower-case, punctuation dropped, each space -> '-'),
+    pandoc auto_identifiers (as GitHub, then everything before the first letter dropped)."""
+    gh = re.sub(r'[^\w\- ]', '', _plain(text).strip().lower()).replace(' ', '-')
+    pandoc = re.sub(r'^[^a-z]+', '', re.sub(r'[^\w\-. ]', '', _plain(text).strip().lower()).replace(' ', '-'))
+    return [slug(text), gh, pandoc]
+
+
+def anchor_map(sections):
+    """{anchor: section} under the three slug schemes; a repeated slug gets '-1', '-2' ... in
+    document order (as all three do); earlier schemes win on clashes."""
+    ids = {}
+    for scheme in range(3):
+        seen = {}
+        for s in sections:
+            a = slugs(s['title'])[scheme]
+            n = seen.get(a, 0)
+            seen[a] = n + 1
+            ids.setdefault(a if n == 0 else '%s-%d' % (a, n), s)
+    return ids
 
 
 def extract(path):
@@ -76,7 +104,7 @@ def extract(path):
         body.append(line)
         prev = line if line.strip() and not prev_blank or (line.strip() and prev_blank) else None
         prev_blank = not line.strip()
-    ids = {s['id']: s for s in tree.sections}
+    ids = anchor_map(tree.sections)
     xrefs = []
     for line in body:
         for m in LINK.finditer(re.sub(r'`[^`]*`', '', line)):
@@ -85,8 +113,11 @@ def extract(path):
                 continue
             if target.startswith('#'):
                 s = ids.get(target[1:])
-                xrefs.append({'text': norm(text), 'target_number': None, 'target': target,
-                              'target_title': s['title'] if s else None, 'internal': True})
+                x = {'text': norm(text), 'target_number': None, 'target': target,
+                     'target_title': s['title'] if s else None, 'internal': True}
+                if s is None:
+                    x['dangling'] = True
+                xrefs.append(x)
             else:
                 xrefs.append({'text': norm(text), 'target_number': None, 'target': target, 'internal': False})
     return tree.sections, xrefs
