@@ -54,6 +54,10 @@ doc('statute-pdf', 'au-commonwealth-electoral-act-1918-vol1-c2022c00074.pdf',
     [(R_STV, 'federal/legislation/C2022C00074VOL01.pdf', None)], 'pdf', 'au',
     'Commonwealth Electoral Act 1918 (Cth), compilation C2022C00074 volume 1 (Parts I-XVIII, ss 1-273B...): Parts, '
     'Divisions, Subdivisions and letter-suffixed sections (4AA, 7A, 200DL, 273AA); bookmarks written by the Office of Parliamentary Counsel')
+doc('statute-pdf', 'au-commonwealth-electoral-act-1918-vol2-c2022c00074.pdf',
+    [(R_STV, 'federal/legislation/C2022C00074VOL02.pdf', None)], 'pdf', 'au',
+    'Commonwealth Electoral Act 1918 (Cth), compilation C2022C00074 volume 2 (Parts XX-XXII, ss 286A-396, Schedules 1-3, endnotes): '
+    'lettered Subdivisions (Subdivision A, B ...) under Divisions 1A, 2 ...; sections 287AA, 292B ...; bookmarks by the publisher')
 doc('statute-pdf', 'au-electoral-amendment-assurance-of-senate-counting-act-2021-c2021a00135.pdf',
     [(R_STV, 'federal/legislation/C2021A00135.pdf', None)], 'pdf', 'au',
     'Electoral Legislation Amendment (Assurance of Senate Counting) Act 2021 (Cth), as made: an amending Act '
