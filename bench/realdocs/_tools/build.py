@@ -95,10 +95,16 @@ def main(copy):
                   'truth_from': [e['kind'] + '/' + x for x in e['truth_from']], 'notes': e['notes']}
         tp = os.path.join(kd, e['name']) + '.truth.json'
         d = EX[e['ex']].run(os.path.join(kd, e['truth_from'][0]), tp, source)
+        if not e['score_parents']:
+            d = dict(d, score_parents=False)
+            with open(tp, 'w', encoding='utf-8') as f:
+                json.dump({k: d[k] for k in ['source', 'score_parents'] + [k for k in d if k not in ('source', 'score_parents')]},
+                          f, ensure_ascii=False, indent=1)
         size = sum(os.path.getsize(os.path.join(kd, o)) for *_, o in files)
         index.append({'file': source['file'], 'truth': source['file'] + '.truth.json', 'kind': e['kind'],
                       'format': os.path.splitext(e['name'])[1].lstrip('.').lower(), 'split': splits[e['kind']][e['name']],
-                      'extractor': e['ex'], 'bytes': size, 'twins': [t['file'] for t in source['twins']], **d['counts']})
+                      'extractor': e['ex'], 'bytes': size, 'twins': [t['file'] for t in source['twins']],
+                      'score_parents': e['score_parents'], **d['counts']})
         print('%-16s %-70s %-7s sections=%4d defs=%4d xrefs=%3d/%d' % (
             e['kind'], e['name'], index[-1]['split'], d['counts']['sections'], d['counts']['definitions'],
             d['counts']['xrefs_sampled'], d['counts']['xrefs_total_in_markup']))
@@ -133,7 +139,7 @@ def main(copy):
         size = sum(os.path.getsize(f) for f in glob.glob(base + '/**/*.md', recursive=True))
         index.append({'file': '%s/%s/' % (t['kind'], t['name']), 'truth': '%s/%s.tree.json' % (t['kind'], t['name']),
                       'kind': t['kind'], 'format': 'md-tree', 'split': splits[t['kind']][t['name'] + '/'],
-                      'extractor': 'markdown', 'bytes': size, 'twins': [], 'files': [x['file'] for x in files], **tot})
+                      'extractor': 'markdown', 'bytes': size, 'twins': [], 'score_parents': True, 'files': [x['file'] for x in files], **tot})
         print('%-16s %-70s %-7s sections=%4d xrefs=%3d (%d files)' % (t['kind'], t['name'] + '/', index[-1]['split'],
               tot['sections'], tot['xrefs_sampled'], len(files)))
     json.dump({'about': 'bench/realdocs corpus: one entry per test input; truth files sit beside the inputs '

@@ -3,7 +3,8 @@
 DOCS entries: kind (folder), name (test input, relative to the kind folder),
 files [(repo, commit, path in repo, file name here)] (first = the input, the
 rest = twins), ex (extractor module), truth_from (files the truth is read from;
-default the input), lic (key of LIC), notes.  TREES: Markdown doc trees copied
+default the input), lic (key of LIC), notes, score_parents (false when the truth's
+parent links come from an irregular publisher outline and should not be scored).  TREES: Markdown doc trees copied
 file by file.
 """
 
@@ -44,9 +45,9 @@ R_TLS = ('tlswg/tls13-rfc', 'ea26862535b2369c282acb6b7e3729aa7b7a1085')
 DOCS = []
 
 
-def doc(kind, name, files, ex, lic, notes, truth_from=None):
+def doc(kind, name, files, ex, lic, notes, truth_from=None, score_parents=True):
     DOCS.append(dict(kind=kind, name=name, files=files, ex=ex, lic=lic, notes=notes,
-                     truth_from=truth_from or [name]))
+                     truth_from=truth_from or [name], score_parents=score_parents))
 
 
 # 1. statute PDFs (Parts/Divisions, letter-suffixed sections); truth = publisher's outline
@@ -61,7 +62,9 @@ doc('statute-pdf', 'au-commonwealth-electoral-act-1918-vol2-c2022c00074.pdf',
 doc('statute-pdf', 'au-electoral-amendment-assurance-of-senate-counting-act-2021-c2021a00135.pdf',
     [(R_STV, 'federal/legislation/C2021A00135.pdf', None)], 'pdf', 'au',
     'Electoral Legislation Amendment (Assurance of Senate Counting) Act 2021 (Cth), as made: an amending Act '
-    '(Schedules > Parts > amendment items, inserted sections 273AA-273AC, 283A); bookmarks by the publisher')
+    '(Schedules > Parts > amendment items, inserted sections 273AA-273AC, 283A); bookmarks by the publisher. '
+    'Its outline nests everything under "Contents" and puts inserted sections beside the Act\'s own: '
+    'parents are kept as the outline has them but flagged score_parents=false', score_parents=False)
 
 # 2./9. legislation XML as inputs in their own right; truth = their elements
 doc('legislation-xml', 'us-bill-118-s1325-rs.uslm.xml',
