@@ -172,3 +172,23 @@ def _entry_words(m: _Marker, body: list[str]) -> list[str]:
     if not found and body:
         found = [w.lower() for w in re.findall(r"[^\W\d_]+", _plain(body[0]))]
     return found[:3]
+
+
+def _drop_running_headers(markers: list[_Marker]) -> list[_Marker]:
+    """A container heading repeated while it is still the open one (``Part I—Preliminary`` at
+    the top of every page of a statute PDF) is a running header, not a new Part: the same
+    keyword, number and title words as the last container of its kind, with no other container
+    of that kind in between."""
+    last: dict[str, tuple[tuple, list[str]]] = {}
+    kept: list[_Marker] = []
+    for n, m in enumerate(markers):
+        comps = _heading_label(m) if m.kind != "item" else None
+        kw = comps[0][0] if comps and len(comps) == 1 and comps[0][0].startswith("kw:") \
+            and comps[0][0].split(":")[1] else None
+        if kw:
+            key = (tuple(_label_path(comps)), tuple(_entry_words(m, [])))
+            if last.get(kw) == key:
+                continue
+            last[kw] = key
+        kept.append(m)
+    return kept

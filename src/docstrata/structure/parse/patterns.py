@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 # Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
 _KEYWORDS: dict[str, tuple[str, int]] = {
     "title": ("title", 0), "part": ("part", 1), "subpart": ("subpart", 2),
-    "chapter": ("chapter", 2), "subchapter": ("subchapter", 3), "schedule": ("schedule", 1),
+    "chapter": ("chapter", 2), "subchapter": ("subchapter", 3), "division": ("division", 2),
+    "subdivision": ("subdivision", 3), "schedule": ("schedule", 1),
     "appendix": ("appendix", 1), "app": ("appendix", 1), "annex": ("annex", 1),
     "amendment": ("amendment", 1), "article": ("article", 4), "art": ("article", 4),
     "section": ("", 5), "sec": ("", 5), "§": ("", 5), "rule": ("", 5), "clause": ("", 5),
@@ -19,7 +20,7 @@ _KEYWORDS: dict[str, tuple[str, int]] = {
 }
 _BARE_ALIAS_KEYWORDS = {"section", "sec", "§"}
 
-_KW_RE = r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|schedule|appendix|annex|amendment|article|section|clause|rule|regulation)\b|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))"
+_KW_RE = r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|division|subdivision|schedule|appendix|annex|amendment|article|section|clause|rule|regulation)\b|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))"
 # a number with a letter suffix: 12A, 19B, 23E; US Code style lower-case single letters: 106a, 112b
 _NUM = r"(?:\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?|[IVXLC]{1,7}|[A-Z](?![a-z]))"
 _PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
