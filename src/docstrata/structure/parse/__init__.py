@@ -48,7 +48,7 @@ import re
 
 from ...models import DocumentTree
 from .build import _build
-from .filtering import _drop_contents_entries, _drop_running_headers, _filter_markers, _merge_subtitles
+from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .scan import _scan
@@ -112,7 +112,6 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     markers = _merge_subtitles(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
     markers = _drop_contents_entries(markers, lines)
-    markers = _drop_running_headers(markers)
     sections = _build(markers, lines, title)
     stealing = _items_taking_heading_ids(markers, sections)
     if stealing:

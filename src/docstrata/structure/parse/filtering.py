@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from .labels import _heading_label, _item_style, _label_path, _plain
-from .patterns import _Marker
+from .patterns import _TOC_RE, _Marker
 
 
 def _label_indent(markers: list[_Marker]) -> int | None:
@@ -132,7 +132,8 @@ def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Ma
     body = []
     for n, m in enumerate(markers):
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
-        text = [ln for ln in lines[m.end:stop] if ln.strip()]
+        # lines with dot leaders are contents lines themselves, never a section's own text
+        text = [ln for ln in lines[m.end:stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
         body.append(text)
     words = [_entry_words(m, body[n]) for n, m in enumerate(markers)]
     positions: dict[tuple, list[int]] = {}
@@ -173,22 +174,3 @@ def _entry_words(m: _Marker, body: list[str]) -> list[str]:
         found = [w.lower() for w in re.findall(r"[^\W\d_]+", _plain(body[0]))]
     return found[:3]
 
-
-def _drop_running_headers(markers: list[_Marker]) -> list[_Marker]:
-    """A container heading repeated while it is still the open one (``Part I—Preliminary`` at
-    the top of every page of a statute PDF) is a running header, not a new Part: the same
-    keyword, number and title words as the last container of its kind, with no other container
-    of that kind in between."""
-    last: dict[str, tuple[tuple, list[str]]] = {}
-    kept: list[_Marker] = []
-    for n, m in enumerate(markers):
-        comps = _heading_label(m) if m.kind != "item" else None
-        kw = comps[0][0] if comps and len(comps) == 1 and comps[0][0].startswith("kw:") \
-            and comps[0][0].split(":")[1] else None
-        if kw:
-            key = (tuple(_label_path(comps)), tuple(_entry_words(m, [])))
-            if last.get(kw) == key:
-                continue
-            last[kw] = key
-        kept.append(m)
-    return kept
