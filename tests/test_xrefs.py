@@ -86,3 +86,92 @@ def test_adgm_internal_cross_references_resolve():
         found = find_cross_references(r["SourcePassage"], t, None)
         ok += any(x.section_id and (x.section_id == want or x.section_id.startswith(want + "(")) for x in found)
     assert rows and ok / len(rows) >= 0.9
+
+
+CONSTITUTION = """# Constitution
+
+## Article I
+
+### Section 1
+
+All legislative Powers.
+
+### Section 3
+
+The Senate, see Article II, Section 3 and Section 1 of Article II.
+
+## Article II
+
+### Section 1
+
+The executive Power.
+
+### Section 3
+
+He shall give Information, as subsection (a) says.
+
+(a) State of the Union.
+
+## Amendment VIII
+
+### Section 8
+
+Excessive bail shall not be required.
+
+## 2. Grant of Licence
+
+(a) You may copy.
+
+(b) You may modify, subject to Section 2(a), paragraph (a) and Article I Section 3.
+"""
+
+
+@pytest.fixture(scope="module")
+def constitution():
+    return parse_sections(CONSTITUTION, "us/constitution.md", "Constitution of the United States")
+
+
+def test_compound_reference_resolves_inside_its_container(constitution):
+    """Kind 6: "Article II, Section 3" is section 3 *of* Article II, not the document's first section 3."""
+    assert refs(constitution, "see Article II, Section 3", "article-i/3") == [("article-ii/3", "article-ii/3")]
+    assert refs(constitution, "Section 1 of Article II", "article-i/3") == [("article-ii/1", "article-ii/1")]
+    assert refs(constitution, "Article I Section 3", "2(b)") == [("article-i/3", "article-i/3")]
+    # a plain "Section 3" still takes the first one
+    assert refs(constitution, "Section 3")[0][1] == "article-i/3"
+
+
+def test_item_references_find_the_item(constitution):
+    """Kind 6: "Section 2(b)" is item (b) of section 2; "paragraph (a)" the nearest enclosing item (a)."""
+    assert refs(constitution, "subject to Section 2(a)") == [("2(a)", "2(a)")]
+    assert refs(constitution, "paragraph (a)", "2(b)") == [("2(a)", "2(a)")]
+    (target, found), = refs(constitution, "as subsection (a) says", "article-ii/3")
+    assert found == target and constitution.section(found).parent_id == "article-ii/3"
+
+
+def test_references_naming_another_document_carry_its_name(constitution):
+    got = [(r.target, r.section_id, r.document) for r in find_cross_references(
+        "section 9 of the GPL, RFC 5246 section 6.2, Art. 12 GDPR and Section 4 of RFC 791", constitution, None)]
+    assert got == [("9", None, "GPL"), ("6.2", None, "RFC 5246"), ("article-12", None, "GDPR"), ("4", None, "RFC 791")]
+    # naming this document (or only a generic word for it) keeps the reference internal
+    own = find_cross_references("Section 1 of Article II of the Constitution, Article I of this Constitution",
+                                constitution, None)
+    assert [(r.section_id, r.document, r.target_document) for r in own] == [
+        ("article-ii/1", None, "us/constitution.md"), ("article-i", None, "us/constitution.md")]
+    # capitals in shouted licence text are not document names
+    assert find_cross_references("AS SET FORTH UNDER SECTION 3 BELOW", constitution, None)[0].document is None
+
+
+def test_a_heading_never_refers_to_another_section(constitution):
+    """Kind 6/8: "### Section 8" under Amendment VIII is a label, not a reference to some section 8."""
+    out = extract_cross_references(constitution)
+    assert not [r for r in out if r.source_section_id and r.source_section_id.startswith("amendment-viii")]
+    assert all(r.text != "Section 1" or r.source_section_id != "article-i/1" for r in out)
+
+
+def test_document_names():
+    from docstrata.structure.xrefs import document_names
+
+    assert {"gpl", "gnu general public license"} <= set(document_names("GNU General Public License", "gpl-3.0.txt"))
+    assert "gdpr" in document_names("General Data Protection Regulation", "eu/reg.md")
+    assert "rfc 5246" in document_names("The TLS Protocol Version 1.2", "rfc5246.txt")
+    assert "license" not in document_names("License", "LICENSE.txt")

@@ -104,12 +104,23 @@ class CrossReference:
     ``text`` is the matched text; ``target`` the referenced number as normalised
     (``4.2``, ``article-5``); ``section_id`` the resolved section in the same document, or
     ``None`` when no such section exists; ``source_section_id`` where the reference stands.
+    ``document`` is the other document the reference names, as written (``GPL``, ``RFC 5246``,
+    ``GDPR``), ``None`` for a reference into its own document; ``target_document`` the doc_key
+    it resolved to (its own document's key for an internal reference once resolved, the named
+    document's when the tool holds it), ``None`` while unresolved.
     """
 
     text: str
     target: str
     section_id: str | None = None
     source_section_id: str | None = None
+    document: str | None = None
+    target_document: str | None = None
+
+    @property
+    def resolved(self) -> bool:
+        """Both the target document and the target section are known."""
+        return bool(self.target_document and self.section_id)
 
 
 @dataclass

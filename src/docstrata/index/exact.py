@@ -156,6 +156,8 @@ def quoted_phrases(query: str) -> list[str]:
 
 
 _BACKTICKED = re.compile(r"`([^`\n]{2,100})`")
+# Ticket-style ids: a letter run and a number joined by hyphens (REQ-0042, CVE-2021-44228, BEA-ESS-001).
+_TICKET_ID = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-\d+[A-Za-z0-9]*(?![\w-])")
 _BARE_NAME = re.compile(r"(?<![\w.:])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*(?P<call>\(\))?")
 
 
@@ -173,12 +175,16 @@ def query_identifiers(query: str) -> list[str]:
     """Code identifiers and code spans a query names, to be matched verbatim: text in backticks
     (`` `issue92()` ``), and bare names that cannot be English words — camelCase
     (``getTarget``, ``HashBuilder``), snake_case (``TEST_VECTORS``), letters followed by digits
-    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``) and calls (``get_path()``).
+    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``), calls (``get_path()``)
+    and ticket-style ids (``REQ-0042``, ``CVE-2021-44228``: letters and a number joined by hyphens), so a
+    bare ``REQ-0042`` is matched verbatim as its quoted form is, and ranks above ``REQ-0043``.
     A trailing ``()`` is dropped, so a call matches the name wherever it appears. A lowercase
     name that analyses to one plain word (``run()``, `` `__init__` ``, `` `the` ``) is left out:
     the index cannot tell it from the English word, so BM25 and the dense search handle it."""
     out = [m.group(1).strip().removesuffix("()") for m in _BACKTICKED.finditer(query)]
     rest = _BACKTICKED.sub(" ", query)
+    out += [m.group(0) for m in _TICKET_ID.finditer(rest) if re.search(r"[A-Z]", m.group(0))]
+    rest = _TICKET_ID.sub(" ", rest)
     out += [m.group(0).removesuffix("()") for m in _BARE_NAME.finditer(rest)
             if _is_identifier(m.group(0).removesuffix("()"), bool(m.group("call")))]
     return list(dict.fromkeys(x for x in out if _matchable(x)))
