@@ -175,3 +175,79 @@ def test_document_names():
     assert "gdpr" in document_names("General Data Protection Regulation", "eu/reg.md")
     assert "rfc 5246" in document_names("The TLS Protocol Version 1.2", "rfc5246.txt")
     assert "license" not in document_names("License", "LICENSE.txt")
+
+
+# ---------------------------------------------------------------- references reach search results
+GPL = """# GNU General Public License
+
+## 1. Source Code
+
+The source code for a work means the preferred form of the work.
+
+## 9. Acceptance Not Required for Having Copies
+
+You are not required to accept this License in order to receive or run a copy of the Program.
+"""
+POLICY = """# Open Source Policy
+
+## 1. Scope
+
+This policy covers distribution.
+
+## 2. Distribution
+
+(a) Copies are distributed in source form.
+
+(b) Copies follow section 9 of the GPL and Section 2(a) of this policy.
+
+## 9. Exceptions
+
+Exceptions need approval.
+"""
+
+
+@pytest.fixture(scope="module")
+def two_documents(tmp_path_factory):
+    import textwrap
+
+    import docstrata
+
+    root = tmp_path_factory.mktemp("xrefs")
+    (root / "docs").mkdir()
+    (root / "docs" / "gpl-3.0.md").write_text(GPL, encoding="utf-8")
+    (root / "docs" / "policy.md").write_text(POLICY, encoding="utf-8")
+    (root / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: policy and licence
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(root / "agent.yaml") as tools:
+        tools["docs"].ingest()
+        yield tools["docs"]
+
+
+def test_results_carry_resolved_cross_references(two_documents):
+    """Deliverable 4: a hit lists its references with target document and section, ready for get_section."""
+    hit = next(h for h in two_documents.search("Copies follow", top_k=5, mode="keyword") if "Copies follow" in h.content)
+    refs_by_text = {x["text"]: x for x in hit.cross_references}
+    gpl = refs_by_text["section 9"]
+    assert gpl == {"text": "section 9", "target": "9", "target_document": "gpl-3.0.md", "target_section_id": "9",
+                   "resolved": True}
+    own = refs_by_text["Section 2(a)"]
+    assert (own["target_document"], own["target_section_id"], own["resolved"]) == ("policy.md", "2(a)", True)
+    followed = two_documents.get_section(gpl["target_document"], gpl["target_section_id"])
+    assert "not required to accept" in followed[0].content
+    assert hit.to_dict()["cross_references"] == hit.cross_references
+    assert "References: section 9 → gpl-3.0.md § 9" in hit.format()
+
+
+def test_a_query_naming_a_document_puts_its_section_first(two_documents):
+    """Kind 6: "section 9 of the GPL" is the GPL's section 9, not the policy's own section 9."""
+    for mode in ("exact", "hybrid"):
+        hits = two_documents.search("section 9 of the GPL", top_k=3, mode=mode)
+        assert (hits[0].source_path, hits[0].section_id) == ("gpl-3.0.md", "9"), mode
+    hits = two_documents.search("Section 9", top_k=3, mode="exact")
+    assert {h.source_path for h in hits if h.section_id == "9"} == {"gpl-3.0.md", "policy.md"}

@@ -226,6 +226,11 @@ class SearchResult:
     that modality (``None`` = not retrieved by it). ``exact_match`` is true when the exact
     index matched (a named section, a defined term or a quoted phrase).
     ``definitions_context`` maps each defined term used in the query or result to its definition.
+    ``cross_references`` lists the references the chunk makes, each ``{"text", "target",
+    "target_document", "target_section_id", "resolved"}``: ``target_document`` is a doc_key and
+    ``target_section_id`` a section id, so ``get_section(target_document, target_section_id)``
+    follows a resolved one; ``resolved`` is false when either is unknown (a document the tool
+    does not hold, a section that does not exist).
     """
 
     chunk_id: str
@@ -245,6 +250,7 @@ class SearchResult:
     document_title: str = ""
     definitions_context: dict[str, str] = field(default_factory=dict)
     contextualized_content: str = ""
+    cross_references: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def location(self) -> str:
@@ -268,6 +274,10 @@ class SearchResult:
         if self.definitions_context:
             lines += ["", "Relevant definitions:"]
             lines += [f"- {t}: {d}" for t, d in self.definitions_context.items()]
+        followed = [x for x in self.cross_references if x.get("resolved")]
+        if followed:
+            lines += ["", "References: " + "; ".join(
+                f"{x['text']} → {x['target_document']} § {x['target_section_id']}" for x in followed[:8])]
         return "\n".join(lines)
 
 

@@ -201,3 +201,90 @@ def _matchable(name: str) -> bool:
 def value_key(value: str) -> str:
     """Exact-index key of a record id or metadata value."""
     return "value:" + re.sub(r"\s+", " ", fold(value).strip())
+
+
+# ------------------------------------------------------------------ documents named by references
+def document_key(name: str) -> str:
+    """Exact-index key of a document name (``GPL``, ``RFC 5246``, a title): ``doc:<folded name>``.
+    The first chunk of each document carries one per name :func:`document_name_keys` gives."""
+    from ..structure.xrefs import fold_document_name
+
+    return "doc:" + fold(fold_document_name(name))
+
+
+def document_name_keys(title: str, doc_key: str) -> list[str]:
+    """Exact-index keys of every name a document is cited by (title, acronyms, ``RFC 5246``, stem)."""
+    from ..structure.xrefs import document_names
+
+    return list(dict.fromkeys(document_key(n) for n in document_names(title, doc_key)))
+
+
+def query_document_keys(query: str) -> list[str]:
+    """Keys of the documents a query's section references name: ``section 9 of the GPL`` →
+    ``doc:gpl``, ``RFC 5246 section 6.2`` → ``doc:rfc 5246``, ``Art. 12 GDPR`` → ``doc:gdpr``."""
+    from ..structure.xrefs import referenced_document_names
+
+    return list(dict.fromkeys(document_key(n) for n in referenced_document_names(query)))
+
+
+def _doc_of(chunk_id: str) -> str:
+    return chunk_id.rpartition("#")[0]
+
+
+def _target_keys(target: str) -> list[str]:
+    """Exact keys of a normalised reference target: ``article-12`` → ``article 12``; ``6.2`` → ``6.2``."""
+    last = target.split("/")[-1]
+    m = re.match(r"^([a-z]+)-(.+)$", last)
+    if m and m.group(1) in KINDS:
+        return reference_keys(m.group(1), m.group(2))
+    return reference_keys("section", last)
+
+
+def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
+    """Each chunk's cross-references as an agent follows them: ``{chunk_id: [{text, target,
+    target_document, target_section_id, resolved}]}``.
+
+    A reference resolved inside its own document (at ingest) gets that document's key; one that
+    names another document (``section 9 of the GPL``) is resolved here against the documents
+    ``store`` holds: the document whose name key (``doc:gpl``) matches, then the first chunk of
+    that document under the reference's section key, whose ``section_id`` is the target. Two
+    batched exact-index look-ups and one chunk fetch per call, whatever the number of chunks.
+    """
+    pending = [(c, x) for c in chunks for x in c.cross_references
+               if x.document and not (x.target_document and x.section_id)]
+    doc_of_name: dict[str, str] = {}
+    section_of: dict[tuple[str, str], str] = {}
+    if pending:
+        names = list(dict.fromkeys(document_key(x.document) for _, x in pending))
+        found = store.exact_lookup(names, limit=20)
+        for key in names:
+            docs = list(dict.fromkeys(_doc_of(cid) for cid in found.get(key, [])))
+            if docs:
+                doc_of_name[key] = docs[0]
+        wanted = [(doc_of_name[document_key(x.document)], x.target) for _, x in pending
+                  if document_key(x.document) in doc_of_name]
+        keys = list(dict.fromkeys(k for _, t in wanted for k in _target_keys(t)))
+        hits = store.exact_lookup(keys, limit=100) if keys else {}
+        first: dict[tuple[str, str], str] = {}
+        for doc, target in wanted:
+            for k in _target_keys(target):
+                in_doc = [cid for cid in hits.get(k, []) if _doc_of(cid) == doc]
+                if in_doc:
+                    first[(doc, target)] = min(in_doc, key=lambda cid: int(cid.rpartition("#")[2] or 0))
+                    break
+        got = {c.chunk_id: c for c in store.get_chunks(list(dict.fromkeys(first.values())))} if first else {}
+        section_of = {dt: got[cid].section_id for dt, cid in first.items() if cid in got}
+    out: dict[str, list[dict]] = {}
+    for c in chunks:
+        items = []
+        for x in c.cross_references:
+            doc, sid = x.target_document, x.section_id
+            if x.document and not (doc and sid):
+                doc = doc_of_name.get(document_key(x.document))
+                sid = section_of.get((doc, x.target)) if doc else None
+            elif sid and not doc:
+                doc = c.doc_key
+            items.append({"text": x.text, "target": x.target, "target_document": doc, "target_section_id": sid,
+                          "resolved": bool(doc and sid)})
+        out[c.chunk_id] = items
+    return out

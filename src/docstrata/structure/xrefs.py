@@ -280,7 +280,8 @@ def _named_document(after: str, before: str) -> str | None:
             words = words[1:]
         if not words:
             return None
-        name = re.split(r"\s+and\s+(?=RFC|[A-Z]{2,}\b)", " ".join(words))[0]  # "the GPL and RFC 5246"
+        name = re.split(r"\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
+                        r"Rules?|Clauses?|Paragraphs?|Annex|Appendix)\b)", " ".join(words))[0]  # "the GPL and RFC 5246"
         words = name.split()
         acronyms = set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP
         generic_only = all(w.lower() in _GENERIC_NAMES | _SMALL_WORDS for w in words)
@@ -298,6 +299,17 @@ def _named_document(after: str, before: str) -> str | None:
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
     return None
+
+
+def referenced_document_names(text: str) -> list[str]:
+    """Names of the documents that the section references in ``text`` name (``section 9 of the
+    GPL`` → ``GPL``), as written, in text order; for reading a query."""
+    out = []
+    for m in _KW_REF_RE.finditer(text):
+        name = _named_document(text[m.end():m.end() + 120], text[max(0, m.start() - 30):m.start()])
+        if name:
+            out.append(name)
+    return list(dict.fromkeys(out))
 
 
 def _heading_spans(text: str) -> list[tuple[int, int]]:
