@@ -283,8 +283,10 @@ def test_markdown_lists_stay_lists_and_dotted_labels_are_clauses():
     assert tree.section("2.1").parent_id == "2" and "Other" in tree.section("2").title
 
 
-def test_a_repeated_number_keeps_its_citable_aliases():
-    """The "-2" that keeps a repeated section's id unique is not how anyone cites it."""
+def test_a_repeated_number_does_not_answer_the_citation_of_the_first():
+    """The "-2" that keeps a repeated section's id unique is not how anyone cites it, and the
+    bare citation "Section 3.3.3" names one section only (issue 14: no alias collisions)."""
     tree = parse_sections("3.3.3 Foo\n\ntext\n\n3.3.4 Bar\n\nx\n\n3.3.3 Foo again\n\nmore\n", "d", "D")
     repeat = [s for s in tree.sections if s.section_id == "3.3.3-2"][0]
-    assert "Section 3.3.3" in repeat.aliases and not any("-2" in a for a in repeat.aliases)
+    assert "Section 3.3.3" in tree.section("3.3.3").aliases
+    assert not any("-2" in a for a in repeat.aliases) and "Section 3.3.3" not in repeat.aliases

@@ -65,6 +65,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         if tag.parent is not None:  # not already removed with an ancestor
             tag.decompose()
             removed += 1
+    _print_numbering(soup)
     body = soup.body or soup
     main = soup.find("main") or soup.find(attrs={"role": "main"})
     if main is not None and len(main.get_text(" ", strip=True)) >= 0.5 * len(body.get_text(" ", strip=True)):
@@ -72,6 +73,52 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         prefix = str(title_h1) if title_h1 is not None and title_h1.find_parent(main.name) is None else ""
         return f"<html><body>{prefix}{main}</body></html>", removed
     return str(soup), removed
+
+
+_ENUMERATOR_RE = re.compile(r"^(?:\(\s*[0-9A-Za-z]{1,4}\s*\)|[0-9]{1,3}[A-Z]?\.?|[a-zA-Z]\.|[ivxlc]{1,6}\.|[—–-])$")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _print_numbering(soup) -> None:
+    """Numbers the markup carries, written into the text so the section tree can read them.
+
+    * an ``li`` that holds a heading (``<li><h5>1. Establishment</h5>…``) is a section wrapper,
+      not a list item: it is unwrapped, so its heading is not hidden inside a list;
+    * an ``li`` whose markup carries its number (``data-number="a"``, as legislation renderings
+      print "(a)" from CSS) becomes a block that starts with that number in parentheses;
+    * a two-cell table row whose first cell is only an enumerator (``(1)``, ``(a)``, ``1.``, ``—``:
+      how EUR-Lex lays out points) becomes a block "``(1) text``"; innermost tables first.
+    """
+    for li in soup.find_all("li"):
+        first = next((c for c in li.children if getattr(c, "name", None) or str(c).strip()), None)
+        if getattr(first, "name", None) in _HEADINGS:
+            li.name = "div"
+            li.attrs = {}
+    for li in soup.find_all("li", attrs={"data-number": True}):
+        number = str(li.get("data-number") or "").strip()
+        if re.fullmatch(r"[0-9A-Za-z]{1,4}", number):
+            li.insert(0, f"({number}) ")
+            li.name = "div"
+    for lst in soup.find_all(["ol", "ul"]):
+        if not lst.find("li", recursive=False):
+            lst.name = "div"
+    for table in reversed(soup.find_all("table")):
+        rows = table.find_all("tr")
+        cells = [r.find_all(["td", "th"], recursive=False) for r in rows]
+        if not rows or any(len(c) != 2 for c in cells):
+            continue
+        if not all(_ENUMERATOR_RE.match(" ".join(c[0].get_text(" ").split())) for c in cells):
+            continue
+        blocks = []
+        for c in cells:
+            block = soup.new_tag("div")
+            block.append(" ".join(c[0].get_text(" ").split()) + " ")
+            for child in list(c[1].children):
+                block.append(child.extract())
+            blocks.append(block)
+        for block in blocks:
+            table.insert_before(block)
+        table.decompose()
 
 
 def _has_chrome_token(tag) -> bool:

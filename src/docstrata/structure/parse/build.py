@@ -4,6 +4,7 @@ normalised ids (``4.2.1``, ``203(a)(1)``, ``article-17``, a slug for unnumbered 
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 
 from ...models import Section
 from .labels import _heading_label, _label_path, _plain
@@ -32,7 +33,36 @@ def _id_from_path(path: list[str]) -> str:
     return out
 
 
+# Whether this document's "Section N" headings hold its "Article N" ones (GDPR: Chapter III >
+# Section 3 > Article 17) rather than the reverse (a constitution's Article II > Section 1).
+_SECTION_HOLDS_ARTICLES: ContextVar[bool] = ContextVar("_SECTION_HOLDS_ARTICLES", default=False)
+
+
+def _keyword_of(m: _Marker) -> str | None:
+    comps = _heading_label(m)
+    return comps[0][0].split(":")[2] if comps and comps[0][0].startswith("kw:") else None
+
+
+def _section_holds_articles(markers: list[_Marker], lines: list[str]) -> bool:
+    """Evidence from the document's own layout: a ``Section`` heading with no body of its own,
+    directly followed by an ``Article`` heading, opens a group of articles; the reverse order
+    (``Article II`` directly followed by ``Section 1``) means articles hold sections."""
+    votes = 0
+    for a, b in zip(markers, markers[1:]):
+        if a.kind != "heading" or b.kind != "heading" or any(lines[j].strip() for j in range(a.end, b.line)):
+            continue
+        ka, kb = _keyword_of(a), _keyword_of(b)
+        if ka in ("section", "sec") and kb in ("article", "art"):
+            votes += 1
+        elif ka in ("article", "art") and kb in ("section", "sec"):
+            votes -= 1
+    return votes > 0
+
+
 def _rank(marker: _Marker) -> int:
+    if _SECTION_HOLDS_ARTICLES.get() and any(k.split(":")[2] in ("section", "sec") for k, _, _ in marker.components
+                                             if k.startswith("kw:")):
+        return 3
     ranks = [_KEYWORDS[k.split(":")[2]][1] for k, _, _ in marker.components if k.startswith("kw:")]
     bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
         k.startswith("kw::") for k, _, _ in marker.components)
@@ -43,6 +73,14 @@ def _rank(marker: _Marker) -> int:
 
 def _build(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
     """Nest markers into sections; each section's text runs to the next marker."""
+    token = _SECTION_HOLDS_ARTICLES.set(_section_holds_articles(markers, lines))
+    try:
+        return _nest(markers, lines, doc_title)
+    finally:
+        _SECTION_HOLDS_ARTICLES.reset(token)
+
+
+def _nest(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
     sections: list[Section] = []
     stack: list[_Open] = []
     first = markers[0].line if markers else len(lines)
@@ -80,9 +118,7 @@ def _written_number(m: _Marker) -> str | None:
 def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
     if m.kind == "heading":
-        while stack and (stack[-1].marker.kind != "heading" or stack[-1].marker.md_level >= m.md_level):
-            stack.pop()
-        return stack[-1] if stack else None
+        return _heading_parent(m, stack)
     if m.kind == "label":
         path = _label_path(m.components)
         rank = _rank(m)
@@ -115,6 +151,40 @@ def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     if same is not None:
         del stack[same:]
     return stack[-1] if stack else None
+
+
+def _container_rank(m: _Marker) -> int | None:
+    """The container rank of a heading that names a container (``Part 4``, ``CHAPTER III``,
+    ``Section 3`` of GDPR), 9 for a numbered section (``29 Fees``, ``§ 1``, ``4.2``), ``None``
+    for an unnumbered heading."""
+    comps = _heading_label(m)
+    if not comps:
+        return None
+    return _rank(m) if comps[0][0] != "paren" else 10
+
+
+def _heading_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
+    """The parent of a Markdown heading: by container kind where both headings name one (a
+    ``### Part 4`` is never inside ``# 29 Fees``; ``## Section 3`` sits inside the ``## CHAPTER
+    III`` before it), otherwise by Markdown level."""
+    rank = _container_rank(m)
+    while stack:
+        top = stack[-1]
+        if top.marker.kind != "heading":
+            stack.pop()
+            continue
+        top_rank = _container_rank(top.marker)
+        if rank is not None and top_rank is not None:
+            if top_rank < rank and (rank < 9 or top_rank < 9):
+                return top  # a container holds lower containers and numbered sections
+            if rank < 9 or top_rank >= 9 and top.marker.md_level >= m.md_level:
+                stack.pop()  # a container closes containers of its rank or below and numbered sections
+                continue
+        if top.marker.md_level >= m.md_level:
+            stack.pop()
+            continue
+        return top
+    return None
 
 
 def _conflicts(top: _Open, path: list[str], rank: int) -> bool:

@@ -69,6 +69,18 @@ def _fill_aliases_and_chains(sections: list[Section], suffixed: dict[int, str]) 
         stack.append(s)
 
 
+def _container_name(s: Section, parent: Section | None) -> str | None:
+    """``Chapter 6`` for a section whose id is qualified by ``chapter-6/`` or whose parent is that
+    container (so "Chapter 6, section M" finds section M of chapter 6); ``None`` otherwise."""
+    cid = s.section_id.split("/")[0] if "/" in s.section_id else (parent.section_id if parent else "")
+    cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", cid or "")
+    if not cm or s.section_id.startswith(cid + "(") or re.match(r"^[a-z]+-", s.section_id.split("/")[-1]) \
+            and "/" not in s.section_id:
+        return None
+    num = cm.group(2).upper() if re.fullmatch(r"[ivxlc]+|[a-z]", cm.group(2)) else cm.group(2)
+    return f"{cm.group(1).capitalize()} {num}"
+
+
 def _chain_title(title: str) -> str:
     """A title as shown in a location line: at most ~10 words ("Article 89 Safeguards and
     derogations relating to processing for archiving purposes …")."""
@@ -100,12 +112,14 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
         if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
-    if "/" in s.section_id and parent is not None:
-        container = s.section_id.split("/")[0]
-        cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", container)
-        if cm:
-            cname = f"{cm.group(1).capitalize()} {cm.group(2).upper() if re.fullmatch(r'[ivxlc]+', cm.group(2)) else cm.group(2)}"
-            out = [f"{cname}, {a}" for a in out[:2]] + out
     if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}[.)]", s.number):
         out.append(s.number.rstrip("."))
+    container = _container_name(s, parent)
+    if container:
+        qualified = [f"{container}, {a}" for a in out[:2] if not a.lower().startswith(container.lower())]
+        # a repeat qualified by its container ("article-ii/1") answers only the qualified
+        # citation: the bare one ("Section 1") belongs to every Article's section 1
+        out = qualified + ([] if "/" in s.section_id or undeduped else out)
+    elif "/" in s.section_id or undeduped:
+        return []  # a repeat of another section's number ("2.2/2.2.1", "6.1.2-2"): citing it names the other
     return list(dict.fromkeys(a for a in out if a))

@@ -127,6 +127,8 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
     if lead:  # "A.2", "IV." — a letter or roman first part
         parts.append(("num", lead.group(1), lead.group(1)))
         body = body[lead.end():]
+    elif re.fullmatch(r"[IVXLC]{1,7}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
+        return [("num", body, body)]
     for piece in re.findall(rf"{_COMPONENT}", body):
         m = re.match(rf"^{_KW_RE}\s?({_NUM})$", piece)
         if m:
@@ -135,6 +137,9 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
             prefix, _ = _KEYWORDS[kw]
             parts.append((f"kw:{prefix}:{kw}", m.group(m.lastindex), piece))
         else:
+            if re.fullmatch(r"[A-Z]", piece):  # the letter of "4.A.1"
+                parts.append(("num", piece, piece))
+                continue
             if re.search(r"\d{4}", piece) or int(re.match(r"\D*(\d+)", piece).group(1)) > 999:
                 return None
             parts.append(("num", piece, piece))
@@ -145,9 +150,9 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
 
 def _ordinal(part: str) -> tuple[int, str] | None:
     """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); ``None`` for other parts."""
-    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2})", part)
+    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2}|[a-z])", part)
     if m:
-        return int(m.group(1)), m.group(2)
+        return int(m.group(1)), m.group(2).upper()
     return (ord(part) - 64, "") if re.fullmatch(r"[A-Z]", part) else None
 
 
@@ -183,6 +188,15 @@ def _label_path(comps: list[tuple[str, str, str]]) -> list[str]:
     return path
 
 
+def _stands_alone(label: re.Match) -> bool:
+    """A keyword label inside a heading ("1. Article I", "1. Article I. Purpose") names the
+    section only when it stands apart from the words after it; in "D. CHAPTER 11 CASES
+    CONVERTED FROM CHAPTER 7" the keyword is a word of the title."""
+    rest = label.group("rest").strip()
+    return not rest or label.group("label").endswith(".") or label.group("sep").startswith("\t") \
+        or len(label.group("sep")) >= 2 or rest[:1] in "-–—:"
+
+
 def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     """Numbering written inside a Markdown heading ("Article 4", "4.2.1 Title"), as components."""
     if m.kind != "heading":
@@ -196,7 +210,8 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         rest = lm.group("rest").strip()
         inner = _LABEL_RE.match(rest) if rest else None
         inner_comps = _components(inner.group("label")) if inner else None
-        if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps):
+        if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps) and comps \
+                and all(k == "num" and v.isdigit() for k, v, _ in comps) and _stands_alone(inner):
             comps = inner_comps  # "1. Article I": the keyword label names the section
         if comps and (lm.group("sep") or not rest) and not rest[:1].isdigit():
             if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \

@@ -20,14 +20,15 @@ _KEYWORDS: dict[str, tuple[str, int]] = {
 _BARE_ALIAS_KEYWORDS = {"section", "sec", "§"}
 
 _KW_RE = r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|schedule|appendix|annex|amendment|article|section|clause|rule|regulation)\b|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))"
-_NUM = r"(?:\d{1,4}[A-Z]{0,2}|[IVXLC]{1,7}|[A-Z](?![a-z]))"
+# a number with a letter suffix: 12A, 19B, 23E; US Code style lower-case single letters: 106a, 112b
+_NUM = r"(?:\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?|[IVXLC]{1,7}|[A-Z](?![a-z]))"
 _PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
 # A compound label: keyword components and bare components joined by dots.
 _KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
-_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}[A-Z]{{0,2}}|[A-Z]\d{{1,3}}[A-Z]?)"
+_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,2}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
 _LABEL_RE = re.compile(
     rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
-    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}}))(?P<rest>.*)$"
+    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]))(?P<rest>.*)$"
 )
 _FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)(?P<rest>[A-Z].*)$")
 _ITEM_RE = re.compile(r"^(?P<label>\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")

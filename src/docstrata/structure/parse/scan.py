@@ -127,11 +127,51 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     else:
         follows = not prev_blank and _opens_numbering(lines, i, path, markers)
     if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
-        return None
+        sibling = _sibling_number(lines, i, comps, label, sep, rest, markers)
+        if sibling is None:
+            return None
+        return sibling
     title, is_heading = _title_of(rest)
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
     heading = line if is_heading else ""
     return _Marker(i, i + 1, "label", heading, shown, indent=indent, components=comps)
+
+
+def _sibling_number(lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str,
+                    rest: str, markers: list[_Marker]) -> _Marker | None:
+    """A bare, undotted number that the shape rules reject (``12A Obstruction of a footpath``:
+    one space, no dot; ``12B`` alone, its title on the next line, as PDF text of statutes prints
+    them) is a section when the numbering evidence supports it: it continues the number of the
+    last numbered section (12 → 12A → 12B → 13, ignoring blank lines and items) or opens the
+    document's numbering at 1, and its title reads like a heading."""
+    if len(comps) != 1 or comps[0][0] != "num" or label.endswith(".") or sep.startswith("\t"):
+        return None
+    path = _label_path(comps)
+    last = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
+    last_path = _label_path(_heading_label(last)) if last else None
+    container = last_path is not None and "-" in last_path[-1] and not last_path[-1].startswith("(")
+    if container:  # the first section of a Part / Division: any number, set apart by a blank line
+        if i and lines[i - 1].strip():
+            return None
+    elif last_path is not None:
+        if not (all(_ordinal(p) for p in last_path) and len(last_path) == 1
+                and _continues_numbering(last_path, path)):
+            return None
+    elif path != ["1"]:
+        return None
+    end = i + 1
+    rest_s = rest.strip()
+    if not rest_s:  # "12B" alone: the title is the next non-blank line
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        if j >= len(lines) or j - i > 2 or _LABEL_RE.match(lines[j].strip()) or _ITEM_RE.match(lines[j].strip()):
+            return None
+        rest_s, end = lines[j].strip(), j + 1
+    title, is_heading = _title_of(rest_s)
+    if not is_heading or not re.match(r"^[A-Z“\"'‘]", rest_s) or _ends_mid_sentence(lines[i - 1] if i else ""):
+        return None
+    return _Marker(i, end, "label", "\n".join(lines[i:end]), f"{label} {title}", indent=0, components=comps)
 
 
 def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, set_apart: bool) -> bool:
