@@ -1,0 +1,147 @@
+"""Every document of bench/realdocs: where it comes from, its licence, how its truth is made.
+
+DOCS entries: kind (folder), name (test input, relative to the kind folder),
+files [(repo, commit, path in repo, file name here)] (first = the input, the
+rest = twins), ex (extractor module), truth_from (files the truth is read from;
+default the input), lic (key of LIC), notes.  TREES: Markdown doc trees copied
+file by file.
+"""
+
+LIC = {
+    'au': 'CC-BY-4.0: Commonwealth of Australia legislation from the Federal Register of Legislation '
+          '(legislation.gov.au), "Sourced from the Federal Register of Legislation"; redistributed unchanged as '
+          'committed in the repository (repository code AGPL-3.0; its federal/legislation/Copyright.md states the CC BY 4.0 licence)',
+    'uslm': 'Public domain: work of the US Government (17 U.S.C. 105); repository dedicates it worldwide under CC0-1.0 (LICENSE.md)',
+    'eu': 'EU document: (c) European Union, reuse authorised with acknowledgement of the source (Commission Decision '
+          '2011/833/EU); repository code EUPL-1.2',
+    'fr': 'French parliamentary text (texte adopte of the Senat): official legislative act, free reuse (Senat open data, '
+          'Licence Ouverte / Etalab 2.0); repository code EUPL-1.2',
+    'rfc': 'RFC text: IETF Trust Legal Provisions (RFCs may be copied and distributed in full); repository BSD-3-Clause',
+    'w3c': 'W3C Software and Document License (repository LICENSE.md)',
+    'docx4j': 'Apache-2.0 (repository LICENSE)',
+    'nist': 'Public domain in the US: NIST publication, work of the US Government (17 U.S.C. 105); repository is a mirror without licence file',
+    'markitdown': 'MIT (repository LICENSE, (c) Microsoft Corporation)',
+    'pptx': 'MIT (repository LICENSE, (c) Steve Canny)',
+    'oc_ref': 'CC0-1.0 (repository LICENSE: "Unless stated otherwise in the relevant file or folder, the material in this repository is licensed under CC0")',
+    'httpx': 'BSD-3-Clause (repository LICENSE.md, (c) Encode OSS Ltd)',
+}
+
+R_STV = ('AndrewConway/ConcreteSTV', '22490a0787b8b5cd43b3ee426aa5705cc2d75064')
+R_USLM = ('usgpo/uslm', '100338992150c276aae5544d01d9b821a27eb383')
+R_TUL = ('AlessioNar/tulit', '35d2ec478edad83df6a1a4e2f598c955c8ee1722')
+R_X2R = ('ietf-tools/xml2rfc', '55ccf550452b62aa28f59ae289aa99fd09430d89')
+R_DID = ('w3c/did-core', 'e2591dc822da1802868efd2256a75a983335c721')
+R_VC = ('w3c/vc-data-model', '979c4af1cfe2224ed7b0ee5ec4d7a009a465812b')
+R_D4J = ('plutext/docx4j', 'c09797573256c0abac8529008df7336125ea5685')
+R_NIST = ('fractional-ciso/NIST-Cybersecurity-Documents', '60a85fcc609e6a79839079b21be53a97e611b1b2')
+R_MID = ('microsoft/markitdown', 'a51f725d7ff4cdfe3bb6ad2ce2c04d98bf5f1f00')
+R_PPTX = ('scanny/python-pptx', '278b47b1dedd5b46ee84c286e77cdfb0bf4594be')
+R_HTTPX = ('encode/httpx', 'ae1b9f66238f75ced3ced5e4485408435de10768')
+R_OCR = ('OpenChain-Project/Reference-Material', '96e434edda73e5aac006bcb59d841bbd31dd4a93')
+R_TLS_PAGES = ('tlswg/tls13-rfc', '455b012de5c411f4db908de54a517dfbeeb8208c')   # gh-pages build "from ea26862"
+R_TLS = ('tlswg/tls13-rfc', 'ea26862535b2369c282acb6b7e3729aa7b7a1085')
+
+DOCS = []
+
+
+def doc(kind, name, files, ex, lic, notes, truth_from=None):
+    DOCS.append(dict(kind=kind, name=name, files=files, ex=ex, lic=lic, notes=notes,
+                     truth_from=truth_from or [name]))
+
+
+# 1. statute PDFs (Parts/Divisions, letter-suffixed sections); truth = publisher's outline
+doc('statute-pdf', 'au-commonwealth-electoral-act-1918-vol1-c2022c00074.pdf',
+    [(R_STV, 'federal/legislation/C2022C00074VOL01.pdf', None)], 'pdf', 'au',
+    'Commonwealth Electoral Act 1918 (Cth), compilation C2022C00074 volume 1 (Parts I-XVIII, ss 1-273B...): Parts, '
+    'Divisions, Subdivisions and letter-suffixed sections (4AA, 7A, 200DL, 273AA); bookmarks written by the Office of Parliamentary Counsel')
+doc('statute-pdf', 'au-electoral-amendment-assurance-of-senate-counting-act-2021-c2021a00135.pdf',
+    [(R_STV, 'federal/legislation/C2021A00135.pdf', None)], 'pdf', 'au',
+    'Electoral Legislation Amendment (Assurance of Senate Counting) Act 2021 (Cth), as made: an amending Act '
+    '(Schedules > Parts > amendment items, inserted sections 273AA-273AC, 283A); bookmarks by the publisher')
+
+# 2./9. legislation XML as inputs in their own right; truth = their elements
+doc('legislation-xml', 'us-bill-118-s1325-rs.uslm.xml',
+    [(R_USLM, 'bill-version-samples-september-2024/BILLS-118s1325rs.xml', None)], 'uslm', 'uslm',
+    'US Senate bill S. 1325 (118th Congress), reported in Senate: USLM 2.x bill XML (GPO sample); SEC. 7 defines terms with <term>')
+doc('legislation-xml', 'us-bill-116-hr2157-ih.uslm.xml',
+    [(R_USLM, 'bill-version-samples-september-2024/H2157_IH.XML', None)], 'uslm', 'uslm',
+    'US House bill H.R. 2157 (116th Congress, supplemental appropriations), introduced: USLM 2.x bill XML (GPO sample); Titles > Sec. 101...; <term> definitions; many <ref> to the US Code')
+doc('legislation-xml', 'eu-directive-proposal-vehicle-registration.akn.xml',
+    [(R_TUL, 'tests/data/sources/eu/eurlex/akn/DIR-cmcxketrh00ca8x00qxqd29bn-en.xml', None)], 'akn', 'eu',
+    'European Commission proposal for a Directive on vehicle registration documents (recast), AKN4EU XML written by LEOS: '
+    'Chapters > Articles > paragraphs > points; Art. 2 Definitions; internal <ref>s to articles')
+doc('legislation-xml', 'eu-council-regulation-restrictive-measures-excerpt.akn4eu.xml',
+    [(R_TUL, 'tests/data/sources/eu/eurlex/akn/akn4eu.xml', None)], 'akn', 'eu',
+    'EU Council regulation on restrictive measures (AKN4EU sample in the repository): Article 1 definitions with nested points (a)(i)...; articles without headings')
+doc('legislation-xml', 'fr-senat-texte-adopte-tas24-021.akn.xml',
+    [(R_TUL, 'tests/data/sources/member_states/france/akn/tas24-021.akn.xml', None)], 'akn', 'fr',
+    'French Senate adopted text no. 21 (2024-2025 session), Akoma Ntoso: articles with Latin suffixes (Article 1er A, 4 bis, 4 ter) and numbered alineas (I., 1°, a))')
+
+# 3./4. specifications
+doc('specs', 'rfc6635.txt',
+    [(R_X2R, 'tests/valid/rfc6635.txt', None), (R_X2R, 'tests/input/rfc6635.xml', 'rfc6635.v2-source.xml')],
+    'rfc_v2', 'rfc', 'RFC 6635 (RFC Editor Model, Version 2): xml2rfc text rendering + the v2 XML source it was made from; '
+    'sections nested 5 deep (2.1.2.1.1)', truth_from=['rfc6635.v2-source.xml'])
+doc('specs', 'rfc8446.txt',
+    [(R_TLS_PAGES, 'rfc8446.txt', None), (R_TLS, 'rfc8446.xml', 'rfc8446.v2-source.xml')],
+    'rfc_v2', 'rfc', 'RFC 8446 (TLS 1.3, 160 pages): xml2rfc text of the RFC Editor\'s final AUTH48 source (gh-pages build '
+    '455b012 "from ea26862") + that v2 XML source (commit ea26862); Appendices A-E with A.1.., unnumbered Contributors',
+    truth_from=['rfc8446.v2-source.xml'])
+doc('specs', 'w3c-did-core-respec-source.html', [(R_DID, 'index.html', None)], 'respec', 'w3c',
+    'Decentralized Identifiers (DIDs) v1.0/1.1 editor\'s draft, ReSpec source (numbers, TOC and references are added by ReSpec in the browser)')
+doc('specs', 'w3c-vc-data-model-respec-source.html', [(R_VC, 'index.html', None)], 'respec', 'w3c',
+    'Verifiable Credentials Data Model v2.x editor\'s draft, ReSpec source; many <dfn> terms and [[[#id]]] section links')
+
+# 5. Word documents
+doc('docx', 'uslm-2.0-review-guide.docx', [(R_USLM, 'USLM-2_0-Review-Guide-v2_0_12-clean.docx', None)], 'docx', 'uslm',
+    'GPO review guide for USLM 2.0 (Word, Heading 1-3 auto-numbered 1, 6.1, 6.1.1 through the heading styles\' numPr; Title-styled cover page)')
+doc('docx', 'docx4j-article-section-NotIsLgl.docx',
+    [(R_D4J, 'docx4j-core-tests/src/test/java/org/docx4j/model/listnumbering/article-section-NotIsLgl.docx', None)], 'docx', 'docx4j',
+    'docx4j numbering test: "Article I." / "Section I.01" / "(a)" legal numbering WITHOUT isLgl (roman in the section label); '
+    'the text carries [expect]..[/expect] with the label Word prints; computed labels match all 6')
+doc('docx', 'docx4j-getting-started-russian.docx', [(R_D4J, 'docs/Docx4j_Russian.docx', None)], 'docx', 'docx4j',
+    'Russian translation of the docx4j Getting Started manual (Cyrillic headings, Heading 1/2, Title style)')
+doc('docx', 'docx4j-sample-docx.docx', [(R_D4J, 'docx4j-samples-docx-export-fo/sample-docs/word/sample-docx.docx', None)], 'docx', 'docx4j',
+    'docx4j export sample: Heading 1 sections over tables, paragraph/run properties, bullets & numbering, images')
+
+# 6. PDFs with outlines
+for out, path, note in [
+        ('nist-cswp-cybersecurity-framework-1.1.pdf', 'NIST.CSWP.04162018.pdf', 'NIST Cybersecurity Framework 1.1 (2018); numbers like 1.0, 3.1; Appendix A-C'),
+        ('nist-sp800-184-cyber-event-recovery.pdf', 'NIST.SP.800-184.pdf', 'NIST SP 800-184 (2016), 4 outline levels'),
+        ('nist-sp800-185-sha3-derived-functions.pdf', 'NIST.SP.800-185.pdf', 'NIST SP 800-185 (2016): section 2 Glossary (2.1 Terms and Acronyms), functions as numbered sections'),
+        ('nist-sp800-171r1-cui.pdf', 'SP800-171r1.pdf', 'NIST SP 800-171 Rev. 1 (2016): "Chapter 1: Introduction" / lower-case "1.1 purpose and applicability" outline items'),
+        ('nist-sp800-40r3-patch-management.pdf', 'SP800-40r3.pdf', 'NIST SP 800-40 Rev. 3 (2013)')]:
+    doc('pdf', out, [(R_NIST, path, None)], 'pdf', 'nist', note + '; outline (bookmarks) written by the publisher')
+
+# 7. PPTX / XLSX
+doc('pptx', 'markitdown-test.pptx', [(R_MID, 'packages/markitdown/tests/test_files/test.pptx', None)], 'pptx', 'markitdown',
+    'markitdown test deck: 6 slides with title placeholders, a table, a chart, nested group shapes, an image')
+doc('pptx', 'markitdown-ocr-pptx-complex-layout.pptx', [(R_MID, 'packages/markitdown-ocr/tests/ocr_test_data/pptx_complex_layout.pptx', None)],
+    'pptx', 'markitdown', 'markitdown-ocr test slide: title + text boxes + image in a complex layout')
+doc('pptx', 'python-pptx-ph-populated-placeholders.pptx', [(R_PPTX, 'features/steps/test_files/ph-populated-placeholders.pptx', None)],
+    'pptx', 'pptx', 'python-pptx acceptance-test deck: 9 slides whose placeholders hold tables, charts, pictures, text; most slides have no title')
+doc('pptx', 'openchain-onboarding-slides-generic-1.0.pptx',
+    [(R_OCR, 'OpenChain-Adoption-Guides/Legacy/Onboarding-Slides/en/OpenChain-Onboarding-Slides-Generic-1.0.pptx', None)], 'pptx', 'oc_ref',
+    'OpenChain onboarding deck (10 slides): title slide without a title placeholder, content slides with title + body placeholders')
+doc('xlsx', 'openchain-open-source-policy-template-iso5230-2025-09-25.xlsx',
+    [(R_OCR, 'Open-Source-Policy-Templates/ISO-IEC-5230-(OpenChain 2.1)/en/Open-Source-Policy-Template-en-OpenChain2.1-ISO5230-2025-09-25.xlsx', None)],
+    'xlsx', 'oc_ref', 'OpenChain open source policy template workbook (8 sheets: Start Here, Policy Mapping, Example Policy Text, '
+    '1 - Roles ... 5 - Training); title rows above header rows, a leading empty column on some sheets')
+doc('xlsx', 'openchain-capability-maturity-model-iso5230-v1.1.xlsx',
+    [(R_OCR, 'OpenChain-Maturity-Models/OpenChain-Capability-Maturity-Model-ISO-IEC-5230-(OpenChain 2.1)-Version-1.0/en/'
+             'OpenChain-Capability-Maturity-Model-ISO-IEC-5230-(OpenChain 2.1)-Version-1.1.xlsx', None)],
+    'xlsx', 'oc_ref', 'OpenChain capability maturity model workbook (Release Notes sheet + a 28-column Capability Model sheet under a title row)')
+doc('xlsx', 'markitdown-test.xlsx', [(R_MID, 'packages/markitdown/tests/test_files/test.xlsx', None)], 'xlsx', 'markitdown',
+    'markitdown test workbook: 2 sheets with a header row (one sheet named by a UUID)')
+doc('xlsx', 'markitdown-ocr-xlsx-complex-layout.xlsx', [(R_MID, 'packages/markitdown-ocr/tests/ocr_test_data/xlsx_complex_layout.xlsx', None)],
+    'xlsx', 'markitdown', 'markitdown-ocr test workbook: 3 sheets whose first row is a report title above the real header row')
+
+# 8. Markdown doc trees
+TREES = [dict(kind='markdown', name='uslm-docs', repo=R_USLM, path='', lic='uslm', extra=[],
+              files=['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', 'USLM-User-Guide.md', 'USLM-2_0-Review-Guide-v2_0_12.md',
+                     'USLM-2_0-Review-Guide-2_0_17.md', 'USLM-2_1-ReviewGuide.md'],
+              notes='USLM schema documentation (the top-level Markdown files of usgpo/uslm): the User Guide has typed numbered '
+                    'headings "## 1.1 Overview" down to ####; USLM-2_0-Review-Guide-v2_0_12.md is the Markdown edition of docx/uslm-2.0-review-guide.docx'),
+         dict(kind='markdown', name='httpx-docs', repo=R_HTTPX, path='docs', lic='httpx',
+              extra=[('mkdocs.yml', 'httpx-docs.mkdocs.yml')],
+              notes='HTTPX project documentation (docs/ with advanced/; MkDocs Material admonitions, fenced code, relative links); nav order in markdown/httpx-docs.mkdocs.yml')]
