@@ -45,11 +45,25 @@ class SourceFile:
 
 
 @dataclass
+class MarkedDefinition:
+    """A term the source markup marks as defined (HTML ``<dfn>``, a ``<dl>`` entry under a
+    definitions heading), found before conversion: ``term``, its ``definition`` text, and the text
+    of the ``heading`` it stands under (which places it in the section tree)."""
+
+    term: str
+    definition: str
+    heading: str = ""
+
+
+@dataclass
 class Document:
     """A converted file: Markdown text plus where it came from.
 
     ``markdown`` is the body as Markdown (headings recovered where possible);
     ``title`` the document title (first heading, PDF metadata, or the file stem).
+    What the source markup says and the Markdown cannot: ``marked_definitions`` (terms the
+    markup marks as defined) and ``anchors`` (element id → text of the heading it names, for
+    in-page links ``[text](#id)``); both empty for formats without such markup.
     """
 
     doc_key: str
@@ -57,6 +71,8 @@ class Document:
     markdown: str
     format: str  # file extension without the dot: "md", "pdf", ...
     warnings: list[str] = field(default_factory=list)
+    marked_definitions: list[MarkedDefinition] = field(default_factory=list)
+    anchors: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -133,6 +149,7 @@ class DocumentTree:
     definitions: list[DefinitionEntry] = field(default_factory=list)
     cross_references: list[CrossReference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    anchors: dict[str, str] = field(default_factory=dict)  # from Document.anchors: link target id → heading text
 
     def section(self, section_id: str) -> Section | None:
         """The section with ``section_id``, or ``None``."""

@@ -86,7 +86,9 @@ def convert_file(source: SourceFile) -> Document:
     if not data.strip():
         raise ConversionError(source.doc_key, "empty file")
     try:
-        markdown, meta_title, warnings = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+        converted = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+        markdown, meta_title, warnings = converted[:3]
+        marks = converted[3] if len(converted) > 3 else {}  # markup facts: anchors, marked_definitions
     except ConversionError:
         raise
     except Exception as e:  # a converter library failed: report, never leak a traceback or a path
@@ -95,7 +97,7 @@ def convert_file(source: SourceFile) -> Document:
     if not markdown.strip():
         raise ConversionError(source.doc_key, f"no text content in this .{ext} file")
     title = meta_title or first_heading(markdown) or PurePosixPath(source.doc_key).stem
-    return Document(doc_key=source.doc_key, title=title, markdown=markdown, format=ext, warnings=warnings)
+    return Document(doc_key=source.doc_key, title=title, markdown=markdown, format=ext, warnings=warnings, **marks)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,6 +16,11 @@ enclosing one (``article-6(1)`` → ``article-6``), else the first section insid
   ``Art. 12 GDPR``, ``section 196 of the FSMR``) carry that name in ``document``; they resolve
   here only when the name is this document's own (:func:`document_names`), otherwise the tool
   resolves them against the other documents it holds;
+* in-page links ``[§5.3 Credential Selection](#user-mediated-selection)``, ``[Section 4.2](#tls-version)``
+  resolve through the link target: an HTML id the converter recorded (``DocumentTree.anchors``:
+  id → heading text), a heading slug (Python-Markdown / GitHub style), or an id that spells a
+  number (``#section-4.2``); links to other files (``[x](../guide/config.md#site_name)``) name that
+  file as ``target_document`` (path relative to the source root) with the fragment as target;
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
   refer to some other section 8).
 """
@@ -151,6 +156,7 @@ def document_names(title: str, doc_key: str) -> list[str]:
         names.append(lead.lower())
     if stem:
         names.append(fold_document_name(stem.replace("_", " ")))
+    names.append(doc_key.lower())  # a link to the file itself: [x](../guide/config.md)
     return [n for n in dict.fromkeys(names) if n and n not in _GENERIC_NAMES]
 
 
@@ -170,6 +176,34 @@ class _Resolver:
         name = f"{tree.title} {tree.doc_key}"
         self.own_names = set(re.findall(r"[A-Z]{2,6}", name))
         self.own_folded = set(document_names(tree.title, tree.doc_key))
+        self.by_title: dict[str, str] = {}
+        self.by_slug: dict[str, str] = {}
+        for s in tree.sections:
+            if not s.heading.lstrip().startswith("#") and s.number is not None:
+                continue  # numbered list items are not link targets
+            self.by_title.setdefault(_title_words(s.title), s.section_id)
+            self.by_title.setdefault(_title_words(s.title, drop_number=True), s.section_id)
+            for slug in _slugs(s.title):
+                self.by_slug.setdefault(slug, s.section_id)
+        self.anchors = dict(getattr(tree, "anchors", None) or {})
+
+    def resolve_fragment(self, fragment: str) -> str | None:
+        """The section an in-page link ``#fragment`` points at."""
+        frag = fragment.lstrip("#")
+        heading = self.anchors.get(frag)
+        if heading is not None:
+            found = self.by_title.get(_title_words(heading)) or self.by_title.get(_title_words(heading, True))
+            if found:
+                return found
+        if frag.lower() in self.by_slug:
+            return self.by_slug[frag.lower()]
+        m = re.fullmatch(r"(?:section|sec|s|appendix|article|art)[-.]?([A-Za-z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)", frag,
+                         re.I)
+        if m:
+            kind = frag[:3].lower()
+            prefix = "appendix" if kind == "app" else "article" if kind == "art" else ""
+            return self.resolve(_normalise(m.group(1), prefix) if prefix else m.group(1))
+        return None
 
     def resolve(self, target: str) -> str | None:
         found = self._resolve(target)
@@ -312,6 +346,63 @@ def referenced_document_names(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_LINK_RE = re.compile(r"(?<!!)\[(?P<label>[^\[\]\n]{1,200})\]\((?P<url>[^()\s]{1,300})(?:\s+\"[^\"]*\")?\)")
+
+
+def _title_words(title: str, drop_number: bool = False) -> str:
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title or "")
+    t = re.sub(r"<[^>]+>|[*_`]", " ", t).replace("§", " ")
+    if drop_number:
+        t = re.sub(r"^\s*(?:[A-Za-z]{1,10}\s+)?[A-Z]?\d+(?:\.\d+)*[A-Z]?\.?\s+|^\s*[A-Z]\.(?:\d+\.?)*\s+", "", t)
+    return " ".join(re.findall(r"\w+", t.lower()))
+
+
+def _slugs(title: str) -> set[str]:
+    """Anchor slugs Markdown tools give a heading: Python-Markdown (toc), GitHub, pandoc."""
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title or "")
+    t = re.sub(r"<[^>]+>|[*`]", "", t).strip().lower()
+    out = set()
+    py = re.sub(r"[^\w\s-]", "", t).strip()
+    out.add(re.sub(r"[-\s]+", "-", py))  # Python-Markdown
+    out.add(re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", t)))  # GitHub: every space a dash
+    out.add(re.sub(r"^[^a-z]+", "", re.sub(r"\s+", "-", re.sub(r"[^\w\s.-]", "", t))))  # pandoc
+    return {x for x in out if x}
+
+
+def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", source_section_id: str | None,
+                     taken: list[tuple[int, int]]) -> list[tuple[int, CrossReference]]:
+    """References made by Markdown links to a heading in this document or to another file."""
+    import posixpath
+
+    out: list[tuple[int, CrossReference]] = []
+    for m in _LINK_RE.finditer(text):
+        if _inside(m.span(), taken):
+            continue
+        label, url = m.group("label").strip(), m.group("url")
+        if not label or label in ("¶", "#", "§", "↑", "▲") or re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I):
+            continue  # paragraph self-links, external URLs (http:, mailto:)
+        label_text = re.sub(r"[*_`]", "", label).strip()
+        path, _, frag = url.partition("#")
+        if not path:
+            found = resolver.resolve_fragment(frag)
+            if found and found != source_section_id:
+                out.append((m.start(), CrossReference(text=label_text, target=frag, section_id=found,
+                                                      source_section_id=source_section_id,
+                                                      target_document=tree.doc_key)))
+            continue
+        if not re.search(r"\.(?:md|markdown|html?|txt|pdf|docx|xml)/?$", path, re.I):
+            continue
+        base = posixpath.dirname(tree.doc_key)
+        target_doc = posixpath.normpath(posixpath.join(base, path.rstrip("/"))) if not path.startswith("/") \
+            else path.strip("/")
+        if target_doc.startswith(".."):
+            continue
+        out.append((m.start(), CrossReference(text=label_text, target=frag, section_id=None,
+                                              source_section_id=source_section_id, document=target_doc,
+                                              target_document=target_doc if not frag else None)))
+    return out
+
+
 def _heading_spans(text: str) -> list[tuple[int, int]]:
     """Spans of Markdown heading lines (labels, not references)."""
     return [m.span() for m in re.finditer(r"(?m)^ {0,3}#{1,6}\s.*$", text)]
@@ -341,8 +432,11 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         ``document`` set and ``section_id=None``. Nothing on a Markdown heading line is a reference.
     """
     resolver = _resolver(tree)
-    refs: list[tuple[int, CrossReference]] = []
     taken: list[tuple[int, int]] = _heading_spans(text)
+    links = _link_references(text, tree, resolver, source_section_id, taken) if "](" in text else []
+    if links:  # "see [Section 4.2](#tls-version)": read the label as text, keep the link's resolution
+        text = _LINK_RE.sub(lambda m: m.group("label") + " " * (len(m.group(0)) - len(m.group("label"))), text)
+    refs: list[tuple[int, CrossReference]] = []
     for m in _KW_REF_RE.finditer(text):
         if _inside(m.span(), taken):
             continue
@@ -396,11 +490,28 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             name = None
         refs.append((m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target),
                                      source_section_id, name)))
+    refs = _merge_links(refs, links)
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
         if r.section_id and not r.document:
             r.target_document = tree.doc_key
     return [r for _, r in refs]
+
+
+def _merge_links(refs: list[tuple[int, CrossReference]],
+                 links: list[tuple[int, CrossReference]]) -> list[tuple[int, CrossReference]]:
+    """A link whose label is also a textual reference ("[Section 4.2](#tls-version)") counts once:
+    the textual one, resolved by the link target when the text alone did not resolve."""
+    out = list(refs)
+    for pos, link in links:
+        same = [r for p, r in refs if pos <= p <= pos + 1 + len(link.text)]
+        if same:
+            for r in same:
+                if r.section_id is None and link.section_id is not None and not r.document:
+                    r.section_id = link.section_id
+            continue
+        out.append((pos, link))
+    return out
 
 
 def _compound(m, prefix: str | None, numbers: list[str], text: str,
