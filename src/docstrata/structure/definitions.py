@@ -40,6 +40,8 @@ _BLOCK_OPENER_RE = re.compile(
 _UNQUOTED_BLOCK_RE = re.compile(
     r"(?m)^[ \t>*-]*(?:\(?[0-9a-zA-Z]{1,4}[.)]\s+)?(?:\*\*|__)?(?P<term>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’()-]*){0,5}?)"
     r"(?:\*\*|__)?,?\s+(?P<verb>means|includes|has\s+the\s+(?:same\s+)?meaning|refers\s+to|shall\s+mean)\b")
+_HANGING_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?P<term>[A-Za-z][^\n.;]{0,60}?)[ \t]*\n(?P<ind2>[ \t]+)"
+                         r"(?P<def>\S[^\n]*(?:\n(?P=ind2)\S[^\n]*)*)")
 _DEFLIST_RE = re.compile(r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*\n(?:[ \t]*\n)?:[ \t]+(?P<def>\S[^\n]*)")
 _DEMONSTRATIVES = frozenset("it its this that these those such which there here".split())
 _FUNCTION_WORDS = frozenset(
@@ -215,6 +217,12 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
         if _plausible_term(term, marked=True):
             found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
     if in_defs:
+        for m in _HANGING_RE.finditer(body):  # RFC-style "Term" line, definition indented below it
+            if len(m.group("ind2").expandtabs()) < len(m.group("ind").expandtabs()) + 4:
+                continue
+            term = m.group("term").strip()
+            if _plausible_term(term) and len(term.split()) <= 6 and not term.endswith((":", ",")):
+                found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
         for m in _UNQUOTED_BLOCK_RE.finditer(body):
             term = m.group("term").strip()
             if _plausible_term(term) and not any(abs(p - m.start()) < 12 or t.lower() == term.lower()

@@ -186,6 +186,7 @@ class _Resolver:
             for slug in _slugs(s.title):
                 self.by_slug.setdefault(slug, s.section_id)
         self.anchors = dict(getattr(tree, "anchors", None) or {})
+        self.titles = {s.section_id: s.title for s in tree.sections}
 
     def resolve_fragment(self, fragment: str) -> str | None:
         """The section an in-page link ``#fragment`` points at."""
@@ -346,6 +347,10 @@ def referenced_document_names(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_RESPEC_RE = re.compile(r"\[\[\[#(?P<frag>[\w.:-]{1,120})\]\]\]")  # ReSpec source: [[[#section-id]]]
+_TOC_TITLE_RE = re.compile(r"^\W*(?:table of )?contents\W*$", re.I)
+_TOC_LINE_RE = re.compile(r"(?m)^[ \t*+-]*(?P<num>(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\.?[ \t]+(?P<title>[^\n]*?\w[^\n]*?)"
+                          r"(?:[ \t]*(?:\.[ \t]?){3,}[ \t]*\d+)?[ \t]*$")
 _LINK_RE = re.compile(r"(?<!!)\[(?P<label>[^\[\]\n]{1,200})\]\((?P<url>[^()\s]{1,300})(?:\s+\"[^\"]*\")?\)")
 
 
@@ -369,12 +374,32 @@ def _slugs(title: str) -> set[str]:
     return {x for x in out if x}
 
 
+def _toc_references(text: str, resolver: "_Resolver", tree: DocumentTree,
+                    source_section_id: str | None) -> list[tuple[int, CrossReference]]:
+    """A table of contents points at every section it lists: ``1.1.  Specification of Requirements``
+    is a reference to section 1.1 when that section has that title (nothing is guessed)."""
+    title = resolver.titles.get(source_section_id or "", "")
+    in_toc = bool(_TOC_TITLE_RE.match(_title_words(title)) or _TOC_TITLE_RE.match(title))
+    out = []
+    for m in _TOC_LINE_RE.finditer(text):
+        found = resolver.resolve(m.group("num"))
+        if found and _title_words(resolver.titles.get(found, ""), True) == _title_words(m.group("title"), True):
+            out.append((m.start(), CrossReference(text=m.group("num"), target=m.group("num"), section_id=found,
+                                                  source_section_id=source_section_id, target_document=tree.doc_key)))
+    return out if in_toc or len(out) >= 3 else []  # three lines naming sections as titled: a contents list
+
+
 def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", source_section_id: str | None,
                      taken: list[tuple[int, int]]) -> list[tuple[int, CrossReference]]:
     """References made by Markdown links to a heading in this document or to another file."""
     import posixpath
 
     out: list[tuple[int, CrossReference]] = []
+    for m in _RESPEC_RE.finditer(text):
+        found = resolver.resolve_fragment(m.group("frag"))
+        if found and found != source_section_id:
+            out.append((m.start(), CrossReference(text=m.group(0), target=m.group("frag"), section_id=found,
+                                                  source_section_id=source_section_id, target_document=tree.doc_key)))
     for m in _LINK_RE.finditer(text):
         if _inside(m.span(), taken):
             continue
@@ -433,7 +458,10 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
     """
     resolver = _resolver(tree)
     taken: list[tuple[int, int]] = _heading_spans(text)
-    links = _link_references(text, tree, resolver, source_section_id, taken) if "](" in text else []
+    links = _link_references(text, tree, resolver, source_section_id, taken) if "](" in text or "[[[#" in text else []
+    toc = _toc_references(text, resolver, tree, source_section_id)
+    for pos, _ in toc:  # a contents line is one reference, to the section it lists
+        taken.append((pos, text.find("\n", pos) if "\n" in text[pos:] else len(text)))
     if links:  # "see [Section 4.2](#tls-version)": read the label as text, keep the link's resolution
         text = _LINK_RE.sub(lambda m: m.group("label") + " " * (len(m.group(0)) - len(m.group("label"))), text)
     refs: list[tuple[int, CrossReference]] = []
@@ -490,7 +518,7 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             name = None
         refs.append((m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target),
                                      source_section_id, name)))
-    refs = _merge_links(refs, links)
+    refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
         if r.section_id and not r.document:
