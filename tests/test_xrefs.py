@@ -251,3 +251,24 @@ def test_a_query_naming_a_document_puts_its_section_first(two_documents):
         assert (hits[0].source_path, hits[0].section_id) == ("gpl-3.0.md", "9"), mode
     hits = two_documents.search("Section 9", top_k=3, mode="exact")
     assert {h.source_path for h in hits if h.section_id == "9"} == {"gpl-3.0.md", "policy.md"}
+
+
+def test_links_contents_lines_and_respec_references_resolve():
+    """In-page links resolve through heading slugs or recorded HTML ids; a contents list points at
+    the sections it lists; a link to another file names that file."""
+    md = ("# Guide\n\nTable of Contents\n\n   1.  Install\n   2.  Configure the site\n   3.  Deploy\n\n"
+          "## 1. Install\n\nSee [the configuration section](#2-configure-the-site), [§3](#sec-deploy), "
+          "[[[#deploy-id]]] and [site_name](../user-guide/configuration.md#site_name).\n\n"
+          "## 2. Configure the site\n\ntext\n\n## 3. Deploy\n\ntext\n")
+    tree = parse_sections(md, "docs/guide.md", "Guide")
+    tree.anchors = {"sec-deploy": "3. Deploy", "deploy-id": "3. Deploy"}
+    out = extract_cross_references(tree)
+    by_text = {(r.text, r.source_section_id): r for r in out}
+    src = "1"
+    assert by_text[("the configuration section", src)].section_id == "2"
+    assert by_text[("§3", src)].section_id == "3"
+    assert by_text[("[[[#deploy-id]]]", src)].section_id == "3"
+    other = by_text[("site_name", src)]
+    assert (other.document, other.target, other.section_id) == ("user-guide/configuration.md", "site_name", None)
+    toc = [(r.text, r.section_id) for r in out if r.source_section_id != src]
+    assert [("1", "1"), ("2", "2"), ("3", "3")] == [t for t in toc if t[0] in ("1", "2", "3")]

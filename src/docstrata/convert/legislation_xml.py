@@ -89,6 +89,7 @@ _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation
             "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
             "Secondary": CLML, "EURetained": CLML}
 _TABLES = frozenset({"table", "Tabular"})
+_REFS = frozenset({"ref", "Citation", "CitationSubRef", "InternalLink"})
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
 _MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
 _QUOTES = "\"“”‘’'«»"
@@ -140,18 +141,52 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
                                        f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
                                        "USLM, Akoma Ntoso and UK CLML legislation XML; convert other XML to "
                                        "HTML or Markdown first")
-    writer = _Writer(dialect)
+    writer = _Writer(dialect, _element_ids(root))
     writer.walk(root, depth=0)
     title = _document_title(root, dialect) or writer.first_heading
-    return "\n\n".join(b for b in writer.blocks if b.strip()) + "\n", title, writer.warnings
+    markdown = "\n\n".join(b for b in writer.blocks if b.strip()) + "\n"
+    return markdown, title, writer.warnings, {"anchors": writer.anchors}
+
+
+_ID_ATTRS = ("eId", "{http://www.w3.org/XML/1998/namespace}id", "GUID", "id", "identifier", "IdURI")
+
+
+def _element_ids(root) -> set[str]:
+    """Every id an in-document reference may point at (eId, xml:id, GUID, id, USLM identifier)."""
+    return {v for e in root.iter() if isinstance(e.tag, str) for a in _ID_ATTRS if (v := e.get(a))}
+
+
+def _fragment(href: str, ids: set[str]) -> str | None:
+    """The id of this document a ``<ref href>`` points at: ``#art_2``, ``doc.xml/~ecaU0``, ``/us/usc/t1/s8``."""
+    for cand in (href, href.rpartition("#")[2], href.rpartition("~")[2], href.rpartition("/~")[2]):
+        if cand and cand in ids:
+            return cand
+    return None
 
 
 class _Writer:
-    def __init__(self, dialect: Dialect):
+    def __init__(self, dialect: Dialect, ids: set[str] | None = None):
         self.d = dialect
         self.blocks: list[str] = []
         self.warnings: list[str] = []
         self.first_heading: str | None = None
+        self.ids = ids or set()
+        self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
+        self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
+
+    def _anchor(self, el, value: str) -> None:
+        for a in _ID_ATTRS:
+            v = el.get(a)
+            if v:
+                self.anchors.setdefault(v, value)
+
+    def _citation(self, num: str) -> str:
+        """``Article 3`` + items ``1.``, ``(a)`` → ``Article 3(1)(a)``; a bare container number reads as a section."""
+        parts = [n for kind, n in self.labels if kind == "item"] + [num]
+        base = next((n for kind, n in reversed(self.labels) if kind == "container" and re.search(r"\d", n)), "")
+        if base and not re.match(r"^[^\d\s]", base):
+            base = "Section " + base
+        return base + "".join(p if p.startswith("(") else f"({p.strip('.)')})" for p in parts if p)
 
     # -- structure --------------------------------------------------------------------------
     def walk(self, el, depth: int) -> None:
@@ -226,20 +261,29 @@ class _Writer:
         self.blocks.append("#" * min(depth + 1, 6) + " " + text)
         self.first_heading = self.first_heading or text
         merged = num and self.d is CLML and name == "P1group"
+        self._anchor(el, text)
+        saved, self.labels = self.labels, [("container", num or "")]
         for child in el:
             cname = _local(child.tag)
             if cname in self.d.num or cname in self.d.heading or cname == "TitleBlock":
                 continue
             if merged and cname == "P1":
+                self._anchor(child, text)
                 self._body(child, depth + 1)
             else:
                 self.walk(child, depth + 1)
+        self.labels = saved
 
     def _item(self, el, depth: int) -> None:
         num, heading = self._num(el), self._heading(el)
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
+        if num:
+            self._anchor(el, self._citation(num))
+            self.labels.append(("item", num))
         self._children(el, depth, lead=[x for x in (num, heading) if x])
+        if num:
+            self.labels.pop()
 
     def _body(self, el, depth: int) -> None:
         """A CLML P1 merged into its P1group heading: only its body."""
@@ -325,6 +369,10 @@ class _Writer:
                 if name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
+                elif name in _REFS and inner.strip() and "[" not in inner:
+                    frag = _fragment(c.get("href") or c.get("URI") or "", self.ids)
+                    if frag:  # a reference into this document: a link the cross-reference stage follows
+                        inner = f"[{_squash(inner)}](#{frag})"
                 out.append(inner)
                 if name in ("p", "P", "Text", "br", "td", "th"):
                     out.append(" ")

@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
 
-_NUMBER = r"(?:[A-Z]?\d{1,4}[A-Z]{0,2}(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
+_NUMBER = r"(?:[A-Z]?\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
 _ROMAN = r"(?:[IVXLC]{1,7}\b)"
 _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
 _KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
@@ -183,8 +183,12 @@ class _Resolver:
                 continue  # numbered list items are not link targets
             self.by_title.setdefault(_title_words(s.title), s.section_id)
             self.by_title.setdefault(_title_words(s.title, drop_number=True), s.section_id)
-            for slug in _slugs(s.title):
+            heading_text = re.sub(r"^\s*#{1,6}\s+|\s+#+\s*$", "", s.heading or "")
+            for slug in _slugs(s.title) | (_slugs(heading_text) if heading_text else set()):
                 self.by_slug.setdefault(slug, s.section_id)
+            m = re.search(r"\{#([\w:.-]+)[^}]*\}\s*$", heading_text)  # "## Title {#custom-id}"
+            if m:
+                self.by_slug.setdefault(m.group(1).lower(), s.section_id)
         self.anchors = dict(getattr(tree, "anchors", None) or {})
         self.titles = {s.section_id: s.title for s in tree.sections}
 
@@ -196,6 +200,12 @@ class _Resolver:
             found = self.by_title.get(_title_words(heading)) or self.by_title.get(_title_words(heading, True))
             if found:
                 return found
+            m = _KW_REF_RE.match(heading)  # an anchor that records a citation: "Article 3(2)", "Section 1(1)"
+            if m and m.end() == len(heading.rstrip()):
+                prefix = _keyword_prefix(m.group("kw")) or ""
+                found = self.resolve(_normalise(m.group("nums"), prefix))
+                if found:
+                    return found
         if frag.lower() in self.by_slug:
             return self.by_slug[frag.lower()]
         m = re.fullmatch(r"(?:section|sec|s|appendix|article|art)[-.]?([A-Za-z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)", frag,
@@ -406,7 +416,7 @@ def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", sourc
         label, url = m.group("label").strip(), m.group("url")
         if not label or label in ("¶", "#", "§", "↑", "▲") or re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I):
             continue  # paragraph self-links, external URLs (http:, mailto:)
-        label_text = re.sub(r"[*_`]", "", label).strip()
+        label_text = re.sub(r"^[*_`]+|[*_`]+$", "", label).strip()  # **documentation** → documentation
         path, _, frag = url.partition("#")
         if not path:
             found = resolver.resolve_fragment(frag)
@@ -532,7 +542,7 @@ def _merge_links(refs: list[tuple[int, CrossReference]],
     the textual one, resolved by the link target when the text alone did not resolve."""
     out = list(refs)
     for pos, link in links:
-        same = [r for p, r in refs if pos <= p <= pos + 1 + len(link.text)]
+        same = [r for p, r in refs if pos <= p <= pos + 1 + len(link.text) or p <= pos <= p + len(r.text)]
         if same:
             for r in same:
                 if r.section_id is None and link.section_id is not None and not r.document:
@@ -560,6 +570,8 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
     else:
         return None
     container_id = resolver.resolve(container)
+    if container_id is None and prefix == "":
+        return None  # "section 112 of title 1" where no title 1 is a section here: a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
     return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end
 
