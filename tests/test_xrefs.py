@@ -272,3 +272,35 @@ def test_links_contents_lines_and_respec_references_resolve():
     assert (other.document, other.target, other.section_id) == ("user-guide/configuration.md", "site_name", None)
     toc = [(r.text, r.section_id) for r in out if r.source_section_id != src]
     assert [("1", "1"), ("2", "2"), ("3", "3")] == [t for t in toc if t[0] in ("1", "2", "3")]
+
+
+def test_word_ref_fields_and_bookmark_links_become_links():
+    """A DOCX "see Adding a Part" REF field (which mammoth drops) is written back as a link to the
+    bookmarked heading, and resolves to that section."""
+    import io
+    import zipfile
+
+    from docstrata.convert.docx_marks import docx_links, link_references
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    body = (f'<w:document {w}><w:body>'
+            '<w:p><w:r><w:t>See </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+            '<w:r><w:instrText> REF _Ref27 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            '<w:r><w:t>Adding a Part</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+            '<w:r><w:t> and </w:t></w:r><w:hyperlink w:anchor="intro"><w:r><w:t>the introduction</w:t></w:r>'
+            '</w:hyperlink></w:p>'
+            '<w:p><w:bookmarkStart w:id="0" w:name="intro"/><w:r><w:t>Introduction</w:t></w:r></w:p>'
+            '<w:p><w:bookmarkStart w:id="1" w:name="_Ref27"/><w:r><w:t>Adding a Part</w:t></w:r></w:p>'
+            '</w:body></w:document>')
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("word/document.xml", body)
+    refs, bookmarks = docx_links(buf.getvalue())
+    assert sorted(refs) == [("Adding a Part", "_Ref27"), ("the introduction", "intro")]
+    assert bookmarks == {"intro": "Introduction", "_Ref27": "Adding a Part"}
+    md = link_references("# Guide\n\nSee Adding a Part and the introduction.\n\n## Introduction\n\nx\n\n"
+                         "## Adding a Part\n\ny\n", refs)
+    tree = parse_sections(md, "g.docx", "Guide")
+    tree.anchors = bookmarks
+    got = {(r.text, r.section_id) for r in extract_cross_references(tree)}
+    assert {("Adding a Part", "adding-a-part"), ("the introduction", "introduction")} <= got

@@ -51,7 +51,8 @@ _FUNCTION_WORDS = frozenset(
     "has have had do does did shall will would should may might can could must not also so then than thus "
     "here hereby herein thereof".split())
 _TAG_RE = re.compile(r"<[^>]+>")
-_NUMBER_PREFIX_RE = re.compile(r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*\s+", re.I)
+_NUMBER_PREFIX_RE = re.compile(
+    r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
 _Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
 _TERM = rf"(?<![\w`'’])[{_Q_OPEN}](?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}\n]{{1,80}}?)[{_Q_CLOSE}]"
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
@@ -76,7 +77,7 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     while cur is not None and hops < 8:
         words = _NUMBER_PREFIX_RE.sub("", cur.title)
         quoted = words[:1] in _Q_OPEN  # a definition paragraph titled by its term ("Terms"), not a heading
-        if not quoted and _DEF_SECTION_RE.search(words) and len(words.split()) <= 3:
+        if not quoted and _DEF_SECTION_RE.search(words) and len(words.split()) <= 5:
             return True
         cur = by_id.get(cur.parent_id) if cur.parent_id else None
         hops += 1
