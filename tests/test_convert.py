@@ -247,8 +247,7 @@ def test_xml_and_unknown_types_are_rejected_with_a_reason(tmp_path):
     assert "XML is not supported" in conversion_error(tmp_path / "act.xml").reason
     (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
     assert conversion_error(tmp_path / "photo.jpg").reason == "unsupported file type '.jpg'"
-    assert SUPPORTED_EXTENSIONS >= {"md", "txt", "html", "pdf", "docx", "pptx", "xlsx"}
-    assert "xml" not in SUPPORTED_EXTENSIONS
+    assert SUPPORTED_EXTENSIONS >= {"md", "txt", "html", "pdf", "docx", "pptx", "xlsx", "xml"}
 
 
 def test_importing_convert_does_not_load_converter_libraries():

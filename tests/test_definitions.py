@@ -77,3 +77,73 @@ def test_csa_apache_gpl_definitions():
     gpl = shared_data("documents", "txt", "license_gpl-3.0.txt").read_text(encoding="utf-8")
     g = {d.term for d in extract_definitions(parse_sections(gpl, "gpl.txt", "GPL"))}
     assert {"This License", "Copyright", "The Program", "modify", "covered work", "propagate", "convey"} <= g
+
+
+def test_statute_dictionary_unquoted_means_and_includes():
+    """Kind 7: a Schedule 1 Dictionary defines with unquoted "vessel means …" / "business day includes …"."""
+    md = ("# Schedule 1 Dictionary\n\n(1) In this Act:\n\nbusiness day includes a day that is not a Saturday.\n\n"
+          "vessel means any kind of ship or boat.\n\nit means nothing here.\n\n## Part 2 Offences\n\n"
+          "A vessel means trouble, said nobody.\n")
+    got = terms(md)
+    assert got["vessel"] == "means any kind of ship or boat."
+    assert got["business day"].startswith("includes a day")
+    assert "it" not in {t.lower() for t in got} and "A vessel" not in got
+
+
+def test_in_this_act_block_outside_a_definitions_section():
+    md = ("## 82 Interpretation of Part 4\n\nstuff\n\n## 83 General\n\n(1) In this Act —\n\n"
+          "tribunal means the First-tier Tribunal,\n\nmember includes a judge.\n\n(2) Other text means little.\n")
+    got = terms(md)
+    assert {"tribunal", "member"} <= set(got)
+
+
+def test_pronouns_and_function_words_are_never_terms():
+    md = ("## Definitions\n\nIt: means whatever the parties agree.\n\nThis is defined as the thing.\n\n"
+          "Such: the items listed.\n\n\"it\" means the software.\n\n\"You\" (or \"Your\") shall mean the licensee.\n")
+    got = terms(md)
+    assert not {"It", "This", "Such", "it"} & set(got)
+    assert "You" in got  # quoted, with "shall mean": the author's own evidence
+
+
+def test_markdown_definition_list_and_terms_under_a_terminology_heading():
+    md = ("# Spec\n\n## 2 Terms and Definitions\n\n### 2.1 Component Records\n\nA record of each component "
+          "with its supplier and version.\n\n### 2.2 CVE\n\nCommon Vulnerabilities and Exposures.\n\n"
+          "## 3 Model\n\nrequest\n: A message sent by a client.\n\nresponse\n\n: The server's answer.\n")
+    tree = parse_sections(md, "d.md", "D")
+    got = {d.term: d for d in extract_definitions(tree)}
+    assert got["Component Records"].definition.startswith("A record of each component")
+    assert got["CVE"].section_id == "2.2"
+    assert got["request"].definition == "A message sent by a client."
+    assert got["response"].definition == "The server's answer."
+
+
+def test_rfc_hanging_definitions():
+    md = ("2.1.  Definitions\n\n   Media Resource\n                  An entity on the speech processing server.\n\n"
+          "   MRCP Server\n                  Aggregate of one or more media resources.\n")
+    assert {"Media Resource", "MRCP Server"} <= set(terms(md))
+
+
+def test_html_dfn_and_dl_terms_reach_the_tree(tmp_path):
+    """Kind 7: markitdown drops <dfn>; the converter records marked terms and the tree places them."""
+    from docstrata.convert import convert_file
+    from docstrata.models import FileState, SourceFile
+    from docstrata.structure import build_tree
+
+    html = ("<html><body><h2 id='terms'>2. Terminology</h2><p>A <dfn id='dfn-credential'>credential</dfn> is "
+            "an assertion about a subject.</p><dl><dt>issuer</dt><dd>The entity that makes a credential.</dd></dl>"
+            "<h2 id='model'>3. Model</h2><dl><dt><dfn>holder</dfn></dt><dd>The entity that keeps credentials.</dd>"
+            "<dt>port</dt><dd>The TCP port the server listens on.</dd></dl>"
+            "<p>See <a href='#terms'>the terminology</a> and <a href='#model'>§3</a>.</p></body></html>")
+    path = tmp_path / "spec.html"
+    path.write_text(html, encoding="utf-8")
+    doc = convert_file(SourceFile("spec.html", str(path), FileState(path.stat().st_size, 0, "")))
+    tree = build_tree(doc)
+    got = {d.term: d for d in tree.definitions}
+    assert got["credential"].definition.startswith("A credential is an assertion")
+    assert got["issuer"].definition == "The entity that makes a credential."
+    assert got["holder"].definition == "The entity that keeps credentials."
+    assert got["port"].definition == "The TCP port the server listens on."  # a description list defines too
+    assert tree.section(got["credential"].section_id).title.endswith("Terminology")
+    assert tree.section(got["holder"].section_id).title.endswith("Model")
+    links = {x.text: x.section_id for x in tree.cross_references}
+    assert links["the terminology"] == got["credential"].section_id

@@ -88,3 +88,72 @@ def test_words_abbreviations_and_section_numbers_are_not_identifiers(query):
 ])
 def test_a_lowercase_article_after_a_kind_word_is_not_a_section_letter(query, expected):
     assert query_section_keys(query) == expected
+
+
+@pytest.mark.parametrize("query, identifiers", [
+    ("REQ-0042", ["REQ-0042"]),
+    ("Which passage holds REQ-0042?", ["REQ-0042"]),
+    ("CVE-2021-44228", ["CVE-2021-44228"]),
+    ("BEA-ESS-ESS-001", ["BEA-ESS-ESS-001"]),
+])
+def test_ticket_style_ids_are_identifiers(query, identifiers):
+    from docstrata.index.exact import query_identifiers
+
+    assert query_identifiers(query) == identifiers
+
+
+@pytest.mark.parametrize("query", ["e-mail follow-up", "pages 10-12", "a well-known re-entry"])
+def test_hyphenated_words_and_number_ranges_are_not_ticket_ids(query):
+    from docstrata.index.exact import query_identifiers
+
+    assert query_identifiers(query) == []
+
+
+@pytest.mark.parametrize("query, keys", [
+    ("section 9 of the GPL", ["doc:gpl"]),
+    ("RFC 5246 section 6.2", ["doc:rfc 5246"]),
+    ("Art. 12 GDPR", ["doc:gdpr"]),
+    ("What does Article 17 of the GDPR say?", ["doc:gdpr"]),
+    ("Section 4.2 of this Agreement", []),
+    ("Section 4.2", []),
+])
+def test_documents_named_by_a_query(query, keys):
+    from docstrata.index.exact import query_document_keys
+
+    assert query_document_keys(query) == keys
+
+
+def test_document_name_keys_meet_query_keys():
+    from docstrata.index.exact import document_name_keys, query_document_keys
+
+    assert set(query_document_keys("RFC 5246 section 6.2")) <= set(document_name_keys("The TLS Protocol", "rfc5246.txt"))
+    assert set(query_document_keys("Art. 12 GDPR")) <= set(
+        document_name_keys("General Data Protection Regulation", "eu/regulation.md"))
+
+
+REQUIREMENTS = "# Requirements\n\n" + "\n\n".join(
+    f"## {n}. {title}\n\nREQ-{n:04d}: The system shall {text}." for n, title, text in [
+        (41, "Logging", "log every request"),
+        (42, "Retention", "keep audit records for seven years"),
+        (43, "Export", "export records as CSV"),
+    ])
+
+
+def test_a_bare_ticket_id_puts_its_passage_first(tmp_path):
+    """Issue 15: "REQ-0042" as the whole query, bare, finds the passage holding it in the exact modality
+    and ranks it above its neighbours REQ-0041 / REQ-0043, as the quoted form does."""
+    import docstrata
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "reqs.md").write_text(REQUIREMENTS, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: reqs\n    type: hierarchical_document\n"
+                                         "    description: requirements\n    source: docs/\n    database: in-memory\n",
+                                         encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        reqs = tools["reqs"]
+        reqs.ingest()
+        for query in ("REQ-0042", '"REQ-0042"'):
+            exact = reqs.search(query, top_k=5, mode="exact")
+            assert [h.section_id for h in exact] == ["42"], query
+            hybrid = reqs.search(query, top_k=3, mode="hybrid")
+            assert "REQ-0042" in hybrid[0].content and hybrid[0].exact_match, query

@@ -86,3 +86,221 @@ def test_adgm_internal_cross_references_resolve():
         found = find_cross_references(r["SourcePassage"], t, None)
         ok += any(x.section_id and (x.section_id == want or x.section_id.startswith(want + "(")) for x in found)
     assert rows and ok / len(rows) >= 0.9
+
+
+CONSTITUTION = """# Constitution
+
+## Article I
+
+### Section 1
+
+All legislative Powers.
+
+### Section 3
+
+The Senate, see Article II, Section 3 and Section 1 of Article II.
+
+## Article II
+
+### Section 1
+
+The executive Power.
+
+### Section 3
+
+He shall give Information, as subsection (a) says.
+
+(a) State of the Union.
+
+## Amendment VIII
+
+### Section 8
+
+Excessive bail shall not be required.
+
+## 2. Grant of Licence
+
+(a) You may copy.
+
+(b) You may modify, subject to Section 2(a), paragraph (a) and Article I Section 3.
+"""
+
+
+@pytest.fixture(scope="module")
+def constitution():
+    return parse_sections(CONSTITUTION, "us/constitution.md", "Constitution of the United States")
+
+
+def test_compound_reference_resolves_inside_its_container(constitution):
+    """Kind 6: "Article II, Section 3" is section 3 *of* Article II, not the document's first section 3."""
+    assert refs(constitution, "see Article II, Section 3", "article-i/3") == [("article-ii/3", "article-ii/3")]
+    assert refs(constitution, "Section 1 of Article II", "article-i/3") == [("article-ii/1", "article-ii/1")]
+    assert refs(constitution, "Article I Section 3", "2(b)") == [("article-i/3", "article-i/3")]
+    # a plain "Section 3" still takes the first one
+    assert refs(constitution, "Section 3")[0][1] == "article-i/3"
+
+
+def test_item_references_find_the_item(constitution):
+    """Kind 6: "Section 2(b)" is item (b) of section 2; "paragraph (a)" the nearest enclosing item (a)."""
+    assert refs(constitution, "subject to Section 2(a)") == [("2(a)", "2(a)")]
+    assert refs(constitution, "paragraph (a)", "2(b)") == [("2(a)", "2(a)")]
+    (target, found), = refs(constitution, "as subsection (a) says", "article-ii/3")
+    assert found == target and constitution.section(found).parent_id == "article-ii/3"
+
+
+def test_references_naming_another_document_carry_its_name(constitution):
+    got = [(r.target, r.section_id, r.document) for r in find_cross_references(
+        "section 9 of the GPL, RFC 5246 section 6.2, Art. 12 GDPR and Section 4 of RFC 791", constitution, None)]
+    assert got == [("9", None, "GPL"), ("6.2", None, "RFC 5246"), ("article-12", None, "GDPR"), ("4", None, "RFC 791")]
+    # naming this document (or only a generic word for it) keeps the reference internal
+    own = find_cross_references("Section 1 of Article II of the Constitution, Article I of this Constitution",
+                                constitution, None)
+    assert [(r.section_id, r.document, r.target_document) for r in own] == [
+        ("article-ii/1", None, "us/constitution.md"), ("article-i", None, "us/constitution.md")]
+    # capitals in shouted licence text are not document names
+    assert find_cross_references("AS SET FORTH UNDER SECTION 3 BELOW", constitution, None)[0].document is None
+
+
+def test_a_heading_never_refers_to_another_section(constitution):
+    """Kind 6/8: "### Section 8" under Amendment VIII is a label, not a reference to some section 8."""
+    out = extract_cross_references(constitution)
+    assert not [r for r in out if r.source_section_id and r.source_section_id.startswith("amendment-viii")]
+    assert all(r.text != "Section 1" or r.source_section_id != "article-i/1" for r in out)
+
+
+def test_document_names():
+    from docstrata.structure.xrefs import document_names
+
+    assert {"gpl", "gnu general public license"} <= set(document_names("GNU General Public License", "gpl-3.0.txt"))
+    assert "gdpr" in document_names("General Data Protection Regulation", "eu/reg.md")
+    assert "rfc 5246" in document_names("The TLS Protocol Version 1.2", "rfc5246.txt")
+    assert "license" not in document_names("License", "LICENSE.txt")
+
+
+# ---------------------------------------------------------------- references reach search results
+GPL = """# GNU General Public License
+
+## 1. Source Code
+
+The source code for a work means the preferred form of the work.
+
+## 9. Acceptance Not Required for Having Copies
+
+You are not required to accept this License in order to receive or run a copy of the Program.
+"""
+POLICY = """# Open Source Policy
+
+## 1. Scope
+
+This policy covers distribution.
+
+## 2. Distribution
+
+(a) Copies are distributed in source form.
+
+(b) Copies follow section 9 of the GPL and Section 2(a) of this policy.
+
+## 9. Exceptions
+
+Exceptions need approval.
+"""
+
+
+@pytest.fixture(scope="module")
+def two_documents(tmp_path_factory):
+    import textwrap
+
+    import docstrata
+
+    root = tmp_path_factory.mktemp("xrefs")
+    (root / "docs").mkdir()
+    (root / "docs" / "gpl-3.0.md").write_text(GPL, encoding="utf-8")
+    (root / "docs" / "policy.md").write_text(POLICY, encoding="utf-8")
+    (root / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: policy and licence
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(root / "agent.yaml") as tools:
+        tools["docs"].ingest()
+        yield tools["docs"]
+
+
+def test_results_carry_resolved_cross_references(two_documents):
+    """Deliverable 4: a hit lists its references with target document and section, ready for get_section."""
+    hit = next(h for h in two_documents.search("Copies follow", top_k=5, mode="keyword") if "Copies follow" in h.content)
+    refs_by_text = {x["text"]: x for x in hit.cross_references}
+    gpl = refs_by_text["section 9"]
+    assert gpl == {"text": "section 9", "target": "9", "target_document": "gpl-3.0.md", "target_section_id": "9",
+                   "resolved": True}
+    own = refs_by_text["Section 2(a)"]
+    assert (own["target_document"], own["target_section_id"], own["resolved"]) == ("policy.md", "2(a)", True)
+    followed = two_documents.get_section(gpl["target_document"], gpl["target_section_id"])
+    assert "not required to accept" in followed[0].content
+    assert hit.to_dict()["cross_references"] == hit.cross_references
+    assert "References: section 9 → gpl-3.0.md § 9" in hit.format()
+
+
+def test_a_query_naming_a_document_puts_its_section_first(two_documents):
+    """Kind 6: "section 9 of the GPL" is the GPL's section 9, not the policy's own section 9."""
+    for mode in ("exact", "hybrid"):
+        hits = two_documents.search("section 9 of the GPL", top_k=3, mode=mode)
+        assert (hits[0].source_path, hits[0].section_id) == ("gpl-3.0.md", "9"), mode
+    hits = two_documents.search("Section 9", top_k=3, mode="exact")
+    assert {h.source_path for h in hits if h.section_id == "9"} == {"gpl-3.0.md", "policy.md"}
+
+
+def test_links_contents_lines_and_respec_references_resolve():
+    """In-page links resolve through heading slugs or recorded HTML ids; a contents list points at
+    the sections it lists; a link to another file names that file."""
+    md = ("# Guide\n\nTable of Contents\n\n   1.  Install\n   2.  Configure the site\n   3.  Deploy\n\n"
+          "## 1. Install\n\nSee [the configuration section](#2-configure-the-site), [§3](#sec-deploy), "
+          "[[[#deploy-id]]] and [site_name](../user-guide/configuration.md#site_name).\n\n"
+          "## 2. Configure the site\n\ntext\n\n## 3. Deploy\n\ntext\n")
+    tree = parse_sections(md, "docs/guide.md", "Guide")
+    tree.anchors = {"sec-deploy": "3. Deploy", "deploy-id": "3. Deploy"}
+    out = extract_cross_references(tree)
+    by_text = {(r.text, r.source_section_id): r for r in out}
+    src = "1"
+    assert by_text[("the configuration section", src)].section_id == "2"
+    assert by_text[("§3", src)].section_id == "3"
+    assert by_text[("[[[#deploy-id]]]", src)].section_id == "3"
+    other = by_text[("site_name", src)]
+    assert (other.document, other.target, other.section_id) == ("user-guide/configuration.md", "site_name", None)
+    toc = [(r.text, r.section_id) for r in out if r.source_section_id != src]
+    assert [("1", "1"), ("2", "2"), ("3", "3")] == [t for t in toc if t[0] in ("1", "2", "3")]
+
+
+def test_word_ref_fields_and_bookmark_links_become_links():
+    """A DOCX "see Adding a Part" REF field (which mammoth drops) is written back as a link to the
+    bookmarked heading, and resolves to that section."""
+    import io
+    import zipfile
+
+    from docstrata.convert.docx_marks import docx_links, link_references
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    body = (f'<w:document {w}><w:body>'
+            '<w:p><w:r><w:t>See </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+            '<w:r><w:instrText> REF _Ref27 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            '<w:r><w:t>Adding a Part</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+            '<w:r><w:t> and </w:t></w:r><w:hyperlink w:anchor="intro"><w:r><w:t>the introduction</w:t></w:r>'
+            '</w:hyperlink></w:p>'
+            '<w:p><w:bookmarkStart w:id="0" w:name="intro"/><w:r><w:t>Introduction</w:t></w:r></w:p>'
+            '<w:p><w:bookmarkStart w:id="1" w:name="_Ref27"/><w:r><w:t>Adding a Part</w:t></w:r></w:p>'
+            '</w:body></w:document>')
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("word/document.xml", body)
+    refs, bookmarks = docx_links(buf.getvalue())
+    assert sorted(refs) == [("Adding a Part", "_Ref27"), ("the introduction", "intro")]
+    assert bookmarks == {"intro": "Introduction", "_Ref27": "Adding a Part"}
+    md = link_references("# Guide\n\nSee Adding a Part and the introduction.\n\n## Introduction\n\nx\n\n"
+                         "## Adding a Part\n\ny\n", refs)
+    tree = parse_sections(md, "g.docx", "Guide")
+    tree.anchors = bookmarks
+    got = {(r.text, r.section_id) for r in extract_cross_references(tree)}
+    assert {("Adding a Part", "adding-a-part"), ("the introduction", "introduction")} <= got

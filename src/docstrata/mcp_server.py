@@ -58,6 +58,16 @@ class _Out(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+class CrossReferenceHit(_Out):
+    """A reference the passage makes; follow a resolved one with get_section(target_document, target_section_id)."""
+
+    text: str
+    target: str = ""
+    target_document: str | None = None
+    target_section_id: str | None = None
+    resolved: bool = False
+
+
 class SearchHit(_Out):
     """One passage: scores, citation (document, section, location) and relevant definitions."""
 
@@ -75,6 +85,7 @@ class SearchHit(_Out):
     parent_chain: list[str]
     chunk_type: str = "content"
     definitions_context: dict[str, str] = Field(default_factory=dict)
+    cross_references: list[CrossReferenceHit] = Field(default_factory=list)
 
 
 class SearchOutput(_Out):

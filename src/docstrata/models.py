@@ -45,11 +45,25 @@ class SourceFile:
 
 
 @dataclass
+class MarkedDefinition:
+    """A term the source markup marks as defined (HTML ``<dfn>``, a ``<dl>`` entry under a
+    definitions heading), found before conversion: ``term``, its ``definition`` text, and the text
+    of the ``heading`` it stands under (which places it in the section tree)."""
+
+    term: str
+    definition: str
+    heading: str = ""
+
+
+@dataclass
 class Document:
     """A converted file: Markdown text plus where it came from.
 
     ``markdown`` is the body as Markdown (headings recovered where possible);
     ``title`` the document title (first heading, PDF metadata, or the file stem).
+    What the source markup says and the Markdown cannot: ``marked_definitions`` (terms the
+    markup marks as defined) and ``anchors`` (element id → text of the heading it names, for
+    in-page links ``[text](#id)``); both empty for formats without such markup.
     """
 
     doc_key: str
@@ -57,6 +71,8 @@ class Document:
     markdown: str
     format: str  # file extension without the dot: "md", "pdf", ...
     warnings: list[str] = field(default_factory=list)
+    marked_definitions: list[MarkedDefinition] = field(default_factory=list)
+    anchors: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -104,12 +120,23 @@ class CrossReference:
     ``text`` is the matched text; ``target`` the referenced number as normalised
     (``4.2``, ``article-5``); ``section_id`` the resolved section in the same document, or
     ``None`` when no such section exists; ``source_section_id`` where the reference stands.
+    ``document`` is the other document the reference names, as written (``GPL``, ``RFC 5246``,
+    ``GDPR``), ``None`` for a reference into its own document; ``target_document`` the doc_key
+    it resolved to (its own document's key for an internal reference once resolved, the named
+    document's when the tool holds it), ``None`` while unresolved.
     """
 
     text: str
     target: str
     section_id: str | None = None
     source_section_id: str | None = None
+    document: str | None = None
+    target_document: str | None = None
+
+    @property
+    def resolved(self) -> bool:
+        """Both the target document and the target section are known."""
+        return bool(self.target_document and self.section_id)
 
 
 @dataclass
@@ -122,6 +149,7 @@ class DocumentTree:
     definitions: list[DefinitionEntry] = field(default_factory=list)
     cross_references: list[CrossReference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    anchors: dict[str, str] = field(default_factory=dict)  # from Document.anchors: link target id → heading text
 
     def section(self, section_id: str) -> Section | None:
         """The section with ``section_id``, or ``None``."""
@@ -215,6 +243,11 @@ class SearchResult:
     that modality (``None`` = not retrieved by it). ``exact_match`` is true when the exact
     index matched (a named section, a defined term or a quoted phrase).
     ``definitions_context`` maps each defined term used in the query or result to its definition.
+    ``cross_references`` lists the references the chunk makes, each ``{"text", "target",
+    "target_document", "target_section_id", "resolved"}``: ``target_document`` is a doc_key and
+    ``target_section_id`` a section id, so ``get_section(target_document, target_section_id)``
+    follows a resolved one; ``resolved`` is false when either is unknown (a document the tool
+    does not hold, a section that does not exist).
     """
 
     chunk_id: str
@@ -234,6 +267,7 @@ class SearchResult:
     document_title: str = ""
     definitions_context: dict[str, str] = field(default_factory=dict)
     contextualized_content: str = ""
+    cross_references: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def location(self) -> str:
@@ -257,6 +291,10 @@ class SearchResult:
         if self.definitions_context:
             lines += ["", "Relevant definitions:"]
             lines += [f"- {t}: {d}" for t, d in self.definitions_context.items()]
+        followed = [x for x in self.cross_references if x.get("resolved")]
+        if followed:
+            lines += ["", "References: " + "; ".join(
+                f"{x['text']} → {x['target_document']} § {x['target_section_id']}" for x in followed[:8])]
         return "\n".join(lines)
 
 

@@ -25,8 +25,8 @@ import numpy as np
 
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
-from .index.exact import (query_identifiers, query_names_section, query_section_keys, query_term_keys,
-                          quoted_phrases, value_key)
+from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_section_keys,
+                          query_term_keys, quoted_phrases, value_key)
 from .models import Chunk, DefinitionEntry, SearchMode
 from .telemetry import is_recording, query_attributes, span
 
@@ -78,11 +78,13 @@ class QueryAnalysis:
     identifiers: list[str] = field(default_factory=list)
     value_key: str = ""
     names_section: bool = False  # the query is essentially a reference: pin the section first
+    document_keys: list[str] = field(default_factory=list)  # documents its references name ("of the GPL")
 
 
 def analyze_query(query: str) -> QueryAnalysis:
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
-                         query_identifiers(query), value_key(query), query_names_section(query))
+                         query_identifiers(query), value_key(query), query_names_section(query),
+                         query_document_keys(query))
 
 
 def _corpus_order(chunk_id: str) -> tuple[str, int]:
@@ -98,14 +100,21 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     about, chunks holding a quoted phrase, chunks holding a code identifier the query names."""
     ranked: list[str] = []
     pinned: set[str] = set()
-    all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key]
+    all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key] + qa.document_keys
     found = store.exact_lookup(all_keys, limit=limit)
+    # "section 9 of the GPL": the named document's section comes first, and only it is pinned
+    named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
     for keys in qa.section_keys:
-        for key in keys:  # the most specific key that matches wins
+        in_named = [k for k in keys if any(c.rpartition("#")[0] in named_docs for c in found.get(k, []))]
+        for key in in_named[:1] or keys:  # the most specific key that matches wins
             if found.get(key):
-                ranked += found[key]
+                hits, first = found[key], []
+                if named_docs:
+                    first = [c for c in hits if c.rpartition("#")[0] in named_docs]
+                    hits = first + [c for c in hits if c not in first]
+                ranked += hits
                 if qa.names_section:
-                    pinned.update(found[key])
+                    pinned.update(first or hits)
                 break
     # A whole query equal to a record id or metadata value (a SKU, a barcode) pins that record.
     ranked += found.get(qa.value_key, [])

@@ -251,7 +251,7 @@ class HierarchicalDocumentTool(_BaseTool):
     def _ingest_file(self, sf, report: IngestReport) -> tuple[int, int]:
         from .chunking import chunk_tree
         from .convert import convert_file
-        from .index.exact import alias_keys, term_key
+        from .index.exact import alias_keys, document_name_keys, resolve_cross_references, term_key
         from .store import StoredChunk
         from .structure import build_tree
 
@@ -293,9 +293,17 @@ class HierarchicalDocumentTool(_BaseTool):
                 ancestors.append(node.parent_id)
                 node = by_id.get(node.parent_id)
             c.metadata["ancestors"] = ancestors
+        # references naming another document: resolve against the documents indexed so far (search retries)
+        external = [c for c in chunks if any(x.document for x in c.cross_references)]
+        resolved = resolve_cross_references(self.store, external) if external else {}
+        for c in external:
+            for x, r in zip(c.cross_references, resolved[c.chunk_id]):
+                x.target_document, x.section_id = r["target_document"], r["target_section_id"]
         stored = []
         for c, v in zip(chunks, vectors):
             keys: list[tuple[str, int]] = []
+            if c.ordinal == 0:  # "section 9 of the GPL" finds this document by any name it is cited by
+                keys += [(k, 0) for k in document_name_keys(doc.title, sf.doc_key)]
             for alias in c.aliases:
                 for j, key in enumerate(alias_keys(alias)):
                     keys.append((key, j))
@@ -338,6 +346,9 @@ class HierarchicalDocumentTool(_BaseTool):
             depth = candidate_depth(k)
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
                           top_k=depth, settings=settings, timing=timing)
+        from .index.exact import resolve_cross_references
+
+        xrefs = resolve_cross_references(self.store, [h.chunk for h in hits])
         results = []
         for h in hits:
             c, f = h.chunk, h.fused
@@ -349,7 +360,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
                 keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
-                contextualized_content=c.contextualized_content))
+                contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, [])))
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in hits if h.pinned})
         return results

@@ -23,8 +23,9 @@ Per format:
   numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
-* ``xml`` — rejected: tag semantics differ per schema (USLM, RFC XML, …), and XML converted as
-  plain text indexes markup as content. Convert it to HTML or Markdown first.
+* ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, recognised by root namespace) becomes
+  Markdown headings and numbered provisions (``legislation_xml``); any other XML schema is rejected
+  with a reason naming its root element, since tag semantics differ per schema.
 
 Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``, ``office``
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
@@ -39,6 +40,7 @@ from pathlib import PurePosixPath
 from ..errors import ConversionError
 from ..models import Document, SourceFile
 from .html import _convert_html, clean_html
+from .legislation_xml import convert_legislation_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
@@ -55,15 +57,13 @@ __all__ = [
 ]
 
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
-    {"md", "markdown", "txt", "text", "html", "htm", "pdf", "docx", "pptx", "xlsx"}
+    {"md", "markdown", "txt", "text", "html", "htm", "pdf", "docx", "pptx", "xlsx", "xml"}
 )
 """File extensions (lower case, no dot) :func:`convert_file` accepts."""
 
 _TEXT_EXTENSIONS = frozenset({"md", "markdown", "txt", "text"})
 _OFFICE_EXTENSIONS = frozenset({"docx", "pptx", "xlsx"})
-_REJECTED_REASONS = {
-    "xml": "XML is not supported: its tag meaning depends on the schema; convert it to HTML or Markdown first",
-}
+_REJECTED_REASONS: dict[str, str] = {}
 
 
 def convert_file(source: SourceFile) -> Document:
@@ -86,7 +86,9 @@ def convert_file(source: SourceFile) -> Document:
     if not data.strip():
         raise ConversionError(source.doc_key, "empty file")
     try:
-        markdown, meta_title, warnings = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+        converted = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+        markdown, meta_title, warnings = converted[:3]
+        marks = converted[3] if len(converted) > 3 else {}  # markup facts: anchors, marked_definitions
     except ConversionError:
         raise
     except Exception as e:  # a converter library failed: report, never leak a traceback or a path
@@ -95,7 +97,7 @@ def convert_file(source: SourceFile) -> Document:
     if not markdown.strip():
         raise ConversionError(source.doc_key, f"no text content in this .{ext} file")
     title = meta_title or first_heading(markdown) or PurePosixPath(source.doc_key).stem
-    return Document(doc_key=source.doc_key, title=title, markdown=markdown, format=ext, warnings=warnings)
+    return Document(doc_key=source.doc_key, title=title, markdown=markdown, format=ext, warnings=warnings, **marks)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,6 +115,8 @@ def _family(ext: str) -> str:
         return "html"
     if ext == "pdf":
         return "pdf"
+    if ext == "xml":
+        return "xml"
     return "office"
 
 
@@ -160,4 +164,5 @@ def first_heading(markdown: str) -> str | None:
     return None
 
 
-_CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf}
+_CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,
+               "xml": convert_legislation_xml}

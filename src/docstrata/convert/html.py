@@ -18,10 +18,15 @@ _CLASS_SPLIT = re.compile(r"[-_\s]+")
 
 
 def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+    from bs4 import BeautifulSoup
+
+    from .html_marks import html_marks
+
     cleaned, removed = clean_html(data)
     markdown = _markitdown_convert(cleaned.encode("utf-8"), "html", charset="utf-8")
     warnings = [f"removed {removed} navigation/banner/script elements"] if removed else []
-    return markdown, _html_title(data), warnings
+    anchors, definitions = html_marks(BeautifulSoup(cleaned, "lxml"))  # what markitdown drops: <dfn>, ids
+    return markdown, _html_title(data), warnings, {"anchors": anchors, "marked_definitions": definitions}
 
 
 def _html_title(data: bytes) -> str | None:

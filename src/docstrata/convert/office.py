@@ -47,7 +47,15 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple[str, str | Non
         markdown = number_docx_headings(markdown, docx_heading_numbers(data))
     except Exception as e:  # numbering is a refinement; the text is already there
         warnings.append(f"heading numbers not recovered: {type(e).__name__}")
-    return markdown, None, warnings
+    anchors: dict[str, str] = {}
+    try:  # REF fields and bookmark hyperlinks, which mammoth drops, become in-page links
+        from .docx_marks import docx_links, link_references
+
+        refs, anchors = docx_links(data)
+        markdown = link_references(markdown, refs)
+    except Exception as e:  # cross-references are a refinement too
+        warnings.append(f"cross-references not recovered: {type(e).__name__}")
+    return markdown, None, warnings, {"anchors": anchors}
 
 
 _SLIDE_RE = re.compile(r"^<!-- Slide number: (\d+) -->[ \t]*$", re.M)

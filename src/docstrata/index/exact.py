@@ -156,6 +156,8 @@ def quoted_phrases(query: str) -> list[str]:
 
 
 _BACKTICKED = re.compile(r"`([^`\n]{2,100})`")
+# Ticket-style ids: a letter run and a number joined by hyphens (REQ-0042, CVE-2021-44228, BEA-ESS-001).
+_TICKET_ID = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-\d+[A-Za-z0-9]*(?![\w-])")
 _BARE_NAME = re.compile(r"(?<![\w.:])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*(?P<call>\(\))?")
 
 
@@ -173,12 +175,16 @@ def query_identifiers(query: str) -> list[str]:
     """Code identifiers and code spans a query names, to be matched verbatim: text in backticks
     (`` `issue92()` ``), and bare names that cannot be English words — camelCase
     (``getTarget``, ``HashBuilder``), snake_case (``TEST_VECTORS``), letters followed by digits
-    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``) and calls (``get_path()``).
+    (``sha256``, ``BRCA1``), qualified names (``os.path.join``, ``Foo::bar``), calls (``get_path()``)
+    and ticket-style ids (``REQ-0042``, ``CVE-2021-44228``: letters and a number joined by hyphens), so a
+    bare ``REQ-0042`` is matched verbatim as its quoted form is, and ranks above ``REQ-0043``.
     A trailing ``()`` is dropped, so a call matches the name wherever it appears. A lowercase
     name that analyses to one plain word (``run()``, `` `__init__` ``, `` `the` ``) is left out:
     the index cannot tell it from the English word, so BM25 and the dense search handle it."""
     out = [m.group(1).strip().removesuffix("()") for m in _BACKTICKED.finditer(query)]
     rest = _BACKTICKED.sub(" ", query)
+    out += [m.group(0) for m in _TICKET_ID.finditer(rest) if re.search(r"[A-Z]", m.group(0))]
+    rest = _TICKET_ID.sub(" ", rest)
     out += [m.group(0).removesuffix("()") for m in _BARE_NAME.finditer(rest)
             if _is_identifier(m.group(0).removesuffix("()"), bool(m.group("call")))]
     return list(dict.fromkeys(x for x in out if _matchable(x)))
@@ -195,3 +201,90 @@ def _matchable(name: str) -> bool:
 def value_key(value: str) -> str:
     """Exact-index key of a record id or metadata value."""
     return "value:" + re.sub(r"\s+", " ", fold(value).strip())
+
+
+# ------------------------------------------------------------------ documents named by references
+def document_key(name: str) -> str:
+    """Exact-index key of a document name (``GPL``, ``RFC 5246``, a title): ``doc:<folded name>``.
+    The first chunk of each document carries one per name :func:`document_name_keys` gives."""
+    from ..structure.xrefs import fold_document_name
+
+    return "doc:" + fold(fold_document_name(name))
+
+
+def document_name_keys(title: str, doc_key: str) -> list[str]:
+    """Exact-index keys of every name a document is cited by (title, acronyms, ``RFC 5246``, stem)."""
+    from ..structure.xrefs import document_names
+
+    return list(dict.fromkeys(document_key(n) for n in document_names(title, doc_key)))
+
+
+def query_document_keys(query: str) -> list[str]:
+    """Keys of the documents a query's section references name: ``section 9 of the GPL`` →
+    ``doc:gpl``, ``RFC 5246 section 6.2`` → ``doc:rfc 5246``, ``Art. 12 GDPR`` → ``doc:gdpr``."""
+    from ..structure.xrefs import referenced_document_names
+
+    return list(dict.fromkeys(document_key(n) for n in referenced_document_names(query)))
+
+
+def _doc_of(chunk_id: str) -> str:
+    return chunk_id.rpartition("#")[0]
+
+
+def _target_keys(target: str) -> list[str]:
+    """Exact keys of a normalised reference target: ``article-12`` → ``article 12``; ``6.2`` → ``6.2``."""
+    last = target.split("/")[-1]
+    m = re.match(r"^([a-z]+)-(.+)$", last)
+    if m and m.group(1) in KINDS:
+        return reference_keys(m.group(1), m.group(2))
+    return reference_keys("section", last)
+
+
+def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
+    """Each chunk's cross-references as an agent follows them: ``{chunk_id: [{text, target,
+    target_document, target_section_id, resolved}]}``.
+
+    A reference resolved inside its own document (at ingest) gets that document's key; one that
+    names another document (``section 9 of the GPL``) is resolved here against the documents
+    ``store`` holds: the document whose name key (``doc:gpl``) matches, then the first chunk of
+    that document under the reference's section key, whose ``section_id`` is the target. Two
+    batched exact-index look-ups and one chunk fetch per call, whatever the number of chunks.
+    """
+    pending = [(c, x) for c in chunks for x in c.cross_references
+               if x.document and not (x.target_document and x.section_id)]
+    doc_of_name: dict[str, str] = {}
+    section_of: dict[tuple[str, str], str] = {}
+    if pending:
+        names = list(dict.fromkeys(document_key(x.document) for _, x in pending))
+        found = store.exact_lookup(names, limit=20)
+        for key in names:
+            docs = list(dict.fromkeys(_doc_of(cid) for cid in found.get(key, [])))
+            if docs:
+                doc_of_name[key] = docs[0]
+        wanted = [(doc_of_name[document_key(x.document)], x.target) for _, x in pending
+                  if document_key(x.document) in doc_of_name]
+        keys = list(dict.fromkeys(k for _, t in wanted for k in _target_keys(t)))
+        hits = store.exact_lookup(keys, limit=100) if keys else {}
+        first: dict[tuple[str, str], str] = {}
+        for doc, target in wanted:
+            for k in _target_keys(target):
+                in_doc = [cid for cid in hits.get(k, []) if _doc_of(cid) == doc]
+                if in_doc:
+                    first[(doc, target)] = min(in_doc, key=lambda cid: int(cid.rpartition("#")[2] or 0))
+                    break
+        got = {c.chunk_id: c for c in store.get_chunks(list(dict.fromkeys(first.values())))} if first else {}
+        section_of = {dt: got[cid].section_id for dt, cid in first.items() if cid in got}
+    out: dict[str, list[dict]] = {}
+    for c in chunks:
+        items = []
+        for x in c.cross_references:
+            doc, sid = x.target_document, x.section_id
+            if x.document and not (doc and sid):
+                doc = doc_of_name.get(document_key(x.document))
+                sid = section_of.get((doc, x.target)) if doc else None
+            elif sid and not doc:
+                doc = c.doc_key
+            items.append({"text": x.text, "target": x.target, "target_document": doc, "target_section_id": sid,
+                          "resolved": bool(doc and sid)})
+        out[c.chunk_id] = items
+    return out

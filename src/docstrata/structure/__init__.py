@@ -19,10 +19,11 @@ def build_tree(document: Document, *, extract_definitions: bool = True,
     from .parse import parse_sections
 
     tree = parse_sections(document.markdown, doc_key=document.doc_key, title=document.title)
+    tree.anchors = dict(document.anchors)
     if extract_definitions:
         from .definitions import extract_definitions as _defs
 
-        tree.definitions = _defs(tree)
+        tree.definitions = _defs(tree, marked=document.marked_definitions)
     if extract_cross_references:
         from .xrefs import extract_cross_references as _xrefs
 

@@ -1,16 +1,25 @@
-"""Defined terms: definitions sections and inline definition patterns.
+"""Defined terms: definitions sections, definitions blocks, inline patterns and marked-up terms.
 
 Entry point: :func:`extract_definitions`. Recognised forms (straight and curly quotes,
 optional ``**bold**``, HTML spans stripped):
 
-* ``"X" means …``, ``‘X’ means …``, ``**"X"** means …``, ``"X" shall mean …``,
+* anywhere: ``"X" means …``, ``‘X’ means …``, ``**"X"** means …``, ``"X" shall mean …``,
   ``"X" (or "Y") shall mean …``, ``"Source" form shall mean …``, ``"X" refers to …``,
-  ``"X" has the meaning …``, ``X is defined as …``, ``X: means …``;
-* inside a section titled Definitions / Glossary / Terms / Interpretation / Meaning of
-  terms / Defined terms (or a subsection of one) also ``A "covered work" means …``,
-  ``To "modify" a work means …`` and ``Term: definition`` / ``**Term** definition`` lines.
+  ``"X" has the meaning …``, ``X is defined as …``, ``X: means …``; Markdown definition lists
+  (``Term`` / ``: definition``); terms the source markup marks (HTML ``<dfn>``, ``<dl>`` entries
+  under a definitions heading: :class:`~docstrata.models.MarkedDefinition`, found by the converter);
+* inside a definitions section — titled Definitions / Dictionary / Glossary / Terms / Terminology /
+  Interpretation / Meaning of terms / Defined terms, or a subsection of one — or a definitions
+  block — the text after ``In this Act —``, ``In this Part:``, ``For the purposes of this
+  Regulation:`` — also ``A "covered work" means …``, ``To "modify" a work means …``, unquoted
+  ``vessel means …`` / ``business day includes …`` opening a line or item, ``Term: definition`` /
+  ``**Term** definition`` lines, and sub-headings that name a term (``### 2.3 CVE`` under
+  ``## 2 Terms and Definitions``), whose body is the definition.
 
-The definition text runs from the verb to the end of its paragraph. One namespace per
+Evidence, not a stop-list alone, decides what is a term: a term is a noun phrase (it does not
+start with a pronoun, determiner, conjunction or auxiliary — ``it``, ``this``, ``such``, ``which``
+— and is not only function words); unquoted forms count only inside definitions sections or
+blocks. The definition text runs from the verb to the end of its paragraph. One namespace per
 document: a term defined twice keeps its first definition (conflicts across documents are
 reported elsewhere).
 """
@@ -19,12 +28,31 @@ from __future__ import annotations
 
 import re
 
-from ..models import DefinitionEntry, DocumentTree, Section
+from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 
 _DEF_SECTION_RE = re.compile(
-    r"\b(definitions?|glossary|defined terms|terms|interpretation|meaning of terms|terminology)\b", re.I)
+    r"\b(definitions?|glossary|defined terms|terms|interpretation|meaning of terms|terminology|dictionary)\b", re.I)
+# "In this Act —", "In this Part:", "For the purposes of this Regulation:" open a definitions block
+_BLOCK_OPENER_RE = re.compile(
+    r"(?im)^[ \t>*-]*(?:\(\d+\)\s*|\d+\.?\s+)?(?:In|For the purposes of)\s+this\s+(?:Act|Part|Division|Chapter|"
+    r"Agreement|Regulation|Directive|Schedule|section|subsection|Article|Code|Ordinance|Policy|Licen[cs]e|instrument|"
+    r"Order|Rules?|Specification|Standard|Contract|document|Title|subchapter)\b[^.\n]{0,80}?(?:[—–:]|\s-\s|,?\s*—?$)")
+_UNQUOTED_BLOCK_RE = re.compile(
+    r"(?m)^[ \t>*-]*(?:\(?[0-9a-zA-Z]{1,4}[.)]\s+)?(?:\*\*|__)?(?P<term>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’()-]*){0,5}?)"
+    r"(?:\*\*|__)?,?\s+(?P<verb>means|includes|has\s+the\s+(?:same\s+)?meaning|refers\s+to|shall\s+mean)\b")
+_HANGING_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?P<term>[A-Za-z][^\n.;]{0,60}?)[ \t]*\n(?P<ind2>[ \t]+)"
+                         r"(?P<def>\S[^\n]*(?:\n(?P=ind2)\S[^\n]*)*)")
+_DEFLIST_RE = re.compile(r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*\n(?:[ \t]*\n)?:[ \t]+(?P<def>\S[^\n]*)")
+_DEMONSTRATIVES = frozenset("it its this that these those such which there here".split())
+_FUNCTION_WORDS = frozenset(
+    "it its this that these those such which who whom whose what whatever there they them their he she his her "
+    "we our you your i me my each any all some every either neither both no none one other another a an and or "
+    "but if unless when where while as of to in on at by for from with without is are was were be been being "
+    "has have had do does did shall will would should may might can could must not also so then than thus "
+    "here hereby herein thereof".split())
 _TAG_RE = re.compile(r"<[^>]+>")
-_NUMBER_PREFIX_RE = re.compile(r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*\s+", re.I)
+_NUMBER_PREFIX_RE = re.compile(
+    r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
 _Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
 _TERM = rf"(?<![\w`'’])[{_Q_OPEN}](?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}\n]{{1,80}}?)[{_Q_CLOSE}]"
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
@@ -49,7 +77,7 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     while cur is not None and hops < 8:
         words = _NUMBER_PREFIX_RE.sub("", cur.title)
         quoted = words[:1] in _Q_OPEN  # a definition paragraph titled by its term ("Terms"), not a heading
-        if not quoted and _DEF_SECTION_RE.search(words) and len(words.split()) <= 3:
+        if not quoted and _DEF_SECTION_RE.search(words) and len(words.split()) <= 5:
             return True
         cur = by_id.get(cur.parent_id) if cur.parent_id else None
         hops += 1
@@ -64,8 +92,14 @@ def _definition_after(text: str, start: int) -> str:
     return para[:1500].strip(" :,-|")
 
 
-def extract_definitions(tree: DocumentTree) -> list[DefinitionEntry]:
+def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | None = None) -> list[DefinitionEntry]:
     """Defined terms of ``tree`` in document order, each with the section that defines it.
+
+    Args:
+        tree: the parsed document.
+        marked: terms the source markup marks as defined (``Document.marked_definitions``); each
+            is placed in the section titled like its heading (else the first section whose text
+            holds the term) and kept after the text's own definitions of the same term.
 
     Returns:
         :class:`DefinitionEntry` items (``term`` as written, ``definition`` text,
@@ -74,16 +108,83 @@ def extract_definitions(tree: DocumentTree) -> list[DefinitionEntry]:
     """
     out: list[DefinitionEntry] = []
     seen: set[str] = set()
+
+    def add(term: str, definition: str, section_id: str | None) -> None:
+        key = " ".join(term.lower().split())
+        if key in seen or not definition:
+            return
+        seen.add(key)
+        out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key, section_id=section_id))
+
+    by_id = {x.section_id: x for x in tree.sections}
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, tree)
-        for term, definition in _find_in(body, in_defs):
-            key = " ".join(term.lower().split())
-            if key in seen or not definition:
-                continue
-            seen.add(key)
-            out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key, section_id=s.section_id))
+        found = _find_in(body, in_defs)
+        opener = None if in_defs else _block_start(s, by_id)
+        if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
+            found += [x for x in _find_in(body[opener:], True) if x not in found]
+        if in_defs and not found and _names_a_term(s, by_id):
+            found = [(_NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
+        for term, definition in found:
+            add(term, definition, s.section_id)
+    if marked:
+        placed = _place_marked(marked, tree)
+        for m, section_id in zip(marked, placed):
+            if _plausible_term(m.term, marked=True):
+                add(m.term, " ".join(m.definition.split()), section_id)
+        out.sort(key=lambda d: _order(d, tree))
     return out
+
+
+def _order(d: DefinitionEntry, tree: DocumentTree) -> int:
+    for i, s in enumerate(tree.sections):
+        if s.section_id == d.section_id:
+            return i
+    return len(tree.sections)
+
+
+def _norm_title(t: str) -> str:
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
+    words = re.findall(r"[^\W\d_]+", t.lower())
+    return " ".join(words)
+
+
+def _place_marked(marked: list[MarkedDefinition], tree: DocumentTree) -> list[str | None]:
+    by_title: dict[str, str] = {}
+    for s in tree.sections:
+        by_title.setdefault(_norm_title(s.title), s.section_id)
+    out: list[str | None] = []
+    for m in marked:
+        sid = by_title.get(_norm_title(m.heading)) if m.heading else None
+        if sid is None:
+            low = m.term.lower()
+            sid = next((s.section_id for s in tree.sections if low in s.text.lower()), None)
+        out.append(sid)
+    return out
+
+
+def _block_start(s: Section, by_id: dict[str, Section]) -> int | None:
+    """Offset in the section body after an "In this Act —" opener (in it or an enclosing section)."""
+    body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
+    m = _BLOCK_OPENER_RE.search(body)
+    if m:
+        return m.end()
+    parent = by_id.get(s.parent_id) if s.parent_id else None
+    if parent is not None and _BLOCK_OPENER_RE.search(_clean(parent.text)) and not s.heading.lstrip().startswith("#"):
+        return 0  # an item of the block: "(a) vessel means …" under "(1) In this Act —"
+    return None
+
+
+def _names_a_term(s: Section, by_id: dict[str, Section]) -> bool:
+    """A heading under a definitions heading that names a term (``### 2.3 CVE``) and has a body."""
+    if not s.heading.lstrip().startswith("#") or not s.text.strip() or not s.parent_id:
+        return False
+    parent = by_id.get(s.parent_id)
+    if parent is None or not _DEF_SECTION_RE.search(_NUMBER_PREFIX_RE.sub("", parent.title)):
+        return False
+    title = _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—")
+    return 0 < len(title.split()) <= 6 and _plausible_term(title)
 
 
 def leading_defined_term(text: str) -> str | None:
@@ -97,7 +198,7 @@ def leading_defined_term(text: str) -> str | None:
     if not m:
         return None
     term = m.group("term").strip(" ,.")
-    return term if _plausible_term(term) else None
+    return term if _plausible_term(term, quoted=True) else None
 
 
 def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
@@ -105,13 +206,29 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
     pattern = _LOOSE_RE if in_defs else _STRICT_RE
     for m in pattern.finditer(body):
         term = m.group("term").strip(" ,.")
-        if _plausible_term(term):
+        if _plausible_term(term, quoted=True):
             found.append((m.start(), term, _definition_after(body, m.start("verb"))))
     for m in _UNQUOTED_RE.finditer(body):
         term = m.group("term").strip()
         if _plausible_term(term) and not any(abs(p - m.start()) < 3 for p, _, _ in found):
             verb_start = m.start("verb") if m.group("verb") else m.start("verb2")
             found.append((m.start(), term, _definition_after(body, verb_start)))
+    for m in _DEFLIST_RE.finditer(body):  # Markdown definition list: "Term" / ": definition"
+        term = m.group("term").strip(" *_`")
+        if _plausible_term(term, marked=True):
+            found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
+    if in_defs:
+        for m in _HANGING_RE.finditer(body):  # RFC-style "Term" line, definition indented below it
+            if len(m.group("ind2").expandtabs()) < len(m.group("ind").expandtabs()) + 4:
+                continue
+            term = m.group("term").strip()
+            if _plausible_term(term) and len(term.split()) <= 6 and not term.endswith((":", ",")):
+                found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
+        for m in _UNQUOTED_BLOCK_RE.finditer(body):
+            term = m.group("term").strip()
+            if _plausible_term(term) and not any(abs(p - m.start()) < 12 or t.lower() == term.lower()
+                                                 for p, t, _ in found):
+                found.append((m.start(), term, _definition_after(body, m.start("verb"))))
     if in_defs and not found:
         for line in body.splitlines():
             g = _GLOSSARY_LINE_RE.match(line)
@@ -123,6 +240,20 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
     return [(t, d) for _, t, d in found]
 
 
-def _plausible_term(term: str) -> bool:
+def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bool:
+    """A noun phrase of 1–8 words: not opened by a pronoun, determiner, conjunction or auxiliary
+    (``it``, ``this``, ``such``, ``which``), not only function words. A term the markup marks
+    (``<dfn>``, a definition list) only has to hold a letter and not be a lone function word; a
+    quoted one (``"You" shall mean``: the quotes are the author's evidence) only must not be a
+    lone demonstrative or ``it``."""
     words = term.split()
-    return 0 < len(words) <= 8 and any(ch.isalpha() for ch in term) and not term.endswith((".", ";"))
+    if not (0 < len(words) <= 8 and any(ch.isalpha() for ch in term)):
+        return False
+    lowered = [w.lower().strip("\"'“”‘’*_()") for w in words]
+    if quoted:
+        return not term.endswith((".", ";")) and not (len(lowered) == 1 and lowered[0] in _DEMONSTRATIVES)
+    if all(w in _FUNCTION_WORDS for w in lowered):
+        return False
+    if marked:
+        return True
+    return not term.endswith((".", ";")) and lowered[0] not in _FUNCTION_WORDS - {"a", "an"}

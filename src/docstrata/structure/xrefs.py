@@ -5,33 +5,60 @@ Entry points: :func:`extract_cross_references` (a whole tree) and
 normalised like section ids (DESIGN §5: ``4.2``, ``203(a)``, ``article-6(1)``) and resolved to
 the finest section of the same document that exists: the exact id, else the nearest
 enclosing one (``article-6(1)`` → ``article-6``), else the first section inside it
-(``2.1.1`` → ``2.1.1(1)``). References that name another instrument ("section 196 of the
-FSMR", "GEN 3.3.31" from a document that is not GEN) are kept with ``section_id=None``.
+(``2.1.1`` → ``2.1.1(1)``). Further forms:
+
+* compound references resolve inside their container: ``Article II, Section 3`` and
+  ``Section 3 of Article II`` → section 3 *of* Article II (``article-ii/3``), not the first
+  section 3 of the document;
+* item references: ``Section 2(b)`` → item (b) of section 2; relative ones (``subsection (1)``,
+  ``paragraph (b)(2)``) → the nearest enclosing section of the passage that has that item;
+* references that name a document (``section 9 of the GPL``, ``RFC 5246 section 6.2``,
+  ``Art. 12 GDPR``, ``section 196 of the FSMR``) carry that name in ``document``; they resolve
+  here only when the name is this document's own (:func:`document_names`), otherwise the tool
+  resolves them against the other documents it holds;
+* in-page links ``[§5.3 Credential Selection](#user-mediated-selection)``, ``[Section 4.2](#tls-version)``
+  resolve through the link target: an HTML id the converter recorded (``DocumentTree.anchors``:
+  id → heading text), a heading slug (Python-Markdown / GitHub style), or an id that spells a
+  number (``#section-4.2``); links to other files (``[x](../guide/config.md#site_name)``) name that
+  file as ``target_document`` (path relative to the source root) with the fragment as target;
+* text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
+  refer to some other section 8).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
+
 from ..models import CrossReference, DocumentTree
 
-_NUMBER = r"(?:[A-Z]?\d{1,4}[A-Z]{0,2}(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
+_NUMBER = r"(?:[A-Z]?\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
 _ROMAN = r"(?:[IVXLC]{1,7}\b)"
+_ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
 _KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
             r"paragraphs?|paras?\.|[Ss]ubsections?|[Cc]lauses?|Parts?|PART|Chapters?|CHAPTER|Schedules?|"
             r"Appendix|Appendices|APP|App\.?|Annex(?:es)?|[Ss]ections?|[Rr]ules?|[Aa]rticles?|[Pp]arts?|"
             r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?)")
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until)\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
-    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}))*)"
+    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
 )
+# "Article II, Section 3" / "Article II Section 3": a section inside a container
+_INNER_AFTER_RE = re.compile(
+    rf"^,?\s+(?P<kw>Sections?|SECTION|Sec\.|§|[Cc]lauses?|[Ss]ections?|[Pp]aragraphs?)\s*(?P<num>{_NUMBER}|{_ITEM})")
+# "Section 3 of Article II" / "section 3 of this Article": a section inside a container named after it
+_OUTER_AFTER_RE = re.compile(
+    rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?(?P<kw>Articles?|ARTICLE|Parts?|PART|Chapters?|CHAPTER|[Tt]itle|"
+    rf"[Ss]chedules?|[Aa]rticle|[Pp]art|[Cc]hapter|[Dd]ivision|Division)\s+(?P<num>{_NUMBER}|{_ROMAN})")
+_CONTAINER_PREFIXES = {"article", "part", "chapter", "schedule", "appendix", "annex", "title", "division"}
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 _BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
-_ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}")
+_ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}|{_ITEM}")
 _RANGE_RE = re.compile(r"\s+(?:to|through|until)\s+|\s*[-–]\s*")
 _EXTERNAL_RE = re.compile(
-    r"^\s*(?:of|in|under)\s+(?:the\s+)?(?P<name>[A-Z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|of|and|No\.|\d{4}))*)")
-_SELF_WORDS = {"this", "these", "the"}
+    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+)?[A-Z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|of|and|No\.|\d{1,5}))*)")
 _PREFIX = {"article": "article", "art": "article", "part": "part", "chapter": "chapter", "schedule": "schedule",
+           "title": "title", "division": "division",
            "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex"}
 _RELATIVE = {"paragraph", "paragraphs", "para", "paras", "subsection", "subsections"}
 
@@ -80,24 +107,159 @@ def _between(first: str, last: str) -> list[str]:
     return [f"{fa[0]}.{k}" if fa[0] else str(k) for k in range(lo + 1, hi)]
 
 
+_GENERIC_NAMES = frozenset(
+    "act agreement license licence contract regulation regulations directive policy standard specification "
+    "document terms code rules rulebook treaty convention constitution statute law readme index".split())
+_SMALL_WORDS = frozenset("of and the for on in to a an".split())
+_CAPS_STOP = frozenset(
+    "MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL AND OR THE OF TO IN FOR ON AT BY IS ARE BE NO "
+    "AS AN IF IT ANY ALL WITH FROM THIS THAT SEE ALSO NOTE".split())
+
+
+def fold_document_name(name: str) -> str:
+    """Canonical form of a document name: ``the  GPL`` → ``gpl``, ``RFC5246`` → ``rfc 5246``."""
+    n = " ".join(name.replace(" ", " ").split()).strip(" ,.;:()[]\"'“”‘’")
+    n = re.sub(r"^(?:the|this)\s+", "", n, flags=re.I)
+    n = re.sub(r"\b(rfc)\s*-?\s*(\d{1,5})\b", r"\1 \2", n, flags=re.I)
+    return n.lower()
+
+
+def document_names(title: str, doc_key: str) -> list[str]:
+    """Names a document is cited by, folded (:func:`fold_document_name`), most specific first.
+
+    From the title: the whole title, acronyms written in it (``GDPR``, ``(CCPA)``), initialisms of
+    its capitalised words and of their tails (``General Data Protection Regulation`` → ``gdpr``;
+    ``GNU General Public License`` → ``gpl`` too), ``RFC 5246``. From the doc key: ``RFC 5246``
+    in ``rfc5246.txt`` and the file stem's leading word (``gdpr.md``, ``gpl-3.0.txt`` → ``gpl``).
+    Generic words (``License``, ``Act``, ``Agreement``) alone are never names: every document of
+    that kind calls itself that.
+    """
+    names: list[str] = []
+    clean_title = re.sub(r"<[^>]+>|[*_`#]", " ", title or "")
+    if clean_title.strip():
+        names.append(fold_document_name(clean_title))
+        names.append(fold_document_name(re.split(r"[,:;(–—]| - ", clean_title)[0]))  # "Apache License"
+    for m in re.finditer(r"\brfc\s*-?\s*(\d{1,5})\b", f"{clean_title} {doc_key}", re.I):
+        names.append(f"rfc {int(m.group(1))}")
+    names += [a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,7}\b", clean_title)
+              if a not in _CAPS_STOP and not a.isdigit() and not re.fullmatch(r"[IVXLC]+", a)]
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", re.split(r"[,:;(–—]| - ", clean_title)[0])
+             if w.lower() not in _SMALL_WORDS]
+    caps = [w for w in words if w[0].isupper()]
+    if len(caps) == len(words) and len(caps) >= 3:
+        names.append("".join(w[0] for w in caps).lower())
+        if caps[0].isupper() and len(caps) >= 4:  # "GNU General Public License" → GPL
+            names.append("".join(w[0] for w in caps[1:]).lower())
+    stem = PurePosixPath(doc_key).name.split(".")[0]
+    lead = re.split(r"[-_ ]", stem)[0]
+    if len(lead) >= 3 and lead.isalpha() and lead.lower() not in _GENERIC_NAMES:
+        names.append(lead.lower())
+    if stem:
+        names.append(fold_document_name(stem.replace("_", " ")))
+    names.append(doc_key.lower())  # a link to the file itself: [x](../guide/config.md)
+    return [n for n in dict.fromkeys(names) if n and n not in _GENERIC_NAMES]
+
+
 class _Resolver:
     """Maps a normalised target to a section id of one tree."""
 
     def __init__(self, tree: DocumentTree):
         self.ids = {s.section_id for s in tree.sections}
+        self.parent = {s.section_id: s.parent_id for s in tree.sections}
         self.local: dict[str, str] = {}
+        self.by_tail: dict[str, list[str]] = {}
         for s in tree.sections:  # "article-ii/1" is also reachable as "1" when unambiguous
             tail = s.section_id.split("/")[-1]
             self.local.setdefault(tail, s.section_id)
+            self.by_tail.setdefault(tail, []).append(s.section_id)
         self.sorted_ids = sorted(self.local)
         name = f"{tree.title} {tree.doc_key}"
         self.own_names = set(re.findall(r"[A-Z]{2,6}", name))
+        self.own_folded = set(document_names(tree.title, tree.doc_key))
+        self.by_title: dict[str, str] = {}
+        self.by_slug: dict[str, str] = {}
+        for s in tree.sections:
+            if not s.heading.lstrip().startswith("#") and s.number is not None:
+                continue  # numbered list items are not link targets
+            self.by_title.setdefault(_title_words(s.title), s.section_id)
+            self.by_title.setdefault(_title_words(s.title, drop_number=True), s.section_id)
+            heading_text = re.sub(r"^\s*#{1,6}\s+|\s+#+\s*$", "", s.heading or "")
+            for slug in _slugs(s.title) | (_slugs(heading_text) if heading_text else set()):
+                self.by_slug.setdefault(slug, s.section_id)
+            m = re.search(r"\{#([\w:.-]+)[^}]*\}\s*$", heading_text)  # "## Title {#custom-id}"
+            if m:
+                self.by_slug.setdefault(m.group(1).lower(), s.section_id)
+        self.anchors = dict(getattr(tree, "anchors", None) or {})
+        self.titles = {s.section_id: s.title for s in tree.sections}
+
+    def resolve_fragment(self, fragment: str) -> str | None:
+        """The section an in-page link ``#fragment`` points at."""
+        frag = fragment.lstrip("#")
+        heading = self.anchors.get(frag)
+        if heading is not None:
+            found = self.by_title.get(_title_words(heading)) or self.by_title.get(_title_words(heading, True))
+            if found:
+                return found
+            m = _KW_REF_RE.match(heading)  # an anchor that records a citation: "Article 3(2)", "Section 1(1)"
+            if m and m.end() == len(heading.rstrip()):
+                prefix = _keyword_prefix(m.group("kw")) or ""
+                found = self.resolve(_normalise(m.group("nums"), prefix))
+                if found:
+                    return found
+        if frag.lower() in self.by_slug:
+            return self.by_slug[frag.lower()]
+        m = re.fullmatch(r"(?:section|sec|s|appendix|article|art)[-.]?([A-Za-z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)", frag,
+                         re.I)
+        if m:
+            kind = frag[:3].lower()
+            prefix = "appendix" if kind == "app" else "article" if kind == "art" else ""
+            return self.resolve(_normalise(m.group(1), prefix) if prefix else m.group(1))
+        return None
 
     def resolve(self, target: str) -> str | None:
         found = self._resolve(target)
         if found is None and re.match(r"^(chapter|part)-\d", target):
             found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
         return found
+
+    def ancestors(self, section_id: str | None) -> list[str]:
+        """``section_id`` and its enclosing sections, innermost first."""
+        out: list[str] = []
+        while section_id and section_id not in out and len(out) < 32:
+            out.append(section_id)
+            section_id = self.parent.get(section_id)
+        return out
+
+    def resolve_within(self, container_id: str, target: str) -> str | None:
+        """``target`` (``3``, ``2(b)``) among the sections inside ``container_id``."""
+        direct = f"{container_id}/{target}"
+        if direct in self.ids:
+            return direct
+        head = re.sub(r"\(.*$", "", target)
+        for tail in (target, head):
+            for cand in self.by_tail.get(tail, []):
+                if container_id in self.ancestors(cand)[1:]:
+                    if tail == target:
+                        return cand
+                    finer = f"{cand}{target[len(head):]}"
+                    return finer if finer in self.ids else cand
+        return None
+
+    def resolve_item(self, item: str, source_section_id: str | None) -> str | None:
+        """A relative item (``(1)``, ``(b)(2)``) in the nearest enclosing section that has it."""
+        for scope in self.ancestors(source_section_id):
+            if f"{scope}{item}" in self.ids:
+                return f"{scope}{item}"
+            tail = scope.split("/")[-1]  # "article-ii/3" may hold its item (a) as "3(a)"
+            for cand in self.by_tail.get(f"{tail}{item}", []):
+                if scope in self.ancestors(cand)[1:]:
+                    return cand
+        return None
+
+    def is_own(self, name: str) -> bool:
+        folded = fold_document_name(name)
+        return folded in self.own_folded or bool(set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names
+                                                 and not folded.startswith("rfc "))
 
     def _resolve(self, target: str) -> str | None:
         if target in self.ids:
@@ -142,18 +304,143 @@ def _resolver(tree: DocumentTree) -> _Resolver:
     return r
 
 
-def _names_other_instrument(after: str, resolver: _Resolver) -> bool:
+_NAMED_AFTER_RE = re.compile(r"^\s+(?P<name>RFC\s?\d{1,5}|[A-Z][A-Z0-9]{1,7})\b(?![-.]?\d)")
+_NAMED_BEFORE_RE = re.compile(r"(?<![\w-])(?P<name>RFC\s?\d{1,5}|[A-Z][A-Z]{2,7})\s*,?\s*$")
+
+
+def _named_document(after: str, before: str) -> str | None:
+    """The document a reference names, as written, or ``None`` (this document or none named).
+
+    ``… of the GPL`` / ``… of RFC 5246`` / ``… of the Data Protection Act 2018`` (after the
+    number), ``Art. 12 GDPR`` (an acronym right after), ``RFC 5246 section 6.2`` (before).
+    ``of this Act``, ``of the Agreement`` (a generic word alone) name this document.
+    """
     m = _EXTERNAL_RE.match(after)
-    if not m:
-        return False
-    name = m.group("name")
-    first = name.split()[0].lower()
-    if first in _SELF_WORDS:
-        return False
-    acronyms = set(re.findall(r"\b[A-Z]{2,6}\b", name))
-    if acronyms and acronyms & resolver.own_names:
-        return False
-    return bool(acronyms) or bool(re.search(r"\b(Act|Law|Regulations?|Rules|Directive|Code|Treaty|Convention)\b", name))
+    if m:
+        name = m.group("name")
+        words = name.split()
+        if words[0].lower() in ("this", "these"):
+            return None
+        if words[0].lower() == "the":
+            words = words[1:]
+        if not words:
+            return None
+        name = re.split(r"\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
+                        r"Rules?|Clauses?|Paragraphs?|Annex|Appendix)\b)", " ".join(words))[0]  # "the GPL and RFC 5246"
+        words = name.split()
+        acronyms = set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP
+        generic_only = all(w.lower() in _GENERIC_NAMES | _SMALL_WORDS for w in words)
+        if re.match(r"RFC\s?\d", name) or acronyms or (
+                not generic_only and re.search(r"\b(Act|Law|Regulations?|Rules|Directive|Code|Treaty|Convention|"
+                                               r"License|Licence|Agreement|Standard|Specification)\b", name)):
+            return name
+        return None
+    letters = [c for c in before[-30:] + after[:30] if c.isalpha()]
+    shouting = len(letters) >= 12 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
+    m = _NAMED_AFTER_RE.match(after)
+    if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
+        return m.group("name")
+    m = _NAMED_BEFORE_RE.search(before[-24:])
+    if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
+        return m.group("name")
+    return None
+
+
+def referenced_document_names(text: str) -> list[str]:
+    """Names of the documents that the section references in ``text`` name (``section 9 of the
+    GPL`` → ``GPL``), as written, in text order; for reading a query."""
+    out = []
+    for m in _KW_REF_RE.finditer(text):
+        name = _named_document(text[m.end():m.end() + 120], text[max(0, m.start() - 30):m.start()])
+        if name:
+            out.append(name)
+    return list(dict.fromkeys(out))
+
+
+_RESPEC_RE = re.compile(r"\[\[\[#(?P<frag>[\w.:-]{1,120})\]\]\]")  # ReSpec source: [[[#section-id]]]
+_TOC_TITLE_RE = re.compile(r"^\W*(?:table of )?contents\W*$", re.I)
+_TOC_LINE_RE = re.compile(r"(?m)^[ \t*+-]*(?P<num>(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\.?[ \t]+(?P<title>[^\n]*?\w[^\n]*?)"
+                          r"(?:[ \t]*(?:\.[ \t]?){3,}[ \t]*\d+)?[ \t]*$")
+_LINK_RE = re.compile(r"(?<!!)\[(?P<label>[^\[\]\n]{1,200})\]\((?P<url>[^()\s]{1,300})(?:\s+\"[^\"]*\")?\)")
+
+
+def _title_words(title: str, drop_number: bool = False) -> str:
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title or "")
+    t = re.sub(r"<[^>]+>|[*_`]", " ", t).replace("§", " ")
+    if drop_number:
+        t = re.sub(r"^\s*(?:[A-Za-z]{1,10}\s+)?[A-Z]?\d+(?:\.\d+)*[A-Z]?\.?\s+|^\s*[A-Z]\.(?:\d+\.?)*\s+", "", t)
+    return " ".join(re.findall(r"\w+", t.lower()))
+
+
+def _slugs(title: str) -> set[str]:
+    """Anchor slugs Markdown tools give a heading: Python-Markdown (toc), GitHub, pandoc."""
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title or "")
+    t = re.sub(r"<[^>]+>|[*`]", "", t).strip().lower()
+    out = set()
+    py = re.sub(r"[^\w\s-]", "", t).strip()
+    out.add(re.sub(r"[-\s]+", "-", py))  # Python-Markdown
+    out.add(re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", t)))  # GitHub: every space a dash
+    out.add(re.sub(r"^[^a-z]+", "", re.sub(r"\s+", "-", re.sub(r"[^\w\s.-]", "", t))))  # pandoc
+    return {x for x in out if x}
+
+
+def _toc_references(text: str, resolver: "_Resolver", tree: DocumentTree,
+                    source_section_id: str | None) -> list[tuple[int, CrossReference]]:
+    """A table of contents points at every section it lists: ``1.1.  Specification of Requirements``
+    is a reference to section 1.1 when that section has that title (nothing is guessed)."""
+    title = resolver.titles.get(source_section_id or "", "")
+    in_toc = bool(_TOC_TITLE_RE.match(_title_words(title)) or _TOC_TITLE_RE.match(title))
+    out = []
+    for m in _TOC_LINE_RE.finditer(text):
+        found = resolver.resolve(m.group("num"))
+        if found and _title_words(resolver.titles.get(found, ""), True) == _title_words(m.group("title"), True):
+            out.append((m.start(), CrossReference(text=m.group("num"), target=m.group("num"), section_id=found,
+                                                  source_section_id=source_section_id, target_document=tree.doc_key)))
+    return out if in_toc or len(out) >= 3 else []  # three lines naming sections as titled: a contents list
+
+
+def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", source_section_id: str | None,
+                     taken: list[tuple[int, int]]) -> list[tuple[int, CrossReference]]:
+    """References made by Markdown links to a heading in this document or to another file."""
+    import posixpath
+
+    out: list[tuple[int, CrossReference]] = []
+    for m in _RESPEC_RE.finditer(text):
+        found = resolver.resolve_fragment(m.group("frag"))
+        if found and found != source_section_id:
+            out.append((m.start(), CrossReference(text=m.group(0), target=m.group("frag"), section_id=found,
+                                                  source_section_id=source_section_id, target_document=tree.doc_key)))
+    for m in _LINK_RE.finditer(text):
+        if _inside(m.span(), taken):
+            continue
+        label, url = m.group("label").strip(), m.group("url")
+        if not label or label in ("¶", "#", "§", "↑", "▲") or re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I):
+            continue  # paragraph self-links, external URLs (http:, mailto:)
+        label_text = re.sub(r"^[*_`]+|[*_`]+$", "", label).strip()  # **documentation** → documentation
+        path, _, frag = url.partition("#")
+        if not path:
+            found = resolver.resolve_fragment(frag)
+            if found and found != source_section_id:
+                out.append((m.start(), CrossReference(text=label_text, target=frag, section_id=found,
+                                                      source_section_id=source_section_id,
+                                                      target_document=tree.doc_key)))
+            continue
+        if not re.search(r"\.(?:md|markdown|html?|txt|pdf|docx|xml)/?$", path, re.I):
+            continue
+        base = posixpath.dirname(tree.doc_key)
+        target_doc = posixpath.normpath(posixpath.join(base, path.rstrip("/"))) if not path.startswith("/") \
+            else path.strip("/")
+        if target_doc.startswith(".."):
+            continue
+        out.append((m.start(), CrossReference(text=label_text, target=frag, section_id=None,
+                                              source_section_id=source_section_id, document=target_doc,
+                                              target_document=target_doc if not frag else None)))
+    return out
+
+
+def _heading_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of Markdown heading lines (labels, not references)."""
+    return [m.span() for m in re.finditer(r"(?m)^ {0,3}#{1,6}\s.*$", text)]
 
 
 def _relative_base(source_section_id: str | None) -> str | None:
@@ -170,42 +457,123 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         text: the passage (Markdown or plain text).
         tree: the document the passage belongs to; its section ids are the resolution space.
         source_section_id: the section the passage stands in; set on every reference and
-            used to resolve relative references ("paragraph 2" of the same article).
+            used to resolve relative references ("paragraph 2" of the same article,
+            "subsection (1)" of the same section).
 
     Returns:
         One :class:`CrossReference` per referenced number, in text order (a list
-        "Sections 8.1 and 8.2" gives two; a range "4.13.5 to 4.13.8" gives each number).
+        "Sections 8.1 and 8.2" gives two; a range "4.13.5 to 4.13.8" gives each number; a
+        compound "Article II, Section 3" gives one). A reference naming another document has
+        ``document`` set and ``section_id=None``. Nothing on a Markdown heading line is a reference.
     """
     resolver = _resolver(tree)
-    refs: list[CrossReference] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = _heading_spans(text)
+    links = _link_references(text, tree, resolver, source_section_id, taken) if "](" in text or "[[[#" in text else []
+    toc = _toc_references(text, resolver, tree, source_section_id)
+    for pos, _ in toc:  # a contents line is one reference, to the section it lists
+        taken.append((pos, text.find("\n", pos) if "\n" in text[pos:] else len(text)))
+    if links:  # "see [Section 4.2](#tls-version)": read the label as text, keep the link's resolution
+        text = _LINK_RE.sub(lambda m: m.group("label") + " " * (len(m.group(0)) - len(m.group("label"))), text)
+    refs: list[tuple[int, CrossReference]] = []
     for m in _KW_REF_RE.finditer(text):
+        if _inside(m.span(), taken):
+            continue
         prefix = _keyword_prefix(m.group("kw"))
-        external = _names_other_instrument(text[m.end():m.end() + 120], resolver)
-        for number in _expand(m.group("nums")):
-            if prefix is None:
+        numbers = _expand(m.group("nums"))
+        before = text[max(0, m.start() - 30):m.start()]
+        compound = _compound(m, prefix, numbers, text, resolver)
+        if compound is not None:
+            ref_text, target, section_id, end = compound
+            name = _named_document(text[end:end + 120], before)
+            if name and not resolver.is_own(name):
+                section_id = None
+            else:
+                name = None
+            refs.append((m.start(), _ref(ref_text, target, section_id, source_section_id, name)))
+            taken.append((m.start(), end))
+            continue
+        name = _named_document(text[m.end():m.end() + 120], before)
+        if name and resolver.is_own(name):
+            name = None
+        for number in numbers:
+            if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
+                number = re.sub(r"\s+", "", number)
+                found = resolver.resolve_item(number, source_section_id)
+                target = found or number
+            elif prefix is None:
                 base = _relative_base(source_section_id)
                 target = f"{base}({number})" if base and "-" in base and number.isdigit() else _normalise(number, "")
+                found = resolver.resolve(target)
             else:
                 if re.fullmatch(_ROMAN, number) and not prefix:
                     continue  # "Section I" style is too ambiguous without a container keyword
                 target = _normalise(number, prefix)
-            refs.append(_ref(m.group(0), target, None if external else resolver.resolve(target), source_section_id))
+                found = resolver.resolve(target)
+            refs.append((m.start(), _ref(m.group(0), target, None if name else found, source_section_id, name)))
         taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
             continue
         own = m.group("doc") in resolver.own_names
         target = _normalise(m.group("nums"), "")
-        refs.append(_ref(m.group(0), target, resolver.resolve(target) if own else None, source_section_id))
+        refs.append((m.start(), _ref(m.group(0), target, resolver.resolve(target) if own else None, source_section_id,
+                                     None if own else m.group("doc"))))
         taken.append(m.span())
     for m in _BARE_RE.finditer(text):
         if _inside(m.span(), taken) or _starts_line(text, m.start()):
             continue  # a number opening a line is a label, not a reference
         target = _normalise(m.group("nums"), "")
-        external = _names_other_instrument(text[m.end():m.end() + 120], resolver)
-        refs.append(_ref(m.group(0), target, None if external else resolver.resolve(target), source_section_id))
-    return refs
+        name = _named_document(text[m.end():m.end() + 120], "")
+        if name and resolver.is_own(name):
+            name = None
+        refs.append((m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target),
+                                     source_section_id, name)))
+    refs = _merge_links(refs, links) + toc
+    refs.sort(key=lambda x: x[0])
+    for _, r in refs:
+        if r.section_id and not r.document:
+            r.target_document = tree.doc_key
+    return [r for _, r in refs]
+
+
+def _merge_links(refs: list[tuple[int, CrossReference]],
+                 links: list[tuple[int, CrossReference]]) -> list[tuple[int, CrossReference]]:
+    """A link whose label is also a textual reference ("[Section 4.2](#tls-version)") counts once:
+    the textual one, resolved by the link target when the text alone did not resolve."""
+    out = list(refs)
+    for pos, link in links:
+        same = [r for p, r in refs if pos <= p <= pos + 1 + len(link.text) or p <= pos <= p + len(r.text)]
+        if same:
+            for r in same:
+                if r.section_id is None and link.section_id is not None and not r.document:
+                    r.section_id = link.section_id
+            continue
+        out.append((pos, link))
+    return out
+
+
+def _compound(m, prefix: str | None, numbers: list[str], text: str,
+              resolver: _Resolver) -> tuple[str, str, str | None, int] | None:
+    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end) or None."""
+    if len(numbers) != 1:
+        return None
+    after = text[m.end():m.end() + 80]
+    if prefix in _CONTAINER_PREFIXES and (inner := _INNER_AFTER_RE.match(after)):
+        container = _normalise(numbers[0], prefix)
+        number = re.sub(r"\s+", "", inner.group("num"))
+        end = m.end() + inner.end()
+    elif prefix == "" and (outer := _OUTER_AFTER_RE.match(after)):
+        outer_prefix = _keyword_prefix(outer.group("kw")) or "part"
+        container = _normalise(outer.group("num"), outer_prefix)
+        number = _normalise(numbers[0], "")
+        end = m.end() + outer.end()
+    else:
+        return None
+    container_id = resolver.resolve(container)
+    if container_id is None and prefix == "":
+        return None  # "section 112 of title 1" where no title 1 is a section here: a plain section reference
+    found = resolver.resolve_within(container_id, number) if container_id else None
+    return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end
 
 
 def _starts_line(text: str, pos: int) -> bool:
@@ -216,8 +584,10 @@ def _inside(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
     return any(a <= span[0] < b or a < span[1] <= b for a, b in taken)
 
 
-def _ref(text: str, target: str, section_id: str | None, source: str | None) -> CrossReference:
-    return CrossReference(text=" ".join(text.split()), target=target, section_id=section_id, source_section_id=source)
+def _ref(text: str, target: str, section_id: str | None, source: str | None,
+         document: str | None = None) -> CrossReference:
+    return CrossReference(text=" ".join(text.split()), target=target, section_id=section_id, source_section_id=source,
+                          document=" ".join(document.split()) if document else None)
 
 
 def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:

@@ -1,0 +1,402 @@
+"""Legislation XML → Markdown: USLM (US Code, CFR, statute compilations), Akoma Ntoso (incl.
+LegalDocML.de) and UK CLML, recognised by the root element's namespace or name.
+
+Why Markdown and not a section tree: every converter hands the structure stage one
+:class:`~docstrata.models.Document` whose ``markdown`` is the single source of truth for
+chunk text, citations and line numbers; emitting the tree directly would need a second
+contract between ``convert`` and ``structure`` (and a second parser to keep in step). The XML's
+structure is instead written in the form the section parser reads without guessing:
+
+* containers (title, part, chapter, subchapter, division, section, article, CLML
+  ``Part``/``Chapter``/``Pblock``/``P1group``, schedules) become ATX headings whose level is
+  their nesting depth among containers (capped at 6), text ``"{num} {heading}"``
+  (``### § 106a. Heading``, ``## Article 2 Definitions``, ``#### 1 Establishment of the Tribunals``);
+* numbered provisions below them (subsection, paragraph, subparagraph, clause, item, point,
+  CLML ``P2``–``P6``) become paragraphs that open with their printed number (``(a) …``,
+  ``(1) …``, ``1. …``, ``a) …``), which the parser nests by numbering style;
+* defined terms (USLM ``<term>``, Akoma Ntoso ``<def>``, CLML ``<Term>``) are written in curly
+  quotes (``“vessel” means …``) unless the text already quotes them, so definition extraction
+  sees them;
+* references (``<ref href>``, ``<Citation>``) keep their printed text, which cross-reference
+  extraction reads; tables become Markdown tables;
+* metadata, tables of contents and quoted amending text keep out of the structure (quoted text
+  stays as one paragraph of body text; metadata and TOCs are dropped).
+
+Parsing is safe against hostile XML (lxml with entity resolution, DTD loading and network access
+off; no billion-laughs expansion). Entry point: :func:`convert_legislation_xml`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import ConversionError
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """Element names (local names) that carry structure in one legislation XML schema."""
+
+    name: str
+    containers: frozenset[str]  # headings
+    items: frozenset[str]  # numbered provisions below containers
+    num: frozenset[str]
+    heading: frozenset[str]
+    skip: frozenset[str]  # dropped with their content
+    flat: frozenset[str]  # kept as plain text, never as structure (quoted amendments, notes)
+    terms: frozenset[str]
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+USLM = Dialect(
+    "USLM",
+    containers=_names("title subtitle chapter subchapter part subpart division subdivision article section "
+                      "appendix compiledAct courtRules reorganizationPlan"),
+    items=_names("subsection paragraph subparagraph clause subclause item subitem subsubitem level"),
+    num=_names("num"), heading=_names("heading"),
+    skip=_names("meta toc tocItem layout referenceItem headingItem groupItem leftRunningHead rightRunningHead "
+                "index img figure"),
+    flat=_names("quotedContent quotedText note notes sourceCredit editorialNote source authority footnote"),
+    terms=_names("term"),
+)
+AKOMA_NTOSO = Dialect(
+    "Akoma Ntoso",
+    containers=_names("book tome part subpart title subtitle chapter subchapter division subdivision section "
+                      "subsection article rule subrule attachment"),
+    items=_names("paragraph subparagraph point item indent alinea clause subclause list"),
+    num=_names("num"), heading=_names("heading subheading"),
+    skip=_names("meta toc tocItem marker authorialNote noteRef"),
+    flat=_names("quotedStructure quotedText mod embeddedStructure notes note"),
+    terms=_names("def"),
+)
+CLML = Dialect(
+    "CLML",
+    containers=_names("Group Part Chapter Pblock PsubBlock P1group Schedule Appendix"),
+    items=_names("P1 P2 P3 P4 P5 P6 P7"),
+    num=_names("Number Pnumber"), heading=_names("Title Subtitle"),
+    skip=_names("Metadata Contents Commentaries CommentaryRef FootnoteRef Footnotes MarginNotes Resources "
+                "Image Figure"),
+    flat=_names("BlockAmendment BlockExtract BlockText"),
+    terms=_names("Term"),
+)
+_BY_NAMESPACE = (("uslm", USLM), ("akn", AKOMA_NTOSO), ("akomantoso", AKOMA_NTOSO), ("legaldocml", AKOMA_NTOSO),
+                 ("legislation.gov.uk/namespaces/legislation", CLML))
+_BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation": USLM, "cfrDoc": USLM,
+            "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
+            "Secondary": CLML, "EURetained": CLML}
+_TABLES = frozenset({"table", "Tabular"})
+_REFS = frozenset({"ref", "Citation", "CitationSubRef", "InternalLink"})
+_BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
+_MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
+_QUOTES = "\"“”‘’'«»"
+_CLML_DEFAULT_PUNCTUATION = {"P1": ("", ""), "P2": ("(", ")"), "P3": ("(", ")"), "P4": ("(", ")"),
+                             "P5": ("(", ")"), "P6": ("(", ")"), "P7": ("(", ")")}
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _namespace(tag: str) -> str:
+    return tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
+
+
+def detect_dialect(root) -> Dialect | None:
+    """The dialect of a parsed root element: by namespace URI, else by root element name."""
+    ns = _namespace(root.tag).lower()
+    for marker, dialect in _BY_NAMESPACE:
+        if ns and marker in ns:
+            return dialect
+    return _BY_ROOT.get(_local(root.tag))
+
+
+def parse_xml(data: bytes, doc_key: str):
+    """Parse XML bytes safely (no entities, DTDs or network). Raises :class:`ConversionError`."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True,
+                             remove_comments=True, remove_pis=True, recover=False)
+    try:
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as e:
+        line = f" at line {e.lineno}" if getattr(e, "lineno", None) else ""
+        raise ConversionError(doc_key, f"malformed XML{line}: {e.msg if hasattr(e, 'msg') else e}") from None
+
+
+def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+    """USLM / Akoma Ntoso / CLML bytes → ``(markdown, title, warnings)``.
+
+    Raises :class:`ConversionError` for malformed XML or an XML schema other than these three
+    (the reason names the root element and namespace found).
+    """
+    root = parse_xml(data, doc_key)
+    dialect = detect_dialect(root)
+    if dialect is None:
+        ns = _namespace(root.tag)
+        raise ConversionError(doc_key, f"XML is not supported for this schema (root <{_local(root.tag)}>"
+                                       f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
+                                       "USLM, Akoma Ntoso and UK CLML legislation XML; convert other XML to "
+                                       "HTML or Markdown first")
+    writer = _Writer(dialect, _element_ids(root))
+    writer.walk(root, depth=0)
+    title = _document_title(root, dialect) or writer.first_heading
+    markdown = "\n\n".join(b for b in writer.blocks if b.strip()) + "\n"
+    return markdown, title, writer.warnings, {"anchors": writer.anchors}
+
+
+_ID_ATTRS = ("eId", "{http://www.w3.org/XML/1998/namespace}id", "GUID", "id", "identifier", "IdURI")
+
+
+def _element_ids(root) -> set[str]:
+    """Every id an in-document reference may point at (eId, xml:id, GUID, id, USLM identifier)."""
+    return {v for e in root.iter() if isinstance(e.tag, str) for a in _ID_ATTRS if (v := e.get(a))}
+
+
+def _fragment(href: str, ids: set[str]) -> str | None:
+    """The id of this document a ``<ref href>`` points at: ``#art_2``, ``doc.xml/~ecaU0``, ``/us/usc/t1/s8``."""
+    for cand in (href, href.rpartition("#")[2], href.rpartition("~")[2], href.rpartition("/~")[2]):
+        if cand and cand in ids:
+            return cand
+    return None
+
+
+class _Writer:
+    def __init__(self, dialect: Dialect, ids: set[str] | None = None):
+        self.d = dialect
+        self.blocks: list[str] = []
+        self.warnings: list[str] = []
+        self.first_heading: str | None = None
+        self.ids = ids or set()
+        self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
+        self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
+
+    def _anchor(self, el, value: str) -> None:
+        for a in _ID_ATTRS:
+            v = el.get(a)
+            if v:
+                self.anchors.setdefault(v, value)
+
+    def _citation(self, num: str) -> str:
+        """``Article 3`` + items ``1.``, ``(a)`` → ``Article 3(1)(a)``; a bare container number reads as a section."""
+        parts = [n for kind, n in self.labels if kind == "item"] + [num]
+        base = next((n for kind, n in reversed(self.labels) if kind == "container" and re.search(r"\d", n)), "")
+        if base and not re.match(r"^[^\d\s]", base):
+            base = "Section " + base
+        return base + "".join(p if p.startswith("(") else f"({p.strip('.)')})" for p in parts if p)
+
+    # -- structure --------------------------------------------------------------------------
+    def walk(self, el, depth: int) -> None:
+        name = _local(el.tag)
+        if not name or name in self.d.skip:
+            return
+        if name in self.d.containers and self._labelled(el):
+            self._container(el, depth)
+        elif name in self.d.items:
+            self._item(el, depth)
+        elif name in self.d.flat:
+            self._flat(el)
+        elif name in _TABLES:
+            self._table(el)
+        elif self._has_structure(el):
+            self._children(el, depth)
+        elif name not in self.d.num and name not in self.d.heading:
+            text = self.inline(el)
+            if text:
+                self.blocks.append(text)
+
+    def _children(self, el, depth: int, lead: list[str] | None = None) -> None:
+        """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked."""
+        own = [el.text] if el.text and el.text.strip() else []
+        parts, rest = self._split([c for c in el if isinstance(c.tag, str)])
+        text = _squash(" ".join((lead or []) + own + parts))
+        if text:
+            self.blocks.append(text)
+        for child in rest:
+            self.walk(child, depth)
+
+    def _split(self, children: list) -> tuple[list[str], list]:
+        """Leading text of a provision (up to its first text block) and the children after it."""
+        lead: list[str] = []
+        for i, c in enumerate(children):
+            name = _local(c.tag)
+            if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
+                continue
+            if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES:
+                return lead, children[i:]
+            if self._has_structure(c):
+                own = [c.text] if c.text and c.text.strip() else []
+                sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
+                return lead + own + sub_lead, sub_rest + children[i + 1:]
+            text = self.inline(c)
+            if text:
+                lead.append(text)
+            if name in _BLOCKS:
+                return lead, children[i + 1:]
+        return lead, []
+
+    def _labelled(self, el) -> bool:
+        return bool(self._num(el) or self._heading(el))
+
+    def _has_structure(self, el) -> bool:
+        for e in el.iter():
+            if e is el or not isinstance(e.tag, str):
+                continue
+            n = _local(e.tag)
+            if n in self.d.containers or n in self.d.items or n in _TABLES or n in _BLOCKS:
+                return True
+        return False
+
+    def _container(self, el, depth: int) -> None:
+        num, heading = self._num(el), self._heading(el)
+        name = _local(el.tag)
+        if self.d is CLML and name == "P1group":
+            p1s = [c for c in el if _local(c.tag) == "P1"]
+            if len(p1s) == 1:  # "1 Establishment of the Tribunals": the section's number and its title
+                num = self._num(p1s[0])
+        text = " ".join(x for x in (num, heading) if x)
+        self.blocks.append("#" * min(depth + 1, 6) + " " + text)
+        self.first_heading = self.first_heading or text
+        merged = num and self.d is CLML and name == "P1group"
+        self._anchor(el, text)
+        saved, self.labels = self.labels, [("container", num or "")]
+        for child in el:
+            cname = _local(child.tag)
+            if cname in self.d.num or cname in self.d.heading or cname == "TitleBlock":
+                continue
+            if merged and cname == "P1":
+                self._anchor(child, text)
+                self._body(child, depth + 1)
+            else:
+                self.walk(child, depth + 1)
+        self.labels = saved
+
+    def _item(self, el, depth: int) -> None:
+        num, heading = self._num(el), self._heading(el)
+        if heading and not heading.endswith((".", "—", ":")):
+            heading += ".—"
+        if num:
+            self._anchor(el, self._citation(num))
+            self.labels.append(("item", num))
+        self._children(el, depth, lead=[x for x in (num, heading) if x])
+        if num:
+            self.labels.pop()
+
+    def _body(self, el, depth: int) -> None:
+        """A CLML P1 merged into its P1group heading: only its body."""
+        self._children(el, depth)
+
+    def _flat(self, el) -> None:
+        """Notes and quoted amending text: paragraphs (headings in bold), never sections."""
+        for c in el:
+            if not isinstance(c.tag, str) or _local(c.tag) in self.d.skip:
+                continue
+            name = _local(c.tag)
+            if name in _TABLES:
+                self._table(c)
+            elif name in self.d.flat or (self._has_structure(c) and name not in _BLOCKS):
+                if el.text and el.text.strip() and c is el[0]:
+                    self._flat_text(el.text)
+                self._flat(c)
+            elif name in self.d.heading or name in self.d.num:
+                text = self.inline(c)
+                if text:
+                    self.blocks.append(f"**{text}**")
+            else:
+                self._flat_text(self.inline(c))
+        if len(el) == 0:
+            self._flat_text(self.inline(el))
+
+    def _flat_text(self, text: str) -> None:
+        text = _squash(text)
+        if text:  # a quoted "(a) …" or "Sec. 3." line must not read as a provision of this document
+            self.blocks.append("> " + text if _MARKER_START.match(text) else text)
+
+    def _table(self, el) -> None:
+        rows = []
+        for tr in el.iter():
+            if _local(tr.tag) != "tr":
+                continue
+            cells = [self.inline(c).replace("|", "\\|") for c in tr if _local(c.tag) in ("td", "th")]
+            if cells:
+                rows.append(cells)
+        if not rows:
+            return
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+        self.blocks.append("\n".join(lines))
+
+    # -- labels -----------------------------------------------------------------------------
+    def _num(self, el) -> str:
+        for c in el:
+            if _local(c.tag) in self.d.num:
+                text = _squash(self.inline(c))
+                if _local(el.tag) not in self.d.items:  # "Title 1—", "§ 1." → "Title 1", "§ 1"
+                    text = text.rstrip(" .—–-:")
+                if self.d is CLML and _local(c.tag) == "Pnumber":
+                    before, after = _CLML_DEFAULT_PUNCTUATION.get(_local(el.tag), ("", ""))
+                    before = c.get("PuncBefore", before)
+                    after = c.get("PuncAfter", after)
+                    text = f"{before}{text}{after}" if text else ""
+                return text
+        return ""
+
+    def _heading(self, el) -> str:
+        for c in el:
+            name = _local(c.tag)
+            if name in self.d.heading:
+                return _squash(self.inline(c))
+            if name == "TitleBlock":
+                return " ".join(_squash(self.inline(t)) for t in c if _local(t.tag) in self.d.heading)
+        return ""
+
+    # -- text -------------------------------------------------------------------------------
+    def inline(self, el) -> str:
+        """All text of ``el``, terms quoted, skipped elements left out, whitespace squashed."""
+        return _squash(self._inline(el))
+
+    def _inline(self, el) -> str:
+        out = [el.text or ""]
+        for c in el:
+            name = _local(c.tag)
+            if name and name not in self.d.skip:
+                inner = self._inline(c)
+                if name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
+                    prev = "".join(out).rstrip()[-1:]
+                    inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
+                elif name in _REFS and inner.strip() and "[" not in inner:
+                    frag = _fragment(c.get("href") or c.get("URI") or "", self.ids)
+                    if frag:  # a reference into this document: a link the cross-reference stage follows
+                        inner = f"[{_squash(inner)}](#{frag})"
+                out.append(inner)
+                if name in ("p", "P", "Text", "br", "td", "th"):
+                    out.append(" ")
+            out.append(c.tail or "")
+        return "".join(out)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _document_title(root, d: Dialect) -> str | None:
+    wanted = {USLM: ("title", "docTitle", "shortTitle"), AKOMA_NTOSO: ("shortTitle", "docTitle", "longTitle"),
+              CLML: ("Title",)}[d]
+    for name in wanted:
+        for e in root.iter():
+            if not isinstance(e.tag, str) or _local(e.tag) != name:
+                continue
+            ns = _namespace(e.tag)
+            if d is USLM and name == "title" and "purl.org/dc" not in ns:
+                continue
+            if d is CLML and _local(e.getparent().tag) not in ("PrimaryPrelims", "SecondaryPrelims"):
+                continue
+            text = _squash("".join(e.itertext()))
+            if text:
+                return text
+    return None
