@@ -120,7 +120,7 @@ def write_corpus(root: Path, agent_yaml: str = AGENT_YAML) -> Path:
 
 
 def server_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")}
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH")}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false", **extra)
     return env
 
@@ -182,8 +182,10 @@ def text_of(result) -> str:
 def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
     tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
     assert set(tools) == {"policies_search", "policies_get_section", "policies_get_definition",
-                          "products_search", "products_get_record",
-                          "broken_search", "broken_get_section", "broken_get_definition"}
+                          "policies_get_neighbours", "policies_list_documents",
+                          "products_search", "products_get_record", "products_list_documents",
+                          "broken_search", "broken_get_section", "broken_get_definition", "broken_get_neighbours",
+                          "broken_list_documents"}
     assert "Company policies and the staff handbook" in tools["policies_search"].description
     assert "Product catalogue" in tools["products_get_record"].description
     for name in ("policies_search", "products_search"):
@@ -193,7 +195,14 @@ def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
         assert tools[name].output_schema["properties"]["results"]["type"] == "array"
     assert tools["policies_search"].input_schema["properties"]["mode"]["enum"] == ["hybrid", "semantic", "keyword",
                                                                                    "exact"]
-    assert tools["policies_get_section"].input_schema["required"] == ["document", "section_id"]
+    assert tools["policies_get_section"].input_schema["required"] == ["document"]
+    for name in ("policies_search", "products_search"):
+        props = tools[name].input_schema["properties"]
+        assert {"document", "min_similarity_score", "min_fused_score", "max_chars", "mode"} <= set(props)
+    assert "section" in tools["policies_search"].input_schema["properties"]
+    assert "filters" in tools["products_search"].input_schema["properties"]
+    assert {"max_chars", "cursor"} <= set(tools["policies_get_section"].input_schema["properties"])
+    assert {"max_chars", "cursor"} <= set(tools["products_get_record"].input_schema["properties"])
     assert tools["policies_get_definition"].input_schema["required"] == ["term"]
     assert tools["policies_search"].annotations.read_only_hint is True
 
@@ -219,14 +228,21 @@ def test_search_returns_formatted_text_and_structured_results(server):
     top = hits[0]
     assert (top["source_path"], top["section_id"], top["exact_match"]) == ("policy.md", "2.2", True)
     assert top["location"].endswith("2.2 Erasure")
-    assert "Controller" in top["definitions_context"]
+    assert top["pinned"] is True and top["score"] >= max(h["score"] for h in hits)
     text = text_of(result)
     # the text is SearchResult.format(): score, source, location, section, content, definitions
+    assert text.startswith("Confidence: high")
     first = text.split("\n\n---\n\n")[0]
-    assert first.startswith("Score: ")
-    for line in ("Source: policy.md", f"Location: {top['location']}", "Section: 2.2", "Relevant definitions:"):
+    assert "\nScore: " in first
+    for line in ("Source: policy.md", f"Location: {top['location']}", "Section: 2.2", "Defined terms used"):
         assert line in first
     assert "erase their Personal Data" in first
+    # each definition once, at the end, referenced by term from the hits
+    assert text.count("identified or identifiable natural person") <= 1
+    assert "Controller" in top["definitions"]
+    defs = result.structured_content["definitions"]
+    assert len({(d["term"], d["document"]) for d in defs}) == len(defs)
+    assert {d["term"] for d in defs} >= set(top["definitions"])
 
 
 def test_search_modes_and_semantic_match(server):

@@ -75,14 +75,23 @@ class DenseIndex:
             self._owner = self._owner[self._alive]
             self._alive = np.ones(len(self._owner), dtype=bool)
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first."""
+    def search(self, query: np.ndarray, k: int, allowed=None) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first.
+
+        ``allowed``: a collection of chunk ids; only those are ranked (a row mask applied before
+        the top-k, so a filtered search is exact). ``None`` = every chunk."""
         self._flush()
         n = len(self._owner)
         if n == 0 or k <= 0:
             return []
+        alive = self._alive
+        if allowed is not None:
+            slots = np.fromiter((self._slot_of[c] for c in allowed if c in self._slot_of), dtype=np.int64)
+            if slots.size == 0:
+                return []
+            alive = alive & np.isin(self._owner, slots)
         scores = self._matrix @ np.asarray(query, dtype=np.float32)
-        scores = np.where(self._alive, scores, -np.inf)
+        scores = np.where(alive, scores, -np.inf)
         # Oversample rows so that several windows of one chunk cannot crowd out k distinct chunks.
         m = min(n, k * 4 + 16)
         top = np.argpartition(-scores, m - 1)[:m] if m < n else np.arange(n)
