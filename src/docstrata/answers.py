@@ -21,7 +21,7 @@ from .models import DocumentEntry, RecordResult, SearchResult, SearchResults, Se
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
-_CAPS = (None, 6000, 4000, 3000, 2400, 2000, 1600, 1300, 1100, 900, 750, 600, 500, 400, 300, 200)
+_CAPS = (None, 6000, 4000, 3000, 2400, 2000, 1600, 1300, 1100, 900, 750, 600, 500, 400, 300, 240, 180, 120)
 _DEF_CAPS = (None, 600, 300, 150)
 
 
@@ -54,11 +54,17 @@ def excerpt(content: str, query: str, cap: int | None, from_start: bool = False)
     return ("… " if start > 0 else "") + out + (" …" if end < len(text) else ""), True
 
 
-def _definition_rows(results: SearchResults, cap: int | None) -> list[dict[str, Any]]:
+def _definition_rows(results: SearchResults, cap: int | None, shown: dict[str, str]) -> list[dict[str, Any]]:
+    """The answer's definitions, each once; one whose text a shown passage already holds
+    (``shown``: chunk id → passage as shown) points to that passage instead of repeating it."""
     rows = []
     for d in results.definitions:
         text = " ".join(d.definition.split())
-        if cap is not None and len(text) > cap:
+        holder = next((cid for cid, content in shown.items()
+                       if cid == d.chunk_id and text[:60] in " ".join(content.split())), None)
+        if holder:
+            text = f"(stated in passage {holder} above)"
+        elif cap is not None and len(text) > cap:
             text = text[:cap].rsplit(" ", 1)[0] + " …"
         rows.append({"term": d.term, "definition": text, "document": d.doc_key, "section_id": d.section_id})
     return rows
@@ -70,9 +76,23 @@ def _read_more(tool: str, r) -> str:
     return f"{tool}_get_neighbours(chunk_id='{r.chunk_id}', before=0, after=0)"
 
 
+# Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
+# compact answers for agents, not a different meaning.
+_OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated",
+             "cross_references", "definitions", "chunk_type", "document_title")
+
+
+def compact(hit: dict[str, Any]) -> dict[str, Any]:
+    """``hit`` without the optional fields (:data:`_OPTIONAL`) that hold their default, scores
+    rounded to 6 decimals."""
+    return {k: round(v, 6) if isinstance(v, float) else v for k, v in hit.items()
+            if not (k in _OPTIONAL and (v is None or v is False or v == [] or (k == "chunk_type" and v == "content")))}
+
+
 def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d = r.to_dict()
     d.pop("contextualized_content", None)
+    d.pop("parent_chain", None)  # the same titles as "location"
     defs = d.pop("definitions_context", None)
     if defs is not None:
         d["definitions"] = list(defs)
@@ -90,18 +110,19 @@ def _confidence_line(results: SearchResults) -> str:
 
 
 def _render(results: SearchResults, query: str, tool: str, cap: int | None, def_cap: int | None):
-    hits, blocks = [], []
+    hits, blocks, shown = [], [], {}
     for r in results:
         content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
-        hits.append(data)
+        hits.append(compact(data))
+        shown[r.chunk_id] = content
         block = r.format(definitions=False) if isinstance(r, SearchResult) else r.format()
         block = block.replace(r.content.strip(), content, 1)
         if cut:
             block = block.replace(content, content + f"\n[passage cut to {len(content)} of {data['content_chars']} "
                                                      f"characters; read it whole: {_read_more(tool, r)}]", 1)
         blocks.append(block)
-    defs = _definition_rows(results, def_cap)
+    defs = _definition_rows(results, def_cap, shown)
     head = _confidence_line(results)
     if results.notices:
         head += "\n" + "\n".join(f"Note: {n}" for n in results.notices)
@@ -112,7 +133,7 @@ def _render(results: SearchResults, query: str, tool: str, cap: int | None, def_
             f"- {d['term']} ({d['document']}" + (f", section {d['section_id']}" if d["section_id"] else "")
             + f"): {d['definition']}" for d in defs)
     data = {"results": hits, "definitions": defs, "confidence": results.confidence.to_dict(),
-            "notices": list(results.notices), "truncated": any(h["truncated"] for h in hits)}
+            "notices": list(results.notices), "truncated": any(h.get("truncated") for h in hits)}
     return text, data
 
 

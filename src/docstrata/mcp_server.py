@@ -87,7 +87,8 @@ class DefinitionRef(_Out):
 
 
 class SearchHit(_Out):
-    """One passage: scores, citation (document, section, location) and the defined terms it uses."""
+    """One passage: scores, citation (document, section, location) and the defined terms it uses.
+    Optional fields holding their default (null, false, empty) are left out of the answer."""
 
     id: str = Field(description="Chunk id ('doc.md#12'); pass it to *_get_neighbours")
     chunk_id: str
@@ -104,7 +105,6 @@ class SearchHit(_Out):
     document_title: str = ""
     section_id: str
     location: str = Field(description="Section titles from the outermost down, joined by ' > '")
-    parent_chain: list[str]
     chunk_type: str = "content"
     definitions: list[str] = Field(default_factory=list, description="Defined terms this passage uses; their "
                                                                       "definitions are in the answer's 'definitions'")
@@ -295,7 +295,9 @@ _Cursor = Annotated[str | None, Field(description="'next_cursor' of the previous
 
 def _search_text(results, query: str, name: str, max_chars: int, output):
     text, data = answers.render_search(results, query, name, max_chars)
-    return _text_result(text, output.model_validate(data))
+    structured = output.model_validate(data).model_dump(mode="json")
+    structured["results"] = [answers.compact(h) for h in structured["results"]]
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
 def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocumentTool) -> None:
