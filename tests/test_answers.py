@@ -162,7 +162,7 @@ def test_non_increasing_lifts_only_what_precedes_a_higher_score(scores):
         assert out[-1] == scores[-1]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(query=st.sampled_from(QUERIES), tool=st.sampled_from(["policies", "products"]),
        top_k=st.integers(1, 12), mode=st.sampled_from(["hybrid", "semantic", "keyword", "exact"]),
        min_sim=st.one_of(st.none(), st.floats(0.0, 0.9)), min_fused=st.one_of(st.none(), st.floats(0.0, 0.1)))
@@ -220,7 +220,8 @@ def _databases(tmp_path, pg):
             "postgres": f"{{provider: postgres, dsn: '{pg}'}}"}
 
 
-@pytest.fixture(params=["in-memory", "embedded", "qdrant", "postgres"])
+@pytest.fixture(params=["in-memory", pytest.param("embedded", marks=pytest.mark.slow),
+                        pytest.param("qdrant", marks=pytest.mark.slow), pytest.param("postgres", marks=pytest.mark.slow)])
 def any_store_toolset(request, tmp_path):
     if request.param == "postgres":
         dsn = request.getfixturevalue("pg_dsn")

@@ -119,8 +119,8 @@ def _render(results: SearchResults, query: str, tool: str, cap: int | None, def_
         block = r.format(definitions=False) if isinstance(r, SearchResult) else r.format()
         block = block.replace(r.content.strip(), content, 1)
         if cut:
-            block = block.replace(content, content + f"\n[passage cut to {len(content)} of {data['content_chars']} "
-                                                     f"characters; read it whole: {_read_more(tool, r)}]", 1)
+            block = block.replace(content, content + f"\n[cut to {len(content)} of {data['content_chars']} characters; "
+                                                     f"whole: {_read_more(tool, r)}]", 1)
         blocks.append(block)
     defs = _definition_rows(results, def_cap, shown)
     head = _confidence_line(results)
