@@ -213,6 +213,40 @@ def test_holodeck_min_similarity_score_filters_on_cosine(tmp_path):
         assert products.search("quantum chromodynamics", top_k=10) == []
 
 
+HOLODECK_AGENT = """\
+name: shop-assistant
+model:
+  provider: openai
+  name: gpt-4o-mini
+instructions:
+  inline: Answer from the catalogue.
+tools:
+  - name: catalogue
+    type: vectorstore
+    description: Product catalogue
+    source: data/products.csv
+    id_field: id
+    vector_field: [title, description]
+    meta_fields: [category, price]
+    min_similarity_score: 0.7
+    database: in-memory
+"""
+
+
+def test_a_holodeck_file_with_min_similarity_score_0_7_keeps_only_close_records(tmp_path):
+    _project(tmp_path)
+    (tmp_path / "agent.yaml").write_text(HOLODECK_AGENT, encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as ts:
+        tool = ts["catalogue"]
+        query = "light running shoe for rocky mountain trails"
+        everything = tool.search(query, top_k=6, min_similarity_score=0.0)
+        kept = tool.search(query, top_k=6)
+        assert [h.id for h in kept] == [h.id for h in everything if h.semantic_score >= 0.7]
+        assert kept[0].id == "SH-100" and len(kept) < len(everything)
+        assert tool.search("quantum chromodynamics", top_k=6) == []
+        assert [h.id for h in tool.search("SK-200")] == ["SK-200"]  # named by id: pinned, never dropped
+
+
 # ------------------------------------------------------------------ filters through the tools, on every store
 def _databases(tmp_path, pg):
     return {"in-memory": "in-memory", "embedded": "embedded",
