@@ -457,8 +457,11 @@ def build_server(toolset: Toolset, name: str = "docstrata") -> MCPServer:
     """An ``MCPServer`` exposing every tool of ``toolset`` (see the module docstring for the tool list)."""
     server = MCPServer(name=name, version=__version__, log_level="WARNING",
                        instructions="Search tools over configured document collections and record sets. "
-                                    "Results cite their source document and section; use *_get_section to "
-                                    "read a whole section and *_get_definition for defined terms.")
+                                    "Use *_list_documents to see what is there; *_search (narrow it with "
+                                    "'document', 'section' or record 'filters'; check its 'confidence'); "
+                                    "*_get_section to read a section or document page by page (pass "
+                                    "'next_cursor' back as 'cursor'), *_get_neighbours for the passages "
+                                    "around a hit and *_get_definition for defined terms.")
     tools = _Tools(toolset)
     for tool in toolset:
         if isinstance(tool, HierarchicalDocumentTool):
