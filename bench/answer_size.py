@@ -48,8 +48,9 @@ def _text(result) -> str:
 
 
 def _max_repeat(text: str, definitions: list[dict]) -> int:
-    """The most times any definition's text (its first 80 characters) occurs in ``text``."""
-    counts = [text.count(d["definition"][:80]) for d in definitions if len(d["definition"]) >= 40
+    """The most times any definition's text occurs in ``text`` (two documents may define a term
+    with texts sharing a beginning: the whole text is counted)."""
+    counts = [text.count(d["definition"]) for d in definitions if len(d["definition"]) >= 40
               and not d["definition"].startswith("(stated in passage")]
     return max(counts, default=0)
 

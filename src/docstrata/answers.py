@@ -55,18 +55,24 @@ def excerpt(content: str, query: str, cap: int | None, from_start: bool = False)
 
 
 def _definition_rows(results: SearchResults, cap: int | None, shown: dict[str, str]) -> list[dict[str, Any]]:
-    """The answer's definitions, each once; one whose text a shown passage already holds
-    (``shown``: chunk id → passage as shown) points to that passage instead of repeating it."""
-    rows = []
+    """The answer's definitions, each once; one whose text a shown passage already holds (its
+    own passage, or one quoting it; ``shown``: chunk id → passage as shown) points to that passage
+    instead of repeating it."""
+    rows: list[dict[str, Any]] = []
+    same: dict[tuple[str, str], dict[str, Any]] = {}
     for d in results.definitions:
         text = " ".join(d.definition.split())
-        holder = next((cid for cid, content in shown.items()
-                       if cid == d.chunk_id and text[:60] in " ".join(content.split())), None)
-        if holder:
-            text = f"(stated in passage {holder} above)"
-        elif cap is not None and len(text) > cap:
-            text = text[:cap].rsplit(" ", 1)[0] + " …"
-        rows.append({"term": d.term, "definition": text, "document": d.doc_key, "section_id": d.section_id})
+        twin = same.get((d.term.casefold(), text))
+        if twin is not None:  # the same definition in another document (a shared template): listed once
+            twin.setdefault("also_in", []).append(d.doc_key)
+            continue
+        holder = next((cid for cid, content in shown.items() if text[:120] in " ".join(content.split())), None)
+        shown_text = f"(stated in passage {holder} above)" if holder else text
+        if not holder and cap is not None and len(text) > cap:
+            shown_text = text[:cap].rsplit(" ", 1)[0] + " …"
+        row = {"term": d.term, "definition": shown_text, "document": d.doc_key, "section_id": d.section_id}
+        same[(d.term.casefold(), text)] = row
+        rows.append(row)
     return rows
 
 
@@ -131,7 +137,8 @@ def _render(results: SearchResults, query: str, tool: str, cap: int | None, def_
     if defs:
         text += "\n\n---\n\nDefinitions (each once; hits name the terms they use):\n" + "\n".join(
             f"- {d['term']} ({d['document']}" + (f", section {d['section_id']}" if d["section_id"] else "")
-            + f"): {d['definition']}" for d in defs)
+            + (f"; also {', '.join(d['also_in'])}" if d.get("also_in") else "") + f"): {d['definition']}"
+            for d in defs)
     data = {"results": hits, "definitions": defs, "confidence": results.confidence.to_dict(),
             "notices": list(results.notices), "truncated": any(h.get("truncated") for h in hits)}
     return text, data

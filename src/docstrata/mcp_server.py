@@ -84,6 +84,7 @@ class DefinitionRef(_Out):
     definition: str
     document: str
     section_id: str | None = None
+    also_in: list[str] = Field(default_factory=list, description="Other documents defining the term the same way")
 
 
 class SearchHit(_Out):
@@ -289,14 +290,34 @@ _MinFused = Annotated[float | None, Field(ge=0.0, description="Leave out hits wh
                                                              "(at most ~0.17 by default)")]
 _MaxSearch = Annotated[int, Field(ge=1000, le=200_000, description="Size budget of the answer in characters; long "
                                                                   "passages are cut to fit, with how to read them whole")]
-_MaxPage = Annotated[int, Field(ge=200, le=1_000_000, description="Size budget of this page in characters")]
+_MaxPage = Annotated[int, Field(ge=500, le=1_000_000, description="Size budget of this answer in characters "
+                                                                  "(text and JSON each)")]
 _Cursor = Annotated[str | None, Field(description="'next_cursor' of the previous page, to read on")]
+
+
+def _json_size(data) -> int:
+    return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def _fit(read, render, max_chars: int):
+    """``render(read(content_budget))`` with the largest content budget (tried downwards from
+    ``max_chars`` less the fixed lines) whose text and JSON both fit ``max_chars``; a page's
+    cursor is an offset, so any budget continues where the previous page stopped."""
+    budget = max(200, max_chars - min(400, max_chars // 3))
+    while True:
+        text, data = render(read(budget))
+        if max(len(text), _json_size(data)) <= max_chars or budget <= 200:
+            return text, data
+        budget = max(200, int(budget * 0.85))
 
 
 def _search_text(results, query: str, name: str, max_chars: int, output):
     text, data = answers.render_search(results, query, name, max_chars)
     structured = output.model_validate(data).model_dump(mode="json")
     structured["results"] = [answers.compact(h) for h in structured["results"]]
+    for d in structured.get("definitions", []):  # as render_search measured it
+        if not d.get("also_in"):
+            d.pop("also_in", None)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
@@ -334,8 +355,11 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         cursor: _Cursor = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SectionOutput]:
-        page = await tools.run(tool, ctx, tool.get_section, document, section_id, max_chars=max_chars, cursor=cursor)
-        text, data = answers.render_section(page, name)
+        def read_page():
+            return _fit(lambda budget: tool.get_section(document, section_id, max_chars=budget, cursor=cursor),
+                        lambda page: answers.render_section(page, name), max_chars)
+
+        text, data = await tools.run(tool, ctx, read_page)
         return _text_result(text, SectionOutput.model_validate(data))
 
     async def get_neighbours(
@@ -346,7 +370,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         ctx: Context = None,
     ) -> Annotated[CallToolResult, NeighboursOutput]:
         chunks = await tools.run(tool, ctx, tool.neighbours, chunk_id, before, after)
-        text, data = answers.render_neighbours(chunks, max_chars)
+        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget), max_chars)
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
@@ -440,8 +464,11 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
         cursor: _Cursor = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, RecordHit]:
-        record = await tools.run(tool, ctx, tool.get_record, id, max_chars=max_chars, cursor=cursor)
-        text, data = answers.render_record(record)
+        def read_record():
+            return _fit(lambda budget: tool.get_record(id, max_chars=budget, cursor=cursor), answers.render_record,
+                        max_chars)
+
+        text, data = await tools.run(tool, ctx, read_record)
         return _text_result(text, RecordHit.model_validate(data))
 
     server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
