@@ -26,8 +26,9 @@ import pytest
 from docstrata.errors import StoreError
 from docstrata.index.exact import alias_keys, term_key, value_key
 from docstrata.index.keyword import index_terms, query_terms
-from docstrata.models import Chunk, DefinitionEntry, FileState, sha256_text
-from docstrata.store.base import StoredChunk
+from docstrata.models import Chunk, DefinitionEntry, DocumentEntry, FileState, sha256_text
+from docstrata.store.base import (ChunkFilter, MetaCondition, StoredChunk, clear_document_entry, read_document_entry,
+                                  write_document_entry)
 
 DIM = 384
 K1, B = 1.2, 0.75
@@ -367,6 +368,117 @@ class StoreConformance:
         assert beta.count() == 0 and beta.documents() == [] and beta.file_states() == {}
         assert beta.keyword_search("password", 5) == [] and beta.exact_lookup(["term:password"]) == {}
         assert alpha.get_meta("only") is None and alpha.count() == 1
+
+
+    # ------------------------------------------------------------------ filters (issue 15)
+    FILTERS = [
+        ChunkFilter(doc_keys=("faq/b.md",)),
+        ChunkFilter(doc_keys=("contracts/lease.md", "faq/a.md")),
+        ChunkFilter(section="203"),  # numeric prefix of 203(a)(1)
+        ChunkFilter(section="4"),  # 4.2 lies in 4
+        ChunkFilter(section="devices"),
+        ChunkFilter(doc_keys=("contracts/lease.md",), section="1"),
+        ChunkFilter(chunk_ids=("handbook/security.md#2", "faq/b.md#0")),
+        ChunkFilter(doc_keys=("nowhere.md",)),
+    ]
+
+    def _restricted(self, store, flt, ranked_ids):
+        chunks = {c.chunk_id: c for c in store.get_chunks(list(ranked_ids))}
+        return [cid for cid in ranked_ids if flt.matches(chunks[cid])]
+
+    @pytest.mark.parametrize("i", range(len(FILTERS)))
+    def test_filters_apply_before_ranking(self, loaded, embedder, i):
+        """A filtered search returns exactly the unfiltered ranking restricted to the matching chunks
+        (not a top-k cut afterwards: k = 1 and 2 here, and the matches rank low unfiltered)."""
+        store, flt, n = loaded, self.FILTERS[i], loaded.count()
+        for query in DENSE_QUERIES:
+            q = embedder.embed_query(query)
+            full = [c for c, _ in store.dense_search(q, n)]
+            for k in (1, 2):
+                assert [c for c, _ in store.dense_search(q, k, flt=flt)] == self._restricted(store, flt, full)[:k]
+        for query in KEYWORD_QUERIES:
+            full = [c for c, _ in store.keyword_search(query, n)]
+            for k in (1, 2):
+                got = store.keyword_search(query, k, flt=flt)
+                assert [c for c, _ in got] == self._restricted(store, flt, full)[:k], query
+                unfiltered = dict(store.keyword_search(query, n))
+                for cid, score in got:  # BM25 statistics stay the collection's
+                    assert score == pytest.approx(unfiltered[cid], rel=1e-6)
+        for phrase in PHRASES:
+            full = store.phrase_search(phrase, n)
+            assert store.phrase_search(phrase, n, flt=flt) == self._restricted(store, flt, full)
+        keys = ["term:password", "section 203(a)(1)", "203(a)(1)", "term:tenant", "section 1", "section 4.2"]
+        full = store.exact_lookup(keys)
+        got = store.exact_lookup(keys, flt=flt)
+        want = {k: r for k, v in full.items() if (r := self._restricted(store, flt, v))}
+        assert got == want
+
+    def test_filtered_searches_match_the_embedded_store(self, loaded, docs, embedder):
+        from docstrata.store.embedded import EmbeddedStore
+
+        reference = EmbeddedStore(None, dim=DIM)
+        try:
+            load(reference, docs)
+            for flt in self.FILTERS:
+                for query in DENSE_QUERIES[:2]:
+                    q = embedder.embed_query(query)
+                    assert [c for c, _ in loaded.dense_search(q, 3, flt=flt)] == \
+                        [c for c, _ in reference.dense_search(q, 3, flt=flt)]
+                for query in KEYWORD_QUERIES[:4]:
+                    assert [c for c, _ in loaded.keyword_search(query, 3, flt=flt)] == \
+                        [c for c, _ in reference.keyword_search(query, 3, flt=flt)]
+        finally:
+            reference.close()
+
+    def test_record_metadata_filters(self, store, embedder):
+        rows = [("S-1", "trail running shoe", {"category": "shoes", "price": "120", "specs.colour": "red"}),
+                ("S-2", "road running shoe", {"category": "shoes", "price": "89.5", "specs.colour": "blue"}),
+                ("J-1", "running rain jacket", {"category": "jackets", "price": "210", "specs.colour": "red"}),
+                ("X-1", "running socks", {"category": "socks", "price": "n/a", "specs.colour": ""})]
+        recs = []
+        for line, (rid, text, fields) in enumerate(rows, start=1):
+            chunk = Chunk(chunk_id=rid, doc_key="catalogue.csv", ordinal=line, content=text, section_id="",
+                          parent_chain=[], heading_level=0, metadata={"id": rid, "line": line, "fields": fields})
+            recs.append(StoredChunk(chunk, embedder.encode([text]), [(value_key(rid), 0)]))
+        store.upsert_chunks("catalogue.csv", recs)
+        store.flush()
+        q = embedder.embed_query("running")
+        cases = {
+            (MetaCondition("category", values=("shoes",)),): {"S-1", "S-2"},
+            (MetaCondition("category", values=("shoes", "socks")),): {"S-1", "S-2", "X-1"},
+            (MetaCondition("price", gte=100.0),): {"S-1", "J-1"},  # "n/a" is no number: never in a range
+            (MetaCondition("price", gt=89.5, lt=200.0),): {"S-1"},
+            (MetaCondition("price", numbers=(89.5,)),): {"S-2"},
+            (MetaCondition("specs.colour", values=("red",)),): {"S-1", "J-1"},  # a dotted field name
+            (MetaCondition("category", values=("shoes",)), MetaCondition("specs.colour", values=("red",))): {"S-1"},
+            (MetaCondition("category", values=("boats",)),): set(),
+            (MetaCondition("nosuchfield", values=("x",)),): set(),
+        }
+        for conds, want in cases.items():
+            flt = ChunkFilter(metadata=conds)
+            assert {c for c, _ in store.dense_search(q, 10, flt=flt)} == want, conds
+            assert {c for c, _ in store.keyword_search("running", 10, flt=flt)} == want, conds
+            assert {c.chunk_id for c in store.get_chunks(["S-1", "S-2", "J-1", "X-1"]) if flt.matches(c)} == want
+        one = ChunkFilter(metadata=(MetaCondition("category", values=("socks",)),))
+        assert [c for c, _ in store.dense_search(q, 1, flt=one)] == ["X-1"]
+        assert store.exact_lookup([value_key("S-1")], flt=one) == {}
+
+    # ------------------------------------------------------------------ document entries (issue 15)
+    def test_document_entries_round_trip(self, make_store, docs):
+        store = make_store("entries")
+        load(store, docs)
+        entry = DocumentEntry(doc_key="contracts/lease.md", title="Lease Agreement", summary="A lease.", language="en",
+                              file_type="md", section_count=3, top_sections=[{"section_id": "1", "title": "Definitions"}],
+                              total_chunks=3, ingested_at="2026-12-01T10:00:00Z", warnings=["w"])
+        write_document_entry(store, entry)
+        assert read_document_entry(store, "contracts/lease.md") == entry
+        assert read_document_entry(store, "faq/a.md") is None
+        if self.persistent:
+            store.close()
+            store = make_store("entries")
+            assert read_document_entry(store, "contracts/lease.md") == entry
+        clear_document_entry(store, "contracts/lease.md")
+        assert read_document_entry(store, "contracts/lease.md") is None
 
 
 E2E_QUERIES = ["Section 4.2", "annual leave carry over", '"personal data"', "termination for convenience"]

@@ -108,9 +108,9 @@ def test_unsupported_database_provider_is_an_error_naming_the_choices():
 
 
 @pytest.mark.parametrize("tool, field", [
-    ({"name": "docs", "type": "hierarchical_document", "source": "docs"}, "min_score"),
+    ({"name": "docs", "type": "hierarchical_document", "source": "docs"}, "min_fused_score"),
     ({"name": "p", "type": "vectorstore", "source": "p.csv", "id_field": "id", "vector_field": "t"},
-     "min_similarity_score"),
+     "min_fused_score"),
 ])
 def test_a_score_threshold_no_fused_score_can_reach_is_an_error(tool, field):
     with pytest.raises(ConfigError, match=f"{field} 0.5 can never be met.*at most 0.1667"):  # 1 / (5 + 1)
@@ -123,5 +123,17 @@ def test_a_score_threshold_no_fused_score_can_reach_is_an_error(tool, field):
 def test_the_threshold_check_uses_the_weights_of_the_default_mode():
     light = {"semantic_weight": 0.2, "keyword_weight": 0.2, "exact_weight": 0.1, "rrf_k": 10}
     with pytest.raises(ConfigError, match="at most 0.0455"):
-        parse_config(_doc_tool(min_score=0.06, **light))
-    parse_config(_doc_tool(min_score=0.06, search_mode="keyword", **light))  # one modality, weight 1: up to 0.091
+        parse_config(_doc_tool(min_fused_score=0.06, **light))
+    parse_config(_doc_tool(min_fused_score=0.06, search_mode="keyword", **light))  # one modality, weight 1: up to 0.091
+
+
+@pytest.mark.parametrize("tool, field", [
+    ({"name": "docs", "type": "hierarchical_document", "source": "docs"}, "min_score"),
+    ({"name": "p", "type": "vectorstore", "source": "p.csv", "id_field": "id", "vector_field": "t"},
+     "min_similarity_score"),
+])
+def test_holodeck_similarity_thresholds_are_cosines_from_0_to_1(tool, field):
+    cfg = parse_config({"tools": [{**tool, field: 0.7}]})  # HoloDeck's sample value: a similarity, not RRF
+    assert getattr(cfg.tools[0], field) == 0.7
+    with pytest.raises(ConfigError, match=field):
+        parse_config({"tools": [{**tool, field: 1.5}]})

@@ -61,6 +61,11 @@ Core hours are ten to four. Overtime needs a manager's approval in writing.
 Economy class for flights under six hours; receipts are filed within thirty days.
 """
 
+# Long passages (no numbered sections): what an answer budget has to cut.
+GUIDE = "# Records Management Guide\n\n" + "\n\n".join(
+    f"## {topic}\n\n" + f"Retention of personal data in {topic.lower()} follows the schedule agreed with the archive. " * 18
+    for topic in ("Archiving", "Backups", "Email", "Paper files", "Logs"))
+
 PRODUCTS = """\
 id,title,description,category,price
 P-100,Trail shoe,Light running shoe for rocky mountain trails,shoes,120
@@ -113,6 +118,7 @@ def write_corpus(root: Path, agent_yaml: str = AGENT_YAML) -> Path:
     (root / "data").mkdir()
     (root / "docs" / "policy.md").write_text(POLICY, encoding="utf-8")
     (root / "docs" / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
+    (root / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
     (root / "data" / "products.csv").write_text(PRODUCTS, encoding="utf-8")
     cfg = root / "agent.yaml"
     cfg.write_text(agent_yaml, encoding="utf-8")
@@ -120,7 +126,7 @@ def write_corpus(root: Path, agent_yaml: str = AGENT_YAML) -> Path:
 
 
 def server_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")}
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH")}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false", **extra)
     return env
 
@@ -182,8 +188,10 @@ def text_of(result) -> str:
 def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
     tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
     assert set(tools) == {"policies_search", "policies_get_section", "policies_get_definition",
-                          "products_search", "products_get_record",
-                          "broken_search", "broken_get_section", "broken_get_definition"}
+                          "policies_get_neighbours", "policies_list_documents",
+                          "products_search", "products_get_record", "products_list_documents",
+                          "broken_search", "broken_get_section", "broken_get_definition", "broken_get_neighbours",
+                          "broken_list_documents"}
     assert "Company policies and the staff handbook" in tools["policies_search"].description
     assert "Product catalogue" in tools["products_get_record"].description
     for name in ("policies_search", "products_search"):
@@ -193,7 +201,14 @@ def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
         assert tools[name].output_schema["properties"]["results"]["type"] == "array"
     assert tools["policies_search"].input_schema["properties"]["mode"]["enum"] == ["hybrid", "semantic", "keyword",
                                                                                    "exact"]
-    assert tools["policies_get_section"].input_schema["required"] == ["document", "section_id"]
+    assert tools["policies_get_section"].input_schema["required"] == ["document"]
+    for name in ("policies_search", "products_search"):
+        props = tools[name].input_schema["properties"]
+        assert {"document", "min_similarity_score", "min_fused_score", "max_chars", "mode"} <= set(props)
+    assert "section" in tools["policies_search"].input_schema["properties"]
+    assert "filters" in tools["products_search"].input_schema["properties"]
+    assert {"max_chars", "cursor"} <= set(tools["policies_get_section"].input_schema["properties"])
+    assert {"max_chars", "cursor"} <= set(tools["products_get_record"].input_schema["properties"])
     assert tools["policies_get_definition"].input_schema["required"] == ["term"]
     assert tools["policies_search"].annotations.read_only_hint is True
 
@@ -219,14 +234,21 @@ def test_search_returns_formatted_text_and_structured_results(server):
     top = hits[0]
     assert (top["source_path"], top["section_id"], top["exact_match"]) == ("policy.md", "2.2", True)
     assert top["location"].endswith("2.2 Erasure")
-    assert "Controller" in top["definitions_context"]
+    assert top["pinned"] is True and top["score"] >= max(h["score"] for h in hits)
     text = text_of(result)
     # the text is SearchResult.format(): score, source, location, section, content, definitions
+    assert text.startswith("Confidence: high")
     first = text.split("\n\n---\n\n")[0]
-    assert first.startswith("Score: ")
-    for line in ("Source: policy.md", f"Location: {top['location']}", "Section: 2.2", "Relevant definitions:"):
+    assert "\nScore: " in first
+    for line in ("Source: policy.md", f"Location: {top['location']}", "Section: 2.2", "Defined terms used"):
         assert line in first
     assert "erase their Personal Data" in first
+    # each definition once, at the end, referenced by term from the hits
+    assert text.count("identified or identifiable natural person") <= 1
+    assert "Controller" in top["definitions"]
+    defs = result.structured_content["definitions"]
+    assert len({(d["term"], d["document"]) for d in defs}) == len(defs)
+    assert {d["term"] for d in defs} >= set(top["definitions"])
 
 
 def test_search_modes_and_semantic_match(server):
@@ -236,7 +258,7 @@ def test_search_modes_and_semantic_match(server):
     assert result.structured_content["results"][0]["section_id"] == "2.1"
     keyword = server.call("policies_search", {"query": "receipts", "mode": "keyword"})
     assert keyword.structured_content["results"][0]["source_path"] == "handbook.md"
-    assert keyword.structured_content["results"][0]["semantic_score"] is None
+    assert keyword.structured_content["results"][0].get("semantic_score") is None
 
 
 def test_get_section_by_file_name_and_stem(server):
@@ -263,6 +285,111 @@ def test_get_record(server):
     assert not result.is_error, text_of(result)
     assert result.structured_content["metadata"] == {"category": "socks", "price": "18"}
     assert "Merino" in text_of(result) and "Id: P-300" in text_of(result)
+
+
+def test_list_documents_gives_every_document_entry(server):
+    result = server.call("policies_list_documents", {})
+    assert not result.is_error, text_of(result)
+    data = result.structured_content
+    assert data["total"] == 3 and data["next_offset"] is None
+    docs = {d["doc_key"]: d for d in data["documents"]}
+    policy = docs["policy.md"]
+    assert policy["title"] == "Data Protection Policy" and policy["language"] == "en" and policy["file_type"] == "md"
+    assert [s["section_id"] for s in policy["top_sections"]] == ["1", "2", "3"]
+    assert policy["total_chunks"] >= 1 and policy["section_count"] >= 5 and policy["ingested_at"].endswith("Z")
+    assert "Document: handbook.md" in text_of(result) and "Top-level sections:" in text_of(result)
+    page = server.call("policies_list_documents", {"limit": 1})
+    assert page.structured_content["next_offset"] == 1 and "offset=1" in text_of(page)
+    records = server.call("products_list_documents", {})
+    assert [(d["doc_key"], d["total_chunks"]) for d in records.structured_content["documents"]] == [("products.csv", 3)]
+
+
+def test_search_filters_by_document_and_section(server):
+    only = server.call("policies_search", {"query": "approval in writing", "document": "handbook"})
+    assert not only.is_error, text_of(only)
+    assert {h["source_path"] for h in only.structured_content["results"]} == {"handbook.md"}
+    section = server.call("policies_search", {"query": "personal data", "section": "2", "document": ["policy.md"]})
+    hits = section.structured_content["results"]
+    assert hits and {h["section_id"] for h in hits} <= {"2", "2.1", "2.2"}
+    cited = server.call("policies_search", {"query": "personal data", "section": "Section 2.2"})
+    assert {h["section_id"] for h in cited.structured_content["results"]} == {"2.2"}
+    bad = server.call("policies_search", {"query": "x y", "document": "nope"})
+    assert bad.is_error and "no document 'nope'" in text_of(bad) and "policy.md" in text_of(bad)
+
+
+def test_search_answer_budget_cuts_passages_not_hits(server):
+    full = server.call("policies_search", {"query": "personal data retention", "top_k": 5})
+    assert {h["source_path"] for h in full.structured_content["results"]} >= {"guide.md"}
+    budget = int(len(text_of(full)) * 0.6)
+    small = server.call("policies_search", {"query": "personal data retention", "top_k": 5, "max_chars": budget})
+    assert not small.is_error, text_of(small)
+    ids = [h["id"] for h in full.structured_content["results"]]
+    assert [h["id"] for h in small.structured_content["results"]] == ids
+    assert len(text_of(small)) <= budget
+    assert len(json.dumps(small.structured_content, ensure_ascii=False, separators=(",", ":"))) <= budget + 400
+    assert small.structured_content["truncated"] is True and "get_neighbours(chunk_id=" in text_of(small)
+    scores = [h["score"] for h in full.structured_content["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_thresholds_and_confidence(server):
+    found = server.call("policies_search", {"query": "erase personal data", "min_similarity_score": 0.4})
+    hits = found.structured_content["results"]
+    assert hits and all(h["semantic_score"] >= 0.4 for h in hits)
+    assert found.structured_content["confidence"]["level"] == "high"
+    empty = server.call("policies_search", {"query": "the of and"})
+    assert not empty.is_error and empty.structured_content["results"] == []
+    assert empty.structured_content["confidence"] == {**empty.structured_content["confidence"], "level": "none",
+                                                      "content_words": False}
+    assert "no content words" in text_of(empty)
+    off = server.call("policies_search", {"query": "quantum chromodynamics of gluons"})
+    assert off.structured_content["confidence"]["level"] == "low" and text_of(off).startswith("Confidence: low")
+
+
+def test_get_section_pages_with_a_cursor_to_the_end(server):
+    whole = server.call("policies_get_section", {"document": "policy", "max_chars": 1_000_000})
+    assert whole.structured_content["next_cursor"] is None and whole.structured_content["section_id"] == ""
+    text, cursor, pages = "", None, 0
+    while True:
+        args = {"document": "policy", "max_chars": 500} | ({"cursor": cursor} if cursor else {})
+        page = server.call("policies_get_section", args)
+        assert not page.is_error, text_of(page)
+        data = page.structured_content
+        assert len(text_of(page)) <= 500 and len(json.dumps(data, separators=(",", ":"))) <= 500
+        assert data["offset"] == len(text)
+        text += data["content"]
+        pages += 1
+        cursor = data["next_cursor"]
+        if cursor is None:
+            break
+        assert f"cursor='{cursor}'" in text_of(page)
+    assert pages > 2 and text == whole.structured_content["content"]
+    bad = server.call("policies_get_section", {"document": "policy", "cursor": "5:00000000"})
+    assert bad.is_error and "cursor" in text_of(bad)
+
+
+def test_get_neighbours(server):
+    hit = server.call("policies_search", {"query": "Section 2.1", "top_k": 1}).structured_content["results"][0]
+    around = server.call("policies_get_neighbours", {"chunk_id": hit["id"], "before": 1, "after": 1})
+    assert not around.is_error, text_of(around)
+    ids = [c["chunk_id"] for c in around.structured_content["chunks"]]
+    assert hit["id"] in ids and 1 <= len(ids) <= 3 and around.structured_content["document"] == "policy.md"
+    assert f"Chunk: {hit['id']}" in text_of(around)
+
+
+def test_record_search_filters_mode_and_pages(server):
+    shoes = server.call("products_search", {"query": "warm", "filters": {"category": "socks"}})
+    assert [h["id"] for h in shoes.structured_content["results"]] == ["P-300"]
+    cheap = server.call("products_search", {"query": "jacket shoe socks", "filters": {"price": {"lt": 150}}})
+    assert {h["id"] for h in cheap.structured_content["results"]} == {"P-100", "P-300"}
+    exact = server.call("products_search", {"query": "P-200", "mode": "exact"})
+    top = exact.structured_content["results"][0]
+    assert (top["id"], top["pinned"], top["source_path"], top["source_file"]) == ("P-200", True, "products.csv",
+                                                                                 "products.csv")
+    bad = server.call("products_search", {"query": "x y", "filters": {"price": {"near": 3}}})
+    assert bad.is_error and "unknown operator" in text_of(bad)
+    record = server.call("products_get_record", {"id": "P-100", "max_chars": 500})
+    assert record.structured_content.get("score") is None and "Score:" not in text_of(record)
 
 
 @pytest.mark.parametrize("name,args,expect", [
@@ -452,6 +579,21 @@ def test_streamable_http_with_bearer_token(tmp_path):
                     section = await session.call_tool("policies_get_section",
                                                       {"document": "handbook", "section_id": "2"})
                     assert "thirty days" in section.structured_content["content"]
+                    page = await session.call_tool("policies_get_section", {"document": "policy", "max_chars": 500})
+                    assert page.structured_content["next_cursor"]
+                    rest = await session.call_tool("policies_get_section", {
+                        "document": "policy", "max_chars": 1_000_000, "cursor": page.structured_content["next_cursor"]})
+                    assert rest.structured_content["next_cursor"] is None
+                    listed = await session.call_tool("policies_list_documents", {})
+                    assert listed.structured_content["total"] == 3
+                    near = await session.call_tool("policies_get_neighbours", {"chunk_id": "policy.md#0", "after": 1})
+                    assert [c["chunk_id"] for c in near.structured_content["chunks"]][0] == "policy.md#0"
+                    narrowed = await session.call_tool("policies_search", {"query": "travel", "document": "handbook",
+                                                                           "max_chars": 2000, "section": "2"})
+                    assert {h["source_path"] for h in narrowed.structured_content["results"]} == {"handbook.md"}
+                    socks = await session.call_tool("products_search", {"query": "warm", "mode": "hybrid",
+                                                                        "filters": {"category": ["socks"]}})
+                    assert [h["id"] for h in socks.structured_content["results"]] == ["P-300"]
                     bad = await session.call_tool("policies_search", {"query": "x", "top_k": 0})
                     assert bad.is_error
                     results = []

@@ -76,17 +76,32 @@ def test_modes_and_argument_errors(policies):
         policies.search("x", mode="fuzzy")
 
 
-def test_min_score_filters_on_the_fused_score(policies):
+def test_min_fused_score_filters_on_the_fused_score(policies):
     policies.ingest()
     hits = policies.search("parental leave", top_k=10)
     cut = hits[2].fused_score
-    kept = policies.search("parental leave", top_k=10, min_score=cut)
+    kept = policies.search("parental leave", top_k=10, min_fused_score=cut)
     assert kept and all(h.fused_score >= cut for h in kept) and len(kept) < len(hits)
     with pytest.raises(QueryError, match="can never be met"):
-        policies.search("parental leave", min_score=0.5)
+        policies.search("parental leave", min_fused_score=0.5)
     for bad in (-1, float("nan")):
         with pytest.raises(QueryError, match="≥ 0"):
-            policies.search("parental leave", min_score=bad)
+            policies.search("parental leave", min_fused_score=bad)
+
+
+def test_min_score_is_the_cosine_similarity_as_in_holodeck(policies):
+    policies.ingest()
+    hits = policies.search("parental leave", top_k=10)
+    sims = sorted(h.semantic_score for h in hits)
+    cut = sims[len(sims) // 2]
+    kept = policies.search("parental leave", top_k=10, min_score=cut)
+    assert kept and all(h.semantic_score >= cut for h in kept) and len(kept) < len(hits)
+    assert [h.chunk_id for h in kept] == [h.chunk_id for h in hits if h.semantic_score >= cut]
+    same = policies.search("parental leave", top_k=10, min_similarity_score=cut)
+    assert [h.chunk_id for h in same] == [h.chunk_id for h in kept]
+    for bad in (1.5, float("nan")):
+        with pytest.raises(QueryError, match="cosine"):
+            policies.search("parental leave", min_similarity_score=bad)
 
 
 def test_a_query_that_is_not_unicode_text_is_a_query_error(policies):

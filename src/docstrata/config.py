@@ -121,6 +121,9 @@ class _ToolBase(_Strict):
     keyword_weight: float = Field(default=DEFAULT_KEYWORD_WEIGHT, ge=0.0)
     exact_weight: float = Field(default=DEFAULT_EXACT_WEIGHT, ge=0.0)
     rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1, le=10000)
+    min_fused_score: float | None = Field(default=None, ge=0.0, description=(
+        "Threshold on the fused weighted-RRF score (at most the sum of the weights / (rrf_k + 1)); "
+        "a pinned hit is never dropped. For a cosine similarity use min_similarity_score / min_score"))
 
     _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
 
@@ -146,7 +149,8 @@ class _ToolBase(_Strict):
             raise ValueError(
                 f"{threshold_field} {threshold:g} can never be met: it filters the fused RRF score, which is at "
                 f"most {best:.4f} with these weights and rrf_k {self.rrf_k} (a result found by one modality at "
-                f"rank 10 scores {self.keyword_weight / (self.rrf_k + 10):.3f}); it is not a cosine similarity")
+                f"rank 10 scores {self.keyword_weight / (self.rrf_k + 10):.3f}); for a cosine similarity use "
+                "min_similarity_score (vectorstore) or min_score (hierarchical_document)")
 
 
 class HierarchicalDocumentToolConfig(_ToolBase):
@@ -158,7 +162,9 @@ class HierarchicalDocumentToolConfig(_ToolBase):
     chunk_overlap: int = Field(default=50, ge=0, le=500)
     search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = "hybrid"
     top_k: int = Field(default=10, ge=1, le=100)
-    min_score: float | None = Field(default=None, ge=0.0)
+    min_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
+        "HoloDeck's minimum similarity: the cosine similarity of the query and a hit (0-1), computed for "
+        "every candidate whichever modality found it; a pinned hit is never dropped"))
     contextual_embeddings: bool = True
     context_model: ContextModelConfig | None = None
     context_max_tokens: int = Field(default=100, ge=10, le=1000)
@@ -176,7 +182,7 @@ class HierarchicalDocumentToolConfig(_ToolBase):
             raise ValueError("reranker_model is set but enable_reranking is false (they are required together)")
         if self.chunk_overlap >= self.max_chunk_tokens:
             raise ValueError("chunk_overlap must be smaller than max_chunk_tokens")
-        self._check_fusion(self.min_score, "min_score", self.search_mode)
+        self._check_fusion(self.min_fused_score, "min_fused_score", self.search_mode)
         return self
 
 
@@ -199,7 +205,9 @@ class VectorstoreToolConfig(_ToolBase):
     header_row: int | None = Field(default=None, ge=1)
     batch_size: int = Field(default=10_000, ge=1, le=1_000_000)
     top_k: int = Field(default=5, ge=1, le=100)
-    min_similarity_score: float | None = Field(default=None, ge=0.0)
+    min_similarity_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
+        "HoloDeck's minimum similarity: the cosine similarity of the query and a record (0-1), computed for "
+        "every candidate whichever modality found it; a record the query names by id is never dropped"))
     chunk_size: int | None = Field(default=None, ge=100, le=2000)
     chunk_overlap: int | None = Field(default=None, ge=0, le=500)
 
@@ -211,7 +219,7 @@ class VectorstoreToolConfig(_ToolBase):
             raise ValueError("'id_field' is required once 'vector_field' is set")
         if self.document_field and not self.resolved_vector_fields:
             raise ValueError("'document_field' needs 'vector_field': without it files are documents already")
-        self._check_fusion(self.min_similarity_score, "min_similarity_score")
+        self._check_fusion(self.min_fused_score, "min_fused_score")
         return self
 
     @property

@@ -2,12 +2,17 @@
 
 Tools exposed, per configured tool ``<name>``:
 
-- ``hierarchical_document``: ``<name>_search(query, top_k?, mode?)``,
-  ``<name>_get_section(document, section_id)``, ``<name>_get_definition(term, document?)``;
-- ``vectorstore``: ``<name>_search(query, top_k?)``, ``<name>_get_record(id)``.
+- ``hierarchical_document``: ``<name>_search(query, top_k?, mode?, document?, section?,
+  min_similarity_score?, min_fused_score?, max_chars?)``, ``<name>_get_section(document,
+  section_id?, max_chars?, cursor?)``, ``<name>_get_neighbours(chunk_id, before?, after?, max_chars?)``,
+  ``<name>_get_definition(term, document?)``, ``<name>_list_documents(offset?, limit?)``;
+- ``vectorstore``: ``<name>_search(query, top_k?, mode?, document?, filters?, min_similarity_score?,
+  min_fused_score?, max_chars?)``, ``<name>_get_record(id, max_chars?, cursor?)``, ``<name>_list_documents``.
 
-Each call answers with text (``SearchResult.format()`` blocks) *and* structured content that
-matches the tool's published ``outputSchema``. Bad arguments (``top_k`` outside 1–100, an
+Each call answers with text *and* structured content that matches the tool's published
+``outputSchema``, both within a size budget (:mod:`docstrata.answers`): a search lists each
+definition once and cuts long passages to fit ``max_chars``; sections and records come in pages
+with a cursor. Bad arguments (``top_k`` outside 1–100, an
 empty query, an unknown section or document) come back as tool errors (``isError: true``),
 never as crashes. Paths the agent sees are ``doc_key``s, relative to the tool's source; error
 text is scrubbed of absolute paths.
@@ -30,7 +35,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio
 import anyio.from_thread
@@ -43,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import __version__
 from .config import AgentConfig, load_config
 from .errors import ConfigError, DocstrataError
+from . import answers
 from .models import SearchMode
 from .tools import HierarchicalDocumentTool, Toolset, VectorstoreTool
 
@@ -68,36 +74,109 @@ class CrossReferenceHit(_Out):
     resolved: bool = False
 
 
-class SearchHit(_Out):
-    """One passage: scores, citation (document, section, location) and relevant definitions."""
+_SCORE = "The score the list is ordered by; never increases down the list"
+_SIM = "Cosine similarity of the query and this hit (-1..1), the scale of min_similarity_score"
 
+
+class ConfidenceOut(_Out):
+    """How well the answer matched: act on 'low' / 'none' (rephrase, widen filters, say you found nothing)."""
+
+    level: str = Field(description="high | medium | low | none")
+    reason: str
+    best_similarity: float | None = None
+    keyword_hits: int = 0
+    exact_hits: int = 0
+    content_words: bool = True
+
+
+class DefinitionRef(_Out):
+    term: str
+    definition: str
+    document: str
+    section_id: str | None = None
+    also_in: list[str] = Field(default_factory=list, description="Other documents defining the term the same way")
+
+
+class SearchHit(_Out):
+    """One passage: scores, citation (document, section, location) and the defined terms it uses.
+    Optional fields holding their default (null, false, empty) are left out of the answer."""
+
+    id: str = Field(description="Chunk id ('doc.md#12'); pass it to *_get_neighbours")
     chunk_id: str
     content: str
-    fused_score: float
+    score: float = Field(description=_SCORE)
+    fused_score: float = Field(description="Weighted reciprocal rank fusion score (a pinned hit is lifted to the "
+                                           "next hit's)")
     rerank_score: float | None = None
-    semantic_score: float | None = None
-    keyword_score: float | None = None
+    semantic_score: float | None = Field(default=None, description=_SIM)
+    keyword_score: float | None = Field(default=None, description="BM25 score; null when BM25 did not find it")
     exact_match: bool = False
+    pinned: bool = Field(default=False, description="Placed first because the query names it (a section reference)")
     source_path: str = Field(description="Document path relative to the tool's source")
     document_title: str = ""
     section_id: str
     location: str = Field(description="Section titles from the outermost down, joined by ' > '")
-    parent_chain: list[str]
     chunk_type: str = "content"
-    definitions_context: dict[str, str] = Field(default_factory=dict)
+    definitions: list[str] = Field(default_factory=list, description="Defined terms this passage uses; their "
+                                                                      "definitions are in the answer's 'definitions'")
     cross_references: list[CrossReferenceHit] = Field(default_factory=list)
+    truncated: bool = Field(default=False, description="content was cut to the answer's size budget")
+    content_chars: int = 0
 
 
 class SearchOutput(_Out):
     results: list[SearchHit]
+    definitions: list[DefinitionRef] = Field(default_factory=list)
+    confidence: ConfidenceOut
+    notices: list[str] = Field(default_factory=list)
+    truncated: bool = False
 
 
 class SectionOutput(_Out):
     document: str
-    section_id: str
+    section_id: str = Field(description="'' when the whole document was read")
+    title: str = ""
     location: str
     content: str
     chunk_ids: list[str]
+    offset: int = Field(default=0, description="Where this page starts in the section's text (characters)")
+    total_chars: int = 0
+    next_cursor: str | None = Field(default=None, description="Pass back as 'cursor' to read the next page; "
+                                                              "null on the last page")
+    truncated: bool = False
+
+
+class NeighbourChunk(_Out):
+    chunk_id: str
+    section_id: str
+    location: str
+    content: str
+
+
+class NeighboursOutput(_Out):
+    document: str
+    chunks: list[NeighbourChunk]
+    truncated: bool = False
+
+
+class DocumentOut(_Out):
+    doc_key: str = Field(description="Pass as 'document' to the other tools")
+    title: str
+    summary: str = ""
+    language: str = Field(default="", description="ISO 639-1 code detected at ingest; '' if unknown")
+    file_type: str = ""
+    section_count: int = 0
+    top_sections: list[dict[str, str]] = Field(default_factory=list)
+    top_sections_total: int = 0
+    total_chunks: int = 0
+    ingested_at: str = ""
+    warnings: list[str] = Field(default_factory=list)
+
+
+class DocumentsOutput(_Out):
+    documents: list[DocumentOut]
+    total: int
+    next_offset: int | None = None
 
 
 class DefinitionHit(_Out):
@@ -115,16 +194,27 @@ class DefinitionOutput(_Out):
 class RecordHit(_Out):
     id: str
     content: str
-    score: float
-    source_file: str
-    metadata: dict[str, str] = Field(default_factory=dict)
-    semantic_score: float | None = None
+    score: float | None = Field(default=None, description=_SCORE + "; null for a record fetched by id")
+    fused_score: float | None = None
+    rerank_score: float | None = None
+    semantic_score: float | None = Field(default=None, description=_SIM)
     keyword_score: float | None = None
     exact_match: bool = False
+    pinned: bool = False
+    source_path: str = Field(description="Source file relative to the tool's source")
+    source_file: str = Field(description="Same as source_path (older name)")
+    metadata: dict[str, str] = Field(default_factory=dict)
+    truncated: bool = False
+    content_chars: int = 0
+    next_cursor: str | None = None
 
 
 class RecordSearchOutput(_Out):
     results: list[RecordHit]
+    definitions: list[DefinitionRef] = Field(default_factory=list)
+    confidence: ConfidenceOut
+    notices: list[str] = Field(default_factory=list)
+    truncated: bool = False
 
 
 # --------------------------------------------------------------------------- helpers
@@ -202,6 +292,45 @@ def _describe(cfg, what: str) -> str:
 
 
 # --------------------------------------------------------------------------- tool registration
+_Document = Annotated[str | list[str] | None, Field(description="Only these documents: a path as shown in results "
+                                                                "('Source:'), a file name or stem, or a list of them")]
+_MinSim = Annotated[float | None, Field(ge=-1.0, le=1.0, description="Leave out hits whose cosine similarity to "
+                                                                    "the query is below this (0-1; e.g. 0.3)")]
+_MinFused = Annotated[float | None, Field(ge=0.0, description="Leave out hits whose fused RRF score is below this "
+                                                             "(at most ~0.17 by default)")]
+_MaxSearch = Annotated[int, Field(ge=1000, le=200_000, description="Size budget of the answer in characters; long "
+                                                                  "passages are cut to fit, with how to read them whole")]
+_MaxPage = Annotated[int, Field(ge=500, le=1_000_000, description="Size budget of this answer in characters "
+                                                                  "(text and JSON each)")]
+_Cursor = Annotated[str | None, Field(description="'next_cursor' of the previous page, to read on")]
+
+
+def _json_size(data) -> int:
+    return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def _fit(read, render, max_chars: int):
+    """``render(read(content_budget))`` with the largest content budget (tried downwards from
+    ``max_chars`` less the fixed lines) whose text and JSON both fit ``max_chars``; a page's
+    cursor is an offset, so any budget continues where the previous page stopped."""
+    budget = max(200, max_chars - min(400, max_chars // 3))
+    while True:
+        text, data = render(read(budget))
+        if max(len(text), _json_size(data)) <= max_chars or budget <= 200:
+            return text, data
+        budget = max(200, int(budget * 0.85))
+
+
+def _search_text(results, query: str, name: str, max_chars: int, output):
+    text, data = answers.render_search(results, query, name, max_chars)
+    structured = output.model_validate(data).model_dump(mode="json")
+    structured["results"] = [answers.compact(h) for h in structured["results"]]
+    for d in structured.get("definitions", []):  # as render_search measured it
+        if not d.get("also_in"):
+            d.pop("also_in", None)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+
+
 def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocumentTool) -> None:
     cfg = tool.cfg
     name = tool.name
@@ -213,29 +342,46 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         top_k: Annotated[int, Field(ge=1, le=100, description="How many passages to return (1-100)")] = cfg.top_k,
         mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and "
                                                       "exact matching; or one of them alone")] = cfg.search_mode,
+        document: _Document = None,
+        section: Annotated[str | None, Field(description="Only this section and its subsections: a section id "
+                                                         "prefix ('4.2', 'article-17') or 'Section 4.2'")] = None,
+        min_similarity_score: _MinSim = None,
+        min_fused_score: _MinFused = None,
+        max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
-        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode)
-        text = (_RESULT_SEPARATOR.join(r.format() for r in results) if results
-                else f"No passages found for {query!r}.")
-        return _text_result(text, SearchOutput(results=[SearchHit.model_validate(r.to_dict()) for r in results]))
+        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
+                                  section=section, min_similarity_score=min_similarity_score,
+                                  min_fused_score=min_fused_score)
+        return _search_text(results, query, name, max_chars, SearchOutput)
 
     async def get_section(
         document: Annotated[str, Field(min_length=1, description="Document path as shown in search results "
                                                                  "('Source:'), or its file name or stem")],
-        section_id: Annotated[str, Field(min_length=1, description="Section id as shown in search results "
-                                                                   "('Section:'), e.g. '4.2.1' or 'article-17'")],
+        section_id: Annotated[str | None, Field(description="Section id as shown in search results ('Section:'), "
+                                                            "e.g. '4.2.1' or 'article-17'; omit to read the whole "
+                                                            "document")] = None,
+        max_chars: _MaxPage = 8000,
+        cursor: _Cursor = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SectionOutput]:
-        chunks = await tools.run(tool, ctx, tool.get_section, document, section_id)
-        first = chunks[0]
-        location = " > ".join(first.parent_chain)
-        content = "\n\n".join(c.content.strip() for c in chunks)
-        text = "\n".join([f"Source: {first.doc_key}", f"Location: {location}", f"Section: {first.section_id}",
-                          "", content])
-        return _text_result(text, SectionOutput(document=first.doc_key, section_id=first.section_id,
-                                                location=location, content=content,
-                                                chunk_ids=[c.chunk_id for c in chunks]))
+        def read_page():
+            return _fit(lambda budget: tool.get_section(document, section_id, max_chars=budget, cursor=cursor),
+                        lambda page: answers.render_section(page, name), max_chars)
+
+        text, data = await tools.run(tool, ctx, read_page)
+        return _text_result(text, SectionOutput.model_validate(data))
+
+    async def get_neighbours(
+        chunk_id: Annotated[str, Field(min_length=1, description="A chunk id from search results ('Chunk:', 'id')")],
+        before: Annotated[int, Field(ge=0, le=20, description="Chunks before it to include")] = 1,
+        after: Annotated[int, Field(ge=0, le=20, description="Chunks after it to include")] = 1,
+        max_chars: _MaxPage = 8000,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, NeighboursOutput]:
+        chunks = await tools.run(tool, ctx, tool.neighbours, chunk_id, before, after)
+        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget), max_chars)
+        return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
         term: Annotated[str, Field(min_length=1, max_length=200, description="The defined term, any case")],
@@ -256,53 +402,103 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
     server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
                     description=_describe(cfg, "Searches these documents along their structure and returns the "
                                                "best passages, each with its score, source document, section id, "
-                                               "location (section titles) and the definitions of terms it uses."))
+                                               "location (section titles) and the defined terms it uses (their "
+                                               "definitions once, at the end), plus a confidence signal. Narrow "
+                                               "with 'document' and 'section'."))
     server.add_tool(get_section, name=f"{name}_get_section", title=f"Read a section of {name}",
                     annotations=_READ_ONLY,
-                    description=_describe(cfg, "Returns the full text of one section, by document and section id "
-                                               "(as shown in search results)."))
+                    description=_describe(cfg, "Returns the text of one section (with its subsections), or of a "
+                                               "whole document, by document and section id as shown in search "
+                                               "results, in pages of max_chars with a cursor to read on."))
+    server.add_tool(get_neighbours, name=f"{name}_get_neighbours", title=f"Read around a passage of {name}",
+                    annotations=_READ_ONLY,
+                    description=_describe(cfg, "Returns a passage (by chunk id from search results) with the "
+                                               "passages just before and after it in its document."))
     server.add_tool(get_definition, name=f"{name}_get_definition", title=f"Look up a defined term in {name}",
                     annotations=_READ_ONLY,
                     description=_describe(cfg, "Returns how the documents define a term (one entry per document "
                                                "that defines it)."))
+    _add_list_documents(server, tools, tool)
+
+
+def _add_list_documents(server: MCPServer, tools: _Tools, tool) -> None:
+    name = tool.name
+
+    async def list_documents(
+        offset: Annotated[int, Field(ge=0, description="Skip this many documents (for paging)")] = 0,
+        limit: Annotated[int, Field(ge=1, le=200, description="At most this many documents")] = 25,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, DocumentsOutput]:
+        entries = await tools.run(tool, ctx, tool.list_documents)
+        text, data = answers.render_documents(entries, offset, limit)
+        return _text_result(text, DocumentsOutput.model_validate(data))
+
+    what = ("Lists the indexed documents: path (use it as 'document'), title, summary, language, file type, "
+            "section count, top-level sections, chunks and when each was ingested.")
+    if isinstance(tool, VectorstoreTool) and tool.cfg.structured:
+        what = ("Lists the indexed source files: path (use it as 'document'), type, record count, fields and "
+                "when each was ingested.")
+    server.add_tool(list_documents, name=f"{name}_list_documents", title=f"List the documents of {name}",
+                    annotations=_READ_ONLY, description=_describe(tool.cfg, what))
 
 
 def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -> None:
     cfg = tool.cfg
     name = tool.name
+    fields = ", ".join(cfg.meta_fields or []) or "any kept field"
 
     async def search(
         query: Annotated[str, Field(min_length=1, max_length=4000,
                                     description="What to look for: words, a question, or an exact id or value")],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many records to return (1-100)")] = cfg.top_k,
+        mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and exact "
+                                                      "id/value matching; or one of them alone")] = "hybrid",
+        document: _Document = None,
+        filters: Annotated[dict[str, Any] | None, Field(description=(
+            f"Only records whose fields match ({fields}): {{'field': 'value'}}, {{'field': ['a', 'b']}}, "
+            "{'price': {'gte': 10, 'lt': 100}} (operators eq, in, gt, gte, lt, lte); several fields = all must "
+            "match"))] = None,
+        min_similarity_score: _MinSim = None,
+        min_fused_score: _MinFused = None,
+        max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, RecordSearchOutput]:
-        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k)
-        text = (_RESULT_SEPARATOR.join(r.format() for r in results) if results
-                else f"No records found for {query!r}.")
-        return _text_result(text, RecordSearchOutput(results=[RecordHit.model_validate(r.to_dict())
-                                                               for r in results]))
+        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
+                                  filters=filters, min_similarity_score=min_similarity_score,
+                                  min_fused_score=min_fused_score)
+        return _search_text(results, query, name, max_chars, RecordSearchOutput)
 
     async def get_record(
         id: Annotated[str, Field(min_length=1, description="The record's id, as shown in search results ('Id:')")],  # noqa: A002
+        max_chars: _MaxPage = 8000,
+        cursor: _Cursor = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, RecordHit]:
-        record = await tools.run(tool, ctx, tool.get_record, id)
-        return _text_result(record.format(), RecordHit.model_validate(record.to_dict()))
+        def read_record():
+            return _fit(lambda budget: tool.get_record(id, max_chars=budget, cursor=cursor), answers.render_record,
+                        max_chars)
+
+        text, data = await tools.run(tool, ctx, read_record)
+        return _text_result(text, RecordHit.model_validate(data))
 
     server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
                     description=_describe(cfg, "Hybrid search (semantic + keyword + exact id/value match) over "
-                                               "these records; returns each record's id, text, score and fields."))
+                                               "these records; returns each record's id, text, score and fields, "
+                                               "plus a confidence signal. Narrow with 'filters' on fields."))
     server.add_tool(get_record, name=f"{name}_get_record", title=f"Fetch a record of {name}",
                     annotations=_READ_ONLY, description=_describe(cfg, "Returns one record by its id."))
+    _add_list_documents(server, tools, tool)
 
 
 def build_server(toolset: Toolset, name: str = "docstrata") -> MCPServer:
     """An ``MCPServer`` exposing every tool of ``toolset`` (see the module docstring for the tool list)."""
     server = MCPServer(name=name, version=__version__, log_level="WARNING",
                        instructions="Search tools over configured document collections and record sets. "
-                                    "Results cite their source document and section; use *_get_section to "
-                                    "read a whole section and *_get_definition for defined terms.")
+                                    "Use *_list_documents to see what is there; *_search (narrow it with "
+                                    "'document', 'section' or record 'filters'; check its 'confidence'); "
+                                    "*_get_section to read a section or document page by page (pass "
+                                    "'next_cursor' back as 'cursor'), *_get_neighbours for the passages "
+                                    "around a hit and *_get_definition for defined terms.")
     tools = _Tools(toolset)
     for tool in toolset:
         if isinstance(tool, HierarchicalDocumentTool):
@@ -442,4 +638,5 @@ if __name__ == "__main__":
 
 
 __all__ = ["build_server", "serve", "preload", "scrub_paths", "BearerTokenMiddleware", "SearchOutput",
-           "SectionOutput", "DefinitionOutput", "RecordSearchOutput", "RecordHit"]
+           "SectionOutput", "DefinitionOutput", "RecordSearchOutput", "RecordHit", "DocumentsOutput",
+           "NeighboursOutput"]

@@ -234,20 +234,43 @@ class Record:
     parent_chain: list[str] = field(default_factory=list)
 
 
+# Scores, as every result reports them (DESIGN §7; README "Scores"):
+SCORE_DOC = {
+    "score": "the score the list is ordered by; never increases down a list (the rerank score when a reranker "
+             "ran, else fused_score)",
+    "fused_score": "weighted Reciprocal Rank Fusion, sum of w / (k + rank) over the modalities that found the hit; "
+                   "a pinned hit is lifted to the score of the hit after it",
+    "semantic_score": "cosine similarity of the query and the hit's best window, -1..1 (filled for every returned "
+                      "hit whenever the query was embedded); the scale of min_similarity_score",
+    "keyword_score": "BM25 score (k1 1.2, b 0.75) of the hit for the query; None when BM25 did not retrieve it",
+    "rerank_score": "the reranker's score (cross-encoder logit, rerank API relevance)",
+}
+
+
+def _cut_marker(result) -> str:
+    if not result.truncated:
+        return ""
+    return f"\n[… passage cut to {len(result.content)} of {result.content_chars} characters]"
+
+
 @dataclass
 class SearchResult:
     """One document search hit with its citation.
 
-    Scores: ``fused_score`` is the weighted RRF score (DESIGN §7); ``semantic_score`` the
-    cosine similarity, ``keyword_score`` the BM25 score; ``*_rank`` the 1-based rank in
-    that modality (``None`` = not retrieved by it). ``exact_match`` is true when the exact
-    index matched (a named section, a defined term or a quoted phrase).
+    Scores (see :data:`SCORE_DOC`): ``score`` orders the list (never increases down it);
+    ``fused_score`` is the weighted RRF score (DESIGN §7), lifted for a ``pinned`` hit to the
+    next hit's; ``semantic_score`` the cosine similarity of query and hit; ``keyword_score`` the
+    BM25 score; ``*_rank`` the 1-based rank in that modality (``None`` = not retrieved by it).
+    ``exact_match`` is true when the exact index matched (a named section, a defined term or a
+    quoted phrase); ``pinned`` when the hit was placed first because the query names it.
     ``definitions_context`` maps each defined term used in the query or result to its definition.
     ``cross_references`` lists the references the chunk makes, each ``{"text", "target",
     "target_document", "target_section_id", "resolved"}``: ``target_document`` is a doc_key and
     ``target_section_id`` a section id, so ``get_section(target_document, target_section_id)``
     follows a resolved one; ``resolved`` is false when either is unknown (a document the tool
     does not hold, a section that does not exist).
+    ``truncated`` / ``content_chars``: ``content`` was cut to an answer's size budget from
+    ``content_chars`` characters. ``id`` is the chunk id (the field records share).
     """
 
     chunk_id: str
@@ -268,6 +291,20 @@ class SearchResult:
     definitions_context: dict[str, str] = field(default_factory=dict)
     contextualized_content: str = ""
     cross_references: list[dict[str, Any]] = field(default_factory=list)
+    score: float | None = None
+    pinned: bool = False
+    truncated: bool = False
+    content_chars: int = 0
+
+    def __post_init__(self) -> None:
+        if self.score is None:
+            self.score = self.fused_score
+        if not self.content_chars:
+            self.content_chars = len(self.content)
+
+    @property
+    def id(self) -> str:
+        return self.chunk_id
 
     @property
     def location(self) -> str:
@@ -275,22 +312,29 @@ class SearchResult:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d["id"] = self.chunk_id
         d["location"] = self.location
         return d
 
-    def format(self) -> str:
-        """Human/agent-readable text: score, source, location, section, content, definitions."""
+    def format(self, definitions: bool = True) -> str:
+        """Human/agent-readable text: score, source, location, section, content, definitions
+        (``definitions=False``: only the terms, when the answer lists the definitions once)."""
+        flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
+        sim = f", similarity {self.semantic_score:.2f}" if self.semantic_score is not None else ""
         lines = [
-            f"Score: {self.fused_score:.4f}" + (" (exact match)" if self.exact_match else ""),
+            f"Score: {self.score:.4f}{sim}" + (f" ({'; '.join(flags)})" if flags else ""),
             f"Source: {self.source_path}",
             f"Location: {self.location}",
             f"Section: {self.section_id}",
+            f"Chunk: {self.chunk_id}",
             "",
-            self.content.strip(),
+            self.content.strip() + _cut_marker(self),
         ]
-        if self.definitions_context:
+        if self.definitions_context and definitions:
             lines += ["", "Relevant definitions:"]
             lines += [f"- {t}: {d}" for t, d in self.definitions_context.items()]
+        elif self.definitions_context:
+            lines += ["", "Defined terms used (see Definitions below): " + ", ".join(self.definitions_context)]
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
             lines += ["", "References: " + "; ".join(
@@ -300,25 +344,198 @@ class SearchResult:
 
 @dataclass
 class RecordResult:
-    """One record search hit: the record's ``id``, ``content``, fused ``score``, ``source_file``, ``metadata``."""
+    """One record hit: the record's ``id``, ``content``, ``score``, ``source_path``, ``metadata``.
+
+    ``score`` orders a result list (never increases down it) and is ``None`` for a record fetched
+    by id (:meth:`~docstrata.tools.VectorstoreTool.get_record`); the other scores mean what they
+    mean on :class:`SearchResult`. ``source_file`` is the old name of ``source_path`` (kept).
+    ``next_cursor`` is set when ``content`` was cut to a size budget (pass it back to read on).
+    """
 
     id: str
     content: str
-    score: float
+    score: float | None
     source_file: str
     metadata: dict[str, str]
     semantic_score: float | None = None
     keyword_score: float | None = None
     exact_match: bool = False
+    fused_score: float | None = None
+    rerank_score: float | None = None
+    pinned: bool = False
+    truncated: bool = False
+    content_chars: int = 0
+    next_cursor: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.fused_score is None:
+            self.fused_score = self.score
+        if not self.content_chars:
+            self.content_chars = len(self.content)
+
+    @property
+    def source_path(self) -> str:
+        return self.source_file
+
+    @property
+    def chunk_id(self) -> str:
+        return self.id
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["source_path"] = self.source_file
+        return d
+
+    def format(self) -> str:
+        lines = []
+        if self.score is not None:
+            sim = f", similarity {self.semantic_score:.2f}" if self.semantic_score is not None else ""
+            flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
+            lines.append(f"Score: {self.score:.4f}{sim}" + (f" ({'; '.join(flags)})" if flags else ""))
+        lines += [f"Id: {self.id}", f"Source: {self.source_file}", "", self.content.strip() + _cut_marker(self)]
+        if self.metadata:
+            lines += ["", "Metadata:"] + [f"- {k}: {v}" for k, v in self.metadata.items()]
+        if self.next_cursor:
+            lines += ["", f"[cut: call again with cursor='{self.next_cursor}' for the rest]"]
+        return "\n".join(lines)
+
+
+@dataclass
+class Confidence:
+    """How well an answer matched, for an agent to act on (README "Confidence").
+
+    ``level``: ``"high"`` (an exact match, or best similarity ≥ :data:`LOW_SIMILARITY` with a
+    keyword hit), ``"medium"`` (one of the two), ``"low"`` (neither: nearest neighbours only),
+    ``"none"`` (no hits, or a query without content words). ``best_similarity`` is the best
+    cosine among the hits (``None`` when the query was not embedded); ``keyword_hits`` /
+    ``exact_hits`` count hits BM25 / the exact index retrieved; ``content_words`` is false for a
+    query of stopwords only. ``reason`` says it in a sentence.
+    """
+
+    level: str
+    reason: str
+    best_similarity: float | None = None
+    keyword_hits: int = 0
+    exact_hits: int = 0
+    content_words: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+
+# Below this cosine a hit is a nearest neighbour, not a match, for all-MiniLM-L6-v2 (on the
+# shared documents, relevant passages score 0.35-0.75 and unrelated ones 0.0-0.25); another
+# embedding model may need another level (docs/benchmarks.md, "Answers").
+LOW_SIMILARITY = 0.30
+
+
+class SearchResults(list):
+    """A list of :class:`SearchResult` or :class:`RecordResult`, best first, with what the whole
+    answer says: ``confidence`` (:class:`Confidence`), ``definitions`` (each definition any hit
+    uses, once) and ``notices`` (e.g. a threshold or filter that removed hits)."""
+
+    def __init__(self, results=(), confidence: Confidence | None = None,
+                 definitions: list[DefinitionEntry] | None = None, notices: list[str] | None = None):
+        super().__init__(results)
+        self.confidence = confidence or Confidence("none", "no search was run")
+        self.definitions = definitions or []
+        self.notices = notices or []
+
+
+@dataclass
+class SectionPage:
+    """One page of a section's (or a whole document's) text, within a size budget.
+
+    ``content`` is this page; ``offset`` where it starts in the section's full text of
+    ``total_chars`` characters; ``next_cursor`` (``None`` on the last page) is passed back to
+    read the next page; ``chunk_ids`` the chunks this page draws from; ``chunks`` those chunks.
+    Iterating a page yields its chunks (so code written for the old ``list[Chunk]`` still runs).
+    """
+
+    document: str
+    section_id: str
+    title: str
+    location: str
+    content: str
+    chunk_ids: list[str]
+    offset: int = 0
+    total_chars: int = 0
+    next_cursor: str | None = None
+    chunks: list[Chunk] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def truncated(self) -> bool:
+        return self.next_cursor is not None or self.offset > 0
+
+    def __iter__(self):
+        return iter(self.chunks)
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __getitem__(self, i):
+        return self.chunks[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("chunks")
+        d["truncated"] = self.truncated
+        return d
+
+    def format(self, cursor_hint: str = "") -> str:
+        head = [f"Source: {self.document}", f"Location: {self.location}", f"Section: {self.section_id or '(whole document)'}"]
+        end = self.offset + len(self.content)
+        if self.truncated:
+            head.append(f"Characters {self.offset + 1}-{end} of {self.total_chars}")
+        text = "\n".join(head) + "\n\n" + self.content
+        if self.next_cursor:
+            text += (f"\n\n[cut: {self.total_chars - end} more characters; call again with "
+                     f"cursor='{self.next_cursor}'{cursor_hint} to read on]")
+        return text
+
+
+@dataclass
+class DocumentEntry:
+    """The spec's ``HierarchicalDocument`` entity: what ``*_list_documents`` returns per document.
+
+    ``summary`` is the first paragraph of body text (or, without one, the top-level section
+    titles), never LLM-written; ``language`` an ISO 639-1 code detected from the text ("" when
+    unknown); ``file_type`` the extension without the dot; ``top_sections`` the
+    ``{"section_id", "title"}`` of the top-level sections; ``total_chunks`` the chunks (records)
+    indexed; ``ingested_at`` ISO 8601 UTC; ``warnings`` what ingest noted about the document.
+    """
+
+    doc_key: str
+    title: str
+    summary: str = ""
+    language: str = ""
+    file_type: str = ""
+    section_count: int = 0
+    top_sections: list[dict[str, str]] = field(default_factory=list)
+    total_chunks: int = 0
+    ingested_at: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "DocumentEntry":
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
     def format(self) -> str:
-        lines = [f"Score: {self.score:.4f}" + (" (exact match)" if self.exact_match else ""),
-                 f"Id: {self.id}", f"Source: {self.source_file}", "", self.content.strip()]
-        if self.metadata:
-            lines += ["", "Metadata:"] + [f"- {k}: {v}" for k, v in self.metadata.items()]
+        lines = [f"Document: {self.doc_key}", f"Title: {self.title}"]
+        facts = [f"type {self.file_type}" if self.file_type else "", f"language {self.language}" if self.language else "",
+                 f"{self.section_count} sections" if self.section_count else "", f"{self.total_chunks} chunks",
+                 f"ingested {self.ingested_at}" if self.ingested_at else ""]
+        lines.append(", ".join(f for f in facts if f))
+        if self.top_sections:
+            lines.append("Top-level sections: " + "; ".join(
+                f"{s['section_id']} {s['title']}".strip() if s["title"] != s["section_id"] else s["section_id"]
+                for s in self.top_sections))
+        if self.summary:
+            lines.append(f"Summary: {self.summary}")
         return "\n".join(lines)
 
 

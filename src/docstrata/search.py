@@ -13,6 +13,16 @@ query "names" a section when it is essentially the reference ("Section 4.2.1", "
 Article 17 say?"); a long question that mentions "Rule 6.2.1" in passing gets the section's
 exact-modality rank in the fusion but no pin, since its answer is often elsewhere.
 Everything else is ordered by the fused score.
+
+Scores shown never increase down the list: a pinned hit placed above hits with a higher fused
+score is lifted to the score of the hit after it (``RankedHit.score``; ``FusedHit.score`` keeps
+the raw weighted RRF sum). Thresholds (DESIGN §7): ``min_similarity_score`` is the cosine
+similarity of the query and a hit (HoloDeck's meaning), computed for every candidate whichever
+modality found it; ``min_fused_score`` is on the weighted RRF scale. Neither ever drops a pinned
+hit. Filters (:class:`~docstrata.store.base.ChunkFilter`) go to every modality's store search,
+so they apply before ranking. A query without content words (``"the of and"``) matches nothing:
+it returns no hits and says so (:attr:`SearchRun.content_words`), instead of ranking every chunk
+by the embedding alone.
 """
 
 from __future__ import annotations
@@ -27,7 +37,9 @@ from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_section_keys,
                           query_term_keys, quoted_phrases, value_key)
-from .models import Chunk, DefinitionEntry, SearchMode
+from .index.keyword import QUERY_STOPWORDS
+from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
+from .store.base import ChunkFilter
 from .telemetry import is_recording, query_attributes, span
 
 
@@ -40,23 +52,53 @@ MODES = ("hybrid", "semantic", "keyword", "exact")
 
 @dataclass
 class SearchSettings:
-    """Weights, ``rrf_k``, candidate depth per modality, ``min_score`` on the fused score."""
+    """Weights, ``rrf_k``, candidate depth per modality, and the thresholds:
+    ``min_fused_score`` on the weighted RRF score, ``min_similarity_score`` on the cosine
+    similarity of query and hit."""
 
     semantic_weight: float = DEFAULT_SEMANTIC_WEIGHT
     keyword_weight: float = DEFAULT_KEYWORD_WEIGHT
     exact_weight: float = DEFAULT_EXACT_WEIGHT
     rrf_k: int = DEFAULT_RRF_K
     candidates: int = 100
-    min_score: float | None = None
+    min_fused_score: float | None = None
+    min_similarity_score: float | None = None
 
 
 @dataclass
 class RankedHit:
-    """A fused hit with its chunk, and whether it is pinned first."""
+    """A fused hit with its chunk, and whether it is pinned first.
+
+    ``score`` is the score shown: the fused score, lifted for a pinned hit to the next hit's so
+    scores never increase down the list. ``similarity`` is the cosine of query and chunk (``None``
+    when the query was not embedded)."""
 
     chunk: Chunk
     fused: FusedHit
     pinned: bool = False  # starts a section the query names, or is the record the query names
+    score: float = 0.0
+    similarity: float | None = None
+
+
+@dataclass
+class SearchRun:
+    """What :func:`run_search` found: ``hits`` best first; ``content_words`` false for a query of
+    stopwords only; ``embedded`` whether the query was embedded (similarities are known);
+    ``dropped`` how many candidates a threshold removed."""
+
+    hits: list[RankedHit]
+    content_words: bool = True
+    embedded: bool = False
+    dropped: int = 0
+
+    def __iter__(self):
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, i):
+        return self.hits[i]
 
 
 @dataclass
@@ -92,7 +134,52 @@ def _corpus_order(chunk_id: str) -> tuple[str, int]:
     return (doc, int(ordinal)) if ordinal.isdigit() else (chunk_id, 0)
 
 
-def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str, float]], set[str]]:
+def has_content_words(query: str) -> bool:
+    """True when the query holds a word that is not a stopword or question word
+    (:data:`~docstrata.index.keyword.QUERY_STOPWORDS`), or a number."""
+    return any(w not in QUERY_STOPWORDS for w in re.findall(r"\w+", query.casefold()))
+
+
+def non_increasing(scores: list[float]) -> list[float]:
+    """``scores`` with each one raised to the largest score after it, so the list never increases
+    (a pinned hit placed above higher-scored hits gets the next hit's score)."""
+    out = list(scores)
+    for i in range(len(out) - 2, -1, -1):
+        out[i] = max(out[i], out[i + 1])
+    return out
+
+
+def assess_confidence(hits, content_words: bool, embedded: bool) -> Confidence:
+    """The per-answer signal (see :class:`~docstrata.models.Confidence`) from hits that carry
+    ``semantic_score``, ``keyword_score`` and ``exact_match``."""
+    if not content_words:
+        return Confidence("none", "the query has no content words (only stopwords or question words): nothing "
+                                  "to match; add the words you are looking for", content_words=False)
+    if not hits:
+        return Confidence("none", "nothing matched", best_similarity=None)
+    sims = [h.semantic_score for h in hits if h.semantic_score is not None]
+    best = max(sims) if sims else None
+    kw = sum(h.keyword_score is not None for h in hits)
+    ex = sum(bool(h.exact_match) for h in hits)
+    close = best is not None and best >= LOW_SIMILARITY
+    if ex:
+        level, why = "high", f"{ex} exact match(es) (a named section, id, defined term or quoted phrase)"
+    elif close and kw:
+        level, why = "high", f"best similarity {best:.2f} and {kw} keyword match(es)"
+    elif close or kw:
+        level = "medium"
+        why = (f"best similarity {best:.2f} but no keyword match" if close else
+               f"{kw} keyword match(es) but " + (f"best similarity only {best:.2f} (< {LOW_SIMILARITY})"
+                                                 if best is not None else "the query was not embedded"))
+    else:
+        level = "low"
+        why = (f"no keyword or exact match and best similarity {best:.2f} < {LOW_SIMILARITY}: these are only "
+               "the nearest passages, probably not an answer" if best is not None else "no keyword or exact match")
+    return Confidence(level, why, best_similarity=best, keyword_hits=kw, exact_hits=ex)
+
+
+def exact_ranking(store, qa: QueryAnalysis, limit: int,
+                  flt: ChunkFilter | None = None) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
 
@@ -101,7 +188,7 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     ranked: list[str] = []
     pinned: set[str] = set()
     all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key] + qa.document_keys
-    found = store.exact_lookup(all_keys, limit=limit)
+    found = store.exact_lookup(all_keys, limit=limit, flt=flt)
     # "section 9 of the GPL": the named document's section comes first, and only it is pinned
     named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
     for keys in qa.section_keys:
@@ -124,27 +211,44 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int) -> tuple[list[tuple[str,
     for phrase in qa.phrases + qa.identifiers:
         # Containing the phrase is a yes/no fact: order the matches by position in the corpus, not by
         # each backend's own phrase scoring, so every store gives the same exact-modality ranks.
-        ranked += sorted(store.phrase_search(phrase, limit), key=_corpus_order)
+        ranked += sorted(store.phrase_search(phrase, limit, flt=flt), key=_corpus_order)
     ranked = list(dict.fromkeys(ranked))[:limit]
     return [(cid, 1.0) for cid in ranked], pinned
 
 
-def _check_min_score(min_score: float | None, best: float) -> None:
-    if min_score is None:
-        return
-    if not min_score >= 0:  # also NaN
-        raise QueryError(f"min_score must be a number ≥ 0, got {min_score:g}")
-    if min_score > best:
-        raise QueryError(f"min_score {min_score:g} can never be met: fused RRF scores are at most {best:.4f} "
-                         "here (it is not a cosine similarity)")
+def _check_thresholds(settings: SearchSettings, best_fused: float) -> None:
+    fused, sim = settings.min_fused_score, settings.min_similarity_score
+    if fused is not None:
+        if not fused >= 0:  # also NaN
+            raise QueryError(f"min_fused_score must be a number ≥ 0, got {fused:g}")
+        if fused > best_fused:
+            raise QueryError(f"min_fused_score {fused:g} can never be met: fused RRF scores are at most "
+                             f"{best_fused:.4f} here (for a cosine similarity use min_similarity_score)")
+    if sim is not None and not -1 <= sim <= 1:  # also NaN
+        raise QueryError(f"min_similarity_score is a cosine similarity between -1 and 1 (HoloDeck uses 0-1), "
+                         f"got {sim:g}")
+
+
+def similarities(store, vec, chunk_ids: list[str], flt: ChunkFilter | None = None) -> dict[str, float]:
+    """Cosine of the query vector and each chunk's best window, for ``chunk_ids`` (one filtered
+    dense search over exactly those chunks, so every backend computes it as it ranks)."""
+    if not chunk_ids:
+        return {}
+    ids = tuple(dict.fromkeys(chunk_ids))
+    restricted = ChunkFilter(chunk_ids=ids) if flt is None else ChunkFilter(
+        flt.doc_keys, flt.section, flt.metadata, ids)
+    return dict(store.dense_search(np.asarray(vec), len(ids), flt=restricted))
 
 
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
-               settings: SearchSettings, timing: SearchTiming | None = None) -> list[RankedHit]:
-    """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits.
+               settings: SearchSettings, timing: SearchTiming | None = None,
+               flt: ChunkFilter | None = None) -> SearchRun:
+    """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits
+    among the chunks ``flt`` allows.
 
     Raises :class:`QueryError` for an empty or non-Unicode query, ``top_k`` outside 1–100, an
-    unknown mode, or a ``min_score`` below 0 or above the best fused score the mode can give.
+    unknown mode, a ``min_fused_score`` below 0 or above the best fused score the mode can give,
+    or a ``min_similarity_score`` outside -1..1.
     """
     if not query or not query.strip():
         raise QueryError("query is empty")
@@ -161,46 +265,66 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                "exact": settings.exact_weight}
     if mode != "hybrid":
         weights = {m: (1.0 if m == mode else 0.0) for m in weights}
-    _check_min_score(settings.min_score, max_fused_score(sum(weights.values()), settings.rrf_k))
+    _check_thresholds(settings, max_fused_score(sum(weights.values()), settings.rrf_k))
+    min_sim, min_fused = settings.min_similarity_score, settings.min_fused_score
     depth = max(settings.candidates, top_k)
     rankings: dict[str, list[tuple[str, float]]] = {}
+    vec = None
     with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k},
               **query_attributes(query)) as root:
         qa = analyze_query(query)
         with span("exact_match") as s:
-            rankings["exact"], pinned = exact_ranking(store, qa, depth)
+            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt)
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
+        if not rankings["exact"] and not has_content_words(query):
+            return SearchRun([], content_words=False)
         if weights["keyword"] > 0:
             with span("keyword") as s:
                 if is_recording(s):  # COUNT(*) costs a few ms at 100k chunks: only when traced
                     s.set_attribute("bm25.index_size", store.count())
                 t = time.perf_counter()
-                rankings["keyword"] = store.keyword_search(query, depth)
+                rankings["keyword"] = store.keyword_search(query, depth, flt=flt)
                 timing.search_s += time.perf_counter() - t
-        if weights["semantic"] > 0:
+        if weights["semantic"] > 0 or min_sim is not None:
             with span("semantic"):
                 t = time.perf_counter()
                 vec = embed_query(query)
                 timing.embed_s += time.perf_counter() - t
                 t = time.perf_counter()
-                rankings["semantic"] = store.dense_search(np.asarray(vec), depth)
+                rankings["semantic"] = store.dense_search(np.asarray(vec), depth, flt=flt)
                 timing.search_s += time.perf_counter() - t
         with span("rrf_fusion"):
             t = time.perf_counter()
             fused = weighted_rrf(rankings, weights, k=settings.rrf_k)
             if mode in ("hybrid", "exact") and pinned:
                 fused.sort(key=lambda h: h.chunk_id not in pinned)  # stable: keeps fused order within groups
-            if settings.min_score is not None:
-                fused = [h for h in fused if h.score >= settings.min_score]
+            cosine = dict(rankings.get("semantic", []))
+            before = len(fused)
+            if min_fused is not None:
+                fused = [h for h in fused if h.chunk_id in pinned or h.score >= min_fused]
+            if min_sim is not None:
+                dense = rankings["semantic"]
+                missing = [h.chunk_id for h in fused if h.chunk_id not in cosine]
+                # A chunk outside a full dense list scores at most its last cosine: compute only when that passes.
+                if missing and (len(dense) < depth or dense[-1][1] >= min_sim):
+                    cosine.update(similarities(store, vec, missing, flt))
+                fused = [h for h in fused if h.chunk_id in pinned or cosine.get(h.chunk_id, -2.0) >= min_sim]
+            dropped = before - len(fused)
             fused = fused[:top_k]
             timing.search_s += time.perf_counter() - t
+        if vec is not None:  # the cosine of every returned hit, whichever modality found it
+            missing = [h.chunk_id for h in fused if h.chunk_id not in cosine]
+            cosine.update(similarities(store, vec, missing, flt))
         chunks = {c.chunk_id: c for c in store.get_chunks([h.chunk_id for h in fused])}
-        hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in pinned) for h in fused if h.chunk_id in chunks]
+        fused = [h for h in fused if h.chunk_id in chunks]
+        shown = non_increasing([h.score for h in fused])
+        hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in pinned, score, cosine.get(h.chunk_id))
+                for h, score in zip(fused, shown)]
         if root is not None:
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))
-    return hits
+    return SearchRun(hits, embedded=vec is not None, dropped=dropped)
 
 
 def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,

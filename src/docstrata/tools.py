@@ -19,9 +19,11 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConversionError, RecordError
 from .index.keyword import ANALYSIS_VERSION
-from .models import (Chunk, DefinitionEntry, FileState, IngestReport, RecordResult, SearchResult, SkippedFile,
-                     sha256_text)
-from .search import QueryError, SearchSettings, SearchTiming, definitions_used, run_search
+from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
+                     SearchResults, SectionPage, SkippedFile, sha256_text)
+from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definitions_used, non_increasing,
+                     run_search)
+from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
 from .telemetry import span
 
 log = logging.getLogger("docstrata")
@@ -30,6 +32,90 @@ log = logging.getLogger("docstrata")
 ProgressFn = Callable[[int, int, str], None]
 
 _EMBED_BATCH = 64
+DEFAULT_MAX_CHARS = 8000  # get_section / get_record / get_neighbours page budget, in characters
+_RANGE_OPS = {"gt", "gte", "lt", "lte"}
+
+
+def _check_max_chars(max_chars: int | None) -> None:
+    if max_chars is not None and not 200 <= max_chars <= 1_000_000:
+        raise QueryError(f"max_chars must be between 200 and 1000000 (or None for no limit), got {max_chars}")
+
+
+def _page_end(text: str, start: int, max_chars: int | None) -> int:
+    """Where a page of ``text`` starting at ``start`` ends: at most ``max_chars`` on, cut at a
+    paragraph break, else a line break, else a space in the page's second half."""
+    if max_chars is None or len(text) - start <= max_chars:
+        return len(text)
+    limit = start + max_chars
+    for sep in ("\n\n", "\n", " "):
+        cut = text.rfind(sep, start + max_chars // 2, limit)
+        if cut > start:
+            return cut + len(sep)
+    return limit
+
+
+def _cursor(offset: int, text: str) -> str:
+    return f"{offset}:{sha256_text(text)[:8]}"
+
+
+def _read_cursor(cursor: str | None, text: str) -> int:
+    """The offset a cursor points at. Raises :class:`QueryError` for a malformed cursor or one
+    issued for a text that has changed since (re-ingested)."""
+    if not cursor:
+        return 0
+    off, _, digest = str(cursor).partition(":")
+    if not off.isdigit() or len(digest) != 8:
+        raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d')")
+    if digest != sha256_text(text)[:8]:
+        raise QueryError("the text changed since this cursor was issued (re-ingested); read again without cursor")
+    if int(off) > len(text):
+        raise QueryError(f"cursor {cursor!r} points past the end ({len(text)} characters)")
+    return int(off)
+
+
+def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
+    """``{"category": "shoes", "price": {"gte": 10, "lt": 100}, "colour": ["red", "blue"]}`` →
+    conditions (see :class:`~docstrata.store.base.MetaCondition`). A string value means string
+    equality, a number numeric equality, a list any of them, a mapping the operators ``eq``,
+    ``in``, ``gt``, ``gte``, ``lt``, ``lte``. Raises :class:`QueryError` naming the bad field."""
+    from .store.base import parse_number
+
+    if not filters:
+        return ()
+    if not isinstance(filters, dict):
+        raise QueryError(f"filters must be a mapping of field → value, got {type(filters).__name__}")
+    out = []
+    for name, spec in filters.items():
+        if not isinstance(name, str) or not name or '"' in name:
+            raise QueryError(f"filters: bad field name {name!r}")
+        ops = spec if isinstance(spec, dict) else {"in" if isinstance(spec, list) else "eq": spec}
+        values: list[str] = []
+        numbers: list[float] = []
+        bounds: dict[str, float] = {}
+        for op, arg in ops.items():
+            if op in ("eq", "in"):
+                items = arg if isinstance(arg, list) else [arg]
+                if op == "in" and not isinstance(arg, list):
+                    raise QueryError(f"filters.{name}.in must be a list, got {arg!r}")
+                for item in items:
+                    if isinstance(item, bool) or item is None or isinstance(item, (dict, list)):
+                        raise QueryError(f"filters.{name}: {item!r} is not a string or a number")
+                    if isinstance(item, (int, float)):
+                        numbers.append(float(item))
+                    else:
+                        values.append(str(item))
+            elif op in _RANGE_OPS:
+                num = parse_number(arg) if not isinstance(arg, str) else parse_number(arg)
+                if num is None:
+                    raise QueryError(f"filters.{name}.{op} must be a number, got {arg!r}")
+                bounds[op] = num
+            else:
+                raise QueryError(f"filters.{name}: unknown operator {op!r} (use eq, in, gt, gte, lt, lte)")
+        if values and numbers:  # a mixed list: compare everything as text
+            values += [f"{n:g}" for n in numbers]
+            numbers = []
+        out.append(MetaCondition(name, tuple(values), tuple(numbers), **bounds))
+    return tuple(out)
 
 
 def _ignored_notice(ignored: list[str]) -> list[str]:
@@ -152,11 +238,122 @@ class _BaseTool:
         report.warnings += _ignored_notice(changes.ignored)
         for doc_key in changes.removed:
             store.delete_document(doc_key)
+            clear_document_entry(store, doc_key)
             report.removed += 1
         return changes
 
     async def aingest(self, **kw) -> IngestReport:
         return await asyncio.to_thread(self.ingest, **kw)
+
+    def _settings(self, min_similarity_score, min_fused_score, min_score) -> SearchSettings:
+        cfg = self.cfg
+        if min_similarity_score is not None and min_score is not None and min_similarity_score != min_score:
+            raise QueryError("min_score is another name for min_similarity_score: give one of them")
+        sim = min_similarity_score if min_similarity_score is not None else min_score
+        if sim is None:
+            sim = cfg.min_score if hasattr(cfg, "min_score") else cfg.min_similarity_score
+        fused = cfg.min_fused_score if min_fused_score is None else min_fused_score
+        return SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
+                              min_fused_score=fused, min_similarity_score=sim)
+
+    # ---- documents, filters
+    def _resolve_document(self, document: str) -> str:
+        docs = self.store.documents()
+        if document in docs:
+            return document
+        cands = self._matching_documents(document, docs)
+        if len(cands) == 1:
+            return cands[0]
+        if not cands:
+            raise QueryError(f"no document {document!r} in tool '{self.name}'{self._documents_hint(docs)}")
+        raise QueryError(f"document {document!r} is ambiguous: {', '.join(cands[:10])}")
+
+    @staticmethod
+    def _matching_documents(document: str, docs: list[str]) -> list[str]:
+        document = document.strip().removeprefix("./")
+        return [d for d in docs if d == document or d.endswith("/" + document) or Path(d).stem == document
+                or Path(d).name == document]
+
+    def _documents_hint(self, docs: list[str]) -> str:
+        if not docs:
+            return " (it holds no documents)"
+        shown = ", ".join(docs[:8]) + (f", … ({len(docs)} in all; see {self.name}_list_documents)" if len(docs) > 8 else "")
+        return f"; documents: {shown}"
+
+    def _document_keys(self, document: str | list[str]) -> tuple[str, ...]:
+        """The doc keys a ``document`` filter names: each entry a doc key, file name, stem or path
+        suffix, matching every document it names. Raises :class:`QueryError` for a name that matches none."""
+        names = [document] if isinstance(document, str) else list(document)
+        docs = self.store.documents()
+        out: list[str] = []
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise QueryError(f"document filter: {name!r} is not a document name")
+            found = self._matching_documents(name, docs)
+            if not found:
+                raise QueryError(f"no document {name!r} in tool '{self.name}'{self._documents_hint(docs)}")
+            out += found
+        return tuple(dict.fromkeys(out))
+
+    def _section_key(self, section: str, doc_keys: tuple[str, ...] | None) -> str:
+        """A ``section`` filter as the section id prefix stores match: the id as given
+        (``4.2``, ``article-17``), or the id of the section a cited form names (``Section 4.2``, ``Art. 17``)."""
+        from .index.exact import alias_keys
+
+        sid = section.strip()
+        if not sid:
+            raise QueryError("section filter is empty")
+        keys = alias_keys(sid)
+        found = self.store.exact_lookup(keys, limit=5, flt=ChunkFilter(doc_keys=doc_keys) if doc_keys else None)
+        from .store.base import chunk_section_path
+
+        for key in keys:
+            ids = found.get(key)
+            chunks = self.store.get_chunks(ids[:1]) if ids else []
+            if not chunks:
+                continue
+            path = chunk_section_path(chunks[0])
+            if sid.lower() in path:
+                return sid.lower()
+            num = key.split(" ", 1)[-1]  # "section 4.2" → "4.2"; "article 17" → "17"
+            for cand in path:  # the section of the chunk the key names: "4.2", "article-17"
+                if cand == num or cand.endswith("-" + num):
+                    return cand
+            return chunks[0].section_id.lower()
+        return sid.lower()
+
+    def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
+        doc_keys = self._document_keys(document) if document else None
+        sec = self._section_key(section, doc_keys) if section else None
+        meta = parse_metadata_filters(filters)
+        if doc_keys is None and sec is None and not meta:
+            return None
+        return ChunkFilter(doc_keys=doc_keys, section=sec, metadata=meta)
+
+    def list_documents(self) -> list[DocumentEntry]:
+        """An entry per indexed document (file), sorted by doc key: title, summary, language, file
+        type, section count, top-level sections, chunks, ingested at. Documents indexed before
+        entries existed get one derived from their chunks (no summary, language or time)."""
+        self.ensure_ready()
+        out = []
+        for doc_key in self.store.documents():
+            entry = read_document_entry(self.store, doc_key)
+            out.append(entry if entry is not None else self._derived_entry(doc_key))
+        return out
+
+    async def alist_documents(self) -> list[DocumentEntry]:
+        return await asyncio.to_thread(self.list_documents)
+
+    def _derived_entry(self, doc_key: str) -> DocumentEntry:
+        chunks = self.store.document_chunks(doc_key)
+        title = next((c.document_title for c in chunks if c.document_title), Path(doc_key).name)
+        sections = list(dict.fromkeys(c.section_id for c in chunks if c.section_id))
+        top = min((c.heading_level for c in chunks if c.section_id), default=1)
+        tops = list(dict.fromkeys((c.section_id, c.parent_chain[-1] if c.parent_chain else c.section_id)
+                                  for c in chunks if c.section_id and c.heading_level == top))
+        return DocumentEntry(doc_key=doc_key, title=title, file_type=Path(doc_key).suffix.lstrip(".").lower(),
+                             section_count=len(sections), total_chunks=len(chunks),
+                             top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
 
     def ingest(self, force: bool = False, progress: ProgressFn | None = None) -> IngestReport:
         raise NotImplementedError
@@ -179,7 +376,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": c.context_model.model_dump() if c.context_model else None,
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 4, "analysis": ANALYSIS_VERSION}
+                "extract_cross_references": c.extract_cross_references, "pipeline": 5, "analysis": ANALYSIS_VERSION}
 
     @property
     def contextualizer(self):
@@ -311,6 +508,13 @@ class HierarchicalDocumentTool(_BaseTool):
             stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
+        from .docinfo import document_entry
+
+        entry = document_entry(tree, file_type=doc.format, total_chunks=len(chunks), markdown=doc.markdown,
+                               embedding_model=cfg.embedding_model)
+        entry.warnings = list(dict.fromkeys([*entry.warnings, *doc.warnings]))
+        report.warnings += [f"{sf.doc_key}: {w}" for w in entry.warnings if w not in doc.warnings]
+        write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
 
     def _definition_conflicts(self) -> list[str]:
@@ -327,61 +531,80 @@ class HierarchicalDocumentTool(_BaseTool):
         return out
 
     # ------------------------------------------------------------------ search
-    def search(self, query: str, top_k: int | None = None, mode: str | None = None,
-               min_score: float | None = None, timing: SearchTiming | None = None) -> list[SearchResult]:
-        """Hybrid (or single-mode) search. Returns at most ``top_k`` results, best first.
+    def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
+               document: str | list[str] | None = None, section: str | None = None, filters: dict | None = None,
+               min_similarity_score: float | None = None, min_fused_score: float | None = None,
+               min_score: float | None = None, timing: SearchTiming | None = None) -> SearchResults:
+        """Hybrid (or single-mode) search. Returns at most ``top_k`` results, best first, as
+        :class:`~docstrata.models.SearchResults` (a list with ``confidence``, ``definitions``, ``notices``).
+
+        Filters, applied inside the store before ranking: ``document`` (doc key, file name, stem or
+        path suffix; a list = any of them), ``section`` (a section id prefix such as ``4.2`` or
+        ``article-17``, or a cited form such as ``Section 4.2``), ``filters`` (record metadata; for a
+        vectorstore tool). Thresholds: ``min_similarity_score`` (alias ``min_score``, HoloDeck's
+        names) on the cosine of query and hit; ``min_fused_score`` on the fused RRF score; defaults
+        from the tool's config; neither drops a pinned hit.
 
         Raises :class:`~docstrata.search.QueryError` for an empty query, ``top_k`` outside
-        1–100 or an unknown mode.
+        1–100, an unknown mode, an unknown document, a bad filter or threshold.
         """
         self.ensure_ready()
         cfg = self.cfg
-        settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
-                                  min_score=cfg.min_score if min_score is None else min_score)
+        settings = self._settings(min_similarity_score, min_fused_score, min_score)
+        flt = self._make_filter(document, section, filters)
         k = cfg.top_k if top_k is None else top_k
         depth = k
         if self.reranker is not None and 1 <= k <= 100:  # rerank a deeper candidate list
             from .rerank import candidate_depth
 
             depth = candidate_depth(k)
-        hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
-                          top_k=depth, settings=settings, timing=timing)
+        run = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
+                         top_k=depth, settings=settings, timing=timing, flt=flt)
         from .index.exact import resolve_cross_references
 
-        xrefs = resolve_cross_references(self.store, [h.chunk for h in hits])
+        xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
         results = []
-        for h in hits:
+        defs_of: dict[str, list[DefinitionEntry]] = {}
+        used: dict[tuple[str, str], DefinitionEntry] = {}
+        for h in run.hits:
             c, f = h.chunk, h.fused
-            defs = definitions_used([query, c.content], self._doc_definitions(c.doc_key), skip_chunk=c.chunk_id)
+            doc_defs = defs_of.setdefault(c.doc_key, self._doc_definitions(c.doc_key))
+            defs = definitions_used([query, c.content], doc_defs, skip_chunk=c.chunk_id)
+            for term in defs:
+                entry = next(d for d in doc_defs if d.term == term)
+                used.setdefault((c.doc_key, term), entry)
             results.append(SearchResult(
-                chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
+                chunk_id=c.chunk_id, content=c.content, fused_score=h.score, source_path=c.doc_key,
                 parent_chain=c.parent_chain, section_id=c.section_id,
-                semantic_score=f.scores.get("semantic"), keyword_score=f.scores.get("keyword"),
+                semantic_score=h.similarity, keyword_score=f.scores.get("keyword"),
                 exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
                 keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
-                contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, [])))
+                contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
+                score=h.score, pinned=h.pinned))
         if self.reranker is not None:
-            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in hits if h.pinned})
-        return results
+            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
+            shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
+            for r, score in zip(results, shown):
+                r.score = score
+            kept = {r.chunk_id for r in results}
+            used = {key: d for key, d in used.items() if any(r.chunk_id in kept and key[1] in r.definitions_context
+                                                              and r.source_path == key[0] for r in results)}
+        notices = []
+        if run.dropped:
+            notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
+        return SearchResults(results, assess_confidence(results, run.content_words, run.embedded),
+                             list(used.values()), notices)
 
-    async def asearch(self, query: str, **kw) -> list[SearchResult]:
+    async def asearch(self, query: str, **kw) -> SearchResults:
         return await asyncio.to_thread(self.search, query, **kw)
 
     def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
         return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
 
-    def get_section(self, document: str, section_id: str) -> list[Chunk]:
-        """Every chunk of section ``section_id`` in ``document``, its subsections included, in
-        document order. ``document`` is a doc_key (a unique suffix or stem also works); the id may
-        also be an alias as cited (``Section 4.2``, ``Art. 17``).
-
-        Raises :class:`QueryError` if the document or section does not exist.
-        """
+    def _section_chunks(self, doc_key: str, section_id: str) -> list[Chunk]:
         from .index.exact import alias_keys
 
-        self.ensure_ready()
-        doc_key = self._resolve_document(document)
         chunks = self.store.document_chunks(doc_key)
 
         def holds(c: Chunk, sid: str) -> bool:
@@ -401,8 +624,66 @@ class HierarchicalDocumentTool(_BaseTool):
             raise QueryError(f"no section {section_id!r} in {doc_key}{hint}")
         return found
 
-    async def aget_section(self, document: str, section_id: str) -> list[Chunk]:
-        return await asyncio.to_thread(self.get_section, document, section_id)
+    def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
+                    cursor: str | None = None) -> SectionPage:
+        """One page (at most ``max_chars`` characters; ``None`` = no limit) of section
+        ``section_id`` of ``document``, its subsections included, in document order; without
+        ``section_id``, of the whole document. ``cursor`` (from the previous page's
+        ``next_cursor``) continues where that page stopped. ``document`` is a doc_key (a unique
+        suffix, file name or stem also works); the id may be an alias as cited (``Section 4.2``).
+        The page iterates as its chunks.
+
+        Raises :class:`QueryError` if the document or section does not exist, ``max_chars`` is
+        outside 200–1,000,000, or the cursor is not valid for this text.
+        """
+        _check_max_chars(max_chars)
+        self.ensure_ready()
+        doc_key = self._resolve_document(document)
+        if section_id:
+            chunks = self._section_chunks(doc_key, section_id)
+        else:
+            chunks = self.store.document_chunks(doc_key)
+        starts, parts, pos = [], [], 0
+        for c in chunks:
+            part = c.content.strip()
+            starts.append(pos)
+            parts.append(part)
+            pos += len(part) + 2
+        text = "\n\n".join(parts)
+        start = _read_cursor(cursor, text)
+        end = _page_end(text, start, max_chars)
+        first = chunks[0]
+        in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
+        head = in_page[0]
+        title = (head.parent_chain[-1] if head.parent_chain else head.document_title) if section_id else \
+            (first.document_title or doc_key)
+        location = " > ".join(first.parent_chain) if section_id else title
+        return SectionPage(document=doc_key, section_id=first.section_id if section_id else "", title=title,
+                           location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
+                           offset=start, total_chars=len(text),
+                           next_cursor=_cursor(end, text) if end < len(text) else None, chunks=in_page)
+
+    async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
+        return await asyncio.to_thread(self.get_section, document, section_id, **kw)
+
+    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+        """The chunk ``chunk_id`` with up to ``before`` chunks before it and ``after`` after it in
+        its document, in document order. Raises :class:`QueryError` for an unknown chunk id or a
+        count outside 0–20."""
+        for name, n in (("before", before), ("after", after)):
+            if not 0 <= n <= 20:
+                raise QueryError(f"{name} must be between 0 and 20, got {n}")
+        self.ensure_ready()
+        found = self.store.get_chunks([chunk_id])
+        if not found:
+            raise QueryError(f"no chunk {chunk_id!r} in tool '{self.name}' (ids look like 'doc.md#12', as "
+                             "search results show them)")
+        chunks = self.store.document_chunks(found[0].doc_key)
+        i = next(j for j, c in enumerate(chunks) if c.chunk_id == chunk_id)
+        return chunks[max(0, i - before): i + after + 1]
+
+    async def aneighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+        return await asyncio.to_thread(self.neighbours, chunk_id, before, after)
 
     def get_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
         """Definitions of ``term`` (case-insensitive), one per document that defines it."""
@@ -414,17 +695,6 @@ class HierarchicalDocumentTool(_BaseTool):
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
         return await asyncio.to_thread(self.get_definition, term, document)
-
-    def _resolve_document(self, document: str) -> str:
-        docs = self.store.documents()
-        if document in docs:
-            return document
-        cands = [d for d in docs if d.endswith("/" + document) or Path(d).stem == document or Path(d).name == document]
-        if len(cands) == 1:
-            return cands[0]
-        if not cands:
-            raise QueryError(f"no document {document!r} in tool '{self.name}'")
-        raise QueryError(f"document {document!r} is ambiguous: {', '.join(cands[:10])}")
 
 
 _PENDING = FileState(size=-1, mtime_ns=0, sha256="")
@@ -440,7 +710,7 @@ class VectorstoreTool(_BaseTool):
         c = self.cfg
         return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
                 "document_field": c.document_field, "field_separator": c.field_separator, "record_path": c.record_path,
-                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 2, "analysis": ANALYSIS_VERSION}
+                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 3, "analysis": ANALYSIS_VERSION}
 
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""
@@ -512,6 +782,7 @@ class VectorstoreTool(_BaseTool):
                     continue
                 store.delete_chunks(sorted(old_ids - seen))
                 store.set_file_state(sf.doc_key, sf.state)
+                self._write_file_entry(sf.doc_key, len(seen), load.warnings)
                 report.skipped += load.skipped
                 report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
                 report.added += sf in changes.added
@@ -524,36 +795,74 @@ class VectorstoreTool(_BaseTool):
         self._ready = True
         return report
 
-    def search(self, query: str, top_k: int | None = None, mode: str | None = None,
-               min_score: float | None = None, timing: SearchTiming | None = None) -> list[RecordResult]:
-        """Hybrid search over records; ``min_score`` (default ``min_similarity_score``) filters the fused score."""
+    def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
+               document: str | list[str] | None = None, filters: dict | None = None, section: str | None = None,
+               min_similarity_score: float | None = None, min_fused_score: float | None = None,
+               min_score: float | None = None, timing: SearchTiming | None = None) -> SearchResults:
+        """Search over records (hybrid by default; ``mode`` as for documents), best first.
+
+        ``filters`` on the records' metadata fields (``{"category": "shoes", "price": {"lt": 50}}``;
+        see :func:`parse_metadata_filters`) and ``document`` (source file) apply inside the store
+        before ranking. ``min_similarity_score`` (default: the config's; alias ``min_score``) is
+        the cosine of query and record; ``min_fused_score`` the fused RRF score. A record whose id
+        or a metadata value equals the whole query is pinned first and never dropped.
+        """
         self.ensure_ready()
         cfg = self.cfg
-        min_score = cfg.min_similarity_score if min_score is None else min_score
+        settings = self._settings(min_similarity_score, min_fused_score, min_score)
         if not cfg.structured:
-            return [RecordResult(id=r.chunk_id, content=r.content, score=r.fused_score, source_file=r.source_path,
-                                 metadata={"location": r.location} if r.parent_chain else {},
-                                 semantic_score=r.semantic_score, keyword_score=r.keyword_score,
-                                 exact_match=r.exact_match)
-                    for r in self._document_tool().search(query, top_k=top_k, mode=mode, min_score=min_score,
-                                                          timing=timing)]
-        settings = SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
-                                  min_score=min_score)
-        hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or "hybrid",
-                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing)
-        return [self._record_result(h.chunk, h.fused.score, h.fused.scores, "exact" in h.fused.ranks) for h in hits]
+            found = self._document_tool().search(
+                query, top_k=top_k, mode=mode, document=document, section=section, filters=filters,
+                min_similarity_score=settings.min_similarity_score, min_fused_score=settings.min_fused_score,
+                timing=timing)
+            return SearchResults(
+                [RecordResult(id=r.chunk_id, content=r.content, score=r.score, source_file=r.source_path,
+                              metadata={"location": r.location} if r.parent_chain else {},
+                              semantic_score=r.semantic_score, keyword_score=r.keyword_score,
+                              exact_match=r.exact_match, fused_score=r.fused_score, pinned=r.pinned)
+                 for r in found], found.confidence, found.definitions, found.notices)
+        if section:
+            raise QueryError("section filters apply to documents; this tool holds records (use filters on fields)")
+        kept = cfg.meta_fields
+        for name in (filters or {}) if isinstance(filters, dict) else ():
+            if kept is not None and name not in kept:
+                raise QueryError(f"filters.{name}: not a metadata field of tool '{self.name}' "
+                                 f"(meta_fields: {', '.join(kept) or 'none'})")
+        flt = self._make_filter(document, None, filters)
+        run = run_search(self.store, self.embedder.embed_query, query, mode=mode or "hybrid",
+                         top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
+        results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
+                                       h.pinned) for h in run.hits]
+        notices = [f"{run.dropped} candidate(s) below the score threshold were left out"] if run.dropped else []
+        return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     @staticmethod
-    def _record_result(c: Chunk, score: float, scores: dict, exact: bool) -> RecordResult:
+    def _record_result(c: Chunk, score: float | None, scores: dict, exact: bool, similarity: float | None = None,
+                       pinned: bool = False) -> RecordResult:
         return RecordResult(id=c.chunk_id, content=c.content, score=score, source_file=c.doc_key,
-                            metadata=dict(c.metadata.get("fields", {})), semantic_score=scores.get("semantic"),
-                            keyword_score=scores.get("keyword"), exact_match=exact)
+                            metadata=dict(c.metadata.get("fields", {})), semantic_score=similarity,
+                            keyword_score=scores.get("keyword"), exact_match=exact, fused_score=score, pinned=pinned)
 
-    async def asearch(self, query: str, **kw) -> list[RecordResult]:
+    async def asearch(self, query: str, **kw) -> SearchResults:
         return await asyncio.to_thread(self.search, query, **kw)
 
-    def get_record(self, record_id: str) -> RecordResult:
-        """The record with id ``record_id``. Raises :class:`QueryError` if there is none."""
+    def _write_file_entry(self, doc_key: str, n_records: int, warnings: list[str]) -> None:
+        from .docinfo import now_utc
+
+        fields = self.cfg.meta_fields or []
+        summary = f"{n_records} records" + (f"; fields: {', '.join(self.cfg.resolved_vector_fields + fields)}")
+        write_document_entry(self.store, DocumentEntry(
+            doc_key=doc_key, title=Path(doc_key).name, summary=summary,
+            file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),
+            warnings=list(warnings)[:20]))
+
+    def get_record(self, record_id: str, *, max_chars: int | None = DEFAULT_MAX_CHARS,
+                   cursor: str | None = None) -> RecordResult:
+        """The record with id ``record_id`` (ids match case-insensitively when not exact), its
+        content cut to ``max_chars`` (``None`` = no limit) with ``next_cursor`` to read on from
+        ``cursor``. Its ``score`` is ``None``: it was fetched, not ranked.
+        Raises :class:`QueryError` if there is none, or for a bad ``max_chars`` / cursor."""
+        _check_max_chars(max_chars)
         self.ensure_ready()
         from .index.exact import value_key
 
@@ -563,10 +872,17 @@ class VectorstoreTool(_BaseTool):
             found = [c for c in self.store.get_chunks(ids) if value_key(c.chunk_id) == value_key(record_id)]
         if not found:
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
-        return self._record_result(found[0], 1.0, {}, True)
+        r = self._record_result(found[0], None, {}, True)
+        text = r.content
+        start = _read_cursor(cursor, text)
+        end = _page_end(text, start, max_chars)
+        r.content, r.content_chars = text[start:end], len(text)
+        r.truncated = start > 0 or end < len(text)
+        r.next_cursor = _cursor(end, text) if end < len(text) else None
+        return r
 
-    async def aget_record(self, record_id: str) -> RecordResult:
-        return await asyncio.to_thread(self.get_record, record_id)
+    async def aget_record(self, record_id: str, **kw) -> RecordResult:
+        return await asyncio.to_thread(self.get_record, record_id, **kw)
 
 
 Tool = HierarchicalDocumentTool | VectorstoreTool

@@ -75,28 +75,40 @@ class DenseIndex:
             self._owner = self._owner[self._alive]
             self._alive = np.ones(len(self._owner), dtype=bool)
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first."""
+    def search(self, query: np.ndarray, k: int, allowed=None) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first.
+
+        ``allowed``: a collection of chunk ids; only those are ranked (a row mask applied before
+        the top-k, so a filtered search is exact). ``None`` = every chunk."""
         self._flush()
         n = len(self._owner)
         if n == 0 or k <= 0:
             return []
-        scores = self._matrix @ np.asarray(query, dtype=np.float32)
-        scores = np.where(self._alive, scores, -np.inf)
+        q = np.asarray(query, dtype=np.float32)
+        if allowed is None:
+            rows = None
+            scores = np.where(self._alive, self._matrix @ q, -np.inf)
+        else:  # only the allowed chunks' rows are scored: a small subset costs little
+            slots = np.fromiter((self._slot_of[c] for c in allowed if c in self._slot_of), dtype=np.int64)
+            if slots.size == 0:
+                return []
+            rows = np.flatnonzero(self._alive & np.isin(self._owner, slots))
+            scores = self._matrix[rows] @ q
+        n = len(scores)
         # Oversample rows so that several windows of one chunk cannot crowd out k distinct chunks.
         m = min(n, k * 4 + 16)
         top = np.argpartition(-scores, m - 1)[:m] if m < n else np.arange(n)
         top = top[np.argsort(-scores[top], kind="stable")]
         out: list[tuple[str, float]] = []
         seen: set[int] = set()
-        for row in top:
-            if not np.isfinite(scores[row]):
+        for i in top:
+            if not np.isfinite(scores[i]):
                 break
-            slot = int(self._owner[row])
+            slot = int(self._owner[i if rows is None else rows[i]])
             if slot in seen:
                 continue
             seen.add(slot)
-            out.append((self._ids[slot], float(scores[row])))
+            out.append((self._ids[slot], float(scores[i])))
         # Ties break by chunk id (the Store convention), so every backend returns the same order.
         out.sort(key=lambda hit: (-hit[1], hit[0]))
         return out[:k]

@@ -240,16 +240,28 @@ class KeywordIndex:
     def num_docs(self) -> int:
         return self.index.searcher().num_docs
 
-    def search(self, query: str, k: int) -> list[tuple[str, float]]:
+    def _restrict(self, q, doc_keys=None, chunk_ids=None):
+        """``q`` limited to documents in ``doc_keys`` and / or chunks in ``chunk_ids`` (score
+        unchanged: the restriction is a zero-weight required clause, so tantivy filters before ranking)."""
+        Q, Occur = self._tantivy.Query, self._tantivy.Occur
+        clauses = [(Occur.Must, q)]
+        for fld, values in (("doc_key", doc_keys), ("chunk_id", chunk_ids)):
+            if values is None:
+                continue
+            clauses.append((Occur.Must, Q.const_score_query(Q.term_set_query(self.schema, fld, list(values)), 0.0)))
+        return q if len(clauses) == 1 else Q.boolean_query(clauses)
+
+    def search(self, query: str, k: int, doc_keys=None, chunk_ids=None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25 score) for the raw ``query`` over its :func:`query_terms`, best
-        first; [] if no term matches."""
+        first; [] if no term matches. ``doc_keys`` / ``chunk_ids`` (collections) restrict the
+        chunks ranked; BM25 statistics stay the whole index's."""
         terms = query_terms(query)
-        if not terms or k <= 0:
+        if not terms or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q, Occur = self._tantivy.Query, self._tantivy.Occur
         clauses = [Q.term_query(self.schema, "body", t) for t, _ in terms]
         clauses = [(Occur.Should, c if w == 1.0 else Q.boost_query(c, w)) for c, (_, w) in zip(clauses, terms)]
-        return self._top_k(Q.boolean_query(clauses), k)
+        return self._top_k(self._restrict(Q.boolean_query(clauses), doc_keys, chunk_ids), k)
 
     def _top_k(self, q, k: int) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, score) of a tantivy query, ties broken by chunk id: tantivy orders
@@ -265,11 +277,12 @@ class KeywordIndex:
         out.sort(key=lambda hit: (-hit[1], hit[0]))
         return out[:k]
 
-    def phrase_search(self, phrase: str, k: int) -> list[str]:
-        """Chunk ids whose analysed text holds the analysed ``phrase`` as consecutive tokens."""
+    def phrase_search(self, phrase: str, k: int, doc_keys=None, chunk_ids=None) -> list[str]:
+        """Chunk ids whose analysed text holds the analysed ``phrase`` as consecutive tokens
+        (restricted as in :meth:`search`)."""
         tokens = analyze(phrase)
-        if not tokens or k <= 0:
+        if not tokens or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q = self._tantivy.Query
         q = Q.term_query(self.schema, "body", tokens[0]) if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
-        return [cid for cid, _ in self._top_k(q, k)]
+        return [cid for cid, _ in self._top_k(self._restrict(q, doc_keys, chunk_ids), k)]

@@ -10,17 +10,174 @@ Conventions shared by all backends (checked by ``tests/store_conformance.py``):
 * ``replace_document`` is atomic: after a crash a document has either its old or its new chunks.
 * Search results are ``(chunk_id, score)`` best first; ties break by chunk_id ascending.
 * ``exact_lookup`` returns, per key, chunk ids ordered by (priority, chunk ordinal).
+* Every search takes an optional :class:`ChunkFilter`, applied inside the store *before* ranking
+  (SQL ``WHERE``, a Qdrant payload filter, a row mask), never by cutting a top-k afterwards: a
+  filtered search returns the same order as the unfiltered one restricted to the matching chunks
+  (BM25 statistics stay the collection's).
+* Document entries (:class:`~docstrata.models.DocumentEntry`) live in the meta table under
+  ``doc:<doc_key>`` (:func:`write_document_entry`), so every backend keeps them with no method of its own.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..errors import StoreError
-from ..models import Chunk, DefinitionEntry, FileState
+from ..models import Chunk, DefinitionEntry, DocumentEntry, FileState
+
+_RANGE_OPS = ("gt", "gte", "lt", "lte")
+
+
+@dataclass(frozen=True)
+class MetaCondition:
+    """One condition on a record's metadata field ``name``.
+
+    ``values``: the field's string value must be one of them (equality / ``in``); ``numbers``:
+    its numeric value (``Chunk.metadata["numbers"]``) must be one of them; ``gt`` / ``gte`` /
+    ``lt`` / ``lte``: a numeric range (a value that is not a number never matches).
+    """
+
+    name: str
+    values: tuple[str, ...] = ()
+    numbers: tuple[float, ...] = ()
+    gt: float | None = None
+    gte: float | None = None
+    lt: float | None = None
+    lte: float | None = None
+
+    def matches(self, chunk: Chunk) -> bool:
+        """Reference semantics every backend implements in its own query language."""
+        fields = chunk.metadata.get("fields", {})
+        num = chunk.metadata.get("numbers", {}).get(self.name)
+        if self.values and fields.get(self.name) not in self.values:
+            return False
+        if self.numbers and (num is None or float(num) not in self.numbers):
+            return False
+        for op in _RANGE_OPS:
+            bound = getattr(self, op)
+            if bound is None:
+                continue
+            if num is None:
+                return False
+            ok = {"gt": num > bound, "gte": num >= bound, "lt": num < bound, "lte": num <= bound}[op]
+            if not ok:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class ChunkFilter:
+    """Which chunks a search may return; every part given must hold (AND).
+
+    ``doc_keys``: the chunk's document is one of them. ``section``: the chunk lies in that section
+    or below it (its ``metadata["section_path"]`` holds the id; see :func:`section_path`).
+    ``metadata``: conditions on a record's fields. ``chunk_ids``: the chunk is one of them.
+    """
+
+    doc_keys: tuple[str, ...] | None = None
+    section: str | None = None
+    metadata: tuple[MetaCondition, ...] = ()
+    chunk_ids: tuple[str, ...] | None = None
+
+    def matches(self, chunk: Chunk) -> bool:
+        """Reference semantics (tests and stores without a query language use it)."""
+        if self.doc_keys is not None and chunk.doc_key not in self.doc_keys:
+            return False
+        if self.chunk_ids is not None and chunk.chunk_id not in self.chunk_ids:
+            return False
+        if self.section is not None and self.section not in chunk_section_path(chunk):
+            return False
+        return all(c.matches(chunk) for c in self.metadata)
+
+    @property
+    def empty(self) -> bool:
+        return self.doc_keys is None and self.section is None and not self.metadata and self.chunk_ids is None
+
+
+_NUMERIC_PREFIX = re.compile(r"[.(]")
+
+
+def section_path(section_id: str, ancestors: list[str] = (), sections: list[str] = ()) -> list[str]:
+    """The section ids a chunk lies in, for the ``section`` filter: its own id, the other sections
+    it holds text of, their ancestors, and the numeric prefixes of each id (``4.2.1`` → ``4``,
+    ``4.2``; ``203(a)(1)`` → ``203``, ``203(a)``; ``article-17.2`` → ``article-17``), lower-cased."""
+    out: list[str] = []
+    for sid in [section_id, *sections, *ancestors]:
+        if not sid:
+            continue
+        sid = sid.lower()
+        out.append(sid)
+        for m in _NUMERIC_PREFIX.finditer(sid):
+            if m.start() > 0:
+                out.append(sid[:m.start()].rstrip("."))
+    return list(dict.fromkeys(out))
+
+
+def chunk_section_path(chunk: Chunk) -> list[str]:
+    """``chunk.metadata["section_path"]``, or computed from its section id and ancestors (chunks
+    stored before the field existed)."""
+    path = chunk.metadata.get("section_path")
+    if path is not None:
+        return path
+    return section_path(chunk.section_id, chunk.metadata.get("ancestors", []), chunk.metadata.get("sections", []))
+
+
+def parse_number(value: Any) -> float | None:
+    """A field value as a finite number (``"18"``, ``"1,200.50"``, ``"-3e2"``), else ``None``."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    text = str(value).strip().replace(",", "").replace("_", "")
+    if not text or len(text) > 40:
+        return None
+    try:
+        num = float(text)
+    except ValueError:
+        return None
+    return num if math.isfinite(num) else None
+
+
+def prepare_chunk(chunk: Chunk) -> Chunk:
+    """Fill the derived metadata filters read, before a store writes ``chunk`` (in place):
+    ``section_path`` (:func:`section_path`) and, for a record, ``numbers`` — each field value
+    that reads as a number (:func:`parse_number`). Returns the chunk."""
+    meta = chunk.metadata
+    if "section_path" not in meta:
+        meta["section_path"] = chunk_section_path(chunk)
+    if "fields" in meta and "numbers" not in meta:
+        meta["numbers"] = {k: n for k, v in meta["fields"].items() if (n := parse_number(v)) is not None}
+    return chunk
+
+
+def document_entry_key(doc_key: str) -> str:
+    return f"doc:{doc_key}"
+
+
+def write_document_entry(store: "Store", entry: DocumentEntry) -> None:
+    """Store (or replace) a document's entry in the store's meta table."""
+    store.set_meta(document_entry_key(entry.doc_key), json.dumps(entry.to_dict(), ensure_ascii=False))
+
+
+def clear_document_entry(store: "Store", doc_key: str) -> None:
+    store.set_meta(document_entry_key(doc_key), "")
+
+
+def read_document_entry(store: "Store", doc_key: str) -> DocumentEntry | None:
+    """The stored entry of ``doc_key``, or ``None`` (never stored, cleared, or unreadable)."""
+    raw = store.get_meta(document_entry_key(doc_key))
+    if not raw:
+        return None
+    try:
+        return DocumentEntry.from_dict(json.loads(raw))
+    except (ValueError, TypeError):
+        return None
 
 
 @dataclass
@@ -75,17 +232,17 @@ class Store(Protocol):
     def count(self) -> int:
         """Number of stored chunks."""
 
-    def dense_search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` by cosine similarity of the best window."""
+    def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` by cosine similarity of the best window, among the chunks ``flt`` allows."""
 
-    def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` by BM25 over analysed ``contextualized_content``."""
+    def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` by BM25 over analysed ``contextualized_content``, among the chunks ``flt`` allows."""
 
-    def phrase_search(self, phrase: str, k: int) -> list[str]:
-        """Chunks containing ``phrase`` (analysed tokens adjacent, in order)."""
+    def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
+        """Chunks containing ``phrase`` (analysed tokens adjacent, in order) that ``flt`` allows."""
 
-    def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
-        """key → chunk ids, for the keys that exist."""
+    def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
+        """key → chunk ids (those ``flt`` allows), for the keys that exist."""
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
         """Definitions, filtered by exact-index term key and/or document."""

@@ -23,7 +23,41 @@ from ..errors import StoreError
 from ..index.dense import DenseIndex
 from ..index.keyword import KeywordIndex
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk, checked_vectors, record_or_check_dimension
+from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
+
+
+def _json_key(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def filter_sql(flt: ChunkFilter, alias: str = "c") -> tuple[str, list]:
+    """A SQLite ``WHERE`` condition (over the ``chunks`` table as ``alias``) for ``flt``, and its
+    parameters. Section and metadata conditions read the stored chunk JSON with SQLite's JSON
+    functions, so no Python runs per row."""
+    conds, args = [], []
+    if flt.doc_keys is not None:
+        conds.append(f"{alias}.doc_key IN ({','.join('?' * len(flt.doc_keys))})" if flt.doc_keys else "0")
+        args += list(flt.doc_keys)
+    if flt.chunk_ids is not None:
+        conds.append(f"{alias}.chunk_id IN ({','.join('?' * len(flt.chunk_ids))})" if flt.chunk_ids else "0")
+        args += list(flt.chunk_ids)
+    if flt.section is not None:
+        conds.append(f"EXISTS (SELECT 1 FROM json_each({alias}.data, '$.metadata.section_path') WHERE value = ?)")
+        args.append(flt.section)
+    for mc in flt.metadata:
+        if mc.values:
+            conds.append(f"json_extract({alias}.data, '$.metadata.fields.' || ?) IN ({','.join('?' * len(mc.values))})")
+            args += [_json_key(mc.name), *mc.values]
+        num = f"json_extract({alias}.data, '$.metadata.numbers.' || ?)"
+        if mc.numbers:
+            conds.append(f"{num} IN ({','.join('?' * len(mc.numbers))})")
+            args += [_json_key(mc.name), *mc.numbers]
+        for op, sym in (("gt", ">"), ("gte", ">="), ("lt", "<"), ("lte", "<=")):
+            bound = getattr(mc, op)
+            if bound is not None:
+                conds.append(f"{num} {sym} ?")
+                args += [_json_key(mc.name), bound]
+    return (" AND ".join(conds) or "1"), args
 
 SCHEMA_VERSION = "1"
 
@@ -133,7 +167,7 @@ class EmbeddedStore:
     def _write_chunks(self, chunks: list[StoredChunk]) -> None:
         db = self._db
         for sc in chunks:
-            c = sc.chunk
+            c = prepare_chunk(sc.chunk)
             vecs = checked_vectors(sc, self.dim, "embedded")
             db.execute("INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?)",
                        (c.chunk_id, c.doc_key, c.ordinal, sha256_text(c.contextualized_content), json.dumps(c.to_dict())))
@@ -292,25 +326,43 @@ class EmbeddedStore:
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 
-    def dense_search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        self._refresh_if_changed()
-        return self._dense_index().search(vector, k)
+    def _allowed(self, flt: ChunkFilter | None) -> tuple[tuple[str, ...] | None, list[str] | None]:
+        """(doc_keys, chunk_ids) restricting a search: doc keys pass straight to tantivy; any other
+        condition is resolved to the matching chunk ids by one SQL query."""
+        if flt is None or flt.empty:
+            return None, None
+        if flt.section is None and not flt.metadata and flt.chunk_ids is None:
+            return flt.doc_keys, None
+        where, args = filter_sql(flt)
+        return None, [r[0] for r in self._db.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", args)]
 
-    def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
+    def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
-        return self._keyword.search(query, k)
+        doc_keys, ids = self._allowed(flt)
+        if doc_keys is not None:
+            ids = [r[0] for r in self._db.execute(
+                f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})", list(doc_keys))]
+        return self._dense_index().search(vector, k, allowed=ids)
 
-    def phrase_search(self, phrase: str, k: int) -> list[str]:
+    def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
-        return self._keyword.phrase_search(phrase, k)
+        doc_keys, ids = self._allowed(flt)
+        return self._keyword.search(query, k, doc_keys=doc_keys, chunk_ids=ids)
 
-    def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
+    def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
+        self._refresh_if_changed()
+        doc_keys, ids = self._allowed(flt)
+        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids)
+
+    def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         if not keys:
             return out
+        where, args = filter_sql(flt) if flt is not None else ("1", [])
         q = (f"SELECT e.key, e.chunk_id FROM exact e JOIN chunks c ON c.chunk_id = e.chunk_id "
-             f"WHERE e.key IN ({','.join('?' * len(keys))}) ORDER BY e.priority, c.doc_key, c.ordinal, c.chunk_id")
-        for key, cid in self._db.execute(q, keys):
+             f"WHERE e.key IN ({','.join('?' * len(keys))}) AND {where} "
+             f"ORDER BY e.priority, c.doc_key, c.ordinal, c.chunk_id")
+        for key, cid in self._db.execute(q, [*keys, *args]):
             lst = out.setdefault(key, [])
             if len(lst) < limit:
                 lst.append(cid)

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import analyze, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk, checked_vectors, record_or_check_dimension
+from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -142,6 +142,37 @@ def _tsvector_bytes(positions: dict[str, list[int]]) -> int:
                for t, p in positions.items())
 
 
+def filter_sql(flt: ChunkFilter | None, alias: str = "c") -> tuple[str, dict]:
+    """A ``WHERE`` condition over the ``chunks`` table (as ``alias``) for ``flt``, with named
+    parameters (``f_*``). Section and metadata conditions read the chunk's JSONB ``data``."""
+    if flt is None or flt.empty:
+        return "TRUE", {}
+    conds, args = [], {}
+    if flt.doc_keys is not None:
+        conds.append(f"{alias}.doc_key = ANY(%(f_docs)s)")
+        args["f_docs"] = list(flt.doc_keys)
+    if flt.chunk_ids is not None:
+        conds.append(f"{alias}.chunk_id = ANY(%(f_ids)s)")
+        args["f_ids"] = list(flt.chunk_ids)
+    if flt.section is not None:
+        conds.append(f"({alias}.data -> 'metadata' -> 'section_path') ? %(f_section)s")
+        args["f_section"] = flt.section
+    for i, mc in enumerate(flt.metadata):
+        args[f"f_name{i}"] = mc.name
+        num = f"({alias}.data -> 'metadata' -> 'numbers' ->> %(f_name{i})s)::float8"
+        if mc.values:
+            conds.append(f"({alias}.data -> 'metadata' -> 'fields' ->> %(f_name{i})s) = ANY(%(f_vals{i})s)")
+            args[f"f_vals{i}"] = list(mc.values)
+        if mc.numbers:
+            conds.append(f"{num} = ANY(%(f_nums{i})s)")
+            args[f"f_nums{i}"] = list(mc.numbers)
+        for op, sym in (("gt", ">"), ("gte", ">="), ("lt", "<"), ("lte", "<=")):
+            if getattr(mc, op) is not None:
+                conds.append(f"{num} {sym} %(f_{op}{i})s")
+                args[f"f_{op}{i}"] = getattr(mc, op)
+    return " AND ".join(conds), args
+
+
 def _quote(token: str) -> str:
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
 
@@ -216,7 +247,7 @@ class PostgresStore:
 
         chunk_rows, vec_rows, exact_rows = [], [], []
         for sc in chunks:
-            c = sc.chunk
+            c = prepare_chunk(sc.chunk)
             vecs = checked_vectors(sc, self.dim, "postgres")
             text = c.contextualized_content
             tokens = analyze(text)
@@ -311,14 +342,24 @@ class PostgresStore:
     def count(self) -> int:
         return self._rows(f"SELECT n_chunks FROM {self._t('stats')}")[0][0]
 
-    def dense_search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+    def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` chunks by the cosine of their best window. The HNSW index returns the
         nearest ``4k + 16`` windows (so several windows of one chunk cannot crowd out k distinct
-        chunks); ``hnsw.ef_search`` is raised to at least that many candidates."""
+        chunks); ``hnsw.ef_search`` is raised to at least that many candidates.
+
+        With a filter the search is exact over the matching chunks' windows (the condition in the
+        ``WHERE`` clause, the HNSW index not used): an HNSW scan filters after its candidate list,
+        so it could return fewer than ``k`` matches."""
         if k <= 0:
             return []
         m = k * 4 + 16
         q = np.asarray(vector, dtype=np.float32).reshape(self.dim)
+        if flt is not None and not flt.empty:
+            where, args = filter_sql(flt)
+            return [(cid, float(s)) for cid, s in self._rows(
+                f"SELECT v.chunk_id, max(1 - (v.vec <=> %(q)s)) AS s FROM {self._t('vectors')} v "
+                f"JOIN {self._t('chunks')} c USING (chunk_id) WHERE {where} "
+                f"GROUP BY v.chunk_id ORDER BY s DESC, v.chunk_id LIMIT %(k)s", {"q": q, "k": k, **args})]
         with self._lock:
             want = min(1000, max(40, m))
             if want != self._ef_search:
@@ -330,7 +371,8 @@ class PostgresStore:
                 f") w GROUP BY chunk_id ORDER BY s DESC, chunk_id LIMIT %(k)s", {"q": q, "m": m, "k": k}).fetchall()
         return [(cid, float(s)) for cid, s in rows]
 
-    def _bm25(self, weighted: list[tuple[str, float]], k: int, phrase: bool) -> list[tuple[str, float]]:
+    def _bm25(self, weighted: list[tuple[str, float]], k: int, phrase: bool,
+              flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, Σ weight × BM25) over (term, weight) pairs; with ``phrase``, only
         chunks holding the terms as adjacent lexemes, in the given order."""
         weights = dict(weighted)  # a phrase may repeat a term (all weights 1.0 there)
@@ -349,6 +391,7 @@ class PostgresStore:
                 f"FROM unnest(%s::text[]) WITH ORDINALITY AS q(tsq, i) ORDER BY q.i",
                 ([_quote(t) for t in terms],)).fetchall()]
             idfs = [weights[t] * float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5))) for t, df in zip(terms, dfs)]
+            where, fargs = filter_sql(flt)
             rows = self._conn.execute(
                 f"SELECT c.chunk_id, sum(t.idf * (f.tf * %(k1p)s) / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * c.n_tokens"
                 f"       / %(avgdl)s))) AS score "
@@ -356,28 +399,30 @@ class PostgresStore:
                 f"CROSS JOIN LATERAL (SELECT u.lexeme, cardinality(u.positions) AS tf FROM unnest(c.tsv) u "
                 f"                    WHERE u.lexeme = ANY(%(terms)s)) f "
                 f"JOIN unnest(%(terms)s::text[], %(idfs)s::float8[]) AS t(term, idf) ON t.term = f.lexeme "
-                f"WHERE c.tsv @@ %(tsq)s::tsquery "
+                f"WHERE c.tsv @@ %(tsq)s::tsquery AND {where} "
                 f"GROUP BY c.chunk_id ORDER BY score DESC, c.chunk_id LIMIT %(k)s",
                 {"k1p": K1 + 1, "k1": K1, "b": B, "avgdl": n_tokens / n_docs, "terms": terms, "idfs": idfs,
-                 "tsq": tsq, "k": k}).fetchall()
+                 "tsq": tsq, "k": k, **fargs}).fetchall()
         return [(cid, float(s)) for cid, s in rows]
 
-    def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula."""
-        return self._bm25(query_terms(query), k, phrase=False)
+    def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula.
+        ``flt`` restricts the chunks scored; document frequencies stay the collection's."""
+        return self._bm25(query_terms(query), k, phrase=False, flt=flt)
 
-    def phrase_search(self, phrase: str, k: int) -> list[str]:
+    def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),
         best BM25 over the phrase's tokens first."""
-        return [cid for cid, _ in self._bm25([(t, 1.0) for t in analyze(phrase)], k, phrase=True)]
+        return [cid for cid, _ in self._bm25([(t, 1.0) for t in analyze(phrase)], k, phrase=True, flt=flt)]
 
-    def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
+    def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         if not keys:
             return out
+        where, args = filter_sql(flt)
         rows = self._rows(f"SELECT e.key, e.chunk_id FROM {self._t('exact')} e JOIN {self._t('chunks')} c "
-                          f"USING (chunk_id) WHERE e.key = ANY(%s) ORDER BY e.priority, c.doc_key, c.ordinal, "
-                          f"c.chunk_id", (list(keys),))
+                          f"USING (chunk_id) WHERE e.key = ANY(%(f_keys)s) AND {where} ORDER BY e.priority, "
+                          f"c.doc_key, c.ordinal, c.chunk_id", {"f_keys": list(keys), **args})
         for key, cid in rows:
             lst = out.setdefault(key, [])
             if len(lst) < limit:

@@ -50,7 +50,7 @@ from ..errors import StoreError
 from ..fusion import DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
 from ..index.keyword import ANALYSIS_VERSION, analyze, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import StoredChunk, checked_vectors
+from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk
 
 K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
@@ -187,7 +187,7 @@ class QdrantStore:
                                                        multivector_config=m.MultiVectorConfig(
                                                            comparator=m.MultiVectorComparator.MAX_SIM))},
                 sparse_vectors_config={_SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)})
-            for fld in ("chunk_id", "doc_key", "exact_keys", "gen"):
+            for fld in ("chunk_id", "doc_key", "exact_keys", "gen", "section_path"):
                 c.create_payload_index(self.name, fld, m.PayloadSchemaType.KEYWORD)
             c.create_payload_index(self.name, "body", m.TextIndexParams(
                 type=m.TextIndexType.TEXT, tokenizer=m.TokenizerType.WHITESPACE, lowercase=False,
@@ -210,6 +210,36 @@ class QdrantStore:
             must.append(m.FieldCondition(key=key, match=match))
         return m.Filter(must=must)
 
+    def _conditions(self, flt: ChunkFilter | None) -> list:
+        """Qdrant payload conditions (all must hold) for ``flt``. Record metadata is matched on the
+        ``mf`` payload, a list of ``{"k": field, "v": value, "n": number}`` objects, through
+        nested conditions, so a field name may hold dots."""
+        if flt is None or flt.empty:
+            return []
+        m, out = self.m, []
+        if flt.doc_keys is not None:
+            out.append(m.FieldCondition(key="doc_key", match=m.MatchAny(any=list(flt.doc_keys))))
+        if flt.chunk_ids is not None:
+            out.append(m.FieldCondition(key="chunk_id", match=m.MatchAny(any=list(flt.chunk_ids))))
+        if flt.section is not None:
+            out.append(m.FieldCondition(key="section_path", match=m.MatchValue(value=flt.section)))
+        for mc in flt.metadata:
+            must = [m.FieldCondition(key="k", match=m.MatchValue(value=mc.name))]
+            if mc.values:
+                must.append(m.FieldCondition(key="v", match=m.MatchAny(any=list(mc.values))))
+            if any(getattr(mc, op) is not None for op in ("gt", "gte", "lt", "lte")):
+                must.append(m.FieldCondition(key="n", range=m.Range(gt=mc.gt, gte=mc.gte, lt=mc.lt, lte=mc.lte)))
+            nested = [m.NestedCondition(nested=m.Nested(key="mf", filter=m.Filter(must=must)))]
+            if mc.numbers:  # numeric equality: any of the numbers
+                nested.append(m.Filter(should=[m.NestedCondition(nested=m.Nested(key="mf", filter=m.Filter(must=[
+                    must[0], m.FieldCondition(key="n", range=m.Range(gte=x, lte=x))]))) for x in mc.numbers]))
+            out += nested
+        return out
+
+    def _filter(self, flt: ChunkFilter | None, *extra):
+        must = [*extra, *self._conditions(flt)]
+        return self.m.Filter(must=must) if must else None
+
     def _scroll(self, collection: str, flt, fields: list[str] | bool = True) -> list:
         points, offset = [], None
         while True:
@@ -228,7 +258,7 @@ class QdrantStore:
             self.set_meta(AVGDL_META, repr(self._avgdl))
         points = []
         for sc, tokens, terms in zip(chunks, tokens_of, terms_of):
-            c = sc.chunk
+            c = prepare_chunk(sc.chunk)
             vecs = checked_vectors(sc, self.dim, "qdrant")
             text = c.contextualized_content
             indices, values = bm25_weights(terms, self._avgdl)
@@ -238,7 +268,10 @@ class QdrantStore:
             points.append(self.m.PointStruct(id=_point_id("chunk", c.chunk_id), vector=vector, payload={
                 "chunk_id": c.chunk_id, "doc_key": c.doc_key, "ordinal": c.ordinal, "sha256": sha256_text(text),
                 "data": c.to_dict(), "exact_keys": [k for k, _ in sc.exact_keys],
-                "exact_priority": [[k, p] for k, p in sc.exact_keys], "body": " ".join(tokens), "gen": gen}))
+                "exact_priority": [[k, p] for k, p in sc.exact_keys], "body": " ".join(tokens), "gen": gen,
+                "section_path": c.metadata["section_path"],
+                "mf": [{"k": k, "v": v, "n": c.metadata.get("numbers", {}).get(k)}
+                       for k, v in c.metadata.get("fields", {}).items()]}))
         return points
 
     def _upsert(self, collection: str, points: list) -> None:
@@ -332,12 +365,14 @@ class QdrantStore:
         hits = sorted(((p.payload["chunk_id"], float(p.score)) for p in points), key=lambda h: (-h[1], h[0]))
         return hits[:k]
 
-    def dense_search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` by best-window cosine (MAX_SIM of a one-vector query); ties by chunk id."""
+    def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` by best-window cosine (MAX_SIM of a one-vector query); ties by chunk id.
+        ``flt`` is a payload filter Qdrant applies during the search."""
         if k <= 0:
             return []
         q = np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist()
-        res = self.client.query_points(self.name, query=q, using=_DENSE, limit=k + 16, with_payload=["chunk_id"])
+        res = self.client.query_points(self.name, query=q, using=_DENSE, limit=k + 16, with_payload=["chunk_id"],
+                                       query_filter=self._filter(flt))
         return self._ranked(res.points, k)
 
     def _sparse_query(self, weighted: list[tuple[str, float]]):
@@ -345,24 +380,25 @@ class QdrantStore:
         indices = sorted(values)
         return self.m.SparseVector(indices=indices, values=[values[i] for i in indices])
 
-    def keyword_search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, BM25) from the IDF-modified sparse vectors; ties by chunk id."""
+    def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, BM25) from the IDF-modified sparse vectors; ties by chunk id.
+        ``flt`` is a payload filter; the idf stays the collection's."""
         terms = query_terms(query)
         if not terms or k <= 0 or self._avgdl is None:
             return []
         res = self.client.query_points(self.name, query=self._sparse_query(terms), using=_SPARSE, limit=k + 16,
-                                       with_payload=["chunk_id"])
+                                       with_payload=["chunk_id"], query_filter=self._filter(flt))
         return self._ranked(res.points, k)
 
-    def phrase_search(self, phrase: str, k: int) -> list[str]:
+    def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens, best BM25 first.
         Qdrant's phrase filter narrows the candidates; adjacency is then checked on the analysed text."""
         tokens = analyze(phrase)
         if not tokens or k <= 0 or self._avgdl is None:
             return []
         m = self.m
-        flt = m.Filter(must=[m.FieldCondition(key="body", match=m.MatchPhrase(phrase=" ".join(tokens)))])
-        res = self.client.query_points(self.name, query=self._sparse_query([(t, 1.0) for t in tokens]), using=_SPARSE, query_filter=flt,
+        pf = self._filter(flt, m.FieldCondition(key="body", match=m.MatchPhrase(phrase=" ".join(tokens))))
+        res = self.client.query_points(self.name, query=self._sparse_query([(t, 1.0) for t in tokens]), using=_SPARSE, query_filter=pf,
                                        limit=k * 4 + 16, with_payload=["chunk_id", "body"])
         needle = f" {' '.join(tokens)} "
         hits = [p for p in res.points if needle in f" {p.payload['body']} "]
@@ -384,12 +420,13 @@ class QdrantStore:
                                        query=m.RrfQuery(rrf=m.Rrf(k=rrf_k, weights=list(weights[:len(prefetch)]))))
         return self._ranked(res.points, k)
 
-    def exact_lookup(self, keys: list[str], limit: int = 100) -> dict[str, list[str]]:
+    def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
         if not keys:
             return {}
         wanted = set(keys)
         hits: dict[str, list[tuple]] = {}
-        for p in self._scroll(self.name, self._match(exact_keys=list(wanted)),
+        keyed = self.m.FieldCondition(key="exact_keys", match=self.m.MatchAny(any=list(wanted)))
+        for p in self._scroll(self.name, self._filter(flt, keyed),
                               ["chunk_id", "doc_key", "ordinal", "exact_priority"]):
             pl = p.payload
             for key, prio in pl["exact_priority"]:
