@@ -339,10 +339,11 @@ def compare_view(tool, query: str, a: Settings, b: Settings) -> dict:
 def eval_view(tool, queries_text: str, qrels_text: str | None, settings: list[tuple[str, Settings]],
               k: int = 10, limit: int = 500) -> dict:
     """nDCG@10 and Recall@k per setting over a query set given as text (the ``docstrata eval``
-    inputs: BEIR queries.jsonl + qrels .tsv, an Anthropic evaluation_set.jsonl, or ObliQA json).
-
-    Raises :class:`~docstrata.errors.ConfigError` for a file it cannot read."""
-    from ..eval import evaluate, load_query_set
+    inputs: BEIR queries.jsonl + qrels .tsv, an Anthropic evaluation_set.jsonl, or ObliQA json),
+    judged as ``docstrata eval`` judges (binary relevance). Computed here rather than with ranx,
+    whose first call compiles for a minute or more: :func:`ranking_metrics` (checked against
+    ranx in tests/test_ui.py). Raises :class:`~docstrata.errors.ConfigError` for a file it cannot read."""
+    from ..eval import load_query_set
 
     with tempfile.TemporaryDirectory() as tmp:
         qpath = Path(tmp) / "queries.jsonl"
@@ -352,33 +353,40 @@ def eval_view(tool, queries_text: str, qrels_text: str | None, settings: list[tu
             rpath = Path(tmp) / "qrels.tsv"
             rpath.write_text(qrels_text, encoding="utf-8")
         qs = load_query_set(qpath, rpath, limit)
-    if not qs.queries:
+    queries = [q for q in qs.queries if q.gold]
+    if not queries:
         raise QueryError("the query set has no query with a judged passage")
     rows = []
     for label, s in settings:
         t = _tool_with(tool, s)
         mode = resolved(tool, s)["mode"]
         t0 = time.perf_counter()
-        res = evaluate(t, qs, [mode], depth=max(k, 10))[0]
-        m = res.metrics
-        recall = m.get(f"recall@{k}")
-        if recall is None:
-            recall = _recall_at(t, qs, mode, k)
+        per_query = []
+        for q in queries:
+            judged: list[str] = []  # gold ids in rank order, '' for a hit that is not gold
+            for hit in t.search(q.text, top_k=max(k, 10), mode=mode):
+                found = [g for g in qs.judge(q, hit) if g in q.gold and g not in judged]
+                judged.append(found[0] if found else "")
+            per_query.append(ranking_metrics(judged, q.gold, k))
+        n = len(per_query)
         rows.append({"label": label, "settings": resolved(tool, s),
-                     "metrics": {"ndcg@10": m["ndcg@10"], f"recall@{k}": recall},
+                     "metrics": {m: sum(p[m] for p in per_query) / n for m in per_query[0]},
                      "seconds": round(time.perf_counter() - t0, 2)})
-    return {"query_set": qs.name, "queries": len(qs.queries), "k": k, "settings": rows}
+    return {"query_set": qs.name, "queries": len(queries), "k": k, "settings": rows}
 
 
-def _recall_at(t, qs, mode: str, k: int) -> float:
-    """Recall@k for a k the eval module does not report: judged passages found in the top k / all judged."""
-    total = 0.0
-    for q in qs.queries:
-        found = set()
-        for hit in t.search(q.text, top_k=min(k, 100), mode=mode):
-            found.update(qs.judge(q, hit))
-        total += len(found & q.gold) / max(len(q.gold), 1)
-    return total / max(len(qs.queries), 1)
+def ranking_metrics(judged: list[str], gold: set[str], k: int) -> dict[str, float]:
+    """nDCG@10 and Recall@k of one ranked list with binary relevance.
+
+    ``judged[i]`` is the gold id the hit at rank ``i + 1`` matches, or ``""``. nDCG@10 =
+    Σ_{rank ≤ 10, relevant} 1 / log2(rank + 1), divided by the same sum for the ideal list
+    (Järvelin & Kekäläinen 2002, ranx's default); Recall@k = relevant hits in the top k / |gold|."""
+    import math
+
+    dcg = sum(1 / math.log2(i + 2) for i, g in enumerate(judged[:10]) if g)
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(gold), 10)))
+    return {"ndcg@10": dcg / ideal if ideal else 0.0,
+            f"recall@{k}": len({g for g in judged[:k] if g}) / len(gold) if gold else 0.0}
 
 
 def tool_info(tool) -> dict:

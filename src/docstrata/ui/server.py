@@ -213,6 +213,9 @@ def serve_ui(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: str 
              announce=print) -> None:
     """Serve the playground over ``toolset`` until interrupted; ``announce(url)`` is called once listening."""
     server = make_server(toolset, host, port, token_env)
+    for t in toolset:  # load the embedding model while the user opens the page, not on the first search
+        if t.cfg.semantic_weight > 0:
+            threading.Thread(target=_warm, args=(t,), name=f"docstrata-warm-{t.name}", daemon=True).start()
     announce(server.url)
     try:
         server.serve_forever()
@@ -220,6 +223,13 @@ def serve_ui(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: str 
         pass
     finally:
         server.server_close()
+
+
+def _warm(tool) -> None:
+    try:
+        tool.embedder  # noqa: B018 - the property loads the model
+    except Exception as e:  # noqa: BLE001 - the first search reports it properly
+        log.warning("could not preload the embedding model of '%s': %s", tool.name, e)
 
 
 def serve_in_thread(toolset, host: str = "127.0.0.1", port: int = 0,

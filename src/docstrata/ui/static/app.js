@@ -47,7 +47,7 @@ const qs = (o) => Object.entries(o).map(([k, v]) => encodeURIComponent(k) + "=" 
 // ------------------------------------------------------------------ settings forms
 function settingsForm(container, prefix, defaults, overrides) {
   const d = Object.assign({}, defaults, overrides || {});
-  container.replaceChildren(
+  container.replaceChildren(...[
     h("label", {}, "Mode", h("select", { name: "mode" }, ["hybrid", "semantic", "keyword", "exact"].map(
       (m) => h("option", { value: m, selected: m === d.mode }, m)))),
     h("label", {}, "Top k", h("input", { type: "number", name: "top_k", min: 1, max: 100, value: d.top_k })),
@@ -58,7 +58,7 @@ function settingsForm(container, prefix, defaults, overrides) {
     tool() && tool().can_rerank ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rerank", checked: d.rerank }), "Rerank") : null,
     prefix === "s" ? h("label", {}, "Document", docSelect()) : null,
     prefix === "s" ? h("label", {}, "Section prefix", h("input", { name: "section", class: "wide", placeholder: "4 or article-17" })) : null,
-  );
+  ].filter(Boolean));
 }
 function docSelect() {
   return h("select", { name: "document" }, h("option", { value: "" }, "all documents"),
@@ -133,7 +133,8 @@ function scoreTable(r) {
 function resultCard(r, view) {
   const c = r.citation;
   const title = c.parent_chain.length ? c.parent_chain[c.parent_chain.length - 1] : r.chunk_id;
-  const path = [c.document_title, ...c.parent_chain.slice(0, -1)].filter(Boolean).join(" › ");
+  const chain = c.parent_chain[0] === c.document_title ? c.parent_chain : [c.document_title, ...c.parent_chain];
+  const path = chain.slice(0, -1).filter(Boolean).join(" › ");
   const defs = r.definitions.length ? h("div", {}, h("h4", {}, "Definitions used"),
     h("div", { class: "defs" }, r.definitions.map((d) => h("div", {}, h("dt", {}, d.term), h("dd", {}, "— " + d.definition))))) : null;
   const meta = Object.keys(r.metadata || {}).length ? h("div", {}, h("h4", {}, "Fields"),
@@ -181,7 +182,7 @@ async function openSection(doc, sid) {
     $("drawer-title").textContent = `§ ${s.section_id} · ${s.parent_chain[s.parent_chain.length - 1] || ""}`;
     $("drawer-doc").onclick = () => { drawer.hidden = true; showDocument(s.document, s.section_id); };
     $("drawer-body").replaceChildren(
-      h("div", { class: "muted" }, [s.document_title, ...s.parent_chain].filter(Boolean).join(" › ")),
+      h("div", { class: "muted" }, (s.parent_chain[0] === s.document_title ? s.parent_chain : [s.document_title, ...s.parent_chain]).filter(Boolean).join(" › ")),
       h("div", { class: "muted mono" }, `${s.document} · ${s.chunk_ids.length} chunk(s)`),
       h("div", { class: "text", id: "section-text" }, s.content),
       h("div", { class: "extras" }, xrefLinks(s.cross_references)));
@@ -198,7 +199,8 @@ async function loadDocs() {
 
 function renderDocList() {
   const records = tool() && tool().type === "vectorstore";
-  const head = records ? ["file", "records"] : ["document", "type", "sections", "chunks", "language"];
+  const langs = state.docs.some((d) => d.language);
+  const head = records ? ["file", "records"] : ["document", "type", "sections", "chunks", ...(langs ? ["language"] : [])];
   $("doc-list").replaceChildren(h("h3", {}, records ? "Record files" : "Documents"),
     h("table", { class: "list" }, h("thead", {}, h("tr", {}, head.map((t) => h("th", { class: ["sections", "chunks", "records"].includes(t) ? "num" : "" }, t)))),
       h("tbody", {}, state.docs.map((d) => h("tr", { class: "doc" + (state.current === d.doc_key ? " active" : ""), "data-doc": d.doc_key,
@@ -207,18 +209,26 @@ function renderDocList() {
           h("td", {}, h("div", {}, h("strong", {}, d.title)), h("div", { class: "muted mono" }, d.doc_key),
             d.summary ? h("div", { class: "summary" }, d.summary) : null),
           h("td", {}, d.file_type), h("td", { class: "num" }, d.sections), h("td", { class: "num" }, d.chunks),
-          h("td", {}, d.language || "–")])))));
+          langs ? h("td", {}, d.language || "–") : null])))));
 }
 
-function sectionNode(s, kids, flash) {
+function shortTitle(s) {
+  const t = s.title || "";
+  return t.startsWith(s.section_id + " ") || t.startsWith(s.section_id + ".") ? t.slice(s.section_id.length).replace(/^[.\s]+/, "") : t;
+}
+
+function sectionNode(s, kids, flash, carried) {
   const meta = `level ${s.level} · ${s.tokens} tokens · ${s.chunks.length} chunk${s.chunks.length === 1 ? "" : "s"}`;
-  const chips = s.chunks.length ? h("div", { class: "chunks" }, s.chunks.map((c) =>
+  const chips = s.chunks.map((c) =>
     h("span", { class: "chip " + c.chunk_type, title: `${c.chunk_id}: ${c.tokens} tokens, holds ${c.holds.join(", ")}` },
-      `#${c.ordinal} · ${c.tokens} tok · ${c.chunk_type}`))) : null;
-  const kidNodes = (kids[s.section_id] || []).map((k) => sectionNode(k, kids, flash));
+      `#${c.ordinal} · ${c.tokens} tok · ${c.chunk_type}`));
+  for (const c of carried[s.section_id] || []) {
+    if (c.holds[c.holds.length - 1] !== s.section_id) chips.push(h("span", { class: "chip header", title: "this heading has no text of its own; it opens the chunk of the section after it" }, `heading carried in #${c.ordinal}`));
+  }
+  const kidNodes = (kids[s.section_id] || []).map((k) => sectionNode(k, kids, flash, carried));
   return h("details", { open: true, class: flash === s.section_id ? "flash" : "", "data-section": s.section_id },
-    h("summary", { class: kidNodes.length ? "" : "leaf" }, h("span", { class: "sid" }, s.section_id), s.title, h("span", { class: "meta" }, meta)),
-    chips, kidNodes);
+    h("summary", { class: kidNodes.length ? "" : "leaf" }, h("span", { class: "sid" }, s.section_id), shortTitle(s), h("span", { class: "meta" }, meta)),
+    chips.length ? h("div", { class: "chunks" }, chips) : null, kidNodes);
 }
 
 async function showDocument(docKey, flash) {
@@ -229,13 +239,14 @@ async function showDocument(docKey, flash) {
   $("doc-detail").replaceChildren(h("p", { class: "muted" }, "Loading…"));
   try {
     const d = await call("/api/document?" + qs({ tool: state.tool, document: docKey }));
-    const kids = {}; const roots = [];
+    const kids = {}; const roots = []; const carried = {};
     for (const s of d.sections) (s.parent_id ? (kids[s.parent_id] = kids[s.parent_id] || []) : roots).push(s);
+    for (const s of d.sections) for (const c of s.chunks) for (const sid of c.holds) if (sid !== s.section_id) (carried[sid] = carried[sid] || []).push(c);
     const resolvedN = d.cross_references.filter((x) => x.resolved).length;
     $("doc-detail").replaceChildren(
       h("h3", {}, d.title), h("div", { class: "muted mono" }, `${d.doc_key} · ${d.sections.length} sections · ${d.chunks} chunks · ${d.tokens} tokens`),
       h("h4", {}, "Section tree"),
-      h("div", { class: "tree", id: "tree" }, roots.map((s) => sectionNode(s, kids, flash))),
+      h("div", { class: "tree", id: "tree" }, roots.map((s) => sectionNode(s, kids, flash, carried))),
       h("div", { class: "docgrid" },
         h("div", {}, h("h4", {}, `Definitions (${d.definitions.length})`),
           h("table", { class: "list" }, h("tbody", {}, d.definitions.map((x) => h("tr", {},
@@ -265,7 +276,8 @@ function compareColumn(label, view, changes, side) {
     h("div", { class: "muted" }, `${s.mode} · top ${s.top_k}` + (s.mode === "hybrid" ? ` · ${s.semantic_weight} / ${s.keyword_weight} / ${s.exact_weight} · k ${s.rrf_k}` : "")),
     view.results.map((r) => h("div", { class: "crow", "data-chunk": r.chunk_id },
       h("span", { class: "rank" }, "#" + r.rank),
-      h("span", {}, h("strong", {}, r.citation.section_id ? "§ " + r.citation.section_id + " " : ""), r.citation.parent_chain.slice(-1)[0] || r.chunk_id,
+      h("span", {}, h("strong", {}, r.citation.section_id ? "§ " + r.citation.section_id + " " : ""),
+        r.citation.section_id ? shortTitle({ section_id: r.citation.section_id, title: r.citation.parent_chain.slice(-1)[0] || "" }) : r.chunk_id,
         h("div", { class: "muted mono" }, r.citation.document)),
       h("span", { class: "mono" }, fmt(r.fused_score)), changeBadge(changes[r.chunk_id], side))));
 }
