@@ -75,7 +75,9 @@ def test_version_and_completion(tmp_path):
     assert out.stdout.strip() == f"docstrata {__version__}"
     script = run("--show-completion", "bash", cwd=tmp_path, check=True).stdout
     assert "_DOCSTRATA_COMPLETE" in script and "complete" in script
-    assert "--install-completion" in run("--help", cwd=tmp_path, check=True).stdout
+    help_ = run("--help", cwd=tmp_path, probe=True)
+    assert "--install-completion" in help_.stdout and "get-section" in help_.stdout and "ui" in help_.stdout
+    assert loaded(help_) == (False, False) and exit_code(help_) == "0"
 
 
 @pytest.mark.parametrize("args, message", [

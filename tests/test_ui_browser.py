@@ -163,5 +163,6 @@ def test_compare_and_evaluate_two_settings(page, served, tmp_path):
     assert [r.split("\t")[0] for r in rows] == ["A", "B"]
     assert page.locator("#eval-out svg.chart rect").count() >= 4
     assert "3 beir queries" in page.inner_text("#eval-status")
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top of a full-page shot
     shot(page, "compare", full_page=True)
     assert not page.errors, page.errors

@@ -96,6 +96,7 @@ def _pick_tool(toolset, name: Optional[str], kind: Optional[type] = None):
 
 def _check_search_args(t, mode: Optional[str], min_score: Optional[float]) -> None:
     """Exit 2 on a bad mode, min_score or reranker before any index is opened or model loaded."""
+    import inspect
     import math
 
     from .errors import ConfigError
@@ -108,7 +109,12 @@ def _check_search_args(t, mode: Optional[str], min_score: Optional[float]) -> No
         if not (math.isfinite(min_score) and min_score >= 0):
             _fail(f"--min-score must be a number >= 0, got {min_score:g}")
         c = t.cfg
+        if "min_fused_score" in inspect.signature(t.search).parameters:  # s15: min_score is a cosine (HoloDeck)
+            if min_score > 1:
+                _fail(f"--min-score is a cosine similarity between 0 and 1, got {min_score:g}")
+            min_score = None
         single = (mode or getattr(c, "search_mode", "hybrid")) != "hybrid"
+    if min_score is not None:
         best = max_fused_score(1.0 if single else c.semantic_weight + c.keyword_weight + c.exact_weight, c.rrf_k)
         if min_score > best:
             _fail(f"--min-score {min_score:g} can never be met: fused RRF scores are at most {best:.4f} "

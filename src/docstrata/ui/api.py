@@ -20,6 +20,7 @@ Shapes (every score is the tool's own; ranks start at 1):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 import tempfile
@@ -145,7 +146,11 @@ def documents(tool) -> list[dict]:
              "sections": 0 if records else len(_sections(chunks)),
              "definitions": 0 if records else len(store.definitions(doc_key=doc_key)),
              "language": None, "summary": "" if records else _summary(chunks)}
-        e.update({k: v for k, v in native.get(doc_key, {}).items() if v not in (None, "")})
+        own = dict(native.get(doc_key, {}))
+        for theirs, ours in (("section_count", "sections"), ("total_chunks", "chunks")):
+            if theirs in own:
+                own[ours] = own.pop(theirs)
+        e.update({k: v for k, v in own.items() if v not in (None, "")})
         out.append(e)
     return out
 
@@ -202,8 +207,17 @@ def section_of(chunks) -> str:
 
 
 def section_view(tool, document: str, section_id: str) -> dict:
-    """One section with its subsections: citation, text and the chunks it spans."""
-    chunks = tool.get_section(document, section_id)  # s15: max_chars / cursor
+    """One section with its subsections: citation, text and the chunks it spans (the whole section:
+    the page has room; the API's ``max_chars`` budget is for agents)."""
+    if "max_chars" in inspect.signature(tool.get_section).parameters:  # s15: get_section returns a SectionPage
+        page = tool.get_section(document, section_id, max_chars=None)
+        chunks = tool.store.get_chunks(list(page.chunk_ids))
+        chain = page.location.split(" > ") if page.location else []
+        return {"document": page.document, "document_title": chunks[0].document_title if chunks else "",
+                "section_id": page.section_id, "parent_chain": chain, "content": page.content,
+                "chunk_ids": list(page.chunk_ids),
+                "cross_references": [_xref(x, page.document) for c in chunks for x in c.cross_references]}
+    chunks = tool.get_section(document, section_id)
     first = chunks[0]
     sid = section_of(chunks)
     chain = first.parent_chain
@@ -250,14 +264,19 @@ def _pinned(tool, query: str, mode: str) -> set[str]:
     return exact_ranking(tool.store, analyze_query(query), 100)[1]
 
 
-def _highlights(query: str, content: str, aliases: list[str]) -> list[list]:
-    """``[start, end, kind]`` spans of ``content``: ``exact`` for quoted phrases, identifiers and
-    the named section's number as written; ``term`` for words whose BM25 token the query has."""
-    from ..index.exact import alias_keys
-    from ..index.keyword import analyze, analyze_query
-    from ..search import analyze_query as analyze_exact
+@functools.lru_cache(maxsize=65536)
+def _word_tokens(word: str) -> frozenset[str]:
+    from ..index.keyword import analyze
 
-    qa = analyze_exact(query)
+    return frozenset(analyze(word))
+
+
+def _highlights(qa, tokens: set[str], content: str, aliases: list[str]) -> list[list]:
+    """``[start, end, kind]`` spans of ``content``: ``exact`` for quoted phrases, identifiers and
+    the named section's number as written; ``term`` for words whose BM25 token the query has.
+    ``qa`` is the query's exact analysis, ``tokens`` its BM25 tokens (computed once per search)."""
+    from ..index.exact import alias_keys
+
     spans: list[list] = []
     low = content.lower()
     needles = [p for p in qa.phrases + qa.identifiers if p.strip()]
@@ -267,14 +286,13 @@ def _highlights(query: str, content: str, aliases: list[str]) -> list[list]:
         for m in re.finditer(re.escape(n.lower()), low):
             if not any(a < m.end() and m.start() < b for a, b, _ in spans):
                 spans.append([m.start(), m.end(), "exact"])
-    tokens = set(analyze_query(query))
     for m in _WORD.finditer(content):
-        if tokens & set(analyze(m.group(0))) and not any(a < m.end() and m.start() < b for a, b, _ in spans):
+        if tokens & _word_tokens(m.group(0)) and not any(a < m.end() and m.start() < b for a, b, _ in spans):
             spans.append([m.start(), m.end(), "term"])
     return sorted(spans)
 
 
-def _result(r, rank: int, t, mode: str, pinned: set[str], query: str, chunk) -> dict:
+def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk) -> dict:
     c = t.cfg
     weights = {"semantic": c.semantic_weight, "keyword": c.keyword_weight, "exact": c.exact_weight}
     records = not hasattr(r, "chunk_id")
@@ -302,7 +320,7 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], query: str, chunk) -> 
                      "parent_chain": list(getattr(r, "parent_chain", [])), "section_id": getattr(r, "section_id", ""),
                      "location": getattr(r, "location", "")},
         "content": r.content,
-        "highlights": _highlights(query, r.content, chunk.aliases if chunk is not None else []),
+        "highlights": _highlights(*analysis, r.content, chunk.aliases if chunk is not None else []),
         "definitions": [{"term": k, "definition": v} for k, v in getattr(r, "definitions_context", {}).items()],
         "cross_references": [_xref(x, doc) for x in xrefs],
         "metadata": getattr(r, "metadata", {}) if records else {},
@@ -316,14 +334,23 @@ def search_view(tool, query: str, settings: Settings | None = None) -> dict:
     t0 = time.perf_counter()
     t, results, post = _search(tool, query, s)
     elapsed = time.perf_counter() - t0
-    pinned = _pinned(tool, query, rs["mode"])
+    if results and hasattr(results[0], "pinned"):  # s15: the API says which hits it pinned
+        pinned = {r.chunk_id if hasattr(r, "chunk_id") else r.id for r in results if r.pinned}
+    else:
+        pinned = _pinned(tool, query, rs["mode"])
+    confidence = getattr(results, "confidence", None)  # s15: the answer's confidence signal
     chunks = {}
     if results and hasattr(results[0], "chunk_id"):
         chunks = {c.chunk_id: c for c in tool.store.get_chunks([r.chunk_id for r in results])}
-    out = [_result(r, i, t, rs["mode"], pinned, query, chunks.get(getattr(r, "chunk_id", None)))
+    from ..index.keyword import analyze_query as bm25_tokens
+    from ..search import analyze_query
+
+    analysis = (analyze_query(query), set(bm25_tokens(query)))
+    out = [_result(r, i, t, rs["mode"], pinned, analysis, chunks.get(getattr(r, "chunk_id", None)))
            for i, r in enumerate(results, 1)]
     return {"query": query, "tool": tool.name, "settings": rs, "elapsed_ms": round(elapsed * 1000, 2),
-            "post_filtered": post, "results": out}
+            "post_filtered": post, "results": out,
+            "confidence": _entry(confidence) if confidence is not None else None}
 
 
 def compare_view(tool, query: str, a: Settings, b: Settings) -> dict:

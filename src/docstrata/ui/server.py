@@ -73,6 +73,7 @@ class PlaygroundServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: PlaygroundServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body leave at once: no 40 ms delayed-ACK stall
 
     def log_message(self, fmt, *args):  # requests go to the debug log, not to stderr
         log.debug("%s " + fmt, self.address_string(), *args)

@@ -165,7 +165,8 @@ async function runSearch(e) {
     const s = view.settings;
     const w = s.mode === "hybrid" ? ` · weights semantic ${s.semantic_weight} / keyword ${s.keyword_weight} / exact ${s.exact_weight} · RRF k ${s.rrf_k}` : "";
     const post = view.post_filtered.length ? ` · filtered after search (${view.post_filtered.join(", ")})` : "";
-    status("search-status", `${view.results.length} results in ${view.elapsed_ms} ms · ${s.mode}${w}${post}`);
+    const conf = view.confidence ? ` · confidence ${view.confidence.level}${view.confidence.reason ? ": " + view.confidence.reason : ""}` : "";
+    status("search-status", `${view.results.length} results in ${view.elapsed_ms} ms · ${s.mode}${w}${post}${conf}`);
     $("results").replaceChildren(...view.results.map((r) => resultCard(r, view)));
     if (!view.results.length) $("results").append(h("p", { class: "muted" }, "No results."));
   } catch (err) { status("search-status", err.message, true); }
