@@ -228,3 +228,16 @@ def test_ranking_metrics_match_ranx():
         got = ranking_metrics(judged, gold, 5)
         assert math.isclose(got["ndcg@10"], want["ndcg@10"][i], abs_tol=1e-9)
         assert math.isclose(got["recall@5"], want["recall@5"][i], abs_tol=1e-9)
+
+
+@pytest.mark.slow  # builds a 100,000-chunk index (about 3 minutes on a loaded 2-core machine)
+def test_the_page_adds_little_to_a_search_at_100k_chunks():
+    """bench/ui_latency.py: the page's request (JSON over HTTP, explanations) against tool.search."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from ui_latency import measure
+
+    r = measure(100_000, 50)
+    added = r["http"][0] - r["api"][0]
+    assert added < max(10.0, 0.25 * r["api"][0]), r
