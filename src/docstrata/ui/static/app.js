@@ -98,6 +98,7 @@ function whyText(r, results, settings) {
   const m = r.modalities;
   const parts = MODS.filter((k) => m[k] && m[k].rank).map((k) => `${k} rank ${m[k].rank} → ${fmt(m[k].contribution)}`);
   let s = parts.length ? `Fused ${fmt(r.fused_score)} = ${parts.join(" + ")} (weight ÷ (${settings.rrf_k} + rank)).`
+    : r.chunk_type === "record" ? `Record score ${fmt(r.fused_score)} (fused; per-modality ranks are not reported for records).`
     : "Not ranked by any modality.";
   if (r.pinned) s = "Placed first because the query names this section (exact match); " + s;
   if (m.rerank) s += ` Reordered by the reranker (score ${fmt(m.rerank.score, 3)}).`;
