@@ -9,10 +9,29 @@ from typing import Optional
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Structure-aware hybrid search over documents and records, for agents and people.")
 
 ConfigOpt = typer.Option("agent.yaml", "-c", "--config", help="Path to agent.yaml")
+ToolOpt = typer.Option(None, "--tool", "-t", help="Tool name (default: the only tool)")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        print(f"docstrata {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit")) -> None:
+    """Structure-aware hybrid search over documents and records, for agents and people.
+
+    Shell completion: `docstrata --install-completion` (bash, zsh, fish, PowerShell), or
+    `docstrata --show-completion SHELL` to print the script.
+    """
 
 
 def _setup() -> None:
@@ -58,6 +77,97 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def _pick_tool(toolset, name: Optional[str], kind: Optional[type] = None):
+    """The tool called ``name``, or the only tool (of ``kind``, when given); exits 2 otherwise."""
+    tools = [t for t in toolset if kind is None or isinstance(t, kind)]
+    if name is None:
+        if len(tools) != 1:
+            what = "tools are" if kind is None else f"{kind.__name__}s are"
+            _fail(f"{len(tools)} {what} configured; choose one with --tool ({', '.join(t.name for t in tools)})")
+        return tools[0]
+    try:
+        t = toolset[name]
+    except KeyError as e:
+        _fail(str(e.args[0]))
+    if kind is not None and not isinstance(t, kind):
+        _fail(f"tool '{name}' is a {t.cfg.type} tool; this command needs a {kind.__name__}")
+    return t
+
+
+def _check_search_args(t, mode: Optional[str], min_score: Optional[float]) -> None:
+    """Exit 2 on a bad mode, min_score or reranker before any index is opened or model loaded."""
+    import inspect
+    import math
+
+    from .errors import ConfigError
+    from .fusion import max_fused_score
+    from .search import MODES
+
+    if mode is not None and mode not in MODES:
+        _fail(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if min_score is not None:
+        if not (math.isfinite(min_score) and min_score >= 0):
+            _fail(f"--min-score must be a number >= 0, got {min_score:g}")
+        c = t.cfg
+        if "min_fused_score" in inspect.signature(t.search).parameters:  # s15: min_score is a cosine (HoloDeck)
+            if min_score > 1:
+                _fail(f"--min-score is a cosine similarity between 0 and 1, got {min_score:g}")
+            min_score = None
+        single = (mode or getattr(c, "search_mode", "hybrid")) != "hybrid"
+    if min_score is not None:
+        best = max_fused_score(1.0 if single else c.semantic_weight + c.keyword_weight + c.exact_weight, c.rrf_k)
+        if min_score > best:
+            _fail(f"--min-score {min_score:g} can never be met: fused RRF scores are at most {best:.4f} "
+                  "here (it is not a cosine similarity)")
+    try:
+        getattr(t, "reranker", None)  # builds the Reranker: a hub name or missing directory fails here
+    except ConfigError as e:
+        _fail(f"{t.name}: {e}")
+
+
+def _ready(t, err, force: bool = False) -> None:
+    """Open ``t``'s index, indexing first what changed, with a message and a progress bar on
+    stderr when there is anything to index. Exits 1 when the tool ends with no indexed file."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    state: dict = {}
+
+    def progress(done: int, total: int, what: str) -> None:
+        if "bar" not in state:
+            if total == 0:
+                return
+            err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
+            bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), console=err, transient=True)
+            bar.start()
+            state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
+            what = f"loading model, then {what}" if done == 0 else what
+        state["bar"].update(state["task"], completed=done, total=total, description=f"{t.name}: {what}")
+
+    try:
+        report = t.ingest(force=True, progress=progress) if force else t.ensure_ready(progress=progress)
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+    if report is not None and state:
+        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records "
+                  f"in {report.elapsed_s:.1f} s")
+        for sk in report.skipped:
+            err.print(f"  [red]skipped[/red] {sk.path}: {sk.reason}")
+    if t.store.count() == 0:
+        _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
+
+
+def _load_model_if_needed(t, mode: Optional[str], err) -> None:
+    """Load the embedding model now, with a status line on a terminal, when the dense leg will run."""
+    c = t.cfg
+    mode = mode or getattr(c, "search_mode", "hybrid")
+    dense = mode == "semantic" or (mode == "hybrid" and c.semantic_weight > 0)
+    if dense and getattr(t, "_embedder", None) is None:
+        with err.status(f"loading embedding model {c.embedding_model}"):
+            t.embedder  # noqa: B018 - the property loads the model
+
+
 @app.command()
 def ingest(config: str = ConfigOpt,
            tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
@@ -96,7 +206,11 @@ def ingest(config: str = ConfigOpt,
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:
         _print_reports(reports)
-    if any(r.failed for r in reports):
+    empty = [r.tool for r in reports if r.chunks_total == 0]
+    for name in empty:
+        err.print(f"[red]Error[/red] {name}: no indexed files: nothing under source "
+                  f"{toolset[name].cfg.source!r} could be indexed")
+    if empty or any(r.failed for r in reports):
         raise typer.Exit(1)
 
 
@@ -120,37 +234,36 @@ def _print_reports(reports) -> None:
 @app.command()
 def search(query: Optional[str] = typer.Argument(None, help="The query"),
            config: str = ConfigOpt,
-           tool: Optional[str] = typer.Option(None, "--tool", "-t", help="Tool name (default: the only tool)"),
+           tool: Optional[str] = ToolOpt,
            top_k: Optional[int] = typer.Option(None, "--top-k", "-k", min=1, max=100),
            mode: Optional[str] = typer.Option(None, "--mode", "-m", help="hybrid | semantic | keyword | exact"),
-           min_score: Optional[float] = typer.Option(None, "--min-score"),
+           min_score: Optional[float] = typer.Option(None, "--min-score", help="On the fused RRF scale"),
            json_out: bool = typer.Option(False, "--json", help="Every SearchResult field as JSON"),
-           batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"}; '
+           batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"} ("-" = stdin); '
                                                                        'prints {"query_id", "results"} per line'),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
-    """Search one tool and print cited results."""
+    """Search one tool and print cited results.
+
+    Arguments are checked before anything is loaded; the embedding model is loaded only when the
+    dense leg runs (not for --mode keyword or exact)."""
     _setup()
     _start_trace(trace)
     from .errors import DocstrataError
     from .search import QueryError
 
+    if batch is None and not (query and query.strip()):
+        _fail("give a QUERY or --batch FILE")
     toolset = _load(config)
     with toolset:
-        if tool is None:
-            if len(toolset) != 1:
-                _fail(f"several tools are configured; choose one with --tool ({', '.join(t.name for t in toolset)})")
-            t = next(iter(toolset))
-        else:
-            try:
-                t = toolset[tool]
-            except KeyError as e:
-                _fail(str(e.args[0]))
+        t = _pick_tool(toolset, tool)
+        _check_search_args(t, mode, min_score)
+        err = _console(stderr=True)
         try:
+            _ready(t, err)
             if batch is not None:
                 _search_batch(t, batch, top_k, mode, min_score)
                 return
-            if not query:
-                _fail("give a QUERY or --batch FILE")
+            _load_model_if_needed(t, mode, err)
             results = t.search(query, top_k=top_k, mode=mode, min_score=min_score)
         except (QueryError, DocstrataError) as e:
             _fail(str(e))
@@ -168,7 +281,10 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
 def _search_batch(t, batch: Path, top_k, mode, min_score) -> None:
     from .search import QueryError
 
-    for n, line in enumerate(batch.read_text(encoding="utf-8").splitlines(), 1):
+    import sys
+
+    text = sys.stdin.read() if str(batch) == "-" else batch.read_text(encoding="utf-8")
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -233,6 +349,113 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
         out.print(f"  {x.source_section_id} → {x.text!r} → {x.section_id or '[red]unresolved[/red]'}")
 
 
+# --------------------------------------------------------------------------- reading the index
+# These call the tools API directly. Where s15's API adds parameters (max_chars + cursor for
+# get_section, list_documents), the seams are `_section_answer` and `docstrata.ui.api.documents`.
+
+@app.command(name="get-section")
+def get_section(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
+                section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: 'Section 4.2'"),
+                config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+                json_out: bool = typer.Option(False, "--json")) -> None:
+    """Print one section of a document, with all its subsections."""
+    _setup()
+    from .errors import DocstrataError
+    from .search import QueryError
+    from .tools import HierarchicalDocumentTool
+
+    toolset = _load(config)
+    with toolset:
+        t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
+        try:
+            _ready(t, _console(stderr=True))
+            answer = _section_answer(t, document, section_id)
+        except (QueryError, DocstrataError) as e:
+            _fail(str(e), 1)
+    if json_out:
+        print(json.dumps(answer, indent=2, ensure_ascii=False))
+        return
+    print("\n".join([f"Source: {answer['document']}", f"Location: {answer['location']}",
+                     f"Section: {answer['section_id']}", "", answer["content"]]))
+
+
+def _section_answer(t, document: str, section_id: str) -> dict:
+    """get_section as a dict: document, section_id, location, content, chunk_ids."""
+    from .ui.api import section_view
+
+    s = section_view(t, document, section_id)  # s15: max_chars / cursor go here
+    return {"document": s["document"], "section_id": s["section_id"], "location": " > ".join(s["parent_chain"]),
+            "content": s["content"], "chunk_ids": s["chunk_ids"]}
+
+
+@app.command(name="get-definition")
+def get_definition(term: str = typer.Argument(..., help="The defined term, any case"),
+                   document: Optional[str] = typer.Option(None, "--document", "-d", help="Only this document"),
+                   config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+                   json_out: bool = typer.Option(False, "--json")) -> None:
+    """Print how the documents define a term (one entry per document). Exit 1 when none does."""
+    _setup()
+    from .errors import DocstrataError
+    from .search import QueryError
+    from .tools import HierarchicalDocumentTool
+
+    toolset = _load(config)
+    with toolset:
+        t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
+        try:
+            _ready(t, _console(stderr=True))
+            found = t.get_definition(term, document)
+        except (QueryError, DocstrataError) as e:
+            _fail(str(e), 1)
+    hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id}
+            for d in found]
+    if json_out:
+        print(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False))
+    else:
+        print("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
+                                   + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
+                                   + f"\n\n{h['definition'].strip()}" for h in hits))
+    if not hits:
+        where = f" in {document!r}" if document else ""
+        _fail(f"no definition of {term!r}{where} in tool '{t.name}'", 1)
+
+
+@app.command(name="list")
+def list_(config: str = ConfigOpt,
+          tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
+          json_out: bool = typer.Option(False, "--json")) -> None:
+    """List each tool's indexed documents (title, type, sections, chunks) or record files (records)."""
+    _setup()
+    from .errors import DocstrataError
+    from .ui.api import documents
+
+    toolset = _load(config)
+    out, err = _console(), _console(stderr=True)
+    listing = []
+    with toolset:
+        for name in tool or [t.name for t in toolset]:
+            t = _pick_tool(toolset, name)
+            try:
+                _ready(t, err)
+                listing.append({"tool": t.name, "type": t.cfg.type, "documents": documents(t)})
+            except DocstrataError as e:
+                _fail(f"{name}: {e}")
+    if json_out:
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    for entry in listing:
+        records = entry["type"] == "vectorstore"
+        table = Table(title=f"{entry['tool']} ({entry['type']})", title_justify="left")
+        for col in (["file", "records"] if records else ["document", "title", "type", "sections", "chunks"]):
+            table.add_column(col, justify="right" if col in ("sections", "chunks", "records") else "left")
+        for d in entry["documents"]:
+            table.add_row(*([d["doc_key"], str(d["chunks"])] if records else
+                            [d["doc_key"], d["title"], d["file_type"], str(d["sections"]), str(d["chunks"])]))
+        out.print(table)
+
+
 @app.command(name="eval")
 def eval_(config: str = ConfigOpt,
           tool: str = typer.Option(..., "--tool", "-t", help="Tool to evaluate"),
@@ -259,12 +482,16 @@ def eval_(config: str = ConfigOpt,
             cfg = cfg.model_copy(update={"contextual_embeddings": False, "database": cfg.database.model_copy(
                 update={"provider": "in-memory"})})
         t = build_tool(cfg, toolset.config.base_dir)
+        mode_list = [m.strip() for m in modes.split(",") if m.strip()]
+        for m in mode_list:
+            _check_search_args(t, m, None)
         qs = load_query_set(queries, qrels, limit)
-        report = t.ingest(force=force)
         err = _console(stderr=True)
-        err.print(f"{tool}: {report.chunks} chunks/records indexed ({report.embedded} embedded) "
-                  f"in {report.elapsed_s:.1f} s; {len(qs.queries)} {qs.name} queries")
-        results = evaluate(t, qs, [m.strip() for m in modes.split(",") if m.strip()])
+        _ready(t, err, force=force)
+        err.print(f"{tool}: {t.store.count()} chunks/records in the index; {len(qs.queries)} {qs.name} queries")
+        if any(m != "keyword" and m != "exact" for m in mode_list):
+            _load_model_if_needed(t, "semantic", err)
+        results = _evaluate_with_progress(t, qs, mode_list, err, evaluate)
     except DocstrataError as e:
         _fail(str(e))
     if json_out:
@@ -275,6 +502,19 @@ def eval_(config: str = ConfigOpt,
     print(format_table(results))
     best = max(results, key=lambda r: r.metrics.get(f"ndcg@{k}", r.metrics["ndcg@10"]))
     print(f"\nbest mode by nDCG@10: {best.mode}")
+
+
+def _evaluate_with_progress(t, qs, modes: list[str], err, evaluate):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as bar:
+        task = bar.add_task("evaluating", total=len(qs.queries))
+
+        def progress(mode: str, i: int, n: int) -> None:
+            bar.update(task, completed=i, total=n, description=f"evaluating {mode}")
+
+        return evaluate(t, qs, modes, progress=progress)
 
 
 @app.command()
@@ -291,9 +531,12 @@ def serve(config: str = ConfigOpt,
           host: str = typer.Option("127.0.0.1", "--host"),
           port: int = typer.Option(8000, "--port"),
           token_env: Optional[str] = typer.Option(None, "--token-env",
-                                                  help="Env var holding a bearer token required over HTTP")) -> None:
-    """Run the MCP server over stdio (default) or streamable HTTP."""
+                                                  help="Env var holding a bearer token required over HTTP"),
+          ui: bool = typer.Option(False, "--ui", help="Serve the search playground page instead (see `docstrata ui`)")) -> None:
+    """Run the MCP server over stdio (default) or streamable HTTP; with --ui, the playground page."""
     _setup()
+    if ui:
+        return _serve_ui(config, host, port, token_env)
     from .errors import ConfigError
     from .mcp_server import serve as _serve
 
@@ -303,8 +546,36 @@ def serve(config: str = ConfigOpt,
         _fail(f"configuration: {e}")
 
 
+@app.command(name="ui")
+def ui_(config: str = ConfigOpt,
+        host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)"),
+        port: int = typer.Option(8000, "--port", help="0 picks a free port"),
+        token_env: Optional[str] = typer.Option(None, "--token-env",
+                                                help="Env var holding a bearer token the page's API requires")) -> None:
+    """Serve the search playground: search, document structure and compare views, on the same index."""
+    _setup()
+    _serve_ui(config, host, port, token_env)
+
+
+def _serve_ui(config: str, host: str, port: int, token_env: Optional[str]) -> None:
+    from .errors import ConfigError
+    from .ui.server import serve_ui
+
+    toolset = _load(config)
+    err = _console(stderr=True)
+    try:
+        with toolset:
+            for t in toolset:  # the page searches at once: index what changed first, with progress
+                _ready(t, err)
+            serve_ui(toolset, host=host, port=port, token_env=token_env,
+                     announce=lambda url: _console(stderr=True).print(f"docstrata playground: [bold]{url}[/bold] "
+                                                                      "(Ctrl+C to stop)"))
+    except ConfigError as e:
+        _fail(f"configuration: {e}")
+
+
 def main() -> None:
-    app()
+    app(prog_name="docstrata")  # also under `python -m docstrata.cli`, so completion scripts name `docstrata`
 
 
 if __name__ == "__main__":

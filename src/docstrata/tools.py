@@ -174,6 +174,11 @@ class _BaseTool:
             return self._embedder.dim
         return self.cfg.embedding_dimensions or model_dimension(self.cfg.embedding_model) or self.embedder.dim
 
+    def embed_query(self, text: str):
+        """The query's (dim,) vector; the model is loaded here, on first use, so a keyword or
+        exact search never loads it."""
+        return self.embedder.embed_query(text)
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
@@ -558,7 +563,7 @@ class HierarchicalDocumentTool(_BaseTool):
             from .rerank import candidate_depth
 
             depth = candidate_depth(k)
-        run = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
+        run = run_search(self.store, self.embed_query, query, mode=mode or cfg.search_mode,
                          top_k=depth, settings=settings, timing=timing, flt=flt)
         from .index.exact import resolve_cross_references
 
@@ -615,8 +620,10 @@ class HierarchicalDocumentTool(_BaseTool):
         if not found:  # cited form: "Section 4.2", "Art. 17"
             keys = set(alias_keys(section_id))
             starts = [c for c in chunks if keys & {k for a in c.aliases for k in alias_keys(a)}]
-            if starts:
-                found = [c for c in chunks if holds(c, starts[0].section_id)]
+            if starts:  # the first chunk of "Section 4" may be 4.1's, holding heading-only 4 too
+                held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
+                target = next((sid for sid in held if keys & set(alias_keys(sid))), starts[0].section_id)
+                found = [c for c in chunks if holds(c, target)]
         if not found:
             ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
             near = [s for s in ids if section_id.lower() in s.lower()][:10]
@@ -829,7 +836,7 @@ class VectorstoreTool(_BaseTool):
                 raise QueryError(f"filters.{name}: not a metadata field of tool '{self.name}' "
                                  f"(meta_fields: {', '.join(kept) or 'none'})")
         flt = self._make_filter(document, None, filters)
-        run = run_search(self.store, self.embedder.embed_query, query, mode=mode or "hybrid",
+        run = run_search(self.store, self.embed_query, query, mode=mode or "hybrid",
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned) for h in run.hits]

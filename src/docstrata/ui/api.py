@@ -1,0 +1,427 @@
+"""The playground's view of the tools API: plain dicts (JSON-ready) for the page and for ``docstrata list``.
+
+This is the one seam between the page and the tools: every call goes through a configured
+tool's own ``search`` / ``get_section`` / ``get_definition`` and its store's read methods, on
+the index the process already has open (no second index). Where the tools API grows (issue 15:
+``list_documents``, search filters, ``get_section`` budgets), the spots are marked ``s15:``.
+
+Shapes (every score is the tool's own; ranks start at 1):
+
+* :func:`documents` → ``[{doc_key, title, file_type, sections, chunks, definitions, language, summary}]``
+* :func:`document_view` → ``{doc_key, title, sections: [{section_id, title, level, parent_id,
+  tokens, chunks: [{chunk_id, ordinal, tokens, chunk_type}]}], definitions, cross_references}``
+* :func:`search_view` → ``{query, settings, elapsed_ms, results: [{rank, chunk_id, fused_score,
+  pinned, modalities: {semantic|keyword|exact|rerank: {rank, score, weight, contribution}}, citation,
+  content, highlights: [[start, end, "term"|"exact"]], definitions, cross_references}]}``
+* :func:`compare_view` → ``{a, b, changes: {chunk_id: {rank_a, rank_b}}}``
+* :func:`eval_view` → ``{query_set, queries, settings: [{label, metrics: {ndcg@10, recall@k}}]}``
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ..search import MODES, QueryError
+
+_WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
+_WEIGHT_KEYS = ("semantic_weight", "keyword_weight", "exact_weight")
+
+
+# --------------------------------------------------------------------------- settings
+@dataclasses.dataclass
+class Settings:
+    """One search setting of the page: mode, depth, fusion weights, rerank on/off, filters.
+
+    ``None`` keeps the tool's configured value. ``document`` (doc_key, file name or stem) and
+    ``section`` (a section-id prefix such as ``4`` or ``article-17``) narrow the search.
+    """
+
+    mode: str | None = None
+    top_k: int | None = None
+    semantic_weight: float | None = None
+    keyword_weight: float | None = None
+    exact_weight: float | None = None
+    rrf_k: int | None = None
+    rerank: bool | None = None
+    document: str | None = None
+    section: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Settings":
+        """Settings from the page's JSON; raises :class:`QueryError` naming a bad field."""
+        d = dict(d or {})
+        out = cls()
+        for f in dataclasses.fields(cls):
+            v = d.get(f.name)
+            if v in (None, ""):
+                continue
+            try:
+                if f.name in _WEIGHT_KEYS:
+                    v = float(v)
+                    if not v >= 0:
+                        raise ValueError
+                elif f.name in ("top_k", "rrf_k"):
+                    v = int(v)
+                    if v < 1 or (f.name == "top_k" and v > 100):
+                        raise ValueError
+                elif f.name == "rerank":
+                    v = bool(v)
+                elif f.name == "mode":
+                    if v not in MODES:
+                        raise ValueError
+                else:
+                    v = str(v).strip() or None
+            except (TypeError, ValueError):
+                raise QueryError(f"bad {f.name}: {d.get(f.name)!r}") from None
+            setattr(out, f.name, v)
+        return out
+
+
+def resolved(tool, s: Settings) -> dict:
+    """The settings a search with ``s`` actually uses (tool defaults filled in)."""
+    c = tool.cfg
+    return {"mode": s.mode or getattr(c, "search_mode", "hybrid"), "top_k": s.top_k or c.top_k,
+            **{k: (getattr(s, k) if getattr(s, k) is not None else getattr(c, k)) for k in _WEIGHT_KEYS},
+            "rrf_k": s.rrf_k or c.rrf_k,
+            "rerank": bool(getattr(c, "enable_reranking", False)) if s.rerank is None else s.rerank,
+            "document": s.document, "section": s.section}
+
+
+def _tool_with(tool, s: Settings):
+    """``tool`` itself, or a twin with other fusion / rerank settings over the same store and model."""
+    c = tool.cfg
+    update = {k: getattr(s, k) for k in (*_WEIGHT_KEYS, "rrf_k") if getattr(s, k) is not None}
+    if s.rerank is False and getattr(c, "enable_reranking", False):
+        update.update(enable_reranking=False, reranker_model=None)
+    if s.rerank and not getattr(c, "enable_reranking", False):
+        raise QueryError(f"tool '{tool.name}' has no reranker configured (enable_reranking, reranker_model)")
+    if not update:
+        return tool
+    if sum(update.get(k, getattr(c, k)) for k in _WEIGHT_KEYS) <= 0:
+        raise QueryError("the semantic, keyword and exact weights are all 0: nothing would be searched")
+    twin = type(tool)(c.model_copy(update=update), tool.base_dir)
+    twin._store, twin._ready = tool.store, True
+    twin.embed_query = tool.embed_query  # one model, loaded once, by the configured tool
+    if "enable_reranking" not in update and getattr(c, "enable_reranking", False):
+        twin._reranker = tool.reranker
+    return twin
+
+
+# --------------------------------------------------------------------------- documents
+def _entry(x) -> dict:
+    if dataclasses.is_dataclass(x):
+        return dataclasses.asdict(x)
+    return dict(x) if isinstance(x, dict) else dict(vars(x))
+
+
+def _summary(chunks) -> str:
+    """The first paragraph of body text (not a heading), at most 240 characters."""
+    for c in chunks:
+        for para in re.split(r"\n\s*\n", c.content):
+            text = " ".join(line for line in para.splitlines() if not line.lstrip().startswith("#")).strip()
+            if len(text.split()) >= 5 and not text.isupper():  # a sentence, not a title line
+                return text if len(text) <= 240 else text[:239].rsplit(" ", 1)[0] + "…"
+    return ""
+
+
+def documents(tool) -> list[dict]:
+    """One entry per indexed document (or record file), sorted by doc_key."""
+    store = tool.store
+    native = {}
+    if hasattr(tool, "list_documents"):  # s15: the tools API's own document entries
+        native = {e.get("doc_key") or e.get("document"): e for e in map(_entry, tool.list_documents())}
+    out = []
+    records = tool.cfg.type == "vectorstore"
+    for doc_key in store.documents():
+        chunks = store.document_chunks(doc_key)
+        e = {"doc_key": doc_key, "title": (chunks[0].document_title if chunks else "") or Path(doc_key).stem,
+             "file_type": Path(doc_key).suffix.lstrip(".").lower(), "chunks": len(chunks),
+             "sections": 0 if records else len(_sections(chunks)),
+             "definitions": 0 if records else len(store.definitions(doc_key=doc_key)),
+             "language": None, "summary": "" if records else _summary(chunks)}
+        own = dict(native.get(doc_key, {}))
+        for theirs, ours in (("section_count", "sections"), ("total_chunks", "chunks")):
+            if theirs in own:
+                own[ours] = own.pop(theirs)
+        e.update({k: v for k, v in own.items() if v not in (None, "")})
+        out.append(e)
+    return out
+
+
+def _sections(chunks) -> dict[str, dict]:
+    """The section tree as the index holds it, rebuilt from the chunks' section ids, ancestors
+    and parent chains, in document order."""
+    sections: dict[str, dict] = {}
+    for c in chunks:
+        chain = list(reversed(c.metadata.get("ancestors", []))) + [c.section_id]
+        titles = c.parent_chain if len(c.parent_chain) == len(chain) else [""] * (len(chain) - 1) + [c.section_title]
+        for depth, (sid, title) in enumerate(zip(chain, titles)):
+            if sid not in sections:
+                sections[sid] = {"section_id": sid, "title": title or sid, "level": depth + 1,
+                                 "parent_id": chain[depth - 1] if depth else None, "tokens": 0, "chunks": []}
+        s = sections[c.section_id]
+        s["level"] = c.heading_level or s["level"]
+        s["tokens"] += c.token_count
+        s["chunks"].append({"chunk_id": c.chunk_id, "ordinal": c.ordinal, "tokens": c.token_count,
+                            "chunk_type": c.chunk_type, "holds": c.metadata.get("sections", [c.section_id])})
+    return sections
+
+
+def _xref(x, doc_key: str) -> dict:
+    d = _entry(x)
+    target_doc = d.get("target_document") or doc_key
+    sid = d.get("target_section_id", d.get("section_id"))
+    return {"text": d.get("text", ""), "target": d.get("target", ""), "document": target_doc if sid else
+            d.get("target_document"), "section_id": sid, "resolved": bool(sid)}
+
+
+def document_view(tool, document: str) -> dict:
+    """A document's section tree, chunks, definitions and cross-references (resolved or not)."""
+    doc_key = tool._resolve_document(document)  # s15: public resolver
+    chunks = tool.store.document_chunks(doc_key)
+    xrefs = [{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
+             for c in chunks for x in c.cross_references]
+    defs = [{"term": d.term, "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id}
+            for d in tool.store.definitions(doc_key=doc_key)]
+    return {"doc_key": doc_key, "title": (chunks[0].document_title if chunks else "") or Path(doc_key).stem,
+            "sections": list(_sections(chunks).values()), "definitions": defs, "cross_references": xrefs,
+            "chunks": len(chunks), "tokens": sum(c.token_count for c in chunks)}
+
+
+def section_of(chunks) -> str:
+    """The section a ``get_section`` answer is: the deepest section every chunk of it holds
+    (``Section 4`` gives chunks 4.1–4.3 that all hold ``4``; the first chunk's own id is 4.1)."""
+    def held(c) -> list[str]:
+        m = c.metadata
+        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *m.get("sections", []), c.section_id]))
+
+    common = set.intersection(*(set(held(c)) for c in chunks))
+    return next((sid for sid in reversed(held(chunks[0])) if sid in common), chunks[0].section_id)
+
+
+def section_view(tool, document: str, section_id: str) -> dict:
+    """One section with its subsections: citation, text and the chunks it spans (the whole section:
+    the page has room; the API's ``max_chars`` budget is for agents)."""
+    if "max_chars" in inspect.signature(tool.get_section).parameters:  # s15: get_section returns a SectionPage
+        page = tool.get_section(document, section_id, max_chars=None)
+        chunks = tool.store.get_chunks(list(page.chunk_ids))
+        chain = page.location.split(" > ") if page.location else []
+        return {"document": page.document, "document_title": chunks[0].document_title if chunks else "",
+                "section_id": page.section_id, "parent_chain": chain, "content": page.content,
+                "chunk_ids": list(page.chunk_ids),
+                "cross_references": [_xref(x, page.document) for c in chunks for x in c.cross_references]}
+    chunks = tool.get_section(document, section_id)
+    first = chunks[0]
+    sid = section_of(chunks)
+    chain = first.parent_chain
+    held = [*reversed(first.metadata.get("ancestors", [])), first.section_id]
+    if sid in held and len(held) == len(chain):
+        chain = chain[: held.index(sid) + 1]
+    return {"document": first.doc_key, "document_title": first.document_title, "section_id": sid,
+            "parent_chain": chain, "content": "\n\n".join(c.content.strip() for c in chunks),
+            "chunk_ids": [c.chunk_id for c in chunks],
+            "cross_references": [_xref(x, first.doc_key) for c in chunks for x in c.cross_references]}
+
+
+# --------------------------------------------------------------------------- search
+def _search(tool, query: str, s: Settings):
+    """``tool.search`` under settings ``s``; filters pass through when the API takes them."""
+    t = _tool_with(tool, s)
+    params = inspect.signature(t.search).parameters
+    kw: dict[str, Any] = {"top_k": s.top_k, "mode": s.mode}
+    post = []
+    for name in ("document", "section"):
+        value = getattr(s, name)
+        if value and name in params:  # s15: filters applied inside the store
+            kw[name] = value
+        elif value:
+            post.append(name)
+    if post:  # until the store filters: search deep, keep the matching hits (marked in the answer)
+        kw["top_k"] = 100
+        doc_key = tool._resolve_document(s.document) if s.document else None
+    results = t.search(query, **kw)
+    if post:
+        results = [r for r in results
+                   if (not doc_key or r.source_path == doc_key)
+                   and (not s.section or r.section_id == s.section or r.section_id.startswith(s.section + ".")
+                        or r.section_id.startswith(s.section + "("))][: s.top_k or tool.cfg.top_k]
+    return t, results, post
+
+
+def _pinned(tool, query: str, mode: str) -> set[str]:
+    """Chunk ids the search places first because the query names them (a section, a record id)."""
+    if mode not in ("hybrid", "exact"):
+        return set()
+    from ..search import analyze_query, exact_ranking
+
+    return exact_ranking(tool.store, analyze_query(query), 100)[1]
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_tokens(word: str) -> frozenset[str]:
+    from ..index.keyword import analyze
+
+    return frozenset(analyze(word))
+
+
+def _highlights(qa, tokens: set[str], content: str, aliases: list[str]) -> list[list]:
+    """``[start, end, kind]`` spans of ``content``: ``exact`` for quoted phrases, identifiers and
+    the named section's number as written; ``term`` for words whose BM25 token the query has.
+    ``qa`` is the query's exact analysis, ``tokens`` its BM25 tokens (computed once per search)."""
+    from ..index.exact import alias_keys
+
+    spans: list[list] = []
+    low = content.lower()
+    needles = [p for p in qa.phrases + qa.identifiers if p.strip()]
+    wanted = {k for keys in qa.section_keys for k in keys}
+    needles += [a for a in aliases if wanted & set(alias_keys(a))]
+    for n in sorted(set(needles), key=len, reverse=True):
+        for m in re.finditer(re.escape(n.lower()), low):
+            if not any(a < m.end() and m.start() < b for a, b, _ in spans):
+                spans.append([m.start(), m.end(), "exact"])
+    for m in _WORD.finditer(content):
+        if tokens & _word_tokens(m.group(0)) and not any(a < m.end() and m.start() < b for a, b, _ in spans):
+            spans.append([m.start(), m.end(), "term"])
+    return sorted(spans)
+
+
+def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk) -> dict:
+    c = t.cfg
+    weights = {"semantic": c.semantic_weight, "keyword": c.keyword_weight, "exact": c.exact_weight}
+    records = not hasattr(r, "chunk_id")
+    cid = r.id if records else r.chunk_id
+    mod: dict[str, dict] = {}
+    ranks = {"semantic": getattr(r, "semantic_rank", None), "keyword": getattr(r, "keyword_rank", None),
+             "exact": getattr(r, "exact_rank", None)}
+    raw = {"semantic": r.semantic_score, "keyword": r.keyword_score, "exact": 1.0 if r.exact_match else None}
+    for m in ("semantic", "keyword", "exact"):
+        w = weights[m] if mode == "hybrid" else (1.0 if m == mode else 0.0)
+        rk = ranks[m]
+        mod[m] = {"rank": rk, "score": raw[m] if (rk is not None or records) else None, "weight": w,
+                  "contribution": (w / (c.rrf_k + rk)) if rk is not None and w else 0.0}
+    if getattr(r, "rerank_score", None) is not None:
+        mod["rerank"] = {"rank": None, "score": r.rerank_score, "weight": None, "contribution": None}
+    xrefs = getattr(r, "cross_references", None)
+    if xrefs is None:
+        xrefs = chunk.cross_references if chunk is not None else []
+    doc = getattr(r, "source_path", None) or r.source_file
+    return {
+        "rank": rank, "chunk_id": cid, "fused_score": r.fused_score if not records else r.score,
+        "pinned": cid in pinned, "chunk_type": getattr(r, "chunk_type", "record"),
+        "modalities": mod,
+        "citation": {"document": doc, "document_title": getattr(r, "document_title", ""),
+                     "parent_chain": list(getattr(r, "parent_chain", [])), "section_id": getattr(r, "section_id", ""),
+                     "location": getattr(r, "location", "")},
+        "content": r.content,
+        "highlights": _highlights(*analysis, r.content, chunk.aliases if chunk is not None else []),
+        "definitions": [{"term": k, "definition": v} for k, v in getattr(r, "definitions_context", {}).items()],
+        "cross_references": [_xref(x, doc) for x in xrefs],
+        "metadata": getattr(r, "metadata", {}) if records else {},
+    }
+
+
+def search_view(tool, query: str, settings: Settings | None = None) -> dict:
+    """Search ``tool`` and explain every hit: per-modality rank, raw score, weight and RRF contribution."""
+    s = settings or Settings()
+    rs = resolved(tool, s)
+    t0 = time.perf_counter()
+    t, results, post = _search(tool, query, s)
+    elapsed = time.perf_counter() - t0
+    if results and hasattr(results[0], "pinned"):  # s15: the API says which hits it pinned
+        pinned = {r.chunk_id if hasattr(r, "chunk_id") else r.id for r in results if r.pinned}
+    else:
+        pinned = _pinned(tool, query, rs["mode"])
+    confidence = getattr(results, "confidence", None)  # s15: the answer's confidence signal
+    chunks = {}
+    if results and hasattr(results[0], "chunk_id"):
+        chunks = {c.chunk_id: c for c in tool.store.get_chunks([r.chunk_id for r in results])}
+    from ..index.keyword import analyze_query as bm25_tokens
+    from ..search import analyze_query
+
+    analysis = (analyze_query(query), set(bm25_tokens(query)))
+    out = [_result(r, i, t, rs["mode"], pinned, analysis, chunks.get(getattr(r, "chunk_id", None)))
+           for i, r in enumerate(results, 1)]
+    return {"query": query, "tool": tool.name, "settings": rs, "elapsed_ms": round(elapsed * 1000, 2),
+            "post_filtered": post, "results": out,
+            "confidence": _entry(confidence) if confidence is not None else None}
+
+
+def compare_view(tool, query: str, a: Settings, b: Settings) -> dict:
+    """The same query under settings ``a`` and ``b``, with each hit's rank in both lists."""
+    va, vb = search_view(tool, query, a), search_view(tool, query, b)
+    ra = {r["chunk_id"]: r["rank"] for r in va["results"]}
+    rb = {r["chunk_id"]: r["rank"] for r in vb["results"]}
+    changes = {cid: {"rank_a": ra.get(cid), "rank_b": rb.get(cid)} for cid in dict.fromkeys([*ra, *rb])}
+    return {"query": query, "a": va, "b": vb, "changes": changes}
+
+
+# --------------------------------------------------------------------------- evaluation
+def eval_view(tool, queries_text: str, qrels_text: str | None, settings: list[tuple[str, Settings]],
+              k: int = 10, limit: int = 500) -> dict:
+    """nDCG@10 and Recall@k per setting over a query set given as text (the ``docstrata eval``
+    inputs: BEIR queries.jsonl + qrels .tsv, an Anthropic evaluation_set.jsonl, or ObliQA json),
+    judged as ``docstrata eval`` judges (binary relevance). Computed here rather than with ranx,
+    whose first call compiles for a minute or more: :func:`ranking_metrics` (checked against
+    ranx in tests/test_ui.py). Raises :class:`~docstrata.errors.ConfigError` for a file it cannot read."""
+    from ..eval import load_query_set
+
+    with tempfile.TemporaryDirectory() as tmp:
+        qpath = Path(tmp) / "queries.jsonl"
+        qpath.write_text(queries_text, encoding="utf-8")
+        rpath = None
+        if qrels_text:
+            rpath = Path(tmp) / "qrels.tsv"
+            rpath.write_text(qrels_text, encoding="utf-8")
+        qs = load_query_set(qpath, rpath, limit)
+    queries = [q for q in qs.queries if q.gold]
+    if not queries:
+        raise QueryError("the query set has no query with a judged passage")
+    rows = []
+    for label, s in settings:
+        t = _tool_with(tool, s)
+        mode = resolved(tool, s)["mode"]
+        t0 = time.perf_counter()
+        per_query = []
+        for q in queries:
+            judged: list[str] = []  # gold ids in rank order, '' for a hit that is not gold
+            for hit in t.search(q.text, top_k=max(k, 10), mode=mode):
+                found = [g for g in qs.judge(q, hit) if g in q.gold and g not in judged]
+                judged.append(found[0] if found else "")
+            per_query.append(ranking_metrics(judged, q.gold, k))
+        n = len(per_query)
+        rows.append({"label": label, "settings": resolved(tool, s),
+                     "metrics": {m: sum(p[m] for p in per_query) / n for m in per_query[0]},
+                     "seconds": round(time.perf_counter() - t0, 2)})
+    return {"query_set": qs.name, "queries": len(queries), "k": k, "settings": rows}
+
+
+def ranking_metrics(judged: list[str], gold: set[str], k: int) -> dict[str, float]:
+    """nDCG@10 and Recall@k of one ranked list with binary relevance.
+
+    ``judged[i]`` is the gold id the hit at rank ``i + 1`` matches, or ``""``. nDCG@10 =
+    Σ_{rank ≤ 10, relevant} 1 / log2(rank + 1), divided by the same sum for the ideal list
+    (Järvelin & Kekäläinen 2002, ranx's default); Recall@k = relevant hits in the top k / |gold|."""
+    import math
+
+    dcg = sum(1 / math.log2(i + 2) for i, g in enumerate(judged[:10]) if g)
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(gold), 10)))
+    return {"ndcg@10": dcg / ideal if ideal else 0.0,
+            f"recall@{k}": len({g for g in judged[:k] if g}) / len(gold) if gold else 0.0}
+
+
+def tool_info(tool) -> dict:
+    """What the page needs to build its forms: name, type, description and the configured defaults."""
+    c = tool.cfg
+    return {"name": tool.name, "type": c.type, "description": c.description,
+            "defaults": {"mode": getattr(c, "search_mode", "hybrid"), "top_k": c.top_k, "rrf_k": c.rrf_k,
+                         **{k: getattr(c, k) for k in _WEIGHT_KEYS},
+                         "rerank": bool(getattr(c, "enable_reranking", False))},
+            "can_rerank": bool(getattr(c, "enable_reranking", False)),
+            "filters_in_store": "document" in inspect.signature(tool.search).parameters}

@@ -1,0 +1,208 @@
+"""The ``docstrata`` command line as a user runs it: a real subprocess over a copy of examples/.
+
+One module-scoped index (one model load); every later command runs on it. Checks: --version and
+shell completion; argument errors before any index is opened or model loaded; keyword and exact
+searches that never import the model; get-section, get-definition and list; implicit first
+ingests that say what they do; exit 1 when a tool ends with nothing indexed; the README's Quick start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import EXAMPLES
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "COLUMNS": "200"}
+README_QUERY = "How much credit do we get if availability falls below 99.9%?"
+
+# Runs the CLI in-process and reports which heavy modules it imported.
+_PROBE = """
+import sys
+from docstrata.cli import app
+try:
+    app(sys.argv[1:], prog_name="docstrata")
+except SystemExit as e:
+    code = e.code
+print("MODULES", int("sentence_transformers" in sys.modules), int("torch" in sys.modules), code, file=sys.stderr)
+"""
+
+
+def run(*args: str, cwd: Path, probe: bool = False, check: bool = False, stdin: str | None = None):
+    cmd = [sys.executable, "-c", _PROBE, *args] if probe else [sys.executable, "-m", "docstrata.cli", *args]
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV, input=stdin, timeout=300)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def loaded(proc) -> tuple[bool, bool]:
+    """(sentence_transformers imported, torch imported) from a probe run."""
+    m = re.search(r"MODULES (\d) (\d) (\S+)", proc.stderr)
+    assert m, proc.stderr
+    return m.group(1) == "1", m.group(2) == "1"
+
+
+def exit_code(proc) -> str:
+    return re.search(r"MODULES \d \d (\S+)", proc.stderr).group(1)
+
+
+_FIRST_RUN: dict = {}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """A copy of examples/, indexed once by the implicit first ingest of a keyword search (its
+    output is kept for the test of that message)."""
+    dest = tmp_path_factory.mktemp("cli") / "examples"
+    shutil.copytree(EXAMPLES, dest, ignore=shutil.ignore_patterns(".docstrata", "holodeck"))
+    _FIRST_RUN["proc"] = run("search", "--mode", "keyword", "sick leave", cwd=dest, check=True)
+    return dest
+
+
+def test_version_and_completion(tmp_path):
+    from docstrata import __version__
+
+    out = run("--version", cwd=tmp_path, check=True)
+    assert out.stdout.strip() == f"docstrata {__version__}"
+    script = run("--show-completion", "bash", cwd=tmp_path, check=True).stdout
+    assert "_DOCSTRATA_COMPLETE" in script and "complete" in script
+    help_ = run("--help", cwd=tmp_path, probe=True)
+    assert "--install-completion" in help_.stdout and "get-section" in help_.stdout and "ui" in help_.stdout
+    assert loaded(help_) == (False, False) and exit_code(help_) == "0"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mode", "fuzzy"], "--mode must be one of hybrid, semantic, keyword, exact, got 'fuzzy'"),
+    (["--min-score", "0.5"], "can never be met"),
+    (["--min-score", "-1"], "--min-score must be a number >= 0"),
+    (["--top-k", "500"], "less than or equal to 100"),
+])
+def test_argument_errors_come_before_any_index_or_model(tmp_path, args, message):
+    shutil.copytree(EXAMPLES / "docs", tmp_path / "docs")
+    shutil.copy(EXAMPLES / "agent.yaml", tmp_path)
+    proc = run("search", *args, "anything", cwd=tmp_path, probe=True)
+    assert exit_code(proc) == "2", proc.stderr
+    assert message in " ".join(proc.stderr.split()), proc.stderr
+    assert loaded(proc) == (False, False)
+    assert not (tmp_path / ".docstrata").exists()  # no index was opened, nothing was ingested
+
+
+def test_a_hub_name_reranker_fails_before_any_index_or_model(tmp_path):
+    shutil.copytree(EXAMPLES / "docs", tmp_path / "docs")
+    (tmp_path / "agent.yaml").write_text((EXAMPLES / "agent.yaml").read_text() + "    enable_reranking: true\n"
+                                         "    reranker_model: cross-encoder/ms-marco-MiniLM-L-6-v2\n")
+    proc = run("search", "anything", cwd=tmp_path, probe=True)
+    assert "does not download models at run time" in " ".join(proc.stderr.split())
+    assert loaded(proc) == (False, False)
+    assert not (tmp_path / ".docstrata").exists()
+
+
+@pytest.mark.parametrize("mode, first", [("keyword", "4.2"), ("exact", "4.3")])
+def test_keyword_and_exact_searches_never_load_the_model(project, mode, first):
+    query = "Section 4.3" if mode == "exact" else README_QUERY
+    proc = run("search", "--mode", mode, "--json", query, cwd=project, probe=True)
+    results = json.loads(proc.stdout)
+    assert results[0]["section_id"] == first
+    assert loaded(proc) == (False, False)
+
+
+@pytest.mark.slow  # loads the model (~10 s)
+def test_hybrid_search_loads_the_model_and_ranks_the_readme_query(project):
+    proc = run("search", "--json", README_QUERY, cwd=project, probe=True)
+    ids = [r["section_id"] for r in json.loads(proc.stdout)]
+    assert ids[:2] == ["4.2", "4.3"] or ids[:2] == ["4.3", "4.2"]
+    assert loaded(proc)[0]
+
+
+def test_batch_from_stdin(project):
+    lines = '{"query_id": "a", "query": "Section 4.2"}\n{"query_id": "b", "query": "carry-over"}\n'
+    out = run("search", "--batch", "-", "--mode", "keyword", "-k", "1", cwd=project, check=True, stdin=lines)
+    got = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [g["query_id"] for g in got] == ["a", "b"]
+    assert got[0]["results"][0]["section_id"] == "4.2"
+    assert got[1]["results"][0]["section_id"] == "1.1"
+
+
+def test_get_section(project):
+    out = run("get-section", "master_services_agreement", "Section 4", "--json", cwd=project, check=True)
+    answer = json.loads(out.stdout)
+    assert answer["document"] == "master_services_agreement.md" and answer["section_id"] == "4"
+    assert "4.2 Availability" in answer["content"] and "4.3 Service Credits" in answer["content"]
+    text = run("get-section", "master_services_agreement.md", "4.3", cwd=project, check=True).stdout
+    assert text.startswith("Source: master_services_agreement.md\nLocation: Master Services Agreement > "
+                           "4. Service Levels > 4.3 Service Credits\nSection: 4.3\n")
+    bad = run("get-section", "master_services_agreement.md", "99.9", cwd=project)
+    assert bad.returncode == 1 and "no section '99.9'" in bad.stderr
+
+
+def test_get_definition(project):
+    out = json.loads(run("get-definition", "force majeure event", "--json", cwd=project, check=True).stdout)
+    assert out["definitions"][0]["document"] == "master_services_agreement.md"
+    assert out["definitions"][0]["definition"].startswith("means an event beyond a party's reasonable control")
+    missing = run("get-definition", "unicorn", cwd=project)
+    assert missing.returncode == 1 and "no definition of 'unicorn'" in missing.stderr
+
+
+def test_list_documents(project):
+    listing = json.loads(run("list", "--json", cwd=project, check=True).stdout)
+    assert [e["tool"] for e in listing] == ["policies"]
+    docs = {d["doc_key"]: d for d in listing[0]["documents"]}
+    assert set(docs) == {"data_protection_policy.txt", "leave_policy.html", "master_services_agreement.md"}
+    msa = docs["master_services_agreement.md"]
+    assert msa["title"] == "Master Services Agreement" and msa["file_type"] == "md"
+    # The index's own counts: one chunk per numbered section here, and 4 defined terms.
+    tools = __import__("docstrata").open(project / "agent.yaml")
+    chunks = tools["policies"].store.document_chunks("master_services_agreement.md")
+    assert msa["chunks"] == len(chunks) and msa["definitions"] == 4
+    assert msa["sections"] >= len({c.section_id for c in chunks})
+    tools.close()
+    table = run("list", cwd=project, check=True).stdout
+    assert "master_services_agreement.md" in table and "Master Services Agreement" in table
+
+
+def test_implicit_first_ingest_says_what_it_does(project):
+    proc = _FIRST_RUN["proc"]
+    assert "policies: indexing 3 file(s) first" in proc.stderr
+    assert re.search(r"policies: indexed 3 file\(s\), \d+ chunks/records in [\d.]+ s", proc.stderr)
+    assert "Sick Leave" in proc.stdout
+    again = run("search", "--mode", "keyword", "sick leave", cwd=project, check=True)
+    assert "indexing" not in again.stderr  # nothing changed: no message
+    assert again.stdout == proc.stdout
+
+
+def test_a_tool_with_nothing_indexed_exits_1(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.xyz").write_text("not a supported type")
+    shutil.copy(EXAMPLES / "agent.yaml", tmp_path)
+    ingest = run("ingest", cwd=tmp_path)
+    assert ingest.returncode == 1 and "policies: no indexed files" in " ".join(ingest.stderr.split())
+    search = run("search", "--mode", "keyword", "anything", cwd=tmp_path)
+    assert search.returncode == 1 and "policies: no indexed files" in " ".join(search.stderr.split())
+
+
+def _quick_start_command() -> str:
+    block = re.search(r"## Quick start.*?```bash\n(.*?)\n```", (ROOT / "README.md").read_text(), re.S).group(1)
+    return block.strip()
+
+
+@pytest.mark.slow  # ingests and loads the model (~15 s)
+def test_readme_quick_start_runs_from_the_repository_root(tmp_path):
+    """Each Quick start command works when pasted into a fresh shell at the repository root
+    (the install step is already done here)."""
+    cmd = _quick_start_command()
+    assert cmd.startswith("pip install -e . && ")
+    assert "cd examples &&" not in cmd  # it would leave the shell in examples/ for the next command
+    shutil.copytree(EXAMPLES, tmp_path / "examples", ignore=shutil.ignore_patterns(".docstrata", "holodeck"))
+    proc = subprocess.run(["bash", "-c", cmd.removeprefix("pip install -e . && ")], cwd=tmp_path,
+                          capture_output=True, text=True, env=ENV, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Section: 4.2" in proc.stdout and "Section: 4.3" in proc.stdout

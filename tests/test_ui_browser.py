@@ -1,0 +1,168 @@
+"""The playground in a real browser: the system's headless Chromium driven by Playwright.
+
+Loads the page over examples/agent.yaml, runs the README's example search, reads why § 4.3
+ranks where it does, opens § 4.2 from 4.3's cross-reference, follows it into the document view,
+compares hybrid with keyword and evaluates both on a small query set. Saves a screenshot of
+each view to docs/screenshots/ (linked from the README).
+
+Needs Chromium at /usr/bin/chromium (Debian: ``apt-get install chromium``; .ci/run installs it)
+and the ``playwright`` package (the ``test`` extra). Playwright's own browser download
+(``playwright install``) is never used. Skips, saying which is missing, otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import docstrata
+from docstrata.ui.server import serve_in_thread
+
+from .conftest import EXAMPLES
+
+CHROMIUM = os.environ.get("DOCSTRATA_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+README_QUERY = "How much credit do we get if availability falls below 99.9%?"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set DOCSTRATA_CHROMIUM)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, embedder):
+    dest = tmp_path_factory.mktemp("browser") / "examples"
+    shutil.copytree(EXAMPLES, dest, ignore=shutil.ignore_patterns(".docstrata", "holodeck"))
+    tools = docstrata.open(dest / "agent.yaml")
+    tools["policies"]._embedder = embedder
+    tools["policies"].ingest()
+    srv, _ = serve_in_thread(tools)
+    yield srv, tools
+    srv.shutdown()
+    srv.server_close()
+    tools.close()
+
+
+@pytest.fixture(scope="module")
+def page(served):
+    srv, _ = served
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1360, "height": 1000}, device_scale_factor=1)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(srv.url)
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        page.errors = errors
+        yield page
+        browser.close()
+
+
+def shot(page, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def test_search_shows_why_each_result_ranks(page, served):
+    from docstrata.ui.api import search_view
+
+    want = search_view(served[1]["policies"], README_QUERY)["results"]  # what the API says, to check the page
+    page.fill("#q", README_QUERY)
+    page.click("#search-form button[type=submit]")
+    page.wait_for_selector(".result")
+    cards = page.locator(".result")
+    assert cards.count() == len(want) == 10
+    assert [cards.nth(i).get_attribute("data-chunk") for i in range(10)] == [r["chunk_id"] for r in want]
+    r43 = next(r for r in want if r["citation"]["section_id"] == "4.3")
+    assert r43["rank"] <= 3
+    credits = page.locator(".result[data-section='4.3']")
+    sem, kw = r43["modalities"]["semantic"], r43["modalities"]["keyword"]
+    why = credits.locator(".why").inner_text()
+    assert why.startswith(f"Fused {r43['fused_score']:.4f} = semantic rank {sem['rank']} → {sem['contribution']:.4f}"
+                          f" + keyword rank {kw['rank']} → {kw['contribution']:.4f}"), why
+    if r43["rank"] > 1:
+        above = want[r43["rank"] - 2]
+        assert f"below #{above['rank']} (§ {above['citation']['section_id']})" in why
+    table = credits.locator("table.scores").inner_text()
+    assert f"cosine {sem['score']:.3f}" in table and f"BM25 {kw['score']:.2f}" in table
+    assert ("not found" in table) == (r43["modalities"]["exact"]["rank"] is None)
+    marks = credits.locator("mark.term").all_inner_texts()
+    assert "credit" in [m.lower() for m in marks]
+    assert "Service Level" in credits.locator(".defs").inner_text()
+    assert "10 results" in page.inner_text("#search-status")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "search")
+    assert not page.errors, page.errors
+
+
+def test_a_cross_reference_opens_its_section(page):
+    page.locator(".result[data-section='4.3'] a.xref", has_text="Section 4.2").click()
+    page.wait_for_selector("#drawer:not([hidden]) #section-text")
+    assert page.inner_text("#drawer-title") == "§ 4.2 · 4.2 Availability"
+    assert "available 99.9% of the time" in page.inner_text("#section-text")
+    shot(page, "section")
+    page.click("#drawer-doc")  # the same section in its document's tree
+    page.wait_for_selector("#tree details.flash[data-section='4.2']")
+    assert page.locator("#drawer").is_hidden()
+    node = page.locator("#tree details[data-section='4.3'] > summary").inner_text()
+    assert "Service Credits" in node and "level 3" in node and "1 chunk" in node
+    parent = page.locator("#tree details[data-section='4'] > summary").inner_text()
+    assert "Service Levels" in parent and "level 2" in parent
+    assert "heading carried in #" in page.locator("#tree details[data-section='4'] > .chunks").inner_text()
+    refs = page.inner_text("#xref-table")
+    assert "Section 4.2" in refs and "→ § 4.2" in refs
+    assert page.locator("tr.doc.active").get_attribute("data-doc") == "master_services_agreement.md"
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "documents")
+    assert not page.errors, page.errors
+
+
+def test_compare_and_evaluate_two_settings(page, served, tmp_path):
+    _, tools = served
+    first = {c.section_id: c.chunk_id for c in tools["policies"].store.document_chunks("master_services_agreement.md")}
+    page.click(".tab[data-view='compare']")
+    page.fill("#cq", README_QUERY)
+    page.select_option("#set-b select[name=mode]", "semantic")
+    page.click("#compare-form button[type=submit]")
+    page.wait_for_selector("#compare-out [data-side='b'] .crow")
+    assert page.locator("#compare-out [data-side='a'] .crow").count() == 10
+    from docstrata.ui.api import Settings, compare_view
+
+    v = compare_view(tools["policies"], README_QUERY, Settings(), Settings(mode="semantic"))
+
+    def badge(ch):
+        if not ch["rank_a"]:
+            return "new"
+        d = ch["rank_a"] - ch["rank_b"]
+        return f"▲{d}" if d > 0 else f"▼{-d}" if d < 0 else "="
+
+    want = [badge(v["changes"][r["chunk_id"]]) for r in v["b"]["results"]]
+    assert page.locator("#compare-out [data-side='b'] .chg").all_inner_texts() == want
+    assert any(b.startswith(("▲", "▼")) for b in want)
+    gone = [r for r in v["a"]["results"] if v["changes"][r["chunk_id"]]["rank_b"] is None]
+    assert page.locator("#compare-out [data-side='a'] .chg.gone").count() == len(gone)
+    assert "passages change rank between A and B" in page.inner_text("#compare-status")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text("\n".join(json.dumps({"_id": q, "text": t}) for q, t in
+                                 [("q1", README_QUERY), ("q2", "Section 4.3"), ("q3", "force majeure")]))
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text(f"q1\t{first['4.3']}\t1\nq2\t{first['4.3']}\t1\nq3\t{first['1.2']}\t1\n")
+    page.set_input_files("#eval-queries", str(queries))
+    page.set_input_files("#eval-qrels", str(qrels))
+    page.click("#eval-form button[type=submit]")
+    page.wait_for_selector("#eval-table")
+    rows = page.locator("#eval-table tbody tr").all_inner_texts()
+    assert [r.split("\t")[0] for r in rows] == ["A", "B"]
+    assert page.locator("#eval-out svg.chart rect").count() >= 4
+    assert "3 beir queries" in page.inner_text("#eval-status")
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top of a full-page shot
+    shot(page, "compare", full_page=True)
+    assert not page.errors, page.errors
