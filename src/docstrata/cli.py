@@ -291,14 +291,19 @@ def serve(config: str = ConfigOpt,
           host: str = typer.Option("127.0.0.1", "--host"),
           port: int = typer.Option(8000, "--port"),
           token_env: Optional[str] = typer.Option(None, "--token-env",
-                                                  help="Env var holding a bearer token required over HTTP")) -> None:
+                                                  help="Env var holding a bearer token required over HTTP"),
+          allowed_host: list[str] = typer.Option(None, "--allowed-host",
+                                                 help="Extra Host name accepted over HTTP (repeatable; '*' = any)"),
+          insecure_no_token: bool = typer.Option(False, "--insecure-no-token",
+                                                 help="Serve HTTP off loopback WITHOUT a bearer token")) -> None:
     """Run the MCP server over stdio (default) or streamable HTTP."""
     _setup()
     from .errors import ConfigError
     from .mcp_server import serve as _serve
 
     try:
-        _serve(config, transport=transport, host=host, port=port, token_env=token_env)
+        _serve(config, transport=transport, host=host, port=port, token_env=token_env,
+               allowed_hosts=allowed_host or None, insecure_no_token=insecure_no_token)
     except ConfigError as e:
         _fail(f"configuration: {e}")
 

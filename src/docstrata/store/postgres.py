@@ -146,8 +146,23 @@ def _quote(token: str) -> str:
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+def _register_dsn_secret(dsn: str) -> None:
+    """Register the DSN and its password (as libpq parses it) with the redactor."""
+    from ..redact import register_secret
+
+    register_secret(dsn)
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        register_secret(str(conninfo_to_dict(dsn).get("password") or ""))
+    except Exception:  # noqa: BLE001 - an unparsable DSN is reported by connect()
+        pass
+
+
 def _redact(dsn: str) -> str:
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", re.sub(r"password=\S+", "password=***", dsn))
+    from ..redact import redact
+
+    return redact(dsn)
 
 
 class PostgresStore:
@@ -166,6 +181,7 @@ class PostgresStore:
             from pgvector.psycopg import register_vector
         except ImportError as e:
             raise StoreError("postgres", f"{e.name} is not installed; pip install 'docstrata[postgres]'") from None
+        _register_dsn_secret(dsn)
         self.dim, self.tool, self.schema = dim, tool, schema_name(tool)
         self._psycopg = psycopg
         self._lock = threading.RLock()
@@ -192,6 +208,13 @@ class PostgresStore:
             raise
 
     # ---------------------------------------------------------------- setup
+    def ingest_lock(self, what: str, timeout_s: float, on_wait=None):
+        """Context manager holding this tool's session advisory lock (released by the server if we die)."""
+        from ..locking import postgres_advisory_lock
+
+        return postgres_advisory_lock(self._lock, self._conn, f"docstrata-ingest:{self.schema}", what,
+                                      timeout_s, on_wait)
+
     def _create_schema(self) -> None:
         s = f'"{self.schema}"'
         with self._lock, self._conn.transaction():
