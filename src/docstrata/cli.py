@@ -53,8 +53,17 @@ def _start_trace(exporter: Optional[str]) -> None:
             _fail(str(e))
 
 
+def _safe(text: str) -> str:
+    """Text from documents or file names, safe for a rich console: markup and terminal controls escaped."""
+    from rich.markup import escape
+
+    from .redact import escape_terminal
+
+    return escape(escape_terminal(str(text)))
+
+
 def _fail(message: str, code: int = 2) -> None:
-    _console(stderr=True).print(f"[red]Error[/red] {message}")
+    _console(stderr=True).print(f"[red]Error[/red] {_safe(message)}")
     raise typer.Exit(code)
 
 
@@ -62,6 +71,9 @@ def _fail(message: str, code: int = 2) -> None:
 def ingest(config: str = ConfigOpt,
            tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
            force: bool = typer.Option(False, "--force", help="Rebuild from scratch"),
+           verify: bool = typer.Option(False, "--verify", help="Re-hash every file, whatever its size and times say"),
+           rebuild: bool = typer.Option(False, "--rebuild", help="Rebuild the keyword and vector indexes from the "
+                                                                  "stored chunks first (repairs a damaged index)"),
            json_out: bool = typer.Option(False, "--json", help="Print the reports as JSON"),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
     """Index every configured tool's source (only what changed). Exit 1 if any file was skipped."""
@@ -89,7 +101,7 @@ def ingest(config: str = ConfigOpt,
                     bar.update(_task, completed=done, total=total, description=f"{_name}: {what}")
 
                 try:
-                    reports.append(t.ingest(force=force, progress=progress))
+                    reports.append(t.ingest(force=force, progress=progress, verify=verify, rebuild=rebuild))
                 except DocstrataError as e:
                     _fail(f"{name}: {e}")
     if json_out:
@@ -110,11 +122,11 @@ def _print_reports(reports) -> None:
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
             out.print("  LLM: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.llm.items()))
         for w in r.warnings[:20]:
-            out.print(f"  [yellow]warning[/yellow] {w}")
+            out.print(f"  [yellow]warning[/yellow] {_safe(w)}")
         if len(r.warnings) > 20:
             out.print(f"  … {len(r.warnings) - 20} more warnings (use --json to see all)")
         for s in r.skipped:
-            out.print(f"  [red]skipped[/red] {s.path}: {s.reason}")
+            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(s.reason)}")
 
 
 @app.command()
@@ -132,6 +144,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
     _setup()
     _start_trace(trace)
     from .errors import DocstrataError
+    from .redact import escape_terminal
     from .search import QueryError
 
     toolset = _load(config)
@@ -162,7 +175,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
         out.print("No results.")
     for i, r in enumerate(results, 1):
         out.rule(f"[bold]{i}[/bold]")
-        out.print(r.format(), markup=False)
+        out.print(escape_terminal(r.format()), markup=False)
 
 
 def _search_batch(t, batch: Path, top_k, mode, min_score) -> None:
@@ -308,8 +321,44 @@ def serve(config: str = ConfigOpt,
         _fail(f"configuration: {e}")
 
 
+def fault_message(e: BaseException) -> str:
+    """One line naming what failed and what to do, for an error no command handled."""
+    import errno
+    import sqlite3
+
+    from .redact import redact
+
+    first = (redact(e).strip().splitlines() or [type(e).__name__])[0][:300]
+    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return (f"no space left writing {redact(e.filename or 'the index')}: free some space and run the command "
+                "again (what was committed is kept)")
+    if isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"permission denied: {first}; run as a user who may write there, or point database.path elsewhere"
+    if isinstance(e, sqlite3.DatabaseError):
+        return (f"the index database failed: {first}; if it is damaged, move the tool's .docstrata folder aside "
+                "and run 'docstrata ingest' to rebuild it")
+    if type(e).__module__.startswith("psycopg"):
+        return f"PostgreSQL failed: {first}; check that the server is up and run the command again"
+    return f"{type(e).__name__}: {first} (set DOCSTRATA_DEBUG=1 for the traceback)"
+
+
 def main() -> None:
-    app()
+    """Entry point: any error no command handled is one line on stderr and exit code 1."""
+    import os
+    import sys
+
+    try:
+        app()
+    except KeyboardInterrupt:
+        print("interrupted (what was committed is kept)", file=sys.stderr)
+        raise SystemExit(130) from None
+    except Exception as e:  # noqa: BLE001 - the last line of defence against a traceback
+        if os.environ.get("DOCSTRATA_DEBUG"):
+            raise
+        from .redact import escape_terminal
+
+        print(f"Error: {escape_terminal(fault_message(e))}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

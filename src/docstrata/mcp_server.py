@@ -386,6 +386,53 @@ def _bearer_token(token_env: str | None) -> str | None:
     return token
 
 
+def _malformed_reply(exc: Exception):
+    """A JSON-RPC error reply for a request line the SDK could not validate although it is JSON
+    with an id (a lone surrogate such as ``\\ud800`` in an argument): without it the caller
+    would wait for an answer that never comes. ``None`` when no request id can be recovered."""
+    from mcp_types import ErrorData, JSONRPCError
+
+    errors = getattr(exc, "errors", None)
+    try:
+        line = errors()[0].get("input") if callable(errors) else None
+        msg = json.loads(line) if isinstance(line, (str, bytes)) else None
+    except (ValueError, TypeError, IndexError):
+        return None
+    if not isinstance(msg, dict) or "method" not in msg or not isinstance(msg.get("id"), (str, int)):
+        return None
+    text = json.dumps(msg, ensure_ascii=True)
+    bad = "malformed Unicode (a lone surrogate)" if re.search(r"\\ud[89a-f][0-9a-f]{2}", text) else "invalid fields"
+    return JSONRPCError(jsonrpc="2.0", id=msg["id"], error=ErrorData(
+        code=-32602, message=f"invalid request: it holds {bad}; send valid UTF-8 text"))
+
+
+async def _run_stdio(server: MCPServer) -> None:
+    """``server.run_stdio_async()`` with one addition: a request line that fails validation but
+    carries an id gets a JSON-RPC error reply (:func:`_malformed_reply`) instead of silence."""
+    from mcp.server.stdio import stdio_server
+    from mcp.shared._context_streams import create_context_streams  # the SDK's own stream type
+    from mcp.shared.message import SessionMessage
+
+    low = server._lowlevel_server  # noqa: SLF001 - the SDK offers no hook on the stdio read loop
+    async with stdio_server() as (read_stream, write_stream):
+        inner_writer, inner_reader = create_context_streams[SessionMessage | Exception](0)
+
+        async def pump() -> None:
+            async with inner_writer:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        reply = _malformed_reply(item)
+                        if reply is not None:
+                            await write_stream.send(SessionMessage(reply))
+                            continue
+                    await inner_writer.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(pump)
+            await low.run(inner_reader, write_stream, low.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -472,7 +519,7 @@ def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", p
     server = build_server(toolset)
     try:
         if transport == "stdio":
-            anyio.run(server.run_stdio_async)
+            anyio.run(_run_stdio, server)
         else:
             anyio.run(_serve_http, server, host, port, token, allowed_hosts)
     finally:

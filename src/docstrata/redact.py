@@ -113,3 +113,17 @@ def install_log_redaction() -> None:
         return record
 
     logging.setLogRecordFactory(make)
+
+
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def escape_terminal(text: str) -> str:
+    """``text`` safe to print on a terminal: C0/C1 control characters (ESC sequences included,
+    newline and tab kept), bidirectional overrides and isolates (U+202A–202E, U+2066–2069,
+    U+200E/F, U+061C) and lone surrogates become visible escapes such as ``\\x1b`` or ``\\u202e``."""
+    def esc(m: re.Match) -> str:
+        c = ord(m.group(0))
+        return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+    return _UNSAFE.sub(esc, text)
