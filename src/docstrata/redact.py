@@ -27,9 +27,9 @@ MASK = "***"
 
 _URL_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)([^:@/\s]*):([^\n]*)@")
 _KEY_VALUE = re.compile(
-    r"(?i)\b(password|passwd|pwd|sslpassword|secret|token|api[_-]?key|access[_-]?key)(\s*[=:]\s*)"
-    r"('(?:[^'\\\n]|\\.)*'?|\"(?:[^\"\\\n]|\\.)*\"?|[^&;\n]*?(?=\s+[A-Za-z_][\w.-]*\s*=|[&;,)\]}\n]|$))")
-_BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',]+")
+    r"(?i)\b(password|passwd|pwd|sslpassword|secret|token|api[_-]?key|access[_-]?key)(\s*=\s*)"
+    r"('(?:[^'\\\n]|\\.|'')*'?|\"(?:[^\"\\\n]|\\.)*\"?|[^&;\n]*?(?=\s+[A-Za-z_][\w.-]*\s*=|[&;,)\]}\n]|$))")
+_BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[^\s\"',]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{6,}")
 _SECRET_NAME = re.compile(r"(?i)pass|secret|token|key|dsn|credential|auth|conn")
 
 _lock = threading.Lock()
@@ -42,11 +42,13 @@ def register_secret(value: str | None) -> None:
     Values shorter than 4 characters are not registered (they would mask ordinary text)."""
     if not value or len(value) < _MIN_SECRET_LEN:
         return
+    parts = [value]
+    for pw in _passwords_in(value):
+        pieces = pw.split("@")  # parsers disagree on which '@' ends the password: register every split
+        parts += [pw] + ["@".join(pieces[:i]) for i in range(1, len(pieces))] + ["@".join(pieces[i:])
+                                                                               for i in range(1, len(pieces))]
     with _lock:
-        _secrets.add(value)
-        for part in _passwords_in(value):
-            if len(part) >= _MIN_SECRET_LEN:
-                _secrets.add(part)
+        _secrets.update(p for p in parts if len(p) >= _MIN_SECRET_LEN)
 
 
 def secret_env_name(name: str) -> bool:
