@@ -35,7 +35,7 @@ def _load(config: str):
     try:
         toolset = Toolset(load_config(config))
     except ConfigError as e:
-        _console(stderr=True).print(f"[red]Configuration error[/red] {e}")
+        _console(stderr=True).print(f"[red]Configuration error[/red] {_safe(e)}", soft_wrap=True)
         raise typer.Exit(2) from None
     if not len(toolset):
         _fail(f"{config} configures no hierarchical_document or vectorstore tool")
@@ -63,7 +63,7 @@ def _safe(text: str) -> str:
 
 
 def _fail(message: str, code: int = 2) -> None:
-    _console(stderr=True).print(f"[red]Error[/red] {_safe(message)}")
+    _console(stderr=True).print(f"[red]Error[/red] {_safe(message)}", soft_wrap=True)  # one line, never wrapped
     raise typer.Exit(code)
 
 

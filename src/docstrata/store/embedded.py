@@ -32,6 +32,13 @@ SCHEMA_VERSION = "1"
 log = logging.getLogger("docstrata.store")
 
 
+def _io_failure(e: Exception | None) -> bool:
+    """True when SQLite failed to read or write the files (permissions, full disk), not on their content."""
+    text = str(e).lower()
+    return isinstance(e, sqlite3.OperationalError) and any(
+        w in text for w in ("disk i/o", "unable to open", "readonly", "read-only", "disk is full", "locking protocol"))
+
+
 def _corrupt(root, e: Exception) -> StoreError:
     return StoreError("embedded", f"the index database {root}/index.sqlite is damaged ({e}); "
                                   "move it aside and run 'docstrata ingest' to rebuild it from the sources")
@@ -108,16 +115,20 @@ class EmbeddedStore:
                 if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('meta','files','chunks','vectors',"
                               "'exact','definitions','embed_cache','keyword_dirty')").fetchone()[0] < 8:
                     db.executescript(_DDL)
+                return db
             except sqlite3.DatabaseError as e:
                 db.close()
-                raise _corrupt(self.root, e) from None
-            return db
+                if not path.exists() or not _io_failure(e):
+                    raise _corrupt(self.root, e) from None
+                log.info("index at %s cannot be written (%s): opening it read-only", self.root, e)
         if not path.exists():
             raise StoreError("embedded", f"no index at {self.root} and the folder is not writable: "
                                          "run 'docstrata ingest' as a user who may write there")
         self.read_only = True
         uri = path.resolve().as_uri()
-        for query in ("?mode=ro", "?mode=ro&immutable=1"):  # immutable: WAL index files we cannot create
+        err: Exception | None = None
+        # immutable: no -shm/-wal may be created (read-only folder, full disk); a writer cannot be at work then
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
             db = sqlite3.connect(uri + query, uri=True, check_same_thread=False, isolation_level=None)
             try:
                 db.execute("SELECT COUNT(*) FROM chunks").fetchone()
@@ -125,7 +136,10 @@ class EmbeddedStore:
             except sqlite3.DatabaseError as e:
                 db.close()
                 err = e
-        raise StoreError("embedded", f"cannot read the index at {self.root}: {err}")
+                if not _io_failure(e):
+                    break
+        raise _corrupt(self.root, err) if not _io_failure(err) else StoreError(
+            "embedded", f"cannot read the index at {self.root}: {err}")
 
     def _check_dim(self) -> None:
         record_or_check_dimension(self, "embedded", f"index at {self.root}", SCHEMA_VERSION)
@@ -145,8 +159,9 @@ class EmbeddedStore:
         if self.root is None:
             return contextlib.nullcontext()
         if self.read_only:
-            raise StoreError("embedded", f"the index at {self.root} is read-only for this user: "
-                                         "ingest as its owner, or point database.path at a writable folder")
+            raise StoreError("embedded", f"the index at {self.root} is read-only here (another user's files, "
+                                         "a read-only folder or a full disk): ingest as its owner, free space, "
+                                         "or point database.path at a writable folder")
 
         @contextlib.contextmanager
         def held():
