@@ -186,6 +186,7 @@ class PostgresStore:
         self._psycopg = psycopg
         self._lock = threading.RLock()
         self._ef_search = 0
+        self._dsn, self._closed, self._locked = dsn, False, False
         try:
             self._conn = psycopg.connect(dsn, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
         except psycopg.Error as e:
@@ -207,13 +208,45 @@ class PostgresStore:
             self._conn.close()
             raise
 
-    # ---------------------------------------------------------------- setup
+    # ---------------------------------------------------------------- connection
+    @property
+    def _conn(self):
+        """The connection; a broken one (server restarted, network cut) is replaced on next use,
+        except while the ingest lock is held on it (that session's lock died with it: the ingest fails)."""
+        c = self._c
+        if (c.broken or c.closed) and not self._closed and not self._locked:
+            from pgvector.psycopg import register_vector
+
+            try:
+                c = self._psycopg.connect(self._dsn, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
+                register_vector(c)
+            except self._psycopg.Error as e:
+                raise StoreError("postgres", f"the connection was lost and cannot be re-opened: {str(e).strip()}; "
+                                             "check that the server is up") from None
+            self._c, self._ef_search = c, 0
+        return self._c
+
+    @_conn.setter
+    def _conn(self, value) -> None:
+        self._c = value
+
     def ingest_lock(self, what: str, timeout_s: float, on_wait=None):
         """Context manager holding this tool's session advisory lock (released by the server if we die)."""
+        import contextlib
+
         from ..locking import postgres_advisory_lock
 
-        return postgres_advisory_lock(self._lock, self._conn, f"docstrata-ingest:{self.schema}", what,
-                                      timeout_s, on_wait)
+        @contextlib.contextmanager
+        def held():
+            with postgres_advisory_lock(self._lock, self._conn, f"docstrata-ingest:{self.schema}", what,
+                                        timeout_s, on_wait):
+                self._locked = True
+                try:
+                    yield
+                finally:
+                    self._locked = False
+
+        return held()
 
     def _create_schema(self) -> None:
         s = f'"{self.schema}"'
@@ -440,4 +473,5 @@ class PostgresStore:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()  # idempotent in psycopg
+            self._closed = True
+            self._c.close()  # idempotent in psycopg
