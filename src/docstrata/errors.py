@@ -74,7 +74,7 @@ class StoreError(DocstrataError):
 
     def __init__(self, backend: str, reason: str):
         self.backend = backend
-        super().__init__(f"{backend} store: {reason}")
+        super().__init__(f"{backend} store: {' '.join(str(reason).split())}")  # one line (libpq's text has several)
 
 
 class ProviderError(DocstrataError):

@@ -263,7 +263,13 @@ class PostgresStore:
         return f'"{self.schema}".{table}'
 
     def _rows(self, query: str, params: Iterable[Any] | dict | None = None) -> list[tuple]:
+        """Run a read; a connection the server dropped is re-opened and the read retried once."""
         with self._lock:
+            try:
+                return self._conn.execute(query, params).fetchall()
+            except self._psycopg.OperationalError:
+                if not self._c.broken or self._locked:
+                    raise
             return self._conn.execute(query, params).fetchall()
 
     # ---------------------------------------------------------------- writes
