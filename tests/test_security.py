@@ -7,6 +7,7 @@ output is escaped, MCP arguments are bounded. Everything runs on 127.0.0.1.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -292,3 +293,27 @@ def test_terminal_output_escapes_control_and_bidi_characters(tmp_path):
 def test_escape_terminal_keeps_text_and_newlines():
     assert escape_terminal("a\tb\nc é 中文") == "a\tb\nc é 中文"
     assert escape_terminal("x\x9by\u2066z\ud800") == "x\\x9by\\u2066z\\ud800"
+
+
+def test_exceptions_recorded_on_spans_are_redacted():
+    pytest.importorskip("opentelemetry.sdk")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from docstrata import telemetry
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    telemetry.use_tracer_provider(provider)
+    try:
+        with pytest.raises(RuntimeError):
+            with telemetry.span("store"):
+                raise RuntimeError("connect to postgresql://u:span pw@secret@db/app failed")
+    finally:
+        telemetry.use_tracer_provider(None)
+        provider.shutdown()
+    (s,) = exporter.get_finished_spans()
+    recorded = json.dumps([dict(e.attributes) for e in s.events]) + str(s.status.description)
+    assert "RuntimeError" in recorded and "span pw" not in recorded and "secret" not in recorded
