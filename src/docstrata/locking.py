@@ -72,8 +72,11 @@ def file_lock(path: str | Path, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
                     on_wait(f"{what}: waiting for {_holder(path)} to finish ingesting ({waited:.0f} s)")
                     reported, last = True, now
                 time.sleep(_POLL_S)
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        try:  # who holds it, for the waiting side's message; best effort (a full disk must not stop a reader)
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass
         try:
             yield
         finally:
