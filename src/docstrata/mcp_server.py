@@ -439,7 +439,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 def transport_security(host: str, allowed_hosts: list[str] | None = None):
     """The SDK's DNS-rebinding protection for a server bound to ``host``: always on. Allowed
     ``Host`` headers are the loopback names, ``host`` itself (unless a wildcard bind), this
-    machine's host name and every entry of ``allowed_hosts`` (``name`` or ``name:port``), each
+    machine's host name (off loopback) and every entry of ``allowed_hosts`` (``name`` or ``name:port``), each
     with any port; ``Origin`` must be ``http(s)://`` one of them. ``allowed_hosts == ["*"]``
     turns the check off (the operator's explicit choice)."""
     import socket
@@ -453,7 +453,7 @@ def transport_security(host: str, allowed_hosts: list[str] | None = None):
     if host not in ("0.0.0.0", "::", "") and host not in LOOPBACK_HOSTS:
         names.append(f"[{host}]" if ":" in host else host)
     if host not in LOOPBACK_HOSTS:
-        names += [socket.gethostname(), socket.getfqdn()]
+        names.append(socket.gethostname())  # not getfqdn(): no DNS lookup at start-up
     hosts, origins = [], []
     for name in dict.fromkeys(names + extra):
         if re.fullmatch(r"(?:\[[^\]]*\]|[^:\[\]]+):(?:\d+|\*)", name):  # carries a port or a port wildcard
