@@ -317,3 +317,20 @@ def test_exceptions_recorded_on_spans_are_redacted():
     (s,) = exporter.get_finished_spans()
     recorded = json.dumps([dict(e.attributes) for e in s.events]) + str(s.status.description)
     assert "RuntimeError" in recorded and "span pw" not in recorded and "secret" not in recorded
+
+
+def test_every_bind_checks_host_headers_and_wildcard_binds_need_a_token():
+    from docstrata.mcp_server import check_http_exposure, transport_security
+
+    for host in ("127.0.0.1", "0.0.0.0", "10.1.2.3", "::"):
+        settings = transport_security(host)
+        assert settings.enable_dns_rebinding_protection
+        assert "evil.example" not in settings.allowed_hosts and "localhost:*" in settings.allowed_hosts
+    assert "10.1.2.3:*" in transport_security("10.1.2.3").allowed_hosts
+    assert "docs.example.org:*" in transport_security("0.0.0.0", ["docs.example.org"]).allowed_hosts
+    for host in ("0.0.0.0", "::", "192.168.1.5"):
+        with pytest.raises(ConfigError, match="without a bearer token"):
+            check_http_exposure(host, None, insecure_no_token=False)
+        check_http_exposure(host, "a-token", insecure_no_token=False)
+        check_http_exposure(host, None, insecure_no_token=True)
+    check_http_exposure("127.0.0.1", None, insecure_no_token=False)
