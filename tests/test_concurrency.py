@@ -243,8 +243,6 @@ def test_concurrent_ingests_during_50_concurrent_http_searches(tmp_path):
                     break
             time.sleep(0.3)
         writers = [threading.Thread(target=churn, args=(k,)) for k in (0, 1)]
-        for w in writers:
-            w.start()
         latencies: list[float] = []
         errors: list[str] = []
 
@@ -253,6 +251,12 @@ def test_concurrent_ingests_during_50_concurrent_http_searches(tmp_path):
             async with client, streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=client) as (r, w):
                 async with ClientSession(r, w, read_timeout_seconds=120) as session:
                     await session.initialize()
+                    # the server's index is open (its first call waited for nobody); now the writers start
+                    warm = await session.call_tool("policies_search", {"query": "budget line"})
+                    assert not warm.is_error, warm.content[0].text
+                    for w in writers:
+                        w.start()
+                    await anyio.sleep(2)  # let the ingests get going
 
                     async def one(i: int):
                         t0 = time.perf_counter()
@@ -268,7 +272,8 @@ def test_concurrent_ingests_during_50_concurrent_http_searches(tmp_path):
         anyio.run(searches)
         stop.set()
         for w in writers:
-            w.join(300)
+            if w.is_alive() or w.ident:
+                w.join(300)
     finally:
         stop.set()
         server.terminate()
