@@ -147,22 +147,27 @@ class _BaseTool:
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
         """Open the index; ingest first if it is empty or stale. Concurrent callers ingest once;
         while another process ingests this tool, this waits for it (reporting through ``progress``)
-        and then finds the work done. An index that cannot be written (read-only folder, full disk,
-        lock timeout) but holds data is served as it is, with a warning in the log."""
+        and then finds the work done — unless the index already holds data: then it is searched at
+        once and the other process's writes appear when it commits. An index that cannot be written
+        (read-only folder, full disk) but holds data is served as it is, with a warning in the log."""
         if self._ready:
             return None
         with self._lock:
             if self._ready:
                 return None
-            try:
-                report = self.ingest(progress=progress)
+            from .locking import LockTimeout
+
+            has_data = self._has_data()
+            try:  # an index with data is searched at once while another process updates it
+                report = self.ingest(progress=progress, lock_timeout_s=0 if has_data else None)
             except Exception as e:  # noqa: BLE001 - decided below: serve what exists, or re-raise
-                if not _write_failure(e) or not self._has_data():
+                if not _write_failure(e) or not (has_data or self._has_data()):
                     raise
                 from .redact import redact
 
-                log.warning("tool '%s': the index could not be updated (%s); searching it as it is",
-                            self.name, redact(e).splitlines()[0][:300])
+                level = logging.INFO if isinstance(e, LockTimeout) else logging.WARNING
+                log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
+                        self.name, redact(e).splitlines()[0][:300])
                 report = None
             self._ready = True
             return report
@@ -173,8 +178,9 @@ class _BaseTool:
         except Exception:  # noqa: BLE001 - a store that cannot even count has nothing to serve
             return False
 
-    def _ingest_lock(self, progress: ProgressFn | None):
-        """The tool's cross-process ingest lock (see :mod:`docstrata.locking`)."""
+    def _ingest_lock(self, progress: ProgressFn | None, timeout_s: float | None = None):
+        """The tool's cross-process ingest lock (see :mod:`docstrata.locking`); ``timeout_s``
+        defaults to ``limits.lock_timeout_s``."""
         import contextlib
 
         from .locking import file_lock
@@ -184,7 +190,8 @@ class _BaseTool:
             if progress:
                 progress(0, 0, message)
 
-        what, timeout = f"tool '{self.name}'", self.cfg.limits.lock_timeout_s
+        what = f"tool '{self.name}'"
+        timeout = self.cfg.limits.lock_timeout_s if timeout_s is None else timeout_s
         store_lock = getattr(self.store, "ingest_lock", None)
         if store_lock is not None:
             return store_lock(what, timeout, on_wait)
@@ -193,16 +200,16 @@ class _BaseTool:
         return file_lock(self.base_dir / ".docstrata" / f"{self.name}.ingest.lock", what, timeout, on_wait)
 
     def ingest(self, force: bool = False, progress: ProgressFn | None = None, *, verify: bool = False,
-               rebuild: bool = False) -> IngestReport:
+               rebuild: bool = False, lock_timeout_s: float | None = None) -> IngestReport:
         """Bring the index in line with ``source`` under the tool's cross-process ingest lock.
 
         ``force`` re-processes every file; ``verify`` re-hashes every file (whatever its size,
         times and inode say); ``rebuild`` rebuilds the derived indexes (tantivy, vectors) from the
         store's system of record first. A second writer waits for the first (one message, then
         every few seconds) and raises :class:`~docstrata.locking.LockTimeout` after
-        ``limits.lock_timeout_s``.
+        ``lock_timeout_s`` (default ``limits.lock_timeout_s``; 0 = do not wait).
         """
-        with self._lock, self._ingest_lock(progress):
+        with self._lock, self._ingest_lock(progress, lock_timeout_s):
             if rebuild and hasattr(self.store, "rebuild_indexes"):
                 self.store.rebuild_indexes()
             return self._ingest_locked(force=force, progress=progress, verify=verify)
