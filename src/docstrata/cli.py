@@ -54,7 +54,7 @@ def _load(config: str):
     try:
         toolset = Toolset(load_config(config))
     except ConfigError as e:
-        _console(stderr=True).print(f"[red]Configuration error[/red] {e}")
+        _console(stderr=True).print(f"[red]Configuration error[/red] {_safe(e)}", soft_wrap=True)
         raise typer.Exit(2) from None
     if not len(toolset):
         _fail(f"{config} configures no hierarchical_document or vectorstore tool")
@@ -72,8 +72,17 @@ def _start_trace(exporter: Optional[str]) -> None:
             _fail(str(e))
 
 
+def _safe(text: str) -> str:
+    """Text from documents or file names, safe for a rich console: markup and terminal controls escaped."""
+    from rich.markup import escape
+
+    from .redact import escape_terminal
+
+    return escape(escape_terminal(str(text)))
+
+
 def _fail(message: str, code: int = 2) -> None:
-    _console(stderr=True).print(f"[red]Error[/red] {message}")
+    _console(stderr=True).print(f"[red]Error[/red] {_safe(message)}", soft_wrap=True)  # one line, never wrapped
     raise typer.Exit(code)
 
 
@@ -172,6 +181,9 @@ def _load_model_if_needed(t, mode: Optional[str], err) -> None:
 def ingest(config: str = ConfigOpt,
            tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
            force: bool = typer.Option(False, "--force", help="Rebuild from scratch"),
+           verify: bool = typer.Option(False, "--verify", help="Re-hash every file, whatever its size and times say"),
+           rebuild: bool = typer.Option(False, "--rebuild", help="Rebuild the keyword and vector indexes from the "
+                                                                  "stored chunks first (repairs a damaged index)"),
            json_out: bool = typer.Option(False, "--json", help="Print the reports as JSON"),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
     """Index every configured tool's source (only what changed). Exit 1 if any file was skipped."""
@@ -199,7 +211,7 @@ def ingest(config: str = ConfigOpt,
                     bar.update(_task, completed=done, total=total, description=f"{_name}: {what}")
 
                 try:
-                    reports.append(t.ingest(force=force, progress=progress))
+                    reports.append(t.ingest(force=force, progress=progress, verify=verify, rebuild=rebuild))
                 except DocstrataError as e:
                     _fail(f"{name}: {e}")
     if json_out:
@@ -224,11 +236,11 @@ def _print_reports(reports) -> None:
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
             out.print("  LLM: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.llm.items()))
         for w in r.warnings[:20]:
-            out.print(f"  [yellow]warning[/yellow] {w}")
+            out.print(f"  [yellow]warning[/yellow] {_safe(w)}")
         if len(r.warnings) > 20:
             out.print(f"  … {len(r.warnings) - 20} more warnings (use --json to see all)")
         for s in r.skipped:
-            out.print(f"  [red]skipped[/red] {s.path}: {s.reason}")
+            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(s.reason)}")
 
 
 @app.command()
@@ -249,6 +261,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
     _setup()
     _start_trace(trace)
     from .errors import DocstrataError
+    from .redact import escape_terminal
     from .search import QueryError
 
     if batch is None and not (query and query.strip()):
@@ -275,7 +288,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
         out.print("No results.")
     for i, r in enumerate(results, 1):
         out.rule(f"[bold]{i}[/bold]")
-        out.print(r.format(), markup=False)
+        out.print(escape_terminal(r.format()), markup=False)
 
 
 def _search_batch(t, batch: Path, top_k, mode, min_score) -> None:
@@ -532,6 +545,10 @@ def serve(config: str = ConfigOpt,
           port: int = typer.Option(8000, "--port"),
           token_env: Optional[str] = typer.Option(None, "--token-env",
                                                   help="Env var holding a bearer token required over HTTP"),
+          allowed_host: list[str] = typer.Option(None, "--allowed-host",
+                                                 help="Extra Host name accepted over HTTP (repeatable; '*' = any)"),
+          insecure_no_token: bool = typer.Option(False, "--insecure-no-token",
+                                                 help="Serve HTTP off loopback WITHOUT a bearer token"),
           ui: bool = typer.Option(False, "--ui", help="Serve the search playground page instead (see `docstrata ui`)")) -> None:
     """Run the MCP server over stdio (default) or streamable HTTP; with --ui, the playground page."""
     _setup()
@@ -541,7 +558,8 @@ def serve(config: str = ConfigOpt,
     from .mcp_server import serve as _serve
 
     try:
-        _serve(config, transport=transport, host=host, port=port, token_env=token_env)
+        _serve(config, transport=transport, host=host, port=port, token_env=token_env,
+               allowed_hosts=allowed_host or None, insecure_no_token=insecure_no_token)
     except ConfigError as e:
         _fail(f"configuration: {e}")
 
@@ -574,8 +592,44 @@ def _serve_ui(config: str, host: str, port: int, token_env: Optional[str]) -> No
         _fail(f"configuration: {e}")
 
 
+def fault_message(e: BaseException) -> str:
+    """One line naming what failed and what to do, for an error no command handled."""
+    import errno
+    import sqlite3
+
+    from .redact import redact
+
+    first = (redact(e).strip().splitlines() or [type(e).__name__])[0][:300]
+    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return (f"no space left writing {redact(e.filename or 'the index')}: free some space and run the command "
+                "again (what was committed is kept)")
+    if isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"permission denied: {first}; run as a user who may write there, or point database.path elsewhere"
+    if isinstance(e, sqlite3.DatabaseError):
+        return (f"the index database failed: {first}; if it is damaged, move the tool's .docstrata folder aside "
+                "and run 'docstrata ingest' to rebuild it")
+    if type(e).__module__.startswith("psycopg"):
+        return f"PostgreSQL failed: {first}; check that the server is up and run the command again"
+    return f"{type(e).__name__}: {first} (set DOCSTRATA_DEBUG=1 for the traceback)"
+
+
 def main() -> None:
-    app(prog_name="docstrata")  # also under `python -m docstrata.cli`, so completion scripts name `docstrata`
+    """Entry point: any error no command handled is one line on stderr and exit code 1."""
+    import os
+    import sys
+
+    try:
+        app(prog_name="docstrata")  # also under `python -m docstrata.cli`, so completion scripts name `docstrata`
+    except KeyboardInterrupt:
+        print("interrupted (what was committed is kept)", file=sys.stderr)
+        raise SystemExit(130) from None
+    except Exception as e:  # noqa: BLE001 - the last line of defence against a traceback
+        if os.environ.get("DOCSTRATA_DEBUG"):
+            raise
+        from .redact import escape_terminal
+
+        print(f"Error: {escape_terminal(fault_message(e))}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

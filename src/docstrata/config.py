@@ -93,6 +93,22 @@ def _coerce_database(v: Any) -> Any:
     return v
 
 
+class LimitsConfig(_Strict):
+    """Bounds on the work one file may cause (issue 17). A file over a bound is skipped and
+    reported with the bound it broke and the setting that raises it; the rest of the ingest goes on."""
+
+    max_file_mb: float = Field(default=100.0, gt=0, description="Largest document file read, in MB on disk")
+    max_expanded_mb: float = Field(default=500.0, gt=0, description=(
+        "Largest total uncompressed size of a DOCX / PPTX / XLSX (zip) file's members, in MB (zip bombs)"))
+    max_text_mb: float = Field(default=20.0, gt=0, description="Largest converted text of one document, in MB")
+    max_chunks_per_file: int = Field(default=20_000, ge=1, description="Most chunks one document may produce")
+    max_conversion_s: float = Field(default=300.0, gt=0, description=(
+        "Longest conversion + structure + chunking of one file, in seconds (enforced in the main thread "
+        "by a timer; elsewhere checked between stages)"))
+    lock_timeout_s: float = Field(default=600.0, ge=0, description=(
+        "How long an ingest waits for another process's ingest of the same tool before giving up"))
+
+
 # Fields of HoloDeck's tool configs that docstrata has no use for: dropped with one notice each.
 HOLODECK_IGNORED_FIELDS = {
     "document_domain": "numbering is recognised in every document without a domain hint",
@@ -111,6 +127,9 @@ class _ToolBase(_Strict):
     embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
     database: DatabaseConfig = Field(default_factory=DatabaseConfig)
     defer_loading: bool = True
+    follow_symlinks: bool = Field(default=False, description=(
+        "Follow symlinks that lead outside the source folder (off: they are reported and not read)"))
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
     # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as
     # rulebooks, a COVID FAQ; docs/benchmarks.md, "Fusion defaults"). With k = 60 the spec's 0.5/0.3
     # weight ratio outweighs any rank difference in the top 20, so dense order dictates. With the
@@ -258,20 +277,31 @@ class AgentConfig(BaseModel):
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
-def _substitute_env(value: Any, path: str) -> Any:
+def _substitute_env(value: Any, path: str, used: dict[str, str] | None = None) -> Any:
+    """``value`` with ``${VAR}`` / ``${VAR:-default}`` replaced from the environment. ``used``
+    collects YAML path → variable name, so errors can name the variable instead of echoing its value;
+    values of secret-looking variables (and of DSN / URL fields) are registered with the redactor."""
+    from .redact import register_secret, secret_env_name
+
     if isinstance(value, str):
+        leaf = path.rsplit(".", 1)[-1]
+
         def repl(m: re.Match) -> str:
             name, default = m.group(1), m.group(2)
+            if used is not None:
+                used[path] = name
             if name in os.environ:
+                if secret_env_name(name) or leaf in ("dsn", "url", "connection_string"):
+                    register_secret(os.environ[name])
                 return os.environ[name]
             if default is not None:
                 return default
             raise ConfigError(f"environment variable {name} is not set", path=path)
         return _ENV.sub(repl, value)
     if isinstance(value, list):
-        return [_substitute_env(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [_substitute_env(v, f"{path}[{i}]", used) for i, v in enumerate(value)]
     if isinstance(value, dict):
-        return {k: _substitute_env(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+        return {k: _substitute_env(v, f"{path}.{k}" if path else str(k), used) for k, v in value.items()}
     return value
 
 
@@ -313,6 +343,7 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
     ours: list[Any] = []
     index_map: list[int] = []
+    from_env: dict[str, str] = {}  # YAML path → ${VAR} name
     for i, t in enumerate(tools_raw):
         if not isinstance(t, dict):
             raise ConfigError("each tool must be a mapping", path=f"tools[{i}]", file=file)
@@ -332,7 +363,7 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
                 t.pop(key)
                 notices.append(f"tools[{i}].{key}: ignored ({why})")
         try:
-            ours.append(_substitute_env(t, f"tools[{i}]"))
+            ours.append(_substitute_env(t, f"tools[{i}]", from_env))
         except ConfigError as e:
             raise ConfigError(str(e).split(": ", 1)[-1], path=e.path, file=file) from None
         index_map.append(i)
@@ -344,19 +375,82 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = f"unknown field '{err['loc'][-1]}'"
+        elif path in from_env or any(p.startswith(path + ".") for p in from_env if path):
+            msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
         elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
-            msg = f"{msg} (got {err['input']!r})"
+            from .redact import short
+
+            msg = f"{msg} (got {short(err['input'])})"
         raise ConfigError(msg.removeprefix("Value error, "), path=path, file=file) from None
-    names = [t.name for t in cfg.tools]
-    dupes = {n for n in names if names.count(n) > 1}
+    from collections import Counter
+
+    from .redact import register_secret
+
+    dupes = {n for n, c in Counter(t.name for t in cfg.tools).items() if c > 1}
     if dupes:
         raise ConfigError(f"duplicate tool name(s): {', '.join(sorted(dupes))}", path="tools", file=file)
     for t in cfg.tools:
+        register_secret(t.database.dsn)
+        register_secret(t.database.url if t.database.url and "@" in t.database.url else None)
         if w := t.weight_warning():
             notices.append(w)
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
+
+
+MAX_YAML_NODES = 2_000_000
+"""Most YAML nodes a config may expand to once aliases are followed (an anchor bomb of a few
+hundred bytes expands to billions)."""
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML ``text`` safely with libyaml's C loader where available, refusing a document
+    whose aliases expand to more than :data:`MAX_YAML_NODES` nodes (``ValueError``)."""
+    import yaml
+
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_cls(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        expanded: dict[int, int] = {}
+        open_nodes: set[int] = set()
+
+        def size(n) -> int:  # nodes after alias expansion; each distinct node is measured once
+            key = id(n)
+            if key in expanded:
+                return expanded[key]
+            if key in open_nodes:
+                raise ValueError("a YAML alias refers to a node that contains it (a recursive alias)")
+            open_nodes.add(key)
+            if isinstance(n, yaml.SequenceNode):
+                total = 1 + sum(size(c) for c in n.value)
+            elif isinstance(n, yaml.MappingNode):
+                total = 1 + sum(size(k) + size(v) for k, v in n.value)
+            else:
+                total = 1
+            if total > MAX_YAML_NODES:
+                raise ValueError(f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes "
+                                 "(an alias/anchor bomb?); write the values out or remove the aliases")
+            open_nodes.discard(key)
+            expanded[key] = total
+            return total
+
+        import sys
+
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+        try:
+            size(node)
+        except RecursionError:
+            raise ValueError("YAML nested too deeply") from None
+        finally:
+            sys.setrecursionlimit(old)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
@@ -367,11 +461,15 @@ def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     if not p.is_file():
         raise ConfigError("file not found", file=str(p))
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = load_yaml(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         raise ConfigError(f"invalid YAML{where}: {getattr(e, 'problem', e)}", file=str(p)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read: {e}", file=str(p)) from None
+    except ValueError as e:
+        raise ConfigError(str(e), file=str(p)) from None
     cfg = parse_config(data, base_dir=p.resolve().parent, file=str(p))
     for n in cfg.notices:
         log.warning("%s: %s", p, n)

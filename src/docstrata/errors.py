@@ -18,7 +18,13 @@ from __future__ import annotations
 
 
 class DocstrataError(Exception):
-    """Base class of every error docstrata raises on purpose."""
+    """Base class of every error docstrata raises on purpose. Its text passes through
+    :func:`docstrata.redact.redact`, so no password, token or registered secret is ever in it."""
+
+    def __init__(self, *args):
+        from .redact import redact
+
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class ConfigError(DocstrataError):
@@ -68,7 +74,7 @@ class StoreError(DocstrataError):
 
     def __init__(self, backend: str, reason: str):
         self.backend = backend
-        super().__init__(f"{backend} store: {reason}")
+        super().__init__(f"{backend} store: {' '.join(str(reason).split())}")  # one line (libpq's text has several)
 
 
 class ProviderError(DocstrataError):

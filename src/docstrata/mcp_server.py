@@ -34,6 +34,7 @@ import logging
 import os
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -47,7 +48,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import __version__
 from .config import AgentConfig, load_config
-from .errors import ConfigError, DocstrataError
+from .errors import ConfigError, DocstrataError, StoreError
+from .redact import install_log_redaction, redact, register_secret, short
 from . import answers
 from .models import SearchMode
 from .tools import HierarchicalDocumentTool, Toolset, VectorstoreTool
@@ -57,6 +59,8 @@ log = logging.getLogger("docstrata.mcp")
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                              open_world_hint=False)
 _RESULT_SEPARATOR = "\n\n---\n\n"
+MAX_ERROR_CHARS = 500  # an error never echoes more than this (arguments appear as short prefixes)
+MAX_NAME_CHARS = 1000  # document paths, section ids, record ids
 
 
 # --------------------------------------------------------------------------- output schemas
@@ -241,7 +245,21 @@ class _Tools:
         self.roots = roots
 
     def error(self, e: Exception) -> ToolError:
-        return ToolError(scrub_paths(str(e), self.roots))
+        """The tool error an agent sees for ``e``. A store failure or an unexpected error becomes a
+        generic message with a correlation id (the detail, redacted, goes to the log under that id);
+        any other error keeps its text, redacted, scrubbed of paths and cut to
+        :data:`MAX_ERROR_CHARS`."""
+        if isinstance(e, StoreError) or not isinstance(e, (DocstrataError, ValueError, KeyError)):
+            ref = uuid.uuid4().hex[:12]
+            log.error("tool call failed [error id %s]: %s: %s", ref, type(e).__name__, redact(e),
+                      exc_info=not isinstance(e, DocstrataError))
+            what = "the index store" if isinstance(e, StoreError) else "the server"
+            return ToolError(f"{what} failed to answer (error id {ref}); this is not caused by the arguments: "
+                             "retry later, or ask the operator to look up the error id in the server log")
+        text = redact(scrub_paths(str(e), self.roots))
+        if len(text) > MAX_ERROR_CHARS:
+            text = text[:MAX_ERROR_CHARS] + "…"
+        return ToolError(text)
 
     async def run(self, tool, ctx: Context | None, fn, *args, **kwargs):
         """Ensure ``tool`` is ready (reporting progress to the caller), then run ``fn`` in a worker thread.
@@ -254,8 +272,10 @@ class _Tools:
             if report is not None and progress is not None:
                 await progress.finish(report)
             return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
-        except (DocstrataError, ValueError, KeyError) as e:
-            raise self.error(e) from e
+        except ToolError:
+            raise
+        except Exception as e:  # noqa: BLE001 - every failure reaches the agent as one tool error
+            raise self.error(e) from None
 
 
 class _ProgressReporter:
@@ -356,9 +376,10 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         return _search_text(results, query, name, max_chars, SearchOutput)
 
     async def get_section(
-        document: Annotated[str, Field(min_length=1, description="Document path as shown in search results "
+        document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown in search results "
                                                                  "('Source:'), or its file name or stem")],
-        section_id: Annotated[str | None, Field(description="Section id as shown in search results ('Section:'), "
+        section_id: Annotated[str | None, Field(max_length=MAX_NAME_CHARS,
+                                                description="Section id as shown in search results ('Section:'), "
                                                             "e.g. '4.2.1' or 'article-17'; omit to read the whole "
                                                             "document")] = None,
         max_chars: _MaxPage = 8000,
@@ -373,7 +394,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         return _text_result(text, SectionOutput.model_validate(data))
 
     async def get_neighbours(
-        chunk_id: Annotated[str, Field(min_length=1, description="A chunk id from search results ('Chunk:', 'id')")],
+        chunk_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="A chunk id from search results ('Chunk:', 'id')")],
         before: Annotated[int, Field(ge=0, le=20, description="Chunks before it to include")] = 1,
         after: Annotated[int, Field(ge=0, le=20, description="Chunks after it to include")] = 1,
         max_chars: _MaxPage = 8000,
@@ -385,13 +406,13 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
 
     async def get_definition(
         term: Annotated[str, Field(min_length=1, max_length=200, description="The defined term, any case")],
-        document: Annotated[str | None, Field(description="Only this document (path, file name or stem)")] = None,
+        document: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="Only this document (path, file name or stem)")] = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, DefinitionOutput]:
         found = await tools.run(tool, ctx, tool.get_definition, term, document)
         if not found:
-            where = f" in {document!r}" if document else ""
-            raise ToolError(f"no definition of {term!r}{where} in tool '{name}'")
+            where = f" in {short(document)}" if document else ""
+            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'")
         hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id)
                 for d in found]
         text = _RESULT_SEPARATOR.join(
@@ -469,7 +490,8 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
         return _search_text(results, query, name, max_chars, RecordSearchOutput)
 
     async def get_record(
-        id: Annotated[str, Field(min_length=1, description="The record's id, as shown in search results ('Id:')")],  # noqa: A002
+        id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS,
+                                 description="The record's id, as shown in search results ('Id:')")],  # noqa: A002
         max_chars: _MaxPage = 8000,
         cursor: _Cursor = None,
         ctx: Context = None,
@@ -573,34 +595,132 @@ def _bearer_token(token_env: str | None) -> str | None:
     return token
 
 
-async def _serve_http(server: MCPServer, host: str, port: int, token: str | None) -> None:
+def _malformed_reply(exc: Exception):
+    """A JSON-RPC error reply for a request line the SDK could not validate although it is JSON
+    with an id (a lone surrogate such as ``\\ud800`` in an argument): without it the caller
+    would wait for an answer that never comes. ``None`` when no request id can be recovered."""
+    from mcp_types import ErrorData, JSONRPCError
+
+    errors = getattr(exc, "errors", None)
+    try:
+        line = errors()[0].get("input") if callable(errors) else None
+        msg = json.loads(line) if isinstance(line, (str, bytes)) else None
+    except (ValueError, TypeError, IndexError):
+        return None
+    if not isinstance(msg, dict) or "method" not in msg or not isinstance(msg.get("id"), (str, int)):
+        return None
+    text = json.dumps(msg, ensure_ascii=True)
+    bad = "malformed Unicode (a lone surrogate)" if re.search(r"\\ud[89a-f][0-9a-f]{2}", text) else "invalid fields"
+    return JSONRPCError(jsonrpc="2.0", id=msg["id"], error=ErrorData(
+        code=-32602, message=f"invalid request: it holds {bad}; send valid UTF-8 text"))
+
+
+async def _run_stdio(server: MCPServer) -> None:
+    """``server.run_stdio_async()`` with one addition: a request line that fails validation but
+    carries an id gets a JSON-RPC error reply (:func:`_malformed_reply`) instead of silence."""
+    from mcp.server.stdio import stdio_server
+    from mcp.shared._context_streams import create_context_streams  # the SDK's own stream type
+    from mcp.shared.message import SessionMessage
+
+    low = server._lowlevel_server  # noqa: SLF001 - the SDK offers no hook on the stdio read loop
+    async with stdio_server() as (read_stream, write_stream):
+        inner_writer, inner_reader = create_context_streams[SessionMessage | Exception](0)
+
+        async def pump() -> None:
+            async with inner_writer:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        reply = _malformed_reply(item)
+                        if reply is not None:
+                            await write_stream.send(SessionMessage(reply))
+                            continue
+                    await inner_writer.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(pump)
+            await low.run(inner_reader, write_stream, low.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def transport_security(host: str, allowed_hosts: list[str] | None = None):
+    """The SDK's DNS-rebinding protection for a server bound to ``host``: always on. Allowed
+    ``Host`` headers are the loopback names, ``host`` itself (unless a wildcard bind), this
+    machine's host name (off loopback) and every entry of ``allowed_hosts`` (``name`` or ``name:port``), each
+    with any port; ``Origin`` must be ``http(s)://`` one of them. ``allowed_hosts == ["*"]``
+    turns the check off (the operator's explicit choice)."""
+    import socket
+
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    extra = list(allowed_hosts or [])
+    if extra == ["*"]:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    if host not in ("0.0.0.0", "::", "") and host not in LOOPBACK_HOSTS:
+        names.append(f"[{host}]" if ":" in host else host)
+    if host not in LOOPBACK_HOSTS:
+        names.append(socket.gethostname())  # not getfqdn(): no DNS lookup at start-up
+    hosts, origins = [], []
+    for name in dict.fromkeys(names + extra):
+        if re.fullmatch(r"(?:\[[^\]]*\]|[^:\[\]]+):(?:\d+|\*)", name):  # carries a port or a port wildcard
+            hosts.append(name)
+            origins += [f"http://{name}", f"https://{name}"]
+            continue
+        hosts += [name, f"{name}:*"]
+        origins += [f"http://{name}", f"http://{name}:*", f"https://{name}", f"https://{name}:*"]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=origins)
+
+
+def check_http_exposure(host: str, token: str | None, insecure_no_token: bool) -> None:
+    """Refuse to serve HTTP off loopback without a bearer token unless the operator opted out
+    by name. Raises :class:`ConfigError`."""
+    if token or host in LOOPBACK_HOSTS:
+        return
+    if not insecure_no_token:
+        raise ConfigError(f"refusing to serve HTTP on {host} without a bearer token: anyone who can reach the "
+                          "port could query the tools. Set one with --token-env VAR, bind to 127.0.0.1, or pass "
+                          "--insecure-no-token to serve without one")
+    log.warning("INSECURE: serving on %s WITHOUT A BEARER TOKEN (--insecure-no-token): anyone who can reach "
+                "this port can query the tools", host)
+
+
+async def _serve_http(server: MCPServer, host: str, port: int, token: str | None,
+                      allowed_hosts: list[str] | None = None) -> None:
     import uvicorn
 
-    app = server.streamable_http_app(host=host)
+    app = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
     if token:
         app = BearerTokenMiddleware(app, token)
-    elif host not in ("127.0.0.1", "localhost", "::1"):
-        log.warning("serving on %s without a bearer token: anyone who can reach this port can query the tools "
-                    "(set one with --token-env)", host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
 
 
 def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
-          token_env: str | None = None) -> None:
+          token_env: str | None = None, allowed_hosts: list[str] | None = None,
+          insecure_no_token: bool = False) -> None:
     """Serve the tools of ``config_path`` over MCP until the client disconnects (stdio) or the process stops.
 
     ``transport``: ``"stdio"`` or ``"http"`` (streamable HTTP at ``http://host:port/mcp``).
     ``token_env``: name of an environment variable holding a bearer token every HTTP request
-    must present (401 otherwise). Raises :class:`ConfigError` for a bad config, an unknown
-    transport, or a ``token_env`` that is not set.
+    must present (401 otherwise); required when ``host`` is not a loopback address, unless
+    ``insecure_no_token``. ``allowed_hosts``: extra ``Host`` names accepted by the DNS-rebinding
+    check (see :func:`transport_security`). Raises :class:`ConfigError` for a bad config, an
+    unknown transport, a ``token_env`` that is not set, or a non-loopback bind without a token.
     """
     if transport not in ("stdio", "http", "streamable-http"):
         raise ConfigError(f"unknown transport {transport!r}: use 'stdio' or 'http'")
     _quiet_libraries()
+    install_log_redaction()
     token = _bearer_token(token_env) if transport != "stdio" else None
+    register_secret(token)
     if transport == "stdio" and token_env:
         log.warning("--token-env applies to the http transport only; ignored for stdio")
+    if transport != "stdio":
+        check_http_exposure(host, token, insecure_no_token)
     with stdout_to_stderr():
         config: AgentConfig = load_config(config_path)
         toolset = Toolset(config)
@@ -608,9 +728,9 @@ def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", p
     server = build_server(toolset)
     try:
         if transport == "stdio":
-            anyio.run(server.run_stdio_async)
+            anyio.run(_run_stdio, server)
         else:
-            anyio.run(_serve_http, server, host, port, token)
+            anyio.run(_serve_http, server, host, port, token, allowed_hosts)
     finally:
         toolset.close()
 
@@ -625,9 +745,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--token-env", default=None)
+    p.add_argument("--allowed-host", action="append", default=None)
+    p.add_argument("--insecure-no-token", action="store_true")
     a = p.parse_args(argv)
     try:
-        serve(a.config, transport=a.transport, host=a.host, port=a.port, token_env=a.token_env)
+        serve(a.config, transport=a.transport, host=a.host, port=a.port, token_env=a.token_env,
+              allowed_hosts=a.allowed_host, insecure_no_token=a.insecure_no_token)
     except ConfigError as e:
         print(f"Configuration error: {e}", file=sys.stderr)
         raise SystemExit(2) from None

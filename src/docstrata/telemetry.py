@@ -65,11 +65,21 @@ def span(name: str, **attributes: Any) -> Iterator[Any]:
     if tracer is None:
         yield None
         return
-    with tracer.start_as_current_span(name) as s:
+    with tracer.start_as_current_span(name, record_exception=False, set_status_on_exception=False) as s:
         for k, v in attributes.items():
             if v is not None:
                 s.set_attribute(k, v)
-        yield s
+        try:
+            yield s
+        except BaseException as e:  # recorded here, redacted: a DSN in an exception never reaches a trace
+            from opentelemetry.trace import Status, StatusCode
+
+            from .redact import redact
+
+            message = redact(e)
+            s.add_event("exception", {"exception.type": type(e).__name__, "exception.message": message})
+            s.set_status(Status(StatusCode.ERROR, f"{type(e).__name__}: {message}"))
+            raise
 
 
 def set_attributes(**attributes: Any) -> None:

@@ -118,6 +118,27 @@ def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
     return tuple(out)
 
 
+def _write_failure(e: BaseException) -> bool:
+    """True for failures to *write* an index (read-only, full disk, lock held too long), after
+    which an existing index can still be searched."""
+    import errno
+    import sqlite3
+
+    from .errors import StoreError
+    from .locking import LockTimeout
+
+    if isinstance(e, LockTimeout):
+        return True
+    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG,
+                                               errno.EDQUOT):
+        return True
+    text = str(e).lower()
+    if isinstance(e, (sqlite3.OperationalError, StoreError, ValueError, RuntimeError)):
+        return any(w in text for w in ("readonly", "read-only", "disk is full", "no space", "disk quota",
+                                       "file too large", "permission denied"))
+    return False
+
+
 def _ignored_notice(ignored: list[str]) -> list[str]:
     """One line naming the unsupported file types found under the source, if any."""
     if not ignored:
@@ -215,17 +236,77 @@ class _BaseTool:
         return [cached.get(k) if k in cached else fresh[k] for k in keys]
 
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
-        """Open the index; ingest first if it is empty or stale. Concurrent callers ingest once."""
+        """Open the index; ingest first if it is empty or stale. Concurrent callers ingest once;
+        while another process ingests this tool, this waits for it (reporting through ``progress``)
+        and then finds the work done — unless the index already holds data: then it is searched at
+        once and the other process's writes appear when it commits. An index that cannot be written
+        (read-only folder, full disk) but holds data is served as it is, with a warning in the log."""
         if self._ready:
             return None
         with self._lock:
             if self._ready:
                 return None
-            report = self.ingest(progress=progress)
+            from .locking import LockTimeout
+
+            has_data = self._has_data()
+            try:  # an index with data is searched at once while another process updates it
+                report = self.ingest(progress=progress, lock_timeout_s=0 if has_data else None)
+            except Exception as e:  # noqa: BLE001 - decided below: serve what exists, or re-raise
+                if not _write_failure(e) or not (has_data or self._has_data()):
+                    raise
+                from .redact import redact
+
+                level = logging.INFO if isinstance(e, LockTimeout) else logging.WARNING
+                log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
+                        self.name, redact(e).splitlines()[0][:300])
+                report = None
             self._ready = True
             return report
 
-    def _sync_file_states(self, report: IngestReport, extensions: frozenset[str], force: bool):
+    def _has_data(self) -> bool:
+        try:
+            return self.store.count() > 0
+        except Exception:  # noqa: BLE001 - a store that cannot even count has nothing to serve
+            return False
+
+    def _ingest_lock(self, progress: ProgressFn | None, timeout_s: float | None = None):
+        """The tool's cross-process ingest lock (see :mod:`docstrata.locking`); ``timeout_s``
+        defaults to ``limits.lock_timeout_s``."""
+        import contextlib
+
+        from .locking import file_lock
+
+        def on_wait(message: str) -> None:
+            log.warning("%s", message)
+            if progress:
+                progress(0, 0, message)
+
+        what = f"tool '{self.name}'"
+        timeout = self.cfg.limits.lock_timeout_s if timeout_s is None else timeout_s
+        store_lock = getattr(self.store, "ingest_lock", None)
+        if store_lock is not None:
+            return store_lock(what, timeout, on_wait)
+        if self.cfg.database.provider == "in-memory":
+            return contextlib.nullcontext()
+        return file_lock(self.base_dir / ".docstrata" / f"{self.name}.ingest.lock", what, timeout, on_wait)
+
+    def ingest(self, force: bool = False, progress: ProgressFn | None = None, *, verify: bool = False,
+               rebuild: bool = False, lock_timeout_s: float | None = None) -> IngestReport:
+        """Bring the index in line with ``source`` under the tool's cross-process ingest lock.
+
+        ``force`` re-processes every file; ``verify`` re-hashes every file (whatever its size,
+        times and inode say); ``rebuild`` rebuilds the derived indexes (tantivy, vectors) from the
+        store's system of record first. A second writer waits for the first (one message, then
+        every few seconds) and raises :class:`~docstrata.locking.LockTimeout` after
+        ``lock_timeout_s`` (default ``limits.lock_timeout_s``; 0 = do not wait).
+        """
+        with self._lock, self._ingest_lock(progress, lock_timeout_s):
+            if rebuild and hasattr(self.store, "rebuild_indexes"):
+                self.store.rebuild_indexes()
+            return self._ingest_locked(force=force, progress=progress, verify=verify)
+
+    def _sync_file_states(self, report: IngestReport, extensions: frozenset[str], force: bool,
+                          verify: bool = False):
         """Compare the source with the stored file states: purge removed files, record
         mtime-only changes, count everything in ``report``; returns the ChangeSet."""
         from .sources import scan
@@ -234,9 +315,12 @@ class _BaseTool:
         if not force and self._settings_changed():
             report.warnings.append("index settings changed since the last ingest: rebuilding every file")
             force = True
-        changes = scan(self.cfg.source, self.base_dir, store.file_states(), extensions, force=force)
+        stamps = json.loads(store.get_meta("file_stamps") or "{}")
+        changes = scan(self.cfg.source, self.base_dir, store.file_states(), extensions, force=force,
+                       stamps=stamps, verify=verify, follow_symlinks=self.cfg.follow_symlinks)
         for sf in changes.touched:  # bytes identical, only mtime moved
             store.set_file_state(sf.doc_key, sf.state)
+        self._pending_stamps = changes.stamps
         report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
         report.unchanged = len(changes.unchanged) + len(changes.touched)
         report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
@@ -360,8 +444,16 @@ class _BaseTool:
                              section_count=len(sections), total_chunks=len(chunks),
                              top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
 
-    def ingest(self, force: bool = False, progress: ProgressFn | None = None) -> IngestReport:
+    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
+                       verify: bool = False) -> IngestReport:
         raise NotImplementedError
+
+    def _save_stamps(self) -> None:
+        """Record the ctime/inode stamps of the last scan (after the documents are committed, so a
+        crash in between only costs a re-hash)."""
+        stamps = getattr(self, "_pending_stamps", None)
+        if stamps is not None:
+            self.store.set_meta("file_stamps", json.dumps(stamps, sort_keys=True, separators=(",", ":")))
 
 
 class HierarchicalDocumentTool(_BaseTool):
@@ -404,8 +496,9 @@ class HierarchicalDocumentTool(_BaseTool):
         return self._reranker
 
     # ------------------------------------------------------------------ ingest
-    def ingest(self, force: bool = False, progress: ProgressFn | None = None) -> IngestReport:
-        """Bring the index in line with the files under ``source``.
+    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
+                       verify: bool = False) -> IngestReport:
+        """Bring the index in line with the files under ``source`` (the caller holds the ingest lock).
 
         Only added and changed files are converted and embedded; removed files are purged.
         A file that fails to convert is reported in ``IngestReport.skipped`` and skipped.
@@ -417,7 +510,7 @@ class HierarchicalDocumentTool(_BaseTool):
         report = IngestReport(tool=self.name)
         with self._lock, span("hierarchical_document.ingest", **{"tool.name": self.name}) as root:
             store = self.store
-            changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force)
+            changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force, verify)
             todo = changes.to_process
             for i, sf in enumerate(todo):
                 if progress:
@@ -440,6 +533,7 @@ class HierarchicalDocumentTool(_BaseTool):
             with span("store"):
                 store.flush()
             self._save_settings()
+            self._save_stamps()
             report.chunks_total = store.count()
             report.warnings += self._definition_conflicts()
             if root is not None:
@@ -457,14 +551,21 @@ class HierarchicalDocumentTool(_BaseTool):
         from .store import StoredChunk
         from .structure import build_tree
 
+        from .limits import check_chunks, check_file, check_text, time_limit
+
         cfg = self.cfg
-        with span("parse", **{"document": sf.doc_key}):
+        limits = cfg.limits
+        count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
+        check_file(sf.doc_key, sf.path, sf.state.size, limits)
+        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
             doc = convert_file(sf)
+            check_text(sf.doc_key, doc.markdown, limits)
             report.warnings += [f"{sf.doc_key}: {w}" for w in doc.warnings]
             tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
                               extract_cross_references=cfg.extract_cross_references)
-            chunks = chunk_tree(tree, count_tokens=self.embedder.count_tokens, max_tokens=cfg.max_chunk_tokens,
+            chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=cfg.max_chunk_tokens,
                                 overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
+        check_chunks(sf.doc_key, len(chunks), limits)
         if not chunks:
             raise ConversionError(sf.doc_key, "no text found after conversion")
         for c in chunks:
@@ -726,13 +827,15 @@ class VectorstoreTool(_BaseTool):
             name=c.name, type="hierarchical_document", description=c.description, source=c.source,
             max_chunk_tokens=c.chunk_size or 512, chunk_overlap=c.chunk_overlap if c.chunk_overlap is not None else 50,
             top_k=c.top_k, embedding_model=c.embedding_model, embedding_dimensions=c.embedding_dimensions,
-            database=c.database, semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
+            database=c.database, follow_symlinks=c.follow_symlinks, limits=c.limits,
+            semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
             exact_weight=c.exact_weight, rrf_k=c.rrf_k)
         tool = HierarchicalDocumentTool(hcfg, self.base_dir)
         tool._embedder, tool._store = self._embedder, self._store
         return tool
 
-    def ingest(self, force: bool = False, progress: ProgressFn | None = None) -> IngestReport:
+    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
+                       verify: bool = False) -> IngestReport:
         """Load records from every CSV / JSON / JSONL file under ``source`` and upsert them by id.
 
         Unchanged files are skipped; in a changed file, changed rows are re-embedded, unchanged
@@ -742,7 +845,7 @@ class VectorstoreTool(_BaseTool):
         if not self.cfg.structured:
             tool = self._document_tool()
             tool._embedder, tool._store = self.embedder, self.store
-            return tool.ingest(force=force, progress=progress)
+            return tool._ingest_locked(force=force, progress=progress, verify=verify)
         from .context import structural_context
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
         from .store import StoredChunk
@@ -752,7 +855,7 @@ class VectorstoreTool(_BaseTool):
         report = IngestReport(tool=self.name)
         with self._lock, span("vectorstore.ingest", **{"tool.name": self.name}):
             store = self.store
-            changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force)
+            changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force, verify)
             todo = changes.to_process
             for i, sf in enumerate(todo):
                 if progress:
@@ -796,6 +899,7 @@ class VectorstoreTool(_BaseTool):
                 report.updated += sf not in changes.added
             store.flush()
             self._save_settings()
+            self._save_stamps()
             report.chunks_total = store.count()
         report.chunks = report.records
         report.elapsed_s = time.perf_counter() - t0

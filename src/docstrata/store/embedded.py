@@ -12,6 +12,8 @@ ingest. Vectors live in SQLite and are loaded into one contiguous matrix on firs
 from __future__ import annotations
 
 import json
+import logging
+import os
 import shutil
 import sqlite3
 import threading
@@ -19,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import StoreError
+from ..errors import DocstrataError, StoreError
 from ..index.dense import DenseIndex
-from ..index.keyword import KeywordIndex
+from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
 
@@ -61,6 +63,20 @@ def filter_sql(flt: ChunkFilter, alias: str = "c") -> tuple[str, list]:
 
 SCHEMA_VERSION = "1"
 
+log = logging.getLogger("docstrata.store")
+
+
+def _io_failure(e: Exception | None) -> bool:
+    """True when SQLite failed to read or write the files (permissions, full disk), not on their content."""
+    text = str(e).lower()
+    return isinstance(e, sqlite3.OperationalError) and any(
+        w in text for w in ("disk i/o", "unable to open", "readonly", "read-only", "disk is full", "locking protocol"))
+
+
+def _corrupt(root, e: Exception) -> StoreError:
+    return StoreError("embedded", f"the index database {root}/index.sqlite is damaged ({e}); "
+                                  "move it aside and run 'docstrata ingest' to rebuild it from the sources")
+
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (doc_key TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT);
@@ -98,30 +114,163 @@ class EmbeddedStore:
         self.dim = dim
         self.root = Path(root) if root is not None else None
         self._lock = threading.RLock()
+        self.read_only = False
+        self._wrote = False  # set by any write; close() and flush() write nothing otherwise
         try:
-            if self.root is not None:
-                self.root.mkdir(parents=True, exist_ok=True)
-                self._db = sqlite3.connect(self.root / "index.sqlite", check_same_thread=False, isolation_level=None)
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")
-            else:
-                self._db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-            self._db.executescript(_DDL)
+            self._db = self._connect()
         except (OSError, sqlite3.Error) as e:
             raise StoreError("embedded", f"cannot open {self.root or 'memory'}: {e}") from None
-        self._check_dim()
+        try:
+            self._check_dim()
+        except sqlite3.DatabaseError as e:
+            raise _corrupt(self.root, e) from None
         self._keyword = self._open_keyword()
         self._dense: DenseIndex | None = None
         self._generation = self._read_generation()
 
     # ---------------------------------------------------------------- setup
+    def _connect(self) -> sqlite3.Connection:
+        """Open SQLite read-write where the folder and file are writable, else read-only (the
+        search path needs no write: a read-only folder or one owned by another user still searches)."""
+        if self.root is None:
+            db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+            db.executescript(_DDL)
+            return db
+        path = self.root / "index.sqlite"
+        if not self.root.exists():
+            self.root.mkdir(parents=True, exist_ok=True)
+        writable = os.access(self.root, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+        if writable:
+            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            try:
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('meta','files','chunks','vectors',"
+                              "'exact','definitions','embed_cache','keyword_dirty')").fetchone()[0] < 8:
+                    db.executescript(_DDL)
+                return db
+            except sqlite3.DatabaseError as e:
+                db.close()
+                if not path.exists() or not _io_failure(e):
+                    raise _corrupt(self.root, e) from None
+                log.info("index at %s cannot be written (%s): opening it read-only", self.root, e)
+        if not path.exists():
+            raise StoreError("embedded", f"no index at {self.root} and the folder is not writable: "
+                                         "run 'docstrata ingest' as a user who may write there")
+        self.read_only = True
+        uri = path.resolve().as_uri()
+        err: Exception | None = None
+        # immutable: no -shm/-wal may be created (read-only folder, full disk); a writer cannot be at work then
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            db = sqlite3.connect(uri + query, uri=True, check_same_thread=False, isolation_level=None)
+            try:
+                db.execute("SELECT COUNT(*) FROM chunks").fetchone()
+                return db
+            except sqlite3.DatabaseError as e:
+                db.close()
+                err = e
+                if not _io_failure(e):
+                    break
+        raise _corrupt(self.root, err) if not _io_failure(err) else StoreError(
+            "embedded", f"cannot read the index at {self.root}: {err}")
+
     def _check_dim(self) -> None:
         record_or_check_dimension(self, "embedded", f"index at {self.root}", SCHEMA_VERSION)
 
+    @property
+    def lock_path(self) -> Path | None:
+        """The file the ingest lock is taken on (``None`` in memory)."""
+        return None if self.root is None else self.root / "ingest.lock"
+
+    def ingest_lock(self, what: str, timeout_s: float, on_wait=None):
+        """Context manager holding this index's cross-process ingest lock; on entry the keyword
+        index is re-synced, verified and, if broken, rebuilt from SQLite (only a lock holder repairs)."""
+        import contextlib
+
+        from ..locking import file_lock
+
+        if self.root is None:
+            return contextlib.nullcontext()
+        if self.read_only:
+            raise StoreError("embedded", f"the index at {self.root} is read-only here (another user's files, "
+                                         "a read-only folder or a full disk): ingest as its owner, free space, "
+                                         "or point database.path at a writable folder")
+
+        @contextlib.contextmanager
+        def held():
+            with file_lock(self.lock_path, what, timeout_s, on_wait):
+                with self._lock:
+                    self._keyword = self._repair_keyword()
+                yield
+
+        return held()
+
     def _open_keyword(self) -> KeywordIndex:
+        """The keyword index as found, repaired first when no other process is writing."""
+        from ..locking import LockTimeout, file_lock
+
         if self.root is None:
             return KeywordIndex(None)
+        if not self.read_only:
+            try:
+                with file_lock(self.lock_path, "keyword index", timeout_s=0):
+                    return self._repair_keyword()
+            except LockTimeout:
+                pass  # a writer holds the lock: it repairs; we read what is committed
+            except DocstrataError:
+                pass  # the lock file cannot be created (read-only folder): read as is
+        return self._reader_keyword()
+
+    def _reader_keyword(self) -> KeywordIndex:
+        """Open tantivy for reading only; if it cannot be opened, a RAM index built from SQLite."""
         kdir = self.root / "keyword"
+        try:
+            if kdir.is_dir():
+                ki = KeywordIndex(kdir)
+                ki.num_docs()
+                return ki
+        except Exception as e:  # noqa: BLE001 - unreadable tantivy files: fall back below
+            log.warning("keyword index at %s cannot be read (%s); searching a copy rebuilt in memory", kdir, e)
+        ki = KeywordIndex(None)
+        self._fill_keyword(ki)
+        return ki
+
+    def _fill_keyword(self, ki: KeywordIndex) -> None:
+        for (data,) in self._db.execute("SELECT data FROM chunks ORDER BY doc_key, ordinal"):
+            c = Chunk.from_dict(json.loads(data))
+            ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
+        ki.commit()
+
+    def _keyword_healthy(self, ki: KeywordIndex) -> bool:
+        """Probe: tantivy's count matches SQLite's, and a query built from up to three stored
+        chunks (first, middle, last) finds each of them. A torn or corrupted term dictionary fails here."""
+        try:
+            n = self.count()
+            if ki.num_docs() != n:
+                return False
+            if n == 0:
+                return True
+            rows = self._db.execute(
+                "SELECT chunk_id, data FROM chunks WHERE rowid IN ((SELECT MIN(rowid) FROM chunks), "
+                "(SELECT MAX(rowid) FROM chunks), (SELECT rowid FROM chunks ORDER BY rowid LIMIT 1 OFFSET ?))",
+                (n // 2,)).fetchall()
+            for cid, data in rows:
+                c = Chunk.from_dict(json.loads(data))
+                words = " ".join(c.contextualized_content.split()[:12])
+                if not words or not analyze(words):
+                    continue
+                if not ki.search(words, 50):
+                    return False
+            return True
+        except Exception as e:  # noqa: BLE001 - any tantivy failure means rebuild
+            log.warning("keyword index at %s failed its check (%s): rebuilding it from SQLite", self.root, e)
+            return False
+
+    def _repair_keyword(self) -> KeywordIndex:
+        """Re-sync marked documents, verify, and rebuild from SQLite if broken. Caller holds the ingest lock."""
+        kdir = self.root / "keyword"
+        old = getattr(self, "_keyword", None)
         try:
             ki = KeywordIndex(kdir)
             consistent = ki.num_docs() == self.count()
@@ -136,16 +285,27 @@ class EmbeddedStore:
                         ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
                 ki.commit()
                 self._db.execute("DELETE FROM keyword_dirty")
-            if ki.num_docs() == self.count():
+            if self._keyword_healthy(ki):
                 return ki
+        return self._rebuild_keyword(old)
+
+    def _rebuild_keyword(self, old: KeywordIndex | None = None) -> KeywordIndex:
+        kdir = self.root / "keyword"
+        del old
         shutil.rmtree(kdir, ignore_errors=True)
         ki = KeywordIndex(kdir)
-        for (data,) in self._db.execute("SELECT data FROM chunks ORDER BY doc_key, ordinal"):
-            c = Chunk.from_dict(json.loads(data))
-            ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
-        ki.commit()
+        self._fill_keyword(ki)
         self._db.execute("DELETE FROM keyword_dirty")
         return ki
+
+    def rebuild_indexes(self) -> None:
+        """Rebuild the derived indexes (tantivy, the vector matrix) from SQLite. Caller holds the ingest lock."""
+        if self.root is None:
+            return
+        with self._lock:
+            self._keyword = self._rebuild_keyword(self._keyword)
+            self._dense = None
+            self._wrote = True
 
     def _dense_index(self) -> DenseIndex:
         if self._dense is None:
@@ -185,6 +345,7 @@ class EmbeddedStore:
         db.execute("DELETE FROM definitions WHERE doc_key=?", (doc_key,))
 
     def _apply_memory(self, doc_key: str | None, removed: list[str], chunks: list[StoredChunk]) -> None:
+        self._wrote = True
         if doc_key is not None:
             self._keyword.delete_document(doc_key)
         for cid in removed:
@@ -278,12 +439,16 @@ class EmbeddedStore:
                              (doc_key, state.size, state.mtime_ns, state.sha256))
 
     def flush(self) -> None:
+        """Commit the keyword index and announce the writes to readers; nothing when nothing was written."""
         with self._lock:
+            if not self._wrote:
+                return
             self._keyword.commit()
             self._db.execute("DELETE FROM keyword_dirty")
             # Readers in other processes (a running MCP server) compare this to reload their copies.
             self._generation = self._read_generation() + 1
             self.set_meta("generation", str(self._generation))
+            self._wrote = False
 
     def _read_generation(self) -> int:
         return int(self.get_meta("generation") or 0)
@@ -404,7 +569,8 @@ class EmbeddedStore:
 
     def set_meta(self, key: str, value: str) -> None:
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, value))
+            if self.get_meta(key) != value:  # an unchanged value is not rewritten (read-only re-ingest)
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, value))
 
     def keyword_size(self) -> int:
         return self._keyword.num_docs()
@@ -412,7 +578,8 @@ class EmbeddedStore:
     def close(self) -> None:
         with self._lock:
             try:
-                self._keyword.commit()
-                self._db.execute("DELETE FROM keyword_dirty")
+                if self._wrote:
+                    self._keyword.commit()
+                    self._db.execute("DELETE FROM keyword_dirty")
             finally:
                 self._db.close()

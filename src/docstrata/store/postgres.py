@@ -177,8 +177,23 @@ def _quote(token: str) -> str:
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+def _register_dsn_secret(dsn: str) -> None:
+    """Register the DSN and its password (as libpq parses it) with the redactor."""
+    from ..redact import register_secret
+
+    register_secret(dsn)
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        register_secret(str(conninfo_to_dict(dsn).get("password") or ""))
+    except Exception:  # noqa: BLE001 - an unparsable DSN is reported by connect()
+        pass
+
+
 def _redact(dsn: str) -> str:
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", re.sub(r"password=\S+", "password=***", dsn))
+    from ..redact import redact
+
+    return redact(dsn)
 
 
 class PostgresStore:
@@ -197,10 +212,12 @@ class PostgresStore:
             from pgvector.psycopg import register_vector
         except ImportError as e:
             raise StoreError("postgres", f"{e.name} is not installed; pip install 'docstrata[postgres]'") from None
+        _register_dsn_secret(dsn)
         self.dim, self.tool, self.schema = dim, tool, schema_name(tool)
         self._psycopg = psycopg
         self._lock = threading.RLock()
         self._ef_search = 0
+        self._dsn, self._closed, self._locked = dsn, False, False
         try:
             self._conn = psycopg.connect(dsn, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
         except psycopg.Error as e:
@@ -222,7 +239,46 @@ class PostgresStore:
             self._conn.close()
             raise
 
-    # ---------------------------------------------------------------- setup
+    # ---------------------------------------------------------------- connection
+    @property
+    def _conn(self):
+        """The connection; a broken one (server restarted, network cut) is replaced on next use,
+        except while the ingest lock is held on it (that session's lock died with it: the ingest fails)."""
+        c = self._c
+        if (c.broken or c.closed) and not self._closed and not self._locked:
+            from pgvector.psycopg import register_vector
+
+            try:
+                c = self._psycopg.connect(self._dsn, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
+                register_vector(c)
+            except self._psycopg.Error as e:
+                raise StoreError("postgres", f"the connection was lost and cannot be re-opened: {str(e).strip()}; "
+                                             "check that the server is up") from None
+            self._c, self._ef_search = c, 0
+        return self._c
+
+    @_conn.setter
+    def _conn(self, value) -> None:
+        self._c = value
+
+    def ingest_lock(self, what: str, timeout_s: float, on_wait=None):
+        """Context manager holding this tool's session advisory lock (released by the server if we die)."""
+        import contextlib
+
+        from ..locking import postgres_advisory_lock
+
+        @contextlib.contextmanager
+        def held():
+            with postgres_advisory_lock(self._lock, self._conn, f"docstrata-ingest:{self.schema}", what,
+                                        timeout_s, on_wait):
+                self._locked = True
+                try:
+                    yield
+                finally:
+                    self._locked = False
+
+        return held()
+
     def _create_schema(self) -> None:
         s = f'"{self.schema}"'
         with self._lock, self._conn.transaction():
@@ -238,7 +294,13 @@ class PostgresStore:
         return f'"{self.schema}".{table}'
 
     def _rows(self, query: str, params: Iterable[Any] | dict | None = None) -> list[tuple]:
+        """Run a read; a connection the server dropped is re-opened and the read retried once."""
         with self._lock:
+            try:
+                return self._conn.execute(query, params).fetchall()
+            except self._psycopg.OperationalError:
+                if not self._c.broken or self._locked:
+                    raise
             return self._conn.execute(query, params).fetchall()
 
     # ---------------------------------------------------------------- writes
@@ -462,4 +524,5 @@ class PostgresStore:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()  # idempotent in psycopg
+            self._closed = True
+            self._c.close()  # idempotent in psycopg

@@ -1,0 +1,116 @@
+"""One writer, many readers: the per-tool ingest lock across processes (DESIGN §7c).
+
+Ingest holds the tool's lock for its whole run; searches never take it. The lock is
+
+* a ``flock`` on ``ingest.lock`` in the embedded store's folder (or
+  ``.docstrata/<tool>.ingest.lock`` beside the config for other file-based stores); the kernel
+  drops it when the holder dies, so a killed ingest never leaves a stale lock;
+* a PostgreSQL session-level advisory lock (``pg_try_advisory_lock``) for the ``postgres``
+  store, released by the server when the holder's connection ends.
+
+A second writer polls, calls ``on_wait(message)`` once (and every ``report_every_s`` seconds)
+so the user sees why it waits, and after ``timeout_s`` raises :class:`LockTimeout`, one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .errors import DocstrataError
+
+DEFAULT_TIMEOUT_S = 600.0
+_POLL_S = 0.1
+
+
+class LockTimeout(DocstrataError):
+    """Another process held the tool's ingest lock for longer than the timeout."""
+
+
+def _holder(path: Path) -> str:
+    try:
+        pid = path.read_text(encoding="ascii").strip()
+    except OSError:
+        return "another process"
+    return f"process {pid}" if pid.isdigit() else "another process"
+
+
+@contextlib.contextmanager
+def file_lock(path: str | Path, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
+              on_wait: Callable[[str], None] | None = None, report_every_s: float = 5.0) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created if missing) for the ``with`` block.
+
+    ``what`` names the lock in messages ("tool 'docs'"). Raises :class:`LockTimeout` after
+    ``timeout_s`` seconds of waiting, and :class:`DocstrataError` if the lock file cannot be created.
+    """
+    import fcntl
+
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise DocstrataError(f"{what}: cannot create the ingest lock {path.name}: {e.strerror or e}; "
+                             "ingest needs a writable index folder") from None
+    try:
+        start = last = time.monotonic()
+        reported = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                now = time.monotonic()
+                waited = now - start
+                if waited >= timeout_s:
+                    raise LockTimeout(f"{what}: {_holder(path)} is still ingesting after {waited:.0f} s of waiting; "
+                                      "try again when it has finished") from None
+                if on_wait and (not reported or now - last >= report_every_s):
+                    on_wait(f"{what}: waiting for {_holder(path)} to finish ingesting ({waited:.0f} s)")
+                    reported, last = True, now
+                time.sleep(_POLL_S)
+        try:  # who holds it, for the waiting side's message; best effort (a full disk must not stop a reader)
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def postgres_advisory_lock(conn_lock, conn, key: str, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
+                           on_wait: Callable[[str], None] | None = None,
+                           report_every_s: float = 5.0) -> Iterator[None]:
+    """Hold PostgreSQL's session advisory lock ``hashtext(key)`` on ``conn`` for the block.
+
+    Polls ``pg_try_advisory_lock`` so the shared connection (guarded by ``conn_lock``) is never
+    blocked; raises :class:`LockTimeout` after ``timeout_s``.
+    """
+    start = last = time.monotonic()
+    reported = False
+    while True:
+        with conn_lock:
+            got = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()[0]
+        if got:
+            break
+        now = time.monotonic()
+        if now - start >= timeout_s:
+            raise LockTimeout(f"{what}: another session is still ingesting after {now - start:.0f} s of waiting; "
+                              "try again when it has finished")
+        if on_wait and (not reported or now - last >= report_every_s):
+            on_wait(f"{what}: waiting for another session to finish ingesting ({now - start:.0f} s)")
+            reported, last = True, now
+        time.sleep(_POLL_S)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception), conn_lock:  # a lost connection has released it already
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))

@@ -1,0 +1,131 @@
+"""Secrets never leave: the one redactor applied to errors, log lines, spans and MCP answers.
+
+:func:`redact` removes, from any text:
+
+* the password of a URL's user info: ``postgresql://user:pa ss@w@rd@host/db`` →
+  ``postgresql://user:***@host/db`` (everything up to the *last* ``@`` on the line is taken
+  as the password, so ``@`` and spaces inside it are covered; over-redaction is preferred);
+* ``password=…`` / ``passwd=`` / ``pwd=`` / ``sslpassword=`` / ``token=`` / ``secret=`` /
+  ``api_key=`` / ``apikey=`` values, in a key=value DSN or a URL query (``?password=x&…``),
+  quoted (``'pa ss'``, ``"pa ss"``) or not (an unquoted value runs to the next ``key=``, ``&``,
+  ``;`` or the end of the line, so a space inside it is covered);
+* ``Authorization: Bearer …`` values;
+* every value registered with :func:`register_secret` (``${VAR}`` values whose name looks
+  secret, values inside DSN/URL fields, the bearer token), wherever it appears.
+
+:func:`install_log_redaction` makes every log record pass through :func:`redact` (a record
+factory, so records of any logger, library ones included, are covered).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+
+MASK = "***"
+
+_URL_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)([^:@/\s]*):([^\n]*)@")
+_KEY_VALUE = re.compile(
+    r"(?i)\b(password|passwd|pwd|sslpassword|secret|token|api[_-]?key|access[_-]?key)(\s*=\s*)"
+    r"('(?:[^'\\\n]|\\.|'')*'?|\"(?:[^\"\\\n]|\\.)*\"?|[^&;\n]*?(?=\s+[A-Za-z_][\w.-]*\s*=|[&;,)\]}\n]|$))")
+_BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[^\s\"',]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{6,}")
+_SECRET_NAME = re.compile(r"(?i)pass|secret|token|key|dsn|credential|auth|conn")
+
+_lock = threading.Lock()
+_secrets: set[str] = set()
+_MIN_SECRET_LEN = 4
+
+
+def register_secret(value: str | None) -> None:
+    """Redact ``value`` (and, for a DSN or URL, its password) wherever it appears from now on.
+    Values shorter than 4 characters are not registered (they would mask ordinary text)."""
+    if not value or len(value) < _MIN_SECRET_LEN:
+        return
+    parts = [value]
+    for pw in _passwords_in(value):
+        pieces = pw.split("@")  # parsers disagree on which '@' ends the password: register every split
+        parts += [pw] + ["@".join(pieces[:i]) for i in range(1, len(pieces))] + ["@".join(pieces[i:])
+                                                                               for i in range(1, len(pieces))]
+    with _lock:
+        _secrets.update(p for p in parts if len(p) >= _MIN_SECRET_LEN)
+
+
+def secret_env_name(name: str) -> bool:
+    """True when an environment variable's name suggests a secret (PASSWORD, TOKEN, API_KEY, DSN…)."""
+    return bool(_SECRET_NAME.search(name))
+
+
+def _passwords_in(dsn: str) -> list[str]:
+    out = []
+    m = _URL_USERINFO.search(dsn)
+    if m:
+        out.append(m.group(3))
+    for km in _KEY_VALUE.finditer(dsn):
+        out.append(km.group(3).strip("'\""))
+    return out
+
+
+def redact(text: object) -> str:
+    """``text`` (any object, via ``str``) with passwords, tokens and registered secrets replaced by ``***``."""
+    s = str(text)
+    if not s:
+        return s
+    with _lock:
+        known = sorted(_secrets, key=len, reverse=True)
+    for secret in known:
+        if secret in s:
+            s = s.replace(secret, MASK)
+    s = _URL_USERINFO.sub(lambda m: f"{m.group(1)}{m.group(2)}:{MASK}@", s)
+    s = _KEY_VALUE.sub(lambda m: f"{m.group(1)}{m.group(2)}{MASK}", s)
+    return _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", s)
+
+
+def short(text: object, limit: int = 80) -> str:
+    """``repr``-style short prefix of a user-supplied value for error messages: at most ``limit``
+    characters, with the full length stated when cut (a 1 MB argument never comes back whole)."""
+    s = str(text)
+    if len(s) <= limit:
+        return repr(s)
+    return repr(s[:limit]) + f"… ({len(s)} characters)"
+
+
+_installed = False
+
+
+def install_log_redaction() -> None:
+    """Route every ``logging`` record through :func:`redact` (idempotent)."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        _installed = True
+    factory = logging.getLogRecordFactory()
+
+    def make(*args, **kwargs):
+        record = factory(*args, **kwargs)
+        try:
+            msg = record.getMessage()
+        except Exception:  # noqa: BLE001 - a malformed record is left for logging to report
+            return record
+        if record.exc_info and record.exc_info[1] is not None:
+            msg += "\n" + redact(logging.Formatter().formatException(record.exc_info))
+            record.exc_info, record.exc_text = None, None
+        record.msg, record.args = redact(msg), ()
+        return record
+
+    logging.setLogRecordFactory(make)
+
+
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def escape_terminal(text: str) -> str:
+    """``text`` safe to print on a terminal: C0/C1 control characters (ESC sequences included,
+    newline and tab kept), bidirectional overrides and isolates (U+202A–202E, U+2066–2069,
+    U+200E/F, U+061C) and lone surrogates become visible escapes such as ``\\x1b`` or ``\\u202e``."""
+    def esc(m: re.Match) -> str:
+        c = ord(m.group(0))
+        return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+    return _UNSAFE.sub(esc, text)
