@@ -18,7 +18,8 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator,
+                      model_validator)
 
 from .errors import ConfigError
 from .fusion import DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
@@ -33,18 +34,56 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-class ContextModelConfig(_Strict):
+class LLMProviderConfig(_Strict):
+    """A model provider, in HoloDeck's ``LLMProvider`` shape (``provider``, ``name``, ``endpoint``, …).
+
+    Keys come from the environment: the variable ``api_key_env`` (default ``OPENAI_API_KEY``,
+    ``AZURE_OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``; Ollama needs none), or HoloDeck's
+    ``api_key: ${VAR}``. A key is never stored with the index, logged or put in an error.
+    """
+
+    provider: Literal["openai", "azure_openai", "ollama", "anthropic"] = Field(description=(
+        "openai (also any OpenAI-compatible server given 'endpoint': vLLM, TEI, LM Studio, llama.cpp), "
+        "azure_openai, ollama or anthropic"))
+    name: str | None = Field(default=None, min_length=1, description="Model (Azure: deployment) name")
+    base_url: str | None = Field(default=None, validation_alias=AliasChoices("base_url", "endpoint"), description=(
+        "API endpoint; HoloDeck spells it 'endpoint'. Required for azure_openai; Ollama defaults to "
+        "http://localhost:11434"))
+    api_key_env: str | None = Field(default=None, description="Environment variable holding the API key")
+    api_key: SecretStr | None = Field(default=None, description=(
+        "HoloDeck's key field; write it as ${VAR} so the key stays in the environment"))
+    api_version: str | None = Field(default=None, description="Azure OpenAI API version (default 2024-10-21)")
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, description="Sampling temperature (LLM uses)")
+    max_tokens: int | None = Field(default=None, ge=1, description="Most tokens to generate (LLM uses)")
+    top_p: float | None = Field(default=None, ge=0.0, le=1.0, description="Nucleus sampling (LLM uses)")
+    auth_provider: str | None = Field(default=None, description="HoloDeck's Anthropic auth method; not used")
+
+
+class ContextModelConfig(LLMProviderConfig):
     """An LLM that writes per-chunk contexts (Anthropic's contextual retrieval).
 
     The API key is read from the environment variable ``api_key_env`` (default
     ``ANTHROPIC_API_KEY`` / ``OPENAI_API_KEY``); it is never stored in the YAML.
     """
 
-    provider: Literal["anthropic", "openai"]
-    name: str
-    base_url: str | None = None
-    api_key_env: str | None = None
+    name: str = Field(min_length=1, description="Model name")
     context_window: int | None = Field(default=None, ge=512, description="Model context window in tokens; longer documents are cut keeping beginning and end (default: known models' window, else 8192)")
+
+
+class EmbeddingProviderConfig(LLMProviderConfig):
+    """Where a hosted or self-hosted embedding model runs (HoloDeck's ``embedding_provider``).
+
+    The model is the tool's ``embedding_model`` when set, else ``name``, else the provider's
+    default (``text-embedding-3-small``; Ollama ``nomic-embed-text``).
+    """
+
+    max_input_tokens: int | None = Field(default=None, ge=16, le=1_000_000, description=(
+        "Most tokens the model reads per input; longer chunk text is split into windows "
+        "(default: known models' limit, else 512)"))
+    batch_size: int = Field(default=64, ge=1, le=2048, description="Inputs per embeddings request")
+    native: bool = Field(default=False, description=(
+        "Ollama only: use its native /api/embed (with truncate: false, so an over-long input is an "
+        "error, not silently cut) instead of the OpenAI-compatible /v1/embeddings"))
 
 
 class DatabaseConfig(_Strict):
@@ -107,8 +146,14 @@ class _ToolBase(_Strict):
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$", description="Tool name; MCP tools are named '<name>_search' etc.")
     description: str = ""
     source: str = Field(description="File, folder or glob, relative to the config file")
-    embedding_model: str = DEFAULT_EMBEDDING_MODEL
-    embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
+    embedding_model: str = Field(default=DEFAULT_EMBEDDING_MODEL, min_length=1, description=(
+        "Embedding model: the bundled all-MiniLM-L6-v2 (default), a local sentence-transformers directory, "
+        "or a hosted model (text-embedding-3-small, nomic-embed-text, …) served by embedding_provider"))
+    embedding_provider: EmbeddingProviderConfig | None = Field(default=None, description=(
+        "Where a hosted embedding model runs (HoloDeck's embedding_provider; a top-level one applies to "
+        "every tool without its own). OpenAI's text-embedding-* models need none: they default to OpenAI"))
+    embedding_dimensions: int | None = Field(default=None, ge=1, le=8192, description=(
+        "Vector size; checked against the model (OpenAI text-embedding-3 models are asked for it)"))
     database: DatabaseConfig = Field(default_factory=DatabaseConfig)
     defer_loading: bool = True
     # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as
@@ -123,6 +168,18 @@ class _ToolBase(_Strict):
     rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1, le=10000)
 
     _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
+
+    @model_validator(mode="after")
+    def _resolve_embedding_model(self) -> "_ToolBase":
+        """With an ``embedding_provider`` and no explicit ``embedding_model``, the provider's
+        ``name`` or its default model is used (HoloDeck's behaviour), not the bundled model."""
+        p = self.embedding_provider
+        if p is not None and "embedding_model" not in self.model_fields_set:
+            default = "nomic-embed-text" if p.provider == "ollama" else "text-embedding-3-small"
+            self.embedding_model = p.name or default
+        if p is not None and p.provider == "anthropic":
+            raise ValueError("embedding_provider 'anthropic' has no embeddings API: use openai, azure_openai or ollama")
+        return self
 
     def weight_warning(self) -> str | None:
         """A notice when the fusion weights do not sum to 1 (they are used as given)."""
@@ -300,8 +357,9 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     tools_raw = data.get("tools") or []
     if not isinstance(tools_raw, list):
         raise ConfigError("must be a list of tools", path="tools", file=file)
+    shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
     for key in data:
-        if key != "tools":
+        if key not in ("tools", "embedding_provider"):
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
     ours: list[Any] = []
     index_map: list[int] = []
@@ -319,6 +377,8 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
         t = dict(t)
+        if shared_embedding is not None and "embedding_provider" not in t:
+            t["embedding_provider"] = shared_embedding
         for key, why in HOLODECK_IGNORED_FIELDS.items():
             if key in t:
                 t.pop(key)
