@@ -14,6 +14,8 @@ a text block marked ``cache_control`` is "written" the first time it is seen and
 afterwards (``cache_creation_input_tokens`` / ``cache_read_input_tokens``; a token is a word
 here). OpenAI reports a repeated document prefix as ``prompt_tokens_details.cached_tokens``.
 
+A prompt in RankGPT's listwise form gets a permutation (:func:`rank_by_overlap`).
+
 Misbehaviour is scripted with :meth:`FakeLLMServer.script`: a list of :class:`Reply` consumed one
 per request in arrival order (then ``default``), or a ``rule(request) -> Reply | None`` consulted
 first. Every request is logged with its arrival and answer times and the number of requests in
@@ -91,6 +93,16 @@ def _prompt_text(body: dict) -> str:
 
 def _words(text: str) -> int:
     return len(text.split())
+
+
+def rank_by_overlap(prompt: str) -> str:
+    """A listwise reranker's answer (``"[2] > [1] > [3]"``) to a RankGPT prompt: passages ordered by
+    how many distinct query words they contain (ties: the earlier passage first)."""
+    query = re.search(r"Search Query: (.*?)\.\n", prompt, re.S).group(1)
+    q = set(re.findall(r"\w+", query.lower()))
+    passages = re.findall(r"^\[(\d+)\] (.*)$", prompt, re.M)
+    ranked = sorted(passages, key=lambda p: (-len(q & set(re.findall(r"\w+", p[1].lower()))), int(p[0])))
+    return " > ".join(f"[{i}]" for i, _ in ranked)
 
 
 def bag_of_words(text: str, dim: int) -> list[float]:
@@ -283,6 +295,9 @@ class FakeLLMServer:
 
     @staticmethod
     def _answer_text(req: LoggedRequest) -> str:
+        prompt = _prompt_text(req.body)
+        if "RankGPT" in prompt:
+            return rank_by_overlap(prompt)
         words = ["Situated:"] + req.chunk.split()[:8]
         return " ".join(words[: max(1, int(req.body.get("max_tokens", 100)))])
 

@@ -86,6 +86,9 @@ class LLMProvider(Protocol):
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         """One request. Raises :class:`ProviderError` (``retryable`` says whether to try again)."""
 
+    def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
+        """One single-message request; same errors as :meth:`situate`."""
+
 
 def parse_retry_after(headers: Any) -> float | None:
     """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (delta-seconds or HTTP date), or None."""
@@ -265,6 +268,13 @@ class AnthropicProvider:
              "cache_control": {"type": "ephemeral"}},
             {"type": "text", "text": CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)},
         ]
+        return self._message(content, max_tokens, timeout)
+
+    def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
+        """One user message ``prompt`` → the answer (used by the LLM reranker)."""
+        return self._message([{"type": "text", "text": prompt}], max_tokens, timeout)
+
+    def _message(self, content: list[dict], max_tokens: int, timeout: float) -> LLMReply:
         try:
             resp = self._client.messages.create(model=self.model, max_tokens=max_tokens,
                                                 messages=[{"role": "user", "content": content}], timeout=timeout)
@@ -305,6 +315,10 @@ class OpenAIProvider:
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         prompt = DOCUMENT_CONTEXT_PROMPT.format(doc_content=document) + CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)
+        return self.complete(prompt, max_tokens, timeout)
+
+    def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
+        """One user message ``prompt`` → the answer (contexts, the LLM reranker)."""
         try:
             resp = self._client.chat.completions.create(model=self.model, max_tokens=max_tokens, temperature=0.0,
                                                         messages=[{"role": "user", "content": prompt}],
