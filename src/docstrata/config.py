@@ -2,7 +2,7 @@
 
 The file holds a ``tools:`` list (the shape HoloDeck uses). Tools of type
 ``hierarchical_document`` and ``vectorstore`` are ours; other tool types and other top-level
-keys (``model``, ``instructions``, ``evaluations``, …) are ignored with one notice each, so
+keys (``model``, ``instructions``, ``evaluations``, …) are ignored (one notice each in ``notices``, logged as one summary line), so
 HoloDeck files load unchanged. ``${VAR}`` and ``${VAR:-default}`` are substituted from the
 environment in string values. Every error is a :class:`~docstrata.errors.ConfigError` naming
 the YAML path of the bad field.
