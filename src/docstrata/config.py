@@ -586,6 +586,10 @@ def json_schema() -> str:
                                                                          "a postgresql:// DSN"}]}
     defs["DatabaseConfig"]["properties"]["connection_string"] = {
         "type": "string", "description": "HoloDeck's spelling: read as dsn (postgres), url (qdrant) or path"}
+    for model in defs.values():  # pydantic's schema shows a field under its name, not its other spellings
+        if "base_url" in model.get("properties", {}):
+            model["properties"]["endpoint"] = {**model["properties"]["base_url"],
+                                               "description": "HoloDeck's spelling of base_url"}
     for model in defs.values():
         for key, prop in model.get("properties", {}).items():
             if not prop.get("description"):
