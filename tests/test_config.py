@@ -210,3 +210,21 @@ def test_the_threshold_check_uses_the_weights_of_the_default_mode():
     with pytest.raises(ConfigError, match="at most 0.0455"):
         parse_config(_doc_tool(min_score=0.06, **light))
     parse_config(_doc_tool(min_score=0.06, search_mode="keyword", **light))  # one modality, weight 1: up to 0.091
+
+
+def test_a_hosted_embedding_model_uses_the_agents_model_provider_as_holodeck_does(monkeypatch):
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", "k")
+    tools = [{"name": "a", "type": "vectorstore", "source": "a.csv", "id_field": "id", "vector_field": "t",
+              "embedding_model": "text-embedding-ada-002"},
+             {"name": "b", "type": "hierarchical_document", "source": "d"},  # no model named: the bundled one
+             {"name": "c", "type": "hierarchical_document", "source": "d",
+              "embedding_model": "sentence-transformers/all-mpnet-base-v2"}]  # a Hugging Face id: local
+    cfg = parse_config({"model": {"provider": "azure_openai", "name": "gpt-4o", "endpoint": "https://r.openai.azure.com",
+                                  "api_key": "${AZURE_OPENAI_API_KEY}", "temperature": 0.1}, "tools": tools})
+    a, b, c = cfg.tools
+    assert (a.embedding_provider.provider, a.embedding_provider.base_url) == ("azure_openai", "https://r.openai.azure.com")
+    assert a.embedding_model == "text-embedding-ada-002" and a.embedding_provider.name is None
+    assert b.embedding_provider is None and b.embedding_model == "all-MiniLM-L6-v2"
+    assert c.embedding_provider is None
+    anthropic = parse_config({"model": {"provider": "anthropic", "name": "claude"}, "tools": tools[:1]}).tools[0]
+    assert anthropic.embedding_provider is None  # OpenAI's name alone: OpenAI (embed.make_embedder)

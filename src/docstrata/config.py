@@ -405,6 +405,7 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     if not isinstance(tools_raw, list):
         raise ConfigError("must be a list of tools", path="tools", file=file)
     shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
+    model_provider = _model_as_embedding_provider(data.get("model"))
     for key in data:
         if key not in ("tools", "embedding_provider"):
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
@@ -426,6 +427,8 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         t = dict(t)
         if shared_embedding is not None and "embedding_provider" not in t:
             t["embedding_provider"] = shared_embedding
+        elif model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir):
+            t["embedding_provider"] = dict(model_provider)  # HoloDeck embeds with the agent's own provider
         kw = t.get("keyword_index")
         if isinstance(kw, dict) and kw.get("provider") not in (None, "in-memory"):
             raise ConfigError(f"keyword_index provider {kw.get('provider')!r} is not supported: BM25 runs in "
@@ -470,6 +473,24 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
+
+
+def _model_as_embedding_provider(model: Any) -> dict | None:
+    """HoloDeck embeds with the agent's ``model`` provider when it has embeddings (openai,
+    azure_openai, ollama): its connection fields, as an embedding provider (never its chat model name)."""
+    if not isinstance(model, dict) or model.get("provider") not in ("openai", "azure_openai", "ollama"):
+        return None
+    return {k: model[k] for k in ("provider", "endpoint", "api_key", "api_version") if model.get(k) is not None}
+
+
+def _names_hosted_model(name: Any, base_dir: str | Path) -> bool:
+    """True for an ``embedding_model`` that can only be a hosted one: not the bundled model, not a
+    Hugging Face id (``org/name``) or a path, not a folder beside the config."""
+    if not isinstance(name, str) or not name or "/" in name or "\\" in name or name.startswith((".", "~")):
+        return False
+    if name.lower() in ("all-minilm-l6-v2",):
+        return False
+    return not (Path(base_dir) / name).exists()
 
 
 def _did_you_mean(field: str, loc: tuple) -> str:
