@@ -47,7 +47,7 @@ def _measure(ids, mat, queries, kinds=("flat", "hnsw", "ivf")) -> dict:
     return out
 
 
-def scifact() -> dict | None:
+def scifact(n_queries: int) -> dict | None:
     db = ROOT / "bench" / ".cache" / "scifact" / ".docstrata" / "scifact" / "index.sqlite"
     if not db.exists():
         return None
@@ -59,7 +59,7 @@ def scifact() -> dict | None:
 
     import os
     data = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or ROOT.parent / "shared" / "data")
-    qs = [json.loads(line)["text"] for line in (data / "scifact" / "queries.jsonl").open()][:300]
+    qs = [json.loads(line)["text"] for line in (data / "scifact" / "queries.jsonl").open()][:n_queries]
     queries = Embedder().encode(qs)
     return {"n": len(ids), "queries": len(qs), **_measure(ids, mat, queries)}
 
@@ -80,7 +80,7 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--dim", type=int, default=384)
     args = ap.parse_args()
-    results = {"scifact": scifact(), "synthetic": synthetic(args.n, args.dim, args.queries)}
+    results = {"scifact": scifact(args.queries), "synthetic": synthetic(args.n, args.dim, args.queries)}
     for name, r in results.items():
         if r is None:
             print(f"{name}: skipped (run bench/retrieval_bench.py scifact first)")

@@ -2,6 +2,7 @@
 
     python bench/retrieval_bench.py [scifact] [codebase] [obliqa] [obliqa-docs] [--limit N] [--json]
         [--weights S,K,E] [--rrf-k K] [--no-context] [--database embedded|chromadb|faiss|faiss-hnsw]
+        [--corpus-limit N]
 
 ``--database`` runs the same tool on another store (issue 16): its SQLite starts as a copy of the
 embedded run's, so the vectors come from the embedding cache and only the store differs; the data
@@ -70,6 +71,19 @@ def _tool_config(name: str, work: Path) -> tuple[dict, Path, Path | None]:
     raise SystemExit(f"unknown data set {name!r}")
 
 
+def _scifact_subset(corpus: Path, qrels: Path, work: Path, n: int) -> tuple[str, Path]:
+    """The first ``n`` abstracts of SciFact and the test judgements on them (queries with no judged
+    abstract left drop out): a smaller set for comparing stores on a busy machine."""
+    sub = work / f"subset-{n}"
+    sub.mkdir(parents=True, exist_ok=True)
+    lines = corpus.read_text(encoding="utf-8").splitlines()[:n]
+    (sub / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ids = {json.loads(line)["_id"] for line in lines}
+    kept = [line for line in qrels.read_text(encoding="utf-8").splitlines()[1:] if line.split("\t")[1] in ids]
+    (sub / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "\n".join(kept) + "\n", encoding="utf-8")
+    return str(sub / "corpus.jsonl"), sub / "qrels.tsv"
+
+
 def run(name: str, args) -> dict:
     from docstrata.config import parse_config
     from docstrata.eval import evaluate, format_table, load_query_set
@@ -78,6 +92,8 @@ def run(name: str, args) -> dict:
     work = CACHE / name
     work.mkdir(parents=True, exist_ok=True)
     tool_cfg, queries, qrels = _tool_config(name, work)
+    if args.corpus_limit and name == "scifact":
+        tool_cfg["source"], qrels = _scifact_subset(Path(tool_cfg["source"]), qrels, work, args.corpus_limit)
     if args.weights:
         s, k, e = (float(x) for x in args.weights.split(","))
         tool_cfg.update(semantic_weight=s, keyword_weight=k, exact_weight=e)
@@ -125,6 +141,8 @@ def main() -> None:
     ap.add_argument("--no-context", action="store_true", help="documents indexed without structural context")
     ap.add_argument("--database", default="embedded", choices=["embedded", "chromadb", "faiss", "faiss-hnsw"],
                     help="store to run on (default embedded)")
+    ap.add_argument("--corpus-limit", type=int, default=None,
+                    help="scifact: only the first N abstracts and the judgements on them")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not DATA.exists():

@@ -61,3 +61,15 @@ def test_auto_index_is_flat_when_small_hnsw_when_large_and_keeps_up_with_changes
         index.remove(f"c{i:03d}")
     assert index.search(vecs[10], 5)[0][0] != "c010"
     assert index.search(vecs[390], 1)[0][0] == "c390" and len(index) == 250
+
+
+def test_ivf_index_finds_the_nearest_rows_and_survives_removals():
+    rng = np.random.default_rng(5)
+    vecs = rng.standard_normal((2000, 16)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    index = FaissDenseIndex(16, "ivf")
+    index.load([f"c{i:04d}" for i in range(2000)], vecs)
+    hits = [index.search(vecs[i], 1)[0][0] for i in range(0, 2000, 50)]
+    assert index._index_kind == "ivf" and hits == [f"c{i:04d}" for i in range(0, 2000, 50)]
+    index.remove("c0000")
+    assert index.search(vecs[0], 1)[0][0] != "c0000"

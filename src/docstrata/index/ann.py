@@ -62,7 +62,7 @@ class FaissDenseIndex(DenseIndex):
             index = faiss.IndexIVFFlat(quantizer, self.dim, nlist, faiss.METRIC_INNER_PRODUCT)
             index.train(self._matrix)
             index.nprobe = min(IVF_NPROBE, nlist)
-            index._quantizer = quantizer  # keep the quantizer alive as long as the index
+            self._quantizer = quantizer  # the IVF index does not own its quantizer: keep it alive
         else:
             index, kind = faiss.IndexFlatIP(self.dim), "flat" if kind != "ivf" else "ivf-flat"
         if n:
