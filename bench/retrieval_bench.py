@@ -1,7 +1,12 @@
 """Retrieval quality on the shared public benchmarks (issue 4), through `docstrata eval`'s code.
 
     python bench/retrieval_bench.py [scifact] [codebase] [obliqa] [obliqa-docs] [--limit N] [--json]
-        [--weights S,K,E] [--rrf-k K] [--no-context]
+        [--weights S,K,E] [--rrf-k K] [--no-context] [--database embedded|chromadb|faiss|faiss-hnsw]
+        [--corpus-limit N]
+
+``--database`` runs the same tool on another store (issue 16): its SQLite starts as a copy of the
+embedded run's, so the vectors come from the embedding cache and only the store differs; the data
+set is re-ingested into it (every chunk written through the store's own write path).
 
 Each data set is ingested once into bench/.cache/<name>/ (reused across runs: the embedding
 cache makes a rerun cheap), then every search mode is evaluated. Data sets:
@@ -25,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or ROOT.parent / "shared" / "data")
 CACHE = ROOT / "bench" / ".cache"
 
 
@@ -66,6 +71,19 @@ def _tool_config(name: str, work: Path) -> tuple[dict, Path, Path | None]:
     raise SystemExit(f"unknown data set {name!r}")
 
 
+def _scifact_subset(corpus: Path, qrels: Path, work: Path, n: int) -> tuple[str, Path]:
+    """The first ``n`` abstracts of SciFact and the test judgements on them (queries with no judged
+    abstract left drop out): a smaller set for comparing stores on a busy machine."""
+    sub = work / f"subset-{n}"
+    sub.mkdir(parents=True, exist_ok=True)
+    lines = corpus.read_text(encoding="utf-8").splitlines()[:n]
+    (sub / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ids = {json.loads(line)["_id"] for line in lines}
+    kept = [line for line in qrels.read_text(encoding="utf-8").splitlines()[1:] if line.split("\t")[1] in ids]
+    (sub / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "\n".join(kept) + "\n", encoding="utf-8")
+    return str(sub / "corpus.jsonl"), sub / "qrels.tsv"
+
+
 def run(name: str, args) -> dict:
     from docstrata.config import parse_config
     from docstrata.eval import evaluate, format_table, load_query_set
@@ -74,6 +92,8 @@ def run(name: str, args) -> dict:
     work = CACHE / name
     work.mkdir(parents=True, exist_ok=True)
     tool_cfg, queries, qrels = _tool_config(name, work)
+    if args.corpus_limit and name == "scifact":
+        tool_cfg["source"], qrels = _scifact_subset(Path(tool_cfg["source"]), qrels, work, args.corpus_limit)
     if args.weights:
         s, k, e = (float(x) for x in args.weights.split(","))
         tool_cfg.update(semantic_weight=s, keyword_weight=k, exact_weight=e)
@@ -82,18 +102,31 @@ def run(name: str, args) -> dict:
     if args.no_context and tool_cfg["type"] == "hierarchical_document":
         tool_cfg["contextual_embeddings"] = False
         tool_cfg["database"] = {"provider": "embedded", "path": str(work / "no-context")}
-    cfg = parse_config({"tools": [tool_cfg]}, base_dir=work)
-    tool = build_tool(cfg.tools[0], work)
-    report = tool.ingest()
+    base, force = work, False
+    if args.database != "embedded":
+        import shutil
+
+        provider, _, kind = args.database.partition("-")
+        base = work / args.database
+        tool_cfg["database"] = {"provider": provider, **({"index": kind} if kind else {})}
+        seed = work / ".docstrata" / tool_cfg["name"] / "index.sqlite"
+        target = base / ".docstrata" / tool_cfg["name"] / "index.sqlite"
+        if seed.exists() and not target.exists():  # the embedding cache, so no vector is computed twice
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(seed, target)
+            force = True
+    cfg = parse_config({"tools": [tool_cfg]}, base_dir=base)
+    tool = build_tool(cfg.tools[0], base)
+    report = tool.ingest(force=force)
     qs = load_query_set(queries, qrels, args.limit)
-    print(f"\n## {name}: {report.chunks_total} indexed ({report.embedded} embedded this run, "
+    print(f"\n## {name} on {args.database}: {report.chunks_total} indexed ({report.embedded} embedded this run, "
           f"{report.elapsed_s:.0f} s), {len(qs.queries)} queries; weights "
           f"{tool.cfg.semantic_weight}/{tool.cfg.keyword_weight}/{tool.cfg.exact_weight}, rrf_k {tool.cfg.rrf_k}",
           flush=True)
     results = evaluate(tool, qs, args.modes.split(","))
     print(format_table(results), flush=True)
     tool.close()
-    return {"dataset": name, "queries": len(qs.queries), "indexed": report.chunks_total,
+    return {"dataset": name, "database": args.database, "queries": len(qs.queries), "indexed": report.chunks_total,
             "weights": [tool.cfg.semantic_weight, tool.cfg.keyword_weight, tool.cfg.exact_weight],
             "rrf_k": tool.cfg.rrf_k, "results": {r.mode: {**r.metrics, "qps": r.qps} for r in results}}
 
@@ -106,6 +139,10 @@ def main() -> None:
     ap.add_argument("--weights", default=None, help="semantic,keyword,exact weights, e.g. 0.5,0.3,0.2")
     ap.add_argument("--rrf-k", type=int, default=None)
     ap.add_argument("--no-context", action="store_true", help="documents indexed without structural context")
+    ap.add_argument("--database", default="embedded", choices=["embedded", "chromadb", "faiss", "faiss-hnsw"],
+                    help="store to run on (default embedded)")
+    ap.add_argument("--corpus-limit", type=int, default=None,
+                    help="scifact: only the first N abstracts and the judgements on them")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not DATA.exists():

@@ -12,7 +12,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# DOCSTRATA_SHARED_DATA points elsewhere (a git worktree's ../shared is not the main checkout's).
+SHARED_DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 

@@ -1,12 +1,20 @@
-"""A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API (``POST /v1/messages``)
-and the OpenAI Chat Completions API (``POST /v1/chat/completions``), for driving the real SDK
-clients in tests.
+"""A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API (``POST /v1/messages``),
+the OpenAI Chat Completions API (``POST /v1/chat/completions``), the OpenAI embeddings API
+(``POST /v1/embeddings``, also Azure's ``/openai/deployments/<d>/embeddings``) and Ollama's native
+``POST /api/embed``, for driving the real SDK clients in tests.
+
+Embeddings are a hashed bag of words (:func:`bag_of_words`, ``embedding_dim`` components, or the
+request's ``dimensions``), so texts sharing words are near and search behaves like search. An input
+longer than ``max_input_chars`` is refused with HTTP 400, as a server with a context limit would
+(Ollama with ``truncate: false``; OpenAI's "maximum context length").
 
 Answers are derived from the request: the context for a chunk is ``"Situated: <first words of
 the chunk>"``, capped at the request's ``max_tokens`` words. Anthropic prompt caching is modelled:
 a text block marked ``cache_control`` is "written" the first time it is seen and "read"
 afterwards (``cache_creation_input_tokens`` / ``cache_read_input_tokens``; a token is a word
 here). OpenAI reports a repeated document prefix as ``prompt_tokens_details.cached_tokens``.
+
+A prompt in RankGPT's listwise form gets a permutation (:func:`rank_by_overlap`).
 
 Misbehaviour is scripted with :meth:`FakeLLMServer.script`: a list of :class:`Reply` consumed one
 per request in arrival order (then ``default``), or a ``rule(request) -> Reply | None`` consulted
@@ -27,6 +35,8 @@ import json
 import re
 import threading
 import time
+import zlib
+from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
@@ -85,12 +95,34 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+def rank_by_overlap(prompt: str) -> str:
+    """A listwise reranker's answer (``"[2] > [1] > [3]"``) to a RankGPT prompt: passages ordered by
+    how many distinct query words they contain (ties: the earlier passage first)."""
+    query = re.search(r"Search Query: (.*?)\.\n", prompt, re.S).group(1)
+    q = set(re.findall(r"\w+", query.lower()))
+    passages = re.findall(r"^\[(\d+)\] (.*)$", prompt, re.M)
+    ranked = sorted(passages, key=lambda p: (-len(q & set(re.findall(r"\w+", p[1].lower()))), int(p[0])))
+    return " > ".join(f"[{i}]" for i, _ in ranked)
+
+
+def bag_of_words(text: str, dim: int) -> list[float]:
+    """A deterministic embedding: word counts hashed (crc32) into ``dim`` buckets, plus a small
+    constant so no text (not even an empty one) maps to the zero vector."""
+    vec = [0.0] * dim
+    vec[0] = 0.05
+    for word in re.findall(r"\w+", text.lower()):
+        vec[zlib.crc32(word.encode()) % dim] += 1.0
+    return vec
+
+
 @dataclass
 class FakeLLMServer:
     """Start with :meth:`start` (or as a context manager); ``url`` is ``http://127.0.0.1:<port>``."""
 
     default: Reply = field(default_factory=Reply)
     requests: list[LoggedRequest] = field(default_factory=list)
+    embedding_dim: int = 64
+    max_input_chars: int = 100_000
 
     def __post_init__(self):
         self._lock = threading.Lock()
@@ -107,6 +139,15 @@ class FakeLLMServer:
         with self._lock:
             self._queue = list(replies or [])
             self._rule = rule
+
+    def embedding_inputs(self) -> list[str]:
+        """Every text sent for embedding so far, in arrival order."""
+        out: list[str] = []
+        for r in self.requests:
+            if urlsplit(r.path).path.endswith(("/embeddings", "/api/embed")):
+                texts = r.body.get("input")
+                out += [texts] if isinstance(texts, str) else list(texts or [])
+        return out
 
     def reset(self, drain_timeout: float = 5.0) -> None:
         """Forget requests, script and prompt cache, after requests still being answered end."""
@@ -218,9 +259,25 @@ class FakeLLMServer:
             payload = {"type": "error", "error": {"type": kind, "message": f"scripted {reply.status}"}}
             headers = {"retry-after": reply.retry_after} if reply.retry_after is not None else {}
             return self._send(h, reply.status, json.dumps(payload).encode(), headers)
-        if req.path.endswith("/messages"):
+        path = urlsplit(req.path).path
+        if path.endswith(("/embeddings", "/api/embed")):
+            texts = req.body.get("input")
+            texts = [texts] if isinstance(texts, str) else list(texts or [])
+            if any(len(t) > self.max_input_chars for t in texts):
+                msg = f"input is longer than the model's {self.max_input_chars}-character context"
+                return self._send(h, 400, json.dumps({"error": {"message": msg}} if path.endswith("/embeddings")
+                                                     else {"error": msg}).encode(), {})
+            dim = int(req.body.get("dimensions") or self.embedding_dim)
+            vectors = [bag_of_words(t, dim) for t in texts]
+            if path.endswith("/api/embed"):
+                payload = {"model": req.body.get("model"), "embeddings": vectors}
+            else:
+                payload = {"object": "list", "model": req.body.get("model"),
+                           "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
+                           "usage": {"prompt_tokens": sum(map(_words, texts)), "total_tokens": sum(map(_words, texts))}}
+        elif path.endswith("/messages"):
             payload = self._anthropic_answer(req)
-        elif req.path.endswith("/chat/completions"):
+        elif path.endswith("/chat/completions"):
             payload = self._openai_answer(req)
         else:
             return self._send(h, 404, b'{"error": {"message": "no such route"}}', {})
@@ -238,6 +295,9 @@ class FakeLLMServer:
 
     @staticmethod
     def _answer_text(req: LoggedRequest) -> str:
+        prompt = _prompt_text(req.body)
+        if "RankGPT" in prompt:
+            return rank_by_overlap(prompt)
         words = ["Situated:"] + req.chunk.split()[:8]
         return " ".join(words[: max(1, int(req.body.get("max_tokens", 100)))])
 

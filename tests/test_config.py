@@ -1,13 +1,17 @@
 """agent.yaml validation: defaults, limits, errors naming the YAML path, HoloDeck files."""
 
 import json
+import logging
 import subprocess
 import sys
 
 import pytest
+import yaml
 
 from docstrata.config import HierarchicalDocumentToolConfig, load_config, parse_config
 from docstrata.errors import ConfigError
+
+from .conftest import EXAMPLES
 
 
 def _doc_tool(**kw):
@@ -38,11 +42,10 @@ def test_bad_values_name_the_yaml_path(field, value, path):
     assert path in str(e.value)
 
 
-def test_reranking_needs_both_fields():
+def test_reranking_needs_a_model_and_a_model_alone_does_not_turn_it_on():
     with pytest.raises(ConfigError, match="required together"):
         parse_config(_doc_tool(enable_reranking=True))
-    with pytest.raises(ConfigError, match="required together"):
-        parse_config(_doc_tool(reranker_model="some/model"))
+    assert not parse_config(_doc_tool(reranker_model="some/model")).tools[0].enable_reranking  # as in HoloDeck
 
 
 def test_weights_not_summing_to_one_warn():
@@ -102,9 +105,91 @@ def test_holodeck_tool_fields_and_database_spelling_are_accepted():
 
 
 def test_unsupported_database_provider_is_an_error_naming_the_choices():
-    with pytest.raises(ConfigError, match="chromadb.*embedded, in-memory, postgres, qdrant") as e:
-        parse_config(_doc_tool(database={"provider": "chromadb", "path": "x"}))
+    with pytest.raises(ConfigError, match="mongo.*embedded, in-memory, postgres, qdrant, chromadb, faiss") as e:
+        parse_config(_doc_tool(database={"provider": "mongo", "path": "x"}))
     assert e.value.path == "tools[0].database"
+
+
+@pytest.mark.parametrize("provider", ["azure-ai-search", "weaviate", "pinecone", "azure-cosmos-mongo",
+                                      "azure-cosmos-nosql", "sql-server", "redis-json"])
+def test_cloud_only_databases_are_a_clear_error_naming_what_to_use(provider):
+    with pytest.raises(ConfigError, match=f"'{provider}'.*hosted service.*'postgres'.*'qdrant'.*'chromadb'"):
+        parse_config(_doc_tool(database={"provider": provider, "connection_string": "https://x.example"}))
+
+
+def test_holodeck_database_forms_for_chromadb_and_faiss():
+    forms = [("chromadb", ("chromadb", None)), ({"provider": "chromadb", "connection_string": "./chroma"},
+                                                 ("chromadb", "./chroma")),
+             ({"provider": "faiss", "path": "idx", "index": "hnsw"}, ("faiss", "idx"))]
+    for form, (provider, path) in forms:
+        db = parse_config(_doc_tool(database=form)).tools[0].database
+        assert (db.provider, db.path) == (provider, path)
+    with pytest.raises(ConfigError, match="Chroma server"):
+        parse_config(_doc_tool(database={"provider": "chromadb", "host": "localhost", "port": 8000}))
+    with pytest.raises(ConfigError, match="keyword_index provider 'opensearch'.*remove keyword_index"):
+        parse_config(_doc_tool(keyword_index={"provider": "opensearch", "endpoint": "https://o", "index_name": "i"}))
+
+
+def test_a_misspelled_field_gets_a_did_you_mean():
+    with pytest.raises(ConfigError, match="unknown field 'semantic_wieght'; did you mean 'semantic_weight'") as e:
+        parse_config(_doc_tool(semantic_wieght=0.5))
+    assert e.value.path == "tools[0].semantic_wieght"
+    with pytest.raises(ConfigError, match="did you mean 'provider'"):
+        parse_config(_doc_tool(embedding_provider={"provder": "openai"}))
+    with pytest.raises(ConfigError, match="unknown field 'zzz'$|unknown field 'zzz'[^;]"):
+        parse_config(_doc_tool(zzz=1))
+
+
+def test_holodeck_llm_provider_objects_are_accepted_for_context_and_reranker_models():
+    cfg = parse_config(_doc_tool(
+        context_model={"provider": "ollama", "name": "llama3.2", "endpoint": "http://127.0.0.1:11434",
+                       "temperature": 0.0, "max_tokens": 200},
+        enable_reranking=True,
+        reranker_model={"provider": "azure_openai", "name": "gpt-4o", "endpoint": "https://r.openai.azure.com",
+                        "api_version": "2024-10-21"}))
+    t = cfg.tools[0]
+    assert t.context_model.base_url == "http://127.0.0.1:11434" and t.reranker_model.provider == "azure_openai"
+    off = parse_config(_doc_tool(reranker_model={"provider": "openai", "name": "gpt-4o-mini"})).tools[0]
+    assert not off.enable_reranking  # HoloDeck allows a model with reranking off
+
+
+def test_load_config_logs_one_summary_line_and_details_at_debug(tmp_path, caplog):
+    p = tmp_path / "agent.yaml"
+    p.write_text("name: a\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: hi}\n"
+                 "tools:\n  - {name: web, type: mcp, command: npx}\n"
+                 "  - {name: docs, type: hierarchical_document, source: docs, document_domain: us_legislative}\n")
+    with caplog.at_level(logging.DEBUG, logger="docstrata"):
+        load_config(p)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert all(w in warnings[0] for w in ("name", "model", "instructions", "web (mcp)", "document_domain", "-v"))
+    assert sum(r.levelno == logging.DEBUG for r in caplog.records) == 5
+
+
+def test_schema_describes_every_field_and_accepts_what_the_loader_accepts():
+    import jsonschema
+
+    from docstrata.config import json_schema
+
+    schema = json.loads(json_schema())
+    for name, model in schema["$defs"].items():
+        for key, prop in model.get("properties", {}).items():
+            assert prop.get("description"), (name, key)
+    files = [
+        yaml.safe_load((EXAMPLES / "holodeck" / "agent.yaml").read_text()),
+        {"name": "x", "embedding_provider": {"provider": "openai", "name": "text-embedding-3-small"},
+         "tools": [{"name": "f", "type": "function", "file": "t.py", "function": "go"},
+                   {"name": "kb", "type": "vectorstore", "source": "kb/", "record_prefix": "r",
+                    "database": {"provider": "postgres", "connection_string": "postgresql://u@h/db"}},
+                   {"name": "law", "type": "hierarchical_document", "source": "law/", "database": "chromadb",
+                    "keyword_index": {"provider": "in-memory"}, "reranker_model": {"provider": "openai", "name": "m"}}]},
+    ]
+    for data in files:
+        parse_config(data)
+        jsonschema.validate(data, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"tools": [{"name": "d", "type": "hierarchical_document", "source": "d", "bogus": 1}]},
+                            schema)
 
 
 @pytest.mark.parametrize("tool, field", [
@@ -137,3 +222,21 @@ def test_holodeck_similarity_thresholds_are_cosines_from_0_to_1(tool, field):
     assert getattr(cfg.tools[0], field) == 0.7
     with pytest.raises(ConfigError, match=field):
         parse_config({"tools": [{**tool, field: 1.5}]})
+
+
+def test_a_hosted_embedding_model_uses_the_agents_model_provider_as_holodeck_does(monkeypatch):
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", "k")
+    tools = [{"name": "a", "type": "vectorstore", "source": "a.csv", "id_field": "id", "vector_field": "t",
+              "embedding_model": "text-embedding-ada-002"},
+             {"name": "b", "type": "hierarchical_document", "source": "d"},  # no model named: the bundled one
+             {"name": "c", "type": "hierarchical_document", "source": "d",
+              "embedding_model": "sentence-transformers/all-mpnet-base-v2"}]  # a Hugging Face id: local
+    cfg = parse_config({"model": {"provider": "azure_openai", "name": "gpt-4o", "endpoint": "https://r.openai.azure.com",
+                                  "api_key": "${AZURE_OPENAI_API_KEY}", "temperature": 0.1}, "tools": tools})
+    a, b, c = cfg.tools
+    assert (a.embedding_provider.provider, a.embedding_provider.base_url) == ("azure_openai", "https://r.openai.azure.com")
+    assert a.embedding_model == "text-embedding-ada-002" and a.embedding_provider.name is None
+    assert b.embedding_provider is None and b.embedding_model == "all-MiniLM-L6-v2"
+    assert c.embedding_provider is None
+    anthropic = parse_config({"model": {"provider": "anthropic", "name": "claude"}, "tools": tools[:1]}).tools[0]
+    assert anthropic.embedding_provider is None  # OpenAI's name alone: OpenAI (embed.make_embedder)

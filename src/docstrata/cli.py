@@ -34,6 +34,18 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """
 
 
+@app.callback()
+def _options(verbose: bool = typer.Option(False, "--verbose", "-v",
+                                          help="Log details: each ignored config setting, provider calls")) -> None:
+    """Options for every command."""
+    if verbose:
+        import logging
+        import sys
+
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+        logging.getLogger("docstrata").setLevel(logging.DEBUG)
+
+
 def _setup() -> None:
     from .runtime import quiet_offline_environment
 

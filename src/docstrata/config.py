@@ -2,7 +2,7 @@
 
 The file holds a ``tools:`` list (the shape HoloDeck uses). Tools of type
 ``hierarchical_document`` and ``vectorstore`` are ours; other tool types and other top-level
-keys (``model``, ``instructions``, ``evaluations``, …) are ignored with one notice each, so
+keys (``model``, ``instructions``, ``evaluations``, …) are ignored (one notice each in ``notices``, logged as one summary line), so
 HoloDeck files load unchanged. ``${VAR}`` and ``${VAR:-default}`` are substituted from the
 environment in string values. Every error is a :class:`~docstrata.errors.ConfigError` naming
 the YAML path of the bad field.
@@ -18,7 +18,8 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator,
+                      model_validator)
 
 from .errors import ConfigError
 from .fusion import DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
@@ -33,18 +34,56 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-class ContextModelConfig(_Strict):
+class LLMProviderConfig(_Strict):
+    """A model provider, in HoloDeck's ``LLMProvider`` shape (``provider``, ``name``, ``endpoint``, …).
+
+    Keys come from the environment: the variable ``api_key_env`` (default ``OPENAI_API_KEY``,
+    ``AZURE_OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``; Ollama needs none), or HoloDeck's
+    ``api_key: ${VAR}``. A key is never stored with the index, logged or put in an error.
+    """
+
+    provider: Literal["openai", "azure_openai", "ollama", "anthropic"] = Field(description=(
+        "openai (also any OpenAI-compatible server given 'endpoint': vLLM, TEI, LM Studio, llama.cpp), "
+        "azure_openai, ollama or anthropic"))
+    name: str | None = Field(default=None, min_length=1, description="Model (Azure: deployment) name")
+    base_url: str | None = Field(default=None, validation_alias=AliasChoices("base_url", "endpoint"), description=(
+        "API endpoint; HoloDeck spells it 'endpoint'. Required for azure_openai; Ollama defaults to "
+        "http://localhost:11434"))
+    api_key_env: str | None = Field(default=None, description="Environment variable holding the API key")
+    api_key: SecretStr | None = Field(default=None, description=(
+        "HoloDeck's key field; write it as ${VAR} so the key stays in the environment"))
+    api_version: str | None = Field(default=None, description="Azure OpenAI API version (default 2024-10-21)")
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, description="Sampling temperature (LLM uses)")
+    max_tokens: int | None = Field(default=None, ge=1, description="Most tokens to generate (LLM uses)")
+    top_p: float | None = Field(default=None, ge=0.0, le=1.0, description="Nucleus sampling (LLM uses)")
+    auth_provider: str | None = Field(default=None, description="HoloDeck's Anthropic auth method; not used")
+
+
+class ContextModelConfig(LLMProviderConfig):
     """An LLM that writes per-chunk contexts (Anthropic's contextual retrieval).
 
     The API key is read from the environment variable ``api_key_env`` (default
     ``ANTHROPIC_API_KEY`` / ``OPENAI_API_KEY``); it is never stored in the YAML.
     """
 
-    provider: Literal["anthropic", "openai"]
-    name: str
-    base_url: str | None = None
-    api_key_env: str | None = None
+    name: str = Field(min_length=1, description="Model name")
     context_window: int | None = Field(default=None, ge=512, description="Model context window in tokens; longer documents are cut keeping beginning and end (default: known models' window, else 8192)")
+
+
+class EmbeddingProviderConfig(LLMProviderConfig):
+    """Where a hosted or self-hosted embedding model runs (HoloDeck's ``embedding_provider``).
+
+    The model is the tool's ``embedding_model`` when set, else ``name``, else the provider's
+    default (``text-embedding-3-small``; Ollama ``nomic-embed-text``).
+    """
+
+    max_input_tokens: int | None = Field(default=None, ge=16, le=1_000_000, description=(
+        "Most tokens the model reads per input; longer chunk text is split into windows "
+        "(default: known models' limit, else 512)"))
+    batch_size: int = Field(default=64, ge=1, le=2048, description="Inputs per embeddings request")
+    native: bool = Field(default=False, description=(
+        "Ollama only: use its native /api/embed (with truncate: false, so an over-long input is an "
+        "error, not silently cut) instead of the OpenAI-compatible /v1/embeddings"))
 
 
 class DatabaseConfig(_Strict):
@@ -52,14 +91,25 @@ class DatabaseConfig(_Strict):
 
     ``embedded`` (default): SQLite + tantivy + vectors under ``.docstrata/<tool>/`` beside the
     config (or under ``path``). ``in-memory``: nothing on disk. ``postgres``: ``dsn`` required.
-    ``qdrant``: ``url`` or ``path``.
+    ``qdrant``: ``url`` or ``path``. ``chromadb``: Chroma's embedded client holds the dense leg
+    (under ``path``, default ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``),
+    our BM25 and exact legs beside it. ``faiss``: a FAISS index for the dense leg (``index``).
+    HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (qdrant) or ``path``.
     """
 
-    provider: Literal["embedded", "in-memory", "postgres", "qdrant"] = "embedded"
-    dsn: str | None = None
-    url: str | None = None
-    path: str | None = None
-    api_key_env: str | None = None
+    provider: Literal["embedded", "in-memory", "postgres", "qdrant", "chromadb", "faiss"] = Field(
+        default="embedded", description=(
+            "embedded (default: SQLite + tantivy + vectors on disk), in-memory, postgres (pgvector), qdrant, "
+            "chromadb (Chroma embedded for vectors, our BM25 beside it) or faiss (FAISS ANN index for vectors)"))
+    dsn: str | None = Field(default=None, description="postgres: a postgresql:// connection string")
+    url: str | None = Field(default=None, description="qdrant: server URL")
+    path: str | None = Field(default=None, description=(
+        "embedded / chromadb / faiss: index folder (relative to the config file); qdrant: local folder"))
+    api_key_env: str | None = Field(default=None, description="qdrant: environment variable holding the API key")
+    collection_name: str | None = Field(default=None, description=(
+        "chromadb / qdrant: collection name (default: the tool name)"))
+    index: Literal["auto", "flat", "hnsw", "ivf"] = Field(default="auto", description=(
+        "faiss: index type; auto = exact (flat) below 50,000 vectors, HNSW (M 32, efSearch 128) above"))
 
     @model_validator(mode="after")
     def _check(self) -> "DatabaseConfig":
@@ -70,7 +120,17 @@ class DatabaseConfig(_Strict):
         return self
 
 
-SUPPORTED_DATABASES = ("embedded", "in-memory", "postgres", "qdrant")
+SUPPORTED_DATABASES = ("embedded", "in-memory", "postgres", "qdrant", "chromadb", "faiss")
+_INSTEAD = ("use 'postgres' (pgvector) or 'qdrant' for a shared server, or 'embedded', 'chromadb' or 'faiss' "
+            "on one machine")
+# HoloDeck's providers that run only as a cloud service or a server we cannot test here.
+UNSUPPORTED_DATABASES = {
+    "azure-ai-search": "Azure AI Search", "weaviate": "Weaviate", "pinecone": "Pinecone",
+    "azure-cosmos-mongo": "Azure Cosmos DB (MongoDB)", "azure-cosmos-nosql": "Azure Cosmos DB (NoSQL)",
+    "mongodb": "MongoDB Atlas", "mongodb-atlas": "MongoDB Atlas", "sql-server": "SQL Server",
+    "redis-hashset": "Redis", "redis-json": "Redis", "redis": "Redis", "opensearch": "OpenSearch",
+    "elasticsearch": "Elasticsearch",
+}
 
 
 def _coerce_database(v: Any) -> Any:
@@ -79,14 +139,31 @@ def _coerce_database(v: Any) -> Any:
     if isinstance(v, str):
         if v in ("embedded", "in-memory", "memory", "inmemory"):
             return DatabaseConfig(provider="in-memory" if v != "embedded" else "embedded")
+        if v in ("chromadb", "faiss"):
+            return DatabaseConfig(provider=v)
         if v.startswith(("postgres://", "postgresql://")):
             return DatabaseConfig(provider="postgres", dsn=v)
-        raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', a postgresql:// DSN or a mapping "
-                         "with 'provider' (named stores from HoloDeck's config.yaml are not read: inline them)")
+        if v in UNSUPPORTED_DATABASES:
+            v = {"provider": v}
+        else:
+            raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', 'chromadb', 'faiss', a "
+                             "postgresql:// DSN or a mapping with 'provider' (named stores from HoloDeck's "
+                             "config.yaml are not read: inline them)")
+    if isinstance(v, dict) and v.get("provider") in UNSUPPORTED_DATABASES:
+        raise ValueError(f"database provider {v['provider']!r} ({UNSUPPORTED_DATABASES[v['provider']]}) is not "
+                         f"supported: it runs only as a hosted service, which docstrata cannot test; {_INSTEAD}")
     if isinstance(v, dict) and "connection_string" in v:  # HoloDeck's spelling
         v = dict(v)
         conn = v.pop("connection_string")
-        v.setdefault("url" if v.get("provider") == "qdrant" else "dsn", conn)
+        provider = v.get("provider")
+        if provider == "chromadb" and str(conn).startswith(("http://", "https://")):
+            raise ValueError("a Chroma server (connection_string / host) is not supported: docstrata runs Chroma "
+                             "embedded; give 'path' (or nothing) instead, or use 'qdrant' for a server")
+        key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
+        v.setdefault(key, conn)
+    if isinstance(v, dict) and v.get("provider") == "chromadb" and ("host" in v or "port" in v):
+        raise ValueError("a Chroma server (host / port) is not supported: docstrata runs Chroma embedded; "
+                         "give 'path' (or nothing) instead, or use 'qdrant' for a server")
     if isinstance(v, dict) and v.get("provider") not in (None, *SUPPORTED_DATABASES):
         raise ValueError(f"database provider {v.get('provider')!r} is not supported; "
                          f"use one of: {', '.join(SUPPORTED_DATABASES)}")
@@ -121,30 +198,52 @@ HOLODECK_IGNORED_FIELDS = {
 
 class _ToolBase(_Strict):
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$", description="Tool name; MCP tools are named '<name>_search' etc.")
-    description: str = ""
+    description: str = Field(default="", description="What the tool searches; shown to agents as the MCP tool description")
     source: str = Field(description="File, folder or glob, relative to the config file")
-    embedding_model: str = DEFAULT_EMBEDDING_MODEL
-    embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
-    database: DatabaseConfig = Field(default_factory=DatabaseConfig)
-    defer_loading: bool = True
+    embedding_model: str = Field(default=DEFAULT_EMBEDDING_MODEL, min_length=1, description=(
+        "Embedding model: the bundled all-MiniLM-L6-v2 (default), a local sentence-transformers directory, "
+        "or a hosted model (text-embedding-3-small, nomic-embed-text, …) served by embedding_provider"))
+    embedding_provider: EmbeddingProviderConfig | None = Field(default=None, description=(
+        "Where a hosted embedding model runs (HoloDeck's embedding_provider; a top-level one applies to "
+        "every tool without its own). OpenAI's text-embedding-* models need none: they default to OpenAI"))
+    embedding_dimensions: int | None = Field(default=None, ge=1, le=8192, description=(
+        "Vector size; checked against the model (OpenAI text-embedding-3 models are asked for it)"))
+    database: DatabaseConfig = Field(default_factory=DatabaseConfig, description=(
+        "Where the index lives: a provider name (embedded, in-memory, chromadb, faiss), a postgresql:// DSN, "
+        "or a mapping with provider and its settings"))
+    defer_loading: bool = Field(default=True, description=(
+        "HoloDeck's lazy tool loading; docstrata ingests a tool on its first use either way"))
     follow_symlinks: bool = Field(default=False, description=(
         "Follow symlinks that lead outside the source folder (off: they are reported and not read)"))
-    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig, description=(
+        "Per-file bounds (size, expanded zip size, text size, chunks, conversion time, lock wait); a file over one is skipped with its reason"))
     # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as
     # rulebooks, a COVID FAQ; docs/benchmarks.md, "Fusion defaults"). With k = 60 the spec's 0.5/0.3
     # weight ratio outweighs any rank difference in the top 20, so dense order dictates. With the
     # bundled model BM25 is the stronger retriever on four of the five sets, and 3 : 4 : 1 with
     # k = 5 kept hybrid within 0.01 nDCG@10 of the better single mode on all five while giving
     # the best mean gain over it (equal weights at k = 10 fell 0.028 below BM25 on the rulebooks).
-    semantic_weight: float = Field(default=DEFAULT_SEMANTIC_WEIGHT, ge=0.0)
-    keyword_weight: float = Field(default=DEFAULT_KEYWORD_WEIGHT, ge=0.0)
-    exact_weight: float = Field(default=DEFAULT_EXACT_WEIGHT, ge=0.0)
-    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1, le=10000)
+    semantic_weight: float = Field(default=DEFAULT_SEMANTIC_WEIGHT, ge=0.0, description="Weight of the dense (embedding) ranking in weighted RRF; 0 turns it off")
+    keyword_weight: float = Field(default=DEFAULT_KEYWORD_WEIGHT, ge=0.0, description="Weight of the BM25 ranking in weighted RRF; 0 turns it off")
+    exact_weight: float = Field(default=DEFAULT_EXACT_WEIGHT, ge=0.0, description="Weight of the exact ranking (section references, defined terms, quoted phrases, ids) in weighted RRF")
+    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1, le=10000, description="RRF constant k in w / (k + rank), ranks from 1")
     min_fused_score: float | None = Field(default=None, ge=0.0, description=(
         "Threshold on the fused weighted-RRF score (at most the sum of the weights / (rrf_k + 1)); "
         "a pinned hit is never dropped. For a cosine similarity use min_similarity_score / min_score"))
 
     _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
+
+    @model_validator(mode="after")
+    def _resolve_embedding_model(self) -> "_ToolBase":
+        """With an ``embedding_provider`` and no explicit ``embedding_model``, the provider's
+        ``name`` or its default model is used (HoloDeck's behaviour), not the bundled model."""
+        p = self.embedding_provider
+        if p is not None and "embedding_model" not in self.model_fields_set:
+            default = "nomic-embed-text" if p.provider == "ollama" else "text-embedding-3-small"
+            self.embedding_model = p.name or default
+        if p is not None and p.provider == "anthropic":
+            raise ValueError("embedding_provider 'anthropic' has no embeddings API: use openai, azure_openai or ollama")
+        return self
 
     def weight_warning(self) -> str | None:
         """A notice when the fusion weights do not sum to 1 (they are used as given)."""
@@ -175,30 +274,35 @@ class _ToolBase(_Strict):
 class HierarchicalDocumentToolConfig(_ToolBase):
     """A folder of documents searched along their structure (headings and numbered sections)."""
 
-    type: Literal["hierarchical_document"]
-    chunking_strategy: Literal["structure", "token"] = "structure"
-    max_chunk_tokens: int = Field(default=800, ge=100, le=2000)
-    chunk_overlap: int = Field(default=50, ge=0, le=500)
-    search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = "hybrid"
-    top_k: int = Field(default=10, ge=1, le=100)
+    type: Literal["hierarchical_document"] = Field(description="Tool type: documents searched along their structure")
+    chunking_strategy: Literal["structure", "token"] = Field(default="structure", description=(
+        "structure: chunks follow sections; token: fixed windows of max_chunk_tokens"))
+    max_chunk_tokens: int = Field(default=800, ge=100, le=2000, description="Most tokens of body text per chunk (context not counted)")
+    chunk_overlap: int = Field(default=50, ge=0, le=500, description="Tokens repeated between consecutive chunks of one long section")
+    search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = Field(default="hybrid", description=(
+        "Default search mode: hybrid (weighted RRF of all three), semantic, keyword (BM25) or exact"))
+    top_k: int = Field(default=10, ge=1, le=100, description="Default number of results")
     min_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
         "HoloDeck's minimum similarity: the cosine similarity of the query and a hit (0-1), computed for "
         "every candidate whichever modality found it; a pinned hit is never dropped"))
-    contextual_embeddings: bool = True
-    context_model: ContextModelConfig | None = None
-    context_max_tokens: int = Field(default=100, ge=10, le=1000)
-    context_concurrency: int = Field(default=10, ge=1, le=100)
-    extract_definitions: bool = True
-    extract_cross_references: bool = True
-    enable_reranking: bool = False
-    reranker_model: str | None = None
+    contextual_embeddings: bool = Field(default=True, description=(
+        "Prefix each chunk with its context (document title and section chain, plus an LLM sentence "
+        "with context_model) before embedding and BM25"))
+    context_model: ContextModelConfig | None = Field(default=None, description=(
+        "LLM that writes a per-chunk context (Anthropic's contextual retrieval); none = structural context"))
+    context_max_tokens: int = Field(default=100, ge=10, le=1000, description="Token budget of one chunk's context")
+    context_concurrency: int = Field(default=10, ge=1, le=100, description="LLM context requests in flight at once")
+    extract_definitions: bool = Field(default=True, description="Find defined terms and attach their definitions to results")
+    extract_cross_references: bool = Field(default=True, description="Resolve references such as 'see Section 4.2'")
+    enable_reranking: bool = Field(default=False, description="Rerank the fused candidates with reranker_model")
+    reranker_model: str | LLMProviderConfig | None = Field(default=None, description=(
+        "A local cross-encoder directory, an http(s) rerank API URL (Cohere/TEI/Jina shape), or an LLM "
+        "provider object (HoloDeck's form) that reranks listwise"))
 
     @model_validator(mode="after")
     def _check(self) -> "HierarchicalDocumentToolConfig":
         if self.enable_reranking and not self.reranker_model:
             raise ValueError("enable_reranking is true but reranker_model is not set (they are required together)")
-        if self.reranker_model and not self.enable_reranking:
-            raise ValueError("reranker_model is set but enable_reranking is false (they are required together)")
         if self.chunk_overlap >= self.max_chunk_tokens:
             raise ValueError("chunk_overlap must be smaller than max_chunk_tokens")
         self._check_fusion(self.min_fused_score, "min_fused_score", self.search_mode)
@@ -208,27 +312,27 @@ class HierarchicalDocumentToolConfig(_ToolBase):
 class VectorstoreToolConfig(_ToolBase):
     """Structured records (CSV / JSON / JSONL) or, without ``vector_field``, documents (HoloDeck's unstructured mode)."""
 
-    type: Literal["vectorstore"]
-    id_field: str | None = None
-    vector_field: str | list[str] | None = None
-    vector_fields: list[str] | None = None
-    meta_fields: list[str] | None = None
+    type: Literal["vectorstore"] = Field(description="Tool type: records (CSV / JSON / JSONL) or, without vector_field, documents")
+    id_field: str | None = Field(default=None, description="Field holding each record's unique id (required with vector_field)")
+    vector_field: str | list[str] | None = Field(default=None, description="Field(s) whose text is embedded and searched")
+    vector_fields: list[str] | None = Field(default=None, description="Same as vector_field, as a list")
+    meta_fields: list[str] | None = Field(default=None, description="Fields returned as metadata, filterable and matched exactly")
     document_field: str | None = Field(default=None, min_length=1, description=(
         "Field naming the document a record was cut from (e.g. doc_id, file path): consecutive records "
         "of one file sharing its value are that document's chunks, in order, and each gets the document's "
         "structural context (declared type names, enclosing scopes), recovered from the record's content"))
-    field_separator: str = "\n"
-    delimiter: str | None = Field(default=None, min_length=1, max_length=1)
-    record_path: str | None = None
-    encoding: str | None = None
-    header_row: int | None = Field(default=None, ge=1)
-    batch_size: int = Field(default=10_000, ge=1, le=1_000_000)
-    top_k: int = Field(default=5, ge=1, le=100)
+    field_separator: str = Field(default="\n", description="Joins several vector_field values into one text")
+    delimiter: str | None = Field(default=None, min_length=1, max_length=1, description="CSV delimiter (default: sniffed)")
+    record_path: str | None = Field(default=None, description="Dotted path to the list of records inside a JSON file")
+    encoding: str | None = Field(default=None, description="File encoding (default: detected; BOMs honoured)")
+    header_row: int | None = Field(default=None, ge=1, description="CSV line holding the column names (default: detected)")
+    batch_size: int = Field(default=10_000, ge=1, le=1_000_000, description="Records loaded and embedded per batch")
+    top_k: int = Field(default=5, ge=1, le=100, description="Default number of results")
     min_similarity_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
         "HoloDeck's minimum similarity: the cosine similarity of the query and a record (0-1), computed for "
         "every candidate whichever modality found it; a record the query names by id is never dropped"))
-    chunk_size: int | None = Field(default=None, ge=100, le=2000)
-    chunk_overlap: int | None = Field(default=None, ge=0, le=500)
+    chunk_size: int | None = Field(default=None, ge=100, le=2000, description="Unstructured mode: most tokens per chunk (default 512)")
+    chunk_overlap: int | None = Field(default=None, ge=0, le=500, description="Unstructured mode: tokens shared by consecutive chunks (default 50)")
 
     @model_validator(mode="after")
     def _check(self) -> "VectorstoreToolConfig":
@@ -260,7 +364,8 @@ class AgentConfig(BaseModel):
     """The parsed agent.yaml: our tools, plus where the file lives (paths resolve against it)."""
 
     model_config = ConfigDict(extra="forbid")
-    tools: list[ToolConfig] = Field(default_factory=list)
+    tools: list[ToolConfig] = Field(default_factory=list, description=(
+        "Tools; docstrata serves those of type hierarchical_document and vectorstore and skips the others"))
 
     # Not from YAML: set by parse_config.
     base_dir: str = "."
@@ -338,8 +443,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     tools_raw = data.get("tools") or []
     if not isinstance(tools_raw, list):
         raise ConfigError("must be a list of tools", path="tools", file=file)
+    shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
+    model_provider = _model_as_embedding_provider(data.get("model"))
     for key in data:
-        if key != "tools":
+        if key not in ("tools", "embedding_provider"):
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
     ours: list[Any] = []
     index_map: list[int] = []
@@ -358,6 +465,23 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
         t = dict(t)
+        if shared_embedding is not None and "embedding_provider" not in t:
+            t["embedding_provider"] = shared_embedding
+        elif model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir):
+            t["embedding_provider"] = dict(model_provider)  # HoloDeck embeds with the agent's own provider
+        kw = t.get("keyword_index")
+        if isinstance(kw, dict) and kw.get("provider") not in (None, "in-memory"):
+            raise ConfigError(f"keyword_index provider {kw.get('provider')!r} is not supported: BM25 runs in "
+                              "docstrata's own index beside every store (tantivy, PostgreSQL tsvector or Qdrant "
+                              "sparse vectors); remove keyword_index", path=f"tools[{i}].keyword_index", file=file)
+        db = t.get("database")
+        if isinstance(db, dict):
+            extra = [k for k in db if k not in DatabaseConfig.model_fields and k != "connection_string"
+                     and not (k in ("host", "port") and db.get("provider") == "chromadb")]
+            if extra and db.get("provider") not in UNSUPPORTED_DATABASES:
+                t["database"] = {k: v for k, v in db.items() if k not in extra}
+                notices.append(f"tools[{i}].database: ignored {', '.join(map(repr, extra))} "
+                               f"(not used by the {db.get('provider')} store)")
         for key, why in HOLODECK_IGNORED_FIELDS.items():
             if key in t:
                 t.pop(key)
@@ -370,11 +494,12 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     try:
         cfg = AgentConfig(tools=ours)
     except ValidationError as e:
-        err = e.errors()[0]
+        errors = e.errors()
+        err = next((x for x in errors if x["type"] == "extra_forbidden"), errors[0])  # a typo explains a "missing"
         path = _yaml_path(tuple(err["loc"]), index_map)
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = f"unknown field '{err['loc'][-1]}'"
+            msg = f"unknown field '{err['loc'][-1]}'" + _did_you_mean(str(err["loc"][-1]), tuple(err["loc"]))
         elif path in from_env or any(p.startswith(path + ".") for p in from_env if path):
             msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
         elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
@@ -453,6 +578,65 @@ def load_yaml(text: str) -> Any:
         loader.dispose()
 
 
+def _model_as_embedding_provider(model: Any) -> dict | None:
+    """HoloDeck embeds with the agent's ``model`` provider when it has embeddings (openai,
+    azure_openai, ollama): its connection fields, as an embedding provider (never its chat model name)."""
+    if not isinstance(model, dict) or model.get("provider") not in ("openai", "azure_openai", "ollama"):
+        return None
+    return {k: model[k] for k in ("provider", "endpoint", "api_key", "api_version") if model.get(k) is not None}
+
+
+def _names_hosted_model(name: Any, base_dir: str | Path) -> bool:
+    """True for an ``embedding_model`` that can only be a hosted one: not the bundled model, not a
+    Hugging Face id (``org/name``) or a path, not a folder beside the config."""
+    if not isinstance(name, str) or not name or "/" in name or "\\" in name or name.startswith((".", "~")):
+        return False
+    if name.lower() in ("all-minilm-l6-v2",):
+        return False
+    return not (Path(base_dir) / name).exists()
+
+
+def _did_you_mean(field: str, loc: tuple) -> str:
+    """``"; did you mean 'x'?"`` for a misspelled field, from the fields of the model it sits in."""
+    models = {"hierarchical_document": HierarchicalDocumentToolConfig, "vectorstore": VectorstoreToolConfig}
+    owner: type[BaseModel] = AgentConfig
+    for part in loc[:-1]:
+        if part in models:
+            owner = models[part]
+        elif isinstance(part, str) and owner is not None and part in owner.model_fields:
+            ann = owner.model_fields[part].annotation
+            owner = next((a for a in getattr(ann, "__args__", (ann,))
+                          if isinstance(a, type) and issubclass(a, BaseModel)), None)
+    names = list(owner.model_fields) if owner is not None else []
+    if owner in models.values():
+        names += list(HOLODECK_IGNORED_FIELDS)
+    close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def summarize_notices(notices: list[str]) -> str | None:
+    """One line for every notice of a config file: what was ignored, by name (details: ``-v``)."""
+    if not notices:
+        return None
+    top = [re.search(r"'([^']+)'", n).group(1) for n in notices if n.startswith("ignoring top-level key")]
+    tools = [re.sub(r"ignoring tool '([^']+)' of type '([^']+)'.*", r"\1 (\2)", n)
+             for n in notices if n.startswith("ignoring tool ")]
+    fields = [n.split(":", 1)[0].split(".", 1)[-1] for n in notices if re.match(r"tools\[\d+\]\.", n)]
+    other = [n for n in notices if not n.startswith(("ignoring top-level key", "ignoring tool "))
+             and not re.match(r"tools\[\d+\]\.", n)]
+    parts = []
+    if top:
+        parts.append(f"top-level {', '.join(top)}")
+    if tools:
+        parts.append(f"tools {', '.join(tools)}")
+    if fields:
+        parts.append(f"fields {', '.join(dict.fromkeys(fields))}")
+    line = f"ignored {len(notices) - len(other)} HoloDeck-only setting(s) docstrata does not use: {'; '.join(parts)}" \
+        if parts else ""
+    line = "; ".join(x for x in [line, *other] if x)
+    return line + " (details: -v)"
+
+
 def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (file missing, bad YAML, bad field)."""
     import yaml
@@ -471,15 +655,71 @@ def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     except ValueError as e:
         raise ConfigError(str(e), file=str(p)) from None
     cfg = parse_config(data, base_dir=p.resolve().parent, file=str(p))
+    summary = summarize_notices(cfg.notices)
+    if summary:
+        log.warning("%s: %s", p, summary)
     for n in cfg.notices:
-        log.warning("%s: %s", p, n)
+        log.debug("%s: %s", p, n)
     return cfg
 
 
+# HoloDeck's own top-level keys: accepted and skipped (docstrata reads tools and embedding_provider).
+HOLODECK_TOP_LEVEL = {
+    "name": "Agent name (HoloDeck)", "description": "Agent description (HoloDeck)", "author": "Agent author (HoloDeck)",
+    "model": "The agent's LLM (HoloDeck)", "instructions": "System prompt, inline or file (HoloDeck)",
+    "response_format": "Structured output schema (HoloDeck)", "evaluations": "Evaluation metrics (HoloDeck)",
+    "test_cases": "Test scenarios (HoloDeck)", "execution": "Execution settings (HoloDeck)",
+    "observability": "Tracing and metrics (HoloDeck)", "deployment": "Deployment settings (HoloDeck)",
+    "claude": "Claude Agent SDK settings (HoloDeck)", "openai": "OpenAI Agents settings (HoloDeck)",
+}
+# Fields whose description lives outside this module's Field() calls (thresholds: search.py's meaning).
+_FALLBACK_DESCRIPTIONS = {
+    "min_score": "Minimum score a result needs (see docs: thresholds)",
+    "min_similarity_score": "Minimum similarity a result needs (HoloDeck's meaning; see docs: thresholds)",
+}
+
+
 def json_schema() -> str:
-    """The JSON Schema of agent.yaml, as indented JSON text."""
+    """The JSON Schema of agent.yaml, as indented JSON text.
+
+    It accepts every file :func:`parse_config` accepts: HoloDeck's top-level keys, its other tool
+    types (mcp, function, prompt, …), its tool fields docstrata ignores, ``connection_string`` and
+    the string forms of ``database``. Every property carries a description.
+    """
     schema = AgentConfig.model_json_schema()
     for internal in ("base_dir", "notices"):
         schema["properties"].pop(internal, None)
     schema["title"] = "docstrata agent.yaml"
+    defs = schema.get("$defs", {})
+    schema["additionalProperties"] = True
+    for key, text in HOLODECK_TOP_LEVEL.items():
+        schema["properties"][key] = {"description": f"{text}; not used by docstrata"}
+    schema["properties"]["embedding_provider"] = {
+        "$ref": "#/$defs/EmbeddingProviderConfig",
+        "description": "HoloDeck's agent-level embedding provider; applies to every tool without its own"}
+    items = schema["properties"]["tools"]["items"]
+    other = {"type": "object", "required": ["type"], "additionalProperties": True,
+             "description": "A tool of another type (HoloDeck's mcp, function, prompt, …); skipped by docstrata",
+             "properties": {"type": {"type": "string", "not": {"enum": list(OUR_TOOL_TYPES)},
+                                     "description": "Tool type"}}}
+    schema["properties"]["tools"]["items"] = {"anyOf": [items, other]}
+    for name in ("HierarchicalDocumentToolConfig", "VectorstoreToolConfig"):
+        props = defs[name]["properties"]
+        for key, why in HOLODECK_IGNORED_FIELDS.items():
+            props.setdefault(key, {"description": f"HoloDeck's; accepted and ignored: {why}"})
+        db = props["database"]
+        props["database"] = {"description": db.get("description", ""), "default": db.get("default"),
+                             "anyOf": [{"$ref": "#/$defs/DatabaseConfig"},
+                                       {"type": "string", "description": "embedded, in-memory, chromadb, faiss or "
+                                                                         "a postgresql:// DSN"}]}
+    defs["DatabaseConfig"]["properties"]["connection_string"] = {
+        "type": "string", "description": "HoloDeck's spelling: read as dsn (postgres), url (qdrant) or path"}
+    for model in defs.values():  # pydantic's schema shows a field under its name, not its other spellings
+        if "base_url" in model.get("properties", {}):
+            model["properties"]["endpoint"] = {**model["properties"]["base_url"],
+                                               "description": "HoloDeck's spelling of base_url"}
+    for model in defs.values():
+        for key, prop in model.get("properties", {}).items():
+            if not prop.get("description"):
+                prop["description"] = _FALLBACK_DESCRIPTIONS.get(key, key.replace("_", " "))
     return json.dumps(schema, indent=2)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
 
+from .llm import RetryPolicy
 from .models import Chunk, Document, sha256_text
 from .telemetry import set_attributes, span
 
@@ -237,23 +238,6 @@ class AdaptiveLimiter:
         self.history.append((now, limit))
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Waits between attempts: the first try, then one retry per entry of ``delays`` (seconds).
-
-    A server's ``Retry-After`` replaces a shorter delay, capped at ``max_retry_after`` seconds.
-    """
-
-    delays: tuple[float, ...] = (1.0, 2.0, 4.0)
-    max_retry_after: float = 60.0
-
-    def wait(self, retry_index: int, retry_after: float | None) -> float:
-        delay = self.delays[retry_index]
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, self.max_retry_after))
-        return delay
-
-
 # --------------------------------------------------------------------------- truncation
 CHARS_PER_TOKEN = 3.0  # conservative for English, code and legal text (most tokenizers: 3.5–4.5)
 PROMPT_OVERHEAD_TOKENS = 150  # the prompt's own words, message framing, safety margin
@@ -345,34 +329,32 @@ class LLMContextualizer:
         from .llm import LLMRequestError
 
         out = _Outcome()
-        for attempt in range(len(self.retry.delays) + 1):
+
+        def attempt():
             if self._fatal:
-                out.error = self._fatal
-                return out
+                raise LLMRequestError(self.provider.model, self._fatal, retryable=False)
             epoch = self.limiter.acquire()
             try:
                 out.calls += 1
                 with span("llm.situate", **{"gen_ai.system": self.provider.provider,
                                             "gen_ai.request.model": self.provider.model,
                                             "gen_ai.request.max_tokens": self.max_tokens}):
-                    reply = self.provider.situate(document_text, chunk_text, self.max_tokens, self.request_timeout)
+                    return self.provider.situate(document_text, chunk_text, self.max_tokens, self.request_timeout)
             except LLMRequestError as e:
-                out.error = str(e)
                 if e.rate_limited:
                     self.limiter.throttled(epoch)
-                if not e.retryable:
-                    if e.status in (401, 403, 404):  # bad key or unknown model: every request would fail
-                        self._fatal = out.error
-                    return out
-                if attempt == len(self.retry.delays):
-                    return out
-                wait = self.retry.wait(attempt, e.retry_after)
-            else:
-                out.text, out.usage, out.error = reply.text, reply.usage, ""
-                return out
+                if not e.retryable and e.status in (401, 403, 404):  # bad key or unknown model: every request would fail
+                    self._fatal = str(e)
+                raise
             finally:
                 self.limiter.release()
-            self._sleep(wait)
+
+        try:
+            reply = self.retry.run(attempt, self._sleep)
+        except LLMRequestError as e:
+            out.error = self._fatal if self._fatal and e.status is None else str(e)
+            return out
+        out.text, out.usage, out.error = reply.text, reply.usage, ""
         return out
 
     def _ask_all(self, document_text: str, jobs: dict[str, str]) -> dict[str, _Outcome]:

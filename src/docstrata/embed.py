@@ -71,6 +71,42 @@ def model_dimension(name: str) -> int | None:
         return None
 
 
+def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None, provider=None):
+    """The embedder a tool's ``embedding_model`` + ``embedding_provider`` ask for.
+
+    A provider, or one of OpenAI's model names (``text-embedding-3-small``, …), selects the HTTP
+    embedder of :mod:`docstrata.embed_openai`; otherwise a sentence-transformers model: the bundled
+    one, a local directory, or one already in the Hugging Face cache. Any other name fails here, at
+    once, with a :class:`ConfigError` saying what to set (nothing is downloaded).
+    """
+    from .embed_openai import is_openai_model, make_openai_embedder
+
+    if provider is not None or is_openai_model(model_name):
+        return make_openai_embedder(model_name, provider, dimensions)
+    if not _is_local_model(model_name):
+        raise ConfigError(
+            f"embedding model {model_name!r} is not the bundled model, a local sentence-transformers directory "
+            "or a model in the Hugging Face cache (docstrata downloads nothing); for a hosted model set "
+            "embedding_provider: {provider: openai | azure_openai | ollama, endpoint: ...}", path="embedding_model")
+    return Embedder(model_name, dimensions)
+
+
+def _is_local_model(name: str) -> bool:
+    from pathlib import Path
+
+    if name.lower() in _BUNDLED_NAMES or Path(name).expanduser().exists():
+        return True
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # pragma: no cover - sentence-transformers depends on it
+        return False
+    repo = name if "/" in name else f"sentence-transformers/{name}"
+    try:
+        return isinstance(try_to_load_from_cache(repo, "config.json"), str)
+    except Exception:  # noqa: BLE001 - an invalid repo id is simply not cached
+        return False
+
+
 @dataclass(frozen=True)
 class WindowSpec:
     """How a long text is cut: ``size`` word pieces per window, ``stride`` between starts,

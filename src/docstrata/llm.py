@@ -22,7 +22,7 @@ import email.utils
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
 from .errors import ConfigError, ProviderError
 
@@ -48,7 +48,9 @@ Please give a short succinct context to situate this chunk within the overall do
 Answer only with the succinct context and nothing else.
 """
 
-DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY",
+                   "azure_openai": "AZURE_OPENAI_API_KEY", "ollama": "OLLAMA_API_KEY"}
+DEFAULT_AZURE_API_VERSION = "2024-10-21"
 
 # A key is required only by the hosted services; local OpenAI-compatible servers (Ollama, vLLM,
 # llama.cpp) accept any value, and the SDKs refuse to start without one.
@@ -84,6 +86,9 @@ class LLMProvider(Protocol):
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         """One request. Raises :class:`ProviderError` (``retryable`` says whether to try again)."""
 
+    def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
+        """One single-message request; same errors as :meth:`situate`."""
+
 
 def parse_retry_after(headers: Any) -> float | None:
     """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (delta-seconds or HTTP date), or None."""
@@ -109,15 +114,83 @@ def parse_retry_after(headers: Any) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _api_key(provider: str, api_key_env: str | None, base_url: str | None) -> str:
-    env = api_key_env or DEFAULT_KEY_ENV[provider]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Waits between attempts: the first try, then one retry per entry of ``delays`` (seconds).
+
+    A server's ``Retry-After`` replaces a shorter delay, capped at ``max_retry_after`` seconds.
+    One policy serves every provider call (contexts, embeddings, LLM reranking).
+    """
+
+    delays: tuple[float, ...] = (1.0, 2.0, 4.0)
+    max_retry_after: float = 60.0
+
+    def wait(self, retry_index: int, retry_after: float | None) -> float:
+        delay = self.delays[retry_index]
+        if retry_after is not None:
+            delay = max(delay, min(retry_after, self.max_retry_after))
+        return delay
+
+    def run(self, attempt: Callable[[], T], sleep: Callable[[float], None] = time.sleep) -> T:
+        """Call ``attempt()`` until it returns: a :class:`ProviderError` with ``retryable`` set is
+        retried after :meth:`wait`; any other error, or the last retry's, is raised."""
+        for i in range(len(self.delays) + 1):
+            try:
+                return attempt()
+            except ProviderError as e:
+                if not e.retryable or i == len(self.delays):
+                    raise
+                wait = self.wait(i, e.retry_after)
+            sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+def api_key(provider: str, api_key_env: str | None, base_url: str | None, *, explicit: str | None = None,
+            path: str = "context_model.api_key_env") -> str:
+    """The API key for ``provider``: ``explicit`` (HoloDeck's ``api_key: ${VAR}``, already read from
+    the environment), else the variable ``api_key_env`` (default :data:`DEFAULT_KEY_ENV`), else a
+    placeholder for a self-hosted ``base_url``. Raises :class:`ConfigError` naming ``path``."""
+    if explicit:
+        return explicit
+    env = api_key_env or DEFAULT_KEY_ENV.get(provider, "OPENAI_API_KEY")
     key = os.environ.get(env)
     if key:
         return key
-    if base_url:  # a self-hosted or proxy endpoint may need no key
+    if base_url or provider == "ollama":  # a self-hosted or proxy endpoint may need no key
         return _PLACEHOLDER_KEY
-    raise ConfigError(f"the environment variable {env} holding the {provider} API key is not set",
-                      path="context_model.api_key_env")
+    raise ConfigError(f"the environment variable {env} holding the {provider} API key is not set", path=path)
+
+
+_api_key = api_key
+
+
+def openai_base_url(provider: str, base_url: str | None) -> str | None:
+    """``base_url`` as the openai SDK wants it: Ollama's server root gets ``/v1`` (its
+    OpenAI-compatible API); others are used as given."""
+    if provider == "ollama":
+        root = (base_url or "http://localhost:11434").rstrip("/")
+        return root if root.endswith("/v1") else root + "/v1"
+    return base_url
+
+
+def openai_client(provider: str, base_url: str | None = None, api_key_env: str | None = None, *,
+                  explicit_key: str | None = None, api_version: str | None = None,
+                  path: str = "context_model"):
+    """An ``openai.OpenAI`` (or ``openai.AzureOpenAI`` for ``azure_openai``) client with the SDK's
+    own retries off (:class:`RetryPolicy` owns them). Raises :class:`ConfigError` (no SDK, no key,
+    Azure without an endpoint)."""
+    sdk = _import_sdk("openai")
+    key = api_key(provider, api_key_env, base_url, explicit=explicit_key, path=f"{path}.api_key_env")
+    if provider == "azure_openai":
+        if not base_url:
+            raise ConfigError("provider 'azure_openai' needs 'endpoint' (https://<resource>.openai.azure.com)",
+                              path=f"{path}.endpoint")
+        return sdk, sdk.AzureOpenAI(azure_endpoint=base_url, api_key=key, max_retries=0,
+                                    api_version=api_version or DEFAULT_AZURE_API_VERSION)
+    return sdk, sdk.OpenAI(api_key=key, base_url=openai_base_url(provider, base_url), max_retries=0)
 
 
 class LLMRequestError(ProviderError):
@@ -142,7 +215,7 @@ def _plain_error(model: str, message: str, retryable: bool) -> LLMRequestError:
     return LLMRequestError(model, message, retryable=retryable)
 
 
-def _translate(sdk, model: str, exc: Exception) -> LLMRequestError:
+def translate_sdk_error(sdk, model: str, exc: Exception) -> LLMRequestError:
     """Map an SDK ``APIError`` (anthropic and openai share these names) to :class:`LLMRequestError`."""
     if isinstance(exc, sdk.APIStatusError):
         return _status_error(model, exc.status_code, exc.response.headers, str(exc))
@@ -152,6 +225,9 @@ def _translate(sdk, model: str, exc: Exception) -> LLMRequestError:
         return _plain_error(model, "could not connect", retryable=True)
     # A 200 whose body is not the API's shape: a proxy or server hiccup, worth another try.
     return _malformed(model, exc)
+
+
+_translate = translate_sdk_error
 
 
 def _malformed(model: str, exc: Exception) -> LLMRequestError:
@@ -178,11 +254,12 @@ class AnthropicProvider:
 
     provider = "anthropic"
 
-    def __init__(self, model: str, base_url: str | None = None, api_key_env: str | None = None):
+    def __init__(self, model: str, base_url: str | None = None, api_key_env: str | None = None, *,
+                 api_key: str | None = None):
         self._sdk = _import_sdk("anthropic")
         self.model = model
         self.base_url = base_url
-        self._client = self._sdk.Anthropic(api_key=_api_key("anthropic", api_key_env, base_url),
+        self._client = self._sdk.Anthropic(api_key=_api_key("anthropic", api_key_env, base_url, explicit=api_key),
                                            base_url=base_url, max_retries=0)
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
@@ -191,6 +268,13 @@ class AnthropicProvider:
              "cache_control": {"type": "ephemeral"}},
             {"type": "text", "text": CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)},
         ]
+        return self._message(content, max_tokens, timeout)
+
+    def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
+        """One user message ``prompt`` → the answer (used by the LLM reranker)."""
+        return self._message([{"type": "text", "text": prompt}], max_tokens, timeout)
+
+    def _message(self, content: list[dict], max_tokens: int, timeout: float) -> LLMReply:
         try:
             resp = self._client.messages.create(model=self.model, max_tokens=max_tokens,
                                                 messages=[{"role": "user", "content": content}], timeout=timeout)
@@ -222,15 +306,19 @@ class OpenAIProvider:
 
     provider = "openai"
 
-    def __init__(self, model: str, base_url: str | None = None, api_key_env: str | None = None):
-        self._sdk = _import_sdk("openai")
+    def __init__(self, model: str, base_url: str | None = None, api_key_env: str | None = None, *,
+                 kind: str = "openai", api_key: str | None = None, api_version: str | None = None):
         self.model = model
         self.base_url = base_url
-        self._client = self._sdk.OpenAI(api_key=_api_key("openai", api_key_env, base_url),
-                                        base_url=base_url, max_retries=0)
+        self._sdk, self._client = openai_client(kind, base_url, api_key_env, explicit_key=api_key,
+                                                api_version=api_version)
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         prompt = DOCUMENT_CONTEXT_PROMPT.format(doc_content=document) + CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)
+        return self.complete(prompt, max_tokens, timeout)
+
+    def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
+        """One user message ``prompt`` → the answer (contexts, the LLM reranker)."""
         try:
             resp = self._client.chat.completions.create(model=self.model, max_tokens=max_tokens, temperature=0.0,
                                                         messages=[{"role": "user", "content": prompt}],
@@ -255,9 +343,16 @@ class OpenAIProvider:
 
 
 def make_provider(cfg) -> LLMProvider:
-    """The provider client for a ``ContextModelConfig``. Raises :class:`ConfigError` (no SDK, no key)."""
-    cls = AnthropicProvider if cfg.provider == "anthropic" else OpenAIProvider
-    return cls(cfg.name, base_url=cfg.base_url, api_key_env=cfg.api_key_env)
+    """The provider client for an LLM provider config (``context_model``, ``reranker_model``):
+    ``anthropic`` → :class:`AnthropicProvider`; ``openai``, ``azure_openai`` and ``ollama`` →
+    :class:`OpenAIProvider` (Ollama through its OpenAI-compatible ``/v1``). Raises
+    :class:`ConfigError` (no SDK, no key)."""
+    secret = getattr(cfg, "api_key", None)
+    key = secret.get_secret_value() if secret is not None else None
+    if cfg.provider == "anthropic":
+        return AnthropicProvider(cfg.name, base_url=cfg.base_url, api_key_env=cfg.api_key_env, api_key=key)
+    return OpenAIProvider(cfg.name, base_url=cfg.base_url, api_key_env=cfg.api_key_env, kind=cfg.provider,
+                          api_key=key, api_version=getattr(cfg, "api_version", None))
 
 
 # USD per million tokens: (input, output, cache read, cache write). Public list prices as of

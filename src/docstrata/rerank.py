@@ -1,6 +1,9 @@
 """Second-stage reranking of fused candidates (DESIGN §2, config ``enable_reranking`` + ``reranker_model``).
 
-Two backends, chosen by the form of ``reranker_model``:
+Three backends, chosen by the form of ``reranker_model``:
+
+- an LLM provider object (HoloDeck's form: ``{provider, name, endpoint, …}``) → listwise reranking
+  by that LLM with RankGPT's prompt (:mod:`docstrata.rerank_llm`), one request per search;
 
 - a local directory → a sentence-transformers ``CrossEncoder`` loaded from it (once per process).
   Nothing is downloaded at run time: a hub name such as ``cross-encoder/ms-marco-MiniLM-L-6-v2``
@@ -123,8 +126,14 @@ class Reranker:
     is neither an existing directory nor a URL; scoring raises :class:`ProviderError` when the API fails.
     """
 
-    def __init__(self, model: str, base_dir: str | Path = ".", timeout: float = 30.0):
+    def __init__(self, model, base_dir: str | Path = ".", timeout: float = 30.0):
         self.model = model
+        if not isinstance(model, str):  # an LLM provider config
+            from .rerank_llm import LLMRerankBackend
+
+            self.kind = "llm"
+            self._backend = LLMRerankBackend(model)
+            return
         if model.startswith(("http://", "https://")):
             self.kind = "http"
             self._backend = _HttpBackend(model, timeout)

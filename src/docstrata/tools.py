@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
-from .errors import ConversionError, RecordError
+from .errors import ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, sha256_text)
@@ -154,6 +154,20 @@ def _ignored_notice(ignored: list[str]) -> list[str]:
     return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
 
 
+def _model_settings(model_cfg) -> dict | None:
+    """The parts of an LLM provider config that change what an index holds (never a key)."""
+    if model_cfg is None:
+        return None
+    return {k: getattr(model_cfg, k) for k in ("provider", "name", "base_url", "api_key_env", "context_window")}
+
+
+def _embedder_settings(cfg) -> dict:
+    """Where a hosted embedding model runs, when one does (absent for local models, so their
+    existing indexes keep their fingerprint)."""
+    p = cfg.embedding_provider
+    return {} if p is None else {"embedding_provider": [p.provider, p.base_url, p.native]}
+
+
 class _BaseTool:
     """What both tool types share: lazy embedder and store, embedding with a cache, ingest lock."""
 
@@ -171,9 +185,10 @@ class _BaseTool:
         if self._embedder is None:
             with self._lock:
                 if self._embedder is None:
-                    from .embed import Embedder
+                    from .embed import make_embedder
 
-                    self._embedder = Embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions)
+                    self._embedder = make_embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
+                                                   self.cfg.embedding_provider)
         return self._embedder
 
     @property
@@ -193,7 +208,11 @@ class _BaseTool:
 
         if self._embedder is not None:
             return self._embedder.dim
-        return self.cfg.embedding_dimensions or model_dimension(self.cfg.embedding_model) or self.embedder.dim
+        if self.cfg.embedding_provider is None:
+            local = model_dimension(self.cfg.embedding_model)
+            if local:
+                return self.cfg.embedding_dimensions or local
+        return self.cfg.embedding_dimensions or self.embedder.dim
 
     def embed_query(self, text: str):
         """The query's (dim,) vector; the model is loaded here, on first use, so a keyword or
@@ -471,9 +490,10 @@ class HierarchicalDocumentTool(_BaseTool):
         return {"chunking_strategy": c.chunking_strategy, "max_chunk_tokens": c.max_chunk_tokens,
                 "chunk_overlap": c.chunk_overlap, "embedding_model": c.embedding_model,
                 "contextual_embeddings": c.contextual_embeddings,
-                "context_model": c.context_model.model_dump() if c.context_model else None,
+                "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 5, "analysis": ANALYSIS_VERSION}
+                "extract_cross_references": c.extract_cross_references, "pipeline": 6, "analysis": ANALYSIS_VERSION,
+                **_embedder_settings(c)}
 
     @property
     def contextualizer(self):
@@ -521,6 +541,9 @@ class HierarchicalDocumentTool(_BaseTool):
                     report.skipped.append(SkippedFile(sf.doc_key, e.reason))
                     if sf.doc_key in store.file_states():  # a file that became unreadable leaves the index
                         store.delete_document(sf.doc_key)
+                    continue
+                except ProviderError as e:  # embedding failed after retries: the file keeps its old chunks
+                    report.skipped.append(SkippedFile(sf.doc_key, f"embedding failed: {e}"))
                     continue
                 if sf in changes.added:
                     report.added += 1
@@ -818,7 +841,8 @@ class VectorstoreTool(_BaseTool):
         c = self.cfg
         return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
                 "document_field": c.document_field, "field_separator": c.field_separator, "record_path": c.record_path,
-                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 3, "analysis": ANALYSIS_VERSION}
+                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 4, "analysis": ANALYSIS_VERSION,
+                **_embedder_settings(c)}
 
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""
@@ -827,8 +851,8 @@ class VectorstoreTool(_BaseTool):
             name=c.name, type="hierarchical_document", description=c.description, source=c.source,
             max_chunk_tokens=c.chunk_size or 512, chunk_overlap=c.chunk_overlap if c.chunk_overlap is not None else 50,
             top_k=c.top_k, embedding_model=c.embedding_model, embedding_dimensions=c.embedding_dimensions,
-            database=c.database, follow_symlinks=c.follow_symlinks, limits=c.limits,
-            semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
+            embedding_provider=c.embedding_provider, database=c.database, follow_symlinks=c.follow_symlinks,
+            limits=c.limits, semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
             exact_weight=c.exact_weight, rrf_k=c.rrf_k)
         tool = HierarchicalDocumentTool(hcfg, self.base_dir)
         tool._embedder, tool._store = self._embedder, self._store
@@ -885,8 +909,9 @@ class VectorstoreTool(_BaseTool):
                         store.upsert_chunks(sf.doc_key, stored)
                         seen.update(c.chunk_id for c in chunks)
                         report.records += len(chunks)
-                except RecordError as e:
-                    report.skipped.append(SkippedFile(sf.doc_key, str(e)))
+                except (RecordError, ProviderError) as e:
+                    why = f"embedding failed: {e}" if isinstance(e, ProviderError) else str(e)
+                    report.skipped.append(SkippedFile(sf.doc_key, why))
                     if old_ids:  # its old records stay searchable, and the file stays pending until it loads
                         store.set_file_state(sf.doc_key, _PENDING)
                     continue

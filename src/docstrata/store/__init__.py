@@ -29,6 +29,21 @@ def open_store(db: DatabaseConfig, tool: str, base_dir: str | Path, dim: int) ->
         from .embedded import EmbeddedStore
 
         return EmbeddedStore(None, dim=dim)
+    if db.provider in ("chromadb", "faiss"):
+        root = Path(db.path) if db.path and db.provider == "faiss" else Path(base_dir) / ".docstrata"
+        if not root.is_absolute():
+            root = Path(base_dir) / root
+        if db.provider == "faiss":
+            from .faiss_store import FaissStore
+
+            return FaissStore(root / tool, dim=dim, index=db.index)
+        from .chroma import ChromaStore
+
+        chroma_path = db.path
+        if chroma_path and chroma_path != ":memory:" and not Path(chroma_path).is_absolute():
+            chroma_path = str(Path(base_dir) / chroma_path)
+        return ChromaStore(root / tool, dim=dim, tool=tool, chroma_path=chroma_path,
+                           collection=db.collection_name)
     if db.provider == "postgres":
         from .postgres import PostgresStore
 

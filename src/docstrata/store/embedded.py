@@ -314,8 +314,12 @@ class EmbeddedStore:
                     self._dense = self._load_dense()
         return self._dense
 
+    def _new_dense_index(self) -> DenseIndex:
+        """An empty dense index for the vectors (the FAISS store supplies an ANN one)."""
+        return DenseIndex(self.dim)
+
     def _load_dense(self) -> DenseIndex:
-        di = DenseIndex(self.dim)
+        di = self._new_dense_index()
         rows = self._db.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
         if rows:
             ids = [r[0] for r in rows]
