@@ -82,8 +82,13 @@ class FaissDenseIndex(DenseIndex):
             self._index.add(self._matrix[self._rows_in_index:])
             self._rows_in_index = n
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first (ties by chunk id)."""
+    def search(self, query: np.ndarray, k: int, allowed=None) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first (ties by chunk id).
+
+        ``allowed`` (a collection of chunk ids, from a filter) is scored exactly over just those
+        rows, as :class:`DenseIndex` does: a filter narrows before ranking, never after an ANN top-k."""
+        if allowed is not None:
+            return super().search(query, k, allowed=allowed)
         self._sync()
         n = len(self._owner)
         if n == 0 or k <= 0:

@@ -97,15 +97,24 @@ class ChromaDenseIndex:
             self.collection.add(ids=ids[i:i + self.batch], embeddings=np.stack(vecs[i:i + self.batch]),
                                 metadatas=metas[i:i + self.batch])
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first (ties by chunk id)."""
+    def search(self, query: np.ndarray, k: int, allowed=None) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first (ties by chunk id).
+
+        ``allowed`` (chunk ids a filter kept) becomes a Chroma ``where`` clause, so Chroma filters
+        before it ranks (never an unfiltered top-k cut afterwards)."""
         self._apply()
         n = self.collection.count()
         if n == 0 or k <= 0:
             return []
+        where = None
+        if allowed is not None:
+            allowed = list(dict.fromkeys(allowed))
+            if not allowed:
+                return []
+            where = {"chunk": {"$in": allowed}}
         m = min(n, k * 4 + 16)  # several windows of one chunk must not crowd out k chunks
         res = self.collection.query(query_embeddings=[np.asarray(query, dtype=np.float32)], n_results=m,
-                                    include=["distances", "metadatas"])
+                                    where=where, include=["distances", "metadatas"])
         best: dict[str, float] = {}
         for dist, meta in zip(res["distances"][0], res["metadatas"][0]):
             cid = meta["chunk"]
