@@ -204,5 +204,6 @@ def render_documents(entries: list[DocumentEntry], offset: int, limit: int) -> t
 
 
 def render_record(record: RecordResult) -> tuple[str, dict[str, Any]]:
+    """A fetched record (one page of it when ``next_cursor`` is set): its text and JSON."""
     d = record.to_dict()
     return record.format(), d
