@@ -109,6 +109,8 @@ class _ToolBase(_Strict):
     source: str = Field(description="File, folder or glob, relative to the config file")
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
+    # auto: OpenVINO when installed (the `fast` extra), else PyTorch; or torch | openvino | onnx | onnx-int8
+    embedding_backend: str = Field(default="auto", pattern=r"^(auto|torch|openvino|onnx|onnx-int8)$")
     database: DatabaseConfig = Field(default_factory=DatabaseConfig)
     defer_loading: bool = True
     # Defaults chosen from five sets (SciFact, the Anthropic codebase, ObliQA as records and as

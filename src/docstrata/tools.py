@@ -66,7 +66,8 @@ class _BaseTool:
                 if self._embedder is None:
                     from .embed import Embedder
 
-                    self._embedder = Embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions)
+                    self._embedder = Embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
+                                              backend=getattr(self.cfg, "embedding_backend", "auto"))
         return self._embedder
 
     @property
