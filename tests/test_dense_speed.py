@@ -67,7 +67,7 @@ def test_vector_file_is_mapped_on_open_and_follows_writes(tmp_path):
     store.flush()
     store.close()
     store = EmbeddedStore(tmp_path / "s", dim=384)
-    assert isinstance(store._dense_index()._matrix, np.memmap)  # mapped, not rebuilt from rows
+    assert isinstance(store._dense_index()._matrix.base, np.memmap)  # mapped, not rebuilt from rows
     assert store.dense_search(a[7], 1)[0][0] == "a.md#7"
     store.replace_document("b.md", FileState(1, 1, "b"), _doc("b.md", b), [])
     store.delete_document("a.md")
@@ -80,6 +80,6 @@ def test_vector_file_is_mapped_on_open_and_follows_writes(tmp_path):
     store.replace_document("c.md", FileState(1, 1, "c"), _doc("c.md", a[:5]), [])
     store._db.close()
     store = EmbeddedStore(tmp_path / "s", dim=384)
-    assert not isinstance(store._dense_index()._matrix, np.memmap)
+    assert not isinstance(store._dense_index()._matrix.base, np.memmap)
     assert store.dense_search(a[2], 1)[0][0] == "c.md#2"
     store.close()
