@@ -142,8 +142,10 @@ class RuntimeEncoder:
             if backend == "openvino":
                 import openvino as ov
 
-                compiled = ov.Core().compile_model(str(path), "CPU", {"INFERENCE_NUM_THREADS": threads,
-                                                                        "PERFORMANCE_HINT": "LATENCY"})
+                # CACHE_DIR keeps the compiled graph, so a later process (a CLI search) skips compiling.
+                compiled = ov.Core().compile_model(str(path), "CPU", {
+                    "INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY",
+                    "CACHE_DIR": str(path.parent / "openvino-cache")})
                 self._run = lambda feed: compiled(feed)[0]
             elif backend in ("onnx", "onnx-int8"):
                 import onnxruntime as ort
