@@ -350,9 +350,12 @@ class HierarchicalDocumentTool(_BaseTool):
         hits = run_search(self.store, self.embedder.embed_query, query, mode=mode or cfg.search_mode,
                           top_k=depth, settings=settings, timing=timing)
         results = []
+        doc_defs: dict[str, list] = {}  # each document's definitions read once per answer
         for h in hits:
             c, f = h.chunk, h.fused
-            defs = definitions_used([query, c.content], self._doc_definitions(c.doc_key), skip_chunk=c.chunk_id)
+            if c.doc_key not in doc_defs:
+                doc_defs[c.doc_key] = self._doc_definitions(c.doc_key)
+            defs = definitions_used([query, c.content], doc_defs[c.doc_key], skip_chunk=c.chunk_id)
             results.append(SearchResult(
                 chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
                 parent_chain=c.parent_chain, section_id=c.section_id,
