@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 
 # Bumped whenever analyze() changes, so indexes built with the old analysis are rebuilt.
@@ -105,10 +106,8 @@ def fold(text: str) -> str:
 
 def analyze(text: str) -> list[str]:
     """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text."""
-    out: list[str] = []
-    for m in _TOKEN.finditer(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text))):
-        out += _token_terms(m.group(0))
-    return out
+    raws = _TOKEN.findall(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text)))  # no groups: whole matches
+    return list(chain.from_iterable(map(_token_terms, raws)))
 
 
 @lru_cache(maxsize=262_144)
@@ -166,7 +165,7 @@ def _pieces(raw: str) -> list[str]:
 
 def term_pairs(tokens: list[str]) -> list[str]:
     """Adjacent-token pair terms of analysed ``tokens``, in order: ``[a, b, c]`` → ``[a→b, b→c]``."""
-    return [f"{a}{PAIR_JOIN}{b}" for a, b in zip(tokens, tokens[1:])]
+    return list(map(PAIR_JOIN.join, zip(tokens, tokens[1:])))
 
 
 def index_terms(text: str) -> list[str]:
