@@ -25,7 +25,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("DOCSTRATA_DATA", ROOT.parent / "shared" / "data"))  # override: a worktree elsewhere
 CACHE = ROOT / "bench" / ".cache"
 
 
