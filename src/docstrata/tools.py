@@ -218,7 +218,7 @@ class HierarchicalDocumentTool(_BaseTool):
             store = self.store
             changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force)
             todo = changes.to_process
-            parsed = _Prefetch(self._parse_file, todo, overlap=self.embedder.backend != "torch")
+            parsed = _Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and self.embedder.backend != "torch")
             t_start = time.perf_counter()
             for i, sf in enumerate(todo):
                 if progress:
