@@ -30,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or ROOT.parent / "shared" / "data")
+DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or os.environ.get("DOCSTRATA_DATA") or ROOT.parent / "shared" / "data")
 CACHE = ROOT / "bench" / ".cache"
 
 

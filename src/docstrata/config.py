@@ -208,6 +208,9 @@ class _ToolBase(_Strict):
         "every tool without its own). OpenAI's text-embedding-* models need none: they default to OpenAI"))
     embedding_dimensions: int | None = Field(default=None, ge=1, le=8192, description=(
         "Vector size; checked against the model (OpenAI text-embedding-3 models are asked for it)"))
+    embedding_backend: str = Field(default="auto", pattern=r"^(auto|torch|openvino|onnx|onnx-int8)$", description=(
+        "How the bundled model runs: auto (OpenVINO when installed, the `fast` extra; else PyTorch), "
+        "torch, openvino, onnx or onnx-int8 (faster, approximate vectors)"))
     database: DatabaseConfig = Field(default_factory=DatabaseConfig, description=(
         "Where the index lives: a provider name (embedded, in-memory, chromadb, faiss), a postgresql:// DSN, "
         "or a mapping with provider and its settings"))

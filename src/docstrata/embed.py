@@ -9,6 +9,7 @@ product is the cosine similarity.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
@@ -58,6 +59,28 @@ def _model_path(name: str) -> str:
     return name
 
 
+def _pick_backend(name: str, backend: str) -> str:
+    """The inference backend: ``auto`` is OpenVINO for a local mean-pooled BERT-style model
+    directory when the ``openvino`` package is installed (the ``fast`` extra), else PyTorch."""
+    from pathlib import Path
+
+    from .embed_runtime import BACKENDS, default_backend
+
+    if backend not in ("auto", *BACKENDS):
+        raise ConfigError(f"embedding_backend must be auto or one of {', '.join(BACKENDS)}, got {backend!r}",
+                          path="embedding_backend")
+    if backend != "auto":
+        return backend
+    path = Path(_model_path(name))
+    try:
+        pooling = json.loads((path / "1_Pooling" / "config.json").read_text())
+    except (OSError, ValueError):
+        return "torch"
+    if not pooling.get("pooling_mode_mean_tokens") or not (path / "tokenizer.json").exists():
+        return "torch"
+    return default_backend()
+
+
 def model_dimension(name: str) -> int | None:
     """The vector size of a local sentence-transformers model, read from its pooling config
     without loading the weights; ``None`` when it cannot be told that way."""
@@ -71,12 +94,14 @@ def model_dimension(name: str) -> int | None:
         return None
 
 
-def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None, provider=None):
+def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None, provider=None,
+                  backend: str = "auto"):
     """The embedder a tool's ``embedding_model`` + ``embedding_provider`` ask for.
 
     A provider, or one of OpenAI's model names (``text-embedding-3-small``, …), selects the HTTP
     embedder of :mod:`docstrata.embed_openai`; otherwise a sentence-transformers model: the bundled
-    one, a local directory, or one already in the Hugging Face cache. Any other name fails here, at
+    one, a local directory, or one already in the Hugging Face cache, run by ``backend`` (see
+    :class:`Embedder`). Any other name fails here, at
     once, with a :class:`ConfigError` saying what to set (nothing is downloaded).
     """
     from .embed_openai import is_openai_model, make_openai_embedder
@@ -88,7 +113,7 @@ def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None =
             f"embedding model {model_name!r} is not the bundled model, a local sentence-transformers directory "
             "or a model in the Hugging Face cache (docstrata downloads nothing); for a hosted model set "
             "embedding_provider: {provider: openai | azure_openai | ollama, endpoint: ...}", path="embedding_model")
-    return Embedder(model_name, dimensions)
+    return Embedder(model_name, dimensions, backend=backend)
 
 
 def _is_local_model(name: str) -> bool:
@@ -125,18 +150,28 @@ class Embedder:
     """
 
     def __init__(self, model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None,
-                 batch_size: int = 32):
+                 batch_size: int = 32, backend: str = "auto"):
         self.model_name = model_name
-        self._model = _load_sentence_transformer(model_name)
-        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
+        self.backend = _pick_backend(model_name, backend)
+        if self.backend == "torch":
+            self._model = _load_sentence_transformer(model_name)
+            get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+            self.dim = int(get_dim())
+            self.tokenizer = self._model.tokenizer
+            max_len = int(self._model.max_seq_length or 256)
+        else:
+            from .embed_runtime import RuntimeEncoder
+
+            self._model = RuntimeEncoder(_model_path(model_name), self.backend)
+            self.dim = self._model.dim
+            self.tokenizer = self._model.tokenizer
+            max_len = self._model.max_seq_length
         if dimensions is not None and dimensions != self.dim:
             raise ConfigError(f"embedding_dimensions is {dimensions} but model {model_name!r} produces {self.dim}",
                               path="embedding_dimensions")
-        self.model_id = f"st:{model_name.lower()}:{self.dim}"
+        # Same id for every fp32 backend: their vectors agree to cosine ≥ 0.99996 (embed_runtime).
+        self.model_id = f"st:{model_name.lower()}:{self.dim}" + ("" if self.backend != "onnx-int8" else ":int8")
         self.batch_size = batch_size
-        self.tokenizer = self._model.tokenizer
-        max_len = int(self._model.max_seq_length or 256)
         usable = max_len - 2  # [CLS] and [SEP]
         self.window = WindowSpec(size=usable, stride=max(usable * 3 // 4, 1), context_tokens=min(64, usable // 3))
 
@@ -174,6 +209,8 @@ class Embedder:
         """Embed texts that fit the model's window: (n, dim) float32, L2-normalised."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self.backend != "torch":
+            return self._model.encode(texts, self.batch_size)
         vecs = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                   convert_to_numpy=True, show_progress_bar=False)
         return np.ascontiguousarray(vecs, dtype=np.float32)

@@ -188,7 +188,8 @@ class _BaseTool:
                     from .embed import make_embedder
 
                     self._embedder = make_embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
-                                                   self.cfg.embedding_provider)
+                                                   self.cfg.embedding_provider,
+                                                   backend=getattr(self.cfg, "embedding_backend", "auto"))
         return self._embedder
 
     @property
@@ -532,11 +533,13 @@ class HierarchicalDocumentTool(_BaseTool):
             store = self.store
             changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force, verify)
             todo = changes.to_process
+            parsed = _Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
+            t_start = time.perf_counter()
             for i, sf in enumerate(todo):
                 if progress:
-                    progress(i, len(todo), sf.doc_key)
+                    progress(i, len(todo), _progress_note(sf.doc_key, i, len(todo), report.chunks, t_start))
                 try:
-                    n_chunks, n_defs = self._ingest_file(sf, report)
+                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i))
                 except ConversionError as e:
                     report.skipped.append(SkippedFile(sf.doc_key, e.reason))
                     if sf.doc_key in store.file_states():  # a file that became unreadable leaves the index
@@ -567,11 +570,11 @@ class HierarchicalDocumentTool(_BaseTool):
         self._ready = True
         return report
 
-    def _ingest_file(self, sf, report: IngestReport) -> tuple[int, int]:
+    def _parse_file(self, sf):
+        """Convert, parse and chunk one file: (document, tree, chunks). Runs one file ahead of the
+        embedder on a worker thread (see :class:`_Prefetch`)."""
         from .chunking import chunk_tree
         from .convert import convert_file
-        from .index.exact import alias_keys, document_name_keys, resolve_cross_references, term_key
-        from .store import StoredChunk
         from .structure import build_tree
 
         from .limits import check_chunks, check_file, check_text, time_limit
@@ -583,12 +586,20 @@ class HierarchicalDocumentTool(_BaseTool):
         with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
             doc = convert_file(sf)
             check_text(sf.doc_key, doc.markdown, limits)
-            report.warnings += [f"{sf.doc_key}: {w}" for w in doc.warnings]
             tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
                               extract_cross_references=cfg.extract_cross_references)
             chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=cfg.max_chunk_tokens,
                                 overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
         check_chunks(sf.doc_key, len(chunks), limits)
+        return doc, tree, chunks
+
+    def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
+        from .index.exact import alias_keys, document_name_keys, resolve_cross_references, term_key
+        from .store import StoredChunk
+
+        cfg = self.cfg
+        doc, tree, chunks = parsed if parsed is not None else self._parse_file(sf)
+        report.warnings += [f"{sf.doc_key}: {w}" for w in doc.warnings]
         if not chunks:
             raise ConversionError(sf.doc_key, "no text found after conversion")
         for c in chunks:
@@ -1058,3 +1069,45 @@ class Toolset:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class _Prefetch:
+    """``fn(items[i])`` for i = 0, 1, …, computed one item ahead on a worker thread when
+    ``overlap`` (conversion and parsing of the next file overlap the embedding of this one;
+    the OpenVINO / ONNX runtimes release the GIL while they run). ``get(i)`` returns the result
+    or raises what ``fn`` raised. Without ``overlap`` (PyTorch's tokenizer is not safe to share
+    across threads) each result is computed on demand."""
+
+    def __init__(self, fn, items: list, overlap: bool):
+        self._fn, self._items, self._overlap = fn, items, overlap and len(items) > 1
+        self._pool = None
+        self._next: dict[int, object] = {}
+
+    def _submit(self, i: int) -> None:
+        if i < len(self._items) and i not in self._next:
+            if self._pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docstrata-parse")
+            self._next[i] = self._pool.submit(self._fn, self._items[i])
+
+    def get(self, i: int):
+        if not self._overlap:
+            return self._fn(self._items[i])
+        self._submit(i)
+        future = self._next.pop(i)
+        self._submit(i + 1)
+        try:
+            return future.result()
+        finally:
+            if i + 1 >= len(self._items) and self._pool is not None:
+                self._pool.shutdown(wait=False)
+
+
+def _progress_note(doc_key: str, done: int, total: int, chunks: int, t_start: float) -> str:
+    """``doc_key · 120 chunks, 14.2 chunks/s, ETA 1m05s`` (ETA from the files still to do)."""
+    elapsed = time.perf_counter() - t_start
+    if done == 0 or elapsed <= 0:
+        return doc_key
+    eta = elapsed / done * (total - done)
+    return f"{doc_key} · {chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s"

@@ -133,6 +133,8 @@ class ChromaStore(EmbeddedStore):
     Chroma cannot open its folder.
     """
 
+    _vector_file = False  # Chroma holds the vectors
+
     def __init__(self, root: str | Path | None, dim: int, tool: str = "tool", chroma_path: str | Path | None = None,
                  collection: str | None = None):
         chromadb = _chromadb()

@@ -6,7 +6,11 @@ the document in ``keyword_dirty``; the tantivy index is derived data, committed 
 :meth:`flush`, after which the marks are cleared. On open, marked documents are re-synced
 from SQLite, and a tantivy index that is missing, unreadable or out of step is rebuilt, so a
 process killed at any moment leaves an index that opens, searches and completes on the next
-ingest. Vectors live in SQLite and are loaded into one contiguous matrix on first use.
+ingest. Vectors live in SQLite (the record) and in one contiguous float32 matrix for search. The
+matrix is also written beside the database as ``vectors-<generation>.npy`` (with the row → chunk
+map), a derived cache keyed by the flush generation: a later process memory-maps it instead of
+rebuilding the matrix from every SQLite row (1M rows: 8.8 s → well under a second). The file is
+discarded when the generation moves on or unflushed writes are found at open.
 """
 
 from __future__ import annotations
@@ -110,6 +114,8 @@ class EmbeddedStore:
     Raises :class:`StoreError` if the directory cannot be created or the database is not ours.
     """
 
+    _vector_file = True  # the dense matrix is kept in a memory-mappable file per generation
+
     def __init__(self, root: str | Path | None, dim: int):
         self.dim = dim
         self.root = Path(root) if root is not None else None
@@ -124,6 +130,11 @@ class EmbeddedStore:
             self._check_dim()
         except sqlite3.DatabaseError as e:
             raise _corrupt(self.root, e) from None
+        # writes after the last flush: the vector file may not hold them (dropped; never mapped)
+        self._vectors_stale = self.root is not None and bool(
+            self._db.execute("SELECT 1 FROM keyword_dirty LIMIT 1").fetchone())
+        if self._vectors_stale and self._vector_file:
+            self._drop_vector_files()
         self._keyword = self._open_keyword()
         self._dense: DenseIndex | None = None
         self._generation = self._read_generation()
@@ -320,12 +331,65 @@ class EmbeddedStore:
 
     def _load_dense(self) -> DenseIndex:
         di = self._new_dense_index()
+        if self._vector_file and not self._vectors_stale and self._map_vector_file(di):
+            return di
         rows = self._db.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
         if rows:
             ids = [r[0] for r in rows]
             mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
             di.load(ids, mat)
+            self._write_vector_file(di)
         return di
+
+    # ------------------------------------------------------------ the memory-mappable vector file
+    def _vector_paths(self, generation: int) -> tuple[Path, Path, Path]:
+        base = self.root / f"vectors-{generation}"
+        return base.with_suffix(".npy"), base.with_suffix(".owner.npy"), base.with_suffix(".ids")
+
+    def _map_vector_file(self, di: DenseIndex) -> bool:
+        """Load ``di`` from this generation's vector file (memory-mapped); False if absent or torn."""
+        if self.root is None:
+            return False
+        mat_p, owner_p, ids_p = self._vector_paths(self._generation)
+        try:
+            ids = ids_p.read_text(encoding="utf-8").split("\n") if ids_p.exists() else None
+            if ids is None:
+                return False
+            mat = np.load(mat_p, mmap_mode="r")
+            owner = np.load(owner_p)
+        except (OSError, ValueError):
+            return False
+        if mat.ndim != 2 or mat.shape[1] != self.dim or len(owner) != len(mat) or mat.dtype != np.float32 \
+                or (len(owner) and int(owner.max()) >= len(ids)):
+            return False
+        di.load_slots(ids, owner, mat)
+        return True
+
+    def _write_vector_file(self, di: DenseIndex) -> None:
+        """Write the matrix for this generation (tmp + rename; the ids file last marks it complete).
+        A read-only directory only costs the next process the rebuild."""
+        if self.root is None:
+            return
+        ids, owner, mat = di.arrays()
+        mat_p, owner_p, ids_p = self._vector_paths(self._generation)
+        tmp = f".tmp{os.getpid()}"
+        try:
+            self._drop_vector_files()
+            for path, arr in ((mat_p, mat), (owner_p, owner)):
+                with open(str(path) + tmp, "wb") as f:
+                    np.save(f, arr)
+                os.replace(str(path) + tmp, path)
+            Path(str(ids_p) + tmp).write_text("\n".join(ids), encoding="utf-8")
+            os.replace(str(ids_p) + tmp, ids_p)
+        except OSError:
+            pass
+
+    def _drop_vector_files(self) -> None:
+        for p in self.root.glob("vectors-*"):
+            try:
+                p.unlink()
+            except OSError:
+                pass  # mapped by another process on Windows; a stale generation is never read
 
     # ---------------------------------------------------------------- writes
     def _write_chunks(self, chunks: list[StoredChunk]) -> None:
@@ -450,9 +514,30 @@ class EmbeddedStore:
             self._keyword.commit()
             self._db.execute("DELETE FROM keyword_dirty")
             # Readers in other processes (a running MCP server) compare this to reload their copies.
+            old = self._generation
             self._generation = self._read_generation() + 1
             self.set_meta("generation", str(self._generation))
+            if self.root is not None and self._vector_file:
+                self._carry_vector_file(old)
+            self._vectors_stale = False
             self._wrote = False
+
+    def _carry_vector_file(self, old: int) -> None:
+        """Give the new generation its vector file: the old one renamed when nothing was written,
+        else the matrix in memory (or rebuilt from SQLite once) written anew."""
+        old_paths = self._vector_paths(old)
+        if not self._wrote and all(p.exists() for p in old_paths):
+            try:
+                for src, dst in zip(old_paths, self._vector_paths(self._generation)):
+                    os.replace(src, dst)
+                return
+            except OSError:
+                pass
+        if self._wrote or self._dense is not None:
+            if self._dense is None:
+                self._dense = self._load_dense()  # no file for the new generation: rebuilt and written
+            else:
+                self._write_vector_file(self._dense)
 
     def _read_generation(self) -> int:
         return int(self.get_meta("generation") or 0)

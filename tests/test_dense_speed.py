@@ -1,0 +1,85 @@
+"""The fast dense paths give the exact float32 answer: the float16 prefilter with exact rescoring,
+the ``allow`` filter, and the memory-mapped vector file of the embedded store (issue 18)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from docstrata.index import dense
+from docstrata.index.dense import DenseIndex
+from docstrata.models import Chunk, FileState
+from docstrata.store.base import StoredChunk
+from docstrata.store.embedded import EmbeddedStore
+
+
+def _unit(rng, n, dim=384):
+    v = rng.standard_normal((n, dim)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _exact(mat, q, k):
+    s = mat @ q
+    return list(np.argsort(-s, kind="stable")[:k])
+
+
+def test_float16_prefilter_returns_the_exact_top_k(monkeypatch):
+    pytest.importorskip("faiss")
+    rng = np.random.default_rng(7)
+    mat = _unit(rng, 5000)
+    ids = [f"c{i:05d}" for i in range(len(mat))]
+    di = DenseIndex(384)
+    di.load(ids, mat)
+    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    for q in _unit(rng, 20):
+        hits = di.search(q, 10)
+        assert di._f16 is not None  # the prefilter ran
+        assert [h[0] for h in hits] == [ids[i] for i in _exact(mat, q, 10)]
+        # Scores are the exact float32 cosines, not float16 ones.
+        assert hits[0][1] == pytest.approx(float(mat[int(hits[0][0][1:])] @ q), abs=1e-6)
+    di.remove(ids[_exact(mat, q, 1)[0]])  # a removed chunk is never returned
+    assert ids[_exact(mat, q, 1)[0]] not in [h[0] for h in di.search(q, 10)]
+
+
+def test_allow_keeps_only_the_given_chunks():
+    rng = np.random.default_rng(3)
+    mat = _unit(rng, 300)
+    ids = [f"c{i:03d}" for i in range(300)]
+    di = DenseIndex(384)
+    di.load(ids, mat)
+    allow = set(ids[100:120])
+    hits = di.search(mat[5], 5, allow=allow)
+    sub = mat[100:120] @ mat[5]
+    assert [h[0] for h in hits] == [ids[100 + i] for i in np.argsort(-sub)[:5]]
+
+
+def _doc(doc_key, vecs):
+    return [StoredChunk(Chunk(chunk_id=f"{doc_key}#{i}", doc_key=doc_key, ordinal=i, content=f"text {doc_key} {i}",
+                              section_id=str(i), parent_chain=[], heading_level=1), vecs[i:i + 1])
+            for i in range(len(vecs))]
+
+
+def test_vector_file_is_mapped_on_open_and_follows_writes(tmp_path):
+    rng = np.random.default_rng(11)
+    a, b = _unit(rng, 50), _unit(rng, 30)
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    store.replace_document("a.md", FileState(1, 1, "a"), _doc("a.md", a), [])
+    store.flush()
+    store.close()
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert isinstance(store._dense_index()._matrix.base, np.memmap)  # mapped, not rebuilt from rows
+    assert store.dense_search(a[7], 1)[0][0] == "a.md#7"
+    store.replace_document("b.md", FileState(1, 1, "b"), _doc("b.md", b), [])
+    store.delete_document("a.md")
+    store.flush()
+    store.close()
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert store.dense_search(b[3], 1)[0][0] == "b.md#3"
+    assert all(not h[0].startswith("a.md") for h in store.dense_search(a[7], 80))
+    # Writes that were never flushed (a killed ingest) make the file untrusted at the next open.
+    store.replace_document("c.md", FileState(1, 1, "c"), _doc("c.md", a[:5]), [])
+    store._db.close()
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert not isinstance(store._dense_index()._matrix.base, np.memmap)
+    assert store.dense_search(a[2], 1)[0][0] == "c.md#2"
+    store.close()
