@@ -857,7 +857,7 @@ class VectorstoreTool(_BaseTool):
         from .docinfo import now_utc
 
         fields = self.cfg.meta_fields or []
-        summary = f"{n_records} records" + (f"; fields: {', '.join(self.cfg.resolved_vector_fields + fields)}")
+        summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(self.cfg.resolved_vector_fields + fields))}"
         write_document_entry(self.store, DocumentEntry(
             doc_key=doc_key, title=Path(doc_key).name, summary=summary,
             file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),
