@@ -98,6 +98,9 @@ def test_search_shows_why_each_result_ranks(page, served):
     assert "credit" in [m.lower() for m in marks]
     assert "Service Level" in credits.locator(".defs").inner_text()
     assert "10 results" in page.inner_text("#search-status")
+    conf = search_view(served[1]["policies"], README_QUERY)["confidence"]
+    assert page.inner_text("#search-confidence .badge.conf") == f"confidence {conf['level']}"
+    assert conf["reason"] in page.inner_text("#search-confidence")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "search")
     assert not page.errors, page.errors
@@ -165,4 +168,25 @@ def test_compare_and_evaluate_two_settings(page, served, tmp_path):
     assert "3 beir queries" in page.inner_text("#eval-status")
     page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top of a full-page shot
     shot(page, "compare", full_page=True)
+    assert not page.errors, page.errors
+
+
+def test_the_search_form_filters_by_document_and_section(page):
+    page.click(".tab[data-view='search']")
+    page.select_option("#search-settings select[name=document]", "master_services_agreement.md")
+    page.fill("#search-settings input[name=section]", "4")
+    page.fill("#q", "service")
+    page.click("#search-form button[type=submit]")
+    from playwright.sync_api import expect
+
+    expect(page.locator("#search-status")).to_contain_text("only document", timeout=60_000)
+    sections = [page.locator(".result").nth(i).get_attribute("data-section") for i in range(page.locator(".result").count())]
+    assert sections and all(s.startswith("4.") for s in sections), sections
+    assert "only document master_services_agreement.md, section 4" in page.inner_text("#search-status")
+    page.fill("#search-settings input[name=section]", "")
+    page.select_option("#search-settings select[name=document]", "")
+    page.fill("#q", "the of and")  # no content words: no hits, and the page says why
+    page.click("#search-form button[type=submit]")
+    expect(page.locator("#search-status")).to_contain_text("0 results", timeout=60_000)
+    assert page.inner_text("#search-confidence .badge.conf") == "confidence none"
     assert not page.errors, page.errors

@@ -181,7 +181,7 @@ async function runSearch(e) {
     const c = view.confidence;
     $("search-confidence").replaceChildren(
       h("span", { class: "badge conf " + c.level, title: "the answer's confidence signal (README, Confidence)" }, "confidence " + c.level),
-      " " + c.reason + (c.best_similarity !== null ? ` · best similarity ${fmt(c.best_similarity, 3)}` : ""),
+      " " + c.reason,
       ...view.notices.map((n) => h("div", { class: "notice" }, n)));
     $("results").replaceChildren(...view.results.map((r) => resultCard(r, view)));
     if (!view.results.length) $("results").append(h("p", { class: "muted" }, "No results."));
