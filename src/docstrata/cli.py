@@ -30,7 +30,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """Structure-aware hybrid search over documents and records, for agents and people.
 
     Shell completion: `docstrata --install-completion` (bash, zsh, fish, PowerShell), or
-    `docstrata --show-completion SHELL` to print the script.
+    `docstrata --show-completion` to print the script (both for the shell you run them from).
     """
 
 
@@ -333,10 +333,16 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
 
 def _answer(results, query: str, tool_name: str) -> tuple[str, dict]:
     """The search answer as the MCP server renders it (answers.render_search), with no size
-    budget: whole passages, each definition once, the confidence line and notices first."""
+    budget: whole passages, each definition once, the confidence line and notices first; the
+    JSON hits also carry each modality's 1-based rank (``semantic_rank``, ``keyword_rank``,
+    ``exact_rank``; left out when that modality did not retrieve the hit)."""
     from .answers import render_search
 
-    return render_search(results, query, tool_name, max_chars=10**12)
+    text, data = render_search(results, query, tool_name, max_chars=10**12)
+    for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
+        hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
+                    if getattr(r, k, None) is not None})
+    return text, data
 
 
 def _search_batch(t, batch: Path, kw: dict) -> None:
