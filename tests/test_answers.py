@@ -405,6 +405,7 @@ def test_get_section_pages_to_the_end_with_cursors(toolset):
     assert "call again with cursor=" in pages[0].format()
     article = docs.get_section("gdpr.md", "article-17", max_chars=None)
     assert {c.section_id for c in article} >= {"17.1", "17.2"} and "undue delay" in article.content
+    assert article.section_id == "article-17"
     with pytest.raises(QueryError, match="cursor"):
         docs.get_section("gdpr", max_chars=400, cursor="12:deadbeef")
     with pytest.raises(QueryError, match="max_chars"):
