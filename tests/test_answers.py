@@ -321,6 +321,8 @@ def test_filters_return_the_top_hits_of_the_subset_on_every_store(any_store_tool
 def test_bad_filters_are_query_errors(toolset):
     with pytest.raises(QueryError, match="no document 'nope'"):
         toolset["policies"].search("data", document="nope")
+    with pytest.raises(QueryError, match="filters apply to record fields; tool 'policies' holds documents"):
+        toolset["policies"].search("data", filters={"category": "shoes"})  # not an empty answer
     with pytest.raises(QueryError, match="filters.colour"):
         toolset["products"].search("shoe", filters={"colour": "red"})
     with pytest.raises(QueryError, match="unknown operator"):

@@ -571,6 +571,9 @@ class HierarchicalDocumentTool(_BaseTool):
         Raises :class:`~docstrata.search.QueryError` for an empty query, ``top_k`` outside
         1–100, an unknown mode, an unknown document, a bad filter or threshold.
         """
+        if filters:  # documents' chunks have no record fields: every hit would be filtered out, silently
+            raise QueryError(f"filters apply to record fields; tool '{self.name}' holds documents "
+                             "(narrow with document and section)")
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)

@@ -109,7 +109,7 @@ function whyText(r, results, settings) {
   let s = parts.length ? `Fused ${fmt(r.fused_score)} = ${parts.join(" + ")} (weight ÷ (${settings.rrf_k} + rank)).`
     : r.chunk_type === "record" ? `Record score ${fmt(r.fused_score)} (fused; per-modality ranks are not reported for records).`
     : "Not ranked by any modality.";
-  if (r.pinned) s = "Placed first because the query names this section (exact match); " + s;
+  if (r.pinned) s = `Placed first because the query names this ${r.chunk_type === "record" ? "record (its id or a field value)" : "section"} (exact match); ` + s;
   if (m.rerank) s += ` Reordered by the reranker (score ${fmt(m.rerank.score, 3)}).`;
   const above = results[r.rank - 2];
   if (above && !r.pinned && !m.rerank) {
@@ -151,7 +151,7 @@ function resultCard(r, view) {
     h("div", { class: "defs" }, Object.entries(r.metadata).map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))))) : null;
   return h("article", { class: "result" + (r.pinned ? " pinned" : ""), "data-chunk": r.chunk_id, "data-section": c.section_id },
     h("div", { class: "rhead" }, h("span", { class: "rank" }, "#" + r.rank),
-      h("span", { class: "rtitle" }, title, r.pinned ? h("span", { class: "badge pin" }, "pinned: named section") : null,
+      h("span", { class: "rtitle" }, title, r.pinned ? h("span", { class: "badge pin" }, r.chunk_type === "record" ? "pinned: named record" : "pinned: named section") : null,
         h("span", { class: "badge type" }, r.chunk_type)),
       h("span", { class: "fused" }, "fused ", h("b", {}, fmt(r.fused_score)))),
     h("div", { class: "cite" }, path ? path + " › " : "", h("span", { class: "sid" }, c.section_id ? "§ " + c.section_id : r.chunk_id),
