@@ -321,6 +321,8 @@ def test_filters_return_the_top_hits_of_the_subset_on_every_store(any_store_tool
 def test_bad_filters_are_query_errors(toolset):
     with pytest.raises(QueryError, match="no document 'nope'"):
         toolset["policies"].search("data", document="nope")
+    with pytest.raises(QueryError, match="filters apply to record fields; tool 'policies' holds documents"):
+        toolset["policies"].search("data", filters={"category": "shoes"})  # not an empty answer
     with pytest.raises(QueryError, match="filters.colour"):
         toolset["products"].search("shoe", filters={"colour": "red"})
     with pytest.raises(QueryError, match="unknown operator"):
@@ -405,6 +407,7 @@ def test_get_section_pages_to_the_end_with_cursors(toolset):
     assert "call again with cursor=" in pages[0].format()
     article = docs.get_section("gdpr.md", "article-17", max_chars=None)
     assert {c.section_id for c in article} >= {"17.1", "17.2"} and "undue delay" in article.content
+    assert article.section_id == "article-17"
     with pytest.raises(QueryError, match="cursor"):
         docs.get_section("gdpr", max_chars=400, cursor="12:deadbeef")
     with pytest.raises(QueryError, match="max_chars"):

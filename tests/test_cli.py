@@ -73,7 +73,10 @@ def test_version_and_completion(tmp_path):
 
     out = run("--version", cwd=tmp_path, check=True)
     assert out.stdout.strip() == f"docstrata {__version__}"
-    script = run("--show-completion", "bash", cwd=tmp_path, check=True).stdout
+    # what `--show-completion` prints for bash (that flag detects the shell from the parent
+    # process, which fails when the suite runs detached from a shell)
+    script = subprocess.run([sys.executable, "-m", "docstrata.cli"], cwd=tmp_path, capture_output=True, text=True,
+                            env={**ENV, "_DOCSTRATA_COMPLETE": "source_bash"}, timeout=60).stdout
     assert "_DOCSTRATA_COMPLETE" in script and "complete" in script
     help_ = run("--help", cwd=tmp_path, probe=True)
     assert "--install-completion" in help_.stdout and "get-section" in help_.stdout and "ui" in help_.stdout
@@ -82,8 +85,12 @@ def test_version_and_completion(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--mode", "fuzzy"], "--mode must be one of hybrid, semantic, keyword, exact, got 'fuzzy'"),
-    (["--min-score", "0.5"], "can never be met"),
-    (["--min-score", "-1"], "--min-score must be a number >= 0"),
+    (["--min-score", "1.5"], "--min-score is a cosine similarity between 0 and 1, got 1.5"),
+    (["--min-fused-score", "0.5"], "--min-fused-score 0.5 can never be met: fused RRF scores are at most 0.1667"),
+    (["--min-fused-score", "-1"], "--min-fused-score must be a number >= 0"),
+    (["--filter", "price<<5"], "--filter 'price<<5': < needs a number"),
+    (["--filter", "category"], "--filter 'category': expected FIELD=VALUE"),
+    (["--filter", "category=shoes"], "--filter applies to record fields; tool 'policies' holds documents"),
     (["--top-k", "500"], "less than or equal to 100"),
 ])
 def test_argument_errors_come_before_any_index_or_model(tmp_path, args, message):
@@ -110,15 +117,16 @@ def test_a_hub_name_reranker_fails_before_any_index_or_model(tmp_path):
 def test_keyword_and_exact_searches_never_load_the_model(project, mode, first):
     query = "Section 4.3" if mode == "exact" else README_QUERY
     proc = run("search", "--mode", mode, "--json", query, cwd=project, probe=True)
-    results = json.loads(proc.stdout)
-    assert results[0]["section_id"] == first
+    answer = json.loads(proc.stdout)
+    assert answer["query"] == query and answer["results"][0]["section_id"] == first
+    assert answer["confidence"]["level"] in ("high", "medium") and answer["confidence"]["best_similarity"] is None
     assert loaded(proc) == (False, False)
 
 
 @pytest.mark.slow  # loads the model (~10 s)
 def test_hybrid_search_loads_the_model_and_ranks_the_readme_query(project):
     proc = run("search", "--json", README_QUERY, cwd=project, probe=True)
-    ids = [r["section_id"] for r in json.loads(proc.stdout)]
+    ids = [r["section_id"] for r in json.loads(proc.stdout)["results"]]
     assert ids[:2] == ["4.2", "4.3"] or ids[:2] == ["4.3", "4.2"]
     assert loaded(proc)[0]
 
@@ -130,18 +138,92 @@ def test_batch_from_stdin(project):
     assert [g["query_id"] for g in got] == ["a", "b"]
     assert got[0]["results"][0]["section_id"] == "4.2"
     assert got[1]["results"][0]["section_id"] == "1.1"
+    assert all(g["confidence"]["level"] and "notices" in g and "definitions" in g for g in got)
+    narrowed = run("search", "--batch", "-", "--mode", "keyword", "--document", "leave_policy", cwd=project,
+                   check=True, stdin='{"query_id": "a", "query": "carry-over"}\n')
+    assert {r["source_path"] for r in json.loads(narrowed.stdout)["results"]} == {"leave_policy.html"}
+
+
+def test_search_filters_by_document_and_section(project):
+    def ids(*args):
+        out = run("search", "--mode", "keyword", "--json", "-k", "20", *args, cwd=project, check=True)
+        return [(r["source_path"], r["section_id"]) for r in json.loads(out.stdout)["results"]]
+
+    everything = ids("service credits availability")
+    msa = ids("service credits availability", "--document", "master_services_agreement")
+    assert msa and {d for d, _ in msa} == {"master_services_agreement.md"}
+    assert msa == [h for h in everything if h[0] == "master_services_agreement.md"]  # same order, inside the store
+    four = ids("service credits availability", "-d", "master_services_agreement.md", "--section", "Section 4")
+    assert four and all(sid == "4" or sid.startswith("4.") for _, sid in four)
+    assert four == [h for h in msa if h[1] == "4" or h[1].startswith("4.")]
+    two = ids("leave", "-d", "leave_policy.html", "-d", "data_protection_policy.txt")
+    assert {d for d, _ in two} <= {"leave_policy.html", "data_protection_policy.txt"} and two
+    bad = run("search", "--mode", "keyword", "-d", "nosuchfile", "x", cwd=project)
+    assert bad.returncode == 2 and "no document 'nosuchfile'" in bad.stderr
+
+
+def test_search_text_answer_confidence_definitions_once_and_references(project):
+    text = run("search", "--mode", "keyword", "-k", "5", "Force Majeure Event", cwd=project, check=True).stdout
+    assert text.startswith("Confidence: ")
+    assert text.count("Definitions (each once") == 1
+    assert text.count('means an event beyond a party\'s reasonable control') <= 1  # once, in its own passage
+    assert "References: Section 8.2 → master_services_agreement.md § 8.2" in text
+    fused = run("search", "--mode", "keyword", "--json", "--min-fused-score", "0.15", "service credits",
+                cwd=project, check=True)
+    answer = json.loads(fused.stdout)
+    assert len(answer["results"]) == 1 and answer["results"][0]["score"] >= 0.15
+    assert answer["notices"] and "below the score threshold" in answer["notices"][0]
+    nothing = json.loads(run("search", "--mode", "keyword", "--json", "the of and", cwd=project, check=True).stdout)
+    assert nothing["results"] == [] and nothing["confidence"]["level"] == "none"
+    assert nothing["confidence"]["content_words"] is False
 
 
 def test_get_section(project):
     out = run("get-section", "master_services_agreement", "Section 4", "--json", cwd=project, check=True)
     answer = json.loads(out.stdout)
     assert answer["document"] == "master_services_agreement.md" and answer["section_id"] == "4"
+    assert answer["location"] == "Master Services Agreement > 4. Service Levels"
     assert "4.2 Availability" in answer["content"] and "4.3 Service Credits" in answer["content"]
+    assert answer["next_cursor"] is None and answer["truncated"] is False
     text = run("get-section", "master_services_agreement.md", "4.3", cwd=project, check=True).stdout
     assert text.startswith("Source: master_services_agreement.md\nLocation: Master Services Agreement > "
                            "4. Service Levels > 4.3 Service Credits\nSection: 4.3\n")
     bad = run("get-section", "master_services_agreement.md", "99.9", cwd=project)
     assert bad.returncode == 1 and "no section '99.9'" in bad.stderr
+
+
+def test_get_section_of_a_whole_document_in_pages(project):
+    whole = json.loads(run("get-section", "master_services_agreement", "--json", cwd=project, check=True).stdout)
+    assert whole["section_id"] == "" and whole["next_cursor"] is None and len(whole["content"]) == whole["total_chars"]
+    text = run("get-section", "master_services_agreement", "--max-chars", "400", cwd=project, check=True).stdout
+    hint = re.search(r"\[cut: (\d+) more characters; continue with: docstrata get-section master_services_agreement "
+                     r"--max-chars 400 --cursor (\S+)\]$", text.strip())
+    assert hint, text
+    assert text.startswith("Source: master_services_agreement.md\nLocation: Master Services Agreement\n"
+                           "Section: (whole document)\nCharacters 1-")
+    pages, cursor = [], None
+    while True:  # follow the cursors to the end: the pages make up the whole text
+        args = ["--cursor", cursor] if cursor else []
+        page = json.loads(run("get-section", "master_services_agreement", "--max-chars", "800", "--json", *args,
+                              cwd=project, check=True).stdout)
+        assert len(page["content"]) <= 800 and page["offset"] == sum(len(p) for p in pages)
+        pages.append(page["content"])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert len(pages) >= 3 and "".join(pages) == whole["content"]
+    assert int(hint.group(1)) == whole["total_chars"] - int(hint.group(2).split(":")[0])  # the rest, from the cursor on
+    bad = run("get-section", "master_services_agreement", "--cursor", "12:deadbeef", cwd=project)
+    assert bad.returncode == 1 and "changed since this cursor" in bad.stderr
+
+
+def test_neighbours(project):
+    out = json.loads(run("neighbours", "master_services_agreement.md#11", "--before", "1", "--after", "0", "--json",
+                         cwd=project, check=True).stdout)
+    assert [c["chunk_id"] for c in out["chunks"]] == ["master_services_agreement.md#10", "master_services_agreement.md#11"]
+    assert [c["section_id"] for c in out["chunks"]] == ["4.2", "4.3"]
+    bad = run("neighbours", "nope#1", cwd=project)
+    assert bad.returncode == 1 and "no chunk 'nope#1'" in bad.stderr
 
 
 def test_get_definition(project):
@@ -158,15 +240,17 @@ def test_list_documents(project):
     docs = {d["doc_key"]: d for d in listing[0]["documents"]}
     assert set(docs) == {"data_protection_policy.txt", "leave_policy.html", "master_services_agreement.md"}
     msa = docs["master_services_agreement.md"]
-    assert msa["title"] == "Master Services Agreement" and msa["file_type"] == "md"
-    # The index's own counts: one chunk per numbered section here, and 4 defined terms.
+    assert msa["title"] == "Master Services Agreement" and msa["file_type"] == "md" and msa["language"] == "en"
     tools = __import__("docstrata").open(project / "agent.yaml")
+    assert msa == next(e.to_dict() for e in tools["policies"].list_documents()  # the API's own entry
+                       if e.doc_key == "master_services_agreement.md")
     chunks = tools["policies"].store.document_chunks("master_services_agreement.md")
-    assert msa["chunks"] == len(chunks) and msa["definitions"] == 4
-    assert msa["sections"] >= len({c.section_id for c in chunks})
+    assert msa["total_chunks"] == len(chunks) and msa["section_count"] >= len({c.section_id for c in chunks})
     tools.close()
+    assert msa["summary"].startswith("This Master Services Agreement") and msa["ingested_at"].endswith(("Z", "+00:00"))
     table = run("list", cwd=project, check=True).stdout
     assert "master_services_agreement.md" in table and "Master Services Agreement" in table
+    assert msa["ingested_at"][:10] in table and "lang" in table
 
 
 def test_implicit_first_ingest_says_what_it_does(project):
@@ -206,3 +290,58 @@ def test_readme_quick_start_runs_from_the_repository_root(tmp_path):
                           capture_output=True, text=True, env=ENV, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "Section: 4.2" in proc.stdout and "Section: 4.3" in proc.stdout
+
+
+HOTELS = ("hotel_id,name,city,cap,notes\nH-LYS-01,Hotel Terreaux,Lyon,140,Near the old town\n"
+          "H-LYS-02,Part-Dieu Hotel,Lyon,120,Next to the station\nH-BER-01,Spree Hotel,Berlin,150,Quiet rooms\n"
+          "H-MAD-01,Retiro Hotel,Madrid,90,\"" + "Walking distance to the park. " * 30 + "\"\n")
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory) -> Path:
+    """A record tool over a small CSV built here, indexed once."""
+    dest = tmp_path_factory.mktemp("records")
+    (dest / "hotels.csv").write_text(HOTELS)
+    (dest / "agent.yaml").write_text("tools:\n  - name: hotels\n    type: vectorstore\n    description: hotels\n"
+                                     "    source: hotels.csv\n    id_field: hotel_id\n    vector_field: [name, city, notes]\n"
+                                     "    meta_fields: [city, cap]\n")
+    run("ingest", cwd=dest, check=True)
+    return dest
+
+
+def test_record_search_with_field_filters(records):
+    def hits(*args):
+        out = run("search", "--mode", "keyword", "--json", "hotel", *args, cwd=records, check=True)
+        return json.loads(out.stdout)["results"]
+
+    everything = [r["id"] for r in hits()]
+    lyon_cheap = hits("--filter", "city=Lyon,Berlin", "--filter", "cap<145")
+    assert sorted(r["id"] for r in lyon_cheap) == ["H-LYS-01", "H-LYS-02"]
+    assert [r["id"] for r in lyon_cheap] == [i for i in everything if i in ("H-LYS-01", "H-LYS-02")]
+    assert all(r["metadata"]["city"] == "Lyon" and float(r["metadata"]["cap"]) < 145 for r in lyon_cheap)
+    assert [r["id"] for r in hits("--filter", "cap>=140", "--filter", "cap<=140")] == ["H-LYS-01"]
+    assert [r["id"] for r in hits("--filter", "cap=90")] == ["H-MAD-01"]
+    bad = run("search", "--mode", "keyword", "--filter", "stars>3", "hotel", cwd=records, probe=True)
+    assert exit_code(bad) == "2" and "--filter stars: not a metadata field of tool 'hotels' (meta_fields: city, cap)" \
+        in " ".join(bad.stderr.split())
+    assert loaded(bad) == (False, False)
+    sec = run("search", "--section", "4", "hotel", cwd=records)
+    assert sec.returncode == 2 and "--section applies to documents" in " ".join(sec.stderr.split())
+
+
+def test_get_record_in_pages_and_list_files(records):
+    r = json.loads(run("get-record", "h-lys-01", "--json", cwd=records, check=True).stdout)
+    assert r["id"] == "H-LYS-01" and r["score"] is None and r["metadata"] == {"city": "Lyon", "cap": "140"}
+    text = run("get-record", "H-MAD-01", "--max-chars", "300", cwd=records, check=True).stdout
+    m = re.search(r"continue with: docstrata get-record H-MAD-01 --max-chars 300 --cursor (\S+)\]", text)
+    assert m and text.startswith("Id: H-MAD-01\nSource: hotels.csv\n"), text
+    rest = json.loads(run("get-record", "H-MAD-01", "--max-chars", "300", "--cursor", m.group(1), "--json",
+                          cwd=records, check=True).stdout)
+    whole = json.loads(run("get-record", "H-MAD-01", "--json", cwd=records, check=True).stdout)["content"]
+    first = json.loads(run("get-record", "H-MAD-01", "--max-chars", "300", "--json", cwd=records, check=True).stdout)
+    assert whole.startswith(first["content"] + rest["content"]) and rest["content"]
+    missing = run("get-record", "H-NONE", cwd=records)
+    assert missing.returncode == 1 and "no record with id 'H-NONE'" in missing.stderr
+    listing = json.loads(run("list", "--json", cwd=records, check=True).stdout)
+    assert [(d["doc_key"], d["total_chunks"], d["file_type"]) for d in listing[0]["documents"]] == [("hotels.csv", 4, "csv")]
+    assert listing[0]["documents"][0]["summary"] == "4 records; fields: name, city, notes, cap"

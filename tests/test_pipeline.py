@@ -200,6 +200,13 @@ def test_get_section_returns_the_whole_section_with_subsections(policies):
     ids = [c.section_id for c in policies.get_section("master_services_agreement.md", "4")]
     assert ids == ["4.1", "4.2", "4.3"]
     assert [c.section_id for c in policies.get_section("master_services_agreement.md", "Section 4.2")] == ["4.2"]
+    # the page names the section asked for, not its first chunk's (4.1, which carries heading-only 4)
+    for asked in ("4", "Section 4"):
+        page = policies.get_section("master_services_agreement.md", asked)
+        assert (page.section_id, page.title, page.location) == (
+            "4", "4. Service Levels", "Master Services Agreement > 4. Service Levels")
+    page = policies.get_section("master_services_agreement.md", "4.3")
+    assert (page.section_id, page.location) == ("4.3", "Master Services Agreement > 4. Service Levels > 4.3 Service Credits")
 
 
 def test_a_query_using_a_defined_term_is_not_answered_by_its_definition(policies):

@@ -131,14 +131,64 @@ def test_document_filter_and_section_prefix(server):
     assert four and all(r["citation"]["section_id"].startswith("4.") for r in four)
 
 
+def test_the_answer_says_how_confident_it_is(server):
+    good = call(server, "/api/search", {"query": "Section 4.3"})
+    assert good["confidence"]["level"] == "high" and good["notices"] == []
+    empty = call(server, "/api/search", {"query": "the of and"})
+    assert empty["results"] == [] and empty["confidence"]["level"] == "none"
+    assert empty["confidence"]["content_words"] is False
+    # a cosine threshold above every hit but the pinned one: the search says it left hits out
+    strict = call(server, "/api/search", {"query": "Section 4.3", "settings": {"min_score": 0.99}})
+    assert [r["citation"]["section_id"] for r in strict["results"]] == ["4.3"] and strict["results"][0]["pinned"]
+    assert strict["notices"] and "threshold" in strict["notices"][0]
+    code, err = status_of(server, "/api/search", {"query": "x", "settings": {"min_score": 3}})
+    assert code == 400 and err["error"] == "bad min_score: 3"
+
+
+def test_record_field_filters_apply_in_the_store(tmp_path, embedder):
+    (tmp_path / "hotels.csv").write_text("hotel_id,name,city,cap\nH1,Hotel Terreaux,Lyon,140\n"
+                                         "H2,Part-Dieu Hotel,Lyon,120\nH3,Spree Hotel,Berlin,150\n"
+                                         "H4,Retiro Hotel,Madrid,90\n")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: hotels\n    type: vectorstore\n    source: hotels.csv\n"
+                                         "    description: hotels\n    id_field: hotel_id\n"
+                                         "    vector_field: [name, city]\n    meta_fields: [city, cap]\n")
+    tools = docstrata.open(tmp_path / "agent.yaml")
+    tools["hotels"]._embedder = embedder
+    tools["hotels"].ingest()
+    srv, _ = serve_in_thread(tools)
+    try:
+        assert call(srv, "/api/tools")[0]["meta_fields"] == ["city", "cap"]
+        view = call(srv, "/api/search", {"query": "hotel", "settings": {"filters": "cap<145; city=Lyon,Berlin"}})
+        assert sorted(r["chunk_id"] for r in view["results"]) == ["H1", "H2"]
+        assert view["settings"]["filters"] == {"cap": {"lt": 145}, "city": ["Lyon", "Berlin"]}
+        assert all(r["metadata"]["city"] == "Lyon" for r in view["results"])
+        # the same top hits as an unfiltered search restricted to that subset
+        everything = call(srv, "/api/search", {"query": "hotel"})["results"]
+        assert [r["chunk_id"] for r in view["results"]] == [r["chunk_id"] for r in everything
+                                                           if r["chunk_id"] in ("H1", "H2")]
+        code, err = status_of(srv, "/api/search", {"query": "hotel", "settings": {"filters": "cap<<3"}})
+        assert code == 400 and "'cap<<3'" in err["error"]
+        code, err = status_of(srv, "/api/search", {"query": "hotel", "settings": {"filters": "stars>3"}})
+        assert code == 400 and "stars" in err["error"]
+        files = call(srv, "/api/documents")
+        assert [(f["doc_key"], f["total_chunks"]) for f in files] == [("hotels.csv", 4)]
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        tools.close()
+
+
 def test_documents_list(server, toolset):
     docs = {d["doc_key"]: d for d in call(server, "/api/documents")}
     assert set(docs) == {"data_protection_policy.txt", "leave_policy.html", MSA, "scope.md"}
     store = toolset["policies"].store
+    entries = {e.doc_key: e.to_dict() for e in toolset["policies"].list_documents()}
     for key, d in docs.items():
-        assert d["chunks"] == len(store.document_chunks(key))
+        assert d["total_chunks"] == len(store.document_chunks(key))
+        assert {k: v for k, v in d.items() if k != "definitions"} == entries[key]  # the API's own entry
     assert docs[MSA]["summary"].startswith("This Master Services Agreement")
     assert docs["leave_policy.html"]["file_type"] == "html" and docs[MSA]["definitions"] == 4
+    assert docs[MSA]["language"] == "en" and docs[MSA]["section_count"] >= 10 and docs[MSA]["ingested_at"]
 
 
 def test_document_view_tree_definitions_and_references(server, toolset):
@@ -166,6 +216,9 @@ def test_section_view_by_cited_name(server):
     assert "4.1" in s["content"] and "4.3 Service Credits" in s["content"]
     code, err = status_of(server, f"/api/section?document={MSA}&section_id=9.9")
     assert code == 400 and "no section '9.9'" in err["error"]
+    whole = call(server, "/api/section?document=scope")  # no section: the whole document
+    assert whole["section_id"] == "" and whole["content"].startswith("# Scope Note")
+    assert "## 2. Terms" in whole["content"] and len(whole["chunk_ids"]) >= 2
 
 
 def test_compare_marks_rank_changes(server):

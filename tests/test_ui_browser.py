@@ -2,7 +2,8 @@
 
 Loads the page over examples/agent.yaml, runs the README's example search, reads why § 4.3
 ranks where it does, opens § 4.2 from 4.3's cross-reference, follows it into the document view,
-compares hybrid with keyword and evaluates both on a small query set. Saves a screenshot of
+compares hybrid with keyword and evaluates both on a small query set, then narrows searches
+(document + section; a record tool's field filters) and reads the confidence badge. Saves a screenshot of
 each view to docs/screenshots/ (linked from the README).
 
 Needs Chromium at /usr/bin/chromium (Debian: ``apt-get install chromium``; .ci/run installs it)
@@ -98,6 +99,9 @@ def test_search_shows_why_each_result_ranks(page, served):
     assert "credit" in [m.lower() for m in marks]
     assert "Service Level" in credits.locator(".defs").inner_text()
     assert "10 results" in page.inner_text("#search-status")
+    conf = search_view(served[1]["policies"], README_QUERY)["confidence"]
+    assert page.inner_text("#search-confidence .badge.conf") == f"confidence {conf['level']}"
+    assert conf["reason"] in page.inner_text("#search-confidence")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "search")
     assert not page.errors, page.errors
@@ -166,3 +170,60 @@ def test_compare_and_evaluate_two_settings(page, served, tmp_path):
     page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top of a full-page shot
     shot(page, "compare", full_page=True)
     assert not page.errors, page.errors
+
+
+def test_the_search_form_filters_by_document_and_section(page):
+    page.click(".tab[data-view='search']")
+    page.select_option("#search-settings select[name=document]", "master_services_agreement.md")
+    page.fill("#search-settings input[name=section]", "4")
+    page.fill("#q", "service")
+    page.click("#search-form button[type=submit]")
+    from playwright.sync_api import expect
+
+    expect(page.locator("#search-status")).to_contain_text("only document", timeout=60_000)
+    sections = [page.locator(".result").nth(i).get_attribute("data-section") for i in range(page.locator(".result").count())]
+    assert sections and all(s.startswith("4.") for s in sections), sections
+    assert "only document master_services_agreement.md, section 4" in page.inner_text("#search-status")
+    page.fill("#search-settings input[name=section]", "")
+    page.select_option("#search-settings select[name=document]", "")
+    page.fill("#q", "the of and")  # no content words: no hits, and the page says why
+    page.click("#search-form button[type=submit]")
+    expect(page.locator("#search-status")).to_contain_text("0 results", timeout=60_000)
+    assert page.inner_text("#search-confidence .badge.conf") == "confidence none"
+    assert not page.errors, page.errors
+
+
+def test_record_field_filters_in_the_search_form(page, tmp_path, embedder):
+    """A record tool's search form has a field-filter box; what it returns is what the API returns."""
+    from playwright.sync_api import expect
+
+    from docstrata.ui.api import Settings, search_view
+
+    (tmp_path / "hotels.csv").write_text("hotel_id,name,city,cap\nH1,Hotel Terreaux,Lyon,140\n"
+                                         "H2,Part-Dieu Hotel,Lyon,120\nH3,Spree Hotel,Berlin,150\n")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: hotels\n    type: vectorstore\n    source: hotels.csv\n"
+                                         "    description: hotels\n    id_field: hotel_id\n"
+                                         "    vector_field: [name, city]\n    meta_fields: [city, cap]\n")
+    tools = docstrata.open(tmp_path / "agent.yaml")
+    tools["hotels"]._embedder = embedder
+    tools["hotels"].ingest()
+    srv, _ = serve_in_thread(tools)
+    try:
+        page.goto(srv.url)
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        assert page.locator("#search-settings input[name=section]").count() == 0  # records have no sections
+        page.fill("#search-settings input[name=filters]", "cap<145; city=Lyon,Berlin")
+        page.fill("#q", "hotel")
+        page.click("#search-form button[type=submit]")
+        expect(page.locator("#search-status")).to_contain_text("only fields", timeout=60_000)
+        want = search_view(tools["hotels"], "hotel", Settings.from_dict({"filters": "cap<145; city=Lyon,Berlin"}))
+        shown = [page.locator(".result").nth(i).get_attribute("data-chunk") for i in range(page.locator(".result").count())]
+        assert shown == [r["chunk_id"] for r in want["results"]] and sorted(shown) == ["H1", "H2"]
+        page.fill("#search-settings input[name=filters]", "cap<<1")
+        page.click("#search-form button[type=submit]")
+        expect(page.locator("#search-status.error")).to_contain_text("'cap<<1'", timeout=60_000)
+        assert not [e for e in page.errors if "400" not in e], page.errors  # the refused search is a 400, shown
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        tools.close()

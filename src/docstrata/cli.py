@@ -26,18 +26,14 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit")) -> None:
+                                       help="Print the version and exit"),
+          verbose: bool = typer.Option(False, "--verbose", "-v",
+                                       help="Log details: each ignored config setting, provider calls")) -> None:
     """Structure-aware hybrid search over documents and records, for agents and people.
 
     Shell completion: `docstrata --install-completion` (bash, zsh, fish, PowerShell), or
-    `docstrata --show-completion SHELL` to print the script.
+    `docstrata --show-completion` to print the script (both for the shell you run them from).
     """
-
-
-@app.callback()
-def _options(verbose: bool = typer.Option(False, "--verbose", "-v",
-                                          help="Log details: each ignored config setting, provider calls")) -> None:
-    """Options for every command."""
     if verbose:
         import logging
         import sys
@@ -115,9 +111,13 @@ def _pick_tool(toolset, name: Optional[str], kind: Optional[type] = None):
     return t
 
 
-def _check_search_args(t, mode: Optional[str], min_score: Optional[float]) -> None:
-    """Exit 2 on a bad mode, min_score or reranker before any index is opened or model loaded."""
-    import inspect
+def _check_search_args(t, mode: Optional[str], min_score: Optional[float] = None,
+                       min_fused_score: Optional[float] = None, section: Optional[str] = None,
+                       filters: Optional[dict] = None) -> None:
+    """Exit 2 on a bad mode, threshold, filter or reranker before any index is opened or model loaded.
+
+    ``min_score`` is the cosine similarity of query and hit (0-1, HoloDeck's meaning);
+    ``min_fused_score`` is on the weighted-RRF scale, whose ceiling this tool's weights fix."""
     import math
 
     from .errors import ConfigError
@@ -126,24 +126,47 @@ def _check_search_args(t, mode: Optional[str], min_score: Optional[float]) -> No
 
     if mode is not None and mode not in MODES:
         _fail(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
-    if min_score is not None:
-        if not (math.isfinite(min_score) and min_score >= 0):
-            _fail(f"--min-score must be a number >= 0, got {min_score:g}")
-        c = t.cfg
-        if "min_fused_score" in inspect.signature(t.search).parameters:  # s15: min_score is a cosine (HoloDeck)
-            if min_score > 1:
-                _fail(f"--min-score is a cosine similarity between 0 and 1, got {min_score:g}")
-            min_score = None
+    c = t.cfg
+    if min_score is not None and not (math.isfinite(min_score) and 0 <= min_score <= 1):
+        _fail(f"--min-score is a cosine similarity between 0 and 1, got {min_score:g} "
+              "(the fused RRF threshold is --min-fused-score)")
+    if min_fused_score is not None:
+        if not (math.isfinite(min_fused_score) and min_fused_score >= 0):
+            _fail(f"--min-fused-score must be a number >= 0, got {min_fused_score:g}")
         single = (mode or getattr(c, "search_mode", "hybrid")) != "hybrid"
-    if min_score is not None:
         best = max_fused_score(1.0 if single else c.semantic_weight + c.keyword_weight + c.exact_weight, c.rrf_k)
-        if min_score > best:
-            _fail(f"--min-score {min_score:g} can never be met: fused RRF scores are at most {best:.4f} "
-                  "here (it is not a cosine similarity)")
+        if min_fused_score > best:
+            _fail(f"--min-fused-score {min_fused_score:g} can never be met: fused RRF scores are at most "
+                  f"{best:.4f} here (for a cosine threshold use --min-score)")
+    records = c.type == "vectorstore"
+    if section and records and getattr(c, "structured", True):
+        _fail(f"--section applies to documents; tool '{t.name}' holds records (filter fields with --filter)")
+    if filters:
+        kept = getattr(c, "meta_fields", None) if records else None
+        if not records:
+            _fail(f"--filter applies to record fields; tool '{t.name}' holds documents "
+                  "(narrow with --document and --section)")
+        unknown = [f for f in filters if kept is not None and f not in kept]
+        if unknown:
+            _fail(f"--filter {unknown[0]}: not a metadata field of tool '{t.name}' "
+                  f"(meta_fields: {', '.join(kept) or 'none'})")
     try:
         getattr(t, "reranker", None)  # builds the Reranker: a hub name or missing directory fails here
     except ConfigError as e:
         _fail(f"{t.name}: {e}")
+
+
+def _filters(exprs: Optional[list[str]]) -> Optional[dict]:
+    """``--filter`` expressions as the API's ``filters`` mapping; exit 2 naming a bad one."""
+    if not exprs:
+        return None
+    from .filter_syntax import parse_filter_expressions
+    from .search import QueryError
+
+    try:
+        return parse_filter_expressions(exprs)
+    except QueryError as e:
+        _fail(str(e))
 
 
 def _ready(t, err, force: bool = False) -> None:
@@ -255,21 +278,46 @@ def _print_reports(reports) -> None:
             out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(s.reason)}")
 
 
-@app.command()
+_SEARCH_HELP = """Search one tool and print cited results.
+
+The text answer starts with a confidence line (and any notices: hits a threshold left out,
+...), lists each hit with its citation and resolved cross-references, then each definition the
+hits use, once. --json prints the same answer as JSON: {query, results, definitions,
+confidence, notices, truncated}, the shape of the MCP `<tool>_search` tool's output (one result
+schema for documents and records).
+
+Filters apply inside the index before ranking: --document (file name, stem or path; repeat for
+any of several), --section (a section-id prefix such as 4.2 or article-17, or as cited:
+'Section 4.2'), --filter on record fields (repeatable, AND): FIELD=VALUE, FIELD=A,B (any of),
+FIELD<N, FIELD<=N, FIELD>N, FIELD>=N.
+
+Arguments are checked before anything is loaded; the embedding model is loaded only when the
+dense leg runs (not for --mode keyword or exact)."""
+
+
+@app.command(help=_SEARCH_HELP)
 def search(query: Optional[str] = typer.Argument(None, help="The query"),
            config: str = ConfigOpt,
            tool: Optional[str] = ToolOpt,
            top_k: Optional[int] = typer.Option(None, "--top-k", "-k", min=1, max=100),
            mode: Optional[str] = typer.Option(None, "--mode", "-m", help="hybrid | semantic | keyword | exact"),
-           min_score: Optional[float] = typer.Option(None, "--min-score", help="On the fused RRF scale"),
-           json_out: bool = typer.Option(False, "--json", help="Every SearchResult field as JSON"),
+           document: list[str] = typer.Option(None, "--document", "-d",
+                                              help="Only this document (file name, stem or path); repeatable"),
+           section: Optional[str] = typer.Option(None, "--section", "-s",
+                                                 help="Only this section and its subsections: 4.2, article-17, 'Section 4.2'"),
+           filter_: list[str] = typer.Option(None, "--filter", "-f",
+                                             help="Record field condition: FIELD=VALUE, FIELD=A,B, FIELD<N, <=, >, >= "
+                                                  "(repeatable; all must hold)"),
+           min_score: Optional[float] = typer.Option(None, "--min-score",
+                                                     help="Drop hits whose cosine similarity to the query is below "
+                                                          "this (0-1; HoloDeck's min_similarity_score)"),
+           min_fused_score: Optional[float] = typer.Option(None, "--min-fused-score",
+                                                           help="Drop hits whose fused RRF score is below this"),
+           json_out: bool = typer.Option(False, "--json", help="The answer as JSON (results, definitions, confidence, notices)"),
            batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"} ("-" = stdin); '
-                                                                       'prints {"query_id", "results"} per line'),
+                                                                       'prints {"query_id", "results", "definitions", '
+                                                                       '"confidence", "notices"} per line'),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
-    """Search one tool and print cited results.
-
-    Arguments are checked before anything is loaded; the embedding model is loaded only when the
-    dense leg runs (not for --mode keyword or exact)."""
     _setup()
     _start_trace(trace)
     from .errors import DocstrataError
@@ -278,32 +326,47 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
 
     if batch is None and not (query and query.strip()):
         _fail("give a QUERY or --batch FILE")
+    filters = _filters(filter_)
     toolset = _load(config)
     with toolset:
         t = _pick_tool(toolset, tool)
-        _check_search_args(t, mode, min_score)
+        _check_search_args(t, mode, min_score, min_fused_score, section, filters)
+        kw = {"top_k": top_k, "mode": mode, "document": list(document or []) or None, "section": section,
+              "filters": filters, "min_similarity_score": min_score, "min_fused_score": min_fused_score}
         err = _console(stderr=True)
         try:
             _ready(t, err)
+            if kw["document"]:
+                t._document_keys(kw["document"])  # an unknown document fails before the model loads
             if batch is not None:
-                _search_batch(t, batch, top_k, mode, min_score)
+                _search_batch(t, batch, kw)
                 return
             _load_model_if_needed(t, mode, err)
-            results = t.search(query, top_k=top_k, mode=mode, min_score=min_score)
+            results = t.search(query, **kw)
         except (QueryError, DocstrataError) as e:
             _fail(str(e))
+    text, data = _answer(results, query, t.name)
     if json_out:
-        print(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
-        return
-    out = _console()
-    if not results:
-        out.print("No results.")
-    for i, r in enumerate(results, 1):
-        out.rule(f"[bold]{i}[/bold]")
-        out.print(escape_terminal(r.format()), markup=False)
+        print(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False))
+    else:
+        print(escape_terminal(text))
 
 
-def _search_batch(t, batch: Path, top_k, mode, min_score) -> None:
+def _answer(results, query: str, tool_name: str) -> tuple[str, dict]:
+    """The search answer as the MCP server renders it (answers.render_search), with no size
+    budget: whole passages, each definition once, the confidence line and notices first; the
+    JSON hits also carry each modality's 1-based rank (``semantic_rank``, ``keyword_rank``,
+    ``exact_rank``; left out when that modality did not retrieve the hit)."""
+    from .answers import render_search
+
+    text, data = render_search(results, query, tool_name, max_chars=10**12)
+    for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
+        hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
+                    if getattr(r, k, None) is not None})
+    return text, data
+
+
+def _search_batch(t, batch: Path, kw: dict) -> None:
     from .search import QueryError
 
     import sys
@@ -318,8 +381,8 @@ def _search_batch(t, batch: Path, top_k, mode, min_score) -> None:
         except (json.JSONDecodeError, KeyError, TypeError):
             _fail(f'{batch}, line {n}: expected {{"query_id": ..., "query": ...}}')
         try:
-            results = [r.to_dict() for r in t.search(q, top_k=top_k, mode=mode, min_score=min_score)]
-            print(json.dumps({"query_id": qid, "results": results}, ensure_ascii=False))
+            _, data = _answer(t.search(q, **kw), q, t.name)
+            print(json.dumps({"query_id": qid, **data}, ensure_ascii=False))
         except QueryError as e:
             print(json.dumps({"query_id": qid, "error": str(e), "results": []}))
 
@@ -375,15 +438,34 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
 
 
 # --------------------------------------------------------------------------- reading the index
-# These call the tools API directly. Where s15's API adds parameters (max_chars + cursor for
-# get_section, list_documents), the seams are `_section_answer` and `docstrata.ui.api.documents`.
+# These call the tools API directly (get_section, get_record, neighbours, get_definition,
+# list_documents); pages of a section or record follow the API's max_chars + cursor.
+
+MaxCharsOpt = typer.Option(None, "--max-chars", min=200, max=1_000_000,
+                           help="Print at most this many characters (default: all), with a --cursor to read on")
+CursorOpt = typer.Option(None, "--cursor", help="Continue where a cut page stopped (the cursor it printed)")
+
+
+def _read_on(command: str, max_chars: Optional[int], cursor: str, config: str, tool: Optional[str]) -> str:
+    """The command that prints the next page (with the same -c / --tool as this one)."""
+    import shlex
+
+    opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
+    return f"continue with: docstrata {command}{opts} --max-chars {max_chars} --cursor {cursor}"
+
 
 @app.command(name="get-section")
 def get_section(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
-                section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: 'Section 4.2'"),
+                section_id: Optional[str] = typer.Argument(None, help="Section id as shown in results (Section:), or as "
+                                                                      "cited: 'Section 4.2'; none = the whole document"),
+                max_chars: Optional[int] = MaxCharsOpt, cursor: Optional[str] = CursorOpt,
                 config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
-                json_out: bool = typer.Option(False, "--json")) -> None:
-    """Print one section of a document, with all its subsections."""
+                json_out: bool = typer.Option(False, "--json", help="The page as JSON (document, section_id, title, "
+                                                                    "location, content, chunk_ids, offset, total_chars, "
+                                                                    "next_cursor, truncated)")) -> None:
+    """Print one section of a document with all its subsections, or the whole document.
+
+    With --max-chars the text comes in pages: a cut page ends with the command that prints the next."""
     _setup()
     from .errors import DocstrataError
     from .search import QueryError
@@ -394,23 +476,79 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
         try:
             _ready(t, _console(stderr=True))
-            answer = _section_answer(t, document, section_id)
+            page = t.get_section(document, section_id or None, max_chars=max_chars, cursor=cursor)
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     if json_out:
-        print(json.dumps(answer, indent=2, ensure_ascii=False))
+        print(json.dumps(page.to_dict(), indent=2, ensure_ascii=False))
         return
-    print("\n".join([f"Source: {answer['document']}", f"Location: {answer['location']}",
-                     f"Section: {answer['section_id']}", "", answer["content"]]))
+    import shlex
+
+    text = page.format()  # its own read-on line names the API's cursor=; the CLI's names --cursor
+    if page.next_cursor:
+        where = " ".join(shlex.quote(a) for a in [document, *([section_id] if section_id else [])])
+        more = page.total_chars - page.offset - len(page.content)
+        text = text[: text.rindex("\n\n[cut: ")] + f"\n\n[cut: {more} more characters; " \
+            + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool) + "]"
+    print(text)
 
 
-def _section_answer(t, document: str, section_id: str) -> dict:
-    """get_section as a dict: document, section_id, location, content, chunk_ids."""
-    from .ui.api import section_view
+@app.command(name="get-record")
+def get_record(record_id: str = typer.Argument(..., help="The record's id, as search results show it (Id:)"),
+               max_chars: Optional[int] = MaxCharsOpt, cursor: Optional[str] = CursorOpt,
+               config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+               json_out: bool = typer.Option(False, "--json", help="The record as JSON (id, content, metadata, "
+                                                                   "source_path, next_cursor, truncated, ...)")) -> None:
+    """Print one record of a vectorstore tool by its id (case-insensitive). Exit 1 when there is none."""
+    _setup()
+    from .errors import DocstrataError
+    from .search import QueryError
+    from .tools import VectorstoreTool
 
-    s = section_view(t, document, section_id)  # s15: max_chars / cursor go here
-    return {"document": s["document"], "section_id": s["section_id"], "location": " > ".join(s["parent_chain"]),
-            "content": s["content"], "chunk_ids": s["chunk_ids"]}
+    toolset = _load(config)
+    with toolset:
+        t = _pick_tool(toolset, tool, VectorstoreTool)
+        try:
+            _ready(t, _console(stderr=True))
+            r = t.get_record(record_id, max_chars=max_chars, cursor=cursor)
+        except (QueryError, DocstrataError) as e:
+            _fail(str(e), 1)
+    if json_out:
+        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        return
+    import shlex
+    from dataclasses import replace
+
+    print(replace(r, next_cursor=None).format())
+    if r.next_cursor:
+        print(f"\n[cut: {r.content_chars} characters in all; "
+              + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool) + "]")
+
+
+@app.command()
+def neighbours(chunk_id: str = typer.Argument(..., help="A chunk id, as search results show it (Chunk:)"),
+               before: int = typer.Option(1, "--before", "-b", min=0, max=20, help="Chunks before it"),
+               after: int = typer.Option(1, "--after", "-a", min=0, max=20, help="Chunks after it"),
+               config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+               json_out: bool = typer.Option(False, "--json", help="{document, chunks: [{chunk_id, section_id, "
+                                                                   "location, content}]}")) -> None:
+    """Print a chunk with the chunks around it in its document, in document order."""
+    _setup()
+    from .answers import render_neighbours
+    from .errors import DocstrataError
+    from .search import QueryError
+    from .tools import HierarchicalDocumentTool
+
+    toolset = _load(config)
+    with toolset:
+        t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
+        try:
+            _ready(t, _console(stderr=True))
+            chunks = t.neighbours(chunk_id, before=before, after=after)
+        except (QueryError, DocstrataError) as e:
+            _fail(str(e), 1)
+    text, data = render_neighbours(chunks, max_chars=10**12)
+    print(json.dumps(data, indent=2, ensure_ascii=False) if json_out else text)
 
 
 @app.command(name="get-definition")
@@ -448,11 +586,13 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
 @app.command(name="list")
 def list_(config: str = ConfigOpt,
           tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
-          json_out: bool = typer.Option(False, "--json")) -> None:
-    """List each tool's indexed documents (title, type, sections, chunks) or record files (records)."""
+          json_out: bool = typer.Option(False, "--json", help="[{tool, type, documents: [{doc_key, title, summary, "
+                                                              "language, file_type, section_count, top_sections, "
+                                                              "total_chunks, ingested_at, warnings}]}]")) -> None:
+    """List each tool's indexed documents (title, type, language, sections, chunks, ingested at,
+    summary) or record files (records)."""
     _setup()
     from .errors import DocstrataError
-    from .ui.api import documents
 
     toolset = _load(config)
     out, err = _console(), _console(stderr=True)
@@ -462,22 +602,33 @@ def list_(config: str = ConfigOpt,
             t = _pick_tool(toolset, name)
             try:
                 _ready(t, err)
-                listing.append({"tool": t.name, "type": t.cfg.type, "documents": documents(t)})
+                listing.append({"tool": t.name, "type": t.cfg.type,
+                                "documents": [e.to_dict() for e in t.list_documents()]})
             except DocstrataError as e:
                 _fail(f"{name}: {e}")
     if json_out:
         print(json.dumps(listing, indent=2, ensure_ascii=False))
         return
     from rich.table import Table
+    from rich.text import Text
 
     for entry in listing:
         records = entry["type"] == "vectorstore"
-        table = Table(title=f"{entry['tool']} ({entry['type']})", title_justify="left")
-        for col in (["file", "records"] if records else ["document", "title", "type", "sections", "chunks"]):
-            table.add_column(col, justify="right" if col in ("sections", "chunks", "records") else "left")
+        table = Table(title=f"{entry['tool']} ({entry['type']})", title_justify="left", show_lines=not records)
+        cols = ["file", "type", "records", "ingested at", "summary"] if records else \
+            ["document", "title / summary", "type", "lang", "sections", "chunks", "ingested at"]
+        for col in cols:
+            table.add_column(col, justify="right" if col in ("sections", "chunks", "records") else "left",
+                             ratio=3 if col in ("summary", "title / summary") else None, overflow="fold")
         for d in entry["documents"]:
-            table.add_row(*([d["doc_key"], str(d["chunks"])] if records else
-                            [d["doc_key"], d["title"], d["file_type"], str(d["sections"]), str(d["chunks"])]))
+            when = d["ingested_at"].replace("T", " ")[:16]
+            summary = d["summary"] if len(d["summary"]) <= 160 else d["summary"][:159].rsplit(" ", 1)[0] + " …"
+            title = Text(d["title"], style="bold")
+            if summary:
+                title.append("\n" + summary, style="dim")
+            table.add_row(*([d["doc_key"], d["file_type"], str(d["total_chunks"]), when, summary] if records else
+                            [d["doc_key"], title, d["file_type"], d["language"] or "–", str(d["section_count"]),
+                             str(d["total_chunks"]), when]))
         out.print(table)
 
 

@@ -73,6 +73,24 @@ def _read_cursor(cursor: str | None, text: str) -> int:
     return int(off)
 
 
+def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
+    """The section a ``get_section`` answer is, and its parent chain: the deepest section every
+    chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
+    id is 4.1, whose chunk carries the heading-only section 4)."""
+    def held(c: Chunk) -> list[str]:
+        m = c.metadata
+        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *m.get("sections", []), c.section_id]))
+
+    first = chunks[0]
+    common = set.intersection(*(set(held(c)) for c in chunks))
+    sid = next((s for s in reversed(held(first)) if s in common), first.section_id)
+    chain = list(first.parent_chain)
+    path = [*reversed(first.metadata.get("ancestors", [])), first.section_id]
+    if sid in path and len(path) == len(chain):
+        chain = chain[: path.index(sid) + 1]
+    return sid, chain
+
+
 def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
     """``{"category": "shoes", "price": {"gte": 10, "lt": 100}, "colour": ["red", "blue"]}`` →
     conditions (see :class:`~docstrata.store.base.MetaCondition`). A string value means string
@@ -688,6 +706,9 @@ class HierarchicalDocumentTool(_BaseTool):
         Raises :class:`~docstrata.search.QueryError` for an empty query, ``top_k`` outside
         1–100, an unknown mode, an unknown document, a bad filter or threshold.
         """
+        if filters:  # documents' chunks have no record fields: every hit would be filtered out, silently
+            raise QueryError(f"filters apply to record fields; tool '{self.name}' holds documents "
+                             "(narrow with document and section)")
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
@@ -796,11 +817,10 @@ class HierarchicalDocumentTool(_BaseTool):
         end = _page_end(text, start, max_chars)
         first = chunks[0]
         in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
-        head = in_page[0]
-        title = (head.parent_chain[-1] if head.parent_chain else head.document_title) if section_id else \
-            (first.document_title or doc_key)
-        location = " > ".join(first.parent_chain) if section_id else title
-        return SectionPage(document=doc_key, section_id=first.section_id if section_id else "", title=title,
+        sid, chain = _common_section(chunks) if section_id else ("", [])
+        title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
+        location = " > ".join(chain) if section_id else title
+        return SectionPage(document=doc_key, section_id=sid, title=title,
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
                            next_cursor=_cursor(end, text) if end < len(text) else None, chunks=in_page)
@@ -997,7 +1017,7 @@ class VectorstoreTool(_BaseTool):
         from .docinfo import now_utc
 
         fields = self.cfg.meta_fields or []
-        summary = f"{n_records} records" + (f"; fields: {', '.join(self.cfg.resolved_vector_fields + fields)}")
+        summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(self.cfg.resolved_vector_fields + fields))}"
         write_document_entry(self.store, DocumentEntry(
             doc_key=doc_key, title=Path(doc_key).name, summary=summary,
             file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),

@@ -1,16 +1,17 @@
-"""The playground's view of the tools API: plain dicts (JSON-ready) for the page and for ``docstrata list``.
+"""The playground's view of the tools API: plain dicts (JSON-ready) for the page.
 
 This is the one seam between the page and the tools: every call goes through a configured
 tool's own ``search`` / ``get_section`` / ``get_definition`` and its store's read methods, on
-the index the process already has open (no second index). Where the tools API grows (issue 15:
-``list_documents``, search filters, ``get_section`` budgets), the spots are marked ``s15:``.
+the index the process already has open (no second index). Filters (document, section, record
+fields) and thresholds go to ``search`` itself, which applies them inside the store before ranking.
 
 Shapes (every score is the tool's own; ranks start at 1):
 
-* :func:`documents` → ``[{doc_key, title, file_type, sections, chunks, definitions, language, summary}]``
+* :func:`documents` → ``[DocumentEntry fields (doc_key, title, summary, language, file_type,
+  section_count, top_sections, total_chunks, ingested_at, warnings) + definitions]``
 * :func:`document_view` → ``{doc_key, title, sections: [{section_id, title, level, parent_id,
   tokens, chunks: [{chunk_id, ordinal, tokens, chunk_type}]}], definitions, cross_references}``
-* :func:`search_view` → ``{query, settings, elapsed_ms, results: [{rank, chunk_id, fused_score,
+* :func:`search_view` → ``{query, settings, elapsed_ms, confidence, notices, results: [{rank, chunk_id, fused_score,
   pinned, modalities: {semantic|keyword|exact|rerank: {rank, score, weight, contribution}}, citation,
   content, highlights: [[start, end, "term"|"exact"]], definitions, cross_references}]}``
 * :func:`compare_view` → ``{a, b, changes: {chunk_id: {rank_a, rank_b}}}``
@@ -21,13 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import re
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from ..models import RecordResult
 from ..search import MODES, QueryError
 
 _WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
@@ -37,10 +38,13 @@ _WEIGHT_KEYS = ("semantic_weight", "keyword_weight", "exact_weight")
 # --------------------------------------------------------------------------- settings
 @dataclasses.dataclass
 class Settings:
-    """One search setting of the page: mode, depth, fusion weights, rerank on/off, filters.
+    """One search setting of the page: mode, depth, fusion weights, rerank on/off, filters, thresholds.
 
-    ``None`` keeps the tool's configured value. ``document`` (doc_key, file name or stem) and
-    ``section`` (a section-id prefix such as ``4`` or ``article-17``) narrow the search.
+    ``None`` keeps the tool's configured value. ``document`` (doc_key, file name or stem),
+    ``section`` (a section-id prefix such as ``4`` or ``article-17``) and ``filters`` (record
+    fields: the API's mapping, or expressions such as ``"price<50; city=Lyon,Berlin"``, see
+    :mod:`docstrata.filter_syntax`) narrow the search inside the store. ``min_score`` is the
+    cosine threshold (HoloDeck's ``min_similarity_score``), ``min_fused_score`` the RRF one.
     """
 
     mode: str | None = None
@@ -52,6 +56,9 @@ class Settings:
     rerank: bool | None = None
     document: str | None = None
     section: str | None = None
+    filters: dict | None = None
+    min_score: float | None = None
+    min_fused_score: float | None = None
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "Settings":
@@ -63,9 +70,11 @@ class Settings:
             if v in (None, ""):
                 continue
             try:
-                if f.name in _WEIGHT_KEYS:
+                if f.name == "filters":
+                    v = _filters(v)
+                elif f.name in (*_WEIGHT_KEYS, "min_score", "min_fused_score"):
                     v = float(v)
-                    if not v >= 0:
+                    if not v >= 0 or (f.name == "min_score" and v > 1):
                         raise ValueError
                 elif f.name in ("top_k", "rrf_k"):
                     v = int(v)
@@ -84,6 +93,17 @@ class Settings:
         return out
 
 
+def _filters(v) -> dict | None:
+    """The page's filter box (``"price<50; city=Lyon"``) or a mapping, as the API's ``filters``."""
+    if isinstance(v, dict):
+        return v or None
+    if not isinstance(v, str):
+        raise QueryError(f"bad filters: {v!r} (a mapping, or expressions such as 'price<50; city=Lyon')")
+    from ..filter_syntax import parse_filter_expressions
+
+    return parse_filter_expressions([e for e in v.split(";") if e.strip()], option="filter") or None
+
+
 def resolved(tool, s: Settings) -> dict:
     """The settings a search with ``s`` actually uses (tool defaults filled in)."""
     c = tool.cfg
@@ -91,7 +111,8 @@ def resolved(tool, s: Settings) -> dict:
             **{k: (getattr(s, k) if getattr(s, k) is not None else getattr(c, k)) for k in _WEIGHT_KEYS},
             "rrf_k": s.rrf_k or c.rrf_k,
             "rerank": bool(getattr(c, "enable_reranking", False)) if s.rerank is None else s.rerank,
-            "document": s.document, "section": s.section}
+            "document": s.document, "section": s.section, "filters": s.filters,
+            "min_score": s.min_score, "min_fused_score": s.min_fused_score}
 
 
 def _tool_with(tool, s: Settings):
@@ -121,38 +142,11 @@ def _entry(x) -> dict:
     return dict(x) if isinstance(x, dict) else dict(vars(x))
 
 
-def _summary(chunks) -> str:
-    """The first paragraph of body text (not a heading), at most 240 characters."""
-    for c in chunks:
-        for para in re.split(r"\n\s*\n", c.content):
-            text = " ".join(line for line in para.splitlines() if not line.lstrip().startswith("#")).strip()
-            if len(text.split()) >= 5 and not text.isupper():  # a sentence, not a title line
-                return text if len(text) <= 240 else text[:239].rsplit(" ", 1)[0] + "…"
-    return ""
-
-
 def documents(tool) -> list[dict]:
-    """One entry per indexed document (or record file), sorted by doc_key."""
-    store = tool.store
-    native = {}
-    if hasattr(tool, "list_documents"):  # s15: the tools API's own document entries
-        native = {e.get("doc_key") or e.get("document"): e for e in map(_entry, tool.list_documents())}
-    out = []
+    """The tool's document entries (:meth:`list_documents`), each with its count of definitions."""
     records = tool.cfg.type == "vectorstore"
-    for doc_key in store.documents():
-        chunks = store.document_chunks(doc_key)
-        e = {"doc_key": doc_key, "title": (chunks[0].document_title if chunks else "") or Path(doc_key).stem,
-             "file_type": Path(doc_key).suffix.lstrip(".").lower(), "chunks": len(chunks),
-             "sections": 0 if records else len(_sections(chunks)),
-             "definitions": 0 if records else len(store.definitions(doc_key=doc_key)),
-             "language": None, "summary": "" if records else _summary(chunks)}
-        own = dict(native.get(doc_key, {}))
-        for theirs, ours in (("section_count", "sections"), ("total_chunks", "chunks")):
-            if theirs in own:
-                own[ours] = own.pop(theirs)
-        e.update({k: v for k, v in own.items() if v not in (None, "")})
-        out.append(e)
-    return out
+    return [{**e.to_dict(), "definitions": 0 if records else len(tool.store.definitions(doc_key=e.doc_key))}
+            for e in tool.list_documents()]
 
 
 def _sections(chunks) -> dict[str, dict]:
@@ -184,7 +178,7 @@ def _xref(x, doc_key: str) -> dict:
 
 def document_view(tool, document: str) -> dict:
     """A document's section tree, chunks, definitions and cross-references (resolved or not)."""
-    doc_key = tool._resolve_document(document)  # s15: public resolver
+    doc_key = tool._resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
     chunks = tool.store.document_chunks(doc_key)
     xrefs = [{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
              for c in chunks for x in c.cross_references]
@@ -195,73 +189,28 @@ def document_view(tool, document: str) -> dict:
             "chunks": len(chunks), "tokens": sum(c.token_count for c in chunks)}
 
 
-def section_of(chunks) -> str:
-    """The section a ``get_section`` answer is: the deepest section every chunk of it holds
-    (``Section 4`` gives chunks 4.1–4.3 that all hold ``4``; the first chunk's own id is 4.1)."""
-    def held(c) -> list[str]:
-        m = c.metadata
-        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *m.get("sections", []), c.section_id]))
-
-    common = set.intersection(*(set(held(c)) for c in chunks))
-    return next((sid for sid in reversed(held(chunks[0])) if sid in common), chunks[0].section_id)
-
-
-def section_view(tool, document: str, section_id: str) -> dict:
-    """One section with its subsections: citation, text and the chunks it spans (the whole section:
-    the page has room; the API's ``max_chars`` budget is for agents)."""
-    if "max_chars" in inspect.signature(tool.get_section).parameters:  # s15: get_section returns a SectionPage
-        page = tool.get_section(document, section_id, max_chars=None)
-        chunks = tool.store.get_chunks(list(page.chunk_ids))
-        chain = page.location.split(" > ") if page.location else []
-        return {"document": page.document, "document_title": chunks[0].document_title if chunks else "",
-                "section_id": page.section_id, "parent_chain": chain, "content": page.content,
-                "chunk_ids": list(page.chunk_ids),
-                "cross_references": [_xref(x, page.document) for c in chunks for x in c.cross_references]}
-    chunks = tool.get_section(document, section_id)
-    first = chunks[0]
-    sid = section_of(chunks)
-    chain = first.parent_chain
-    held = [*reversed(first.metadata.get("ancestors", [])), first.section_id]
-    if sid in held and len(held) == len(chain):
-        chain = chain[: held.index(sid) + 1]
-    return {"document": first.doc_key, "document_title": first.document_title, "section_id": sid,
-            "parent_chain": chain, "content": "\n\n".join(c.content.strip() for c in chunks),
-            "chunk_ids": [c.chunk_id for c in chunks],
-            "cross_references": [_xref(x, first.doc_key) for c in chunks for x in c.cross_references]}
+def section_view(tool, document: str, section_id: str | None = None) -> dict:
+    """One section with its subsections (or, without ``section_id``, the whole document):
+    citation, text and the chunks it spans, whole (the page has room; the API's ``max_chars``
+    budget is for agents). Raises :class:`QueryError` for an unknown document or section."""
+    page = tool.get_section(document, section_id or None, max_chars=None)
+    chunks = list(page.chunks)
+    return {"document": page.document, "document_title": chunks[0].document_title if chunks else "",
+            "section_id": page.section_id, "title": page.title,
+            "parent_chain": page.location.split(" > ") if page.location else [],
+            "content": page.content, "chunk_ids": list(page.chunk_ids),
+            "cross_references": [_xref(x, page.document) for c in chunks for x in c.cross_references]}
 
 
 # --------------------------------------------------------------------------- search
 def _search(tool, query: str, s: Settings):
-    """``tool.search`` under settings ``s``; filters pass through when the API takes them."""
+    """``tool.search`` under settings ``s``: filters and thresholds go to the API (applied in the store)."""
     t = _tool_with(tool, s)
-    params = inspect.signature(t.search).parameters
-    kw: dict[str, Any] = {"top_k": s.top_k, "mode": s.mode}
-    post = []
-    for name in ("document", "section"):
-        value = getattr(s, name)
-        if value and name in params:  # s15: filters applied inside the store
-            kw[name] = value
-        elif value:
-            post.append(name)
-    if post:  # until the store filters: search deep, keep the matching hits (marked in the answer)
-        kw["top_k"] = 100
-        doc_key = tool._resolve_document(s.document) if s.document else None
-    results = t.search(query, **kw)
-    if post:
-        results = [r for r in results
-                   if (not doc_key or r.source_path == doc_key)
-                   and (not s.section or r.section_id == s.section or r.section_id.startswith(s.section + ".")
-                        or r.section_id.startswith(s.section + "("))][: s.top_k or tool.cfg.top_k]
-    return t, results, post
-
-
-def _pinned(tool, query: str, mode: str) -> set[str]:
-    """Chunk ids the search places first because the query names them (a section, a record id)."""
-    if mode not in ("hybrid", "exact"):
-        return set()
-    from ..search import analyze_query, exact_ranking
-
-    return exact_ranking(tool.store, analyze_query(query), 100)[1]
+    kw = {"top_k": s.top_k, "mode": s.mode, "document": s.document, "filters": s.filters,
+          "min_similarity_score": s.min_score, "min_fused_score": s.min_fused_score}
+    if s.section:
+        kw["section"] = s.section
+    return t, t.search(query, **kw)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -295,7 +244,7 @@ def _highlights(qa, tokens: set[str], content: str, aliases: list[str]) -> list[
 def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk) -> dict:
     c = t.cfg
     weights = {"semantic": c.semantic_weight, "keyword": c.keyword_weight, "exact": c.exact_weight}
-    records = not hasattr(r, "chunk_id")
+    records = isinstance(r, RecordResult)
     cid = r.id if records else r.chunk_id
     mod: dict[str, dict] = {}
     ranks = {"semantic": getattr(r, "semantic_rank", None), "keyword": getattr(r, "keyword_rank", None),
@@ -332,15 +281,11 @@ def search_view(tool, query: str, settings: Settings | None = None) -> dict:
     s = settings or Settings()
     rs = resolved(tool, s)
     t0 = time.perf_counter()
-    t, results, post = _search(tool, query, s)
+    t, results = _search(tool, query, s)
     elapsed = time.perf_counter() - t0
-    if results and hasattr(results[0], "pinned"):  # s15: the API says which hits it pinned
-        pinned = {r.chunk_id if hasattr(r, "chunk_id") else r.id for r in results if r.pinned}
-    else:
-        pinned = _pinned(tool, query, rs["mode"])
-    confidence = getattr(results, "confidence", None)  # s15: the answer's confidence signal
+    pinned = {r.id for r in results if r.pinned}
     chunks = {}
-    if results and hasattr(results[0], "chunk_id"):
+    if results and not isinstance(results[0], RecordResult):
         chunks = {c.chunk_id: c for c in tool.store.get_chunks([r.chunk_id for r in results])}
     from ..index.keyword import analyze_query as bm25_tokens
     from ..search import analyze_query
@@ -349,8 +294,7 @@ def search_view(tool, query: str, settings: Settings | None = None) -> dict:
     out = [_result(r, i, t, rs["mode"], pinned, analysis, chunks.get(getattr(r, "chunk_id", None)))
            for i, r in enumerate(results, 1)]
     return {"query": query, "tool": tool.name, "settings": rs, "elapsed_ms": round(elapsed * 1000, 2),
-            "post_filtered": post, "results": out,
-            "confidence": _entry(confidence) if confidence is not None else None}
+            "results": out, "confidence": results.confidence.to_dict(), "notices": list(results.notices)}
 
 
 def compare_view(tool, query: str, a: Settings, b: Settings) -> dict:
@@ -424,4 +368,4 @@ def tool_info(tool) -> dict:
                          **{k: getattr(c, k) for k in _WEIGHT_KEYS},
                          "rerank": bool(getattr(c, "enable_reranking", False))},
             "can_rerank": bool(getattr(c, "enable_reranking", False)),
-            "filters_in_store": "document" in inspect.signature(tool.search).parameters}
+            "meta_fields": list(getattr(c, "meta_fields", None) or []) if c.type == "vectorstore" else []}

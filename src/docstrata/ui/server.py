@@ -8,7 +8,7 @@ install and adds nothing to a search but JSON encoding. Routes (all answers JSON
 ``GET /api/tools``         ``[tool_info]`` (:func:`docstrata.ui.api.tool_info`)
 ``GET /api/documents``     ``?tool=`` → :func:`~docstrata.ui.api.documents`
 ``GET /api/document``      ``?tool=&document=`` → :func:`~docstrata.ui.api.document_view`
-``GET /api/section``       ``?tool=&document=&section_id=`` → :func:`~docstrata.ui.api.section_view`
+``GET /api/section``       ``?tool=&document=&section_id=`` (no section_id: the whole document) → :func:`~docstrata.ui.api.section_view`
 ``POST /api/search``       ``{tool, query, settings}`` → :func:`~docstrata.ui.api.search_view`
 ``POST /api/compare``      ``{tool, query, a, b}`` → :func:`~docstrata.ui.api.compare_view`
 ``POST /api/eval``         ``{tool, queries, qrels?, a, b, k?}`` → :func:`~docstrata.ui.api.eval_view`
@@ -167,7 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
         return api.document_view(self._tool(q), _required(q, "document"))
 
     def _section(self, q):
-        return api.section_view(self._tool(q), _required(q, "document"), _required(q, "section_id"))
+        return api.section_view(self._tool(q), _required(q, "document"), q.get("section_id") or None)
 
     def _search(self, q):
         return api.search_view(self._tool(q), _required(q, "query"), api.Settings.from_dict(q.get("settings")))

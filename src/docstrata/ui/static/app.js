@@ -56,9 +56,18 @@ function settingsForm(container, prefix, defaults, overrides) {
     h("label", {}, "Exact weight", h("input", { type: "number", name: "exact_weight", step: "0.025", min: 0, value: d.exact_weight })),
     h("label", {}, "RRF k", h("input", { type: "number", name: "rrf_k", min: 1, value: d.rrf_k })),
     tool() && tool().can_rerank ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rerank", checked: d.rerank }), "Rerank") : null,
-    prefix === "s" ? h("label", {}, "Document", docSelect()) : null,
-    prefix === "s" ? h("label", {}, "Section prefix", h("input", { name: "section", class: "wide", placeholder: "4 or article-17" })) : null,
+    h("label", { title: "drop hits whose cosine similarity to the query is below this (0-1)" }, "Min similarity",
+      h("input", { type: "number", name: "min_score", step: "0.05", min: 0, max: 1, value: d.min_score ?? "" })),
+    prefix === "s" ? h("label", {}, records() ? "File" : "Document", docSelect()) : null,
+    prefix === "s" && !records() ? h("label", {}, "Section prefix", h("input", { name: "section", class: "wide", placeholder: "4 or article-17" })) : null,
+    prefix === "s" && records() ? h("label", { title: "record fields: FIELD=VALUE, FIELD=A,B, FIELD<N (<=, >, >=); ';' between conditions" }, "Fields",
+      h("input", { name: "filters", class: "wide", placeholder: filterHint() })) : null,
   ].filter(Boolean));
+}
+function records() { return !!tool() && tool().type === "vectorstore"; }
+function filterHint() {
+  const f = (tool() && tool().meta_fields) || [];
+  return f.length ? f.slice(0, 2).map((n, i) => i ? `${n}<100` : `${n}=value`).join("; ") : "field=value; price<50";
 }
 function docSelect() {
   return h("select", { name: "document" }, h("option", { value: "" }, "all documents"),
@@ -100,7 +109,7 @@ function whyText(r, results, settings) {
   let s = parts.length ? `Fused ${fmt(r.fused_score)} = ${parts.join(" + ")} (weight ÷ (${settings.rrf_k} + rank)).`
     : r.chunk_type === "record" ? `Record score ${fmt(r.fused_score)} (fused; per-modality ranks are not reported for records).`
     : "Not ranked by any modality.";
-  if (r.pinned) s = "Placed first because the query names this section (exact match); " + s;
+  if (r.pinned) s = `Placed first because the query names this ${r.chunk_type === "record" ? "record (its id or a field value)" : "section"} (exact match); ` + s;
   if (m.rerank) s += ` Reordered by the reranker (score ${fmt(m.rerank.score, 3)}).`;
   const above = results[r.rank - 2];
   if (above && !r.pinned && !m.rerank) {
@@ -142,7 +151,7 @@ function resultCard(r, view) {
     h("div", { class: "defs" }, Object.entries(r.metadata).map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))))) : null;
   return h("article", { class: "result" + (r.pinned ? " pinned" : ""), "data-chunk": r.chunk_id, "data-section": c.section_id },
     h("div", { class: "rhead" }, h("span", { class: "rank" }, "#" + r.rank),
-      h("span", { class: "rtitle" }, title, r.pinned ? h("span", { class: "badge pin" }, "pinned: named section") : null,
+      h("span", { class: "rtitle" }, title, r.pinned ? h("span", { class: "badge pin" }, r.chunk_type === "record" ? "pinned: named record" : "pinned: named section") : null,
         h("span", { class: "badge type" }, r.chunk_type)),
       h("span", { class: "fused" }, "fused ", h("b", {}, fmt(r.fused_score)))),
     h("div", { class: "cite" }, path ? path + " › " : "", h("span", { class: "sid" }, c.section_id ? "§ " + c.section_id : r.chunk_id),
@@ -165,12 +174,18 @@ async function runSearch(e) {
     state.lastSearch = view;
     const s = view.settings;
     const w = s.mode === "hybrid" ? ` · weights semantic ${s.semantic_weight} / keyword ${s.keyword_weight} / exact ${s.exact_weight} · RRF k ${s.rrf_k}` : "";
-    const post = view.post_filtered.length ? ` · filtered after search (${view.post_filtered.join(", ")})` : "";
-    const conf = view.confidence ? ` · confidence ${view.confidence.level}${view.confidence.reason ? ": " + view.confidence.reason : ""}` : "";
-    status("search-status", `${view.results.length} results in ${view.elapsed_ms} ms · ${s.mode}${w}${post}${conf}`);
+    const narrowed = [s.document ? "document " + s.document : "", s.section ? "section " + s.section : "",
+      s.filters ? "fields " + JSON.stringify(s.filters) : ""].filter(Boolean);
+    status("search-status", `${view.results.length} results in ${view.elapsed_ms} ms · ${s.mode}${w}` +
+      (narrowed.length ? ` · only ${narrowed.join(", ")}` : ""));
+    const c = view.confidence;
+    $("search-confidence").replaceChildren(
+      h("span", { class: "badge conf " + c.level, title: "the answer's confidence signal (README, Confidence)" }, "confidence " + c.level),
+      " " + c.reason,
+      ...view.notices.map((n) => h("div", { class: "notice" }, n)));
     $("results").replaceChildren(...view.results.map((r) => resultCard(r, view)));
     if (!view.results.length) $("results").append(h("p", { class: "muted" }, "No results."));
-  } catch (err) { status("search-status", err.message, true); }
+  } catch (err) { status("search-status", err.message, true); $("search-confidence").replaceChildren(); }
 }
 
 // ------------------------------------------------------------------ section drawer
@@ -207,10 +222,10 @@ function renderDocList() {
     h("table", { class: "list" }, h("thead", {}, h("tr", {}, head.map((t) => h("th", { class: ["sections", "chunks", "records"].includes(t) ? "num" : "" }, t)))),
       h("tbody", {}, state.docs.map((d) => h("tr", { class: "doc" + (state.current === d.doc_key ? " active" : ""), "data-doc": d.doc_key,
         onclick: () => records ? null : showDocument(d.doc_key) },
-        records ? [h("td", {}, d.doc_key), h("td", { class: "num" }, d.chunks)] : [
+        records ? [h("td", {}, d.doc_key), h("td", { class: "num" }, d.total_chunks)] : [
           h("td", {}, h("div", {}, h("strong", {}, d.title)), h("div", { class: "muted mono" }, d.doc_key),
             d.summary ? h("div", { class: "summary" }, d.summary) : null),
-          h("td", {}, d.file_type), h("td", { class: "num" }, d.sections), h("td", { class: "num" }, d.chunks),
+          h("td", {}, d.file_type), h("td", { class: "num" }, d.section_count), h("td", { class: "num" }, d.total_chunks),
           langs ? h("td", {}, d.language || "–") : null])))));
 }
 
