@@ -1,6 +1,7 @@
 """Section-tree figures on real documents whose truth comes from their own markup (issue 14).
 
-Run: ``python bench/structure_real.py [--split dev|holdout|all] [--doc SUBSTR] [--json]``.
+Run: ``python bench/structure_real.py [--split dev|holdout|all] [--corpus shared|realdocs|all]
+[--doc SUBSTR] [--json] [-v]``.
 
 Inputs: every ``<file>.truth.json`` under ``../shared/data/real`` and, when present,
 ``bench/realdocs`` (same format: see ``../shared/data/real/README.md``). The test input is the
@@ -147,7 +148,7 @@ class DocResult:
     wrong_xrefs: list[str] = field(default_factory=list)
 
 
-def load_cases(split: str, doc: str | None) -> list[tuple[Path, Path, str, str]]:
+def load_cases(split: str, doc: str | None, corpus: str = "all") -> list[tuple[Path, Path, str, str]]:
     """(truth file, input file, doc_key, split) for every truth file under the corpus roots."""
     cases = []
     realdocs_split: dict[str, str] = {}
@@ -167,7 +168,7 @@ def load_cases(split: str, doc: str | None) -> list[tuple[Path, Path, str, str]]
             for f in data.get(name, []) if isinstance(data, dict) else []:
                 realdocs_split[str(f if isinstance(f, str) else f.get("file"))] = name
     for root, default in ((SHARED_REAL, "dev"), (REALDOCS, "holdout")):
-        if not root.exists():
+        if not root.exists() or corpus != "all" and (root == SHARED_REAL) != (corpus == "shared"):
             continue
         for truth in sorted(root.rglob("*.truth.json")):
             inp = truth.with_name(truth.name[: -len(".truth.json")])
@@ -496,10 +497,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=("dev", "holdout", "all"), default="all")
     ap.add_argument("--doc", help="only documents whose path contains this")
+    ap.add_argument("--corpus", choices=("shared", "realdocs", "all"), default="all",
+                    help="../shared/data/real, bench/realdocs or both")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("-v", "--verbose", action="store_true", help="list misses, wrong parents, collisions")
     args = ap.parse_args(argv)
-    cases = load_cases(args.split, args.doc)
+    cases = load_cases(args.split, args.doc, args.corpus)
     if not cases:
         print(f"no truth files under {SHARED_REAL} or {REALDOCS} for split={args.split}", file=sys.stderr)
         return 2

@@ -117,8 +117,8 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
     comps = _components(label)
-    if comps is None:
-        return None
+    if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
+        return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
     path = _label_path(comps)
     if prev_path is not None:
