@@ -242,6 +242,9 @@ def test_results_carry_resolved_cross_references(two_documents):
     assert "not required to accept" in followed[0].content
     assert hit.to_dict()["cross_references"] == hit.cross_references
     assert "References: section 9 → gpl-3.0.md § 9" in hit.format()
+    from docstrata.mcp_server import SearchHit  # the MCP search answer's structured hit keeps them
+
+    assert SearchHit.model_validate(hit.to_dict()).model_dump()["cross_references"] == hit.cross_references
 
 
 def test_a_query_naming_a_document_puts_its_section_first(two_documents):
