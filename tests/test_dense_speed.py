@@ -48,7 +48,7 @@ def test_allow_keeps_only_the_given_chunks():
     di = DenseIndex(384)
     di.load(ids, mat)
     allow = set(ids[100:120])
-    hits = di.search(mat[5], 5, allow=allow)
+    hits = di.search(mat[5], 5, allowed=allow)
     sub = mat[100:120] @ mat[5]
     assert [h[0] for h in hits] == [ids[100 + i] for i in np.argsort(-sub)[:5]]
 
