@@ -71,6 +71,8 @@ def _cli(*args: str, timeout: float = 120, restricted: bool = False, preexec=Non
 def _give_away(path: Path, mode: int) -> None:
     """Make ``path`` (recursively) belong to someone else (as root) with ``mode`` on folders."""
     for p in [path, *path.rglob("*")]:
+        if p.is_symlink():  # chmod/chown would follow it to whatever it names
+            continue
         if os.geteuid() == 0:
             os.chown(p, OTHER_UID, OTHER_UID, follow_symlinks=False)
         os.chmod(p, mode if p.is_dir() else 0o644)
