@@ -156,7 +156,7 @@ def test_bad_files_are_reported_and_skipped_with_exit_code_1(project):
     assert report["added"] == 3  # the good files are indexed
     out = subprocess.run([sys.executable, "-m", "docstrata.cli", "search", "--json", "annual leave days"],
                          cwd=project, capture_output=True, text=True, env=env, check=True)
-    assert json.loads(out.stdout)[0]["source_path"] == "leave_policy.html"
+    assert json.loads(out.stdout)["results"][0]["source_path"] == "leave_policy.html"
 
 
 def test_in_memory_database_keeps_nothing_on_disk(project):
@@ -177,9 +177,10 @@ def test_batch_search_json(project):
     lines = [json.loads(x) for x in out.stdout.splitlines()]
     assert [x["query_id"] for x in lines] == ["a", "b"]
     assert lines[0]["results"][0]["section_id"] == "4.2"
-    assert set(lines[1]["results"][0]) >= {"chunk_id", "content", "fused_score", "semantic_score", "keyword_score",
-                                           "exact_match", "source_path", "parent_chain", "section_id",
-                                           "definitions_context"}
+    # the MCP answer's schema: fields at their default (false, null, empty) are left out
+    assert set(lines[1]["results"][0]) >= {"id", "chunk_id", "content", "score", "fused_score", "semantic_score",
+                                           "source_path", "location", "section_id"}
+    assert {"definitions", "confidence"} <= set(lines[1])
 
 
 def test_a_long_running_reader_sees_another_process_ingest(project, policies):

@@ -144,7 +144,7 @@ def test_cli_trace_console_prints_the_spans_to_stderr(project):
         assert search.exit_code == 0, search.output
     finally:
         telemetry.use_tracer_provider(None)
-    results = json.loads(search.stdout)  # spans go to stderr: --json output stays clean
+    results = json.loads(search.stdout)["results"]  # spans go to stderr: --json output stays clean
     assert results and results[0]["source_path"] == "leave.md"
     assert '"name": "hierarchical_document.search"' in search.stderr and '"search.mode": "hybrid"' in search.stderr
 

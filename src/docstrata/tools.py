@@ -1109,7 +1109,10 @@ class _Prefetch:
                 from concurrent.futures import ThreadPoolExecutor
 
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docstrata-parse")
-            self._next[i] = self._pool.submit(self._fn, self._items[i])
+            import contextvars
+
+            # the caller's context (its OpenTelemetry span) so a file's parse span nests under the ingest
+            self._next[i] = self._pool.submit(contextvars.copy_context().run, self._fn, self._items[i])
 
     def get(self, i: int):
         if not self._overlap:

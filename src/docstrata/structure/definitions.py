@@ -8,7 +8,7 @@ optional ``**bold**``, HTML spans stripped):
   ``"X" has the meaning …``, ``X is defined as …``, ``X: means …``; Markdown definition lists
   (``Term`` / ``: definition``); terms the source markup marks (HTML ``<dfn>``, ``<dl>`` entries
   under a definitions heading: :class:`~docstrata.models.MarkedDefinition`, found by the converter);
-* inside a definitions section — titled Definitions / Dictionary / Glossary / Terms / Terminology /
+* inside a definitions section — titled Definitions / Dictionary / Glossary / Terms and Definitions / Terminology /
   Interpretation / Meaning of terms / Defined terms, or a subsection of one — or a definitions
   block — the text after ``In this Act —``, ``In this Part:``, ``For the purposes of this
   Regulation:`` — also ``A "covered work" means …``, ``To "modify" a work means …``, unquoted
@@ -31,7 +31,9 @@ import re
 from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 
 _DEF_SECTION_RE = re.compile(
-    r"\b(definitions?|glossary|defined terms|terms|interpretation|meaning of terms|terminology|dictionary)\b", re.I)
+    # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
+    r"\b(definitions?|glossary|defined terms|terms (?:and|&) definitions|terms used|interpretation|meaning of terms|"
+    r"terminology|dictionary)\b", re.I)
 # "In this Act —", "In this Part:", "For the purposes of this Regulation:" open a definitions block
 _BLOCK_OPENER_RE = re.compile(
     r"(?im)^[ \t>*-]*(?:\(\d+\)\s*|\d+\.?\s+)?(?:In|For the purposes of)\s+this\s+(?:Act|Part|Division|Chapter|"
