@@ -91,9 +91,10 @@ class DatabaseConfig(_Strict):
 
     ``embedded`` (default): SQLite + tantivy + vectors under ``.docstrata/<tool>/`` beside the
     config (or under ``path``). ``in-memory``: nothing on disk. ``postgres``: ``dsn`` required.
-    ``qdrant``: ``url`` or ``path``. ``chromadb``: Chroma's embedded client holds the dense leg
-    (under ``path``, default ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``),
-    our BM25 and exact legs beside it. ``faiss``: a FAISS index for the dense leg (``index``).
+    ``qdrant``: ``url`` or ``path``. ``chromadb``: Chroma holds the dense leg, our BM25 and exact
+    legs beside it: a Chroma server with ``url`` (or ``host`` / ``port``; HoloDeck's
+    ``connection_string: http://…``), else Chroma's embedded client (under ``path``, default
+    ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``). ``faiss``: a FAISS index for the dense leg (``index``).
     HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (qdrant) or ``path``.
     """
 
@@ -102,10 +103,14 @@ class DatabaseConfig(_Strict):
             "embedded (default: SQLite + tantivy + vectors on disk), in-memory, postgres (pgvector), qdrant, "
             "chromadb (Chroma embedded for vectors, our BM25 beside it) or faiss (FAISS ANN index for vectors)"))
     dsn: str | None = Field(default=None, description="postgres: a postgresql:// connection string")
-    url: str | None = Field(default=None, description="qdrant: server URL")
+    url: str | None = Field(default=None, description=(
+        "qdrant: server URL; chromadb: a Chroma server's URL (http://host:port), read through chromadb.HttpClient"))
+    host: str | None = Field(default=None, description="chromadb: Chroma server host (with port; same as url)")
+    port: int | None = Field(default=None, ge=1, le=65535, description="chromadb: Chroma server port (default 8000)")
     path: str | None = Field(default=None, description=(
         "embedded / chromadb / faiss: index folder (relative to the config file); qdrant: local folder"))
-    api_key_env: str | None = Field(default=None, description="qdrant: environment variable holding the API key")
+    api_key_env: str | None = Field(default=None, description=(
+        "qdrant / Chroma server: environment variable holding the API key (Chroma: sent as X-Chroma-Token)"))
     collection_name: str | None = Field(default=None, description=(
         "chromadb / qdrant: collection name (default: the tool name)"))
     index: Literal["auto", "flat", "hnsw", "ivf"] = Field(default="auto", description=(
@@ -117,7 +122,22 @@ class DatabaseConfig(_Strict):
             raise ValueError("provider 'postgres' needs 'dsn'")
         if self.provider == "qdrant" and not (self.url or self.path):
             raise ValueError("provider 'qdrant' needs 'url' or 'path'")
+        if self.provider == "chromadb" and (self.url or self.host or self.port) and self.path:
+            raise ValueError("give a Chroma server (url / host) or a local 'path', not both")
+        if self.provider == "chromadb" and self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"a Chroma server url must start with http:// or https:// (got {self.url!r})")
         return self
+
+    @property
+    def chroma_server(self) -> str | None:
+        """The Chroma server URL (``url``, or ``http://host:port``), or None for embedded Chroma."""
+        if self.provider != "chromadb":
+            return None
+        if self.url:
+            return self.url
+        if self.host or self.port:
+            return f"http://{self.host or 'localhost'}:{self.port or 8000}"
+        return None
 
 
 SUPPORTED_DATABASES = ("embedded", "in-memory", "postgres", "qdrant", "chromadb", "faiss")
@@ -157,13 +177,10 @@ def _coerce_database(v: Any) -> Any:
         conn = v.pop("connection_string")
         provider = v.get("provider")
         if provider == "chromadb" and str(conn).startswith(("http://", "https://")):
-            raise ValueError("a Chroma server (connection_string / host) is not supported: docstrata runs Chroma "
-                             "embedded; give 'path' (or nothing) instead, or use 'qdrant' for a server")
-        key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
-        v.setdefault(key, conn)
-    if isinstance(v, dict) and v.get("provider") == "chromadb" and ("host" in v or "port" in v):
-        raise ValueError("a Chroma server (host / port) is not supported: docstrata runs Chroma embedded; "
-                         "give 'path' (or nothing) instead, or use 'qdrant' for a server")
+            v.setdefault("url", conn)  # a Chroma server
+        else:
+            key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
+            v.setdefault(key, conn)
     if isinstance(v, dict) and v.get("provider") not in (None, *SUPPORTED_DATABASES):
         raise ValueError(f"database provider {v.get('provider')!r} is not supported; "
                          f"use one of: {', '.join(SUPPORTED_DATABASES)}")
@@ -190,7 +207,7 @@ class LimitsConfig(_Strict):
 HOLODECK_IGNORED_FIELDS = {
     "document_domain": "numbering is recognised in every document without a domain hint",
     "max_subsection_depth": "every level of numbering is kept",
-    "keyword_index": "BM25 always runs on the tool's own store",
+    "keyword_index": "docstrata's own BM25 is used",
     "record_prefix": "record fields are used as named",
     "meta_prefix": "metadata fields are returned as named",
 }
@@ -472,15 +489,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             t["embedding_provider"] = shared_embedding
         elif model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir):
             t["embedding_provider"] = dict(model_provider)  # HoloDeck embeds with the agent's own provider
-        kw = t.get("keyword_index")
-        if isinstance(kw, dict) and kw.get("provider") not in (None, "in-memory"):
-            raise ConfigError(f"keyword_index provider {kw.get('provider')!r} is not supported: BM25 runs in "
-                              "docstrata's own index beside every store (tantivy, PostgreSQL tsvector or Qdrant "
-                              "sparse vectors); remove keyword_index", path=f"tools[{i}].keyword_index", file=file)
         db = t.get("database")
         if isinstance(db, dict):
-            extra = [k for k in db if k not in DatabaseConfig.model_fields and k != "connection_string"
-                     and not (k in ("host", "port") and db.get("provider") == "chromadb")]
+            extra = [k for k in db if (k not in DatabaseConfig.model_fields and k != "connection_string")
+                     or (k in ("host", "port") and db.get("provider") != "chromadb")]
             if extra and db.get("provider") not in UNSUPPORTED_DATABASES:
                 t["database"] = {k: v for k, v in db.items() if k not in extra}
                 notices.append(f"tools[{i}].database: ignored {', '.join(map(repr, extra))} "
