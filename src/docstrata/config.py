@@ -637,6 +637,8 @@ def summarize_notices(notices: list[str]) -> str | None:
     tools = [re.sub(r"ignoring tool '([^']+)' of type '([^']+)'.*", r"\1 (\2)", n)
              for n in notices if n.startswith("ignoring tool ")]
     fields = [n.split(":", 1)[0].split(".", 1)[-1] for n in notices if re.match(r"tools\[\d+\]\.", n)]
+    kw_index = "keyword_index" in fields
+    fields = [f for f in fields if f != "keyword_index"]
     other = [n for n in notices if not n.startswith(("ignoring top-level key", "ignoring tool "))
              and not re.match(r"tools\[\d+\]\.", n)]
     parts = []
@@ -646,6 +648,8 @@ def summarize_notices(notices: list[str]) -> str | None:
         parts.append(f"tools {', '.join(tools)}")
     if fields:
         parts.append(f"fields {', '.join(dict.fromkeys(fields))}")
+    if kw_index:
+        parts.append("keyword_index: docstrata's own BM25 is used")
     line = f"ignored {len(notices) - len(other)} HoloDeck-only setting(s) docstrata does not use: {'; '.join(parts)}" \
         if parts else ""
     line = "; ".join(x for x in [line, *other] if x)
@@ -725,10 +729,22 @@ def json_schema() -> str:
         db = props["database"]
         props["database"] = {"description": db.get("description", ""), "default": db.get("default"),
                              "anyOf": [{"$ref": "#/$defs/DatabaseConfig"},
-                                       {"type": "string", "description": "embedded, in-memory, chromadb, faiss or "
-                                                                         "a postgresql:// DSN"}]}
-    defs["DatabaseConfig"]["properties"]["connection_string"] = {
-        "type": "string", "description": "HoloDeck's spelling: read as dsn (postgres), url (qdrant) or path"}
+                                       {"type": "string", "enum": ["embedded", "in-memory", "memory", "inmemory",
+                                                                   "chromadb", "faiss"],
+                                        "description": "A provider name"},
+                                       {"type": "string", "pattern": "^postgres(ql)?://",
+                                        "description": "A postgresql:// DSN"}]}
+    dbdef = defs["DatabaseConfig"]
+    dbdef["properties"]["connection_string"] = {
+        "type": "string", "description": ("HoloDeck's spelling: read as dsn (postgres), url (qdrant; chromadb when "
+                                          "http(s)://) or path")}
+    dbdef["additionalProperties"] = True  # other keys are dropped with a notice, as the loader does
+    dbdef["allOf"] = [
+        {"if": {"properties": {"provider": {"const": "postgres"}}, "required": ["provider"]},
+         "then": {"anyOf": [{"required": ["dsn"]}, {"required": ["connection_string"]}]}},
+        {"if": {"properties": {"provider": {"const": "qdrant"}}, "required": ["provider"]},
+         "then": {"anyOf": [{"required": ["url"]}, {"required": ["path"]}, {"required": ["connection_string"]}]}},
+    ]
     for model in defs.values():  # pydantic's schema shows a field under its name, not its other spellings
         if "base_url" in model.get("properties", {}):
             model["properties"]["endpoint"] = {**model["properties"]["base_url"],
