@@ -302,9 +302,11 @@ class HierarchicalDocumentToolConfig(_ToolBase):
     search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = Field(default="hybrid", description=(
         "Default search mode: hybrid (weighted RRF of all three), semantic, keyword (BM25) or exact"))
     top_k: int = Field(default=10, ge=1, le=100, description="Default number of results")
-    min_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
+    min_score: float | None = Field(default=None, ge=0.0, le=1.0,
+                                    validation_alias=AliasChoices("min_score", "min_similarity_score"), description=(
         "HoloDeck's minimum similarity: the cosine similarity of the query and a hit (0-1), computed for "
-        "every candidate whichever modality found it; a pinned hit is never dropped"))
+        "every candidate whichever modality found it; a pinned hit is never dropped. min_similarity_score "
+        "(the vectorstore spelling) is the same setting"))
     contextual_embeddings: bool = Field(default=True, description=(
         "Prefix each chunk with its context (document title and section chain, plus an LLM sentence "
         "with context_model) before embedding and BM25"))
@@ -454,33 +456,44 @@ def _yaml_path(loc: tuple, tool_index_map: list[int]) -> str:
 
 
 def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None) -> AgentConfig:
-    """Validate an already-loaded YAML mapping. Raises :class:`ConfigError` naming the YAML path."""
+    """Validate an already-loaded YAML mapping. Raises :class:`ConfigError` naming the YAML path;
+    every error found is reported in that one exception (``problems``: (path, message) pairs;
+    the message lists up to :data:`MAX_REPORTED_ERRORS` of them, one line each)."""
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError("the top level must be a mapping with a 'tools:' list", file=file)
     notices: list[str] = []
+    problems: list[tuple[str, str]] = []  # (YAML path, message), in file order
     tools_raw = data.get("tools") or []
     if not isinstance(tools_raw, list):
         raise ConfigError("must be a list of tools", path="tools", file=file)
     shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
     model_provider = _model_as_embedding_provider(data.get("model"))
+    known_top = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
     for key in data:
-        if key not in ("tools", "embedding_provider"):
+        if key in ("tools", "embedding_provider"):
+            continue
+        close = difflib.get_close_matches(str(key), known_top, n=1, cutoff=0.8) if key not in known_top else []
+        if close:
+            problems.append((str(key), f"unknown top-level key '{key}'; did you mean '{close[0]}'?"))
+        else:
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
     ours: list[Any] = []
     index_map: list[int] = []
     from_env: dict[str, str] = {}  # YAML path → ${VAR} name
     for i, t in enumerate(tools_raw):
         if not isinstance(t, dict):
-            raise ConfigError("each tool must be a mapping", path=f"tools[{i}]", file=file)
+            problems.append((f"tools[{i}]", "each tool must be a mapping"))
+            continue
         ttype = t.get("type")
         if ttype is None:
-            raise ConfigError("missing 'type' (hierarchical_document or vectorstore)", path=f"tools[{i}].type", file=file)
+            problems.append((f"tools[{i}].type", "missing 'type' (hierarchical_document or vectorstore)"))
+            continue
         close = difflib.get_close_matches(str(ttype), OUR_TOOL_TYPES, n=1, cutoff=0.75)
         if ttype not in OUR_TOOL_TYPES and close:
-            raise ConfigError(f"unknown tool type {ttype!r}; did you mean {close[0]!r}?", path=f"tools[{i}].type",
-                              file=file)
+            problems.append((f"tools[{i}].type", f"unknown tool type {ttype!r}; did you mean {close[0]!r}?"))
+            continue
         if ttype not in OUR_TOOL_TYPES:
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
@@ -504,24 +517,16 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         try:
             ours.append(_substitute_env(t, f"tools[{i}]", from_env))
         except ConfigError as e:
-            raise ConfigError(str(e).split(": ", 1)[-1], path=e.path, file=file) from None
+            problems.append((e.path, str(e).split(": ", 1)[-1]))
+            continue
         index_map.append(i)
+    cfg = None
     try:
         cfg = AgentConfig(tools=ours)
     except ValidationError as e:
-        errors = e.errors()
-        err = next((x for x in errors if x["type"] == "extra_forbidden"), errors[0])  # a typo explains a "missing"
-        path = _yaml_path(tuple(err["loc"]), index_map)
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = f"unknown field '{err['loc'][-1]}'" + _did_you_mean(str(err["loc"][-1]), tuple(err["loc"]))
-        elif path in from_env or any(p.startswith(path + ".") for p in from_env if path):
-            msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
-        elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
-            from .redact import short
-
-            msg = f"{msg} (got {short(err['input'])})"
-        raise ConfigError(msg.removeprefix("Value error, "), path=path, file=file) from None
+        problems += _validation_problems(e.errors(), index_map, from_env)
+    if problems:
+        raise _config_errors(sorted(problems, key=lambda p: _path_order(p[0])), file)
     from collections import Counter
 
     from .redact import register_secret
@@ -537,6 +542,60 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
+
+
+MAX_REPORTED_ERRORS = 10
+"""Most configuration errors listed in one :class:`ConfigError` message (all are in ``problems``)."""
+
+
+def _validation_problems(errors: list[dict], index_map: list[int], from_env: dict[str, str]) -> list[tuple[str, str]]:
+    """pydantic's errors as (YAML path, message) pairs. A field reported missing is left out when an
+    unknown field of the same tool suggests it (the typo explains the "missing")."""
+    out: list[tuple[str, str]] = []
+    suggested: set[str] = set()
+    for err in errors:
+        if err["type"] != "extra_forbidden":
+            continue
+        path = _yaml_path(tuple(err["loc"]), index_map)
+        hint = _did_you_mean(str(err["loc"][-1]), tuple(err["loc"]))
+        out.append((path, f"unknown field '{err['loc'][-1]}'" + hint))
+        if hint.startswith("; did you mean '"):
+            suggested.add(path.rsplit(".", 1)[0] + "." + hint.split("'")[1])
+    for err in errors:
+        if err["type"] == "extra_forbidden":
+            continue
+        path = _yaml_path(tuple(err["loc"]), index_map)
+        if err["type"] == "missing" and path in suggested:
+            continue
+        msg = err["msg"]
+        if path in from_env or any(p.startswith(path + ".") for p in from_env if path):
+            msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
+        elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
+            from .redact import short
+
+            msg = f"{msg} (got {short(err['input'])})"
+        out.append((path, msg.removeprefix("Value error, ")))
+    return out
+
+
+def _path_order(path: str) -> tuple:
+    """Sort key putting YAML paths in file order (tools[2] before tools[10])."""
+    return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"[\[\].]+", path) if x)
+
+
+def _config_errors(problems: list[tuple[str, str]], file: str | None) -> ConfigError:
+    """One :class:`ConfigError` for every problem: the first as its path and message, then one line
+    per further problem (up to :data:`MAX_REPORTED_ERRORS` lines in all)."""
+    (path, msg), rest = problems[0], problems[1:]
+    if rest:
+        shown = rest[:MAX_REPORTED_ERRORS - 1]
+        lines = [f"  {p}: {m}" if p else f"  {m}" for p, m in shown]
+        more = len(rest) - len(shown)
+        msg = (f"{msg}\n{len(problems)} errors in all; also:\n" + "\n".join(lines)
+               + (f"\n  … and {more} more" if more else ""))
+    err = ConfigError(msg, path=path, file=file)
+    err.problems = problems
+    return err
 
 
 MAX_YAML_NODES = 2_000_000
@@ -622,6 +681,10 @@ def _did_you_mean(field: str, loc: tuple) -> str:
             ann = owner.model_fields[part].annotation
             owner = next((a for a in getattr(ann, "__args__", (ann,))
                           if isinstance(a, type) and issubclass(a, BaseModel)), None)
+    if owner is HierarchicalDocumentToolConfig and field == "min_similarity_score":
+        return "; it is the same setting as min_score here: give one of them"
+    if owner is VectorstoreToolConfig and field in ("min_score", "min_similarity", "similarity_threshold"):
+        return "; did you mean 'min_similarity_score'? (the cosine similarity; min_fused_score is the fused RRF scale)"
     names = list(owner.model_fields) if owner is not None else []
     if owner in models.values():
         names += list(HOLODECK_IGNORED_FIELDS)
@@ -687,7 +750,8 @@ HOLODECK_TOP_LEVEL = {
     "name": "Agent name (HoloDeck)", "description": "Agent description (HoloDeck)", "author": "Agent author (HoloDeck)",
     "model": "The agent's LLM (HoloDeck)", "instructions": "System prompt, inline or file (HoloDeck)",
     "response_format": "Structured output schema (HoloDeck)", "evaluations": "Evaluation metrics (HoloDeck)",
-    "test_cases": "Test scenarios (HoloDeck)", "execution": "Execution settings (HoloDeck)",
+    "test_cases": "Test scenarios (HoloDeck)", "test_cases_file": "Test scenarios in a file (HoloDeck)",
+    "tool_filtering": "Per-request tool filtering (HoloDeck)", "execution": "Execution settings (HoloDeck)",
     "observability": "Tracing and metrics (HoloDeck)", "deployment": "Deployment settings (HoloDeck)",
     "claude": "Claude Agent SDK settings (HoloDeck)", "openai": "OpenAI Agents settings (HoloDeck)",
 }
@@ -726,6 +790,10 @@ def json_schema() -> str:
         props = defs[name]["properties"]
         for key, why in HOLODECK_IGNORED_FIELDS.items():
             props.setdefault(key, {"description": f"HoloDeck's; accepted and ignored: {why}"})
+        if name == "HierarchicalDocumentToolConfig":
+            props["min_similarity_score"] = {**props["min_score"],
+                                             "description": "Same as min_score (HoloDeck's vectorstore spelling)"}
+            defs[name]["not"] = {"required": ["min_score", "min_similarity_score"]}
         db = props["database"]
         props["database"] = {"description": db.get("description", ""), "default": db.get("default"),
                              "anyOf": [{"$ref": "#/$defs/DatabaseConfig"},
