@@ -296,3 +296,13 @@ def test_every_config_error_is_reported_at_once_with_its_yaml_path():
         parse_config(many)
     assert len(err.value.problems) == 14 and "… and 4 more" in str(err.value)
     assert len(str(err.value).splitlines()) <= 12
+
+
+def test_a_bare_chromadb_database_says_it_is_embedded_under_docstrata():
+    from docstrata.config import summarize_notices
+
+    cfg = parse_config({"tools": [{"name": "kb", "type": "vectorstore", "source": "d", "database": "chromadb"},
+                                  {"name": "srv", "type": "vectorstore", "source": "d",
+                                   "database": {"provider": "chromadb", "connection_string": "http://127.0.0.1:8000"}}]})
+    line = summarize_notices(cfg.notices)
+    assert "Chroma embedded under .docstrata/kb/chroma" in line and "srv" not in line

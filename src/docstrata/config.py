@@ -539,6 +539,9 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         register_secret(t.database.url if t.database.url and "@" in t.database.url else None)
         if w := t.weight_warning():
             notices.append(w)
+        if t.database.provider == "chromadb" and not t.database.chroma_server and not t.database.path:
+            notices.append(f"tool '{t.name}': database chromadb without url / host / connection_string runs Chroma "
+                           f"embedded under .docstrata/{t.name}/chroma")
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
