@@ -124,10 +124,19 @@ def test_holodeck_database_forms_for_chromadb_and_faiss():
     for form, (provider, path) in forms:
         db = parse_config(_doc_tool(database=form)).tools[0].database
         assert (db.provider, db.path) == (provider, path)
-    with pytest.raises(ConfigError, match="Chroma server"):
-        parse_config(_doc_tool(database={"provider": "chromadb", "host": "localhost", "port": 8000}))
-    with pytest.raises(ConfigError, match="keyword_index provider 'opensearch'.*remove keyword_index"):
-        parse_config(_doc_tool(keyword_index={"provider": "opensearch", "endpoint": "https://o", "index_name": "i"}))
+    db = parse_config(_doc_tool(database={"provider": "chromadb", "host": "localhost", "port": 8000})).tools[0].database
+    assert db.chroma_server == "http://localhost:8000"  # a Chroma server (HttpClient)
+    db = parse_config(_doc_tool(database={"provider": "chromadb", "connection_string": "https://c.example:9000"})
+                      ).tools[0].database
+    assert (db.chroma_server, db.path) == ("https://c.example:9000", None)
+    with pytest.raises(ConfigError, match="not both"):
+        parse_config(_doc_tool(database={"provider": "chromadb", "url": "http://h:1", "path": "./c"}))
+    cfg = parse_config(_doc_tool(keyword_index={"provider": "opensearch", "endpoint": "https://o", "index_name": "i",
+                                                "password": "${OPENSEARCH_PASSWORD_UNSET}"}))
+    assert any("keyword_index" in n for n in cfg.notices)  # HoloDeck's BM25 fallback: ours always runs
+    from docstrata.config import summarize_notices
+
+    assert "keyword_index: docstrata's own BM25 is used" in summarize_notices(cfg.notices)
 
 
 def test_a_misspelled_field_gets_a_did_you_mean():
@@ -240,3 +249,60 @@ def test_a_hosted_embedding_model_uses_the_agents_model_provider_as_holodeck_doe
     assert c.embedding_provider is None
     anthropic = parse_config({"model": {"provider": "anthropic", "name": "claude"}, "tools": tools[:1]}).tools[0]
     assert anthropic.embedding_provider is None  # OpenAI's name alone: OpenAI (embed.make_embedder)
+
+
+# ---- issue 16 follow-ups: top-level typos, threshold spellings, every error at once
+def test_a_misspelled_top_level_key_gets_a_did_you_mean_not_a_notice():
+    data = {"embeding_provider": {"provider": "openai"}, "tools": []}
+    with pytest.raises(ConfigError) as err:
+        parse_config(data)
+    assert err.value.path == "embeding_provider"
+    assert "did you mean 'embedding_provider'?" in str(err.value)
+    cfg = parse_config({"observability": {"enabled": True}, "my_own_key": 1, "tools": []})  # far from any: a notice
+    assert any("my_own_key" in n for n in cfg.notices)
+    with pytest.raises(ConfigError, match="did you mean 'instructions'"):
+        parse_config({"instructons": "x", "tools": []})
+
+
+def test_threshold_spellings_follow_holodeck():
+    tool = {"name": "a", "source": "d"}
+    with pytest.raises(ConfigError) as err:
+        parse_config({"tools": [{**tool, "type": "vectorstore", "min_score": 0.5}]})
+    assert "did you mean 'min_similarity_score'" in str(err.value) and err.value.path == "tools[0].min_score"
+    doc = parse_config({"tools": [{**tool, "type": "hierarchical_document", "min_similarity_score": 0.7}]}).tools[0]
+    assert doc.min_score == 0.7  # the same cosine threshold under the vectorstore spelling
+    with pytest.raises(ConfigError, match="same setting as min_score"):
+        parse_config({"tools": [{**tool, "type": "hierarchical_document", "min_similarity_score": 0.7,
+                                 "min_score": 0.5}]})
+
+
+def test_every_config_error_is_reported_at_once_with_its_yaml_path():
+    data = {"tools": [
+        {"name": "a", "type": "vectorstore", "sorce": "d", "tok_k": 3},
+        {"name": "b", "type": "hierarchical_documnet", "source": "d"},
+        {"name": "c", "type": "hierarchical_document", "source": "d", "max_chunk_tokens": 5},
+    ]}
+    with pytest.raises(ConfigError) as err:
+        parse_config(data, file="agent.yaml")
+    text = str(err.value)
+    paths = [p for p, _ in err.value.problems]
+    assert paths == ["tools[0].sorce", "tools[0].tok_k", "tools[1].type", "tools[2].max_chunk_tokens"]
+    for p in paths:
+        assert p in text
+    assert "did you mean 'source'" in text and "did you mean 'top_k'" in text and "4 errors" in text
+    assert "tools[0].source" not in paths  # the typo explains the missing field
+    many = {"tools": [{"name": f"t{i}", "type": "vectorstore", "source": "d", "top_k": 0} for i in range(14)]}
+    with pytest.raises(ConfigError) as err:
+        parse_config(many)
+    assert len(err.value.problems) == 14 and "… and 4 more" in str(err.value)
+    assert len(str(err.value).splitlines()) <= 12
+
+
+def test_a_bare_chromadb_database_says_it_is_embedded_under_docstrata():
+    from docstrata.config import summarize_notices
+
+    cfg = parse_config({"tools": [{"name": "kb", "type": "vectorstore", "source": "d", "database": "chromadb"},
+                                  {"name": "srv", "type": "vectorstore", "source": "d",
+                                   "database": {"provider": "chromadb", "connection_string": "http://127.0.0.1:8000"}}]})
+    line = summarize_notices(cfg.notices)
+    assert "Chroma embedded under .docstrata/kb/chroma" in line and "srv" not in line

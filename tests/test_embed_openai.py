@@ -266,3 +266,23 @@ tools:
         print(f"forced re-ingest: {rebuilt.embedded} embedded, {time.perf_counter() - t0:.1f} s")
         assert rebuilt.embedded == 0 and len(server.requests) == requests
         assert tool.search("definitions", top_k=3)
+
+
+@pytest.mark.parametrize("provider, native", [("openai", False), ("ollama", False), ("ollama", True)])
+def test_a_server_that_is_not_there_is_named_with_what_to_check(provider, native, monkeypatch):
+    import socket
+
+    from docstrata.llm import LLMRequestError
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}" + ("" if native else "/v1")
+    emb = OpenAICompatibleEmbedder("nomic-embed-text:latest", provider=provider, base_url=base, native=native,
+                                   dimensions=8, retry=RetryPolicy(delays=()))
+    with pytest.raises(LLMRequestError) as err:
+        emb.embed_query("hello")
+    text = str(err.value)
+    assert "could not connect to http://127.0.0.1:" + str(port) in text, text
+    assert "is the server running" in text and "nomic-embed-text:latest" in text

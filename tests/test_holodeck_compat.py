@@ -111,4 +111,119 @@ def test_holodeck_postgres_connection_string(agents, pg_dsn, monkeypatch, caplog
     assert len(warnings) <= 1, warnings
 
 
+from .chroma_server import chroma_server_url  # noqa: E402,F401 - session fixture
 from .pg_server import pg_dsn  # noqa: E402,F401 - session fixture
+
+
+# A file shaped like HoloDeck's legal-assistant sample: OpenSearch keyword_index, a Chroma server.
+LEGAL_CHROMA_SERVER = """\
+name: legal_assistant
+model: {provider: anthropic, name: claude-sonnet-4-6, auth_provider: oauth_token}
+embedding_provider:
+  provider: azure_openai
+  name: text-embedding-3-small
+  endpoint: ${FAKE_LLM_URL}
+  api_key: ${AZURE_OPENAI_API_KEY}
+claude: {permission_mode: acceptAll, max_turns: 10}
+tools:
+  - name: legislation_search
+    type: hierarchical_document
+    source: shared/docs/
+    document_domain: us_legislative
+    search_mode: hybrid
+    semantic_weight: 0.5
+    keyword_weight: 0.5
+    exact_weight: 0.0
+    top_k: 5
+    database:
+      provider: chromadb
+      connection_string: ${CHROMA_URL}
+    keyword_index:
+      provider: opensearch
+      endpoint: "https://localhost:9200"
+      index_name: legal-assistant-keywords
+      username: admin
+      password: ${OPENSEARCH_PASSWORD}
+  - type: mcp
+    name: filesystem
+    command: npx
+"""
+
+
+def test_legal_sample_shape_with_a_chroma_server_and_opensearch_keyword_index(agents, server, caplog,
+                                                                              chroma_server_url, monkeypatch):
+    import chromadb
+
+    from docstrata.config import load_config
+
+    monkeypatch.setenv("CHROMA_URL", chroma_server_url)
+    monkeypatch.delenv("OPENSEARCH_PASSWORD", raising=False)  # the dropped keyword_index is never read
+    path = agents / "legal-chroma-server.yaml"
+    path.write_text(LEGAL_CHROMA_SERVER)
+    cfg = load_config(path)
+    assert cfg.tools[0].database.chroma_server == chroma_server_url
+    caplog.clear()
+    warnings = _run(path, {"legislation_search": ("appeal a rejected expense claim", "hybrid", "3.2")}, caplog)
+    assert len(warnings) == 1 and "keyword_index: docstrata's own BM25 is used" in warnings[0], warnings
+    host, port = chroma_server_url.rsplit("//", 1)[1].split(":")
+    names = [c.name for c in chromadb.HttpClient(host=host, port=int(port)).list_collections()]
+    assert "legislation_search" in names  # the vectors went to the server
+
+
+# schema-vs-loader agreement: (YAML, loader accepts?)
+AGREEMENT = [
+    ("tools: [{name: a, type: hierarchical_document, source: d, database: {provider: chromadb, "
+     "connection_string: 'http://127.0.0.1:8000'}}]", True),
+    ("tools: [{name: a, type: hierarchical_document, source: d, database: {provider: chromadb, host: h, port: 8000}}]",
+     True),
+    ("tools: [{name: a, type: hierarchical_document, source: d, keyword_index: {provider: opensearch, x: 1}}]", True),
+    ("tools: [{name: a, type: vectorstore, source: d, database: {provider: qdrant, connection_string: 'http://q'}}]",
+     True),
+    ("tools: [{name: a, type: vectorstore, source: d, database: 'postgresql://u@h/db'}]", True),
+    ("tools: [{name: a, type: vectorstore, source: d, database: {provider: postgres, connection_string: 'postgresql://u@h/db', "
+     "pool_size: 5}}]", True),
+    ("tools: [{name: a, type: vectorstore, source: d, database: pinecone}]", False),
+    ("tools: [{name: a, type: vectorstore, source: d, database: 'sqlite:///x'}]", False),
+    ("tools: [{name: a, type: vectorstore, source: d, database: {provider: weaviate}}]", False),
+    ("tools: [{name: a, type: vectorstore, source: d, database: {provider: postgres}}]", False),
+    ("tools: [{name: a, type: vectorstore, source: d, database: {provider: qdrant}}]", False),
+    ("tools: [{name: a, type: vectorstore, source: d, min_fused_score: -1}]", False),
+    ("tools: [{name: a, type: vectorstore, source: d, tok_k: 3}]", False),
+]
+
+
+def _samples() -> list[Path]:
+    root = Path("/tmp/trial-holodeck/samples")  # github justinbarias/holodeck-samples, when a tester left it
+    return sorted(root.glob("*/agent*.yaml")) if root.is_dir() else []
+
+
+@pytest.mark.parametrize("text, accepted", AGREEMENT + [(p, None) for p in sorted(FIXTURES.glob("*.yaml"))]
+                         + [(p, None) for p in _samples()])
+def test_docstrata_schema_and_the_loader_agree(text, accepted, tmp_path, monkeypatch):
+    import jsonschema
+
+    from docstrata.config import json_schema, parse_config
+    from docstrata.errors import ConfigError
+
+    for var in ("AZURE_OPENAI_ENDPOINT", "FAKE_LLM_URL", "QDRANT_URL", "CHROMA_URL"):
+        monkeypatch.setenv(var, "http://127.0.0.1:9")
+    for var in ("AZURE_OPENAI_API_KEY", "OPENAI_API_KEY", "AZURE_OPENAI_DEPLOYMENT_NAME", "OPENSEARCH_PASSWORD",
+                "AZURE_OPENAI_EMBEDDING_DEPLOYMENT", "AZURE_OPENAI_EMBEDDING_DEPLOYMENT_NAME"):
+        monkeypatch.setenv(var, "x-value")
+    monkeypatch.setenv("PG_DSN", "postgresql://u:p@127.0.0.1/db")
+    data = yaml.safe_load(text.read_text() if isinstance(text, Path) else text)
+    try:
+        parse_config(data, base_dir=tmp_path)
+        loaded = True
+    except ConfigError as e:
+        if "environment variable" in str(e):
+            pytest.skip(f"needs an environment variable this test does not set: {e}")
+        loaded = False
+    try:
+        jsonschema.validate(data, json.loads(json_schema()))
+        valid = True
+    except jsonschema.ValidationError:
+        valid = False
+    assert loaded == valid, (text, loaded, valid)
+    if accepted is not None:
+        assert loaded == accepted

@@ -334,3 +334,20 @@ def test_every_bind_checks_host_headers_and_wildcard_binds_need_a_token():
         check_http_exposure(host, "a-token", insecure_no_token=False)
         check_http_exposure(host, None, insecure_no_token=True)
     check_http_exposure("127.0.0.1", None, insecure_no_token=False)
+
+
+def test_registered_connection_strings_keep_host_port_user_and_database_visible():
+    """Only the password / token of a registered DSN or URL is secret (docs/stores.md's promise)."""
+    register_secret("http://127.0.0.1:6333")
+    assert redact("qdrant store: cannot open http://127.0.0.1:6333: refused") == \
+        "qdrant store: cannot open http://127.0.0.1:6333: refused"
+    register_secret("postgresql://app:hunter2secret@127.0.0.1:59999/x")
+    out = redact("postgres store: cannot connect to postgresql://app:hunter2secret@127.0.0.1:59999/x: refused")
+    assert out == "postgres store: cannot connect to postgresql://app:***@127.0.0.1:59999/x: refused"
+    assert redact("libpq: password hunter2secret rejected") == "libpq: password *** rejected"  # wherever it is
+    register_secret("host=db.internal port=5432 user=bob password=kv-secret-99 dbname=app")
+    assert redact("cannot connect: host=db.internal port=5432 user=bob password=kv-secret-99 dbname=app") == \
+        "cannot connect: host=db.internal port=5432 user=bob password=*** dbname=app"
+    register_secret("https://q.example:6333/?api_key=qk-registered-1")
+    assert "qk-registered-1" not in redact("qdrant said no to qk-registered-1 at https://q.example:6333")
+    assert "https://q.example:6333" in redact("qdrant said no to qk-registered-1 at https://q.example:6333")

@@ -3,6 +3,8 @@ legs beside it), persistent and in memory; plus Chroma being rebuilt when it lag
 
 from __future__ import annotations
 
+import socket
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ from docstrata.store.chroma import ChromaStore  # noqa: E402
 pytest.register_assert_rewrite("tests.store_conformance")
 from .store_conformance import DIM, StoreConformance, corpus, load  # noqa: E402
 from . import test_store_embedded  # noqa: E402
+from .chroma_server import chroma_server_url  # noqa: E402,F401 - session fixture
 
 
 def _closer(opened):
@@ -37,6 +40,35 @@ class TestChromaStore(StoreConformance):
 
         yield make
         _closer(opened)
+
+
+@pytest.mark.slow  # the same suite against a Chroma server (HoloDeck's connection_string: http://host:port)
+class TestChromaServer(StoreConformance):
+    bm25_rel_tolerance = test_store_embedded.TestEmbeddedStore.bm25_rel_tolerance
+
+    @pytest.fixture()
+    def make_store(self, tmp_path, chroma_server_url):
+        opened: list[ChromaStore] = []
+
+        def make(tool: str = "conformance", dim: int = 384) -> ChromaStore:
+            store = ChromaStore(tmp_path / ".docstrata" / tool, dim=dim, tool=f"{tool}-{tmp_path.name}",
+                                server_url=chroma_server_url)
+            opened.append(store)
+            return store
+
+        yield make
+        _closer(opened)
+
+
+def test_chroma_server_unreachable_names_the_url(tmp_path):
+    from docstrata.errors import StoreError
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(StoreError) as err:
+        ChromaStore(tmp_path / "t", dim=4, tool="t", server_url=f"http://127.0.0.1:{port}")
+    assert f"http://127.0.0.1:{port}" in str(err.value) and "chroma run" in str(err.value)
 
 
 @pytest.mark.slow  # the same suite again on another index kind; the default run covers one

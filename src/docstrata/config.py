@@ -91,9 +91,10 @@ class DatabaseConfig(_Strict):
 
     ``embedded`` (default): SQLite + tantivy + vectors under ``.docstrata/<tool>/`` beside the
     config (or under ``path``). ``in-memory``: nothing on disk. ``postgres``: ``dsn`` required.
-    ``qdrant``: ``url`` or ``path``. ``chromadb``: Chroma's embedded client holds the dense leg
-    (under ``path``, default ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``),
-    our BM25 and exact legs beside it. ``faiss``: a FAISS index for the dense leg (``index``).
+    ``qdrant``: ``url`` or ``path``. ``chromadb``: Chroma holds the dense leg, our BM25 and exact
+    legs beside it: a Chroma server with ``url`` (or ``host`` / ``port``; HoloDeck's
+    ``connection_string: http://…``), else Chroma's embedded client (under ``path``, default
+    ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``). ``faiss``: a FAISS index for the dense leg (``index``).
     HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (qdrant) or ``path``.
     """
 
@@ -102,10 +103,14 @@ class DatabaseConfig(_Strict):
             "embedded (default: SQLite + tantivy + vectors on disk), in-memory, postgres (pgvector), qdrant, "
             "chromadb (Chroma embedded for vectors, our BM25 beside it) or faiss (FAISS ANN index for vectors)"))
     dsn: str | None = Field(default=None, description="postgres: a postgresql:// connection string")
-    url: str | None = Field(default=None, description="qdrant: server URL")
+    url: str | None = Field(default=None, description=(
+        "qdrant: server URL; chromadb: a Chroma server's URL (http://host:port), read through chromadb.HttpClient"))
+    host: str | None = Field(default=None, description="chromadb: Chroma server host (with port; same as url)")
+    port: int | None = Field(default=None, ge=1, le=65535, description="chromadb: Chroma server port (default 8000)")
     path: str | None = Field(default=None, description=(
         "embedded / chromadb / faiss: index folder (relative to the config file); qdrant: local folder"))
-    api_key_env: str | None = Field(default=None, description="qdrant: environment variable holding the API key")
+    api_key_env: str | None = Field(default=None, description=(
+        "qdrant / Chroma server: environment variable holding the API key (Chroma: sent as X-Chroma-Token)"))
     collection_name: str | None = Field(default=None, description=(
         "chromadb / qdrant: collection name (default: the tool name)"))
     index: Literal["auto", "flat", "hnsw", "ivf"] = Field(default="auto", description=(
@@ -117,7 +122,22 @@ class DatabaseConfig(_Strict):
             raise ValueError("provider 'postgres' needs 'dsn'")
         if self.provider == "qdrant" and not (self.url or self.path):
             raise ValueError("provider 'qdrant' needs 'url' or 'path'")
+        if self.provider == "chromadb" and (self.url or self.host or self.port) and self.path:
+            raise ValueError("give a Chroma server (url / host) or a local 'path', not both")
+        if self.provider == "chromadb" and self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"a Chroma server url must start with http:// or https:// (got {self.url!r})")
         return self
+
+    @property
+    def chroma_server(self) -> str | None:
+        """The Chroma server URL (``url``, or ``http://host:port``), or None for embedded Chroma."""
+        if self.provider != "chromadb":
+            return None
+        if self.url:
+            return self.url
+        if self.host or self.port:
+            return f"http://{self.host or 'localhost'}:{self.port or 8000}"
+        return None
 
 
 SUPPORTED_DATABASES = ("embedded", "in-memory", "postgres", "qdrant", "chromadb", "faiss")
@@ -157,13 +177,10 @@ def _coerce_database(v: Any) -> Any:
         conn = v.pop("connection_string")
         provider = v.get("provider")
         if provider == "chromadb" and str(conn).startswith(("http://", "https://")):
-            raise ValueError("a Chroma server (connection_string / host) is not supported: docstrata runs Chroma "
-                             "embedded; give 'path' (or nothing) instead, or use 'qdrant' for a server")
-        key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
-        v.setdefault(key, conn)
-    if isinstance(v, dict) and v.get("provider") == "chromadb" and ("host" in v or "port" in v):
-        raise ValueError("a Chroma server (host / port) is not supported: docstrata runs Chroma embedded; "
-                         "give 'path' (or nothing) instead, or use 'qdrant' for a server")
+            v.setdefault("url", conn)  # a Chroma server
+        else:
+            key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
+            v.setdefault(key, conn)
     if isinstance(v, dict) and v.get("provider") not in (None, *SUPPORTED_DATABASES):
         raise ValueError(f"database provider {v.get('provider')!r} is not supported; "
                          f"use one of: {', '.join(SUPPORTED_DATABASES)}")
@@ -190,7 +207,7 @@ class LimitsConfig(_Strict):
 HOLODECK_IGNORED_FIELDS = {
     "document_domain": "numbering is recognised in every document without a domain hint",
     "max_subsection_depth": "every level of numbering is kept",
-    "keyword_index": "BM25 always runs on the tool's own store",
+    "keyword_index": "docstrata's own BM25 is used",
     "record_prefix": "record fields are used as named",
     "meta_prefix": "metadata fields are returned as named",
 }
@@ -285,9 +302,11 @@ class HierarchicalDocumentToolConfig(_ToolBase):
     search_mode: Literal["hybrid", "semantic", "keyword", "exact"] = Field(default="hybrid", description=(
         "Default search mode: hybrid (weighted RRF of all three), semantic, keyword (BM25) or exact"))
     top_k: int = Field(default=10, ge=1, le=100, description="Default number of results")
-    min_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
+    min_score: float | None = Field(default=None, ge=0.0, le=1.0,
+                                    validation_alias=AliasChoices("min_score", "min_similarity_score"), description=(
         "HoloDeck's minimum similarity: the cosine similarity of the query and a hit (0-1), computed for "
-        "every candidate whichever modality found it; a pinned hit is never dropped"))
+        "every candidate whichever modality found it; a pinned hit is never dropped. min_similarity_score "
+        "(the vectorstore spelling) is the same setting"))
     contextual_embeddings: bool = Field(default=True, description=(
         "Prefix each chunk with its context (document title and section chain, plus an LLM sentence "
         "with context_model) before embedding and BM25"))
@@ -437,33 +456,44 @@ def _yaml_path(loc: tuple, tool_index_map: list[int]) -> str:
 
 
 def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None) -> AgentConfig:
-    """Validate an already-loaded YAML mapping. Raises :class:`ConfigError` naming the YAML path."""
+    """Validate an already-loaded YAML mapping. Raises :class:`ConfigError` naming the YAML path;
+    every error found is reported in that one exception (``problems``: (path, message) pairs;
+    the message lists up to :data:`MAX_REPORTED_ERRORS` of them, one line each)."""
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError("the top level must be a mapping with a 'tools:' list", file=file)
     notices: list[str] = []
+    problems: list[tuple[str, str]] = []  # (YAML path, message), in file order
     tools_raw = data.get("tools") or []
     if not isinstance(tools_raw, list):
         raise ConfigError("must be a list of tools", path="tools", file=file)
     shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
     model_provider = _model_as_embedding_provider(data.get("model"))
+    known_top = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
     for key in data:
-        if key not in ("tools", "embedding_provider"):
+        if key in ("tools", "embedding_provider"):
+            continue
+        close = difflib.get_close_matches(str(key), known_top, n=1, cutoff=0.8) if key not in known_top else []
+        if close:
+            problems.append((str(key), f"unknown top-level key '{key}'; did you mean '{close[0]}'?"))
+        else:
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
     ours: list[Any] = []
     index_map: list[int] = []
     from_env: dict[str, str] = {}  # YAML path → ${VAR} name
     for i, t in enumerate(tools_raw):
         if not isinstance(t, dict):
-            raise ConfigError("each tool must be a mapping", path=f"tools[{i}]", file=file)
+            problems.append((f"tools[{i}]", "each tool must be a mapping"))
+            continue
         ttype = t.get("type")
         if ttype is None:
-            raise ConfigError("missing 'type' (hierarchical_document or vectorstore)", path=f"tools[{i}].type", file=file)
+            problems.append((f"tools[{i}].type", "missing 'type' (hierarchical_document or vectorstore)"))
+            continue
         close = difflib.get_close_matches(str(ttype), OUR_TOOL_TYPES, n=1, cutoff=0.75)
         if ttype not in OUR_TOOL_TYPES and close:
-            raise ConfigError(f"unknown tool type {ttype!r}; did you mean {close[0]!r}?", path=f"tools[{i}].type",
-                              file=file)
+            problems.append((f"tools[{i}].type", f"unknown tool type {ttype!r}; did you mean {close[0]!r}?"))
+            continue
         if ttype not in OUR_TOOL_TYPES:
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
@@ -472,15 +502,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             t["embedding_provider"] = shared_embedding
         elif model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir):
             t["embedding_provider"] = dict(model_provider)  # HoloDeck embeds with the agent's own provider
-        kw = t.get("keyword_index")
-        if isinstance(kw, dict) and kw.get("provider") not in (None, "in-memory"):
-            raise ConfigError(f"keyword_index provider {kw.get('provider')!r} is not supported: BM25 runs in "
-                              "docstrata's own index beside every store (tantivy, PostgreSQL tsvector or Qdrant "
-                              "sparse vectors); remove keyword_index", path=f"tools[{i}].keyword_index", file=file)
         db = t.get("database")
         if isinstance(db, dict):
-            extra = [k for k in db if k not in DatabaseConfig.model_fields and k != "connection_string"
-                     and not (k in ("host", "port") and db.get("provider") == "chromadb")]
+            extra = [k for k in db if (k not in DatabaseConfig.model_fields and k != "connection_string")
+                     or (k in ("host", "port") and db.get("provider") != "chromadb")]
             if extra and db.get("provider") not in UNSUPPORTED_DATABASES:
                 t["database"] = {k: v for k, v in db.items() if k not in extra}
                 notices.append(f"tools[{i}].database: ignored {', '.join(map(repr, extra))} "
@@ -492,24 +517,16 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         try:
             ours.append(_substitute_env(t, f"tools[{i}]", from_env))
         except ConfigError as e:
-            raise ConfigError(str(e).split(": ", 1)[-1], path=e.path, file=file) from None
+            problems.append((e.path, str(e).split(": ", 1)[-1]))
+            continue
         index_map.append(i)
+    cfg = None
     try:
         cfg = AgentConfig(tools=ours)
     except ValidationError as e:
-        errors = e.errors()
-        err = next((x for x in errors if x["type"] == "extra_forbidden"), errors[0])  # a typo explains a "missing"
-        path = _yaml_path(tuple(err["loc"]), index_map)
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = f"unknown field '{err['loc'][-1]}'" + _did_you_mean(str(err["loc"][-1]), tuple(err["loc"]))
-        elif path in from_env or any(p.startswith(path + ".") for p in from_env if path):
-            msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
-        elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
-            from .redact import short
-
-            msg = f"{msg} (got {short(err['input'])})"
-        raise ConfigError(msg.removeprefix("Value error, "), path=path, file=file) from None
+        problems += _validation_problems(e.errors(), index_map, from_env)
+    if problems:
+        raise _config_errors(sorted(problems, key=lambda p: _path_order(p[0])), file)
     from collections import Counter
 
     from .redact import register_secret
@@ -522,9 +539,66 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         register_secret(t.database.url if t.database.url and "@" in t.database.url else None)
         if w := t.weight_warning():
             notices.append(w)
+        if t.database.provider == "chromadb" and not t.database.chroma_server and not t.database.path:
+            notices.append(f"tool '{t.name}': database chromadb without url / host / connection_string runs Chroma "
+                           f"embedded under .docstrata/{t.name}/chroma")
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
+
+
+MAX_REPORTED_ERRORS = 10
+"""Most configuration errors listed in one :class:`ConfigError` message (all are in ``problems``)."""
+
+
+def _validation_problems(errors: list[dict], index_map: list[int], from_env: dict[str, str]) -> list[tuple[str, str]]:
+    """pydantic's errors as (YAML path, message) pairs. A field reported missing is left out when an
+    unknown field of the same tool suggests it (the typo explains the "missing")."""
+    out: list[tuple[str, str]] = []
+    suggested: set[str] = set()
+    for err in errors:
+        if err["type"] != "extra_forbidden":
+            continue
+        path = _yaml_path(tuple(err["loc"]), index_map)
+        hint = _did_you_mean(str(err["loc"][-1]), tuple(err["loc"]))
+        out.append((path, f"unknown field '{err['loc'][-1]}'" + hint))
+        if hint.startswith("; did you mean '"):
+            suggested.add(path.rsplit(".", 1)[0] + "." + hint.split("'")[1])
+    for err in errors:
+        if err["type"] == "extra_forbidden":
+            continue
+        path = _yaml_path(tuple(err["loc"]), index_map)
+        if err["type"] == "missing" and path in suggested:
+            continue
+        msg = err["msg"]
+        if path in from_env or any(p.startswith(path + ".") for p in from_env if path):
+            msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
+        elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
+            from .redact import short
+
+            msg = f"{msg} (got {short(err['input'])})"
+        out.append((path, msg.removeprefix("Value error, ")))
+    return out
+
+
+def _path_order(path: str) -> tuple:
+    """Sort key putting YAML paths in file order (tools[2] before tools[10])."""
+    return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"[\[\].]+", path) if x)
+
+
+def _config_errors(problems: list[tuple[str, str]], file: str | None) -> ConfigError:
+    """One :class:`ConfigError` for every problem: the first as its path and message, then one line
+    per further problem (up to :data:`MAX_REPORTED_ERRORS` lines in all)."""
+    (path, msg), rest = problems[0], problems[1:]
+    if rest:
+        shown = rest[:MAX_REPORTED_ERRORS - 1]
+        lines = [f"  {p}: {m}" if p else f"  {m}" for p, m in shown]
+        more = len(rest) - len(shown)
+        msg = (f"{msg}\n{len(problems)} errors in all; also:\n" + "\n".join(lines)
+               + (f"\n  … and {more} more" if more else ""))
+    err = ConfigError(msg, path=path, file=file)
+    err.problems = problems
+    return err
 
 
 MAX_YAML_NODES = 2_000_000
@@ -610,6 +684,10 @@ def _did_you_mean(field: str, loc: tuple) -> str:
             ann = owner.model_fields[part].annotation
             owner = next((a for a in getattr(ann, "__args__", (ann,))
                           if isinstance(a, type) and issubclass(a, BaseModel)), None)
+    if owner is HierarchicalDocumentToolConfig and field == "min_similarity_score":
+        return "; it is the same setting as min_score here: give one of them"
+    if owner is VectorstoreToolConfig and field in ("min_score", "min_similarity", "similarity_threshold"):
+        return "; did you mean 'min_similarity_score'? (the cosine similarity; min_fused_score is the fused RRF scale)"
     names = list(owner.model_fields) if owner is not None else []
     if owner in models.values():
         names += list(HOLODECK_IGNORED_FIELDS)
@@ -625,6 +703,8 @@ def summarize_notices(notices: list[str]) -> str | None:
     tools = [re.sub(r"ignoring tool '([^']+)' of type '([^']+)'.*", r"\1 (\2)", n)
              for n in notices if n.startswith("ignoring tool ")]
     fields = [n.split(":", 1)[0].split(".", 1)[-1] for n in notices if re.match(r"tools\[\d+\]\.", n)]
+    kw_index = "keyword_index" in fields
+    fields = [f for f in fields if f != "keyword_index"]
     other = [n for n in notices if not n.startswith(("ignoring top-level key", "ignoring tool "))
              and not re.match(r"tools\[\d+\]\.", n)]
     parts = []
@@ -634,6 +714,8 @@ def summarize_notices(notices: list[str]) -> str | None:
         parts.append(f"tools {', '.join(tools)}")
     if fields:
         parts.append(f"fields {', '.join(dict.fromkeys(fields))}")
+    if kw_index:
+        parts.append("keyword_index: docstrata's own BM25 is used")
     line = f"ignored {len(notices) - len(other)} HoloDeck-only setting(s) docstrata does not use: {'; '.join(parts)}" \
         if parts else ""
     line = "; ".join(x for x in [line, *other] if x)
@@ -671,7 +753,8 @@ HOLODECK_TOP_LEVEL = {
     "name": "Agent name (HoloDeck)", "description": "Agent description (HoloDeck)", "author": "Agent author (HoloDeck)",
     "model": "The agent's LLM (HoloDeck)", "instructions": "System prompt, inline or file (HoloDeck)",
     "response_format": "Structured output schema (HoloDeck)", "evaluations": "Evaluation metrics (HoloDeck)",
-    "test_cases": "Test scenarios (HoloDeck)", "execution": "Execution settings (HoloDeck)",
+    "test_cases": "Test scenarios (HoloDeck)", "test_cases_file": "Test scenarios in a file (HoloDeck)",
+    "tool_filtering": "Per-request tool filtering (HoloDeck)", "execution": "Execution settings (HoloDeck)",
     "observability": "Tracing and metrics (HoloDeck)", "deployment": "Deployment settings (HoloDeck)",
     "claude": "Claude Agent SDK settings (HoloDeck)", "openai": "OpenAI Agents settings (HoloDeck)",
 }
@@ -710,13 +793,29 @@ def json_schema() -> str:
         props = defs[name]["properties"]
         for key, why in HOLODECK_IGNORED_FIELDS.items():
             props.setdefault(key, {"description": f"HoloDeck's; accepted and ignored: {why}"})
+        if name == "HierarchicalDocumentToolConfig":
+            props["min_similarity_score"] = {**props["min_score"],
+                                             "description": "Same as min_score (HoloDeck's vectorstore spelling)"}
+            defs[name]["not"] = {"required": ["min_score", "min_similarity_score"]}
         db = props["database"]
         props["database"] = {"description": db.get("description", ""), "default": db.get("default"),
                              "anyOf": [{"$ref": "#/$defs/DatabaseConfig"},
-                                       {"type": "string", "description": "embedded, in-memory, chromadb, faiss or "
-                                                                         "a postgresql:// DSN"}]}
-    defs["DatabaseConfig"]["properties"]["connection_string"] = {
-        "type": "string", "description": "HoloDeck's spelling: read as dsn (postgres), url (qdrant) or path"}
+                                       {"type": "string", "enum": ["embedded", "in-memory", "memory", "inmemory",
+                                                                   "chromadb", "faiss"],
+                                        "description": "A provider name"},
+                                       {"type": "string", "pattern": "^postgres(ql)?://",
+                                        "description": "A postgresql:// DSN"}]}
+    dbdef = defs["DatabaseConfig"]
+    dbdef["properties"]["connection_string"] = {
+        "type": "string", "description": ("HoloDeck's spelling: read as dsn (postgres), url (qdrant; chromadb when "
+                                          "http(s)://) or path")}
+    dbdef["additionalProperties"] = True  # other keys are dropped with a notice, as the loader does
+    dbdef["allOf"] = [
+        {"if": {"properties": {"provider": {"const": "postgres"}}, "required": ["provider"]},
+         "then": {"anyOf": [{"required": ["dsn"]}, {"required": ["connection_string"]}]}},
+        {"if": {"properties": {"provider": {"const": "qdrant"}}, "required": ["provider"]},
+         "then": {"anyOf": [{"required": ["url"]}, {"required": ["path"]}, {"required": ["connection_string"]}]}},
+    ]
     for model in defs.values():  # pydantic's schema shows a field under its name, not its other spellings
         if "base_url" in model.get("properties", {}):
             model["properties"]["endpoint"] = {**model["properties"]["base_url"],

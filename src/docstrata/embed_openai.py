@@ -204,9 +204,12 @@ class OpenAICompatibleEmbedder:
         try:
             r = self._http.post(f"{self._root}/api/embed", json=body, headers=self._headers)
         except httpx.TimeoutException:
-            raise LLMRequestError(self.model_name, "request timed out", retryable=True) from None
+            raise LLMRequestError(self.model_name, f"request timed out ({self._root}/api/embed)", retryable=True) from None
         except httpx.HTTPError:
-            raise LLMRequestError(self.model_name, "could not connect", retryable=True) from None
+            from .llm import connection_hint
+
+            raise LLMRequestError(self.model_name, "could not connect" + connection_hint(f"{self._root}/api/embed"),
+                                  retryable=True) from None
         if r.status_code != 200:
             try:
                 detail = str(r.json().get("error", ""))[:200]

@@ -30,12 +30,14 @@ class DocstrataError(Exception):
 class ConfigError(DocstrataError):
     """A configuration value is missing or invalid.
 
-    ``path`` is the YAML path of the offending field, e.g. ``tools[0].top_k``.
+    ``path`` is the YAML path of the offending field, e.g. ``tools[0].top_k``. ``problems`` holds
+    every (path, message) found when a file has several errors (the first is ``path``).
     """
 
     def __init__(self, message: str, path: str = "", file: str | None = None):
         self.path = path
         self.file = file
+        self.problems: list[tuple[str, str]] = [(path, message)]
         where = ": ".join(p for p in (file or "", path) if p)
         super().__init__(f"{where}: {message}" if where else message)
 

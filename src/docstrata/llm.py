@@ -215,14 +215,35 @@ def _plain_error(model: str, message: str, retryable: bool) -> LLMRequestError:
     return LLMRequestError(model, message, retryable=retryable)
 
 
+def request_url(exc: Exception) -> str | None:
+    """The URL an SDK / httpx error was for (scheme, host, port and path; no query), or None."""
+    try:
+        url = exc.request.url  # httpx.Request, kept by the openai and anthropic SDK errors
+    except (AttributeError, RuntimeError):
+        return None
+    return str(url.copy_with(query=None, fragment=None)) if hasattr(url, "copy_with") else str(url).split("?")[0]
+
+
+def connection_hint(url: str | None) -> str:
+    """``" to URL (is the server running …?)"`` for a connection failure, naming what to check."""
+    if not url:
+        return " (check the provider's endpoint / base_url and that its server is running)"
+    local = any(h in url for h in ("://localhost", "://127.0.0.1", "://[::1]", "://0.0.0.0"))
+    check = ("is the server running on this machine (Ollama: `ollama serve`) and listening on that port?"
+             if local else "check the endpoint / base_url, the network and any proxy")
+    return f" to {url} ({check})"
+
+
 def translate_sdk_error(sdk, model: str, exc: Exception) -> LLMRequestError:
-    """Map an SDK ``APIError`` (anthropic and openai share these names) to :class:`LLMRequestError`."""
+    """Map an SDK ``APIError`` (anthropic and openai share these names) to :class:`LLMRequestError`;
+    a timeout or connection failure names the URL tried and what to check."""
     if isinstance(exc, sdk.APIStatusError):
         return _status_error(model, exc.status_code, exc.response.headers, str(exc))
     if isinstance(exc, sdk.APITimeoutError):
-        return _plain_error(model, "request timed out", retryable=True)
+        url = request_url(exc)
+        return _plain_error(model, f"request timed out{f' ({url})' if url else ''}", retryable=True)
     if isinstance(exc, sdk.APIConnectionError):
-        return _plain_error(model, "could not connect", retryable=True)
+        return _plain_error(model, "could not connect" + connection_hint(request_url(exc)), retryable=True)
     # A 200 whose body is not the API's shape: a proxy or server hiccup, worth another try.
     return _malformed(model, exc)
 

@@ -11,7 +11,8 @@
   ``;`` or the end of the line, so a space inside it is covered);
 * ``Authorization: Bearer …`` values;
 * every value registered with :func:`register_secret` (``${VAR}`` values whose name looks
-  secret, values inside DSN/URL fields, the bearer token), wherever it appears.
+  secret, the passwords inside DSN/URL fields, the bearer token), wherever it appears. A
+  connection string's host, port, user and database are not secret and stay visible.
 
 :func:`install_log_redaction` makes every log record pass through :func:`redact` (a record
 factory, so records of any logger, library ones included, are covered).
@@ -37,12 +38,17 @@ _secrets: set[str] = set()
 _MIN_SECRET_LEN = 4
 
 
+_CONNECTION = re.compile(r"^\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*://|[A-Za-z_]\w*\s*=)")
+
+
 def register_secret(value: str | None) -> None:
-    """Redact ``value`` (and, for a DSN or URL, its password) wherever it appears from now on.
-    Values shorter than 4 characters are not registered (they would mask ordinary text)."""
+    """Redact ``value`` wherever it appears from now on; for a connection string (a URL or a
+    ``key=value`` DSN) only its password / token parts, so host, port, user and database stay
+    readable in errors (``postgresql://app:***@db:5432/x``). Values shorter than 4 characters are
+    not registered (they would mask ordinary text)."""
     if not value or len(value) < _MIN_SECRET_LEN:
         return
-    parts = [value]
+    parts = [] if _CONNECTION.match(value) else [value]
     for pw in _passwords_in(value):
         pieces = pw.split("@")  # parsers disagree on which '@' ends the password: register every split
         parts += [pw] + ["@".join(pieces[:i]) for i in range(1, len(pieces))] + ["@".join(pieces[i:])

@@ -3,9 +3,10 @@
 HoloDeck's design for providers without native hybrid search: dense search in the provider,
 keyword search in a separate BM25 index, fused by RRF. Here SQLite remains the system of record
 (chunks, their vectors, exact keys, definitions, the embedding cache) and tantivy the BM25 leg,
-as in :mod:`docstrata.store.embedded`; Chroma's embedded client (``PersistentClient`` under
-``.docstrata/<tool>/chroma``, or an in-memory ``EphemeralClient``) answers dense queries with
-its HNSW index (cosine space, M 32, ef 200 / 128).
+as in :mod:`docstrata.store.embedded`; Chroma (a server through ``HttpClient``, or the embedded
+``PersistentClient`` under ``.docstrata/<tool>/chroma``, or an in-memory ``EphemeralClient``)
+answers dense queries with its HNSW index (cosine space, M 32, ef 200 / 128). With a server the
+SQLite system of record stays local under ``.docstrata/<tool>`` and the generation marker beside it.
 
 Chroma is derived data kept in step with SQLite: writes are queued and applied in batches before
 the next search or flush; every flush writes the store's generation next to the collection, and on
@@ -42,6 +43,24 @@ def collection_name(tool: str) -> str:
     """A Chroma collection name for ``tool`` (3–512 of ``[A-Za-z0-9._-]``, alphanumeric at both ends)."""
     name = re.sub(r"[^A-Za-z0-9._-]", "_", tool).strip("._-") or "tool"
     return (name + "_docstrata")[:512] if len(name) < 3 else name[:512]
+
+
+def _http_client(chromadb, url: str, settings, api_key_env: str | None):
+    """``chromadb.HttpClient`` for ``url`` (``http(s)://host[:port][/path]``; port default 8000, 443 for https)."""
+    import os
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    ssl = parts.scheme == "https"
+    headers = {}
+    if api_key_env:
+        key = os.environ.get(api_key_env)
+        if not key:
+            raise ConfigError(f"environment variable {api_key_env} (the Chroma server's key) is not set",
+                              path="database.api_key_env")
+        headers["X-Chroma-Token"] = key
+    return chromadb.HttpClient(host=parts.hostname or "localhost", port=parts.port or (443 if ssl else 8000),
+                               ssl=ssl, headers=headers or None, settings=settings)
 
 
 class ChromaDenseIndex:
@@ -136,15 +155,24 @@ class ChromaStore(EmbeddedStore):
     _vector_file = False  # Chroma holds the vectors
 
     def __init__(self, root: str | Path | None, dim: int, tool: str = "tool", chroma_path: str | Path | None = None,
-                 collection: str | None = None):
+                 collection: str | None = None, server_url: str | None = None, api_key_env: str | None = None):
         chromadb = _chromadb()
         from chromadb.config import Settings
 
         super().__init__(root, dim)
         settings = Settings(anonymized_telemetry=False, allow_reset=False)
         self.chroma_path = None
+        self.server_url = server_url
+        self._marker_dir: Path | None = None
         try:
-            if self.root is None or str(chroma_path) == ":memory:":
+            if server_url:
+                self._client = _http_client(chromadb, server_url, settings, api_key_env)
+                self.collection_name = collection_name(collection or tool)
+                if self.root is not None:  # which generation of SQLite the server's collection holds
+                    self._marker_dir = self.root
+                else:  # nothing local survives: a fresh collection of our own on the shared server
+                    self.collection_name = f"{self.collection_name}-{uuid.uuid4().hex[:12]}"
+            elif self.root is None or str(chroma_path) == ":memory:":
                 self._client = chromadb.EphemeralClient(settings=settings)
                 # Ephemeral clients share one in-process system: a unique name keeps stores apart.
                 self.collection_name = f"{collection_name(collection or tool)}-{uuid.uuid4().hex[:12]}"
@@ -153,9 +181,13 @@ class ChromaStore(EmbeddedStore):
                 self.chroma_path.mkdir(parents=True, exist_ok=True)
                 self._client = chromadb.PersistentClient(path=str(self.chroma_path), settings=settings)
                 self.collection_name = collection_name(collection or tool)
+                self._marker_dir = self.chroma_path
             self._batch = max(1, min(int(self._client.get_max_batch_size()), 4096))
         except Exception as e:  # noqa: BLE001 - chromadb raises many kinds; the store names the folder
-            raise StoreError("chromadb", f"cannot open Chroma at {self.chroma_path or 'memory'}: {e}") from None
+            where = f"the Chroma server {server_url}" if server_url else f"Chroma at {self.chroma_path or 'memory'}"
+            hint = (" (is the server running and reachable? start one with `chroma run --path DIR --port N`)"
+                    if server_url else "")
+            raise StoreError("chromadb", f"cannot open {where}: {type(e).__name__}: {e}{hint}") from None
 
     # ---- the dense index is Chroma's collection, loaded (or rebuilt) from SQLite when out of step
     def _collection(self, fresh: bool):
@@ -168,10 +200,10 @@ class ChromaStore(EmbeddedStore):
                                                      embedding_function=None)
 
     def _synced_generation(self) -> int | None:
-        if self.chroma_path is None:
+        if self._marker_dir is None:
             return None
         try:
-            return int((self.chroma_path / f"{_MARKER}-{self.collection_name}").read_text())
+            return int((self._marker_dir / f"{_MARKER}-{self.collection_name}").read_text())
         except (OSError, ValueError):
             return None
 
@@ -196,8 +228,8 @@ class ChromaStore(EmbeddedStore):
             if self._dense is not None:
                 self._dense._apply()
             super().flush()
-            if self.chroma_path is not None:
-                (self.chroma_path / f"{_MARKER}-{self.collection_name}").write_text(str(self._generation))
+            if self._marker_dir is not None:
+                (self._marker_dir / f"{_MARKER}-{self.collection_name}").write_text(str(self._generation))
 
     def close(self) -> None:
         with self._lock:
