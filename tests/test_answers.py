@@ -480,3 +480,89 @@ def test_an_index_built_before_document_entries_is_rebuilt_or_described(tmp_path
         assert any("index settings changed" in w for w in report.warnings) and report.updated == 2
         assert {e.doc_key: e for e in ts["policies"].list_documents()}["gdpr.md"].ingested_at
         assert ts["policies"].search("erasure", section="article-17")
+
+
+# ------------------------------------------------------------------ budgets hold for any max_chars and top_k
+_LONG_TITLE = "Regulation of the Council and the Parliament on the Handling of Personal Data in Company Systems"
+
+
+def _referencing_document() -> str:
+    """A long-titled rulebook whose sections quote each other many times over (the same
+    reference repeated, as legal texts do), with a defined term every section uses."""
+    text = _long_document().replace("# Handling Rules", f"# {_LONG_TITLE}", 1)
+    refs = " ".join(f"as set out in Section {n} and Section {n}," for n in range(2, 12))
+    return text.replace("repeated yearly. ", f"repeated yearly, {refs} ", 3)
+
+
+@pytest.fixture(scope="module")
+def budget_corpora(tmp_path_factory):
+    """(name, tool, queries): a built-in corpus that always runs, and GDPR when the shared data is there."""
+    out = []
+    root = tmp_path_factory.mktemp("budget")
+    ts = docstrata.open(_project(root, docs={"rules.md": _referencing_document()}, max_chunk_tokens=800))
+    out.append(("built-in", ts["policies"], ["rules for personal data erasure", "Section 4", "audit logging"]))
+    yield out
+    ts.close()
+
+
+def _mcp_answer(tool, query: str, top_k: int, max_chars: int):
+    from docstrata.mcp_server import SearchOutput, _search_text
+
+    result = _search_text(tool.search(query, top_k=top_k), query, tool.name, max_chars, SearchOutput)
+    return result.content[0].text, result.structured_content
+
+
+def _check_budget(tool, query: str, top_k: int, max_chars: int):
+    found = tool.search(query, top_k=top_k)
+    text, data = _mcp_answer(tool, query, top_k, max_chars)
+    assert len(text) <= max_chars, (query, top_k, max_chars, len(text))
+    size = len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    assert size <= max_chars, (query, top_k, max_chars, size)
+    ids = [h["id"] for h in data["results"]]
+    assert ids == [h.id for h in found][: len(ids)]  # a prefix: only trailing hits are dropped
+    if len(ids) < len(found):
+        assert data["truncated"] and any(f"{len(found) - len(ids)} more hit(s) left out" in n for n in data["notices"])
+        assert f"{len(found) - len(ids)} more hit(s) left out" in text
+    for h in data["results"]:
+        refs = [(x["text"], x.get("target")) for x in h.get("cross_references", [])]
+        assert len(refs) == len(set(refs)) and len(refs) <= 5
+    return data
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(max_chars=st.integers(1000, 30_000), top_k=st.integers(1, 25), q=st.integers(0, 2))
+def test_search_answers_never_exceed_max_chars_in_text_or_json(budget_corpora, max_chars, top_k, q):
+    for _, tool, queries in budget_corpora:
+        _check_budget(tool, queries[q], top_k, max_chars)
+
+
+def test_at_the_minimum_budget_trailing_hits_are_dropped_and_said(budget_corpora):
+    _, tool, queries = budget_corpora[0]
+    data = _check_budget(tool, queries[0], 10, 1000)
+    assert 1 <= len(data["results"]) < 10 and data["truncated"]
+
+
+@pytest.mark.slow
+@pytest.mark.shared_data
+@pytest.mark.parametrize("max_chars", [1000, 2500, 6000, 12_000, 20_000])
+@pytest.mark.parametrize("top_k", [3, 10, 25])
+def test_gdpr_search_answers_fit_max_chars(gdpr_tool, max_chars, top_k):
+    for query in ("right to erasure", "processing of personal data by a controller", "Article 17"):
+        data = _check_budget(gdpr_tool, query, top_k, max_chars)
+        assert data["results"]
+
+
+@pytest.fixture(scope="module")
+def gdpr_tool(tmp_path_factory):
+    from .conftest import shared_data
+
+    src = shared_data("documents", "md", "gdpr_regulation_eu_2016_679.md")
+    root = tmp_path_factory.mktemp("gdpr")
+    (root / "docs").mkdir()
+    (root / "docs" / "gdpr.md").write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    cfg = root / "agent.yaml"
+    cfg.write_text("tools:\n  - name: law\n    type: hierarchical_document\n    source: docs/\n"
+                   "    database: in-memory\n", encoding="utf-8")
+    ts = docstrata.open(cfg)
+    yield ts["law"]
+    ts.close()

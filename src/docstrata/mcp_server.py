@@ -123,7 +123,10 @@ class SearchHit(_Out):
     chunk_type: str = "content"
     definitions: list[str] = Field(default_factory=list, description="Defined terms this passage uses; their "
                                                                       "definitions are in the answer's 'definitions'")
-    cross_references: list[CrossReferenceHit] = Field(default_factory=list)
+    cross_references: list[CrossReferenceHit] = Field(default_factory=list, description="Each once, resolved "
+                                                      "ones first, at most 5 (see cross_references_total)")
+    cross_references_total: int | None = Field(default=None, description="How many references the passage makes "
+                                                                          "when more than those listed")
     truncated: bool = Field(default=False, description="content was cut to the answer's size budget")
     content_chars: int = 0
 
@@ -342,12 +345,18 @@ def _fit(read, render, max_chars: int):
 
 
 def _search_text(results, query: str, name: str, max_chars: int, output):
-    text, data = answers.render_search(results, query, name, max_chars)
-    structured = output.model_validate(data).model_dump(mode="json")
-    structured["results"] = [answers.compact(h) for h in structured["results"]]
-    for d in structured.get("definitions", []):  # as render_search measured it
-        if not d.get("also_in"):
-            d.pop("also_in", None)
+    def shape(data):  # what is sent: the output schema's dump, compacted; measured by render_search
+        structured = output.model_validate(data).model_dump(mode="json")
+        structured["results"] = [answers.compact(h) for h in structured["results"]]
+        for h in structured["results"]:
+            if not h.get("cross_references_total"):
+                h.pop("cross_references_total", None)
+        for d in structured.get("definitions", []):
+            if not d.get("also_in"):
+                d.pop("also_in", None)
+        return structured
+
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
