@@ -566,3 +566,43 @@ def gdpr_tool(tmp_path_factory):
     ts = docstrata.open(cfg)
     yield ts["law"]
     ts.close()
+
+
+# ------------------------------------------------------------------ cited containers ("Article I")
+CHARTER = """\
+# Charter of the Republic
+
+## Article I
+
+### Section 1
+
+All legislative powers herein granted shall be vested in an assembly of delegates.
+
+### Section 2
+
+The assembly shall be composed of delegates chosen every second year by the people.
+
+## Article II
+
+### Section 1
+
+The executive power shall be vested in a president elected for four years.
+"""
+
+
+@pytest.fixture(scope="module")
+def charter(tmp_path_factory):
+    ts = docstrata.open(_project(tmp_path_factory.mktemp("charter"), docs={"charter.md": CHARTER, "gdpr.md": GDPR_LIKE}))
+    yield ts["policies"]
+    ts.close()
+
+
+def test_a_cited_container_names_its_whole_subtree(charter):
+    page = charter.get_section("charter", "Article I", max_chars=None)
+    assert "legislative powers" in page.content and "every second year" in page.content
+    assert "executive power" not in page.content
+    assert page.section_id == charter.get_section("charter", "article-i", max_chars=None).section_id
+    assert page.location.endswith("Article I")
+    hits = charter.search("delegates chosen by the people", document="charter", section="Article I", top_k=5)
+    assert any("every second year" in h.content for h in hits)
+    assert all("executive power" not in h.content and h.source_path == "charter.md" for h in hits)

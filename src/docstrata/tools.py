@@ -73,6 +73,14 @@ def _read_cursor(cursor: str | None, text: str) -> int:
     return int(off)
 
 
+def _cited_keys(section_id: str) -> set[str]:
+    """The exact-index keys of ``section_id`` as cited: ``article-i`` → ``{"article 1", ...}``
+    (the id's words as a citation), so "Article I" names the container ``article-i``."""
+    from .index.exact import alias_keys
+
+    return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+
+
 def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     """The section a ``get_section`` answer is, and its parent chain: the deepest section every
     chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
@@ -446,6 +454,9 @@ class _BaseTool:
             for cand in path:  # the section of the chunk the key names: "4.2", "article-17"
                 if cand == num or cand.endswith("-" + num):
                     return cand
+            for cand in path:  # a container cited in another numbering: "Article I" → "article-i"
+                if set(keys) & _cited_keys(cand):
+                    return cand
             return chunks[0].section_id.lower()
         return sid.lower()
 
@@ -778,7 +789,7 @@ class HierarchicalDocumentTool(_BaseTool):
             starts = [c for c in chunks if keys & {k for a in c.aliases for k in alias_keys(a)}]
             if starts:  # the first chunk of "Section 4" may be 4.1's, holding heading-only 4 too
                 held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
-                target = next((sid for sid in held if keys & set(alias_keys(sid))), starts[0].section_id)
+                target = next((sid for sid in held if keys & _cited_keys(sid)), starts[0].section_id)
                 found = [c for c in chunks if holds(c, target)]
         if not found:
             ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
