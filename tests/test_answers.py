@@ -606,3 +606,12 @@ def test_a_cited_container_names_its_whole_subtree(charter):
     hits = charter.search("delegates chosen by the people", document="charter", section="Article I", top_k=5)
     assert any("every second year" in h.content for h in hits)
     assert all("executive power" not in h.content and h.source_path == "charter.md" for h in hits)
+
+
+def test_a_section_filter_that_matches_nothing_is_a_query_error_with_near_ids(charter):
+    with pytest.raises(QueryError, match=r"no section 'article-999'.*similar: .*article-"):
+        charter.search("delegates", section="article-999")
+    with pytest.raises(QueryError, match=r"no section 'article-999' in charter.md.*similar: .*article-i"):
+        charter.search("delegates", document="charter", section="article-999")
+    with pytest.raises(QueryError, match=r"no section 'article-99'.*similar: .*article-"):
+        charter.get_section("gdpr", "article-99")

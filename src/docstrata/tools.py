@@ -73,6 +73,17 @@ def _read_cursor(cursor: str | None, text: str) -> int:
     return int(off)
 
 
+def _near_ids(section: str, ids: list[str]) -> str:
+    """"; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
+    (difflib ratio), at most 10; or how many sections there are."""
+    import difflib
+
+    low = section.strip().lower()
+    near = [s for s in ids if low and low in s.lower()]
+    near += [s for s in difflib.get_close_matches(low, ids, n=10, cutoff=0.5) if s not in near]
+    return f"; similar: {', '.join(near[:10])}" if near else f"; {len(ids)} sections hold text"
+
+
 def _cited_keys(section_id: str) -> set[str]:
     """The exact-index keys of ``section_id`` as cited: ``article-i`` → ``{"article 1", ...}``
     (the id's words as a citation), so "Article I" names the container ``article-i``."""
@@ -460,9 +471,26 @@ class _BaseTool:
             return chunks[0].section_id.lower()
         return sid.lower()
 
+    def _check_section(self, sec: str, section: str, doc_keys: tuple[str, ...] | None) -> None:
+        """Raise :class:`QueryError` naming ``section`` and the nearest section ids when no chunk
+        (of ``doc_keys``, or of any document) is in section ``sec``."""
+        from .store.base import chunk_section_path
+
+        ids: dict[str, None] = {}
+        for doc_key in (doc_keys or self.store.documents()):
+            for c in self.store.document_chunks(doc_key):
+                path = chunk_section_path(c)
+                if sec in path:
+                    return
+                ids.update(dict.fromkeys(path))
+        where = f" in {', '.join(doc_keys)}" if doc_keys else f" in tool '{self.name}'"
+        raise QueryError(f"section filter: no section {section!r}{where}{_near_ids(section, list(ids))}")
+
     def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
         doc_keys = self._document_keys(document) if document else None
         sec = self._section_key(section, doc_keys) if section else None
+        if sec is not None:
+            self._check_section(sec, section, doc_keys)
         meta = parse_metadata_filters(filters)
         if doc_keys is None and sec is None and not meta:
             return None
@@ -793,9 +821,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 found = [c for c in chunks if holds(c, target)]
         if not found:
             ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
-            near = [s for s in ids if section_id.lower() in s.lower()][:10]
-            hint = f"; similar: {', '.join(near)}" if near else f"; {len(ids)} sections hold text"
-            raise QueryError(f"no section {section_id!r} in {doc_key}{hint}")
+            raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
         return found
 
     def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
