@@ -615,3 +615,26 @@ def test_a_section_filter_that_matches_nothing_is_a_query_error_with_near_ids(ch
         charter.search("delegates", document="charter", section="article-999")
     with pytest.raises(QueryError, match=r"no section 'article-99'.*similar: .*article-"):
         charter.get_section("gdpr", "article-99")
+
+
+def test_get_section_of_a_sub_item_sharing_its_parents_chunk_returns_that_item(tmp_path):
+    article = ("# Regulation\n\n## Article 17 Right to erasure\n\n"
+               "1.   The data subject shall have the right to obtain erasure where one of the following applies:\n\n"
+               "\ta. | the data are no longer necessary;\n\n\tb. | the data subject withdraws consent;\n\n"
+               "2.   Where the controller has made the data public, it shall inform other controllers.\n\n"
+               "3.   Paragraphs 1 and 2 shall not apply to the extent that processing is necessary:\n\n"
+               "\ta. | for exercising the right of freedom of expression;\n\n\tb. | for legal claims.\n")
+    with docstrata.open(_project(tmp_path, docs={"reg.md": article}, max_chunk_tokens=800)) as ts:
+        docs = ts["policies"]
+        held = docs.get_section("reg", "article-17", max_chars=None)
+        assert held.section_id == "article-17" and "freedom of expression" in held.content
+        chunk = docs.store.get_chunks(held.chunk_ids[:1])[0]
+        assert "article-17(3)" in chunk.metadata.get("sections", ())  # the item shares article 17's chunk
+        page = docs.get_section("reg", "article-17(3)", max_chars=None)
+        assert page.section_id == "article-17(3)"
+        assert page.content.startswith("3.   Paragraphs 1 and 2") and "freedom of expression" in page.content
+        assert "inform other controllers" not in page.content and "no longer necessary" not in page.content
+        two = docs.get_section("reg", "article-17(2)", max_chars=None)
+        assert two.content.startswith("2.") and "Paragraphs 1 and 2" not in two.content
+        sub = docs.get_section("reg", "article-17(1)(b)", max_chars=None)
+        assert "withdraws consent" in sub.content and "no longer necessary" not in sub.content

@@ -9,6 +9,7 @@ Both are thread-safe for concurrent searches and ingest once under concurrent fi
 from __future__ import annotations
 
 import asyncio
+import re
 import json
 import logging
 import threading
@@ -84,6 +85,41 @@ def _near_ids(section: str, ids: list[str]) -> str:
     return f"; similar: {', '.join(near[:10])}" if near else f"; {len(ids)} sections hold text"
 
 
+def _label_at(content: str, label: str, pos: int) -> int | None:
+    """Where the line numbering item ``label`` ("3", "e", "iv") starts in ``content`` at or after
+    ``pos`` ("3.   Paragraphs…", "\ta. | for…", "(3) The…"), or ``None``."""
+    m = re.compile(rf"(?m)^[ \t>*-]*\(?{re.escape(label)}[.)](?=[\s|])").search(content, pos)
+    return m.start() if m else None
+
+
+def _item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
+    """The span of sub-item ``sid`` ("article-17(3)") inside ``chunk``'s content, from its label
+    line to the next item that is not inside it; ``None`` when ``sid`` is not a parenthesised
+    sub-item of a section the chunk holds, or its label line cannot be found."""
+    held = list(chunk.metadata.get("sections", ()))
+    if sid not in held or sid == chunk.section_id:
+        return None
+    base = max((h for h in [chunk.section_id, *held] if sid.startswith(h + "(")), key=len, default=None)
+    if base is None:
+        return None
+    labels = re.findall(r"\(([^()]+)\)", sid[len(base):])
+    pos, content = 0, chunk.content
+    for label in labels:
+        found = _label_at(content, label, pos)
+        if found is None:
+            return None
+        pos = found
+    start, end = pos, len(content)
+    after = held[held.index(sid) + 1:]
+    nxt = next((h for h in after if not h.startswith(sid + "(")), None)
+    if nxt is not None and nxt.startswith(base + "("):
+        labels = re.findall(r"\(([^()]+)\)", nxt[len(base):])
+        found = _label_at(content, labels[-1], start + 1) if labels else None
+        if found is not None:
+            end = found
+    return start, end
+
+
 def _cited_keys(section_id: str) -> set[str]:
     """The exact-index keys of ``section_id`` as cited: ``article-i`` → ``{"article 1", ...}``
     (the id's words as a citation), so "Article I" names the container ``article-i``."""
@@ -96,9 +132,10 @@ def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     """The section a ``get_section`` answer is, and its parent chain: the deepest section every
     chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
     id is 4.1, whose chunk carries the heading-only section 4)."""
-    def held(c: Chunk) -> list[str]:
+    def held(c: Chunk) -> list[str]:  # the chunk's sections, less sub-items of its own one ("article-17(3)")
         m = c.metadata
-        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *m.get("sections", []), c.section_id]))
+        own = [s for s in m.get("sections", []) if s == c.section_id or not s.startswith(c.section_id)]
+        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *own, c.section_id]))
 
     first = chunks[0]
     common = set.intersection(*(set(held(c)) for c in chunks))
@@ -839,22 +876,34 @@ class HierarchicalDocumentTool(_BaseTool):
         _check_max_chars(max_chars)
         self.ensure_ready()
         doc_key = self._resolve_document(document)
+        item = None  # a sub-item sharing its parent's chunk ("article-17(3)"): its own lines
         if section_id:
             chunks = self._section_chunks(doc_key, section_id)
+            sid_asked = section_id.strip().lower()
+            if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
+                    and sid_asked != chunks[0].section_id:
+                item = (sid_asked, _item_span(chunks[0], sid_asked))
         else:
             chunks = self.store.document_chunks(doc_key)
         starts, parts, pos = [], [], 0
         for c in chunks:
             part = c.content.strip()
+            if item and item[1]:
+                part = c.content[item[1][0]:item[1][1]].strip()
             starts.append(pos)
             parts.append(part)
             pos += len(part) + 2
         text = "\n\n".join(parts)
+        if item and not item[1]:
+            text = (f"[{item[0]} is part of chunk {chunks[0].chunk_id}; showing {chunks[0].section_id}, "
+                    f"which holds it]\n\n") + text
         start = _read_cursor(cursor, text)
         end = _page_end(text, start, max_chars)
         first = chunks[0]
         in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
         sid, chain = _common_section(chunks) if section_id else ("", [])
+        if item and item[1]:
+            sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
         title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
         location = " > ".join(chain) if section_id else title
         return SectionPage(document=doc_key, section_id=sid, title=title,
