@@ -523,9 +523,18 @@ def _check_budget(tool, query: str, top_k: int, max_chars: int):
     if len(ids) < len(found):
         assert data["truncated"] and any(f"{len(found) - len(ids)} more hit(s) left out" in n for n in data["notices"])
         assert f"{len(found) - len(ids)} more hit(s) left out" in text
+    targets = {(x["target_document"], x["target_section_id"]) for h in data["results"]
+               for x in h.get("cross_references", []) if x.get("resolved")}
     for h in data["results"]:
         refs = [(x["text"], x.get("target")) for x in h.get("cross_references", [])]
         assert len(refs) == len(set(refs)) and len(refs) <= 5
+    for line in (ln for ln in text.splitlines() if ln.startswith("References: ")):
+        for item in line.removeprefix("References: ").split("; "):
+            if "→" in item:  # whole items only: each names a target the JSON holds, never a cut id
+                doc, _, sid = item.split(" → ", 1)[1].partition(" § ")
+                assert (doc, sid) in targets, item
+            else:
+                assert item.endswith("more not shown (read the passage)"), item
     return data
 
 
@@ -540,6 +549,16 @@ def test_at_the_minimum_budget_trailing_hits_are_dropped_and_said(budget_corpora
     _, tool, queries = budget_corpora[0]
     data = _check_budget(tool, queries[0], 10, 1000)
     assert 1 <= len(data["results"]) < 10 and data["truncated"]
+
+
+def test_references_are_listed_once_each_capped_and_counted(budget_corpora):
+    _, tool, queries = budget_corpora[0]
+    raw = {h.id: len(h.cross_references) for h in tool.search(queries[0], top_k=10)}
+    data = _check_budget(tool, queries[0], 10, 12_000)
+    quoting = [h for h in data["results"] if h.get("cross_references_total")]
+    assert quoting, "the built-in corpus quotes sections many times over"
+    for h in quoting:
+        assert len(h["cross_references"]) == 5 < h["cross_references_total"] < raw[h["id"]]
 
 
 @pytest.mark.slow
@@ -638,3 +657,12 @@ def test_get_section_of_a_sub_item_sharing_its_parents_chunk_returns_that_item(t
         assert two.content.startswith("2.") and "Paragraphs 1 and 2" not in two.content
         sub = docs.get_section("reg", "article-17(1)(b)", max_chars=None)
         assert "withdraws consent" in sub.content and "no longer necessary" not in sub.content
+
+
+def test_excerpt_centres_on_the_densest_window_of_query_words():
+    text = ("The erasure of logs is mentioned once here. " + "Unrelated filler about other matters. " * 30
+            + "The right to erasure: erasure requests are answered within a month, and the right to erasure "
+              "covers copies. " + "More filler on other topics. " * 30)
+    out, cut = excerpt(text, "right to erasure", 200)
+    assert cut and "right to erasure" in out and out.count("erasure") >= 2
+    assert "mentioned once" not in out
