@@ -374,7 +374,8 @@ def test_get_neighbours(server):
     assert not around.is_error, text_of(around)
     ids = [c["chunk_id"] for c in around.structured_content["chunks"]]
     assert hit["id"] in ids and 1 <= len(ids) <= 3 and around.structured_content["document"] == "policy.md"
-    assert f"Chunk: {hit['id']}" in text_of(around)
+    assert f"Chunk: {hit['id']} (asked for)" in text_of(around) and text_of(around).count("(asked for)") == 1
+    assert [c["chunk_id"] for c in around.structured_content["chunks"] if c["requested"]] == [hit["id"]]
 
 
 def test_record_search_filters_mode_and_pages(server):
@@ -558,6 +559,7 @@ def test_streamable_http_with_bearer_token(tmp_path):
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         _wait_for_port(port, proc)
+        assert f"at http://127.0.0.1:{port}/mcp" in (tmp_path / "stderr.txt").read_text()  # says where it listens
         init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                 "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                            "clientInfo": {"name": "t", "version": "0"}}}

@@ -273,8 +273,9 @@ def render_section(page: SectionPage, tool: str) -> tuple[str, dict[str, Any]]:
     return page.format(cursor_hint=hint), page.to_dict()
 
 
-def render_neighbours(chunks, max_chars: int) -> tuple[str, dict[str, Any]]:
-    """Consecutive chunks of one document, cut at ``max_chars`` characters of content in all."""
+def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> tuple[str, dict[str, Any]]:
+    """Consecutive chunks of one document, cut at ``max_chars`` characters of content in all;
+    the chunk ``requested`` (the one asked for) is marked (``requested: true``, "(asked for)")."""
     out, blocks, left, cut = [], [], max_chars, False
     for c in chunks:
         text = c.content.strip()
@@ -285,8 +286,11 @@ def render_neighbours(chunks, max_chars: int) -> tuple[str, dict[str, Any]]:
             text, cut = text[:left].rsplit(" ", 1)[0] + " …", True
         left -= len(text)
         loc = " > ".join(c.parent_chain)
-        out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text})
-        blocks.append(f"Chunk: {c.chunk_id}\nLocation: {loc}\nSection: {c.section_id}\n\n{text}")
+        asked = c.chunk_id == requested
+        out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text,
+                    **({"requested": True} if asked else {})})
+        blocks.append(f"Chunk: {c.chunk_id}{' (asked for)' if asked else ''}\nLocation: {loc}\n"
+                      f"Section: {c.section_id}\n\n{text}")
     doc = chunks[0].doc_key if chunks else ""
     text = f"Source: {doc}\n\n" + SEPARATOR.join(blocks)
     if cut:

@@ -158,6 +158,7 @@ class NeighbourChunk(_Out):
     section_id: str
     location: str
     content: str
+    requested: bool = Field(default=False, description="The chunk asked for (the others are its neighbours)")
 
 
 class NeighboursOutput(_Out):
@@ -410,7 +411,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         ctx: Context = None,
     ) -> Annotated[CallToolResult, NeighboursOutput]:
         chunks = await tools.run(tool, ctx, tool.neighbours, chunk_id, before, after)
-        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget), max_chars)
+        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget, chunk_id),
+                          max_chars)
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
@@ -705,6 +707,9 @@ async def _serve_http(server: MCPServer, host: str, port: int, token: str | None
     if token:
         app = BearerTokenMiddleware(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    shown = f"[{host}]" if ":" in host else host
+    print(f"docstrata MCP server (streamable HTTP) at http://{shown}:{port}/mcp"
+          + (" (bearer token required)" if token else ""), file=sys.stderr, flush=True)
     await uvicorn.Server(config).serve()
 
 
