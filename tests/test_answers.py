@@ -410,6 +410,10 @@ def test_get_section_pages_to_the_end_with_cursors(toolset):
     assert article.section_id == "article-17"
     with pytest.raises(QueryError, match="cursor"):
         docs.get_section("gdpr", max_chars=400, cursor="12:deadbeef")
+    with pytest.raises(QueryError, match=r"belongs to gdpr.md \(whole document\), not handbook.md"):
+        docs.get_section("handbook", max_chars=400, cursor=pages[0].next_cursor)
+    with pytest.raises(QueryError, match=r"belongs to gdpr.md \(whole document\), not gdpr.md § article-17"):
+        docs.get_section("gdpr", "article-17", max_chars=400, cursor=pages[0].next_cursor)
     with pytest.raises(QueryError, match="max_chars"):
         docs.get_section("gdpr", max_chars=10)
 

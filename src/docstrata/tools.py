@@ -55,18 +55,25 @@ def _page_end(text: str, start: int, max_chars: int | None) -> int:
     return limit
 
 
-def _cursor(offset: int, text: str) -> str:
-    return f"{offset}:{sha256_text(text)[:8]}"
+def _cursor(offset: int, text: str, scope: str = "") -> str:
+    """``"<offset>:<8 hex of the text's sha256>"``, then ``"@<scope>"`` (what it was issued for:
+    ``doc_key § section_id``, a whole document, or a record id)."""
+    return f"{offset}:{sha256_text(text)[:8]}" + (f"@{scope}" if scope else "")
 
 
-def _read_cursor(cursor: str | None, text: str) -> int:
-    """The offset a cursor points at. Raises :class:`QueryError` for a malformed cursor or one
-    issued for a text that has changed since (re-ingested)."""
+def _read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
+    """The offset a cursor points at. Raises :class:`QueryError` for a malformed cursor, one
+    issued for another section, document or record (``scope``), or one issued for a text that
+    has changed since (re-ingested)."""
     if not cursor:
         return 0
-    off, _, digest = str(cursor).partition(":")
+    head, _, issued_for = str(cursor).partition("@")
+    off, _, digest = head.partition(":")
     if not off.isdigit() or len(digest) != 8:
-        raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d')")
+        raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d@doc.md § 4')")
+    if issued_for and scope and issued_for != scope:
+        raise QueryError(f"this cursor belongs to {issued_for}, not {scope}: pass it with the same document and "
+                         "section it came from, or read again without cursor")
     if digest != sha256_text(text)[:8]:
         raise QueryError("the text changed since this cursor was issued (re-ingested); read again without cursor")
     if int(off) > len(text):
@@ -897,7 +904,8 @@ class HierarchicalDocumentTool(_BaseTool):
         if item and not item[1]:
             text = (f"[{item[0]} is part of chunk {chunks[0].chunk_id}; showing {chunks[0].section_id}, "
                     f"which holds it]\n\n") + text
-        start = _read_cursor(cursor, text)
+        scope = f"{doc_key} § {section_id.strip()}" if section_id else f"{doc_key} (whole document)"
+        start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
         first = chunks[0]
         in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
@@ -909,7 +917,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return SectionPage(document=doc_key, section_id=sid, title=title,
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
-                           next_cursor=_cursor(end, text) if end < len(text) else None, chunks=in_page)
+                           next_cursor=_cursor(end, text, scope) if end < len(text) else None, chunks=in_page)
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
@@ -1127,11 +1135,12 @@ class VectorstoreTool(_BaseTool):
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
         r = self._record_result(found[0], None, {}, True)
         text = r.content
-        start = _read_cursor(cursor, text)
+        scope = f"record {r.id}"
+        start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
         r.content, r.content_chars = text[start:end], len(text)
         r.truncated = start > 0 or end < len(text)
-        r.next_cursor = _cursor(end, text) if end < len(text) else None
+        r.next_cursor = _cursor(end, text, scope) if end < len(text) else None
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:
