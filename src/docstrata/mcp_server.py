@@ -44,7 +44,7 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import __version__
 from .config import AgentConfig, load_config
@@ -538,7 +538,41 @@ def build_server(toolset: Toolset, name: str = "docstrata") -> MCPServer:
             _add_document_tools(server, tools, tool)
         else:
             _add_record_tools(server, tools, tool)
+    for registered in server._tool_manager.list_tools():
+        _plain_argument_errors(registered)
     return server
+
+
+def argument_errors(exc: ValidationError) -> str:
+    """One line per bad argument: ``top_k: Input should be less than or equal to 100 (got 500)``
+    (pydantic's message without its documentation URL; the value shortened)."""
+    lines = []
+    for err in exc.errors(include_url=False):
+        name = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "missing":
+            msg = "required argument missing"
+        elif "input" in err and not isinstance(err["input"], dict):
+            got = repr(err["input"])
+            msg += f" (got {got if len(got) <= 60 else got[:57] + '...'})"
+        lines.append(f"{name}: {msg}")
+    return "bad arguments:\n" + "\n".join(lines) if len(lines) > 1 else "bad argument: " + lines[0]
+
+
+def _plain_argument_errors(registered) -> None:
+    """Make ``registered`` (an SDK tool) report argument validation errors as
+    :func:`argument_errors` lines instead of pydantic's multi-line text with URLs."""
+    run = registered.run
+
+    async def plain_run(arguments, context, convert_result=False):
+        try:
+            return await run(arguments, context, convert_result=convert_result)
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                raise ToolError(f"Error executing tool {registered.name}: {argument_errors(e.__cause__)}") from None
+            raise
+
+    object.__setattr__(registered, "run", plain_run)
 
 
 # --------------------------------------------------------------------------- serving
