@@ -670,3 +670,11 @@ def test_excerpt_centres_on_the_densest_window_of_query_words():
     out, cut = excerpt(text, "right to erasure", 200)
     assert cut and "right to erasure" in out and out.count("erasure") >= 2
     assert "mentioned once" not in out
+
+
+def test_a_plain_word_equal_to_a_category_value_is_ranked_not_pinned(toolset):
+    shoes = toolset["products"].search("shoes", top_k=5)
+    assert shoes and {h.metadata["category"] for h in shoes[:2]} == {"shoes"}
+    assert not any(h.pinned for h in shoes)  # "pinned: the query names it" would be untrue
+    sku = toolset["products"].search("SH-200", top_k=3)
+    assert sku[0].id == "SH-200" and sku[0].pinned
