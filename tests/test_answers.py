@@ -678,3 +678,11 @@ def test_a_plain_word_equal_to_a_category_value_is_ranked_not_pinned(toolset):
     assert not any(h.pinned for h in shoes)  # "pinned: the query names it" would be untrue
     sku = toolset["products"].search("SH-200", top_k=3)
     assert sku[0].id == "SH-200" and sku[0].pinned
+
+
+def test_string_metadata_filters_ignore_case(any_store_toolset):
+    products = any_store_toolset["products"]
+    lower = [h.id for h in products.search("running", top_k=10, filters={"category": "shoes"})]
+    assert lower and set(lower) == {"SH-100", "SH-200"}
+    assert [h.id for h in products.search("running", top_k=10, filters={"category": "SHOES"})] == lower
+    assert [h.id for h in products.search("running", top_k=10, filters={"category": ["Shoes", "nope"]})] == lower

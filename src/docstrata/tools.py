@@ -157,7 +157,8 @@ def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
 def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
     """``{"category": "shoes", "price": {"gte": 10, "lt": 100}, "colour": ["red", "blue"]}`` →
     conditions (see :class:`~docstrata.store.base.MetaCondition`). A string value means string
-    equality, a number numeric equality, a list any of them, a mapping the operators ``eq``,
+    equality (the tools make it ignore case: :meth:`_BaseTool._any_case`), a number numeric
+    equality, a list any of them, a mapping the operators ``eq``,
     ``in``, ``gt``, ``gte``, ``lt``, ``lte``. Raises :class:`QueryError` naming the bad field."""
     from .store.base import parse_number
 
@@ -530,12 +531,32 @@ class _BaseTool:
         where = f" in {', '.join(doc_keys)}" if doc_keys else f" in tool '{self.name}'"
         raise QueryError(f"section filter: no section {section!r}{where}{_near_ids(section, list(ids))}")
 
+    def _any_case(self, conditions: tuple[MetaCondition, ...]) -> tuple[MetaCondition, ...]:
+        """String equality that ignores case (and runs of spaces): each value widened to the
+        spellings the records hold ("Shoes", "SHOES" for "shoes"), found through the exact index's
+        folded value keys, so every store filters with its own plain equality."""
+        import dataclasses
+
+        from .index.exact import value_key
+
+        out = []
+        for cond in conditions:
+            if cond.values:
+                wanted = {value_key(v) for v in cond.values}
+                found = self.store.exact_lookup(sorted(wanted), limit=500)
+                spellings = {str(c.metadata.get("fields", {}).get(cond.name)) for c in
+                             self.store.get_chunks(list(dict.fromkeys(i for ids in found.values() for i in ids)))}
+                extra = [v for v in sorted(spellings) if value_key(v) in wanted and v not in cond.values]
+                cond = dataclasses.replace(cond, values=(*cond.values, *extra))
+            out.append(cond)
+        return tuple(out)
+
     def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
         doc_keys = self._document_keys(document) if document else None
         sec = self._section_key(section, doc_keys) if section else None
         if sec is not None:
             self._check_section(sec, section, doc_keys)
-        meta = parse_metadata_filters(filters)
+        meta = self._any_case(parse_metadata_filters(filters))
         if doc_keys is None and sec is None and not meta:
             return None
         return ChunkFilter(doc_keys=doc_keys, section=sec, metadata=meta)
