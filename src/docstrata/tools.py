@@ -58,7 +58,14 @@ def _page_end(text: str, start: int, max_chars: int | None) -> int:
 def _cursor(offset: int, text: str, scope: str = "") -> str:
     """``"<offset>:<8 hex of the text's sha256>"``, then ``"@<scope>"`` (what it was issued for:
     ``doc_key § section_id``, a whole document, or a record id)."""
-    return f"{offset}:{sha256_text(text)[:8]}" + (f"@{scope}" if scope else "")
+    from urllib.parse import quote
+
+    return f"{offset}:{sha256_text(text)[:8]}" + (f"@{quote(scope, safe='§:/()#-._,')}" if scope else "")
+
+
+def _scope_name(scope: str) -> str:
+    doc, sep, sid = scope.partition("§")
+    return f"{doc} § {sid}" if sep else f"record {scope[7:]}" if scope.startswith("record:") else f"{doc} (whole document)"
 
 
 def _read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
@@ -67,13 +74,15 @@ def _read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
     has changed since (re-ingested)."""
     if not cursor:
         return 0
+    from urllib.parse import quote, unquote
+
     head, _, issued_for = str(cursor).partition("@")
     off, _, digest = head.partition(":")
     if not off.isdigit() or len(digest) != 8:
         raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d@doc.md § 4')")
-    if issued_for and scope and issued_for != scope:
-        raise QueryError(f"this cursor belongs to {issued_for}, not {scope}: pass it with the same document and "
-                         "section it came from, or read again without cursor")
+    if issued_for and scope and issued_for != quote(scope, safe="§:/()#-._,"):
+        raise QueryError(f"this cursor belongs to {_scope_name(unquote(issued_for))}, not {_scope_name(scope)}: pass "
+                         "it with the same document and section it came from, or read again without cursor")
     if digest != sha256_text(text)[:8]:
         raise QueryError("the text changed since this cursor was issued (re-ingested); read again without cursor")
     if int(off) > len(text):
@@ -925,7 +934,7 @@ class HierarchicalDocumentTool(_BaseTool):
         if item and not item[1]:
             text = (f"[{item[0]} is part of chunk {chunks[0].chunk_id}; showing {chunks[0].section_id}, "
                     f"which holds it]\n\n") + text
-        scope = f"{doc_key} § {section_id.strip()}" if section_id else f"{doc_key} (whole document)"
+        scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
         start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
         first = chunks[0]
@@ -1156,7 +1165,7 @@ class VectorstoreTool(_BaseTool):
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
         r = self._record_result(found[0], None, {}, True)
         text = r.content
-        scope = f"record {r.id}"
+        scope = f"record:{r.id}"
         start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
         r.content, r.content_chars = text[start:end], len(text)
