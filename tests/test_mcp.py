@@ -326,10 +326,25 @@ def test_search_answer_budget_cuts_passages_not_hits(server):
     ids = [h["id"] for h in full.structured_content["results"]]
     assert [h["id"] for h in small.structured_content["results"]] == ids
     assert len(text_of(small)) <= budget
-    assert len(json.dumps(small.structured_content, ensure_ascii=False, separators=(",", ":"))) <= budget + 400
+    assert len(json.dumps(small.structured_content, ensure_ascii=False, separators=(",", ":"))) <= budget
     assert small.structured_content["truncated"] is True and "get_neighbours(chunk_id=" in text_of(small)
     scores = [h["score"] for h in full.structured_content["results"]]
     assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.parametrize("max_chars,top_k", [(1000, 10), (1500, 5), (3000, 20)])
+def test_search_answers_within_small_budgets_drop_trailing_hits_and_say_so(server, max_chars, top_k):
+    full = server.call("policies_search", {"query": "personal data retention", "top_k": top_k}).structured_content
+    small = server.call("policies_search", {"query": "personal data retention", "top_k": top_k,
+                                            "max_chars": max_chars})
+    assert not small.is_error, text_of(small)
+    data = small.structured_content
+    assert len(text_of(small)) <= max_chars
+    assert len(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) <= max_chars
+    ids = [h["id"] for h in data["results"]]
+    assert ids and ids == [h["id"] for h in full["results"]][: len(ids)]
+    if len(ids) < len(full["results"]):
+        assert data["truncated"] and any("more hit(s) left out" in n for n in data["notices"])
 
 
 def test_thresholds_and_confidence(server):
