@@ -135,6 +135,7 @@ def _confidence_line(results: SearchResults) -> str:
 
 
 REFERENCES_PER_HIT = 5  # resolved references shown per hit; the rest are counted
+PASSAGE_FLOOR = 240  # passages are not cut below this while dropping trailing hits can keep them longer
 _TITLE_IN_LOCATION = 40  # a longer document title heading a hit's location is shortened
 
 
@@ -237,8 +238,9 @@ def render_search(results: SearchResults, query: str, tool: str,
     """The answer to one search within ``max_chars`` characters, text and compact JSON each
     (``shape``: the function that turns ``data`` into what is sent, so its size is what is
     measured; ``None`` = ``data`` as is). Passages are cut to a common share first (after the
-    definitions and references, which give way sooner); when even the shortest passages do not
-    fit, trailing hits are left out and a notice says how many (``truncated`` is set). Each
+    definitions and references, which give way sooner) but not below :data:`PASSAGE_FLOOR`
+    characters: when that does not fit, trailing hits are left out and a notice says how many
+    (``truncated`` is set); a single hit may be cut shorter. Each
     hit's cross-references are listed once, at most :data:`REFERENCES_PER_HIT` (the count of
     the rest is given). Returns ``(text, data)`` — ``data`` shaped when ``shape`` is given."""
     n = len(results)
@@ -252,18 +254,21 @@ def render_search(results: SearchResults, query: str, tool: str,
         text, data = _assemble(sub, query, hits, blocks, shown, def_cap, n - keep, max_chars)
         return text, data, _size(text, data, shape)
 
-    for keep in range(n, -1, -1):
-        smallest = attempt(keep, _CAPS[-1], *_LAST_EXTRAS[-1])
-        if smallest[2] > max_chars and keep:
-            continue  # not even the shortest passages of this many hits fit: one hit fewer
-        for extras in (_EXTRAS, _LAST_EXTRAS):
-            for cap in _CAPS:
-                for def_cap, ref_cap in extras:
-                    text, data, size = attempt(keep, cap, def_cap, ref_cap)
-                    if size <= max_chars:
-                        return text, (shape(data) if shape else data)
-        text, data, _ = smallest
-        break
+    # First every hit count from all of them down with passages of at least PASSAGE_FLOOR
+    # characters (fewer readable passages beat many stubs), then with any passage cap.
+    floor = [c for c in _CAPS if c is None or c >= PASSAGE_FLOOR]
+    for caps, keeps in ((floor, range(n, 0, -1)), (_CAPS, range(min(n, 1), -1, -1))):
+        for keep in keeps:
+            smallest = attempt(keep, caps[-1], *_LAST_EXTRAS[-1])
+            if smallest[2] > max_chars:
+                continue  # not even the shortest passages of this many hits fit: one hit fewer
+            for extras in (_EXTRAS, _LAST_EXTRAS):
+                for cap in caps:
+                    for def_cap, ref_cap in extras:
+                        text, data, size = attempt(keep, cap, def_cap, ref_cap)
+                        if size <= max_chars:
+                            return text, (shape(data) if shape else data)
+    text, data, _ = attempt(0, _CAPS[-1], *_LAST_EXTRAS[-1])
     return text, (shape(data) if shape else data)
 
 
