@@ -264,6 +264,8 @@ def render_search(results: SearchResults, query: str, tool: str,
                 continue  # not even the shortest passages of this many hits fit: one hit fewer
             for extras in (_EXTRAS, _LAST_EXTRAS):
                 for cap in caps:
+                    if attempt(keep, cap, *extras[-1])[2] > max_chars:
+                        continue  # the group's most compact extras do not fit with this cap: a smaller cap
                     for def_cap, ref_cap in extras:
                         text, data, size = attempt(keep, cap, def_cap, ref_cap)
                         if size <= max_chars:
