@@ -563,8 +563,6 @@ class _BaseTool:
     def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
         doc_keys = self._document_keys(document) if document else None
         sec = self._section_key(section, doc_keys) if section else None
-        if sec is not None:
-            self._check_section(sec, section, doc_keys)
         meta = self._any_case(parse_metadata_filters(filters))
         if doc_keys is None and sec is None and not meta:
             return None
@@ -834,6 +832,8 @@ class HierarchicalDocumentTool(_BaseTool):
             depth = candidate_depth(k)
         run = run_search(self.store, self.embed_query, query, mode=mode or cfg.search_mode,
                          top_k=depth, settings=settings, timing=timing, flt=flt)
+        if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
+            self._check_section(flt.section, section, flt.doc_keys)
         from .index.exact import resolve_cross_references
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
