@@ -410,6 +410,10 @@ def test_get_section_pages_to_the_end_with_cursors(toolset):
     assert article.section_id == "article-17"
     with pytest.raises(QueryError, match="cursor"):
         docs.get_section("gdpr", max_chars=400, cursor="12:deadbeef")
+    with pytest.raises(QueryError, match=r"belongs to gdpr.md \(whole document\), not handbook.md"):
+        docs.get_section("handbook", max_chars=400, cursor=pages[0].next_cursor)
+    with pytest.raises(QueryError, match=r"belongs to gdpr.md \(whole document\), not gdpr.md § article-17"):
+        docs.get_section("gdpr", "article-17", max_chars=400, cursor=pages[0].next_cursor)
     with pytest.raises(QueryError, match="max_chars"):
         docs.get_section("gdpr", max_chars=10)
 
@@ -480,3 +484,205 @@ def test_an_index_built_before_document_entries_is_rebuilt_or_described(tmp_path
         assert any("index settings changed" in w for w in report.warnings) and report.updated == 2
         assert {e.doc_key: e for e in ts["policies"].list_documents()}["gdpr.md"].ingested_at
         assert ts["policies"].search("erasure", section="article-17")
+
+
+# ------------------------------------------------------------------ budgets hold for any max_chars and top_k
+_LONG_TITLE = "Regulation of the Council and the Parliament on the Handling of Personal Data in Company Systems"
+
+
+def _referencing_document() -> str:
+    """A long-titled rulebook whose sections quote each other many times over (the same
+    reference repeated, as legal texts do), with a defined term every section uses."""
+    text = _long_document().replace("# Handling Rules", f"# {_LONG_TITLE}", 1)
+    refs = " ".join(f"as set out in Section {n} and Section {n}," for n in range(2, 12))
+    return text.replace("repeated yearly. ", f"repeated yearly, {refs} ", 3)
+
+
+@pytest.fixture(scope="module")
+def budget_corpora(tmp_path_factory):
+    """(name, tool, queries): a built-in corpus that always runs, and GDPR when the shared data is there."""
+    out = []
+    root = tmp_path_factory.mktemp("budget")
+    ts = docstrata.open(_project(root, docs={"rules.md": _referencing_document()}, max_chunk_tokens=800))
+    out.append(("built-in", ts["policies"], ["rules for personal data erasure", "Section 4", "audit logging"]))
+    yield out
+    ts.close()
+
+
+def _mcp_answer(tool, query: str, top_k: int, max_chars: int):
+    from docstrata.mcp_server import SearchOutput, _search_text
+
+    result = _search_text(tool.search(query, top_k=top_k), query, tool.name, max_chars, SearchOutput)
+    return result.content[0].text, result.structured_content
+
+
+def _check_budget(tool, query: str, top_k: int, max_chars: int):
+    found = tool.search(query, top_k=top_k)
+    text, data = _mcp_answer(tool, query, top_k, max_chars)
+    assert len(text) <= max_chars, (query, top_k, max_chars, len(text))
+    size = len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    assert size <= max_chars, (query, top_k, max_chars, size)
+    ids = [h["id"] for h in data["results"]]
+    assert ids == [h.id for h in found][: len(ids)]  # a prefix: only trailing hits are dropped
+    if len(ids) < len(found):
+        assert data["truncated"] and any(f"{len(found) - len(ids)} more hit(s) left out" in n for n in data["notices"])
+        assert f"{len(found) - len(ids)} more hit(s) left out" in text
+    targets = {(x["target_document"], x["target_section_id"]) for h in data["results"]
+               for x in h.get("cross_references", []) if x.get("resolved")}
+    for h in data["results"]:
+        refs = [(x["text"], x.get("target")) for x in h.get("cross_references", [])]
+        assert len(refs) == len(set(refs)) and len(refs) <= 5
+    for line in (ln for ln in text.splitlines() if ln.startswith("References: ")):
+        for item in line.removeprefix("References: ").split("; "):
+            if "→" in item:  # whole items only: each names a target the JSON holds, never a cut id
+                doc, _, sid = item.split(" → ", 1)[1].partition(" § ")
+                assert (doc, sid) in targets, item
+            else:
+                assert item.endswith("more not shown (read the passage)"), item
+    return data
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(max_chars=st.integers(1000, 30_000), top_k=st.integers(1, 25), q=st.integers(0, 2))
+def test_search_answers_never_exceed_max_chars_in_text_or_json(budget_corpora, max_chars, top_k, q):
+    for _, tool, queries in budget_corpora:
+        _check_budget(tool, queries[q], top_k, max_chars)
+
+
+def test_at_the_minimum_budget_trailing_hits_are_dropped_and_said(budget_corpora):
+    _, tool, queries = budget_corpora[0]
+    data = _check_budget(tool, queries[0], 10, 1000)
+    assert 1 <= len(data["results"]) < 10 and data["truncated"]
+
+
+def test_references_are_listed_once_each_capped_and_counted(budget_corpora):
+    _, tool, queries = budget_corpora[0]
+    raw = {h.id: len(h.cross_references) for h in tool.search(queries[0], top_k=10)}
+    data = _check_budget(tool, queries[0], 10, 12_000)
+    quoting = [h for h in data["results"] if h.get("cross_references_total")]
+    assert quoting, "the built-in corpus quotes sections many times over"
+    for h in quoting:
+        assert len(h["cross_references"]) == 5 < h["cross_references_total"] < raw[h["id"]]
+
+
+@pytest.mark.slow
+@pytest.mark.shared_data
+@pytest.mark.parametrize("max_chars", [1000, 2500, 6000, 12_000, 20_000])
+@pytest.mark.parametrize("top_k", [3, 10, 25])
+def test_gdpr_search_answers_fit_max_chars(gdpr_tool, max_chars, top_k):
+    for query in ("right to erasure", "processing of personal data by a controller", "Article 17"):
+        data = _check_budget(gdpr_tool, query, top_k, max_chars)
+        assert data["results"]
+
+
+@pytest.fixture(scope="module")
+def gdpr_tool(tmp_path_factory):
+    from .conftest import shared_data
+
+    src = shared_data("documents", "md", "gdpr_regulation_eu_2016_679.md")
+    root = tmp_path_factory.mktemp("gdpr")
+    (root / "docs").mkdir()
+    (root / "docs" / "gdpr.md").write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    cfg = root / "agent.yaml"
+    cfg.write_text("tools:\n  - name: law\n    type: hierarchical_document\n    source: docs/\n"
+                   "    database: in-memory\n", encoding="utf-8")
+    ts = docstrata.open(cfg)
+    yield ts["law"]
+    ts.close()
+
+
+# ------------------------------------------------------------------ cited containers ("Article I")
+CHARTER = """\
+# Charter of the Republic
+
+## Article I
+
+### Section 1
+
+All legislative powers herein granted shall be vested in an assembly of delegates.
+
+### Section 2
+
+The assembly shall be composed of delegates chosen every second year by the people.
+
+## Article II
+
+### Section 1
+
+The executive power shall be vested in a president elected for four years.
+"""
+
+
+@pytest.fixture(scope="module")
+def charter(tmp_path_factory):
+    ts = docstrata.open(_project(tmp_path_factory.mktemp("charter"), docs={"charter.md": CHARTER, "gdpr.md": GDPR_LIKE}))
+    yield ts["policies"]
+    ts.close()
+
+
+def test_a_cited_container_names_its_whole_subtree(charter):
+    page = charter.get_section("charter", "Article I", max_chars=None)
+    assert "legislative powers" in page.content and "every second year" in page.content
+    assert "executive power" not in page.content
+    assert page.section_id == charter.get_section("charter", "article-i", max_chars=None).section_id
+    assert page.location.endswith("Article I")
+    hits = charter.search("delegates chosen by the people", document="charter", section="Article I", top_k=5)
+    assert any("every second year" in h.content for h in hits)
+    assert all("executive power" not in h.content and h.source_path == "charter.md" for h in hits)
+
+
+def test_a_section_filter_that_matches_nothing_is_a_query_error_with_near_ids(charter):
+    with pytest.raises(QueryError, match=r"no section 'article-999'.*similar: .*article-"):
+        charter.search("delegates", section="article-999")
+    with pytest.raises(QueryError, match=r"no section 'article-999' in charter.md.*similar: .*article-i"):
+        charter.search("delegates", document="charter", section="article-999")
+    with pytest.raises(QueryError, match=r"no section 'article-99'.*similar: .*article-"):
+        charter.get_section("gdpr", "article-99")
+
+
+def test_get_section_of_a_sub_item_sharing_its_parents_chunk_returns_that_item(tmp_path):
+    article = ("# Regulation\n\n## Article 17 Right to erasure\n\n"
+               "1.   The data subject shall have the right to obtain erasure where one of the following applies:\n\n"
+               "\ta. | the data are no longer necessary;\n\n\tb. | the data subject withdraws consent;\n\n"
+               "2.   Where the controller has made the data public, it shall inform other controllers.\n\n"
+               "3.   Paragraphs 1 and 2 shall not apply to the extent that processing is necessary:\n\n"
+               "\ta. | for exercising the right of freedom of expression;\n\n\tb. | for legal claims.\n")
+    with docstrata.open(_project(tmp_path, docs={"reg.md": article}, max_chunk_tokens=800)) as ts:
+        docs = ts["policies"]
+        held = docs.get_section("reg", "article-17", max_chars=None)
+        assert held.section_id == "article-17" and "freedom of expression" in held.content
+        chunk = docs.store.get_chunks(held.chunk_ids[:1])[0]
+        assert "article-17(3)" in chunk.metadata.get("sections", ())  # the item shares article 17's chunk
+        page = docs.get_section("reg", "article-17(3)", max_chars=None)
+        assert page.section_id == "article-17(3)"
+        assert page.content.startswith("3.   Paragraphs 1 and 2") and "freedom of expression" in page.content
+        assert "inform other controllers" not in page.content and "no longer necessary" not in page.content
+        two = docs.get_section("reg", "article-17(2)", max_chars=None)
+        assert two.content.startswith("2.") and "Paragraphs 1 and 2" not in two.content
+        sub = docs.get_section("reg", "article-17(1)(b)", max_chars=None)
+        assert "withdraws consent" in sub.content and "no longer necessary" not in sub.content
+
+
+def test_excerpt_centres_on_the_densest_window_of_query_words():
+    text = ("The erasure of logs is mentioned once here. " + "Unrelated filler about other matters. " * 30
+            + "The right to erasure: erasure requests are answered within a month, and the right to erasure "
+              "covers copies. " + "More filler on other topics. " * 30)
+    out, cut = excerpt(text, "right to erasure", 200)
+    assert cut and "right to erasure" in out and out.count("erasure") >= 2
+    assert "mentioned once" not in out
+
+
+def test_a_plain_word_equal_to_a_category_value_is_ranked_not_pinned(toolset):
+    shoes = toolset["products"].search("shoes", top_k=5)
+    assert shoes and {h.metadata["category"] for h in shoes[:2]} == {"shoes"}
+    assert not any(h.pinned for h in shoes)  # "pinned: the query names it" would be untrue
+    sku = toolset["products"].search("SH-200", top_k=3)
+    assert sku[0].id == "SH-200" and sku[0].pinned
+
+
+def test_string_metadata_filters_ignore_case(any_store_toolset):
+    products = any_store_toolset["products"]
+    lower = [h.id for h in products.search("running", top_k=10, filters={"category": "shoes"})]
+    assert lower and set(lower) == {"SH-100", "SH-200"}
+    assert [h.id for h in products.search("running", top_k=10, filters={"category": "SHOES"})] == lower
+    assert [h.id for h in products.search("running", top_k=10, filters={"category": ["Shoes", "nope"]})] == lower

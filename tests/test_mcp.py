@@ -326,10 +326,25 @@ def test_search_answer_budget_cuts_passages_not_hits(server):
     ids = [h["id"] for h in full.structured_content["results"]]
     assert [h["id"] for h in small.structured_content["results"]] == ids
     assert len(text_of(small)) <= budget
-    assert len(json.dumps(small.structured_content, ensure_ascii=False, separators=(",", ":"))) <= budget + 400
+    assert len(json.dumps(small.structured_content, ensure_ascii=False, separators=(",", ":"))) <= budget
     assert small.structured_content["truncated"] is True and "get_neighbours(chunk_id=" in text_of(small)
     scores = [h["score"] for h in full.structured_content["results"]]
     assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.parametrize("max_chars,top_k", [(1000, 10), (1500, 5), (3000, 20)])
+def test_search_answers_within_small_budgets_drop_trailing_hits_and_say_so(server, max_chars, top_k):
+    full = server.call("policies_search", {"query": "personal data retention", "top_k": top_k}).structured_content
+    small = server.call("policies_search", {"query": "personal data retention", "top_k": top_k,
+                                            "max_chars": max_chars})
+    assert not small.is_error, text_of(small)
+    data = small.structured_content
+    assert len(text_of(small)) <= max_chars
+    assert len(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) <= max_chars
+    ids = [h["id"] for h in data["results"]]
+    assert ids and ids == [h["id"] for h in full["results"]][: len(ids)]
+    if len(ids) < len(full["results"]):
+        assert data["truncated"] and any("more hit(s) left out" in n for n in data["notices"])
 
 
 def test_thresholds_and_confidence(server):
@@ -374,7 +389,8 @@ def test_get_neighbours(server):
     assert not around.is_error, text_of(around)
     ids = [c["chunk_id"] for c in around.structured_content["chunks"]]
     assert hit["id"] in ids and 1 <= len(ids) <= 3 and around.structured_content["document"] == "policy.md"
-    assert f"Chunk: {hit['id']}" in text_of(around)
+    assert f"Chunk: {hit['id']} (asked for)" in text_of(around) and text_of(around).count("(asked for)") == 1
+    assert [c["chunk_id"] for c in around.structured_content["chunks"] if c["requested"]] == [hit["id"]]
 
 
 def test_record_search_filters_mode_and_pages(server):
@@ -395,7 +411,8 @@ def test_record_search_filters_mode_and_pages(server):
 @pytest.mark.parametrize("name,args,expect", [
     ("policies_search", {"query": "retention", "top_k": 0}, "top_k"),
     ("policies_search", {"query": "retention", "top_k": 101}, "top_k"),
-    ("policies_search", {"query": ""}, "query"),
+    ("policies_search", {"query": "retention", "top_k": 500}, "top_k: Input should be less than or equal to 100 (got 500)"),
+    ("policies_search", {"query": ""}, "bad argument: query: String should have at least 1 character"),
     ("policies_search", {"query": "   "}, "empty"),
     ("policies_search", {"query": "retention", "mode": "fuzzy"}, "mode"),
     ("policies_search", {"top_k": 3}, "query"),
@@ -409,6 +426,7 @@ def test_bad_arguments_are_tool_errors_not_crashes(server, name, args, expect):
     result = server.call(name, args)
     assert result.is_error
     assert expect in text_of(result)
+    assert "pydantic.dev" not in text_of(result) and "validation error for" not in text_of(result)
     # the server is still alive and answering
     assert not server.call("products_get_record", {"id": "P-100"}).is_error
 
@@ -558,6 +576,7 @@ def test_streamable_http_with_bearer_token(tmp_path):
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         _wait_for_port(port, proc)
+        assert f"at http://127.0.0.1:{port}/mcp" in (tmp_path / "stderr.txt").read_text()  # says where it listens
         init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                 "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                            "clientInfo": {"name": "t", "version": "0"}}}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from .index.keyword import QUERY_STOPWORDS
@@ -21,7 +22,7 @@ from .models import DocumentEntry, RecordResult, SearchResult, SearchResults, Se
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
-_CAPS = (None, 6000, 4000, 3000, 2400, 2000, 1600, 1300, 1100, 900, 750, 600, 500, 400, 300, 240, 180, 120)
+_CAPS = (None, 6000, 4000, 3000, 2400, 2000, 1600, 1300, 1100, 900, 750, 600, 500, 400, 300, 240, 180, 120, 60)
 _DEF_CAPS = (None, 600, 300, 150)
 
 
@@ -29,19 +30,37 @@ def _query_words(query: str) -> list[str]:
     return [w for w in re.findall(r"\w{3,}", query.casefold()) if w not in QUERY_STOPWORDS]
 
 
+def _densest_start(text: str, words: list[str], cap: int) -> int | None:
+    """Where the ``cap``-character window holding the most query-word matches starts (distinct
+    words first, then all matches; the earliest such window), or ``None`` with no match."""
+    low = text.casefold()
+    hits = sorted((m.start(), w) for w in set(words) for m in re.finditer(rf"\b{re.escape(w)}", low))
+    if not hits:
+        return None
+    best, best_key, j = hits[0][0], (-1, -1), 0
+    for i, (pos, _) in enumerate(hits):  # windows that begin at a match
+        j = max(j, i)
+        while j + 1 < len(hits) and hits[j + 1][0] < pos + cap * 4 // 5:
+            j += 1
+        inside = hits[i:j + 1]
+        key = (len({w for _, w in inside}), len(inside))
+        if key > best_key:
+            best, best_key = pos, key
+    return best
+
+
 def excerpt(content: str, query: str, cap: int | None, from_start: bool = False) -> tuple[str, bool]:
-    """``content`` cut to at most ``cap`` characters (``None`` = whole): the window that starts a
-    little before the first query word (or at the start), cut at word boundaries, with ``…`` at
-    a cut end. Returns (text, cut)."""
+    """``content`` cut to at most ``cap`` characters (``None`` = whole): the window that holds the
+    most query words (distinct words first), starting a little before them (or at the start with
+    ``from_start``), cut at word boundaries, with ``…`` at a cut end. Returns (text, cut)."""
     text = content.strip()
     if cap is None or len(text) <= cap:
         return text, False
     start = 0
     if not from_start:
-        low = text.casefold()
-        hits = [m.start() for w in _query_words(query) for m in [re.search(rf"\b{re.escape(w)}", low)] if m]
-        if hits:
-            start = max(0, min(hits) - cap // 5)
+        found = _densest_start(text, _query_words(query), cap)
+        if found:
+            start = max(0, found - cap // 5)
             if start:
                 brk = max(text.rfind("\n", 0, start + 1), text.rfind(". ", 0, start + 1))
                 start = brk + 1 if brk >= 0 and start - brk < cap // 3 else text.find(" ", start) + 1
@@ -69,7 +88,7 @@ def _definition_rows(results: SearchResults, cap: int | None, shown: dict[str, s
         holder = next((cid for cid, content in shown.items() if text[:120] in " ".join(content.split())), None)
         shown_text = f"(stated in passage {holder} above)" if holder else text
         if not holder and cap is not None and len(text) > cap:
-            shown_text = text[:cap].rsplit(" ", 1)[0] + " …"
+            shown_text = (text[:cap].rsplit(" ", 1)[0] + " …") if cap else "(left out for size; get_definition gives it)"
         row = {"term": d.term, "definition": shown_text, "document": d.doc_key, "section_id": d.section_id}
         same[(d.term.casefold(), text)] = row
         rows.append(row)
@@ -115,48 +134,144 @@ def _confidence_line(results: SearchResults) -> str:
     return f"Confidence: {c.level} ({c.reason})"
 
 
-def _render(results: SearchResults, query: str, tool: str, cap: int | None, def_cap: int | None):
-    hits, blocks, shown = [], [], {}
+REFERENCES_PER_HIT = 5  # resolved references shown per hit; the rest are counted
+PASSAGE_FLOOR = 240  # passages are not cut below this while dropping trailing hits can keep them longer
+_TITLE_IN_LOCATION = 40  # a longer document title heading a hit's location is shortened
+
+
+def _references(r, cap: int) -> tuple[list[dict[str, Any]], int]:
+    """The hit's cross-references once each (same text and target), resolved ones first, at most
+    ``cap`` of them; and how many there are in all. Whole items only: never a cut id."""
+    seen, refs = set(), []
+    for x in getattr(r, "cross_references", None) or []:
+        key = (x.get("text"), x.get("target"), x.get("target_document"), x.get("target_section_id"))
+        if key not in seen:
+            seen.add(key)
+            refs.append(x)
+    refs.sort(key=lambda x: not x.get("resolved"))  # stable: document order within each group
+    return refs[:cap], len(refs)
+
+
+def _short_chain(r) -> list[str]:
+    """The hit's parent chain with a long document title at its head shortened (the Source
+    line and ``source_path`` already name the document)."""
+    chain = list(getattr(r, "parent_chain", []) or [])
+    title = getattr(r, "document_title", "")
+    if chain and len(chain) > 1 and chain[0] == title and len(title) > _TITLE_IN_LOCATION:
+        chain[0] = title[:_TITLE_IN_LOCATION].rsplit(" ", 1)[0] + " …"
+    return chain
+
+
+def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int):
+    hits, blocks, shown, titled = [], [], {}, set()
     for r in results:
         content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
+        if data.get("document_title"):  # the title once per document per answer: the first hit of it
+            if r.source_path in titled or ref_cap < 0:
+                data["document_title"] = ""
+            titled.add(r.source_path)
+        if isinstance(r, SearchResult):
+            refs, total = _references(r, max(ref_cap, 0))
+            followed = [x for x in refs if x.get("resolved")]
+            data["cross_references"] = refs
+            if total > len(refs):
+                data["cross_references_total"] = total
+            chain = _short_chain(r)
+            data["location"] = " > ".join(chain)
+            shown_r = replace(r, content=content, cross_references=[], parent_chain=chain)
+            block = shown_r.format(definitions=False)
+            if followed or total > len(refs):
+                more = total - len(followed)
+                block += ("\n\nReferences: " + "; ".join(
+                    f"{x['text']} → {x['target_document']} § {x['target_section_id']}" for x in followed)
+                    + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else ""))
+        else:
+            block = replace(r, content=content).format()
         hits.append(compact(data))
         shown[r.chunk_id] = content
-        block = r.format(definitions=False) if isinstance(r, SearchResult) else r.format()
-        block = block.replace(r.content.strip(), content, 1)
         if cut:
             block = block.replace(content, content + f"\n[cut to {len(content)} of {data['content_chars']} characters; "
                                                      f"whole: {_read_more(tool, r)}]", 1)
         blocks.append(block)
-    defs = _definition_rows(results, def_cap, shown)
+    return hits, blocks, shown
+
+
+def _assemble(results: SearchResults, query: str, hits, blocks, shown, def_cap, left_out: int, max_chars: int):
+    defs = _definition_rows(results, def_cap, shown) if def_cap is None or def_cap >= 0 else []
+    notices = list(results.notices)
+    if not defs and results.definitions and hits:
+        notices.append("definitions left out for size: hits name their terms; get_definition gives each")
+    if left_out:
+        notices.append(f"{left_out} more hit(s) left out to fit max_chars={max_chars} (raise it to see them)")
     head = _confidence_line(results)
-    if results.notices:
-        head += "\n" + "\n".join(f"Note: {n}" for n in results.notices)
+    if notices:
+        head += "\n" + "\n".join(f"Note: {n}" for n in notices)
     kind = "passages" if not results or isinstance(results[0], SearchResult) else "records"
-    text = head + "\n\n" + (SEPARATOR.join(blocks) if blocks else f"No {kind} found for {query!r}.")
+    text = head + "\n\n" + (SEPARATOR.join(blocks) if blocks else f"No {kind} shown for {query!r}.")
     if defs:
         text += "\n\n---\n\nDefinitions (each once; hits name the terms they use):\n" + "\n".join(
             f"- {d['term']} ({d['document']}" + (f", section {d['section_id']}" if d["section_id"] else "")
             + (f"; also {', '.join(d['also_in'])}" if d.get("also_in") else "") + f"): {d['definition']}"
             for d in defs)
-    data = {"results": hits, "definitions": defs, "confidence": results.confidence.to_dict(),
-            "notices": list(results.notices), "truncated": any(h.get("truncated") for h in hits)}
+    confidence = {k: round(v, 6) if isinstance(v, float) else v for k, v in results.confidence.to_dict().items()}
+    data = {"results": hits, "definitions": defs, "confidence": confidence,
+            "notices": notices, "truncated": bool(left_out) or any(h.get("truncated") for h in hits)}
     return text, data
 
 
+# (definition cap, references per hit): tried in this order for each passage cap, so passages
+# keep the larger share of the budget.
+_EXTRAS = ((None, REFERENCES_PER_HIT), (600, REFERENCES_PER_HIT), (300, 3), (150, 2))
+# definitions cap -1: definitions left out (a notice says so); references cap -1: no references
+# and no document titles in the hits (the location and source path still name the document)
+_LAST_EXTRAS = ((150, 0), (0, 0), (-1, 0), (-1, -1))  # only when no passage cap fits with the above
+
+
+def _size(text: str, data: dict[str, Any], shape) -> int:
+    shaped = shape(data) if shape else data
+    return max(len(text), len(json.dumps(shaped, ensure_ascii=False, separators=(",", ":"))))
+
+
 def render_search(results: SearchResults, query: str, tool: str,
-                  max_chars: int = DEFAULT_SEARCH_CHARS) -> tuple[str, dict[str, Any]]:
-    """The answer to one search within ``max_chars`` characters (text and compact JSON each):
-    the same hits in the same order, passages cut to a common share when needed, definitions once."""
-    best = None
-    for def_cap in _DEF_CAPS:
-        for cap in _CAPS:
-            text, data = _render(results, query, tool, cap, def_cap)
-            size = max(len(text), len(json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
-            best = (text, data)
-            if size <= max_chars:
-                return best
-    return best
+                  max_chars: int = DEFAULT_SEARCH_CHARS, shape=None) -> tuple[str, dict[str, Any]]:
+    """The answer to one search within ``max_chars`` characters, text and compact JSON each
+    (``shape``: the function that turns ``data`` into what is sent, so its size is what is
+    measured; ``None`` = ``data`` as is). Passages are cut to a common share first (after the
+    definitions and references, which give way sooner) but not below :data:`PASSAGE_FLOOR`
+    characters: when that does not fit, trailing hits are left out and a notice says how many
+    (``truncated`` is set); a single hit may be cut shorter. Each
+    hit's cross-references are listed once, at most :data:`REFERENCES_PER_HIT` (the count of
+    the rest is given). Returns ``(text, data)`` — ``data`` shaped when ``shape`` is given."""
+    n = len(results)
+
+    def attempt(keep: int, cap, def_cap, ref_cap):
+        shown_results = results[:keep]
+        hits, blocks, shown = _render(shown_results, query, tool, cap, def_cap, ref_cap)
+        sub = SearchResults(shown_results, results.confidence, notices=results.notices)
+        used = {t for r in shown_results for t in (getattr(r, "definitions_context", None) or {})}
+        sub.definitions = results.definitions if keep == n else [d for d in results.definitions if d.term in used]
+        text, data = _assemble(sub, query, hits, blocks, shown, def_cap, n - keep, max_chars)
+        return text, data, _size(text, data, shape)
+
+    # First every hit count from all of them down with passages of at least PASSAGE_FLOOR
+    # characters (fewer readable passages beat many stubs), then with any passage cap.
+    floor = [c for c in _CAPS if c is None or c >= PASSAGE_FLOOR]
+    for caps, keeps in ((floor, range(n, 0, -1)), (_CAPS, range(min(n, 1), -1, -1))):
+        for keep in keeps:
+            smallest = attempt(keep, caps[-1], *_LAST_EXTRAS[-1])
+            if smallest[2] > max_chars:
+                continue  # not even the shortest passages of this many hits fit: one hit fewer
+            for extras in (_EXTRAS, _LAST_EXTRAS):
+                for cap in caps:
+                    if attempt(keep, cap, *extras[-1])[2] > max_chars:
+                        continue  # the group's most compact extras do not fit with this cap: a smaller cap
+                    for def_cap, ref_cap in extras:
+                        text, data, size = attempt(keep, cap, def_cap, ref_cap)
+                        if size <= max_chars:
+                            return text, (shape(data) if shape else data)
+    text, data, _ = attempt(0, _CAPS[-1], *_LAST_EXTRAS[-1])
+    return text, (shape(data) if shape else data)
 
 
 def render_section(page: SectionPage, tool: str) -> tuple[str, dict[str, Any]]:
@@ -165,8 +280,9 @@ def render_section(page: SectionPage, tool: str) -> tuple[str, dict[str, Any]]:
     return page.format(cursor_hint=hint), page.to_dict()
 
 
-def render_neighbours(chunks, max_chars: int) -> tuple[str, dict[str, Any]]:
-    """Consecutive chunks of one document, cut at ``max_chars`` characters of content in all."""
+def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> tuple[str, dict[str, Any]]:
+    """Consecutive chunks of one document, cut at ``max_chars`` characters of content in all;
+    the chunk ``requested`` (the one asked for) is marked (``requested: true``, "(asked for)")."""
     out, blocks, left, cut = [], [], max_chars, False
     for c in chunks:
         text = c.content.strip()
@@ -177,8 +293,11 @@ def render_neighbours(chunks, max_chars: int) -> tuple[str, dict[str, Any]]:
             text, cut = text[:left].rsplit(" ", 1)[0] + " …", True
         left -= len(text)
         loc = " > ".join(c.parent_chain)
-        out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text})
-        blocks.append(f"Chunk: {c.chunk_id}\nLocation: {loc}\nSection: {c.section_id}\n\n{text}")
+        asked = c.chunk_id == requested
+        out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text,
+                    **({"requested": True} if asked else {})})
+        blocks.append(f"Chunk: {c.chunk_id}{' (asked for)' if asked else ''}\nLocation: {loc}\n"
+                      f"Section: {c.section_id}\n\n{text}")
     doc = chunks[0].doc_key if chunks else ""
     text = f"Source: {doc}\n\n" + SEPARATOR.join(blocks)
     if cut:

@@ -547,7 +547,7 @@ def neighbours(chunk_id: str = typer.Argument(..., help="A chunk id, as search r
             chunks = t.neighbours(chunk_id, before=before, after=after)
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
-    text, data = render_neighbours(chunks, max_chars=10**12)
+    text, data = render_neighbours(chunks, max_chars=10**12, requested=chunk_id)
     print(json.dumps(data, indent=2, ensure_ascii=False) if json_out else text)
 
 

@@ -44,7 +44,7 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import __version__
 from .config import AgentConfig, load_config
@@ -123,7 +123,10 @@ class SearchHit(_Out):
     chunk_type: str = "content"
     definitions: list[str] = Field(default_factory=list, description="Defined terms this passage uses; their "
                                                                       "definitions are in the answer's 'definitions'")
-    cross_references: list[CrossReferenceHit] = Field(default_factory=list)
+    cross_references: list[CrossReferenceHit] = Field(default_factory=list, description="Each once, resolved "
+                                                      "ones first, at most 5 (see cross_references_total)")
+    cross_references_total: int | None = Field(default=None, description="How many references the passage makes "
+                                                                          "when more than those listed")
     truncated: bool = Field(default=False, description="content was cut to the answer's size budget")
     content_chars: int = 0
 
@@ -155,6 +158,7 @@ class NeighbourChunk(_Out):
     section_id: str
     location: str
     content: str
+    requested: bool = Field(default=False, description="The chunk asked for (the others are its neighbours)")
 
 
 class NeighboursOutput(_Out):
@@ -342,12 +346,18 @@ def _fit(read, render, max_chars: int):
 
 
 def _search_text(results, query: str, name: str, max_chars: int, output):
-    text, data = answers.render_search(results, query, name, max_chars)
-    structured = output.model_validate(data).model_dump(mode="json")
-    structured["results"] = [answers.compact(h) for h in structured["results"]]
-    for d in structured.get("definitions", []):  # as render_search measured it
-        if not d.get("also_in"):
-            d.pop("also_in", None)
+    def shape(data):  # what is sent: the output schema's dump, compacted; measured by render_search
+        structured = output.model_validate(data).model_dump(mode="json")
+        structured["results"] = [answers.compact(h) for h in structured["results"]]
+        for h in structured["results"]:
+            if not h.get("cross_references_total"):
+                h.pop("cross_references_total", None)
+        for d in structured.get("definitions", []):
+            if not d.get("also_in"):
+                d.pop("also_in", None)
+        return structured
+
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
@@ -401,7 +411,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         ctx: Context = None,
     ) -> Annotated[CallToolResult, NeighboursOutput]:
         chunks = await tools.run(tool, ctx, tool.neighbours, chunk_id, before, after)
-        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget), max_chars)
+        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget, chunk_id),
+                          max_chars)
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
@@ -527,7 +538,41 @@ def build_server(toolset: Toolset, name: str = "docstrata") -> MCPServer:
             _add_document_tools(server, tools, tool)
         else:
             _add_record_tools(server, tools, tool)
+    for registered in server._tool_manager.list_tools():
+        _plain_argument_errors(registered)
     return server
+
+
+def argument_errors(exc: ValidationError) -> str:
+    """One line per bad argument: ``top_k: Input should be less than or equal to 100 (got 500)``
+    (pydantic's message without its documentation URL; the value shortened)."""
+    lines = []
+    for err in exc.errors(include_url=False):
+        name = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "missing":
+            msg = "required argument missing"
+        elif "input" in err and not isinstance(err["input"], dict):
+            got = repr(err["input"])
+            msg += f" (got {got if len(got) <= 60 else got[:57] + '...'})"
+        lines.append(f"{name}: {msg}")
+    return "bad arguments:\n" + "\n".join(lines) if len(lines) > 1 else "bad argument: " + lines[0]
+
+
+def _plain_argument_errors(registered) -> None:
+    """Make ``registered`` (an SDK tool) report argument validation errors as
+    :func:`argument_errors` lines instead of pydantic's multi-line text with URLs."""
+    run = registered.run
+
+    async def plain_run(arguments, context, convert_result=False):
+        try:
+            return await run(arguments, context, convert_result=convert_result)
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                raise ToolError(f"Error executing tool {registered.name}: {argument_errors(e.__cause__)}") from None
+            raise
+
+    object.__setattr__(registered, "run", plain_run)
 
 
 # --------------------------------------------------------------------------- serving
@@ -696,6 +741,9 @@ async def _serve_http(server: MCPServer, host: str, port: int, token: str | None
     if token:
         app = BearerTokenMiddleware(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    shown = f"[{host}]" if ":" in host else host
+    print(f"docstrata MCP server (streamable HTTP) at http://{shown}:{port}/mcp"
+          + (" (bearer token required)" if token else ""), file=sys.stderr, flush=True)
     await uvicorn.Server(config).serve()
 
 

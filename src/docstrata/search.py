@@ -203,9 +203,16 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int,
                 if qa.names_section:
                     pinned.update(first or hits)
                 break
-    # A whole query equal to a record id or metadata value (a SKU, a barcode) pins that record.
-    ranked += found.get(qa.value_key, [])
-    pinned.update(found.get(qa.value_key, []))
+    # A whole query equal to a record id or metadata value ranks that record; it is pinned when the
+    # query is identifier-like (a SKU, a barcode: digits or joiners, no spaces) or is the record's
+    # id — not for a plain word that happens to be a category value ("shoes").
+    named = found.get(qa.value_key, [])
+    ranked += named
+    word = qa.value_key.removeprefix("value:")
+    if re.fullmatch(r"\S+", word) and re.search(r"[\d\-_./#:]", word):
+        pinned.update(named)
+    else:
+        pinned.update(c for c in named if value_key(c) == qa.value_key)
     for key in qa.term_keys:
         ranked += found.get(key, [])
     for phrase in qa.phrases + qa.identifiers:

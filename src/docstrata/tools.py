@@ -9,6 +9,7 @@ Both are thread-safe for concurrent searches and ingest once under concurrent fi
 from __future__ import annotations
 
 import asyncio
+import re
 import json
 import logging
 import threading
@@ -54,18 +55,34 @@ def _page_end(text: str, start: int, max_chars: int | None) -> int:
     return limit
 
 
-def _cursor(offset: int, text: str) -> str:
-    return f"{offset}:{sha256_text(text)[:8]}"
+def _cursor(offset: int, text: str, scope: str = "") -> str:
+    """``"<offset>:<8 hex of the text's sha256>"``, then ``"@<scope>"`` (what it was issued for:
+    ``doc_key § section_id``, a whole document, or a record id)."""
+    from urllib.parse import quote
+
+    return f"{offset}:{sha256_text(text)[:8]}" + (f"@{quote(scope, safe='§:/()#-._,')}" if scope else "")
 
 
-def _read_cursor(cursor: str | None, text: str) -> int:
-    """The offset a cursor points at. Raises :class:`QueryError` for a malformed cursor or one
-    issued for a text that has changed since (re-ingested)."""
+def _scope_name(scope: str) -> str:
+    doc, sep, sid = scope.partition("§")
+    return f"{doc} § {sid}" if sep else f"record {scope[7:]}" if scope.startswith("record:") else f"{doc} (whole document)"
+
+
+def _read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
+    """The offset a cursor points at. Raises :class:`QueryError` for a malformed cursor, one
+    issued for another section, document or record (``scope``), or one issued for a text that
+    has changed since (re-ingested)."""
     if not cursor:
         return 0
-    off, _, digest = str(cursor).partition(":")
+    from urllib.parse import quote, unquote
+
+    head, _, issued_for = str(cursor).partition("@")
+    off, _, digest = head.partition(":")
     if not off.isdigit() or len(digest) != 8:
-        raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d')")
+        raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d@doc.md § 4')")
+    if issued_for and scope and issued_for != quote(scope, safe="§:/()#-._,"):
+        raise QueryError(f"this cursor belongs to {_scope_name(unquote(issued_for))}, not {_scope_name(scope)}: pass "
+                         "it with the same document and section it came from, or read again without cursor")
     if digest != sha256_text(text)[:8]:
         raise QueryError("the text changed since this cursor was issued (re-ingested); read again without cursor")
     if int(off) > len(text):
@@ -73,13 +90,68 @@ def _read_cursor(cursor: str | None, text: str) -> int:
     return int(off)
 
 
+def _near_ids(section: str, ids: list[str]) -> str:
+    """"; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
+    (difflib ratio), at most 10; or how many sections there are."""
+    import difflib
+
+    low = section.strip().lower()
+    near = [s for s in ids if low and low in s.lower()]
+    near += [s for s in difflib.get_close_matches(low, ids, n=10, cutoff=0.5) if s not in near]
+    return f"; similar: {', '.join(near[:10])}" if near else f"; {len(ids)} sections hold text"
+
+
+def _label_at(content: str, label: str, pos: int) -> int | None:
+    """Where the line numbering item ``label`` ("3", "e", "iv") starts in ``content`` at or after
+    ``pos`` ("3.   Paragraphs…", "\ta. | for…", "(3) The…"), or ``None``."""
+    m = re.compile(rf"(?m)^[ \t>*-]*\(?{re.escape(label)}[.)](?=[\s|])").search(content, pos)
+    return m.start() if m else None
+
+
+def _item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
+    """The span of sub-item ``sid`` ("article-17(3)") inside ``chunk``'s content, from its label
+    line to the next item that is not inside it; ``None`` when ``sid`` is not a parenthesised
+    sub-item of a section the chunk holds, or its label line cannot be found."""
+    held = list(chunk.metadata.get("sections", ()))
+    if sid not in held or sid == chunk.section_id:
+        return None
+    base = max((h for h in [chunk.section_id, *held] if sid.startswith(h + "(")), key=len, default=None)
+    if base is None:
+        return None
+    labels = re.findall(r"\(([^()]+)\)", sid[len(base):])
+    pos, content = 0, chunk.content
+    for label in labels:
+        found = _label_at(content, label, pos)
+        if found is None:
+            return None
+        pos = found
+    start, end = pos, len(content)
+    after = held[held.index(sid) + 1:]
+    nxt = next((h for h in after if not h.startswith(sid + "(")), None)
+    if nxt is not None and nxt.startswith(base + "("):
+        labels = re.findall(r"\(([^()]+)\)", nxt[len(base):])
+        found = _label_at(content, labels[-1], start + 1) if labels else None
+        if found is not None:
+            end = found
+    return start, end
+
+
+def _cited_keys(section_id: str) -> set[str]:
+    """The exact-index keys of ``section_id`` as cited: ``article-i`` → ``{"article 1", ...}``
+    (the id's words as a citation), so "Article I" names the container ``article-i``."""
+    from .index.exact import alias_keys
+
+    return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+
+
 def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     """The section a ``get_section`` answer is, and its parent chain: the deepest section every
     chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
     id is 4.1, whose chunk carries the heading-only section 4)."""
-    def held(c: Chunk) -> list[str]:
+    def held(c: Chunk) -> list[str]:  # the chunk's sections, less sub-items of its own one ("article-17(3)")
         m = c.metadata
-        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *m.get("sections", []), c.section_id]))
+        own = [s for s in m.get("sections", []) if s == c.section_id or not s.startswith(c.section_id)]
+        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *own, c.section_id]))
 
     first = chunks[0]
     common = set.intersection(*(set(held(c)) for c in chunks))
@@ -94,7 +166,8 @@ def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
 def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
     """``{"category": "shoes", "price": {"gte": 10, "lt": 100}, "colour": ["red", "blue"]}`` →
     conditions (see :class:`~docstrata.store.base.MetaCondition`). A string value means string
-    equality, a number numeric equality, a list any of them, a mapping the operators ``eq``,
+    equality (the tools make it ignore case: :meth:`_BaseTool._any_case`), a number numeric
+    equality, a list any of them, a mapping the operators ``eq``,
     ``in``, ``gt``, ``gte``, ``lt``, ``lte``. Raises :class:`QueryError` naming the bad field."""
     from .store.base import parse_number
 
@@ -446,13 +519,51 @@ class _BaseTool:
             for cand in path:  # the section of the chunk the key names: "4.2", "article-17"
                 if cand == num or cand.endswith("-" + num):
                     return cand
+            for cand in path:  # a container cited in another numbering: "Article I" → "article-i"
+                if set(keys) & _cited_keys(cand):
+                    return cand
             return chunks[0].section_id.lower()
         return sid.lower()
+
+    def _check_section(self, sec: str, section: str, doc_keys: tuple[str, ...] | None) -> None:
+        """Raise :class:`QueryError` naming ``section`` and the nearest section ids when no chunk
+        (of ``doc_keys``, or of any document) is in section ``sec``."""
+        from .store.base import chunk_section_path
+
+        ids: dict[str, None] = {}
+        for doc_key in (doc_keys or self.store.documents()):
+            for c in self.store.document_chunks(doc_key):
+                path = chunk_section_path(c)
+                if sec in path:
+                    return
+                ids.update(dict.fromkeys(path))
+        where = f" in {', '.join(doc_keys)}" if doc_keys else f" in tool '{self.name}'"
+        raise QueryError(f"section filter: no section {section!r}{where}{_near_ids(section, list(ids))}")
+
+    def _any_case(self, conditions: tuple[MetaCondition, ...]) -> tuple[MetaCondition, ...]:
+        """String equality that ignores case (and runs of spaces): each value widened to the
+        spellings the records hold ("Shoes", "SHOES" for "shoes"), found through the exact index's
+        folded value keys, so every store filters with its own plain equality."""
+        import dataclasses
+
+        from .index.exact import value_key
+
+        out = []
+        for cond in conditions:
+            if cond.values:
+                wanted = {value_key(v) for v in cond.values}
+                found = self.store.exact_lookup(sorted(wanted), limit=500)
+                spellings = {str(c.metadata.get("fields", {}).get(cond.name)) for c in
+                             self.store.get_chunks(list(dict.fromkeys(i for ids in found.values() for i in ids)))}
+                extra = [v for v in sorted(spellings) if value_key(v) in wanted and v not in cond.values]
+                cond = dataclasses.replace(cond, values=(*cond.values, *extra))
+            out.append(cond)
+        return tuple(out)
 
     def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
         doc_keys = self._document_keys(document) if document else None
         sec = self._section_key(section, doc_keys) if section else None
-        meta = parse_metadata_filters(filters)
+        meta = self._any_case(parse_metadata_filters(filters))
         if doc_keys is None and sec is None and not meta:
             return None
         return ChunkFilter(doc_keys=doc_keys, section=sec, metadata=meta)
@@ -721,6 +832,8 @@ class HierarchicalDocumentTool(_BaseTool):
             depth = candidate_depth(k)
         run = run_search(self.store, self.embed_query, query, mode=mode or cfg.search_mode,
                          top_k=depth, settings=settings, timing=timing, flt=flt)
+        if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
+            self._check_section(flt.section, section, flt.doc_keys)
         from .index.exact import resolve_cross_references
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
@@ -778,13 +891,11 @@ class HierarchicalDocumentTool(_BaseTool):
             starts = [c for c in chunks if keys & {k for a in c.aliases for k in alias_keys(a)}]
             if starts:  # the first chunk of "Section 4" may be 4.1's, holding heading-only 4 too
                 held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
-                target = next((sid for sid in held if keys & set(alias_keys(sid))), starts[0].section_id)
+                target = next((sid for sid in held if keys & _cited_keys(sid)), starts[0].section_id)
                 found = [c for c in chunks if holds(c, target)]
         if not found:
             ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
-            near = [s for s in ids if section_id.lower() in s.lower()][:10]
-            hint = f"; similar: {', '.join(near)}" if near else f"; {len(ids)} sections hold text"
-            raise QueryError(f"no section {section_id!r} in {doc_key}{hint}")
+            raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
         return found
 
     def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
@@ -802,28 +913,41 @@ class HierarchicalDocumentTool(_BaseTool):
         _check_max_chars(max_chars)
         self.ensure_ready()
         doc_key = self._resolve_document(document)
+        item = None  # a sub-item sharing its parent's chunk ("article-17(3)"): its own lines
         if section_id:
             chunks = self._section_chunks(doc_key, section_id)
+            sid_asked = section_id.strip().lower()
+            if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
+                    and sid_asked != chunks[0].section_id:
+                item = (sid_asked, _item_span(chunks[0], sid_asked))
         else:
             chunks = self.store.document_chunks(doc_key)
         starts, parts, pos = [], [], 0
         for c in chunks:
             part = c.content.strip()
+            if item and item[1]:
+                part = c.content[item[1][0]:item[1][1]].strip()
             starts.append(pos)
             parts.append(part)
             pos += len(part) + 2
         text = "\n\n".join(parts)
-        start = _read_cursor(cursor, text)
+        if item and not item[1]:
+            text = (f"[{item[0]} is part of chunk {chunks[0].chunk_id}; showing {chunks[0].section_id}, "
+                    f"which holds it]\n\n") + text
+        scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
+        start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
         first = chunks[0]
         in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
         sid, chain = _common_section(chunks) if section_id else ("", [])
+        if item and item[1]:
+            sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
         title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
         location = " > ".join(chain) if section_id else title
         return SectionPage(document=doc_key, section_id=sid, title=title,
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
-                           next_cursor=_cursor(end, text) if end < len(text) else None, chunks=in_page)
+                           next_cursor=_cursor(end, text, scope) if end < len(text) else None, chunks=in_page)
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
@@ -1041,11 +1165,12 @@ class VectorstoreTool(_BaseTool):
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
         r = self._record_result(found[0], None, {}, True)
         text = r.content
-        start = _read_cursor(cursor, text)
+        scope = f"record:{r.id}"
+        start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
         r.content, r.content_chars = text[start:end], len(text)
         r.truncated = start > 0 or end < len(text)
-        r.next_cursor = _cursor(end, text) if end < len(text) else None
+        r.next_cursor = _cursor(end, text, scope) if end < len(text) else None
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:
