@@ -716,7 +716,7 @@ def serve(config: str = ConfigOpt,
     """Run the MCP server over stdio (default) or streamable HTTP; with --ui, the playground page."""
     _setup()
     if ui:
-        return _serve_ui(config, host, port, token_env)
+        return _serve_ui(config, host, port, token_env, allowed_host or None, insecure_no_token)
     from .errors import ConfigError
     from .mcp_server import serve as _serve
 
@@ -732,23 +732,35 @@ def ui_(config: str = ConfigOpt,
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)"),
         port: int = typer.Option(8000, "--port", help="0 picks a free port"),
         token_env: Optional[str] = typer.Option(None, "--token-env",
-                                                help="Env var holding a bearer token the page's API requires")) -> None:
+                                                help="Env var holding a bearer token the page's API requires"),
+        allowed_host: list[str] = typer.Option(None, "--allowed-host",
+                                               help="Extra Host name accepted (repeatable; '*' = any)"),
+        insecure_no_token: bool = typer.Option(False, "--insecure-no-token",
+                                               help="Serve off loopback WITHOUT a bearer token")) -> None:
     """Serve the search playground: search, document structure and compare views, on the same index."""
     _setup()
-    _serve_ui(config, host, port, token_env)
+    _serve_ui(config, host, port, token_env, allowed_host or None, insecure_no_token)
 
 
-def _serve_ui(config: str, host: str, port: int, token_env: Optional[str]) -> None:
+def _serve_ui(config: str, host: str, port: int, token_env: Optional[str],
+              allowed_hosts: Optional[list[str]] = None, insecure_no_token: bool = False) -> None:
+    import os
+
     from .errors import ConfigError
-    from .ui.server import serve_ui
+    from .ui.server import check_exposure, serve_ui
 
+    try:  # refused before anything is loaded or ingested
+        check_exposure(host, (os.environ.get(token_env) or None) if token_env else None, insecure_no_token)
+    except ConfigError as e:
+        _fail(f"configuration: {e}")
     toolset = _load(config)
     err = _console(stderr=True)
     try:
         with toolset:
             for t in toolset:  # the page searches at once: index what changed first, with progress
                 _ready(t, err)
-            serve_ui(toolset, host=host, port=port, token_env=token_env,
+            serve_ui(toolset, host=host, port=port, token_env=token_env, allowed_hosts=allowed_hosts,
+                     insecure_no_token=insecure_no_token,
                      announce=lambda url: _console(stderr=True).print(f"docstrata playground: [bold]{url}[/bold] "
                                                                       "(Ctrl+C to stop)"))
     except ConfigError as e:
