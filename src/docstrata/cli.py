@@ -9,6 +9,8 @@ from typing import Optional
 
 import typer
 
+from .redact import escape_json_output, escape_terminal
+
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Structure-aware hybrid search over documents and records, for agents and people.")
 
@@ -186,18 +188,18 @@ def _ready(t, err, force: bool = False) -> None:
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
             what = f"loading model, then {what}" if done == 0 else what
-        state["bar"].update(state["task"], completed=done, total=total, description=f"{t.name}: {what}")
+        state["bar"].update(state["task"], completed=done, total=total, description=_safe(f"{t.name}: {what}"))
 
     try:
         report = t.ingest(force=True, progress=progress) if force else t.ensure_ready(progress=progress)
     finally:
         if "bar" in state:
             state["bar"].stop()
-    if report is not None and state:
-        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records "
-                  f"in {report.elapsed_s:.1f} s")
+    if report is not None and (state or report.removed or report.skipped):
+        err.print(f"{t.name}: indexed {report.files_total} file(s) ({report.added} added, {report.updated} updated, "
+                  f"{report.removed} removed), {report.chunks_total} chunks/records in {report.elapsed_s:.1f} s")
         for sk in report.skipped:
-            err.print(f"  [red]skipped[/red] {sk.path}: {sk.reason}")
+            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}")
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
 
@@ -347,7 +349,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
             _fail(str(e))
     text, data = _answer(results, query, t.name)
     if json_out:
-        print(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal(text))
 
@@ -382,7 +384,7 @@ def _search_batch(t, batch: Path, kw: dict) -> None:
             _fail(f'{batch}, line {n}: expected {{"query_id": ..., "query": ...}}')
         try:
             _, data = _answer(t.search(q, **kw), q, t.name)
-            print(json.dumps({"query_id": qid, **data}, ensure_ascii=False))
+            print(escape_json_output(json.dumps({"query_id": qid, **data}, ensure_ascii=False)))
         except QueryError as e:
             print(json.dumps({"query_id": qid, "error": str(e), "results": []}))
 
@@ -412,29 +414,30 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
                  "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases}
                 for s in tree.sections]
     if json_out:
-        print(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
+        print(escape_json_output(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
                           "definitions": [{"term": d.term, "definition": d.definition, "section_id": d.section_id}
                                           for d in tree.definitions],
                           "cross_references": [x.__dict__ for x in tree.cross_references],
-                          "warnings": tree.warnings + doc.warnings}, indent=2, ensure_ascii=False))
+                          "warnings": tree.warnings + doc.warnings}, indent=2, ensure_ascii=False)))
         return
     from rich.tree import Tree
 
     out = _console()
-    root = Tree(f"[bold]{tree.title}[/bold] ({doc.doc_key}, {len(sections)} sections)")
+    root = Tree(f"[bold]{_safe(tree.title)}[/bold] ({_safe(doc.doc_key)}, {len(sections)} sections)")
     nodes = {None: root}
     for s in sections:
         parent = nodes.get(s["parent_id"], root)
-        nodes[s["section_id"]] = parent.add(f"[cyan]{s['section_id']}[/cyan] {s['title']} "
+        nodes[s["section_id"]] = parent.add(f"[cyan]{_safe(s['section_id'])}[/cyan] {_safe(s['title'])} "
                                             f"[dim](level {s['level']}, {s['tokens']} tokens)[/dim]")
     out.print(root)
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
     for d in tree.definitions:
-        out.print(f"  [green]{d.term}[/green] [dim]§{d.section_id}[/dim]: {d.definition[:120]}", markup=True)
+        out.print(f"  [green]{_safe(d.term)}[/green] [dim]§{_safe(d.section_id)}[/dim]: {_safe(d.definition[:120])}")
     resolved = sum(1 for x in tree.cross_references if x.section_id)
     out.print(f"\n[bold]Cross-references[/bold] ({len(tree.cross_references)}, {resolved} resolved)")
     for x in tree.cross_references[:200]:
-        out.print(f"  {x.source_section_id} → {x.text!r} → {x.section_id or '[red]unresolved[/red]'}")
+        out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → "
+                  f"{_safe(x.section_id) if x.section_id else '[red]unresolved[/red]'}")
 
 
 # --------------------------------------------------------------------------- reading the index
@@ -480,7 +483,7 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     if json_out:
-        print(json.dumps(page.to_dict(), indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
         return
     import shlex
 
@@ -490,7 +493,7 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         more = page.total_chars - page.offset - len(page.content)
         text = text[: text.rindex("\n\n[cut: ")] + f"\n\n[cut: {more} more characters; " \
             + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool) + "]"
-    print(text)
+    print(escape_terminal(text))
 
 
 @app.command(name="get-record")
@@ -514,15 +517,15 @@ def get_record(record_id: str = typer.Argument(..., help="The record's id, as se
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     if json_out:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps(r.to_dict(), indent=2, ensure_ascii=False)))
         return
     import shlex
     from dataclasses import replace
 
-    print(replace(r, next_cursor=None).format())
+    print(escape_terminal(replace(r, next_cursor=None).format()))
     if r.next_cursor:
-        print(f"\n[cut: {r.content_chars} characters in all; "
-              + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool) + "]")
+        print(escape_terminal(f"\n[cut: {r.content_chars} characters in all; "
+              + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool) + "]"))
 
 
 @app.command()
@@ -548,7 +551,7 @@ def neighbours(chunk_id: str = typer.Argument(..., help="A chunk id, as search r
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     text, data = render_neighbours(chunks, max_chars=10**12)
-    print(json.dumps(data, indent=2, ensure_ascii=False) if json_out else text)
+    print(escape_json_output(json.dumps(data, indent=2, ensure_ascii=False)) if json_out else escape_terminal(text))
 
 
 @app.command(name="get-definition")
@@ -573,11 +576,11 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
     hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id}
             for d in found]
     if json_out:
-        print(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False)))
     else:
-        print("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
-                                   + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
-                                   + f"\n\n{h['definition'].strip()}" for h in hits))
+        print(escape_terminal("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
+                                                   + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
+                                                   + f"\n\n{h['definition'].strip()}" for h in hits)))
     if not hits:
         where = f" in {document!r}" if document else ""
         _fail(f"no definition of {term!r}{where} in tool '{t.name}'", 1)
@@ -607,14 +610,14 @@ def list_(config: str = ConfigOpt,
             except DocstrataError as e:
                 _fail(f"{name}: {e}")
     if json_out:
-        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps(listing, indent=2, ensure_ascii=False)))
         return
     from rich.table import Table
     from rich.text import Text
 
     for entry in listing:
         records = entry["type"] == "vectorstore"
-        table = Table(title=f"{entry['tool']} ({entry['type']})", title_justify="left", show_lines=not records)
+        table = Table(title=Text(f"{entry['tool']} ({entry['type']})"), title_justify="left", show_lines=not records)
         cols = ["file", "type", "records", "ingested at", "summary"] if records else \
             ["document", "title / summary", "type", "lang", "sections", "chunks", "ingested at"]
         for col in cols:
@@ -623,11 +626,12 @@ def list_(config: str = ConfigOpt,
         for d in entry["documents"]:
             when = d["ingested_at"].replace("T", " ")[:16]
             summary = d["summary"] if len(d["summary"]) <= 160 else d["summary"][:159].rsplit(" ", 1)[0] + " …"
-            title = Text(d["title"], style="bold")
+            title = Text(escape_terminal(d["title"]), style="bold")  # Text(): no markup is parsed
             if summary:
-                title.append("\n" + summary, style="dim")
-            table.add_row(*([d["doc_key"], d["file_type"], str(d["total_chunks"]), when, summary] if records else
-                            [d["doc_key"], title, d["file_type"], d["language"] or "–", str(d["section_count"]),
+                title.append("\n" + escape_terminal(summary), style="dim")
+            key, ftype = Text(escape_terminal(d["doc_key"])), Text(escape_terminal(d["file_type"]))
+            table.add_row(*([key, ftype, str(d["total_chunks"]), when, Text(escape_terminal(summary))] if records else
+                            [key, title, ftype, Text(escape_terminal(d["language"] or "–")), str(d["section_count"]),
                              str(d["total_chunks"]), when]))
         out.print(table)
 
