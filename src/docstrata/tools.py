@@ -157,6 +157,10 @@ def _write_failure(e: BaseException) -> bool:
     return False
 
 
+_EMPTY_SOURCE = "source has no files; {n} indexed documents kept; run `docstrata ingest --force` to clear"
+"""The one line reported (as a skipped source, so the run fails) when a scan finds no file but the index holds some."""
+
+
 def _ignored_notice(ignored: list[str]) -> list[str]:
     """One line naming the unsupported file types found under the source, if any."""
     if not ignored:
@@ -298,6 +302,9 @@ class _BaseTool:
                 log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
                         self.name, redact(e).splitlines()[0][:300])
                 report = None
+            if report is not None and report.removed:  # an implicit ingest never purges silently
+                log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
+                            self.name, report.removed)
             self._ready = True
             return report
 
@@ -363,6 +370,11 @@ class _BaseTool:
         report.unchanged = len(changes.unchanged) + len(changes.touched)
         report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
         report.warnings += _ignored_notice(changes.ignored)
+        if changes.removed and report.files_total == 0 and not changes.unreadable and not force:
+            # An unmounted share or an emptied folder is not an instruction to delete the index.
+            report.skipped.append(SkippedFile(str(self.cfg.source), _EMPTY_SOURCE.format(n=len(changes.removed))))
+            report.unchanged = len(changes.removed)
+            changes.removed.clear()
         for doc_key in changes.removed:
             store.delete_document(doc_key)
             clear_document_entry(store, doc_key)

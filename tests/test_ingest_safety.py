@@ -1,0 +1,58 @@
+"""Ingest never loses the index by surprise, and a file that failed is not converted again
+until it changes: real embedded store, real converters, real CLI."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import docstrata
+from docstrata.cli import app
+
+
+def _project(tmp_path: Path, n: int = 3) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(n):
+        (docs / f"note{i}.md").write_text(f"# Note {i}\n\n## 1. Audit\n\nThe quarterly audit number {i} covers "
+                                          "expense claims.\n", encoding="utf-8")
+    cfg = tmp_path / "agent.yaml"
+    cfg.write_text("tools:\n  - name: notes\n    type: hierarchical_document\n    source: docs/\n"
+                   "    database: embedded\n", encoding="utf-8")
+    return cfg
+
+
+@pytest.fixture
+def cfg(tmp_path, embedder):
+    cfg = _project(tmp_path)
+    with docstrata.open(cfg) as ts:
+        ts["notes"]._embedder = embedder
+        assert ts["notes"].ingest().added == 3
+    return cfg
+
+
+def test_empty_source_keeps_the_index_and_says_so(cfg):
+    for f in (cfg.parent / "docs").iterdir():
+        f.unlink()  # the share is unmounted: the folder is there, empty
+    r = CliRunner().invoke(app, ["search", "quarterly audit", "-c", str(cfg), "--mode", "keyword"])
+    assert r.exit_code == 0, r.output
+    assert "source has no files; 3 indexed documents kept" in r.output and "ingest --force" in r.output
+    assert "audit" in r.output  # the kept documents are still served
+    r = CliRunner().invoke(app, ["ingest", "-c", str(cfg)])
+    assert r.exit_code == 1 and "3 indexed documents kept" in r.output, r.output
+    with docstrata.open(cfg) as ts:
+        assert len(ts["notes"].store.documents()) == 3
+    r = CliRunner().invoke(app, ["ingest", "--force", "-c", str(cfg)])
+    with docstrata.open(cfg) as ts:
+        assert ts["notes"].store.documents() == []
+
+
+def test_implicit_ingest_reports_what_it_removed(cfg):
+    (cfg.parent / "docs" / "note1.md").unlink()
+    (cfg.parent / "docs" / "note2.md").unlink()
+    r = CliRunner().invoke(app, ["search", "quarterly audit", "-c", str(cfg), "--mode", "keyword"])
+    assert r.exit_code == 0, r.output
+    assert "2 removed" in r.output
