@@ -56,3 +56,28 @@ def test_implicit_ingest_reports_what_it_removed(cfg):
     r = CliRunner().invoke(app, ["search", "quarterly audit", "-c", str(cfg), "--mode", "keyword"])
     assert r.exit_code == 0, r.output
     assert "2 removed" in r.output
+
+
+def test_lone_surrogate_in_a_json_record_skips_that_row_only(tmp_path, embedder):
+    rows = tmp_path / "rows"
+    rows.mkdir()
+    (rows / "a.jsonl").write_text('{"id":"x1","text":"fine row"}\n{"id":"x3","text":"\\ud800 lone surrogate"}\n'
+                                  '{"id":"x4","text":"another fine row"}\n', encoding="utf-8")
+    (rows / "b.json").write_text('[{"id":"j1","text":"ok"},{"id":"j2","meta":{"k":"bad \\udc00"},"text":"x"}]',
+                                 encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "n.md").write_text("# Note\n\n## 1. Audit\n\nThe audit covers claims.\n", encoding="utf-8")
+    cfg = tmp_path / "agent.yaml"
+    cfg.write_text("tools:\n  - name: faq\n    type: vectorstore\n    source: rows/\n    database: embedded\n"
+                   "    id_field: id\n    vector_field: text\n"
+                   "  - name: notes\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
+                   encoding="utf-8")
+    with docstrata.open(cfg) as ts:
+        for t in ts:
+            t._embedder = embedder
+        report = ts["faq"].ingest()
+        skipped = {s.path: s.reason for s in report.skipped}
+        assert "lone surrogate" in skipped["a.jsonl:2"] and "'text'" in skipped["a.jsonl:2"]
+        assert "lone surrogate" in skipped["b.json:2"] and "meta.k" in skipped["b.json:2"]
+        assert report.chunks_total == 3  # x1, x4, j1
+        assert ts["notes"].ingest().added == 1  # the next tool is indexed too
