@@ -81,3 +81,28 @@ def test_lone_surrogate_in_a_json_record_skips_that_row_only(tmp_path, embedder)
         assert "lone surrogate" in skipped["b.json:2"] and "meta.k" in skipped["b.json:2"]
         assert report.chunks_total == 3  # x1, x4, j1
         assert ts["notes"].ingest().added == 1  # the next tool is indexed too
+
+
+def test_a_file_that_failed_is_not_converted_again_until_it_changes(tmp_path, embedder):
+    import zipfile
+
+    cfg = _project(tmp_path, n=1)
+    bad = tmp_path / "docs" / "broken.docx"
+    bad.write_bytes(b"PK\x03\x04 this is not a real zip archive")
+    with docstrata.open(cfg) as ts:
+        tool = ts["notes"]
+        tool._embedder = embedder
+        first = {s.path: s.reason for s in tool.ingest().skipped}
+        assert "broken.docx" in first
+        calls = []
+        real = tool._parse_file
+        tool._parse_file = lambda sf: calls.append(sf.doc_key) or real(sf)
+        second = {s.path: s.reason for s in tool.ingest().skipped}
+        assert calls == [] and second["broken.docx"].startswith("unchanged since it failed: " + first["broken.docx"])
+        tool.ingest(force=True)  # --force retries it
+        assert "broken.docx" in calls
+        calls.clear()
+        with zipfile.ZipFile(bad, "w") as z:  # the file changes: it is tried again
+            z.writestr("[Content_Types].xml", "<Types/>")
+        report = tool.ingest()
+        assert "broken.docx" in calls and not report.skipped[0].reason.startswith("unchanged")
