@@ -106,3 +106,38 @@ def test_a_file_that_failed_is_not_converted_again_until_it_changes(tmp_path, em
             z.writestr("[Content_Types].xml", "<Types/>")
         report = tool.ingest()
         assert "broken.docx" in calls and not report.skipped[0].reason.startswith("unchanged")
+
+
+def _docx_with_member(path: Path, expanded_mb: int) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
+                   'package/2006/content-types"/>')
+        with z.open("word/document.xml", "w") as f:
+            f.write(b'<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/'
+                    b'2006/main"><w:body><w:p><w:r><w:t>')
+            for _ in range(expanded_mb):
+                f.write(b"A" * (1 << 20))
+            f.write(b"</w:t></w:r></w:p></w:body></w:document>")
+
+
+@pytest.mark.timeout(120)
+def test_zip_member_over_the_compression_ratio_is_skipped(tmp_path, embedder):
+    from docstrata.config import LimitsConfig
+    from docstrata.errors import ConversionError
+    from docstrata.limits import check_file
+
+    cfg = _project(tmp_path, n=1)
+    bomb = tmp_path / "docs" / "bomb.docx"
+    _docx_with_member(bomb, 40)  # 42 MB of XML, far under max_expanded_mb = 500, ~1000x compressed
+    with docstrata.open(cfg) as ts:
+        ts["notes"]._embedder = embedder
+        report = ts["notes"].ingest()
+    reason = {s.path: s.reason for s in report.skipped}["bomb.docx"]
+    assert "limits.max_zip_ratio" in reason and "word/document.xml" in reason and report.added == 1
+    size = bomb.stat().st_size
+    check_file("bomb.docx", str(bomb), size, LimitsConfig(max_zip_ratio=100_000))  # configurable
+    check_file("bomb.docx", str(bomb), size, LimitsConfig(max_zip_ratio_above_mb=100))
+    with pytest.raises(ConversionError, match="max_zip_ratio = 50"):
+        check_file("bomb.docx", str(bomb), size, LimitsConfig(max_zip_ratio=50))
