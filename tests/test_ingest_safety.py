@@ -141,3 +141,23 @@ def test_zip_member_over_the_compression_ratio_is_skipped(tmp_path, embedder):
     check_file("bomb.docx", str(bomb), size, LimitsConfig(max_zip_ratio_above_mb=100))
     with pytest.raises(ConversionError, match="max_zip_ratio = 50"):
         check_file("bomb.docx", str(bomb), size, LimitsConfig(max_zip_ratio=50))
+
+
+def test_disk_full_sqlite_errors_get_disk_full_advice_not_move_the_index_aside():
+    import errno
+    import sqlite3
+
+    from docstrata.cli import fault_message
+
+    full = sqlite3.OperationalError("database or disk is full")
+    assert "disk is full" in fault_message(full) and "aside" not in fault_message(full)
+    try:  # what SQLite says when the rollback after a failed write fails too
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError as e:
+            raise sqlite3.OperationalError("cannot rollback - no transaction is active") from e
+    except sqlite3.OperationalError as e:
+        chained = e
+    assert "disk is full" in fault_message(chained) and "aside" not in fault_message(chained)
+    corrupt = sqlite3.DatabaseError("file is not a database")
+    assert "aside" in fault_message(corrupt)  # a damaged file still gets the rebuild advice

@@ -771,6 +771,25 @@ def _serve_ui(config: str, host: str, port: int, token_env: Optional[str],
         _fail(f"configuration: {e}")
 
 
+_DISK_FULL = ("database or disk is full", "disk i/o error", "cannot rollback - no transaction is active",
+              "no space left on device", "disk quota exceeded")
+
+
+def _disk_full(e: BaseException) -> bool:
+    """Whether ``e`` or an error it came from says the disk is full: SQLite's own words for
+    ENOSPC, or the rollback failure that follows an I/O error; or an OSError ENOSPC/EDQUOT."""
+    import errno
+
+    seen = 0
+    while e is not None and seen < 10:
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if any(s in str(e).lower() for s in _DISK_FULL):
+            return True
+        e, seen = e.__cause__ or e.__context__, seen + 1
+    return False
+
+
 def fault_message(e: BaseException) -> str:
     """One line naming what failed and what to do, for an error no command handled."""
     import errno
@@ -782,6 +801,9 @@ def fault_message(e: BaseException) -> str:
     if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return (f"no space left writing {redact(e.filename or 'the index')}: free some space and run the command "
                 "again (what was committed is kept)")
+    if isinstance(e, sqlite3.DatabaseError) and _disk_full(e):  # the index is healthy: the disk is not
+        return (f"the disk is full or refused a write ({first}): free some space (or check the disk) and run the "
+                "command again; the index is not damaged and what was committed is kept")
     if isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"permission denied: {first}; run as a user who may write there, or point database.path elsewhere"
     if isinstance(e, sqlite3.DatabaseError):
