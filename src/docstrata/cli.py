@@ -196,10 +196,11 @@ def _ready(t, err, force: bool = False) -> None:
         if "bar" in state:
             state["bar"].stop()
     if report is not None and (state or report.removed or report.skipped):
-        err.print(f"{t.name}: indexed {report.files_total} file(s) ({report.added} added, {report.updated} updated, "
-                  f"{report.removed} removed), {report.chunks_total} chunks/records in {report.elapsed_s:.1f} s")
+        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records in "
+                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)",
+                  soft_wrap=True)
         for sk in report.skipped:
-            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}")
+            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}", soft_wrap=True)
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
 
