@@ -146,7 +146,15 @@ class RuntimeEncoder:
                 compiled = ov.Core().compile_model(str(path), "CPU", {
                     "INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY",
                     "CACHE_DIR": str(path.parent / "openvino-cache")})
-                self._run = lambda feed: compiled(feed)[0]
+                local = threading.local()  # compiled(feed) shares one infer request: busy under threads
+
+                def run(feed, compiled=compiled, local=local):
+                    req = getattr(local, "request", None)
+                    if req is None:
+                        req = local.request = compiled.create_infer_request()
+                    return req.infer(feed)[0]
+
+                self._run = run
             elif backend in ("onnx", "onnx-int8"):
                 import onnxruntime as ort
 
