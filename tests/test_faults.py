@@ -370,6 +370,9 @@ def test_lone_surrogate_over_stdio_gets_an_error_reply(tmp_path):
         answer = reply(30)
         assert answer is not None, "no reply to a request holding a lone surrogate"
         assert answer["id"] == 2 and "surrogate" in answer["error"]["message"]
+        send(b"this line is not JSON {")
+        answer = reply(30)
+        assert answer is not None and answer["id"] is None and answer["error"]["code"] == -32700
         send(b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"policies_search",'
              b'"arguments":{"query":"daily allowance"}}}')
         answer = reply()

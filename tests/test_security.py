@@ -237,6 +237,10 @@ def test_http_host_and_origin_are_checked_off_loopback(tmp_path):
                                                                "Origin": "https://docs.example.org"}, timeout=10)
         assert allowed.status_code == 200
         assert httpx.post(url, json=init, headers=base | {"Authorization": "Bearer nope"}, timeout=10).status_code == 401
+        lower = httpx.post(url, json=init, headers=base | {"Authorization": f"bearer {token}"}, timeout=10)
+        assert lower.status_code == 200  # the scheme is case-insensitive (RFC 9110)
+        assert httpx.post(url, json=init, headers=base | {"Authorization": f"Basic {token}"},
+                          timeout=10).status_code == 401
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -351,3 +355,18 @@ def test_registered_connection_strings_keep_host_port_user_and_database_visible(
     register_secret("https://q.example:6333/?api_key=qk-registered-1")
     assert "qk-registered-1" not in redact("qdrant said no to qk-registered-1 at https://q.example:6333")
     assert "https://q.example:6333" in redact("qdrant said no to qk-registered-1 at https://q.example:6333")
+
+
+def test_a_non_json_line_over_stdio_gets_a_parse_error_reply():
+    """What the stdio reader hands over for a line that is not JSON gets JSON-RPC -32700, id null."""
+    import mcp_types as types  # what mcp.server.stdio validates each line with
+
+    from docstrata.mcp_server import _malformed_reply
+
+    replies = []
+    for line in ("this line is not JSON {", "[1, 2]"):
+        try:
+            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except Exception as e:  # noqa: BLE001 - the SDK's own validation error
+            replies.append(_malformed_reply(e))
+    assert [(r.id, r.error.code) for r in replies] == [(None, -32700), (None, -32600)]

@@ -9,6 +9,8 @@ from typing import Optional
 
 import typer
 
+from .redact import escape_json_output, escape_terminal
+
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Structure-aware hybrid search over documents and records, for agents and people.")
 
@@ -186,18 +188,19 @@ def _ready(t, err, force: bool = False) -> None:
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
             what = f"loading model, then {what}" if done == 0 else what
-        state["bar"].update(state["task"], completed=done, total=total, description=f"{t.name}: {what}")
+        state["bar"].update(state["task"], completed=done, total=total, description=_safe(f"{t.name}: {what}"))
 
     try:
         report = t.ingest(force=True, progress=progress) if force else t.ensure_ready(progress=progress)
     finally:
         if "bar" in state:
             state["bar"].stop()
-    if report is not None and state:
-        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records "
-                  f"in {report.elapsed_s:.1f} s")
+    if report is not None and (state or report.removed or report.skipped):
+        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records in "
+                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)",
+                  soft_wrap=True)
         for sk in report.skipped:
-            err.print(f"  [red]skipped[/red] {sk.path}: {sk.reason}")
+            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}", soft_wrap=True)
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
 
@@ -347,7 +350,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
             _fail(str(e))
     text, data = _answer(results, query, t.name)
     if json_out:
-        print(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal(text))
 
@@ -382,7 +385,7 @@ def _search_batch(t, batch: Path, kw: dict) -> None:
             _fail(f'{batch}, line {n}: expected {{"query_id": ..., "query": ...}}')
         try:
             _, data = _answer(t.search(q, **kw), q, t.name)
-            print(json.dumps({"query_id": qid, **data}, ensure_ascii=False))
+            print(escape_json_output(json.dumps({"query_id": qid, **data}, ensure_ascii=False)))
         except QueryError as e:
             print(json.dumps({"query_id": qid, "error": str(e), "results": []}))
 
@@ -412,29 +415,30 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
                  "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases}
                 for s in tree.sections]
     if json_out:
-        print(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
+        print(escape_json_output(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
                           "definitions": [{"term": d.term, "definition": d.definition, "section_id": d.section_id}
                                           for d in tree.definitions],
                           "cross_references": [x.__dict__ for x in tree.cross_references],
-                          "warnings": tree.warnings + doc.warnings}, indent=2, ensure_ascii=False))
+                          "warnings": tree.warnings + doc.warnings}, indent=2, ensure_ascii=False)))
         return
     from rich.tree import Tree
 
     out = _console()
-    root = Tree(f"[bold]{tree.title}[/bold] ({doc.doc_key}, {len(sections)} sections)")
+    root = Tree(f"[bold]{_safe(tree.title)}[/bold] ({_safe(doc.doc_key)}, {len(sections)} sections)")
     nodes = {None: root}
     for s in sections:
         parent = nodes.get(s["parent_id"], root)
-        nodes[s["section_id"]] = parent.add(f"[cyan]{s['section_id']}[/cyan] {s['title']} "
+        nodes[s["section_id"]] = parent.add(f"[cyan]{_safe(s['section_id'])}[/cyan] {_safe(s['title'])} "
                                             f"[dim](level {s['level']}, {s['tokens']} tokens)[/dim]")
     out.print(root)
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
     for d in tree.definitions:
-        out.print(f"  [green]{d.term}[/green] [dim]§{d.section_id}[/dim]: {d.definition[:120]}", markup=True)
+        out.print(f"  [green]{_safe(d.term)}[/green] [dim]§{_safe(d.section_id)}[/dim]: {_safe(d.definition[:120])}")
     resolved = sum(1 for x in tree.cross_references if x.section_id)
     out.print(f"\n[bold]Cross-references[/bold] ({len(tree.cross_references)}, {resolved} resolved)")
     for x in tree.cross_references[:200]:
-        out.print(f"  {x.source_section_id} → {x.text!r} → {x.section_id or '[red]unresolved[/red]'}")
+        out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → "
+                  f"{_safe(x.section_id) if x.section_id else '[red]unresolved[/red]'}")
 
 
 # --------------------------------------------------------------------------- reading the index
@@ -480,7 +484,7 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     if json_out:
-        print(json.dumps(page.to_dict(), indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
         return
     import shlex
 
@@ -490,7 +494,7 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         more = page.total_chars - page.offset - len(page.content)
         text = text[: text.rindex("\n\n[cut: ")] + f"\n\n[cut: {more} more characters; " \
             + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool) + "]"
-    print(text)
+    print(escape_terminal(text))
 
 
 @app.command(name="get-record")
@@ -514,15 +518,15 @@ def get_record(record_id: str = typer.Argument(..., help="The record's id, as se
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     if json_out:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps(r.to_dict(), indent=2, ensure_ascii=False)))
         return
     import shlex
     from dataclasses import replace
 
-    print(replace(r, next_cursor=None).format())
+    print(escape_terminal(replace(r, next_cursor=None).format()))
     if r.next_cursor:
-        print(f"\n[cut: {r.content_chars} characters in all; "
-              + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool) + "]")
+        print(escape_terminal(f"\n[cut: {r.content_chars} characters in all; "
+              + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool) + "]"))
 
 
 @app.command()
@@ -548,7 +552,7 @@ def neighbours(chunk_id: str = typer.Argument(..., help="A chunk id, as search r
         except (QueryError, DocstrataError) as e:
             _fail(str(e), 1)
     text, data = render_neighbours(chunks, max_chars=10**12, requested=chunk_id)
-    print(json.dumps(data, indent=2, ensure_ascii=False) if json_out else text)
+    print(escape_json_output(json.dumps(data, indent=2, ensure_ascii=False)) if json_out else escape_terminal(text))
 
 
 @app.command(name="get-definition")
@@ -573,11 +577,11 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
     hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id}
             for d in found]
     if json_out:
-        print(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False)))
     else:
-        print("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
-                                   + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
-                                   + f"\n\n{h['definition'].strip()}" for h in hits))
+        print(escape_terminal("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
+                                                   + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
+                                                   + f"\n\n{h['definition'].strip()}" for h in hits)))
     if not hits:
         where = f" in {document!r}" if document else ""
         _fail(f"no definition of {term!r}{where} in tool '{t.name}'", 1)
@@ -607,14 +611,14 @@ def list_(config: str = ConfigOpt,
             except DocstrataError as e:
                 _fail(f"{name}: {e}")
     if json_out:
-        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        print(escape_json_output(json.dumps(listing, indent=2, ensure_ascii=False)))
         return
     from rich.table import Table
     from rich.text import Text
 
     for entry in listing:
         records = entry["type"] == "vectorstore"
-        table = Table(title=f"{entry['tool']} ({entry['type']})", title_justify="left", show_lines=not records)
+        table = Table(title=Text(f"{entry['tool']} ({entry['type']})"), title_justify="left", show_lines=not records)
         cols = ["file", "type", "records", "ingested at", "summary"] if records else \
             ["document", "title / summary", "type", "lang", "sections", "chunks", "ingested at"]
         for col in cols:
@@ -623,11 +627,12 @@ def list_(config: str = ConfigOpt,
         for d in entry["documents"]:
             when = d["ingested_at"].replace("T", " ")[:16]
             summary = d["summary"] if len(d["summary"]) <= 160 else d["summary"][:159].rsplit(" ", 1)[0] + " …"
-            title = Text(d["title"], style="bold")
+            title = Text(escape_terminal(d["title"]), style="bold")  # Text(): no markup is parsed
             if summary:
-                title.append("\n" + summary, style="dim")
-            table.add_row(*([d["doc_key"], d["file_type"], str(d["total_chunks"]), when, summary] if records else
-                            [d["doc_key"], title, d["file_type"], d["language"] or "–", str(d["section_count"]),
+                title.append("\n" + escape_terminal(summary), style="dim")
+            key, ftype = Text(escape_terminal(d["doc_key"])), Text(escape_terminal(d["file_type"]))
+            table.add_row(*([key, ftype, str(d["total_chunks"]), when, Text(escape_terminal(summary))] if records else
+                            [key, title, ftype, Text(escape_terminal(d["language"] or "–")), str(d["section_count"]),
                              str(d["total_chunks"]), when]))
         out.print(table)
 
@@ -716,7 +721,7 @@ def serve(config: str = ConfigOpt,
     """Run the MCP server over stdio (default) or streamable HTTP; with --ui, the playground page."""
     _setup()
     if ui:
-        return _serve_ui(config, host, port, token_env)
+        return _serve_ui(config, host, port, token_env, allowed_host or None, insecure_no_token)
     from .errors import ConfigError
     from .mcp_server import serve as _serve
 
@@ -732,27 +737,58 @@ def ui_(config: str = ConfigOpt,
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)"),
         port: int = typer.Option(8000, "--port", help="0 picks a free port"),
         token_env: Optional[str] = typer.Option(None, "--token-env",
-                                                help="Env var holding a bearer token the page's API requires")) -> None:
+                                                help="Env var holding a bearer token the page's API requires"),
+        allowed_host: list[str] = typer.Option(None, "--allowed-host",
+                                               help="Extra Host name accepted (repeatable; '*' = any)"),
+        insecure_no_token: bool = typer.Option(False, "--insecure-no-token",
+                                               help="Serve off loopback WITHOUT a bearer token")) -> None:
     """Serve the search playground: search, document structure and compare views, on the same index."""
     _setup()
-    _serve_ui(config, host, port, token_env)
+    _serve_ui(config, host, port, token_env, allowed_host or None, insecure_no_token)
 
 
-def _serve_ui(config: str, host: str, port: int, token_env: Optional[str]) -> None:
+def _serve_ui(config: str, host: str, port: int, token_env: Optional[str],
+              allowed_hosts: Optional[list[str]] = None, insecure_no_token: bool = False) -> None:
+    import os
+
     from .errors import ConfigError
-    from .ui.server import serve_ui
+    from .ui.server import check_exposure, serve_ui
 
+    try:  # refused before anything is loaded or ingested
+        check_exposure(host, (os.environ.get(token_env) or None) if token_env else None, insecure_no_token)
+    except ConfigError as e:
+        _fail(f"configuration: {e}")
     toolset = _load(config)
     err = _console(stderr=True)
     try:
         with toolset:
             for t in toolset:  # the page searches at once: index what changed first, with progress
                 _ready(t, err)
-            serve_ui(toolset, host=host, port=port, token_env=token_env,
+            serve_ui(toolset, host=host, port=port, token_env=token_env, allowed_hosts=allowed_hosts,
+                     insecure_no_token=insecure_no_token,
                      announce=lambda url: _console(stderr=True).print(f"docstrata playground: [bold]{url}[/bold] "
                                                                       "(Ctrl+C to stop)"))
     except ConfigError as e:
         _fail(f"configuration: {e}")
+
+
+_DISK_FULL = ("database or disk is full", "disk i/o error", "cannot rollback - no transaction is active",
+              "no space left on device", "disk quota exceeded")
+
+
+def _disk_full(e: BaseException) -> bool:
+    """Whether ``e`` or an error it came from says the disk is full: SQLite's own words for
+    ENOSPC, or the rollback failure that follows an I/O error; or an OSError ENOSPC/EDQUOT."""
+    import errno
+
+    seen = 0
+    while e is not None and seen < 10:
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if any(s in str(e).lower() for s in _DISK_FULL):
+            return True
+        e, seen = e.__cause__ or e.__context__, seen + 1
+    return False
 
 
 def fault_message(e: BaseException) -> str:
@@ -766,6 +802,9 @@ def fault_message(e: BaseException) -> str:
     if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return (f"no space left writing {redact(e.filename or 'the index')}: free some space and run the command "
                 "again (what was committed is kept)")
+    if isinstance(e, sqlite3.DatabaseError) and _disk_full(e):  # the index is healthy: the disk is not
+        return (f"the disk is full or refused a write ({first}): free some space (or check the disk) and run the "
+                "command again; the index is not damaged and what was committed is kept")
     if isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"permission denied: {first}; run as a user who may write there, or point database.path elsewhere"
     if isinstance(e, sqlite3.DatabaseError):

@@ -194,6 +194,11 @@ class LimitsConfig(_Strict):
     max_file_mb: float = Field(default=100.0, gt=0, description="Largest document file read, in MB on disk")
     max_expanded_mb: float = Field(default=500.0, gt=0, description=(
         "Largest total uncompressed size of a DOCX / PPTX / XLSX (zip) file's members, in MB (zip bombs)"))
+    max_zip_ratio: float = Field(default=100.0, gt=1, description=(
+        "Largest compression ratio (uncompressed / compressed size) of one zip member of a DOCX / PPTX / XLSX "
+        "file, applied to members over max_zip_ratio_above_mb (zip bombs: ~1000x; real XML: 5-30x)"))
+    max_zip_ratio_above_mb: float = Field(default=5.0, ge=0, description=(
+        "Zip members expanding to at most this many MB are not held to max_zip_ratio"))
     max_text_mb: float = Field(default=20.0, gt=0, description="Largest converted text of one document, in MB")
     max_chunks_per_file: int = Field(default=20_000, ge=1, description="Most chunks one document may produce")
     max_conversion_s: float = Field(default=300.0, gt=0, description=(

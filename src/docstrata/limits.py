@@ -25,7 +25,9 @@ def _mb(n: float) -> str:
 
 def check_file(doc_key: str, path: str, size: int, limits) -> None:
     """Before conversion: ``size`` (bytes) within ``limits.max_file_mb`` and, for a zip-based
-    format, the members' declared uncompressed total within ``limits.max_expanded_mb``."""
+    format, each member expanding over ``limits.max_zip_ratio_above_mb`` by at most
+    ``limits.max_zip_ratio`` times its compressed size, and the members' declared uncompressed
+    total within ``limits.max_expanded_mb``."""
     if size > limits.max_file_mb * _MB:
         raise ConversionError(doc_key, f"file is {_mb(size)}, over limits.max_file_mb = {limits.max_file_mb:g} "
                                        "(raise it to index this file)")
@@ -41,6 +43,14 @@ def check_file(doc_key: str, path: str, size: int, limits) -> None:
     if expanded > limits.max_expanded_mb * _MB:
         raise ConversionError(doc_key, f"its zip members expand to {_mb(expanded)} (from {_mb(size)}), over "
                                        f"limits.max_expanded_mb = {limits.max_expanded_mb:g} (a zip bomb?)")
+    ratio_cap = getattr(limits, "max_zip_ratio", None)
+    floor = getattr(limits, "max_zip_ratio_above_mb", 5.0) * _MB
+    for i in infos if ratio_cap else ():
+        if i.file_size > floor and i.file_size > ratio_cap * max(i.compress_size, 1):
+            ratio = i.file_size / max(i.compress_size, 1)
+            raise ConversionError(doc_key, f"zip member {i.filename[:80]!r} expands {ratio:,.0f}x "
+                                           f"(from {_mb(i.compress_size)} to {_mb(i.file_size)}), over "
+                                           f"limits.max_zip_ratio = {ratio_cap:g} (a zip bomb?)")
 
 
 def check_text(doc_key: str, text: str, limits) -> None:

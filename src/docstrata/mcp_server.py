@@ -616,13 +616,14 @@ class BearerTokenMiddleware:
 
     def __init__(self, app, token: str):
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         given = dict(scope.get("headers") or []).get(b"authorization", b"")
-        if hmac.compare_digest(given, self._expected):
+        scheme, _, credentials = given.strip().partition(b" ")  # the scheme is case-insensitive (RFC 9110 11.1)
+        if scheme.lower() == b"bearer" and hmac.compare_digest(credentials.strip(), self._expected):
             return await self.app(scope, receive, send)
         body = json.dumps({"error": "unauthorized", "error_description": "missing or wrong bearer token"}).encode()
         await send({"type": "http.response.start", "status": 401,
@@ -643,16 +644,30 @@ def _bearer_token(token_env: str | None) -> str | None:
 def _malformed_reply(exc: Exception):
     """A JSON-RPC error reply for a request line the SDK could not validate although it is JSON
     with an id (a lone surrogate such as ``\\ud800`` in an argument): without it the caller
-    would wait for an answer that never comes. ``None`` when no request id can be recovered."""
+    would wait for an answer that never comes. A line that is not JSON at all gets the JSON-RPC
+    2.0 parse error (-32700, ``id: null``); JSON that is not an object, -32600 (invalid request).
+    ``None`` when no reply is due (a malformed notification: no id)."""
     from mcp_types import ErrorData, JSONRPCError
 
     errors = getattr(exc, "errors", None)
     try:
-        line = errors()[0].get("input") if callable(errors) else None
-        msg = json.loads(line) if isinstance(line, (str, bytes)) else None
-    except (ValueError, TypeError, IndexError):
+        first = errors()[0] if callable(errors) else {}
+        line = first.get("input")
+    except (TypeError, IndexError, AttributeError):
         return None
-    if not isinstance(msg, dict) or "method" not in msg or not isinstance(msg.get("id"), (str, int)):
+    if not isinstance(line, (str, bytes)):
+        if len(first.get("loc") or ()) > 1 or line is None:  # the input of a nested field, not the message
+            return None
+        line = json.dumps(line)  # the message itself, already parsed
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+            code=-32700, message="parse error: the line is not JSON; send one JSON-RPC message per line"))
+    if not isinstance(msg, dict):
+        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+            code=-32600, message=f"invalid request: a JSON {type(msg).__name__}, not a JSON-RPC object"))
+    if "method" not in msg or not isinstance(msg.get("id"), (str, int)):
         return None
     text = json.dumps(msg, ensure_ascii=True)
     bad = "malformed Unicode (a lone surrogate)" if re.search(r"\\ud[89a-f][0-9a-f]{2}", text) else "invalid fields"

@@ -135,3 +135,10 @@ def escape_terminal(text: str) -> str:
         return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
 
     return _UNSAFE.sub(esc, text)
+
+
+def escape_json_output(text: str) -> str:
+    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) safe for a terminal and still
+    valid JSON: every character :func:`escape_terminal` escapes — they only occur inside JSON
+    strings — becomes a ``\\uXXXX`` escape (so ``U+202E`` reads back as the same string)."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

@@ -230,6 +230,22 @@ def _write_failure(e: BaseException) -> bool:
     return False
 
 
+def _failed_files(store, to_process) -> dict[str, dict]:
+    """The remembered conversion failures (``{doc_key: {"state": [size, sha256], "reason": str}}``,
+    stored in the ``failed_files`` meta key) of the files still waiting to be processed; entries of
+    files gone from the source are dropped."""
+    try:
+        known = json.loads(store.get_meta("failed_files") or "{}")
+    except ValueError:
+        known = {}
+    keys = {sf.doc_key for sf in to_process}
+    return {k: v for k, v in known.items() if k in keys and isinstance(v, dict) and "state" in v}
+
+
+_EMPTY_SOURCE = "source has no files; {n} indexed documents kept; run `docstrata ingest --force` to clear"
+"""The one line reported (as a skipped source, so the run fails) when a scan finds no file but the index holds some."""
+
+
 def _ignored_notice(ignored: list[str]) -> list[str]:
     """One line naming the unsupported file types found under the source, if any."""
     if not ignored:
@@ -371,6 +387,9 @@ class _BaseTool:
                 log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
                         self.name, redact(e).splitlines()[0][:300])
                 report = None
+            if report is not None and report.removed:  # an implicit ingest never purges silently
+                log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
+                            self.name, report.removed)
             self._ready = True
             return report
 
@@ -436,6 +455,11 @@ class _BaseTool:
         report.unchanged = len(changes.unchanged) + len(changes.touched)
         report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
         report.warnings += _ignored_notice(changes.ignored)
+        if changes.removed and report.files_total == 0 and not changes.unreadable and not force:
+            # An unmounted share or an emptied folder is not an instruction to delete the index.
+            report.skipped.append(SkippedFile(str(self.cfg.source), _EMPTY_SOURCE.format(n=len(changes.removed))))
+            report.unchanged = len(changes.removed)
+            changes.removed.clear()
         for doc_key in changes.removed:
             store.delete_document(doc_key)
             clear_document_entry(store, doc_key)
@@ -661,7 +685,15 @@ class HierarchicalDocumentTool(_BaseTool):
         with self._lock, span("hierarchical_document.ingest", **{"tool.name": self.name}) as root:
             store = self.store
             changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force, verify)
-            todo = changes.to_process
+            failed = _failed_files(store, changes.to_process)
+            todo = []
+            for sf in changes.to_process:  # a file that failed is not converted again until its bytes change
+                before = failed.get(sf.doc_key)
+                if before and not force and before["state"] == [sf.state.size, sf.state.sha256]:
+                    report.skipped.append(SkippedFile(sf.doc_key, f"unchanged since it failed: {before['reason']} "
+                                                                  "(`docstrata ingest --force` retries it)"))
+                else:
+                    todo.append(sf)
             parsed = _Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
             t_start = time.perf_counter()
             for i, sf in enumerate(todo):
@@ -671,12 +703,14 @@ class HierarchicalDocumentTool(_BaseTool):
                     n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i))
                 except ConversionError as e:
                     report.skipped.append(SkippedFile(sf.doc_key, e.reason))
+                    failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
                     if sf.doc_key in store.file_states():  # a file that became unreadable leaves the index
                         store.delete_document(sf.doc_key)
                     continue
                 except ProviderError as e:  # embedding failed after retries: the file keeps its old chunks
                     report.skipped.append(SkippedFile(sf.doc_key, f"embedding failed: {e}"))
                     continue
+                failed.pop(sf.doc_key, None)
                 if sf in changes.added:
                     report.added += 1
                 else:
@@ -689,6 +723,9 @@ class HierarchicalDocumentTool(_BaseTool):
                 store.flush()
             self._save_settings()
             self._save_stamps()
+            failed_json = json.dumps(failed, sort_keys=True, separators=(",", ":"))
+            if failed_json != (store.get_meta("failed_files") or "{}"):  # a read with nothing new writes nothing
+                store.set_meta("failed_files", failed_json)
             report.chunks_total = store.count()
             report.warnings += self._definition_conflicts()
             if root is not None:

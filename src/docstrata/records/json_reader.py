@@ -4,6 +4,7 @@ per line, field paths sampled from the first records (see :mod:`docstrata.record
 from __future__ import annotations
 
 import json
+import re
 from itertools import islice
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -30,7 +31,7 @@ def _read_json(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> RowLoad
     items = _records_at(data, cfg.record_path, rel_path)
     load = RowLoad(fields=_field_paths(items[:_SAMPLE_RECORDS]), rows=iter(()), format="json",
                    warnings=warnings, encoding=encoding)
-    load.rows = _json_items(items, rel_path, load)
+    load.rows = _json_items(items, rel_path, load, may_hold_surrogates=bool(_SURROGATE_ESCAPE.search(text)))
     return load
 
 
@@ -88,9 +89,40 @@ def _array_paths(data: Any, prefix: str, depth: int) -> Iterator[tuple[str, int]
             yield from _array_paths(value, f"{path}.", depth + 1)
 
 
-def _json_items(items: list[Any], rel_path: str, load: RowLoad) -> Iterator[tuple[int, dict[str, Any]]]:
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_reason(obj: Any, prefix: str = "") -> str | None:
+    """Why ``obj`` (a parsed JSON value) cannot be stored: the first key or string holding a lone
+    surrogate (JSON may escape one, ``"\\ud800"``; UTF-8 cannot encode it), or ``None``."""
+    if isinstance(obj, str):
+        m = _SURROGATE.search(obj)
+        return None if m is None else (f"field '{prefix or '(value)'}' holds a lone surrogate "
+                                       f"(\\u{ord(m.group(0)):04x}), which is not valid Unicode")
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            if _SURROGATE.search(str(k)):
+                return f"a field name holds a lone surrogate (\\u{ord(_SURROGATE.search(k).group(0)):04x})"
+            why = _surrogate_reason(v, path)
+            if why:
+                return why
+    elif isinstance(obj, list):
+        for v in obj:
+            why = _surrogate_reason(v, prefix)
+            if why:
+                return why
+    return None
+
+
+def _json_items(items: list[Any], rel_path: str, load: RowLoad,
+                may_hold_surrogates: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
     for index, item in enumerate(items, start=1):
-        if isinstance(item, dict):
+        why = _surrogate_reason(item) if may_hold_surrogates and isinstance(item, dict) else None
+        if why:
+            _skip(load, f"{rel_path}:{index}", f"record {index}: {why}")
+        elif isinstance(item, dict):
             yield index, item
         else:
             _skip(load, f"{rel_path}:{index}", f"record {index} is a JSON {type(item).__name__}, not an object")
@@ -124,6 +156,11 @@ def _jsonl_objects(lines: Iterable[str], record_path: str | None) -> Iterator[tu
         except json.JSONDecodeError as e:
             yield number, f"invalid JSON: {e.msg} (column {e.colno})"
             continue
+        if _SURROGATE_ESCAPE.search(line):
+            why = _surrogate_reason(obj)
+            if why:
+                yield number, why
+                continue
         if record_path:
             found = resolve_field(obj, record_path)
             items = [] if is_missing(found) else found if isinstance(found, list) else [found]

@@ -14,18 +14,23 @@ install and adds nothing to a search but JSON encoding. Routes (all answers JSON
 ``POST /api/eval``         ``{tool, queries, qrels?, a, b, k?}`` → :func:`~docstrata.ui.api.eval_view`
 =========================  ===================================================================
 
-Access: bound to a loopback address (the default), the API answers only requests whose
-``Host`` is a loopback name (a web page elsewhere cannot reach it through DNS rebinding).
-With ``token_env`` — the HTTP MCP server's rule — every ``/api/`` request must carry
-``Authorization: Bearer <token>``; the printed address carries the token in its fragment
-(``#token=…``), which the browser keeps to itself and the page sends as that header. Bound off
-loopback without a token, a warning is logged, as for the MCP server. Bad input is a 400 with
-``{"error": message}``; an unknown route a 404.
+Access: the API answers only requests whose ``Host`` is a loopback IP literal (127.0.0.0/8,
+``::1``), ``localhost``, the bound address or one of ``allowed_hosts`` (each with any port), so a
+web page elsewhere cannot reach it through DNS rebinding; a request carrying an ``Origin`` (or
+``Sec-Fetch-Site: cross-site``) must come from the page's own origin or an allowed host (403
+otherwise: a cross-site POST is refused). With ``token_env`` — the HTTP MCP server's rule — every
+``/api/`` request must carry ``Authorization: Bearer <token>`` (scheme case-insensitive); the
+printed address carries the token in its fragment (``#token=…``), which the browser keeps to
+itself and the page sends as that header. Bound off loopback without a token, the server refuses
+to start unless ``insecure_no_token`` (:func:`docstrata.mcp_server.check_http_exposure`, the MCP
+server's rule). Request bodies over 8 MB get 413, checked before they are read. Bad input is a
+400 with ``{"error": message}``; an unknown route a 404.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import logging
 import os
@@ -39,10 +44,27 @@ from . import api
 
 log = logging.getLogger("docstrata.ui")
 
-_LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
-_MAX_BODY = 32 * 1024 * 1024  # an uploaded query set and its qrels
+_MAX_BODY = 8 * 1024 * 1024  # an uploaded query set and its qrels
+
+
+def _hostname(value: str) -> str:
+    """The host part of a ``Host`` header or an origin's authority (port and IPv6 brackets dropped), lower case."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value[1:]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def is_loopback_name(host: str) -> bool:
+    """True for ``localhost`` and loopback IP literals (127.0.0.0/8, ``::1``); ``127.attacker.example`` is not one."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _static(name: str) -> bytes | None:
@@ -58,10 +80,23 @@ class PlaygroundServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, toolset, host: str, port: int, token: str | None):
+    def __init__(self, toolset, host: str, port: int, token: str | None, allowed_hosts: list[str] | None = None):
         self.toolset, self.token = toolset, token
-        self.loopback = host in _LOOPBACK or host.startswith("127.")
+        self.loopback = is_loopback_name(_hostname(host) if host.startswith("[") else host.lower())
+        extra = [h for h in (allowed_hosts or []) if h]
+        self.any_host = extra == ["*"]
+        names = {_hostname(h) for h in extra if h != "*"}
+        if host not in ("0.0.0.0", "::", ""):
+            names.add(host.strip("[]").lower())
+        self.allowed_names = names
         super().__init__((host, port), _Handler)
+
+    def host_allowed(self, host_header: str) -> bool:
+        """Whether a ``Host`` header (or an origin's authority) names this server: loopback, bound or allowed."""
+        if self.any_host:
+            return True
+        name = _hostname(host_header)
+        return bool(name) and (is_loopback_name(name) or name in self.allowed_names)
 
     @property
     def url(self) -> str:
@@ -93,14 +128,25 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj, ensure_ascii=False).encode("utf-8"))
 
     def _allowed(self) -> bool:
-        if self.server.loopback:
-            host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
-            if host not in _LOOPBACK and not host.startswith("127."):
-                self._json(403, {"error": f"host {host!r} refused: the playground answers loopback names only"})
+        host = self.headers.get("Host") or ""
+        if not self.server.host_allowed(host):
+            self._json(403, {"error": f"host {_hostname(host)[:80]!r} refused: the playground answers loopback "
+                                      "names, its bound address and --allowed-host names only"})
+            return False
+        origin = self.headers.get("Origin")
+        if origin is not None and not self.server.any_host:
+            parts = urlsplit(origin)
+            same = parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
+            if not same and not (parts.scheme in ("http", "https") and self.server.host_allowed(parts.netloc)):
+                self._json(403, {"error": f"origin {origin[:80]!r} refused: cross-site requests are not served"})
                 return False
+        elif (self.headers.get("Sec-Fetch-Site") or "").lower() == "cross-site" and not self.server.any_host:
+            self._json(403, {"error": "cross-site request refused"})
+            return False
         if self.server.token:
-            given = (self.headers.get("Authorization") or "").encode()
-            if not hmac.compare_digest(given, f"Bearer {self.server.token}".encode()):
+            scheme, _, given = (self.headers.get("Authorization") or "").strip().partition(" ")
+            ok = scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self.server.token.encode())
+            if not ok:
                 self._json(401, {"error": "missing or wrong bearer token (open the address printed at start)"})
                 return False
         return True
@@ -119,19 +165,28 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         url = urlsplit(self.path)
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > _MAX_BODY:
-            return self._json(413, {"error": f"request body over {_MAX_BODY // 2**20} MB"})
+        if not self._allowed():  # before reading a byte of the body
+            self.close_connection = True
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > _MAX_BODY:
+            self.close_connection = True
+            return self._json(413 if length > 0 else 400,
+                              {"error": f"request body over {_MAX_BODY // 2**20} MB" if length > 0
+                               else "bad Content-Length"})
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
             if not isinstance(body, dict):
                 raise ValueError("expected a JSON object")
         except ValueError as e:
             return self._json(400, {"error": f"bad JSON body: {e}"})
-        self._api(url.path, body)
+        self._api(url.path, body, checked=True)
 
-    def _api(self, path: str, q: dict) -> None:
-        if not self._allowed():
+    def _api(self, path: str, q: dict, checked: bool = False) -> None:
+        if not checked and not self._allowed():
             return
         routes = {"/api/tools": self._tools, "/api/documents": self._documents, "/api/document": self._document,
                   "/api/section": self._section, "/api/search": self._search, "/api/compare": self._compare,
@@ -190,30 +245,41 @@ def _required(q: dict, name: str) -> str:
     return v
 
 
-def make_server(toolset, host: str = "127.0.0.1", port: int = 8000,
-                token_env: str | None = None) -> PlaygroundServer:
+def check_exposure(host: str, token: str | None, insecure_no_token: bool = False) -> None:
+    """The MCP HTTP server's rule (:func:`docstrata.mcp_server.check_http_exposure`) for the
+    playground: off loopback (any 127.0.0.0/8 or ``::1`` literal, or ``localhost``, counts as
+    loopback) a bearer token is required unless ``insecure_no_token``. Raises :class:`ConfigError`."""
+    from ..mcp_server import check_http_exposure
+
+    loopback = is_loopback_name(_hostname(host) if host.startswith("[") else host.lower())
+    check_http_exposure("127.0.0.1" if loopback else host, token, insecure_no_token)
+
+
+def make_server(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: str | None = None,
+                allowed_hosts: list[str] | None = None, insecure_no_token: bool = False) -> PlaygroundServer:
     """A bound (not yet serving) playground server; ``port=0`` picks a free port (see ``.url``).
 
-    Raises :class:`ConfigError` when ``token_env`` names an unset variable or the port is taken."""
+    ``allowed_hosts``: extra ``Host`` names accepted (``["*"]``: any, the operator's explicit
+    choice). Raises :class:`ConfigError` when ``token_env`` names an unset variable, the port is
+    taken, or ``host`` is off loopback without a token and without ``insecure_no_token``."""
     token = None
     if token_env:
         token = os.environ.get(token_env, "")
         if not token:
             raise ConfigError(f"--token-env names the environment variable {token_env}, but it is not set or empty")
+    check_exposure(host, token, insecure_no_token)
     try:
-        server = PlaygroundServer(toolset, host, port, token)
+        server = PlaygroundServer(toolset, host, port, token, allowed_hosts)
     except OSError as e:
         raise ConfigError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    if not server.loopback and not token:
-        log.warning("serving the playground on %s without a bearer token: anyone who can reach this port can "
-                    "query the tools (set one with --token-env)", host)
     return server
 
 
 def serve_ui(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: str | None = None,
-             announce=print) -> None:
-    """Serve the playground over ``toolset`` until interrupted; ``announce(url)`` is called once listening."""
-    server = make_server(toolset, host, port, token_env)
+             announce=print, allowed_hosts: list[str] | None = None, insecure_no_token: bool = False) -> None:
+    """Serve the playground over ``toolset`` until interrupted; ``announce(url)`` is called once
+    listening. Arguments as :func:`make_server`."""
+    server = make_server(toolset, host, port, token_env, allowed_hosts, insecure_no_token)
     for t in toolset:  # load the embedding model while the user opens the page, not on the first search
         if t.cfg.semantic_weight > 0:
             threading.Thread(target=_warm, args=(t,), name=f"docstrata-warm-{t.name}", daemon=True).start()
@@ -233,13 +299,14 @@ def _warm(tool) -> None:
         log.warning("could not preload the embedding model of '%s': %s", tool.name, e)
 
 
-def serve_in_thread(toolset, host: str = "127.0.0.1", port: int = 0,
-                    token_env: str | None = None) -> tuple[PlaygroundServer, threading.Thread]:
+def serve_in_thread(toolset, host: str = "127.0.0.1", port: int = 0, token_env: str | None = None,
+                    allowed_hosts: list[str] | None = None,
+                    insecure_no_token: bool = False) -> tuple[PlaygroundServer, threading.Thread]:
     """Start a playground server in a daemon thread (tests, notebooks); stop it with ``server.shutdown()``."""
-    server = make_server(toolset, host, port, token_env)
+    server = make_server(toolset, host, port, token_env, allowed_hosts, insecure_no_token)
     thread = threading.Thread(target=server.serve_forever, name="docstrata-ui", daemon=True)
     thread.start()
     return server, thread
 
 
-__all__ = ["make_server", "serve_ui", "serve_in_thread", "PlaygroundServer"]
+__all__ = ["check_exposure", "is_loopback_name", "make_server", "serve_ui", "serve_in_thread", "PlaygroundServer"]
