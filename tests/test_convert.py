@@ -324,3 +324,21 @@ def test_pdf_running_footer_naming_the_current_chapter_is_dropped():
     kept = [line.text for line in _drop_running_lines(lines, len(words))]  # a quarter is 6 pages
     assert "CHAPTER 1" not in kept and "APPENDIX B" not in kept
     assert "Only once at the bottom" in kept and "Note on bravogolf" in kept and "alphaecho body line b" in kept
+
+
+def test_pdf_outline_entry_laid_out_before_the_previous_one_on_its_page_is_found():
+    """pdfminer can put a heading before the heading above it on the same page (a margin glyph
+    joined its line: "8 3.4 CONFIGURATION"); the entry is found there, not in a later table row
+    that repeats its title, and a contents line with dot leaders is never taken."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    lines = [
+        _pdf_line(1, 1, "3.3 AUDIT ........ 9", 10.0, 700.0), _pdf_line(1, 2, "3.4 CONFIGURATION ........ 12", 10.0, 690.0),
+        _pdf_line(2, 3, "3.2 AWARENESS", 11.0, 700.0), _pdf_line(2, 4, "Body.", 11.0, 650.0),
+        _pdf_line(3, 5, "8 3.4 CONFIGURATION", 11.0, 300.0), _pdf_line(3, 6, "3.3 AUDIT", 11.0, 700.0),
+        _pdf_line(3, 7, "Audit body.", 11.0, 650.0),
+        _pdf_line(9, 8, "3.4 CONFIGURATION", 9.0, 650.0), _pdf_line(9, 9, "Table row.", 9.0, 600.0),
+    ]
+    assert _apply_outline(lines, [(2, "3.2 Awareness"), (2, "3.3 Audit"), (2, "3.4 Configuration")])
+    assert [i for i, line in enumerate(lines) if line.level] == [2, 4, 5]
+    assert lines[4].text == "3.4 Configuration" and lines[7].level == 0 and lines[0].level == 0

@@ -54,10 +54,24 @@ def _continues_line(first: _PdfLine, second: _PdfLine) -> bool:
     return second.page == first.page and 0 <= first.y0 - second.y1 < 1.5 * max(first.size, second.size)
 
 
+def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int):
+    """Line indexes to try for the next outline entry: the rest of the previous match's page, then
+    that page's earlier lines (a heading the layout put before the one above it, as when a margin
+    glyph joins its line), then the following pages."""
+    page = lines[position - 1].page if position else None
+    end = position
+    while end < len(lines) and lines[end].page == page:
+        end += 1
+    yield from range(position, end)
+    yield from range(page_start, position)
+    yield from range(end, len(lines))
+
+
 def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
     """Mark the lines the PDF outline (bookmarks) names as headings at the outline's levels.
 
-    Entries are matched in order against one line or two consecutive lines (same box, or the
+    Entries are matched in order (on the previous match's page in any order) against one line or
+    two consecutive lines (same box, or the
     second directly below the first), on normalised text with number words as digits (a stray
     margin glyph merged before the title is ignored); a line whose text differs from the entry's
     takes the entry's own title (``Chapter 1: Introduction`` for ``CHAPTER ONE`` /
@@ -69,17 +83,23 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         return False
     keys = [_outline_key(line.text) for line in lines]
     matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
-    position = 0
+    taken: set[int] = set()
+    position = page_start = 0
     for level, title in outline:
         target = _outline_key(title)
-        for i in range(position, len(lines)):
+        for i in _outline_search_order(lines, position, page_start):
+            if i in taken or _TOC_LINE.search(lines[i].text) or re.search(r"\.{4,}", lines[i].text):
+                continue  # a contents line (dot leaders) names a heading, it is not one
+            used = 0
             if keys[i] == target or _after_stray_glyph(keys[i], target):
-                matches.append((i, 1, level, title))
-                position = i + 1
-                break
-            if i + 1 < len(lines) and _continues_line(lines[i], lines[i + 1]) and f"{keys[i]} {keys[i + 1]}" == target:
-                matches.append((i, 2, level, title))
-                position = i + 2
+                used = 1
+            elif i + 1 < len(lines) and _continues_line(lines[i], lines[i + 1]) and f"{keys[i]} {keys[i + 1]}" == target:
+                used = 2
+            if used:
+                matches.append((i, used, level, title))
+                taken.update(range(i, i + used))
+                position = max(position, i + used)
+                page_start = next(k for k in range(i, -1, -1) if k == 0 or lines[k - 1].page != lines[i].page)
                 break
     if len(matches) < 0.6 * len(outline):
         return False
