@@ -202,6 +202,7 @@ def match_sections(truth: list[dict], ours: list, by_title_only: bool = False) -
     the title ("Slide N" for an untitled slide) identifies the section."""
     by_num: dict[str, list[int]] = {}
     by_title: dict[str, list[int]] = {}
+    by_full_title: dict[str, list[int]] = {}
     for j, s in enumerate(ours):
         if s.section_id == "preamble":
             continue
@@ -210,6 +211,8 @@ def match_sections(truth: list[dict], ours: list, by_title_only: bool = False) -
         for t in {norm_title(s.title), _title_without_number(s.title, s.number)}:
             if t:
                 by_title.setdefault(t, []).append(j)
+        if norm_title(s.title):
+            by_full_title.setdefault(norm_title(s.title), []).append(j)
     parent_of = {j: s.parent_id for j, s in enumerate(ours)}
     id_at = {s.section_id: j for j, s in enumerate(ours)}
     out: dict[int, int] = {}
@@ -218,8 +221,10 @@ def match_sections(truth: list[dict], ours: list, by_title_only: bool = False) -
     for i, t in enumerate(truth):
         n = "" if by_title_only else norm_number(t.get("number"))
         title = t.get("title") or (f"Slide {t.get('number')}" if by_title_only else None)
+        # a heading titled exactly so wins over one that only ends so ("Appendix 1 - Questionnaire")
+        exact = [] if n else [j for j in by_full_title.get(norm_title(title), []) if j not in used]
         cands = by_num.get(n, []) if n else by_title.get(norm_title(title), [])
-        cands = [j for j in cands if j not in used]
+        cands = exact or [j for j in cands if j not in used]
         if not cands:
             continue
         tp = t.get("parent_index")

@@ -281,3 +281,64 @@ def test_reportlab_pdf_numbered_headings_and_consecutive_clauses():
         assert sid in got, (sid, got)
     assert "Batteries" in tree.section("1.2").text and "Batteries" not in tree.section("1.1").text
     assert tree.section("1.2").parent_id == "1" and tree.section("2.2").parent_id == "2"
+
+
+def _pdf_line(page: int, box: int, text: str, size: float, y0: float) -> "_PdfLine":
+    from docstrata.convert.pdf_layout import _PdfLine
+
+    return _PdfLine(page=page, box=box, text=text, size=size, font="Arial", x0=90.0, x1=300.0,
+                    y0=y0, y1=y0 + size, chars=len(text))
+
+
+def test_pdf_outline_matches_number_words_and_a_label_set_apart_from_its_title():
+    """The bookmark "Chapter 1: Introduction" names the printed "CHAPTER ONE" over "INTRODUCTION"
+    (two boxes, two styles); "1.1 Purpose" matches one line; body text stays body text."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    lines = [
+        _pdf_line(1, 1, "CHAPTER ONE", 13.0, 697.0), _pdf_line(1, 2, "INTRODUCTION", 14.5, 663.0),
+        _pdf_line(1, 3, "The need to protect information.", 11.0, 600.0),
+        _pdf_line(2, 4, "1.1 Purpose", 12.0, 700.0), _pdf_line(2, 5, "Body text.", 11.0, 650.0),
+        _pdf_line(3, 6, "CHAPTER TWO", 13.0, 697.0), _pdf_line(3, 7, "THE FUNDAMENTALS", 14.5, 663.0),
+    ]
+    outline = [(1, "Chapter 1: Introduction"), (2, "1.1 Purpose"), (1, "Chapter 2: The Fundamentals")]
+    assert _apply_outline(lines, outline)
+    marked = [(line.level, line.text) for line in lines if line.level]
+    assert marked == [(1, "Chapter 1: Introduction"), (2, "1.1 Purpose"), (1, "Chapter 2: The Fundamentals")]
+    assert lines[1].text == "" and lines[2].level == 0 and lines[4].level == 0
+
+
+def test_pdf_running_footer_naming_the_current_chapter_is_dropped():
+    """A footer that changes with the chapter ("CHAPTER 1" on pages 1-3, "APPENDIX B" on 4-6)
+    (3 pages each of 24) never reaches a quarter of the pages, but recurs on consecutive pages, so it is dropped."""
+    from docstrata.convert.pdf import _drop_running_lines
+
+    words = [a + b for a in ("alpha", "bravo", "charlie") for b in ("dot", "echo", "fox", "golf", "hotel", "ink", "jet", "kilo")]
+    lines = []
+    for page, word in enumerate(words, start=1):
+        footer = "CHAPTER 1" if page <= 3 else "APPENDIX B" if page <= 6 else f"Note on {word}"
+        lines.append(_pdf_line(page, 10 * page, f"About {word}", 14.0, 700.0))
+        lines += [_pdf_line(page, 10 * page + 1, f"{word} body line {row}", 11.0, 600.0 - 50 * n) for n, row in enumerate("abcd")]
+        lines.append(_pdf_line(page, 10 * page + 2, footer, 8.0, 35.0))
+    lines[6 * 9 + 5].text = "Only once at the bottom"
+    kept = [line.text for line in _drop_running_lines(lines, len(words))]  # a quarter is 6 pages
+    assert "CHAPTER 1" not in kept and "APPENDIX B" not in kept
+    assert "Only once at the bottom" in kept and "Note on bravogolf" in kept and "alphaecho body line b" in kept
+
+
+def test_pdf_outline_entry_laid_out_before_the_previous_one_on_its_page_is_found():
+    """pdfminer can put a heading before the heading above it on the same page (a margin glyph
+    joined its line: "8 3.4 CONFIGURATION"); the entry is found there, not in a later table row
+    that repeats its title, and a contents line with dot leaders is never taken."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    lines = [
+        _pdf_line(1, 1, "3.3 AUDIT ........ 9", 10.0, 700.0), _pdf_line(1, 2, "3.4 CONFIGURATION ........ 12", 10.0, 690.0),
+        _pdf_line(2, 3, "3.2 AWARENESS", 11.0, 700.0), _pdf_line(2, 4, "Body.", 11.0, 650.0),
+        _pdf_line(3, 5, "8 3.4 CONFIGURATION", 11.0, 300.0), _pdf_line(3, 6, "3.3 AUDIT", 11.0, 700.0),
+        _pdf_line(3, 7, "Audit body.", 11.0, 650.0),
+        _pdf_line(9, 8, "3.4 CONFIGURATION", 9.0, 650.0), _pdf_line(9, 9, "Table row.", 9.0, 600.0),
+    ]
+    assert _apply_outline(lines, [(2, "3.2 Awareness"), (2, "3.3 Audit"), (2, "3.4 Configuration")])
+    assert [i for i, line in enumerate(lines) if line.level] == [2, 4, 5]
+    assert lines[4].text == "3.4 Configuration" and lines[7].level == 0 and lines[0].level == 0

@@ -280,3 +280,13 @@ def test_kind8_docx_legal_numbering_is_not_concatenated():
     assert docx_heading_numbers(_legal_numbered_docx()) == [
         ("Name and Purpose", "Article I."), ("Offices", "Section 1.01"),
         ("Another article", "Article II."), ("Powers", "Section 2.01")]
+
+
+def test_kind2_keyword_label_with_colon_is_a_container():
+    md = ("# Guide\n\n## Chapter 1: Introduction\n\nWhy.\n\n### 1.1 Purpose\n\nText.\n\n"
+          "## Chapter 2: The Fundamentals\n\nHow.\n\n### 2.1 Assumptions\n\nText.\n\n"
+          "## Appendix A: References\n\nList.\n")
+    by_id = _ids(parse_sections(md, "g.md", "Guide"))
+    assert {"chapter-1", "chapter-2", "appendix-a"} <= set(by_id)
+    assert by_id["chapter-1"].title.endswith("Introduction")
+    assert by_id["1.1"].parent_id == "chapter-1" and by_id["2.1"].parent_id == "chapter-2"

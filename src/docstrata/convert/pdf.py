@@ -31,23 +31,40 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
 def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
     """Remove page headers/footers: lines on the two outermost text rows at the top or bottom of a
     page whose text (digits masked) and size recur on at least a quarter of the pages (and three),
-    and page numbers there."""
+    or whose exact text (with letters) and size recur on a run of three consecutive pages (or three
+    alternate ones) — a header naming the current chapter ("CHAPTER 1", then "APPENDIX B") changes
+    with the chapter — and page numbers there."""
     by_page: dict[int, list[_PdfLine]] = {}
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
     edges: dict[int, list[_PdfLine]] = {p: _edge_lines(ls) for p, ls in by_page.items()}
     counts: Counter[tuple[str, float]] = Counter()
-    for edge in edges.values():
-        counts.update({(_running_key(line.text), line.size) for line in edge})
+    pages_of: dict[tuple[str, float], set[int]] = {}
+    for page, edge in edges.items():
+        keys = {(_running_key(line.text), line.size) for line in edge}
+        counts.update(keys)
+        for line in edge:  # verbatim, with letters: not a section number atop successive pages
+            if re.search(r"[^\W\d_]", line.text):
+                pages_of.setdefault((" ".join(line.text.split()), line.size), set()).add(page)
     threshold = max(3, -(-n_pages // 4))  # books alternate headers on odd and even pages
     body_size = _body_style(lines)[0]
     doomed = set()
-    for edge in edges.values():
+    for page, edge in edges.items():
         for line in edge:
+            key = (_running_key(line.text), line.size)
             page_number = _is_page_number(line.text) and line.size <= body_size + 1
-            if page_number or counts[(_running_key(line.text), line.size)] >= threshold:
+            verbatim = pages_of.get((" ".join(line.text.split()), line.size), set())
+            if page_number or counts[key] >= threshold or _in_page_run(page, verbatim):
                 doomed.add(id(line))
     return [line for line in lines if id(line) not in doomed]
+
+
+def _in_page_run(page: int, pages: set[int]) -> bool:
+    """``page`` is one of three consecutive pages, or of three alternate ones, in ``pages``."""
+    return any(
+        all(page + step * (k - offset) in pages for k in range(3))
+        for step in (1, 2) for offset in range(3)
+    )  # fmt: skip
 
 
 def _edge_lines(page_lines: list[_PdfLine]) -> list[_PdfLine]:

@@ -24,34 +24,89 @@ _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+[\w.-]+", re.IGN
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
 
 
+_NUMBER_WORDS = {
+    word: str(n) for n, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+        " sixteen seventeen eighteen nineteen twenty".split()
+    )
+}  # fmt: skip
+
+
+def _outline_key(text: str) -> str:
+    """Comparable form of an outline entry or a text line: ``normalize_heading`` with number words
+    as digits, so the bookmark ``Chapter 1: Introduction`` matches the printed ``CHAPTER ONE``
+    / ``INTRODUCTION``."""
+    return " ".join(_NUMBER_WORDS.get(word, word) for word in normalize_heading(text).split())
+
+
+def _after_stray_glyph(key: str, target: str) -> bool:
+    """The line is the entry behind one stray token of at most two characters: a margin glyph
+    (a rotated side note's letter or figure) that the layout merged into the heading's line."""
+    head, _, rest = key.partition(" ")
+    return rest == target and 0 < len(head) <= 2 and len(target) > 8
+
+
+def _continues_line(first: _PdfLine, second: _PdfLine) -> bool:
+    """``second`` can carry on ``first``'s heading: the same box, or on the same page directly
+    below it (a chapter label and its title set in two styles sit in two boxes)."""
+    if second.box == first.box:
+        return True
+    return second.page == first.page and 0 <= first.y0 - second.y1 < 1.5 * max(first.size, second.size)
+
+
+def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int):
+    """Line indexes to try for the next outline entry: the rest of the previous match's page, then
+    that page's earlier lines (a heading the layout put before the one above it, as when a margin
+    glyph joins its line), then the following pages."""
+    page = lines[position - 1].page if position else None
+    end = position
+    while end < len(lines) and lines[end].page == page:
+        end += 1
+    yield from range(position, end)
+    yield from range(page_start, position)
+    yield from range(end, len(lines))
+
+
 def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
     """Mark the lines the PDF outline (bookmarks) names as headings at the outline's levels.
 
-    Entries are matched in order against one line or two consecutive lines, on normalised text.
+    Entries are matched in order (on the previous match's page in any order) against one line or
+    two consecutive lines (same box, or the
+    second directly below the first), on normalised text with number words as digits (a stray
+    margin glyph merged before the title is ignored); a line whose text differs from the entry's
+    takes the entry's own title (``Chapter 1: Introduction`` for ``CHAPTER ONE`` /
+    ``INTRODUCTION``), so the heading carries the number the outline gives.
     Returns False (and marks nothing) when fewer than 60% of at least three entries match — such an
     outline does not describe this text layer, so font statistics are used instead.
     """
     if len(outline) < 3:
         return False
-    keys = [normalize_heading(line.text) for line in lines]
-    matches: list[tuple[int, int, int]] = []  # (line index, lines used, level)
-    position = 0
+    keys = [_outline_key(line.text) for line in lines]
+    matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
+    taken: set[int] = set()
+    position = page_start = 0
     for level, title in outline:
-        target = normalize_heading(title)
-        for i in range(position, len(lines)):
-            if keys[i] == target:
-                matches.append((i, 1, level))
-                position = i + 1
-                break
-            if i + 1 < len(lines) and lines[i + 1].box == lines[i].box and f"{keys[i]} {keys[i + 1]}" == target:
-                matches.append((i, 2, level))
-                position = i + 2
+        target = _outline_key(title)
+        for i in _outline_search_order(lines, position, page_start):
+            if i in taken or _TOC_LINE.search(lines[i].text) or re.search(r"\.{4,}", lines[i].text):
+                continue  # a contents line (dot leaders) names a heading, it is not one
+            used = 0
+            if keys[i] == target or _after_stray_glyph(keys[i], target):
+                used = 1
+            elif i + 1 < len(lines) and _continues_line(lines[i], lines[i + 1]) and f"{keys[i]} {keys[i + 1]}" == target:
+                used = 2
+            if used:
+                matches.append((i, used, level, title))
+                taken.update(range(i, i + used))
+                position = max(position, i + used)
+                page_start = next(k for k in range(i, -1, -1) if k == 0 or lines[k - 1].page != lines[i].page)
                 break
     if len(matches) < 0.6 * len(outline):
         return False
-    for i, used, level in matches:
+    for i, used, level, title in matches:
+        printed = " ".join(line.text for line in lines[i : i + used])
+        lines[i].text = printed if normalize_heading(printed) == normalize_heading(title) else " ".join(title.split())
         if used == 2:
-            lines[i].text = f"{lines[i].text} {lines[i + 1].text}"
             lines[i + 1].text = ""
         lines[i].level = min(level, 6)
     return True

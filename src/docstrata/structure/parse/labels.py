@@ -15,6 +15,7 @@ from .patterns import (
     _FUNCTION_WORDS,
     _ITEM_RE,
     _KEYWORDS,
+    _KW_ANON,
     _KW_RE,
     _LABEL_RE,
     _LEAD_PHRASE_RE,
@@ -197,13 +198,17 @@ def _stands_alone(label: re.Match) -> bool:
         or len(label.group("sep")) >= 2 or rest[:1] in "-–—:"
 
 
+# A keyword label followed by a colon in a heading: "Chapter 1: Introduction", "Appendix A: References".
+_KEYWORD_COLON_RE = re.compile(rf"^({_KW_ANON}\s?{_NUM}):(?=\s+\S)")
+
+
 def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     """Numbering written inside a Markdown heading ("Article 4", "4.2.1 Title"), as components."""
     if m.kind != "heading":
         return m.components or None
     if m.components:
         return m.components
-    text = m.title
+    text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
     lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if lm:
         comps = _components(lm.group("label"))
