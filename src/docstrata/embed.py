@@ -94,6 +94,24 @@ def model_dimension(name: str) -> int | None:
         return None
 
 
+def embed_windows(embedder, items: list[tuple[str, str]]) -> list[np.ndarray]:
+    """``embedder.windows`` of each ``(context, content)`` pair, encoded in one ``encode`` call
+    (so batches span chunks); returns one (n_windows, dim) array per pair, in order. Shared by
+    every embedder that has ``windows`` and ``encode``."""
+    all_windows: list[str] = []
+    counts: list[int] = []
+    for context, content in items:
+        w = embedder.windows(context, content)
+        all_windows += w
+        counts.append(len(w))
+    vecs = embedder.encode(all_windows)
+    out, i = [], 0
+    for n in counts:
+        out.append(vecs[i:i + n])
+        i += n
+    return out
+
+
 def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None, provider=None,
                   backend: str = "auto"):
     """The embedder a tool's ``embedding_model`` + ``embedding_provider`` ask for.
@@ -217,18 +235,7 @@ class Embedder:
 
     def embed_chunks(self, items: list[tuple[str, str]]) -> list[np.ndarray]:
         """Embed ``(context, content)`` pairs; returns one (n_windows, dim) array per pair."""
-        all_windows: list[str] = []
-        counts: list[int] = []
-        for context, content in items:
-            w = self.windows(context, content)
-            all_windows += w
-            counts.append(len(w))
-        vecs = self.encode(all_windows)
-        out, i = [], 0
-        for n in counts:
-            out.append(vecs[i:i + n])
-            i += n
-        return out
+        return embed_windows(self, items)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed a query: (dim,) float32, L2-normalised; a long query is the mean of its windows."""

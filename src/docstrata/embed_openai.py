@@ -40,7 +40,7 @@ from typing import Callable
 
 import numpy as np
 
-from .embed import WindowSpec
+from .embed import WindowSpec, embed_windows
 from .errors import ConfigError
 from .llm import RETRYABLE_STATUS, LLMRequestError, RetryPolicy, api_key, parse_retry_after
 
@@ -272,18 +272,7 @@ class OpenAICompatibleEmbedder:
 
     def embed_chunks(self, items: list[tuple[str, str]]) -> list[np.ndarray]:
         """Embed ``(context, content)`` pairs; returns one (n_windows, dim) array per pair."""
-        all_windows: list[str] = []
-        counts: list[int] = []
-        for context, content in items:
-            w = self.windows(context, content)
-            all_windows += w
-            counts.append(len(w))
-        vecs = self.encode(all_windows)
-        out, i = [], 0
-        for n in counts:
-            out.append(vecs[i:i + n])
-            i += n
-        return out
+        return embed_windows(self, items)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed a query: (dim,) float32, L2-normalised; a long query is the mean of its windows."""
