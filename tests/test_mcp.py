@@ -332,8 +332,9 @@ def test_search_answer_budget_cuts_passages_not_hits(server):
     assert scores == sorted(scores, reverse=True)
 
 
-@pytest.mark.parametrize("max_chars,top_k", [(1000, 10), (1500, 5), (3000, 20)])
+@pytest.mark.parametrize("max_chars,top_k", [(2000, 10), (2500, 5), (3000, 20)])
 def test_search_answers_within_small_budgets_drop_trailing_hits_and_say_so(server, max_chars, top_k):
+    assert server.call("policies_search", {"query": "x", "max_chars": 1999}).is_error  # the documented minimum
     full = server.call("policies_search", {"query": "personal data retention", "top_k": top_k}).structured_content
     small = server.call("policies_search", {"query": "personal data retention", "top_k": top_k,
                                             "max_chars": max_chars})

@@ -322,8 +322,10 @@ _MinSim = Annotated[float | None, Field(ge=-1.0, le=1.0, description="Leave out 
                                                                     "the query is below this (0-1; e.g. 0.3)")]
 _MinFused = Annotated[float | None, Field(ge=0.0, description="Leave out hits whose fused RRF score is below this "
                                                              "(at most ~0.17 by default)")]
-_MaxSearch = Annotated[int, Field(ge=1000, le=200_000, description="Size budget of the answer in characters; long "
-                                                                  "passages are cut to fit, with how to read them whole")]
+# 2,000: one hit's citation and metadata alone can take ~1,000 characters (GDPR's long title), so a
+# smaller budget could hold no passage at all
+_MaxSearch = Annotated[int, Field(ge=2000, le=200_000, description="Size budget of the answer in characters (at least "
+                                                                  "2,000); long passages are cut to fit, with how to read them whole")]
 _MaxPage = Annotated[int, Field(ge=500, le=1_000_000, description="Size budget of this answer in characters "
                                                                   "(text and JSON each)")]
 _Cursor = Annotated[str | None, Field(description="'next_cursor' of the previous page, to read on")]
