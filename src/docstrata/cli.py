@@ -113,6 +113,22 @@ def _pick_tool(toolset, name: Optional[str], kind: Optional[type] = None):
     return t
 
 
+def _read(config: str, tool: Optional[str], kind: type, read):
+    """Open the one ``kind`` tool of ``config`` (or ``--tool``), make its index ready and return
+    ``(tool, read(tool))``; a query or docstrata error exits 1 with its message."""
+    from .errors import DocstrataError
+    from .search import QueryError
+
+    toolset = _load(config)
+    with toolset:
+        t = _pick_tool(toolset, tool, kind)
+        try:
+            _ready(t, _console(stderr=True))
+            return t, read(t)
+        except (QueryError, DocstrataError) as e:
+            _fail(str(e), 1)
+
+
 def _check_search_args(t, mode: Optional[str], min_score: Optional[float] = None,
                        min_fused_score: Optional[float] = None, section: Optional[str] = None,
                        filters: Optional[dict] = None) -> None:
@@ -471,18 +487,10 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
 
     With --max-chars the text comes in pages: a cut page ends with the command that prints the next."""
     _setup()
-    from .errors import DocstrataError
-    from .search import QueryError
     from .tools import HierarchicalDocumentTool
 
-    toolset = _load(config)
-    with toolset:
-        t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
-        try:
-            _ready(t, _console(stderr=True))
-            page = t.get_section(document, section_id or None, max_chars=max_chars, cursor=cursor)
-        except (QueryError, DocstrataError) as e:
-            _fail(str(e), 1)
+    _, page = _read(config, tool, HierarchicalDocumentTool,
+                    lambda t: t.get_section(document, section_id or None, max_chars=max_chars, cursor=cursor))
     if json_out:
         print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
         return
@@ -505,18 +513,9 @@ def get_record(record_id: str = typer.Argument(..., help="The record's id, as se
                                                                    "source_path, next_cursor, truncated, ...)")) -> None:
     """Print one record of a vectorstore tool by its id (case-insensitive). Exit 1 when there is none."""
     _setup()
-    from .errors import DocstrataError
-    from .search import QueryError
     from .tools import VectorstoreTool
 
-    toolset = _load(config)
-    with toolset:
-        t = _pick_tool(toolset, tool, VectorstoreTool)
-        try:
-            _ready(t, _console(stderr=True))
-            r = t.get_record(record_id, max_chars=max_chars, cursor=cursor)
-        except (QueryError, DocstrataError) as e:
-            _fail(str(e), 1)
+    _, r = _read(config, tool, VectorstoreTool, lambda t: t.get_record(record_id, max_chars=max_chars, cursor=cursor))
     if json_out:
         print(escape_json_output(json.dumps(r.to_dict(), indent=2, ensure_ascii=False)))
         return
@@ -539,18 +538,10 @@ def neighbours(chunk_id: str = typer.Argument(..., help="A chunk id, as search r
     """Print a chunk with the chunks around it in its document, in document order."""
     _setup()
     from .answers import render_neighbours
-    from .errors import DocstrataError
-    from .search import QueryError
     from .tools import HierarchicalDocumentTool
 
-    toolset = _load(config)
-    with toolset:
-        t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
-        try:
-            _ready(t, _console(stderr=True))
-            chunks = t.neighbours(chunk_id, before=before, after=after)
-        except (QueryError, DocstrataError) as e:
-            _fail(str(e), 1)
+    _, chunks = _read(config, tool, HierarchicalDocumentTool,
+                      lambda t: t.neighbours(chunk_id, before=before, after=after))
     text, data = render_neighbours(chunks, max_chars=10**12, requested=chunk_id)
     print(escape_json_output(json.dumps(data, indent=2, ensure_ascii=False)) if json_out else escape_terminal(text))
 
@@ -562,18 +553,9 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
                    json_out: bool = typer.Option(False, "--json")) -> None:
     """Print how the documents define a term (one entry per document). Exit 1 when none does."""
     _setup()
-    from .errors import DocstrataError
-    from .search import QueryError
     from .tools import HierarchicalDocumentTool
 
-    toolset = _load(config)
-    with toolset:
-        t = _pick_tool(toolset, tool, HierarchicalDocumentTool)
-        try:
-            _ready(t, _console(stderr=True))
-            found = t.get_definition(term, document)
-        except (QueryError, DocstrataError) as e:
-            _fail(str(e), 1)
+    t, found = _read(config, tool, HierarchicalDocumentTool, lambda t: t.get_definition(term, document))
     hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id}
             for d in found]
     if json_out:
