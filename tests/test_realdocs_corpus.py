@@ -1,5 +1,6 @@
 """The bench/realdocs corpus is well formed: every truth file parses, names an existing input and
-its twins, has the keys the structure benchmark reads, and the index's split is balanced per kind."""
+its twins, has the keys the structure benchmark reads, the index's dev/holdout split is balanced per kind,
+and the later "holdout2" batch holds only documents (repository + path) found nowhere else in either corpus."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from .conftest import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1] / "bench" / "realdocs"
 SOURCE_KEYS = {"repo", "commit", "path", "licence", "file", "twins", "truth_from", "notes"}
@@ -27,10 +30,11 @@ def test_index_lists_at_least_20_documents_with_a_fixed_split_per_kind():
     assert len(docs) >= 20
     by_kind: dict[str, Counter] = {}
     for d in docs:
-        assert d["split"] in ("dev", "holdout"), d["file"]
+        assert d["split"] in ("dev", "holdout", "holdout2"), d["file"]
         assert (ROOT / d["file"]).exists(), d["file"]
         assert (ROOT / d["truth"]).exists(), d["truth"]
-        by_kind.setdefault(d["kind"], Counter())[d["split"]] += 1
+        if d["split"] != "holdout2":  # a later batch, fixed as a whole: not part of the alternation
+            by_kind.setdefault(d["kind"], Counter())[d["split"]] += 1
     for kind, c in by_kind.items():
         assert abs(c["dev"] - c["holdout"]) <= 1, (kind, c)
 
@@ -61,3 +65,36 @@ def test_truth_file_is_complete_and_points_at_real_files(path: Path):
     c = truth["counts"]
     assert (c["sections"], c["definitions"], c["xrefs_sampled"]) == (len(sections), len(truth["definitions"]), len(truth["xrefs"]))
     assert c["xrefs_sampled"] == min(50, c["xrefs_total_in_markup"]), f"{path}: xref sample is not min(50, total)"
+
+
+def _sources(root: Path) -> dict[tuple[str, str], str]:
+    """(repo, path) of every test input and twin under ``root`` → the truth file naming it."""
+    out: dict[tuple[str, str], str] = {}
+    for t in root.rglob("*.truth.json"):
+        src = json.loads(t.read_text(encoding="utf-8"))["source"]
+        out[(src["repo"], src["path"])] = str(t.relative_to(root))
+        for twin in src.get("twins", []):
+            out[(twin["repo"], twin["path"])] = str(t.relative_to(root))
+    return out
+
+
+def test_holdout2_batch_is_new_documents_of_at_least_six_kinds():
+    """holdout2 (issue 14, session 6) must be documents nobody tuned on: none of its source files
+    is an input or twin of the first 31 realdocs or of ../shared/data/real."""
+    docs = [d for d in _index() if d["split"] == "holdout2"]
+    assert len(docs) >= 12 and len({d["kind"] for d in docs}) >= 6, [d["file"] for d in docs]
+    new_truths = set()
+    for d in docs:
+        if d["format"] == "md-tree":
+            new_truths |= {str(Path(d["file"]) / f) + ".truth.json" for f in d["files"]}
+        else:
+            new_truths.add(d["truth"])
+    here = _sources(ROOT)
+    old = {k: v for k, v in here.items() if v not in new_truths}
+    new = {k: v for k, v in here.items() if v in new_truths}
+    assert len(new) >= 12
+    assert not set(new) & set(old), sorted(set(new) & set(old))
+    shared_real = SHARED_DATA / "real"
+    if shared_real.is_dir():  # without ../shared/data only the realdocs half of the check runs
+        clash = set(new) & set(_sources(shared_real))
+        assert not clash, sorted(clash)

@@ -3,6 +3,7 @@
   python bench/realdocs/_tools/build.py            # truth from the files in bench/realdocs
   python bench/realdocs/_tools/build.py --copy     # first re-copy the files out of bare clones
                                                    # in $MIRROR_DIR/owner+name/repo (default /work/.mirror)
+  python bench/realdocs/_tools/build.py --copy-new # copy only files not yet stored here (a new batch)
 
 Truth is computed from the source markup (the file itself or its XML twin),
 never by docstrata's converters.  Needs lxml, pdfminer.six, beautifulsoup4, openpyxl.
@@ -17,15 +18,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import ex_akn, ex_docx, ex_markdown, ex_pdf_outline, ex_pptx, ex_respec, ex_rfc_v2, ex_uslm, ex_xlsx  # noqa: E402
+import ex_akn, ex_docx, ex_markdown, ex_pdf_outline, ex_pptx, ex_respec, ex_rfc_v2, ex_uslm, ex_uslm1, ex_xlsx  # noqa: E402
 from sources import DOCS, LIC, TREES  # noqa: E402
 
-EX = {'pdf': ex_pdf_outline, 'uslm': ex_uslm, 'akn': ex_akn, 'rfc_v2': ex_rfc_v2, 'respec': ex_respec,
+EX = {'pdf': ex_pdf_outline, 'uslm': ex_uslm, 'uslm1': ex_uslm1, 'akn': ex_akn, 'rfc_v2': ex_rfc_v2, 'respec': ex_respec,
       'docx': ex_docx, 'pptx': ex_pptx, 'xlsx': ex_xlsx}
 MIRROR = os.environ.get('MIRROR_DIR', '/work/.mirror')
 
 
+COPY_NEW_ONLY = False
+
+
 def git_show(repo, commit, path, dst):
+    if COPY_NEW_ONLY and os.path.exists(dst):
+        return
     d = os.path.join(MIRROR, repo.replace('/', '+'), 'repo')
     if os.path.isdir(os.path.join(d, '.git')):
         d = os.path.join(d, '.git')
@@ -78,10 +84,18 @@ def main(copy):
     index = []
     kinds = {}
     for e in DOCS:
-        kinds.setdefault(e['kind'], []).append(e['name'])
+        if not e.get('split'):
+            kinds.setdefault(e['kind'], []).append(e['name'])
     for t in TREES:
-        kinds.setdefault(t['kind'], []).append(t['name'] + '/')
-    splits = splits_of(kinds)
+        if not t.get('split'):
+            kinds.setdefault(t['kind'], []).append(t['name'] + '/')
+    splits = splits_of(kinds)   # documents with a fixed split (a later batch: "holdout2") stay out of the draw
+    for e in DOCS:
+        if e.get('split'):
+            splits.setdefault(e['kind'], {})[e['name']] = e['split']
+    for t in TREES:
+        if t.get('split'):
+            splits.setdefault(t['kind'], {})[t['name'] + '/'] = t['split']
     for e in DOCS:
         kd = os.path.join(ROOT, e['kind'])
         files = [(r, c, p, out or e['name']) for (r, c), p, out in e['files']]
@@ -150,4 +164,5 @@ def main(copy):
 
 
 if __name__ == '__main__':
-    main('--copy' in sys.argv)
+    COPY_NEW_ONLY = '--copy-new' in sys.argv
+    main('--copy' in sys.argv or COPY_NEW_ONLY)

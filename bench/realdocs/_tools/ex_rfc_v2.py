@@ -14,7 +14,9 @@ Addresses) is not in the truth.
 Definitions: none (v2 <list style="hanging"> is not a definition marker).
 Xrefs: every <xref target> whose target is a section anchor; target_number =
 that section's computed number; text = the <xref> element text (often empty:
-xml2rfc prints 'Section N').
+xml2rfc prints 'Section N'); an <xref format="none"> prints only its element text, with no
+reference words or number (it is a bare hyperlink in HTML, invisible as a reference in the text
+output), so its text is null and it carries format "none".
 """
 import re
 import string
@@ -82,8 +84,12 @@ def extract(path):
     for x in root.iter('xref'):
         idx = anchors.get(x.get('target'))
         if idx is not None:
-            xrefs.append({'text': norm(''.join(x.itertext())) or None, 'target_number': tree.sections[idx]['number'],
-                          'target': x.get('target'), 'internal': True})
+            bare = x.get('format') == 'none'
+            rec = {'text': None if bare else (norm(''.join(x.itertext())) or None),
+                   'target_number': tree.sections[idx]['number'], 'target': x.get('target'), 'internal': True}
+            if bare:
+                rec['format'] = 'none'
+            xrefs.append(rec)
     return tree.sections, xrefs
 
 

@@ -41,12 +41,13 @@ def _text(e):
     return norm(''.join(e.itertext())) if e is not None else None
 
 
-def extract(path):
-    """Return (sections, definitions, xrefs) read from the USLM file at ``path``."""
+def extract(path, ns=USLM_NS, doc_id=None):
+    """Return (sections, definitions, xrefs) read from the USLM file at ``path``; ``ns`` is the USLM
+    namespace of the hierarchy elements, ``doc_id`` the document's own identifier prefix (default:
+    the first identified element's identifier without its last step)."""
     root = etree.parse(path).getroot()
     tree, defs, refs = Tree(), [], []
     ident = {}
-    doc_id = None
     for e in root.iter():
         if _ln(e) in LEVELS and e.get('identifier'):
             ident[e.get('identifier')] = e
@@ -58,7 +59,7 @@ def extract(path):
             name = _ln(c)
             if name is None or name in SKIP:
                 continue
-            if name in LEVELS and etree.QName(c).namespace == USLM_NS:
+            if name in LEVELS and etree.QName(c).namespace == ns:
                 num_el = _child(c, 'num')
                 head = _child(c, 'heading')
                 number = strip_trailing(_text(num_el)) if num_el is not None else None

@@ -13,6 +13,7 @@ import sources  # noqa: E402
 METHOD = {
     'pdf': 'PDF outline (bookmarks) via pdfminer.six',
     'uslm': 'USLM elements: hierarchy + `<num>`/`<heading>`, `<term>`, `<ref href>`',
+    'uslm1': 'USLM 1.0 elements (US Code titles): hierarchy + `<num>`/`<heading>` outside notes; `<ref href>` inside the title',
     'akn': 'Akoma Ntoso elements: hierarchy + `<num>`/`<heading>`; Definitions-article points with a quoted term; `<ref href>`',
     'rfc_v2': 'xml2rfc v2 source twin: `<section title>` nesting, numbers as v2 prints them, `<xref target>`',
     'respec': 'ReSpec source: `<section>`+heading nesting, every `<dfn>`, `href="#id"` and `[[[#id]]]`',
@@ -43,9 +44,10 @@ def main():
             d['xrefs_total_in_markup'], repo, commit, path, lic, METHOD[d['extractor']], twin))
     trees = [d for d in idx if d.get('files')]
     print()
-    print('Total: %d documents (%d single files + %d Markdown trees of %s files), %d dev / %d holdout, %.1f MB.' % (
+    print('Total: %d documents (%d single files + %d Markdown trees of %s files), %d dev / %d holdout / %d holdout2, %.1f MB.' % (
         len(idx), len(idx) - len(trees), len(trees), ' and '.join(str(len(t['files'])) for t in trees),
-        sum(d['split'] == 'dev' for d in idx), sum(d['split'] == 'holdout' for d in idx), sum(d['bytes'] for d in idx) / 1e6))
+        sum(d['split'] == 'dev' for d in idx), sum(d['split'] == 'holdout' for d in idx),
+        sum(d['split'] == 'holdout2' for d in idx), sum(d['bytes'] for d in idx) / 1e6))
 
 
 if __name__ == '__main__':

@@ -25,6 +25,13 @@ LIC = {
     'pptx': 'MIT (repository LICENSE, (c) Steve Canny)',
     'oc_ref': 'CC0-1.0 (repository LICENSE: "Unless stated otherwise in the relevant file or folder, the material in this repository is licensed under CC0")',
     'httpx': 'BSD-3-Clause (repository LICENSE.md, (c) Encode OSS Ltd)',
+    'ietf_id': 'Internet-Draft of the IETF HTTPbis WG: IETF Trust Legal Provisions / BCP 78 (Internet-Drafts may be copied '
+               'and distributed in full); the repository is the working group\'s draft archive (contributions under the IETF Note Well)',
+    'usc': 'Public domain: United States Code as published by the Office of the Law Revision Counsel (work of the US Government, '
+           '17 U.S.C. 105); the repository mirrors the OLRC USLM 1.0 release 113-31 (July 2013)',
+    'asd': 'CC-BY-4.0: Australian Signals Directorate (Commonwealth of Australia) publication, Markdown mirror '
+           '(repository LICENSE: "materials originally published by the Australian government, and made available under '
+           'the Creative Commons Attribution 4.0 International Licence")',
 }
 
 R_STV = ('AndrewConway/ConcreteSTV', '22490a0787b8b5cd43b3ee426aa5705cc2d75064')
@@ -41,13 +48,21 @@ R_HTTPX = ('encode/httpx', 'ae1b9f66238f75ced3ced5e4485408435de10768')
 R_OCR = ('OpenChain-Project/Reference-Material', '96e434edda73e5aac006bcb59d841bbd31dd4a93')
 R_TLS_PAGES = ('tlswg/tls13-rfc', '455b012de5c411f4db908de54a517dfbeeb8208c')   # gh-pages build "from ea26862"
 R_TLS = ('tlswg/tls13-rfc', 'ea26862535b2369c282acb6b7e3729aa7b7a1085')
+R_HTTPWG = ('httpwg/http-core', 'bde37f634681bd5462568b73aa722af9c9a3ef5e')
+R_USC = ('opengovfoundation/us-federal-code', 'b39fd6cf4e62c84aa8efe30877cd8635f29a2853')
+R_PR = ('w3c/payment-request', 'b245e2728de98a7e12b1ead0b3c13342a0237fb9')
+R_PMI = ('w3c/payment-method-id', 'd8f252e6083ae7dbd5112ec560d798afe18efebf')
+R_ASD = ('CXVII-Tech/mirror_cybersecurity-docs-au', 'dbcb665f4d71bce954a58b187427674f95f4b673')
 
 DOCS = []
 
 
-def doc(kind, name, files, ex, lic, notes, truth_from=None, score_parents=True):
+def doc(kind, name, files, ex, lic, notes, truth_from=None, score_parents=True, split=None):
+    """split None: drawn by build.splits_of (the first 31 documents); a value (\"holdout2\") is
+    fixed for a later batch and keeps that batch out of the alternation, so adding it never
+    re-draws the earlier dev/holdout split."""
     DOCS.append(dict(kind=kind, name=name, files=files, ex=ex, lic=lic, notes=notes,
-                     truth_from=truth_from or [name], score_parents=score_parents))
+                     truth_from=truth_from or [name], score_parents=score_parents, split=split))
 
 
 # 1. statute PDFs (Parts/Divisions, letter-suffixed sections); truth = publisher's outline
@@ -152,3 +167,75 @@ TREES = [dict(kind='markdown', name='uslm-docs', repo=R_USLM, path='', lic='uslm
          dict(kind='markdown', name='httpx-docs', repo=R_HTTPX, path='docs', lic='httpx',
               extra=[('mkdocs.yml', 'httpx-docs.mkdocs.yml')],
               notes='HTTPX project documentation (docs/ with advanced/; MkDocs Material admonitions, fenced code, relative links); nav order in markdown/httpx-docs.mkdocs.yml')]
+
+
+# --- holdout2 (issue 14, session 6): a fresh batch fixed as "holdout2" before anyone tuned on it ---
+H2 = 'holdout2'
+doc('legislation-xml', 'us-usc-title09-arbitration-113-31.uslm1.xml', [(R_USC, 'usc09.xml', None)], 'uslm1', 'usc',
+    'US Code Title 9 (Arbitration), OLRC USLM 1.0 (release 113-31): Chapters 1-4 > sections §§ 1-16, 201-208, 301-307, '
+    '401-402 > subsections; editorial notes (<notes>) between sections are not provisions', split=H2)
+doc('legislation-xml', 'us-usc-title13-census-113-31.uslm1.xml', [(R_USC, 'usc13.xml', None)], 'uslm1', 'usc',
+    'US Code Title 13 (Census), OLRC USLM 1.0 (release 113-31): Chapters > Subchapters (roman) > sections > subsections/'
+    'paragraphs; § 1 Definitions (terms not marked up); many repealed/omitted sections', split=H2)
+for _p, _name, _note in [
+        ('p4-conditional', 'draft-ietf-httpbis-p4-conditional-26', 'HTTP/1.1 Conditional Requests (became RFC 7232)'),
+        ('p5-range', 'draft-ietf-httpbis-p5-range-26', 'HTTP/1.1 Range Requests (became RFC 7233)'),
+        ('p7-auth', 'draft-ietf-httpbis-p7-auth-26', 'HTTP/1.1 Authentication (became RFC 7235)')]:
+    doc('specs', _name + '.txt',
+        [(R_HTTPWG, 'preRFC723x/26/%s.txt' % _name, None), (R_HTTPWG, 'preRFC723x/26/%s.xml' % _name, _name + '.v2-source.xml')],
+        'rfc_v2', 'ietf_id', 'Internet-Draft %s: xml2rfc v2 text + the v2 XML it was made from (the WG\'s clean-for-DTD '
+        'output, committed beside it); paginated, numbered sections to 3 levels, Appendices A-C, many <xref>s' % _note,
+        truth_from=[_name + '.v2-source.xml'], split=H2)
+doc('specs', 'w3c-payment-request-respec-source.html', [(R_PR, 'index.html', None)], 'respec', 'w3c',
+    'Payment Request API editor\'s draft, ReSpec source: WebIDL interfaces, algorithms, many <dfn> terms', split=H2)
+doc('specs', 'w3c-payment-method-id-respec-source.html', [(R_PMI, 'index.html', None)], 'respec', 'w3c',
+    'Payment Method Identifiers editor\'s draft, ReSpec source: a short spec with <dfn> terms and internal links', split=H2)
+doc('docx', 'docx4j-headers-footers-guide.docx', [(R_D4J, 'docs/headers_footers.docx', None)], 'docx', 'docx4j',
+    'docx4j developer guide to headers and footers: Title, Heading 2/3 (no Heading 1), lists', split=H2)
+doc('docx', 'docx4j-opendope-conventions.docx', [(R_D4J, 'docx4j-samples-docx4j/sample-docs/databinding/conventions.docx', None)],
+    'docx', 'docx4j', 'OpenDoPE content-control conventions sample: Title + 17 Heading 1, numbered lists, content controls', split=H2)
+doc('docx', 'docx4j-w15-repeating-section.docx', [(R_D4J, 'docs/developer/w15RepeatingSection_cf_OpenDoPE.docx', None)],
+    'docx', 'docx4j', 'docx4j note comparing Word 2013 repeating sections with OpenDoPE: Title, Heading 1/2, lists, tables', split=H2)
+doc('pdf', 'nist-ir8114-lightweight-cryptography.pdf', [(R_NIST, 'IR8114.pdf', None)], 'pdf', 'nist',
+    'NISTIR 8114 Report on Lightweight Cryptography (2017); outline 4 levels deep; outline (bookmarks) written by the publisher', split=H2)
+doc('pdf', 'nist-sp800-124r1-mobile-device-security.pdf', [(R_NIST, 'SP800-124r1.pdf', None)], 'pdf', 'nist',
+    'NIST SP 800-124 Rev. 1 Managing the Security of Mobile Devices in the Enterprise (2013); appendices; outline by the publisher', split=H2)
+doc('pptx', 'docx4j-pptx4j-autoshapes.pptx', [(R_D4J, 'docx4j-samples-pptx4j/sample-docs/AutoShapes.pptx', None)], 'pptx', 'docx4j',
+    'pptx4j sample deck: one slide per DrawingML preset shape, each slide titled by the preset name (line, rect, star5 ...)', split=H2)
+doc('xlsx', 'docx4j-xlsx4j-comments.xlsx', [(R_D4J, 'docx4j-samples-xlsx4j/sample-docs/comments.xlsx', None)], 'xlsx', 'docx4j',
+    'xlsx4j sample workbook: a cell with a comment on Sheet1, two empty sheets', split=H2)
+doc('xlsx', 'markitdown-ocr-xlsx-multiple-images.xlsx', [(R_MID, 'packages/markitdown-ocr/tests/ocr_test_data/xlsx_multiple_images.xlsx', None)],
+    'xlsx', 'markitdown', 'markitdown-ocr test workbook: 3 sheets (Overview, Details, Summary) with a title row and images', split=H2)
+_ISM = 'mirror_asd-acsc/mirror_ism/sep-2025'
+TREES.append(dict(kind='markdown', name='asd-ism-sep-2025', repo=R_ASD, path=_ISM, lic='asd', extra=[], split=H2,
+                  files=[_ISM + '/' + n for n in [
+                      '00. ISM - Information security manual (September 2025).md',
+                      '01. ISM - Using the Information security manual (September 2025).md',
+                      '02. ISM - Cybersecurity principles (September 2025).md',
+                      '03. ISM - Guidelines for cybersecurity roles (September 2025).md',
+                      '04. ISM - Guidelines for cybersecurity incidents (September 2025).md',
+                      '05. ISM - Guidelines for procurement and outsourcing (September 2025).md',
+                      '06. ISM - Guidelines for cybersecurity documentation (September 2025).md',
+                      '07. ISM - Guidelines for physical security (September 2025).md',
+                      '08. ISM - Guidelines for personnel security (September 2025).md',
+                      '09. ISM - Guidelines for communications infrastructure (September 2025).md',
+                      '10. ISM - Guidelines for communications systems (September 2025).md',
+                      '11. ISM - Guidelines for enterprise mobility (September 2025).md',
+                      '12. ISM - Guidelines for evaluated products (September 2025).md',
+                      '13. ISM - Guidelines for information technology equipment (September 2025).md',
+                      '14. ISM - Guidelines for media (September 2025).md',
+                      '15. ISM - Guidelines for system hardening (September 2025).md',
+                      '16. ISM - Guidelines for system management (September 2025).md',
+                      '17. ISM - Guidelines for system monitoring (September 2025).md',
+                      '18. ISM - Guidelines for software development (September 2025).md',
+                      '19. ISM - Guidelines for database systems (September 2025).md',
+                      '20. ISM - Guidelines for email (September 2025).md',
+                      '21. ISM - Guidelines for networking (September 2025).md',
+                      '22. ISM - Guidelines for cryptography (September 2025).md',
+                      '23. ISM - Guidelines for gateways (September 2025).md',
+                      '24. ISM - Guidelines for data transfers (September 2025).md',
+                      '25. ISM - Cybersecurity terminology (September 2025).md']],
+                  notes='Australian Government Information Security Manual (ISM), September 2025, Markdown mirror of the 26 '
+                        'chapters (00-25): "# NN. ISM - ..." title, "## **Topic**" / "### **Control heading**" headings wrapped in '
+                        'bold, control ids (ISM-0123) and revision lines in the text; 25 is the terminology glossary (not marked up '
+                        'as definitions)'))
