@@ -95,7 +95,8 @@ class DatabaseConfig(_Strict):
     legs beside it: a Chroma server with ``url`` (or ``host`` / ``port``; HoloDeck's
     ``connection_string: http://…``), else Chroma's embedded client (under ``path``, default
     ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``). ``faiss``: a FAISS index for the dense leg (``index``).
-    HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (qdrant) or ``path``.
+    HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (an http(s):// server:
+    qdrant, chromadb) or ``path`` (anything else: qdrant's local mode, a folder, ``":memory:"``).
     """
 
     provider: Literal["embedded", "in-memory", "postgres", "qdrant", "chromadb", "faiss"] = Field(
@@ -176,10 +177,12 @@ def _coerce_database(v: Any) -> Any:
         v = dict(v)
         conn = v.pop("connection_string")
         provider = v.get("provider")
-        if provider == "chromadb" and str(conn).startswith(("http://", "https://")):
-            v.setdefault("url", conn)  # a Chroma server
+        if provider in ("chromadb", "qdrant") and str(conn).startswith(("http://", "https://")):
+            v.setdefault("url", conn)  # a server
+        elif provider == "qdrant":
+            v.setdefault("path", conn)  # qdrant-client's local mode: a folder or ":memory:"
         else:
-            key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
+            key = {"chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
             v.setdefault(key, conn)
     if isinstance(v, dict) and v.get("provider") not in (None, *SUPPORTED_DATABASES):
         raise ValueError(f"database provider {v.get('provider')!r} is not supported; "
