@@ -30,6 +30,36 @@ DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 OUR_TOOL_TYPES = ("hierarchical_document", "vectorstore")
 
 
+def misspelling_pattern(words) -> str:
+    """A regular expression (JSON Schema / ECMA-262 and Python alike) matching every string one edit
+    from one of ``words`` — a letter left out, added, changed, or two neighbours swapped (Damerau's
+    single-error classes, which cover most typing mistakes) — and the words themselves.
+
+    The loader and ``docstrata schema`` share it, so a key or tool type is refused as a misspelling
+    (with a "did you mean") by exactly the same rule in both."""
+    def e(text: str) -> str:  # escapes valid in ECMA-262's unicode mode too (re.escape's "\\-" is not)
+        return re.sub(r"([.^$*+?()\[\]{}|\\/])", r"\\\1", text)
+
+    alts: set[str] = set()
+    for w in words:
+        for i in range(len(w) + 1):
+            alts.add(e(w[:i]) + "." + e(w[i:]))  # a letter added
+            if i < len(w):
+                alts.add(e(w[:i] + w[i + 1:]))  # left out
+                alts.add(e(w[:i]) + "." + e(w[i + 1:]))  # changed
+            if i < len(w) - 1:
+                alts.add(e(w[:i] + w[i + 1] + w[i] + w[i + 2:]))  # swapped
+    return "^(?:" + "|".join(sorted(alts)) + ")$"
+
+
+def _misspelling_of(word: str, known) -> str | None:
+    """The known word ``word`` is one edit from (the closest when several), else None."""
+    if word in known or not re.match(misspelling_pattern(known), word):
+        return None
+    near = [k for k in known if re.match(misspelling_pattern([k]), word)]
+    return max(near, key=lambda k: difflib.SequenceMatcher(None, word, k).ratio())
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -478,15 +508,16 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         raise ConfigError("must be a list of tools", path="tools", file=file)
     shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
     model_provider = _model_as_embedding_provider(data.get("model"))
-    known_top = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
     for key in data:
         if key in ("tools", "embedding_provider"):
             continue
-        close = difflib.get_close_matches(str(key), known_top, n=1, cutoff=0.8) if key not in known_top else []
+        close = _misspelling_of(str(key), KNOWN_TOP_LEVEL)
         if close:
-            problems.append((str(key), f"unknown top-level key '{key}'; did you mean '{close[0]}'?"))
-        else:
+            problems.append((str(key), f"unknown top-level key '{key}'; did you mean '{close}'?"))
+        elif key in HOLODECK_TOP_LEVEL:
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
+        else:
+            notices.append(f"ignoring top-level key '{key}' (neither docstrata's nor HoloDeck's)")
     ours: list[Any] = []
     index_map: list[int] = []
     from_env: dict[str, str] = {}  # YAML path → ${VAR} name
@@ -498,9 +529,9 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         if ttype is None:
             problems.append((f"tools[{i}].type", "missing 'type' (hierarchical_document or vectorstore)"))
             continue
-        close = difflib.get_close_matches(str(ttype), OUR_TOOL_TYPES, n=1, cutoff=0.75)
-        if ttype not in OUR_TOOL_TYPES and close:
-            problems.append((f"tools[{i}].type", f"unknown tool type {ttype!r}; did you mean {close[0]!r}?"))
+        close = _misspelling_of(str(ttype), OUR_TOOL_TYPES)
+        if close:
+            problems.append((f"tools[{i}].type", f"unknown tool type {ttype!r}; did you mean {close!r}?"))
             continue
         if ttype not in OUR_TOOL_TYPES:
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
@@ -766,6 +797,10 @@ HOLODECK_TOP_LEVEL = {
     "observability": "Tracing and metrics (HoloDeck)", "deployment": "Deployment settings (HoloDeck)",
     "claude": "Claude Agent SDK settings (HoloDeck)", "openai": "OpenAI Agents settings (HoloDeck)",
 }
+KNOWN_TOP_LEVEL = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
+"""Top-level keys accepted silently-by-name: ours and HoloDeck's (its ``Agent`` model, extra="forbid",
+plus ``test_cases_file`` and ``tool_filtering`` of earlier releases). A key one edit from one of them
+is refused with a "did you mean"; any other key is ignored with a notice (schema and loader alike)."""
 # Fields whose description lives outside this module's Field() calls (thresholds: search.py's meaning).
 _FALLBACK_DESCRIPTIONS = {
     "min_score": "Minimum score a result needs (see docs: thresholds)",
@@ -785,7 +820,11 @@ def json_schema() -> str:
         schema["properties"].pop(internal, None)
     schema["title"] = "docstrata agent.yaml"
     defs = schema.get("$defs", {})
-    schema["additionalProperties"] = True
+    # Any other key is accepted (the loader ignores it with a notice) unless it is one edit from a
+    # known key: that is a misspelling, refused by both (the loader says "did you mean").
+    schema["additionalProperties"] = {"description": "Another key: accepted and ignored with a notice"}
+    schema["propertyNames"] = {"anyOf": [{"enum": list(KNOWN_TOP_LEVEL)},
+                                         {"not": {"pattern": misspelling_pattern(KNOWN_TOP_LEVEL)}}]}
     for key, text in HOLODECK_TOP_LEVEL.items():
         schema["properties"][key] = {"description": f"{text}; not used by docstrata"}
     schema["properties"]["embedding_provider"] = {
@@ -794,8 +833,8 @@ def json_schema() -> str:
     items = schema["properties"]["tools"]["items"]
     other = {"type": "object", "required": ["type"], "additionalProperties": True,
              "description": "A tool of another type (HoloDeck's mcp, function, prompt, …); skipped by docstrata",
-             "properties": {"type": {"type": "string", "not": {"enum": list(OUR_TOOL_TYPES)},
-                                     "description": "Tool type"}}}
+             "properties": {"type": {"type": "string", "not": {"pattern": misspelling_pattern(OUR_TOOL_TYPES)},
+                                     "description": "Tool type (not ours, nor one edit from ours: a misspelling)"}}}
     schema["properties"]["tools"]["items"] = {"anyOf": [items, other]}
     for name in ("HierarchicalDocumentToolConfig", "VectorstoreToolConfig"):
         props = defs[name]["properties"]
