@@ -275,3 +275,33 @@ def test_the_loader_says_did_you_mean_for_a_misspelling_and_notices_an_unknown_k
     assert any("'observability' (not used by docstrata)" in n for n in cfg.notices)
     line = summarize_notices(cfg.notices)
     assert line.count("\n") == 0 and "my_notes" in line and "w (web_search)" in line
+
+
+def test_holodeck_config_yaml_named_vectorstores_and_providers_are_resolved(tmp_path, monkeypatch):
+    """HoloDeck reads config.yaml beside agent.yaml over ~/.holodeck/config.yaml: a vectorstore tool's
+    ``database: <name>`` is that named store, and the model takes its provider entry's endpoint."""
+    from docstrata.config import load_config
+
+    home = tmp_path / "home"
+    (home / ".holodeck").mkdir(parents=True)
+    (home / ".holodeck" / "config.yaml").write_text(
+        "vectorstores:\n  team_pg: {provider: postgresql, connection_string: 'postgresql://u@db.internal/kb'}\n"
+        "  chromadb: {provider: chromadb, connection_string: 'http://user-level:8000'}\n"
+        "providers:\n  ollama: {provider: ollama, endpoint: 'http://gpu-box:11434', temperature: 0.2}\n")
+    monkeypatch.setenv("HOME", str(home))
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    (agent / "config.yaml").write_text(  # the project's entry wins over the user's
+        "vectorstores:\n  chromadb: {provider: chromadb, connection_string: 'http://127.0.0.1:8765'}\n")
+    (agent / "agent.yaml").write_text(
+        "name: a\nmodel: {provider: ollama, name: llama3.1:8b}\ninstructions: {inline: hi}\ntools:\n"
+        "  - {name: kb, type: vectorstore, source: d, database: chromadb, embedding_model: nomic-embed-text}\n"
+        "  - {name: pg, type: vectorstore, source: d, database: team_pg}\n"
+        "  - {name: local, type: vectorstore, source: d, database: faiss}\n")
+    cfg = load_config(agent / "agent.yaml")
+    kb, pg, local = cfg.tools
+    assert kb.database.provider == "chromadb" and kb.database.chroma_server == "http://127.0.0.1:8765"
+    assert pg.database.provider == "postgres" and pg.database.dsn == "postgresql://u@db.internal/kb"
+    assert local.database.provider == "faiss"  # not a named store: our own reading of the string
+    assert kb.embedding_provider.provider == "ollama" and kb.embedding_provider.base_url == "http://gpu-box:11434"
+    assert not any("chromadb without url" in n for n in cfg.notices)

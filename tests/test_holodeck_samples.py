@@ -2,7 +2,9 @@
 github.com/justinbarias/holodeck-samples, HoloDeck's own test fixture and its ``holodeck init``
 templates rendered for each vector store (provenance and licence: tests/fixtures/holodeck/samples/
 PROVENANCE.md). Each file is validated by ``docstrata schema``, loaded, and every docstrata tool in
-it is ingested and searched; the whole file may log at most one notice line.
+it is ingested and searched; the whole file may log at most one notice line. A sample's
+``config.yaml`` (HoloDeck's project config: named ``vectorstores``, ``providers``) sits beside it, as
+in the repository, and is read as HoloDeck reads it.
 
 The files' data is not copied: each tool's ``source`` is filled with small documents / records made
 here, in the shape its ``id_field`` / ``vector_field`` / ``meta_fields`` describe. Hosted embedders
@@ -38,7 +40,7 @@ DEFAULT_RUN = {
     "holodeck/templates-rendered/research-anthropic-pinecone.yaml",  # refused clearly
 }
 FILES = [f if f in DEFAULT_RUN else pytest.param(f, marks=pytest.mark.slow)
-         for f in sorted(p.relative_to(SAMPLES).as_posix() for p in SAMPLES.rglob("*.yaml"))]
+         for f in sorted(p.relative_to(SAMPLES).as_posix() for p in SAMPLES.rglob("*.yaml") if p.name != "config.yaml")]
 
 # Files that cannot run here, and the clear error they must give instead (a substring of it).
 REFUSED = {
@@ -152,7 +154,8 @@ def sample_env(monkeypatch, minilm_server, tmp_path):
                        "AZURE_OPENAI_API_KEY": "az-test", "AZURE_OPENAI_DEPLOYMENT_NAME": "gpt-4o",
                        "AZURE_OPENAI_EMBEDDING_DEPLOYMENT_NAME": "text-embedding-3-small",
                        "ANTHROPIC_API_KEY": "sk-ant-test", "OPENSEARCH_PASSWORD": "unused",
-                       "QDRANT_URL": str(tmp_path / "qdrant-local"), "PINECONE_API_KEY": "pc-test"}.items():
+                       "QDRANT_URL": str(tmp_path / "qdrant-local"), "PINECONE_API_KEY": "pc-test",
+                       "HOME": str(tmp_path / "home")}.items():  # no ~/.holodeck/config.yaml of this machine
         monkeypatch.setenv(var, value)
     return minilm_server
 
@@ -170,13 +173,15 @@ def test_a_real_holodeck_file_validates_loads_ingests_and_answers(file, sample_e
     from docstrata.errors import DocstrataError
 
     text = (SAMPLES / file).read_text()
+    shared = SAMPLES / file.rsplit("/", 1)[0] / "config.yaml"  # HoloDeck's project config beside it
+    shared_text = shared.read_text() if shared.is_file() else ""
     if file in NEEDS_SERVER:
         pytest.skip(f"needs {NEEDS_SERVER[file]}")
     data = yaml.safe_load(text)
     ollama = (data.get("model") or {}).get("provider") == "ollama"
     if ollama and not sample_env.url.endswith(":11434"):
         pytest.skip("port 11434 (the file's Ollama server) is taken on this machine")
-    if _names_port(text, 8000):
+    if _names_port(text + shared_text, 8000):  # its own or its config.yaml's named Chroma server
         if request.getfixturevalue("chroma_8000") is None:
             pytest.skip("port 8000 (the file's Chroma server) is taken on this machine")
     if "POSTGRES_CONNECTION_STRING" in text:
@@ -192,6 +197,8 @@ def test_a_real_holodeck_file_validates_loads_ingests_and_answers(file, sample_e
     agent.mkdir()
     path = agent / "agent.yaml"
     path.write_text(text)
+    if shared_text:
+        (agent / "config.yaml").write_text(shared_text)
     cases = _fill_sources(agent, data)
     assert cases, "every file here has a docstrata tool"
     caplog.clear()
@@ -202,9 +209,15 @@ def test_a_real_holodeck_file_validates_loads_ingests_and_answers(file, sample_e
                     for name, _, _ in cases:
                         tools[name].ingest()
             return
+        named = (yaml.safe_load(shared_text) or {}).get("vectorstores") or {} if shared_text else {}
         with docstrata.open(path) as tools:
             for name, query, want in cases:
                 tool = tools[name]
+                raw = next(t for t in data["tools"] if isinstance(t, dict) and t.get("name") == name)
+                if isinstance(raw.get("database"), str) and raw["database"] in named:  # HoloDeck's named store
+                    want_db = named[raw["database"]]
+                    assert tool.cfg.database.provider == want_db["provider"]
+                    assert tool.cfg.database.chroma_server == want_db["connection_string"]
                 report = tool.ingest()
                 assert report.chunks_total > 0 and not report.skipped, (name, report.skipped)
                 hits = tool.search(query)

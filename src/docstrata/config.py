@@ -761,6 +761,72 @@ def summarize_notices(notices: list[str]) -> str | None:
     return line + " (details: -v)"
 
 
+def holodeck_global_config(agent_dir: str | Path) -> tuple[dict, list[str]]:
+    """HoloDeck's shared settings for an agent: ``config.yaml`` (or ``.yml``) beside it over
+    ``~/.holodeck/config.yaml``, merged as HoloDeck merges them (the project's keys win).
+    Returns (the merged mapping, the files read). A file that cannot be read or parsed is skipped
+    (it is HoloDeck's, not ours; HoloDeck reports it)."""
+    import yaml
+
+    merged: dict = {}
+    files: list[str] = []
+    for folder in (Path.home() / ".holodeck", Path(agent_dir)):
+        for name in ("config.yaml", "config.yml"):
+            f = folder / name
+            if not f.is_file():
+                continue
+            try:
+                data = load_yaml(f.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError):
+                break
+            if isinstance(data, dict):
+                for key, value in data.items():
+                    if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                        merged[key] = {**merged[key], **value}
+                    else:
+                        merged[key] = value
+                files.append(str(f))
+            break
+    return merged, files
+
+
+def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
+    """Resolve what HoloDeck resolves from its ``config.yaml`` before validating ``data`` (in place):
+    a vectorstore tool's ``database: <name>`` naming one of its ``vectorstores`` becomes that store
+    (``provider``, ``connection_string``, ``options``; ``postgresql`` read as ``postgres``), and the
+    agent's ``model`` takes the matching ``providers`` entry's keys it does not set itself (its
+    endpoint and key, which a hosted ``embedding_model`` then uses). Returns what was resolved, one
+    line each (logged at debug level: it is what HoloDeck itself does, nothing ignored)."""
+    if not isinstance(data, dict):
+        return []
+    shared, files = holodeck_global_config(agent_dir)
+    if not files:
+        return []
+    out: list[str] = []
+    stores = shared.get("vectorstores") if isinstance(shared.get("vectorstores"), dict) else {}
+    for i, tool in enumerate(data.get("tools") or []):
+        if not isinstance(tool, dict) or tool.get("type") != "vectorstore" or not isinstance(tool.get("database"), str):
+            continue
+        named = stores.get(tool["database"])
+        if not isinstance(named, dict) or not named.get("provider"):
+            continue
+        db = {"provider": {"postgresql": "postgres"}.get(str(named["provider"]).lower(), named["provider"])}
+        if named.get("connection_string"):
+            db["connection_string"] = named["connection_string"]
+        db.update(named.get("options") or {})
+        out.append(f"tools[{i}].database: '{tool['database']}' is the vectorstore of that name in {files[-1]}")
+        tool["database"] = db
+    providers = shared.get("providers") if isinstance(shared.get("providers"), dict) else {}
+    model = data.get("model")
+    if isinstance(model, dict) and model.get("provider") and providers:
+        entry = providers.get(model["provider"]) or next(
+            (p for p in providers.values() if isinstance(p, dict) and p.get("provider") == model["provider"]), None)
+        if isinstance(entry, dict):
+            for key, value in entry.items():
+                model.setdefault(key, value)
+    return out
+
+
 def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (file missing, bad YAML, bad field)."""
     import yaml
@@ -778,7 +844,10 @@ def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
         raise ConfigError(f"cannot read: {e}", file=str(p)) from None
     except ValueError as e:
         raise ConfigError(str(e), file=str(p)) from None
+    resolved = apply_holodeck_config(data, p.resolve().parent)
     cfg = parse_config(data, base_dir=p.resolve().parent, file=str(p))
+    for n in resolved:
+        log.debug("%s: %s", p, n)
     summary = summarize_notices(cfg.notices)
     if summary:
         log.warning("%s: %s", p, summary)
