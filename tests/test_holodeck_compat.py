@@ -305,3 +305,27 @@ def test_holodeck_config_yaml_named_vectorstores_and_providers_are_resolved(tmp_
     assert local.database.provider == "faiss"  # not a named store: our own reading of the string
     assert kb.embedding_provider.provider == "ollama" and kb.embedding_provider.base_url == "http://gpu-box:11434"
     assert not any("chromadb without url" in n for n in cfg.notices)
+
+
+@pytest.mark.postgres
+def test_holodeck_database_postgres_named_in_config_yaml_ingests_and_searches_on_postgresql(
+        agents, pg_dsn, monkeypatch, caplog):  # noqa: F811
+    """`database: postgres` as HoloDeck writes it: the name of the vectorstore that `holodeck config
+    init` puts in config.yaml (provider postgres, a connection string, options: {sslmode: prefer}),
+    here pointed at the suite's real PostgreSQL + pgvector."""
+    from docstrata.config import load_config
+
+    monkeypatch.setenv("HOME", str(agents / "home"))
+    monkeypatch.setenv("PG_DSN", pg_dsn)
+    (agents / "config.yaml").write_text(
+        "providers:\n  openai: {provider: openai, name: gpt-4o, api_key: '${OPENAI_API_KEY}'}\n"
+        "vectorstores:\n  postgres:\n    provider: postgres\n    connection_string: ${PG_DSN}\n"
+        "    options: {sslmode: prefer}\n")
+    path = agents / "pg-named.yaml"
+    path.write_text("name: pg\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: hi}\ntools:\n"
+                    "  - {name: handbook, type: vectorstore, source: shared/docs/, database: postgres}\n")
+    cfg = load_config(path)
+    assert cfg.tools[0].database.provider == "postgres" and "sslmode=prefer" in cfg.tools[0].database.dsn
+    caplog.clear()
+    warnings = _run(path, {"handbook": ("appeal a rejected expense claim", "hybrid", "3.2")}, caplog)
+    assert len(warnings) <= 1, warnings

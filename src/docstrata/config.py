@@ -198,8 +198,9 @@ def _coerce_database(v: Any) -> Any:
             v = {"provider": v}
         else:
             raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', 'chromadb', 'faiss', a "
-                             "postgresql:// DSN or a mapping with 'provider' (named stores from HoloDeck's "
-                             "config.yaml are not read: inline them)")
+                             "postgresql:// DSN, a mapping with 'provider', or (vectorstore tools) the name of "
+                             "a store in the vectorstores: of HoloDeck's config.yaml beside the file or in "
+                             "~/.holodeck/config.yaml")
     if isinstance(v, dict) and v.get("provider") in UNSUPPORTED_DATABASES:
         raise ValueError(f"database provider {v['provider']!r} ({UNSUPPORTED_DATABASES[v['provider']]}) is not "
                          f"supported: it runs only as a hosted service, which docstrata cannot test; {_INSTEAD}")
@@ -793,7 +794,8 @@ def holodeck_global_config(agent_dir: str | Path) -> tuple[dict, list[str]]:
 def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
     """Resolve what HoloDeck resolves from its ``config.yaml`` before validating ``data`` (in place):
     a vectorstore tool's ``database: <name>`` naming one of its ``vectorstores`` becomes that store
-    (``provider``, ``connection_string``, ``options``; ``postgresql`` read as ``postgres``), and the
+    (``provider``, ``connection_string``, ``options``; ``postgresql`` read as ``postgres``; a
+    postgres store's libpq ``options`` such as ``sslmode`` join its DSN as URI parameters), and the
     agent's ``model`` takes the matching ``providers`` entry's keys it does not set itself (its
     endpoint and key, which a hosted ``embedding_model`` then uses). Returns what was resolved, one
     line each (logged at debug level: it is what HoloDeck itself does, nothing ignored)."""
@@ -811,9 +813,21 @@ def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
         if not isinstance(named, dict) or not named.get("provider"):
             continue
         db = {"provider": {"postgresql": "postgres"}.get(str(named["provider"]).lower(), named["provider"])}
-        if named.get("connection_string"):
-            db["connection_string"] = named["connection_string"]
-        db.update(named.get("options") or {})
+        conn = named.get("connection_string")
+        options = dict(named.get("options") or {}) if isinstance(named.get("options"), dict) else {}
+        if db["provider"] == "postgres" and conn and options:  # libpq settings (sslmode, …): URI parameters
+            from urllib.parse import urlencode
+
+            extra = {k: v for k, v in options.items() if k not in DatabaseConfig.model_fields}
+            try:  # ${VAR} first: where the parameters go depends on the DSN it holds
+                conn = _substitute_env(str(conn), f"tools[{i}].database.connection_string")
+            except ConfigError:
+                pass  # reported where the tool is validated
+            conn = f"{conn}{'&' if '?' in str(conn) else '?'}{urlencode(extra)}" if extra else conn
+            options = {k: v for k, v in options.items() if k in DatabaseConfig.model_fields}
+        if conn:
+            db["connection_string"] = conn
+        db.update(options)
         out.append(f"tools[{i}].database: '{tool['database']}' is the vectorstore of that name in {files[-1]}")
         tool["database"] = db
     providers = shared.get("providers") if isinstance(shared.get("providers"), dict) else {}
