@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -19,16 +20,13 @@ def chroma_cli() -> str | None:
     return str(here) if here.is_file() else shutil.which("chroma")
 
 
-@pytest.fixture(scope="session")
-def chroma_server_url(tmp_path_factory):
-    """``http://127.0.0.1:PORT`` of a Chroma server started for the session (skips without the CLI)."""
+@contextlib.contextmanager
+def running_chroma_server(data: Path, port: int):
+    """``http://127.0.0.1:PORT`` of a Chroma server on ``port`` keeping its data under ``data``,
+    stopped on exit (skips the test without the CLI or when it does not start)."""
     cli = chroma_cli()
     if cli is None:
         pytest.skip("no `chroma` CLI (chromadb package) to start a Chroma server")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data = tmp_path_factory.mktemp("chroma-server")
     log = open(data / "server.log", "wb")
     proc = subprocess.Popen([cli, "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(port)],
                             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
@@ -50,3 +48,13 @@ def chroma_server_url(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def chroma_server_url(tmp_path_factory):
+    """``http://127.0.0.1:PORT`` of a Chroma server started for the session (skips without the CLI)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with running_chroma_server(tmp_path_factory.mktemp("chroma-server"), port) as url:
+        yield url

@@ -123,6 +123,9 @@ class FakeLLMServer:
     requests: list[LoggedRequest] = field(default_factory=list)
     embedding_dim: int = 64
     max_input_chars: int = 100_000
+    port: int = 0  # 0 = any free port; a fixed one (Ollama's 11434) for files that name their server
+    # (texts, dim) -> vectors; default bag_of_words. A real model here makes the server a TEI-like one.
+    embed: Callable[[list[str], int], list[list[float]]] | None = None
 
     def __post_init__(self):
         self._lock = threading.Lock()
@@ -183,7 +186,7 @@ class FakeLLMServer:
             def handle_error(self, request, client_address):  # a client that timed out and hung up
                 pass
 
-        self._httpd = Server(("127.0.0.1", 0), Handler)
+        self._httpd = Server(("127.0.0.1", self.port), Handler)
         self._httpd.daemon_threads = True
         threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
         return self
@@ -268,7 +271,7 @@ class FakeLLMServer:
                 return self._send(h, 400, json.dumps({"error": {"message": msg}} if path.endswith("/embeddings")
                                                      else {"error": msg}).encode(), {})
             dim = int(req.body.get("dimensions") or self.embedding_dim)
-            vectors = [bag_of_words(t, dim) for t in texts]
+            vectors = self.embed(texts, dim) if self.embed else [bag_of_words(t, dim) for t in texts]
             if path.endswith("/api/embed"):
                 payload = {"model": req.body.get("model"), "embeddings": vectors}
             else:

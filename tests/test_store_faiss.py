@@ -73,3 +73,65 @@ def test_ivf_index_finds_the_nearest_rows_and_survives_removals():
     assert index._index_kind == "ivf" and hits == [f"c{i:04d}" for i in range(0, 2000, 50)]
     index.remove("c0000")
     assert index.search(vecs[0], 1)[0][0] != "c0000"
+
+
+def _unit_rows(n: int, dim: int, seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _write(store, doc_key: str, vecs: np.ndarray, start: int = 0) -> None:
+    from docstrata.models import Chunk, FileState
+    from docstrata.store.base import StoredChunk
+
+    chunks = [StoredChunk(Chunk(chunk_id=f"{doc_key}#{start + i}", doc_key=doc_key, ordinal=start + i,
+                                content=f"row {start + i}", section_id="", parent_chain=[], heading_level=0),
+                          vecs[i:i + 1]) for i in range(len(vecs))]
+    store.replace_document(doc_key, FileState(1, 1, doc_key), chunks, [])
+    store.flush()
+
+
+def test_hnsw_index_is_saved_beside_the_store_read_by_the_next_process_and_replaced_on_change(tmp_path,
+                                                                                               monkeypatch):
+    root = tmp_path / ".docstrata" / "t"
+    vecs = _unit_rows(300, 32, 11)
+    writer = FaissStore(root, dim=32, index="hnsw")
+    _write(writer, "a", vecs[:200])
+    assert writer.dense_search(vecs[7], 1)[0][0] == "a#7"  # the first search builds HNSW and saves it
+    saved = writer.faiss_path("hnsw")
+    assert saved.is_file() and saved.name == f"vectors-{writer._generation}.hnsw.faiss"
+    writer.close()
+
+    builds = []
+    monkeypatch.setattr(FaissDenseIndex, "_build", lambda self: builds.append(1) or pytest.fail("rebuilt"))
+    reader = FaissStore(root, dim=32, index="hnsw")  # another process: reads the file, builds nothing
+    hits = reader.dense_search(vecs[42], 3)
+    assert hits[0][0] == "a#42" and hits[0][1] == pytest.approx(1.0, abs=1e-5) and not builds
+    assert reader._dense.built_kind == "hnsw"
+
+    monkeypatch.undo()
+    writer = FaissStore(root, dim=32, index="hnsw")  # a second process adds rows: a new generation
+    writer.dense_search(vecs[0], 1)
+    _write(writer, "b", vecs[200:], start=200)
+    new = writer.faiss_path("hnsw")
+    assert new != saved and new.is_file() and not saved.exists()  # the old generation's file is gone
+    assert reader.dense_search(vecs[250], 1)[0][0] == "b#250"  # the reader sees the other process's rows
+    writer.close()
+    reader.close()
+
+
+def test_a_saved_index_that_does_not_fit_the_rows_is_ignored(tmp_path):
+    root = tmp_path / ".docstrata" / "t"
+    vecs = _unit_rows(120, 16, 12)
+    store = FaissStore(root, dim=16, index="hnsw")
+    _write(store, "a", vecs[:100])
+    store.dense_search(vecs[0], 1)
+    path = store.faiss_path("hnsw")
+    store.close()
+    other = FaissDenseIndex(16, "hnsw")  # an index over other rows, under this generation's name
+    other.load([f"x#{i}" for i in range(20)], vecs[100:])
+    other.search(vecs[100], 1)
+    other.write_index(path)
+    reopened = FaissStore(root, dim=16, index="hnsw")
+    assert reopened.dense_search(vecs[5], 1)[0][0] == "a#5"  # 20 rows in the file, 100 loaded: rebuilt
+    reopened.close()

@@ -30,6 +30,36 @@ DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 OUR_TOOL_TYPES = ("hierarchical_document", "vectorstore")
 
 
+def misspelling_pattern(words) -> str:
+    """A regular expression (JSON Schema / ECMA-262 and Python alike) matching every string one edit
+    from one of ``words`` — a letter left out, added, changed, or two neighbours swapped (Damerau's
+    single-error classes, which cover most typing mistakes) — and the words themselves.
+
+    The loader and ``docstrata schema`` share it, so a key or tool type is refused as a misspelling
+    (with a "did you mean") by exactly the same rule in both."""
+    def e(text: str) -> str:  # escapes valid in ECMA-262's unicode mode too (re.escape's "\\-" is not)
+        return re.sub(r"([.^$*+?()\[\]{}|\\/])", r"\\\1", text)
+
+    alts: set[str] = set()
+    for w in words:
+        for i in range(len(w) + 1):
+            alts.add(e(w[:i]) + "." + e(w[i:]))  # a letter added
+            if i < len(w):
+                alts.add(e(w[:i] + w[i + 1:]))  # left out
+                alts.add(e(w[:i]) + "." + e(w[i + 1:]))  # changed
+            if i < len(w) - 1:
+                alts.add(e(w[:i] + w[i + 1] + w[i] + w[i + 2:]))  # swapped
+    return "^(?:" + "|".join(sorted(alts)) + ")$"
+
+
+def _misspelling_of(word: str, known) -> str | None:
+    """The known word ``word`` is one edit from (the closest when several), else None."""
+    if word in known or not re.match(misspelling_pattern(known), word):
+        return None
+    near = [k for k in known if re.match(misspelling_pattern([k]), word)]
+    return max(near, key=lambda k: difflib.SequenceMatcher(None, word, k).ratio())
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -95,7 +125,8 @@ class DatabaseConfig(_Strict):
     legs beside it: a Chroma server with ``url`` (or ``host`` / ``port``; HoloDeck's
     ``connection_string: http://…``), else Chroma's embedded client (under ``path``, default
     ``.docstrata/<tool>/chroma``; in memory with ``path: ":memory:"``). ``faiss``: a FAISS index for the dense leg (``index``).
-    HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (qdrant) or ``path``.
+    HoloDeck's ``connection_string`` is read as ``dsn`` (postgres), ``url`` (an http(s):// server:
+    qdrant, chromadb) or ``path`` (anything else: qdrant's local mode, a folder, ``":memory:"``).
     """
 
     provider: Literal["embedded", "in-memory", "postgres", "qdrant", "chromadb", "faiss"] = Field(
@@ -167,8 +198,9 @@ def _coerce_database(v: Any) -> Any:
             v = {"provider": v}
         else:
             raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', 'chromadb', 'faiss', a "
-                             "postgresql:// DSN or a mapping with 'provider' (named stores from HoloDeck's "
-                             "config.yaml are not read: inline them)")
+                             "postgresql:// DSN, a mapping with 'provider', or (vectorstore tools) the name of "
+                             "a store in the vectorstores: of HoloDeck's config.yaml beside the file or in "
+                             "~/.holodeck/config.yaml")
     if isinstance(v, dict) and v.get("provider") in UNSUPPORTED_DATABASES:
         raise ValueError(f"database provider {v['provider']!r} ({UNSUPPORTED_DATABASES[v['provider']]}) is not "
                          f"supported: it runs only as a hosted service, which docstrata cannot test; {_INSTEAD}")
@@ -176,10 +208,12 @@ def _coerce_database(v: Any) -> Any:
         v = dict(v)
         conn = v.pop("connection_string")
         provider = v.get("provider")
-        if provider == "chromadb" and str(conn).startswith(("http://", "https://")):
-            v.setdefault("url", conn)  # a Chroma server
+        if provider in ("chromadb", "qdrant") and str(conn).startswith(("http://", "https://")):
+            v.setdefault("url", conn)  # a server
+        elif provider == "qdrant":
+            v.setdefault("path", conn)  # qdrant-client's local mode: a folder or ":memory:"
         else:
-            key = {"qdrant": "url", "chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
+            key = {"chromadb": "path", "faiss": "path", "embedded": "path"}.get(provider, "dsn")
             v.setdefault(key, conn)
     if isinstance(v, dict) and v.get("provider") not in (None, *SUPPORTED_DATABASES):
         raise ValueError(f"database provider {v.get('provider')!r} is not supported; "
@@ -475,15 +509,16 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         raise ConfigError("must be a list of tools", path="tools", file=file)
     shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
     model_provider = _model_as_embedding_provider(data.get("model"))
-    known_top = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
     for key in data:
         if key in ("tools", "embedding_provider"):
             continue
-        close = difflib.get_close_matches(str(key), known_top, n=1, cutoff=0.8) if key not in known_top else []
+        close = _misspelling_of(str(key), KNOWN_TOP_LEVEL)
         if close:
-            problems.append((str(key), f"unknown top-level key '{key}'; did you mean '{close[0]}'?"))
-        else:
+            problems.append((str(key), f"unknown top-level key '{key}'; did you mean '{close}'?"))
+        elif key in HOLODECK_TOP_LEVEL:
             notices.append(f"ignoring top-level key '{key}' (not used by docstrata)")
+        else:
+            notices.append(f"ignoring top-level key '{key}' (neither docstrata's nor HoloDeck's)")
     ours: list[Any] = []
     index_map: list[int] = []
     from_env: dict[str, str] = {}  # YAML path → ${VAR} name
@@ -495,9 +530,9 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         if ttype is None:
             problems.append((f"tools[{i}].type", "missing 'type' (hierarchical_document or vectorstore)"))
             continue
-        close = difflib.get_close_matches(str(ttype), OUR_TOOL_TYPES, n=1, cutoff=0.75)
-        if ttype not in OUR_TOOL_TYPES and close:
-            problems.append((f"tools[{i}].type", f"unknown tool type {ttype!r}; did you mean {close[0]!r}?"))
+        close = _misspelling_of(str(ttype), OUR_TOOL_TYPES)
+        if close:
+            problems.append((f"tools[{i}].type", f"unknown tool type {ttype!r}; did you mean {close!r}?"))
             continue
         if ttype not in OUR_TOOL_TYPES:
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
@@ -727,6 +762,85 @@ def summarize_notices(notices: list[str]) -> str | None:
     return line + " (details: -v)"
 
 
+def holodeck_global_config(agent_dir: str | Path) -> tuple[dict, list[str]]:
+    """HoloDeck's shared settings for an agent: ``config.yaml`` (or ``.yml``) beside it over
+    ``~/.holodeck/config.yaml``, merged as HoloDeck merges them (the project's keys win).
+    Returns (the merged mapping, the files read). A file that cannot be read or parsed is skipped
+    (it is HoloDeck's, not ours; HoloDeck reports it)."""
+    import yaml
+
+    merged: dict = {}
+    files: list[str] = []
+    for folder in (Path.home() / ".holodeck", Path(agent_dir)):
+        for name in ("config.yaml", "config.yml"):
+            f = folder / name
+            if not f.is_file():
+                continue
+            try:
+                data = load_yaml(f.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError):
+                break
+            if isinstance(data, dict):
+                for key, value in data.items():
+                    if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                        merged[key] = {**merged[key], **value}
+                    else:
+                        merged[key] = value
+                files.append(str(f))
+            break
+    return merged, files
+
+
+def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
+    """Resolve what HoloDeck resolves from its ``config.yaml`` before validating ``data`` (in place):
+    a vectorstore tool's ``database: <name>`` naming one of its ``vectorstores`` becomes that store
+    (``provider``, ``connection_string``, ``options``; ``postgresql`` read as ``postgres``; a
+    postgres store's libpq ``options`` such as ``sslmode`` join its DSN as URI parameters), and the
+    agent's ``model`` takes the matching ``providers`` entry's keys it does not set itself (its
+    endpoint and key, which a hosted ``embedding_model`` then uses). Returns what was resolved, one
+    line each (logged at debug level: it is what HoloDeck itself does, nothing ignored)."""
+    if not isinstance(data, dict):
+        return []
+    shared, files = holodeck_global_config(agent_dir)
+    if not files:
+        return []
+    out: list[str] = []
+    stores = shared.get("vectorstores") if isinstance(shared.get("vectorstores"), dict) else {}
+    for i, tool in enumerate(data.get("tools") or []):
+        if not isinstance(tool, dict) or tool.get("type") != "vectorstore" or not isinstance(tool.get("database"), str):
+            continue
+        named = stores.get(tool["database"])
+        if not isinstance(named, dict) or not named.get("provider"):
+            continue
+        db = {"provider": {"postgresql": "postgres"}.get(str(named["provider"]).lower(), named["provider"])}
+        conn = named.get("connection_string")
+        options = dict(named.get("options") or {}) if isinstance(named.get("options"), dict) else {}
+        if db["provider"] == "postgres" and conn and options:  # libpq settings (sslmode, …): URI parameters
+            from urllib.parse import urlencode
+
+            extra = {k: v for k, v in options.items() if k not in DatabaseConfig.model_fields}
+            try:  # ${VAR} first: where the parameters go depends on the DSN it holds
+                conn = _substitute_env(str(conn), f"tools[{i}].database.connection_string")
+            except ConfigError:
+                pass  # reported where the tool is validated
+            conn = f"{conn}{'&' if '?' in str(conn) else '?'}{urlencode(extra)}" if extra else conn
+            options = {k: v for k, v in options.items() if k in DatabaseConfig.model_fields}
+        if conn:
+            db["connection_string"] = conn
+        db.update(options)
+        out.append(f"tools[{i}].database: '{tool['database']}' is the vectorstore of that name in {files[-1]}")
+        tool["database"] = db
+    providers = shared.get("providers") if isinstance(shared.get("providers"), dict) else {}
+    model = data.get("model")
+    if isinstance(model, dict) and model.get("provider") and providers:
+        entry = providers.get(model["provider"]) or next(
+            (p for p in providers.values() if isinstance(p, dict) and p.get("provider") == model["provider"]), None)
+        if isinstance(entry, dict):
+            for key, value in entry.items():
+                model.setdefault(key, value)
+    return out
+
+
 def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (file missing, bad YAML, bad field)."""
     import yaml
@@ -744,7 +858,10 @@ def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
         raise ConfigError(f"cannot read: {e}", file=str(p)) from None
     except ValueError as e:
         raise ConfigError(str(e), file=str(p)) from None
+    resolved = apply_holodeck_config(data, p.resolve().parent)
     cfg = parse_config(data, base_dir=p.resolve().parent, file=str(p))
+    for n in resolved:
+        log.debug("%s: %s", p, n)
     summary = summarize_notices(cfg.notices)
     if summary:
         log.warning("%s: %s", p, summary)
@@ -763,6 +880,10 @@ HOLODECK_TOP_LEVEL = {
     "observability": "Tracing and metrics (HoloDeck)", "deployment": "Deployment settings (HoloDeck)",
     "claude": "Claude Agent SDK settings (HoloDeck)", "openai": "OpenAI Agents settings (HoloDeck)",
 }
+KNOWN_TOP_LEVEL = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
+"""Top-level keys accepted silently-by-name: ours and HoloDeck's (its ``Agent`` model, extra="forbid",
+plus ``test_cases_file`` and ``tool_filtering`` of earlier releases). A key one edit from one of them
+is refused with a "did you mean"; any other key is ignored with a notice (schema and loader alike)."""
 # Fields whose description lives outside this module's Field() calls (thresholds: search.py's meaning).
 _FALLBACK_DESCRIPTIONS = {
     "min_score": "Minimum score a result needs (see docs: thresholds)",
@@ -782,7 +903,11 @@ def json_schema() -> str:
         schema["properties"].pop(internal, None)
     schema["title"] = "docstrata agent.yaml"
     defs = schema.get("$defs", {})
-    schema["additionalProperties"] = True
+    # Any other key is accepted (the loader ignores it with a notice) unless it is one edit from a
+    # known key: that is a misspelling, refused by both (the loader says "did you mean").
+    schema["additionalProperties"] = {"description": "Another key: accepted and ignored with a notice"}
+    schema["propertyNames"] = {"anyOf": [{"enum": list(KNOWN_TOP_LEVEL)},
+                                         {"not": {"pattern": misspelling_pattern(KNOWN_TOP_LEVEL)}}]}
     for key, text in HOLODECK_TOP_LEVEL.items():
         schema["properties"][key] = {"description": f"{text}; not used by docstrata"}
     schema["properties"]["embedding_provider"] = {
@@ -791,8 +916,8 @@ def json_schema() -> str:
     items = schema["properties"]["tools"]["items"]
     other = {"type": "object", "required": ["type"], "additionalProperties": True,
              "description": "A tool of another type (HoloDeck's mcp, function, prompt, …); skipped by docstrata",
-             "properties": {"type": {"type": "string", "not": {"enum": list(OUR_TOOL_TYPES)},
-                                     "description": "Tool type"}}}
+             "properties": {"type": {"type": "string", "not": {"pattern": misspelling_pattern(OUR_TOOL_TYPES)},
+                                     "description": "Tool type (not ours, nor one edit from ours: a misspelling)"}}}
     schema["properties"]["tools"]["items"] = {"anyOf": [items, other]}
     for name in ("HierarchicalDocumentToolConfig", "VectorstoreToolConfig"):
         props = defs[name]["properties"]

@@ -45,6 +45,7 @@ class FaissDenseIndex(DenseIndex):
         self._index = None
         self._rows_in_index = 0
         self._index_kind = ""
+        self.on_built = None  # called after a (re)build: the FAISS store persists the index then
 
     def _wanted_kind(self, n: int) -> str:
         return self.kind if self.kind != "auto" else ("hnsw" if n >= ANN_THRESHOLD else "flat")
@@ -68,6 +69,46 @@ class FaissDenseIndex(DenseIndex):
         if n:
             index.add(self._matrix)
         self._index, self._rows_in_index, self._index_kind = index, n, kind
+        if self.on_built is not None:
+            self.on_built()
+
+    @property
+    def built_kind(self) -> str:
+        """The kind of the FAISS index in use (``""`` before the first search builds one)."""
+        return self._index_kind
+
+    def persistable(self) -> bool:
+        """True when the FAISS index covers exactly the live rows in order (no pending, no dead
+        rows), so it matches the vector file :meth:`arrays` writes and can be saved beside it."""
+        return (self._index is not None and not self._pending and self._rows_in_index == len(self._matrix)
+                and bool(self._alive.all()))
+
+    def write_index(self, path) -> None:
+        """Save the FAISS index to ``path`` (a temporary file renamed over it: readers never see half)."""
+        import os
+
+        tmp = f"{path}.tmp{os.getpid()}"
+        self.faiss.write_index(self._index, tmp)
+        os.replace(tmp, path)
+
+    def read_index(self, path, kind: str) -> bool:
+        """Adopt the index saved at ``path`` if it fits the rows loaded (same count and dimension,
+        the kind this size wants); False (nothing changed) if absent, unreadable or stale."""
+        n = len(self._matrix)
+        if self._pending or self._wanted_kind(n) != kind:
+            return False
+        try:
+            index = self.faiss.read_index(str(path))
+        except (RuntimeError, OSError):
+            return False
+        if index.ntotal != n or index.d != self.dim:
+            return False
+        if kind == "hnsw":
+            self.faiss.downcast_index(index).hnsw.efSearch = HNSW_EF_SEARCH
+        elif kind == "ivf":
+            self.faiss.extract_index_ivf(index).nprobe = min(IVF_NPROBE, self.faiss.extract_index_ivf(index).nlist)
+        self._index, self._rows_in_index, self._index_kind = index, n, kind
+        return True
 
     def _sync(self) -> None:
         before = len(self._alive)
