@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
@@ -108,15 +109,17 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
                     or re.search(r"\.{4,}", lines[i].text):
                 continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
             used = 0
-            if keys[i] == target or _after_stray_glyph(keys[i], target):
-                used = 1
+            if keys[i] == target or _after_stray_glyph(keys[i], target) \
+                    or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
+                used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
             else:  # a title wrapped over two or three lines (a long Division title)
                 joined = keys[i]
                 for k in range(i + 1, min(i + 3, len(lines))):
-                    if not _continues_line(lines[k - 1], lines[k]) or not target.startswith(joined):
+                    if not _continues_line(lines[k - 1], lines[k]) \
+                            or not target.replace(" ", "").startswith(joined.replace(" ", "")):
                         break
                     joined = f"{joined} {keys[k]}"
-                    if joined == target:
+                    if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
                         used = k - i + 1
                         break
             if used:
@@ -127,6 +130,12 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
                 break
     if len(matches) < 0.6 * len(outline):
         return False
+    root_level, root_title = outline[0]
+    if all(level > root_level for level, _ in outline[1:]) and not any(t is root_title for *_, t in matches):
+        # the outline's single root (the document title, set over several lines of a cover page)
+        # holds every other entry: it heads the document
+        lines.insert(0, replace(lines[0], text=" ".join(root_title.split()), level=min(root_level, 6)))
+        matches = [(i + 1, used, level, title) for i, used, level, title in matches]
     for i, used, level, title in matches:
         printed = " ".join(line.text for line in lines[i : i + used])
         lines[i].text = printed if normalize_heading(printed) == normalize_heading(title) else " ".join(title.split())

@@ -163,7 +163,8 @@ def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Ma
                       and any(a <= markers[n].line <= b for a, b in blocks)}
     # a container entry with no text of its own ("PART 2--INTERPRETATION" of an AustLII table of
     # provisions, whose body never repeats the Part lines) bridges two runs of entries
-    bridge = [container[n] and not candidate[n] and len(body[n]) <= 1 for n in range(len(markers))]
+    bridge = [container[n] and not candidate[n] and markers[n].kind == "label" and len(body[n]) <= 1
+              for n in range(len(markers))]
     n = 0
     while n < len(markers):
         if not candidate[n]:
