@@ -46,7 +46,8 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
             by_page.setdefault(line.page, []).append(line)
         edges = {p: _edge_lines(ls) for p, ls in by_page.items() if pages is None or p in pages}
         if peel:  # below a header row only header text ("Section 287"), never a lone number or glyph
-            edges = {p: [ln for ln in edge if re.search(r"[^\W\d_]{2}", ln.text)] for p, edge in edges.items()}
+            edges = {p: [ln for ln in edge if re.search(r"[^\W\d_]{2}", ln.text) and len(ln.text.split()) <= 8
+                         and not re.search(r"[.;,:]$", ln.text.strip())] for p, edge in edges.items()}
         counts: Counter[tuple[str, float]] = Counter()
         pages_of: dict[tuple[str, float], set[int]] = {}
         for page, edge in edges.items():

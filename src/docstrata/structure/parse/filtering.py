@@ -63,23 +63,50 @@ def _numbers_subsections_in_headings(markers: list[_Marker]) -> bool:
 
 
 def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list[_Marker], lines: list[str]) -> bool:
-    """A Markdown list item is a section under a numbered section, or when it has an ordered sub-list."""
+    """A Markdown list item is a section under a numbered section, when it has an ordered sub-list,
+    or when it and a neighbour of its list are titled clauses (``1. **Introduction**. This …``)."""
+    if _titled_clause(m, lines) and any(
+            o.kind == "item" and o.indent == m.indent and o.components[0][0] == "mditem" and _titled_clause(o, lines)
+            for o in markers[max(0, idx - 1):idx] + markers[idx + 1:idx + 2]):
+        return True
     numbered_parent = False
     for k in reversed(kept):
         if k.kind in ("heading", "label"):
             numbered_parent = bool(k.components) or bool(_heading_label(k))
             break
-        if k.kind == "item" and k.indent < m.indent:
-            numbered_parent = True
+        if k.kind == "item" and (k.indent < m.indent or k.marker_text.startswith("(")):
+            numbered_parent = True  # under a deeper-set item, or under an "(1)" of the same column
             break
         if k.kind == "item" and k.indent == m.indent:
-            return True  # sibling of an accepted item
+            # sibling of an accepted item; after other text at the list's indentation, only when
+            # it continues that item's numbering (a new list of steps is not a clause)
+            interrupted = any(lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) <= m.indent
+                              and not _MD_LIST_LINE_RE.match(lines[j]) for j in range(k.line + 1, m.line))
+            return not interrupted or _ordinal_of(m) == _ordinal_of(k) + 1
     if numbered_parent:
         return True
     nxt = markers[idx + 1] if idx + 1 < len(markers) else None
     return bool(nxt and nxt.kind == "item" and nxt.components[0][0] == "mditem" and nxt.indent > m.indent
                 and all(not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > m.indent
                         for j in range(m.line + 1, nxt.line)))
+
+
+_MD_LIST_LINE_RE = re.compile(r"^\s*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)]\s")
+
+
+def _ordinal_of(m: _Marker) -> int:
+    readings = _item_style(m.marker_text.strip("().").rstrip(")"))
+    return readings[0][1] if readings else -1
+
+
+_TITLED_CLAUSE_RE = re.compile(r"^\s*\S{1,4}[.)]\s+\*\*(?P<title>[^*\"“”]{2,80}?)[.:]?\*\*\s*[.:]?(?:\s|$)")
+
+
+def _titled_clause(m: _Marker, lines: list[str]) -> bool:
+    """The item opens with a bold title (``2. **Use and Protection of Confidential Information**.``),
+    as contracts write their numbered clauses; a bold quoted term (``**"Customer"** means``) is a
+    definition, not a title."""
+    return bool(_TITLED_CLAUSE_RE.match(lines[m.line]))
 
 
 def _continues_sequence(m: _Marker, open_items: list[_Marker]) -> bool:
