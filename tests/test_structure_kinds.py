@@ -631,3 +631,18 @@ def test_get_section_accepts_a_unique_heading_title(tmp_path):
         assert docs.get_section("spec.md", "1 Introduction")[0].section_id == "1"
         with pytest.raises(QueryError, match="2.1, 3.1"):
             docs.get_section("spec.md", "Notes")
+
+
+def test_german_pdf_text_nummer_is_an_item_of_its_absatz():
+    """The same statute as PDF text (no Markdown): ``1.`` and ``2.`` after ``(1)`` of ``§ 3`` are
+    Nummern of that Absatz, not sections 1 and 2 of the document (which § 1 and § 2 are)."""
+    text = ("Verordnung\n\nAbschnitt 1Allgemeines\n\n§ 1 Anwendungsbereich\n\nDiese Verordnung gilt.\n\n"
+            "§ 2 Begriffe\n\nDienstort ist der Ort.\n\nAbschnitt 2Zuschlag\n\n§ 3 Höhe\n\n"
+            "(1) Der Zuschlag bemisst sich nach der Stufe.\n\n1. Stufe 1 bei geringer Belastung,\n\n"
+            "2. Stufe 2 bei mittlerer Belastung.\n\n(2) Die Stufen werden festgelegt.\n")
+    tree = parse_sections(text, "v.txt", "Verordnung")
+    by_id = _ids(tree)
+    assert by_id["1"].parent_id == "abschnitt-1" and by_id["3"].parent_id == "abschnitt-2"
+    assert [s.parent_id for s in tree.sections if s.number in ("1.", "2.")] == ["3(1)", "3(1)"]
+    assert by_id["3(2)"].parent_id == "3"
+    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())

@@ -971,11 +971,13 @@ class HierarchicalDocumentTool(_BaseTool):
         ``section_id`` of ``document``, its subsections included, in document order; without
         ``section_id``, of the whole document. ``cursor`` (from the previous page's
         ``next_cursor``) continues where that page stopped. ``document`` is a doc_key (a unique
-        suffix, file name or stem also works); the id may be an alias as cited (``Section 4.2``).
-        The page iterates as its chunks.
+        suffix, file name or stem also works); the id may be an alias as cited (``Section 4.2``)
+        or a heading title only one section has (``Introduction``, case-insensitive, with or
+        without its number). The page iterates as its chunks.
 
-        Raises :class:`QueryError` if the document or section does not exist, ``max_chars`` is
-        outside 200–1,000,000, or the cursor is not valid for this text.
+        Raises :class:`QueryError` if the document or section does not exist, a title names
+        several sections (their ids are listed), ``max_chars`` is outside 200–1,000,000, or the
+        cursor is not valid for this text.
         """
         _check_max_chars(max_chars)
         self.ensure_ready()

@@ -152,8 +152,12 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
     above = next((ln for ln in reversed(lines[max(0, i - 3):i]) if ln.strip()), "")
-    if any(k.startswith("kw:") for k, _, _ in comps) and _ends_mid_sentence(above):
+    if any(k.startswith("kw:") for k, _, _ in comps) and not rest.strip(" .;,)") and re.search(r"\w$", above.strip()) \
+            and _ends_mid_sentence(above):
         return None  # "… the checklist in Form DB of" / "Schedule 1.": a wrapped reference
+    nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
+    if nummer is not None:
+        return nummer
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
     path = _label_path(comps)
     if prev_path is not None:
@@ -187,6 +191,30 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
         return "", i + 1
     title, is_heading = _title_of(below)
     return (below, i + 2) if is_heading and len(below.split()) <= 12 else ("", i + 1)
+
+
+def _nummer_under_absatz(comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker],
+                         line: str, i: int, indent: int) -> _Marker | None:
+    """``1.`` right after an ``(1)`` item of a keyword-numbered section (``§ 3`` / ``(1)`` / ``1.``,
+    as German statutes number Paragraph, Absatz, Nummer): in plain text it is an item of that
+    ``(1)``, not section 1 of the document, unless it continues the section's own numbering."""
+    if len(comps) != 1 or comps[0][0] != "num" or not label.endswith(".") or not comps[0][1].isdigit():
+        return None
+    prev = markers[-1] if markers else None
+    if prev is None or prev.kind != "item":  # after "(1)", or after the Nummer "1." before it
+        return None
+    if not prev.marker_text.startswith("(") and not (prev.components[0][0] == "mditem"
+                                                     and int(comps[0][1]) == prev.value + 1):
+        return None
+    section = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
+    comps_s = _heading_label(section) if section else None
+    if not comps_s or not any(k.startswith("kw:") for k, _, _ in comps_s) \
+            or _continues_numbering(_label_path(comps_s), [comps[0][1]]):
+        return None
+    value = int(comps[0][1])
+    title, _ = _title_of(rest)
+    return _Marker(i, i + 1, "item", "", f"{label} {title}".strip(), indent=indent, style="digit", value=value,
+                   marker_text=label, components=[("mditem", comps[0][1], label)])
 
 
 def _sibling_number(lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str,
