@@ -646,3 +646,13 @@ def test_german_pdf_text_nummer_is_an_item_of_its_absatz():
     assert [s.parent_id for s in tree.sections if s.number in ("1.", "2.")] == ["3(1)", "3(1)"]
     assert by_id["3(2)"].parent_id == "3"
     assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+
+
+def test_numbered_headings_with_colon_or_dash_nest_their_subsections():
+    """A Word specification's headings ``1: Scope``, ``# 3 - Requirements`` carry numbers 1 and 3:
+    ``3.1 - Program Foundation`` sits inside 3 (before: 3 was an unnumbered slug and 3.1 lost it)."""
+    md = ("# Specification\n\n## 1: Scope\n\nWhat it covers.\n\n## 2: Terms\n\n### 2.1 - Component Records\n\nText.\n\n"
+          "# 3 - Requirements\n\n## 3.1 - Program Foundation\n\nText.\n\n## 3.2 - Tasks\n\nText.\n")
+    by_id = _ids(parse_sections(md, "spec.docx", "Specification"))
+    assert {"1", "2", "2.1", "3", "3.1", "3.2"} <= set(by_id)
+    assert by_id["2.1"].parent_id == "2" and by_id["3.1"].parent_id == "3" and by_id["3.2"].parent_id == "3"

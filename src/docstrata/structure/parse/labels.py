@@ -209,6 +209,7 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     if m.components:
         return m.components
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
+    text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
     lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if lm:
         comps = _components(lm.group("label"))
@@ -223,7 +224,7 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         glued = bool(re.match(r"[A-ZÄÖÜ][a-zäöüß]", rest))  # "Abschnitt 1Allgemeine Vorschriften" (PDF text)
         if comps and (lm.group("sep") or not rest or keyword and (dash or glued)) and not rest[:1].isdigit():
             if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \
-                    or rest[:1].isupper():
+                    or rest[:1].isupper() or re.match(r"[-–—]\s+[A-Z]", rest):  # "# 3 - Requirements"
                 m.components = comps
                 return comps
     im = _ITEM_RE.match(text)
