@@ -514,6 +514,11 @@ To sign:
 
 1. Complete the cover page.
 2. Send it to the other party.
+
+Steps:
+
+1. **Download** the cover page and fill it in.
+2. **Sign** it where marked.
 """
 
 
@@ -526,6 +531,7 @@ def test_contract_clauses_with_bold_titles_are_sections_and_plain_lists_stay_lis
         ("1", "1. Introduction"), ("2", "2. Use and Protection of Confidential Information"),
         ("3", "3. Exceptions"), ("4", "4. Term and Termination")]
     assert "Send it to the other party" in _ids(tree)["4"].text
+    assert "**Sign** it where marked" in _ids(tree)["4"].text  # a bold word leading a step is no title
 
 
 def test_pdf_contents_page_never_takes_an_outline_entry():

@@ -99,7 +99,7 @@ def _ordinal_of(m: _Marker) -> int:
     return readings[0][1] if readings else -1
 
 
-_TITLED_CLAUSE_RE = re.compile(r"^\s*\S{1,4}[.)]\s+\*\*(?P<title>[^*\"“”]{2,80}?)[.:]?\*\*\s*[.:]?(?:\s|$)")
+_TITLED_CLAUSE_RE = re.compile(r"^\s*\S{1,4}[.)]\s+\*\*(?P<title>[^*\"“”]{2,80}?)(?:[.:]\*\*|\*\*[.:])(?:\s|$)")
 
 
 def _titled_clause(m: _Marker, lines: list[str]) -> bool:

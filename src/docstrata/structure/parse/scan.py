@@ -358,7 +358,7 @@ def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:
         marker, delim, rest = printed.group(1), printed.group(2), printed.group(3) or ""
     readings = _item_style(marker)
     style, value = readings[0]
-    bold = re.match(r"^\*\*(?P<title>[^*\"“”]{2,80}?)[.:]?\*\*\s*[.:]?(?:\s|$)", rest.strip())
+    bold = re.match(r"^\*\*(?P<title>[^*\"“”]{2,80}?)(?:[.:]\*\*|\*\*[.:])(?:\s|$)", rest.strip())
     title = bold.group("title").strip() if bold else _title_of(rest)[0]  # "1. **Introduction**. This …"
     written = marker + delim
     return _Marker(i, i + 1, "item", "", f"{written} {title}".strip(), indent=indent, style=style,
