@@ -662,3 +662,14 @@ def test_numbered_headings_with_colon_or_dash_nest_their_subsections():
     by_id = _ids(parse_sections(md, "spec.docx", "Specification"))
     assert {"1", "2", "2.1", "3", "3.1", "3.2"} <= set(by_id)
     assert by_id["2.1"].parent_id == "2" and by_id["3.1"].parent_id == "3" and by_id["3.2"].parent_id == "3"
+
+
+def test_eu_paragraph_after_a_lettered_point_stays_a_paragraph():
+    """``2.`` after point ``(b)`` of Article 3 is the article's paragraph 2 (only an Absatz ``(1)``
+    holds Nummern ``1.``); an article keyword section never breaks the numbering check."""
+    text = ("Article 3\n\n1. Member States shall register vehicles:\n\n(a) new vehicles;\n\n(b) used vehicles.\n\n"
+            "2. A vehicle shall not be registered twice.\n\nArticle 4\n\n(1) The register is public.\n\n"
+            "1. Its entries are listed.\n")
+    by_id = _ids(parse_sections(text, "d.txt", "Directive"))
+    assert by_id["article-3.2"].parent_id == "article-3" and by_id["article-3.2"].number == "2."
+    assert [s.parent_id for s in by_id.values() if s.number == "1." and s.start_line > 10] == ["article-4(1)"]

@@ -203,13 +203,14 @@ def _nummer_under_absatz(comps: list[tuple[str, str, str]], label: str, rest: st
     prev = markers[-1] if markers else None
     if prev is None or prev.kind != "item":  # after "(1)", or after the Nummer "1." before it
         return None
-    if not prev.marker_text.startswith("(") and not (prev.components[0][0] == "mditem"
-                                                     and int(comps[0][1]) == prev.value + 1):
+    absatz = re.fullmatch(r"\(\d{1,3}\)", prev.marker_text)  # "(1)", not the "(a)" of an EU paragraph
+    if not absatz and not (prev.components[0][0] == "mditem" and int(comps[0][1]) == prev.value + 1):
         return None
     section = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
     comps_s = _heading_label(section) if section else None
+    path_s = _label_path(comps_s) if comps_s else []
     if not comps_s or not any(k.startswith("kw:") for k, _, _ in comps_s) \
-            or _continues_numbering(_label_path(comps_s), [comps[0][1]]):
+            or all(_ordinal(p) for p in path_s) and _continues_numbering(path_s, [comps[0][1]]):
         return None
     value = int(comps[0][1])
     title, _ = _title_of(rest)
