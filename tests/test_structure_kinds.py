@@ -290,3 +290,386 @@ def test_kind2_keyword_label_with_colon_is_a_container():
     assert {"chapter-1", "chapter-2", "appendix-a"} <= set(by_id)
     assert by_id["chapter-1"].title.endswith("Introduction")
     assert by_id["1.1"].parent_id == "chapter-1" and by_id["2.1"].parent_id == "chapter-2"
+
+
+# --------------------------------------------------------------------------- session 6: new-user trial findings
+
+AUSTLII_TEXT = """Commonwealth Consolidated Acts
+
+[Index] [Search] [Download] [Help]
+
+ACTS INTERPRETATION ACT 1901 - TABLE OF PROVISIONS
+
+Long Title
+
+PART 1--PRELIMINARY
+1.      Short title
+1A.     Simplified outline
+2.      Application of Act
+2A.     Binding the Crown
+
+PART 2--INTERPRETATION
+2B.     Definitions
+3.      Meaning of commencement
+
+ACTS INTERPRETATION ACT 1901 - SECT 1
+Short title
+
+This Act may be cited as the Acts Interpretation Act 1901.
+
+ACTS INTERPRETATION ACT 1901 - SECT 1A
+Simplified outline
+
+The following is a simplified outline of this Act.
+
+ACTS INTERPRETATION ACT 1901 - SECT 2
+Application of Act
+
+(1) This Act applies to all Acts.
+
+(2) This Act also applies to instruments.
+
+ACTS INTERPRETATION ACT 1901 - SECT 2A
+Binding the Crown
+
+This Act binds the Crown in each of its capacities.
+
+ACTS INTERPRETATION ACT 1901 - SECT 2B
+Definitions
+
+In any Act: Australia means the Commonwealth of Australia.
+
+ACTS INTERPRETATION ACT 1901 - SECT 3
+Meaning of commencement
+
+In every Act, commencement means the time at which the Act comes into operation.
+"""
+
+
+def test_austlii_table_of_provisions_is_contents_and_each_sect_is_a_section():
+    """An AustLII page: a table of provisions (section and Part lines) before sections headed
+    "<ACT TITLE> - SECT 2A" with the title on the next line. The table is body text; every section
+    holds its own body (before: the table became the tree and every body landed in section 3)."""
+    tree = parse_sections(AUSTLII_TEXT, "aia.txt", "Acts Interpretation Act 1901")
+    numbered = [s for s in tree.sections if s.section_id != "preamble" and not s.section_id.startswith("2(")]
+    assert [s.section_id for s in numbered] == ["1", "1A", "2", "2A", "2B", "3"]
+    by_id = _ids(tree)
+    assert by_id["1"].title.endswith("Short title") and "may be cited" in by_id["1"].text
+    assert "binds the Crown" in by_id["2A"].text and "binds the Crown" not in by_id["3"].text
+    assert by_id["2(1)"].parent_id == "2"
+    assert "Table of Provisions".lower() in by_id["preamble"].text.lower()  # the contents stay readable
+    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+
+
+# The contents page of an Australian compilation as the PDF converter writes it: Part and
+# Division lines without leaders, section lines with dot leaders, page numbers on lines of their
+# own; then the body with the PDF outline's headings.
+STATUTE_CONTENTS_MD = """Contents
+
+Part XX—Election funding and financial disclosure
+
+1
+
+Division 1—Preliminary
+
+286A
+287 Interpretation ..................................................................... 2
+287AA
+
+Simplified outline of this Part ............................................ 1
+Meaning of foreign donor ............................................... 10
+
+Division 1A—Registration of significant third parties
+
+287D
+287E
+
+Simplified outline of this Division .................................. 14
+Object of this Division .................................................... 14
+
+Part XXA—Authorisation of electoral matter
+
+314AAA Simplified outline ........................................ 20
+
+# Part XX—Election funding and financial disclosure
+
+## Division 1—Preliminary
+
+### 286A Simplified outline of this Part
+
+This Part deals with the funding of registered political parties.
+
+### 287 Interpretation
+
+(1) In this Part, unless the contrary intention appears: associated entity means an entity.
+
+### 287AA Meaning of foreign donor
+
+A foreign donor is a person who is not an Australian.
+
+## Division 1A—Registration of significant third parties
+
+### 287D Simplified outline of this Division
+
+This Division requires registration.
+
+### 287E Object of this Division
+
+The object is transparency.
+
+# Part XXA—Authorisation of electoral matter
+
+### 314AAA Simplified outline of this Part
+
+This Part requires authorisation.
+"""
+
+
+def test_statute_contents_page_without_leaders_on_its_part_lines_is_contents():
+    """Kind 4 on a statute: the contents page repeats every Part and Division line (no dot leaders
+    there, only on the section lines); its Part and Division lines stay body text, so the body's
+    own Part XX and Division 1 hold their sections, and three-letter suffixes (314AAA) and
+    lettered roman Parts (Part XXA) are numbers."""
+    by_id = _ids(parse_sections(STATUTE_CONTENTS_MD, "act.pdf", "Commonwealth Electoral Act 1918"))
+    assert not [sid for sid in by_id if sid.endswith("-2")]
+    assert by_id["286A"].parent_id == "division-1" and by_id["division-1"].parent_id == "part-xx"
+    assert by_id["287E"].parent_id == "division-1a" and by_id["division-1a"].parent_id == "part-xx"
+    assert by_id["314AAA"].parent_id == "part-xxa" and "authorisation" in by_id["314AAA"].text
+
+
+def test_ids_differing_only_in_case_answer_one_citation():
+    """Form item "6a." and section "6A." would both answer "section 6a": the second is a repeat."""
+    md = "# Forms\n\n6A. Envelopes\n\nThe DRO is satisfied.\n\n6a. If no, explain\n\nWhy not.\n"
+    tree = parse_sections(md, "f.md", "Forms")
+    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+    assert {s.section_id for s in tree.sections} >= {"6A", "6a-2"}
+
+
+GERMAN_STATUTE_MD = """# Verordnung über den Auslandszuschlag
+
+Abschnitt 1Allgemeine Vorschriften
+
+## § 1 Anwendungsbereich
+
+Diese Verordnung regelt den Auslandszuschlag.
+
+## § 2 Höhe des Zuschlags
+
+(1)
+
+Der Auslandszuschlag bemisst sich nach der Stufe:
+
+1. 1.
+
+   Stufe 1 bei geringer Belastung, insbesondere bei
+
+   1. a)
+
+      Knappheit von Gütern,
+   2. b)
+
+      Umweltbelastungen;
+2. 2.
+
+   Stufe 2 bei mittlerer Belastung.
+
+(2)
+
+Die Stufen werden festgelegt.
+
+Abschnitt 2Schlussvorschriften
+
+## § 3 Inkrafttreten
+
+Diese Verordnung tritt in Kraft.
+"""
+
+
+def test_german_abschnitt_holds_paragraphs_and_absatz_holds_nummer():
+    """``Abschnitt 1Allgemeine Vorschriften`` (number glued to the title, a plain line above ``## §``
+    headings) is a container holding its §§; in § 2, the ``1.``/``2.`` items (Nummern, written by
+    the converter as ``1. 1.``) belong to Absatz ``(1)`` and their ``a)``/``b)`` to them."""
+    by_id = _ids(parse_sections(GERMAN_STATUTE_MD, "v.md", "Verordnung"))
+    assert by_id["abschnitt-1"].title == "Abschnitt 1 Allgemeine Vorschriften"
+    assert by_id["1"].parent_id == "abschnitt-1" and by_id["2"].parent_id == "abschnitt-1"
+    assert by_id["3"].parent_id == "abschnitt-2"
+    nummern = [s for s in by_id.values() if s.number in ("1.", "2.")]
+    assert [s.parent_id for s in nummern] == ["2(1)", "2(1)"]
+    letters = [s for s in by_id.values() if s.number in ("a)", "b)")]
+    assert {s.parent_id for s in letters} == {nummern[0].section_id}
+    assert by_id["2(2)"].parent_id == "2"
+
+
+NDA_MD = """# Standard Terms
+
+1. **Introduction**. This Mutual Non-Disclosure Agreement allows each party to disclose information.
+
+2. **Use and Protection of Confidential Information**. The Receiving Party shall: (a) use it solely for the Purpose; and (b) protect it.
+
+3. **Exceptions**. The obligations do not apply to information that is publicly available.
+
+4. **Term and Termination**. This MNDA commences on the Effective Date.
+
+To sign:
+
+1. Complete the cover page.
+2. Send it to the other party.
+
+Steps:
+
+1. **Download** the cover page and fill it in.
+2. **Sign** it where marked.
+"""
+
+
+def test_contract_clauses_with_bold_titles_are_sections_and_plain_lists_stay_lists():
+    """Common Paper style: ``1. **Introduction**. text`` items are clauses 1-4 titled by their bold
+    text; the numbered steps after them stay body text of clause 4."""
+    tree = parse_sections(NDA_MD, "nda.md", "NDA")
+    clauses = [s for s in tree.sections if s.number]
+    assert [(s.section_id, s.title) for s in clauses] == [
+        ("1", "1. Introduction"), ("2", "2. Use and Protection of Confidential Information"),
+        ("3", "3. Exceptions"), ("4", "4. Term and Termination")]
+    assert "Send it to the other party" in _ids(tree)["4"].text
+    assert "**Sign** it where marked" in _ids(tree)["4"].text  # a bold word leading a step is no title
+
+
+def test_pdf_contents_page_never_takes_an_outline_entry():
+    """A statute's contents page prints "Part XX—…" without leaders (its page number on a line of
+    its own) between dot-leader section lines: the outline entry is the body's heading, not that line."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    def pdf_line(page, box, text, y0, size=11.0):
+        from docstrata.convert.pdf_layout import _PdfLine
+
+        return _PdfLine(page=page, box=box, text=text, size=size, font="Arial", x0=90.0, x1=300.0,
+                        y0=y0, y1=y0 + size, chars=len(text))
+
+    contents = [pdf_line(1, 1, "Part XX—Election funding", 700), pdf_line(1, 2, "1", 690),
+                pdf_line(1, 3, "Division 1—Preliminary", 680)]
+    contents += [pdf_line(1, 4 + n, f"{t} ........................ {n + 1}", 660 - 12 * n)
+                 for n, t in enumerate(["286A Outline", "287 Interpretation", "287AA Foreign donor"])]
+    body = [pdf_line(2, 10, "Part XX—Election funding", 700, 14.0), pdf_line(2, 11, "Division 1—Preliminary", 670, 13.0),
+            pdf_line(2, 12, "286A Outline", 640, 12.0), pdf_line(2, 13, "Body.", 600)]
+    lines = contents + body
+    assert _apply_outline(lines, [(1, "Part XX—Election funding"), (2, "Division 1—Preliminary"), (3, "286A Outline")])
+    assert [line.page for line in lines if line.level] == [2, 2, 2]
+
+
+def test_pdf_multi_row_page_header_is_peeled_row_by_row():
+    """Every page of a compilation starts "Part XX …" / "Division 1 …" / "Section 287": the third
+    row changes with the section; once the rows above are dropped it is the page's edge and goes too."""
+    from docstrata.convert.pdf import _drop_running_lines
+    from docstrata.convert.pdf_layout import _PdfLine
+
+    def pdf_line(page, text, y0, size=9.0):
+        return _PdfLine(page=page, box=page * 10 + int(y0), text=text, size=size, font="Arial", x0=90.0,
+                        x1=300.0, y0=y0, y1=y0 + size, chars=len(text))
+
+    lines = []
+    for page in range(1, 13):
+        lines += [pdf_line(page, "Part XX Election funding", 780), pdf_line(page, "Division 1 Preliminary", 768),
+                  pdf_line(page, f"Section {286 + page // 3}{'A' if page % 2 else ''}", 756)]
+        words = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima")
+        lines += [pdf_line(page, f"The {words[page - 1]} rule {w} applies here.", 700 - 20 * n, 11.0)
+                  for n, w in enumerate(("one", "two", "three", "four"))]
+        lines.append(pdf_line(page, f"Compilation No. 73 page {page}", 40))
+    kept = [line.text for line in _drop_running_lines(lines, 12)]
+    assert not [t for t in kept if t.startswith(("Part XX", "Division 1", "Section 2"))]
+    assert "The echo rule one applies here." in kept and len(kept) == 48
+
+
+def test_pdf_outline_root_and_wrapped_annex_title():
+    """ISO-style: the number alone above its title ("1" / "Scope"), an annex over three lines
+    ("Annex A" / "(normative)" / "Test methods"), and an outline whose single root (the cover
+    title, set over lines the outline does not match) holds every other entry: the root heads the
+    document, the numbered and annex headings take the outline's titles."""
+    from docstrata.convert.pdf_headings import _apply_outline
+    from docstrata.convert.pdf_layout import _PdfLine
+
+    def pdf_line(page, box, text, y0, size=12.0):
+        return _PdfLine(page=page, box=box, text=text, size=size, font="Arial", x0=90.0, x1=300.0,
+                        y0=y0, y1=y0 + size, chars=len(text))
+
+    lines = [pdf_line(1, 1, "Widgets —", 700, 20.0), pdf_line(1, 2, "Test methods for widgets", 640, 20.0),
+             pdf_line(2, 3, "1", 700), pdf_line(2, 4, "Scope", 684), pdf_line(2, 5, "This document specifies tests.", 650, 11.0),
+             pdf_line(2, 6, "2", 600), pdf_line(2, 7, "Normative references", 584), pdf_line(2, 8, "None.", 550, 11.0),
+             pdf_line(3, 9, "Annex A", 700), pdf_line(3, 9, "(normative)", 686), pdf_line(3, 10, "Test methods", 660),
+             pdf_line(3, 11, "Tests are run.", 620, 11.0)]
+    outline = [(1, "Widgets: Test methods"), (2, "1 Scope"), (2, "2 Normative references"),
+               (2, "Annex A (normative) Test methods")]
+    assert _apply_outline(lines, outline)
+    assert [(line.level, line.text) for line in lines if line.level] == [
+        (1, "Widgets: Test methods"), (2, "1 Scope"), (2, "2 Normative references"),
+        (2, "Annex A (normative) Test methods")]
+    tree = parse_sections("# Widgets: Test methods\n\n## 1 Scope\n\nText.\n\n## Annex A (normative) Test methods\n\nRun.\n",
+                          "w.pdf", "Widgets")
+    assert _ids(tree)["annex-a"].parent_id == "widgets-test-methods"
+
+
+def test_get_section_accepts_a_unique_heading_title(tmp_path):
+    """``get_section("Introduction")``: a heading title (case-insensitive, with or without its
+    number) names the one section that has it; a title two sections share is refused with their ids."""
+    import textwrap
+
+    import pytest
+
+    import docstrata
+    from docstrata.search import QueryError
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "spec.md").write_text(
+        "# Spec\n\n## 1 Introduction\n\nWhy this spec exists.\n\n## 2 Parsing\n\n### 2.1 Notes\n\nFirst notes.\n\n"
+        "## 3 Serialising\n\n### 3.1 Notes\n\nSecond notes.\n", encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: a spec
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        docs = tools["docs"]
+        docs.ingest()
+        page = docs.get_section("spec.md", "introduction")
+        assert "Why this spec exists" in page[0].content and page[0].section_id == "1"
+        assert docs.get_section("spec.md", "1 Introduction")[0].section_id == "1"
+        with pytest.raises(QueryError, match="2.1, 3.1"):
+            docs.get_section("spec.md", "Notes")
+
+
+def test_german_pdf_text_nummer_is_an_item_of_its_absatz():
+    """The same statute as PDF text (no Markdown): ``1.`` and ``2.`` after ``(1)`` of ``§ 3`` are
+    Nummern of that Absatz, not sections 1 and 2 of the document (which § 1 and § 2 are)."""
+    text = ("Verordnung\n\nAbschnitt 1Allgemeines\n\n§ 1 Anwendungsbereich\n\nDiese Verordnung gilt.\n\n"
+            "§ 2 Begriffe\n\nDienstort ist der Ort.\n\nAbschnitt 2Zuschlag\n\n§ 3 Höhe\n\n"
+            "(1) Der Zuschlag bemisst sich nach der Stufe.\n\n1. Stufe 1 bei geringer Belastung,\n\n"
+            "2. Stufe 2 bei mittlerer Belastung.\n\n(2) Die Stufen werden festgelegt.\n")
+    tree = parse_sections(text, "v.txt", "Verordnung")
+    by_id = _ids(tree)
+    assert by_id["1"].parent_id == "abschnitt-1" and by_id["3"].parent_id == "abschnitt-2"
+    assert [s.parent_id for s in tree.sections if s.number in ("1.", "2.")] == ["3(1)", "3(1)"]
+    assert by_id["3(2)"].parent_id == "3"
+    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+
+
+def test_numbered_headings_with_colon_or_dash_nest_their_subsections():
+    """A Word specification's headings ``1: Scope``, ``# 3 - Requirements`` carry numbers 1 and 3:
+    ``3.1 - Program Foundation`` sits inside 3 (before: 3 was an unnumbered slug and 3.1 lost it)."""
+    md = ("# Specification\n\n## 1: Scope\n\nWhat it covers.\n\n## 2: Terms\n\n### 2.1 - Component Records\n\nText.\n\n"
+          "# 3 - Requirements\n\n## 3.1 - Program Foundation\n\nText.\n\n## 3.2 - Tasks\n\nText.\n")
+    by_id = _ids(parse_sections(md, "spec.docx", "Specification"))
+    assert {"1", "2", "2.1", "3", "3.1", "3.2"} <= set(by_id)
+    assert by_id["2.1"].parent_id == "2" and by_id["3.1"].parent_id == "3" and by_id["3.2"].parent_id == "3"
+
+
+def test_eu_paragraph_after_a_lettered_point_stays_a_paragraph():
+    """``2.`` after point ``(b)`` of Article 3 is the article's paragraph 2 (only an Absatz ``(1)``
+    holds Nummern ``1.``); an article keyword section never breaks the numbering check."""
+    text = ("Article 3\n\n1. Member States shall register vehicles:\n\n(a) new vehicles;\n\n(b) used vehicles.\n\n"
+            "2. A vehicle shall not be registered twice.\n\nArticle 4\n\n(1) The register is public.\n\n"
+            "1. Its entries are listed.\n")
+    by_id = _ids(parse_sections(text, "d.txt", "Directive"))
+    assert by_id["2"].parent_id == "article-3" and by_id["2"].number == "2"
+    assert [s.parent_id for s in by_id.values() if s.number == "1." and s.start_line > 10] == ["article-4(1)"]

@@ -108,6 +108,30 @@ def _label_at(content: str, label: str, pos: int) -> int | None:
     return m.start() if m else None
 
 
+def _title_key(title: str) -> str:
+    return " ".join(re.sub(r"[*_`\"“”]+", "", title).casefold().split()).strip(" .:")
+
+
+def _sections_titled(chunks: list[Chunk], asked: str) -> list[str]:
+    """Ids of the sections whose heading title, with or without its number (``1.0 Framework
+    Introduction``, ``Article 4 Definitions``), is ``asked`` (case-folded), in document order.
+    Titles come from each chunk's own section and its parent chain (heading-only ancestors)."""
+    want = _title_key(asked)
+    if not want:
+        return []
+    out: dict[str, None] = {}
+    for c in chunks:
+        ids = [*reversed(c.metadata.get("ancestors", [])), c.section_id]
+        titles = list(c.parent_chain) if len(c.parent_chain) == len(ids) else [""] * len(ids)
+        titles[-1] = c.section_title or titles[-1]
+        for sid, title in zip(ids, titles):
+            key = _title_key(title)
+            bare = re.sub(r"^(?:[^\W\d_]+\.?\s+)?[\w§.()]*\d[\w.()]*[.:]?\s+", "", key)
+            if want in (key, bare):
+                out[sid] = None
+    return list(out)
+
+
 def _item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
     """The span of sub-item ``sid`` ("article-17(3)") inside ``chunk``'s content, from its label
     line to the next item that is not inside it; ``None`` when ``sid`` is not a parenthesised
@@ -930,6 +954,12 @@ class HierarchicalDocumentTool(_BaseTool):
                 held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
                 target = next((sid for sid in held if keys & _cited_keys(sid)), starts[0].section_id)
                 found = [c for c in chunks if holds(c, target)]
+        if not found:  # a heading title ("Introduction"), when exactly one section has it
+            titled = _sections_titled(chunks, section_id)
+            if len(titled) > 1:
+                raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
+                                 f"{', '.join(titled[:8])}; ask for one of these ids")
+            found = [c for c in chunks if titled and holds(c, titled[0])]
         if not found:
             ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
             raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
@@ -941,11 +971,13 @@ class HierarchicalDocumentTool(_BaseTool):
         ``section_id`` of ``document``, its subsections included, in document order; without
         ``section_id``, of the whole document. ``cursor`` (from the previous page's
         ``next_cursor``) continues where that page stopped. ``document`` is a doc_key (a unique
-        suffix, file name or stem also works); the id may be an alias as cited (``Section 4.2``).
-        The page iterates as its chunks.
+        suffix, file name or stem also works); the id may be an alias as cited (``Section 4.2``)
+        or a heading title only one section has (``Introduction``, case-insensitive, with or
+        without its number). The page iterates as its chunks.
 
-        Raises :class:`QueryError` if the document or section does not exist, ``max_chars`` is
-        outside 200–1,000,000, or the cursor is not valid for this text.
+        Raises :class:`QueryError` if the document or section does not exist, a title names
+        several sections (their ids are listed), ``max_chars`` is outside 200–1,000,000, or the
+        cursor is not valid for this text.
         """
         _check_max_chars(max_chars)
         self.ensure_ready()

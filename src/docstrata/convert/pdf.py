@@ -30,33 +30,51 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
 
 def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
     """Remove page headers/footers: lines on the two outermost text rows at the top or bottom of a
-    page whose text (digits masked) and size recur on at least a quarter of the pages (and three),
-    or whose exact text (with letters) and size recur on a run of three consecutive pages (or three
-    alternate ones) — a header naming the current chapter ("CHAPTER 1", then "APPENDIX B") changes
-    with the chapter — and page numbers there."""
-    by_page: dict[int, list[_PdfLine]] = {}
-    for line in lines:
-        by_page.setdefault(line.page, []).append(line)
-    edges: dict[int, list[_PdfLine]] = {p: _edge_lines(ls) for p, ls in by_page.items()}
-    counts: Counter[tuple[str, float]] = Counter()
-    pages_of: dict[tuple[str, float], set[int]] = {}
-    for page, edge in edges.items():
-        keys = {(_running_key(line.text), line.size) for line in edge}
-        counts.update(keys)
-        for line in edge:  # verbatim, with letters: not a section number atop successive pages
-            if re.search(r"[^\W\d_]", line.text):
-                pages_of.setdefault((" ".join(line.text.split()), line.size), set()).add(page)
-    threshold = max(3, -(-n_pages // 4))  # books alternate headers on odd and even pages
+    page whose text (numbers masked, letter suffixes too: ``Section 287AA``) and size recur on at
+    least a quarter of the pages (and three), or whose exact text (with letters) and size recur on
+    a run of three consecutive pages (or three alternate ones) — a header naming the current
+    chapter ("CHAPTER 1", then "APPENDIX B") changes with the chapter — and page numbers there.
+    A header block of more rows (a statute's "Part XX …" / "Division 1 …" / "Section 287") is
+    peeled row by row: where a pass removed edge lines of a page, the next pass looks at the rows
+    that became that page's edge (at most three passes)."""
     body_size = _body_style(lines)[0]
-    doomed = set()
-    for page, edge in edges.items():
-        for line in edge:
-            key = (_running_key(line.text), line.size)
-            page_number = _is_page_number(line.text) and line.size <= body_size + 1
-            verbatim = pages_of.get((" ".join(line.text.split()), line.size), set())
-            if page_number or counts[key] >= threshold or _in_page_run(page, verbatim):
-                doomed.add(id(line))
-    return [line for line in lines if id(line) not in doomed]
+    threshold = max(3, -(-n_pages // 4))  # books alternate headers on odd and even pages
+    pages: set[int] | None = None  # pages whose edges the next pass looks at (None: all)
+    for peel in range(3):
+        by_page: dict[int, list[_PdfLine]] = {}
+        for line in lines:
+            by_page.setdefault(line.page, []).append(line)
+        edges = {p: _edge_lines(ls) for p, ls in by_page.items() if pages is None or p in pages}
+        if peel:  # below a header row only header text ("Section 287"), never a lone number or glyph
+            edges = {p: [ln for ln in edge if re.search(r"[^\W\d_]{2}", ln.text) and len(ln.text.split()) <= 8
+                         and not re.search(r"[.;,:]$", ln.text.strip())] for p, edge in edges.items()}
+        counts: Counter[tuple[str, float]] = Counter()
+        pages_of: dict[tuple[str, float], set[int]] = {}
+        for page, edge in edges.items():
+            counts.update({(_edge_key(line.text), line.size) for line in edge})
+            for line in edge:  # verbatim, with letters: not a section number atop successive pages
+                if re.search(r"[^\W\d_]", line.text):
+                    pages_of.setdefault((" ".join(line.text.split()), line.size), set()).add(page)
+        doomed = set()
+        for page, edge in edges.items():
+            for line in edge:
+                # a bare number under a header row is a contents entry's section number, not a page's
+                page_number = not peel and _is_page_number(line.text) and line.size <= body_size + 1
+                verbatim = pages_of.get((" ".join(line.text.split()), line.size), set())
+                if page_number or counts[(_edge_key(line.text), line.size)] >= threshold \
+                        or _in_page_run(page, verbatim):
+                    doomed.add(id(line))
+        if not doomed:
+            break
+        pages = {line.page for line in lines if id(line) in doomed}
+        lines = [line for line in lines if id(line) not in doomed]
+    return lines
+
+
+def _edge_key(text: str) -> str:
+    """A page-edge line with its numbers masked, a number's letter suffix included (``Section
+    287AA`` and ``Section 12`` are one running header)."""
+    return re.sub(r"#[A-Z]{1,3}\b", "#", _running_key(text))
 
 
 def _in_page_run(page: int, pages: set[int]) -> bool:

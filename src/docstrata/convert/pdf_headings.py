@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
@@ -67,6 +68,21 @@ def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int)
     yield from range(end, len(lines))
 
 
+def _contents_pages(lines: list[_PdfLine]) -> set[int]:
+    """Pages of the document's own table of contents: at least three dot-leader lines making up
+    at least a sixth of the page's lines. A contents page repeats every Part and Division title
+    (statute contents print the page number on a line of its own, so the title line has no
+    leader), and an outline entry found there is the contents line, not the heading."""
+    per_page: Counter[int] = Counter()
+    leaders: Counter[int] = Counter()
+    for line in lines:
+        if line.text.strip():
+            per_page[line.page] += 1
+            if _TOC_LINE.search(line.text) or re.search(r"\.{4,}", line.text):
+                leaders[line.page] += 1
+    return {page for page, n in leaders.items() if n >= 3 and n * 6 >= per_page[page]}
+
+
 def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
     """Mark the lines the PDF outline (bookmarks) names as headings at the outline's levels.
 
@@ -82,19 +98,30 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     if len(outline) < 3:
         return False
     keys = [_outline_key(line.text) for line in lines]
+    contents = _contents_pages(lines)
     matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
     taken: set[int] = set()
     position = page_start = 0
     for level, title in outline:
         target = _outline_key(title)
         for i in _outline_search_order(lines, position, page_start):
-            if i in taken or _TOC_LINE.search(lines[i].text) or re.search(r"\.{4,}", lines[i].text):
-                continue  # a contents line (dot leaders) names a heading, it is not one
+            if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
+                    or re.search(r"\.{4,}", lines[i].text):
+                continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
             used = 0
-            if keys[i] == target or _after_stray_glyph(keys[i], target):
-                used = 1
-            elif i + 1 < len(lines) and _continues_line(lines[i], lines[i + 1]) and f"{keys[i]} {keys[i + 1]}" == target:
-                used = 2
+            if keys[i] == target or _after_stray_glyph(keys[i], target) \
+                    or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
+                used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
+            else:  # a title wrapped over two or three lines (a long Division title)
+                joined = keys[i]
+                for k in range(i + 1, min(i + 3, len(lines))):
+                    if not _continues_line(lines[k - 1], lines[k]) \
+                            or not target.replace(" ", "").startswith(joined.replace(" ", "")):
+                        break
+                    joined = f"{joined} {keys[k]}"
+                    if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
+                        used = k - i + 1
+                        break
             if used:
                 matches.append((i, used, level, title))
                 taken.update(range(i, i + used))
@@ -103,11 +130,17 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
                 break
     if len(matches) < 0.6 * len(outline):
         return False
+    root_level, root_title = outline[0]
+    if all(level > root_level for level, _ in outline[1:]) and not any(t is root_title for *_, t in matches):
+        # the outline's single root (the document title, set over several lines of a cover page)
+        # holds every other entry: it heads the document
+        lines.insert(0, replace(lines[0], text=" ".join(root_title.split()), level=min(root_level, 6)))
+        matches = [(i + 1, used, level, title) for i, used, level, title in matches]
     for i, used, level, title in matches:
         printed = " ".join(line.text for line in lines[i : i + used])
         lines[i].text = printed if normalize_heading(printed) == normalize_heading(title) else " ".join(title.split())
-        if used == 2:
-            lines[i + 1].text = ""
+        for k in range(i + 1, i + used):
+            lines[k].text = ""
         lines[i].level = min(level, 6)
     return True
 

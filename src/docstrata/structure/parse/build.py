@@ -38,6 +38,21 @@ def _id_from_path(path: list[str]) -> str:
 _SECTION_HOLDS_ARTICLES: ContextVar[bool] = ContextVar("_SECTION_HOLDS_ARTICLES", default=False)
 
 
+# Whether this document writes its containers only as plain labels (an HTML statute whose
+# "Abschnitt 1" is a paragraph above "## § 1" headings): then a container label holds the headings
+# after it. Where containers are also headings, a plain container line is a running header or a
+# wrapped reference ("… in Schedule 1."), and holds nothing.
+_LABEL_CONTAINERS: ContextVar[frozenset[str]] = ContextVar("_LABEL_CONTAINERS", default=frozenset())
+
+
+def _label_only_containers(markers: list[_Marker]) -> frozenset[str]:
+    """Container keywords (``abschnitt``, ``part``) this document writes as plain labels and never
+    as Markdown headings."""
+    labels = {_keyword_of(m) for m in markers if m.kind == "label" and _rank(m) < 9}
+    headings = {_keyword_of(m) for m in markers if m.kind == "heading"}
+    return frozenset(k for k in labels - headings if k)
+
+
 def _keyword_of(m: _Marker) -> str | None:
     comps = _heading_label(m)
     return comps[0][0].split(":")[2] if comps and comps[0][0].startswith("kw:") else None
@@ -74,9 +89,11 @@ def _rank(marker: _Marker) -> int:
 def _build(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
     """Nest markers into sections; each section's text runs to the next marker."""
     token = _SECTION_HOLDS_ARTICLES.set(_section_holds_articles(markers, lines))
+    token2 = _LABEL_CONTAINERS.set(_label_only_containers(markers))
     try:
         return _nest(markers, lines, doc_title)
     finally:
+        _LABEL_CONTAINERS.reset(token2)
         _SECTION_HOLDS_ARTICLES.reset(token)
 
 
@@ -131,7 +148,8 @@ def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
             if top.marker.kind == "heading":
                 if top.path and _is_prefix(top.path, path):
                     return top
-                if top.path and _label_path(_heading_label(top.marker) or []) and _conflicts(top, path, rank):
+                if top.path and _label_path(_heading_label(top.marker) or []) \
+                        and _conflicts(top, path, rank, _keyword_of(m)):
                     stack.pop()
                     continue
                 return top
@@ -149,12 +167,18 @@ def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
         o = stack[pos]
         if o.marker.kind != "item" or o.marker.indent != m.indent:
             break
-        if o.marker.style == m.style:
+        if o.marker.style == m.style and _item_form(o.marker) == _item_form(m):
             same = pos
             break
     if same is not None:
         del stack[same:]
     return stack[-1] if stack else None
+
+
+def _item_form(m: _Marker) -> str:
+    """How an item writes its enumerator: ``(1)`` and ``1.`` are two levels (a German ``Absatz``
+    and its ``Nummer``), whatever their ordinal style."""
+    return "paren" if m.marker_text.startswith("(") else "dot"
 
 
 def _container_rank(m: _Marker) -> int | None:
@@ -175,6 +199,11 @@ def _heading_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     while stack:
         top = stack[-1]
         if top.marker.kind != "heading":
+            # a container label in plain text ("Abschnitt 1Auslandszuschlag" above "## § 1 …")
+            # holds the numbered headings and lower containers after it
+            if top.marker.kind == "label" and rank is not None and top.rank < 9 and top.rank < rank \
+                    and _keyword_of(top.marker) in _LABEL_CONTAINERS.get():
+                return top
             stack.pop()
             continue
         top_rank = _container_rank(top.marker)
@@ -191,11 +220,13 @@ def _heading_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     return None
 
 
-def _conflicts(top: _Open, path: list[str], rank: int) -> bool:
+def _conflicts(top: _Open, path: list[str], rank: int, label_kw: str | None = None) -> bool:
     """A numbered heading is closed by a label that is neither inside it nor a lower-rank item."""
     if _is_prefix(top.path, path):
         return False
     top_rank = _rank(top.marker) if top.marker.components else 9
+    if top_rank == 9 and rank < 9 and top.marker.kind == "heading" and label_kw in _LABEL_CONTAINERS.get():
+        return True  # a container label ("Abschnitt 2") closes a numbered section heading ("§ 7")
     return rank <= top_rank and top_rank != 9 or (top_rank == 9 and rank == 9 and bool(top.path) and
                                                   not top.path[-1].startswith("("))
 

@@ -7,7 +7,9 @@ import re
 from collections import Counter
 
 from .labels import _heading_label, _item_style, _label_path, _plain
-from .patterns import _TOC_RE, _Marker
+from .patterns import _KEYWORDS, _TOC_RE, _Marker
+
+_CONTAINER_PREFIXES = frozenset(prefix for prefix, rank in _KEYWORDS.values() if prefix and rank < 4)
 
 
 def _label_indent(markers: list[_Marker]) -> int | None:
@@ -61,23 +63,50 @@ def _numbers_subsections_in_headings(markers: list[_Marker]) -> bool:
 
 
 def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list[_Marker], lines: list[str]) -> bool:
-    """A Markdown list item is a section under a numbered section, or when it has an ordered sub-list."""
+    """A Markdown list item is a section under a numbered section, when it has an ordered sub-list,
+    or when it and a neighbour of its list are titled clauses (``1. **Introduction**. This …``)."""
+    if _titled_clause(m, lines) and any(
+            o.kind == "item" and o.indent == m.indent and o.components[0][0] == "mditem" and _titled_clause(o, lines)
+            for o in markers[max(0, idx - 1):idx] + markers[idx + 1:idx + 2]):
+        return True
     numbered_parent = False
     for k in reversed(kept):
         if k.kind in ("heading", "label"):
             numbered_parent = bool(k.components) or bool(_heading_label(k))
             break
-        if k.kind == "item" and k.indent < m.indent:
-            numbered_parent = True
+        if k.kind == "item" and (k.indent < m.indent or k.marker_text.startswith("(")):
+            numbered_parent = True  # under a deeper-set item, or under an "(1)" of the same column
             break
         if k.kind == "item" and k.indent == m.indent:
-            return True  # sibling of an accepted item
+            # sibling of an accepted item; after other text at the list's indentation, only when
+            # it continues that item's numbering (a new list of steps is not a clause)
+            interrupted = any(lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) <= m.indent
+                              and not _MD_LIST_LINE_RE.match(lines[j]) for j in range(k.line + 1, m.line))
+            return not interrupted or _ordinal_of(m) == _ordinal_of(k) + 1
     if numbered_parent:
         return True
     nxt = markers[idx + 1] if idx + 1 < len(markers) else None
     return bool(nxt and nxt.kind == "item" and nxt.components[0][0] == "mditem" and nxt.indent > m.indent
                 and all(not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > m.indent
                         for j in range(m.line + 1, nxt.line)))
+
+
+_MD_LIST_LINE_RE = re.compile(r"^\s*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)]\s")
+
+
+def _ordinal_of(m: _Marker) -> int:
+    readings = _item_style(m.marker_text.strip("().").rstrip(")"))
+    return readings[0][1] if readings else -1
+
+
+_TITLED_CLAUSE_RE = re.compile(r"^\s*\S{1,4}[.)]\s+\*\*(?P<title>[^*\"“”]{2,80}?)(?:[.:]\*\*|\*\*[.:])(?:\s|$)")
+
+
+def _titled_clause(m: _Marker, lines: list[str]) -> bool:
+    """The item opens with a bold title (``2. **Use and Protection of Confidential Information**.``),
+    as contracts write their numbered clauses; a bold quoted term (``**"Customer"** means``) is a
+    definition, not a title."""
+    return bool(_TITLED_CLAUSE_RE.match(lines[m.line]))
 
 
 def _continues_sequence(m: _Marker, open_items: list[_Marker]) -> bool:
@@ -141,25 +170,64 @@ def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Ma
         if k is not None:
             positions.setdefault(k, []).append(n)
 
+    # a container (Part, Abschnitt, Anlage) has no text of its own: it comes back by number alone
+    container = [k is not None and any(p.split("-")[0] in _CONTAINER_PREFIXES for p in k[:1]) for k in keys]
+
+    def opens_items(n: int) -> bool:  # "SECT 2 Application" directly followed by its "(1)"
+        return n + 1 < len(markers) and markers[n + 1].kind == "item"
+
     def comes_back(n: int) -> bool:
-        return any(later > n and (len(body[later]) > 2 or markers[later].kind == "heading")
+        return any(later > n and (len(body[later]) > 2 or markers[later].kind == "heading" or container[later]
+                                  or bool(markers[later].heading and (body[later] or opens_items(later))))
                    and words[later][:len(words[n])] == words[n] for later in positions[keys[n]])
 
     candidate = [k is not None and len(body[n]) <= 2 and all(len(t) <= 160 for t in body[n])
-                 and bool(words[n]) and comes_back(n) for n, k in enumerate(keys)]
-    drop: set[int] = set()
+                 and (bool(words[n]) or container[n]) and comes_back(n) for n, k in enumerate(keys)]
+    blocks = _dot_leader_blocks(lines)
+    # inside a contents page (dot-leader lines all around), an entry that comes back is contents
+    # whatever its neighbours: statute contents print section lines with leaders between Part lines
+    drop: set[int] = {n for n, k in enumerate(keys) if k is not None and bool(words[n]) and comes_back(n)
+                      and any(a <= markers[n].line <= b for a, b in blocks)}
+    # a container entry with no text of its own ("PART 2--INTERPRETATION" of an AustLII table of
+    # provisions, whose body never repeats the Part lines) bridges two runs of entries
+    bridge = [container[n] and not candidate[n] and markers[n].kind == "label" and len(body[n]) <= 1
+              for n in range(len(markers))]
     n = 0
     while n < len(markers):
         if not candidate[n]:
             n += 1
             continue
+        start = n
+        while start > 0 and bridge[start - 1]:
+            start -= 1  # the contents' first Part line, right before its first entry
         end = n
-        while end + 1 < len(markers) and candidate[end + 1]:
+        while end + 1 < len(markers) and (candidate[end + 1] or bridge[end + 1]):
             end += 1
-        if end - n + 1 >= 3:
-            drop.update(range(n, end + 1))
+        while bridge[end]:
+            end -= 1  # a Part line after the last entry opens the body
+        if sum(candidate[start:end + 1]) >= 3:
+            drop.update(range(start, end + 1))
         n = end + 1
     return [m for n, m in enumerate(markers) if n not in drop]
+
+
+def _dot_leader_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """Line spans of contents pages: at least three dot-leader lines (``Interpretation ....... 2``),
+    each within 12 non-blank lines of the next; a span runs from its first to its last leader
+    line, widened by the 12 non-blank lines before its first (the page's first entries)."""
+    leaders = [n for n, ln in enumerate(lines) if _TOC_RE.search(ln.strip())]
+    nonblank = [n for n, ln in enumerate(lines) if ln.strip()]
+    rank = {n: r for r, n in enumerate(nonblank)}
+    blocks: list[tuple[int, int]] = []
+    group: list[int] = []
+    for n in leaders + [None]:
+        if n is not None and group and rank[n] - rank[group[-1]] <= 12:
+            group.append(n)
+            continue
+        if len(group) >= 3:
+            blocks.append((nonblank[max(0, rank[group[0]] - 12)], group[-1]))
+        group = [n] if n is not None else []
+    return blocks
 
 
 def _entry_words(m: _Marker, body: list[str]) -> list[str]:

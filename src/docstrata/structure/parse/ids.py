@@ -32,16 +32,17 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
                 sections[pos].section_id = f"{container}/{sid}"
             elif sections[pos].parent_id:
                 sections[pos].section_id = f"{sections[pos].parent_id}/{sid}"
+    # ids that differ only in case ("6A" of one form, "6a" of another) are one citation to a reader
     seen: set[str] = set()
     counts: dict[str, int] = {}
     suffixed: dict[int, str] = {}  # id(section) → its id before the "-N" suffix
     for s in sections:
         base = s.section_id
-        if base in seen:
-            counts[base] = counts.get(base, 1) + 1
-            s.section_id = f"{base}-{counts[base]}"
+        if base.casefold() in seen:
+            counts[base.casefold()] = counts.get(base.casefold(), 1) + 1
+            s.section_id = f"{base}-{counts[base.casefold()]}"
             suffixed[id(s)] = base
-        seen.add(s.section_id)
+        seen.add(s.section_id.casefold())
     return suffixed
 
 

@@ -151,7 +151,7 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
 
 def _ordinal(part: str) -> tuple[int, str] | None:
     """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); ``None`` for other parts."""
-    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,2}|[a-z])", part)
+    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,3}|[a-z])", part)
     if m:
         return int(m.group(1)), m.group(2).upper()
     return (ord(part) - 64, "") if re.fullmatch(r"[A-Z]", part) else None
@@ -209,6 +209,7 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     if m.components:
         return m.components
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
+    text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
     lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if lm:
         comps = _components(lm.group("label"))
@@ -218,10 +219,12 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps) and comps \
                 and all(k == "num" and v.isdigit() for k, v, _ in comps) and _stands_alone(inner):
             comps = inner_comps  # "1. Article I": the keyword label names the section
-        dash = rest[:1] in "—–" and any(k.startswith("kw:") for k, _, _ in comps or [])  # "TITLE 1—GENERAL"
-        if comps and (lm.group("sep") or not rest or dash) and not rest[:1].isdigit():
+        keyword = any(k.startswith("kw:") for k, _, _ in comps or [])
+        dash = rest[:1] in "—–" or rest.startswith("--")  # "TITLE 1—GENERAL", "PART 1--PRELIMINARY"
+        glued = bool(re.match(r"[A-ZÄÖÜ][a-zäöüß]", rest))  # "Abschnitt 1Allgemeine Vorschriften" (PDF text)
+        if comps and (lm.group("sep") or not rest or keyword and (dash or glued)) and not rest[:1].isdigit():
             if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \
-                    or rest[:1].isupper():
+                    or rest[:1].isupper() or re.match(r"[-–—]\s+[A-Z]", rest):  # "# 3 - Requirements"
                 m.components = comps
                 return comps
     im = _ITEM_RE.match(text)

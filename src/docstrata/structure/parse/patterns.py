@@ -15,21 +15,26 @@ _KEYWORDS: dict[str, tuple[str, int]] = {
     "subdivision": ("subdivision", 3), "schedule": ("schedule", 1),
     "appendix": ("appendix", 1), "app": ("appendix", 1), "annex": ("annex", 1),
     "amendment": ("amendment", 1), "article": ("article", 4), "art": ("article", 4),
-    "section": ("", 5), "sec": ("", 5), "§": ("", 5), "rule": ("", 5), "clause": ("", 5),
+    "section": ("", 5), "sec": ("", 5), "sect": ("", 5), "§": ("", 5), "rule": ("", 5), "clause": ("", 5),
     "regulation": ("", 5),
+    # German statutes: Teil > Kapitel / Abschnitt > Unterabschnitt > § ; Anlage is a schedule
+    "teil": ("teil", 1), "kapitel": ("kapitel", 2), "abschnitt": ("abschnitt", 2),
+    "unterabschnitt": ("unterabschnitt", 3), "anlage": ("anlage", 1), "artikel": ("artikel", 4),
 }
-_BARE_ALIAS_KEYWORDS = {"section", "sec", "§"}
+_BARE_ALIAS_KEYWORDS = {"section", "sec", "sect", "§"}
 
-_KW_RE = r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|division|subdivision|schedule|appendix|annex|amendment|article|section|clause|rule|regulation)\b|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))"
-# a number with a letter suffix: 12A, 19B, 23E; US Code style lower-case single letters: 106a, 112b
-_NUM = r"(?:\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?|[IVXLC]{1,7}|[A-Z](?![a-z]))"
+_KW_RE = (r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|division|subdivision|schedule|appendix|annex|amendment"
+          r"|article|section|sect|clause|rule|regulation|teil|kapitel|abschnitt|unterabschnitt|anlage|artikel)\b"
+          r"|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))")
+# a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
+_NUM = r"(?:\d{1,4}(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
 _PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
 # A compound label: keyword components and bare components joined by dots.
 _KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
-_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,2}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
+_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
 _LABEL_RE = re.compile(
     rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
-    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]))(?P<rest>.*)$"
+    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"
 )
 _FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)(?P<rest>[A-Z].*)$")
 _ITEM_RE = re.compile(r"^(?P<label>\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")

@@ -5,6 +5,8 @@ with the shape rules that keep prose, figures, tables and fenced code out."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from contextvars import ContextVar
 
 from .labels import (
     _components,
@@ -18,6 +20,8 @@ from .labels import (
 )
 from .patterns import (
     _ATX_RE,
+    _KW_ANON,
+    _NUM,
     _FENCE_RE,
     _FIRST_ROMAN_OR_LETTER_RE,
     _FUNCTION_WORDS,
@@ -32,8 +36,36 @@ from .patterns import (
 )
 
 
+# "ACTS INTERPRETATION ACT 1901 - SECT 2A": a provision headed by the document's running title,
+# a dash and the provision's own label (AustLII and other legal portals print every section so).
+_RUNNING_LABEL_RE = re.compile(rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
+                               rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$")
+_RUNNING_TITLES: ContextVar[frozenset[str]] = ContextVar("_RUNNING_TITLES", default=frozenset())
+
+
+def _running_titles(lines: list[str]) -> frozenset[str]:
+    """Prefixes (case-folded) that head at least two ``<prefix> - <keyword> <number>`` lines: the
+    document's running title, not part of the provision's label."""
+    counts = Counter(m.group("prefix").casefold() for ln in lines if (m := _RUNNING_LABEL_RE.match(ln.strip())))
+    return frozenset(p for p, n in counts.items() if n >= 2)
+
+
+def _without_running_title(text: str) -> str:
+    """``SECT 2A`` for ``ACTS INTERPRETATION ACT 1901 - SECT 2A`` when that prefix is a running title."""
+    m = _RUNNING_LABEL_RE.match(text)
+    return m.group("label") if m and m.group("prefix").casefold() in _RUNNING_TITLES.get() else text
+
+
 def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
     """Find every section marker in document order."""
+    token = _RUNNING_TITLES.set(_running_titles(lines))
+    try:
+        return _scan_lines(lines, markdown_flavour)
+    finally:
+        _RUNNING_TITLES.reset(token)
+
+
+def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
     markers: list[_Marker] = []
     fence: str | None = None
     prev_blank = True
@@ -75,7 +107,7 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | Non
     line = lines[i]
     m = _ATX_RE.match(line)
     if m:
-        text = m.group("text") or ""
+        text = _without_running_title(m.group("text") or "")
         return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")))
     if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
         u = _SETEXT_RE.match(lines[i + 1])
@@ -95,7 +127,7 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     line = lines[i]
     expanded = line.expandtabs(4)
     indent = len(expanded) - len(expanded.lstrip())
-    text = line.strip()
+    text = _without_running_title(line.strip())
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
     if markdown_flavour:
@@ -119,6 +151,13 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     comps = _components(label)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
+    above = next((ln for ln in reversed(lines[max(0, i - 3):i]) if ln.strip()), "")
+    if any(k.startswith("kw:") for k, _, _ in comps) and not rest.strip(" .;,)") and re.search(r"\w$", above.strip()) \
+            and _ends_mid_sentence(above):
+        return None  # "… the checklist in Form DB of" / "Schedule 1.": a wrapped reference
+    nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
+    if nummer is not None:
+        return nummer
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
     path = _label_path(comps)
     if prev_path is not None:
@@ -131,10 +170,52 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
         if sibling is None:
             return None
         return sibling
+    end = i + 1
+    if not rest.strip() and any(k.startswith("kw:") for k, _, _ in comps):
+        rest, end = _title_below(lines, i)
     title, is_heading = _title_of(rest)
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
-    heading = line if is_heading else ""
-    return _Marker(i, i + 1, "label", heading, shown, indent=indent, components=comps)
+    heading = "\n".join(lines[i:end]) if is_heading else ""
+    return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
+
+
+def _title_below(lines: list[str], i: int) -> tuple[str, int]:
+    """(title, end) for a keyword label alone on line ``i`` ("SECT 2A", "Article 5"): the line
+    directly below is its title when it reads as one (short, capitalised, no label of its own)
+    and a blank line or the end follows it; otherwise no title."""
+    if i + 1 >= len(lines) or not lines[i + 1].strip() or i + 2 < len(lines) and lines[i + 2].strip():
+        return "", i + 1
+    below = lines[i + 1].strip()
+    if _LABEL_RE.match(below) or _ITEM_RE.match(below) or _ATX_RE.match(below) or _SETEXT_RE.match(below) \
+            or not re.match(r"^[A-ZÄÖÜ“\"'‘]", below):
+        return "", i + 1
+    title, is_heading = _title_of(below)
+    return (below, i + 2) if is_heading and len(below.split()) <= 12 else ("", i + 1)
+
+
+def _nummer_under_absatz(comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker],
+                         line: str, i: int, indent: int) -> _Marker | None:
+    """``1.`` right after an ``(1)`` item of a keyword-numbered section (``§ 3`` / ``(1)`` / ``1.``,
+    as German statutes number Paragraph, Absatz, Nummer): in plain text it is an item of that
+    ``(1)``, not section 1 of the document, unless it continues the section's own numbering."""
+    if len(comps) != 1 or comps[0][0] != "num" or not label.endswith(".") or not comps[0][1].isdigit():
+        return None
+    prev = markers[-1] if markers else None
+    if prev is None or prev.kind != "item":  # after "(1)", or after the Nummer "1." before it
+        return None
+    absatz = re.fullmatch(r"\(\d{1,3}\)", prev.marker_text)  # "(1)", not the "(a)" of an EU paragraph
+    if not absatz and not (prev.components[0][0] == "mditem" and int(comps[0][1]) == prev.value + 1):
+        return None
+    section = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
+    comps_s = _heading_label(section) if section else None
+    path_s = _label_path(comps_s) if comps_s else []
+    if not comps_s or not any(k.startswith("kw:") for k, _, _ in comps_s) \
+            or all(_ordinal(p) for p in path_s) and _continues_numbering(path_s, [comps[0][1]]):
+        return None
+    value = int(comps[0][1])
+    title, _ = _title_of(rest)
+    return _Marker(i, i + 1, "item", "", f"{label} {title}".strip(), indent=indent, style="digit", value=value,
+                   marker_text=label, components=[("mditem", comps[0][1], label)])
 
 
 def _sibling_number(lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str,
@@ -269,11 +350,18 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
 
 
 def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:
-    marker = m.group("marker")
+    """A Markdown list item. When its text opens with an enumerator of its own (``1. a)``,
+    ``2. 2.``: a converter numbering an HTML ``<ol>`` whose items print their number), the printed
+    enumerator is the item's label."""
+    marker, delim, rest = m.group("marker"), m.group("delim"), m.group("rest")
+    printed = re.match(r"^(\d{1,3}|[a-z]{1,2}|[A-Z])([.)])(?:\s+(.*))?$", rest.strip())
+    if printed and _item_style(printed.group(1)):
+        marker, delim, rest = printed.group(1), printed.group(2), printed.group(3) or ""
     readings = _item_style(marker)
     style, value = readings[0]
-    title, _ = _title_of(m.group("rest"))
-    written = marker + m.group("delim")
+    bold = re.match(r"^\*\*(?P<title>[^*\"“”]{2,80}?)(?:[.:]\*\*|\*\*[.:])(?:\s|$)", rest.strip())
+    title = bold.group("title").strip() if bold else _title_of(rest)[0]  # "1. **Introduction**. This …"
+    written = marker + delim
     return _Marker(i, i + 1, "item", "", f"{written} {title}".strip(), indent=indent, style=style,
                    value=value, marker_text=written,
                    components=[("mditem", marker, written)])
