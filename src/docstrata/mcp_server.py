@@ -392,7 +392,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                                                                  "('Source:'), or its file name or stem")],
         section_id: Annotated[str | None, Field(max_length=MAX_NAME_CHARS,
                                                 description="Section id as shown in search results ('Section:'), "
-                                                            "e.g. '4.2.1' or 'article-17'; omit to read the whole "
+                                                            "e.g. '4.2.1' or 'article-17', or a heading title one "
+                                                            "section has ('Definitions'); omit to read the whole "
                                                             "document")] = None,
         max_chars: _MaxPage = 8000,
         cursor: _Cursor = None,
