@@ -172,3 +172,11 @@ def test_inline_parenthetical_and_bold_quoted_definitions_in_a_contract():
     assert got["MNDA"].section_id == "1"
     assert got["Purpose"].definition.startswith("means the evaluation")
     assert not {"it", "such", "This", "MUST", "stop", "fetch"} & set(got)
+
+
+def test_a_lone_notes_heading_under_a_definitions_heading_names_no_term():
+    """A converted CFR subpart "Definitions" holds "§ 478.11 Meaning of terms." and the subpart's
+    "Authority" notes block: neither heading is a term (a glossary of headings is a run of them)."""
+    md = ("## Subpart B Definitions\n\n### § 478.11 Meaning of terms.\n\nWhen used in this part, terms "
+          "have the meanings given.\n\n### Authority\n\n5 U.S.C. 552(a); 18 U.S.C. 921-931.\n")
+    assert not {"Authority", "Meaning of terms"} & set(terms(md))

@@ -128,6 +128,10 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key, section_id=section_id))
 
     by_id = {x.section_id: x for x in tree.sections}
+    headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
+    for x in tree.sections:
+        if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
+            headed_children[x.parent_id] = headed_children.get(x.parent_id, 0) + 1
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, tree)
@@ -135,7 +139,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             found += [x for x in _find_in(body[opener:], True) if x not in found]
-        if in_defs and not found and _names_a_term(s, by_id):
+        if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(_NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
         for term, definition in found:
             add(term, definition, s.section_id)
@@ -187,15 +191,27 @@ def _block_start(s: Section, by_id: dict[str, Section]) -> int | None:
     return None
 
 
-def _names_a_term(s: Section, by_id: dict[str, Section]) -> bool:
-    """A heading under a definitions heading that names a term (``### 2.3 CVE``) and has a body."""
+def _names_a_term(s: Section, by_id: dict[str, Section], headed_children: dict[str, int]) -> bool:
+    """A heading under a definitions heading that names a term (``### 2.3 CVE``) and has a body,
+    one of a run of (at least two) such headings: a lone sub-heading, such as the ``Authority``
+    notes of a CFR definitions subpart, is no glossary."""
     if not s.heading.lstrip().startswith("#") or not s.text.strip() or not s.parent_id:
+        return False
+    if headed_children.get(s.parent_id, 0) < 2:
         return False
     parent = by_id.get(s.parent_id)
     if parent is None or not _DEF_SECTION_RE.search(_NUMBER_PREFIX_RE.sub("", parent.title)):
         return False
+    return _term_title(s) is not None
+
+
+def _term_title(s: Section) -> str | None:
+    """A section title that reads as a term: a noun phrase of 1–6 words, not itself a definitions
+    title (``§ 478.11 Meaning of terms.`` heads definitions, it names none)."""
     title = _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—")
-    return 0 < len(title.split()) <= 6 and _plausible_term(title)
+    if not (0 < len(title.split()) <= 6 and _plausible_term(title)) or _DEF_SECTION_RE.search(title):
+        return None
+    return title
 
 
 def leading_defined_term(text: str) -> str | None:
