@@ -539,9 +539,9 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         before = text[max(0, m.start() - 60):m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:
-            ref_text, target, section_id, end = compound
-            name = _named_document(text[end:end + 120], before, generic=True)
-            if name and not resolver.is_own(name):
+            ref_text, target, section_id, end, other_title = compound
+            name = other_title or _named_document(text[end:end + 120], before, generic=True)
+            if name and (other_title or not resolver.is_own(name)):
                 section_id = None
             else:
                 name = None
@@ -609,8 +609,10 @@ def _merge_links(refs: list[tuple[int, CrossReference]],
 
 
 def _compound(m, prefix: str | None, numbers: list[str], text: str,
-              resolver: _Resolver) -> tuple[str, str, str | None, int] | None:
-    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end) or None."""
+              resolver: _Resolver) -> tuple[str, str, str | None, int, str | None] | None:
+    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end,
+    document) or None; ``document`` is set for ``section 552 of title 5`` in a document that is
+    not title 5 (another title of a code)."""
     if len(numbers) != 1:
         return None
     after = text[m.end():m.end() + 80]
@@ -627,9 +629,12 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
         return None
     container_id = resolver.resolve(container)
     if container_id is None and prefix == "":
-        return None  # "section 112 of title 1" where no title 1 is a section here: a plain section reference
+        if outer_prefix == "title" and not resolver.is_own(f"title {outer.group('num')}"):
+            # "section 552 of title 5" cited from another title: that title's section, never ours
+            return " ".join(text[m.start():end].split()), number, None, end, f"title {outer.group('num')}"
+        return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
-    return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end
+    return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end, None
 
 
 def _starts_line(text: str, pos: int) -> bool:
