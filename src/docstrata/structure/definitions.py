@@ -315,7 +315,7 @@ def _sentence_around(body: str, start: int, end: int) -> str:
     para_end = body.find("\n\n", end)
     para_end = len(body) if para_end < 0 else para_end
     head = body[para_start:start]
-    cut = max((mm.end() for mm in re.finditer(r"[.!?;]\s+(?=[A-Z(“\"*])", head)), default=0)
+    cut = max((mm.end() for mm in re.finditer(r"[.!?;]\s+(?=[A-Z“\"*])", head)), default=0)
     tail = re.search(r"[.!?;](?=\s|$)", body[end:para_end])
     stop = end + tail.end() if tail else para_end
     return " ".join(body[para_start + cut:stop].split())[:1500].strip(" :,-|")
