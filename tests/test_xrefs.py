@@ -175,6 +175,11 @@ def test_document_names():
     assert "gdpr" in document_names("General Data Protection Regulation", "eu/reg.md")
     assert "rfc 5246" in document_names("The TLS Protocol Version 1.2", "rfc5246.txt")
     assert "license" not in document_names("License", "LICENSE.txt")
+    # an EU instrument is cited by its number, with or without "(EU)" / "No"
+    from docstrata.index.exact import document_key
+
+    assert "regulation 2016/679" in document_names("Regulation (EU) 2016/679 of the European Parliament", "eu.md")
+    assert document_key("Regulation (EU) No 2016/679") == document_key("Regulation 2016/679") == "doc:regulation 2016/679"
 
 
 # ---------------------------------------------------------------- references reach search results
