@@ -126,6 +126,54 @@ def test_html_keeps_content_and_headings_and_drops_site_chrome(tmp_path):
         assert chrome not in doc.markdown, chrome
 
 
+RESPEC = """<html><body>
+<section id="abstract"><h2>Abstract</h2><p>A data model for credentials.</p></section>
+<section id="intro"><h1>Introduction</h1><p>Why credentials matter.</p>
+  <section id="goals"><h2>Design Goals</h2><p>Goals of the design.</p></section></section>
+<section id="processing"><h2>Processing</h2><p>How a verifier processes a credential.</p>
+  <section id="verify"><h2>Verification</h2><p>To verify a credential, run these steps:</p>
+    <ol class="algorithm"><li>Let <var>proof</var> be the credential's proof.
+      <ol><li>If <var>proof</var> is missing, return failure.</li><li>Check the signature.</li></ol></li>
+    <li>Return success.</li></ol>
+    <section id="errors"><h2>Errors</h2><p>Errors a verifier reports.</p></section></section></section>
+</body></html>"""
+
+
+def test_nested_sections_nest_whatever_their_heading_rank_and_algorithm_steps_are_body_text(tmp_path):
+    """Finding 1: ReSpec writes <h2> (or <h1>) in every <section>; a <section> inside a <section>
+    is one level deeper. The steps of an <ol> algorithm are body text of their section, never sections."""
+    from docstrata.structure import build_tree
+
+    path = tmp_path / "vc.html"
+    path.write_text(RESPEC, encoding="utf-8")
+    tree = build_tree(convert(path))
+    parent = {s.title: tree.section(s.parent_id).title if s.parent_id else None for s in tree.sections}
+    assert parent["Design Goals"] == "Introduction" and parent["Verification"] == "Processing"
+    assert parent["Errors"] == "Verification" and parent["Processing"] is None and parent["Introduction"] is None
+    verification = next(s for s in tree.sections if s.title == "Verification")
+    assert "Let proof be" in verification.text and "Return success." in verification.text
+    assert not [s for s in tree.sections if s.parent_id == verification.section_id and s.title != "Errors"]
+    # a list that prints its own numbers (a legislation rendering) holds provisions, not steps
+    statute = tmp_path / "statute.html"
+    statute.write_text("<h2>§ 3 Zuschlag</h2><p>(2) Gezahlt werden:</p><ol><li><span>1.</span> bis zu 500 Euro,</li>"
+                       "<li><span>2.</span> bis zu 800 Euro.</li></ol>", encoding="utf-8")
+    assert convert(statute).list_items is True and convert(path).list_items is False
+
+
+def test_section_headings_that_agree_with_their_nesting_are_left_alone():
+    from bs4 import BeautifulSoup
+
+    from docstrata.convert.html import nest_section_headings
+
+    bikeshed = BeautifulSoup("<h1>Spec</h1><section><h2>1 A</h2><section><h4>1.1 B</h4></section></section>"
+                             "<section><h2>2 C</h2></section>", "lxml")
+    assert nest_section_headings(bikeshed) == 0 and bikeshed.find("h4") is not None
+    deep = BeautifulSoup("<h1>Spec</h1>" + "<section><h2>x</h2>" * 7 + "</section>" * 7, "lxml")
+    assert nest_section_headings(deep) > 0
+    assert [h.name for h in deep.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])] == [
+        "h1", "h2", "h3", "h4", "h5", "h6", "h6", "h6"]  # below the title, capped at Markdown's six
+
+
 def test_wikipedia_html_headings_match_docling_groundtruth():
     original = shared_data("documents", "html", "docling_wiki_duck.html")
     reference = shared_data("documents", "groundtruth_md", "docling_wiki_duck.html.md").read_text(encoding="utf-8")
@@ -242,9 +290,7 @@ def test_unreadable_file_is_rejected(tmp_path):
         path.chmod(0o600)
 
 
-def test_xml_and_unknown_types_are_rejected_with_a_reason(tmp_path):
-    (tmp_path / "act.xml").write_text("<law><section>1</section></law>", encoding="utf-8")
-    assert "XML is not supported" in conversion_error(tmp_path / "act.xml").reason
+def test_unknown_types_are_rejected_with_a_reason(tmp_path):
     (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
     assert conversion_error(tmp_path / "photo.jpg").reason == "unsupported file type '.jpg'"
     assert SUPPORTED_EXTENSIONS >= {"md", "txt", "html", "pdf", "docx", "pptx", "xlsx", "xml"}

@@ -147,3 +147,36 @@ def test_html_dfn_and_dl_terms_reach_the_tree(tmp_path):
     assert tree.section(got["holder"].section_id).title.endswith("Model")
     links = {x.text: x.section_id for x in tree.cross_references}
     assert links["the terminology"] == got["credential"].section_id
+
+
+NDA = """# Mutual Non-Disclosure Agreement
+
+## 1. Introduction
+
+This Mutual Non-Disclosure Agreement (which incorporates these Standard Terms and the Cover Page (defined below)) (“**MNDA**”) allows each party (“**Disclosing Party**”) to disclose information to the other party (“**Receiving Party**”). Information that should be understood as confidential (“**Confidential Information**”) stays protected. This NDA is between Acme Corp. (together with its Affiliates, "Customer") and Beta LLC (each, a "Party" and together the "Parties").
+
+## 2. Use
+
+“**Purpose**” means the evaluation of a business relationship. The Receiving Party may use it (“it”) only for the Purpose, keep such material (“such”) safe, and this (“This”) applies as the word (“MUST”) says; a notice (e.g. "stop") is not a definition (the "fetch" algorithm neither).
+"""
+
+
+def test_inline_parenthetical_and_bold_quoted_definitions_in_a_contract():
+    """Finding 2 (Common Paper NDA style): a term a parenthesis names inside a sentence, and
+    “**Term**” means, are definitions wherever they stand; pronouns and common words never are."""
+    tree = parse_sections(NDA, "nda.md", "Mutual Non-Disclosure Agreement")
+    got = {d.term: d for d in extract_definitions(tree)}
+    assert {"MNDA", "Disclosing Party", "Receiving Party", "Confidential Information", "Customer", "Party",
+            "Parties", "Purpose"} <= set(got)
+    assert got["MNDA"].definition.startswith("This Mutual Non-Disclosure Agreement (which incorporates")
+    assert got["MNDA"].section_id == "1"
+    assert got["Purpose"].definition.startswith("means the evaluation")
+    assert not {"it", "such", "This", "MUST", "stop", "fetch"} & set(got)
+
+
+def test_a_lone_notes_heading_under_a_definitions_heading_names_no_term():
+    """A converted CFR subpart "Definitions" holds "§ 478.11 Meaning of terms." and the subpart's
+    "Authority" notes block: neither heading is a term (a glossary of headings is a run of them)."""
+    md = ("## Subpart B Definitions\n\n### § 478.11 Meaning of terms.\n\nWhen used in this part, terms "
+          "have the meanings given.\n\n### Authority\n\n5 U.S.C. 552(a); 18 U.S.C. 921-931.\n")
+    assert not {"Authority", "Meaning of terms"} & set(terms(md))

@@ -157,3 +157,69 @@ def test_a_bare_ticket_id_puts_its_passage_first(tmp_path):
             assert [h.section_id for h in exact] == ["42"], query
             hybrid = reqs.search(query, top_k=3, mode="hybrid")
             assert "REQ-0042" in hybrid[0].content and hybrid[0].exact_match, query
+
+
+def test_roman_container_numbers_keep_their_own_key_first():
+    """Finding 5: "Article I" is keyed "article i" first, so it is not the same look-up as another
+    document's "Article 1"; the arabic value stays a second key ("Article 1" still reaches it)."""
+    assert alias_keys("Article I") == ["article i", "article 1"]
+    assert query_section_keys("Article I") == [["article i", "article 1"]]
+    assert query_section_keys("Article 1") == [["article 1"]]
+    assert alias_keys("Appendix C") == ["appendix c"]  # a letter, not a roman 100
+    assert alias_keys("Section IV")[0] == "section iv"
+
+
+CONSTITUTION = """# Constitution of the Republic
+
+## Article I
+
+### Section 1
+
+All legislative powers are vested in an assembly of delegates.
+
+## Article II
+
+### Section 1
+
+The executive power is vested in a president.
+"""
+GDPR_ONE = """# Data Protection Regulation
+
+## Article 1 Subject-matter and objectives
+
+This Regulation lays down rules relating to the protection of natural persons.
+
+## Article 2 Material scope
+
+This Regulation applies to the processing of personal data.
+"""
+
+
+def test_a_roman_article_lookup_without_a_document_finds_the_document_that_writes_it(tmp_path):
+    """Finding 5: section "Article I" with no document is the Constitution's article-i, not the
+    regulation's article-1; "Article 1" is the regulation's."""
+    import textwrap
+
+    import docstrata
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "us_constitution.md").write_text(CONSTITUTION, encoding="utf-8")  # after gdpr.md
+    (tmp_path / "docs" / "gdpr.md").write_text(GDPR_ONE, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: constitution and regulation
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        t = tools["docs"]
+        t.ingest()
+        hits = t.search("powers vested", section="Article I", top_k=5, mode="keyword")
+        assert hits and {(h.source_path, h.section_id.split("/")[0]) for h in hits} == {("us_constitution.md", "article-i")}
+        hits = t.search("Article I", top_k=3, mode="exact")
+        assert (hits[0].source_path, hits[0].section_id.split("/")[0]) == ("us_constitution.md", "article-i")
+        hits = t.search("Article 1", top_k=3, mode="exact")
+        assert (hits[0].source_path, hits[0].section_id) == ("gdpr.md", "article-1")
+        assert "legislative powers" in t.get_section("us_constitution", "Article I").content

@@ -142,11 +142,66 @@ def test_clml_p1group_sections_subsections_and_terms(tmp_path):
     assert ref.section_id == "1(1)"
 
 
-def test_unknown_and_malformed_xml_fail_with_a_reason(tmp_path):
-    with pytest.raises(ConversionError, match=r"root <rfc>, no namespace.*USLM, Akoma Ntoso and UK CLML"):
-        _convert(tmp_path, "rfc.xml", "<rfc><front/></rfc>")
+def test_malformed_xml_fails_with_a_reason(tmp_path):
     with pytest.raises(ConversionError, match="malformed XML at line 2"):
         _convert(tmp_path, "bad.xml", "<uscDoc>\n<section></uscDoc>")
+
+
+USLM_NOTES = """<uscDoc xmlns="http://xml.house.gov/schemas/uslm/1.0"><main>
+<chapter><num value="2">CHAPTER 2—</num><heading>ACTS</heading>
+<section identifier="/us/usc/t1/s112a"><num value="112a">§ 112a.</num><heading>Treaties</heading>
+<subsection><num value="a">(a)</num><content>The Secretary shall publish treaties.</content></subsection>
+<subsection><num value="b">(b)</num><chapeau>The Secretary may omit an agreement if—</chapeau>
+<paragraph><num value="1">(1)</num><content>it is not a treaty; and</content></paragraph>
+<paragraph><num value="2">(2)</num><content>the public interest is small.</content></paragraph></subsection>
+<sourceCredit>(Added Pub. L. 89–497, July 8, 1966, 80 Stat. 271.)</sourceCredit>
+<notes type="uscNote"><note topic="amendments"><heading>Amendments</heading><p>1994—Subsec. (b) amended generally.</p></note></notes>
+</section>
+<section identifier="/us/usc/t1/s113"><num value="113">§ 113.</num><heading>Editions</heading>
+<content>The editions are evidence.</content>
+<sourceCredit>(July 30, 1947, ch. 388, 61 Stat. 636.)</sourceCredit>
+</section>
+</chapter></main></uscDoc>
+"""
+
+
+def test_uslm_notes_and_source_credit_belong_to_the_section_not_its_last_item(tmp_path):
+    """Finding 4: a section's <sourceCredit>/<notes> after its (b)(2) are the section's own notes
+    block (a child of § 112a), not the tail of (b)(2); a section without items keeps them as text."""
+    tree = build_tree(_convert(tmp_path, "usc.xml", USLM_NOTES))
+    by_id = {s.section_id: s for s in tree.sections}
+    assert "1994" not in by_id["112a(b)(2)"].text and "80 Stat" not in by_id["112a(b)(2)"].text
+    notes = next(s for s in tree.sections if s.title == "Notes")
+    assert notes.parent_id == "112a" and "80 Stat. 271" in notes.text and "Subsec. (b) amended" in notes.text
+    assert notes.parent_chain[-2:] == ["§ 112a Treaties", "Notes"]
+    assert "61 Stat. 636" in by_id["113"].text  # no items: the credit is already the section's text
+    assert not any(s.parent_id == "113" for s in tree.sections)
+
+
+def test_other_xml_is_read_as_text_with_a_notice(tmp_path):
+    """Finding 6: XML of no legislation schema is converted, not refused: titled elements become
+    headings, element text paragraphs, leaf records name: value lines; a warning names the root."""
+    docbook = ("<article><info><title>Install Guide</title></info>"
+               "<section><title>Installing</title><para>Run the installer as an administrator and "
+               "follow the prompts <xref linkend='linux'/>.</para>"
+               "<section id='linux'><title>Linux</title><para>Use the package manager of your "
+               "distribution to install it.</para><programlisting>apt install tool\ntool --version"
+               "</programlisting></section></section>"
+               "<figure title='Layout'><artwork>[box]</artwork></figure></article>")
+    doc = _convert(tmp_path, "guide.xml", docbook)
+    assert doc.title == "Install Guide"
+    assert any("generic XML" in w and "root <article>" in w for w in doc.warnings)
+    tree = build_tree(doc)
+    by_title = {s.title: s for s in tree.sections}
+    assert by_title["Linux"].parent_id == by_title["Installing"].section_id
+    assert "follow the prompts [linux]" in by_title["Installing"].text
+    assert "```\napt install tool\ntool --version\n```" in by_title["Linux"].text
+    assert "Layout" not in by_title  # a figure of artwork is not a section
+    pom = _convert(tmp_path, "pom.xml", "<project><dependency><groupId>org.acme</groupId>"
+                                        "<artifactId>core</artifactId><version>1.2</version></dependency></project>")
+    assert "groupId: org.acme" in pom.markdown and "version: 1.2" in pom.markdown
+    with pytest.raises(ConversionError, match="no text content"):
+        _convert(tmp_path, "empty.xml", "<root><a/><b/></root>")
 
 
 def test_external_entities_are_never_resolved(tmp_path):
@@ -155,11 +210,14 @@ def test_external_entities_are_never_resolved(tmp_path):
     xml = (f'<?xml version="1.0"?>\n<!DOCTYPE uscDoc [<!ENTITY x SYSTEM "file://{secret}">]>\n'
            '<uscDoc xmlns="http://xml.house.gov/schemas/uslm/1.0"><main><section><num>§ 1.</num>'
            '<heading>Leak</heading><content>before &x; after</content></section></main></uscDoc>')
-    try:
-        doc = _convert(tmp_path, "xxe.xml", xml)
-    except ConversionError:
-        return  # refusing the file is also safe
-    assert "TOP-SECRET-CONTENT" not in doc.markdown
+    generic = (f'<?xml version="1.0"?>\n<!DOCTYPE note [<!ENTITY x SYSTEM "file://{secret}">]>\n'
+               '<note><body>before &x; after</body></note>')
+    for name, text in (("xxe.xml", xml), ("xxe-generic.xml", generic)):
+        try:
+            doc = _convert(tmp_path, name, text)
+        except ConversionError:
+            continue  # refusing the file is also safe
+        assert "TOP-SECRET-CONTENT" not in doc.markdown
 
 
 @pytest.mark.parametrize("twin", ["us-usc-title01-prelim-114-329.uslm.xml", "uk-asp-2014-10-tribunals-scotland-act.clml.xml",
@@ -178,3 +236,31 @@ def test_official_xml_twins_give_the_truth_sections(twin):
     truth = json.loads(mod._truth_for(xml).read_text(encoding="utf-8"))
     r = mod.score(build_tree(mod._doc(xml)), truth)
     assert r["recall"] >= 0.99 and r["parent_accuracy"] >= 0.85, r
+
+
+def test_an_ingest_with_generic_xml_skips_nothing(tmp_path):
+    """Finding 6: `docstrata ingest` exits 1 only when a file is skipped; a generic XML file is
+    indexed (with its notice in the report), so a folder holding one ingests cleanly."""
+    import textwrap
+
+    import docstrata
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "settings.xml").write_text(
+        "<config><server><host>db.internal</host><port>5432</port></server>"
+        "<note>Rotate the replication password every ninety days.</note></config>", encoding="utf-8")
+    (tmp_path / "docs" / "usc.xml").write_text(USLM_NOTES, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: xml files
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        report = tools["docs"].ingest()
+        assert report.skipped == [] and not report.failed and report.files_total == 2
+        assert any("settings.xml" in w and "generic XML" in w for w in report.warnings)
+        hits = tools["docs"].search("replication password", top_k=3, mode="keyword")
+        assert hits and hits[0].source_path == "settings.xml"

@@ -187,7 +187,7 @@ def test_documents_list(server, toolset):
         assert d["total_chunks"] == len(store.document_chunks(key))
         assert {k: v for k, v in d.items() if k != "definitions"} == entries[key]  # the API's own entry
     assert docs[MSA]["summary"].startswith("This Master Services Agreement")
-    assert docs["leave_policy.html"]["file_type"] == "html" and docs[MSA]["definitions"] == 4
+    assert docs["leave_policy.html"]["file_type"] == "html" and docs[MSA]["definitions"] == 7
     assert docs[MSA]["language"] == "en" and docs[MSA]["section_count"] >= 10 and docs[MSA]["ingested_at"]
 
 
@@ -201,7 +201,8 @@ def test_document_view_tree_definitions_and_references(server, toolset):
     assert sorted(c["chunk_id"] for s in d["sections"] for c in s["chunks"]) == sorted(c.chunk_id for c in chunks)
     assert sum(s["tokens"] for s in d["sections"]) == d["tokens"] == sum(c.token_count for c in chunks)
     assert {x["term"] for x in d["definitions"]} == {"Confidential Information", "Force Majeure Event",
-                                                     "Service Level", "Fees"}
+                                                     "Service Level", "Fees",
+                                                     "Agreement", "Provider", "Customer"}  # (the "Agreement")
     assert {"from_section": "4.3", "text": "Section 4.2", "section_id": "4.2", "resolved": True}.items() <= next(
         x for x in d["cross_references"] if x["from_section"] == "4.3").items()
     scope = call(server, "/api/document?document=scope")

@@ -175,6 +175,11 @@ def test_document_names():
     assert "gdpr" in document_names("General Data Protection Regulation", "eu/reg.md")
     assert "rfc 5246" in document_names("The TLS Protocol Version 1.2", "rfc5246.txt")
     assert "license" not in document_names("License", "LICENSE.txt")
+    # an EU instrument is cited by its number, with or without "(EU)" / "No"
+    from docstrata.index.exact import document_key
+
+    assert "regulation 2016/679" in document_names("Regulation (EU) 2016/679 of the European Parliament", "eu.md")
+    assert document_key("Regulation (EU) No 2016/679") == document_key("Regulation 2016/679") == "doc:regulation 2016/679"
 
 
 # ---------------------------------------------------------------- references reach search results
@@ -307,3 +312,93 @@ def test_word_ref_fields_and_bookmark_links_become_links():
     tree.anchors = bookmarks
     got = {(r.text, r.section_id) for r in extract_cross_references(tree)}
     assert {("Adding a Part", "adding-a-part"), ("the introduction", "introduction")} <= got
+
+
+REGULATION = """# Regulation on data portability
+
+## Article 5 Principles
+
+Processing shall comply with this Regulation.
+
+## Article 6 Lawfulness
+
+Processing is lawful where Article 5 of this Regulation is met.
+
+## Article 21 Objection
+
+The data subject may object.
+"""
+
+
+def test_a_reference_naming_another_instrument_is_external():
+    """Finding 3: "Article 21 of the Charter", "section 5 of the Privacy Act 1988",
+    "Regulation (EU) 2016/679 Article 6" name another instrument: never this document's own
+    same-numbered section; the reference carries the instrument as its document label."""
+    tree = parse_sections(REGULATION, "eu/portability.md", "Regulation on data portability")
+    text = ("Article 21 of the Charter applies, as do section 5 of the Privacy Act 1988 and Regulation (EU) "
+            "2016/679 Article 6, Article 5 of Directive 95/46/EC and Article 6 of the Regulation.")
+    got = [(r.text, r.target, r.section_id, r.document) for r in find_cross_references(text, tree, "article-6")]
+    assert got == [("Article 21", "article-21", None, "Charter"), ("section 5", "5", None, "Privacy Act 1988"),
+                   ("Article 6", "article-6", None, "Regulation (EU) 2016/679"),
+                   ("Article 5", "article-5", None, "Directive 95/46/EC"),
+                   ("Article 6", "article-6", "article-6", None)]  # "the Regulation": it calls itself that
+    # a document titled with the instrument's number is that instrument
+    own = parse_sections(REGULATION, "eu/gdpr.md", "Regulation (EU) 2016/679 on data protection")
+    (ref,) = find_cross_references("see Article 21 of Regulation (EU) 2016/679", own, None)
+    assert (ref.section_id, ref.document) == ("article-21", None)
+    # another title of a code: "section 552 of title 5" cited from title 1 is not title 1's § 552
+    usc = parse_sections("# Title 1—GENERAL PROVISIONS\n\n## § 112 Statutes\n\nText.\n\n## § 552 Other\n\nx\n",
+                         "usc01.htm", "Title 1—GENERAL PROVISIONS")
+    assert [(r.section_id, r.document) for r in find_cross_references(
+        "section 552 of title 5 and section 112 of this title", usc, None)] == [(None, "title 5"), ("112", None)]
+    # "of this Agreement" always names the citing document
+    nda = parse_sections("# NDA\n\n## 1. Scope\n\nSee Section 2 of this Agreement.\n\n## 2. Term\n\nOne year.\n",
+                         "nda.md", "NDA")
+    assert [(r.section_id, r.document) for r in find_cross_references("Section 2 of this Agreement", nda, "1")] == [
+        ("2", None)]
+
+
+PRIVACY_ACT = """# Privacy Act 1988
+
+## 5 Application
+
+This Act applies to agencies.
+"""
+GUIDE = """# Compliance guide
+
+## 5 Local rules
+
+Our own section 5.
+
+## 6 Reporting
+
+Report as section 5 of the Privacy Act 1988 requires, and Article 21 of the Charter.
+"""
+
+
+def test_a_named_instrument_in_the_same_index_resolves_there(tmp_path):
+    """Finding 3: the named instrument resolves to that document when the tool holds it (its
+    ``doc:<name>`` key); one it does not hold stays unresolved, never the citing document's own § 5."""
+    import textwrap
+
+    import docstrata
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "privacy-act.md").write_text(PRIVACY_ACT, encoding="utf-8")
+    (tmp_path / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: act and guide
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        tools["docs"].ingest()
+        hit = next(h for h in tools["docs"].search("Report as section 5", top_k=5, mode="keyword")
+                   if "Report as" in h.content)
+    by_text = {x["text"]: x for x in hit.cross_references}
+    assert (by_text["section 5"]["target_document"], by_text["section 5"]["target_section_id"]) == (
+        "privacy-act.md", "5")
+    assert by_text["Article 21"]["resolved"] is False and by_text["Article 21"]["target_section_id"] is None

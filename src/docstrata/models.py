@@ -63,7 +63,9 @@ class Document:
     ``title`` the document title (first heading, PDF metadata, or the file stem).
     What the source markup says and the Markdown cannot: ``marked_definitions`` (terms the
     markup marks as defined) and ``anchors`` (element id → text of the heading it names, for
-    in-page links ``[text](#id)``); both empty for formats without such markup.
+    in-page links ``[text](#id)``); both empty for formats without such markup. ``list_items``
+    says whether Markdown ordered-list items may become sections: ``False`` for HTML whose lists
+    the browser numbers (its sections are its headings; its ``<ol>`` steps are body text).
     """
 
     doc_key: str
@@ -73,6 +75,7 @@ class Document:
     warnings: list[str] = field(default_factory=list)
     marked_definitions: list[MarkedDefinition] = field(default_factory=list)
     anchors: dict[str, str] = field(default_factory=dict)
+    list_items: bool = True  # Markdown ordered-list items may be sections (False: HTML whose lists are generated)
 
 
 @dataclass

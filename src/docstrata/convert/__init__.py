@@ -24,8 +24,10 @@ Per format:
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
 * ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, recognised by root namespace) becomes
-  Markdown headings and numbered provisions (``legislation_xml``); any other XML schema is rejected
-  with a reason naming its root element, since tag semantics differ per schema.
+  Markdown headings and numbered provisions (``legislation_xml``); any other XML is read as generic
+  XML (``xml_generic``): element text as paragraphs, titled elements (``<section><title>``) as
+  headings, with a warning naming its root — ingested, never refused, since tag semantics differ per
+  schema and one unknown schema must not fail an ingest. Malformed XML is rejected with its line.
 
 Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``, ``office``
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
@@ -40,7 +42,7 @@ from pathlib import PurePosixPath
 from ..errors import ConversionError
 from ..models import Document, SourceFile
 from .html import _convert_html, clean_html
-from .legislation_xml import convert_legislation_xml
+from .xml_generic import convert_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
@@ -165,4 +167,4 @@ def first_heading(markdown: str) -> str | None:
 
 
 _CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,
-               "xml": convert_legislation_xml}
+               "xml": convert_xml}

@@ -25,8 +25,14 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
     cleaned, removed = clean_html(data)
     markdown = _markitdown_convert(cleaned.encode("utf-8"), "html", charset="utf-8")
     warnings = [f"removed {removed} navigation/banner/script elements"] if removed else []
-    anchors, definitions = html_marks(BeautifulSoup(cleaned, "lxml"))  # what markitdown drops: <dfn>, ids
-    return markdown, _html_title(data), warnings, {"anchors": anchors, "marked_definitions": definitions}
+    soup = BeautifulSoup(cleaned, "lxml")
+    anchors, definitions = html_marks(soup)  # what markitdown drops: <dfn>, ids
+    # HTML marks its sections with headings and <section>: a list the browser numbers (algorithm
+    # steps, points) is body text, never sections; only lists that print their own numbers
+    # ("1.", "a)": legislation renderings) hold numbered provisions
+    list_items = soup.find(attrs={"data-printed-numbers": True}) is not None
+    return markdown, _html_title(data), warnings, {"anchors": anchors, "marked_definitions": definitions,
+                                                   "list_items": list_items}
 
 
 def _html_title(data: bytes) -> str | None:
@@ -71,6 +77,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
             tag.decompose()
             removed += 1
     _print_numbering(soup)
+    nest_section_headings(soup)
     body = soup.body or soup
     main = soup.find("main") or soup.find(attrs={"role": "main"})
     if main is not None and len(main.get_text(" ", strip=True)) >= 0.5 * len(body.get_text(" ", strip=True)):
@@ -84,7 +91,7 @@ _ENUMERATOR_RE = re.compile(r"^(?:\(\s*[0-9A-Za-z]{1,4}\s*\)|[0-9]{1,3}[A-Z]?\.?
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
-def _print_numbering(soup) -> None:
+def _print_numbering(soup) -> int:
     """Numbers the markup carries, written into the text so the section tree can read them.
 
     * a link that wraps a heading is unwrapped (Markdown has no heading inside a link);
@@ -93,7 +100,12 @@ def _print_numbering(soup) -> None:
     * an ``li`` whose markup carries its number (``data-number="a"``, as legislation renderings
       print "(a)" from CSS) becomes a block that starts with that number in parentheses;
     * a two-cell table row whose first cell is only an enumerator (``(1)``, ``(a)``, ``1.``, ``—``:
-      how EUR-Lex lays out points) becomes a block "``(1) text``"; innermost tables first.
+      how EUR-Lex lays out points) becomes a block "``(1) text``"; innermost tables first;
+    * a list most of whose items print their own number (``<li><span class="akn-num">1.</span>…``,
+      ``<li>a) …``: legislation renderings) is a run of numbered provisions, not a list the browser
+      numbers: it is marked ``data-printed-numbers`` (the document's list items may be sections).
+
+    Returns the number of lists that print their own numbers.
     """
     for a in soup.find_all("a"):
         if a.find(_HEADINGS) is not None:  # <a href><h2>§ 1 …</h2></a>: the link would hide the heading
@@ -108,6 +120,12 @@ def _print_numbering(soup) -> None:
         if re.fullmatch(r"[0-9A-Za-z]{1,4}", number):
             li.insert(0, f"({number}) ")
             li.name = "div"
+    printed = 0
+    for lst in soup.find_all(["ol", "ul"]):
+        items = lst.find_all("li", recursive=False)
+        if items and sum(1 for li in items if _PRINTED_NUMBER_RE.match(_li_text(li))) * 2 > len(items):
+            lst["data-printed-numbers"] = "1"  # prints its own numbers ("1.", "a)"): provisions, not steps
+            printed += 1
     for lst in soup.find_all(["ol", "ul"]):
         if not lst.find("li", recursive=False):
             lst.name = "div"
@@ -128,6 +146,71 @@ def _print_numbering(soup) -> None:
         for block in blocks:
             table.insert_before(block)
         table.decompose()
+    return printed
+
+
+_PRINTED_NUMBER_RE = re.compile(r"^(?:\(?[0-9]{1,3}[a-z]?[.)]|\(?[a-z]{1,2}[.)]|\([ivxlc]{1,6}\)|\([A-Z]\))(?:\s|$)")
+
+
+def _li_text(li) -> str:
+    return " ".join(li.get_text(" ").split())[:40]
+
+
+def _heading_level(tag) -> int:
+    return int(tag.name[1])
+
+
+def nest_section_headings(soup) -> int:
+    """Heading levels from ``<section>`` nesting, where the page's ``<hN>`` disagree with it.
+
+    ReSpec sources write ``<h2>`` in every ``<section>`` (ReSpec renumbers them in the browser)
+    and some write ``<h1>`` in one top section and ``<h2>`` in the next; a ``<section>`` inside a
+    ``<section>`` is one level deeper whatever its heading says (HTML's outline: the section
+    element, not the heading rank, makes the level). When any section's first heading is not
+    deeper than its enclosing section's, every sectioned heading is re-levelled: the first heading
+    of a section at nesting depth ``d`` gets level ``offset + d`` (``offset`` keeps top sections
+    where the page puts them, below a title heading outside every section), other headings of that
+    section move by the same amount; levels stop at 6 (Markdown has no ``#######``). Pages whose
+    headings already agree with their nesting (Bikeshed output) are left as they are.
+
+    Returns the number of headings changed.
+    """
+    own: dict[int, object] = {}  # id(section) → its first heading, for sections that have one
+    for section in soup.find_all("section"):
+        heading = section.find(_HEADINGS)
+        if heading is not None and heading.find_parent("section") is section:
+            own[id(section)] = heading  # (else the first heading belongs to a nested section)
+    firsts: list[tuple[object, object, int]] = []  # (section, its first heading, depth)
+    for section in soup.find_all("section"):
+        if id(section) in own:
+            depth = 1 + sum(1 for p in section.find_parents("section") if id(p) in own)
+            firsts.append((section, own[id(section)], depth))
+    if not firsts:
+        return 0
+    level_of = {id(s): _heading_level(h) for s, h, _ in firsts}
+    disagree = False
+    for section, heading, depth in firsts:
+        outer = next((p for p in section.find_parents("section") if id(p) in level_of), None)
+        if outer is not None and level_of[id(section)] <= level_of[id(outer)]:
+            disagree = True
+            break
+    if not disagree:
+        return 0
+    top = min(_heading_level(h) for _, h, d in firsts if d == 1) if any(d == 1 for *_, d in firsts) else 1
+    outside = [_heading_level(h) for h in soup.find_all(_HEADINGS) if h.find_parent("section") is None]
+    offset = max(top - 1, max(outside, default=0))
+    changed = 0
+    first_ids = {id(h) for _, h, _ in firsts}
+    for section, heading, depth in firsts:
+        shift = min(offset + depth, 6) - _heading_level(heading)
+        if not shift:
+            continue
+        for h in section.find_all(_HEADINGS):
+            if h.find_parent("section") is not section or (h is not heading and id(h) in first_ids):
+                continue  # headings of nested sections move with their own section
+            h.name = f"h{max(1, min(6, _heading_level(h) + shift))}"
+            changed += 1
+    return changed
 
 
 def _has_chrome_token(tag) -> bool:

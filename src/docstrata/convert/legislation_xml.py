@@ -20,7 +20,11 @@ structure is instead written in the form the section parser reads without guessi
 * references (``<ref href>``, ``<Citation>``) keep their printed text, which cross-reference
   extraction reads; tables become Markdown tables;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
-  stays as one paragraph of body text; metadata and TOCs are dropped).
+  stays as one paragraph of body text; metadata and TOCs are dropped);
+* editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
+  CFR ``<source>``/``<authority>``, Akoma Ntoso ``<notes>``) is the provision's own: it opens with a
+  heading one level below the provision (``#### Notes``, ``#### Source credit``), so it is filed
+  as a notes block of the section, not as the tail of its last ``(a)(1)``.
 
 Parsing is safe against hostile XML (lxml with entity resolution, DTD loading and network access
 off; no billion-laughs expansion). Entry point: :func:`convert_legislation_xml`.
@@ -263,15 +267,22 @@ class _Writer:
         merged = num and self.d is CLML and name == "P1group"
         self._anchor(el, text)
         saved, self.labels = self.labels, [("container", num or "")]
+        structured = notes_open = False  # an item or a sub-container came before (notes would trail it)
         for child in el:
             cname = _local(child.tag)
             if cname in self.d.num or cname in self.d.heading or cname == "TitleBlock":
                 continue
+            if cname in _NOTES and structured and not notes_open:
+                # the section's own notes block, not the tail of its last (a)(1): a heading one level down
+                self.blocks.append("#" * min(depth + 2, 6) + " " + _notes_title(el, child, self.d))
+                notes_open = True
             if merged and cname == "P1":
                 self._anchor(child, text)
                 self._body(child, depth + 1)
             else:
                 self.walk(child, depth + 1)
+            if cname in self.d.items or cname in self.d.containers or (merged and cname == "P1"):
+                structured, notes_open = True, False
         self.labels = saved
 
     def _item(self, el, depth: int) -> None:
@@ -378,6 +389,22 @@ class _Writer:
                     out.append(" ")
             out.append(c.tail or "")
         return "".join(out)
+
+
+# editorial matter that belongs to the provision it stands in (USLM notes and source credits, CFR
+# source and authority notes, Akoma Ntoso notes), not to the provision's last numbered item
+_NOTES = frozenset("notes note sourceCredit editorialNote source authority".split())
+_NOTES_TITLES = {"sourceCredit": "Source credit", "source": "Source", "authority": "Authority"}
+
+
+def _notes_title(container, first, d: Dialect) -> str:
+    """Title of a provision's trailing notes block: ``Notes`` when it holds notes, else the kind of
+    its first element (``Source credit``, ``Source``, ``Authority``)."""
+    tail = [_local(c.tag) for c in container if isinstance(c.tag, str)]
+    tail = tail[tail.index(_local(first.tag)):]
+    if any(n in ("notes", "note", "editorialNote") for n in tail if n in _NOTES):
+        return "Notes"
+    return _NOTES_TITLES.get(_local(first.tag), "Notes")
 
 
 def _squash(text: str) -> str:

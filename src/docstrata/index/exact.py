@@ -57,9 +57,20 @@ def roman_to_int(s: str) -> int | None:
 
 def _norm_number(num: str, kind: str | None) -> str:
     num = re.sub(r"\s+", "", num).rstrip(".").lower()
-    if kind and kind not in _TRANSPARENT and (r := roman_to_int(num)) is not None:
+    if kind and kind not in _TRANSPARENT and not (len(num) == 1 and num not in "ivx") \
+            and (r := roman_to_int(num)) is not None:
         return str(r)
     return num
+
+
+def _roman_value(num: str, kind: str | None) -> str | None:
+    """The arabic value of a roman container number (``IV`` of ``Article IV`` → ``4``), or None.
+    A lone letter other than I, V, X is a letter (``Appendix C``, ``Part D``), not 100 or 500."""
+    n = re.sub(r"\s+", "", num).rstrip(".").lower()
+    if not kind or kind in _TRANSPARENT or (len(n) == 1 and n not in "ivx"):
+        return None
+    r = roman_to_int(n)
+    return str(r) if r is not None else None
 
 
 def _is_specific(num: str) -> bool:
@@ -67,8 +78,17 @@ def _is_specific(num: str) -> bool:
 
 
 def reference_keys(kind_text: str | None, num: str) -> list[str]:
-    """Canonical keys for one reference, most specific first."""
+    """Canonical keys for one reference, most specific first.
+
+    A roman number keeps its own key first (``Article I`` → ``article i``, then ``article 1``),
+    so a document that writes ``Article I`` answers ``Article I`` before another document's
+    ``Article 1`` does; ``Article 1`` (key ``article 1``) still reaches ``Article I`` when no
+    document has an ``Article 1``, since aliases index the arabic value as a second key."""
     kind = KINDS.get(fold(kind_text).rstrip(".").strip()) if kind_text else None
+    roman = _roman_value(num, kind)
+    if roman is not None:
+        written = re.sub(r"[\s.]+", "", num).lower()
+        return [f"{kind} {written}", f"{kind} {roman}"]
     n = _norm_number(num, kind)
     keys: list[str] = []
     if kind:

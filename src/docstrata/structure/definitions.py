@@ -56,7 +56,8 @@ _TAG_RE = re.compile(r"<[^>]+>")
 _NUMBER_PREFIX_RE = re.compile(
     r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
 _Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
-_TERM = rf"(?<![\w`'’])[{_Q_OPEN}](?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}\n]{{1,80}}?)[{_Q_CLOSE}]"
+_BOLD = r"(?:\*\*|__)?"  # "**Term**" inside the quotes (Common Paper, markitdown's rendering of <b>)
+_TERM = rf"(?<![\w`'’])[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
 _PAREN = r"(?:\s*\([^()\n]{0,80}\))?"
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
@@ -64,6 +65,14 @@ _LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+[a-z][\w-
 _UNQUOTED_RE = re.compile(
     r"(?:^|(?<=[.\n|]\s)|(?<=\n))(?:\*\*)?(?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5}?)(?:\*\*)?"
     r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b")
+# a parenthesis that names the term just introduced: (“**MNDA**”), (the "Agreement"), (each, a "Party"),
+# (together with its Affiliates, "Customer"), (hereinafter "the Seller")
+_PAREN_RE = re.compile(rf"\((?P<inner>[^()\n]{{0,80}}?[{_Q_OPEN}][^()\n]{{1,160}}?)\)")
+_QUOTED_RE = re.compile(rf"[{_Q_OPEN}]{_BOLD}(?P<term>[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]")
+_LEAD_IN = frozenset("the a an each collectively together individually jointly severally hereinafter hereafter "
+                     "herein referred to as and or also known called".split())
+_NAMING_LEAD = frozenset("the hereinafter hereafter referred as called known".split())
+_BCP14 = frozenset("MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL".split())
 _GLOSSARY_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*(?P<bold>[^*\n]{1,60})\*\*|(?P<colon>[A-Z][\w ()/-]{0,60}?):)\s+(?P<def>\S.*)$")
 
 
@@ -119,6 +128,10 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key, section_id=section_id))
 
     by_id = {x.section_id: x for x in tree.sections}
+    headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
+    for x in tree.sections:
+        if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
+            headed_children[x.parent_id] = headed_children.get(x.parent_id, 0) + 1
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, tree)
@@ -126,7 +139,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             found += [x for x in _find_in(body[opener:], True) if x not in found]
-        if in_defs and not found and _names_a_term(s, by_id):
+        if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(_NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
         for term, definition in found:
             add(term, definition, s.section_id)
@@ -178,15 +191,27 @@ def _block_start(s: Section, by_id: dict[str, Section]) -> int | None:
     return None
 
 
-def _names_a_term(s: Section, by_id: dict[str, Section]) -> bool:
-    """A heading under a definitions heading that names a term (``### 2.3 CVE``) and has a body."""
+def _names_a_term(s: Section, by_id: dict[str, Section], headed_children: dict[str, int]) -> bool:
+    """A heading under a definitions heading that names a term (``### 2.3 CVE``) and has a body,
+    one of a run of (at least two) such headings: a lone sub-heading, such as the ``Authority``
+    notes of a CFR definitions subpart, is no glossary."""
     if not s.heading.lstrip().startswith("#") or not s.text.strip() or not s.parent_id:
+        return False
+    if headed_children.get(s.parent_id, 0) < 2:
         return False
     parent = by_id.get(s.parent_id)
     if parent is None or not _DEF_SECTION_RE.search(_NUMBER_PREFIX_RE.sub("", parent.title)):
         return False
+    return _term_title(s) is not None
+
+
+def _term_title(s: Section) -> str | None:
+    """A section title that reads as a term: a noun phrase of 1–6 words, not itself a definitions
+    title (``§ 478.11 Meaning of terms.`` heads definitions, it names none)."""
     title = _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—")
-    return 0 < len(title.split()) <= 6 and _plausible_term(title)
+    if not (0 < len(title.split()) <= 6 and _plausible_term(title)) or _DEF_SECTION_RE.search(title):
+        return None
+    return title
 
 
 def leading_defined_term(text: str) -> str | None:
@@ -210,6 +235,9 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
         term = m.group("term").strip(" ,.")
         if _plausible_term(term, quoted=True):
             found.append((m.start(), term, _definition_after(body, m.start("verb"))))
+    for pos, term, sentence in _parenthetical_terms(body):
+        if not any(abs(p - pos) < 3 for p, _, _ in found):
+            found.append((pos, term, sentence))
     for m in _UNQUOTED_RE.finditer(body):
         term = m.group("term").strip()
         if _plausible_term(term) and not any(abs(p - m.start()) < 3 for p, _, _ in found):
@@ -240,6 +268,57 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
                     found.append((0, term, " ".join(g.group("def").split())[:1500]))
     found.sort(key=lambda x: x[0])
     return [(t, d) for _, t, d in found]
+
+
+def _lead_words(text: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
+
+
+def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
+    """Terms a parenthesis names for what it follows: ``This Agreement (the “**Agreement**”)``,
+    ``each party (“**Disclosing Party**”)``, ``(each, a "Party" and together the "Parties")``.
+
+    The parenthesis holds only the quoted term(s) and naming words (``the``, ``each``,
+    ``collectively``, ``hereinafter``, ``referred to as``; anything else only before a comma:
+    ``(together with its Affiliates, "Customer")``), nothing after the last term. A term is a
+    capitalised noun phrase (lower case only after a naming word such as ``the``); never a lone
+    pronoun or function word (``it``, ``this``, ``such``), nor a BCP 14 keyword (``"MUST"``).
+    Returns ``(offset, term, sentence)``; the sentence that holds the parenthesis is its
+    definition."""
+    out = []
+    for m in _PAREN_RE.finditer(body):
+        inner = m.group("inner")
+        quoted = list(_QUOTED_RE.finditer(inner))
+        if not quoted or inner[quoted[-1].end():].strip(" ,;.*_") or "\n" in inner:
+            continue
+        head = inner[:quoted[0].start()]
+        lead = head.rsplit(",", 1)[-1] if "," in head or ";" in head else head
+        if not set(_lead_words(lead.rsplit(";", 1)[-1])) <= _LEAD_IN:
+            continue
+        if any(not set(_lead_words(inner[a.end():b.start()])) <= _LEAD_IN for a, b in zip(quoted, quoted[1:])):
+            continue
+        for i, q in enumerate(quoted):
+            term = q.group("term").strip(" ,.")
+            before = set(_lead_words(head if i == 0 else inner[quoted[i - 1].end():q.start()]))
+            if not term or term in _BCP14 or not _plausible_term(term):
+                continue
+            if not (term[0].isupper() or term[0].isdigit() or before & _NAMING_LEAD):
+                continue
+            out.append((m.start("inner") + q.start(), term, _sentence_around(body, m.start(), m.end())))
+    return out
+
+
+def _sentence_around(body: str, start: int, end: int) -> str:
+    """The sentence of ``body`` holding ``start``–``end`` (within its paragraph, ≤ 1500 chars)."""
+    para_start = body.rfind("\n\n", 0, start)
+    para_start = 0 if para_start < 0 else para_start + 2
+    para_end = body.find("\n\n", end)
+    para_end = len(body) if para_end < 0 else para_end
+    head = body[para_start:start]
+    cut = max((mm.end() for mm in re.finditer(r"[.!?;]\s+(?=[A-Z“\"*])", head)), default=0)
+    tail = re.search(r"[.!?;](?=\s|$)", body[end:para_end])
+    stop = end + tail.end() if tail else para_end
+    return " ".join(body[para_start + cut:stop].split())[:1500].strip(" :,-|")
 
 
 def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bool:

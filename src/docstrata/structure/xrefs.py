@@ -55,8 +55,23 @@ _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:
 _BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
 _ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}|{_ITEM}")
 _RANGE_RE = re.compile(r"\s+(?:to|through|until)\s+|\s*[-–]\s*")
+# an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
+_INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
-    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+)?[A-Z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|of|and|No\.|\d{1,5}))*)")
+    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+)?[A-Z][A-Za-z]*"
+    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![\w/])|\([A-Z][\w.]*\)))*)")
+# the name of an instrument cited before the reference: "Regulation (EU) 2016/679 Article 6",
+# "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5"
+_INSTRUMENT_BEFORE_RE = re.compile(
+    rf"(?P<name>\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}|"
+    r"\b[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,5}\s+(?:Act|Law|Code|Ordinance)\s+\d{4}(?:\s+\([A-Z][\w.]*\))?)"
+    r"\s*,?\s*$")
+_INSTRUMENT_AFTER_RE = re.compile(r"\s*(?:No\.?\s*)?\d{1,4}/\d|/\d")
+_INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directive|Decision|Code|Treaty|Convention|Charter|"
+                                  r"Constitution|Protocol|Ordinance|Statute|License|Licence|Agreement|Standard|"
+                                  r"Specification)\b")
+# "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
+_SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
 _PREFIX = {"article": "article", "art": "article", "part": "part", "chapter": "chapter", "schedule": "schedule",
            "title": "title", "division": "division",
            "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex"}
@@ -109,7 +124,8 @@ def _between(first: str, last: str) -> list[str]:
 
 _GENERIC_NAMES = frozenset(
     "act agreement license licence contract regulation regulations directive policy standard specification "
-    "document terms code rules rulebook treaty convention constitution statute law readme index".split())
+    "document terms code rules rulebook treaty convention constitution statute law readme index charter protocol "
+    "ordinance decision".split())
 _SMALL_WORDS = frozenset("of and the for on in to a an".split())
 _CAPS_STOP = frozenset(
     "MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL AND OR THE OF TO IN FOR ON AT BY IS ARE BE NO "
@@ -121,6 +137,9 @@ def fold_document_name(name: str) -> str:
     n = " ".join(name.replace(" ", " ").split()).strip(" ,.;:()[]\"'“”‘’")
     n = re.sub(r"^(?:the|this)\s+", "", n, flags=re.I)
     n = re.sub(r"\b(rfc)\s*-?\s*(\d{1,5})\b", r"\1 \2", n, flags=re.I)
+    # "Regulation (EU) No 2016/679" → "regulation 2016/679": the number names the instrument
+    n = re.sub(r"\b(regulation|directive|decision)\s+(?:\((?:eu|ec|eec|euratom)\)\s*)?(?:no\.?\s*)?"
+               r"(\d{1,4}/\d{1,4}(?:/[a-z]{2,8})?)", r"\1 \2", n, flags=re.I)
     return n.lower()
 
 
@@ -141,6 +160,8 @@ def document_names(title: str, doc_key: str) -> list[str]:
         names.append(fold_document_name(re.split(r"[,:;(–—]| - ", clean_title)[0]))  # "Apache License"
     for m in re.finditer(r"\brfc\s*-?\s*(\d{1,5})\b", f"{clean_title} {doc_key}", re.I):
         names.append(f"rfc {int(m.group(1))}")
+    for m in re.finditer(rf"\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}", clean_title):
+        names.append(fold_document_name(m.group(0)))  # "Regulation (EU) 2016/679" → "regulation 2016/679"
     names += [a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,7}\b", clean_title)
               if a not in _CAPS_STOP and not a.isdigit() and not re.fullmatch(r"[IVXLC]+", a)]
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", re.split(r"[,:;(–—]| - ", clean_title)[0])
@@ -176,6 +197,11 @@ class _Resolver:
         name = f"{tree.title} {tree.doc_key}"
         self.own_names = set(re.findall(r"[A-Z]{2,6}", name))
         self.own_folded = set(document_names(tree.title, tree.doc_key))
+        self.own_text = name
+        # the kinds of instrument this document calls itself ("this Regulation", its title's "Act")
+        self.self_kinds = {_kind_word(w) for w in re.findall(r"[A-Za-z]+", tree.title or "")}
+        for s in tree.sections:
+            self.self_kinds.update(_kind_word(w) for w in _SELF_NAME_RE.findall(s.text))
         self.by_title: dict[str, str] = {}
         self.by_slug: dict[str, str] = {}
         for s in tree.sections:
@@ -257,7 +283,20 @@ class _Resolver:
         return None
 
     def is_own(self, name: str) -> bool:
+        """Whether a document name a reference carries names this document.
+
+        A generic name alone (``the Charter``, ``the Act``, ``the Agreement``) is this document
+        when it calls itself that (``this Agreement`` in its text, ``Act`` in its title), else
+        another instrument. A numbered instrument (``Regulation (EU) 2016/679``) is this document
+        only when its title or key holds that number. Otherwise: the name, an acronym of it or
+        one written in the title (``GDPR``)."""
         folded = fold_document_name(name)
+        words = folded.split()
+        if words and all(w in _GENERIC_NAMES | _SMALL_WORDS for w in words):
+            return _kind_word(words[-1]) in self.self_kinds
+        number = re.search(r"\d{1,4}/\d{1,4}", name)
+        if number:
+            return number.group(0) in self.own_text
         return folded in self.own_folded or bool(set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names
                                                  and not folded.startswith("rfc "))
 
@@ -308,12 +347,21 @@ _NAMED_AFTER_RE = re.compile(r"^\s+(?P<name>RFC\s?\d{1,5}|[A-Z][A-Z0-9]{1,7})\b(
 _NAMED_BEFORE_RE = re.compile(r"(?<![\w-])(?P<name>RFC\s?\d{1,5}|[A-Z][A-Z]{2,7})\s*,?\s*$")
 
 
-def _named_document(after: str, before: str) -> str | None:
+def _kind_word(word: str) -> str:
+    """``Regulations`` → ``regulation``: the kind of instrument a word names, for comparing."""
+    w = word.lower()
+    return w[:-1] if w.endswith("s") and w[:-1] in _GENERIC_NAMES else w
+
+
+def _named_document(after: str, before: str, generic: bool = False) -> str | None:
     """The document a reference names, as written, or ``None`` (this document or none named).
 
-    ``… of the GPL`` / ``… of RFC 5246`` / ``… of the Data Protection Act 2018`` (after the
-    number), ``Art. 12 GDPR`` (an acronym right after), ``RFC 5246 section 6.2`` (before).
-    ``of this Act``, ``of the Agreement`` (a generic word alone) name this document.
+    ``… of the GPL`` / ``… of RFC 5246`` / ``… of the Data Protection Act 2018`` /
+    ``… of Regulation (EU) 2016/679`` (after the number), ``Art. 12 GDPR`` (an acronym right
+    after), ``RFC 5246 section 6.2`` / ``Regulation (EU) 2016/679 Article 6`` /
+    ``Privacy Act 1988 section 5`` (before). ``of this Act`` names this document; a generic word
+    alone (``of the Charter``, ``of the Agreement``) is returned only when ``generic`` is set, for
+    the caller to decide whether it is this document (:meth:`_Resolver.is_own`).
     """
     m = _EXTERNAL_RE.match(after)
     if m:
@@ -326,13 +374,16 @@ def _named_document(after: str, before: str) -> str | None:
         if not words:
             return None
         name = re.split(r"\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
-                        r"Rules?|Clauses?|Paragraphs?|Annex|Appendix)\b)", " ".join(words))[0]  # "the GPL and RFC 5246"
+                        r"Rules?|Clauses?|Paragraphs?|Annex|Appendix|Regulation|Directive|Decision)\b)|"
+                        r"(?<=\d)\s+(?:and|or)\s+", " ".join(words))[0]  # "the GPL and RFC 5246"
+        name = re.sub(r"(?:\s+(?:of|the|and|No\.))+$", "", name)
         words = name.split()
         acronyms = set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP
         generic_only = all(w.lower() in _GENERIC_NAMES | _SMALL_WORDS for w in words)
-        if re.match(r"RFC\s?\d", name) or acronyms or (
-                not generic_only and re.search(r"\b(Act|Law|Regulations?|Rules|Directive|Code|Treaty|Convention|"
-                                               r"License|Licence|Agreement|Standard|Specification)\b", name)):
+        if re.match(r"RFC\s?\d", name) or acronyms or re.search(r"\d{1,4}/\d{1,4}", name) or (
+                not generic_only and _INSTRUMENT_WORDS_RE.search(name)):
+            return name
+        if generic and generic_only and _INSTRUMENT_WORDS_RE.search(name):
             return name
         return None
     letters = [c for c in before[-30:] + after[:30] if c.isalpha()]
@@ -343,6 +394,9 @@ def _named_document(after: str, before: str) -> str | None:
     m = _NAMED_BEFORE_RE.search(before[-24:])
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
+    m = _INSTRUMENT_BEFORE_RE.search(before[-60:])
+    if m:
+        return " ".join(m.group("name").split())
     return None
 
 
@@ -478,21 +532,23 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
     for m in _KW_REF_RE.finditer(text):
         if _inside(m.span(), taken):
             continue
+        if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
+            continue
         prefix = _keyword_prefix(m.group("kw"))
         numbers = _expand(m.group("nums"))
-        before = text[max(0, m.start() - 30):m.start()]
+        before = text[max(0, m.start() - 60):m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:
-            ref_text, target, section_id, end = compound
-            name = _named_document(text[end:end + 120], before)
-            if name and not resolver.is_own(name):
+            ref_text, target, section_id, end, other_title = compound
+            name = other_title or _named_document(text[end:end + 120], before, generic=True)
+            if name and (other_title or not resolver.is_own(name)):
                 section_id = None
             else:
                 name = None
             refs.append((m.start(), _ref(ref_text, target, section_id, source_section_id, name)))
             taken.append((m.start(), end))
             continue
-        name = _named_document(text[m.end():m.end() + 120], before)
+        name = _named_document(text[m.end():m.end() + 120], before, generic=True)
         if name and resolver.is_own(name):
             name = None
         for number in numbers:
@@ -553,8 +609,10 @@ def _merge_links(refs: list[tuple[int, CrossReference]],
 
 
 def _compound(m, prefix: str | None, numbers: list[str], text: str,
-              resolver: _Resolver) -> tuple[str, str, str | None, int] | None:
-    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end) or None."""
+              resolver: _Resolver) -> tuple[str, str, str | None, int, str | None] | None:
+    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end,
+    document) or None; ``document`` is set for ``section 552 of title 5`` in a document that is
+    not title 5 (another title of a code)."""
     if len(numbers) != 1:
         return None
     after = text[m.end():m.end() + 80]
@@ -571,9 +629,12 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
         return None
     container_id = resolver.resolve(container)
     if container_id is None and prefix == "":
-        return None  # "section 112 of title 1" where no title 1 is a section here: a plain section reference
+        if outer_prefix == "title" and not resolver.is_own(f"title {outer.group('num')}"):
+            # "section 552 of title 5" cited from another title: that title's section, never ours
+            return " ".join(text[m.start():end].split()), number, None, end, f"title {outer.group('num')}"
+        return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
-    return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end
+    return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end, None
 
 
 def _starts_line(text: str, pos: int) -> bool:

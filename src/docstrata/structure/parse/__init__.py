@@ -92,13 +92,16 @@ def _pair_headings_with_bodies(sections: list) -> None:
         i = max(j, i + 1)
 
 
-def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
+def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
     Args:
         markdown: the document body (Markdown, or plain text treated as Markdown).
         doc_key: the document's id (path relative to the source root).
         title: the document title, used as the preamble's title.
+        list_items: whether Markdown ordered-list items may be sections (items of a numbered
+            clause). ``False`` for sources whose markup marks sections itself (HTML headings and
+            ``<section>``): there an ``<ol>`` is a list, its steps body text of their section.
 
     Returns:
         A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
@@ -109,6 +112,8 @@ def parse_sections(markdown: str, doc_key: str, title: str) -> DocumentTree:
     lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
     markers = _scan(lines, markdown_flavour)
+    if not list_items:
+        markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
     markers = _merge_subtitles(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
     markers = _drop_contents_entries(markers, lines)
