@@ -725,6 +725,8 @@ class EmbeddedStore:
             return
         with self._lock:
             self._refresh_if_changed()
+            if self._file_record:
+                self._pending()  # its file marks the vector file as needing the chunks table to filter it
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for cid in chunk_ids:
@@ -742,6 +744,8 @@ class EmbeddedStore:
     def delete_document(self, doc_key: str) -> None:
         with self._lock:
             self._refresh_if_changed()
+            if self._file_record:
+                self._pending()  # its file marks the vector file as needing the chunks table to filter it
             old_ids = [r[0] for r in self._db.execute("SELECT chunk_id FROM chunks WHERE doc_key=?", (doc_key,))]
             self._db.execute("BEGIN IMMEDIATE")
             try:
