@@ -539,8 +539,8 @@ class EmbeddedStore:
 
     def _write_vector_file(self, generation: int, di: DenseIndex | None) -> None:
         """Write ``generation``'s vector file: from ``di`` when it is loaded, else merged on disk
-        from the previous generation's file and the pending vectors, a block at a time (the matrix
-        is never held in memory). tmp + fsync + rename, the ids file last.
+        from the previous generation's file and the pending vectors, a block at a time (neither the
+        matrix nor the pending vectors are held in memory). tmp + fsync + rename, the ids file last.
 
         Raises :class:`StoreError` when it cannot be written (the generation is then not bumped)."""
         mat_p, owner_p, ids_p = self._vector_paths(generation)
@@ -548,72 +548,92 @@ class EmbeddedStore:
         try:
             if di is not None:
                 ids, owner, mat = di.arrays()
-                for path, arr in ((mat_p, mat), (owner_p, owner)):
-                    with open(str(path) + tmp, "wb") as f:
-                        np.save(f, arr)
-                        f.flush()
-                        os.fsync(f.fileno())
+                n = len(ids)
+                if n:
+                    for path, arr in ((mat_p, mat), (owner_p, owner)):
+                        with open(str(path) + tmp, "wb") as f:
+                            np.save(f, arr)
+                            f.flush()
+                            os.fsync(f.fileno())
+                with open(str(ids_p) + tmp, "w", encoding="utf-8") as f:
+                    f.write("\n".join(ids))
+                    f.flush()
+                    os.fsync(f.fileno())
             else:
-                ids = self._merge_to_file(str(mat_p) + tmp, str(owner_p) + tmp)
-            if ids:
+                n = self._merge_to_file(str(mat_p) + tmp, str(owner_p) + tmp, str(ids_p) + tmp)
+            if n:
                 os.replace(str(mat_p) + tmp, mat_p)
                 os.replace(str(owner_p) + tmp, owner_p)
-            with open(str(ids_p) + tmp, "w", encoding="utf-8") as f:
-                f.write("\n".join(ids))
-                f.flush()
-                os.fsync(f.fileno())
             os.replace(str(ids_p) + tmp, ids_p)
-        except OSError as e:
+        except (OSError, sqlite3.Error) as e:
             for p in (mat_p, owner_p, ids_p):
                 Path(str(p) + tmp).unlink(missing_ok=True)
             raise StoreError("embedded", f"cannot write the vector file {mat_p}: {e}") from None
 
-    def _merge_to_file(self, mat_path: str, owner_path: str) -> list[str]:
-        """The live vectors (previous file's rows whose chunk is unchanged, then the pending rows
-        whose chunk is stored with that text) written to ``mat_path`` / ``owner_path``; their chunk ids."""
-        stored = dict(self._db.execute("SELECT chunk_id, sha256 FROM chunks"))
-        pending = {}
-        for cid, sha, n in self._pending_rows(self._generation, with_vectors=False):
-            if stored.get(cid) == sha:
-                pending[cid] = n
-        found = self._read_vector_file(self._generation) or ([], np.zeros(0, dtype=np.int32),
-                                                             np.zeros((0, self.dim), dtype=np.float32))
-        old_ids, old_owner, old_mat = found
-        keep_slot = np.array([cid in stored and cid not in pending for cid in old_ids], dtype=bool)
-        new_slot = np.cumsum(keep_slot) - 1
-        kept_ids = [cid for cid, k in zip(old_ids, keep_slot) if k]
-        row_keep = keep_slot[old_owner] if len(old_owner) else np.zeros(0, dtype=bool)
-        total = int(row_keep.sum()) + sum(pending.values())
-        ids = kept_ids + list(pending)
-        if not ids:
-            return []
-        out = np.lib.format.open_memmap(mat_path, mode="w+", dtype=np.float32, shape=(total, self.dim))
-        owner = np.empty(total, dtype=np.int32)
-        pos, block = 0, 65_536
-        for start in range(0, len(old_owner), block):
-            keep = row_keep[start:start + block]
-            m = int(keep.sum())
-            if m:
-                out[pos:pos + m] = old_mat[start:start + block][keep]
-                owner[pos:pos + m] = new_slot[old_owner[start:start + block][keep]]
-                pos += m
-        slot = len(kept_ids)
-        for cid, sha, n, blob in self._pending_rows(self._generation):
-            if pending.get(cid) == n and stored.get(cid) == sha:
-                out[pos:pos + n] = np.frombuffer(blob, dtype=np.float32).reshape(n, self.dim)
-                owner[pos:pos + n] = slot
-                pos += n
-                slot += 1
-                pending.pop(cid)
-        out.flush()
-        del out
-        with open(mat_path, "rb+") as f:
-            os.fsync(f.fileno())
-        with open(owner_path, "wb") as f:
-            np.save(f, owner)
-            f.flush()
-            os.fsync(f.fileno())
-        return ids
+    def _merge_to_file(self, mat_path: str, owner_path: str, ids_path: str) -> int:
+        """Write the live vectors — the previous file's rows whose chunk is still stored and not
+        rewritten since, then the pending rows whose chunk is stored with that text (an SQL join,
+        streamed) — to ``mat_path`` / ``owner_path`` and their chunk ids to ``ids_path``; returns
+        how many chunks. Memory: the previous file's ids, never the vectors."""
+        pend = self._pending_path(self._generation)
+        db = self._db
+        attached = pend.exists()
+        if attached:
+            db.execute("ATTACH DATABASE ? AS pend", (str(pend),))
+        try:
+            join = ("FROM pend.pending p JOIN chunks c ON c.chunk_id = p.chunk_id AND c.sha256 = p.sha256"
+                    if attached else None)
+            n_new, rows_new = db.execute(f"SELECT COUNT(*), TOTAL(p.n) {join}").fetchone() if join else (0, 0)
+            old_ids, old_owner, old_mat = self._read_vector_file(self._generation) or (
+                [], np.zeros(0, dtype=np.int32), np.zeros((0, self.dim), dtype=np.float32))
+            if old_ids:
+                live = {r[0] for r in db.execute("SELECT chunk_id FROM chunks")}
+                if join:
+                    live -= {r[0] for r in db.execute(f"SELECT p.chunk_id {join}")}
+                keep_slot = np.fromiter((cid in live for cid in old_ids), dtype=bool, count=len(old_ids))
+                del live
+            else:
+                keep_slot = np.zeros(0, dtype=bool)
+            new_slot = np.cumsum(keep_slot) - 1
+            row_keep = keep_slot[old_owner] if len(old_owner) else np.zeros(0, dtype=bool)
+            n_kept = int(keep_slot.sum())
+            total = int(row_keep.sum()) + int(rows_new)
+            with open(ids_path, "w", encoding="utf-8") as ids_f:
+                ids_f.write("\n".join(cid for cid, k in zip(old_ids, keep_slot) if k))
+                if not n_kept + n_new:
+                    return 0
+                out = np.lib.format.open_memmap(mat_path, mode="w+", dtype=np.float32, shape=(total, self.dim))
+                owner = np.empty(total, dtype=np.int32)
+                pos, block = 0, 65_536
+                for start in range(0, len(old_owner), block):
+                    keep = row_keep[start:start + block]
+                    m = int(keep.sum())
+                    if m:
+                        out[pos:pos + m] = old_mat[start:start + block][keep]
+                        owner[pos:pos + m] = new_slot[old_owner[start:start + block][keep]]
+                        pos += m
+                slot = n_kept
+                if join:
+                    for cid, n, blob in db.execute(f"SELECT p.chunk_id, p.n, p.vecs {join} ORDER BY p.rowid"):
+                        out[pos:pos + n] = np.frombuffer(blob, dtype=np.float32).reshape(n, self.dim)
+                        owner[pos:pos + n] = slot
+                        ids_f.write(("\n" if slot else "") + cid)
+                        pos += n
+                        slot += 1
+                out.flush()
+                del out
+                ids_f.flush()
+                os.fsync(ids_f.fileno())
+            with open(mat_path, "rb+") as f:
+                os.fsync(f.fileno())
+            with open(owner_path, "wb") as f:
+                np.save(f, owner)
+                f.flush()
+                os.fsync(f.fileno())
+            return n_kept + n_new
+        finally:
+            if attached:
+                db.execute("DETACH DATABASE pend")
 
     def _drop_old_vector_files(self) -> None:
         """Remove every generation's vector and pending files but the current one's."""
