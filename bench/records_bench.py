@@ -104,9 +104,12 @@ def ingest(path: Path, batch_size: int) -> dict:
     report = tool.ingest()
     elapsed = time.perf_counter() - t0
     disk = sum(f.stat().st_size for f in work.rglob("*") if f.is_file()) / 2**20
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    anon, file_rss = (round(int(status.get(k, "0 kB").split()[0]) / 1024) for k in ("RssAnon", "RssFile"))
     return {"rows": report.records, "embedded": report.embedded, "seconds": round(elapsed, 1),
             "rows_per_s": round(report.records / elapsed, 1), "rss_with_model_mb": round(baseline),
-            "peak_rss_mb": round(rss_mb()), "index_mb": round(disk), "mode": "ingest"}
+            "peak_rss_mb": round(rss_mb()), "index_mb": round(disk), "end_rss_anon_mb": anon,
+            "end_rss_file_mb": file_rss, "mode": "ingest"}
 
 
 def main() -> None:

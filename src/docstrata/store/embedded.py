@@ -602,30 +602,35 @@ class EmbeddedStore:
                 ids_f.write("\n".join(cid for cid, k in zip(old_ids, keep_slot) if k))
                 if not n_kept + n_new:
                     return 0
-                out = np.lib.format.open_memmap(mat_path, mode="w+", dtype=np.float32, shape=(total, self.dim))
                 owner = np.empty(total, dtype=np.int32)
                 pos, block = 0, 65_536
-                for start in range(0, len(old_owner), block):
-                    keep = row_keep[start:start + block]
-                    m = int(keep.sum())
-                    if m:
-                        out[pos:pos + m] = old_mat[start:start + block][keep]
-                        owner[pos:pos + m] = new_slot[old_owner[start:start + block][keep]]
-                        pos += m
-                slot = n_kept
-                if join:
-                    for cid, n, blob in db.execute(f"SELECT p.chunk_id, p.n, p.vecs {join} ORDER BY p.rowid"):
-                        out[pos:pos + n] = np.frombuffer(blob, dtype=np.float32).reshape(n, self.dim)
-                        owner[pos:pos + n] = slot
-                        ids_f.write(("\n" if slot else "") + cid)
-                        pos += n
-                        slot += 1
-                out.flush()
-                del out
+                # Plain writes, not a writable memory map: mapped pages would count in the
+                # process's resident memory until written back (1.5 GB at 1M chunks).
+                with open(mat_path, "wb") as out:
+                    np.lib.format.write_array_header_1_0(
+                        out, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
+                              "shape": (total, self.dim)})
+                    for start in range(0, len(old_owner), block):
+                        keep = row_keep[start:start + block]
+                        m = int(keep.sum())
+                        if m:
+                            out.write(np.ascontiguousarray(old_mat[start:start + block][keep]).tobytes())
+                            owner[pos:pos + m] = new_slot[old_owner[start:start + block][keep]]
+                            pos += m
+                    slot = n_kept
+                    if join:
+                        for cid, n, blob in db.execute(f"SELECT p.chunk_id, p.n, p.vecs {join} ORDER BY p.rowid"):
+                            out.write(blob)
+                            owner[pos:pos + n] = slot
+                            ids_f.write(("\n" if slot else "") + cid)
+                            pos += n
+                            slot += 1
+                    out.flush()
+                    os.fsync(out.fileno())
+                if pos != total:
+                    raise OSError(f"{total} vector rows expected, {pos} written")
                 ids_f.flush()
                 os.fsync(ids_f.fileno())
-            with open(mat_path, "rb+") as f:
-                os.fsync(f.fileno())
             with open(owner_path, "wb") as f:
                 np.save(f, owner)
                 f.flush()
