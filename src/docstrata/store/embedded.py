@@ -640,11 +640,16 @@ class EmbeddedStore:
             if attached:
                 db.execute("DETACH DATABASE pend")
 
+    def _generation_files(self, generation: int) -> list[Path]:
+        """Every file of ``generation``'s vector record (and copies derived from it, e.g. a float16
+        one), temporary files left out."""
+        return [p for p in self.root.glob(f"vectors-{generation}.*") if ".tmp" not in p.name]
+
     def _drop_old_vector_files(self) -> None:
         """Remove every generation's vector and pending files but the current one's."""
-        keep = {p.name for p in self._vector_paths(self._generation)} | {self._pending_path(self._generation).name}
+        cur_v, cur_p = f"vectors-{self._generation}.", self._pending_path(self._generation).name
         for p in [*self.root.glob("vectors-*"), *self.root.glob("pending-*")]:
-            if p.name not in keep and not p.name.startswith(tuple(k + "-" for k in keep)):
+            if not p.name.startswith(cur_v) and not p.name.startswith(cur_p):
                 try:
                     p.unlink()
                 except OSError:
@@ -821,16 +826,15 @@ class EmbeddedStore:
             self._wrote = False
 
     def _link_vector_file(self, new: int) -> bool:
-        """Give generation ``new`` the current vector file by hard links (no vector changed); False
+        """Give generation ``new`` the current vector files by hard links (no vector changed); False
         when that is not possible and the file must be written."""
-        old_paths, new_paths = self._vector_paths(self._generation), self._vector_paths(new)
-        if self._has_pending_vectors() or not old_paths[2].exists():
+        if self._has_pending_vectors() or not self._vector_paths(self._generation)[2].exists():
             return False
         try:
-            for src, dst in zip(old_paths, new_paths):
-                if src.exists():
-                    dst.unlink(missing_ok=True)
-                    os.link(src, dst)
+            for src in self._generation_files(self._generation):
+                dst = self.root / ("vectors-" + str(new) + src.name[len(f"vectors-{self._generation}"):])
+                dst.unlink(missing_ok=True)
+                os.link(src, dst)
             return True
         except OSError:
             return False
