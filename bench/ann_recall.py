@@ -53,8 +53,16 @@ def scifact(n_queries: int) -> dict | None:
         return None
     con = sqlite3.connect(db)
     rows = con.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
-    ids = [r[0] for r in rows]
-    mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    if rows:  # an index from before the vector file became the record
+        ids = [r[0] for r in rows]
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    else:  # the vectors are in vectors-<generation>.npy: one row per window, ids repeated per window
+        from docstrata.store.embedded import EmbeddedStore
+
+        store = EmbeddedStore(db.parent, dim=384)
+        slot_ids, owner, mat = store._dense_index().arrays()
+        ids = [slot_ids[o] for o in owner]
+        store.close()
     from docstrata.embed import Embedder
 
     import os

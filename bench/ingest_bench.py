@@ -1,6 +1,10 @@
 """Ingest throughput and search latency on ../shared/data/documents (issue 2).
 
-    python bench/ingest_bench.py [--source DIR] [--queries 100]
+    python bench/ingest_bench.py [--source DIR] [--queries 100] [--ingest-only]
+
+``--ingest-only`` stops after the two ingests (no embedding-alone run, no search): the form used
+to time this tree against an older commit's ``src`` in the same run (issue 18), e.g.
+``PYTHONPATH=/tmp/old/src python bench/ingest_bench.py --ingest-only`` then this tree's.
 
 Prints:
 * first ingest: MB/s (bytes of the supported files) and chunks/s, and the time the same
@@ -49,6 +53,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--ingest-only", action="store_true", help="time the first and second ingest only")
     args = ap.parse_args()
     if not args.source.exists():
         sys.exit(f"{args.source} is absent")
@@ -58,7 +63,6 @@ def main() -> None:
     from docstrata.config import parse_config
     from docstrata.convert import SUPPORTED_EXTENSIONS
     from docstrata.embed import Embedder
-    from docstrata.search import SearchTiming
     from docstrata.tools import build_tool
 
     work = Path(tempfile.mkdtemp(prefix="docstrata-bench-"))
@@ -75,6 +79,16 @@ def main() -> None:
     print(f"first ingest: {first.added} files, {nbytes / 1e6:.2f} MB, {first.chunks} chunks, {t_first:.1f} s "
           f"-> {nbytes / 1e6 / t_first:.3f} MB/s, {first.chunks / t_first:.1f} chunks/s; skipped {len(first.skipped)}")
 
+    import docstrata
+
+    print(f"docstrata from {Path(docstrata.__file__).parent}; embedder {getattr(embedder, 'backend', 'torch')}; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    if args.ingest_only:
+        t = time.perf_counter()
+        second = tool.ingest()
+        print(f"second ingest (unchanged): {time.perf_counter() - t:.3f} s ({second.unchanged} unchanged)")
+        tool.close()
+        return
     chunks = [c for d in tool.store.documents() for c in tool.store.document_chunks(d)]
     t = time.perf_counter()
     embedder.embed_chunks([(c.context, c.content) for c in chunks])
@@ -86,6 +100,8 @@ def main() -> None:
     t_second = time.perf_counter() - t
     print(f"second ingest (unchanged): {t_second:.3f} s = {100 * t_second / t_first:.2f}% of the first "
           f"({second.unchanged} unchanged, {second.embedded} embedded)")
+
+    from docstrata.search import SearchTiming
 
     queries = [QUERY_TEMPLATES[i % len(QUERY_TEMPLATES)] + ("" if i < len(QUERY_TEMPLATES) else f" {i}")
                for i in range(args.queries)]

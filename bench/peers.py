@@ -435,6 +435,11 @@ def main() -> None:
         nd = f"{r['ndcg10']:.4f}" if "ndcg10" in r else ""
         print(f"| {r['system']} | {r['build_s']:.1f} | {r['peak_rss_mb']:.0f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} "
               f"| {nd} | {ratio} | {'; '.join(notes)} |")
+    by = {r["system"]: r for r in results if "error" not in r}
+    if "docstrata" in by and "fast" in by:  # issue 18: build within 2x of bm25s + numpy, disk within 2x of raw
+        d = by["docstrata"]
+        print(f"docstrata build / fast build = {d['build_s'] / by['fast']['build_s']:.2f}x; "
+              f"disk / raw vectors + text = {d['disk_mb'] / d['raw_mb']:.2f}x")
 
 
 if __name__ == "__main__":

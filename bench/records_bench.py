@@ -3,6 +3,12 @@
 Usage::
 
     /work/venv/bin/python bench/records_bench.py [--rows 1000000] [--batch-size 10000] [--keep DIR]
+    /work/venv/bin/python bench/records_bench.py --ingest --rows 150000 --distinct-texts 2000
+
+``--distinct-texts K`` draws every row's title and description from K of them (ids, prices and the
+other fields stay per row): the bundled model then embeds K texts and the embedding cache serves
+the rest, so a whole ingest of many rows (``--ingest``) measures what grows with the file — reader,
+store writes, vector record, keyword index — in minutes instead of hours of embedding.
 
 Writes a product-catalogue-like CSV (id, sku, title, description with commas and some quoted
 newlines, category, price, in_stock) to a temp dir, then loads it in a fresh child process so
@@ -30,18 +36,25 @@ WORDS = ("lamp desk oak brass chair steel cotton linen shelf drawer walnut mirro
 CATEGORIES = ("furniture", "lighting", "kitchen", "garden", "bath", "decor", "textiles", "storage")
 
 
-def generate(path: Path, rows: int, seed: int = 5) -> int:
-    """Write ``rows`` records to ``path``; returns the file size in bytes."""
+def generate(path: Path, rows: int, seed: int = 5, distinct: int | None = None) -> int:
+    """Write ``rows`` records to ``path`` (titles and descriptions drawn from ``distinct`` texts
+    when given); returns the file size in bytes."""
     rng = random.Random(seed)
+
+    def text(i: int) -> tuple[str, str]:
+        r = random.Random(seed * 1_000_003 + i) if distinct else rng
+        words = r.choices(WORDS, k=r.randint(12, 30))
+        description = " ".join(words[:8]) + ", " + " ".join(words[8:])
+        if i % 50 == 0:
+            description += "\nCare: wipe clean, keep dry."
+        return " ".join(r.choices(WORDS, k=3)).title(), description
+
     with open(path, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f)
         w.writerow(["id", "sku", "title", "description", "category", "price", "in_stock"])
         for i in range(rows):
-            words = rng.choices(WORDS, k=rng.randint(12, 30))
-            description = " ".join(words[:8]) + ", " + " ".join(words[8:])
-            if i % 50 == 0:
-                description += "\nCare: wipe clean, keep dry."
-            w.writerow([i + 1, f"SKU-{i:07d}", " ".join(rng.choices(WORDS, k=3)).title(), description,
+            title, description = text(rng.randrange(distinct) if distinct else i)
+            w.writerow([i + 1, f"SKU-{i:07d}", title, description,
                         rng.choice(CATEGORIES), f"{rng.uniform(1, 500):.2f}", rng.choice(("true", "false"))])
     return path.stat().st_size
 
@@ -90,8 +103,13 @@ def ingest(path: Path, batch_size: int) -> dict:
     t0 = time.perf_counter()
     report = tool.ingest()
     elapsed = time.perf_counter() - t0
-    return {"rows": report.records, "seconds": round(elapsed, 1), "rows_per_s": round(report.records / elapsed, 1),
-            "rss_with_model_mb": round(baseline), "peak_rss_mb": round(rss_mb()), "mode": "ingest"}
+    disk = sum(f.stat().st_size for f in work.rglob("*") if f.is_file()) / 2**20
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    anon, file_rss = (round(int(status.get(k, "0 kB").split()[0]) / 1024) for k in ("RssAnon", "RssFile"))
+    return {"rows": report.records, "embedded": report.embedded, "seconds": round(elapsed, 1),
+            "rows_per_s": round(report.records / elapsed, 1), "rss_with_model_mb": round(baseline),
+            "peak_rss_mb": round(rss_mb()), "index_mb": round(disk), "end_rss_anon_mb": anon,
+            "end_rss_file_mb": file_rss, "mode": "ingest"}
 
 
 def main() -> None:
@@ -101,6 +119,8 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="write the CSV here instead of a temp dir")
     ap.add_argument("--ingest", action="store_true",
                     help="measure the whole ingest (embedding and store) instead of loading alone; use with --rows")
+    ap.add_argument("--distinct-texts", type=int, default=None,
+                    help="draw titles and descriptions from this many texts (the embedding cache serves repeats)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -109,7 +129,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = (args.keep or Path(tmp)) / "records_bench.csv"
         t0 = time.perf_counter()
-        size = generate(path, args.rows)
+        size = generate(path, args.rows, distinct=args.distinct_texts)
         print(f"generated {args.rows:,} rows, {size / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s")
         env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
         cmd = [sys.executable, __file__, "--child", str(path), "--batch-size", str(args.batch_size)]
@@ -118,7 +138,8 @@ def main() -> None:
     r = json.loads(out.strip().splitlines()[-1])
     if args.ingest:
         print(f"ingest (load + embed + store): {r['rows']:,} records in {r['seconds']} s = {r['rows_per_s']} rows/s; "
-              f"peak RSS {r['peak_rss_mb']} MB ({r['rss_with_model_mb']} MB once the model is loaded)")
+              f"peak RSS {r['peak_rss_mb']} MB ({r['rss_with_model_mb']} MB once the model is loaded); "
+              f"{r['embedded']:,} embedded, index {r['index_mb']} MB on disk")
         print(json.dumps(r))
         return
     print(f"load_records: {r['rows']:,} records in {r['seconds']} s = {r['rows_per_s']:,} rows/s "

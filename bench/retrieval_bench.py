@@ -2,11 +2,15 @@
 
     python bench/retrieval_bench.py [scifact] [codebase] [obliqa] [obliqa-docs] [--limit N] [--json]
         [--weights S,K,E] [--rrf-k K] [--no-context] [--database embedded|chromadb|faiss|faiss-hnsw]
-        [--corpus-limit N]
+        [--corpus-limit N] [--embedding-backend auto|torch|openvino|onnx|onnx-int8]
 
 ``--database`` runs the same tool on another store (issue 16): its SQLite starts as a copy of the
 embedded run's, so the vectors come from the embedding cache and only the store differs; the data
 set is re-ingested into it (every chunk written through the store's own write path).
+
+``--embedding-backend`` embeds with another inference backend (issue 18) into its own cache folder
+``bench/.cache/<name>-<backend>/``, so the vectors are that backend's and never the embedding cache's
+of another backend (all fp32 backends share one cache id).
 
 Each data set is ingested once into bench/.cache/<name>/ (reused across runs: the embedding
 cache makes a rerun cheap), then every search mode is evaluated. Data sets:
@@ -89,11 +93,13 @@ def run(name: str, args) -> dict:
     from docstrata.eval import evaluate, format_table, load_query_set
     from docstrata.tools import build_tool
 
-    work = CACHE / name
+    work = CACHE / (name if args.embedding_backend is None else f"{name}-{args.embedding_backend}")
     work.mkdir(parents=True, exist_ok=True)
     tool_cfg, queries, qrels = _tool_config(name, work)
     if args.corpus_limit and name == "scifact":
         tool_cfg["source"], qrels = _scifact_subset(Path(tool_cfg["source"]), qrels, work, args.corpus_limit)
+    if args.embedding_backend is not None:
+        tool_cfg["embedding_backend"] = args.embedding_backend
     if args.weights:
         s, k, e = (float(x) for x in args.weights.split(","))
         tool_cfg.update(semantic_weight=s, keyword_weight=k, exact_weight=e)
@@ -119,7 +125,7 @@ def run(name: str, args) -> dict:
     tool = build_tool(cfg.tools[0], base)
     report = tool.ingest(force=force)
     qs = load_query_set(queries, qrels, args.limit)
-    print(f"\n## {name} on {args.database}: {report.chunks_total} indexed ({report.embedded} embedded this run, "
+    print(f"\n## {name} on {args.database} (embedding backend {getattr(tool.embedder, 'backend', '?')}): {report.chunks_total} indexed ({report.embedded} embedded this run, "
           f"{report.elapsed_s:.0f} s), {len(qs.queries)} queries; weights "
           f"{tool.cfg.semantic_weight}/{tool.cfg.keyword_weight}/{tool.cfg.exact_weight}, rrf_k {tool.cfg.rrf_k}",
           flush=True)
@@ -143,6 +149,8 @@ def main() -> None:
                     help="store to run on (default embedded)")
     ap.add_argument("--corpus-limit", type=int, default=None,
                     help="scifact: only the first N abstracts and the judgements on them")
+    ap.add_argument("--embedding-backend", default=None, choices=["auto", "torch", "openvino", "onnx", "onnx-int8"],
+                    help="inference backend of the bundled model, in its own cache folder (default: the config's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not DATA.exists():

@@ -117,6 +117,9 @@ def _check_opens_and_searches(config: Path) -> int:
         for doc_key in store.file_states():  # a file with a state has its chunks
             assert store.document_chunks(doc_key), doc_key
         assert all(isinstance(h.chunk_id, str) for h in store.get_chunks([]))
+        # every stored chunk has its vectors: the vector file plus the pending vectors of a killed writer
+        assert len(store._dense_index()) == store.count()
+        assert not store.count() or store.dense_search(tool.embed_query("landlord tenant"), 3)
         if store.count():
             assert [c for c, _ in store.keyword_search("landlord tenant", 3)]
         return store.count()

@@ -10,7 +10,8 @@ Every stage takes and returns these; none reaches into another stage's helpers.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Literal
 
 ChunkType = Literal["definition", "requirement", "content", "header"]
@@ -207,12 +208,44 @@ class Chunk:
         d["contextualized_content"] = self.contextualized_content
         return d
 
+    def to_row(self) -> dict[str, Any]:
+        """The compact dict a store keeps: the required fields and ``metadata`` always, every other
+        field only when it differs from its default, no derived ``contextualized_content``, and no
+        :func:`dataclasses.asdict` deep copy (that was 18 s of a 31 s SQLite write of 20,000
+        chunks). :meth:`from_dict` reads it back to an equal chunk."""
+        d: dict[str, Any] = {}
+        for name, default in _chunk_defaults():
+            value = getattr(self, name)
+            if default is _REQUIRED or value != default:
+                d[name] = value
+        if self.cross_references:
+            d["cross_references"] = [dict(x.__dict__) for x in self.cross_references]
+        return d
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Chunk":
         d = dict(d)
         d.pop("contextualized_content", None)
         d["cross_references"] = [CrossReference(**x) for x in d.get("cross_references", [])]
         return cls(**d)
+
+
+_REQUIRED = object()
+
+
+@lru_cache(maxsize=1)
+def _chunk_defaults() -> tuple[tuple[str, Any], ...]:
+    """(field, default) of every :class:`Chunk` field but ``cross_references``; required fields
+    and ``metadata`` get ``_REQUIRED`` (always written by :meth:`Chunk.to_row`)."""
+    out = []
+    for f in fields(Chunk):
+        if f.name == "cross_references":
+            continue
+        if f.name == "metadata" or (f.default is MISSING and f.default_factory is MISSING):
+            out.append((f.name, _REQUIRED))
+        else:
+            out.append((f.name, f.default if f.default is not MISSING else f.default_factory()))
+    return tuple(out)
 
 
 @dataclass

@@ -702,7 +702,7 @@ class HierarchicalDocumentTool(_BaseTool):
         A file that fails to convert is reported in ``IngestReport.skipped`` and skipped.
         Raises :class:`~docstrata.errors.SourceError` if ``source`` does not exist.
         """
-        from .convert import SUPPORTED_EXTENSIONS
+        from .formats import SUPPORTED_EXTENSIONS
 
         t0 = time.perf_counter()
         report = IngestReport(tool=self.name)
@@ -755,7 +755,8 @@ class HierarchicalDocumentTool(_BaseTool):
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
                 root.set_attribute("ingest.file_count", len(todo))
-                root.set_attribute("ingest.context_model", getattr(self.contextualizer, "name", ""))
+                # the contextualizer exists once a file was processed; a no-op ingest never imports it
+                root.set_attribute("ingest.context_model", getattr(self._contextualizer, "name", ""))
         report.elapsed_s = time.perf_counter() - t0
         self._ready = True
         return report

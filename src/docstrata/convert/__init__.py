@@ -58,10 +58,7 @@ __all__ = [
     "strip_pagination",
 ]
 
-SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
-    {"md", "markdown", "txt", "text", "html", "htm", "pdf", "docx", "pptx", "xlsx", "xml"}
-)
-"""File extensions (lower case, no dot) :func:`convert_file` accepts."""
+from ..formats import SUPPORTED_EXTENSIONS  # noqa: E402 - defined apart so a search need not import converters
 
 _TEXT_EXTENSIONS = frozenset({"md", "markdown", "txt", "text"})
 _OFFICE_EXTENSIONS = frozenset({"docx", "pptx", "xlsx"})

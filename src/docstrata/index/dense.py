@@ -196,8 +196,9 @@ class DenseIndex:
                 continue
             seen.add(slot)
             out.append((self._ids[slot], score))
-        # Ties break by chunk id (the Store convention), so every backend returns the same order.
-        out.sort(key=lambda hit: (-hit[1], hit[0]))
+        # Ties break by chunk id (the Store convention), so every backend returns the same order;
+        # scores equal to 1e-6 tie (a BLAS product can differ in the last bit with the row's place).
+        out.sort(key=lambda hit: (-round(hit[1], 6), hit[0]))
         return out[:k]
 
     def _f16_candidates(self, q: np.ndarray, depth: int) -> np.ndarray:

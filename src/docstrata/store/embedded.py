@@ -6,11 +6,17 @@ the document in ``keyword_dirty``; the tantivy index is derived data, committed 
 :meth:`flush`, after which the marks are cleared. On open, marked documents are re-synced
 from SQLite, and a tantivy index that is missing, unreadable or out of step is rebuilt, so a
 process killed at any moment leaves an index that opens, searches and completes on the next
-ingest. Vectors live in SQLite (the record) and in one contiguous float32 matrix for search. The
-matrix is also written beside the database as ``vectors-<generation>.npy`` (with the row → chunk
-map), a derived cache keyed by the flush generation: a later process memory-maps it instead of
-rebuilding the matrix from every SQLite row (1M rows: 8.8 s → well under a second). The file is
-discarded when the generation moves on or unflushed writes are found at open.
+ingest.
+
+Vectors are stored once. In a folder, the record is one memory-mappable float32 file per flush
+generation, ``vectors-<generation>.npy`` (with the row → chunk map), written completely (tmp,
+fsync, rename) before the generation moves, plus ``pending-<generation>.sqlite``: the vectors
+written since, committed before the SQLite transaction of their chunks and matched to them by
+the chunk text's sha256 (so a write that never committed is ignored). A later process
+memory-maps the file instead of rebuilding a matrix (1M rows: 8.8 s → well under a second); a
+flush merges file and pending vectors into the next generation's file a block at a time. In
+memory (``path=None``) and for stores whose dense index lives elsewhere (Chroma), the
+``vectors`` table holds them.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import os
 import shutil
 import sqlite3
 import threading
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -86,7 +93,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (doc_key TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT);
 CREATE TABLE IF NOT EXISTS chunks (
     chunk_id TEXT PRIMARY KEY, doc_key TEXT NOT NULL, ordinal INTEGER NOT NULL,
-    sha256 TEXT NOT NULL, data TEXT NOT NULL);
+    sha256 TEXT NOT NULL, data TEXT NOT NULL, body BLOB);
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_key, ordinal);
 CREATE TABLE IF NOT EXISTS vectors (chunk_id TEXT NOT NULL, window INTEGER NOT NULL, vec BLOB NOT NULL,
     PRIMARY KEY (chunk_id, window));
@@ -101,6 +108,33 @@ CREATE TABLE IF NOT EXISTS embed_cache (model_id TEXT NOT NULL, sha256 TEXT NOT 
     vecs BLOB NOT NULL, PRIMARY KEY (model_id, sha256));
 CREATE TABLE IF NOT EXISTS keyword_dirty (doc_key TEXT PRIMARY KEY);
 """
+
+
+# Chunk texts of at least this many UTF-8 bytes are kept zlib-compressed in ``chunks.body`` (level 1:
+# about half the size of prose at ~20 µs a chunk); the JSON in ``data`` then has no ``content``.
+_COMPRESS_FROM = 160
+
+
+def _chunk_columns(c: Chunk) -> tuple[str, bytes | None]:
+    """``(data, body)`` of a chunk row: its compact JSON (:meth:`Chunk.to_row`) and, for a long
+    text, the zlib-compressed content left out of that JSON."""
+    row = c.to_row()
+    raw = c.content.encode("utf-8")
+    body = None
+    if len(raw) >= _COMPRESS_FROM:
+        packed = zlib.compress(raw, 1)
+        if len(packed) < len(raw):
+            body = packed
+            del row["content"]
+    return json.dumps(row, ensure_ascii=False), body
+
+
+def _chunk(data: str, body: bytes | None) -> Chunk:
+    """The :class:`Chunk` of a ``chunks`` row (``data`` JSON, optional compressed ``body``)."""
+    d = json.loads(data)
+    if body is not None:
+        d["content"] = zlib.decompress(body).decode("utf-8")
+    return Chunk.from_dict(d)
 
 
 def _ordinal(chunk_id: str) -> int:
@@ -130,14 +164,15 @@ class EmbeddedStore:
             self._check_dim()
         except sqlite3.DatabaseError as e:
             raise _corrupt(self.root, e) from None
-        # writes after the last flush: the vector file may not hold them (dropped; never mapped)
-        self._vectors_stale = self.root is not None and bool(
-            self._db.execute("SELECT 1 FROM keyword_dirty LIMIT 1").fetchone())
-        if self._vectors_stale and self._vector_file:
-            self._drop_vector_files()
-        self._keyword = self._open_keyword()
+        # Vectors of a folder store live in the vector files (the record), not in SQLite rows;
+        # in memory or when another engine holds the dense index, the ``vectors`` table keeps them.
+        self._file_record = self.root is not None and self._vector_file
+        self._pending_db: sqlite3.Connection | None = None
+        self._vectors_changed = False  # a vector written or removed since the last flush
         self._dense: DenseIndex | None = None
         self._generation = self._read_generation()
+        self._keyword = self._open_keyword()
+        self._merge_left_pending()
 
     # ---------------------------------------------------------------- setup
     def _connect(self) -> sqlite3.Connection:
@@ -146,6 +181,7 @@ class EmbeddedStore:
         if self.root is None:
             db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             db.executescript(_DDL)
+            self._chunk_body = True
             return db
         path = self.root / "index.sqlite"
         if not self.root.exists():
@@ -160,6 +196,9 @@ class EmbeddedStore:
                 if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('meta','files','chunks','vectors',"
                               "'exact','definitions','embed_cache','keyword_dirty')").fetchone()[0] < 8:
                     db.executescript(_DDL)
+                if not self._has_body_column(db):  # an index written before chunk texts were compressed
+                    db.execute("ALTER TABLE chunks ADD COLUMN body BLOB")
+                self._chunk_body = True
                 return db
             except sqlite3.DatabaseError as e:
                 db.close()
@@ -177,6 +216,7 @@ class EmbeddedStore:
             db = sqlite3.connect(uri + query, uri=True, check_same_thread=False, isolation_level=None)
             try:
                 db.execute("SELECT COUNT(*) FROM chunks").fetchone()
+                self._chunk_body = self._has_body_column(db)
                 return db
             except sqlite3.DatabaseError as e:
                 db.close()
@@ -185,6 +225,15 @@ class EmbeddedStore:
                     break
         raise _corrupt(self.root, err) if not _io_failure(err) else StoreError(
             "embedded", f"cannot read the index at {self.root}: {err}")
+
+    @staticmethod
+    def _has_body_column(db: sqlite3.Connection) -> bool:
+        return any(r[1] == "body" for r in db.execute("PRAGMA table_info(chunks)"))
+
+    @property
+    def _body(self) -> str:
+        """The SQL for the compressed-text column (``NULL`` in a read-only index from before it)."""
+        return "body" if self._chunk_body else "NULL"
 
     def _check_dim(self) -> None:
         record_or_check_dimension(self, "embedded", f"index at {self.root}", SCHEMA_VERSION)
@@ -248,8 +297,8 @@ class EmbeddedStore:
         return ki
 
     def _fill_keyword(self, ki: KeywordIndex) -> None:
-        for (data,) in self._db.execute("SELECT data FROM chunks ORDER BY doc_key, ordinal"):
-            c = Chunk.from_dict(json.loads(data))
+        for data, body in self._db.execute(f"SELECT data, {self._body} FROM chunks ORDER BY doc_key, ordinal"):
+            c = _chunk(data, body)
             ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
         ki.commit()
 
@@ -263,11 +312,11 @@ class EmbeddedStore:
             if n == 0:
                 return True
             rows = self._db.execute(
-                "SELECT chunk_id, data FROM chunks WHERE rowid IN ((SELECT MIN(rowid) FROM chunks), "
+                f"SELECT data, {self._body} FROM chunks WHERE rowid IN ((SELECT MIN(rowid) FROM chunks), "
                 "(SELECT MAX(rowid) FROM chunks), (SELECT rowid FROM chunks ORDER BY rowid LIMIT 1 OFFSET ?))",
                 (n // 2,)).fetchall()
-            for cid, data in rows:
-                c = Chunk.from_dict(json.loads(data))
+            for data, body in rows:
+                c = _chunk(data, body)
                 words = " ".join(c.contextualized_content.split()[:12])
                 if not words or not analyze(words):
                     continue
@@ -331,79 +380,308 @@ class EmbeddedStore:
 
     def _load_dense(self) -> DenseIndex:
         di = self._new_dense_index()
-        if self._vector_file and not self._vectors_stale and self._map_vector_file(di):
+        if not self._file_record:
+            rows = self._db.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
+            if rows:
+                mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
+                di.load([r[0] for r in rows], mat)
             return di
-        rows = self._db.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
-        if rows:
-            ids = [r[0] for r in rows]
-            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
-            di.load(ids, mat)
-            self._write_vector_file(di)
+        for _attempt in range(5):
+            gen = self._read_generation()
+            if self._load_record(di, gen):
+                return di
+            if self._read_generation() == gen:
+                break
+            di = self._new_dense_index()  # a writer flushed meanwhile and removed that generation's files
+        self._recover_lost_vectors(di)
         return di
 
-    # ------------------------------------------------------------ the memory-mappable vector file
+    # ------------------------------------------------------------ the vector record
+    # A folder store's vectors are kept in one memory-mappable float32 file per flush generation,
+    # ``vectors-<gen>.npy`` with ``.owner.npy`` (row → chunk slot) and ``.ids`` (slot → chunk id),
+    # written to temporary names, fsynced and renamed, the ids file last, before the generation is
+    # bumped in SQLite. The vectors written after that flush are in ``pending-<gen>.sqlite``, one row
+    # per (chunk id, sha256 of the chunk text), committed before the chunk's own SQLite transaction:
+    # after a kill, the chunks table says which of them count (a pending row whose hash the stored
+    # chunk does not carry belongs to a write that never committed).
     def _vector_paths(self, generation: int) -> tuple[Path, Path, Path]:
         base = self.root / f"vectors-{generation}"
         return base.with_suffix(".npy"), base.with_suffix(".owner.npy"), base.with_suffix(".ids")
 
-    def _map_vector_file(self, di: DenseIndex) -> bool:
-        """Load ``di`` from this generation's vector file (memory-mapped); False if absent or torn."""
-        if self.root is None:
-            return False
-        mat_p, owner_p, ids_p = self._vector_paths(self._generation)
+    def _pending_path(self, generation: int) -> Path:
+        return self.root / f"pending-{generation}.sqlite"
+
+    def _read_vector_file(self, generation: int):
+        """(chunk ids, owner, memory-mapped matrix) of a generation's vector file, ``None`` if
+        absent (0 rows and no ids file) or ``False`` if present but unreadable or torn."""
+        mat_p, owner_p, ids_p = self._vector_paths(generation)
+        if not ids_p.exists():
+            return None
         try:
-            ids = ids_p.read_text(encoding="utf-8").split("\n") if ids_p.exists() else None
-            if ids is None:
-                return False
-            mat = np.load(mat_p, mmap_mode="r")
-            owner = np.load(owner_p)
+            text = ids_p.read_text(encoding="utf-8")
+            ids = text.split("\n") if text else []
+            mat = np.load(mat_p, mmap_mode="r") if len(ids) else np.zeros((0, self.dim), dtype=np.float32)
+            owner = np.load(owner_p) if len(ids) else np.zeros(0, dtype=np.int32)
         except (OSError, ValueError):
             return False
         if mat.ndim != 2 or mat.shape[1] != self.dim or len(owner) != len(mat) or mat.dtype != np.float32 \
                 or (len(owner) and int(owner.max()) >= len(ids)):
             return False
+        return ids, owner, mat
+
+    def _pending_rows(self, generation: int, with_vectors: bool = True):
+        """Iterate (chunk id, sha256, windows[, float32 bytes]) written since ``generation``'s
+        flush, in write order, one row at a time."""
+        if self._pending_db is not None and generation == self._generation:
+            db = self._pending_db
+        else:
+            path = self._pending_path(generation)
+            if not path.exists():
+                return
+            try:
+                db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+            except sqlite3.Error:
+                return
+        cols = "chunk_id, sha256, n, vecs" if with_vectors else "chunk_id, sha256, n"
+        try:
+            yield from db.execute(f"SELECT {cols} FROM pending ORDER BY rowid")
+        except sqlite3.Error:
+            return
+        finally:
+            if db is not self._pending_db:
+                db.close()
+
+    def _has_pending(self) -> bool:
+        return bool(self._db.execute("SELECT 1 FROM keyword_dirty LIMIT 1").fetchone())
+
+    def _load_record(self, di: DenseIndex, generation: int) -> bool:
+        """Fill ``di`` from ``generation``'s vector file and, when writes followed that flush, the
+        pending vectors whose chunk is stored with that text. False if the generation's file is
+        gone or torn (a reader raced a flush, or the record was damaged)."""
+        found = self._read_vector_file(generation)
+        if found is False:
+            return False
+        if found is None:
+            legacy = self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+            if legacy:  # an index written before the vector file became the record
+                rows = self._db.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
+                di.load([r[0] for r in rows], np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+                        .reshape(len(rows), self.dim))
+                self._vectors_changed = self._wrote = not self.read_only  # the next flush writes the file
+                return True
+            if generation and self.count():
+                return False
+            found = ([], np.zeros(0, dtype=np.int32), np.zeros((0, self.dim), dtype=np.float32))
+        ids, owner, mat = found
         di.load_slots(ids, owner, mat)
+        if self._has_pending() or self._pending_path(generation).exists():
+            stored = dict(self._db.execute("SELECT chunk_id, sha256 FROM chunks"))
+            for cid in [c for c in ids if c not in stored]:
+                di.remove(cid)
+            for cid, sha, n, blob in self._pending_rows(generation):
+                if stored.get(cid) == sha:
+                    di.add(cid, np.frombuffer(blob, dtype=np.float32).reshape(n, self.dim))
         return True
 
-    def _write_vector_file(self, di: DenseIndex) -> None:
-        """Write the matrix for this generation (tmp + rename; the ids file last marks it complete).
-        A read-only directory only costs the next process the rebuild."""
-        if self.root is None:
+    def _recover_lost_vectors(self, di: DenseIndex) -> None:
+        """The vector record is missing or torn: keep what ``di`` holds, and make the next ingest
+        embed again (from the embedding cache) the documents whose vectors are gone."""
+        have = set(di._slot_of) if hasattr(di, "_slot_of") else set()
+        lost = sorted({dk for cid, dk in self._db.execute("SELECT chunk_id, doc_key FROM chunks") if cid not in have})
+        if not lost:
             return
-        ids, owner, mat = di.arrays()
-        mat_p, owner_p, ids_p = self._vector_paths(self._generation)
+        log.warning("the vector file of the index at %s is missing or damaged: %d document(s) have no vectors "
+                    "and are left out of semantic search until the next 'docstrata ingest' embeds them again",
+                    self.root, len(lost))
+        if not self.read_only:
+            with self._lock:
+                self._db.executemany("DELETE FROM files WHERE doc_key=?", [(dk,) for dk in lost])
+
+    def _merge_left_pending(self) -> None:
+        """Pending vectors of a writer that never flushed (a killed ingest) go into a new
+        generation's file at open, when no other process is writing; else the writer does it."""
+        from ..locking import LockTimeout, file_lock
+
+        if not self._file_record or self.read_only or not self._pending_path(self._generation).exists():
+            return
+        try:
+            with file_lock(self.lock_path, "vector file", timeout_s=0):
+                self._generation = self._read_generation()
+                if self._pending_path(self._generation).exists():
+                    self._wrote = self._vectors_changed = True
+                    self.flush()
+        except LockTimeout:
+            pass  # a writer holds the lock: its flush merges them
+        except DocstrataError:
+            pass  # the lock file cannot be created (read-only folder): the overlay serves reads
+
+    def _pending(self) -> sqlite3.Connection:
+        """The current generation's pending-vector database, created on the first write."""
+        if self._pending_db is None:
+            db = sqlite3.connect(self._pending_path(self._generation), check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("CREATE TABLE IF NOT EXISTS pending (chunk_id TEXT NOT NULL, sha256 TEXT NOT NULL, "
+                       "n INTEGER NOT NULL, vecs BLOB NOT NULL, UNIQUE (chunk_id, sha256))")
+            self._pending_db = db
+        return self._pending_db
+
+    def _write_pending(self, rows: list[tuple[str, str, int, bytes]]) -> None:
+        """Commit vectors before the chunk rows that need them (see the section comment)."""
+        db = self._pending()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany("INSERT OR REPLACE INTO pending VALUES (?,?,?,?)", rows)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _write_vector_file(self, generation: int, di: DenseIndex | None) -> None:
+        """Write ``generation``'s vector file: from ``di`` when it is loaded, else merged on disk
+        from the previous generation's file and the pending vectors, a block at a time (neither the
+        matrix nor the pending vectors are held in memory). tmp + fsync + rename, the ids file last.
+
+        Raises :class:`StoreError` when it cannot be written (the generation is then not bumped)."""
+        mat_p, owner_p, ids_p = self._vector_paths(generation)
         tmp = f".tmp{os.getpid()}"
         try:
-            self._drop_vector_files()
-            for path, arr in ((mat_p, mat), (owner_p, owner)):
-                with open(str(path) + tmp, "wb") as f:
-                    np.save(f, arr)
-                os.replace(str(path) + tmp, path)
-            Path(str(ids_p) + tmp).write_text("\n".join(ids), encoding="utf-8")
+            if di is not None:
+                ids, owner, mat = di.arrays()
+                n = len(ids)
+                if n:
+                    for path, arr in ((mat_p, mat), (owner_p, owner)):
+                        with open(str(path) + tmp, "wb") as f:
+                            np.save(f, arr)
+                            f.flush()
+                            os.fsync(f.fileno())
+                with open(str(ids_p) + tmp, "w", encoding="utf-8") as f:
+                    f.write("\n".join(ids))
+                    f.flush()
+                    os.fsync(f.fileno())
+            else:
+                n = self._merge_to_file(str(mat_p) + tmp, str(owner_p) + tmp, str(ids_p) + tmp)
+            if n:
+                os.replace(str(mat_p) + tmp, mat_p)
+                os.replace(str(owner_p) + tmp, owner_p)
             os.replace(str(ids_p) + tmp, ids_p)
-        except OSError:
-            pass
+        except (OSError, sqlite3.Error) as e:
+            for p in (mat_p, owner_p, ids_p):
+                Path(str(p) + tmp).unlink(missing_ok=True)
+            raise StoreError("embedded", f"cannot write the vector file {mat_p}: {e}") from None
 
-    def _drop_vector_files(self) -> None:
-        for p in self.root.glob("vectors-*"):
-            try:
-                p.unlink()
-            except OSError:
-                pass  # mapped by another process on Windows; a stale generation is never read
+    def _merge_to_file(self, mat_path: str, owner_path: str, ids_path: str) -> int:
+        """Write the live vectors — the previous file's rows whose chunk is still stored and not
+        rewritten since, then the pending rows whose chunk is stored with that text (an SQL join,
+        streamed) — to ``mat_path`` / ``owner_path`` and their chunk ids to ``ids_path``; returns
+        how many chunks. Memory: the previous file's ids, never the vectors."""
+        pend = self._pending_path(self._generation)
+        db = self._db
+        attached = pend.exists()
+        if attached:
+            db.execute("ATTACH DATABASE ? AS pend", (str(pend),))
+        try:
+            join = ("FROM pend.pending p JOIN chunks c ON c.chunk_id = p.chunk_id AND c.sha256 = p.sha256"
+                    if attached else None)
+            n_new, rows_new = db.execute(f"SELECT COUNT(*), TOTAL(p.n) {join}").fetchone() if join else (0, 0)
+            old_ids, old_owner, old_mat = self._read_vector_file(self._generation) or (
+                [], np.zeros(0, dtype=np.int32), np.zeros((0, self.dim), dtype=np.float32))
+            if old_ids:
+                live = {r[0] for r in db.execute("SELECT chunk_id FROM chunks")}
+                if join:
+                    live -= {r[0] for r in db.execute(f"SELECT p.chunk_id {join}")}
+                keep_slot = np.fromiter((cid in live for cid in old_ids), dtype=bool, count=len(old_ids))
+                del live
+            else:
+                keep_slot = np.zeros(0, dtype=bool)
+            new_slot = np.cumsum(keep_slot) - 1
+            row_keep = keep_slot[old_owner] if len(old_owner) else np.zeros(0, dtype=bool)
+            n_kept = int(keep_slot.sum())
+            total = int(row_keep.sum()) + int(rows_new)
+            with open(ids_path, "w", encoding="utf-8") as ids_f:
+                ids_f.write("\n".join(cid for cid, k in zip(old_ids, keep_slot) if k))
+                if not n_kept + n_new:
+                    return 0
+                owner = np.empty(total, dtype=np.int32)
+                pos, block = 0, 65_536
+                # Plain writes, not a writable memory map: mapped pages would count in the
+                # process's resident memory until written back (1.5 GB at 1M chunks).
+                with open(mat_path, "wb") as out:
+                    np.lib.format.write_array_header_1_0(
+                        out, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
+                              "shape": (total, self.dim)})
+                    for start in range(0, len(old_owner), block):
+                        keep = row_keep[start:start + block]
+                        m = int(keep.sum())
+                        if m:
+                            out.write(np.ascontiguousarray(old_mat[start:start + block][keep]).tobytes())
+                            owner[pos:pos + m] = new_slot[old_owner[start:start + block][keep]]
+                            pos += m
+                    slot = n_kept
+                    if join:
+                        for cid, n, blob in db.execute(f"SELECT p.chunk_id, p.n, p.vecs {join} ORDER BY p.rowid"):
+                            out.write(blob)
+                            owner[pos:pos + n] = slot
+                            ids_f.write(("\n" if slot else "") + cid)
+                            pos += n
+                            slot += 1
+                    out.flush()
+                    os.fsync(out.fileno())
+                if pos != total:
+                    raise OSError(f"{total} vector rows expected, {pos} written")
+                ids_f.flush()
+                os.fsync(ids_f.fileno())
+            with open(owner_path, "wb") as f:
+                np.save(f, owner)
+                f.flush()
+                os.fsync(f.fileno())
+            return n_kept + n_new
+        finally:
+            if attached:
+                db.execute("DETACH DATABASE pend")
+
+    def _generation_files(self, generation: int) -> list[Path]:
+        """Every file of ``generation``'s vector record (and copies derived from it, e.g. a float16
+        one), temporary files left out."""
+        return [p for p in self.root.glob(f"vectors-{generation}.*") if ".tmp" not in p.name]
+
+    def _drop_old_vector_files(self) -> None:
+        """Remove every generation's vector and pending files but the current one's."""
+        cur_v, cur_p = f"vectors-{self._generation}.", self._pending_path(self._generation).name
+        for p in [*self.root.glob("vectors-*"), *self.root.glob("pending-*")]:
+            if not p.name.startswith(cur_v) and not p.name.startswith(cur_p):
+                try:
+                    p.unlink()
+                except OSError:
+                    pass  # mapped by another process on Windows; a stale generation is never read
 
     # ---------------------------------------------------------------- writes
     def _write_chunks(self, chunks: list[StoredChunk]) -> None:
+        """Write ``chunks`` inside the caller's open transaction. A folder store commits their
+        vectors to the pending database first (before the caller's COMMIT), else to ``vectors``."""
         db = self._db
+        rows, vec_rows, exact_rows = [], [], []
         for sc in chunks:
             c = prepare_chunk(sc.chunk)
             vecs = checked_vectors(sc, self.dim, "embedded")
-            db.execute("INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?)",
-                       (c.chunk_id, c.doc_key, c.ordinal, sha256_text(c.contextualized_content), json.dumps(c.to_dict())))
-            db.execute("DELETE FROM vectors WHERE chunk_id=?", (c.chunk_id,))
+            sha = sha256_text(c.contextualized_content)
+            rows.append((c.chunk_id, c.doc_key, c.ordinal, sha, *_chunk_columns(c)))
+            vec_rows.append((c.chunk_id, sha, vecs.shape[0], vecs.tobytes()))
+            exact_rows += [(k, c.chunk_id, p) for k, p in sc.exact_keys]
+        if not rows:
+            return
+        ids = [(r[0],) for r in rows]
+        if self._file_record:
+            self._write_pending(vec_rows)
+        else:
+            db.executemany("DELETE FROM vectors WHERE chunk_id=?", ids)
             db.executemany("INSERT INTO vectors VALUES (?,?,?)",
-                           [(c.chunk_id, i, vecs[i].tobytes()) for i in range(vecs.shape[0])])
-            db.execute("DELETE FROM exact WHERE chunk_id=?", (c.chunk_id,))
-            db.executemany("INSERT INTO exact VALUES (?,?,?)", [(k, c.chunk_id, p) for k, p in sc.exact_keys])
+                           [(cid, i, blob[i * self.dim * 4:(i + 1) * self.dim * 4])
+                            for cid, _sha, n, blob in vec_rows for i in range(n)])
+        db.executemany("INSERT OR REPLACE INTO chunks (chunk_id, doc_key, ordinal, sha256, data, body) "
+                       "VALUES (?,?,?,?,?,?)", rows)
+        db.executemany("DELETE FROM exact WHERE chunk_id=?", ids)
+        db.executemany("INSERT INTO exact VALUES (?,?,?)", exact_rows)
 
     def _delete_doc_rows(self, doc_key: str) -> None:
         db = self._db
@@ -414,6 +692,7 @@ class EmbeddedStore:
 
     def _apply_memory(self, doc_key: str | None, removed: list[str], chunks: list[StoredChunk]) -> None:
         self._wrote = True
+        self._vectors_changed = True
         if doc_key is not None:
             self._keyword.delete_document(doc_key)
         for cid in removed:
@@ -433,6 +712,7 @@ class EmbeddedStore:
         from ..index.exact import term_key
 
         with self._lock:
+            self._refresh_if_changed()
             old_ids = [r[0] for r in self._db.execute("SELECT chunk_id FROM chunks WHERE doc_key=?", (doc_key,))]
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -452,6 +732,7 @@ class EmbeddedStore:
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
         with self._lock:
+            self._refresh_if_changed()
             ids = [sc.chunk.chunk_id for sc in chunks]
             moved = set()
             for i in range(0, len(ids), 500):
@@ -473,6 +754,9 @@ class EmbeddedStore:
         if not chunk_ids:
             return
         with self._lock:
+            self._refresh_if_changed()
+            if self._file_record:
+                self._pending()  # its file marks the vector file as needing the chunks table to filter it
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for cid in chunk_ids:
@@ -489,6 +773,9 @@ class EmbeddedStore:
 
     def delete_document(self, doc_key: str) -> None:
         with self._lock:
+            self._refresh_if_changed()
+            if self._file_record:
+                self._pending()  # its file marks the vector file as needing the chunks table to filter it
             old_ids = [r[0] for r in self._db.execute("SELECT chunk_id FROM chunks WHERE doc_key=?", (doc_key,))]
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -507,37 +794,53 @@ class EmbeddedStore:
                              (doc_key, state.size, state.mtime_ns, state.sha256))
 
     def flush(self) -> None:
-        """Commit the keyword index and announce the writes to readers; nothing when nothing was written."""
+        """Commit the keyword index and announce the writes to readers; nothing when nothing was
+        written. A folder store first writes the next generation's vector file (see
+        :meth:`_write_vector_file`); the generation moves only once that file is complete."""
         with self._lock:
             if not self._wrote:
                 return
             self._keyword.commit()
-            self._db.execute("DELETE FROM keyword_dirty")
-            # Readers in other processes (a running MCP server) compare this to reload their copies.
-            old = self._generation
-            self._generation = self._read_generation() + 1
-            self.set_meta("generation", str(self._generation))
-            if self.root is not None and self._vector_file:
-                self._carry_vector_file(old)
-            self._vectors_stale = False
+            new = self._read_generation() + 1
+            if self._file_record:
+                if self._vectors_changed or self._dense is not None or not self._link_vector_file(new):
+                    self._write_vector_file(new, self._dense)
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM keyword_dirty")
+                if self._file_record:
+                    self._db.execute("DELETE FROM vectors")  # an older index's rows: the file holds them now
+                # Readers in other processes (a running MCP server) compare this to reload their copies.
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(new),))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._generation = new
+            if self._file_record:
+                if self._pending_db is not None:
+                    self._pending_db.close()
+                    self._pending_db = None
+                self._drop_old_vector_files()
+            self._vectors_changed = False
             self._wrote = False
 
-    def _carry_vector_file(self, old: int) -> None:
-        """Give the new generation its vector file: the old one renamed when nothing was written,
-        else the matrix in memory (or rebuilt from SQLite once) written anew."""
-        old_paths = self._vector_paths(old)
-        if not self._wrote and all(p.exists() for p in old_paths):
-            try:
-                for src, dst in zip(old_paths, self._vector_paths(self._generation)):
-                    os.replace(src, dst)
-                return
-            except OSError:
-                pass
-        if self._wrote or self._dense is not None:
-            if self._dense is None:
-                self._dense = self._load_dense()  # no file for the new generation: rebuilt and written
-            else:
-                self._write_vector_file(self._dense)
+    def _link_vector_file(self, new: int) -> bool:
+        """Give generation ``new`` the current vector files by hard links (no vector changed); False
+        when that is not possible and the file must be written."""
+        if self._has_pending_vectors() or not self._vector_paths(self._generation)[2].exists():
+            return False
+        try:
+            for src in self._generation_files(self._generation):
+                dst = self.root / ("vectors-" + str(new) + src.name[len(f"vectors-{self._generation}"):])
+                dst.unlink(missing_ok=True)
+                os.link(src, dst)
+            return True
+        except OSError:
+            return False
+
+    def _has_pending_vectors(self) -> bool:
+        return next(self._pending_rows(self._generation, with_vectors=False), None) is not None
 
     def _read_generation(self) -> int:
         return int(self.get_meta("generation") or 0)
@@ -553,6 +856,9 @@ class EmbeddedStore:
                 self._keyword.index.reload()
                 self._dense = None
                 self._generation = gen
+                if self._pending_db is not None:  # that flush merged the pending file we shared
+                    self._pending_db.close()
+                    self._pending_db = None
 
     # ---------------------------------------------------------------- reads
     def file_states(self) -> dict[str, FileState]:
@@ -565,14 +871,14 @@ class EmbeddedStore:
         found: dict[str, Chunk] = {}
         for i in range(0, len(chunk_ids), 500):
             part = chunk_ids[i:i + 500]
-            q = f"SELECT chunk_id, data FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
-            for cid, data in self._db.execute(q, part):
-                found[cid] = Chunk.from_dict(json.loads(data))
+            q = f"SELECT chunk_id, data, {self._body} FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
+            for cid, data, body in self._db.execute(q, part):
+                found[cid] = _chunk(data, body)
         return [found[c] for c in chunk_ids if c in found]
 
     def document_chunks(self, doc_key: str) -> list[Chunk]:
-        rows = self._db.execute("SELECT data FROM chunks WHERE doc_key=? ORDER BY ordinal", (doc_key,))
-        return [Chunk.from_dict(json.loads(r[0])) for r in rows]
+        rows = self._db.execute(f"SELECT data, {self._body} FROM chunks WHERE doc_key=? ORDER BY ordinal", (doc_key,))
+        return [_chunk(data, body) for data, body in rows]
 
     def documents(self) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT DISTINCT doc_key FROM chunks ORDER BY doc_key")]
@@ -669,6 +975,9 @@ class EmbeddedStore:
             try:
                 if self._wrote:
                     self._keyword.commit()
-                    self._db.execute("DELETE FROM keyword_dirty")
+                    self._db.execute("DELETE FROM keyword_dirty")  # the pending vectors stay in their file
             finally:
                 self._db.close()
+                if self._pending_db is not None:
+                    self._pending_db.close()
+                    self._pending_db = None
