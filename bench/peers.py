@@ -318,6 +318,9 @@ def child(args) -> dict:
         qids, qrels = None, None
     workdir = Path(args.workdir)
     sysobj = make(args.child, workdir)
+    kept = Path(args.docstrata_index) if args.docstrata_index and args.child == "docstrata" else None
+    if kept is not None:
+        sysobj.root = kept
     sysobj.qtable = {t: Q[i] for i, t in enumerate(qtexts)}
     out: dict = {"system": args.child}
     if args.open_only:
@@ -328,9 +331,18 @@ def child(args) -> dict:
         out["open_first_s"] = time.perf_counter() - t
         out["peak_rss_mb"] = peak_rss_mb()
         return out
-    t = time.perf_counter()
-    sysobj.build(ids, texts, X)
-    out["build_s"] = time.perf_counter() - t
+    if kept is not None and (kept / "build.json").exists():  # an index kept by an earlier run: not rebuilt
+        sysobj.ids = ids
+        sysobj.open()
+        out["build_s"] = json.loads((kept / "build.json").read_text())["build_s"]
+        out["build_reused"] = True
+    else:
+        t = time.perf_counter()
+        sysobj.build(ids, texts, X)
+        out["build_s"] = time.perf_counter() - t
+        if kept is not None:
+            (kept / "build.json").write_text(json.dumps({"build_s": out["build_s"], "peak_rss_mb": peak_rss_mb(),
+                                                         "load": os.getloadavg()}))
     for i in range(min(10, len(qtexts))):  # warm-up
         sysobj.search(qtexts[i], Q[i])
     lat, runs = [], []
@@ -352,7 +364,7 @@ def child(args) -> dict:
             exact = {ids[j] for j in top_rows(np.asarray(Xa @ Q[i]), 10)}
             rec.append(len(exact & set(sysobj.dense(Q[i], 10))) / 10)
         out["dense_recall10"] = float(np.mean(rec))
-        out["disk_mb"] = sum(f.stat().st_size for f in (workdir / "docstrata").rglob("*") if f.is_file()) / 2**20
+        out["disk_mb"] = sum(f.stat().st_size for f in sysobj.root.rglob("*") if f.is_file()) / 2**20
         out["raw_mb"] = (np.asarray(X[:1]).nbytes * len(ids) + sum(len(t.encode()) for t in texts)) / 2**20
     return out
 
@@ -360,7 +372,8 @@ def child(args) -> dict:
 # ------------------------------------------------------------------ parent
 def run_child(args, name: str, workdir: Path, open_only: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--child", name, "--scale", str(args.scale), "--cache", args.cache,
-           "--workdir", str(workdir), "--queries", str(args.queries)] + (["--open-only"] if open_only else [])
+           "--workdir", str(workdir), "--queries", str(args.queries)] + (["--open-only"] if open_only else []) \
+        + (["--docstrata-index", args.docstrata_index] if args.docstrata_index else [])
     t = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
@@ -384,6 +397,8 @@ def main() -> None:
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--workdir", help=argparse.SUPPRESS)
     ap.add_argument("--open-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--docstrata-index", help="keep docstrata's index in this folder; a later run with the same "
+                                             "folder reuses it (no rebuild) and reports the first run's build s")
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -407,8 +422,10 @@ def main() -> None:
         for name in systems:
             res = run_child(args, name, workdir)
             if name == "docstrata" and "error" not in res:
-                res.update({k: v for k, v in run_child(args, name, workdir, open_only=True).items()
-                            if k in ("open_first_s", "error")})
+                opened = run_child(args, name, workdir, open_only=True)
+                res.update({k: v for k, v in opened.items() if k in ("open_first_s", "error")})
+                if "peak_rss_mb" in opened:
+                    res["open_rss_mb"] = opened["peak_rss_mb"]
             results.append(res)
             print(f"# {name}: {res}", file=sys.stderr)
             shutil.rmtree(workdir / "docstrata", ignore_errors=True)
@@ -431,7 +448,8 @@ def main() -> None:
             continue
         ratio = f"{r['p50_ms'] / base:.2f}" if base else ""
         notes = [f"{k} {r[k]:.3f}" for k in ("dense_recall10", "open_first_s") if k in r]
-        notes += [f"{k} {r[k]:.0f}" for k in ("disk_mb", "raw_mb") if k in r]
+        notes += [f"{k} {r[k]:.0f}" for k in ("open_rss_mb", "disk_mb", "raw_mb") if k in r]
+        notes += ["build reused from --docstrata-index"] if r.get("build_reused") else []
         nd = f"{r['ndcg10']:.4f}" if "ndcg10" in r else ""
         print(f"| {r['system']} | {r['build_s']:.1f} | {r['peak_rss_mb']:.0f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} "
               f"| {nd} | {ratio} | {'; '.join(notes)} |")

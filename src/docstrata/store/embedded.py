@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DocstrataError, StoreError
-from ..index.dense import DenseIndex
+from ..index.dense import DenseIndex, read_float16, wants_float16, write_float16
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
@@ -346,6 +346,10 @@ class EmbeddedStore:
         base = self.root / f"vectors-{generation}"
         return base.with_suffix(".npy"), base.with_suffix(".owner.npy"), base.with_suffix(".ids")
 
+    def _float16_path(self, generation: int) -> Path:
+        """The faiss float16 copy of the matrix (the prefilter's, from ``F16_MIN_ROWS`` rows), mapped on open."""
+        return self.root / f"vectors-{generation}.f16.faiss"
+
     def _map_vector_file(self, di: DenseIndex) -> bool:
         """Load ``di`` from this generation's vector file (memory-mapped); False if absent or torn."""
         if self.root is None:
@@ -363,6 +367,14 @@ class EmbeddedStore:
                 or (len(owner) and int(owner.max()) >= len(ids)):
             return False
         di.load_slots(ids, owner, mat)
+        if wants_float16(len(mat)):  # the prefilter's float16 copy, mapped; a torn or odd file is ignored
+            f16_p = self._float16_path(self._generation)
+            try:
+                norm = float(Path(str(f16_p) + ".norm").read_text())
+            except (OSError, ValueError):
+                norm = 0.0
+            if norm > 0:
+                di.attach_float16(read_float16(f16_p), norm)
         return True
 
     def _write_vector_file(self, di: DenseIndex) -> None:
@@ -379,6 +391,12 @@ class EmbeddedStore:
                 with open(str(path) + tmp, "wb") as f:
                     np.save(f, arr)
                 os.replace(str(path) + tmp, path)
+            if wants_float16(len(mat)):  # so the next process maps it instead of converting 1M rows
+                f16_p = self._float16_path(self._generation)
+                norm = write_float16(mat, str(f16_p) + tmp)
+                Path(str(f16_p) + ".norm" + tmp).write_text(repr(norm))
+                os.replace(str(f16_p) + ".norm" + tmp, str(f16_p) + ".norm")
+                os.replace(str(f16_p) + tmp, f16_p)
             Path(str(ids_p) + tmp).write_text("\n".join(ids), encoding="utf-8")
             os.replace(str(ids_p) + tmp, ids_p)
         except OSError:
@@ -528,6 +546,9 @@ class EmbeddedStore:
         old_paths = self._vector_paths(old)
         if not self._wrote and all(p.exists() for p in old_paths):
             try:
+                for suffix in (".norm", ""):
+                    if Path(str(self._float16_path(old)) + suffix).exists():
+                        os.replace(str(self._float16_path(old)) + suffix, str(self._float16_path(self._generation)) + suffix)
                 for src, dst in zip(old_paths, self._vector_paths(self._generation)):
                     os.replace(src, dst)
                 return
