@@ -23,8 +23,11 @@ def _exact(mat, q, k):
     return list(np.argsort(-s, kind="stable")[:k])
 
 
-def test_float16_prefilter_returns_the_exact_top_k(monkeypatch):
+@pytest.mark.parametrize("split", [False, True])
+def test_float16_prefilter_returns_the_exact_top_k(monkeypatch, split):
     pytest.importorskip("faiss")
+    if split:  # the scan in row ranges on two threads gives the same answer
+        monkeypatch.setattr(dense, "SPLIT_MIN_ROWS", 1000)
     rng = np.random.default_rng(7)
     mat = _unit(rng, 5000)
     ids = [f"c{i:05d}" for i in range(len(mat))]
@@ -113,7 +116,7 @@ def test_certified_prefilter_grows_its_depth_when_rows_nearly_tie(monkeypatch):
     depths = []
     di.search(base, 1)
     scan = di._f16.search
-    di._f16 = type("Spy", (), {"search": lambda self, q, k: (depths.append(k), scan(q, k))[1]})()
+    di._f16 = type("Spy", (), {"ntotal": len(mat), "search": lambda self, q, k: (depths.append(k), scan(q, k))[1]})()
     hits = di.search(base, 50)
     assert len(depths) > 1  # the first depth could not be certified
     # The exact top 50 (rows this close differ only by float32 rounding, so compare in float64).

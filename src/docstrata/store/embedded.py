@@ -613,6 +613,9 @@ class EmbeddedStore:
 
     def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
+        if flt is not None and flt.chunk_ids is not None and flt.doc_keys is None and flt.section is None \
+                and not flt.metadata:  # named chunks only (the cosine of returned hits): no SQL needed
+            return self._dense_index().search(vector, k, allowed=flt.chunk_ids)
         doc_keys, ids = self._allowed(flt)
         if doc_keys is not None:
             ids = [r[0] for r in self._db.execute(
