@@ -262,10 +262,13 @@ class EmbeddedStore:
                 return False
             if n == 0:
                 return True
+            # The middle probe is found by a rowid seek: OFFSET n/2 walked half the table (0.95 s at 100k
+            # chunks, seconds at 1M, on every open); the seek takes 0.2 ms.
             rows = self._db.execute(
                 "SELECT chunk_id, data FROM chunks WHERE rowid IN ((SELECT MIN(rowid) FROM chunks), "
-                "(SELECT MAX(rowid) FROM chunks), (SELECT rowid FROM chunks ORDER BY rowid LIMIT 1 OFFSET ?))",
-                (n // 2,)).fetchall()
+                "(SELECT MAX(rowid) FROM chunks), (SELECT rowid FROM chunks WHERE rowid >= "
+                "((SELECT MIN(rowid) FROM chunks) + (SELECT MAX(rowid) FROM chunks)) / 2 ORDER BY rowid LIMIT 1))"
+            ).fetchall()
             for cid, data in rows:
                 c = Chunk.from_dict(json.loads(data))
                 words = " ".join(c.contextualized_content.split()[:12])
