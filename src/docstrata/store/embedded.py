@@ -9,8 +9,10 @@ process killed at any moment leaves an index that opens, searches and completes 
 ingest. Vectors live in SQLite (the record) and in one contiguous float32 matrix for search. The
 matrix is also written beside the database as ``vectors-<generation>.npy`` (with the row → chunk
 map), a derived cache keyed by the flush generation: a later process memory-maps it instead of
-rebuilding the matrix from every SQLite row (1M rows: 8.8 s → well under a second). The file is
-discarded when the generation moves on or unflushed writes are found at open.
+rebuilding the matrix from every SQLite row (1M rows: 8.8 s → well under a second); from
+``dense.F16_MIN_ROWS`` rows its float16 copy (the prefilter's, ``vectors-<generation>.f16.faiss`` +
+``.norm``) is written beside it and memory-mapped too. The files are discarded when the generation
+moves on or unflushed writes are found at open.
 """
 
 from __future__ import annotations
