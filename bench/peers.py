@@ -21,8 +21,9 @@ and answer the first query). Query vectors are precomputed too, so no timed quer
     python bench/peers.py --scale 1000000 --systems docstrata,fast --queries 50
     OPENBLAS_NUM_THREADS=1 python bench/peers.py --systems docstrata,fast
 
-Prints per system build s, peak RSS MB, p50/p95 ms, nDCG@10, and the ratio peer p50 / docstrata
-p50 (above 1: docstrata is faster), with the machine load before and after. Vectors and synthetic
+Prints per system build s, peak RSS MB, p50/p95 ms (wall), CPU p50 ms (process CPU time per query:
+on a loaded machine wall time is mostly waiting for a core), nDCG@10, and the ratios peer /
+docstrata (above 1: docstrata is faster), with the machine load before and after. Vectors and synthetic
 corpora are cached in ``--cache`` (default ``$TMPDIR/docstrata-peers``). Peers come from the
 ``[bench]`` extra; a system that fails to import is reported with its error.
 """
@@ -318,29 +319,46 @@ def child(args) -> dict:
         qids, qrels = None, None
     workdir = Path(args.workdir)
     sysobj = make(args.child, workdir)
+    kept = Path(args.docstrata_index) if args.docstrata_index and args.child == "docstrata" else None
+    if kept is not None:
+        sysobj.root = kept
     sysobj.qtable = {t: Q[i] for i, t in enumerate(qtexts)}
     out: dict = {"system": args.child}
     if args.open_only:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         sysobj.ids = ids
         sysobj.open()
         sysobj.search(qtexts[0], Q[0])
         out["open_first_s"] = time.perf_counter() - t
+        out["open_first_cpu_s"] = time.process_time() - c
         out["peak_rss_mb"] = peak_rss_mb()
         return out
-    t = time.perf_counter()
-    sysobj.build(ids, texts, X)
-    out["build_s"] = time.perf_counter() - t
+    if kept is not None and (kept / "build.json").exists():  # an index kept by an earlier run: not rebuilt
+        sysobj.ids = ids
+        sysobj.open()
+        out["build_s"] = json.loads((kept / "build.json").read_text())["build_s"]
+        out["build_reused"] = True
+    else:
+        t = time.perf_counter()
+        sysobj.build(ids, texts, X)
+        out["build_s"] = time.perf_counter() - t
+        if kept is not None:
+            (kept / "build.json").write_text(json.dumps({"build_s": out["build_s"], "peak_rss_mb": peak_rss_mb(),
+                                                         "load": os.getloadavg()}))
     for i in range(min(10, len(qtexts))):  # warm-up
         sysobj.search(qtexts[i], Q[i])
-    lat, runs = [], []
+    lat, cpu, runs = [], [], []
     for i, qt in enumerate(qtexts):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         r = sysobj.search(qt, Q[i])
         lat.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         runs.append(r)
     out["p50_ms"] = float(np.percentile(lat, 50) * 1000)
     out["p95_ms"] = float(np.percentile(lat, 95) * 1000)
+    # CPU seconds of the whole process (every thread) per query: on a loaded machine wall time is
+    # mostly waiting for a core, CPU time is the work a query costs.
+    out["cpu_p50_ms"] = float(np.percentile(cpu, 50) * 1000)
     out["peak_rss_mb"] = peak_rss_mb()
     if qrels is not None:
         out["ndcg10"] = float(np.mean([ndcg10(r, qrels[q]) for r, q in zip(runs, qids)]))
@@ -352,7 +370,7 @@ def child(args) -> dict:
             exact = {ids[j] for j in top_rows(np.asarray(Xa @ Q[i]), 10)}
             rec.append(len(exact & set(sysobj.dense(Q[i], 10))) / 10)
         out["dense_recall10"] = float(np.mean(rec))
-        out["disk_mb"] = sum(f.stat().st_size for f in (workdir / "docstrata").rglob("*") if f.is_file()) / 2**20
+        out["disk_mb"] = sum(f.stat().st_size for f in sysobj.root.rglob("*") if f.is_file()) / 2**20
         out["raw_mb"] = (np.asarray(X[:1]).nbytes * len(ids) + sum(len(t.encode()) for t in texts)) / 2**20
     return out
 
@@ -360,7 +378,8 @@ def child(args) -> dict:
 # ------------------------------------------------------------------ parent
 def run_child(args, name: str, workdir: Path, open_only: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--child", name, "--scale", str(args.scale), "--cache", args.cache,
-           "--workdir", str(workdir), "--queries", str(args.queries)] + (["--open-only"] if open_only else [])
+           "--workdir", str(workdir), "--queries", str(args.queries)] + (["--open-only"] if open_only else []) \
+        + (["--docstrata-index", args.docstrata_index] if args.docstrata_index else [])
     t = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
@@ -384,6 +403,8 @@ def main() -> None:
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--workdir", help=argparse.SUPPRESS)
     ap.add_argument("--open-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--docstrata-index", help="keep docstrata's index in this folder; a later run with the same "
+                                             "folder reuses it (no rebuild) and reports the first run's build s")
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -407,8 +428,10 @@ def main() -> None:
         for name in systems:
             res = run_child(args, name, workdir)
             if name == "docstrata" and "error" not in res:
-                res.update({k: v for k, v in run_child(args, name, workdir, open_only=True).items()
-                            if k in ("open_first_s", "error")})
+                opened = run_child(args, name, workdir, open_only=True)
+                res.update({k: v for k, v in opened.items() if k in ("open_first_s", "open_first_cpu_s", "error")})
+                if "peak_rss_mb" in opened:
+                    res["open_rss_mb"] = opened["peak_rss_mb"]
             results.append(res)
             print(f"# {name}: {res}", file=sys.stderr)
             shutil.rmtree(workdir / "docstrata", ignore_errors=True)
@@ -423,18 +446,22 @@ def main() -> None:
     base = next((r.get("p50_ms") for r in results if r["system"] == "docstrata"), None)
     print(f"scale {args.scale}; load avg before {'/'.join(f'{x:.2f}' for x in load0)}, after "
           f"{'/'.join(f'{x:.2f}' for x in report['load_after'])}; threads {report['threads']}")
-    print("| system | build s | peak RSS MB | p50 ms | p95 ms | nDCG@10 | peer p50 / docstrata p50 | notes |")
-    print("|---|---|---|---|---|---|---|---|")
+    cbase = next((r.get("cpu_p50_ms") for r in results if r["system"] == "docstrata"), None)
+    print("| system | build s | peak RSS MB | p50 ms | p95 ms | CPU p50 ms | nDCG@10 | peer p50 / docstrata p50 "
+          "| peer CPU / docstrata CPU | notes |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         if "error" in r:
-            print(f"| {r['system']} | | | | | | | error: {r['error']} |")
+            print(f"| {r['system']} | | | | | | | | | error: {r['error']} |")
             continue
         ratio = f"{r['p50_ms'] / base:.2f}" if base else ""
-        notes = [f"{k} {r[k]:.3f}" for k in ("dense_recall10", "open_first_s") if k in r]
-        notes += [f"{k} {r[k]:.0f}" for k in ("disk_mb", "raw_mb") if k in r]
+        notes = [f"{k} {r[k]:.3f}" for k in ("dense_recall10", "open_first_s", "open_first_cpu_s") if k in r]
+        notes += [f"{k} {r[k]:.0f}" for k in ("open_rss_mb", "disk_mb", "raw_mb") if k in r]
+        notes += ["build reused from --docstrata-index"] if r.get("build_reused") else []
         nd = f"{r['ndcg10']:.4f}" if "ndcg10" in r else ""
+        cratio = f"{r['cpu_p50_ms'] / cbase:.2f}" if cbase else ""
         print(f"| {r['system']} | {r['build_s']:.1f} | {r['peak_rss_mb']:.0f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} "
-              f"| {nd} | {ratio} | {'; '.join(notes)} |")
+              f"| {r['cpu_p50_ms']:.2f} | {nd} | {ratio} | {cratio} | {'; '.join(notes)} |")
     by = {r["system"]: r for r in results if "error" not in r}
     if "docstrata" in by and "fast" in by:  # issue 18: build within 2x of bm25s + numpy, disk within 2x of raw
         d = by["docstrata"]

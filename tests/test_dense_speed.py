@@ -24,8 +24,11 @@ def _exact(mat, q, k):
     return list(np.argsort(-s, kind="stable")[:k])
 
 
-def test_float16_prefilter_returns_the_exact_top_k(monkeypatch):
+@pytest.mark.parametrize("split", [False, True])
+def test_float16_prefilter_returns_the_exact_top_k(monkeypatch, split):
     pytest.importorskip("faiss")
+    if split:  # the scan in row ranges on two threads gives the same answer
+        monkeypatch.setattr(dense, "SPLIT_MIN_ROWS", 1000)
     rng = np.random.default_rng(7)
     mat = _unit(rng, 5000)
     ids = [f"c{i:05d}" for i in range(len(mat))]
@@ -120,4 +123,110 @@ def test_a_vector_write_that_never_committed_is_ignored(tmp_path):
     store = EmbeddedStore(tmp_path / "s", dim=384)
     assert store.get_chunks(["a.md#0"])[0].content == "text a.md 0"
     assert store.dense_search(a[0], 1)[0][0] == "a.md#0" and len(store._dense_index()) == 3
+    store.close()
+
+
+def _store_with(tmp_path, mats):
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    for n, mat in enumerate(mats):
+        store.replace_document(f"d{n}.md", FileState(1, 1, str(n)), _doc(f"d{n}.md", mat), [])
+    store.flush()
+    return store
+
+
+def _exact_ids(store, mat_ids, mat, q, k):
+    return [mat_ids[i] for i in _exact(mat, q, k)]
+
+
+def test_certified_prefilter_grows_its_depth_when_rows_nearly_tie(monkeypatch):
+    """Near-duplicate rows put hundreds of float16 scores within the rounding margin of the k-th:
+    the depth must grow until the top k is provably the float32 one."""
+    pytest.importorskip("faiss")
+    rng = np.random.default_rng(5)
+    base = _unit(rng, 1)[0]
+    mat = base + 2e-4 * rng.standard_normal((3000, 384)).astype(np.float32)  # cosines within ~1e-3
+    mat = np.concatenate([mat, _unit(rng, 3000)]).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    ids = [f"c{i:05d}" for i in range(len(mat))]
+    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    di = DenseIndex(384)
+    di.load(ids, mat)
+    depths = []
+    di.search(base, 1)
+    scan = di._f16.search
+    di._f16 = type("Spy", (), {"ntotal": len(mat), "search": lambda self, q, k: (depths.append(k), scan(q, k))[1]})()
+    hits = di.search(base, 50)
+    assert len(depths) > 1  # the first depth could not be certified
+    # The exact top 50 (rows this close differ only by float32 rounding, so compare in float64).
+    exact = mat.astype(np.float64) @ base.astype(np.float64)
+    got = [int(h[0][1:]) for h in hits]
+    assert len(set(got)) == 50 and exact[got].min() >= np.sort(exact)[-51] - 1e-6
+    assert all(abs(s - exact[int(c[1:])]) < 1e-6 for c, s in hits)
+    # Without the margin, the same depth would have missed rows of the exact top 50.
+    _, first = scan(base.reshape(1, -1), depths[0])
+    assert len(set(first[0]) & set(np.argsort(-exact)[:50].tolist())) < 50 or depths[0] >= len(mat)
+
+
+def test_subset_search_reads_only_the_named_chunks_rows_and_is_exact():
+    rng = np.random.default_rng(9)
+    mat = _unit(rng, 4000)
+    ids = [f"c{i // 2:04d}" for i in range(len(mat))]  # two windows per chunk
+    di = DenseIndex(384)
+    di.load(ids, mat)
+    di.remove("c0003")
+    q = _unit(rng, 1)[0]
+    allow = {"c0001", "c0003", "c0700", "c1999", "missing"}
+    hits = di.search(q, 10, allowed=allow)
+    want = {}
+    for i, cid in enumerate(ids):
+        if cid in allow - {"c0003"}:
+            want[cid] = max(want.get(cid, -2.0), float(mat[i] @ q))
+    assert [h[0] for h in hits] == sorted(want, key=lambda c: -want[c])
+    assert all(abs(s - want[c]) < 1e-6 for c, s in hits)
+    # Rows not in chunk order (loaded from a foreign map) are found through a sorted view.
+    di2 = DenseIndex(384)
+    owner = np.array([1, 0, 1, 2, 0], dtype=np.int64)
+    di2.load_slots(["a", "b", "c"], owner, mat[:5])
+    got = dict(di2.search(q, 3, allowed={"a", "b"}))
+    assert got == pytest.approx({"a": max(mat[1] @ q, mat[4] @ q), "b": max(mat[0] @ q, mat[2] @ q)}, abs=1e-6)
+
+
+def test_float16_copy_is_written_at_flush_and_mapped_by_a_fresh_process(tmp_path, monkeypatch):
+    """The prefilter's float16 copy is persisted beside the vector file; another process maps it
+    (it never converts the matrix) and answers exactly; a torn copy is ignored, never trusted."""
+    pytest.importorskip("faiss")
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    rng = np.random.default_rng(21)
+    mats = [_unit(rng, 700), _unit(rng, 700)]
+    store = _store_with(tmp_path, mats)
+    store.close()
+    f16 = sorted((tmp_path / "s").glob("vectors-*.f16.faiss"))
+    assert len(f16) == 1 and (tmp_path / "s" / (f16[0].name + ".norm")).exists()
+    q = _unit(rng, 1)[0]
+    np.save(tmp_path / "q.npy", q)
+    allids = [f"d{n}.md#{i}" for n, m in enumerate(mats) for i in range(len(m))]
+    want = _exact_ids(None, allids, np.concatenate(mats), q, 10)
+    code = f"""
+import json, numpy as np
+from docstrata.index import dense
+dense.F16_MIN_ROWS = 1000
+def refuse(*a):
+    raise AssertionError("the float16 copy was rebuilt instead of mapped")
+dense.float16_index = refuse
+from docstrata.store.embedded import EmbeddedStore
+s = EmbeddedStore({str(tmp_path / 's')!r}, dim=384)
+print(json.dumps([c for c, _ in s.dense_search(np.load({str(tmp_path / 'q.npy')!r}), 10)]))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    import json
+
+    assert json.loads(out.stdout) == want
+    # A torn copy (a crash mid-write of a foreign tool, a full disk) is not used: the search rebuilds it.
+    f16[0].write_bytes(f16[0].read_bytes()[:1000])
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert [c for c, _ in store.dense_search(q, 10)] == want
     store.close()

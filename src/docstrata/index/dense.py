@@ -12,27 +12,64 @@ Speed (issue 18, docs/benchmarks.md "Speed against peers"):
   0.1 ms with one; at 100,000 rows one thread is as fast as two.
 * From :data:`F16_MIN_ROWS` rows on, and when ``faiss`` is installed (the ``fast`` extra), the
   scan reads a float16 copy of the matrix (faiss ``IndexScalarQuantizer`` QT_fp16, SIMD, one
-  thread: 4 ms at 100,000 × 384 against 12.5 ms for float32 numpy here) for the top
-  :func:`_prefilter_depth` rows, which are then **rescored exactly in float32**. float16 keeps
-  11 significant bits, so a score moves by at most ~1e-3 and the exact top ``k`` is among the
-  candidates unless many rows tie within that margin; the benchmark measures recall@10 against
-  the float32 scan (1.0 at 100k and 1M random vectors).
+  thread: 4 ms at 100,000 × 384 against 12.5 ms for float32 numpy here); its best ``2m + 64``
+  rows are **rescored exactly in float32** and the result is *certified* exact: a float16 score
+  is within ``2^-11 · |q| · max|row|`` of the float32 one, so when the ``m``-th rescored score
+  beats the lowest candidate's float16 score by that margin no row outside the candidates can
+  enter the top ``m`` (else the depth grows; see :meth:`DenseIndex._certified_top`). Results are
+  the exact float32 top-k, not an approximation.
+* The float16 copy and the largest row norm are written beside the memory-mapped vector file and
+  mapped on open (faiss ``IO_FLAG_MMAP_IFC``), so a fresh process does not convert 1M rows.
+* A search restricted to a few chunks (the cosine of returned hits, a narrow filter) reads just
+  their rows (found by bisection in the owner column) instead of scanning the matrix.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
 # Rows from which the float16 prefilter (faiss) is used; below it one float32 scan costs < 1 ms.
 F16_MIN_ROWS = 20_000
+# An ``allowed`` set smaller than 1 / SUBSET_FRACTION of the chunks is scored row by row (gathered),
+# a larger one by masking one scan of the whole matrix.
+SUBSET_FRACTION = 8
 
 
-def _prefilter_depth(k: int) -> int:
-    """float16 candidates rescored in float32 for a top-``k`` request."""
-    return max(8 * k + 64, 256)
-
+# From this many rows the float16 scan is split into row ranges searched on SCAN_THREADS threads
+# (faiss releases the GIL). At 1M rows a one-thread scan took 37 ms of CPU and 260 ms wall at load
+# average 10; two ranges 38 ms of CPU and 74–208 ms wall. At 100k (4 ms) the split gained nothing.
+SPLIT_MIN_ROWS = 200_000
+SCAN_THREADS = 2
 
 _FAISS = None
+_POOL = None
+
+
+def _scan(index, q: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """(scores, rows) of the ``depth`` best rows of a faiss ``index`` for one query (1, dim), best
+    first; in SCAN_THREADS row ranges at once from SPLIT_MIN_ROWS rows (same result: the ranges' top
+    lists are merged)."""
+    global _POOL
+    n = index.ntotal
+    parts = min(SCAN_THREADS, os.cpu_count() or 1)
+    if n < SPLIT_MIN_ROWS or parts < 2:
+        scores, rows = index.search(q, depth)
+        return scores[0], rows[0]
+    faiss = _faiss()
+    if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL = ThreadPoolExecutor(max_workers=SCAN_THREADS - 1, thread_name_prefix="docstrata-scan")
+    bounds = [n * i // parts for i in range(parts + 1)]
+    params = [faiss.SearchParameters(sel=faiss.IDSelectorRange(a, b)) for a, b in zip(bounds, bounds[1:])]
+    futures = [_POOL.submit(index.search, q, depth, params=p) for p in params[1:]]
+    results = [index.search(q, depth, params=params[0])] + [f.result() for f in futures]
+    scores = np.concatenate([r[0][0] for r in results])
+    rows = np.concatenate([r[1][0] for r in results])
+    order = np.argsort(-scores, kind="stable")[:depth]
+    return scores[order], rows[order]
 
 
 def _faiss():
@@ -81,6 +118,9 @@ class DenseIndex:
         self._slot_of: dict[str, int] = {}
         self._ids: list[str | None] = []
         self._f16 = None  # faiss float16 copy of _matrix, built on first large search
+        self._by_owner = None  # (row order sorted by owner, owner sorted): rows of a chunk by bisection
+        self._max_norm: float | None = None  # largest row norm: bounds the float16 score error
+        self._alive_count = None  # (the _alive array it counts, live rows)
 
     def __len__(self) -> int:
         return len(self._slot_of)
@@ -99,7 +139,7 @@ class DenseIndex:
         self._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         self._owner = slots
         self._alive = np.ones(len(row_ids), dtype=bool)
-        self._f16 = None
+        self._f16 = self._by_owner = self._max_norm = None
 
     def load_slots(self, chunk_ids: list[str], owner: np.ndarray, matrix: np.ndarray) -> None:
         """Bulk-load an empty index without a Python loop over rows: row ``i`` of ``matrix``
@@ -111,7 +151,7 @@ class DenseIndex:
             np.ascontiguousarray(matrix, dtype=np.float32)
         self._owner = np.asarray(owner, dtype=np.int64)
         self._alive = np.ones(len(self._owner), dtype=bool)
-        self._f16 = None
+        self._f16 = self._by_owner = self._max_norm = None
 
     def arrays(self) -> tuple[list[str], np.ndarray, np.ndarray]:
         """(chunk_ids, owner, matrix) of the live rows, as :meth:`load_slots` takes them."""
@@ -138,20 +178,21 @@ class DenseIndex:
         self._ids[slot] = None
         self._flush()
         self._alive[self._owner == slot] = False
+        self._alive_count = None
 
     def _flush(self) -> None:
         if not self._pending:
             return
         live = [(s, v) for s, v in self._pending if self._ids[s] is not None]
         self._pending = []
-        self._f16 = None
+        self._f16 = self._by_owner = self._max_norm = None
         if live:
             self._matrix = np.concatenate([self._matrix] + [v for _, v in live])
             self._owner = np.concatenate([self._owner] + [np.full(len(v), s, dtype=np.int64) for s, v in live])
             self._alive = np.concatenate([self._alive, np.ones(sum(len(v) for _, v in live), dtype=bool)])
         dead = (~self._alive).sum()
         if dead and dead * 4 > len(self._alive):
-            self._f16 = None
+            self._f16 = self._by_owner = self._max_norm = None
             self._matrix = np.ascontiguousarray(self._matrix[self._alive])
             self._owner = self._owner[self._alive]
             self._alive = np.ones(len(self._owner), dtype=bool)
@@ -167,18 +208,24 @@ class DenseIndex:
         if n == 0 or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(self.dim)
-        # Oversample rows so that several windows of one chunk cannot crowd out k distinct chunks.
-        m = min(n, k * 4 + 16)
-        alive = self._alive
+        # Oversample rows so that several windows of one chunk cannot crowd out k distinct chunks: the
+        # top m rows hold at least m - (live rows - chunks) distinct chunks, so one window per chunk needs no more.
+        m = min(n, k * 4 + 16, k + max(0, self._n_alive() - len(self._slot_of)))
         if allowed is not None:
-            alive = alive & np.isin(self._owner, [self._slot_of[c] for c in allowed if c in self._slot_of])
+            slots = np.fromiter((self._slot_of[c] for c in allowed if c in self._slot_of), dtype=np.int64)
+            if len(slots) * SUBSET_FRACTION < len(self._slot_of):
+                # A few chunks (the cosine of returned hits, a narrow filter): score just their rows,
+                # exactly, instead of masking a scan of the whole matrix (44 ms of a 90 ms query at 100k).
+                rows = self._rows_of(slots)
+                exact = np.einsum("ij,j->i", self._matrix[rows], q)  # as the prefilter's rescoring computes it
+                order = np.argsort(-exact, kind="stable")[:m]
+                top, top_scores = rows[order], exact[order]
+                return self._distinct(top, top_scores, k)
+            alive = self._alive & np.isin(self._owner, slots)
+        else:
+            alive = self._alive
         if allowed is None and n >= F16_MIN_ROWS and _faiss() is not None:
-            rows = self._f16_candidates(q, min(n, _prefilter_depth(m) + int(n - alive.sum())))
-            rows = rows[alive[rows]]
-            with _one_blas_thread():  # a 2-thread product of even 300 rows waits for a core under load
-                exact = self._matrix[rows] @ q  # exact float32 rescoring of the candidates
-            order = np.argsort(-exact, kind="stable")[:m]
-            top, top_scores = rows[order], exact[order]
+            top, top_scores = self._certified_top(q, m)
         else:
             with _one_blas_thread():
                 scores = self._matrix @ q
@@ -186,16 +233,70 @@ class DenseIndex:
             top = np.argpartition(-scores, m - 1)[:m] if m < n else np.arange(n)
             top = top[np.argsort(-scores[top], kind="stable")]
             top_scores = scores[top]
-        out: list[tuple[str, float]] = []
-        seen: set[int] = set()
-        for row, score in zip(top.tolist(), top_scores.tolist()):
-            if not np.isfinite(score):
-                break
-            slot = int(self._owner[row])
-            if slot in seen:
-                continue
-            seen.add(slot)
-            out.append((self._ids[slot], score))
+        return self._distinct(top, top_scores, k)
+
+    def _rows_of(self, slots: np.ndarray) -> np.ndarray:
+        """Live row numbers of the chunk ``slots`` (bisection in the owner column, no full scan)."""
+        if self._by_owner is None:
+            owner = self._owner
+            if len(owner) < 2 or bool((owner[1:] >= owner[:-1]).all()):  # rows in chunk order (the usual case)
+                self._by_owner = (None, owner)
+            else:
+                order = np.argsort(owner, kind="stable")
+                self._by_owner = (order, owner[order])
+        order, sorted_owner = self._by_owner
+        lo = np.searchsorted(sorted_owner, slots, "left")
+        hi = np.searchsorted(sorted_owner, slots, "right")
+        if len(slots) == 0 or not (hi > lo).any():
+            return np.zeros(0, dtype=np.int64)
+        pos = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist()) if b > a])
+        rows = pos if order is None else order[pos]
+        return rows[self._alive[rows]]
+
+    def _certified_top(self, q: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+        """The exact float32 top ``m`` live rows (row numbers, scores; best first) via the float16 scan.
+
+        The float16 scan ranks ``depth`` candidates, which are rescored in float32. A float16
+        component is within 2^-11 (relative) of the float32 one, so a row's float16 score is within
+        ``eps = 2^-11 · |q| · max|row|`` of its exact score (+ float32 summation slack). Every row
+        outside the candidates scores at most ``t + eps`` exactly (``t``: the lowest candidate's
+        float16 score); when the ``m``-th exact candidate score beats that, the top ``m`` is
+        provably the exact one. Otherwise the depth grows fourfold (at worst to every row: a full scan)."""
+        n = len(self._matrix)
+        if self._f16 is None:
+            self._f16 = float16_index(self._matrix)
+        if self._max_norm is None:
+            self._max_norm = max_row_norm(self._matrix)
+        eps = (2.0 ** -10 + 2.0 ** -14) * float(np.linalg.norm(q)) * self._max_norm  # 2× the rounding bound
+        dead = int(n - self._n_alive())
+        depth = min(n, 2 * m + 64 + dead)
+        while True:
+            f16_scores, rows = _scan(self._f16, q.reshape(1, -1), depth)
+            keep = rows >= 0
+            f16_scores, rows = f16_scores[keep], rows[keep]
+            live = self._alive[rows]
+            cand = rows[live]
+            exact = np.einsum("ij,j->i", self._matrix[cand], q)  # no BLAS threads: C loop over few rows
+            order = np.argsort(-exact, kind="stable")[:m]
+            if depth >= n or (len(order) == m and len(f16_scores) and exact[order[-1]] > f16_scores[-1] + eps):
+                return cand[order], exact[order]
+            depth = min(n, depth * 4)
+
+    def _n_alive(self) -> int:
+        if self._alive_count is None or self._alive_count[0] is not self._alive:
+            self._alive_count = (self._alive, int(self._alive.sum()))
+        return self._alive_count[1]
+
+    def _distinct(self, top: np.ndarray, top_scores: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """The first ``k`` distinct chunks of rows ``top`` (best first; a chunk scores as its best
+        window), ties by chunk id."""
+        finite = np.isfinite(top_scores)
+        top, top_scores = top[finite], top_scores[finite]
+        slots = self._owner[top]
+        _, first = np.unique(slots, return_index=True)  # each chunk's best row
+        first.sort()
+        ids = self._ids
+        out = [(ids[sl], sc) for sl, sc in zip(slots[first].tolist(), top_scores[first].tolist())]
         # Ties break by chunk id (the Store convention), so every backend returns the same order;
         # scores equal to 1e-6 tie (a BLAS product can differ in the last bit with the row's place).
         out.sort(key=lambda hit: (-round(hit[1], 6), hit[0]))
@@ -203,12 +304,68 @@ class DenseIndex:
 
     def _f16_candidates(self, q: np.ndarray, depth: int) -> np.ndarray:
         """Row numbers of the ``depth`` best float16 scores (faiss, one thread)."""
-        faiss = _faiss()
         if self._f16 is None:
-            ix = faiss.IndexScalarQuantizer(self.dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
-            for start in range(0, len(self._matrix), 65_536):  # bounded scratch memory for a memory map
-                ix.add(np.ascontiguousarray(self._matrix[start:start + 65_536]))
-            self._f16 = ix
+            self._f16 = float16_index(self._matrix)
         _, rows = self._f16.search(q.reshape(1, -1), depth)
         rows = rows[0]
         return rows[rows >= 0]
+
+    def attach_float16(self, index, max_norm: float) -> bool:
+        """Use ``index`` (a faiss float16 index of exactly this matrix's rows, e.g. memory-mapped by
+        :func:`read_float16`) and ``max_norm`` (the largest row norm) for the prefilter instead of
+        building them at the first search. False (and ignored) when the size or dimension differ."""
+        self._flush()
+        if index is None or index.ntotal != len(self._matrix) or index.d != self.dim or not max_norm > 0:
+            return False
+        self._f16, self._max_norm = index, float(max_norm)
+        return True
+
+
+def float16_index(matrix: np.ndarray):
+    """A faiss ``IndexScalarQuantizer`` (QT_fp16, inner product) over the rows of ``matrix``
+    (n, dim) float32, added in bounded slices so a memory-mapped matrix is never copied whole.
+    Raises ``ImportError`` without faiss."""
+    faiss = _faiss()
+    if faiss is None:
+        raise ImportError("faiss is not installed")
+    ix = faiss.IndexScalarQuantizer(matrix.shape[1], faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+    for start in range(0, len(matrix), 65_536):
+        ix.add(np.ascontiguousarray(matrix[start:start + 65_536], dtype=np.float32))
+    return ix
+
+
+def max_row_norm(matrix: np.ndarray) -> float:
+    """The largest L2 norm of a row of ``matrix`` (read in bounded slices)."""
+    best = 0.0
+    for start in range(0, len(matrix), 65_536):
+        part = np.asarray(matrix[start:start + 65_536], dtype=np.float32)
+        best = max(best, float(np.sqrt(np.einsum("ij,ij->i", part, part).max(initial=0.0))))
+    return best
+
+
+def wants_float16(n_rows: int) -> bool:
+    """True when a matrix of ``n_rows`` is searched through the float16 prefilter (faiss installed)."""
+    return n_rows >= F16_MIN_ROWS and _faiss() is not None
+
+
+def write_float16(matrix: np.ndarray, path) -> float:
+    """Write :func:`float16_index` of ``matrix`` to ``path`` (faiss format); returns
+    :func:`max_row_norm` of ``matrix``. Raises ``OSError``."""
+    try:
+        _faiss().write_index(float16_index(matrix), str(path))
+    except RuntimeError as e:  # faiss reports I/O failures as RuntimeError
+        raise OSError(str(e)) from None
+    return max_row_norm(matrix)
+
+
+def read_float16(path):
+    """The float16 index at ``path`` memory-mapped read-only (faiss ``IO_FLAG_MMAP_IFC``: opening
+    a 1M-row file costs milliseconds, pages are read as the scan touches them), or ``None`` when
+    faiss is missing or the file is absent or unreadable."""
+    faiss = _faiss()
+    if faiss is None:
+        return None
+    try:
+        return faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC | faiss.IO_FLAG_READ_ONLY)
+    except RuntimeError:
+        return None
