@@ -469,7 +469,7 @@ def _add_list_documents(server: MCPServer, tools: _Tools, tool) -> None:
 
     what = ("Lists the indexed documents: path (use it as 'document'), title, summary, language, file type, "
             "section count, top-level sections, chunks and when each was ingested.")
-    if isinstance(tool, VectorstoreTool) and tool.cfg.structured:
+    if isinstance(tool, VectorstoreTool) and tool.records_mode:
         what = ("Lists the indexed source files: path (use it as 'document'), type, record count, fields and "
                 "when each was ingested.")
     server.add_tool(list_documents, name=f"{name}_list_documents", title=f"List the documents of {name}",
