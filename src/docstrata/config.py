@@ -206,6 +206,9 @@ def _coerce_database(v: Any) -> Any:
             return DatabaseConfig(provider="postgres", dsn=v)
         if v in UNSUPPORTED_DATABASES:
             v = {"provider": v}
+        elif "://" in v:
+            raise ValueError(f"unknown database URL {v.split('://', 1)[0]}://…: the only URL form is a postgresql:// "
+                             "DSN; other stores take a mapping with 'provider' (e.g. {provider: qdrant, url: …})")
         else:
             raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', 'chromadb', 'faiss', a "
                              "postgresql:// DSN, a mapping with 'provider', or (vectorstore tools) the name of "
@@ -1086,7 +1089,8 @@ def json_schema() -> str:
         names = {"type": "string", "enum": ["embedded", "in-memory", "memory", "inmemory", "chromadb", "faiss"],
                  "description": "A provider name"}
         if name == "VectorstoreToolConfig":  # any name config.yaml's vectorstores: may hold
-            names = {"type": "string", "minLength": 1, "description": (
+            names = {"type": "string", "pattern": r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$",
+                     "not": {"enum": sorted(UNSUPPORTED_DATABASES)}, "description": (
                 "A provider name (embedded, in-memory, chromadb, faiss) or the name of a store in the "
                 "vectorstores: of HoloDeck's config.yaml beside the file or in ~/.holodeck/config.yaml")}
         props["database"] = {"description": db.get("description", ""), "default": db.get("default"),
