@@ -342,3 +342,27 @@ def test_ingest_writes_no_blank_stderr_line_and_one_unit_on_every_run(tmp_path):
         outs.append(proc.stdout)
     assert "4 records in the index" in outs[0] and "4 records in the index" in outs[1]
     assert "3 records in the index" in outs[1] and "definitions" not in outs[1]
+
+
+# ---------------------------------------------------------------- item 8: chunk_size in HoloDeck's unit
+
+
+def test_a_vectorstore_chunk_size_counts_tokens_as_holodeck_does_four_characters_each(tmp_path):
+    """HoloDeck's TextChunker is Semantic Kernel's split_plaintext_paragraph, whose token counter
+    is len(text) // 4: chunk_size 200 means about 800 characters, not 200 MiniLM tokens (~1,100)."""
+    import random
+
+    rng = random.Random(7)
+    words = "pump valve pressure station operator safety check flow seal gasket motor bearing inspect".split()
+    paragraphs = [" ".join(rng.choice(words) for _ in range(100)) + "." for _ in range(30)]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "manual.md").write_text("# Manual\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
+    path = tmp_path / "agent.yaml"
+    path.write_text("tools:\n- {name: m, type: vectorstore, source: docs/, chunk_size: 200, chunk_overlap: 20}\n",
+                    encoding="utf-8")
+    (tool,) = _tools(path)
+    tool.ingest()
+    lengths = [len(c.content) for c in tool.store.document_chunks("manual.md")]
+    text_chars = sum(len(p) for p in paragraphs)
+    assert max(lengths) <= 200 * 4 + 100  # a chunk ends at a sentence or paragraph boundary
+    assert len(lengths) >= text_chars // (200 * 4)

@@ -433,8 +433,11 @@ class VectorstoreToolConfig(_ToolBase):
     min_similarity_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
         "HoloDeck's minimum similarity: the cosine similarity of the query and a record (0-1), computed for "
         "every candidate whichever modality found it; a record the query names by id is never dropped"))
-    chunk_size: int | None = Field(default=None, ge=100, le=2000, description="Unstructured mode: most tokens per chunk (default 512)")
-    chunk_overlap: int | None = Field(default=None, ge=0, le=500, description="Unstructured mode: tokens shared by consecutive chunks (default 50)")
+    chunk_size: int | None = Field(default=None, ge=100, le=2000, description=(
+        "Unstructured mode: most tokens per chunk, counted as HoloDeck counts them (Semantic Kernel's "
+        "chunker: 4 characters a token, so 200 = about 800 characters); unset: 512 tokens of the embedding model"))
+    chunk_overlap: int | None = Field(default=None, ge=0, le=500, description=(
+        "Unstructured mode: tokens shared by consecutive chunks (unit as chunk_size; default 50)"))
 
     @model_validator(mode="after")
     def _check(self) -> "VectorstoreToolConfig":

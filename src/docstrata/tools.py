@@ -261,6 +261,13 @@ def _ignored_notice(ignored: list[str]) -> list[str]:
     return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
 
 
+def holodeck_tokens(text: str) -> int:
+    """Tokens as HoloDeck counts them for a vectorstore's ``chunk_size`` / ``chunk_overlap``: its
+    TextChunker is Semantic Kernel's ``split_plaintext_paragraph``, whose token counter is
+    ``len(text) // 4`` (four characters a token), not a model's tokenizer."""
+    return len(text) // 4
+
+
 _KEY_HINT = ("set it (in the environment or in a .env file beside the config), or drop embedding_model to "
              "embed with the bundled local model")
 
@@ -675,7 +682,12 @@ class HierarchicalDocumentTool(_BaseTool):
                 "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
                 "extract_cross_references": c.extract_cross_references, "pipeline": 6, "analysis": ANALYSIS_VERSION,
-                **_embedder_settings(c)}
+                **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
+
+    @property
+    def _holodeck_units(self) -> bool:
+        """A vectorstore tool's own ``chunk_size``: HoloDeck's unit (module :func:`holodeck_tokens`)."""
+        return self.record_files is not None and self.record_files.chunk_size is not None
 
     @property
     def contextualizer(self):
@@ -781,6 +793,8 @@ class HierarchicalDocumentTool(_BaseTool):
         cfg = self.cfg
         limits = cfg.limits
         count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
+        if self._holodeck_units:
+            count_tokens = holodeck_tokens
         check_file(sf.doc_key, sf.path, sf.state.size, limits)
         with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
             doc = self._convert(sf)
