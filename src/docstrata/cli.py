@@ -196,7 +196,8 @@ def _ready(t, err, force: bool = False) -> None:
         if "bar" not in state:
             if total == 0:
                 return
-            err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
+            if t.cfg.database.provider != "in-memory":  # an in-memory index is built by every command: no advice
+                err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
             bar = _bar(err)
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
@@ -209,9 +210,10 @@ def _ready(t, err, force: bool = False) -> None:
         if "bar" in state:
             state["bar"].stop()
     if report is not None and (state or report.removed or report.skipped):
-        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records in "
-                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)",
-                  soft_wrap=True)
+        memory = " (in-memory index, rebuilt by every command)" if t.cfg.database.provider == "in-memory" else ""
+        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} {_unit(t)} in "
+                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
+                  f"{memory}", soft_wrap=True)
         for sk in report.skipped:
             err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}", soft_wrap=True)
     if t.store.count() == 0:
@@ -306,6 +308,13 @@ def ingest(config: str = ConfigOpt,
         raise typer.Exit(1)
 
 
+_LLM_LABELS = {"cache_read_tokens": "provider prompt-cache read tokens",
+               "cache_write_tokens": "provider prompt-cache write tokens",
+               "cache_hits": "contexts reused from docstrata's cache", "estimated_cost_usd": "estimated cost USD"}
+"""Names for the context-generation counters of an ingest report: the provider's prompt cache
+(tokens) and docstrata's own context cache (whole contexts) are different caches."""
+
+
 def _unit(t) -> str:
     """What a tool's index holds: "records" (a vectorstore tool over records) or "chunks"."""
     from .tools import VectorstoreTool
@@ -323,7 +332,7 @@ def _print_reports(reports, units: Optional[dict] = None) -> None:
                   f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
                   f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s")
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
-            out.print("  LLM: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.llm.items()))
+            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()))
         for w in r.warnings[:20]:
             out.print(f"  [yellow]warning[/yellow] {_safe(w)}")
         if len(r.warnings) > 20:

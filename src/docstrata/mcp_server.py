@@ -606,7 +606,7 @@ def preload(toolset: Toolset) -> None:
     for tool in toolset:
         if tool.cfg.defer_loading:
             continue
-        log.warning("loading tool '%s' before serving (defer_loading: false)", tool.name)
+        log.info("loading tool '%s' before serving (defer_loading: false)", tool.name)  # expected: not a warning
         report = tool.ensure_ready(progress=lambda i, n, d, t=tool.name: log.info("%s: %d/%d %s", t, i, n, d))
         if report is not None and report.skipped:
             log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),

@@ -1153,7 +1153,12 @@ class VectorstoreTool(_BaseTool):
         if not self.records_mode:
             tool = self._document_tool()
             tool._embedder, tool._store = self.embedder, self.store
-            return tool._ingest_locked(force=force, progress=progress, verify=verify)
+            report = tool._ingest_locked(force=force, progress=progress, verify=verify)
+            if self.cfg.structured and report.added + report.updated:
+                given = [k for k in ("id_field", "vector_field", "vector_fields", "meta_fields") if getattr(self.cfg, k)]
+                report.warnings.append(f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
+                                       "documents only, read as documents (as HoloDeck reads them)")
+            return report
         from .context import structural_context
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
         from .store import StoredChunk
