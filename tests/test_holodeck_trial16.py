@@ -268,7 +268,7 @@ def test_a_missing_key_of_a_top_level_embedding_provider_is_one_error_at_its_own
     with pytest.raises(ConfigError) as e:
         parse_config(data)
     assert e.value.problems == [("embedding_provider.api_key", e.value.problems[0][1])]
-    assert "DS_TRIAL_MISSING_KEY is not set" in str(e.value) and "drop embedding_model" in str(e.value)
+    assert "DS_TRIAL_MISSING_KEY is not set" in str(e.value) and "remove embedding_provider" in str(e.value)
 
 
 def test_the_agent_model_used_for_embeddings_is_named_and_not_called_ignored(monkeypatch, tmp_path):

@@ -314,8 +314,8 @@ class _ToolBase(_Strict):
     def _local_source(cls, v: str) -> str:
         """A URL is refused: HoloDeck caches remote files; docstrata reads local files only."""
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", v.strip()):
-            raise ValueError(f"URL sources are not supported ({v.strip()}); download the file first and set "
-                             "source to its local path (relative to the config file)")
+            raise ValueError("URL sources are not supported; download the file first and set source to its "
+                             "local path (relative to the config file)")
         return v
 
     @property
@@ -620,7 +620,8 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
                 t["embedding_provider"] = provider
             ours.append(t)
         except ConfigError as e:
-            hint = _HOSTED_KEY_HINT if ".embedding_provider." in e.path else ""
+            hint = _HOSTED_KEY_HINT.replace("drop embedding_model", f"remove tools[{i}].embedding_provider") \
+                if ".embedding_provider." in e.path else ""
             problems.append((e.path, str(e).split(": ", 1)[-1] + hint))
             continue
         index_map.append(i)
@@ -668,7 +669,9 @@ def _substituted(value: Any, path: str, from_env: dict[str, str], problems: list
     try:
         return _substitute_env(value, path, from_env)
     except ConfigError as e:
-        problems.append((e.path, str(e).split(": ", 1)[-1] + (hint or _HOSTED_KEY_HINT)))
+        hint = hint or (_HOSTED_KEY_HINT if path == "model" else _HOSTED_KEY_HINT.replace(
+            "drop embedding_model", f"remove {path}"))
+        problems.append((e.path, str(e).split(": ", 1)[-1] + hint))
         return _UNSET
 
 
