@@ -257,7 +257,7 @@ def _ignored_notice(ignored: list[str]) -> list[str]:
     kinds = ", ".join(f"{ext} ({n})" for ext, n in sorted(by_ext.items()))
     hint = ""
     if any(ext.lstrip(".") in ("csv", "tsv", "json", "jsonl", "ndjson") for ext in by_ext):
-        hint = "; CSV / JSON / JSONL files are loaded as records by a vectorstore tool with id_field and vector_field"
+        hint = "; CSV / JSON / JSONL files are read by a vectorstore tool (as records, or as documents in a folder)"
     return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
 
 
