@@ -256,7 +256,7 @@ def test_list_documents(project):
 def test_implicit_first_ingest_says_what_it_does(project):
     proc = _FIRST_RUN["proc"]
     assert "policies: indexing 3 file(s) first" in proc.stderr
-    assert re.search(r"policies: indexed 3 file\(s\), \d+ chunks/records in [\d.]+ s", proc.stderr)
+    assert re.search(r"policies: indexed 3 file\(s\), \d+ chunks in [\d.]+ s", proc.stderr)
     assert "Sick Leave" in proc.stdout
     again = run("search", "--mode", "keyword", "sick leave", cwd=project, check=True)
     assert "indexing" not in again.stderr  # nothing changed: no message

@@ -55,8 +55,9 @@ def test_weights_not_summing_to_one_warn():
 
 def test_vectorstore_rules():
     base = {"name": "p", "type": "vectorstore", "source": "p.csv"}
-    with pytest.raises(ConfigError, match="id_field"):
-        parse_config({"tools": [{**base, "vector_field": "title"}]})
+    # HoloDeck's id_field is optional: without it the id field is detected at load time
+    t = parse_config({"tools": [{**base, "vector_field": "title"}]}).tools[0]
+    assert t.id_field is None and t.structured
     with pytest.raises(ConfigError, match="not both"):
         parse_config({"tools": [{**base, "id_field": "id", "vector_field": "a", "vector_fields": ["b"]}]})
     t = parse_config({"tools": [{**base, "id_field": "id", "vector_field": ["a", "b"]}]}).tools[0]

@@ -247,6 +247,10 @@ def test_docstrata_schema_and_the_loader_agree(text, accepted, tmp_path, monkeyp
     except ConfigError as e:
         if "environment variable" in str(e):
             pytest.skip(f"needs an environment variable this test does not set: {e}")
+        if "vectorstores: of HoloDeck's config.yaml" in str(e):
+            # a named store: the schema sees the file alone, the loader also config.yaml (none here)
+            assert _schema_validator().is_valid(data), text
+            return
         loaded = False
     try:
         _schema_validator().validate(data)

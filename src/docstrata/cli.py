@@ -190,17 +190,15 @@ def _filters(exprs: Optional[list[str]]) -> Optional[dict]:
 def _ready(t, err, force: bool = False) -> None:
     """Open ``t``'s index, indexing first what changed, with a message and a progress bar on
     stderr when there is anything to index. Exits 1 when the tool ends with no indexed file."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     state: dict = {}
 
     def progress(done: int, total: int, what: str) -> None:
         if "bar" not in state:
             if total == 0:
                 return
-            err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
-            bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           TimeElapsedColumn(), console=err, transient=True)
+            if t.cfg.database.provider != "in-memory":  # an in-memory index is built by every command: no advice
+                err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
+            bar = _bar(err)
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
             what = f"loading model, then {what}" if done == 0 else what
@@ -212,13 +210,46 @@ def _ready(t, err, force: bool = False) -> None:
         if "bar" in state:
             state["bar"].stop()
     if report is not None and (state or report.removed or report.skipped):
-        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} chunks/records in "
-                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)",
-                  soft_wrap=True)
+        memory = " (in-memory index, rebuilt by every command)" if t.cfg.database.provider == "in-memory" else ""
+        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} {_unit(t)} in "
+                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
+                  f"{memory}", soft_wrap=True)
         for sk in report.skipped:
             err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}", soft_wrap=True)
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
+
+
+class _NoBar:
+    """Stands in for a rich progress bar when stderr is not a terminal: rich's live display
+    would leave a blank line there (one per bar), and nobody watches it."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def start(self) -> None:
+        return None
+
+    stop = start
+
+    def add_task(self, *a, **kw) -> int:
+        return 0
+
+    def update(self, *a, **kw) -> None:
+        return None
+
+
+def _bar(err):
+    """A transient rich progress bar on ``err`` when it is a terminal, else :class:`_NoBar`."""
+    if not err.is_terminal:
+        return _NoBar()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=True)
 
 
 def _load_model_if_needed(t, mode: Optional[str], err) -> None:
@@ -243,8 +274,6 @@ def ingest(config: str = ConfigOpt,
     """Index every configured tool's source (only what changed). Exit 1 if any file was skipped."""
     _setup()
     _start_trace(trace)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from .errors import DocstrataError
 
     toolset = _load(config)
@@ -257,8 +286,7 @@ def ingest(config: str = ConfigOpt,
                 t = toolset[name]
             except KeyError as e:
                 _fail(str(e.args[0]))
-            with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), console=err, transient=True) as bar:
+            with _bar(err) as bar:
                 task = bar.add_task(f"{name}: scanning", total=None)
 
                 def progress(done: int, total: int, what: str, _task=task, _name=name) -> None:
@@ -271,7 +299,7 @@ def ingest(config: str = ConfigOpt,
     if json_out:
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:
-        _print_reports(reports)
+        _print_reports(reports, {r.tool: _unit(toolset[r.tool]) for r in reports})
     empty = [r.tool for r in reports if r.chunks_total == 0]
     for name in empty:
         err.print(f"[red]Error[/red] {name}: no indexed files: nothing under source "
@@ -280,15 +308,31 @@ def ingest(config: str = ConfigOpt,
         raise typer.Exit(1)
 
 
-def _print_reports(reports) -> None:
+_LLM_LABELS = {"cache_read_tokens": "provider prompt-cache read tokens",
+               "cache_write_tokens": "provider prompt-cache write tokens",
+               "cache_hits": "contexts reused from docstrata's cache", "estimated_cost_usd": "estimated cost USD"}
+"""Names for the context-generation counters of an ingest report: the provider's prompt cache
+(tokens) and docstrata's own context cache (whole contexts) are different caches."""
+
+
+def _unit(t) -> str:
+    """What a tool's index holds: "records" (a vectorstore tool over records) or "chunks"."""
+    from .tools import VectorstoreTool
+
+    return "records" if isinstance(t, VectorstoreTool) and t.records_mode else "chunks"
+
+
+def _print_reports(reports, units: Optional[dict] = None) -> None:
+    """One line per ingest report: files seen, what the index holds, what this run wrote."""
     out = _console()
     for r in reports:
+        unit = (units or {}).get(r.tool) or ("records" if r.records else "chunks")
+        run = f"{r.chunks} written, {r.embedded} embedded" + (f", {r.definitions} definitions" if unit == "chunks" else "")
         out.print(f"[bold]{r.tool}[/bold]: {r.files_total} files "
                   f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
-                  f"{r.chunks_total} {'records' if r.records else 'chunks'} in the index "
-                  f"({r.chunks} written, {r.embedded} embedded), {r.definitions} definitions, {r.elapsed_s:.1f} s")
+                  f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s")
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
-            out.print("  LLM: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.llm.items()))
+            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()))
         for w in r.warnings[:20]:
             out.print(f"  [yellow]warning[/yellow] {_safe(w)}")
         if len(r.warnings) > 20:
@@ -681,11 +725,33 @@ def _evaluate_with_progress(t, qs, modes: list[str], err, evaluate):
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of agent.yaml."""
+def schema(check_file: Optional[Path] = typer.Option(None, "--check", metavar="FILE", help=(
+        "Validate FILE instead (same as `docstrata check -c FILE`)"))) -> None:
+    """Print the JSON Schema of agent.yaml (with --check FILE: validate FILE)."""
+    if check_file is not None:
+        return check(str(check_file))
     from .config import json_schema
 
     print(json_schema())
+
+
+@app.command()
+def check(config: str = ConfigOpt) -> None:
+    """Validate a config file with the loader's own checks: each error as FILE:LINE: YAML path:
+    message. Exit 0 when valid (printing its tools), 2 otherwise. Reads nothing but the file
+    (and HoloDeck's config.yaml and the .env beside it)."""
+    from .config import check_file
+
+    cfg, problems = check_file(config)
+    err = _console(stderr=True)
+    for line, where, msg in problems:
+        place = f"{config}:{line}" if line else config
+        err.print(f"{_safe(place)}: {_safe(where) + ': ' if where else ''}{_safe(msg)}", soft_wrap=True)
+    if problems:
+        err.print(f"[red]{len(problems)} error(s)[/red]")
+        raise typer.Exit(2)
+    tools = ", ".join(f"{t.name} ({t.type})" for t in cfg.tools) or "none of docstrata's types"
+    _console().print(f"{_safe(config)}: valid; tools: {_safe(tools)}", soft_wrap=True)
 
 
 @app.command()

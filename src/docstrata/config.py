@@ -18,8 +18,8 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import (AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator,
-                      model_validator)
+from pydantic import (AliasChoices, BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError,
+                      field_validator, model_validator)
 
 from .errors import ConfigError
 from .fusion import DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
@@ -28,6 +28,8 @@ log = logging.getLogger("docstrata")
 
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 OUR_TOOL_TYPES = ("hierarchical_document", "vectorstore")
+RECORD_EXTENSIONS = frozenset({"csv", "tsv", "json", "jsonl", "ndjson"})
+"""Extensions (lower case, no dot) of the files a vectorstore tool reads as records."""
 
 
 def misspelling_pattern(words) -> str:
@@ -83,6 +85,14 @@ class LLMProviderConfig(_Strict):
     api_key: SecretStr | None = Field(default=None, description=(
         "HoloDeck's key field; write it as ${VAR} so the key stays in the environment"))
     api_version: str | None = Field(default=None, description="Azure OpenAI API version (default 2024-10-21)")
+
+    @field_validator("api_version", mode="before")
+    @classmethod
+    def _date_as_string(cls, v: Any) -> Any:
+        """YAML reads an unquoted ``api_version: 2024-06-01`` as a date: it is meant as that string."""
+        import datetime
+
+        return v.isoformat() if isinstance(v, (datetime.date, datetime.datetime)) else v
     temperature: float | None = Field(default=None, ge=0.0, le=2.0, description="Sampling temperature (LLM uses)")
     max_tokens: int | None = Field(default=None, ge=1, description="Most tokens to generate (LLM uses)")
     top_p: float | None = Field(default=None, ge=0.0, le=1.0, description="Nucleus sampling (LLM uses)")
@@ -196,6 +206,9 @@ def _coerce_database(v: Any) -> Any:
             return DatabaseConfig(provider="postgres", dsn=v)
         if v in UNSUPPORTED_DATABASES:
             v = {"provider": v}
+        elif "://" in v:
+            raise ValueError(f"unknown database URL {v.split('://', 1)[0]}://…: the only URL form is a postgresql:// "
+                             "DSN; other stores take a mapping with 'provider' (e.g. {provider: qdrant, url: …})")
         else:
             raise ValueError(f"unknown database {v!r}: use 'embedded', 'in-memory', 'chromadb', 'faiss', a "
                              "postgresql:// DSN, a mapping with 'provider', or (vectorstore tools) the name of "
@@ -291,6 +304,30 @@ class _ToolBase(_Strict):
         "a pinned hit is never dropped. For a cosine similarity use min_similarity_score / min_score"))
 
     _coerce_db = field_validator("database", mode="before")(classmethod(lambda cls, v: _coerce_database(v)))
+    # Set by parse_config: where this tool sits in the file and where its embedding provider was
+    # written, so errors met later (a missing key) name the YAML path the user wrote.
+    _yaml_index: int = PrivateAttr(default=-1)
+    _provider_origin: str = PrivateAttr(default="")
+
+    @field_validator("source")
+    @classmethod
+    def _local_source(cls, v: str) -> str:
+        """A URL is refused: HoloDeck caches remote files; docstrata reads local files only."""
+        if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", v.strip()):
+            raise ValueError("URL sources are not supported; download the file first and set source to its "
+                             "local path (relative to the config file)")
+        return v
+
+    @property
+    def yaml_path(self) -> str:
+        """``tools[N]`` as the file numbers it (``tools`` when not loaded from a file)."""
+        return f"tools[{self._yaml_index}]" if self._yaml_index >= 0 else "tools"
+
+    def provider_path(self) -> str:
+        """The YAML path where this tool's embedding provider was written: ``tools[N].embedding_provider``,
+        the top-level ``embedding_provider``, the agent's ``model`` (HoloDeck embeds with it), or, with
+        none, ``tools[N].embedding_model`` (an OpenAI model name)."""
+        return self._provider_origin or f"{self.yaml_path}.{'embedding_provider' if self.embedding_provider else 'embedding_model'}"
 
     @model_validator(mode="after")
     def _resolve_embedding_model(self) -> "_ToolBase":
@@ -374,8 +411,12 @@ class VectorstoreToolConfig(_ToolBase):
     """Structured records (CSV / JSON / JSONL) or, without ``vector_field``, documents (HoloDeck's unstructured mode)."""
 
     type: Literal["vectorstore"] = Field(description="Tool type: records (CSV / JSON / JSONL) or, without vector_field, documents")
-    id_field: str | None = Field(default=None, description="Field holding each record's unique id (required with vector_field)")
-    vector_field: str | list[str] | None = Field(default=None, description="Field(s) whose text is embedded and searched")
+    id_field: str | None = Field(default=None, description=(
+        "Field holding each record's unique id (default: detected, as the first field named id / uuid / key "
+        "/ sku / code or ending in _id / Id; else the row number, written file:line)"))
+    vector_field: str | list[str] | None = Field(default=None, description=(
+        "Field(s) whose text is embedded and searched (default for a CSV / JSON / JSONL source file: every "
+        "field, one 'name: value' line each)"))
     vector_fields: list[str] | None = Field(default=None, description="Same as vector_field, as a list")
     meta_fields: list[str] | None = Field(default=None, description="Fields returned as metadata, filterable and matched exactly")
     document_field: str | None = Field(default=None, min_length=1, description=(
@@ -392,15 +433,16 @@ class VectorstoreToolConfig(_ToolBase):
     min_similarity_score: float | None = Field(default=None, ge=0.0, le=1.0, description=(
         "HoloDeck's minimum similarity: the cosine similarity of the query and a record (0-1), computed for "
         "every candidate whichever modality found it; a record the query names by id is never dropped"))
-    chunk_size: int | None = Field(default=None, ge=100, le=2000, description="Unstructured mode: most tokens per chunk (default 512)")
-    chunk_overlap: int | None = Field(default=None, ge=0, le=500, description="Unstructured mode: tokens shared by consecutive chunks (default 50)")
+    chunk_size: int | None = Field(default=None, ge=100, le=2000, description=(
+        "Unstructured mode: most tokens per chunk, counted as HoloDeck counts them (Semantic Kernel's "
+        "chunker: 4 characters a token, so 200 = about 800 characters); unset: 512 tokens of the embedding model"))
+    chunk_overlap: int | None = Field(default=None, ge=0, le=500, description=(
+        "Unstructured mode: tokens shared by consecutive chunks (unit as chunk_size; default 50)"))
 
     @model_validator(mode="after")
     def _check(self) -> "VectorstoreToolConfig":
         if self.vector_field is not None and self.vector_fields is not None:
             raise ValueError("set 'vector_field' or 'vector_fields', not both")
-        if self.resolved_vector_fields and not self.id_field:
-            raise ValueError("'id_field' is required once 'vector_field' is set")
         if self.document_field and not self.resolved_vector_fields:
             raise ValueError("'document_field' needs 'vector_field': without it files are documents already")
         self._check_fusion(self.min_fused_score, "min_fused_score")
@@ -415,7 +457,12 @@ class VectorstoreToolConfig(_ToolBase):
 
     @property
     def structured(self) -> bool:
-        return bool(self.resolved_vector_fields)
+        """Records mode: ``vector_field`` or ``id_field`` is set, or ``source`` names a CSV / TSV /
+        JSON / JSONL file (or a glob of them). A folder without either holds documents (HoloDeck's
+        unstructured mode), its record files included, each record one section."""
+        if self.resolved_vector_fields or self.id_field:
+            return True
+        return Path(self.source.strip()).suffix.lower().lstrip(".") in RECORD_EXTENSIONS
 
 
 ToolConfig = Annotated[Union[HierarchicalDocumentToolConfig, VectorstoreToolConfig], Field(discriminator="type")]
@@ -507,10 +554,17 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     tools_raw = data.get("tools") or []
     if not isinstance(tools_raw, list):
         raise ConfigError("must be a list of tools", path="tools", file=file)
-    shared_embedding = data.get("embedding_provider")  # HoloDeck's agent-level embedding provider
+    from_env: dict[str, str] = {}  # YAML path → ${VAR} name
+    # HoloDeck's agent-level embedding provider, and the agent's model (HoloDeck embeds with its
+    # provider): ${VAR}s read once, at the path the user wrote them, not once per tool.
+    shared_embedding = _substituted(data.get("embedding_provider"), "embedding_provider", from_env, problems)
     model_provider = _model_as_embedding_provider(data.get("model"))
+    model_used = model_provider is not None and shared_embedding is None and any(
+        isinstance(t, dict) and t.get("type") in OUR_TOOL_TYPES and "embedding_provider" not in t
+        and _names_hosted_model(t.get("embedding_model"), base_dir) for t in tools_raw)
+    model_provider = _substituted(model_provider, "model", from_env, problems) if model_used else None
     for key in data:
-        if key in ("tools", "embedding_provider"):
+        if key in ("tools", "embedding_provider") or (key == "model" and model_used):
             continue
         close = _misspelling_of(str(key), KNOWN_TOP_LEVEL)
         if close:
@@ -521,7 +575,7 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             notices.append(f"ignoring top-level key '{key}' (neither docstrata's nor HoloDeck's)")
     ours: list[Any] = []
     index_map: list[int] = []
-    from_env: dict[str, str] = {}  # YAML path → ${VAR} name
+    origins: list[str] = []  # per tool kept: where its embedding provider was written ("" = its own)
     for i, t in enumerate(tools_raw):
         if not isinstance(t, dict):
             problems.append((f"tools[{i}]", "each tool must be a mapping"))
@@ -538,10 +592,15 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             notices.append(f"ignoring tool '{t.get('name', i)}' of type '{ttype}' (not a docstrata tool type)")
             continue
         t = dict(t)
+        origin = ""
         if shared_embedding is not None and "embedding_provider" not in t:
-            t["embedding_provider"] = shared_embedding
+            if shared_embedding is _UNSET:
+                continue  # reported once at embedding_provider
+            t["embedding_provider"], origin = dict(shared_embedding), "embedding_provider"
         elif model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir):
-            t["embedding_provider"] = dict(model_provider)  # HoloDeck embeds with the agent's own provider
+            if model_provider is _UNSET:
+                continue  # reported once at model
+            t["embedding_provider"], origin = dict(model_provider), "model"  # HoloDeck embeds with the agent's provider
         db = t.get("database")
         if isinstance(db, dict):
             extra = [k for k in db if (k not in DatabaseConfig.model_fields and k != "connection_string")
@@ -555,11 +614,18 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
                 t.pop(key)
                 notices.append(f"tools[{i}].{key}: ignored ({why})")
         try:
-            ours.append(_substitute_env(t, f"tools[{i}]", from_env))
+            provider = t.pop("embedding_provider", None) if origin else None
+            t = _substitute_env(t, f"tools[{i}]", from_env)
+            if provider is not None:
+                t["embedding_provider"] = provider
+            ours.append(t)
         except ConfigError as e:
-            problems.append((e.path, str(e).split(": ", 1)[-1]))
+            hint = _HOSTED_KEY_HINT.replace("drop embedding_model", f"remove tools[{i}].embedding_provider") \
+                if ".embedding_provider." in e.path else ""
+            problems.append((e.path, str(e).split(": ", 1)[-1] + hint))
             continue
         index_map.append(i)
+        origins.append(origin)
     cfg = None
     try:
         cfg = AgentConfig(tools=ours)
@@ -574,7 +640,8 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     dupes = {n for n, c in Counter(t.name for t in cfg.tools).items() if c > 1}
     if dupes:
         raise ConfigError(f"duplicate tool name(s): {', '.join(sorted(dupes))}", path="tools", file=file)
-    for t in cfg.tools:
+    for t, i, origin in zip(cfg.tools, index_map, origins):
+        t._yaml_index, t._provider_origin = i, origin
         register_secret(t.database.dsn)
         register_secret(t.database.url if t.database.url and "@" in t.database.url else None)
         if w := t.weight_warning():
@@ -585,6 +652,27 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
+
+
+_UNSET = object()
+"""Marks a shared provider whose ``${VAR}`` is not set (reported once where it was written)."""
+
+_HOSTED_KEY_HINT = ("; set it (in the environment or in a .env file beside the config), or drop embedding_model "
+                    "to embed with the bundled local model")
+
+
+def _substituted(value: Any, path: str, from_env: dict[str, str], problems: list, hint: str = "") -> Any:
+    """``value`` with ``${VAR}`` read (:func:`_substitute_env`), or :data:`_UNSET` with the problem
+    recorded under ``path`` when a variable is missing."""
+    if value is None:
+        return None
+    try:
+        return _substitute_env(value, path, from_env)
+    except ConfigError as e:
+        hint = hint or (_HOSTED_KEY_HINT if path == "model" else _HOSTED_KEY_HINT.replace(
+            "drop embedding_model", f"remove {path}"))
+        problems.append((e.path, str(e).split(": ", 1)[-1] + hint))
+        return _UNSET
 
 
 MAX_REPORTED_ERRORS = 10
@@ -616,7 +704,8 @@ def _validation_problems(errors: list[dict], index_map: list[int], from_env: dic
         elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
             from .redact import short
 
-            msg = f"{msg} (got {short(err['input'])})"
+            got = err["input"]
+            msg = f"{msg} (got {got if isinstance(got, (int, float, bool)) else short(got)})"
         out.append((path, msg.removeprefix("Value error, ")))
     return out
 
@@ -841,6 +930,80 @@ def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
     return out
 
 
+def yaml_line(text: str, path: str) -> int | None:
+    """The 1-based line of the YAML path ``path`` (``tools[0].database.provider``, as
+    :class:`ConfigError` names it) in the YAML ``text``: the line of its key, or of the closest
+    enclosing key that exists (a missing field is reported at its tool). ``None`` if unparsable."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        if isinstance(node, yaml.MappingNode):
+            match = next(((k, v) for k, v in node.value if getattr(k, "value", None) == part), None)
+            if match is None:
+                break
+            line, node = match[0].start_mark.line + 1, match[1]
+        elif isinstance(node, yaml.SequenceNode) and part.startswith("["):
+            i = int(part[1:-1])
+            if i >= len(node.value):
+                break
+            node = node.value[i]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def check_file(path: str | Path) -> tuple[AgentConfig | None, list[tuple[int | None, str, str]]]:
+    """Validate ``path`` exactly as :func:`load_config` does (the same code: the two cannot
+    disagree). Returns (the config or ``None``, problems as (line, YAML path, message) in file order)."""
+    try:
+        return load_config(path), []
+    except ConfigError as e:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        out = []
+        for where, msg in e.problems:
+            out.append((yaml_line(text, where) if where else None, where, msg))
+        return None, sorted(out, key=lambda p: p[0] or 0)
+
+
+def load_dotenv_beside(config_path: str | Path) -> list[str]:
+    """Read the ``.env`` file in the config file's folder into the environment, as HoloDeck loads
+    a project's ``.env``: variables already set win (it never overrides), ``${VAR}`` in the YAML
+    and ``api_key_env`` then see its values. Returns the names it set (logged at debug level, never
+    their values; secret-looking ones are registered with the redactor)."""
+    env_file = Path(config_path).resolve().parent / ".env"
+    if not env_file.is_file():
+        return []
+    from dotenv import dotenv_values
+
+    from .redact import register_secret, secret_env_name
+
+    try:
+        values = dotenv_values(env_file)
+    except (OSError, UnicodeDecodeError) as e:
+        log.warning("%s: not read (%s)", env_file, type(e).__name__)
+        return []
+    added = []
+    for name, value in values.items():
+        if value is None or name in os.environ:
+            continue
+        os.environ[name] = value
+        if secret_env_name(name):
+            register_secret(value)
+        added.append(name)
+    if added:
+        log.debug("%s: set %s", env_file, ", ".join(added))
+    return added
+
+
 def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (file missing, bad YAML, bad field)."""
     import yaml
@@ -858,6 +1021,7 @@ def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
         raise ConfigError(f"cannot read: {e}", file=str(p)) from None
     except ValueError as e:
         raise ConfigError(str(e), file=str(p)) from None
+    load_dotenv_beside(p)
     resolved = apply_holodeck_config(data, p.resolve().parent)
     cfg = parse_config(data, base_dir=p.resolve().parent, file=str(p))
     for n in resolved:
@@ -928,11 +1092,15 @@ def json_schema() -> str:
                                              "description": "Same as min_score (HoloDeck's vectorstore spelling)"}
             defs[name]["not"] = {"required": ["min_score", "min_similarity_score"]}
         db = props["database"]
+        names = {"type": "string", "enum": ["embedded", "in-memory", "memory", "inmemory", "chromadb", "faiss"],
+                 "description": "A provider name"}
+        if name == "VectorstoreToolConfig":  # any name config.yaml's vectorstores: may hold
+            names = {"type": "string", "pattern": r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$",
+                     "not": {"enum": sorted(UNSUPPORTED_DATABASES)}, "description": (
+                "A provider name (embedded, in-memory, chromadb, faiss) or the name of a store in the "
+                "vectorstores: of HoloDeck's config.yaml beside the file or in ~/.holodeck/config.yaml")}
         props["database"] = {"description": db.get("description", ""), "default": db.get("default"),
-                             "anyOf": [{"$ref": "#/$defs/DatabaseConfig"},
-                                       {"type": "string", "enum": ["embedded", "in-memory", "memory", "inmemory",
-                                                                   "chromadb", "faiss"],
-                                        "description": "A provider name"},
+                             "anyOf": [{"$ref": "#/$defs/DatabaseConfig"}, names,
                                        {"type": "string", "pattern": "^postgres(ql)?://",
                                         "description": "A postgresql:// DSN"}]}
     dbdef = defs["DatabaseConfig"]

@@ -470,7 +470,7 @@ def _add_list_documents(server: MCPServer, tools: _Tools, tool) -> None:
 
     what = ("Lists the indexed documents: path (use it as 'document'), title, summary, language, file type, "
             "section count, top-level sections, chunks and when each was ingested.")
-    if isinstance(tool, VectorstoreTool) and tool.cfg.structured:
+    if isinstance(tool, VectorstoreTool) and tool.records_mode:
         what = ("Lists the indexed source files: path (use it as 'document'), type, record count, fields and "
                 "when each was ingested.")
     server.add_tool(list_documents, name=f"{name}_list_documents", title=f"List the documents of {name}",
@@ -607,7 +607,7 @@ def preload(toolset: Toolset) -> None:
     for tool in toolset:
         if tool.cfg.defer_loading:
             continue
-        log.warning("loading tool '%s' before serving (defer_loading: false)", tool.name)
+        log.info("loading tool '%s' before serving (defer_loading: false)", tool.name)  # expected: not a warning
         report = tool.ensure_ready(progress=lambda i, n, d, t=tool.name: log.info("%s: %d/%d %s", t, i, n, d))
         if report is not None and report.skipped:
             log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),

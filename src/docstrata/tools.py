@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
-from .errors import ConversionError, ProviderError, RecordError
+from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, sha256_text)
@@ -281,8 +281,37 @@ def _ignored_notice(ignored: list[str]) -> list[str]:
     kinds = ", ".join(f"{ext} ({n})" for ext, n in sorted(by_ext.items()))
     hint = ""
     if any(ext.lstrip(".") in ("csv", "tsv", "json", "jsonl", "ndjson") for ext in by_ext):
-        hint = "; CSV / JSON / JSONL files are loaded as records by a vectorstore tool with id_field and vector_field"
+        hint = "; CSV / JSON / JSONL files are read by a vectorstore tool (as records, or as documents in a folder)"
     return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
+
+
+def holodeck_tokens(text: str) -> int:
+    """Tokens as HoloDeck counts them for a vectorstore's ``chunk_size`` / ``chunk_overlap``: its
+    TextChunker is Semantic Kernel's ``split_plaintext_paragraph``, whose token counter is
+    ``len(text) // 4`` (four characters a token), not a model's tokenizer."""
+    return len(text) // 4
+
+
+_KEY_HINT = ("set it (in the environment or in a .env file beside the config), or drop embedding_model to "
+             "embed with the bundled local model")
+
+
+def _at_user_path(e: ConfigError, cfg, path: str | None = None) -> ConfigError:
+    """``e`` (raised by an embedder or reranker with its own field names, such as
+    ``embedding_provider.api_key_env``) re-raised at the YAML path the user wrote: ``path``, or
+    where the tool's embedding provider came from (its own, the top-level one, the agent's
+    ``model``, or ``embedding_model`` for an OpenAI model), with what to do for a missing key."""
+    msg = str(e)
+    if e.path and msg.startswith(e.path + ": "):
+        msg = msg[len(e.path) + 2:]
+    if path is None:
+        path = cfg.provider_path() if e.path.startswith("embedding_provider") or "API key" in msg \
+            else f"{cfg.yaml_path}.{e.path or 'embedding_model'}"
+        if "API key is not set" in msg:
+            msg += f"; {_KEY_HINT}"
+    elif "API key is not set" in msg:
+        msg += "; set it (in the environment or in a .env file beside the config), or turn enable_reranking off"
+    return ConfigError(msg, path=path, file=e.file)
 
 
 def _model_settings(model_cfg) -> dict | None:
@@ -318,9 +347,12 @@ class _BaseTool:
                 if self._embedder is None:
                     from .embed import make_embedder
 
-                    self._embedder = make_embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
-                                                   self.cfg.embedding_provider,
-                                                   backend=getattr(self.cfg, "embedding_backend", "auto"))
+                    try:
+                        self._embedder = make_embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
+                                                       self.cfg.embedding_provider,
+                                                       backend=getattr(self.cfg, "embedding_backend", "auto"))
+                    except ConfigError as e:
+                        raise _at_user_path(e, self.cfg) from None
         return self._embedder
 
     @property
@@ -662,6 +694,9 @@ class HierarchicalDocumentTool(_BaseTool):
         super().__init__(cfg, base_dir)
         self._contextualizer = None
         self._reranker = None
+        # Set for a vectorstore tool's unstructured mode: its config, whose record files (CSV /
+        # JSON / JSONL) are read as documents too, one section per record (HoloDeck reads them as text).
+        self.record_files: VectorstoreToolConfig | None = None
 
     def _index_settings(self) -> dict:
         c = self.cfg
@@ -671,7 +706,12 @@ class HierarchicalDocumentTool(_BaseTool):
                 "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
                 "extract_cross_references": c.extract_cross_references, "pipeline": 6, "analysis": ANALYSIS_VERSION,
-                **_embedder_settings(c)}
+                **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
+
+    @property
+    def _holodeck_units(self) -> bool:
+        """A vectorstore tool's own ``chunk_size``: HoloDeck's unit (module :func:`holodeck_tokens`)."""
+        return self.record_files is not None and self.record_files.chunk_size is not None
 
     @property
     def contextualizer(self):
@@ -690,7 +730,10 @@ class HierarchicalDocumentTool(_BaseTool):
         if self._reranker is None and self.cfg.enable_reranking:
             from .rerank import Reranker
 
-            self._reranker = Reranker(self.cfg.reranker_model, base_dir=self.base_dir)
+            try:
+                self._reranker = Reranker(self.cfg.reranker_model, base_dir=self.base_dir)
+            except ConfigError as e:
+                raise _at_user_path(e, self.cfg, f"{self.cfg.yaml_path}.reranker_model") from None
         return self._reranker
 
     # ------------------------------------------------------------------ ingest
@@ -702,13 +745,15 @@ class HierarchicalDocumentTool(_BaseTool):
         A file that fails to convert is reported in ``IngestReport.skipped`` and skipped.
         Raises :class:`~docstrata.errors.SourceError` if ``source`` does not exist.
         """
+        from .config import RECORD_EXTENSIONS
         from .formats import SUPPORTED_EXTENSIONS
 
         t0 = time.perf_counter()
         report = IngestReport(tool=self.name)
+        extensions = SUPPORTED_EXTENSIONS | (RECORD_EXTENSIONS if self.record_files is not None else frozenset())
         with self._lock, span("hierarchical_document.ingest", **{"tool.name": self.name}) as root:
             store = self.store
-            changes = self._sync_file_states(report, SUPPORTED_EXTENSIONS, force, verify)
+            changes = self._sync_file_states(report, extensions, force, verify)
             failed = _failed_files(store, changes.to_process)
             todo = []
             for sf in changes.to_process:  # a file that failed is not converted again until its bytes change
@@ -773,9 +818,11 @@ class HierarchicalDocumentTool(_BaseTool):
         cfg = self.cfg
         limits = cfg.limits
         count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
+        if self._holodeck_units:
+            count_tokens = holodeck_tokens
         check_file(sf.doc_key, sf.path, sf.state.size, limits)
         with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
-            doc = convert_file(sf)
+            doc = self._convert(sf)
             check_text(sf.doc_key, doc.markdown, limits)
             tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
                               extract_cross_references=cfg.extract_cross_references)
@@ -783,6 +830,25 @@ class HierarchicalDocumentTool(_BaseTool):
                                 overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
         check_chunks(sf.doc_key, len(chunks), limits)
         return doc, tree, chunks
+
+    def _convert(self, sf):
+        """The file as a :class:`~docstrata.models.Document`: :func:`~docstrata.convert.convert_file`,
+        or, for a record file of a vectorstore tool in unstructured mode, its records as sections."""
+        from .config import RECORD_EXTENSIONS
+        from .convert import convert_file
+
+        ext = Path(sf.doc_key).suffix.lower().lstrip(".")
+        if self.record_files is None or ext not in RECORD_EXTENSIONS:
+            return convert_file(sf)
+        from .models import Document
+        from .records import records_as_markdown
+
+        try:
+            markdown, warnings = records_as_markdown(Path(sf.path), sf.doc_key, self.record_files)
+        except RecordError as e:
+            raise ConversionError(sf.doc_key, str(e).removeprefix(f"{sf.doc_key}: ")) from None
+        return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
+                        warnings=warnings)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
         from .index.exact import alias_keys, document_name_keys, resolve_cross_references, term_key
@@ -1069,6 +1135,31 @@ class VectorstoreTool(_BaseTool):
                 "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 4, "analysis": ANALYSIS_VERSION,
                 **_embedder_settings(c)}
 
+    @property
+    def records_mode(self) -> bool:
+        """Whether this tool holds records: ``cfg.structured``, unless ``source`` is a folder with
+        documents and no record file at all (HoloDeck reads such a folder as text whatever
+        ``vector_field`` says; the HoloDeck tools guide's ``search-docs`` example is one). Settled
+        on first use."""
+        if getattr(self, "_records_mode", None) is None:
+            self._records_mode = self.cfg.structured and not self._documents_only()
+        return self._records_mode
+
+    def _documents_only(self) -> bool:
+        from .config import RECORD_EXTENSIONS
+        from .convert import SUPPORTED_EXTENSIONS
+        from .errors import SourceError
+        from .sources import list_source
+
+        if Path(self.cfg.source.strip()).suffix.lower().lstrip(".") in RECORD_EXTENSIONS:
+            return False
+        try:
+            files = list_source(self.cfg.source, self.base_dir).files
+        except SourceError:
+            return False  # reported by the ingest
+        exts = {f.suffix.lower().lstrip(".") for f in files}
+        return not (exts & RECORD_EXTENSIONS) and bool(exts & SUPPORTED_EXTENSIONS)
+
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""
         c = self.cfg
@@ -1081,6 +1172,7 @@ class VectorstoreTool(_BaseTool):
             exact_weight=c.exact_weight, rrf_k=c.rrf_k)
         tool = HierarchicalDocumentTool(hcfg, self.base_dir)
         tool._embedder, tool._store = self._embedder, self._store
+        tool.record_files = c
         return tool
 
     def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
@@ -1091,10 +1183,15 @@ class VectorstoreTool(_BaseTool):
         rows come from the embedding cache, rows gone from the file are deleted. A file with a
         configuration error (missing field, duplicate ids) is reported and skipped.
         """
-        if not self.cfg.structured:
+        if not self.records_mode:
             tool = self._document_tool()
             tool._embedder, tool._store = self.embedder, self.store
-            return tool._ingest_locked(force=force, progress=progress, verify=verify)
+            report = tool._ingest_locked(force=force, progress=progress, verify=verify)
+            if self.cfg.structured and report.added + report.updated:
+                given = [k for k in ("id_field", "vector_field", "vector_fields", "meta_fields") if getattr(self.cfg, k)]
+                report.warnings.append(f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
+                                       "documents only, read as documents (as HoloDeck reads them)")
+            return report
         from .context import structural_context
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
         from .store import StoredChunk
@@ -1171,7 +1268,7 @@ class VectorstoreTool(_BaseTool):
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
-        if not cfg.structured:
+        if not self.records_mode:
             found = self._document_tool().search(
                 query, top_k=top_k, mode=mode, document=document, section=section, filters=filters,
                 min_similarity_score=settings.min_similarity_score, min_fused_score=settings.min_fused_score,
@@ -1211,7 +1308,8 @@ class VectorstoreTool(_BaseTool):
         from .docinfo import now_utc
 
         fields = self.cfg.meta_fields or []
-        summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(self.cfg.resolved_vector_fields + fields))}"
+        text = self.cfg.resolved_vector_fields or ["(every field)"]
+        summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(text + fields))}"
         write_document_entry(self.store, DocumentEntry(
             doc_key=doc_key, title=Path(doc_key).name, summary=summary,
             file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),

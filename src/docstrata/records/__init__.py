@@ -67,13 +67,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..config import VectorstoreToolConfig
+from ..config import RECORD_EXTENSIONS, VectorstoreToolConfig
 from ..errors import RecordError
 from .csv_reader import _read_csv
 from .documents import with_document_structure
 from .encoding import detect_encoding
 from .json_reader import _read_json, _read_jsonl
-from .mapping import LINE_ID_FIELD, RecordLoad, _batches, _RecordMapper
+from .mapping import detect_id_field, LINE_ID_FIELD, RecordLoad, _batches, _RecordMapper
 from .rows import RowLoad
 from .values import is_missing, resolve_field, value_to_text
 
@@ -90,7 +90,7 @@ __all__ = [
     "value_to_text",
 ]
 
-SUPPORTED_RECORD_EXTENSIONS = frozenset({"csv", "tsv", "json", "jsonl", "ndjson"})
+SUPPORTED_RECORD_EXTENSIONS = RECORD_EXTENSIONS
 
 
 def read_rows(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> RowLoad:
@@ -121,15 +121,13 @@ def load_records(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> Recor
     ``Record.source_file``, skipped-row locations (``"rel_path:LINE"``) and errors.
     Returns a :class:`RecordLoad` whose ``batches`` yield lists of at most ``cfg.batch_size``
     :class:`Record`; memory stays bounded for CSV and JSONL (a set of seen ids is kept to
-    detect duplicates). Raises :class:`RecordError`, before any batch, when ``id_field``,
+    detect duplicates). Without ``id_field`` the id field is detected (:func:`detect_id_field`:
+    an id-like name, else the row's place); without ``vector_field`` a record's text is every
+    field, one ``name: value`` line each (HoloDeck's default). Raises :class:`RecordError`, before any batch, when ``id_field``,
     a vector field or a meta field is not in the source (the message lists the available
     fields); while iterating, for a duplicate id (naming the id and both lines) and, at the
     end, when no record has a non-empty vector field.
     """
-    vector_fields = cfg.resolved_vector_fields
-    if not vector_fields or not cfg.id_field:
-        raise RecordError(rel_path, "a structured vectorstore tool needs 'id_field' and 'vector_field'",
-                          field="vector_field")
     rows = read_rows(path, rel_path, cfg)
     mapper = _RecordMapper(cfg, rows, rel_path)
     load = RecordLoad(batches=iter(()), fields=rows.fields, skipped=rows.skipped, warnings=rows.warnings)
@@ -137,3 +135,18 @@ def load_records(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> Recor
     if cfg.document_field:
         load.batches = with_document_structure(load.batches, cfg.batch_size, load.warnings)
     return load
+
+
+def records_as_markdown(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> tuple[str, list[str]]:
+    """One record file as a Markdown document, for a vectorstore tool over a folder in HoloDeck's
+    unstructured mode: a ``#`` heading with the file name, then per record a ``##`` heading with
+    its id (detected as for :func:`load_records`) and its fields, one ``name: value`` line each.
+    Returns (markdown, warnings). Raises :class:`RecordError` as :func:`load_records` does."""
+    plain = cfg.model_copy(update={"vector_field": None, "vector_fields": None, "document_field": None})
+    load = load_records(path, rel_path, plain)
+    out = [f"# {Path(rel_path).name}", ""]
+    for batch in load.batches:
+        for r in batch:
+            label = r.id if not r.id.startswith(f"{rel_path}:") else f"Record {r.line}"
+            out += [f"## {label}", "", "  \n".join(r.content.splitlines()), ""]
+    return "\n".join(out), [*load.warnings, *(f"{s.path}: {s.reason}" for s in load.skipped)]

@@ -4,6 +4,7 @@ per line, field paths sampled from the first records (see :mod:`docstrata.record
 from __future__ import annotations
 
 import json
+import logging
 import re
 from itertools import islice
 from pathlib import Path
@@ -28,7 +29,15 @@ def _read_json(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> RowLoad
             warnings.append("the file holds one JSON object per line; read as JSON Lines")
             return _read_jsonl(path, rel_path, cfg, "json", warnings)
         raise RecordError(rel_path, f"invalid JSON: {e.msg} (column {e.colno})", line=e.lineno) from None
-    items = _records_at(data, cfg.record_path, rel_path)
+    record_path = cfg.record_path
+    if record_path is None and isinstance(data, dict) and not cfg.resolved_vector_fields:
+        # Fields detected (HoloDeck's default): the file's only array of records is the one meant.
+        arrays = list(_array_paths(data, "", 0))
+        if len(arrays) == 1:
+            record_path = arrays[0][0]
+            logging.getLogger("docstrata").debug("%s: records read from '%s', the file's only array of "
+                                                 "objects (record_path chooses another)", rel_path, record_path)
+    items = _records_at(data, record_path, rel_path)
     load = RowLoad(fields=_field_paths(items[:_SAMPLE_RECORDS]), rows=iter(()), format="json",
                    warnings=warnings, encoding=encoding)
     load.rows = _json_items(items, rel_path, load, may_hold_surrogates=bool(_SURROGATE_ESCAPE.search(text)))

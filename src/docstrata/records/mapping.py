@@ -4,6 +4,7 @@ vector and meta field mapping, duplicate-id and empty-vector checks (:class:`Rec
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -44,8 +45,10 @@ class _RecordMapper:
 
     def __init__(self, cfg: VectorstoreToolConfig, rows: RowLoad, rel_path: str):
         self.rel_path = rel_path
-        self.id_field = cfg.id_field or ""
+        self.auto_id = not cfg.id_field
+        self.id_field = cfg.id_field or detect_id_field(rows.fields)
         self.vector_fields = cfg.resolved_vector_fields
+        self.all_fields = not self.vector_fields  # HoloDeck's default: the record's every field is its text
         self.separator = cfg.field_separator
         self.flat = rows.format in ("csv", "tsv")
         self.meta_fields = cfg.meta_fields
@@ -54,6 +57,7 @@ class _RecordMapper:
                       *([cfg.document_field] if cfg.document_field else [])]
         self._check_present([f for f in configured if f != LINE_ID_FIELD], rows.fields, rows)
         self.used = {self.id_field, *self.vector_fields}
+        self.fields = rows.fields
         # CSV: every other column. JSON: every other top-level key of each record (keys may differ per record).
         self.default_meta = [f for f in rows.fields if f not in self.used] if self.flat else None
 
@@ -74,8 +78,14 @@ class _RecordMapper:
 
     def record(self, line: int, row: dict[str, Any]) -> tuple[Record | None, str]:
         """``(record, "")``, or ``(None, why)`` with why = "empty" (vector fields) or "no id"."""
-        parts = [value_to_text(self._get(row, f)) for f in self.vector_fields]
-        content = self.separator.join(p for p in parts if p.strip())
+        if self.all_fields:
+            items = row.items() if self.flat else ((f, self._get(row, f)) for f in _top_level(row, self.fields))
+            parts = [f"{k}: {t}" for k, v in items if (t := value_to_text(v)).strip() and not
+                     (k.startswith("column_") and self.flat)]
+            content = "\n".join(parts)
+        else:
+            parts = [value_to_text(self._get(row, f)) for f in self.vector_fields]
+            content = self.separator.join(p for p in parts if p.strip())
         if not content:
             return None, "empty"
         if self.id_field == LINE_ID_FIELD:
@@ -99,6 +109,30 @@ class _RecordMapper:
         return {k: value_to_text(v) for k, v in row.items() if k not in self.used}
 
 
+_ID_NAMES = ("id", "uuid", "guid", "key", "sku", "code")
+
+
+def detect_id_field(fields: list[str]) -> str:
+    """The id field of records configured without ``id_field``: the first field named (any case)
+    id / uuid / guid / key / sku / code, else the first whose name ends in ``_id`` / ``-id`` / ``Id`` /
+    ``ID`` (``faq_id``, ``productID``), else :data:`LINE_ID_FIELD` (the row's place, ``file:line``).
+    Only top-level fields count (a dotted ``details.id`` is not the record's own)."""
+    top = [f for f in fields if "." not in f]
+    for f in top:
+        if f.lower() in _ID_NAMES:
+            return f
+    for f in top:
+        if re.search(r"(?:[_-]id|[a-z]Id|[a-z]ID)$", f) or f.lower().endswith(("_id", "-id")):
+            return f
+    return LINE_ID_FIELD
+
+
+def _top_level(row: dict[str, Any], fields: list[str]) -> list[str]:
+    """The top-level keys of a JSON record, in the file's order (sampled fields first, then any others)."""
+    seen = [f for f in fields if "." not in f and f in row]
+    return seen + [k for k in row if k not in seen]
+
+
 def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size: int) -> Iterator[list[Record]]:
     seen: dict[str, int] = {}
     empty_lines: list[int] = []
@@ -115,6 +149,10 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
                 _skip(rows, f"{mapper.rel_path}:{line}", f"empty id field '{mapper.id_field}'")
             continue
         first = seen.setdefault(record.id, line)
+        if first != line and mapper.auto_id:
+            raise RecordError(mapper.rel_path, f"the id field detected, '{mapper.id_field}', repeats '{record.id}' "
+                              f"({kind}s {first} and {line}); set id_field to the field holding unique ids, or "
+                              f"id_field: {LINE_ID_FIELD} to number the rows", line=line, field=mapper.id_field)
         if first != line:
             raise RecordError(mapper.rel_path, f"duplicate id '{record.id}' in field '{mapper.id_field}' "
                               f"({kind}s {first} and {line}); ids must be unique (or use id_field: {LINE_ID_FIELD})",
@@ -132,11 +170,12 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
         load.warnings.append(f"{load.empty_vector_rows} row(s) with empty vector field(s) "
                              f"{', '.join(mapper.vector_fields)} not loaded ({kind}s {', '.join(map(str, empty_lines))}{more})")
     if load.records == 0:
-        raise RecordError(mapper.rel_path, _no_records_reason(load, mapper), field=mapper.vector_fields[0])
+        raise RecordError(mapper.rel_path, _no_records_reason(load, mapper),
+                          field=mapper.vector_fields[0] if mapper.vector_fields else "")
 
 
 def _no_records_reason(load: RecordLoad, mapper: _RecordMapper) -> str:
-    fields = ", ".join(f"'{f}'" for f in mapper.vector_fields)
+    fields = ", ".join(f"'{f}'" for f in mapper.vector_fields) or "(all fields)"
     if load.empty_vector_rows:
         return f"no record has a non-empty value in vector field(s) {fields} ({load.empty_vector_rows} rows read)"
     if load.skipped_rows:
