@@ -1147,7 +1147,7 @@ class VectorstoreTool(_BaseTool):
 
     def _documents_only(self) -> bool:
         from .config import RECORD_EXTENSIONS
-        from .convert import SUPPORTED_EXTENSIONS
+        from .formats import SUPPORTED_EXTENSIONS
         from .errors import SourceError
         from .sources import list_source
 
