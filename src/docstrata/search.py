@@ -37,7 +37,7 @@ import numpy as np
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_section_keys,
-                          query_term_keys, quoted_phrases, value_key)
+                          query_term_keys, quoted_phrases, term_pattern, value_key)
 from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
@@ -357,17 +357,19 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
 
 def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
                      skip_chunk: str | None = None) -> dict[str, str]:
-    """Definitions whose term occurs (whole words, case-insensitive) in any of ``texts``, in the
-    order of ``texts``; at most ``limit``. A definition stated in ``skip_chunk`` itself is left out."""
+    """Definitions whose term occurs (whole words, case-insensitive, or its English plural or
+    possessive: "two Business Days" uses "Business Day", see :func:`~docstrata.index.exact.term_pattern`)
+    in any of ``texts``, in the order of ``texts``; at most ``limit``. A definition stated in
+    ``skip_chunk`` itself is left out."""
     out: dict[str, str] = {}
     for text in texts:
-        low = text.lower()
+        low = text.casefold()
         for d in definitions:
             if len(out) >= limit:
                 return out
             if d.term in out or d.chunk_id == skip_chunk or len(d.term) < 2:
                 continue
-            t = d.term.lower()
-            if t in low and re.search(rf"(?<![\w]){re.escape(t)}(?![\w])", low):
+            t = d.term.casefold()
+            if (t[:-1] if t.endswith("y") else t) in low and re.search(term_pattern(d.term), low):
                 out[d.term] = d.definition
     return out
