@@ -136,6 +136,7 @@ def test_batch_from_stdin(project):
     out = run("search", "--batch", "-", "--mode", "keyword", "-k", "1", cwd=project, check=True, stdin=lines)
     got = [json.loads(x) for x in out.stdout.splitlines()]
     assert [g["query_id"] for g in got] == ["a", "b"]
+    assert [g["query"] for g in got] == ["Section 4.2", "carry-over"]  # the README's {query, results, ...}
     assert got[0]["results"][0]["section_id"] == "4.2"
     assert got[1]["results"][0]["section_id"] == "1.1"
     assert all(g["confidence"]["level"] and "notices" in g and "definitions" in g for g in got)

@@ -213,6 +213,22 @@ def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
     assert tools["policies_search"].annotations.read_only_hint is True
 
 
+def test_readme_tool_table_states_each_max_chars_default_and_minimum_the_server_enforces(server):
+    import re
+
+    tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = {m.group(1) + (m.group(2) or ""): m.group(3) for m in re.finditer(
+        r"^\| `<name>_(\w+)`( \(records\))?[^|]*\| ([^\n]*)$", readme, re.M)}
+    for row, name in (("search", "policies_search"), ("search (records)", "products_search"),
+                      ("get_section", "policies_get_section"), ("get_neighbours", "policies_get_neighbours"),
+                      ("get_record", "products_get_record")):
+        stated = re.search(r"`max_chars` \(([\d,]+); at least ([\d,]+)\)", rows[row])
+        assert stated, f"README row {row} states no max_chars default and minimum"
+        schema = tools[name].input_schema["properties"]["max_chars"]
+        assert (schema["default"], schema["minimum"]) == tuple(int(v.replace(",", "")) for v in stated.groups()), row
+
+
 def test_concurrent_first_calls_ingest_once_and_report_progress(server):
     # The products tool has not been used yet (deferred loading): 5 concurrent first calls.
     results, events = server.gather([("products_search", {"query": "waterproof jacket", "top_k": 2})] * 5,

@@ -163,14 +163,12 @@ def _short_chain(r) -> list[str]:
 
 
 def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int):
-    hits, blocks, shown, titled = [], [], {}, set()
+    hits, blocks, shown = [], [], {}
     for r in results:
         content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
-        if data.get("document_title"):  # the title once per document per answer: the first hit of it
-            if r.source_path in titled or ref_cap < 0:
-                data["document_title"] = ""
-            titled.add(r.source_path)
+        if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
+            data.pop("document_title", None)
         if isinstance(r, SearchResult):
             refs, total = _references(r, max(ref_cap, 0))
             followed = [x for x in refs if x.get("resolved")]

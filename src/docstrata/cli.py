@@ -378,7 +378,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
                                                            help="Drop hits whose fused RRF score is below this"),
            json_out: bool = typer.Option(False, "--json", help="The answer as JSON (results, definitions, confidence, notices)"),
            batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"} ("-" = stdin); '
-                                                                       'prints {"query_id", "results", "definitions", '
+                                                                       'prints {"query_id", "query", "results", "definitions", '
                                                                        '"confidence", "notices"} per line'),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
     _setup()
@@ -445,9 +445,10 @@ def _search_batch(t, batch: Path, kw: dict) -> None:
             _fail(f'{batch}, line {n}: expected {{"query_id": ..., "query": ...}}')
         try:
             _, data = _answer(t.search(q, **kw), q, t.name)
-            print(escape_json_output(json.dumps({"query_id": qid, **data}, ensure_ascii=False)))
+            print(escape_json_output(json.dumps({"query_id": qid, "query": q, **data}, ensure_ascii=False)))
         except QueryError as e:
-            print(json.dumps({"query_id": qid, "error": str(e), "results": []}))
+            print(escape_json_output(json.dumps({"query_id": qid, "query": q, "error": str(e), "results": []},
+                                                ensure_ascii=False)))
 
 
 @app.command()
@@ -488,7 +489,7 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
     nodes = {None: root}
     for s in sections:
         parent = nodes.get(s["parent_id"], root)
-        nodes[s["section_id"]] = parent.add(f"[cyan]{_safe(s['section_id'])}[/cyan] {_safe(s['title'])} "
+        nodes[s["section_id"]] = parent.add(f"{_section_label(s)} "
                                             f"[dim](level {s['level']}, {s['tokens']} tokens)[/dim]")
     out.print(root)
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
@@ -499,6 +500,15 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
     for x in tree.cross_references[:200]:
         out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → "
                   f"{_safe(x.section_id) if x.section_id else '[red]unresolved[/red]'}")
+
+
+def _section_label(s: dict) -> str:
+    """The tree line of a section: its id in cyan, then the title without repeating the id."""
+    from .models import section_label
+
+    label = section_label(s["section_id"], s["title"])
+    rest = label[len(s["section_id"]):] if label.startswith(s["section_id"]) else " " + label
+    return f"[cyan]{_safe(s['section_id'])}[/cyan]{_safe(rest)}"
 
 
 # --------------------------------------------------------------------------- reading the index

@@ -115,9 +115,11 @@ class SearchHit(_Out):
     semantic_score: float | None = Field(default=None, description=_SIM)
     keyword_score: float | None = Field(default=None, description="BM25 score; null when BM25 did not find it")
     exact_match: bool = False
-    pinned: bool = Field(default=False, description="Placed first because the query names it (a section reference)")
+    pinned: bool = Field(default=False, description="Placed first, in every mode, because the query names "
+                                                       "it (a section reference, a record id)")
     source_path: str = Field(description="Document path relative to the tool's source")
-    document_title: str = ""
+    document_title: str = Field(default="", description="The document's title, the same on every hit of a "
+                                "document (left out of an answer cut to its tightest budget)")
     section_id: str
     location: str = Field(description="Section titles from the outermost down, joined by ' > '")
     chunk_type: str = "content"

@@ -568,11 +568,21 @@ class DocumentEntry:
         lines.append(", ".join(f for f in facts if f))
         if self.top_sections:
             lines.append("Top-level sections: " + "; ".join(
-                f"{s['section_id']} {s['title']}".strip() if s["title"] != s["section_id"] else s["section_id"]
-                for s in self.top_sections))
+                section_label(s["section_id"], s["title"]) for s in self.top_sections))
         if self.summary:
             lines.append(f"Summary: {self.summary}")
         return "\n".join(lines)
+
+
+def section_label(section_id: str, title: str) -> str:
+    """``section_id`` and ``title`` as one label, the number once: ``("1", "1 Safety")`` →
+    ``"1 Safety"`` (a plain-text heading's title keeps its number), ``("2.1", "Section 2.1 Purchase
+    Orders")`` → ``"2.1 Section 2.1 Purchase Orders"``, ``("4", "Scope")`` → ``"4 Scope"``."""
+    title = title.strip()
+    if not title or title == section_id:
+        return section_id
+    head = title.split(maxsplit=1)[0].rstrip(".):")
+    return title if head == section_id else f"{section_id} {title}"
 
 
 @dataclass

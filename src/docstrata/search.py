@@ -8,7 +8,8 @@ terms asked about, chunks containing a quoted phrase, chunks containing a named 
 
 Ordering rule on top of RRF (DESIGN §5): a chunk that starts a section the query names, or a
 record whose id or metadata value equals the whole query, is placed before every other
-result in hybrid and exact modes; among themselves such chunks keep their fused order. A
+result in every mode (hybrid, semantic, keyword, exact: :func:`pin_first`), even when the mode's
+own modalities did not find it; among themselves such chunks keep their fused order. A
 query "names" a section when it is essentially the reference ("Section 4.2.1", "What does
 Article 17 say?"); a long question that mentions "Rule 6.2.1" in passing gets the section's
 exact-modality rank in the fusion but no pin, since its answer is often elsewhere.
@@ -36,7 +37,7 @@ import numpy as np
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_section_keys,
-                          query_term_keys, quoted_phrases, value_key)
+                          query_term_keys, quoted_phrases, term_pattern, value_key)
 from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
@@ -223,6 +224,28 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int,
     return [(cid, 1.0) for cid in ranked], pinned
 
 
+def pin_first(fused: list[FusedHit], pinned: set[str], exact: list[tuple[str, float]]) -> list[FusedHit]:
+    """``fused`` with the ``pinned`` chunks first, in every mode.
+
+    The pin is an exact-modality fact (the query names the chunk's section, or the record's id),
+    so it holds whichever modalities the mode fuses: a pinned chunk carries its exact rank and
+    score (``FusedHit.ranks["exact"]``) even when the exact weight is 0, and one the mode's own
+    modalities did not find (a record id, which is no word of the record's text, in keyword mode)
+    is added with a fused score of 0 (the score shown is lifted to the next hit's, see
+    :func:`non_increasing`). Pinned chunks keep their fused order, then those added follow in
+    exact-rank order; the rest keep their fused order."""
+    if not pinned:
+        return fused
+    exact_rank = {cid: (i, raw) for i, (cid, raw) in enumerate(exact, 1)}
+    present = {h.chunk_id for h in fused}
+    added = [FusedHit(cid, 0.0) for cid, _ in exact if cid in pinned and cid not in present]
+    first = [h for h in fused if h.chunk_id in pinned] + added
+    for h in first:
+        if "exact" not in h.ranks and h.chunk_id in exact_rank:
+            h.ranks["exact"], h.scores["exact"] = exact_rank[h.chunk_id]
+    return first + [h for h in fused if h.chunk_id not in pinned]
+
+
 def _check_thresholds(settings: SearchSettings, best_fused: float) -> None:
     fused, sim = settings.min_fused_score, settings.min_similarity_score
     if fused is not None:
@@ -303,9 +326,7 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                 timing.search_s += time.perf_counter() - t
         with span("rrf_fusion"):
             t = time.perf_counter()
-            fused = weighted_rrf(rankings, weights, k=settings.rrf_k)
-            if mode in ("hybrid", "exact") and pinned:
-                fused.sort(key=lambda h: h.chunk_id not in pinned)  # stable: keeps fused order within groups
+            fused = pin_first(weighted_rrf(rankings, weights, k=settings.rrf_k), pinned, rankings["exact"])
             cosine = dict(rankings.get("semantic", []))
             before = len(fused)
             if min_fused is not None:
@@ -336,17 +357,19 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
 
 def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
                      skip_chunk: str | None = None) -> dict[str, str]:
-    """Definitions whose term occurs (whole words, case-insensitive) in any of ``texts``, in the
-    order of ``texts``; at most ``limit``. A definition stated in ``skip_chunk`` itself is left out."""
+    """Definitions whose term occurs (whole words, case-insensitive, or its English plural or
+    possessive: "two Business Days" uses "Business Day", see :func:`~docstrata.index.exact.term_pattern`)
+    in any of ``texts``, in the order of ``texts``; at most ``limit``. A definition stated in
+    ``skip_chunk`` itself is left out."""
     out: dict[str, str] = {}
     for text in texts:
-        low = text.lower()
+        low = text.casefold()
         for d in definitions:
             if len(out) >= limit:
                 return out
             if d.term in out or d.chunk_id == skip_chunk or len(d.term) < 2:
                 continue
-            t = d.term.lower()
-            if t in low and re.search(rf"(?<![\w]){re.escape(t)}(?![\w])", low):
+            t = d.term.casefold()
+            if (t[:-1] if t.endswith("y") else t) in low and re.search(term_pattern(d.term), low):
                 out[d.term] = d.definition
     return out

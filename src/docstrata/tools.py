@@ -92,13 +92,18 @@ def _read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
 
 def _near_ids(section: str, ids: list[str]) -> str:
     """"; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
-    (difflib ratio), at most 10; or how many sections there are."""
+    (difflib ratio), at most 10; else how many sections there are and the top-level ids (those
+    without a dot: ``1``, ``article-iv``; at most 12, in document order), so the caller can pick one."""
     import difflib
 
     low = section.strip().lower()
     near = [s for s in ids if low and low in s.lower()]
     near += [s for s in difflib.get_close_matches(low, ids, n=10, cutoff=0.5) if s not in near]
-    return f"; similar: {', '.join(near[:10])}" if near else f"; {len(ids)} sections hold text"
+    if near:
+        return f"; similar: {', '.join(near[:10])}"
+    top = [s for s in ids if "." not in s] or ids
+    more = f", … ({len(top) - 12} more)" if len(top) > 12 else ""
+    return f"; {len(ids)} sections hold text; top-level: {', '.join(top[:12])}{more}"
 
 
 def _label_at(content: str, label: str, pos: int) -> int | None:
@@ -1028,7 +1033,8 @@ class HierarchicalDocumentTool(_BaseTool):
                                  f"{', '.join(titled[:8])}; ask for one of these ids")
             found = [c for c in chunks if titled and holds(c, titled[0])]
         if not found:
-            ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
+            ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
+                                                                      c.section_id, *c.metadata.get("sections", ())]))
             raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
         return found
 
@@ -1108,12 +1114,18 @@ class HierarchicalDocumentTool(_BaseTool):
         return await asyncio.to_thread(self.neighbours, chunk_id, before, after)
 
     def get_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
-        """Definitions of ``term`` (case-insensitive), one per document that defines it."""
-        from .index.exact import term_key
+        """Definitions of ``term`` (case-insensitive), one per document that defines it; a plural
+        or possessive finds the singular's ("Business Days" → "Business Day") when ``term`` itself
+        is not defined (:func:`~docstrata.index.exact.singular_term_keys`)."""
+        from .index.exact import singular_term_keys, term_key
 
         self.ensure_ready()
         doc_key = self._resolve_document(document) if document else None
-        return self.store.definitions(term_key=term_key(term), doc_key=doc_key)
+        for key in [term_key(term), *singular_term_keys(term)]:
+            found = self.store.definitions(term_key=key, doc_key=doc_key)
+            if found:
+                return found
+        return []
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
         return await asyncio.to_thread(self.get_definition, term, document)

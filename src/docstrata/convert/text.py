@@ -23,7 +23,26 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
             warnings.append(f"removed {removed} running page header/footer lines")
     if ext in ("md", "markdown"):
         text = strip_inline_html(text)
-    return text, None, warnings
+        return text, None, warnings
+    return text, plain_text_title(text), warnings
+
+
+def plain_text_title(text: str) -> str | None:
+    """The title of a plain-text document: its first non-blank line when that line is written in
+    capitals ("PUMP STATION FIELD MANUAL"), at most 120 characters with 2+ words or 6+ letters, is
+    not numbered ("1. SAFETY" is a heading) and is followed by a blank line or the end; else
+    ``None`` (the caller falls back to the file stem). Capitals alone are not enough for a line
+    that runs into the next one: that is a shouted sentence, not a title."""
+    lines = text.lstrip("\n").split("\n", 2)
+    first = lines[0].strip()
+    if not first or len(first) > 120 or (len(lines) > 1 and lines[1].strip()):
+        return None
+    letters = [ch for ch in first if ch.isalpha()]
+    if not letters or not all(ch.isupper() for ch in letters) or re.match(r"(?:\d+(?:\.\d+)*[.)]?|[IVXLC]+[.)])\s", first):
+        return None
+    if len(first.split()) < 2 and len(letters) < 6:
+        return None
+    return " ".join(first.split())
 
 
 _INLINE_TAG_RE = re.compile(r"</?(?:span|font)\b[^>]*>|<a\s+(?:name|id)=[\"'][^\"']*[\"']\s*/?>(?:</a>)?", re.I)

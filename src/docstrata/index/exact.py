@@ -152,6 +152,48 @@ def term_key(term: str) -> str:
     return "term:" + re.sub(r"\s+", " ", fold(term).strip(" \"'‘’“”*?!.:;,"))
 
 
+_ES_PLURAL = ("s", "x", "z", "ch", "sh")  # the endings whose plural adds -es (Box → Boxes; Time → Times is -s)
+
+
+def singular_term_keys(term: str) -> list[str]:
+    """Keys of the singular forms a plural (or possessive) ``term`` may stand for, by the English
+    plural rule on its last word: ``-ies`` → ``-y`` (Parties → Party), ``-es`` → ``""`` after
+    s, x, z, ch, sh (Boxes → Box, Branches → Branch), ``-s`` → ``""`` (Business Days → Business
+    Day; not ``-ss``: Business stays), ``'s`` → ``""``. Only a last word of 4+ letters is inflected, so short words and abbreviations
+    ("Fees" → "Fee" yes, "IPs" no) are not guessed at. Each key is only ever looked up among the
+    terms a document defines, so a wrong candidate ("Licens") matches nothing."""
+    key = term_key(term)
+    head, _, last = key.removeprefix("term:").rpartition(" ")
+    prefix = f"term:{head} " if head else "term:"
+    if last.endswith(("'s", "’s")):  # a possessive: the word itself
+        return [prefix + last[:-2]] if len(last) > 3 else []
+    out = []
+    for suffix, repl in (("ies", "y"), ("es", ""), ("s", "")):
+        stem = last[: -len(suffix)]
+        if not last.endswith(suffix) or len(last) < 4 or (suffix == "s" and last.endswith("ss")):
+            continue
+        if suffix == "es" and not stem.endswith(_ES_PLURAL):
+            continue
+        out.append(prefix + stem + repl)
+    return [k for k in dict.fromkeys(out) if k != key and len(k) > len(prefix) + 1]
+
+
+def term_pattern(term: str) -> str:
+    """A regex (for case-folded text) matching ``term`` and its English plural or possessive, as
+    whole words: ``Business Day`` also matches ``business days`` and ``business day's``; ``Party``
+    matches ``parties``; ``Box`` matches ``boxes`` (-es only after s, x, z, ch, sh: ``Tim`` does not
+    match ``times``). The inverse of :func:`singular_term_keys`."""
+    t = re.escape(term.casefold())
+    low = term.casefold()
+    if len(low) >= 3 and low[-1] == "y" and low[-2] not in "aeiou":
+        body = rf"{t[:-1]}(?:y|ies)"
+    elif low.endswith(_ES_PLURAL):
+        body = rf"{t}(?:es)?"
+    else:
+        body = rf"{t}s?"
+    return rf"(?<!\w){body}(?:['’]s)?(?!\w)"
+
+
 _DEFINITION_REQUEST = re.compile(
     r"^\s*(?:(?:what|who)\s+(?:is|are|does|do)\s+|define\s+|definition\s+of\s+|meaning\s+of\s+|"
     r"what\s+is\s+meant\s+by\s+)?(?:an?\s+|the\s+)?[\"“‘']?(?P<term>[^\"”’'?]{1,80}?)[\"”’']?"
@@ -162,11 +204,13 @@ def query_term_keys(query: str) -> list[str]:
     """Defined-term keys a query asks about: the whole query as a term ("Force Majeure Event")
     or the term of a definition request ("What does 'Fees' mean?", "definition of personal data").
     A term merely used inside a longer query is not a request for its definition (results carry
-    the definitions of the terms they use anyway)."""
-    keys = [term_key(query)]
+    the definitions of the terms they use anyway). A plural asks for the singular's definition too
+    ("Business Days" → "Business Day": :func:`singular_term_keys`)."""
+    terms = [query]
     m = _DEFINITION_REQUEST.match(query)
     if m and len(m.group("term").split()) <= 8:
-        keys.insert(0, term_key(m.group("term")))
+        terms.insert(0, m.group("term"))
+    keys = [term_key(t) for t in terms] + [k for t in terms for k in singular_term_keys(t)]
     return list(dict.fromkeys(keys))
 
 
