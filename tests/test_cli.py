@@ -32,7 +32,8 @@ try:
     app(sys.argv[1:], prog_name="docstrata")
 except SystemExit as e:
     code = e.code
-print("MODULES", int("sentence_transformers" in sys.modules), int("torch" in sys.modules), code, file=sys.stderr)
+model = any(m in sys.modules for m in ("sentence_transformers", "openvino", "onnxruntime"))
+print("MODULES", int(model), int("torch" in sys.modules), code, file=sys.stderr)
 """
 
 
@@ -45,7 +46,8 @@ def run(*args: str, cwd: Path, probe: bool = False, check: bool = False, stdin: 
 
 
 def loaded(proc) -> tuple[bool, bool]:
-    """(sentence_transformers imported, torch imported) from a probe run."""
+    """(an embedding runtime imported — sentence-transformers, OpenVINO or ONNX Runtime —, torch
+    imported) from a probe run."""
     m = re.search(r"MODULES (\d) (\d) (\S+)", proc.stderr)
     assert m, proc.stderr
     return m.group(1) == "1", m.group(2) == "1"
