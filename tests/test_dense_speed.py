@@ -199,6 +199,7 @@ def test_float16_copy_is_written_at_flush_and_mapped_by_a_fresh_process(tmp_path
     import sys
 
     monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "F16_PERSIST_MIN_ROWS", 1000)
     rng = np.random.default_rng(21)
     mats = [_unit(rng, 700), _unit(rng, 700)]
     store = _store_with(tmp_path, mats)
@@ -212,7 +213,7 @@ def test_float16_copy_is_written_at_flush_and_mapped_by_a_fresh_process(tmp_path
     code = f"""
 import json, numpy as np
 from docstrata.index import dense
-dense.F16_MIN_ROWS = 1000
+dense.F16_MIN_ROWS = dense.F16_PERSIST_MIN_ROWS = 1000
 def refuse(*a):
     raise AssertionError("the float16 copy was rebuilt instead of mapped")
 dense.float16_index = refuse
@@ -229,4 +230,23 @@ print(json.dumps([c for c, _ in s.dense_search(np.load({str(tmp_path / 'q.npy')!
     f16[0].write_bytes(f16[0].read_bytes()[:1000])
     store = EmbeddedStore(tmp_path / "s", dim=384)
     assert [c for c, _ in store.dense_search(q, 10)] == want
+    store.close()
+
+
+def test_float16_copy_below_the_persist_size_is_built_not_stored(tmp_path, monkeypatch):
+    """Below ``F16_PERSIST_MIN_ROWS`` the float16 copy is not written to disk (it would cost 2 bytes
+    × dim per row); the prefilter still runs, built at the first search, and stays exact."""
+    pytest.importorskip("faiss")
+    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "F16_PERSIST_MIN_ROWS", 10_000)
+    rng = np.random.default_rng(22)
+    mats = [_unit(rng, 700), _unit(rng, 700)]
+    store = _store_with(tmp_path, mats)
+    store.close()
+    assert not list((tmp_path / "s").glob("vectors-*.f16.faiss*"))
+    q = _unit(rng, 1)[0]
+    allids = [f"d{n}.md#{i}" for n, m in enumerate(mats) for i in range(len(m))]
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert [c for c, _ in store.dense_search(q, 10)] == _exact_ids(None, allids, np.concatenate(mats), q, 10)
+    assert store._dense_index()._f16 is not None  # the prefilter ran
     store.close()

@@ -15,7 +15,7 @@ written since, committed before the SQLite transaction of their chunks and match
 the chunk text's sha256 (so a write that never committed is ignored). A later process
 memory-maps the file instead of rebuilding a matrix (1M rows: 8.8 s → well under a second); a
 flush merges file and pending vectors into the next generation's file a block at a time. From
-``dense.F16_MIN_ROWS`` rows the float16 copy the prefilter scans (``vectors-<generation>.f16.faiss``
+``dense.F16_PERSIST_MIN_ROWS`` rows the float16 copy the prefilter scans (``vectors-<generation>.f16.faiss``
 + ``.norm``, derived from the file) is written beside it and memory-mapped too. In
 memory (``path=None``) and for stores whose dense index lives elsewhere (Chroma), the
 ``vectors`` table holds them.
@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DocstrataError, StoreError
-from ..index.dense import DenseIndex, read_float16, wants_float16, write_float16
+from ..index.dense import DenseIndex, persists_float16, read_float16, wants_float16, write_float16
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
@@ -414,7 +414,7 @@ class EmbeddedStore:
         return base.with_suffix(".npy"), base.with_suffix(".owner.npy"), base.with_suffix(".ids")
 
     def _float16_path(self, generation: int) -> Path:
-        """The faiss float16 copy of the generation's matrix (the prefilter's, from ``F16_MIN_ROWS``
+        """The faiss float16 copy of the generation's matrix (the prefilter's, from ``F16_PERSIST_MIN_ROWS``
         rows), derived from the vector file and memory-mapped on open."""
         return self.root / f"vectors-{generation}.f16.faiss"
 
@@ -583,7 +583,7 @@ class EmbeddedStore:
                 os.replace(str(mat_p) + tmp, mat_p)
                 os.replace(str(owner_p) + tmp, owner_p)
                 mapped = np.load(mat_p, mmap_mode="r")
-                if wants_float16(len(mapped)):
+                if persists_float16(len(mapped)):
                     # so the next process maps it instead of converting every row; written before the
                     # ids file, which marks the generation's files complete
                     f16_p = self._float16_path(generation)
