@@ -9,7 +9,8 @@ from .office import _markitdown_convert
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
 _PAGE_CHROME_TAGS = ("header", "footer", "aside")
-_CHROME_ROLES = {"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog"}
+_ALWAYS_CHROME_ROLES = {"navigation", "search"}
+_CHROME_ROLES = {"banner", "contentinfo", "dialog", "alertdialog"}
 _CHROME_WORDS = {
     "cookie", "cookies", "consent", "gdpr", "cookiebanner", "navbar", "nav", "navigation", "breadcrumb",
     "breadcrumbs", "skip", "skiplink", "sidebar", "menu", "topbar", "masthead", "share", "social",
@@ -54,7 +55,11 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
     Removed: scripts, styles, ``nav``, buttons, page-level ``header``/``footer``/``aside`` (those
     not inside ``main``/``article``; forms are kept since some sites wrap the whole page in one), ARIA landmark roles navigation/banner/contentinfo/search/dialog,
     and elements whose id or class contains a chrome word (cookie, consent, breadcrumb, menu,
-    sidebar, skip link, …) as a whole ``-``/``_`` separated token. When the page has a ``main``
+    sidebar, skip link, …) as a whole ``-``/``_`` separated token. A class/id word, a
+    banner/contentinfo/dialog role or a page-level header/footer/aside is only a hint: such an
+    element is kept when it holds the document's content (:func:`holds_content`: a numbered
+    heading, two headings with body text, or a large share of the page's text) — RFC 6265's
+    ``<section id="sane-set-cookie">`` is a section, not a cookie banner. When the page has a ``main``
     element (or ``role="main"``) holding most of the text, only it is kept — plus the page's
     first ``h1`` if that lies outside it.
     """
@@ -62,6 +67,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
 
     soup = BeautifulSoup(data, "lxml")
     doomed = list(soup(_CHROME_TAGS))
+    guarded: set[int] = set()  # removed on a hint (class/id word, role): kept when it holds content
     for tag in soup.find_all(_PAGE_CHROME_TAGS):
         if tag.find_parent(["main", "article"]) is None:
             doomed.append(tag)
@@ -69,15 +75,23 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         if tag.attrs is None:
             continue
         role = str(tag.get("role") or "").lower()
-        if role in _CHROME_ROLES or _has_chrome_token(tag):
+        if role in _ALWAYS_CHROME_ROLES:
             doomed.append(tag)
+        elif role in _CHROME_ROLES or _has_chrome_token(tag):
+            doomed.append(tag)
+            guarded.add(id(tag))
+    page_chars = len((soup.body or soup).get_text(" ", strip=True))
     removed = 0
     for tag in doomed:
-        if tag.parent is not None:  # not already removed with an ancestor
-            tag.decompose()
-            removed += 1
+        if tag.parent is None:  # already removed with an ancestor
+            continue
+        if (id(tag) in guarded or tag.name in _PAGE_CHROME_TAGS) and holds_content(tag, page_chars):
+            continue  # a class/id word or landmark role is a hint; the document's own sections win
+        tag.decompose()
+        removed += 1
     _print_numbering(soup)
     nest_section_headings(soup)
+    plain_headings_and_citations(soup)
     body = soup.body or soup
     main = soup.find("main") or soup.find(attrs={"role": "main"})
     if main is not None and len(main.get_text(" ", strip=True)) >= 0.5 * len(body.get_text(" ", strip=True)):
@@ -218,3 +232,88 @@ def _has_chrome_token(tag) -> bool:
         return False
     names = [str(tag.get("id") or "")] + [str(c) for c in (tag.get("class") or [])]
     return any(token.lower() in _CHROME_WORDS for name in names for token in _CLASS_SPLIT.split(name))
+
+
+_NUMBERED_HEADING_RE = re.compile(
+    r"^(?:§+\s*|(?:section|article|chapter|part|appendix|annex|clause|rule|schedule)\s+)?"
+    r"(?:[0-9]{1,3}[A-Za-z]?|[A-Z]|[IVXLC]{1,6})(?:\.[0-9]{1,3})*[.:)]?(?:\s|$)", re.I)
+_LARGE_SHARE = 0.15  # of the page's text: no banner, menu or share bar holds that much
+
+
+def holds_content(tag, page_chars: int) -> bool:
+    """Whether an element a chrome hint points at holds the document's own content.
+
+    Evidence, any of: it holds at least ``_LARGE_SHARE`` of the page's text (and at least 2,000
+    characters); it holds a heading that starts with a section number (``9.1. Cookie``,
+    ``§ 3``, ``Appendix A``); it holds two or more headings and more body text than link text.
+    Link-dense elements (menus, share bars, breadcrumbs: over half their text in links) and short
+    banners ("We use cookies …", one unnumbered heading) hold none of these.
+    """
+    text = tag.get_text(" ", strip=True)
+    if not text:
+        return False
+    link_chars = sum(len(a.get_text(" ", strip=True)) for a in tag.find_all("a"))
+    if link_chars * 2 > len(text):
+        return False
+    if len(text) >= 2000 and len(text) >= _LARGE_SHARE * page_chars:
+        return True
+    headings = tag.find_all(_HEADINGS)
+    if any(_NUMBERED_HEADING_RE.match(" ".join(h.get_text(" ").split())) for h in headings):
+        return True
+    heading_chars = sum(len(h.get_text(" ", strip=True)) for h in headings)
+    return len(headings) >= 2 and len(text) - heading_chars - link_chars > 400
+
+
+_REFERENCES_HEADING_RE = re.compile(r"\b(references|bibliography|works cited|citations|sources)\s*$", re.I)
+
+
+def plain_headings_and_citations(soup) -> int:
+    """Links that Markdown would turn into noise, reduced to their words; returns how many.
+
+    * every link inside a heading (``<h2><a href="#rfc.section.4">4.</a> <a href="#sane-profile">
+      Server Requirements</a></h2>`` → ``## 4. Server Requirements``): a heading's number and
+      title are plain text, its id is kept by :func:`html_marks`;
+    * an in-page link whose target is not a section or heading (``[<a href="#RFC1034">RFC1034</a>]``,
+      a term's ``dfn``): its words stay, the link goes; links to sections (``<a href="#cookie">
+      Section 5.4</a>``) stay, so the cross-reference pass resolves them;
+    * a ``<dl>`` under a References/Bibliography heading is a list of entries, not of terms:
+      each ``dt``/``dd`` pair becomes one paragraph "``[RFC1034] Mockapetris, P., …``".
+    """
+    section_ids = {str(h["id"]) for h in soup.find_all(_HEADINGS) if h.get("id")}
+    for section in soup.find_all("section"):
+        if section.get("id") and section.find(_HEADINGS) is not None:
+            section_ids.add(str(section["id"]))
+    changed = 0
+    for h in soup.find_all(_HEADINGS):
+        for a in h.find_all("a"):
+            a.unwrap()
+            changed += 1
+    for a in soup.find_all("a", href=True):
+        href = str(a["href"])
+        if href.startswith("#") and href[1:] not in section_ids:
+            a.unwrap()
+            changed += 1
+    last_heading = ""
+    for tag in soup.find_all([*_HEADINGS, "dl"]):
+        if tag.name != "dl":
+            last_heading = " ".join(tag.get_text(" ").split())
+            continue
+        if not _REFERENCES_HEADING_RE.search(last_heading) or tag.parent is None:
+            continue
+        entries = []
+        for dt in tag.find_all("dt", recursive=False):
+            p = soup.new_tag("p")
+            for child in list(dt.children):
+                p.append(child.extract())
+            dd = dt.find_next_sibling(["dd", "dt"])
+            if dd is not None and dd.name == "dd":
+                p.append(" ")
+                for child in list(dd.children):
+                    p.append(child.extract())
+            entries.append(p)
+        if entries:
+            for p in entries:
+                tag.insert_before(p)
+            tag.decompose()
+            changed += 1
+    return changed
