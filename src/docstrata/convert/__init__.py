@@ -146,7 +146,9 @@ def _library_failure(ext: str, error: Exception, source: SourceFile) -> str:
 def first_heading(markdown: str) -> str | None:
     """Text of the first ATX heading outside fenced code in ``markdown``, or ``None``.
 
-    Link markup ``[text](url)`` is reduced to its text and emphasis markers are removed.
+    Link markup ``[text](url)`` is reduced to its text and emphasis markers are removed. A
+    contents heading (``Contents``, ``Table of Contents``) is skipped; when the first other heading
+    is a numbered section (``1 Introduction``) the document has no title heading: ``None``.
     """
     fence: str | None = None
     for line in markdown.splitlines():
@@ -161,9 +163,17 @@ def first_heading(markdown: str) -> str | None:
         if fence is None and (m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line)):
             text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1))
             text = re.sub(r"[*_`]+", "", text).strip()
+            if _CONTENTS_HEADING.match(text):
+                continue  # a table of contents heads a list of headings, never the document
+            if _SECTION_NUMBER.match(text):
+                return None  # "1 Introduction": the first section, the document has no title heading
             if text:
                 return text
     return None
+
+
+_CONTENTS_HEADING = re.compile(r"^(?:table of )?contents?\s*:?$|^toc$", re.I)
+_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
 
 
 _CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,
