@@ -147,8 +147,9 @@ def first_heading(markdown: str) -> str | None:
     """Text of the first ATX heading outside fenced code in ``markdown``, or ``None``.
 
     Link markup ``[text](url)`` is reduced to its text and emphasis markers are removed. A
-    contents heading (``Contents``, ``Table of Contents``) is skipped; when the first other heading
-    is a numbered section (``1 Introduction``) the document has no title heading: ``None``.
+    document whose first heading is a contents heading (``Contents``, ``Table of Contents``) or a
+    numbered section (``1 Introduction``) has no title heading: ``None`` (the heading after a
+    contents list is its first section, not the title).
     """
     fence: str | None = None
     for line in markdown.splitlines():
@@ -163,10 +164,8 @@ def first_heading(markdown: str) -> str | None:
         if fence is None and (m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line)):
             text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1))
             text = re.sub(r"[*_`]+", "", text).strip()
-            if _CONTENTS_HEADING.match(text):
-                continue  # a table of contents heads a list of headings, never the document
-            if _SECTION_NUMBER.match(text):
-                return None  # "1 Introduction": the first section, the document has no title heading
+            if _CONTENTS_HEADING.match(text) or _SECTION_NUMBER.match(text):
+                return None  # a contents list or "1 Introduction" comes first: no title heading
             if text:
                 return text
     return None

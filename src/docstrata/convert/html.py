@@ -59,7 +59,8 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
     banner/contentinfo/dialog role or a page-level header/footer/aside is only a hint: such an
     element is kept when it holds the document's content (:func:`holds_content`: a numbered
     heading, two headings with body text, or a large share of the page's text) — RFC 6265's
-    ``<section id="sane-set-cookie">`` is a section, not a cookie banner. When the page has a ``main``
+    ``<section id="sane-set-cookie">`` is a section, not a cookie banner. The page's own table of
+    contents (:func:`drop_contents_lists`) goes too. When the page has a ``main``
     element (or ``role="main"``) holding most of the text, only it is kept — plus the page's
     first ``h1`` if that lies outside it.
     """
@@ -91,6 +92,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         removed += 1
     _print_numbering(soup)
     nest_section_headings(soup)
+    removed += drop_contents_lists(soup)
     plain_headings_and_citations(soup)
     body = soup.body or soup
     main = soup.find("main") or soup.find(attrs={"role": "main"})
@@ -264,6 +266,53 @@ def holds_content(tag, page_chars: int) -> bool:
     return len(headings) >= 2 and len(text) - heading_chars - link_chars > 400
 
 
+def _section_ids(soup) -> set[str]:
+    ids = {str(h["id"]) for h in soup.find_all(_HEADINGS) if h.get("id")}
+    for section in soup.find_all("section"):
+        if section.get("id") and section.find(_HEADINGS) is not None:
+            ids.add(str(section["id"]))
+    return ids
+
+
+def drop_contents_lists(soup) -> int:
+    """Remove the page's own table of contents; returns how many lists were removed.
+
+    A contents list is an outermost ``<ul>``/``<ol>`` of at least five items, four in five of
+    which are (nearly) only links to headings or sections of this page, or short and opening with one
+    (``<li><a href="#rfc.section.1">1.</a> <a href="#intro">Introduction</a>``,
+    ``<li><a href="#s10">10.</a> References``). It repeats the headings, so left in it
+    becomes a long block of the section above it and a run of false cross-references.
+    """
+    targets = _section_ids(soup)
+    removed = 0
+    for lst in soup.find_all(["ul", "ol"]):
+        if lst.parent is None or lst.find_parent(["ul", "ol"]) is not None:
+            continue
+        items = lst.find_all("li")
+        if len(items) < 5:
+            continue
+        entries = 0
+        for li in items:
+            own, linked = [], []  # the item's words outside its nested lists; those in links to sections
+            for child in li.children:
+                if getattr(child, "name", None) in ("ul", "ol"):
+                    continue
+                own.extend(child.get_text(" ").split() if getattr(child, "name", None) else str(child).split())
+                links = [child] if getattr(child, "name", None) == "a" else (
+                    child.find_all("a", href=True) if getattr(child, "name", None) else [])
+                for a in links:
+                    if str(a.get("href") or "").startswith("#") and str(a["href"])[1:] in targets:
+                        linked.extend(a.get_text(" ").split())
+            if linked and (len(linked) >= 0.7 * len(own) or own[:1] == linked[:1] and len(own) <= 12):
+                entries += 1
+        if entries * 5 >= 4 * len(items):
+            lst.decompose()
+            removed += 1
+    return removed
+
+
+_ENTRY_TAGS = ("dt", "dd", "dfn", "cite", "figure", "figcaption", "table", "li")
+_SECTION_REF_RE = re.compile(r"^(?:§|section|sec\.|appendix|annex|article|clause|part|chapter|\d)", re.I)
 _REFERENCES_HEADING_RE = re.compile(r"\b(references|bibliography|works cited|citations|sources)\s*$", re.I)
 
 
@@ -273,24 +322,24 @@ def plain_headings_and_citations(soup) -> int:
     * every link inside a heading (``<h2><a href="#rfc.section.4">4.</a> <a href="#sane-profile">
       Server Requirements</a></h2>`` → ``## 4. Server Requirements``): a heading's number and
       title are plain text, its id is kept by :func:`html_marks`;
-    * an in-page link whose target is not a section or heading (``[<a href="#RFC1034">RFC1034</a>]``,
-      a term's ``dfn``): its words stay, the link goes; links to sections (``<a href="#cookie">
-      Section 5.4</a>``) stay, so the cross-reference pass resolves them;
+    * an in-page link to a reference entry, term or figure (``[<a href="#RFC1034">RFC1034</a>]``
+      to a ``<dt>``, a ``<dfn>``): its words stay, the link goes; other in-page links — to
+      sections (``<a href="#cookie">Section 5.4</a>``), to anchors before a section (xml2rfc's
+      ``<span id="enable-0rtt">``), to ids the page does not hold (ReSpec's ``#data-model``) — and
+      any link whose words cite a section stay, so the cross-reference pass resolves them;
     * a ``<dl>`` under a References/Bibliography heading is a list of entries, not of terms:
       each ``dt``/``dd`` pair becomes one paragraph "``[RFC1034] Mockapetris, P., …``".
     """
-    section_ids = {str(h["id"]) for h in soup.find_all(_HEADINGS) if h.get("id")}
-    for section in soup.find_all("section"):
-        if section.get("id") and section.find(_HEADINGS) is not None:
-            section_ids.add(str(section["id"]))
+    section_ids = _section_ids(soup)
     changed = 0
     for h in soup.find_all(_HEADINGS):
         for a in h.find_all("a"):
             a.unwrap()
             changed += 1
+    entry_ids = {str(t["id"]) for t in soup.find_all(_ENTRY_TAGS, id=True)} - section_ids
     for a in soup.find_all("a", href=True):
         href = str(a["href"])
-        if href.startswith("#") and href[1:] not in section_ids:
+        if href.startswith("#") and href[1:] in entry_ids and not _SECTION_REF_RE.match(a.get_text(" ").strip()):
             a.unwrap()
             changed += 1
     last_heading = ""
