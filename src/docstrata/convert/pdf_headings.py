@@ -116,7 +116,7 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
                 continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
             used = 0
             numbered = _PRINTED_NUMBER_KEY.match(keys[i])
-            if numbered and keys[i][numbered.end():] == target:
+            if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
                 used = 1  # the printed heading carries the number the bookmark leaves out
             elif keys[i] == target or _after_stray_glyph(keys[i], target) \
                     or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
