@@ -463,5 +463,8 @@ def test_a_contents_heading_or_a_numbered_section_is_never_the_document_title(tm
     assert convert(tmp_path / "guide.md").title == "guide"
     (tmp_path / "manual.md").write_text("# Table of Contents\n\n# Introduction\n\nText.\n", encoding="utf-8")
     assert convert(tmp_path / "manual.md").title == "manual"  # the heading after the contents is a section
+    (tmp_path / "toc.html").write_text("<html><head><title>Widget Guide</title></head><body><h1>Table of Contents</h1>"
+                                       "<p>Intro.</p><h2>Scope</h2><p>Text.</p></body></html>", encoding="utf-8")
+    assert convert(tmp_path / "toc.html").title == "Widget Guide"
     (tmp_path / "widget.md").write_text("# Widget Manual\n\n## Contents\n\n## 1 Scope\n", encoding="utf-8")
     assert convert(tmp_path / "widget.md").title == "Widget Manual"

@@ -37,14 +37,15 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
 
 
 def _html_title(data: bytes) -> str | None:
-    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its ``<title>``."""
+    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its
+    ``<title>``; never a contents heading (``Contents``, ``Table of Contents``)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(data, "lxml")
     h1s = soup.find_all("h1", limit=2)
     for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
         text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
-        if text:
+        if text and not re.fullmatch(r"(?:table of )?contents?:?|toc", text, re.I):  # a contents heading names no document
             return text
     return None
 
