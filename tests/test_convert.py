@@ -388,3 +388,83 @@ def test_pdf_outline_entry_laid_out_before_the_previous_one_on_its_page_is_found
     assert _apply_outline(lines, [(2, "3.2 Awareness"), (2, "3.3 Audit"), (2, "3.4 Configuration")])
     assert [i for i, line in enumerate(lines) if line.level] == [2, 4, 5]
     assert lines[4].text == "3.4 Configuration" and lines[7].level == 0 and lines[0].level == 0
+
+
+SPEC_WITH_CHROME_WORDS = """<html><body>
+<nav class="navbar"><a href="#a">Home</a> <a href="#b">Docs</a></nav>
+<div id="cookie-banner"><p>We use cookies. <a href="/privacy">Learn more</a></p></div>
+<ul class="share-links"><li><a href="https://x.example/share">Share</a></li></ul>
+<h1>HTTP State Management Mechanism</h1>
+<ul class="toc"><li><a href="#s1">1.</a> <a href="#intro">Introduction</a></li>
+<li><a href="#s2">2.</a> <a href="#sane-set-cookie">Set-Cookie</a><ul><li><a href="#s2.1">2.1.</a> <a href="#cookie-date">Dates</a></li></ul></li>
+<li><a href="#s3">3.</a> References<ul><li><a href="#s3.1">3.1.</a> Normative References</li></ul></li></ul>
+<section id="intro"><h2 id="s1"><a href="#s1">1.</a> <a href="#intro">Introduction</a></h2>
+<p>This document defines cookies; see <a href="#cookie-date">Section 2.1</a> and [<a href="#RFC1034">RFC1034</a>].</p></section>
+<section id="sane-set-cookie"><h2 id="s2"><a href="#s2">2.</a> <a href="#sane-set-cookie">Set-Cookie</a></h2>
+<p>The Set-Cookie header field sends a cookie from the server to the user agent.</p>
+<section id="cookie-date"><h3 id="s2.1">2.1. Dates</h3><p>The user agent parses the cookie-date.</p></section>
+</section>
+<section id="refs"><h2 id="s3">3. References</h2><section><h3 id="s3.1">3.1. Normative References</h3>
+<dl><dt id="RFC1034">[<a href="#RFC1034">RFC1034</a>]</dt><dd>Mockapetris, P., "Domain names", RFC 1034.</dd></dl>
+</section></section>
+</body></html>"""
+
+
+def test_html_chrome_words_in_ids_never_remove_the_documents_sections(tmp_path):
+    """RFC 6265's ``<section id="sane-set-cookie">`` and ``id="cookie-date"`` contain the chrome
+    word "cookie": they hold numbered headings, so they stay (before: 20 of its 58 sections were
+    silently dropped). A nav, a short cookie banner, a share bar and the page's own contents list
+    still go. Headings are plain
+    text (no link syntax), an in-page link to a reference entry becomes its words while a link to
+    a section stays for the cross-reference pass, and a reference ``<dl>`` yields no definitions."""
+    path = tmp_path / "rfc.html"
+    path.write_text(SPEC_WITH_CHROME_WORDS, encoding="utf-8")
+    doc = convert(path)
+    assert re.findall(r"^#+ .*$", doc.markdown, re.M) == [
+        "# HTTP State Management Mechanism", "## 1. Introduction", "## 2. Set-Cookie", "### 2.1. Dates",
+        "## 3. References", "### 3.1. Normative References"]
+    assert "The user agent parses the cookie-date." in doc.markdown
+    for chrome in ("We use cookies", "Share", "Home", "(#s1)", "[Dates]"):  # (the page's own contents list too)
+        assert chrome not in doc.markdown, chrome
+    assert "[Section 2.1](#cookie-date)" in doc.markdown and "[RFC1034] Mockapetris" in doc.markdown
+    assert "](#RFC1034)" not in doc.markdown
+    from docstrata.structure import build_tree
+
+    tree = build_tree(doc)
+    assert not [d for d in tree.definitions if "RFC1034" in d.term or "Mockapetris" in d.definition]
+    assert [s.section_id for s in tree.sections if s.number] == ["1", "2", "2.1", "3", "3.1"]
+
+
+def test_pdf_outline_without_numbers_matches_numbered_headings_and_list_items_stay_body():
+    """The USLM 2.1 Review Guide's bookmarks leave out the printed numbers ("Introduction" for
+    "1 Introduction"): the outline still matches and decides the headings, so the numbered points
+    "2. Support ongoing maintenance…" are body text and the headings keep their numbers; a contents
+    page whose page numbers stand in a column of their own ("1.1 Scope . . . . .") is a contents
+    page, its lines are not taken as the headings."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    lines = [
+        _pdf_line(1, 1, "Contents", 14.0, 750.0), _pdf_line(1, 2, "1 Introduction", 11.0, 720.0),
+        _pdf_line(1, 3, "1.1 Scope . . . . . . . . . . . .", 11.0, 700.0),
+        _pdf_line(1, 3, "1.2 Goals . . . . . . . . . . . .", 11.0, 690.0),
+        _pdf_line(1, 3, "1.3 Terms . . . . . . . . . . . .", 11.0, 685.0), _pdf_line(1, 4, "2 Background", 11.0, 680.0),
+        _pdf_line(2, 5, "1 Introduction", 16.0, 720.0), _pdf_line(2, 6, "This guide explains it.", 11.0, 690.0),
+        _pdf_line(2, 7, "1.1 Scope", 13.0, 650.0), _pdf_line(2, 8, "The goals were:", 11.0, 620.0),
+        _pdf_line(2, 9, "2. Support ongoing maintenance of the Code.", 11.0, 600.0),
+        _pdf_line(3, 10, "2 Background", 16.0, 720.0), _pdf_line(3, 11, "History.", 11.0, 690.0),
+    ]
+    assert _apply_outline(lines, [(1, "Introduction"), (2, "Scope"), (1, "Background")])
+    assert [(i, line.level, line.text) for i, line in enumerate(lines) if line.level] == [
+        (6, 1, "1 Introduction"), (8, 2, "1.1 Scope"), (11, 1, "2 Background")]
+
+
+def test_a_contents_heading_or_a_numbered_section_is_never_the_document_title(tmp_path):
+    (tmp_path / "guide.md").write_text("# Contents\n\n1 Introduction\n\n# 1 Introduction\n\nText.\n", encoding="utf-8")
+    assert convert(tmp_path / "guide.md").title == "guide"
+    (tmp_path / "manual.md").write_text("# Table of Contents\n\n# Introduction\n\nText.\n", encoding="utf-8")
+    assert convert(tmp_path / "manual.md").title == "manual"  # the heading after the contents is a section
+    (tmp_path / "toc.html").write_text("<html><head><title>Widget Guide</title></head><body><h1>Table of Contents</h1>"
+                                       "<p>Intro.</p><h2>Scope</h2><p>Text.</p></body></html>", encoding="utf-8")
+    assert convert(tmp_path / "toc.html").title == "Widget Guide"
+    (tmp_path / "widget.md").write_text("# Widget Manual\n\n## Contents\n\n## 1 Scope\n", encoding="utf-8")
+    assert convert(tmp_path / "widget.md").title == "Widget Manual"

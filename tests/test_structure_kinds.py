@@ -673,3 +673,17 @@ def test_eu_paragraph_after_a_lettered_point_stays_a_paragraph():
     by_id = _ids(parse_sections(text, "d.txt", "Directive"))
     assert by_id["2"].parent_id == "article-3" and by_id["2"].number == "2"
     assert [s.parent_id for s in by_id.values() if s.number == "1." and s.start_line > 10] == ["article-4(1)"]
+
+
+def test_plain_lines_repeating_numbered_headings_and_wrapped_keyword_lines_are_body_text():
+    """A converted PDF marks its sections with headings (``# 7 Feedback``): a plain "7 Feedback"
+    on its cover page is body text, not a second section 7 (the trial gave the real one ``7-2``).
+    A wrapped line "Title 5 Appendix)." closing a sentence's parenthesis is no Title container
+    (before, it re-parented sections 6–16 of the USLM User Guide)."""
+    md = ("Contents page\n\n7 Feedback\n\nPrepared by: the Office\n\n# 1 Introduction\n\nText.\n\n# 2 Scope\n\n"
+          "This technique is used for Code title appendices (e.g.,\nTitle 5 Appendix).\n\n"
+          "# 3 Models\n\nText.\n\n# 7 Feedback\n\nSend comments.\n")
+    tree = parse_sections(md, "guide.pdf", "Guide")
+    assert [s.section_id for s in tree.sections] == ["preamble", "1", "2", "3", "7"]
+    assert all(s.parent_id is None for s in tree.sections)
+    assert "Title 5 Appendix)." in _ids(tree)["2"].text

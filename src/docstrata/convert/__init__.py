@@ -143,7 +143,10 @@ def _library_failure(ext: str, error: Exception, source: SourceFile) -> str:
 def first_heading(markdown: str) -> str | None:
     """Text of the first ATX heading outside fenced code in ``markdown``, or ``None``.
 
-    Link markup ``[text](url)`` is reduced to its text and emphasis markers are removed.
+    Link markup ``[text](url)`` is reduced to its text and emphasis markers are removed. A
+    document whose first heading is a contents heading (``Contents``, ``Table of Contents``) or a
+    numbered section (``1 Introduction``) has no title heading: ``None`` (the heading after a
+    contents list is its first section, not the title).
     """
     fence: str | None = None
     for line in markdown.splitlines():
@@ -158,9 +161,15 @@ def first_heading(markdown: str) -> str | None:
         if fence is None and (m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line)):
             text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1))
             text = re.sub(r"[*_`]+", "", text).strip()
+            if _CONTENTS_HEADING.match(text) or _SECTION_NUMBER.match(text):
+                return None  # a contents list or "1 Introduction" comes first: no title heading
             if text:
                 return text
     return None
+
+
+_CONTENTS_HEADING = re.compile(r"^(?:table of )?contents?\s*:?$|^toc$", re.I)
+_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
 
 
 _CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,

@@ -9,7 +9,8 @@ from .office import _markitdown_convert
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
 _PAGE_CHROME_TAGS = ("header", "footer", "aside")
-_CHROME_ROLES = {"navigation", "banner", "contentinfo", "search", "dialog", "alertdialog"}
+_ALWAYS_CHROME_ROLES = {"navigation", "search"}
+_CHROME_ROLES = {"banner", "contentinfo", "dialog", "alertdialog"}
 _CHROME_WORDS = {
     "cookie", "cookies", "consent", "gdpr", "cookiebanner", "navbar", "nav", "navigation", "breadcrumb",
     "breadcrumbs", "skip", "skiplink", "sidebar", "menu", "topbar", "masthead", "share", "social",
@@ -36,14 +37,15 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
 
 
 def _html_title(data: bytes) -> str | None:
-    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its ``<title>``."""
+    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its
+    ``<title>``; never a contents heading (``Contents``, ``Table of Contents``)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(data, "lxml")
     h1s = soup.find_all("h1", limit=2)
     for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
         text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
-        if text:
+        if text and not re.fullmatch(r"(?:table of )?contents?:?|toc", text, re.I):  # a contents heading names no document
             return text
     return None
 
@@ -54,7 +56,12 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
     Removed: scripts, styles, ``nav``, buttons, page-level ``header``/``footer``/``aside`` (those
     not inside ``main``/``article``; forms are kept since some sites wrap the whole page in one), ARIA landmark roles navigation/banner/contentinfo/search/dialog,
     and elements whose id or class contains a chrome word (cookie, consent, breadcrumb, menu,
-    sidebar, skip link, …) as a whole ``-``/``_`` separated token. When the page has a ``main``
+    sidebar, skip link, …) as a whole ``-``/``_`` separated token. A class/id word, a
+    banner/contentinfo/dialog role or a page-level header/footer/aside is only a hint: such an
+    element is kept when it holds the document's content (:func:`holds_content`: a numbered
+    heading, two headings with body text, or a large share of the page's text) — RFC 6265's
+    ``<section id="sane-set-cookie">`` is a section, not a cookie banner. The page's own table of
+    contents (:func:`drop_contents_lists`) goes too. When the page has a ``main``
     element (or ``role="main"``) holding most of the text, only it is kept — plus the page's
     first ``h1`` if that lies outside it.
     """
@@ -62,6 +69,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
 
     soup = BeautifulSoup(data, "lxml")
     doomed = list(soup(_CHROME_TAGS))
+    guarded: set[int] = set()  # removed on a hint (class/id word, role): kept when it holds content
     for tag in soup.find_all(_PAGE_CHROME_TAGS):
         if tag.find_parent(["main", "article"]) is None:
             doomed.append(tag)
@@ -69,15 +77,24 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         if tag.attrs is None:
             continue
         role = str(tag.get("role") or "").lower()
-        if role in _CHROME_ROLES or _has_chrome_token(tag):
+        if role in _ALWAYS_CHROME_ROLES:
             doomed.append(tag)
+        elif role in _CHROME_ROLES or _has_chrome_token(tag):
+            doomed.append(tag)
+            guarded.add(id(tag))
+    page_chars = len((soup.body or soup).get_text(" ", strip=True))
     removed = 0
     for tag in doomed:
-        if tag.parent is not None:  # not already removed with an ancestor
-            tag.decompose()
-            removed += 1
+        if tag.parent is None:  # already removed with an ancestor
+            continue
+        if (id(tag) in guarded or tag.name in _PAGE_CHROME_TAGS) and holds_content(tag, page_chars):
+            continue  # a class/id word or landmark role is a hint; the document's own sections win
+        tag.decompose()
+        removed += 1
     _print_numbering(soup)
     nest_section_headings(soup)
+    removed += drop_contents_lists(soup)
+    plain_headings_and_citations(soup)
     body = soup.body or soup
     main = soup.find("main") or soup.find(attrs={"role": "main"})
     if main is not None and len(main.get_text(" ", strip=True)) >= 0.5 * len(body.get_text(" ", strip=True)):
@@ -218,3 +235,135 @@ def _has_chrome_token(tag) -> bool:
         return False
     names = [str(tag.get("id") or "")] + [str(c) for c in (tag.get("class") or [])]
     return any(token.lower() in _CHROME_WORDS for name in names for token in _CLASS_SPLIT.split(name))
+
+
+_NUMBERED_HEADING_RE = re.compile(
+    r"^(?:§+\s*|(?:section|article|chapter|part|appendix|annex|clause|rule|schedule)\s+)?"
+    r"(?:[0-9]{1,3}[A-Za-z]?|[A-Z]|[IVXLC]{1,6})(?:\.[0-9]{1,3})*[.:)]?(?:\s|$)", re.I)
+_LARGE_SHARE = 0.15  # of the page's text: no banner, menu or share bar holds that much
+
+
+def holds_content(tag, page_chars: int) -> bool:
+    """Whether an element a chrome hint points at holds the document's own content.
+
+    Evidence, any of: it holds at least ``_LARGE_SHARE`` of the page's text (and at least 2,000
+    characters); it holds a heading that starts with a section number (``9.1. Cookie``,
+    ``§ 3``, ``Appendix A``); it holds two or more headings and more body text than link text.
+    Link-dense elements (menus, share bars, breadcrumbs: over half their text in links) and short
+    banners ("We use cookies …", one unnumbered heading) hold none of these.
+    """
+    text = tag.get_text(" ", strip=True)
+    if not text:
+        return False
+    link_chars = sum(len(a.get_text(" ", strip=True)) for a in tag.find_all("a"))
+    if link_chars * 2 > len(text):
+        return False
+    if len(text) >= 2000 and len(text) >= _LARGE_SHARE * page_chars:
+        return True
+    headings = tag.find_all(_HEADINGS)
+    if any(_NUMBERED_HEADING_RE.match(" ".join(h.get_text(" ").split())) for h in headings):
+        return True
+    heading_chars = sum(len(h.get_text(" ", strip=True)) for h in headings)
+    return len(headings) >= 2 and len(text) - heading_chars - link_chars > 400
+
+
+def _section_ids(soup) -> set[str]:
+    ids = {str(h["id"]) for h in soup.find_all(_HEADINGS) if h.get("id")}
+    for section in soup.find_all("section"):
+        if section.get("id") and section.find(_HEADINGS) is not None:
+            ids.add(str(section["id"]))
+    return ids
+
+
+def drop_contents_lists(soup) -> int:
+    """Remove the page's own table of contents; returns how many lists were removed.
+
+    A contents list is an outermost ``<ul>``/``<ol>`` of at least five items, four in five of
+    which are (nearly) only links to headings or sections of this page, or short and opening with one
+    (``<li><a href="#rfc.section.1">1.</a> <a href="#intro">Introduction</a>``,
+    ``<li><a href="#s10">10.</a> References``). It repeats the headings, so left in it
+    becomes a long block of the section above it and a run of false cross-references.
+    """
+    targets = _section_ids(soup)
+    removed = 0
+    for lst in soup.find_all(["ul", "ol"]):
+        if lst.parent is None or lst.find_parent(["ul", "ol"]) is not None:
+            continue
+        items = lst.find_all("li")
+        if len(items) < 5:
+            continue
+        entries = 0
+        for li in items:
+            own, linked = [], []  # the item's words outside its nested lists; those in links to sections
+            for child in li.children:
+                if getattr(child, "name", None) in ("ul", "ol"):
+                    continue
+                own.extend(child.get_text(" ").split() if getattr(child, "name", None) else str(child).split())
+                links = [child] if getattr(child, "name", None) == "a" else (
+                    child.find_all("a", href=True) if getattr(child, "name", None) else [])
+                for a in links:
+                    if str(a.get("href") or "").startswith("#") and str(a["href"])[1:] in targets:
+                        linked.extend(a.get_text(" ").split())
+            if linked and (len(linked) >= 0.7 * len(own) or own[:1] == linked[:1] and len(own) <= 12):
+                entries += 1
+        if entries * 5 >= 4 * len(items):
+            lst.decompose()
+            removed += 1
+    return removed
+
+
+_ENTRY_TAGS = ("dt", "dd", "dfn", "cite", "figure", "figcaption", "table", "li")
+_SECTION_REF_RE = re.compile(r"^(?:§|section|sec\.|appendix|annex|article|clause|part|chapter|\d)", re.I)
+_REFERENCES_HEADING_RE = re.compile(r"\b(references|bibliography|works cited|citations|sources)\s*$", re.I)
+
+
+def plain_headings_and_citations(soup) -> int:
+    """Links that Markdown would turn into noise, reduced to their words; returns how many.
+
+    * every link inside a heading (``<h2><a href="#rfc.section.4">4.</a> <a href="#sane-profile">
+      Server Requirements</a></h2>`` → ``## 4. Server Requirements``): a heading's number and
+      title are plain text, its id is kept by :func:`html_marks`;
+    * an in-page link to a reference entry, term or figure (``[<a href="#RFC1034">RFC1034</a>]``
+      to a ``<dt>``, a ``<dfn>``): its words stay, the link goes; other in-page links — to
+      sections (``<a href="#cookie">Section 5.4</a>``), to anchors before a section (xml2rfc's
+      ``<span id="enable-0rtt">``), to ids the page does not hold (ReSpec's ``#data-model``) — and
+      any link whose words cite a section stay, so the cross-reference pass resolves them;
+    * a ``<dl>`` under a References/Bibliography heading is a list of entries, not of terms:
+      each ``dt``/``dd`` pair becomes one paragraph "``[RFC1034] Mockapetris, P., …``".
+    """
+    section_ids = _section_ids(soup)
+    changed = 0
+    for h in soup.find_all(_HEADINGS):
+        for a in h.find_all("a"):
+            a.unwrap()
+            changed += 1
+    entry_ids = {str(t["id"]) for t in soup.find_all(_ENTRY_TAGS, id=True)} - section_ids
+    for a in soup.find_all("a", href=True):
+        href = str(a["href"])
+        if href.startswith("#") and href[1:] in entry_ids and not _SECTION_REF_RE.match(a.get_text(" ").strip()):
+            a.unwrap()
+            changed += 1
+    last_heading = ""
+    for tag in soup.find_all([*_HEADINGS, "dl"]):
+        if tag.name != "dl":
+            last_heading = " ".join(tag.get_text(" ").split())
+            continue
+        if not _REFERENCES_HEADING_RE.search(last_heading) or tag.parent is None:
+            continue
+        entries = []
+        for dt in tag.find_all("dt", recursive=False):
+            p = soup.new_tag("p")
+            for child in list(dt.children):
+                p.append(child.extract())
+            dd = dt.find_next_sibling(["dd", "dt"])
+            if dd is not None and dd.name == "dd":
+                p.append(" ")
+                for child in list(dd.children):
+                    p.append(child.extract())
+            entries.append(p)
+        if entries:
+            for p in entries:
+                tag.insert_before(p)
+            tag.decompose()
+            changed += 1
+    return changed

@@ -20,7 +20,11 @@ _BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
 # next line that happens to start with a figure ("2020 Annual Report").
 _NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:],
                          re.IGNORECASE)
-_TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$", re.IGNORECASE)
+# dot leaders, with the page number on the line or set in a column of its own (". . . . .")
+_TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$|(\.\s){4,}\.?\s*$", re.IGNORECASE)
+# the section number a line prints before an outline entry's title ("6.2.1 Amendment Documents"
+# for the bookmark "Amendment Documents")
+_PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*|[ivxlc]{1,6})\s+(?=\S)")
 _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+[\w.-]+", re.IGNORECASE)
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
 
@@ -91,7 +95,9 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     second directly below the first), on normalised text with number words as digits (a stray
     margin glyph merged before the title is ignored); a line whose text differs from the entry's
     takes the entry's own title (``Chapter 1: Introduction`` for ``CHAPTER ONE`` /
-    ``INTRODUCTION``), so the heading carries the number the outline gives.
+    ``INTRODUCTION``), so the heading carries the number the outline gives; a line that prints a
+    section number before the entry's title (``6.2.1 Amendment Documents`` for the bookmark
+    ``Amendment Documents``) matches and keeps its number.
     Returns False (and marks nothing) when fewer than 60% of at least three entries match — such an
     outline does not describe this text layer, so font statistics are used instead.
     """
@@ -109,7 +115,10 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
                     or re.search(r"\.{4,}", lines[i].text):
                 continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
             used = 0
-            if keys[i] == target or _after_stray_glyph(keys[i], target) \
+            numbered = _PRINTED_NUMBER_KEY.match(keys[i])
+            if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
+                used = 1  # the printed heading carries the number the bookmark leaves out
+            elif keys[i] == target or _after_stray_glyph(keys[i], target) \
                     or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
                 used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
             else:  # a title wrapped over two or three lines (a long Division title)
@@ -138,7 +147,11 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         matches = [(i + 1, used, level, title) for i, used, level, title in matches]
     for i, used, level, title in matches:
         printed = " ".join(line.text for line in lines[i : i + used])
-        lines[i].text = printed if normalize_heading(printed) == normalize_heading(title) else " ".join(title.split())
+        numbered = _PRINTED_NUMBER_KEY.match(_outline_key(printed))
+        same = normalize_heading(printed) == normalize_heading(title) or (
+            numbered is not None and _outline_key(printed)[numbered.end():] == _outline_key(title)
+            and not re.match(r"\d", title.strip()))  # (a bookmark with its own number names it)
+        lines[i].text = printed if same else " ".join(title.split())
         for k in range(i + 1, i + used):
             lines[k].text = ""
         lines[i].level = min(level, 6)

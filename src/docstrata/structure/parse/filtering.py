@@ -24,12 +24,15 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
     """Drop labels off the document's label column and items that start no sensible sequence."""
     base = _label_indent(markers)
     dotted_headings = _numbers_subsections_in_headings(markers)
+    heading_numbers = _heading_numbers(markers) if markdown_flavour else set()
     kept: list[_Marker] = []
     open_items: list[_Marker] = []  # recent items, for sequence checks
     for idx, m in enumerate(markers):
         if m.kind == "label":
             if base is not None and m.indent != base:
                 continue
+            if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers:
+                continue  # a plain line repeating a numbered heading's number: a contents or cover line
             open_items = []
         elif m.kind == "heading":
             open_items = []
@@ -45,6 +48,19 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items = [o for o in open_items if o.indent <= m.indent] + [m]
         kept.append(m)
     return kept
+
+
+def _heading_numbers(markers: list[_Marker]) -> set[tuple[str, ...]]:
+    """Bare section numbers (``("7",)``, ``("6", "2")``) the document's Markdown headings carry,
+    when at least three of its headings are numbered so: such a document marks its sections with
+    headings (a PDF outline, a converter's heading styles), and a plain line that repeats one of
+    those numbers ("7 Feedback" on a cover page, above the real ``# 7 Feedback``) is body text."""
+    numbers = []
+    for m in markers:
+        comps = _heading_label(m) if m.kind == "heading" else None
+        if comps and all(k == "num" for k, _, _ in comps):
+            numbers.append(tuple(_label_path(comps)))
+    return set(numbers) if len(numbers) >= 3 else set()
 
 
 def _numbers_subsections_in_headings(markers: list[_Marker]) -> bool:

@@ -210,6 +210,10 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         return m.components
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
     text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
+    dm = re.match(r"(\d{1,3}(?:\.\d{1,3})*)\.\s+\d+-[^\W\d_]", text)  # "4.6. 0-RTT": a title opening with a figure
+    if dm and (comps := _components(dm.group(1))):
+        m.components = comps
+        return comps
     lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if lm:
         comps = _components(lm.group("label"))

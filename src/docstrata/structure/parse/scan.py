@@ -155,6 +155,9 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     if any(k.startswith("kw:") for k, _, _ in comps) and not rest.strip(" .;,)") and re.search(r"\w$", above.strip()) \
             and _ends_mid_sentence(above):
         return None  # "… the checklist in Form DB of" / "Schedule 1.": a wrapped reference
+    if any(k.startswith("kw:") for k, _, _ in comps) and not prev_blank and _ends_mid_sentence(above) \
+            and rest.count(")") > rest.count("("):
+        return None  # "… appendices (e.g.," / "Title 5 Appendix).": closes a sentence's parenthesis
     nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
     if nummer is not None:
         return nummer
