@@ -4,7 +4,8 @@ Loads the page over examples/agent.yaml, runs the README's example search, reads
 ranks where it does, opens § 4.2 from 4.3's cross-reference, follows it into the document view,
 compares hybrid with keyword and evaluates both on a small query set, then narrows searches
 (document + section; a record tool's field filters) and reads the confidence badge. Saves a screenshot of
-each view to docs/screenshots/ (linked from the README).
+each view to $DOCSTRATA_SCREENSHOTS when set (``DOCSTRATA_SCREENSHOTS=docs/screenshots`` refreshes the
+README's images), else to a temporary folder, so a test run never changes the working tree.
 
 Needs Chromium at /usr/bin/chromium (Debian: ``apt-get install chromium``; .ci/run installs it)
 and the ``playwright`` package (the ``test`` extra). Playwright's own browser download
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ from docstrata.ui.server import serve_in_thread
 from .conftest import EXAMPLES
 
 CHROMIUM = os.environ.get("DOCSTRATA_CHROMIUM", "/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("DOCSTRATA_SCREENSHOTS") or Path(tempfile.gettempdir()) / "docstrata-screenshots")
 README_QUERY = "How much credit do we get if availability falls below 99.9%?"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
