@@ -93,6 +93,10 @@ _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation
             "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
             "Secondary": CLML, "EURetained": CLML}
 _TABLES = frozenset({"table", "Tabular"})
+_SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
+# a provision number as printed without brackets ("2", "a", "1.", "a)", "iv"): written "(2)", "(a)", "(1)"
+# so the section parser nests it by its numbering and qualifies its id ("1(2)", "article-9(1)(a)")
+_BARE_ITEM_NUMBER = re.compile(r"^\(?([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})[.)]?$")
 _REFS = frozenset({"ref", "Citation", "CitationSubRef", "InternalLink"})
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
 _MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
@@ -197,9 +201,9 @@ class _Writer:
         name = _local(el.tag)
         if not name or name in self.d.skip:
             return
-        if name in self.d.containers and self._labelled(el):
+        if name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
             self._container(el, depth)
-        elif name in self.d.items:
+        elif name in self.d.items or name in self.d.containers and self._labelled(el):
             self._item(el, depth)
         elif name in self.d.flat:
             self._flat(el)
@@ -229,6 +233,12 @@ class _Writer:
             name = _local(c.tag)
             if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
                 continue
+            if name in self.d.items and not lead and not self._num(c) and not self._heading(c):
+                # an unnumbered first sub-item (EU <paragraph><num>1.</num><subparagraph>): the
+                # provision's own opening words, on the line of its number
+                own = [c.text] if c.text and c.text.strip() else []
+                sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
+                return own + sub_lead, sub_rest + children[i + 1:]
             if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES:
                 return lead, children[i:]
             if self._has_structure(c):
@@ -241,6 +251,12 @@ class _Writer:
             if name in _BLOCKS:
                 return lead, children[i + 1:]
         return lead, []
+
+    def _sub_provision(self, el) -> bool:
+        """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
+        ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
+        return self.d is AKOMA_NTOSO and _local(el.tag) in _SUB_PROVISIONS and not self._heading(el) \
+            and bool(self._num(el))
 
     def _labelled(self, el) -> bool:
         return bool(self._num(el) or self._heading(el))
@@ -286,7 +302,7 @@ class _Writer:
         self.labels = saved
 
     def _item(self, el, depth: int) -> None:
-        num, heading = self._num(el), self._heading(el)
+        num, heading = _item_number(self._num(el)), self._heading(el)
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
         if num:
@@ -405,6 +421,13 @@ def _notes_title(container, first, d: Dialect) -> str:
     if any(n in ("notes", "note", "editorialNote") for n in tail if n in _NOTES):
         return "Notes"
     return _NOTES_TITLES.get(_local(first.tag), "Notes")
+
+
+def _item_number(num: str) -> str:
+    """A numbered provision's number in the bracketed form the section parser nests: ``2`` → ``(2)``,
+    ``1.`` → ``(1)``, ``a)`` → ``(a)``; ``(a)``, ``“(10)``, ``—`` and empty numbers are kept."""
+    m = _BARE_ITEM_NUMBER.match(num)
+    return f"({m.group(1)})" if m else num
 
 
 def _squash(text: str) -> str:

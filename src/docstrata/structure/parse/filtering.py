@@ -42,7 +42,14 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             if not _continues_sequence(m, open_items) and not first_md_item:
                 continue  # a Markdown list may start at any number; other items must start a sequence
-            open_items = [o for o in open_items if o.indent <= m.indent] + [m]
+            open_items = [o for o in open_items if o.indent <= m.indent]
+            # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
+            # "(6)" then "(a)", "(i)" is roman i under (a), not a letter continuing (h)
+            prev = next((n for n in range(len(open_items) - 1, -1, -1) if open_items[n].indent == m.indent
+                         and open_items[n].style == m.style and open_items[n].value == m.value - 1), None)
+            if prev is not None:
+                del open_items[prev + 1:]
+            open_items.append(m)
         kept.append(m)
     return kept
 
