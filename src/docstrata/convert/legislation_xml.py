@@ -70,7 +70,7 @@ USLM = Dialect(
 AKOMA_NTOSO = Dialect(
     "Akoma Ntoso",
     containers=_names("book tome part subpart title subtitle chapter subchapter division subdivision section "
-                      "subsection article rule subrule attachment"),
+                      "subsection article rule subrule tblock hcontainer"),
     items=_names("paragraph subparagraph point item indent alinea clause subclause list"),
     num=_names("num"), heading=_names("heading subheading"),
     skip=_names("meta toc tocItem marker authorialNote noteRef"),
@@ -93,6 +93,7 @@ _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation
             "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
             "Secondary": CLML, "EURetained": CLML}
 _TABLES = frozenset({"table", "Tabular"})
+_AKN_PARTS = frozenset({"component", "attachment", "conclusions"})
 _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
 # a provision number as printed without brackets ("2", "a", "1.", "a)", "iv"): written "(2)", "(a)", "(1)"
 # so the section parser nests it by its numbering and qualifies its id ("1(2)", "article-9(1)(a)")
@@ -153,7 +154,7 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
     writer.walk(root, depth=0)
     title = _document_title(root, dialect) or writer.first_heading
     markdown = "\n\n".join(b for b in writer.blocks if b.strip()) + "\n"
-    return markdown, title, writer.warnings, {"anchors": writer.anchors}
+    return markdown, title, writer.warnings, {"anchors": writer.anchors, "heading_levels": True}
 
 
 _ID_ATTRS = ("eId", "{http://www.w3.org/XML/1998/namespace}id", "GUID", "id", "identifier", "IdURI")
@@ -201,7 +202,9 @@ class _Writer:
         name = _local(el.tag)
         if not name or name in self.d.skip:
             return
-        if name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
+        if self.d is AKOMA_NTOSO and name in _AKN_PARTS:
+            self._part(el, depth)
+        elif name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
             self._container(el, depth)
         elif name in self.d.items or name in self.d.containers and self._labelled(el):
             self._item(el, depth)
@@ -239,7 +242,8 @@ class _Writer:
                 own = [c.text] if c.text and c.text.strip() else []
                 sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
                 return own + sub_lead, sub_rest + children[i + 1:]
-            if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES:
+            if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES \
+                    or self.d is AKOMA_NTOSO and name in _AKN_PARTS:
                 return lead, children[i:]
             if self._has_structure(c):
                 own = [c.text] if c.text and c.text.strip() else []
@@ -251,6 +255,22 @@ class _Writer:
             if name in _BLOCKS:
                 return lead, children[i + 1:]
         return lead, []
+
+    def _part(self, el, depth: int) -> None:
+        """An Akoma Ntoso document part: a ``<component>`` or ``<attachment>`` holding a document of
+        its own (explanatory memorandum, the act, a Legislative Financial Statement) or the act's
+        ``<conclusions>`` ("Done at Brussels", signatures). It opens with a heading of its own, so
+        what follows the act's last article is never filed under that article."""
+        kids = [c for c in el if isinstance(c.tag, str) and _local(c.tag) not in self.d.skip]
+        if not kids or all(_local(c.tag) in ("documentRef", "componentRef") for c in kids):
+            return  # a collection's list of its components: no text of its own
+        title = _part_title(el, self.d) if _local(el.tag) != "conclusions" else "Conclusions"
+        self.blocks.append("#" * min(depth + 1, 6) + " " + title)
+        self.first_heading = self.first_heading or title
+        self._anchor(el, title)
+        saved, self.labels = self.labels, []
+        self._children(el, depth + 1)
+        self.labels = saved
 
     def _sub_provision(self, el) -> bool:
         """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
@@ -421,6 +441,27 @@ def _notes_title(container, first, d: Dialect) -> str:
     if any(n in ("notes", "note", "editorialNote") for n in tail if n in _NOTES):
         return "Notes"
     return _NOTES_TITLES.get(_local(first.tag), "Notes")
+
+
+def _part_title(el, d: Dialect) -> str:
+    """A component's or attachment's title: its own heading, its document's long title or doc
+    title ("LEGISLATIVE FINANCIAL STATEMENT"), else its document's ``name`` ("financialStatement" →
+    "Financial statement"), else the element's kind."""
+    for e in el.iter():
+        if not isinstance(e.tag, str):
+            continue
+        name = _local(e.tag)
+        if name in d.heading and e.getparent() is el or name in ("longTitle", "docTitle"):
+            text = _squash("".join(e.itertext()))
+            if text:
+                return text[:120]
+        if name in ("body", "mainBody", "mainContent"):
+            break
+    doc = next((c for c in el if isinstance(c.tag, str) and c.get("name")), None)
+    if doc is not None:
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", doc.get("name")).replace("_", " ")
+        return words[:1].upper() + words[1:].lower()
+    return _local(el.tag).capitalize()
 
 
 def _item_number(num: str) -> str:
