@@ -282,11 +282,15 @@ class _Writer:
         return bool(self._num(el) or self._heading(el))
 
     def _has_structure(self, el) -> bool:
-        for e in el.iter():
-            if e is el or not isinstance(e.tag, str):
+        """Whether ``el`` holds blocks or provisions (not counting those inside skipped elements:
+        the ``<p>`` of an Akoma Ntoso ``<authorialNote>`` leaves its sentence inline)."""
+        for e in el:
+            if not isinstance(e.tag, str):
                 continue
             n = _local(e.tag)
-            if n in self.d.containers or n in self.d.items or n in _TABLES or n in _BLOCKS:
+            if n in self.d.skip:
+                continue
+            if n in self.d.containers or n in self.d.items or n in _TABLES or n in _BLOCKS or self._has_structure(e):
                 return True
         return False
 
@@ -413,7 +417,9 @@ class _Writer:
             name = _local(c.tag)
             if name and name not in self.d.skip:
                 inner = self._inline(c)
-                if name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
+                if name in self.d.terms and self.d is AKOMA_NTOSO and _defines_marked_term(el, c):
+                    pass  # '‘<term>mixture</term>’ means <def>a mixture or …</def>': the def is the definition
+                elif name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
                 elif name in _REFS and inner.strip() and "[" not in inner:
@@ -441,6 +447,13 @@ def _notes_title(container, first, d: Dialect) -> str:
     if any(n in ("notes", "note", "editorialNote") for n in tail if n in _NOTES):
         return "Notes"
     return _NOTES_TITLES.get(_local(first.tag), "Notes")
+
+
+def _defines_marked_term(parent, def_el) -> bool:
+    """An Akoma Ntoso ``<def>`` beside a ``<term>`` (EU: ``‘<term>mixture</term>’ means <def>a
+    mixture …</def>``) marks the definition's text, the ``<term>`` the term; a ``<def>`` alone (UK:
+    ``<def>“retention notice”</def> means …``) marks the term itself."""
+    return any(_local(c.tag) == "term" for c in parent if c is not def_el and isinstance(c.tag, str))
 
 
 def _part_title(el, d: Dialect) -> str:
