@@ -63,7 +63,7 @@ USLM = Dialect(
     items=_names("subsection paragraph subparagraph clause subclause item subitem subsubitem level"),
     num=_names("num"), heading=_names("heading"),
     skip=_names("meta toc tocItem layout referenceItem headingItem groupItem leftRunningHead rightRunningHead "
-                "index img figure"),
+                "index img figure page"),
     flat=_names("quotedContent quotedText note notes sourceCredit editorialNote source authority footnote"),
     terms=_names("term"),
 )
@@ -93,11 +93,14 @@ _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation
             "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
             "Secondary": CLML, "EURetained": CLML}
 _TABLES = frozenset({"table", "Tabular"})
+_ARTICLE_PARAGRAPH = re.compile(r"^[0-9]{1,3}[a-z]?\.$")
+_MARGIN_NOTES = frozenset({"sidenote", "marginalNote"})
 _AKN_PARTS = frozenset({"component", "attachment", "conclusions"})
 _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
-# a provision number as printed without brackets ("2", "a", "1.", "a)", "iv"): written "(2)", "(a)", "(1)"
-# so the section parser nests it by its numbering and qualifies its id ("1(2)", "article-9(1)(a)")
-_BARE_ITEM_NUMBER = re.compile(r"^\(?([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})[.)]?$")
+# a provision number printed bare ("2", "a", "iv": UK Akoma Ntoso): written "(2)", "(a)", "(iv)" so the
+# section parser nests it by its numbering and qualifies its id ("1(2)", "1(2)(a)"); "1." and "a)" stay
+# as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
+_BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
 _REFS = frozenset({"ref", "Citation", "CitationSubRef", "InternalLink"})
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
 _MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
@@ -182,6 +185,14 @@ class _Writer:
         self.ids = ids or set()
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
+        self.margin: list[str] = []  # margin notes read inside the text being written (USLM <sidenote>)
+
+    def _flush_margin(self) -> None:
+        """Margin notes ("2 USC 900 note.") read inside a heading or sentence: one paragraph after it,
+        never spliced into its words."""
+        if self.margin:
+            self.blocks.append("*Margin note: " + "; ".join(self.margin) + "*")
+            self.margin = []
 
     def _anchor(self, el, value: str) -> None:
         for a in _ID_ATTRS:
@@ -202,7 +213,10 @@ class _Writer:
         name = _local(el.tag)
         if not name or name in self.d.skip:
             return
-        if self.d is AKOMA_NTOSO and name in _AKN_PARTS:
+        if self.d is USLM and name in _MARGIN_NOTES:
+            self.margin.append(self.inline(el))
+            self._flush_margin()
+        elif self.d is AKOMA_NTOSO and name in _AKN_PARTS:
             self._part(el, depth)
         elif name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
             self._container(el, depth)
@@ -226,6 +240,7 @@ class _Writer:
         text = _squash(" ".join((lead or []) + own + parts))
         if text:
             self.blocks.append(text)
+        self._flush_margin()
         for child in rest:
             self.walk(child, depth)
 
@@ -235,6 +250,9 @@ class _Writer:
         for i, c in enumerate(children):
             name = _local(c.tag)
             if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
+                continue
+            if self.d is USLM and name in _MARGIN_NOTES:  # written after the provision's opening words
+                self.margin.append(self.inline(c))
                 continue
             if name in self.d.items and not lead and not self._num(c) and not self._heading(c):
                 # an unnumbered first sub-item (EU <paragraph><num>1.</num><subparagraph>): the
@@ -272,6 +290,14 @@ class _Writer:
         self._children(el, depth + 1)
         self.labels = saved
 
+    def _in_article(self) -> bool:
+        """Directly inside an ``Article`` container, no numbered item between."""
+        for kind, n in reversed(self.labels):
+            if kind == "item":
+                return False
+            return bool(re.match(r"(?i)art(?:icle|\.)\s", n))
+        return False
+
     def _sub_provision(self, el) -> bool:
         """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
         ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
@@ -303,6 +329,7 @@ class _Writer:
                 num = self._num(p1s[0])
         text = " ".join(x for x in (num, heading) if x)
         self.blocks.append("#" * min(depth + 1, 6) + " " + text)
+        self._flush_margin()
         self.first_heading = self.first_heading or text
         merged = num and self.d is CLML and name == "P1group"
         self._anchor(el, text)
@@ -327,6 +354,8 @@ class _Writer:
 
     def _item(self, el, depth: int) -> None:
         num, heading = _item_number(self._num(el)), self._heading(el)
+        if self.d is AKOMA_NTOSO and _ARTICLE_PARAGRAPH.match(num) and self._in_article():
+            num = f"({num[:-1]})"  # EU paragraph "1." of an Article is cited "Article 9(1)"
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
         if num:
@@ -365,6 +394,7 @@ class _Writer:
         text = _squash(text)
         if text:  # a quoted "(a) …" or "Sec. 3." line must not read as a provision of this document
             self.blocks.append("> " + text if _MARKER_START.match(text) else text)
+        self._flush_margin()
 
     def _table(self, el) -> None:
         rows = []
@@ -415,7 +445,9 @@ class _Writer:
         out = [el.text or ""]
         for c in el:
             name = _local(c.tag)
-            if name and name not in self.d.skip:
+            if name in _MARGIN_NOTES and self.d is USLM:
+                self.margin.append(_squash("".join(self._inline(c))))
+            elif name and name not in self.d.skip:
                 inner = self._inline(c)
                 if name in self.d.terms and self.d is AKOMA_NTOSO and _defines_marked_term(el, c):
                     pass  # '‘<term>mixture</term>’ means <def>a mixture or …</def>': the def is the definition
@@ -424,7 +456,7 @@ class _Writer:
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
                 elif name in _REFS and inner.strip() and "[" not in inner:
                     frag = _fragment(c.get("href") or c.get("URI") or "", self.ids)
-                    if frag:  # a reference into this document: a link the cross-reference stage follows
+                    if frag and False:  # a reference into this document: a link the cross-reference stage follows
                         inner = f"[{_squash(inner)}](#{frag})"
                 out.append(inner)
                 if name in ("p", "P", "Text", "br", "td", "th"):
@@ -478,8 +510,8 @@ def _part_title(el, d: Dialect) -> str:
 
 
 def _item_number(num: str) -> str:
-    """A numbered provision's number in the bracketed form the section parser nests: ``2`` → ``(2)``,
-    ``1.`` → ``(1)``, ``a)`` → ``(a)``; ``(a)``, ``“(10)``, ``—`` and empty numbers are kept."""
+    """A numbered provision's number in a form the section parser nests: bare ``2`` → ``(2)``,
+    ``a`` → ``(a)``; printed forms (``(a)``, ``1.``, ``a)``, ``“(10)``, ``—``) are kept."""
     m = _BARE_ITEM_NUMBER.match(num)
     return f"({m.group(1)})" if m else num
 
