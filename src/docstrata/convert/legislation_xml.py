@@ -290,6 +290,23 @@ class _Writer:
         self._children(el, depth + 1)
         self.labels = saved
 
+    def _holds_numbered_limbs(self, el) -> bool:
+        return any(_local(e.tag) in self.d.items and self._num(e) for e in el.iter() if e is not el
+                   and isinstance(e.tag, str))
+
+    def _limbs_text(self, el) -> str:
+        """``el``'s text with its numbered limbs inline: ``… who— (a) controls …, or (b) provides …;``."""
+        out = [el.text or ""]
+        for c in el:
+            if not isinstance(c.tag, str) or _local(c.tag) in self.d.skip or _local(c.tag) in self.d.num:
+                continue
+            if _local(c.tag) in self.d.items or self._has_structure(c):
+                num = _item_number(self._num(c)) if _local(c.tag) in self.d.items else ""
+                out.append(" " + (num + " " if num else "") + self._limbs_text(c) + " ")
+            else:
+                out.append(" " + self.inline(c) + " ")
+        return _squash("".join(out))
+
     def _in_article(self) -> bool:
         """Directly inside an ``Article`` container, no numbered item between."""
         for kind, n in reversed(self.labels):
@@ -353,6 +370,13 @@ class _Writer:
         self.labels = saved
 
     def _item(self, el, depth: int) -> None:
+        if self.d is AKOMA_NTOSO and _local(el.tag) == "item" and not self._num(el) and self._holds_numbered_limbs(el):
+            # an unnumbered list entry with lettered limbs (UK: '“public telecommunications operator”
+            # means a person who— (a) … (b) …'): one paragraph, so the limbs stay in the definition
+            # and the entries after it stay in the provision, not in its last limb
+            self.blocks.append(self._limbs_text(el))
+            self._flush_margin()
+            return
         num, heading = _item_number(self._num(el)), self._heading(el)
         if self.d is AKOMA_NTOSO and _ARTICLE_PARAGRAPH.match(num) and self._in_article():
             num = f"({num[:-1]})"  # EU paragraph "1." of an Article is cited "Article 9(1)"
