@@ -971,8 +971,14 @@ class HierarchicalDocumentTool(_BaseTool):
                 raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
                                  f"{', '.join(titled[:8])}; ask for one of these ids")
             found = [c for c in chunks if titled and holds(c, titled[0])]
+        ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
+        if not found:  # "Title I" when Division A and Division B both have one (ids qualified by container)
+            keys = set(alias_keys(section_id))
+            alike = [sid for sid in ids if "/" in sid and keys & _cited_keys(sid.rsplit("/", 1)[1])]
+            if len(alike) > 1:
+                raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
+                                 f"{', '.join(alike[:8])}; ask for one of these ids")
         if not found:
-            ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
             raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
         return found
 
