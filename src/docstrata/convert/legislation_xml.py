@@ -93,7 +93,6 @@ _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation
             "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
             "Secondary": CLML, "EURetained": CLML}
 _TABLES = frozenset({"table", "Tabular"})
-_ARTICLE_PARAGRAPH = re.compile(r"^[0-9]{1,3}[a-z]?\.$")
 _MARGIN_NOTES = frozenset({"sidenote", "marginalNote"})
 _AKN_PARTS = frozenset({"component", "attachment", "conclusions"})
 _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
@@ -307,14 +306,6 @@ class _Writer:
                 out.append(" " + self.inline(c) + " ")
         return _squash("".join(out))
 
-    def _in_article(self) -> bool:
-        """Directly inside an ``Article`` container, no numbered item between."""
-        for kind, n in reversed(self.labels):
-            if kind == "item":
-                return False
-            return bool(re.match(r"(?i)art(?:icle|\.)\s", n))
-        return False
-
     def _sub_provision(self, el) -> bool:
         """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
         ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
@@ -378,8 +369,6 @@ class _Writer:
             self._flush_margin()
             return
         num, heading = _item_number(self._num(el)), self._heading(el)
-        if self.d is AKOMA_NTOSO and _ARTICLE_PARAGRAPH.match(num) and self._in_article():
-            num = f"({num[:-1]})"  # EU paragraph "1." of an Article is cited "Article 9(1)"
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
         if num:

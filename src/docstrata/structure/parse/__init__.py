@@ -119,11 +119,11 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     markers = _scan(lines, markdown_flavour)
     if not list_items:
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
-    markers = _merge_subtitles(markers, lines)
-    markers = _filter_markers(markers, markdown_flavour, lines)
-    markers = _drop_contents_entries(markers, lines)
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels)
     try:
+        markers = _merge_subtitles(markers, lines)
+        markers = _filter_markers(markers, markdown_flavour, lines)
+        markers = _drop_contents_entries(markers, lines)
         sections = _build(markers, lines, title)
         stealing = _items_taking_heading_ids(markers, sections)
         if stealing:

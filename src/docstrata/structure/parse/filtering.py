@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .build import HEADING_LEVELS_ARE_NESTING
 from .labels import _heading_label, _item_style, _label_path, _plain
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
@@ -35,7 +36,10 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items = []
         elif m.kind == "item":
             if m.components[0][0] == "mditem":
-                if dotted_headings or not _md_item_is_section(m, markers, idx, kept, lines):
+                # dotted headings ("## 1.1") make "1." lines lists, except where the converter wrote
+                # the provisions itself (legislation XML: "1." is paragraph 1 of its Article)
+                if dotted_headings and not HEADING_LEVELS_ARE_NESTING.get() \
+                        or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
             elif base is not None and m.indent > base:
                 continue
