@@ -1003,6 +1003,12 @@ class HierarchicalDocumentTool(_BaseTool):
         if section_id:
             chunks = self._section_chunks(doc_key, section_id)
             sid_asked = section_id.strip().lower()
+            if len(chunks) == 1 and sid_asked not in chunks[0].metadata.get("sections", ()):
+                from .index.exact import alias_keys
+
+                keys = set(alias_keys(section_id))  # cited form of a sub-item: "Article 9(2)" → article-9(2)
+                sid_asked = next((sid for sid in chunks[0].metadata.get("sections", ())
+                                  if keys & _cited_keys(sid)), sid_asked)
             if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
                     and sid_asked != chunks[0].section_id:
                 item = (sid_asked, _item_span(chunks[0], sid_asked))
