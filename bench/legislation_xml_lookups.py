@@ -52,13 +52,15 @@ def main(folder: str) -> None:
                     if frag not in f.name:
                         continue
                     for cite, want in cites:
+                        title = ""
                         try:
-                            got = laws.get_section(f.name, cite).section_id
+                            page = laws.get_section(f.name, cite)
+                            got, title = page.section_id, page.title[:40]
                         except QueryError as e:
                             got = "! " + str(e)[:90]
                         ok = got == want or (want == "!" and got.startswith("!"))
                         right, total = right + ok, total + 1
-                        print(f"{f.name[:28]:28} {cite!r:36} -> {got!r:48} {'ok' if ok else 'WRONG (want ' + want + ')'}")
+                        print(f"{f.name[:22]:22} {cite!r:34} -> {got!r:40} {title!r:42} {'ok' if ok else 'WRONG (want ' + want + ')'}")
         print(f"citations answered right: {right}/{total}")
     from docstrata.convert import convert_file
     from docstrata.models import FileState, SourceFile
