@@ -17,8 +17,17 @@ structure is instead written in the form the section parser reads without guessi
 * defined terms (USLM ``<term>``, Akoma Ntoso ``<def>``, CLML ``<Term>``) are written in curly
   quotes (``“vessel” means …``) unless the text already quotes them, so definition extraction
   sees them;
-* references (``<ref href>``, ``<Citation>``) keep their printed text, which cross-reference
-  extraction reads; tables become Markdown tables;
+* references (``<ref href>``, ``<Citation>``) keep their printed words only ("paragraph 1", never
+  ``[paragraph 1](#art_9__para_1)`` in chunk text), which cross-reference extraction reads (the
+  element ids stay in ``Document.anchors``); tables become Markdown tables;
+* a number printed bare (UK ``<num>2</num>``, ``a``) is written ``(2)``, ``(a)``, so ids follow the
+  markup's nesting (``1(2)``, ``1(2)(a)``), and an Akoma Ntoso ``<subsection>`` without a heading
+  is such a numbered provision; heading levels are the markup's nesting (``Document.heading_levels``:
+  a USLM ``<division>`` holds its ``<title>``s whatever the container ranks say);
+* Akoma Ntoso ``<component>``/``<attachment>``/``<conclusions>`` open headings of their own (an
+  explanatory memorandum, "Done at Brussels", a Legislative Financial Statement), so they are
+  never the tail of the last article; USLM margin notes (``<sidenote>``) become a paragraph after
+  the text they stand in, and ``<page>`` markers are dropped;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
   stays as one paragraph of body text; metadata and TOCs are dropped);
 * editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
@@ -100,7 +109,6 @@ _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
 # section parser nests it by its numbering and qualifies its id ("1(2)", "1(2)(a)"); "1." and "a)" stay
 # as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
 _BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
-_REFS = frozenset({"ref", "Citation", "CitationSubRef", "InternalLink"})
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
 _MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
 _QUOTES = "\"“”‘’'«»"
@@ -152,7 +160,7 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
                                        f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
                                        "USLM, Akoma Ntoso and UK CLML legislation XML; convert other XML to "
                                        "HTML or Markdown first")
-    writer = _Writer(dialect, _element_ids(root))
+    writer = _Writer(dialect)
     writer.walk(root, depth=0)
     title = _document_title(root, dialect) or writer.first_heading
     markdown = "\n\n".join(b for b in writer.blocks if b.strip()) + "\n"
@@ -162,26 +170,12 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
 _ID_ATTRS = ("eId", "{http://www.w3.org/XML/1998/namespace}id", "GUID", "id", "identifier", "IdURI")
 
 
-def _element_ids(root) -> set[str]:
-    """Every id an in-document reference may point at (eId, xml:id, GUID, id, USLM identifier)."""
-    return {v for e in root.iter() if isinstance(e.tag, str) for a in _ID_ATTRS if (v := e.get(a))}
-
-
-def _fragment(href: str, ids: set[str]) -> str | None:
-    """The id of this document a ``<ref href>`` points at: ``#art_2``, ``doc.xml/~ecaU0``, ``/us/usc/t1/s8``."""
-    for cand in (href, href.rpartition("#")[2], href.rpartition("~")[2], href.rpartition("/~")[2]):
-        if cand and cand in ids:
-            return cand
-    return None
-
-
 class _Writer:
-    def __init__(self, dialect: Dialect, ids: set[str] | None = None):
+    def __init__(self, dialect: Dialect):
         self.d = dialect
         self.blocks: list[str] = []
         self.warnings: list[str] = []
         self.first_heading: str | None = None
-        self.ids = ids or set()
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
         self.margin: list[str] = []  # margin notes read inside the text being written (USLM <sidenote>)
@@ -467,10 +461,6 @@ class _Writer:
                 elif name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
-                elif name in _REFS and inner.strip() and "[" not in inner:
-                    frag = _fragment(c.get("href") or c.get("URI") or "", self.ids)
-                    if frag and False:  # a reference into this document: a link the cross-reference stage follows
-                        inner = f"[{_squash(inner)}](#{frag})"
                 out.append(inner)
                 if name in ("p", "P", "Text", "br", "td", "th"):
                     out.append(" ")
