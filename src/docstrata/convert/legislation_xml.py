@@ -362,7 +362,9 @@ class _Writer:
             self.blocks.append(self._limbs_text(el))
             self._flush_margin()
             return
-        num, heading = _item_number(self._num(el)), self._heading(el)
+        num, heading = self._num(el), self._heading(el)
+        if self.d is AKOMA_NTOSO:  # CLML punctuates its own Pnumbers; USLM prints "(a)"
+            num = _item_number(num)
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
         if num:
