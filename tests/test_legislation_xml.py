@@ -440,7 +440,7 @@ def test_uslm_division_holds_its_titles_and_margin_notes_stay_out_of_text(tmp_pa
 
 def test_uslm_same_title_in_two_divisions_is_reported_as_ambiguous(tmp_path):
     """"Title I" of Division A and of Division B: get_section names both ids instead of silently
-    answering the first; each id answers its own title."""
+    answering the first; each id answers its own title; "section 1(2)" answers subsection 1(2)."""
     import textwrap
 
     import docstrata
@@ -448,6 +448,7 @@ def test_uslm_same_title_in_two_divisions_is_reported_as_ambiguous(tmp_path):
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "publ67.xml").write_text(USLM_PUBLIC_LAW, encoding="utf-8")
+    (tmp_path / "docs" / "dripa.xml").write_text(UK_AKN, encoding="utf-8")
     (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
         tools:
           - name: laws
@@ -463,3 +464,8 @@ def test_uslm_same_title_in_two_divisions_is_reported_as_ambiguous(tmp_path):
             laws.get_section("publ67.xml", "Title I")
         assert "0.5 percent" in laws.get_section("publ67.xml", "division-b/title-i")[0].content
         assert "Overpayments" in laws.get_section("publ67.xml", "Title II")[0].content
+        # a cited sub-item answers its own id, not the section that holds it
+        page = laws.get_section("dripa.xml", "section 1(2)")
+        assert page.section_id == "1(2)" and "A retention notice may" in page.content
+        assert "give a retention notice" not in page.content
+        assert laws.get_section("dripa.xml", "section 2").title == "2 Section 1: supplementary"
