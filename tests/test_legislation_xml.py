@@ -264,3 +264,208 @@ def test_an_ingest_with_generic_xml_skips_nothing(tmp_path):
         assert any("settings.xml" in w and "generic XML" in w for w in report.warnings)
         hits = tools["docs"].search("replication password", top_k=3, mode="keyword")
         assert hits and hits[0].source_path == "settings.xml"
+
+
+# --------------------------------------------------------------------------- trial 14 (session 6)
+
+UK_AKN = """<?xml version="1.0" encoding="UTF-8"?>
+<akomaNtoso xmlns="http://docs.oasis-open.org/legaldocml/ns/akn/3.0">
+<act name="act"><meta/>
+<preface><p><docTitle>Retention Act 2014</docTitle></p></preface>
+<body>
+<section eId="sec_1"><num>1</num><heading>Powers for retention</heading>
+<subsection eId="sec_1__subsec_1"><num>1</num><content><p>The Secretary of State may give a retention notice.</p></content></subsection>
+<subsection eId="sec_1__subsec_2"><num>2</num><intro><p>A retention notice may—</p></intro>
+<paragraph eId="sec_1__subsec_2__para_a"><num>a</num><content><p>relate to a particular operator,</p></content></paragraph>
+<paragraph eId="sec_1__subsec_2__para_b"><num>b</num><content><p>require the retention of all data.</p></content></paragraph>
+</subsection>
+<subsection eId="sec_1__subsec_3"><num>3</num><intro><p>An operator must not disclose the data except—</p></intro>
+<paragraph eId="sec_1__subsec_3__para_a"><num>a</num><intro><p>in accordance with—</p></intro>
+<subparagraph eId="sec_1__subsec_3__para_a__subpara_i"><num>i</num><content><p>Chapter 2 of Part 1, or</p></content></subparagraph>
+<subparagraph eId="sec_1__subsec_3__para_a__subpara_ii"><num>ii</num><content><p>a court order, or</p></content></subparagraph>
+</paragraph>
+<paragraph eId="sec_1__subsec_3__para_b"><num>b</num><content><p>as provided by regulations.</p></content></paragraph>
+</subsection>
+</section>
+<section eId="sec_2"><num>2</num><heading>Section 1: supplementary</heading>
+<subsection eId="sec_2__subsec_1"><num>1</num><content>
+<blockList eId="sec_2__subsec_1__list_1"><listIntroduction>In this section and section 1—</listIntroduction>
+<item eId="sec_2__subsec_1__list_1__item_1"><p><def>“notice”</def> means notice in writing;</p></item>
+<item eId="sec_2__subsec_1__list_1__item_2"><blockList eId="sec_2__subsec_1__list_1__item_2__list_1">
+<listIntroduction><def>“public telecommunications operator”</def> means a person who—</listIntroduction>
+<item eId="sec_2__subsec_1__list_1__item_2__list_1__item_a"><num title="(a)">a</num><p>controls a public telecommunication system, or</p></item>
+<item eId="sec_2__subsec_1__list_1__item_2__list_1__item_b"><num title="(b)">b</num><p>provides a public telecommunications service;</p></item>
+</blockList></item>
+<item eId="sec_2__subsec_1__list_1__item_3"><p><def>“specify”</def> means specify or describe.</p></item>
+</blockList></content></subsection>
+<subsection eId="sec_2__subsec_2"><num>2</num><content><p>See <ref href="#sec_1__subsec_2">section 1(2)</ref>.</p></content></subsection>
+</section>
+</body></act></akomaNtoso>
+"""
+
+
+def test_akn_subsections_get_ids_from_the_markup_nesting(tmp_path):
+    """UK Akoma Ntoso: ``<subsection eId="sec_1__subsec_2"><num>2</num>`` is subsection (2) of
+    section 1 (id ``1(2)``), never a second "section 2"; its lettered and roman limbs nest under it."""
+    tree = build_tree(_convert(tmp_path, "dripa.xml", UK_AKN))
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"1", "1(1)", "1(2)", "1(2)(a)", "1(2)(b)", "2", "2(1)", "2(2)"} <= set(by_id)
+    assert by_id["2"].title == "2 Section 1: supplementary" and by_id["2"].parent_id is None
+    assert by_id["1(2)"].parent_id == "1" and by_id["1(2)(b)"].parent_id == "1(2)"
+    # "(i)" after "(3)(a)" is roman i under (a), not a letter continuing 1(2)'s "(a)", "(b)"
+    assert by_id["1(3)(a)(i)"].parent_id == "1(3)(a)" and "1(3)(a)(ii)" in by_id
+    ref = next(x for x in tree.cross_references if x.text.startswith("section 1(2)"))
+    assert ref.section_id == "1(2)"
+    assert "](#" not in "\n".join(s.text for s in tree.sections)  # the reference keeps its words only
+
+
+def test_akn_definition_with_limbs_keeps_them_and_the_entries_after_it(tmp_path):
+    """A definition list entry with lettered limbs ("means a person who— (a) … (b) …") is one
+    paragraph: the definition holds its limbs, and the entries after it stay in subsection (1)."""
+    tree = build_tree(_convert(tmp_path, "dripa.xml", UK_AKN))
+    defs = {d.term: d for d in tree.definitions}
+    op = defs["public telecommunications operator"]
+    assert "(a) controls a public telecommunication system" in op.definition
+    assert "(b) provides a public telecommunications service" in op.definition
+    assert defs["specify"].section_id == "2(1)" == op.section_id
+
+
+EU_AKN = """<?xml version="1.0" encoding="UTF-8"?>
+<akomaNtoso xmlns="http://docs.oasis-open.org/legaldocml/ns/akn/3.0">
+<documentCollection name="proposal"><meta/>
+<collectionBody><component eId="cmp_2"><documentRef href="/bill" showAs="Proposal"/></component></collectionBody>
+</documentCollection>
+<components>
+<component eId="cmp_2"><bill name="regulation"><meta/>
+<preface><longTitle><p>Proposal for a REGULATION on new psychoactive substances</p></longTitle></preface>
+<body>
+<chapter eId="chp_I"><num>CHAPTER I</num><heading>Definitions</heading>
+<article eId="art_2"><num>Article 2</num><heading>Definitions</heading>
+<list eId="art_2__list_1"><intro><p>For the purpose of this Regulation:</p></intro>
+<point eId="art_2__list_1__point_a"><num>(a)</num><content><p>‘<term refersTo="#nps">new psychoactive substance</term>’ means <def refersTo="#nps">a natural or synthetic substance<authorialNote marker="1"><p>OJ L 194.</p></authorialNote> that alters mood;</def></p></content></point>
+<point eId="art_2__list_1__point_b"><num>(b)</num><content><p>‘<term refersTo="#mixture">mixture</term>’ means <def refersTo="#mixture">a mixture containing one</def>;</p></content></point>
+</list></article>
+<article eId="art_9"><num>Article 9</num><heading>Immediate risks</heading>
+<paragraph eId="art_9__para_1"><num>1.</num><subparagraph eId="art_9__para_1__subpara_1"><content><p>The Commission shall prohibit the substance.</p></content></subparagraph></paragraph>
+<paragraph eId="art_9__para_2"><num>2.</num><content><p>The Decision referred to in <ref href="#art_9__para_1">paragraph 1</ref> shall be adopted.</p></content></paragraph>
+<paragraph eId="art_9__para_3"><num>3.</num><content><p>It shall apply for twelve months.</p></content></paragraph>
+</article>
+</chapter>
+</body>
+<conclusions eId="conclusions"><p>Done at Brussels,</p><container name="signature"><p>For the Council</p><p>The President</p></container></conclusions>
+</bill></component>
+<component eId="cmp_3"><doc name="financialStatement"><meta/>
+<preface><longTitle><p>LEGISLATIVE FINANCIAL STATEMENT</p></longTitle></preface>
+<mainBody><tblock eId="tblock_1"><num>1.</num><heading>FRAMEWORK OF THE PROPOSAL</heading>
+<p>The budget line is 18.0501.</p></tblock></mainBody>
+</doc></component>
+</components>
+</akomaNtoso>
+"""
+
+
+def test_eu_article_paragraphs_conclusions_and_financial_statement(tmp_path):
+    """EU Akoma Ntoso: paragraph ``1.`` of Article 9 is ``article-9(1)`` (its first subparagraph's
+    words on its line); "Done at Brussels" and the Legislative Financial Statement after it are
+    sections of their own, not the tail of the last article."""
+    tree = build_tree(_convert(tmp_path, "com.xml", EU_AKN))
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"article-9(1)", "article-9(2)", "article-9(3)"} <= set(by_id)
+    assert "The Commission shall prohibit" in by_id["article-9(1)"].text
+    assert by_id["article-9(2)"].parent_id == "article-9"
+    assert "](#" not in by_id["article-9(2)"].text and "paragraph 1 shall" in by_id["article-9(2)"].text
+    assert "Done at Brussels" not in by_id["article-9(3)"].text
+    assert "Done at Brussels" in by_id["conclusions"].text
+    lfs = next(s for s in tree.sections if s.title == "LEGISLATIVE FINANCIAL STATEMENT")
+    assert lfs.parent_id is None and "18.0501" not in by_id["conclusions"].text
+    assert any(s.parent_id == lfs.section_id and "FRAMEWORK" in s.title for s in tree.sections)
+
+
+def test_eu_term_and_def_markup_is_a_definition_without_added_quotes(tmp_path):
+    """``‘<term>x</term>’ means <def>…</def>``: the ``<term>`` is the term, the ``<def>`` its
+    definition; "’ means" is kept (a note inside the definition no longer splits the sentence) and
+    no quotes are added around the definition."""
+    doc = _convert(tmp_path, "com.xml", EU_AKN)
+    assert "(a) ‘new psychoactive substance’ means a natural or synthetic substance that alters mood;" in doc.markdown
+    assert "‘mixture’ means a mixture containing one;" in doc.markdown
+    defs = {d.term: d for d in build_tree(doc).definitions}
+    assert defs["new psychoactive substance"].definition.startswith("means a natural or synthetic substance")
+    assert defs["new psychoactive substance"].section_id == "article-2(a)"
+
+
+USLM_PUBLIC_LAW = """<?xml version="1.0" encoding="UTF-8"?>
+<pLaw xmlns="http://schemas.gpo.gov/xml/uslm" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<meta><dc:title>Public Law 113-67</dc:title></meta>
+<preface><page>127 STAT. 1165</page></preface>
+<main>
+<division><num value="A">DIVISION A—</num><sidenote><p>Bipartisan Budget Act of 2013.</p></sidenote><heading>BUDGET AGREEMENT</heading>
+<section><num value="1">SECTION 1. </num><heading>SHORT TITLE.</heading>
+<subsection><num value="a">(a) </num><heading><inline>Short </inline><sidenote><p><ref href="/us/usc/t2/s900">2 USC 900 note</ref>.</p></sidenote><inline>Title</inline>.—</heading><content>This division may be cited as the Budget Act.</content></subsection>
+</section>
+<title><num value="I">TITLE I—</num><heading>BUDGET ENFORCEMENT</heading>
+<section><num value="101">SEC. 101. </num><heading>AMENDMENTS.</heading>
+<content>The levels for fiscal <page>127 STAT. 1170</page>years 2014 through 2018 apply.</content></section>
+</title>
+<title><num value="II">TITLE II—</num><heading>WASTE</heading>
+<section><num value="201">SEC. 201. </num><heading>OVERPAYMENTS.</heading><content>Overpayments are collected.</content></section>
+</title>
+</division>
+<division><num value="B">DIVISION B—</num><heading>MEDICARE</heading>
+<title><num value="I">TITLE I—</num><heading>MEDICARE EXTENSIONS</heading>
+<section><num value="1101">SEC. 1101. </num><heading>PHYSICIAN PAYMENT UPDATE.</heading><content>The update is 0.5 percent.</content></section>
+</title>
+</division>
+</main>
+</pLaw>
+"""
+
+
+def test_uslm_division_holds_its_titles_and_margin_notes_stay_out_of_text(tmp_path):
+    """USLM public law: the Titles inside ``<division>`` A are its children and Division B is not
+    nested under the last Title (the markup's nesting, not container ranks, decides); margin notes
+    ("2 USC 900 note") are not spliced into headings and ``127 STAT. 1170`` page markers are dropped."""
+    doc = _convert(tmp_path, "publ67.xml", USLM_PUBLIC_LAW)
+    assert doc.heading_levels
+    tree = build_tree(doc)
+    by_id = {s.section_id: s for s in tree.sections}
+    div_a, div_b = by_id["division-a"], by_id["division-b"]
+    titles = [s for s in tree.sections if s.title.startswith("TITLE")]
+    assert [by_id[t.parent_id].section_id for t in titles] == ["division-a", "division-a", "division-b"]
+    assert div_b.parent_id is None and div_a.parent_id is None
+    assert by_id["201"].parent_chain[:2] == ["DIVISION A BUDGET AGREEMENT", "TITLE II WASTE"]
+    assert "(a) Short Title.— This division may be cited" in doc.markdown
+    assert "2 USC 900 note" in doc.markdown and "Short 2 USC" not in doc.markdown
+    assert "STAT." not in doc.markdown and "fiscal years 2014" in by_id["101"].text
+
+
+def test_uslm_same_title_in_two_divisions_is_reported_as_ambiguous(tmp_path):
+    """"Title I" of Division A and of Division B: get_section names both ids instead of silently
+    answering the first; each id answers its own title; "section 1(2)" answers subsection 1(2)."""
+    import textwrap
+
+    import docstrata
+    from docstrata.search import QueryError
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "publ67.xml").write_text(USLM_PUBLIC_LAW, encoding="utf-8")
+    (tmp_path / "docs" / "dripa.xml").write_text(UK_AKN, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: laws
+            type: hierarchical_document
+            description: public laws
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        laws = tools["laws"]
+        laws.ingest()
+        with pytest.raises(QueryError, match="division-a/title-i, division-b/title-i"):
+            laws.get_section("publ67.xml", "Title I")
+        assert "0.5 percent" in laws.get_section("publ67.xml", "division-b/title-i")[0].content
+        assert "Overpayments" in laws.get_section("publ67.xml", "Title II")[0].content
+        # a cited sub-item answers its own id, not the section that holds it
+        page = laws.get_section("dripa.xml", "section 1(2)")
+        assert page.section_id == "1(2)" and "A retention notice may" in page.content
+        assert "give a retention notice" not in page.content
+        assert laws.get_section("dripa.xml", "section 2").title == "2 Section 1: supplementary"

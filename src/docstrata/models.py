@@ -67,6 +67,8 @@ class Document:
     in-page links ``[text](#id)``); both empty for formats without such markup. ``list_items``
     says whether Markdown ordered-list items may become sections: ``False`` for HTML whose lists
     the browser numbers (its sections are its headings; its ``<ol>`` steps are body text).
+    ``heading_levels`` says the Markdown heading levels are the source markup's nesting (legislation
+    XML): the parser nests headings by level alone, not by container ranks (Title > Division).
     """
 
     doc_key: str
@@ -77,6 +79,7 @@ class Document:
     marked_definitions: list[MarkedDefinition] = field(default_factory=list)
     anchors: dict[str, str] = field(default_factory=dict)
     list_items: bool = True  # Markdown ordered-list items may be sections (False: HTML whose lists are generated)
+    heading_levels: bool = False  # heading levels are the markup's nesting (True: legislation XML)
 
 
 @dataclass

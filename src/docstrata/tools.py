@@ -173,6 +173,13 @@ def _cited_keys(section_id: str) -> set[str]:
     return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
 
 
+def _cited_target(chunk: Chunk, keys: set[str]) -> str:
+    """The section of ``chunk`` a citation with exact-index ``keys`` names: the chunk's own section
+    or a heading-only one it carries (the first chunk of "Section 4" is 4.1's, holding 4 too)."""
+    held = [*chunk.metadata.get("sections", ()), chunk.section_id]
+    return next((sid for sid in held if keys & _cited_keys(sid)), chunk.section_id)
+
+
 def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     """The section a ``get_section`` answer is, and its parent chain: the deepest section every
     chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
@@ -1023,15 +1030,26 @@ class HierarchicalDocumentTool(_BaseTool):
             keys = set(alias_keys(section_id))
             starts = [c for c in chunks if keys & {k for a in c.aliases for k in alias_keys(a)}]
             if starts:  # the first chunk of "Section 4" may be 4.1's, holding heading-only 4 too
-                held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
-                target = next((sid for sid in held if keys & _cited_keys(sid)), starts[0].section_id)
-                found = [c for c in chunks if holds(c, target)]
+                targets = list(dict.fromkeys(_cited_target(c, keys) for c in starts))
+                # two containers cited alike ("Title I" of Division A and of Division B): ask, never guess
+                apart = [t for t in targets if not any(o != t and t.startswith(o + "/") for o in targets)]
+                if len(apart) > 1 and all("/" in t for t in apart):
+                    raise QueryError(f"{len(apart)} sections of {doc_key} are cited as {section_id!r}: "
+                                     f"{', '.join(apart[:8])}; ask for one of these ids")
+                found = [c for c in chunks if holds(c, targets[0])]
         if not found:  # a heading title ("Introduction"), when exactly one section has it
             titled = _sections_titled(chunks, section_id)
             if len(titled) > 1:
                 raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
                                  f"{', '.join(titled[:8])}; ask for one of these ids")
             found = [c for c in chunks if titled and holds(c, titled[0])]
+        ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
+        if not found:  # "Title I" when Division A and Division B both have one (ids qualified by container)
+            keys = set(alias_keys(section_id))
+            alike = [sid for sid in ids if "/" in sid and keys & _cited_keys(sid.rsplit("/", 1)[1])]
+            if len(alike) > 1:
+                raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
+                                 f"{', '.join(alike[:8])}; ask for one of these ids")
         if not found:
             ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
                                                                       c.section_id, *c.metadata.get("sections", ())]))
@@ -1059,6 +1077,12 @@ class HierarchicalDocumentTool(_BaseTool):
         if section_id:
             chunks = self._section_chunks(doc_key, section_id)
             sid_asked = section_id.strip().lower()
+            if len(chunks) == 1 and sid_asked not in chunks[0].metadata.get("sections", ()):
+                from .index.exact import alias_keys
+
+                keys = set(alias_keys(section_id))  # cited form of a sub-item: "Article 9(2)" → article-9(2)
+                sid_asked = next((sid for sid in chunks[0].metadata.get("sections", ())
+                                  if keys & _cited_keys(sid)), sid_asked)
             if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
                     and sid_asked != chunks[0].section_id:
                 item = (sid_asked, _item_span(chunks[0], sid_asked))

@@ -17,8 +17,17 @@ structure is instead written in the form the section parser reads without guessi
 * defined terms (USLM ``<term>``, Akoma Ntoso ``<def>``, CLML ``<Term>``) are written in curly
   quotes (``“vessel” means …``) unless the text already quotes them, so definition extraction
   sees them;
-* references (``<ref href>``, ``<Citation>``) keep their printed text, which cross-reference
-  extraction reads; tables become Markdown tables;
+* references (``<ref href>``, ``<Citation>``) keep their printed words only ("paragraph 1", never
+  ``[paragraph 1](#art_9__para_1)`` in chunk text), which cross-reference extraction reads (the
+  element ids stay in ``Document.anchors``); tables become Markdown tables;
+* a number printed bare (UK ``<num>2</num>``, ``a``) is written ``(2)``, ``(a)``, so ids follow the
+  markup's nesting (``1(2)``, ``1(2)(a)``), and an Akoma Ntoso ``<subsection>`` without a heading
+  is such a numbered provision; heading levels are the markup's nesting (``Document.heading_levels``:
+  a USLM ``<division>`` holds its ``<title>``s whatever the container ranks say);
+* Akoma Ntoso ``<component>``/``<attachment>``/``<conclusions>`` open headings of their own (an
+  explanatory memorandum, "Done at Brussels", a Legislative Financial Statement), so they are
+  never the tail of the last article; USLM margin notes (``<sidenote>``) become a paragraph after
+  the text they stand in, and ``<page>`` markers are dropped;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
   stays as one paragraph of body text; metadata and TOCs are dropped);
 * editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
@@ -63,14 +72,14 @@ USLM = Dialect(
     items=_names("subsection paragraph subparagraph clause subclause item subitem subsubitem level"),
     num=_names("num"), heading=_names("heading"),
     skip=_names("meta toc tocItem layout referenceItem headingItem groupItem leftRunningHead rightRunningHead "
-                "index img figure"),
+                "index img figure page"),
     flat=_names("quotedContent quotedText note notes sourceCredit editorialNote source authority footnote"),
     terms=_names("term"),
 )
 AKOMA_NTOSO = Dialect(
     "Akoma Ntoso",
     containers=_names("book tome part subpart title subtitle chapter subchapter division subdivision section "
-                      "subsection article rule subrule attachment"),
+                      "subsection article rule subrule tblock hcontainer"),
     items=_names("paragraph subparagraph point item indent alinea clause subclause list"),
     num=_names("num"), heading=_names("heading subheading"),
     skip=_names("meta toc tocItem marker authorialNote noteRef"),
@@ -93,7 +102,13 @@ _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation
             "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
             "Secondary": CLML, "EURetained": CLML}
 _TABLES = frozenset({"table", "Tabular"})
-_REFS = frozenset({"ref", "Citation", "CitationSubRef", "InternalLink"})
+_MARGIN_NOTES = frozenset({"sidenote", "marginalNote"})
+_AKN_PARTS = frozenset({"component", "attachment", "conclusions"})
+_SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
+# a provision number printed bare ("2", "a", "iv": UK Akoma Ntoso): written "(2)", "(a)", "(iv)" so the
+# section parser nests it by its numbering and qualifies its id ("1(2)", "1(2)(a)"); "1." and "a)" stay
+# as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
+_BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
 _MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
 _QUOTES = "\"“”‘’'«»"
@@ -145,38 +160,32 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
                                        f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
                                        "USLM, Akoma Ntoso and UK CLML legislation XML; convert other XML to "
                                        "HTML or Markdown first")
-    writer = _Writer(dialect, _element_ids(root))
+    writer = _Writer(dialect)
     writer.walk(root, depth=0)
     title = _document_title(root, dialect) or writer.first_heading
     markdown = "\n\n".join(b for b in writer.blocks if b.strip()) + "\n"
-    return markdown, title, writer.warnings, {"anchors": writer.anchors}
+    return markdown, title, writer.warnings, {"anchors": writer.anchors, "heading_levels": True}
 
 
 _ID_ATTRS = ("eId", "{http://www.w3.org/XML/1998/namespace}id", "GUID", "id", "identifier", "IdURI")
 
 
-def _element_ids(root) -> set[str]:
-    """Every id an in-document reference may point at (eId, xml:id, GUID, id, USLM identifier)."""
-    return {v for e in root.iter() if isinstance(e.tag, str) for a in _ID_ATTRS if (v := e.get(a))}
-
-
-def _fragment(href: str, ids: set[str]) -> str | None:
-    """The id of this document a ``<ref href>`` points at: ``#art_2``, ``doc.xml/~ecaU0``, ``/us/usc/t1/s8``."""
-    for cand in (href, href.rpartition("#")[2], href.rpartition("~")[2], href.rpartition("/~")[2]):
-        if cand and cand in ids:
-            return cand
-    return None
-
-
 class _Writer:
-    def __init__(self, dialect: Dialect, ids: set[str] | None = None):
+    def __init__(self, dialect: Dialect):
         self.d = dialect
         self.blocks: list[str] = []
         self.warnings: list[str] = []
         self.first_heading: str | None = None
-        self.ids = ids or set()
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
+        self.margin: list[str] = []  # margin notes read inside the text being written (USLM <sidenote>)
+
+    def _flush_margin(self) -> None:
+        """Margin notes ("2 USC 900 note.") read inside a heading or sentence: one paragraph after it,
+        never spliced into its words."""
+        if self.margin:
+            self.blocks.append("*Margin note: " + "; ".join(self.margin) + "*")
+            self.margin = []
 
     def _anchor(self, el, value: str) -> None:
         for a in _ID_ATTRS:
@@ -197,9 +206,14 @@ class _Writer:
         name = _local(el.tag)
         if not name or name in self.d.skip:
             return
-        if name in self.d.containers and self._labelled(el):
+        if self.d is USLM and name in _MARGIN_NOTES:
+            self.margin.append(self.inline(el))
+            self._flush_margin()
+        elif self.d is AKOMA_NTOSO and name in _AKN_PARTS:
+            self._part(el, depth)
+        elif name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
             self._container(el, depth)
-        elif name in self.d.items:
+        elif name in self.d.items or name in self.d.containers and self._labelled(el):
             self._item(el, depth)
         elif name in self.d.flat:
             self._flat(el)
@@ -219,6 +233,7 @@ class _Writer:
         text = _squash(" ".join((lead or []) + own + parts))
         if text:
             self.blocks.append(text)
+        self._flush_margin()
         for child in rest:
             self.walk(child, depth)
 
@@ -229,7 +244,17 @@ class _Writer:
             name = _local(c.tag)
             if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
                 continue
-            if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES:
+            if self.d is USLM and name in _MARGIN_NOTES:  # written after the provision's opening words
+                self.margin.append(self.inline(c))
+                continue
+            if name in self.d.items and not lead and not self._num(c) and not self._heading(c):
+                # an unnumbered first sub-item (EU <paragraph><num>1.</num><subparagraph>): the
+                # provision's own opening words, on the line of its number
+                own = [c.text] if c.text and c.text.strip() else []
+                sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
+                return own + sub_lead, sub_rest + children[i + 1:]
+            if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES \
+                    or self.d is AKOMA_NTOSO and name in _AKN_PARTS:
                 return lead, children[i:]
             if self._has_structure(c):
                 own = [c.text] if c.text and c.text.strip() else []
@@ -242,15 +267,58 @@ class _Writer:
                 return lead, children[i + 1:]
         return lead, []
 
+    def _part(self, el, depth: int) -> None:
+        """An Akoma Ntoso document part: a ``<component>`` or ``<attachment>`` holding a document of
+        its own (explanatory memorandum, the act, a Legislative Financial Statement) or the act's
+        ``<conclusions>`` ("Done at Brussels", signatures). It opens with a heading of its own, so
+        what follows the act's last article is never filed under that article."""
+        kids = [c for c in el if isinstance(c.tag, str) and _local(c.tag) not in self.d.skip]
+        if not kids or all(_local(c.tag) in ("documentRef", "componentRef") for c in kids):
+            return  # a collection's list of its components: no text of its own
+        title = _part_title(el, self.d) if _local(el.tag) != "conclusions" else "Conclusions"
+        self.blocks.append("#" * min(depth + 1, 6) + " " + title)
+        self.first_heading = self.first_heading or title
+        self._anchor(el, title)
+        saved, self.labels = self.labels, []
+        self._children(el, depth + 1)
+        self.labels = saved
+
+    def _holds_numbered_limbs(self, el) -> bool:
+        return any(_local(e.tag) in self.d.items and self._num(e) for e in el.iter() if e is not el
+                   and isinstance(e.tag, str))
+
+    def _limbs_text(self, el) -> str:
+        """``el``'s text with its numbered limbs inline: ``… who— (a) controls …, or (b) provides …;``."""
+        out = [el.text or ""]
+        for c in el:
+            if not isinstance(c.tag, str) or _local(c.tag) in self.d.skip or _local(c.tag) in self.d.num:
+                continue
+            if _local(c.tag) in self.d.items or self._has_structure(c):
+                num = _item_number(self._num(c)) if _local(c.tag) in self.d.items else ""
+                out.append(" " + (num + " " if num else "") + self._limbs_text(c) + " ")
+            else:
+                out.append(" " + self.inline(c) + " ")
+        return _squash("".join(out))
+
+    def _sub_provision(self, el) -> bool:
+        """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
+        ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
+        return self.d is AKOMA_NTOSO and _local(el.tag) in _SUB_PROVISIONS and not self._heading(el) \
+            and bool(self._num(el))
+
     def _labelled(self, el) -> bool:
         return bool(self._num(el) or self._heading(el))
 
     def _has_structure(self, el) -> bool:
-        for e in el.iter():
-            if e is el or not isinstance(e.tag, str):
+        """Whether ``el`` holds blocks or provisions (not counting those inside skipped elements:
+        the ``<p>`` of an Akoma Ntoso ``<authorialNote>`` leaves its sentence inline)."""
+        for e in el:
+            if not isinstance(e.tag, str):
                 continue
             n = _local(e.tag)
-            if n in self.d.containers or n in self.d.items or n in _TABLES or n in _BLOCKS:
+            if n in self.d.skip:
+                continue
+            if n in self.d.containers or n in self.d.items or n in _TABLES or n in _BLOCKS or self._has_structure(e):
                 return True
         return False
 
@@ -263,6 +331,7 @@ class _Writer:
                 num = self._num(p1s[0])
         text = " ".join(x for x in (num, heading) if x)
         self.blocks.append("#" * min(depth + 1, 6) + " " + text)
+        self._flush_margin()
         self.first_heading = self.first_heading or text
         merged = num and self.d is CLML and name == "P1group"
         self._anchor(el, text)
@@ -286,7 +355,16 @@ class _Writer:
         self.labels = saved
 
     def _item(self, el, depth: int) -> None:
+        if self.d is AKOMA_NTOSO and _local(el.tag) == "item" and not self._num(el) and self._holds_numbered_limbs(el):
+            # an unnumbered list entry with lettered limbs (UK: '“public telecommunications operator”
+            # means a person who— (a) … (b) …'): one paragraph, so the limbs stay in the definition
+            # and the entries after it stay in the provision, not in its last limb
+            self.blocks.append(self._limbs_text(el))
+            self._flush_margin()
+            return
         num, heading = self._num(el), self._heading(el)
+        if self.d is AKOMA_NTOSO:  # CLML punctuates its own Pnumbers; USLM prints "(a)"
+            num = _item_number(num)
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
         if num:
@@ -325,6 +403,7 @@ class _Writer:
         text = _squash(text)
         if text:  # a quoted "(a) …" or "Sec. 3." line must not read as a provision of this document
             self.blocks.append("> " + text if _MARKER_START.match(text) else text)
+        self._flush_margin()
 
     def _table(self, el) -> None:
         rows = []
@@ -375,15 +454,15 @@ class _Writer:
         out = [el.text or ""]
         for c in el:
             name = _local(c.tag)
-            if name and name not in self.d.skip:
+            if name in _MARGIN_NOTES and self.d is USLM:
+                self.margin.append(_squash("".join(self._inline(c))))
+            elif name and name not in self.d.skip:
                 inner = self._inline(c)
-                if name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
+                if name in self.d.terms and self.d is AKOMA_NTOSO and _defines_marked_term(el, c):
+                    pass  # '‘<term>mixture</term>’ means <def>a mixture or …</def>': the def is the definition
+                elif name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
-                elif name in _REFS and inner.strip() and "[" not in inner:
-                    frag = _fragment(c.get("href") or c.get("URI") or "", self.ids)
-                    if frag:  # a reference into this document: a link the cross-reference stage follows
-                        inner = f"[{_squash(inner)}](#{frag})"
                 out.append(inner)
                 if name in ("p", "P", "Text", "br", "td", "th"):
                     out.append(" ")
@@ -405,6 +484,41 @@ def _notes_title(container, first, d: Dialect) -> str:
     if any(n in ("notes", "note", "editorialNote") for n in tail if n in _NOTES):
         return "Notes"
     return _NOTES_TITLES.get(_local(first.tag), "Notes")
+
+
+def _defines_marked_term(parent, def_el) -> bool:
+    """An Akoma Ntoso ``<def>`` beside a ``<term>`` (EU: ``‘<term>mixture</term>’ means <def>a
+    mixture …</def>``) marks the definition's text, the ``<term>`` the term; a ``<def>`` alone (UK:
+    ``<def>“retention notice”</def> means …``) marks the term itself."""
+    return any(_local(c.tag) == "term" for c in parent if c is not def_el and isinstance(c.tag, str))
+
+
+def _part_title(el, d: Dialect) -> str:
+    """A component's or attachment's title: its own heading, its document's long title or doc
+    title ("LEGISLATIVE FINANCIAL STATEMENT"), else its document's ``name`` ("financialStatement" →
+    "Financial statement"), else the element's kind."""
+    for e in el.iter():
+        if not isinstance(e.tag, str):
+            continue
+        name = _local(e.tag)
+        if name in d.heading and e.getparent() is el or name in ("longTitle", "docTitle"):
+            text = _squash("".join(e.itertext()))
+            if text:
+                return text[:120]
+        if name in ("body", "mainBody", "mainContent"):
+            break
+    doc = next((c for c in el if isinstance(c.tag, str) and c.get("name")), None)
+    if doc is not None:
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", doc.get("name")).replace("_", " ")
+        return words[:1].upper() + words[1:].lower()
+    return _local(el.tag).capitalize()
+
+
+def _item_number(num: str) -> str:
+    """A numbered provision's number in a form the section parser nests: bare ``2`` → ``(2)``,
+    ``a`` → ``(a)``; printed forms (``(a)``, ``1.``, ``a)``, ``“(10)``, ``—``) are kept."""
+    m = _BARE_ITEM_NUMBER.match(num)
+    return f"({m.group(1)})" if m else num
 
 
 def _squash(text: str) -> str:

@@ -15,12 +15,14 @@ def build_tree(document: Document, *, extract_definitions: bool = True,
     Sections come in document order (a preamble section holds text before the first
     heading); definitions and cross-references are filled when asked for, cross-references
     resolved against the tree's own section ids. Ordered-list items are body text, never
-    sections, where the converter says so (``Document.list_items``: HTML whose lists it numbers).
+    sections, where the converter says so (``Document.list_items``: HTML whose lists it numbers);
+    heading levels are the nesting where the converter says so (``Document.heading_levels``:
+    legislation XML).
     """
     from .parse import parse_sections
 
     tree = parse_sections(document.markdown, doc_key=document.doc_key, title=document.title,
-                          list_items=document.list_items)
+                          list_items=document.list_items, heading_levels=document.heading_levels)
     tree.anchors = dict(document.anchors)
     if extract_definitions:
         from .definitions import extract_definitions as _defs

@@ -95,12 +95,31 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     return False
 
 
+_OPENS_LIMBS_RE = re.compile(r"(?:[—–:]|\bfollowing\W*)\s*$")
+_LIMB_RE = re.compile(r"^[>*\s“\"‘']*\([0-9A-Za-z]{1,5}\)")
+
+
 def _definition_after(text: str, start: int) -> str:
-    """The definition text from ``start`` to the end of its paragraph (≤ 1500 chars)."""
+    """The definition text from ``start`` to the end of its paragraph (≤ 1500 chars); a definition
+    that opens limbs ("means any individual who—", "means any of the following:") keeps the
+    paragraphs of its limbs (``(A) …``, ``“(i) …``) and their continuations."""
     end = text.find("\n\n", start)
     end = len(text) if end < 0 else end
-    para = " ".join(text[start:end].split())
-    return para[:1500].strip(" :,-|")
+    parts = [text[start:end]]
+    need_more, in_limbs = bool(_OPENS_LIMBS_RE.search(parts[0].strip())), False
+    while (need_more or in_limbs) and end < len(text) and sum(map(len, parts)) < 1500:
+        nxt = text.find("\n\n", end + 2)
+        nxt = len(text) if nxt < 0 else nxt
+        following = text[end:nxt].strip()
+        limb = bool(_LIMB_RE.match(following))
+        if not following or not (limb or need_more):
+            break
+        parts.append(re.sub(r"^(?:>\s*)+|\*\*", "", following))  # quoted limbs: their words, not Markdown
+        end, in_limbs = nxt, True
+        # after a limb's bare label ("**“(A)**") or a limb opening sub-limbs ("on December 31, 2013—")
+        need_more = bool(_OPENS_LIMBS_RE.search(following)) or limb and len(following.split()) <= 2
+    para = "\n\n".join(parts)
+    return " ".join(para.split())[:1500].strip(" :,-|")
 
 
 def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | None = None) -> list[DefinitionEntry]:

@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 
 from ...models import DocumentTree
-from .build import _build
+from .build import HEADING_LEVELS_ARE_NESTING, _build
 from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
@@ -92,7 +92,8 @@ def _pair_headings_with_bodies(sections: list) -> None:
         i = max(j, i + 1)
 
 
-def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True) -> DocumentTree:
+def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,
+                   heading_levels: bool = False) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
     Args:
@@ -102,6 +103,10 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
         list_items: whether Markdown ordered-list items may be sections (items of a numbered
             clause). ``False`` for sources whose markup marks sections itself (HTML headings and
             ``<section>``): there an ``<ol>`` is a list, its steps body text of their section.
+        heading_levels: whether the Markdown heading levels are the source markup's nesting
+            (legislation XML, whose ``<division>`` holds its ``<title>``s): a heading's parent is then
+            the nearest heading of a lower level, and container ranks (Title > Division) do not
+            re-nest it. ``False`` (text, PDF, HTML): ranks decide where levels are unreliable.
 
     Returns:
         A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
@@ -114,14 +119,18 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     markers = _scan(lines, markdown_flavour)
     if not list_items:
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
-    markers = _merge_subtitles(markers, lines)
-    markers = _filter_markers(markers, markdown_flavour, lines)
-    markers = _drop_contents_entries(markers, lines)
-    sections = _build(markers, lines, title)
-    stealing = _items_taking_heading_ids(markers, sections)
-    if stealing:
-        markers = [m for n, m in enumerate(markers) if n not in stealing]
+    token = HEADING_LEVELS_ARE_NESTING.set(heading_levels)
+    try:
+        markers = _merge_subtitles(markers, lines)
+        markers = _filter_markers(markers, markdown_flavour, lines)
+        markers = _drop_contents_entries(markers, lines)
         sections = _build(markers, lines, title)
+        stealing = _items_taking_heading_ids(markers, sections)
+        if stealing:
+            markers = [m for n, m in enumerate(markers) if n not in stealing]
+            sections = _build(markers, lines, title)
+    finally:
+        HEADING_LEVELS_ARE_NESTING.reset(token)
     _pair_headings_with_bodies(sections)
     suffixed = _make_unique(sections)
     _fill_aliases_and_chains(sections, suffixed)

@@ -42,6 +42,9 @@ _SECTION_HOLDS_ARTICLES: ContextVar[bool] = ContextVar("_SECTION_HOLDS_ARTICLES"
 # "Abschnitt 1" is a paragraph above "## § 1" headings): then a container label holds the headings
 # after it. Where containers are also headings, a plain container line is a running header or a
 # wrapped reference ("… in Schedule 1."), and holds nothing.
+# the converter's heading levels are the source markup's nesting (legislation XML): a heading's
+# parent is the nearest heading of a lower Markdown level, whatever container words it names
+HEADING_LEVELS_ARE_NESTING: ContextVar[bool] = ContextVar("HEADING_LEVELS_ARE_NESTING", default=False)
 _LABEL_CONTAINERS: ContextVar[frozenset[str]] = ContextVar("_LABEL_CONTAINERS", default=frozenset())
 
 
@@ -195,6 +198,10 @@ def _heading_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     """The parent of a Markdown heading: by container kind where both headings name one (a
     ``### Part 4`` is never inside ``# 29 Fees``; ``## Section 3`` sits inside the ``## CHAPTER
     III`` before it), otherwise by Markdown level."""
+    if HEADING_LEVELS_ARE_NESTING.get():  # a DIVISION holds the TITLEs the XML puts inside it
+        while stack and (stack[-1].marker.kind != "heading" or stack[-1].marker.md_level >= m.md_level):
+            stack.pop()
+        return stack[-1] if stack else None
     rank = _container_rank(m)
     while stack:
         top = stack[-1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .build import HEADING_LEVELS_ARE_NESTING
 from .labels import _heading_label, _item_style, _label_path, _plain
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
@@ -38,14 +39,24 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items = []
         elif m.kind == "item":
             if m.components[0][0] == "mditem":
-                if dotted_headings or not _md_item_is_section(m, markers, idx, kept, lines):
+                # dotted headings ("## 1.1") make "1." lines lists, except where the converter wrote
+                # the provisions itself (legislation XML: "1." is paragraph 1 of its Article)
+                if dotted_headings and not HEADING_LEVELS_ARE_NESTING.get() \
+                        or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
             elif base is not None and m.indent > base:
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             if not _continues_sequence(m, open_items) and not first_md_item:
                 continue  # a Markdown list may start at any number; other items must start a sequence
-            open_items = [o for o in open_items if o.indent <= m.indent] + [m]
+            open_items = [o for o in open_items if o.indent <= m.indent]
+            # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
+            # "(6)" then "(a)", "(i)" is roman i under (a), not a letter continuing (h)
+            prev = next((n for n in range(len(open_items) - 1, -1, -1) if open_items[n].indent == m.indent
+                         and open_items[n].style == m.style and open_items[n].value == m.value - 1), None)
+            if prev is not None:
+                del open_items[prev + 1:]
+            open_items.append(m)
         kept.append(m)
     return kept
 
