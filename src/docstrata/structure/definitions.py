@@ -391,8 +391,8 @@ def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bo
     if not (0 < len(words) <= 8 and any(ch.isalpha() for ch in term)):
         return False
     lowered = [w.lower().strip("\"'“”‘’*_()") for w in words]
-    if re.search(r"[={}\[\]<>|]", term):
-        return False  # notation ("K_{send,recv} = foo" means "set …"), not a noun phrase
+    if not marked and re.search(r"[={}\[\]<>|]", term):
+        return False  # notation ("K_{send,recv} = foo" means "set …"), not a noun phrase; markup may mark "[[state]]"
     if quoted:
         return not term.endswith((".", ";")) and not (len(lowered) == 1 and lowered[0] in _DEMONSTRATIVES)
     if all(w in _FUNCTION_WORDS for w in lowered):
