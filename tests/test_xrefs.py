@@ -450,3 +450,32 @@ def test_a_missing_item_still_resolves_to_its_provision():
     tree = parse_sections(RFC_TEXT, "rfc8446.txt", "TLS 1.3")
     refs = find_cross_references("as Section 4.3(b) says", tree, "4.1")
     assert [r.section_id for r in refs] == ["4.3"]
+
+
+AMENDING = """SEC. 101. Revised discretionary spending limits.
+
+(a) Amendments.—Section 251A of the Balanced Budget Act of 1985 is amended—
+
+(1) in paragraph (1), by striking “2013” and inserting “2014”; and
+
+(2) as redesignated by subsection (b) of this section, by adding at the end the following.
+
+(b) Effect.—The limits of subsection (a) apply from 2014, as paragraph (1) of this subsection says.
+
+(1) The first limb.
+"""
+
+
+def test_relative_references_in_an_amendment_name_the_amended_provision():
+    """Trial 14 item 6 (USLM public law): ``(1) in paragraph (1), by striking …`` names paragraph
+    (1) of the section amended, not this Act's 101(a)(1); outside the instruction it resolves."""
+    tree = parse_sections(AMENDING, "pl.txt", "Public Law")
+    ids = {s.section_id for s in tree.sections}
+    assert {"101(a)(1)", "101(b)(1)"} <= ids
+    refs = extract_cross_references(tree)
+    amending = [r for r in refs if r.source_section_id == "101(a)(1)" and r.text == "paragraph (1)"]
+    assert amending and all(r.section_id is None for r in amending)
+    own = [r for r in refs if r.source_section_id == "101(a)(2)" and r.text == "subsection (b)"]
+    assert own and own[0].section_id == "101(b)"  # "of this section": this Act's own
+    plain = [r for r in refs if r.source_section_id == "101(b)" and r.text == "paragraph (1)"]
+    assert plain and plain[0].section_id == "101(b)(1)"

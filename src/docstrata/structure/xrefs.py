@@ -22,6 +22,9 @@ never resolves to ``4.3``), else the first section inside it
   id → heading text), a heading slug (Python-Markdown / GitHub style), or an id that spells a
   number (``#section-4.2``); links to other files (``[x](../guide/config.md#site_name)``) name that
   file as ``target_document`` (path relative to the source root) with the fragment as target;
+* a relative reference inside an amendment instruction (``(A) by striking, in the matter preceding
+  paragraph (1)``; ``… is amended``) names an item of the amended provision, not of this
+  document: it stays unresolved, unless it says ``of this section`` / ``of this Act``;
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
   refer to some other section 8).
 """
@@ -523,6 +526,22 @@ def _relative_base(source_section_id: str | None) -> str | None:
     return re.sub(r"\(.*$", "", source_section_id.split("/")[-1]) or None
 
 
+# an amendment instruction: "(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of
+# the … Act is amended—": its relative references ("paragraph (1)") name items of the amended provision
+_AMENDING_RE = re.compile(r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
+                          r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b")
+
+
+_OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
+
+
+def _in_amendment(text: str, pos: int) -> bool:
+    """The paragraph of ``text`` holding ``pos`` is an amendment instruction."""
+    start = text.rfind("\n\n", 0, pos)
+    end = text.find("\n\n", pos)
+    return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end))
+
+
 def find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
     """References made in ``text`` (a passage of ``tree``), resolved against ``tree``.
 
@@ -571,14 +590,16 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         if name and resolver.is_own(name):
             name = None
         for number in numbers:
+            amending = (number.startswith("(") or prefix is None) and _in_amendment(text, m.start()) \
+                and not _OF_THIS_RE.match(text, m.end())  # "as redesignated by subsection (d)(2)(C) of this section"
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
                 number = re.sub(r"\s+", "", number)
-                found = resolver.resolve_item(number, source_section_id)
+                found = None if amending else resolver.resolve_item(number, source_section_id)
                 target = found or number
             elif prefix is None:
                 base = _relative_base(source_section_id)
                 target = f"{base}({number})" if base and "-" in base and number.isdigit() else _normalise(number, "")
-                found = resolver.resolve(target)
+                found = None if amending else resolver.resolve(target)
             else:
                 if re.fullmatch(_ROMAN, number) and not prefix:
                     continue
