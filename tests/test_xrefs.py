@@ -456,7 +456,7 @@ AMENDING = """SEC. 101. Revised discretionary spending limits.
 
 (a) Amendments.—Section 251A of the Balanced Budget Act of 1985 is amended—
 
-(1) in paragraph (1), by striking “2013” and inserting “2014”; and
+(1) in paragraph (1) (as redesignated by subsection (b)), by striking “2013” and inserting “2014”; and
 
 (2) as redesignated by subsection (b) of this section, by adding at the end the following.
 
@@ -477,5 +477,7 @@ def test_relative_references_in_an_amendment_name_the_amended_provision():
     assert amending and all(r.section_id is None for r in amending)
     own = [r for r in refs if r.source_section_id == "101(a)(2)" and r.text == "subsection (b)"]
     assert own and own[0].section_id == "101(b)"  # "of this section": this Act's own
+    by_this = [r for r in refs if r.source_section_id == "101(a)(1)" and r.text == "subsection (b)"]
+    assert by_this and by_this[0].section_id == "101(b)"  # "as redesignated by subsection (b)"
     plain = [r for r in refs if r.source_section_id == "101(b)" and r.text == "paragraph (1)"]
     assert plain and plain[0].section_id == "101(b)(1)"

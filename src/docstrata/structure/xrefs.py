@@ -24,7 +24,8 @@ never resolves to ``4.3``), else the first section inside it
   file as ``target_document`` (path relative to the source root) with the fragment as target;
 * a relative reference inside an amendment instruction (``(A) by striking, in the matter preceding
   paragraph (1)``; ``… is amended``) names an item of the amended provision, not of this
-  document: it stays unresolved, unless it says ``of this section`` / ``of this Act``;
+  document: it stays unresolved, unless it cites this Act itself (``… of this section``,
+  ``as redesignated by clause (ii)``);
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
   refer to some other section 8).
 """
@@ -532,6 +533,8 @@ _AMENDING_RE = re.compile(r"\bby\s+(?:striking|inserting|adding|redesignating|am
                           r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b")
 
 
+# "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
+_BY_THIS_RE = re.compile(r"\b(?:redesignated|amended|added|inserted|made)\s+by\s+$")
 _OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
 
 
@@ -591,7 +594,7 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             name = None
         for number in numbers:
             amending = (number.startswith("(") or prefix is None) and _in_amendment(text, m.start()) \
-                and not _OF_THIS_RE.match(text, m.end())  # "as redesignated by subsection (d)(2)(C) of this section"
+                and not _OF_THIS_RE.match(text, m.end()) and not _BY_THIS_RE.search(text[max(0, m.start() - 40):m.start()])
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
                 number = re.sub(r"\s+", "", number)
                 found = None if amending else resolver.resolve_item(number, source_section_id)
