@@ -180,3 +180,98 @@ def test_a_lone_notes_heading_under_a_definitions_heading_names_no_term():
     md = ("## Subpart B Definitions\n\n### § 478.11 Meaning of terms.\n\nWhen used in this part, terms "
           "have the meanings given.\n\n### Authority\n\n5 U.S.C. 552(a); 18 U.S.C. 921-931.\n")
     assert not {"Authority", "Meaning of terms"} & set(terms(md))
+
+
+MPL_DEFINITIONS = """1. Definitions
+--------------
+
+1.5. "Incompatible With Secondary Licenses"
+    means
+
+    (a) that the initial Contributor has attached the notice described
+        in Exhibit B to the Covered Software; or
+
+    (b) that the Covered Software was made available under the terms of
+        version 1.1 or earlier of the License.
+
+1.10. "Modifications"
+    means any of the following:
+
+    (a) any file in Source Code Form that results from an addition; or
+
+    (b) any new file in Source Code Form that contains any Covered
+        Software.
+
+1.11. "Patent Claims" of a Contributor
+    means any patent claim(s) in any patent Licensable by such
+    Contributor.
+
+1.14. "You" (or "Your")
+    means an individual or a legal entity exercising rights under this
+    License.
+
+2. License Grants
+-----------------
+
+The notation "K_{send,recv} = foo" means "set K_send and K_recv to foo".
+"""
+
+
+def test_definitions_keep_the_limbs_they_introduce_and_qualified_terms():
+    """Trial 14 item 7 (MPL 2.0): ``means any of the following:`` / ``means`` keep their (a)(b)
+    limbs; ``"Patent Claims" of a Contributor means`` and ``"You" (or "Your")`` are terms;
+    notation in quotes (``K_{send,recv} = foo``) is not."""
+    got = {d.term: d.definition for d in extract_definitions(parse_sections(MPL_DEFINITIONS, "MPL-2.0.txt", "MPL"))}
+    assert got["Modifications"].startswith("means any of the following: (a) any file")
+    assert "(b) any new file in Source Code Form" in got["Modifications"]
+    assert "(a) that the initial Contributor" in got["Incompatible With Secondary Licenses"]
+    assert "version 1.1 or earlier" in got["Incompatible With Secondary Licenses"]
+    assert got["Patent Claims"].startswith("means any patent claim(s)")
+    assert got["You"] == got["Your"] and got["You"].startswith("means an individual")
+    assert not [t for t in got if "=" in t or "{" in t]
+    assert "Patent Claims" not in got["Modifications"]  # the limbs stop at the next definition
+
+
+def test_limbs_parsed_as_subsections_join_the_definition():
+    text = "1. Definitions\n\nIn this Act—\n\n(1) employee means any individual who—\n(A) is employed; or\n" \
+           "(B) is retired.\n(2) employer means a person.\n"
+    tree = parse_sections(text, "act.txt", "Act")
+    assert "1(1)(A)" in {s.section_id for s in tree.sections}
+    got = {d.term: d.definition for d in extract_definitions(tree)}
+    assert got["employee"] == "means any individual who— (A) is employed; or (B) is retired."
+    assert got["employer"] == "means a person."
+
+
+RFC_TERMINOLOGY = """1.1.  Conventions and Terminology
+
+   The key words "MUST" and "MAY" are to be interpreted as described in BCP 14.
+
+   The following terms are used:
+
+   client:  The endpoint initiating the TLS connection.
+
+   handshake:  An initial negotiation between client and server that
+      establishes the parameters of their subsequent interactions
+      within TLS.
+
+   peer:  An endpoint.  When discussing a particular endpoint, "peer"
+      refers to the endpoint that is not the primary subject of
+      discussion.
+
+   server:  The endpoint that did not initiate the TLS connection.
+
+1.2.  Major Differences
+
+   Note: this is not a glossary entry.
+"""
+
+
+def test_rfc_terminology_lines_define_their_terms():
+    """Trial 14 item 7 (RFC 8446 §1.1): ``term:  definition`` lines in a Terminology section,
+    continued on the indented lines below; ``peer`` keeps its first sentence."""
+    got = {d.term: d for d in extract_definitions(parse_sections(RFC_TERMINOLOGY, "rfc8446.txt", "TLS"))}
+    assert {"client", "handshake", "peer", "server"} <= set(got)
+    assert got["client"].definition == "The endpoint initiating the TLS connection."
+    assert got["handshake"].definition.endswith("subsequent interactions within TLS.")
+    assert got["peer"].definition.startswith("An endpoint. When discussing")
+    assert got["peer"].section_id == "1.1" and "Note" not in got

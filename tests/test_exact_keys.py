@@ -223,3 +223,76 @@ def test_a_roman_article_lookup_without_a_document_finds_the_document_that_write
         hits = t.search("Article 1", top_k=3, mode="exact")
         assert (hits[0].source_path, hits[0].section_id) == ("gdpr.md", "article-1")
         assert "legislative powers" in t.get_section("us_constitution", "Article I").content
+
+
+def test_appendix_section_numbers_cite_the_bare_section():
+    """RFC appendices number their sections ``D.2``: "Appendix D.2" names section D.2."""
+    assert "d.2" in alias_keys("Appendix D.2") and "d.2" in alias_keys("D.2")
+    assert "d" not in alias_keys("Appendix D")
+
+
+PINPOINTS = """2. License Grants
+-----------------
+
+2.1. Grants
+
+Each Contributor hereby grants You a license:
+
+(a) under intellectual property rights held by such Contributor, to
+    use and reproduce its Contributions; and
+
+(b) under Patent Claims of such Contributor, to make and sell its
+    Contributions.
+
+2.2. Effective Date
+
+The licenses become effective on the date of distribution.
+
+4. Handshake
+------------
+
+4.3. Server Parameters
+
+The server sends its parameters, as Section 4.3.7 of [X962] validates them.
+
+Appendix D.  Backward Compatibility
+
+D.2.  Negotiating with an Older Client
+
+   A TLS server can also receive a ClientHello indicating a version number.
+"""
+
+
+def test_get_section_pinpoints_resolve_to_the_most_specific_section(tmp_path):
+    """Trial 14 item 5: "Section 2.1(b)" returns item (b), not all of 2.1; a pinpoint that is no
+    section of its own ("Section 2.1(c)", "Section 2.2(a)") falls back to the section holding it
+    and says so; "Appendix D.2" is section D.2; a missing dotted section ("Section 4.3.7") is an
+    error, never section 4.3."""
+    import textwrap
+
+    import docstrata
+    from docstrata.search import QueryError
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "licence.txt").write_text(PINPOINTS, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
+        tools:
+          - name: docs
+            type: hierarchical_document
+            description: a licence
+            source: docs/
+            database: in-memory
+        """), encoding="utf-8")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        t = tools["docs"]
+        t.ingest()
+        page = t.get_section("licence.txt", "Section 2.1(b)")
+        assert page.section_id == "2.1(b)" and not page.notice
+        assert "make and sell" in page.content and "reproduce its" not in page.content
+        page = t.get_section("licence.txt", "Section 2.2(a)")
+        assert page.section_id == "2.2" and "effective on the date" in page.content
+        assert "no section 'Section 2.2(a)'" in page.notice and page.content.startswith(page.notice)
+        page = t.get_section("licence.txt", "Appendix D.2")
+        assert page.section_id == "D.2" and "ClientHello" in page.content
+        with pytest.raises(QueryError, match="no section 'Section 4.3.7'"):
+            t.get_section("licence.txt", "Section 4.3.7")

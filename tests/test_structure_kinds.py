@@ -687,3 +687,115 @@ def test_plain_lines_repeating_numbered_headings_and_wrapped_keyword_lines_are_b
     assert [s.section_id for s in tree.sections] == ["preamble", "1", "2", "3", "7"]
     assert all(s.parent_id is None for s in tree.sections)
     assert "Title 5 Appendix)." in _ids(tree)["2"].text
+
+
+# --- session 6 (issue 14 trial): plain-text licence and RFC shapes ---------------------------------
+
+BOXED = """5.3. In the event of termination, all end user license agreements survive.
+
+************************************************************************
+*                                                                      *
+*  6. Disclaimer of Warranty                                           *
+*  -------------------------                                           *
+*                                                                      *
+*  Covered Software is provided under this License on an "as is"       *
+*  basis, without warranty of any kind.                                *
+*                                                                      *
+************************************************************************
+
+************************************************************************
+*                                                                      *
+*  7. Limitation of Liability                                          *
+*  --------------------------                                          *
+*                                                                      *
+*  Under no circumstances shall any Contributor be liable to You.      *
+*                                                                      *
+************************************************************************
+
+8. Litigation
+-------------
+
+Any litigation relating to this License may be brought only in the courts.
+"""
+
+
+def test_headings_inside_ascii_boxes_are_sections():
+    """Trial 14 item 3: MPL 2.0 prints sections 6 and 7 inside ``*`` boxes; they were folded into
+    5.3. A box is unwrapped before scanning (lines framed by the border character both ends)."""
+    by_id = _ids(parse_sections(BOXED, "MPL-2.0.txt", "Mozilla Public License"))
+    assert {"5.3", "6", "7", "8"} <= set(by_id)
+    assert "as is" in by_id["6"].text and "*" not in by_id["6"].text
+    assert "liable to You" in by_id["7"].text and "as is" not in by_id["5.3"].text
+
+
+def test_a_box_that_is_not_closed_is_left_as_written():
+    text = "1. Scope\n\n**********\n*  2. Not a box  *\nplain line\n"
+    tree = parse_sections(text, "x.txt", "X")
+    assert "2" not in _ids(tree) and "*  2. Not a box  *" in tree.sections[-1].text
+
+
+RFC_APPENDIX = """Appendix D.  Backward Compatibility
+
+D.1.  Negotiating with an Older Server
+
+   A client that wishes to negotiate with servers.
+
+D.2.  Negotiating with an Older Client
+
+   A TLS server can also receive a ClientHello.
+
+D.3.  0-RTT Backward Compatibility
+
+   0-RTT data is not compatible with older servers.
+
+D.4.  Middlebox Compatibility Mode
+
+   Field measurements have found middleboxes.
+"""
+
+
+def test_lettered_appendix_section_whose_title_opens_with_a_digit():
+    """Trial 14 item 3: RFC 8446 ``D.3.  0-RTT Backward Compatibility`` was folded into D.2 (a
+    lettered label needed a capital after it); after a wide gap a digit may open the title."""
+    by_id = _ids(parse_sections(RFC_APPENDIX, "rfc8446.txt", "TLS 1.3"))
+    assert {"D.1", "D.2", "D.3", "D.4"} <= set(by_id)
+    assert by_id["D.3"].parent_id == "appendix-d" and "0-RTT data is not" in by_id["D.3"].text
+    assert "0-RTT data" not in by_id["D.2"].text
+
+
+LIMBS_THEN_FLUSH = """2.3. Limitations on Grant Scope
+
+No patent license is granted by a Contributor:
+
+(a) for any code that a Contributor has removed from Covered Software;
+    or
+
+(b) under Patent Claims infringed by Covered Software in the absence of
+    its Contributions.
+
+This License does not grant any rights in the trademarks of any
+Contributor.
+
+2.4. Subsequent Licenses
+
+No Contributor makes additional grants.
+"""
+
+
+def test_flush_paragraph_after_the_last_limb_belongs_to_the_provision():
+    """Trial 14 item 3: the paragraph after (b), set back to the labels' indentation while the
+    limbs hang deeper, is the provision's own text, not more of (b)."""
+    by_id = _ids(parse_sections(LIMBS_THEN_FLUSH, "MPL-2.0.txt", "MPL"))
+    assert "trademarks" not in by_id["2.3(b)"].text and "its Contributions." in by_id["2.3(b)"].text
+    flush = [s for s in by_id.values() if "trademarks" in s.text]
+    assert len(flush) == 1 and flush[0].parent_id == "2.3" and flush[0].section_id != "2.3(b)"
+    assert "2.3 Limitations on Grant Scope" in flush[0].parent_chain
+
+
+def test_flush_left_items_keep_their_paragraphs():
+    """No hanging indent, no evidence where the limb ends: its second paragraph stays its own."""
+    text = ("2.3. Limits\n\nIt applies:\n\n(a) to code removed;\n\n(b) to infringements caused\nby others.\n\n"
+            "Such infringements are excluded.\n")
+    by_id = _ids(parse_sections(text, "x.txt", "X"))
+    assert "Such infringements" in by_id["2.3(b)"].text
+    assert not any(sid.endswith("-flush") for sid in by_id)

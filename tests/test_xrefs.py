@@ -402,3 +402,82 @@ def test_a_named_instrument_in_the_same_index_resolves_there(tmp_path):
     assert (by_text["section 5"]["target_document"], by_text["section 5"]["target_section_id"]) == (
         "privacy-act.md", "5")
     assert by_text["Article 21"]["resolved"] is False and by_text["Article 21"]["target_section_id"] is None
+
+
+RFC_TEXT = """4.1.  Key Exchange
+
+   See Appendix D.4 and Appendix B.4 for details, and Appendix C.
+
+4.3.  Server Parameters
+
+   The point is validated as in Section 4.3.7 of [X962] and Section 5.6.2.3 of
+   [KEYAGREEMENT]; see also [RFC5246], Section 7.4.  Section 4.3.9 is cited here.
+
+Appendix B.  Protocol Data Structures
+
+B.4.  Cipher Suites
+
+   Suites.
+
+Appendix C.  Implementation Notes
+
+   Notes.
+
+Appendix D.  Backward Compatibility
+
+D.4.  Middlebox Compatibility Mode
+
+   Middleboxes.
+"""
+
+
+def test_lettered_appendix_references_and_bracketed_citations():
+    """Trial 14 items 5 and 6 (RFC 8446): ``Appendix D.4`` names section D.4; ``Section 4.3.7 of
+    [X962]`` cites another document; a dotted section that does not exist (4.3.9) never resolves
+    to its parent 4.3."""
+    tree = parse_sections(RFC_TEXT, "rfc8446.txt", "TLS 1.3")
+    got = {r.text: r for r in extract_cross_references(tree)}
+    assert (got["Appendix D.4"].section_id, got["Appendix B.4"].section_id, got["Appendix C"].section_id) == (
+        "D.4", "B.4", "appendix-c")
+    assert got["Section 4.3.7"].document == "X962" and got["Section 4.3.7"].section_id is None
+    assert got["Section 5.6.2.3"].document == "KEYAGREEMENT" and got["Section 5.6.2.3"].section_id is None
+    assert got["Section 7.4"].document == "RFC5246"
+    assert got["Section 4.3.9"].section_id is None and got["Section 4.3.9"].document is None
+
+
+def test_a_missing_item_still_resolves_to_its_provision():
+    """An item (``Section 4.3(b)``) is inside its provision's text even when not parsed as a section."""
+    tree = parse_sections(RFC_TEXT, "rfc8446.txt", "TLS 1.3")
+    refs = find_cross_references("as Section 4.3(b) says", tree, "4.1")
+    assert [r.section_id for r in refs] == ["4.3"]
+
+
+AMENDING = """SEC. 101. Revised discretionary spending limits.
+
+(a) Amendments.—Section 251A of the Balanced Budget Act of 1985 is amended—
+
+(1) in paragraph (1) (as redesignated by subsection (b)), by striking “2013” and inserting “2014”; and
+
+(2) as redesignated by subsection (b) of this section, by adding at the end the following.
+
+(b) Effect.—The limits of subsection (a) apply from 2014, as paragraph (1) of this subsection says.
+
+(1) The first limb.
+"""
+
+
+def test_relative_references_in_an_amendment_name_the_amended_provision():
+    """Trial 14 item 6 (USLM public law): ``(1) in paragraph (1), by striking …`` names paragraph
+    (1) of the section amended, not this Act's 101(a)(1); outside the instruction it resolves."""
+    tree = parse_sections(AMENDING, "pl.txt", "Public Law")
+    ids = {s.section_id for s in tree.sections}
+    assert {"101(a)(1)", "101(b)(1)"} <= ids
+    refs = extract_cross_references(tree)
+    amending = [r for r in refs if r.source_section_id == "101(a)(1)" and r.text == "paragraph (1)"]
+    assert amending and all(r.section_id is None for r in amending)
+    own = [r for r in refs if r.source_section_id == "101(a)(2)" and r.text == "subsection (b)"]
+    assert own and own[0].section_id == "101(b)"  # "of this section": this Act's own
+    by_this = [r for r in refs if r.source_section_id == "101(a)(1)" and r.text == "subsection (b)"]
+    assert by_this and by_this[0].section_id == "101(b)"  # "as redesignated by subsection (b)"
+    plain = [r for r in refs if r.source_section_id == "101(b)" and r.text == "paragraph (1)"]
+    assert plain and plain[0].section_id == "101(b)(1)"

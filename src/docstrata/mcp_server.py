@@ -394,9 +394,11 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                                                                  "('Source:'), or its file name or stem")],
         section_id: Annotated[str | None, Field(max_length=MAX_NAME_CHARS,
                                                 description="Section id as shown in search results ('Section:'), "
-                                                            "e.g. '4.2.1' or 'article-17', or a heading title one "
-                                                            "section has ('Definitions'); omit to read the whole "
-                                                            "document")] = None,
+                                                            "e.g. '4.2.1' or 'article-17', a citation ('Section 2.1(b)', "
+                                                            "'Appendix D.2'; a pinpoint that is no section of its "
+                                                            "own returns the section holding it, with a note), or a "
+                                                            "heading title one section has ('Definitions'); omit to "
+                                                            "read the whole document")] = None,
         max_chars: _MaxPage = 8000,
         cursor: _Cursor = None,
         ctx: Context = None,

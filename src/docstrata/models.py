@@ -489,6 +489,8 @@ class SectionPage:
     ``total_chars`` characters; ``next_cursor`` (``None`` on the last page) is passed back to
     read the next page; ``chunk_ids`` the chunks this page draws from; ``chunks`` those chunks.
     Iterating a page yields its chunks (so code written for the old ``list[Chunk]`` still runs).
+    ``notice`` is non-empty when the asked pinpoint (``Section 2.1(c)``) is no section of its own
+    and the page shows the most specific section that holds it.
     """
 
     document: str
@@ -501,6 +503,7 @@ class SectionPage:
     total_chars: int = 0
     next_cursor: str | None = None
     chunks: list[Chunk] = field(default_factory=list, repr=False, compare=False)
+    notice: str = ""  # set when a cited pinpoint fell back to the section holding it (also atop ``content``)
 
     @property
     def truncated(self) -> bool:

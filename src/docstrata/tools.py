@@ -1016,45 +1016,81 @@ class HierarchicalDocumentTool(_BaseTool):
     def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
         return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
 
-    def _section_chunks(self, doc_key: str, section_id: str) -> list[Chunk]:
-        from .index.exact import alias_keys
-
+    def _section_chunks(self, doc_key: str, section_id: str) -> tuple[list[Chunk], str, str]:
+        """(chunks, section id, notice) of section ``section_id`` of ``doc_key``: the id as given,
+        else the most specific section a cited form names (``Section 2.1(b)`` is ``2.1(b)``, not
+        the ``2.1`` whose chunk holds it), else a unique heading title. A cited pinpoint that is
+        not a section of its own (``Section 2.1(c)``) falls back to the nearest enclosing section
+        that exists, one parenthesised part at a time, and ``notice`` says so (it is ``""`` when
+        no fallback was needed). A dotted number that does not exist (``Section 4.3.7``) never
+        falls back to ``4.3``. Raises :class:`QueryError` when nothing matches."""
         chunks = self.store.document_chunks(doc_key)
 
         def holds(c: Chunk, sid: str) -> bool:
             meta = c.metadata
             return c.section_id == sid or sid in meta.get("sections", ()) or sid in meta.get("ancestors", ())
 
-        found = [c for c in chunks if holds(c, section_id)]
-        if not found:  # cited form: "Section 4.2", "Art. 17"
-            keys = set(alias_keys(section_id))
-            starts = [c for c in chunks if keys & {k for a in c.aliases for k in alias_keys(a)}]
-            if starts:  # the first chunk of "Section 4" may be 4.1's, holding heading-only 4 too
-                targets = list(dict.fromkeys(_cited_target(c, keys) for c in starts))
-                # two containers cited alike ("Title I" of Division A and of Division B): ask, never guess
-                apart = [t for t in targets if not any(o != t and t.startswith(o + "/") for o in targets)]
-                if len(apart) > 1 and all("/" in t for t in apart):
-                    raise QueryError(f"{len(apart)} sections of {doc_key} are cited as {section_id!r}: "
-                                     f"{', '.join(apart[:8])}; ask for one of these ids")
-                found = [c for c in chunks if holds(c, targets[0])]
-        if not found:  # a heading title ("Introduction"), when exactly one section has it
-            titled = _sections_titled(chunks, section_id)
-            if len(titled) > 1:
-                raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
-                                 f"{', '.join(titled[:8])}; ask for one of these ids")
-            found = [c for c in chunks if titled and holds(c, titled[0])]
-        ids = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]))
-        if not found:  # "Title I" when Division A and Division B both have one (ids qualified by container)
-            keys = set(alias_keys(section_id))
+        asked = section_id.strip()
+        found = [c for c in chunks if holds(c, asked)]
+        if found:
+            return found, asked, ""
+        if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
+            return found, asked.lower(), ""
+        cited, notice = asked, ""
+        while cited:
+            target = self._cited_section(chunks, cited)
+            if target and "/" in target:  # two containers cited alike ("Title I" of Division A and of B): ask
+                last = target.rsplit("/", 1)[1]
+                alike = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]
+                                           if sid.rsplit("/", 1)[-1] == last and "/" in sid))
+                if len(alike) > 1:
+                    raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {cited!r}: "
+                                     f"{', '.join(alike[:8])}; ask for one of these ids")
+            if target:
+                if cited != asked:
+                    notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
+                              f"section that exists; the pinpoint is inside its text]")
+                return [c for c in chunks if holds(c, target)], target, notice
+            shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
+            cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""
+        titled = _sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
+        if len(titled) > 1:
+            raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
+                             f"{', '.join(titled[:8])}; ask for one of these ids")
+        found = [c for c in chunks if titled and holds(c, titled[0])]
+        if not found:
+            ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
+                                                                      c.section_id, *c.metadata.get("sections", ())]))
+            from .index.exact import alias_keys
+
+            keys = set(alias_keys(asked))  # "Title I" of Division A and of Division B (container-qualified ids)
             alike = [sid for sid in ids if "/" in sid and keys & _cited_keys(sid.rsplit("/", 1)[1])]
             if len(alike) > 1:
                 raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
                                  f"{', '.join(alike[:8])}; ask for one of these ids")
-        if not found:
-            ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
-                                                                      c.section_id, *c.metadata.get("sections", ())]))
             raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
-        return found
+        return found, titled[0], ""
+
+    @staticmethod
+    def _cited_section(chunks: list[Chunk], cited: str) -> str | None:
+        """The id of the section a cited form (``Section 4.2``, ``Art. 17(3)``, ``Appendix D.2``)
+        names among ``chunks``: the section whose citation keys meet the form's most specific key,
+        else the section of the first chunk whose aliases meet it; ``None`` when none does."""
+        from .index.exact import alias_keys
+
+        keys = alias_keys(cited)
+        ids = list(dict.fromkeys(sid for c in chunks for sid in
+                                 [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]))
+        for key in keys:  # most specific key first: "section 2.1(b)", then "2.1(b)"
+            named = [sid for sid in ids if key in _cited_keys(sid)]
+            if named:
+                return named[0]
+        wanted = set(keys)
+        starts = [c for c in chunks if wanted & {k for a in c.aliases for k in alias_keys(a)}]
+        if not starts:
+            return None
+        held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
+        return next((sid for sid in held if wanted & _cited_keys(sid)), starts[0].section_id)
 
     def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
                     cursor: str | None = None) -> SectionPage:
@@ -1073,16 +1109,9 @@ class HierarchicalDocumentTool(_BaseTool):
         _check_max_chars(max_chars)
         self.ensure_ready()
         doc_key = self._resolve_document(document)
-        item = None  # a sub-item sharing its parent's chunk ("article-17(3)"): its own lines
+        item, notice = None, ""  # item: a sub-item sharing its parent's chunk ("article-17(3)"): its own lines
         if section_id:
-            chunks = self._section_chunks(doc_key, section_id)
-            sid_asked = section_id.strip().lower()
-            if len(chunks) == 1 and sid_asked not in chunks[0].metadata.get("sections", ()):
-                from .index.exact import alias_keys
-
-                keys = set(alias_keys(section_id))  # cited form of a sub-item: "Article 9(2)" → article-9(2)
-                sid_asked = next((sid for sid in chunks[0].metadata.get("sections", ())
-                                  if keys & _cited_keys(sid)), sid_asked)
+            chunks, sid_asked, notice = self._section_chunks(doc_key, section_id)
             if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
                     and sid_asked != chunks[0].section_id:
                 item = (sid_asked, _item_span(chunks[0], sid_asked))
@@ -1100,6 +1129,8 @@ class HierarchicalDocumentTool(_BaseTool):
         if item and not item[1]:
             text = (f"[{item[0]} is part of chunk {chunks[0].chunk_id}; showing {chunks[0].section_id}, "
                     f"which holds it]\n\n") + text
+        if notice:
+            text = notice + "\n\n" + text
         scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
         start = _read_cursor(cursor, text, scope)
         end = _page_end(text, start, max_chars)
@@ -1113,7 +1144,8 @@ class HierarchicalDocumentTool(_BaseTool):
         return SectionPage(document=doc_key, section_id=sid, title=title,
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
-                           next_cursor=_cursor(end, text, scope) if end < len(text) else None, chunks=in_page)
+                           next_cursor=_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
+                           notice=notice)
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)

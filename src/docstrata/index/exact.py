@@ -96,6 +96,8 @@ def reference_keys(kind_text: str | None, num: str) -> list[str]:
     if kind in _TRANSPARENT or kind is None:
         if _is_specific(n) or kind is not None:
             keys.append(n)
+    elif kind in ("appendix", "annex") and re.fullmatch(r"[a-z]\.\d[\w.()]*", n):
+        keys.append(n)  # "Appendix D.2" is section D.2 (RFC appendices number their sections so)
     return keys
 
 

@@ -59,9 +59,10 @@ _Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
 _BOLD = r"(?:\*\*|__)?"  # "**Term**" inside the quotes (Common Paper, markitdown's rendering of <b>)
 _TERM = rf"(?<![\w`'’])[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
-_PAREN = r"(?:\s*\([^()\n]{0,80}\))?"
+_PAREN = r"(?:\s*\((?P<alt>[^()\n]{0,80})\))?"  # "(or "Your")": another spelling of the term
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
-_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+[a-z][\w-]*){{0,4}}\s*,?\s*{_VERB}")
+# in a definitions section, words may qualify the term before the verb: "Patent Claims" of a Contributor means
+_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+[A-Za-z][\w-]*){{0,4}}\s*,?\s*{_VERB}")
 _UNQUOTED_RE = re.compile(
     r"(?:^|(?<=[.\n|]\s)|(?<=\n))(?:\*\*)?(?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5}?)(?:\*\*)?"
     r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b")
@@ -74,6 +75,13 @@ _LEAD_IN = frozenset("the a an each collectively together individually jointly s
 _NAMING_LEAD = frozenset("the hereinafter hereafter referred as called known".split())
 _BCP14 = frozenset("MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL".split())
 _GLOSSARY_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*(?P<bold>[^*\n]{1,60})\*\*|(?P<colon>[A-Z][\w ()/-]{0,60}?):)\s+(?P<def>\S.*)$")
+# "   client:  The endpoint initiating the TLS connection." (RFC terminology lists): a term of up to
+# four words, a colon, the definition, continued on the lines indented below it
+_COLON_ENTRY_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?:[-*][ \t]+)?(?P<term>[A-Za-z][\w()/'’-]*(?:[ ][A-Za-z0-9][\w()/'’-]*){0,3})"
+                             r":[ \t]+(?P<def>\S[^\n]*(?:\n(?P=ind)[ \t]+\S[^\n]*)*)")
+# a definition whose paragraph ends by introducing its limbs: "means any of the following:", "means—"
+_INTRO_END_RE = re.compile(r"(?:[:—–]|\s-|\b(?:means|includes|following|who|which|that|where|if))\s*$", re.I)
+_LIMB_START_RE = re.compile(r"[>*-]?[ \t]*(?:\([a-zA-Z0-9]{1,4}\)|[a-z0-9]{1,3}[.)])\s")
 
 
 def _clean(text: str) -> str:
@@ -101,17 +109,21 @@ _LIMB_RE = re.compile(r"^[>*\s“\"‘']*\([0-9A-Za-z]{1,5}\)")
 
 def _definition_after(text: str, start: int) -> str:
     """The definition text from ``start`` to the end of its paragraph (≤ 1500 chars); a definition
-    that opens limbs ("means any individual who—", "means any of the following:") keeps the
-    paragraphs of its limbs (``(A) …``, ``“(i) …``) and their continuations."""
+    that opens limbs ("means any individual who—", "means any of the following:", a bare
+    "means") keeps the paragraphs of its limbs (``(A) …``, ``“(i) …``, ``a. …``) and their
+    continuations."""
     end = text.find("\n\n", start)
     end = len(text) if end < 0 else end
     parts = [text[start:end]]
-    need_more, in_limbs = bool(_OPENS_LIMBS_RE.search(parts[0].strip())), False
-    while (need_more or in_limbs) and end < len(text) and sum(map(len, parts)) < 1500:
+    first = parts[0].strip()
+    need_more, in_limbs = bool(_OPENS_LIMBS_RE.search(first)), False
+    opens = need_more or bool(_INTRO_END_RE.search(first))  # "… means" / "… who": limbs may follow
+    while (need_more or in_limbs or opens) and end < len(text) and sum(map(len, parts)) < 1500:
+        opens = False
         nxt = text.find("\n\n", end + 2)
         nxt = len(text) if nxt < 0 else nxt
         following = text[end:nxt].strip()
-        limb = bool(_LIMB_RE.match(following))
+        limb = bool(_LIMB_RE.match(following) or _LIMB_START_RE.match(following))
         if not following or not (limb or need_more):
             break
         parts.append(re.sub(r"^(?:>\s*)+|\*\*", "", following))  # quoted limbs: their words, not Markdown
@@ -161,6 +173,8 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(_NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
         for term, definition in found:
+            if _INTRO_END_RE.search(definition):  # "means a person who—" and its limbs are subsections
+                definition = f"{definition} {_limb_text(tree, s)}".strip()
             add(term, definition, s.section_id)
     if marked:
         placed = _place_marked(marked, tree)
@@ -169,6 +183,22 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
                 add(m.term, " ".join(m.definition.split()), section_id)
         out.sort(key=lambda d: _order(d, tree))
     return out
+
+
+def _limb_text(tree: DocumentTree, s: Section) -> str:
+    """The text of the item subsections (``(a)``, ``(1)``, ``(A)`` and their own items) directly
+    after ``s`` in document order, as one line (≤ 1500 chars): the limbs a definition that ends
+    ``means—`` introduces."""
+    at = next((i for i, x in enumerate(tree.sections) if x is s), None)
+    if at is None:
+        return ""
+    inside, parts = {s.section_id}, []
+    for x in tree.sections[at + 1:]:
+        if x.parent_id not in inside or not (x.number or "").startswith("("):
+            break
+        inside.add(x.section_id)
+        parts.append(_clean(f"{x.heading}\n{x.text}" if x.heading else x.text))
+    return " ".join(" ".join(parts).split())[:1500]
 
 
 def _order(d: DefinitionEntry, tree: DocumentTree) -> int:
@@ -253,7 +283,10 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
     for m in pattern.finditer(body):
         term = m.group("term").strip(" ,.")
         if _plausible_term(term, quoted=True):
-            found.append((m.start(), term, _definition_after(body, m.start("verb"))))
+            definition = _definition_after(body, m.start("verb"))
+            found.append((m.start(), term, definition))
+            for alt in _alternative_terms(m.group("alt")):  # "You" (or "Your") means …
+                found.append((m.start() + 1, alt, definition))
     for pos, term, sentence in _parenthetical_terms(body):
         if not any(abs(p - pos) < 3 for p, _, _ in found):
             found.append((pos, term, sentence))
@@ -278,6 +311,14 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
             if _plausible_term(term) and not any(abs(p - m.start()) < 12 or t.lower() == term.lower()
                                                  for p, t, _ in found):
                 found.append((m.start(), term, _definition_after(body, m.start("verb"))))
+    if in_defs:
+        entries = [m for m in _COLON_ENTRY_RE.finditer(body)
+                   if _plausible_term(m.group("term")) and len(m.group("def").split()) >= 2]
+        if len(entries) >= 2:  # a list of "term:  definition" lines, not one "Note: …"
+            for m in entries:
+                term = m.group("term")
+                if not any(t.lower() == term.lower() and p < m.start() for p, t, _ in found):
+                    found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
     if in_defs and not found:
         for line in body.splitlines():
             g = _GLOSSARY_LINE_RE.match(line)
@@ -287,6 +328,18 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
                     found.append((0, term, " ".join(g.group("def").split())[:1500]))
     found.sort(key=lambda x: x[0])
     return [(t, d) for _, t, d in found]
+
+
+def _alternative_terms(alt: str | None) -> list[str]:
+    """Quoted spellings in the parenthesis after a term: ``(or "Your")`` → ``["Your"]``; nothing
+    when the parenthesis says anything else (``(as defined below)``)."""
+    if not alt:
+        return []
+    quoted = list(_QUOTED_RE.finditer(alt))
+    rest = _QUOTED_RE.sub(" ", alt)
+    if not quoted or not set(_lead_words(rest)) <= {"or", "and", "also", "each", "together", "collectively"}:
+        return []
+    return [t for q in quoted if _plausible_term(t := q.group("term").strip(" ,."), quoted=True)]
 
 
 def _lead_words(text: str) -> list[str]:
@@ -350,6 +403,8 @@ def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bo
     if not (0 < len(words) <= 8 and any(ch.isalpha() for ch in term)):
         return False
     lowered = [w.lower().strip("\"'“”‘’*_()") for w in words]
+    if not marked and re.search(r"[={}\[\]<>|]", term):
+        return False  # notation ("K_{send,recv} = foo" means "set …"), not a noun phrase; markup may mark "[[state]]"
     if quoted:
         return not term.endswith((".", ";")) and not (len(lowered) == 1 and lowered[0] in _DEMONSTRATIVES)
     if all(w in _FUNCTION_WORDS for w in lowered):

@@ -3,8 +3,9 @@
 Entry points: :func:`extract_cross_references` (a whole tree) and
 :func:`find_cross_references` (one passage, e.g. a chunk). Each reference's ``target`` is
 normalised like section ids (DESIGN §5: ``4.2``, ``203(a)``, ``article-6(1)``) and resolved to
-the finest section of the same document that exists: the exact id, else the nearest
-enclosing one (``article-6(1)`` → ``article-6``), else the first section inside it
+the finest section of the same document that exists: the exact id, else, for an item, the nearest
+enclosing one (``article-6(1)`` → ``article-6``; a dotted number that does not exist, ``4.3.7``,
+never resolves to ``4.3``), else the first section inside it
 (``2.1.1`` → ``2.1.1(1)``). Further forms:
 
 * compound references resolve inside their container: ``Article II, Section 3`` and
@@ -21,6 +22,10 @@ enclosing one (``article-6(1)`` → ``article-6``), else the first section insid
   id → heading text), a heading slug (Python-Markdown / GitHub style), or an id that spells a
   number (``#section-4.2``); links to other files (``[x](../guide/config.md#site_name)``) name that
   file as ``target_document`` (path relative to the source root) with the fragment as target;
+* a relative reference inside an amendment instruction (``(A) by striking, in the matter preceding
+  paragraph (1)``; ``… is amended``) names an item of the amended provision, not of this
+  document: it stays unresolved, unless it cites this Act itself (``… of this section``,
+  ``as redesignated by clause (ii)``);
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
   refer to some other section 8).
 """
@@ -32,16 +37,18 @@ from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
 
-_NUMBER = r"(?:[A-Z]?\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
+_NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
 _ROMAN = r"(?:[IVXLC]{1,7}\b)"
 _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
+# a lone capital letter after the keyword: "Appendix C", "Schedule A" (kept only for lettered containers)
+_LETTER = r"(?:[A-Z](?![\w.'’-]))"
 _KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
             r"paragraphs?|paras?\.|[Ss]ubsections?|[Cc]lauses?|Parts?|PART|Chapters?|CHAPTER|Schedules?|"
             r"Appendix|Appendices|APP|App\.?|Annex(?:es)?|[Ss]ections?|[Rr]ules?|[Aa]rticles?|[Pp]arts?|"
             r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?)")
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until)\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
-    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
+    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
 _INNER_AFTER_RE = re.compile(
@@ -53,7 +60,7 @@ _OUTER_AFTER_RE = re.compile(
 _CONTAINER_PREFIXES = {"article", "part", "chapter", "schedule", "appendix", "annex", "title", "division"}
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 _BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
-_ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}|{_ITEM}")
+_ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}")
 _RANGE_RE = re.compile(r"\s+(?:to|through|until)\s+|\s*[-–]\s*")
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
@@ -243,6 +250,11 @@ class _Resolver:
         return None
 
     def resolve(self, target: str) -> str | None:
+        lettered = re.match(r"^(?:appendix|annex)-([a-z](?:\.\d+[a-z]{0,2})+)(.*)$", target)
+        if lettered:  # "Appendix D.4" is section D.4 (RFC appendices number their sections so)
+            bare = lettered.group(1).upper() + lettered.group(2)
+            if bare in self.ids or bare in self.local:
+                return self._resolve(bare)
         found = self._resolve(target)
         if found is None and re.match(r"^(chapter|part)-\d", target):
             found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
@@ -307,7 +319,9 @@ class _Resolver:
             return self.local[target]
         coarser = target
         while True:
-            shorter = re.sub(r"(\([^()]*\)|\.[^.()]+)$", "", coarser)
+            # only an item falls back to its enclosing section (its text is there); a dotted
+            # number that does not exist ("4.3.7") is another section, never its parent "4.3"
+            shorter = re.sub(r"\([^()]*\)$", "", coarser)
             if shorter == coarser or not shorter:
                 break
             coarser = shorter
@@ -353,16 +367,25 @@ def _kind_word(word: str) -> str:
     return w[:-1] if w.endswith("s") and w[:-1] in _GENERIC_NAMES else w
 
 
+# "Section 4.3.7 of [X962]", "[RFC5246], Section 7.4": a bracketed citation label names another document
+_LABEL_AFTER_RE = re.compile(r"^\s*(?:of|in)\s+\[(?P<name>[A-Za-z][\w.+-]{0,30})\]")
+_LABEL_BEFORE_RE = re.compile(r"\[(?P<name>[A-Za-z][\w.+-]{0,30})\],?\s*$")
+
+
 def _named_document(after: str, before: str, generic: bool = False) -> str | None:
     """The document a reference names, as written, or ``None`` (this document or none named).
 
     ``… of the GPL`` / ``… of RFC 5246`` / ``… of the Data Protection Act 2018`` /
-    ``… of Regulation (EU) 2016/679`` (after the number), ``Art. 12 GDPR`` (an acronym right
+    ``… of Regulation (EU) 2016/679`` or ``… of [X962]`` (after the number; a bracketed citation
+    label as RFCs write them, also before: ``[RFC5246], Section 7``), ``Art. 12 GDPR`` (an acronym right
     after), ``RFC 5246 section 6.2`` / ``Regulation (EU) 2016/679 Article 6`` /
     ``Privacy Act 1988 section 5`` (before). ``of this Act`` names this document; a generic word
     alone (``of the Charter``, ``of the Agreement``) is returned only when ``generic`` is set, for
     the caller to decide whether it is this document (:meth:`_Resolver.is_own`).
     """
+    m = _LABEL_AFTER_RE.match(after) or _LABEL_BEFORE_RE.search(before[-34:])
+    if m:
+        return m.group("name")
     m = _EXTERNAL_RE.match(after)
     if m:
         name = m.group("name")
@@ -504,6 +527,24 @@ def _relative_base(source_section_id: str | None) -> str | None:
     return re.sub(r"\(.*$", "", source_section_id.split("/")[-1]) or None
 
 
+# an amendment instruction: "(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of
+# the … Act is amended—": its relative references ("paragraph (1)") name items of the amended provision
+_AMENDING_RE = re.compile(r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
+                          r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b")
+
+
+# "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
+_BY_THIS_RE = re.compile(r"\b(?:redesignated|amended|added|inserted|made)\s+by\s+$")
+_OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
+
+
+def _in_amendment(text: str, pos: int) -> bool:
+    """The paragraph of ``text`` holding ``pos`` is an amendment instruction."""
+    start = text.rfind("\n\n", 0, pos)
+    end = text.find("\n\n", pos)
+    return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end))
+
+
 def find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
     """References made in ``text`` (a passage of ``tree``), resolved against ``tree``.
 
@@ -552,17 +593,22 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         if name and resolver.is_own(name):
             name = None
         for number in numbers:
+            amending = (number.startswith("(") or prefix is None) and _in_amendment(text, m.start()) \
+                and not _OF_THIS_RE.match(text, m.end()) and not _BY_THIS_RE.search(text[max(0, m.start() - 40):m.start()])
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
                 number = re.sub(r"\s+", "", number)
-                found = resolver.resolve_item(number, source_section_id)
+                found = None if amending else resolver.resolve_item(number, source_section_id)
                 target = found or number
             elif prefix is None:
                 base = _relative_base(source_section_id)
                 target = f"{base}({number})" if base and "-" in base and number.isdigit() else _normalise(number, "")
-                found = resolver.resolve(target)
+                found = None if amending else resolver.resolve(target)
             else:
                 if re.fullmatch(_ROMAN, number) and not prefix:
-                    continue  # "Section I" style is too ambiguous without a container keyword
+                    continue
+                if re.fullmatch(r"[A-Z]", number) and not re.fullmatch(_ROMAN, number) \
+                        and prefix not in ("appendix", "annex", "schedule", "part"):
+                    continue  # a lone letter names only a lettered container ("Appendix C", "Schedule A")  # "Section I" style is too ambiguous without a container keyword
                 target = _normalise(number, prefix)
                 found = resolver.resolve(target)
             refs.append((m.start(), _ref(m.group(0), target, None if name else found, source_section_id, name)))

@@ -36,10 +36,18 @@ mid-sentence ("… extended by", "… see Section") or continues an unrecognised
 an ``N.`` line that opens or continues dotted clauses (``2.`` then ``2.1``) is a clause, not a
 list item; dotted labels are not Markdown list syntax.
 
-Modules, in pipeline order: ``patterns`` (label grammar, marker records), ``labels`` (label and
+Text boxed in an ASCII frame (``*  6. Disclaimer of Warranty  *`` between rows of ``*``) is
+unwrapped first (:mod:`.frames`), so headings inside a box are found like any other.
+
+A paragraph after the last limb of a list, set back to the limbs' label indentation while the
+limbs hang deeper (``(c) under …`` / ``    its Contributions.`` / ``This License does not …``),
+is flush text of the provision holding the list: a section ``<parent>-flush`` of its own
+(:mod:`.flush`), not more text of ``(c)``.
+
+Modules, in pipeline order: ``frames`` (ASCII boxes unwrapped), ``patterns`` (label grammar, marker records), ``labels`` (label and
 title reading, numbering arithmetic), ``scan`` (markers found line by line), ``filtering``
 (subtitles merged, stray labels and items dropped), ``build`` (markers nested into sections with
-normalised ids), ``ids`` (ids made unique, parent chains and citation aliases).
+normalised ids), ``flush`` (flush text after a list), ``ids`` (ids made unique, parent chains and citation aliases).
 """
 
 from __future__ import annotations
@@ -48,6 +56,8 @@ import re
 
 from ...models import DocumentTree
 from .build import HEADING_LEVELS_ARE_NESTING, _build
+from .flush import split_flush_text
+from .frames import unframe_boxes
 from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
@@ -114,7 +124,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
         holds text before the first marker when there is any. Definitions and
         cross-references are left empty (see ``definitions.py`` and ``xrefs.py``).
     """
-    lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = unframe_boxes(markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
     markers = _scan(lines, markdown_flavour)
     if not list_items:
@@ -132,6 +142,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     finally:
         HEADING_LEVELS_ARE_NESTING.reset(token)
     _pair_headings_with_bodies(sections)
+    sections = split_flush_text(sections)
     suffixed = _make_unique(sections)
     _fill_aliases_and_chains(sections, suffixed)
     return DocumentTree(doc_key=doc_key, title=title, sections=sections)

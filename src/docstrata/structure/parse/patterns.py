@@ -36,7 +36,9 @@ _LABEL_RE = re.compile(
     rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
     rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"
 )
-_FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)(?P<rest>[A-Z].*)$")
+# "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces)
+_FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)"
+                                       r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))\d(?=[\w-]*[A-Za-z])).*)$")
 _ITEM_RE = re.compile(r"^(?P<label>\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
 _MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
