@@ -1036,16 +1036,20 @@ class HierarchicalDocumentTool(_BaseTool):
             return found, asked, ""
         if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
             return found, asked.lower(), ""
+        ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
+                                                                  c.section_id, *c.metadata.get("sections", ())]))
+        from .index.exact import alias_keys
+
+        # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
+        # container): ask, never pick the first.
+        keys = set(alias_keys(asked))
+        alike = [sid for sid in ids if "/" in sid and keys & _cited_keys(sid.rsplit("/", 1)[1])]
+        if len(alike) > 1:
+            raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
+                             f"{', '.join(alike[:8])}; ask for one of these ids")
         cited, notice = asked, ""
         while cited:
             target = self._cited_section(chunks, cited)
-            if target and "/" in target:  # two containers cited alike ("Title I" of Division A and of B): ask
-                last = target.rsplit("/", 1)[1]
-                alike = list(dict.fromkeys(sid for c in chunks for sid in [c.section_id, *c.metadata.get("sections", ())]
-                                           if sid.rsplit("/", 1)[-1] == last and "/" in sid))
-                if len(alike) > 1:
-                    raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {cited!r}: "
-                                     f"{', '.join(alike[:8])}; ask for one of these ids")
             if target:
                 if cited != asked:
                     notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
@@ -1059,15 +1063,6 @@ class HierarchicalDocumentTool(_BaseTool):
                              f"{', '.join(titled[:8])}; ask for one of these ids")
         found = [c for c in chunks if titled and holds(c, titled[0])]
         if not found:
-            ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
-                                                                      c.section_id, *c.metadata.get("sections", ())]))
-            from .index.exact import alias_keys
-
-            keys = set(alias_keys(asked))  # "Title I" of Division A and of Division B (container-qualified ids)
-            alike = [sid for sid in ids if "/" in sid and keys & _cited_keys(sid.rsplit("/", 1)[1])]
-            if len(alike) > 1:
-                raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
-                                 f"{', '.join(alike[:8])}; ask for one of these ids")
             raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
         return found, titled[0], ""
 

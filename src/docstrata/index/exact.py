@@ -15,6 +15,7 @@ plain "17" names too many things. Defined terms use ``term:<folded term>``; reco
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .keyword import analyze, fold
@@ -180,6 +181,7 @@ def singular_term_keys(term: str) -> list[str]:
     return [k for k in dict.fromkeys(out) if k != key and len(k) > len(prefix) + 1]
 
 
+@functools.lru_cache(maxsize=4096)  # called per hit per defined term of every answer
 def term_pattern(term: str) -> str:
     """A regex (for case-folded text) matching ``term`` and its English plural or possessive, as
     whole words: ``Business Day`` also matches ``business days`` and ``business day's``; ``Party``
