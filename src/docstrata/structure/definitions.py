@@ -81,7 +81,6 @@ _COLON_ENTRY_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?:[-*][ \t]+)?(?P<term>[A-Za
                              r":[ \t]+(?P<def>\S[^\n]*(?:\n(?P=ind)[ \t]+\S[^\n]*)*)")
 # a definition whose paragraph ends by introducing its limbs: "means any of the following:", "means—"
 _INTRO_END_RE = re.compile(r"(?:[:—–]|\s-|\b(?:means|includes|following|who|which|that|where|if))\s*$", re.I)
-_LIMB_START_RE = re.compile(r"[>*-]?[ \t]*(?:\([a-zA-Z0-9]{1,4}\)|[a-z0-9]{1,3}[.)])\s")
 
 
 def _clean(text: str) -> str:
@@ -103,8 +102,11 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     return False
 
 
+# A paragraph ending like this certainly continues in limbs (the next paragraph is taken even when it
+# is only a limb's bare label); _INTRO_END_RE ("… means", "… who") only says limbs may follow.
 _OPENS_LIMBS_RE = re.compile(r"(?:[—–:]|\bfollowing\W*)\s*$")
-_LIMB_RE = re.compile(r"^[>*\s“\"‘']*\([0-9A-Za-z]{1,5}\)")
+# A limb: "(a) …", "“(i) …", "> (A) …" (quoted amendment text), "a. …", "1) …".
+_LIMB_RE = re.compile(r"^[>*\s“\"‘'-]*(?:\([0-9A-Za-z]{1,5}\)|[a-z0-9]{1,3}[.)]\s)")
 
 
 def _definition_after(text: str, start: int) -> str:
@@ -123,7 +125,7 @@ def _definition_after(text: str, start: int) -> str:
         nxt = text.find("\n\n", end + 2)
         nxt = len(text) if nxt < 0 else nxt
         following = text[end:nxt].strip()
-        limb = bool(_LIMB_RE.match(following) or _LIMB_START_RE.match(following))
+        limb = bool(_LIMB_RE.match(following))
         if not following or not (limb or need_more):
             break
         parts.append(re.sub(r"^(?:>\s*)+|\*\*", "", following))  # quoted limbs: their words, not Markdown
