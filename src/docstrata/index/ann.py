@@ -29,7 +29,7 @@ def _faiss():
     except ImportError:
         from ..errors import ConfigError
 
-        raise ConfigError("database provider 'faiss' needs faiss-cpu: pip install 'docstrata[faiss]'",
+        raise ConfigError("database provider 'faiss' needs faiss-cpu: pip install faiss-cpu",
                           path="database.provider") from None
     return faiss
 
