@@ -43,3 +43,35 @@ class TestInMemoryStore(StoreConformance):
 
         yield make
         assert list(tmp_path.iterdir()) == []  # nothing written to disk
+
+
+def _rec(cid: str, text: str, seed: int):
+    import numpy as np
+
+    from docstrata.models import Chunk
+    from docstrata.store.base import StoredChunk
+
+    v = np.random.default_rng(seed).standard_normal((1, 8)).astype(np.float32)
+    return StoredChunk(Chunk(chunk_id=cid, doc_key="p.csv", ordinal=seed, content=text, section_id="",
+                             parent_chain=[], heading_level=0), v / np.linalg.norm(v), [])
+
+
+def test_upserts_keep_one_keyword_document_per_chunk(tmp_path):
+    """Upserts delete from tantivy only chunks already stored (a queued delete per new chunk grew the
+    writer's memory with the file); a chunk rewritten before the commit, or given twice in one call,
+    still ends up once, with its last text, and the reopened index passes its health check."""
+    root = tmp_path / "idx"
+    store = EmbeddedStore(root, dim=8)
+    store.upsert_chunks("p.csv", [_rec(f"r{i}", f"plain widget {i}", i) for i in range(6)])
+    store.upsert_chunks("p.csv", [_rec("r2", "copper gadget", 20), _rec("r9", "tin kettle", 9),
+                                  _rec("r9", "brass kettle", 10)])  # r2 not yet committed to tantivy
+    store.flush()
+    assert store.count() == store.keyword_size() == 7
+    assert [c for c, _ in store.keyword_search("copper gadget", 10)] == ["r2"]
+    assert [c for c, _ in store.keyword_search("kettle", 10)] == ["r9"]
+    assert store.keyword_search("tin", 10) == [] and store.get_chunks(["r9"])[0].content == "brass kettle"
+    assert {c for c, _ in store.keyword_search("widget", 10)} == {"r0", "r1", "r3", "r4", "r5"}
+    store.close()
+    again = EmbeddedStore(root, dim=8)
+    assert again._keyword_healthy(again._keyword) and again.keyword_size() == 7
+    again.close()
