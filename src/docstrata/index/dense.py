@@ -368,6 +368,75 @@ def write_float16(matrix: np.ndarray, path) -> float:
     return max_row_norm(matrix)
 
 
+_STREAM_ROWS = 16_384  # rows per block when a vector file is read to write its float16 copy (25 MB at dim 384)
+
+
+def _npy_header(f) -> tuple[tuple, bool, np.dtype]:
+    """(shape, fortran order, dtype) of the ``.npy`` file open as ``f``, which is left at its data."""
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        return np.lib.format.read_array_header_1_0(f)
+    return np.lib.format.read_array_header_2_0(f)
+
+
+def _npy_blocks(npy_path, rows: int):
+    """Blocks of at most ``rows`` rows of a 2-D float32 ``.npy`` file, read with plain reads into one
+    reused buffer: no memory map, so the file's pages never count in this process's resident memory."""
+    with open(npy_path, "rb") as f:
+        shape, fortran, dtype = _npy_header(f)
+        if len(shape) != 2 or fortran or dtype != np.float32:
+            raise ValueError(f"{npy_path}: not a C-order 2-D float32 array")
+        n, dim = shape
+        buf = np.empty((min(rows, n), dim), dtype=np.float32)
+        for start in range(0, n, rows):
+            part = buf[:min(rows, n - start)]
+            if f.readinto(memoryview(part).cast("B")) != part.nbytes:
+                raise OSError(f"{npy_path}: shorter than its header says")
+            yield part
+
+
+def write_float16_from_file(npy_path, path) -> float:
+    """Write the :func:`float16_index` of the float32 matrix in the ``.npy`` file ``npy_path`` to
+    ``path`` (faiss format, as :func:`read_float16` reads it), streaming: a block of rows is read,
+    encoded by faiss (``sa_encode``) and appended, so memory stays one block whatever the number of
+    rows (building the index in memory held 768 MB of codes plus 1.5 GB of mapped file pages at 1M
+    rows: the peak of a 1M-row ingest). Returns :func:`max_row_norm`. Raises ``OSError``.
+
+    The file is faiss's own serialisation of an empty index with the row count and codes spliced
+    in; the layout (row count at byte 8, codes last, after their byte count) is checked against
+    faiss's serialisation of a one-row index first, and the in-memory path is used if it differs."""
+    faiss = _faiss()
+    with open(npy_path, "rb") as f:
+        (n, dim), _, _ = _npy_header(f)
+    empty = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+    head = faiss.serialize_index(empty).tobytes()
+    one = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+    probe = np.full((1, dim), 0.5, dtype=np.float32)
+    one.add(probe)
+    code = one.sa_encode(probe).tobytes()
+    size = len(code)
+    if faiss.serialize_index(one).tobytes() != _spliced(head, 1, size) + code:
+        return write_float16(np.load(npy_path, mmap_mode="r"), path)
+    best = 0.0
+    try:
+        with open(path, "wb") as out:
+            out.write(_spliced(head, n, size))
+            for part in _npy_blocks(npy_path, _STREAM_ROWS):
+                out.write(empty.sa_encode(part).tobytes())
+                best = max(best, float(np.sqrt(np.einsum("ij,ij->i", part, part).max(initial=0.0))))
+            out.flush()
+            os.fsync(out.fileno())
+    except RuntimeError as e:  # faiss reports failures as RuntimeError
+        raise OSError(str(e)) from None
+    return best
+
+
+def _spliced(head: bytes, n: int, code_size: int) -> bytes:
+    """faiss's serialisation ``head`` of an empty scalar-quantizer index, saying ``n`` rows and
+    ``n * code_size`` code bytes (the codes themselves follow it)."""
+    return head[:8] + int(n).to_bytes(8, "little") + head[16:-8] + int(n * code_size).to_bytes(8, "little")
+
+
 def read_float16(path):
     """The float16 index at ``path`` memory-mapped read-only (faiss ``IO_FLAG_MMAP_IFC``: opening
     a 1M-row file costs milliseconds, pages are read as the scan touches them), or ``None`` when
