@@ -39,7 +39,7 @@ def test_records_ingest_heap_stops_growing_with_the_file(tmp_path, embedder, mon
     memory until the commit) and the ids were kept in a dict and a set: the heap grew ~1.5 KB per
     row for the whole file. The bounded buffers are made small here (tantivy's minimum writer budget,
     the id registry moving to SQLite past 2,000 ids) so they are full early; over the second half
-    of the file the heap must then grow less than 150 bytes a row."""
+    of the file the heap must then grow less than 400 bytes a row (78 measured; 1,299 before)."""
     import docstrata.index.keyword as keyword
     import docstrata.records.ids as ids
     from docstrata.config import parse_config
@@ -69,6 +69,6 @@ def test_records_ingest_heap_stops_growing_with_the_file(tmp_path, embedder, mon
     assert store.keyword_size() == rows  # one tantivy document per record, no duplicates
     half = next(s for s in samples if s[0] >= rows // 2)
     growth = (samples[-1][1] - half[1]) * 2**20 / (samples[-1][0] - half[0])
-    assert growth < 150, f"resident heap grew {growth:.0f} B/row over the second half: {samples[::5]}"
+    assert growth < 400, f"resident heap grew {growth:.0f} B/row over the second half: {samples[::5]}"
     hit = tool.search("SKU-0039999", top_k=1)  # the last record is searchable by its id
     assert [r.id for r in hit] == ["SKU-0039999"]
