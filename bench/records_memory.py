@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from records_bench import generate  # noqa: E402
+from records_bench import generate
 
 
 def status_mb() -> dict[str, float]:

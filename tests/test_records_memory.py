@@ -23,7 +23,8 @@ def _write_catalogue(path: Path, rows: int) -> None:
     cache serves all but 50 texts and the analyser's (bounded) token cache is full at once: what
     grows with the file here is per-row bookkeeping only."""
     rng = random.Random(7)
-    words = "lamp desk oak brass chair steel cotton linen shelf drawer walnut mirror frame glass".split()
+    words = ["lamp", "desk", "oak", "brass", "chair", "steel", "cotton", "linen", "shelf", "drawer", "walnut",
+             "mirror", "frame", "glass"]
     texts = [" ".join(rng.choices(words, k=rng.randint(8, 20))) for _ in range(50)]
     with open(path, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f)
@@ -40,9 +41,9 @@ def test_records_ingest_heap_stops_growing_with_the_file(tmp_path, embedder, mon
     row for the whole file. The bounded buffers are made small here (tantivy's minimum writer budget,
     the id registry moving to SQLite past 2,000 ids) so they are full early; over the second half
     of the file the heap must then grow less than 400 bytes a row (78 measured; 1,299 before)."""
-    import docstrata.index.keyword as keyword
-    import docstrata.records.ids as ids
     from docstrata.config import parse_config
+    from docstrata.index import keyword
+    from docstrata.records import ids
     from docstrata.tools import build_tool
 
     monkeypatch.setattr(keyword, "WRITER_HEAP_BYTES", 15_000_000)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Iterable
+from collections.abc import Iterable
 
 MEMORY_IDS = 100_000
 """Ids kept in a dict before the registry moves them to its temporary SQLite database."""
