@@ -96,12 +96,15 @@ def scifact_vectors(cache: Path, texts: list[str], qtexts: list[str]) -> tuple[n
     return X, Q
 
 
-def synthetic(cache: Path, n: int, n_queries: int) -> tuple[list[str], list[str], np.ndarray, list[str], np.ndarray]:
+def synthetic(cache: Path, n: int, n_queries: int, with_texts: bool = True
+              ) -> tuple[list[str], list[str], np.ndarray, list[str], np.ndarray]:
     """n synthetic ~150-word documents sampled from SciFact's unigram distribution (seed 1234),
-    random unit vectors; the SciFact test claims as queries, each with a random vector."""
+    random unit vectors; the SciFact test claims as queries, each with a random vector.
+    ``with_texts=False`` (an existing cache only): no document texts (``[]``), for a process that
+    only opens an index, so its peak RSS is not the harness's 1 GB of texts."""
     base = cache / f"synthetic_{n}"
     if (base / "texts.json").exists():
-        texts = json.loads((base / "texts.json").read_text())
+        texts = json.loads((base / "texts.json").read_text()) if with_texts else []
         X = np.load(base / "vectors.npy", mmap_mode="r")
         qtexts = json.loads((base / "queries.json").read_text())
         Q = np.load(base / "qvectors.npy")
@@ -141,6 +144,18 @@ def ndcg10(ranked: list[str], rels: dict[str, int]) -> float:
     ideal = sorted(rels.values(), reverse=True)[:10]
     idcg = sum(r / math.log2(i + 2) for i, r in enumerate(ideal))
     return dcg / idcg if idcg else 0.0
+
+
+def rss_parts_mb() -> dict[str, float]:
+    """Current VmRSS, RssAnon (heap: the process's own) and RssFile (mapped file pages, shared with
+    the page cache) in MB, from /proc/self/status."""
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            key = line.split(":", 1)[0]
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(line.split()[1]) / 1024
+    return out
 
 
 def peak_rss_mb() -> float:
@@ -315,7 +330,7 @@ def child(args) -> dict:
         ids, texts, qids, qtexts, qrels = load_scifact()
         X, Q = scifact_vectors(cache, texts, qtexts)
     else:
-        ids, texts, X, qtexts, Q = synthetic(cache, int(args.scale), args.queries)
+        ids, texts, X, qtexts, Q = synthetic(cache, int(args.scale), args.queries, with_texts=not args.open_only)
         qids, qrels = None, None
     workdir = Path(args.workdir)
     sysobj = make(args.child, workdir)
@@ -332,19 +347,32 @@ def child(args) -> dict:
         out["open_first_s"] = time.perf_counter() - t
         out["open_first_cpu_s"] = time.process_time() - c
         out["peak_rss_mb"] = peak_rss_mb()
+        out["open_rss_parts_mb"] = rss_parts_mb()
         return out
     if kept is not None and (kept / "build.json").exists():  # an index kept by an earlier run: not rebuilt
         sysobj.ids = ids
         sysobj.open()
-        out["build_s"] = json.loads((kept / "build.json").read_text())["build_s"]
+        saved = json.loads((kept / "build.json").read_text())
+        out["build_s"] = saved["build_s"]
+        out.update({k: saved[k] for k in ("build_cpu_s", "harness_rss_mb") if k in saved})
+        if "peak_rss_mb" in saved:
+            out["build_peak_rss_mb"] = saved["peak_rss_mb"]
         out["build_reused"] = True
     else:
-        t = time.perf_counter()
+        # The harness's own memory before the build (the corpus texts; the vector file's pages join
+        # it as the build reads them), so a build's peak RSS can be told from the system's own.
+        out["harness_rss_mb"] = rss_parts_mb()["VmRSS"]
+        t, c = time.perf_counter(), time.process_time()
         sysobj.build(ids, texts, X)
         out["build_s"] = time.perf_counter() - t
+        out["build_cpu_s"] = time.process_time() - c
+        out["build_peak_rss_mb"] = peak_rss_mb()
+        out["build_rss_end_mb"] = rss_parts_mb()
         if kept is not None:
-            (kept / "build.json").write_text(json.dumps({"build_s": out["build_s"], "peak_rss_mb": peak_rss_mb(),
-                                                         "load": os.getloadavg()}))
+            (kept / "build.json").write_text(json.dumps({
+                "build_s": out["build_s"], "build_cpu_s": out["build_cpu_s"], "peak_rss_mb": peak_rss_mb(),
+                "harness_rss_mb": out["harness_rss_mb"], "rss_end_mb": out["build_rss_end_mb"],
+                "load": os.getloadavg()}))
     for i in range(min(10, len(qtexts))):  # warm-up
         sysobj.search(qtexts[i], Q[i])
     lat, cpu, runs = [], [], []
@@ -429,7 +457,8 @@ def main() -> None:
             res = run_child(args, name, workdir)
             if name == "docstrata" and "error" not in res:
                 opened = run_child(args, name, workdir, open_only=True)
-                res.update({k: v for k, v in opened.items() if k in ("open_first_s", "open_first_cpu_s", "error")})
+                res.update({k: v for k, v in opened.items()
+                            if k in ("open_first_s", "open_first_cpu_s", "open_rss_parts_mb", "error")})
                 if "peak_rss_mb" in opened:
                     res["open_rss_mb"] = opened["peak_rss_mb"]
             results.append(res)
@@ -456,7 +485,8 @@ def main() -> None:
             continue
         ratio = f"{r['p50_ms'] / base:.2f}" if base else ""
         notes = [f"{k} {r[k]:.3f}" for k in ("dense_recall10", "open_first_s", "open_first_cpu_s") if k in r]
-        notes += [f"{k} {r[k]:.0f}" for k in ("open_rss_mb", "disk_mb", "raw_mb") if k in r]
+        notes += [f"{k} {r[k]:.0f}" for k in ("open_rss_mb", "build_peak_rss_mb", "harness_rss_mb", "disk_mb", "raw_mb")
+                  if k in r]
         notes += ["build reused from --docstrata-index"] if r.get("build_reused") else []
         nd = f"{r['ndcg10']:.4f}" if "ndcg10" in r else ""
         cratio = f"{r['cpu_p50_ms'] / cbase:.2f}" if cbase else ""

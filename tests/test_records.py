@@ -380,3 +380,48 @@ def test_batches_are_lazy_and_bounded(tmp_path):
     assert load.records == 0  # nothing read until iterated
     sizes = [len(b) for b in load.batches]
     assert sizes == [1000, 1000, 500] and load.records == 2500
+
+
+@pytest.mark.parametrize("memory_ids", [100_000, 4])  # in the dict / moved to the registry's SQLite
+def test_duplicate_ids_are_found_across_batches_with_both_lines(tmp_path, monkeypatch, memory_ids):
+    import docstrata.records.ids as ids
+
+    monkeypatch.setattr(ids, "MEMORY_IDS", memory_ids)
+    rows = [f"r{i},text {i}" for i in range(30)]
+    rows[25] = "r3,again"  # line 27 repeats line 5's id, two batches later
+    p = write(tmp_path, "d.csv", "id,t\n" + "\n".join(rows) + "\n")
+    load = load_records(p, "d.csv", cfg(id_field="id", vector_field="t", batch_size=4))
+    got = []
+    with pytest.raises(RecordError) as e:
+        for batch in load.batches:
+            got += [r.id for r in batch]
+    assert "duplicate id 'r3'" in str(e.value) and "lines 5 and 27" in str(e.value) and e.value.line == 27
+    assert got == [f"r{i}" for i in range(24)]  # every batch before the one holding the repeat
+
+
+@pytest.mark.parametrize("memory_ids", [100_000, 4])
+def test_the_earliest_repeat_is_reported_when_a_batch_holds_two(tmp_path, monkeypatch, memory_ids):
+    import docstrata.records.ids as ids
+
+    monkeypatch.setattr(ids, "MEMORY_IDS", memory_ids)
+    rows = [f"r{i},text {i}" for i in range(20)]
+    rows[12] = "r1,again"  # line 14: repeats an earlier batch's id (line 3)
+    rows[14] = "r13,again"  # line 16: repeats line 15, in the same batch
+    p = write(tmp_path, "d.csv", "id,t\n" + "\n".join(rows) + "\n")
+    load = load_records(p, "d.csv", cfg(id_field="id", vector_field="t", batch_size=8))
+    with pytest.raises(RecordError) as e:
+        list(load.batches)
+    assert "duplicate id 'r1'" in str(e.value) and "lines 3 and 14" in str(e.value)
+
+
+def test_unseen_ids_after_the_registry_moved_to_sqlite(tmp_path, monkeypatch):
+    import docstrata.records.ids as ids
+
+    monkeypatch.setattr(ids, "MEMORY_IDS", 10)
+    p = write(tmp_path, "u.csv", "id,t\n" + "\n".join(f"r{i},t{i}" for i in range(50)) + "\n")
+    load = load_records(p, "u.csv", cfg(id_field="id", vector_field="t", batch_size=7))
+    assert sum(len(b) for b in load.batches) == 50 and load.records == 50
+    assert load.ids._db is not None  # past 10 ids they left the dict
+    assert load.unseen(["r0", "gone", "r49", "r50", "R1"]) == ["gone", "r50", "R1"]
+    load.close()
+    assert load.unseen(["r0"]) == ["r0"]

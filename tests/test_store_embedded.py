@@ -43,3 +43,86 @@ class TestInMemoryStore(StoreConformance):
 
         yield make
         assert list(tmp_path.iterdir()) == []  # nothing written to disk
+
+
+def _rec(cid: str, text: str, seed: int):
+    import numpy as np
+
+    from docstrata.models import Chunk
+    from docstrata.store.base import StoredChunk
+
+    v = np.random.default_rng(seed).standard_normal((1, 8)).astype(np.float32)
+    return StoredChunk(Chunk(chunk_id=cid, doc_key="p.csv", ordinal=seed, content=text, section_id="",
+                             parent_chain=[], heading_level=0), v / np.linalg.norm(v), [])
+
+
+def test_upserts_keep_one_keyword_document_per_chunk(tmp_path):
+    """Upserts delete from tantivy only chunks already stored (a queued delete per new chunk grew the
+    writer's memory with the file); a chunk rewritten before the commit, or given twice in one call,
+    still ends up once, with its last text, and the reopened index passes its health check."""
+    root = tmp_path / "idx"
+    store = EmbeddedStore(root, dim=8)
+    store.upsert_chunks("p.csv", [_rec(f"r{i}", f"plain widget {i}", i) for i in range(6)])
+    store.upsert_chunks("p.csv", [_rec("r2", "copper gadget", 20), _rec("r9", "tin kettle", 9),
+                                  _rec("r9", "brass kettle", 10)])  # r2 not yet committed to tantivy
+    store.flush()
+    assert store.count() == store.keyword_size() == 7
+    assert [c for c, _ in store.keyword_search("copper gadget", 10)] == ["r2"]
+    assert [c for c, _ in store.keyword_search("kettle", 10)] == ["r9"]
+    assert store.keyword_search("tin", 10) == [] and store.get_chunks(["r9"])[0].content == "brass kettle"
+    assert {c for c, _ in store.keyword_search("widget", 10)} == {"r0", "r1", "r3", "r4", "r5"}
+    store.close()
+    again = EmbeddedStore(root, dim=8)
+    assert again._keyword_healthy(again._keyword) and again.keyword_size() == 7
+    again.close()
+
+
+def test_float16_copy_streamed_from_the_vector_file_is_faiss_own(tmp_path):
+    """The float16 copy written at flush is encoded a block at a time from the float32 file (memory:
+    one block, not the copy plus the mapped file); it is byte for byte what faiss writes for the
+    index built in memory, and reads back with every row."""
+    pytest.importorskip("faiss")
+    import numpy as np
+
+    from docstrata.index import dense
+
+    rng = np.random.default_rng(3)
+    mat = rng.standard_normal((dense._STREAM_ROWS + 123, 16)).astype(np.float32)
+    mat[5] *= 3.0  # the largest norm
+    np.save(tmp_path / "m.npy", mat)
+    norm = dense.write_float16_from_file(tmp_path / "m.npy", tmp_path / "streamed.faiss")
+    want = dense.write_float16(mat, tmp_path / "built.faiss")
+    assert (tmp_path / "streamed.faiss").read_bytes() == (tmp_path / "built.faiss").read_bytes()
+    assert norm == pytest.approx(want) and norm == pytest.approx(float(np.linalg.norm(mat[5])), rel=1e-6)
+    ix = dense.read_float16(tmp_path / "streamed.faiss")
+    assert ix.ntotal == len(mat)
+    assert np.allclose(ix.reconstruct_n(0, len(mat)), mat, rtol=2.0 ** -10, atol=2.0 ** -14)  # float16 precision
+
+
+def test_a_loaded_index_answers_a_few_chunks_before_and_after_its_id_map_exists():
+    """After ``load_slots`` (how a store opens its vector file) a search restricted to a few chunks
+    finds their slots from the ids' hashes, without the id → slot dict (0.4 s at 1M chunks); the
+    results equal those once the dict exists (after an add), and unknown ids are left out."""
+    import numpy as np
+
+    from docstrata.index.dense import DenseIndex
+
+    rng = np.random.default_rng(5)
+    mat = rng.standard_normal((2_000, 8)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    ids = [f"doc{i // 3}.md#{i % 3}" for i in range(1_000)]
+    owner = np.repeat(np.arange(1_000, dtype=np.int32), 2)  # two windows a chunk
+    q = mat[10]
+    di = DenseIndex(8)
+    di.load_slots(ids, owner, mat)
+    want = ["doc0.md#2", "doc3.md#1", "doc300.md#0", "doc333.md#0"]
+    got = di.search(q, 3, allowed=[*want, "not-there", "doc0.md#9"])
+    assert di._slot_map is None and len(di) == 1_000  # answered without building the dict
+    best = {c: max(float(mat[2 * ids.index(c)] @ q), float(mat[2 * ids.index(c) + 1] @ q)) for c in want}
+    assert [c for c, _ in got] == sorted(best, key=lambda c: -best[c])[:3]
+    assert dict(got) == pytest.approx({c: best[c] for c, _ in got}, abs=1e-6)
+    di.add("new.md#0", rng.standard_normal((1, 8)).astype(np.float32))  # builds the dict
+    assert di._slot_map is not None and len(di) == 1_001
+    assert di.search(q, 3, allowed=[*want, "not-there", "doc0.md#9"]) == got
+    di.remove("doc0.md#2")
+    assert "doc0.md#2" not in [c for c, _ in di.search(q, 3, allowed=want)] and len(di) == 1_000

@@ -1270,7 +1270,7 @@ class VectorstoreTool(_BaseTool):
                 if progress:
                     progress(i, len(todo), sf.doc_key)
                 old_ids = set(store.chunk_hashes(sf.doc_key))
-                seen: set[str] = set()
+                load = None
                 try:
                     load = load_records(Path(sf.path), sf.doc_key, self.cfg)
                     for batch in load.batches:
@@ -1292,17 +1292,21 @@ class VectorstoreTool(_BaseTool):
                                      if val and len(val) <= 200]
                             stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
                         store.upsert_chunks(sf.doc_key, stored)
-                        seen.update(c.chunk_id for c in chunks)
                         report.records += len(chunks)
+                    # the ids loaded are kept by the load in bounded memory, not in a set here
+                    gone = sorted(load.unseen(old_ids)) if old_ids else []
                 except (RecordError, ProviderError) as e:
                     why = f"embedding failed: {e}" if isinstance(e, ProviderError) else str(e)
                     report.skipped.append(SkippedFile(sf.doc_key, why))
                     if old_ids:  # its old records stay searchable, and the file stays pending until it loads
                         store.set_file_state(sf.doc_key, _PENDING)
                     continue
-                store.delete_chunks(sorted(old_ids - seen))
+                finally:
+                    if load is not None:
+                        load.close()
+                store.delete_chunks(gone)
                 store.set_file_state(sf.doc_key, sf.state)
-                self._write_file_entry(sf.doc_key, len(seen), load.warnings)
+                self._write_file_entry(sf.doc_key, load.records, load.warnings)
                 report.skipped += load.skipped
                 report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
                 report.added += sf in changes.added

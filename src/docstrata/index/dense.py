@@ -120,7 +120,8 @@ class DenseIndex:
         self._owner = np.zeros(0, dtype=np.int64)  # row → chunk slot
         self._alive = np.zeros(0, dtype=bool)
         self._pending: list[tuple[int, np.ndarray]] = []
-        self._slot_of: dict[str, int] = {}
+        self._slot_map: dict[str, int] | None = {}  # chunk id → slot; None until first needed (_slot_of)
+        self._id_hashes = None  # (sorted hash of each id, slot order): a few ids' slots without the dict
         self._ids: list[str | None] = []
         self._f16 = None  # faiss float16 copy of _matrix, built on first large search
         self._by_owner = None  # (row order sorted by owner, owner sorted): rows of a chunk by bisection
@@ -128,7 +129,45 @@ class DenseIndex:
         self._alive_count = None  # (the _alive array it counts, live rows)
 
     def __len__(self) -> int:
-        return len(self._slot_of)
+        return self._n_chunks()
+
+    @property
+    def _slot_of(self) -> dict[str, int]:
+        """Chunk id → slot. After :meth:`load_slots` it is built at first need (an add, a removal, a
+        search restricted to many chunks), not on open: at 1M chunks the dict took 0.41 s of a 0.9 s
+        open + first answer, whose only look-up is the few hits' ids (see :meth:`_slots`)."""
+        if self._slot_map is None:
+            self._slot_map = dict(zip(self._ids, range(len(self._ids))))
+            self._id_hashes = None
+        return self._slot_map
+
+    def _n_chunks(self) -> int:
+        # Until the map is built no chunk was added or removed, so every slot holds a live chunk.
+        return len(self._ids) if self._slot_map is None else len(self._slot_map)
+
+    def _slots(self, chunk_ids) -> np.ndarray:
+        """Slots of those of ``chunk_ids`` that are indexed. Before the id → slot dict exists, a few
+        ids are found by bisection in a sorted array of the ids' hashes (built once: ~1/4 of the
+        dict's time and memory), each match checked against the id itself."""
+        chunk_ids = list(chunk_ids)
+        if self._slot_map is not None or len(chunk_ids) > 4096:
+            slot_of = self._slot_of
+            return np.fromiter((slot_of[c] for c in chunk_ids if c in slot_of), dtype=np.int64)
+        if self._id_hashes is None:
+            h = np.fromiter(map(hash, self._ids), dtype=np.int64, count=len(self._ids))
+            order = np.argsort(h)
+            self._id_hashes = (h[order], order)
+        hashes, order = self._id_hashes
+        ids, out = self._ids, []
+        for cid, i in zip(chunk_ids, np.searchsorted(hashes, np.fromiter(map(hash, chunk_ids), dtype=np.int64,
+                                                                          count=len(chunk_ids))).tolist()):
+            hc = hash(cid)
+            while i < len(hashes) and hashes[i] == hc:  # equal hashes of different ids: checked one by one
+                if ids[order[i]] == cid:
+                    out.append(int(order[i]))
+                    break
+                i += 1
+        return np.array(out, dtype=np.int64)
 
     def load(self, row_ids: list[str], matrix: np.ndarray) -> None:
         """Bulk-load an empty index: ``row_ids[i]`` owns row ``i`` of ``matrix`` (n_rows, dim);
@@ -150,7 +189,7 @@ class DenseIndex:
         """Bulk-load an empty index without a Python loop over rows: row ``i`` of ``matrix``
         (n_rows, dim; may be a read-only memory map) belongs to ``chunk_ids[owner[i]]``."""
         self._ids = list(chunk_ids)
-        self._slot_of = {cid: i for i, cid in enumerate(self._ids)}
+        self._slot_map = self._id_hashes = None  # built at first need (see _slot_of, _slots)
         # A plain ndarray view of a memory map: np.memmap's __getitem__ wrapper cost 9 ms a query.
         self._matrix = np.asarray(matrix) if matrix.dtype == np.float32 and matrix.flags.c_contiguous else \
             np.ascontiguousarray(matrix, dtype=np.float32)
@@ -215,10 +254,10 @@ class DenseIndex:
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(self.dim)
         # Oversample rows so that several windows of one chunk cannot crowd out k distinct chunks: the
         # top m rows hold at least m - (live rows - chunks) distinct chunks, so one window per chunk needs no more.
-        m = min(n, k * 4 + 16, k + max(0, self._n_alive() - len(self._slot_of)))
+        m = min(n, k * 4 + 16, k + max(0, self._n_alive() - self._n_chunks()))
         if allowed is not None:
-            slots = np.fromiter((self._slot_of[c] for c in allowed if c in self._slot_of), dtype=np.int64)
-            if len(slots) * SUBSET_FRACTION < len(self._slot_of):
+            slots = self._slots(allowed)
+            if len(slots) * SUBSET_FRACTION < self._n_chunks():
                 # A few chunks (the cosine of returned hits, a narrow filter): score just their rows,
                 # exactly, instead of masking a scan of the whole matrix (44 ms of a 90 ms query at 100k).
                 rows = self._rows_of(slots)
@@ -366,6 +405,75 @@ def write_float16(matrix: np.ndarray, path) -> float:
     except RuntimeError as e:  # faiss reports I/O failures as RuntimeError
         raise OSError(str(e)) from None
     return max_row_norm(matrix)
+
+
+_STREAM_ROWS = 16_384  # rows per block when a vector file is read to write its float16 copy (25 MB at dim 384)
+
+
+def _npy_header(f) -> tuple[tuple, bool, np.dtype]:
+    """(shape, fortran order, dtype) of the ``.npy`` file open as ``f``, which is left at its data."""
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        return np.lib.format.read_array_header_1_0(f)
+    return np.lib.format.read_array_header_2_0(f)
+
+
+def _npy_blocks(npy_path, rows: int):
+    """Blocks of at most ``rows`` rows of a 2-D float32 ``.npy`` file, read with plain reads into one
+    reused buffer: no memory map, so the file's pages never count in this process's resident memory."""
+    with open(npy_path, "rb") as f:
+        shape, fortran, dtype = _npy_header(f)
+        if len(shape) != 2 or fortran or dtype != np.float32:
+            raise ValueError(f"{npy_path}: not a C-order 2-D float32 array")
+        n, dim = shape
+        buf = np.empty((min(rows, n), dim), dtype=np.float32)
+        for start in range(0, n, rows):
+            part = buf[:min(rows, n - start)]
+            if f.readinto(memoryview(part).cast("B")) != part.nbytes:
+                raise OSError(f"{npy_path}: shorter than its header says")
+            yield part
+
+
+def write_float16_from_file(npy_path, path) -> float:
+    """Write the :func:`float16_index` of the float32 matrix in the ``.npy`` file ``npy_path`` to
+    ``path`` (faiss format, as :func:`read_float16` reads it), streaming: a block of rows is read,
+    encoded by faiss (``sa_encode``) and appended, so memory stays one block whatever the number of
+    rows (building the index in memory held 768 MB of codes plus 1.5 GB of mapped file pages at 1M
+    rows: the peak of a 1M-row ingest). Returns :func:`max_row_norm`. Raises ``OSError``.
+
+    The file is faiss's own serialisation of an empty index with the row count and codes spliced
+    in; the layout (row count at byte 8, codes last, after their byte count) is checked against
+    faiss's serialisation of a one-row index first, and the in-memory path is used if it differs."""
+    faiss = _faiss()
+    with open(npy_path, "rb") as f:
+        (n, dim), _, _ = _npy_header(f)
+    empty = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+    head = faiss.serialize_index(empty).tobytes()
+    one = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+    probe = np.full((1, dim), 0.5, dtype=np.float32)
+    one.add(probe)
+    code = one.sa_encode(probe).tobytes()
+    size = len(code)
+    if faiss.serialize_index(one).tobytes() != _spliced(head, 1, size) + code:
+        return write_float16(np.load(npy_path, mmap_mode="r"), path)
+    best = 0.0
+    try:
+        with open(path, "wb") as out:
+            out.write(_spliced(head, n, size))
+            for part in _npy_blocks(npy_path, _STREAM_ROWS):
+                out.write(empty.sa_encode(part).tobytes())
+                best = max(best, float(np.sqrt(np.einsum("ij,ij->i", part, part).max(initial=0.0))))
+            out.flush()
+            os.fsync(out.fileno())
+    except RuntimeError as e:  # faiss reports failures as RuntimeError
+        raise OSError(str(e)) from None
+    return best
+
+
+def _spliced(head: bytes, n: int, code_size: int) -> bytes:
+    """faiss's serialisation ``head`` of an empty scalar-quantizer index, saying ``n`` rows and
+    ``n * code_size`` code bytes (the codes themselves follow it)."""
+    return head[:8] + int(n).to_bytes(8, "little") + head[16:-8] + int(n * code_size).to_bytes(8, "little")
 
 
 def read_float16(path):

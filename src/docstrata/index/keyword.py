@@ -191,6 +191,11 @@ def analyzed_text(text: str) -> str:
 
 _MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
+# tantivy's indexing memory budget (bytes, one writer thread; tantivy's minimum is 15 MB): queued
+# documents are written out as a segment when it is reached, so an ingest's keyword memory is
+# bounded by it, not by the number of chunks written before the commit.
+WRITER_HEAP_BYTES = 64_000_000
+
 
 class KeywordIndex:
     """A tantivy BM25 index of (chunk_id, doc_key, text). ``path=None`` keeps it in RAM.
@@ -217,7 +222,7 @@ class KeywordIndex:
     @property
     def writer(self):
         if self._writer is None:
-            self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
         return self._writer
 
     def add(self, chunk_id: str, doc_key: str, text: str) -> None:

@@ -59,8 +59,9 @@ FAQ with one blank answer does not fail the ingest).
 Modules: ``encoding`` (BOM, UTF-8 check, charset guess, NUL stripping), ``csv_reader`` and
 ``json_reader`` (the rows of one CSV/TSV or JSON/JSONL file), ``values`` (dotted fields, value
 text), ``rows`` (:class:`RowLoad`, skipped-row bookkeeping), ``mapping`` (rows → records in batches),
-``documents`` (with ``document_field``: records regrouped into their documents, each given the
-structure recovered from its document).
+``ids`` (the ids loaded so far, for duplicates, in bounded memory), ``documents`` (with
+``document_field``: records regrouped into their documents, each given the structure recovered
+from its document).
 """
 
 from __future__ import annotations
@@ -120,8 +121,8 @@ def load_records(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> Recor
     ``path`` is the file on disk; ``rel_path`` its path relative to the source root, used in
     ``Record.source_file``, skipped-row locations (``"rel_path:LINE"``) and errors.
     Returns a :class:`RecordLoad` whose ``batches`` yield lists of at most ``cfg.batch_size``
-    :class:`Record`; memory stays bounded for CSV and JSONL (a set of seen ids is kept to
-    detect duplicates). Without ``id_field`` the id field is detected (:func:`detect_id_field`:
+    :class:`Record`; memory stays bounded by the batch for CSV and JSONL (the ids seen, kept to
+    detect duplicates, move to a temporary SQLite database past 100,000: :mod:`.ids`). Without ``id_field`` the id field is detected (:func:`detect_id_field`:
     an id-like name, else the row's place); without ``vector_field`` a record's text is every
     field, one ``name: value`` line each (HoloDeck's default). Raises :class:`RecordError`, before any batch, when ``id_field``,
     a vector field or a meta field is not in the source (the message lists the available

@@ -6,11 +6,12 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ..config import VectorstoreToolConfig
 from ..errors import RecordError
 from ..models import Record, SkippedFile
+from .ids import IdRegistry
 from .rows import RowLoad, _skip
 from .values import _MISSING, resolve_field, value_to_text
 
@@ -38,6 +39,17 @@ class RecordLoad:
     records: int = 0
     empty_vector_rows: int = 0
     skipped_rows: int = 0
+    ids: IdRegistry = field(default_factory=IdRegistry, repr=False)
+
+    def unseen(self, ids: Iterable[str]) -> list[str]:
+        """The ids of ``ids`` (e.g. the file's records stored by an earlier ingest) that no record
+        loaded so far has, in their order: the records gone from the file. Memory: bounded by the
+        batch (see :class:`~docstrata.records.ids.IdRegistry`)."""
+        return self.ids.unseen(ids)
+
+    def close(self) -> None:
+        """Forget the loaded ids (the registry's temporary database is removed)."""
+        self.ids.close()
 
 
 class _RecordMapper:
@@ -133,12 +145,41 @@ def _top_level(row: dict[str, Any], fields: list[str]) -> list[str]:
     return seen + [k for k in row if k not in seen]
 
 
+def _duplicate(mapper: _RecordMapper, kind: str, record_id: str, first: int, line: int) -> RecordError:
+    if mapper.auto_id:
+        return RecordError(mapper.rel_path, f"the id field detected, '{mapper.id_field}', repeats '{record_id}' "
+                           f"({kind}s {first} and {line}); set id_field to the field holding unique ids, or "
+                           f"id_field: {LINE_ID_FIELD} to number the rows", line=line, field=mapper.id_field)
+    return RecordError(mapper.rel_path, f"duplicate id '{record_id}' in field '{mapper.id_field}' "
+                       f"({kind}s {first} and {line}); ids must be unique (or use id_field: {LINE_ID_FIELD})",
+                       line=line, field=mapper.id_field)
+
+
 def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size: int) -> Iterator[list[Record]]:
-    seen: dict[str, int] = {}
+    """Map ``rows`` into batches. A duplicate id raises at the first row whose id an earlier row
+    holds, as a row-by-row check would: ids within the batch are checked row by row, ids of earlier
+    batches (in ``load.ids``, whose memory does not grow with the file) once per batch."""
+    registry = load.ids
     empty_lines: list[int] = []
     batch: list[Record] = []
+    in_batch: dict[str, int] = {}
     kind = "record" if rows.format == "json" else "line"
-    for line, row in rows.rows:
+
+    def check_earlier() -> None:  # the first row of the batch whose id an earlier batch loaded
+        earlier = registry.lines([r.id for r in batch]) if batch else {}
+        for r in batch if earlier else ():
+            if r.id in earlier:
+                raise _duplicate(mapper, kind, r.id, earlier[r.id], r.line)
+
+    it = iter(rows.rows)
+    while True:
+        try:
+            line, row = next(it)
+        except StopIteration:
+            break
+        except RecordError:
+            check_earlier()  # a duplicate on an earlier line is reported first
+            raise
         record, why = mapper.record(line, row)
         if record is None:
             if why == "empty":
@@ -148,21 +189,20 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
             else:
                 _skip(rows, f"{mapper.rel_path}:{line}", f"empty id field '{mapper.id_field}'")
             continue
-        first = seen.setdefault(record.id, line)
-        if first != line and mapper.auto_id:
-            raise RecordError(mapper.rel_path, f"the id field detected, '{mapper.id_field}', repeats '{record.id}' "
-                              f"({kind}s {first} and {line}); set id_field to the field holding unique ids, or "
-                              f"id_field: {LINE_ID_FIELD} to number the rows", line=line, field=mapper.id_field)
+        first = in_batch.setdefault(record.id, line)
         if first != line:
-            raise RecordError(mapper.rel_path, f"duplicate id '{record.id}' in field '{mapper.id_field}' "
-                              f"({kind}s {first} and {line}); ids must be unique (or use id_field: {LINE_ID_FIELD})",
-                              line=line, field=mapper.id_field)
+            check_earlier()
+            raise _duplicate(mapper, kind, record.id, first, line)
         batch.append(record)
         load.records += 1
         if len(batch) >= batch_size:
+            check_earlier()
+            registry.add(list(in_batch.items()))
             yield batch
-            batch = []
+            batch, in_batch = [], {}
     if batch:
+        check_earlier()
+        registry.add(list(in_batch.items()))
         yield batch
     load.skipped_rows = rows.skipped_rows
     if load.empty_vector_rows:

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DocstrataError, StoreError
-from ..index.dense import DenseIndex, persists_float16, read_float16, wants_float16, write_float16
+from ..index.dense import DenseIndex, persists_float16, read_float16, wants_float16, write_float16_from_file
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
@@ -585,9 +585,10 @@ class EmbeddedStore:
                 mapped = np.load(mat_p, mmap_mode="r")
                 if persists_float16(len(mapped)):
                     # so the next process maps it instead of converting every row; written before the
-                    # ids file, which marks the generation's files complete
+                    # ids file, which marks the generation's files complete. Streamed from the file:
+                    # memory stays one block (a 1M-row ingest peaked at 2.7 GB here otherwise).
                     f16_p = self._float16_path(generation)
-                    norm = write_float16(mapped, str(f16_p) + tmp)
+                    norm = write_float16_from_file(mat_p, str(f16_p) + tmp)
                     Path(str(f16_p) + ".norm" + tmp).write_text(repr(norm))
                     os.replace(str(f16_p) + ".norm" + tmp, str(f16_p) + ".norm")
                     os.replace(str(f16_p) + tmp, f16_p)
@@ -723,11 +724,11 @@ class EmbeddedStore:
         self._vectors_changed = True
         if doc_key is not None:
             self._keyword.delete_document(doc_key)
+        # Only chunks that were stored are deleted from tantivy: every queued delete is held in the
+        # writer's memory until the commit (~1 KB each), which made a 1M-row upsert grow with the file.
         for cid in removed:
             self._keyword.delete_chunk(cid)
         for sc in chunks:
-            if doc_key is None:
-                self._keyword.delete_chunk(sc.chunk.chunk_id)
             self._keyword.add(sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content)
         if self._dense is not None:
             for cid in removed:
@@ -762,11 +763,13 @@ class EmbeddedStore:
         with self._lock:
             self._refresh_if_changed()
             ids = [sc.chunk.chunk_id for sc in chunks]
-            moved = set()
+            moved, stored = set(), []  # documents of the chunks already stored, and their ids
             for i in range(0, len(ids), 500):
                 part = ids[i:i + 500]
-                q = f"SELECT DISTINCT doc_key FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
-                moved |= {r[0] for r in self._db.execute(q, part)}
+                q = f"SELECT chunk_id, doc_key FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
+                for cid, dk in self._db.execute(q, part):
+                    stored.append(cid)
+                    moved.add(dk)
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._write_chunks(chunks)
@@ -776,7 +779,8 @@ class EmbeddedStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._apply_memory(None, [], chunks)
+            # a chunk given twice is kept once, its last version (as the SQLite row is)
+            self._apply_memory(None, stored, list({sc.chunk.chunk_id: sc for sc in chunks}.values()))
 
     def delete_chunks(self, chunk_ids: list[str]) -> None:
         if not chunk_ids:
