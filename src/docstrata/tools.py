@@ -146,6 +146,20 @@ def _item_parent(sid: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _heading_of(content: str, section_id: str, pos: int) -> int | None:
+    """Where the first Markdown heading line at or after ``pos`` that carries ``section_id``'s
+    number (``18`` of ``article-18``, ``4.2``) starts; ``None`` for an id without a number."""
+    nums = re.findall(r"\d+(?:\.\d+)*[a-z]?", section_id.rsplit("/", 1)[-1])
+    if not nums:
+        return None
+    number = re.compile(rf"(?<![\w.]){re.escape(nums[-1])}(?![\w])", re.I)
+    for m in _HEADING_LINE.finditer(content, pos):
+        line_end = content.find("\n", m.start())
+        if number.search(content, m.start(), len(content) if line_end < 0 else line_end):
+            return m.start()
+    return None
+
+
 def _item_starts(chunk: Chunk) -> dict[str, int]:
     """Where each section ``chunk`` holds starts in its content, for those that can be found
     exactly. The chunk's own section starts at 0. A parenthesised sub-item (``article-17(3)(b)``)
@@ -154,8 +168,8 @@ def _item_starts(chunk: Chunk) -> dict[str, int]:
     order), so "17(3)(b)" is the "b." of paragraph 3, never the first "b." of the chunk (an item
     whose parent is not held, as in a chunk that continues a paragraph, after the last found). Another
     section the chunk holds (``article-18`` after the end of ``article-17``) starts at the next
-    Markdown heading. An item whose parent was not found, or whose label is not found, is left
-    out: callers fall back to the nearest ancestor that was found."""
+    Markdown heading that carries its number. An item whose parent was not found, or whose label
+    is not found, is left out: callers fall back to the nearest ancestor that was found."""
     held = list(chunk.metadata.get("sections", ()))
     content = chunk.content
     starts: dict[str, int] = {chunk.section_id: 0}
@@ -174,8 +188,7 @@ def _item_starts(chunk: Chunk) -> dict[str, int]:
         elif h in before_own:
             continue  # a heading-only ancestor carried into the chunk, above its own heading
         else:
-            m = _HEADING_LINE.search(content, pos + 1)
-            found = m.start() if m else None
+            found = _heading_of(content, h, pos + 1)
         if found is not None:
             starts[h] = pos = found
     return starts
