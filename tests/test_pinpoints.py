@@ -99,7 +99,7 @@ def test_search_cites_the_pinpoint_and_a_cut_excerpt_shows_it(docs):
     assert hits[0].pinned and hits[0].section_id == "article-17(3)(b)"
     start = hits[0].pinpoint_start
     assert hits[0].content[start:].startswith("\tb. | for compliance")
-    text, data = render_search(hits, "Art. 17(3)(b)", "docs", 1000)
+    _text, data = render_search(hits, "Art. 17(3)(b)", "docs", 1000)
     first = data["results"][0]
     assert first["section_id"] == "article-17(3)(b)" and "pinpoint_start" not in first
     if first["truncated"]:  # cut to the budget: the excerpt starts at the pinpointed point, not the article's start
@@ -166,7 +166,7 @@ def test_neighbours_under_a_budget_keep_the_asked_for_chunk_and_cut_the_neighbou
     after = "Later provision text. " * 120
     chunks = [Chunk(chunk_id=f"d.md#{i}", doc_key="d.md", ordinal=i, content=t, section_id=str(i),
                     parent_chain=[str(i)], heading_level=1) for i, t in enumerate([long_before, asked, after])]
-    text, data = render_neighbours(chunks, 1000, "d.md#1")
+    _text, data = render_neighbours(chunks, 1000, "d.md#1")
     got = {c["chunk_id"]: c["content"] for c in data["chunks"]}
     assert got["d.md#1"] == asked.strip()  # whole: 660 characters of a 1,000 budget
     assert sum(len(v) for v in got.values()) <= 1000 + 8 and data["truncated"]

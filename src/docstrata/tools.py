@@ -152,7 +152,7 @@ def _heading_of(content: str, section_id: str, pos: int) -> int | None:
     nums = re.findall(r"\d+(?:\.\d+)*[a-z]?", section_id.rsplit("/", 1)[-1])
     if not nums:
         return None
-    number = re.compile(rf"(?<![\w.]){re.escape(nums[-1])}(?![\w])", re.I)
+    number = re.compile(rf"(?<![\w.]){re.escape(nums[-1])}(?![\w])", re.IGNORECASE)
     for m in _HEADING_LINE.finditer(content, pos):
         line_end = content.find("\n", m.start())
         if number.search(content, m.start(), len(content) if line_end < 0 else line_end):
