@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from .index.keyword import QUERY_STOPWORDS
-from .models import DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage
+from .models import DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, reference_line
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
@@ -49,22 +49,27 @@ def _densest_start(text: str, words: list[str], cap: int) -> int | None:
     return best
 
 
-def excerpt(content: str, query: str, cap: int | None, from_start: bool = False) -> tuple[str, bool]:
+def excerpt(content: str, query: str, cap: int | None, from_start: bool = False,
+            at: int | None = None) -> tuple[str, bool]:
     """``content`` cut to at most ``cap`` characters (``None`` = whole): the window that holds the
     most query words (distinct words first), starting a little before them (or at the start with
-    ``from_start``), cut at word boundaries, with ``…`` at a cut end. Returns (text, cut)."""
+    ``from_start``, or at character ``at`` of ``content``: a pinpointed item's lines), cut at word
+    boundaries, with ``…`` at a cut end. Returns (text, cut)."""
     text = content.strip()
     if cap is None or len(text) <= cap:
         return text, False
     start = 0
-    if not from_start:
+    if at is not None:
+        start = max(0, at - (len(content) - len(content.lstrip())))
+    elif not from_start:
         found = _densest_start(text, _query_words(query), cap)
         if found:
             start = max(0, found - cap // 5)
             if start:
                 brk = max(text.rfind("\n", 0, start + 1), text.rfind(". ", 0, start + 1))
                 start = brk + 1 if brk >= 0 and start - brk < cap // 3 else text.find(" ", start) + 1
-    start = min(start, max(0, len(text) - cap))
+    if at is None:  # a pinpoint's lines start the excerpt even near the end; else fill the window
+        start = min(start, max(0, len(text) - cap))
     end = start + cap - 2
     if end < len(text):
         space = text.rfind(" ", start + cap // 2, end)
@@ -124,7 +129,7 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content"] = content
     d["truncated"] = cut
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
-    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor"):
+    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint_start"):
         d.pop(key, None)
     return d
 
@@ -165,7 +170,7 @@ def _short_chain(r) -> list[str]:
 def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int):
     hits, blocks, shown = [], [], {}
     for r in results:
-        content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
+        content, cut = excerpt(r.content, query, cap, from_start=r.pinned, at=getattr(r, "pinpoint_start", None))
         data = _hit_data(r, content, cut)
         if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
             data.pop("document_title", None)
@@ -182,7 +187,7 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
             if followed or total > len(refs):
                 more = total - len(followed)
                 block += ("\n\nReferences: " + "; ".join(
-                    f"{x['text']} → {x['target_document']} § {x['target_section_id']}" for x in followed)
+                    reference_line(x) for x in followed)
                     + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else ""))
         else:
             block = replace(r, content=content).format()
@@ -278,23 +283,62 @@ def render_section(page: SectionPage, tool: str) -> tuple[str, dict[str, Any]]:
     return page.format(cursor_hint=hint), page.to_dict()
 
 
+def _neighbour_budgets(sizes: list[int], asked: int | None, max_chars: int) -> list[int]:
+    """Characters of content each chunk gets out of ``max_chars``: all whole when they fit; else
+    the chunk asked for (index ``asked``) keeps its share (whole, or all but a short floor per
+    neighbour, at least half the budget) and the neighbours share the rest evenly (water-filling:
+    a short one whole, what it leaves to the longer ones). Neighbours are cut first."""
+    if sum(sizes) <= max_chars:
+        return list(sizes)
+    if asked is None:
+        asked_budget, others = 0, list(range(len(sizes)))
+    else:
+        others = [j for j in range(len(sizes)) if j != asked]
+        floor = min(120, max_chars // (4 * max(1, len(others))))
+        reserve = sum(min(sizes[j], floor) for j in others)
+        asked_budget = min(sizes[asked], max(max_chars - reserve, max_chars // 2))
+    out = [0] * len(sizes)
+    if asked is not None:
+        out[asked] = asked_budget
+    left, todo = max_chars - asked_budget, sorted(others, key=lambda j: sizes[j])
+    while todo:
+        share = left // len(todo)
+        j = todo.pop(0)
+        out[j] = min(sizes[j], share)
+        left -= out[j]
+    return out
+
+
+def _cut_to(text: str, budget: int, keep_end: bool) -> str:
+    """``text`` cut to about ``budget`` characters at a word boundary, with ``…`` where it was cut;
+    ``keep_end`` keeps its end (a chunk before the one asked for: the part next to it)."""
+    if len(text) <= budget:
+        return text
+    if budget < 20:
+        return "…"
+    if keep_end:
+        tail = text[len(text) - budget + 2:]
+        return "… " + (tail.split(" ", 1)[1] if " " in tail[:40] else tail)
+    return text[:budget - 2].rsplit(" ", 1)[0] + " …"
+
+
 def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> tuple[str, dict[str, Any]]:
-    """Consecutive chunks of one document, cut at ``max_chars`` characters of content in all;
-    the chunk ``requested`` (the one asked for) is marked (``requested: true``, "(asked for)")."""
-    out, blocks, left, cut = [], [], max_chars, False
-    for c in chunks:
-        text = c.content.strip()
-        if left <= 0:
-            cut = True
-            break
-        if len(text) > left:
-            text, cut = text[:left].rsplit(" ", 1)[0] + " …", True
-        left -= len(text)
+    """Consecutive chunks of one document, cut to ``max_chars`` characters of content in all;
+    the chunk ``requested`` (the one asked for) is marked (``requested: true``, "(asked for)")
+    and keeps its share of the budget: the neighbours are cut first (see
+    :func:`_neighbour_budgets`), one before it to its end, one after it to its start."""
+    texts = [c.content.strip() for c in chunks]
+    asked = next((i for i, c in enumerate(chunks) if c.chunk_id == requested), None)
+    budgets = _neighbour_budgets([len(t) for t in texts], asked, max_chars)
+    out, blocks, cut = [], [], False
+    for i, (c, text, budget) in enumerate(zip(chunks, texts, budgets)):
+        if len(text) > budget:
+            text, cut = _cut_to(text, budget, keep_end=asked is not None and i < asked), True
         loc = " > ".join(c.parent_chain)
-        asked = c.chunk_id == requested
+        is_asked = i == asked
         out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text,
-                    **({"requested": True} if asked else {})})
-        blocks.append(f"Chunk: {c.chunk_id}{' (asked for)' if asked else ''}\nLocation: {loc}\n"
+                    **({"requested": True} if is_asked else {})})
+        blocks.append(f"Chunk: {c.chunk_id}{' (asked for)' if is_asked else ''}\nLocation: {loc}\n"
                       f"Section: {c.section_id}\n\n{text}")
     doc = chunks[0].doc_key if chunks else ""
     text = f"Source: {doc}\n\n" + SEPARATOR.join(blocks)

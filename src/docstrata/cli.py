@@ -497,9 +497,15 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
         out.print(f"  [green]{_safe(d.term)}[/green] [dim]§{_safe(d.section_id)}[/dim]: {_safe(d.definition[:120])}")
     resolved = sum(1 for x in tree.cross_references if x.section_id)
     out.print(f"\n[bold]Cross-references[/bold] ({len(tree.cross_references)}, {resolved} resolved)")
+    from .index.exact import pinpoint_enclosed
+
     for x in tree.cross_references[:200]:
-        out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → "
-                  f"{_safe(x.section_id) if x.section_id else '[red]unresolved[/red]'}")
+        if x.section_id:
+            where = _safe(x.section_id) + (f" [dim](holds {_safe(x.target)}, no section of its own)[/dim]"
+                                           if pinpoint_enclosed(x.target, x.section_id) else "")
+        else:
+            where = f"[yellow]in {_safe(x.document)}[/yellow]" if x.document else "[red]unresolved[/red]"
+        out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → {where}")
 
 
 def _section_label(s: dict) -> str:

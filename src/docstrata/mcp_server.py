@@ -76,6 +76,8 @@ class CrossReferenceHit(_Out):
     target_document: str | None = None
     target_section_id: str | None = None
     resolved: bool = False
+    enclosing: bool | None = Field(default=None, description="True when the pinpoint (25(6)) is no section of "
+                                                              "its own: target_section_id is the section holding it")
 
 
 _SCORE = "The score the list is ordered by; never increases down the list"
@@ -109,8 +111,8 @@ class SearchHit(_Out):
     chunk_id: str
     content: str
     score: float = Field(description=_SCORE)
-    fused_score: float = Field(description="Weighted reciprocal rank fusion score (a pinned hit is lifted to the "
-                                           "next hit's)")
+    fused_score: float = Field(description="Weighted reciprocal rank fusion score, a pinned hit's own (its score "
+                                           "is lifted to the next hit's to keep the order)")
     rerank_score: float | None = None
     semantic_score: float | None = Field(default=None, description=_SIM)
     keyword_score: float | None = Field(default=None, description="BM25 score; null when BM25 did not find it")
@@ -356,6 +358,9 @@ def _search_text(results, query: str, name: str, max_chars: int, output):
         for h in structured["results"]:
             if not h.get("cross_references_total"):
                 h.pop("cross_references_total", None)
+            for x in h.get("cross_references", []):
+                if x.get("enclosing") is None:
+                    x.pop("enclosing", None)
         for d in structured.get("definitions", []):
             if not d.get("also_in"):
                 d.pop("also_in", None)

@@ -278,12 +278,32 @@ SCORE_DOC = {
     "score": "the score the list is ordered by; never increases down a list (the rerank score when a reranker "
              "ran, else fused_score)",
     "fused_score": "weighted Reciprocal Rank Fusion, sum of w / (k + rank) over the modalities that found the hit; "
-                   "a pinned hit is lifted to the score of the hit after it",
+                   "a pinned hit keeps its own (its score is lifted to the next hit's to keep the order)",
     "semantic_score": "cosine similarity of the query and the hit's best window, -1..1 (filled for every returned "
                       "hit whenever the query was embedded); the scale of min_similarity_score",
     "keyword_score": "BM25 score (k1 1.2, b 0.75) of the hit for the query; None when BM25 did not retrieve it",
     "rerank_score": "the reranker's score (cross-encoder logit, rerank API relevance)",
 }
+
+
+def reference_line(x: dict) -> str:
+    """One followed cross-reference as shown: ``Article 25(6) → doc.md § article-25 (the section holding
+    article-25(6), no section of its own)`` — the note when ``x["enclosing"]`` is set."""
+    line = f"{x['text']} → {x['target_document']} § {x['target_section_id']}"
+    if x.get("enclosing"):
+        line += f" (the section holding {x['target'].rsplit('/', 1)[-1]}, no section of its own)"
+    return line
+
+
+def score_line(score: float, fused: float | None, pinned: bool, similarity: float | None, flags: list[str]) -> str:
+    """The ``Score:`` line of a hit. A pinned hit placed above better-scored hits shows its own
+    fused score and that it is pinned, not the next hit's score it is ordered by."""
+    sim = f", similarity {similarity:.2f}" if similarity is not None else ""
+    if pinned and fused is not None and fused < score - 1e-9:
+        head = f"Score: pinned first (own fused score {fused:.4f}){sim}"
+    else:
+        head = f"Score: {score:.4f}{sim}"
+    return head + (f" ({'; '.join(flags)})" if flags else "")
 
 
 def _cut_marker(result) -> str:
@@ -297,8 +317,8 @@ class SearchResult:
     """One document search hit with its citation.
 
     Scores (see :data:`SCORE_DOC`): ``score`` orders the list (never increases down it);
-    ``fused_score`` is the weighted RRF score (DESIGN §7), lifted for a ``pinned`` hit to the
-    next hit's; ``semantic_score`` the cosine similarity of query and hit; ``keyword_score`` the
+    ``fused_score`` is the weighted RRF score (DESIGN §7), a ``pinned`` hit's own (its ``score``
+    is lifted to the next hit's, and shown as pinned); ``semantic_score`` the cosine similarity of query and hit; ``keyword_score`` the
     BM25 score; ``*_rank`` the 1-based rank in that modality (``None`` = not retrieved by it).
     ``exact_match`` is true when the exact index matched (a named section, a defined term or a
     quoted phrase); ``pinned`` when the hit was placed first because the query names it.
@@ -310,6 +330,10 @@ class SearchResult:
     does not hold, a section that does not exist).
     ``truncated`` / ``content_chars``: ``content`` was cut to an answer's size budget from
     ``content_chars`` characters. ``id`` is the chunk id (the field records share).
+    When the query names a sub-item the chunk holds (``section 5(a)(1)``, ``Art. 17(3)(b)`` in the
+    chunk of section 5 / Article 17), ``section_id`` is that item and ``pinpoint_start`` the
+    character offset in ``content`` where its lines start (``None`` otherwise); an excerpt cut to a
+    budget starts there.
     """
 
     chunk_id: str
@@ -334,6 +358,7 @@ class SearchResult:
     pinned: bool = False
     truncated: bool = False
     content_chars: int = 0
+    pinpoint_start: int | None = None  # where the lines of the item the query names start in content
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -359,9 +384,8 @@ class SearchResult:
         """Human/agent-readable text: score, source, location, section, content, definitions
         (``definitions=False``: only the terms, when the answer lists the definitions once)."""
         flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
-        sim = f", similarity {self.semantic_score:.2f}" if self.semantic_score is not None else ""
         lines = [
-            f"Score: {self.score:.4f}{sim}" + (f" ({'; '.join(flags)})" if flags else ""),
+            score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags),
             f"Source: {self.source_path}",
             f"Location: {self.location}",
             f"Section: {self.section_id}",
@@ -377,7 +401,7 @@ class SearchResult:
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
             lines += ["", "References: " + "; ".join(
-                f"{x['text']} → {x['target_document']} § {x['target_section_id']}" for x in followed[:8])]
+                reference_line(x) for x in followed[:8])]
         return "\n".join(lines)
 
 
@@ -428,9 +452,8 @@ class RecordResult:
     def format(self) -> str:
         lines = []
         if self.score is not None:
-            sim = f", similarity {self.semantic_score:.2f}" if self.semantic_score is not None else ""
             flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
-            lines.append(f"Score: {self.score:.4f}{sim}" + (f" ({'; '.join(flags)})" if flags else ""))
+            lines.append(score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags))
         lines += [f"Id: {self.id}", f"Source: {self.source_file}", "", self.content.strip() + _cut_marker(self)]
         if self.metadata:
             lines += ["", "Metadata:"] + [f"- {k}: {v}" for k, v in self.metadata.items()]

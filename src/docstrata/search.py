@@ -179,17 +179,31 @@ def assess_confidence(hits, content_words: bool, embedded: bool) -> Confidence:
     return Confidence(level, why, best_similarity=best, keyword_hits=kw, exact_hits=ex)
 
 
+def _label_key(value_key: str) -> str | None:
+    """The alias key (``alias:v6.2``) of a whole query that is one label with a digit (``V6.2``),
+    else ``None``: a section indexed under that label is named by the query."""
+    word = value_key.removeprefix("value:")
+    return f"alias:{word}" if re.fullmatch(r"\S{2,40}", word) and re.search(r"\d", word) \
+        and re.search(r"[^\W\d_]", word) else None
+
+
 def exact_ranking(store, qa: QueryAnalysis, limit: int,
                   flt: ChunkFilter | None = None) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
 
+    A whole query that is a section's own label (``V6.2``, no citation keyword) names it too.
     Ranked in order: named sections, the record the query names, definitions of terms asked
     about, chunks holding a quoted phrase, chunks holding a code identifier the query names."""
     ranked: list[str] = []
     pinned: set[str] = set()
+    # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
+    label = _label_key(qa.value_key) if not qa.section_keys else None
     all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key] + qa.document_keys
-    found = store.exact_lookup(all_keys, limit=limit, flt=flt)
+    found = store.exact_lookup(all_keys + ([label] if label else []), limit=limit, flt=flt)
+    if label and found.get(label):
+        ranked += found[label]
+        pinned.update(found[label])
     # "section 9 of the GPL": the named document's section comes first, and only it is pinned
     named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
     for keys in qa.section_keys:

@@ -137,32 +137,116 @@ def _sections_titled(chunks: list[Chunk], asked: str) -> list[str]:
     return list(out)
 
 
+_HEADING_LINE = re.compile(r"(?m)^#{1,6}\s")
+
+
+def _item_parent(sid: str) -> str | None:
+    """``article-17(3)`` for ``article-17(3)(b)``; ``None`` when ``sid`` ends in no ``(label)``."""
+    m = re.fullmatch(r"(.+?)\(([^()]+)\)", sid)
+    return m.group(1) if m else None
+
+
+def _heading_of(content: str, section_id: str, pos: int) -> int | None:
+    """Where the first Markdown heading line at or after ``pos`` that carries ``section_id``'s
+    number (``18`` of ``article-18``, ``4.2``) starts; ``None`` for an id without a number."""
+    nums = re.findall(r"\d+(?:\.\d+)*[a-z]?", section_id.rsplit("/", 1)[-1])
+    if not nums:
+        return None
+    number = re.compile(rf"(?<![\w.]){re.escape(nums[-1])}(?![\w])", re.IGNORECASE)
+    for m in _HEADING_LINE.finditer(content, pos):
+        line_end = content.find("\n", m.start())
+        if number.search(content, m.start(), len(content) if line_end < 0 else line_end):
+            return m.start()
+    return None
+
+
+def _item_starts(chunk: Chunk) -> dict[str, int]:
+    """Where each section ``chunk`` holds starts in its content, for those that can be found
+    exactly. The chunk's own section starts at 0. A parenthesised sub-item (``article-17(3)(b)``)
+    is found by its label line (``b. |``, ``(b)``), searched only after where its parent item
+    starts and after every earlier section of the chunk (``metadata["sections"]`` is in document
+    order), so "17(3)(b)" is the "b." of paragraph 3, never the first "b." of the chunk (an item
+    whose parent is not held, as in a chunk that continues a paragraph, after the last found). Another
+    section the chunk holds (``article-18`` after the end of ``article-17``) starts at the next
+    Markdown heading that carries its number. An item whose parent was not found, or whose label
+    is not found, is left out: callers fall back to the nearest ancestor that was found."""
+    held = list(chunk.metadata.get("sections", ()))
+    content = chunk.content
+    starts: dict[str, int] = {chunk.section_id: 0}
+    pos = 0  # where the last located section starts: later sections start after it
+    before_own = set(held[:held.index(chunk.section_id)]) if chunk.section_id in held else set()
+    for h in held:
+        if h in starts:
+            continue
+        parent = _item_parent(h)
+        if parent is not None:
+            if parent in held and parent not in starts:
+                continue  # its paragraph was not found: neither is it, for certain
+            after = max(pos, starts.get(parent, 0))  # a parent the chunk does not hold began before it
+            label = re.findall(r"\(([^()]+)\)", h)[-1]
+            found = _label_at(content, label, after + (1 if after or h != held[0] else 0))
+        elif h in before_own:
+            continue  # a heading-only ancestor carried into the chunk, above its own heading
+        else:
+            found = _heading_of(content, h, pos + 1)
+        if found is not None:
+            starts[h] = pos = found
+    return starts
+
+
 def _item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
-    """The span of sub-item ``sid`` ("article-17(3)") inside ``chunk``'s content, from its label
-    line to the next item that is not inside it; ``None`` when ``sid`` is not a parenthesised
-    sub-item of a section the chunk holds, or its label line cannot be found."""
+    """The span of sub-item ``sid`` ("article-17(3)(b)") inside ``chunk``'s content, from its
+    label line to where the next section the chunk holds that is not inside it starts (see
+    :func:`_item_starts`); ``None`` when ``sid`` is not a section the chunk holds besides its own,
+    or its label line cannot be found exactly (inside the right parent items)."""
     held = list(chunk.metadata.get("sections", ()))
     if sid not in held or sid == chunk.section_id:
         return None
-    base = max((h for h in [chunk.section_id, *held] if sid.startswith(h + "(")), key=len, default=None)
-    if base is None:
+    starts = _item_starts(chunk)
+    if sid not in starts:
         return None
-    labels = re.findall(r"\(([^()]+)\)", sid[len(base):])
-    pos, content = 0, chunk.content
-    for label in labels:
-        found = _label_at(content, label, pos)
-        if found is None:
-            return None
-        pos = found
-    start, end = pos, len(content)
-    after = held[held.index(sid) + 1:]
-    nxt = next((h for h in after if not h.startswith(sid + "(")), None)
-    if nxt is not None and nxt.startswith(base + "("):
-        labels = re.findall(r"\(([^()]+)\)", nxt[len(base):])
-        found = _label_at(content, labels[-1], start + 1) if labels else None
-        if found is not None:
-            end = found
+    start, end = starts[sid], len(chunk.content)
+    after = [starts[h] for h in held[held.index(sid) + 1:] if h in starts and not h.startswith(sid + "(")]
+    later = [a for a in after if a > start]
+    if later:
+        end = min(later)
+    else:  # the next section was not found: stop at the next heading, if any
+        m = _HEADING_LINE.search(chunk.content, start + 1)
+        end = m.start() if m else end
     return start, end
+
+
+def _certain_item(chunk: Chunk, sid: str) -> tuple[str, tuple[int, int] | None]:
+    """``sid`` and its span in ``chunk`` when it can be found exactly, else the nearest enclosing
+    item that can (``article-17(3)`` for an unfound ``article-17(3)(b)``), else the chunk's own
+    section with ``None``."""
+    cur: str | None = sid
+    while cur and cur != chunk.section_id:
+        span = _item_span(chunk, cur)
+        if span is not None:
+            return cur, span
+        cur = _item_parent(cur)
+    return chunk.section_id, None
+
+
+def _pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> tuple[str, int] | None:
+    """The sub-item of ``chunk`` a query's section references (``key_lists``, from
+    :func:`~docstrata.index.exact.query_section_keys`) name, and where its lines start in
+    ``chunk.content``: ``("5(a)(1)", 812)`` for "section 5(a)(1)" on the chunk of section 5.
+    The most specific key of each reference first; an item whose lines cannot be told apart
+    exactly gives the nearest enclosing item that can (:func:`_certain_item`). ``None`` when the
+    query names no section the chunk holds besides its own, or none can be located."""
+    held = [s for s in chunk.metadata.get("sections", ()) if s != chunk.section_id]
+    if not held or not key_lists:
+        return None
+    cited = {s: _cited_keys(s) for s in held}
+    for keys in key_lists:
+        for key in keys:
+            named = [s for s in held if key in cited[s]]
+            if named:
+                sid, span = _certain_item(chunk, named[0])
+                return (sid, span[0]) if span is not None else None
+    return None
 
 
 def _cited_keys(section_id: str) -> set[str]:
@@ -808,7 +892,8 @@ class HierarchicalDocumentTool(_BaseTool):
             if failed_json != (store.get_meta("failed_files") or "{}"):  # a read with nothing new writes nothing
                 store.set_meta("failed_files", failed_json)
             report.chunks_total = store.count()
-            report.warnings += self._definition_conflicts()
+            if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
+                report.warnings += self._definition_conflicts({sf.doc_key for sf in todo})
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
                 root.set_attribute("ingest.file_count", len(todo))
@@ -926,7 +1011,9 @@ class HierarchicalDocumentTool(_BaseTool):
         write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
 
-    def _definition_conflicts(self) -> list[str]:
+    def _definition_conflicts(self, docs: set[str] | None = None) -> list[str]:
+        """A warning per term that several documents define differently; with ``docs``, only the
+        terms one of those documents defines (those just ingested)."""
         from .index.exact import term_key
 
         by_term: dict[str, dict[str, str]] = {}
@@ -934,7 +1021,7 @@ class HierarchicalDocumentTool(_BaseTool):
             by_term.setdefault(term_key(d.term), {}).setdefault(d.doc_key, " ".join(d.definition.split()))
         out = []
         for key, per_doc in by_term.items():
-            if len(set(per_doc.values())) > 1:
+            if len(set(per_doc.values())) > 1 and (docs is None or docs & per_doc.keys()):
                 docs = ", ".join(sorted(per_doc))
                 out.append(f"term '{key.removeprefix('term:')}' is defined differently in: {docs} (kept separate)")
         return out
@@ -977,6 +1064,9 @@ class HierarchicalDocumentTool(_BaseTool):
         from .index.exact import resolve_cross_references
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
+        from .index.exact import query_section_keys
+
+        named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
         results = []
         defs_of: dict[str, list[DefinitionEntry]] = {}
         used: dict[tuple[str, str], DefinitionEntry] = {}
@@ -988,7 +1078,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 entry = next(d for d in doc_defs if d.term == term)
                 used.setdefault((c.doc_key, term), entry)
             results.append(SearchResult(
-                chunk_id=c.chunk_id, content=c.content, fused_score=h.score, source_path=c.doc_key,
+                chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
                 parent_chain=c.parent_chain, section_id=c.section_id,
                 semantic_score=h.similarity, keyword_score=f.scores.get("keyword"),
                 exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
@@ -996,6 +1086,9 @@ class HierarchicalDocumentTool(_BaseTool):
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
                 score=h.score, pinned=h.pinned))
+            pin = _pinpoint(c, named_keys) if named_keys else None
+            if pin is not None:
+                results[-1].section_id, results[-1].pinpoint_start = pin
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
             shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
@@ -1104,12 +1197,15 @@ class HierarchicalDocumentTool(_BaseTool):
         _check_max_chars(max_chars)
         self.ensure_ready()
         doc_key = self._resolve_document(document)
-        item, notice = None, ""  # item: a sub-item sharing its parent's chunk ("article-17(3)"): its own lines
+        item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
         if section_id:
             chunks, sid_asked, notice = self._section_chunks(doc_key, section_id)
             if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
                     and sid_asked != chunks[0].section_id:
-                item = (sid_asked, _item_span(chunks[0], sid_asked))
+                item = _certain_item(chunks[0], sid_asked)
+                if item[0] != sid_asked:
+                    item_notice = (f"[the lines of {sid_asked} could not be told apart exactly in chunk "
+                                   f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]")
         else:
             chunks = self.store.document_chunks(doc_key)
         starts, parts, pos = [], [], 0
@@ -1121,9 +1217,7 @@ class HierarchicalDocumentTool(_BaseTool):
             parts.append(part)
             pos += len(part) + 2
         text = "\n\n".join(parts)
-        if item and not item[1]:
-            text = (f"[{item[0]} is part of chunk {chunks[0].chunk_id}; showing {chunks[0].section_id}, "
-                    f"which holds it]\n\n") + text
+        notice = " ".join(filter(None, [notice, item_notice]))
         if notice:
             text = notice + "\n\n" + text
         scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
@@ -1357,16 +1451,17 @@ class VectorstoreTool(_BaseTool):
         run = run_search(self.store, self.embed_query, query, mode=mode or "hybrid",
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
-                                       h.pinned) for h in run.hits]
+                                       h.pinned, fused=h.fused.score) for h in run.hits]
         notices = [f"{run.dropped} candidate(s) below the score threshold were left out"] if run.dropped else []
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     @staticmethod
     def _record_result(c: Chunk, score: float | None, scores: dict, exact: bool, similarity: float | None = None,
-                       pinned: bool = False) -> RecordResult:
+                       pinned: bool = False, fused: float | None = None) -> RecordResult:
         return RecordResult(id=c.chunk_id, content=c.content, score=score, source_file=c.doc_key,
                             metadata=dict(c.metadata.get("fields", {})), semantic_score=similarity,
-                            keyword_score=scores.get("keyword"), exact_match=exact, fused_score=score, pinned=pinned)
+                            keyword_score=scores.get("keyword"), exact_match=exact,
+                            fused_score=score if fused is None else fused, pinned=pinned)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         return await asyncio.to_thread(self.search, query, **kw)

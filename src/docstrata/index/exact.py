@@ -308,9 +308,18 @@ def _target_keys(target: str) -> list[str]:
     return reference_keys("section", last)
 
 
+def pinpoint_enclosed(target: str, section_id: str) -> bool:
+    """Whether a reference to ``target`` (``article-25(6)``) resolved to ``section_id``, a section
+    enclosing it (``article-25``), because the pinpoint is no section of its own there."""
+    t, s = target.rsplit("/", 1)[-1], section_id.rsplit("/", 1)[-1]
+    return t != s and t.startswith(s + "(")
+
+
 def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
     """Each chunk's cross-references as an agent follows them: ``{chunk_id: [{text, target,
-    target_document, target_section_id, resolved}]}``.
+    target_document, target_section_id, resolved}]}``, plus ``"enclosing": True`` when the
+    reference's pinpoint is no section of its own (``Article 25(6)`` where 25 has no numbered
+    paragraphs) and ``target_section_id`` is the section that holds it.
 
     A reference resolved inside its own document (at ingest) gets that document's key; one that
     names another document (``section 9 of the GPL``) is resolved here against the documents
@@ -352,7 +361,10 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
                 sid = section_of.get((doc, x.target)) if doc else None
             elif sid and not doc:
                 doc = c.doc_key
-            items.append({"text": x.text, "target": x.target, "target_document": doc, "target_section_id": sid,
-                          "resolved": bool(doc and sid)})
+            item = {"text": x.text, "target": x.target, "target_document": doc, "target_section_id": sid,
+                    "resolved": bool(doc and sid)}
+            if sid and pinpoint_enclosed(x.target, sid):
+                item["enclosing"] = True
+            items.append(item)
         out[c.chunk_id] = items
     return out

@@ -65,7 +65,7 @@ _RANGE_RE = re.compile(r"\s+(?:to|through|until)\s+|\s*[-–]\s*")
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
-    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+)?[A-Z][A-Za-z]*"
+    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[A-Z][A-Za-z]*"
     rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![\w/])|\([A-Z][\w.]*\)))*)")
 # the name of an instrument cited before the reference: "Regulation (EU) 2016/679 Article 6",
 # "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5"
@@ -74,7 +74,7 @@ _INSTRUMENT_BEFORE_RE = re.compile(
     r"\b[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,5}\s+(?:Act|Law|Code|Ordinance)\s+\d{4}(?:\s+\([A-Z][\w.]*\))?)"
     r"\s*,?\s*$")
 _INSTRUMENT_AFTER_RE = re.compile(r"\s*(?:No\.?\s*)?\d{1,4}/\d|/\d")
-_INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directive|Decision|Code|Treaty|Convention|Charter|"
+_INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directives?|Decisions?|Recommendation|Code|Treaty|Convention|Charter|"
                                   r"Constitution|Protocol|Ordinance|Statute|License|Licence|Agreement|Standard|"
                                   r"Specification)\b")
 # "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
@@ -372,6 +372,39 @@ _LABEL_AFTER_RE = re.compile(r"^\s*(?:of|in)\s+\[(?P<name>[A-Za-z][\w.+-]{0,30})
 _LABEL_BEFORE_RE = re.compile(r"\[(?P<name>[A-Za-z][\w.+-]{0,30})\],?\s*$")
 
 
+# "Article 2 of the Annex to Commission Recommendation 2003/361/EC", "Article 5 of Chapter II of Directive …":
+# a part of some instrument; whose part it is comes after it
+_PART_OF_RE = re.compile(r"^\s*(?:of|in|under)\s+(?:the\s+)?(?:Annex(?:es)?|Appendix|Appendices|Schedules?|Protocol|"
+                         r"Parts?|Chapters?|Titles?|Articles?|Sections?)(?:\s+[A-Z0-9][\w.]*)?\s+(?=(?:to|of)\s)")
+# "chapter 5 of title 5, United States Code", "chapter 5, title 5, …": a title of a code (compared with the document's own names)
+_OF_TITLE_RE = re.compile(r"^\s*(?:of|,)\s+(?P<name>title\s+\d{1,3}[A-Za-z]?)\b")
+
+
+def _after_chain(text: str, end: int) -> int:
+    """Where the words after a reference go on once the references listed with it are skipped:
+    in "Article 25(6) or Article 26(4) of Directive 95/46/EC" the document named after the last
+    reference is the first one's too. ``end`` is where the first reference ends."""
+    pos = end
+    for _ in range(8):
+        m = re.match(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+)", text[pos:pos + 12])
+        ref = _KW_REF_RE.match(text, pos + m.end()) if m else None
+        if ref is None or _keyword_prefix(ref.group("kw")) is None:
+            break
+        pos = ref.end()
+    return pos
+
+
+def _named_after_chain(text: str, end: int, before: str) -> str | None:
+    """The document a reference ending at ``end`` names (:func:`_named_document`, generic names
+    kept): right after it or before it, else in an ``of …`` after the references listed with it
+    (``Article 25(6) or Article 26(4) of Directive 95/46/EC``)."""
+    name = _named_document(text[end:end + 120], before, generic=True)
+    tail = _after_chain(text, end) if name is None else end
+    if tail != end and re.match(r"\s*(?:of|in|under|,)\s", text[tail:tail + 8]):
+        name = _named_document(text[tail:tail + 120], "", generic=True)
+    return name
+
+
 def _named_document(after: str, before: str, generic: bool = False) -> str | None:
     """The document a reference names, as written, or ``None`` (this document or none named).
 
@@ -386,12 +419,20 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _LABEL_AFTER_RE.match(after) or _LABEL_BEFORE_RE.search(before[-34:])
     if m:
         return m.group("name")
+    part = _PART_OF_RE.match(after)
+    if part:  # "of the Annex to Commission Recommendation …": the instrument the part belongs to
+        rest = after[part.end():]
+        return _named_document(" of " + rest.split(None, 1)[1] if " " in rest.strip() else "", "", generic)
+    m = _OF_TITLE_RE.match(after)
+    if m:  # the caller compares "title 5" with the document's own names
+        return " ".join(m.group("name").split())
     m = _EXTERNAL_RE.match(after)
     if m:
         name = m.group("name")
         words = name.split()
         if words[0].lower() in ("this", "these"):
             return None
+        anaphoric = words[0].lower() in ("that", "those")  # "of that Directive": one named before, never this one
         if words[0].lower() == "the":
             words = words[1:]
         if not words:
@@ -400,6 +441,8 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
                         r"Rules?|Clauses?|Paragraphs?|Annex|Appendix|Regulation|Directive|Decision)\b)|"
                         r"(?<=\d)\s+(?:and|or)\s+", " ".join(words))[0]  # "the GPL and RFC 5246"
         name = re.sub(r"(?:\s+(?:of|the|and|No\.))+$", "", name)
+        if anaphoric:
+            return name if _INSTRUMENT_WORDS_RE.search(name) else None
         words = name.split()
         acronyms = set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP
         generic_only = all(w.lower() in _GENERIC_NAMES | _SMALL_WORDS for w in words)
@@ -581,7 +624,7 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:
             ref_text, target, section_id, end, other_title = compound
-            name = other_title or _named_document(text[end:end + 120], before, generic=True)
+            name = other_title or _named_after_chain(text, end, before)
             if name and (other_title or not resolver.is_own(name)):
                 section_id = None
             else:
@@ -589,7 +632,7 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             refs.append((m.start(), _ref(ref_text, target, section_id, source_section_id, name)))
             taken.append((m.start(), end))
             continue
-        name = _named_document(text[m.end():m.end() + 120], before, generic=True)
+        name = _named_after_chain(text, m.end(), before)
         if name and resolver.is_own(name):
             name = None
         for number in numbers:
