@@ -112,3 +112,63 @@ def test_words_in_the_query_order_outrank_the_same_words_scattered():
     assert first == "b" and s1 > s2
     assert ki.phrase_search("member pays", 5) == ["b"]  # pairs do not break phrase search
     assert ki.phrase_search("house clear", 5) == []  # nor create a phrase across the tokens' end
+
+
+# ---- the word cache (analyze() tokenises word by word; _analyze_whole is the whole-text reference)
+
+def _tricky_characters() -> list[str]:
+    """Every character that could make word-by-word analysis differ from whole-text analysis:
+    whitespace of every kind, characters whose NFKC form holds a space or a combining mark
+    (¨ ´ ¸ ˜, Arabic and Hangul compatibility forms), combining marks, and the token joiners."""
+    import unicodedata
+
+    out = []
+    for cp in range(0x3040):
+        c = chr(cp)
+        nf = unicodedata.normalize("NFKC", c)
+        if c.isspace() or unicodedata.combining(c) or (nf != c and (" " in nf or any(map(unicodedata.combining, nf)))):
+            out.append(c)
+    out += list(".:/_-'()\u2019") + ["\ufb01", "\u2163", "\u2460", "\uff71", "\uff9e", "\u3099", "\u309a", "\u1100", "\u1161"]
+    return out
+
+
+def test_word_by_word_analysis_equals_whole_text_analysis_on_adversarial_text():
+    from docstrata.index.keyword import _WORDS, _analyze_whole
+
+    templates = ["a{}b", "a {}b", "a{} b", "x's{}y", "x's {}", "{}'s x", "{} \u0301a", "\u00e9{}\u0301", "(a){}(1)",
+                 "a.{}b", "{}{}", "n\u0303{}", "\u30a2{}\u3099 \u304b", "\u1100{} \u1161", "Foo::{}bar(x) 203(a){}(1)"]
+    chars = _tricky_characters()
+    assert len(chars) > 300  # the enumeration found the characters it is meant to
+    differ = [t.replace("{}", c) for c in chars for t in templates
+              if analyze(t.replace("{}", c)) != _analyze_whole(t.replace("{}", c))]
+    assert not differ, differ[:5]
+    assert analyze("John's  caf\u00e9\u00a0203(a)(1)\u3000getTarget(self)") == _analyze_whole(
+        "John's  caf\u00e9\u00a0203(a)(1)\u3000getTarget(self)")
+    assert "caf\u00e9" in _WORDS  # the word was analysed once and kept
+
+
+def test_word_cache_is_bounded_and_skips_long_words(monkeypatch):
+    from docstrata.index import keyword
+
+    monkeypatch.setattr(keyword, "_WORDS", keyword._WordTerms())
+    monkeypatch.setattr(keyword, "_WORD_CACHE_SIZE", 3)
+    long_word = "x" * (keyword._WORD_CACHE_CHARS + 1)
+    assert analyze(f"alpha beta {long_word} gamma delta epsilon") == ["alpha", "beta", long_word, "gamma", "delta",
+                                                                      "epsilon"]
+    assert set(keyword._WORDS) == {"alpha", "beta", "gamma"}  # full at three; the long word never kept
+    assert analyze("delta") == ["delta"]  # still analysed once the cache is full
+
+
+@pytest.mark.shared_data
+def test_word_by_word_analysis_equals_whole_text_analysis_on_real_documents():
+    import json
+
+    from docstrata.index.keyword import _analyze_whole
+
+    from .conftest import shared_data
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(shared_data("documents", "md").glob("*.md"))]
+    with open(shared_data("scifact", "corpus.jsonl"), encoding="utf-8") as f:
+        texts += [json.loads(line)["text"] for _, line in zip(range(500), f)]
+    assert sum(len(t) for t in texts) > 500_000
+    assert [analyze(t) for t in texts] == [_analyze_whole(t) for t in texts]
