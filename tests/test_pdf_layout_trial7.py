@@ -119,11 +119,13 @@ def test_section_numbers_missing_from_the_text_layer_are_restored_from_the_numbe
 
 def test_contents_page_is_its_own_section_and_its_entries_are_no_headings(tmp_path):
     """The contents page opens with its title (a heading: "Table of" is no table caption), then
-    lists the headings; those lines never become headings or sections of their own."""
+    lists the headings; those lines never become headings or sections of their own, and their
+    dot leaders shrink to four dots (sixty made NIST SP 800-63B's contents 8,182 tokens)."""
     doc = _convert(tmp_path)
     tree = build_tree(doc)
     contents = next(s for s in tree.sections if s.title == "Table of Contents")
     assert "Memorized Secrets" in contents.text and "Look-Up Secrets" in contents.text
+    assert "2.1.2 Look-Up Secrets .... 3" in " ".join(contents.text.split())  # leaders cut to four dots
     headings = [line for line in doc.markdown.splitlines() if line.startswith("#")]
     assert sum("Memorized Secrets" in line for line in headings) == 1
     assert sum(s.title.endswith("Memorized Secrets") for s in tree.sections) == 1

@@ -148,7 +148,7 @@ def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
 def _pdf_markdown(lines: list[_PdfLine]) -> str:
     """Render classified lines: headings as ATX lines, table rows (``pdf_tables``) as Markdown
     table rows, each box's other lines as one paragraph (line breaks kept, words hyphenated
-    across a line break rejoined), blank lines between."""
+    across a line break rejoined, dot leaders cut to four dots), blank lines between."""
     tables, in_table = _table_blocks(lines)
     blocks: list[str] = []
     paragraph: list[str] = []
@@ -177,6 +177,9 @@ def _pdf_markdown(lines: list[_PdfLine]) -> str:
             flush()
             current_box = line.box
         text = re.sub(r"^(\s*)([#>])", r"\1\\\2", line.text)  # body text must not become a heading/quote
+        # a contents line's dot leader ("4.2.2 Authenticator … ....................... 7"): four
+        # dots still mark it as contents, sixty made a contents page thousands of tokens
+        text = re.sub(r"[ \t]*(?:\.[ \t]?){4,}[ \t]*", " .... ", text).rstrip()
         if paragraph and re.search(r"[^\W\d_]-$", paragraph[-1]) and text[:1].islower():
             paragraph[-1] = paragraph[-1][:-1] + text
         else:
