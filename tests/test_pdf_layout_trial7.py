@@ -141,3 +141,19 @@ def test_table_cells_are_rows_never_headings_or_sections(tmp_path):
     tree = build_tree(doc)
     assert [s.section_id for s in tree.sections if s.section_id.endswith("2.2.1")] == ["2.2.1"]
     assert [s.parent_id for s in tree.sections if s.section_id == "2.2.1"] == ["2.2"]
+
+
+def test_a_heading_with_its_own_number_form_gets_no_number_restored():
+    """"1: Scope" / "2: Terms" print their numbers ("N:"), so "2.1 …" under them is no evidence
+    of an unprinted "2", and nothing is prefixed (before the guard: "2 2: Terms", "1 Introduction")."""
+    from docstrata.convert.pdf_headings import _restore_unprinted_numbers
+    from docstrata.convert.pdf_layout import _PdfLine
+
+    def run(text: str, x0: float = 73.0) -> tuple[list[_PdfLine], str]:
+        return [_PdfLine(1, 1, text, 14.0, "Arial-BoldMT", x0, 300.0, 700.0, 714.0, len(text))], text
+
+    headings = [run("Introduction"), run("1: Scope"), run("2: Terms, Definitions and Examples"), run("2.1 Open source")]
+    assert [text for _, text in _restore_unprinted_numbers(headings)] == [text for _, text in headings]
+    unprinted = [run("1 Purpose"), run("Scope and applicability", 88.0), run("1.1.1 Audience"), run("Definitions", 88.0)]
+    assert [text for _, text in _restore_unprinted_numbers(unprinted)] == [
+        "1 Purpose", "1.1 Scope and applicability", "1.1.1 Audience", "1.2 Definitions"]

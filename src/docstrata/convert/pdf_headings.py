@@ -245,9 +245,11 @@ def _restore_unprinted_numbers(headings: list[tuple[list[_PdfLine], str]]) -> li
     """
     numbers = [_heading_number(text) for _, text in headings]
     printed = {n for n in numbers if n}
+    # only a title that opens with a letter lacks its number ("1: Scope" has one, in its own form)
+    bare = [not numbers[k] and bool(re.match(r"[^\W\d_]", text)) for k, (_, text) in enumerate(headings)]
     restored: dict[int, tuple[int, ...]] = {}
     for k, (run, _) in enumerate(headings):
-        if numbers[k]:
+        if not bare[k]:
             continue
         prev = next((numbers[j] for j in range(k - 1, -1, -1) if numbers[j]), ())
         after = numbers[k + 1] if k + 1 < len(numbers) else None
@@ -268,7 +270,7 @@ def _restore_unprinted_numbers(headings: list[tuple[list[_PdfLine], str]]) -> li
         first = run[0]
         depths = next((c for (size, font, x0), c in shapes.items()
                        if size == first.size and font == first.font and abs(x0 - first.x0) <= 2), None)
-        if numbers[k] is None and k not in restored and depths:
+        if bare[k] and k not in restored and depths:
             depth = depths.most_common(1)[0][0]
             guess = last[: depth - 1] + (last[depth - 1] + 1,) if len(last) >= depth else \
                 last + (1,) if len(last) == depth - 1 else None

@@ -16,10 +16,13 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
     """The table rows of the page layout: lists of cells (each a text box's lines, left to right).
 
     A cell is a text box of at most eight lines holding a letter or digit. Cells that share at
-    least half the height of the shorter one and do not overlap horizontally make up a row when there are two or more of them, at least one is narrower than a third of the page's
-    text width (two text columns are each about half of it), and the leftmost is not a bare label
-    (a list item's "(a)" or "1." set apart by a tab). Rows are only kept on a page with two or
-    more of them (a table, not two side notes). Returns the rows in page order, top to bottom.
+    least half the height of the shorter one and do not overlap horizontally make up a row when
+    there are two or more of them, at least one is narrower than a third of the page's text width
+    (two text columns are each about half of it), and the leftmost is not a bare label (a list
+    item's "(a)" or "1." set apart by a tab). Rows are only kept on a page with two or more of
+    them (a table, not two side notes); there a row of wider cells counts too when each of its
+    cells lies in a column of those rows (the row under a label cell that spans rows). Cells the
+    grouping left out are placed by :func:`_place_leftovers`. Returns the rows in page order.
     """
     by_box: dict[int, list[_PdfLine]] = {}
     for line in lines:
@@ -37,6 +40,7 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
                  and not any(ln.level for ln in b)]  # fmt: skip
         cells.sort(key=lambda b: -max(ln.y1 for ln in b))
         rows: list[list[list[_PdfLine]]] = []
+        wide: list[list[list[_PdfLine]]] = []  # rows of wide cells only: kept when they line up with a table's columns
         used: set[int] = set()
         for n, cell in enumerate(cells):
             if n in used:
@@ -50,9 +54,12 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
             row.sort(key=lambda b: min(ln.x0 for ln in b))
             narrow = any(max(ln.x1 for ln in b) - min(ln.x0 for ln in b) < width / 3 for b in row)
             hanging = len(row[0]) == 1 and _HANGING_LABEL.match(row[0][0].text.strip())
-            if len(row) >= 2 and narrow and not hanging:
-                rows.append(row)
+            if len(row) >= 2 and not hanging:
+                (rows if narrow else wide).append(row)
         if len(rows) >= 2:
+            columns = [cell for row in rows for cell in row]
+            rows.extend(row for row in wide if all(any(not _x_apart(cell, c) for c in columns) for cell in row))
+            rows.sort(key=lambda row: -max(ln.y1 for cell in row for ln in cell))
             in_rows = {id(cell) for row in rows for cell in row}
             _place_leftovers(rows, [cell for cell in cells if id(cell) not in in_rows])
             rows_out.extend(rows)
@@ -62,7 +69,9 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
 def _place_leftovers(rows: list[list[list[_PdfLine]]], leftovers: list[list[_PdfLine]]) -> None:
     """Cells of a table's span that the row grouping left out: a box beside a row (any shared
     height) joins it; a box just under a cell of its column (within 1.5 lines: the cell's text
-    wrapped into a box of its own) joins that cell."""
+    wrapped into a box of its own) joins that cell; a box between the rows within one column of
+    the table (not across two, as a heading between two tables is) is a cell spanning rows and a
+    row of its own.  Rows stay in page order."""
     top = max(ln.y1 for row in rows for cell in row for ln in cell)
     bottom = min(ln.y0 for row in rows for cell in row for ln in cell)
     for box in leftovers:
@@ -79,6 +88,12 @@ def _place_leftovers(rows: list[list[list[_PdfLine]]], leftovers: list[list[_Pdf
                  and 0 <= min(ln.y0 for ln in cell) - box_top < 1.5 * size]
         if above:
             above[0].extend(box)
+            continue
+        column = [cell for row in rows for cell in row if not _x_apart(box, cell)]
+        one_column = all(not _x_apart(a, b) for a in column for b in column)
+        if column and one_column and bottom <= (box_top + box_bottom) / 2 <= top:
+            rows.append([box])  # a cell spanning rows (a row label centred between them), in one column of the table
+    rows.sort(key=lambda row: -max(ln.y1 for cell in row for ln in cell))
 
 
 def _same_row(a: list[_PdfLine], b: list[_PdfLine]) -> bool:
