@@ -61,17 +61,35 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
             rows.extend(row for row in wide if all(any(not _x_apart(cell, c) for c in columns) for cell in row))
             rows.sort(key=lambda row: -max(ln.y1 for cell in row for ln in cell))
             in_rows = {id(cell) for row in rows for cell in row}
+            for row in rows:
+                _trim_lines_above(row)  # first, so a heading's style is not taken for a cell style
             _place_leftovers(rows, [cell for cell in cells if id(cell) not in in_rows])
-            rows_out.extend(rows)
+            for row in rows:
+                _trim_lines_above(row)
+            rows_out.extend(row for row in rows if all(row))
     return rows_out
+
+
+def _trim_lines_above(row: list[list[_PdfLine]]) -> None:
+    """Leading lines of a cell's box set wholly above every other cell of its row, in another
+    style than the line below them, are no part of the row: the heading or caption the layout
+    put in one box with the header cell below it ("6.3 PROPERTIES" over "Element"). (A taller
+    cell's first lines above a centred label cell share its style and stay.)"""
+    if len(row) < 2:
+        return
+    for n, cell in enumerate(row):
+        others_top = max(ln.y1 for k, other in enumerate(row) if k != n for ln in other)
+        while len(cell) > 1 and cell[0].y0 >= others_top - 1 and cell[0].style != cell[1].style:
+            del cell[0]
 
 
 def _place_leftovers(rows: list[list[list[_PdfLine]]], leftovers: list[list[_PdfLine]]) -> None:
     """Cells of a table's span that the row grouping left out: a box beside a row (any shared
     height) joins it; a box just under a cell of its column (within 1.5 lines: the cell's text
     wrapped into a box of its own) joins that cell; a box between the rows within one column of
-    the table (not across two, as a heading between two tables is) is a cell spanning rows and a
-    row of its own.  Rows stay in page order."""
+    the table (not across two, as a heading between two tables is) and in a style its cells use
+    (not a heading's: "6.4 TITLES" between two tables) is a cell spanning rows and a row of its
+    own.  Rows stay in page order."""
     top = max(ln.y1 for row in rows for cell in row for ln in cell)
     bottom = min(ln.y0 for row in rows for cell in row for ln in cell)
     for box in leftovers:
@@ -91,7 +109,8 @@ def _place_leftovers(rows: list[list[list[_PdfLine]]], leftovers: list[list[_Pdf
             continue
         column = [cell for row in rows for cell in row if not _x_apart(box, cell)]
         one_column = all(not _x_apart(a, b) for a in column for b in column)
-        if column and one_column and bottom <= (box_top + box_bottom) / 2 <= top:
+        styled = box[0].style in {ln.style for row in rows for cell in row for ln in cell}
+        if column and one_column and styled and bottom <= (box_top + box_bottom) / 2 <= top:
             rows.append([box])  # a cell spanning rows (a row label centred between them), in one column of the table
     rows.sort(key=lambda row: -max(ln.y1 for cell in row for ln in cell))
 
