@@ -169,7 +169,7 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     ``Article IV``), or it opens a block (starts its box or follows a sentence end), looks like a
     title (capitalised, no final stop) and is followed by plainer text no larger than it or the
     body font, or it is in capitals.
-    Never headings: table cells (``_PdfLine.cell``), table-of-contents lines (dot leaders) and
+    Never headings: table cells (``_PdfLine.cell``) but larger-set titles, table-of-contents lines (dot leaders) and
     every line of a contents page but its topmost (the contents' own title), captions (``Figure 3``), monospace
     text, runs ending in , ; or :, runs over 20 words (12 at body size).
     Numbers a heading shows but the text layer lacks are restored first
@@ -188,7 +188,7 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     for n, run in enumerate(runs):
         text = " ".join(line.text for line in run)
         first = run[0]
-        if first.cell or first.page in contents and id(first) not in contents_titles:
+        if first.page in contents and id(first) not in contents_titles:
             continue  # a contents page lists headings (its own title, atop the page, stays one)
         if _TOC_LINE.search(text) or _CAPTION.match(text) or len(run) > 3 or len(text.split()) > 20:
             continue
@@ -196,6 +196,8 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
             continue  # code and diagram labels are not titles
         has_letters = bool(re.search(r"[^\W\d_]", text))
         larger = first.size >= max(body_size * 1.15, body_size + 1)
+        if first.cell and not larger:
+            continue  # a table cell ("Duplication", "4.2.2"); a title set larger stays one (a sidebar's "Highlights")
         if larger and (has_letters or (_BARE_NUMBER.match(text) and first.size >= body_size * 1.5)):
             headings.append((run, text))
             continue
