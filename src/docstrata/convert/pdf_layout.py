@@ -57,15 +57,16 @@ def _pdf_layout(data: bytes, doc_key: str):
         raise ConversionError(doc_key, "encrypted PDF: a password is required") from None
     if not document.is_extractable:
         raise ConversionError(doc_key, "PDF forbids text extraction (permissions set by its author)")
+
     class _UprightAggregator(PDFPageAggregator):
         """Lays out upright characters as pdfminer does and characters set at an angle apart:
         pdfminer groups by page coordinates, so a margin note printed up the page would leave one
         box per letter and join its letters and digits to the body lines beside it."""
 
-        turned_boxes: list = []
+        turned_boxes: list | tuple = ()  # the last page's boxes of turned text
 
         def end_page(self, page) -> None:
-            chars = self.cur_item._objs
+            chars = self.cur_item._objs  # the page's items before layout analysis (pdfminer's own list)
             turned = [obj for obj in chars if isinstance(obj, LTChar) and not obj.upright]
             if turned:
                 self.cur_item._objs = [obj for obj in chars if not (isinstance(obj, LTChar) and not obj.upright)]
