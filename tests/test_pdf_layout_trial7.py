@@ -6,6 +6,9 @@ contents and a table whose cells hold section numbers. The PDF is built in the t
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from docstrata.convert import convert_file
 from docstrata.models import SourceFile
@@ -157,3 +160,22 @@ def test_a_heading_with_its_own_number_form_gets_no_number_restored():
     unprinted = [run("1 Purpose"), run("Scope and applicability", 88.0), run("1.1.1 Audience"), run("Definitions", 88.0)]
     assert [text for _, text in _restore_unprinted_numbers(unprinted)] == [
         "1 Purpose", "1.1 Scope and applicability", "1.1.1 Audience", "1.2 Definitions"]
+
+
+REALDOCS_PDF = Path(__file__).resolve().parents[1] / "bench" / "realdocs" / "pdf" / "nist-sp800-63b-digital-identity-authentication.pdf"
+
+
+@pytest.mark.slow
+def test_nist_sp800_63b_tree_as_printed():
+    """The trial-7 file itself (bench/realdocs, public domain): the ids trial 7 found broken
+    (``0-4-2-2-…``, 5.1.5 and 5.1.5.2 missing, 5.1.5.1 under 5.1.4, 5.1.8.2 under 5.1.9, a table
+    cell as 4.2.2 in section 8, "Appendix A" a table cell in section 2) come out as printed."""
+    doc = convert_file(SourceFile(REALDOCS_PDF.name, str(REALDOCS_PDF), None))
+    by_id = {s.section_id: s for s in build_tree(doc).sections}
+    assert by_id["4.2.2"].parent_id == "4.2" and by_id["4.2"].parent_id == "4"
+    assert by_id["5.1.5"].parent_id == "5.1" and by_id["5.1.5.1"].parent_id == "5.1.5"
+    assert by_id["5.1.5.2"].parent_id == "5.1.5" and by_id["5.1.8.2"].parent_id == "5.1.8"
+    assert [sid for sid in by_id if sid.endswith("4.2.2")] == ["4.2.2"]
+    assert by_id["appendix-a"].parent_id is None and "Memorized Secrets" in by_id["appendix-a"].title
+    assert not [sid for sid in by_id if re.match(r"\d+-\d", sid)]
+    assert "available free of charge" not in doc.markdown.split("# 1 Purpose", 1)[1]
