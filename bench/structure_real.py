@@ -1,6 +1,6 @@
 """Section-tree figures on real documents whose truth comes from their own markup (issue 14).
 
-Run: ``python bench/structure_real.py [--split dev|holdout|holdout2|all] [--corpus shared|realdocs|all]
+Run: ``python bench/structure_real.py [--split dev|holdout|holdout2|trial7|all] [--corpus shared|realdocs|all]
 [--doc SUBSTR] [--json] [-v]``.
 
 Inputs: every ``<file>.truth.json`` under ``../shared/data/real`` and, when present,
@@ -501,7 +501,7 @@ def summarise(results: list[DocResult]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--split", choices=("dev", "holdout", "holdout2", "all"), default="all")
+    ap.add_argument("--split", choices=("dev", "holdout", "holdout2", "trial7", "all"), default="all")
     ap.add_argument("--doc", help="only documents whose path contains this")
     ap.add_argument("--corpus", choices=("shared", "realdocs", "all"), default="all",
                     help="../shared/data/real, bench/realdocs or both")

@@ -12,6 +12,7 @@ import sources  # noqa: E402
 
 METHOD = {
     'pdf': 'PDF outline (bookmarks) via pdfminer.six',
+    'pdf_contents': 'printed table of contents (dot-leader entries, levels from numbers and indents) via pdfminer.six',
     'uslm': 'USLM elements: hierarchy + `<num>`/`<heading>`, `<term>`, `<ref href>`',
     'uslm1': 'USLM 1.0 elements (US Code titles): hierarchy + `<num>`/`<heading>` outside notes; `<ref href>` inside the title',
     'akn': 'Akoma Ntoso elements: hierarchy + `<num>`/`<heading>`; Definitions-article points with a quoted term; `<ref href>`',

@@ -239,3 +239,10 @@ TREES.append(dict(kind='markdown', name='asd-ism-sep-2025', repo=R_ASD, path=_IS
                         'chapters (00-25): "# NN. ISM - ..." title, "## **Topic**" / "### **Control heading**" headings wrapped in '
                         'bold, control ids (ISM-0123) and revision lines in the text; 25 is the terminology glossary (not marked up '
                         'as definitions)'))
+
+
+# --- trial7 (session 14): documents of the seventh user trial, truth from their own markup ---
+doc('pdf', 'nist-sp800-63b-digital-identity-authentication.pdf', [(R_NIST, 'NIST.SP.800-63b.pdf', None)], 'pdf_contents', 'nist',
+    'NIST SP 800-63B Digital Identity Guidelines: Authentication and Lifecycle Management (June 2017, with the 2017-12-01 '
+    'errata); no outline: truth from the printed table of contents; a note printed up the left margin of every page, '
+    'level-2 section numbers ("4.2") drawn without text, tables whose cells hold section numbers', split='trial7')

@@ -9,6 +9,7 @@ from collections import Counter
 from ..errors import ConversionError
 from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
+from .pdf_tables import _table_blocks, _table_cells
 from .text import _is_page_number, _running_key
 
 
@@ -21,11 +22,44 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
     warnings = []
     if empty_pages:
         warnings.append(f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)")
-    lines = _drop_running_lines(lines, n_pages)
+    turned = _drop_repeated_turned(lines, n_pages)
+    lines = _drop_running_lines([line for line in lines if not line.turned], n_pages)
     lines = _merge_split_numbers(lines)
+    for line in (line for row in _table_cells(lines) for cell in row for line in cell):
+        line.cell = True
     if not _apply_outline(lines, outline):
         _classify_by_font(lines)
-    return _pdf_markdown(lines), meta_title, warnings
+    return _pdf_markdown(_with_turned(lines, turned)), meta_title, warnings
+
+
+def _drop_repeated_turned(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
+    """The lines set at an angle (``_PdfLine.turned``) that are not page furniture: a text printed
+    up the margin of at least a quarter of the pages (and three) — "This publication is available
+    free of charge from: …", a "DRAFT" or licence note, numbers masked — is dropped; rotated table
+    headers or a sideways table stay, as body text."""
+    pages_of: dict[str, set[int]] = {}
+    for line in lines:
+        if line.turned:
+            pages_of.setdefault(_running_key(line.text), set()).add(line.page)
+    threshold = max(3, -(-n_pages // 4))
+    return [line for line in lines if line.turned and len(pages_of[_running_key(line.text)]) < threshold]
+
+
+def _with_turned(lines: list[_PdfLine], turned: list[_PdfLine]) -> list[_PdfLine]:
+    """The upright lines in order, each page's turned lines after its last upright line (as body
+    text: they never take part in heading recovery)."""
+    if not turned:
+        return lines
+    by_page: dict[int, list[_PdfLine]] = {}
+    for line in turned:
+        by_page.setdefault(line.page, []).append(line)
+    out: list[_PdfLine] = []
+    for n, line in enumerate(lines):
+        out.append(line)
+        if n + 1 == len(lines) or lines[n + 1].page != line.page:
+            out.extend(by_page.pop(line.page, []))
+    out.extend(line for page in sorted(by_page) for line in by_page[page])  # pages with turned text only
+    return sorted(out, key=lambda line: line.page) if by_page else out
 
 
 def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
@@ -112,8 +146,10 @@ def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
 
 
 def _pdf_markdown(lines: list[_PdfLine]) -> str:
-    """Render classified lines: headings as ATX lines, each box's other lines as one paragraph
-    (line breaks kept, words hyphenated across a line break rejoined), blank lines between."""
+    """Render classified lines: headings as ATX lines, table rows (``pdf_tables``) as Markdown
+    table rows, each box's other lines as one paragraph (line breaks kept, words hyphenated
+    across a line break rejoined, dot leaders cut to four dots), blank lines between."""
+    tables, in_table = _table_blocks(lines)
     blocks: list[str] = []
     paragraph: list[str] = []
     current_box = None
@@ -126,6 +162,12 @@ def _pdf_markdown(lines: list[_PdfLine]) -> str:
     for line in lines:
         if not line.text:
             continue
+        if id(line) in in_table:
+            if id(line) in tables:
+                flush()
+                blocks.append(tables[id(line)])
+                current_box = None
+            continue
         if line.level:
             flush()
             blocks.append("#" * line.level + " " + " ".join(line.text.split()))
@@ -135,6 +177,9 @@ def _pdf_markdown(lines: list[_PdfLine]) -> str:
             flush()
             current_box = line.box
         text = re.sub(r"^(\s*)([#>])", r"\1\\\2", line.text)  # body text must not become a heading/quote
+        # a contents line's dot leader ("4.2.2 Authenticator … ....................... 7"): four
+        # dots still mark it as contents, sixty made a contents page thousands of tokens
+        text = re.sub(r"[ \t]*(?:\.[ \t]?){4,}[ \t]*", " .... ", text).rstrip()
         if paragraph and re.search(r"[^\W\d_]-$", paragraph[-1]) and text[:1].islower():
             paragraph[-1] = paragraph[-1][:-1] + text
         else:

@@ -25,7 +25,8 @@ _TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$|(\.\s){4,}\.?\s
 # the section number a line prints before an outline entry's title ("6.2.1 Amendment Documents"
 # for the bookmark "Amendment Documents")
 _PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*|[ivxlc]{1,6})\s+(?=\S)")
-_CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+[\w.-]+", re.IGNORECASE)
+# "Figure 3", "Table 8-1", "Table A.2", "Table IV" — not the heading "Table of Contents"
+_CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+(\d[\w.-]*|[a-z](\.\d+)*|[ivxlc]+)\b", re.IGNORECASE)
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
 
 
@@ -166,12 +167,13 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     ≥ +1 pt), or — at about body size (≥ 0.9×) — it is set apart by weight (bold where the body is
     not) or by a rare font (< 5% of the characters), and it is numbered (``1.2``, ``Chapter 3``,
     ``Article IV``), or it opens a block (starts its box or follows a sentence end), looks like a
-    title (capitalised, no final stop) and is followed by plainer text no larger, or it is in
-    capitals.
-    Never headings: table-of-contents lines (dot leaders), captions (``Figure 3``), monospace
+    title (capitalised, no final stop) and is followed by plainer text no larger than it or the
+    body font, or it is in capitals.
+    Never headings: table cells (``_PdfLine.cell``) but larger-set titles, table-of-contents lines (dot leaders) and
+    every line of a contents page but its topmost (the contents' own title), captions (``Figure 3``), monospace
     text, runs ending in , ; or :, runs over 20 words (12 at body size).
-    Levels: dotted numbering depth ("1.2.3" → 3) where present, else the rank of the font size
-    among heading sizes (largest first).
+    Numbers a heading shows but the text layer lacks are restored first
+    (:func:`_restore_unprinted_numbers`); levels: see :func:`_assign_levels`.
     """
     body_size, body_font = _body_style(lines)
     body_bold = bool(_BOLD_FONT.search(body_font))
@@ -181,15 +183,21 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     for line in lines:
         page_lines.setdefault(line.page, []).append(line)
     headings: list[tuple[list[_PdfLine], str]] = []
+    contents = _contents_pages(lines)
+    contents_titles = {id(max(page_lines[page], key=lambda line: line.y1)) for page in contents}
     for n, run in enumerate(runs):
         text = " ".join(line.text for line in run)
         first = run[0]
+        if first.page in contents and id(first) not in contents_titles:
+            continue  # a contents page lists headings (its own title, atop the page, stays one)
         if _TOC_LINE.search(text) or _CAPTION.match(text) or len(run) > 3 or len(text.split()) > 20:
             continue
         if _MONO_FONT.search(first.font) or re.search(r"[,;:]$", text) or re.search(r"[<>={};]|\(\)", text):
             continue  # code and diagram labels are not titles
         has_letters = bool(re.search(r"[^\W\d_]", text))
         larger = first.size >= max(body_size * 1.15, body_size + 1)
+        if first.cell and not larger:
+            continue  # a table cell ("Duplication", "4.2.2"); a title set larger stays one (a sidebar's "Highlights")
         if larger and (has_letters or (_BARE_NUMBER.match(text) and first.size >= body_size * 1.5)):
             headings.append((run, text))
             continue
@@ -201,15 +209,82 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         if _has_row_twin(first, page_lines[first.page]):
             continue  # a table header cell, not a heading
         following = runs[n + 1][0] if n + 1 < len(runs) else None
+        # a line of another face inside a paragraph (an italic title in a reference entry after
+        # "…Publication 202, SHA-3 Standard:") goes on into the same box in lower case or digits
+        mid_paragraph = following is not None and n and runs[n - 1][-1].box == first.box \
+            and following.box == run[-1].box and re.match(r"[\da-z]", following.text)
         leads_body = (
-            following is not None and following.size <= first.size and not following.bold
-            and following.style != first.style and _starts_block(runs, n)
+            following is not None and not mid_paragraph and _starts_block(runs, n)
             and not re.search(r"[.!?]$", text) and text[:1].isupper()
+            and (following.size <= max(first.size, body_size) and not following.bold and following.style != first.style
+                 or following.style == first.style and _HEADING_NUMBER.match(following.text))
         )  # fmt: skip
         shouting = text.isupper() and len(text) > 3
         if _PDF_NUMBERING.match(text) or leads_body or shouting:
             headings.append((run, text))
-    _assign_levels(headings)
+    _assign_levels(_restore_unprinted_numbers(headings))
+
+
+_HEADING_NUMBER = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)\.?\s")
+
+
+def _heading_number(text: str) -> tuple[int, ...] | None:
+    m = _HEADING_NUMBER.match(text + " ")
+    return tuple(int(part) for part in m.group(1).split(".")) if m else None
+
+
+def _restore_unprinted_numbers(headings: list[tuple[list[_PdfLine], str]]) -> list[tuple[list[_PdfLine], str]]:
+    """Give back the section number a heading shows on the page but not in the text layer (a
+    word processor's list number drawn without character codes: "4.2  Authenticator Assurance
+    Level 2" reads "Authenticator Assurance Level 2", set in after the number's space).
+
+    Evidence first: an unnumbered heading directly followed by a first subsection ``4.2.1``
+    whose parent ``4.2`` is printed nowhere before it, under the last number ``4.1.5`` (whose
+    ``4`` is ``4.2``'s parent), is ``4.2``. Then the unnumbered headings of exactly that style
+    and indent (the number's gap) continue the numbering at that depth: after ``8`` comes
+    ``8.1``, then ``8.2``, … — unless that number is printed elsewhere or runs past the next
+    printed heading. Headings without such evidence are left as they are.
+    """
+    numbers = [_heading_number(text) for _, text in headings]
+    printed = {n for n in numbers if n}
+    # only a title that opens with a letter lacks its number ("1: Scope" has one, in its own form)
+    bare = [not numbers[k] and bool(re.match(r"[^\W\d_]", text)) for k, (_, text) in enumerate(headings)]
+    restored: dict[int, tuple[int, ...]] = {}
+    for k, (run, _) in enumerate(headings):
+        if not bare[k]:
+            continue
+        prev = next((numbers[j] for j in range(k - 1, -1, -1) if numbers[j]), ())
+        after = numbers[k + 1] if k + 1 < len(numbers) else None
+        if not after or len(after) < 2 or after[-1] != 1:
+            continue
+        parent = after[:-1]
+        if parent not in printed and prev[: len(parent) - 1] == parent[:-1] and prev[: len(parent)] != parent:
+            restored[k] = parent
+    if not restored:
+        return headings
+    shapes: dict[tuple[float, str, int], Counter[int]] = {}
+    for k, number in restored.items():
+        first = headings[k][0][0]
+        shapes.setdefault((first.size, first.font, round(first.x0)), Counter())[len(number)] += 1
+    last: tuple[int, ...] = ()
+    out = []
+    for k, (run, text) in enumerate(headings):
+        first = run[0]
+        depths = next((c for (size, font, x0), c in shapes.items()
+                       if size == first.size and font == first.font and abs(x0 - first.x0) <= 2), None)
+        if bare[k] and k not in restored and depths:
+            depth = depths.most_common(1)[0][0]
+            guess = last[: depth - 1] + (last[depth - 1] + 1,) if len(last) >= depth else \
+                last + (1,) if len(last) == depth - 1 else None
+            following = next((n for n in numbers[k + 1:] if n), None)
+            if guess and guess not in printed and not (following and following[:depth] < guess):
+                restored[k] = guess
+        if k in restored:
+            printed.add(restored[k])
+            text = ".".join(map(str, restored[k])) + " " + text
+        last = restored.get(k) or numbers[k] or last
+        out.append((run, text))
+    return out
 
 
 def _has_row_twin(line: _PdfLine, page_lines: list[_PdfLine]) -> bool:
@@ -266,10 +341,23 @@ def _style_runs(lines: list[_PdfLine]) -> list[list[_PdfLine]]:
 
 
 def _assign_levels(headings: list[tuple[list[_PdfLine], str]]) -> None:
+    """Heading levels: the depth of a dotted number ("4.2.1" → 3); an unnumbered heading
+    ("Appendix A—…", "Abstract") in the style of numbered headings takes their most common depth;
+    any other the rank of its font size among the heading sizes (largest first)."""
     sizes = sorted({run[0].size for run, _ in headings}, reverse=True)
+    depths: dict[tuple[float, str], Counter[int]] = {}
     for run, text in headings:
-        number = re.match(r"(\d+(?:\.\d+)*)\.?\s", text + " ")
-        level = number.group(1).count(".") + 1 if number else sizes.index(run[0].size) + 1
+        number = _heading_number(text)
+        if number:
+            depths.setdefault(run[0].style, Counter())[len(number)] += 1
+    for run, text in headings:
+        number = _heading_number(text)
+        if number:
+            level = len(number)
+        elif run[0].style in depths:
+            level = depths[run[0].style].most_common(1)[0][0]
+        else:
+            level = sizes.index(run[0].size) + 1
         run[0].text, run[0].level = text, min(level, 6)
         for line in run[1:]:
             line.text = ""

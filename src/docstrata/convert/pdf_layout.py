@@ -3,10 +3,12 @@ plus the PDF outline and metadata title, and the line geometry/style helpers the
 
 from __future__ import annotations
 
+import copy
 import io
+import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import ConversionError
 
@@ -28,6 +30,8 @@ class _PdfLine:
     y1: float
     chars: int
     level: int = 0  # heading level once classified, 0 = body text
+    turned: bool = False  # set at an angle (a margin note printed up the page): coordinates in its own frame
+    cell: bool = False  # in a table cell (``pdf_tables``): never a heading
 
     @property
     def style(self) -> tuple[float, str]:
@@ -41,7 +45,7 @@ class _PdfLine:
 def _pdf_layout(data: bytes, doc_key: str):
     """Lay out every page with pdfminer; return lines, outline, metadata title, page counts."""
     from pdfminer.converter import PDFPageAggregator
-    from pdfminer.layout import LAParams, LTTextBox
+    from pdfminer.layout import LAParams, LTChar, LTTextBox
     from pdfminer.pdfdocument import PDFDocument, PDFPasswordIncorrect
     from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
     from pdfminer.pdfpage import PDFPage
@@ -53,8 +57,24 @@ def _pdf_layout(data: bytes, doc_key: str):
         raise ConversionError(doc_key, "encrypted PDF: a password is required") from None
     if not document.is_extractable:
         raise ConversionError(doc_key, "PDF forbids text extraction (permissions set by its author)")
+
+    class _UprightAggregator(PDFPageAggregator):
+        """Lays out upright characters as pdfminer does and characters set at an angle apart:
+        pdfminer groups by page coordinates, so a margin note printed up the page would leave one
+        box per letter and join its letters and digits to the body lines beside it."""
+
+        turned_boxes: list | tuple = ()  # the last page's boxes of turned text
+
+        def end_page(self, page) -> None:
+            chars = self.cur_item._objs  # the page's items before layout analysis (pdfminer's own list)
+            turned = [obj for obj in chars if isinstance(obj, LTChar) and not obj.upright]
+            if turned:
+                self.cur_item._objs = [obj for obj in chars if not (isinstance(obj, LTChar) and not obj.upright)]
+            self.turned_boxes = _turned_boxes(turned, self.laparams)
+            super().end_page(page)
+
     resources = PDFResourceManager()
-    device = PDFPageAggregator(resources, laparams=LAParams())
+    device = _UprightAggregator(resources, laparams=LAParams())
     interpreter = PDFPageInterpreter(resources, device)
     lines: list[_PdfLine] = []
     box_id = n_pages = empty_pages = 0
@@ -62,12 +82,42 @@ def _pdf_layout(data: bytes, doc_key: str):
         n_pages += 1
         interpreter.process_page(page)
         boxes = [el for el in device.get_result() if isinstance(el, LTTextBox)]
-        if not boxes:
+        if not boxes and not device.turned_boxes:
             empty_pages += 1
         for box in boxes:
             box_id += 1
             lines.extend(_box_lines(box, page_no, box_id))
+        for box in device.turned_boxes:
+            box_id += 1
+            lines.extend(replace(line, turned=True) for line in _box_lines(box, page_no, box_id))
     return lines, _pdf_outline(document), _pdf_meta_title(document), n_pages, empty_pages
+
+
+def _turned_boxes(chars: list, laparams) -> list:
+    """Text boxes of the characters set at an angle, laid out per writing direction in a frame
+    turned with it (so the text reads left to right there): copies of the characters with their
+    boxes rotated by minus the direction's angle (the advance vector of the text matrix, rounded
+    to a degree), grouped by pdfminer's own line and box analysis."""
+    from pdfminer.layout import LTPage, LTTextBox
+
+    by_angle: dict[int, list] = {}
+    for ch in chars:
+        a, b, *_ = ch.matrix
+        by_angle.setdefault(round(math.degrees(math.atan2(b, a))) % 360, []).append(ch)
+    boxes = []
+    for angle, group in sorted(by_angle.items()):
+        cos, sin = math.cos(math.radians(-angle)), math.sin(math.radians(-angle))
+        frame = LTPage(0, (-1e5, -1e5, 1e5, 1e5))
+        for ch in group:
+            corners = [(x * cos - y * sin, x * sin + y * cos) for x in (ch.x0, ch.x1) for y in (ch.y0, ch.y1)]
+            turned = copy.copy(ch)
+            turned.set_bbox((min(x for x, _ in corners), min(y for _, y in corners),
+                             max(x for x, _ in corners), max(y for _, y in corners)))  # fmt: skip
+            turned.size, turned.upright = turned.height, True
+            frame.add(turned)
+        frame.analyze(laparams)
+        boxes.extend(obj for obj in frame if isinstance(obj, LTTextBox))
+    return boxes
 
 
 def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
