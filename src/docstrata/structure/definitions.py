@@ -13,7 +13,7 @@ optional ``**bold**``, HTML spans stripped):
   block — the text after ``In this Act —``, ``In this Part:``, ``For the purposes of this
   Regulation:`` — also ``A "covered work" means …``, ``To "modify" a work means …``, unquoted
   ``vessel means …`` / ``business day includes …`` opening a line or item, ``Term: definition`` /
-  ``**Term** definition`` lines, and sub-headings that name a term (``### 2.3 CVE`` under
+  ``**Term** definition`` lines (``**Term** (ABBR) – definition`` also defines ``ABBR``), and sub-headings that name a term (``### 2.3 CVE`` under
   ``## 2 Terms and Definitions``), whose body is the definition.
 
 Evidence, not a stop-list alone, decides what is a term: a term is a noun phrase (it does not
@@ -378,8 +378,11 @@ def _glossary_body(text: str) -> tuple[str, list[str]]:
     m = _GLOSSARY_HEAD_RE.match(text)
     if not m:
         return " ".join(text.split())[:1500], []
-    names = [x.group(1) or x.group(2) for x in re.finditer(r"\(([^()\n]+)\)|\*\*([^*\n]+)\*\*", m.group("head"))]
-    names = [n.strip() for n in names if n and (_ABBREVIATION_RE.fullmatch(n.strip()) or " " in n.strip())]
+    names = []
+    for x in re.finditer(r"\(([^()\n]+)\)|\*\*([^*\n]+)\*\*", m.group("head")):
+        abbreviation, bold = (x.group(1) or "").strip(), (x.group(2) or "").strip()
+        if bold or _ABBREVIATION_RE.fullmatch(abbreviation):  # not "(see also X)"
+            names.append(bold or abbreviation)
     return " ".join(m.group("rest").split())[:1500], [n for n in names if _plausible_term(n, marked=True)]
 
 
