@@ -207,10 +207,11 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
 
 
 def _tidy(definition: str) -> str:
-    """A definition body without the punctuation around it: lone table-cell bars and a leading
-    dash or colon separator (``– A list of permitted data``)."""
+    """A definition body without lone table-cell bars (``a. | as regards …``) and a leading dash or
+    colon separator (``– A list of permitted data``); anything else, such as a closing ``following:``
+    or the bars of notation (``|name|``), stays."""
     text = " ".join(_CELL_BAR_RE.sub(" ", definition).split())
-    return _LEAD_SEPARATOR_RE.sub("", text).strip(" :,|")
+    return _LEAD_SEPARATOR_RE.sub("", text).strip()
 
 
 def _limb_text(tree: DocumentTree, s: Section) -> str:
