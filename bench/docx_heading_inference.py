@@ -6,7 +6,7 @@ Usage::
 
 Documents: every ``.docx`` under ``bench/realdocs`` and under ``--data`` (``real/docx``,
 ``documents/docx``; skipped when absent). Truth: the paragraphs (outside tables) whose style chain
-is ``Heading N`` / ``Title`` or carries an outline level, with that level.
+is ``Heading N`` or carries an outline level, with that level (``Title`` is mapped by its style, not inferred).
 
 Two figures per document:
 
@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def truth_headings(data: bytes) -> list[tuple[str, int]]:
-    """``(normalised text, level)`` of the style-marked headings (Title = 0, Heading N = N, outline level L = L + 1)."""
+    """``(normalised text, level)`` of the style-marked headings (Heading N = N, outline level L = L + 1);
+    the Title style is not counted: office.py maps it to a heading itself and inference leaves it alone."""
     import io
     import re
 
@@ -59,8 +60,6 @@ def truth_headings(data: bytes) -> list[tuple[str, int]]:
             m = re.fullmatch(r"heading\s*(\d)", st.name.strip(), re.I)
             if m:
                 level = int(m.group(1))
-            elif st.name.strip().lower() == "title":
-                level = 0
         text = normalize_heading("".join(t.text or "" if t.tag == f"{_W}t" else " "
                                          for t in p.iter(f"{_W}t", f"{_W}tab", f"{_W}br")))
         if level is not None and text:

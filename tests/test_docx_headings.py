@@ -27,11 +27,13 @@ _DOC_RELS = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http:/
 
 
 def _styles(heading_style: bool) -> str:
+    title = ('<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:rPr><w:sz w:val="56"/></w:rPr>'
+             '</w:style>')
     heading = ('<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/>'
                '<w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style>') if heading_style else ""
     return (f'<?xml version="1.0" encoding="UTF-8"?><w:styles {_NS}><w:docDefaults><w:rPrDefault><w:rPr>'
             '<w:sz w:val="22"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" '
-            f'w:styleId="Normal"><w:name w:val="Normal"/></w:style>{heading}</w:styles>')
+            f'w:styleId="Normal"><w:name w:val="Normal"/></w:style>{title}{heading}</w:styles>')
 
 
 def _para(text: str, size: int | None = None, bold: bool = False, style: str | None = None) -> str:
@@ -118,6 +120,17 @@ def test_no_evidence_no_headings():
     large = [_para(BODY, size=40), _para("Short line", size=40), _para(BODY, size=40)]
     assert inferred_headings(_docx(large)) == []
     assert inferred_headings(_docx([_para("Banner", size=40), *plain])) == []
+
+
+def test_a_title_styled_document_keeps_its_title_and_infers_the_rest(tmp_path):
+    """Word's Title style is already a level-1 heading (office.py maps it); inferred headings go
+    under it, the largest at level 2."""
+    doc = [_para("Master Services Agreement", style="Title"), _para(BODY), _para("Term", size=32), _para(BODY),
+           _para("Fees", size=32), _para(BODY)]
+    assert [(h.text, h.level) for h in inferred_headings(_docx(doc))] == [("Term", 1), ("Fees", 1)]
+    tree = _tree(tmp_path, _docx(doc), "msa.docx")
+    levels = {s.title: s.level for s in tree.sections}
+    assert levels["Term"] == levels["Fees"] == levels["Master Services Agreement"] + 1
 
 
 def test_marking_matches_lines_in_order_and_keeps_an_existing_title():

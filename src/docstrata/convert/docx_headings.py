@@ -162,7 +162,7 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
     body = root.find(f"{_W}body")
     if body is None:
         return []
-    paragraphs = []  # (text, smallest run size, all runs bold, numbered) per non-empty paragraph
+    paragraphs = []  # (text, smallest run size, all runs bold, numbered, Title style) per non-empty paragraph
     sizes: Counter[int] = Counter()
     for p in root.iter(f"{_W}p") if honour_heading_styles else ():
         pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
@@ -193,12 +193,13 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
         for t, size, _ in runs:
             sizes[size] += len(t)
         numbered = p.find(f"{_W}pPr/{_W}numPr") is not None or any(st.numbered for st in _chain(styles, pstyle))
-        paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered))
+        titled = any(st.name.strip().lower() == "title" for st in _chain(styles, pstyle))
+        paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled))
     if not sizes:
         return []
     body_size = sizes.most_common(1)[0][0]
-    kinds: list[tuple[int, bool] | None] = [_kind(t, size, bold, numbered, body_size)
-                                            for t, size, bold, numbered in paragraphs]
+    kinds: list[tuple[int, bool] | None] = [None if titled else _kind(t, size, bold, numbered, body_size)
+                                            for t, size, bold, numbered, titled in paragraphs]  # Title: mapped already
     picked = []
     for i, kind in enumerate(kinds):
         if kind is None:
