@@ -275,3 +275,88 @@ def test_rfc_terminology_lines_define_their_terms():
     assert got["handshake"].definition.endswith("subsequent interactions within TLS.")
     assert got["peer"].definition.startswith("An endpoint. When discussing")
     assert got["peer"].section_id == "1.1" and "Note" not in got
+
+
+GDPR_LIST_FORM = """# Article 4 Definitions
+
+For the purposes of this Regulation:
+
+16. | ‘main establishment’ means: |  
+
+	a. | as regards a controller with establishments in more than one Member State, the place of its central administration in the Union; |  
+
+	b. | as regards a processor with establishments in more than one Member State, the place of its central administration in the Union;  
+
+22. | ‘supervisory authority concerned’ means a supervisory authority which is concerned by the processing of personal data because: |  
+
+	a. | the controller or processor is established on the territory of the Member State of that supervisory authority; or |  
+
+	b. | a complaint has been lodged with that supervisory authority;  
+
+23. | ‘cross-border processing’ means either: |  
+
+	a. | processing of personal data in more than one Member State; or |  
+
+	b. | processing of personal data in a single establishment which substantially affects data subjects in more than one Member State.  
+
+24. | ‘relevant and reasoned objection’ means an objection to a draft decision;  
+"""
+
+
+def test_definitions_whose_body_is_in_lettered_sub_points_keep_them():
+    """Trial 7 item 7 (GDPR Markdown, pienebbink/gdpr): ``‘main establishment’ means: |`` and
+    ``… means either: |`` with ``a. | …`` points parsed as subsections keep their points; the
+    table-cell bars of that Markdown are not part of the text."""
+    tree = parse_sections(GDPR_LIST_FORM, "gdpr.md", "GDPR")
+    got = {d.term: d.definition for d in extract_definitions(tree)}
+    assert got["main establishment"].startswith("means a. as regards a controller with establishments")
+    assert "b. as regards a processor" in got["main establishment"]
+    assert got["cross-border processing"].startswith("means either a. processing of personal data")
+    assert "b. processing of personal data in a single establishment" in got["cross-border processing"]
+    assert "because a. the controller or processor" in got["supervisory authority concerned"]
+    assert "|" not in "".join(got.values())
+    assert "relevant and reasoned objection" not in got["cross-border processing"]  # the points stop at the next term
+
+
+def test_a_definition_without_a_closing_stop_runs_on_into_its_bullets():
+    """Trial 7 (Karaka NDA): ``"Confidential Information" refers to … and is either`` followed by a
+    bulleted list; a closed definition does not take the list after it."""
+    md = ('# Definition\n\nAs used herein, "Confidential Information" refers to any information which has commercial '
+          'value and is either\n\n* technical information, including patents, or\n* non-technical information relating '
+          'to products.\n\nAs used herein, "Recipient" refers to the signing person.\n\n* a list that is no limb\n')
+    got = terms(md)
+    assert got["Confidential Information"] == ("refers to any information which has commercial value and is either "
+                                               "technical information, including patents, or non-technical information "
+                                               "relating to products.")
+    assert got["Recipient"] == "refers to the signing person."
+
+
+def test_footnote_citations_name_no_terms_and_a_short_form_gets_its_full_name():
+    """Trial 7 item 7 (GDPR): a footnote citing another instrument (``(‘Directive on electronic
+    commerce’)``) defines nothing in this document; a short form inside a recital sentence
+    (``… the case-law of the Court of Justice of the European Union (the ‘Court of Justice’) and …``)
+    is defined by the name it shortens, not by the unrelated start of its sentence."""
+    md = ("# Whereas\n\n41. | However, such a legal basis should be clear and precise and its application foreseeable, "
+          "in accordance with the case-law of the Court of Justice of the European Union (the ‘Court of Justice’) and "
+          "the European Court of Human Rights.\n\n# Article 2\n\n4. This Regulation shall be without prejudice to "
+          "Directive 2000/31/EC [^eu8].\n\n[^eu8]:  Directive 2000/31/EC of the European Parliament and of the Council "
+          "of 8 June 2000 on certain legal aspects of electronic commerce (‘Directive on electronic commerce’) "
+          "(OJ L 178, 17.7.2000, p. 1).\n")
+    got = terms(md)
+    assert "Directive on electronic commerce" not in got
+    assert got["Court of Justice"] == "Court of Justice of the European Union (the ‘Court of Justice’)"
+
+
+def test_glossary_bodies_lose_their_dash_and_abbreviations_become_terms():
+    """Trial 7 item 7 (OWASP ASVS 5.0 Appendix A): ``* **Term** – definition`` bodies start at the
+    definition, not at ``– ``; ``**Term** (ABBR) – …`` and ``**Term** or **Other** – …`` also define
+    the abbreviation and the other name."""
+    md = ("# Appendix A: Glossary\n\n* **Allowlist** – A list of permitted data or operations.\n"
+          "* **Cross-Site Scripting** (XSS) – A security vulnerability allowing script injection.\n"
+          "* **Uniform Resource Identifier** (URI)- A unique string of characters that identifies a resource.\n"
+          "* **Session Identifier** or **Session ID** – A key which identifies a stateful session.\n")
+    got = terms(md)
+    assert got["Allowlist"] == "A list of permitted data or operations."
+    assert got["Cross-Site Scripting"] == got["XSS"] == "A security vulnerability allowing script injection."
+    assert got["URI"].startswith("A unique string")
+    assert got["Session ID"] == got["Session Identifier"] == "A key which identifies a stateful session."

@@ -15,7 +15,8 @@ Per format:
   skip links) removed with BeautifulSoup, then markitdown.
 * ``docx`` — markitdown (mammoth keeps Word heading styles); Word's ``Title`` style becomes a
   heading and auto-numbered headings get their number back (Word keeps it in numbering.xml, which
-  mammoth ignores).
+  mammoth ignores); a document without heading styles gets its headings from its typography
+  (larger or bold standalone lines: :mod:`.docx_headings`).
 * ``pptx`` / ``xlsx`` — markitdown.
 * ``pdf`` — pdfminer.six layout analysis (the engine markitdown uses for prose PDFs), with the
   headings markitdown loses recovered: the PDF outline where it matches the text, otherwise font

@@ -47,6 +47,12 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple[str, str | Non
         markdown = number_docx_headings(markdown, docx_heading_numbers(data))
     except Exception as e:  # numbering is a refinement; the text is already there
         warnings.append(f"heading numbers not recovered: {type(e).__name__}")
+    try:  # clause titles marked only by size or bold, in a document without heading styles
+        from .docx_headings import inferred_headings, mark_inferred_headings
+
+        markdown = mark_inferred_headings(markdown, inferred_headings(data))
+    except Exception as e:  # inferred headings are a refinement; the text is already there
+        warnings.append(f"headings not inferred from font size and bold: {type(e).__name__}")
     anchors: dict[str, str] = {}
     try:  # REF fields and bookmark hyperlinks, which mammoth drops, become in-page links
         from .docx_marks import docx_links, link_references

@@ -13,7 +13,7 @@ optional ``**bold**``, HTML spans stripped):
   block — the text after ``In this Act —``, ``In this Part:``, ``For the purposes of this
   Regulation:`` — also ``A "covered work" means …``, ``To "modify" a work means …``, unquoted
   ``vessel means …`` / ``business day includes …`` opening a line or item, ``Term: definition`` /
-  ``**Term** definition`` lines, and sub-headings that name a term (``### 2.3 CVE`` under
+  ``**Term** definition`` lines (``**Term** (ABBR) – definition`` also defines ``ABBR``), and sub-headings that name a term (``### 2.3 CVE`` under
   ``## 2 Terms and Definitions``), whose body is the definition.
 
 Evidence, not a stop-list alone, decides what is a term: a term is a noun phrase (it does not
@@ -80,7 +80,14 @@ _GLOSSARY_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*(?P<bold>[^*\n]{1,60})\*
 _COLON_ENTRY_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?:[-*][ \t]+)?(?P<term>[A-Za-z][\w()/'’-]*(?:[ ][A-Za-z0-9][\w()/'’-]*){0,3})"
                              r":[ \t]+(?P<def>\S[^\n]*(?:\n(?P=ind)[ \t]+\S[^\n]*)*)")
 # a definition whose paragraph ends by introducing its limbs: "means any of the following:", "means—"
-_INTRO_END_RE = re.compile(r"(?:[:—–]|\s-|\b(?:means|includes|following|who|which|that|where|if))\s*$", re.I)
+_INTRO_END_RE = re.compile(r"(?:[:—–]|\s-|\b(?:means|includes|following|who|which|that|where|if|either|because))\s*$", re.I)
+# a footnote's own line ("[^eu8]: Directive 2000/31/EC … (‘Directive on electronic commerce’)"; mammoth's
+# "1. … [↑](#footnote-ref-1)"): a parenthesis there gives the short title of the instrument it cites
+_FOOTNOTE_LINE_RE = re.compile(r"^\s*\[\^[^\]\s]+\]:|\]\(#(?:footnote|endnote)-ref-", re.M)
+# lone table-cell bars ("16. | ‘main establishment’ means: |") and a separator opening a glossary body
+# ("**Allowlist** – A list …", "**Term** (ABBR) - …")
+_CELL_BAR_RE = re.compile(r"(?:(?<=\s)|^)\|(?=\s|$)")
+_LEAD_SEPARATOR_RE = re.compile(r"^(?:[–—-]+|:)\s+")
 
 
 def _clean(text: str) -> str:
@@ -109,6 +116,10 @@ _OPENS_LIMBS_RE = re.compile(r"(?:[—–:]|\bfollowing\W*)\s*$")
 _LIMB_RE = re.compile(r"^[>*\s“\"‘'-]*(?:\([0-9A-Za-z]{1,5}\)|[a-z0-9]{1,3}[.)]\s)")
 
 
+_BULLET_RE = re.compile(r"^[ \t]*[-*+•][ \t]+\S")
+_CLOSED_RE = re.compile(r"[.;!?][\s\"'”’)\]*_]*$")
+
+
 def _definition_after(text: str, start: int) -> str:
     """The definition text from ``start`` to the end of its paragraph (≤ 1500 chars); a definition
     that opens limbs ("means any individual who—", "means any of the following:", a bare
@@ -117,17 +128,24 @@ def _definition_after(text: str, start: int) -> str:
     end = text.find("\n\n", start)
     end = len(text) if end < 0 else end
     parts = [text[start:end]]
-    first = parts[0].strip()
+    first = parts[0].strip().rstrip(" |")  # "‘main establishment’ means: |": a cell bar after the colon
     need_more, in_limbs = bool(_OPENS_LIMBS_RE.search(first)), False
     opens = need_more or bool(_INTRO_END_RE.search(first))  # "… means" / "… who": limbs may follow
-    while (need_more or in_limbs or opens) and end < len(text) and sum(map(len, parts)) < 1500:
+    # a paragraph without a closing stop ("… and is either", "… including without limitation") runs
+    # on into the bulleted list after it
+    bullets_may_follow = opens or not _CLOSED_RE.search(first)
+    while (need_more or in_limbs or opens or bullets_may_follow) and end < len(text) and sum(map(len, parts)) < 1500:
         opens = False
         nxt = text.find("\n\n", end + 2)
         nxt = len(text) if nxt < 0 else nxt
         following = text[end:nxt].strip()
-        limb = bool(_LIMB_RE.match(following))
+        bullets = bullets_may_follow and bool(_BULLET_RE.match(following))
+        bullets_may_follow = False
+        limb = bool(_LIMB_RE.match(following)) or bullets
         if not following or not (limb or need_more):
             break
+        if bullets:  # "* technical information …, or" / "* non-technical information …": the words, not the marks
+            following = re.sub(r"(?m)^[ \t]*[-*+•][ \t]+", "", following)
         parts.append(re.sub(r"^(?:>\s*)+|\*\*", "", following))  # quoted limbs: their words, not Markdown
         end, in_limbs = nxt, True
         # after a limb's bare label ("**“(A)**") or a limb opening sub-limbs ("on December 31, 2013—")
@@ -155,6 +173,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
 
     def add(term: str, definition: str, section_id: str | None) -> None:
         key = " ".join(term.lower().split())
+        definition = _tidy(definition)
         if key in seen or not definition:
             return
         seen.add(key)
@@ -187,6 +206,14 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     return out
 
 
+def _tidy(definition: str) -> str:
+    """A definition body without lone table-cell bars (``a. | as regards …``) and a leading dash or
+    colon separator (``– A list of permitted data``); anything else, such as a closing ``following:``
+    or the bars of notation (``|name|``), stays."""
+    text = " ".join(_CELL_BAR_RE.sub(" ", definition).split())
+    return _LEAD_SEPARATOR_RE.sub("", text).strip()
+
+
 def _limb_text(tree: DocumentTree, s: Section) -> str:
     """The text of the item subsections (``(a)``, ``(1)``, ``(A)`` and their own items) directly
     after ``s`` in document order, as one line (≤ 1500 chars): the limbs a definition that ends
@@ -196,11 +223,15 @@ def _limb_text(tree: DocumentTree, s: Section) -> str:
         return ""
     inside, parts = {s.section_id}, []
     for x in tree.sections[at + 1:]:
-        if x.parent_id not in inside or not (x.number or "").startswith("("):
+        if x.parent_id not in inside or not _ITEM_NUMBER_RE.fullmatch(x.number or ""):
             break
         inside.add(x.section_id)
         parts.append(_clean(f"{x.heading}\n{x.text}" if x.heading else x.text))
     return " ".join(" ".join(parts).split())[:1500]
+
+
+# an item label: "(a)", "(1)", "(iv)", "a.", "1)", not a dotted section number ("4.2")
+_ITEM_NUMBER_RE = re.compile(r"(?:\([0-9A-Za-z]{1,5}\))+|[0-9A-Za-z]{1,4}[.)]")
 
 
 def _order(d: DefinitionEntry, tree: DocumentTree) -> int:
@@ -327,9 +358,33 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
             if g:
                 term = (g.group("bold") or g.group("colon")).strip(" :\"“”")
                 if _plausible_term(term) and len(g.group("def").split()) >= 3:
-                    found.append((0, term, " ".join(g.group("def").split())[:1500]))
+                    definition, alternatives = _glossary_body(g.group("def"))
+                    for t in [term, *alternatives]:
+                        found.append((0, t, definition))
     found.sort(key=lambda x: x[0])
     return [(t, d) for _, t, d in found]
+
+
+# "**Term** (ABBR) – definition", "**Term** or **Other name** – …", "**A** (X) and **B** (Y) – …": the
+# names before the separator, then the definition
+_GLOSSARY_HEAD_RE = re.compile(r"^(?P<head>(?:\s*(?:\([^()\n]{1,40}\)|or|and|\*\*[^*\n]{1,80}\*\*))*)\s*"
+                               r"(?:[–—]|-(?=\s)|:)\s*(?P<rest>\S.*)$")
+_ABBREVIATION_RE = re.compile(r"(?=[^()\s]*[A-Z])[A-Za-z][\w./+-]{0,14}")
+
+
+def _glossary_body(text: str) -> tuple[str, list[str]]:
+    """``(definition, other names)`` of a glossary line's body: ``(CWE) – A community-developed
+    list …`` → ``("A community-developed list …", ["CWE"])``; the abbreviations in parentheses and the
+    bold names before the dash are other names of the term; a body without that head is kept whole."""
+    m = _GLOSSARY_HEAD_RE.match(text)
+    if not m:
+        return " ".join(text.split())[:1500], []
+    names = []
+    for x in re.finditer(r"\(([^()\n]+)\)|\*\*([^*\n]+)\*\*", m.group("head")):
+        abbreviation, bold = (x.group(1) or "").strip(), (x.group(2) or "").strip()
+        if bold or _ABBREVIATION_RE.fullmatch(abbreviation):  # not "(see also X)"
+            names.append(bold or abbreviation)
+    return " ".join(m.group("rest").split())[:1500], [n for n in names if _plausible_term(n, marked=True)]
 
 
 def _alternative_terms(alt: str | None) -> list[str]:
@@ -361,6 +416,10 @@ def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
     definition."""
     out = []
     for m in _PAREN_RE.finditer(body):
+        line_start = body.rfind("\n", 0, m.start()) + 1
+        line_end = body.find("\n", m.end())
+        if _FOOTNOTE_LINE_RE.search(body[line_start:len(body) if line_end < 0 else line_end]):
+            continue  # a footnote citing another instrument names that instrument, it defines nothing here
         inner = m.group("inner")
         quoted = list(_QUOTED_RE.finditer(inner))
         if not quoted or inner[quoted[-1].end():].strip(" ,;.*_") or "\n" in inner:
@@ -378,8 +437,43 @@ def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
                 continue
             if not (term[0].isupper() or term[0].isdigit() or before & _NAMING_LEAD):
                 continue
-            out.append((m.start("inner") + q.start(), term, _sentence_around(body, m.start(), m.end())))
+            named = _named_phrase(body, m.start(), term)
+            definition = f"{named} {m.group(0)}" if named else _sentence_around(body, m.start(), m.end())
+            out.append((m.start("inner") + q.start(), term, definition))
     return out
+
+
+_NAME_CONNECTORS = frozenset("of the and for on in de du des der van von".split())
+
+
+def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
+    """The proper name a short-form parenthesis abbreviates, when it stands inside a sentence:
+    ``… the case-law of the Court of Justice of the European Union (the ‘Court of Justice’)`` →
+    ``Court of Justice of the European Union``. The name is the run of capitalised words (joined
+    by ``of``, ``the``, ``and`` …) just before the parenthesis and must hold the term's first
+    word; ``None`` when there is no such run or it opens the sentence (``This Agreement (the
+    "Agreement") is made …``: the sentence, which says who makes it, is the better definition)."""
+    head = body[max(0, paren_start - 300):paren_start]
+    words = list(re.finditer(r"\S+", head))
+    start = None
+    for w in reversed(words):
+        token = w.group(0)
+        if token[:1].isupper() and re.fullmatch(r"[\w’'/.-]+", token) and not token.endswith("."):
+            start = w
+        elif token.lower() in _NAME_CONNECTORS and start is not None:
+            continue
+        else:
+            break
+    if start is None:
+        return None
+    name = head[start.start():].strip()
+    first_word = term.split()[0].lower().strip("\"'“”‘’*_")
+    if first_word not in [t.lower() for t in re.findall(r"[\w’'-]+", name)]:
+        return None
+    before = head[:start.start()].rstrip()
+    if not before or re.search(r"[.!?;:]\W*$", before) or before.endswith("\n"):
+        return None  # the name opens its sentence
+    return name
 
 
 def _sentence_around(body: str, start: int, end: int) -> str:

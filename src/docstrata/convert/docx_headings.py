@@ -1,0 +1,256 @@
+"""Headings a Word document marks only by type: larger or bold paragraphs in a document without heading styles.
+
+Many contracts and templates never use Word's ``Heading N`` styles: a clause title such as
+``Survival`` is a paragraph in 16 pt against an 11 pt body, or a bold line. mammoth (markitdown's
+DOCX engine) maps styles only, so such a document becomes one section. :func:`inferred_headings`
+reads ``word/document.xml`` and ``word/styles.xml`` (lxml, no entities or network) and returns the
+paragraphs whose own typography marks them as headings; :func:`mark_inferred_headings` turns the
+matching Markdown lines into ATX headings.
+
+The evidence, all from the document itself (ECMA-376 Part 1 §17.3.2 run properties, §17.7 style
+inheritance: run → character style → paragraph style → its ``basedOn`` chain → document defaults):
+
+* the document has no heading-styled paragraph (``Heading N`` or an outline level): where the
+  author used heading styles, those are the headings and nothing is inferred;
+* the body size is the font size carrying the most characters;
+* a heading candidate is a paragraph outside tables whose every non-blank run is bold or larger
+  than the body size; it is short (≤ 15 words, ≤ 120 characters), holds a letter, does not end
+  like a sentence or a clause (``.``, ``;``, ``,``; a ``:`` only when larger than the body), and
+  is not a bold list item at body size;
+* it stands alone: neither the paragraph before nor the one after is a candidate of the same kind
+  (a run of bold lines is a block, such as a signature or an address, not a heading), something
+  follows it, and the document
+  has at least two candidates which are at most half of its paragraphs;
+* levels follow size: the largest kind is level 1, the next level 2, …; bold at body size is
+  the lowest.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .text import normalize_heading
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_OFF = frozenset({"0", "false", "off", "none"})
+_HEADING_STYLE_RE = re.compile(r"heading\s*\d", re.I)
+_DEFAULT_SIZE = 20  # half-points: Word's size when no style or default sets one (10 pt)
+
+
+@dataclass(frozen=True)
+class InferredHeading:
+    """A paragraph the document's typography marks as a heading.
+
+    Attributes:
+        text: the paragraph's text as Word shows it (runs joined, stripped).
+        level: 1 for the largest kind of heading in the document, 2 for the next, … (≤ 6).
+        size: the font size in half-points (``w:sz``) of its runs.
+        bold: whether its runs are bold.
+    """
+
+    text: str
+    level: int
+    size: int
+    bold: bool
+
+
+@dataclass
+class _Style:
+    name: str
+    based_on: str | None
+    size: int | None
+    bold: bool | None
+    outline: bool
+    numbered: bool  # the style carries list numbering (w:numPr)
+
+
+def _flag(el) -> bool | None:
+    """A toggle property (``w:b``): ``None`` when absent, else on unless ``w:val`` says off."""
+    if el is None:
+        return None
+    return (el.get(f"{_W}val") or "true").lower() not in _OFF
+
+
+def _size(rpr) -> int | None:
+    sz = rpr.find(f"{_W}sz") if rpr is not None else None
+    val = sz.get(f"{_W}val") if sz is not None else None
+    try:
+        return int(float(val)) if val else None
+    except ValueError:
+        return None
+
+
+def _read_styles(styles) -> tuple[dict[str, _Style], str | None, int | None, bool | None]:
+    """style id → style; the default paragraph style id; the document default size and bold."""
+    out: dict[str, _Style] = {}
+    default_para = None
+    doc_size = doc_bold = None
+    if styles is None:
+        return out, None, None, None
+    rpr_default = styles.find(f"{_W}docDefaults/{_W}rPrDefault/{_W}rPr")
+    if rpr_default is not None:
+        doc_size, doc_bold = _size(rpr_default), _flag(rpr_default.find(f"{_W}b"))
+    for st in styles.iter(f"{_W}style"):
+        sid = st.get(f"{_W}styleId")
+        if not sid:
+            continue
+        name_el, based_el = st.find(f"{_W}name"), st.find(f"{_W}basedOn")
+        rpr, ppr = st.find(f"{_W}rPr"), st.find(f"{_W}pPr")
+        outline = ppr is not None and ppr.find(f"{_W}outlineLvl") is not None
+        numbered = ppr is not None and ppr.find(f"{_W}numPr") is not None
+        out[sid] = _Style(name=name_el.get(f"{_W}val", "") if name_el is not None else "",
+                          based_on=based_el.get(f"{_W}val") if based_el is not None else None,
+                          size=_size(rpr), bold=_flag(rpr.find(f"{_W}b")) if rpr is not None else None,
+                          outline=outline, numbered=numbered)
+        if st.get(f"{_W}type") == "paragraph" and (st.get(f"{_W}default") or "").lower() in ("1", "true", "on"):
+            default_para = sid
+    return out, default_para, doc_size, doc_bold
+
+
+def _chain(styles: dict[str, _Style], sid: str | None):
+    seen: set[str] = set()
+    while sid and sid in styles and sid not in seen:
+        seen.add(sid)
+        yield styles[sid]
+        sid = styles[sid].based_on
+
+
+def _inherited(styles: dict[str, _Style], sids: list[str | None], attr: str):
+    for sid in sids:
+        for st in _chain(styles, sid):
+            value = getattr(st, attr)
+            if value is not None:
+                return value
+    return None
+
+
+def _body_paragraphs(body):
+    """Paragraphs of the body in order, outside tables (a table cell is never a heading); content
+    controls (``w:sdt``) are entered."""
+    for child in body:
+        if child.tag == f"{_W}p":
+            yield child
+        elif child.tag == f"{_W}sdt":
+            content = child.find(f"{_W}sdtContent")
+            if content is not None:
+                yield from _body_paragraphs(content)
+
+
+def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> list[InferredHeading]:
+    """The headings a .docx marks only by font size or bold, in document order (rules in the
+    module docstring); ``[]`` when the document uses heading styles or shows no such evidence.
+
+    ``honour_heading_styles=False`` reads a styled document by its typography alone (a heading
+    style's size and bold count like direct formatting): ``bench/docx_heading_inference.py``
+    scores the rules that way against the styles as truth.
+
+    Raises ``KeyError`` / ``zipfile.BadZipFile`` / ``lxml.etree.XMLSyntaxError`` for a damaged package.
+    """
+    import zipfile
+
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = set(z.namelist())
+        root = etree.fromstring(z.read("word/document.xml"), parser)
+        styles_xml = etree.fromstring(z.read("word/styles.xml"), parser) if "word/styles.xml" in names else None
+    styles, default_para, doc_size, doc_bold = _read_styles(styles_xml)
+    body = root.find(f"{_W}body")
+    if body is None:
+        return []
+    paragraphs = []  # (text, smallest run size, all runs bold, numbered, Title style) per non-empty paragraph
+    sizes: Counter[int] = Counter()
+    for p in root.iter(f"{_W}p") if honour_heading_styles else ():
+        pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
+        pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
+        if p.find(f"{_W}pPr/{_W}outlineLvl") is not None or any(
+                st.outline or _HEADING_STYLE_RE.fullmatch(st.name.strip()) for st in _chain(styles, pstyle)):
+            return []  # the author marks headings with styles: those are the evidence
+    for p in _body_paragraphs(body):
+        pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
+        pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
+        runs, pieces = [], []
+        for r in p.iter(f"{_W}r"):
+            text = "".join(t.text or "" if t.tag == f"{_W}t" else " " for t in r.iter(f"{_W}t", f"{_W}tab", f"{_W}br"))
+            pieces.append(text)
+            if not text.strip():
+                continue  # a blank run (the space between two words) has no say in the typography
+            rpr = r.find(f"{_W}rPr")
+            rstyle_el = rpr.find(f"{_W}rStyle") if rpr is not None else None
+            sids = [rstyle_el.get(f"{_W}val") if rstyle_el is not None else None, pstyle]
+            size = _size(rpr) or _inherited(styles, sids, "size") or doc_size or _DEFAULT_SIZE
+            bold = _flag(rpr.find(f"{_W}b")) if rpr is not None else None
+            if bold is None:
+                bold = _inherited(styles, sids, "bold")
+            runs.append((text, size, bool(bold if bold is not None else doc_bold)))
+        if not runs:
+            continue
+        text = " ".join("".join(pieces).split())
+        for t, size, _ in runs:
+            sizes[size] += len(t)
+        numbered = p.find(f"{_W}pPr/{_W}numPr") is not None or any(st.numbered for st in _chain(styles, pstyle))
+        titled = any(st.name.strip().lower() == "title" for st in _chain(styles, pstyle))
+        paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled))
+    if not sizes:
+        return []
+    body_size = sizes.most_common(1)[0][0]
+    kinds: list[tuple[int, bool] | None] = [None if titled else _kind(t, size, bold, numbered, body_size)
+                                            for t, size, bold, numbered, titled in paragraphs]  # Title: mapped already
+    picked = []
+    for i, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        nxt = kinds[i + 1] if i + 1 < len(kinds) else "end"
+        if nxt == "end" or nxt == kind or (i and kinds[i - 1] == kind):
+            continue  # the last paragraph heads nothing; lines alike in a row are a block (an address), not headings
+        picked.append((i, kind))
+    if len(picked) < 2 or len(picked) * 2 > len(paragraphs):
+        return []
+    order = sorted({k for _, k in picked}, key=lambda k: (-k[0], not k[1]))
+    return [InferredHeading(text=paragraphs[i][0], level=min(order.index(k) + 1, 6), size=k[0], bold=k[1])
+            for i, k in picked]
+
+
+def _kind(text: str, size: int, bold: bool, numbered: bool, body_size: int) -> tuple[int, bool] | None:
+    """``(size, bold)`` of a heading candidate, else ``None``."""
+    larger = size > body_size
+    if not (larger or bold) or not re.search(r"[^\W\d_]", text):
+        return None
+    if len(text) > 120 or len(text.split()) > 15 or text.endswith((".", ";", ",")):
+        return None
+    if not larger and (numbered or text.endswith(":")):
+        return None  # a bold list item or lead-in at body size is body text
+    return (size if larger else body_size, bold)
+
+
+_EMPHASIS_RE = re.compile(r"(?<!\\)(?:\*{1,3}|_{2,3})")  # mammoth bolds run by run: "**Governing** **Law**"
+
+
+def mark_inferred_headings(markdown: str, headings: list[InferredHeading]) -> str:
+    """Each Markdown line that shows the next inferred heading (matched in document order on
+    normalised text, emphasis marks dropped) becomes an ATX heading of its level; when the
+    Markdown already has a level-1 heading (Word's ``Title`` style), inferred levels start at 2.
+    Lines already marked as headings, list items and table rows are left alone."""
+    if not headings:
+        return markdown
+    lines = markdown.split("\n")
+    offset = 1 if any(re.match(r"# \S", ln) for ln in lines) else 0
+    pending = 0
+    for i, line in enumerate(lines):
+        if pending >= len(headings):
+            break
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "|", "- ", "* ", "+ ", ">")):
+            continue
+        shown = " ".join(_EMPHASIS_RE.sub("", stripped).split())
+        key = normalize_heading(shown)
+        for j in range(pending, min(pending + 3, len(headings))):
+            if key and normalize_heading(headings[j].text) == key:
+                lines[i] = f"{'#' * min(headings[j].level + offset, 6)} {shown}"
+                pending = j + 1
+                break
+    return "\n".join(lines)
