@@ -466,6 +466,9 @@ class _Writer:
         start = len(self.blocks)
         if body is None:
             self.blocks.append(lead.rstrip())
+        elif _kids(body) and all(_local(c.tag) == "t" and not _kids(c, *_BODY) for c in _kids(body)):
+            # paragraphs only: one entry line, so the whole definition stays with its term
+            self.blocks.append(lead + _squash(" ".join(self.inline(c) for c in _kids(body))))
         elif _kids(body, *_BODY) and not (body.text or "").strip():
             self._blocks(_kids(body), indent + 2)
             if len(self.blocks) > start:
