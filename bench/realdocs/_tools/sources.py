@@ -239,3 +239,14 @@ TREES.append(dict(kind='markdown', name='asd-ism-sep-2025', repo=R_ASD, path=_IS
                         'chapters (00-25): "# NN. ISM - ..." title, "## **Topic**" / "### **Control heading**" headings wrapped in '
                         'bold, control ids (ISM-0123) and revision lines in the text; 25 is the terminology glossary (not marked up '
                         'as definitions)'))
+
+# --- trial7 (session 14): documents a fresh user tried in trial 7, fixed as split "trial7" ---
+# (the trial's RFC 8446 xml2rfc source is byte-identical to specs/rfc8446.v2-source.xml, the holdout
+# twin already stored: bench/xml2rfc_twins.py scores it as an input)
+T7 = 'trial7'
+doc('legislation-xml', 'us-statute-compilation-osh-act-1970-comps-1523.uslm.xml',
+    [(R_USLM, 'previous/sample-files/COMPS-1523.xml', None)], 'uslm', 'uslm',
+    'Occupational Safety and Health Act of 1970 (P.L. 91-596 as amended through P.L. 116-92), GPO statute compilation '
+    'in USLM 2.0: sections Sec. 1 (undesignated) - Sec. 34 > subsections > paragraphs; Sec. 2 prints its number '
+    '"Sec. (2)" with a footnote marker and opens with an undesignated subsection; every section ends with an '
+    'editorial [29 U.S.C. ...] note and a source credit; Sec. 3 definitions marked with <term>', split=T7)
