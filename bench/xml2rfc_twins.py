@@ -11,7 +11,8 @@ parsed and chunked exactly as ingest does, and scored against the same truth wit
 ``structure_real.run_case`` (section recall, parent accuracy, id collisions, xref resolution,
 citation share; see that module's docstring), plus **xref targets resolved**: truth internal
 xrefs (most are empty ``<xref/>``, which ``run_case`` cannot compare by text) whose target section
-is the resolved target of one of our cross-references, each of ours used once. The split is the ``.txt`` document's split in
+is the resolved target of one of our cross-references, each of ours used once (an ``<xref
+format="none">`` prints no reference, only its words, and is not counted). The split is the ``.txt`` document's split in
 ``bench/realdocs/index.json`` (rfc6635 dev, rfc8446 holdout, the three HTTPbis drafts holdout2).
 """
 
@@ -55,7 +56,7 @@ def xref_targets(truth_path: Path, twin: Path, key: str) -> tuple[int, int]:
     need = Counter()
     total = 0
     for x in truth.get("xrefs", []):
-        if not x.get("internal") or x.get("target") not in by_anchor:
+        if not x.get("internal") or x.get("target") not in by_anchor or x.get("format") == "none":
             continue
         total += 1
         i = by_anchor[x["target"]]
