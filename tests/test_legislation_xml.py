@@ -516,3 +516,23 @@ def test_uslm_section_number_from_num_and_notes_never_sections(tmp_path):
     assert "29 U.S.C. 675" in by_id["26"].text and "Occupational Safety" in by_id["29"].text
     assert by_id["28(b)"].parent_id == "28" and "15 U.S.C. 1636" in by_id["28(a)"].text
     assert "striking “or (5)” and inserting “(5) or (6)”" in by_id["28(a)"].text
+
+
+def test_cfr_printed_number_wins_and_definition_limbs_stay_text(tmp_path):
+    """CFR writes ``§ 478.40a`` with ``value="478.40"``: the printed number is the section's; a "(b)"
+    paragraph continuing "Defense services. (a) The furnishing …" is a limb of that definition, not a
+    provision (whereas Sec. 2's "(b)" after an undesignated subsection is one)."""
+    cfr = """<?xml version="1.0" encoding="UTF-8"?>
+<cfrDoc xmlns="http://schemas.gpo.gov/xml/uslm"><main>
+<section><num value="447.11">§ 447.11</num><heading>Meaning of terms.</heading>
+<p>When used in this part, terms shall have the meanings ascribed in this section.</p>
+<p>Defense services. (a) The furnishing of assistance, including training, to foreign persons.</p>
+<p>(b) The furnishing to foreign persons of any technical data.</p>
+<p>Director. The Director, Bureau of Alcohol, Tobacco, Firearms, and Explosives.</p></section>
+<section><num value="478.40">§ 478.40a</num><heading>Transfer of ammunition feeding devices.</heading>
+<subsection><num value="a">(a)</num><heading>Prohibition.</heading><content>No person shall transfer such a device.</content></subsection>
+</section></main></cfrDoc>"""
+    tree = build_tree(_convert(tmp_path, "cfr.xml", cfr))
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"447.11", "478.40a", "478.40a(a)"} <= set(by_id), sorted(by_id)
+    assert "447.11(b)" not in by_id and "Director. The Director" in by_id["447.11"].text

@@ -473,7 +473,7 @@ class _Writer:
             if _local(c.tag) in self.d.num:
                 text = _squash(self._inline(c, footnote_refs=False))
                 if _local(el.tag) not in self.d.items:  # "Title 1—", "§ 1." → "Title 1", "§ 1"
-                    text = _container_number(text, c.get("value"))
+                    text = _container_number(text)
                 if self.d is CLML and _local(c.tag) == "Pnumber":
                     before, after = _CLML_DEFAULT_PUNCTUATION.get(_local(el.tag), ("", ""))
                     before = c.get("PuncBefore", before)
@@ -570,18 +570,13 @@ def _part_title(el, d: Dialect) -> str:
 _NUMBER_BRACKETS = re.compile(r"[(\[]\s*([0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,6})\s*[)\]]")
 
 
-def _container_number(printed: str, value: str | None) -> str:
+def _container_number(printed: str) -> str:
     """A container's number as its heading shows it: the printed ``<num>`` without trailing
     punctuation (``Title 1—`` → ``Title 1``, ``§ 1.`` → ``§ 1``) and without brackets around the
-    number (USLM compilations print ``Sec. (2)`` where the Act has "Sec. 2." — the ``value``
-    attribute says ``(2)`` too; an editorial ``[Sec. 5`` bracket). Where ``value`` holds a number
-    the printed form lacks (``<num value="2">SECTION TWO.</num>``), the value is appended."""
-    text = _NUMBER_BRACKETS.sub(r"\1", printed.rstrip(" .—–-:")).strip(" [].—–-:")
-    number = (value or "").strip(" ()[].")
-    if number and re.fullmatch(r"[0-9A-Za-z.\-]{1,12}", number) and not re.search(
-            rf"(?<![0-9A-Za-z]){re.escape(number)}(?![0-9A-Za-z])", text, re.I):
-        text = f"{text} {number}".strip() if re.search(r"\d", number) else text
-    return text
+    number (USLM compilations print ``Sec. (2)`` where the Act has "Sec. 2."; an editorial
+    ``[Sec. 5`` bracket). The ``value`` attribute is not used: CFR writes ``§ 478.40a`` with
+    ``value="478.40"``, so the printed number is the more precise one."""
+    return _NUMBER_BRACKETS.sub(r"\1", printed.rstrip(" .—–-:")).strip(" [].—–-:")
 
 
 def _is_footnote_ref(el) -> bool:
