@@ -28,6 +28,11 @@ structure is instead written in the form the section parser reads without guessi
   explanatory memorandum, "Done at Brussels", a Legislative Financial Statement), so they are
   never the tail of the last article; USLM margin notes (``<sidenote>``) become a paragraph after
   the text they stand in, and ``<page>`` markers are dropped;
+* a container's number is its printed ``<num>`` without footnote markers or brackets (a USLM
+  compilation's ``Sec. (2)¹`` is section 2); a footnote marker in text is ``[^1]`` and the footnote
+  one paragraph ``[^1]: …``; an editorial note of inline text (``[29 U.S.C. 675]``) is one paragraph,
+  never a line that reads as a section number, and one between two provisions stays with the first;
+  an inline quotation (``striking “<quotedText>title XIX</quotedText>” and inserting``) stays in its sentence;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
   stays as one paragraph of body text; metadata and TOCs are dropped);
 * editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
