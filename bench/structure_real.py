@@ -17,7 +17,8 @@ Metrics, per document and overall (overall = pooled counts, not a mean of ratios
 * **Matching.** Numbers are normalised: case folded, ``§``/``Section``/``Sec.`` dropped (bare
   numbers), ``Art.`` → ``article``, ``App.`` → ``appendix``, trailing ``.``/``:``/``—`` removed,
   spaces removed (``CHAPTER III`` → ``chapteriii``, ``§ 106a`` → ``106a``, ``2.`` → ``2``). Titles
-  are normalised to lower-case words without punctuation or Markdown/HTML markup. Truth sections are
+  are normalised to lower-case words without punctuation or Markdown/HTML markup; a keyword
+  before a bracketed number names the number (``Sec. (2)`` → ``2``: a misprint a compilation keeps). Truth sections are
   matched to our sections one to one, in document order: a numbered truth section matches a
   section whose written number normalises to the same string; an unnumbered one a section whose
   title (or its title after a leading number) normalises to the same words. Slides and sheets
@@ -96,6 +97,7 @@ def norm_number(n: str | None) -> str:
         return ""
     s = _MARKUP.sub(lambda m: m.group(1) or "", n).strip()
     s = re.sub(r"\[/?expect\]", "", s)
+    s = re.sub(r"^((?:§§?|sections?|sec\.?)\s*)\((\w+)\)\.?$", r"\1\2", s, flags=re.I)  # "Sec. (2)" is section 2
     s = _BARE_KW.sub("", s)
     s = re.sub(r"^art\.?\s*(?=\w)", "article ", s, flags=re.I)
     s = re.sub(r"^app\.?\s*(?=\w)", "appendix ", s, flags=re.I)
@@ -165,7 +167,7 @@ def load_cases(split: str, doc: str | None, corpus: str = "all") -> list[tuple[P
             if f:
                 realdocs_split[str(f)] = it.get("split", "dev")
                 REALDOCS_ENTRIES[str(f)] = it
-        for name in ("dev", "holdout", "holdout2"):
+        for name in ("dev", "holdout", "holdout2", "trial7"):
             for f in data.get(name, []) if isinstance(data, dict) else []:
                 realdocs_split[str(f if isinstance(f, str) else f.get("file"))] = name
     for root, default in ((SHARED_REAL, "dev"), (REALDOCS, "holdout")):

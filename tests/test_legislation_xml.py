@@ -469,3 +469,70 @@ def test_uslm_same_title_in_two_divisions_is_reported_as_ambiguous(tmp_path):
         assert page.section_id == "1(2)" and "A retention notice may" in page.content
         assert "give a retention notice" not in page.content
         assert laws.get_section("dripa.xml", "section 2").title == "2 Section 1: supplementary"
+
+
+USLM_COMPILATION = """<?xml version="1.0" encoding="UTF-8"?>
+<statuteCompilation xmlns="http://schemas.gpo.gov/xml/uslm"><main>
+<section identifier="/us/sComp/91/596/s(2)"><heading>congressional findings and purpose </heading>
+<num value="(2)">Sec. (2)<ref class="footnoteRef" idref="F1">1</ref> </num>
+<subsection role="undesignated-level"><content>The Congress finds that injuries burden commerce.</content>
+<footnote id="F1"><sup>1</sup><p>So in original. Probably should strike “<quotedText>(2)</quotedText>”.</p></footnote></subsection>
+<subsection identifier="/us/sComp/91/596/s(2)/b"><num value="b">(b) </num><chapeau>The Congress declares its purpose—</chapeau>
+<paragraph><num value="1">(1) </num><content>by encouraging employers;</content></paragraph>
+<paragraph><num value="2">(2) </num><content>by providing that employers have duties;</content></paragraph>
+<paragraph><num value="3">(3) </num><content>by authorizing the Secretary of Labor to set standards.</content></paragraph>
+</subsection><editorialNote role="uscRef"><b>[</b><ref href="/us/usc/t29/s651">29 U.S.C. 651</ref><b>]</b> </editorialNote>
+<sourceCredit>Enacted December 29, 1970, P.L. 91–596, sec. 2, 84 Stat. 1590.</sourceCredit></section>
+<section identifier="/us/sComp/91/596/s26"><heading>annual report </heading><num value="26">Sec. 26. </num>
+<content>The Secretary shall each year submit a report upon the subject matter of this Act.</content>
+<editorialNote role="uscRef"><b>[</b><ref href="/us/usc/t29/s675">29 U.S.C. 675</ref><b>]</b> </editorialNote>
+<sourceCredit>Enacted December 29, 1970, P.L. 91–596, sec. 26, 84 Stat. 1615.</sourceCredit></section>
+<section identifier="/us/sComp/91/596/s28"><heading>economic assistance </heading><num value="28">Sec. 28. </num>
+<subsection><num value="a">(a) </num><content>Section 7(b) of the Small Business Act is amended by striking
+“<quotedText>or (5)</quotedText>” and inserting “<quotedText>(5) or (6)</quotedText>”.</content></subsection>
+<editorialNote role="uscRef"><b>[</b><ref href="/us/usc/t15/s1636">15 U.S.C. 1636</ref><b>]</b> </editorialNote>
+<subsection><num value="b">(b) </num><content>Loans may also be made for these purposes.</content></subsection>
+<editorialNote role="uscRef"><b>[</b><ref href="/us/usc/t42/s3142">42 U.S.C. 3142</ref><b>]</b> </editorialNote>
+<sourceCredit>Enacted December 29, 1970, sec. 28.</sourceCredit></section>
+<section identifier="/us/sComp/91/596/s29"><heading>additional assistant secretary </heading><num value="29">Sec. 29. </num>
+<content>One of such Assistant Secretaries shall be for Occupational Safety and Health.</content></section>
+</main></statuteCompilation>
+"""
+
+
+def test_uslm_section_number_from_num_and_notes_never_sections(tmp_path):
+    """Trial 7, finding 3 (OSH Act compilation): "Sec. (2)" with a footnote marker is section 2 (its
+    (b)(3) is 2(b)(3) although the first subsection is undesignated); an editorial "[29 U.S.C. 675]"
+    is one line of its section's text, never a section 29 beside the real Sec. 29; a USC cite between
+    subsections stays with the one before it; inline quotations keep the words around them."""
+    doc = _convert(tmp_path, "osh.xml", USLM_COMPILATION)
+    assert "# Sec. 2 congressional findings and purpose" in doc.markdown
+    assert "[^1]: So in original." in doc.markdown and "[29 U.S.C. 675]" in doc.markdown
+    tree = build_tree(doc)
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"2", "2(b)", "2(b)(3)", "26", "28", "28(a)", "28(b)", "29"} <= set(by_id), sorted(by_id)
+    assert by_id["2(b)(3)"].parent_id == "2(b)" and by_id["2(b)"].parent_id == "2"
+    assert not any(sid.startswith(("29-", "sec-2")) for sid in by_id), sorted(by_id)
+    assert "29 U.S.C. 675" in by_id["26"].text and "Occupational Safety" in by_id["29"].text
+    assert by_id["28(b)"].parent_id == "28" and "15 U.S.C. 1636" in by_id["28(a)"].text
+    assert "striking “or (5)” and inserting “(5) or (6)”" in by_id["28(a)"].text
+
+
+def test_cfr_printed_number_wins_and_definition_limbs_stay_text(tmp_path):
+    """CFR writes ``§ 478.40a`` with ``value="478.40"``: the printed number is the section's; a "(b)"
+    paragraph continuing "Defense services. (a) The furnishing …" is a limb of that definition, not a
+    provision (whereas Sec. 2's "(b)" after an undesignated subsection is one)."""
+    cfr = """<?xml version="1.0" encoding="UTF-8"?>
+<cfrDoc xmlns="http://schemas.gpo.gov/xml/uslm"><main>
+<section><num value="447.11">§ 447.11</num><heading>Meaning of terms.</heading>
+<p>When used in this part, terms shall have the meanings ascribed in this section.</p>
+<p>Defense services. (a) The furnishing of assistance, including training, to foreign persons.</p>
+<p>(b) The furnishing to foreign persons of any technical data.</p>
+<p>Director. The Director, Bureau of Alcohol, Tobacco, Firearms, and Explosives.</p></section>
+<section><num value="478.40">§ 478.40a</num><heading>Transfer of ammunition feeding devices.</heading>
+<subsection><num value="a">(a)</num><heading>Prohibition.</heading><content>No person shall transfer such a device.</content></subsection>
+</section></main></cfrDoc>"""
+    tree = build_tree(_convert(tmp_path, "cfr.xml", cfr))
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"447.11", "478.40a", "478.40a(a)"} <= set(by_id), sorted(by_id)
+    assert "447.11(b)" not in by_id and "Director. The Director" in by_id["447.11"].text

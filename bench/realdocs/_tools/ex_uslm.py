@@ -6,7 +6,8 @@ subclause, item, subitem, subsubitem; USLM namespace only, so dc:title is
 not one) outside <quotedContent>, <quotedText>,
 <notes>/<note>, <toc> and <meta>; level = nesting depth among those elements;
 number = <num> text as printed, trailing punctuation stripped ('Sec. 3.' ->
-'Sec. 3', '(a)' stays '(a)'); value = <num @value>; title = <heading> text
+'Sec. 3', '(a)' stays '(a)'), without footnote markers (<ref class="footnoteRef">:
+'Sec. (2)<ref>1</ref>' -> 'Sec. (2)'); value = <num @value>; title = <heading> text
 (null for unheaded provisions, then text_start holds the first words).
 Definitions: every <term> element outside quoted content; first_words = the text
 of the provision holding the term (its <chapeau>/<content>), in_section = the
@@ -41,6 +42,16 @@ def _text(e):
     return norm(''.join(e.itertext())) if e is not None else None
 
 
+def _num_text(e):
+    """Text of a <num> without its footnote markers."""
+    out = [e.text or '']
+    for c in e:
+        if not ('footnote' in (c.get('class') or '').lower() and _ln(c) == 'ref'):
+            out.append(''.join(c.itertext()))
+        out.append(c.tail or '')
+    return norm(''.join(out))
+
+
 def extract(path, ns=USLM_NS, doc_id=None):
     """Return (sections, definitions, xrefs) read from the USLM file at ``path``; ``ns`` is the USLM
     namespace of the hierarchy elements, ``doc_id`` the document's own identifier prefix (default:
@@ -62,7 +73,7 @@ def extract(path, ns=USLM_NS, doc_id=None):
             if name in LEVELS and etree.QName(c).namespace == ns:
                 num_el = _child(c, 'num')
                 head = _child(c, 'heading')
-                number = strip_trailing(_text(num_el)) if num_el is not None else None
+                number = strip_trailing(_num_text(num_el)) if num_el is not None else None
                 title = strip_trailing(_text(head)) if head is not None else None
                 body = ' '.join(_text(x) or '' for x in c if _ln(x) in ('chapeau', 'content'))
                 tree.add(number, title, depth + 1, element=name,

@@ -246,3 +246,14 @@ doc('pdf', 'nist-sp800-63b-digital-identity-authentication.pdf', [(R_NIST, 'NIST
     'NIST SP 800-63B Digital Identity Guidelines: Authentication and Lifecycle Management (June 2017, with the 2017-12-01 '
     'errata); no outline: truth from the printed table of contents; a note printed up the left margin of every page, '
     'level-2 section numbers ("4.2") drawn without text, tables whose cells hold section numbers', split='trial7')
+
+# --- trial7 (session 14): documents a fresh user tried in trial 7, fixed as split "trial7" ---
+# (the trial's RFC 8446 xml2rfc source is byte-identical to specs/rfc8446.v2-source.xml, the holdout
+# twin already stored: bench/xml2rfc_twins.py scores it as an input)
+T7 = 'trial7'
+doc('legislation-xml', 'us-statute-compilation-osh-act-1970-comps-1523.uslm.xml',
+    [(R_USLM, 'previous/sample-files/COMPS-1523.xml', None)], 'uslm', 'uslm',
+    'Occupational Safety and Health Act of 1970 (P.L. 91-596 as amended through P.L. 116-92), GPO statute compilation '
+    'in USLM 2.0: sections Sec. 1 (undesignated) - Sec. 34 > subsections > paragraphs; Sec. 2 prints its number '
+    '"Sec. (2)" with a footnote marker and opens with an undesignated subsection; every section ends with an '
+    'editorial [29 U.S.C. ...] note and a source credit; Sec. 3 definitions marked with <term>', split=T7)

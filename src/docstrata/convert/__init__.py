@@ -25,7 +25,10 @@ Per format:
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
 * ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, recognised by root namespace) becomes
-  Markdown headings and numbered provisions (``legislation_xml``); any other XML is read as generic
+  Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
+  drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
+  ``<xref>``\ s printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked
+  definitions (``xml2rfc``); any other XML is read as generic
   XML (``xml_generic``): element text as paragraphs, titled elements (``<section><title>``) as
   headings, with a warning naming its root — ingested, never refused, since tag semantics differ per
   schema and one unknown schema must not fail an ingest. Malformed XML is rejected with its line.

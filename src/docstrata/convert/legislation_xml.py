@@ -28,6 +28,11 @@ structure is instead written in the form the section parser reads without guessi
   explanatory memorandum, "Done at Brussels", a Legislative Financial Statement), so they are
   never the tail of the last article; USLM margin notes (``<sidenote>``) become a paragraph after
   the text they stand in, and ``<page>`` markers are dropped;
+* a container's number is its printed ``<num>`` without footnote markers or brackets (a USLM
+  compilation's ``Sec. (2)¹`` is section 2); a footnote marker in text is ``[^1]`` and the footnote
+  one paragraph ``[^1]: …``; an editorial note of inline text (``[29 U.S.C. 675]``) is one paragraph,
+  never a line that reads as a section number, and one between two provisions stays with the first;
+  an inline quotation (``striking “<quotedText>title XIX</quotedText>” and inserting``) stays in its sentence;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
   stays as one paragraph of body text; metadata and TOCs are dropped);
 * editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
@@ -237,10 +242,14 @@ class _Writer:
         for child in rest:
             self.walk(child, depth)
 
-    def _split(self, children: list) -> tuple[list[str], list]:
-        """Leading text of a provision (up to its first text block) and the children after it."""
+    def _split(self, children: list, in_text: bool = False) -> tuple[list[str], list]:
+        """Leading text of a provision (up to its first text block) and the children after it.
+        ``in_text``: the children are the mixed content of a text element (``<content>by striking
+        “<quotedText>…</quotedText>” and …``), whose tails are words of the sentence and whose inline
+        quotations stay in it."""
         lead: list[str] = []
         for i, c in enumerate(children):
+            tail = [c.tail] if in_text and c.tail else []
             name = _local(c.tag)
             if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
                 continue
@@ -253,16 +262,24 @@ class _Writer:
                 own = [c.text] if c.text and c.text.strip() else []
                 sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
                 return own + sub_lead, sub_rest + children[i + 1:]
-            if name in self.d.items or name in self.d.containers or name in self.d.flat or name in _TABLES \
-                    or self.d is AKOMA_NTOSO and name in _AKN_PARTS:
+            inline_quote = in_text and name in self.d.flat and lead and not self._has_structure(c)
+            if not inline_quote and (name in self.d.items or name in self.d.containers or name in self.d.flat
+                                     or name in _TABLES or self.d is AKOMA_NTOSO and name in _AKN_PARTS):
                 return lead, children[i:]
             if self._has_structure(c):
                 own = [c.text] if c.text and c.text.strip() else []
-                sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
-                return lead + own + sub_lead, sub_rest + children[i + 1:]
+                mixed = bool(own) or any(x.tail and x.tail.strip() for x in c if isinstance(x.tag, str))
+                sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)], in_text=mixed)
+                if not mixed:
+                    return lead + own + sub_lead, sub_rest + children[i + 1:]
+                words = "".join(own + sub_lead)  # mixed content: its tails carry its spacing
+                if sub_rest:
+                    return lead + [words], sub_rest + children[i + 1:]
+                lead += [words] + tail  # a sentence whose quotations were all inline: it goes on
+                continue
             text = self.inline(c)
-            if text:
-                lead.append(text)
+            if text or tail:
+                lead.extend([text] + tail if text else tail)
             if name in _BLOCKS:
                 return lead, children[i + 1:]
         return lead, []
@@ -337,11 +354,12 @@ class _Writer:
         self._anchor(el, text)
         saved, self.labels = self.labels, [("container", num or "")]
         structured = notes_open = False  # an item or a sub-container came before (notes would trail it)
-        for child in el:
+        kids = list(el)
+        for i, child in enumerate(kids):
             cname = _local(child.tag)
             if cname in self.d.num or cname in self.d.heading or cname == "TitleBlock":
                 continue
-            if cname in _NOTES and structured and not notes_open:
+            if cname in _NOTES and structured and not notes_open and not self._provision_follows(kids[i + 1:]):
                 # the section's own notes block, not the tail of its last (a)(1): a heading one level down
                 self.blocks.append("#" * min(depth + 2, 6) + " " + _notes_title(el, child, self.d))
                 notes_open = True
@@ -353,6 +371,13 @@ class _Writer:
             if cname in self.d.items or cname in self.d.containers or (merged and cname == "P1"):
                 structured, notes_open = True, False
         self.labels = saved
+
+    def _provision_follows(self, siblings: list) -> bool:
+        """A numbered item or container comes after: editorial matter between provisions (USLM
+        compilations cite "[15 U.S.C. 1636]" after each subsection) stays with the provision before
+        it, and only notes that trail the last provision open a notes block."""
+        return any(_local(c.tag) in self.d.items or _local(c.tag) in self.d.containers and self._labelled(c)
+                   for c in siblings if isinstance(c.tag, str))
 
     def _item(self, el, depth: int) -> None:
         if self.d is AKOMA_NTOSO and _local(el.tag) == "item" and not self._num(el) and self._holds_numbered_limbs(el):
@@ -379,7 +404,18 @@ class _Writer:
         self._children(el, depth)
 
     def _flat(self, el) -> None:
-        """Notes and quoted amending text: paragraphs (headings in bold), never sections."""
+        """Notes and quoted amending text: paragraphs (headings in bold), never sections. A note of
+        inline text only (USLM ``<editorialNote><b>[</b><ref>29 U.S.C. 675</ref><b>]</b>``) is one
+        paragraph, so "29 U.S.C. 675" never stands on a line of its own where it reads as section 29;
+        a footnote is one paragraph ``[^1]: So in original. …``."""
+        if _local(el.tag) == "footnote":
+            self._footnote(el)
+            return
+        if len(el) and not self._has_structure(el) and not any(
+                _local(c.tag) in self.d.flat or _local(c.tag) in _TABLES or _local(c.tag) in self.d.heading
+                for c in el if isinstance(c.tag, str)):
+            self._flat_text(self.inline(el))
+            return
         for c in el:
             if not isinstance(c.tag, str) or _local(c.tag) in self.d.skip:
                 continue
@@ -398,6 +434,21 @@ class _Writer:
                 self._flat_text(self.inline(c))
         if len(el) == 0:
             self._flat_text(self.inline(el))
+
+    def _footnote(self, el) -> None:
+        """``<footnote><sup>1</sup><p>So in original …</p></footnote>`` → ``[^1]: So in original …``
+        (the marker is the footnote's leading ``<sup>``/``<num>``/``<marker>``, else its ``id``)."""
+        kids = [c for c in el if isinstance(c.tag, str)]
+        marker = ""
+        if kids and _local(kids[0].tag) in ("sup", "num", "marker", "label") and not (el.text or "").strip():
+            marker = _squash("".join(kids[0].itertext()))
+            kids = kids[1:]
+        body = _squash(" ".join([(el.text or "")] + [self.inline(c) + " " + (c.tail or "") for c in kids]))
+        if marker:
+            body = f"[^{marker}]: {body}"
+        if body:
+            self.blocks.append(body)
+        self._flush_margin()
 
     def _flat_text(self, text: str) -> None:
         text = _squash(text)
@@ -425,9 +476,9 @@ class _Writer:
     def _num(self, el) -> str:
         for c in el:
             if _local(c.tag) in self.d.num:
-                text = _squash(self.inline(c))
+                text = _squash(self._inline(c, footnote_refs=False))
                 if _local(el.tag) not in self.d.items:  # "Title 1—", "§ 1." → "Title 1", "§ 1"
-                    text = text.rstrip(" .—–-:")
+                    text = _container_number(text)
                 if self.d is CLML and _local(c.tag) == "Pnumber":
                     before, after = _CLML_DEFAULT_PUNCTUATION.get(_local(el.tag), ("", ""))
                     before = c.get("PuncBefore", before)
@@ -450,14 +501,21 @@ class _Writer:
         """All text of ``el``, terms quoted, skipped elements left out, whitespace squashed."""
         return _squash(self._inline(el))
 
-    def _inline(self, el) -> str:
+    def _inline(self, el, footnote_refs: bool = True) -> str:
+        """Text of ``el`` (see :meth:`inline`); a USLM footnote marker (``<ref class="footnoteRef">1</ref>``)
+        is written ``[^1]``, or left out with ``footnote_refs=False`` (in a
+        number: "Sec. (2)¹" is section 2, not "(2)1")."""
         out = [el.text or ""]
         for c in el:
             name = _local(c.tag)
             if name in _MARGIN_NOTES and self.d is USLM:
                 self.margin.append(_squash("".join(self._inline(c))))
+            elif name not in self.d.skip and _is_footnote_ref(c):
+                marker = _squash("".join(c.itertext()))
+                if footnote_refs and marker:
+                    out.append(f"[^{marker}]")
             elif name and name not in self.d.skip:
-                inner = self._inline(c)
+                inner = self._inline(c, footnote_refs)
                 if name in self.d.terms and self.d is AKOMA_NTOSO and _defines_marked_term(el, c):
                     pass  # '‘<term>mixture</term>’ means <def>a mixture or …</def>': the def is the definition
                 elif name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
@@ -512,6 +570,26 @@ def _part_title(el, d: Dialect) -> str:
         words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", doc.get("name")).replace("_", " ")
         return words[:1].upper() + words[1:].lower()
     return _local(el.tag).capitalize()
+
+
+_NUMBER_BRACKETS = re.compile(r"[(\[]\s*([0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,6})\s*[)\]]")
+
+
+def _container_number(printed: str) -> str:
+    """A container's number as its heading shows it: the printed ``<num>`` without trailing
+    punctuation (``Title 1—`` → ``Title 1``, ``§ 1.`` → ``§ 1``) and without brackets around the
+    number (USLM compilations print ``Sec. (2)`` where the Act has "Sec. 2."; an editorial
+    ``[Sec. 5`` bracket). The ``value`` attribute is not used: CFR writes ``§ 478.40a`` with
+    ``value="478.40"``, so the printed number is the more precise one."""
+    return _NUMBER_BRACKETS.sub(r"\1", printed.rstrip(" .—–-:")).strip(" [].—–-:")
+
+
+def _is_footnote_ref(el) -> bool:
+    """A footnote marker in running text: USLM ``<ref class="footnoteRef">`` or ``<footnoteRef>``
+    (Akoma Ntoso ``<noteRef>`` and CLML ``<FootnoteRef>`` are empty and skipped)."""
+    name = _local(el.tag)
+    return name == "footnoteRef" or (
+        name == "ref" and "footnote" in (el.get("class", "") + el.get("style", "")).lower())
 
 
 def _item_number(num: str) -> str:

@@ -1,7 +1,8 @@
 """XML of any other schema → Markdown: element text, with a notice (``convert`` stage, ``.xml``).
 
-Legislation XML (USLM, Akoma Ntoso, UK CLML) has its own converter (``legislation_xml``). Any
-other XML — DocBook, JATS, TEI, DITA, xml2rfc sources, configuration and data files — is read as
+Legislation XML (USLM, Akoma Ntoso, UK CLML) and xml2rfc sources (root ``<rfc>``) have their own
+converters (``legislation_xml``, ``xml2rfc``). Any other XML — DocBook, JATS, TEI, DITA,
+configuration and data files — is read as
 text rather than refused, since a user who points docstrata at a folder expects every ``.xml``
 in it to be searchable, and one file the tool cannot structure must not fail the ingest. What is
 read, schema-free:
@@ -152,13 +153,18 @@ def _first_title(root) -> str | None:
 def convert_xml(data: bytes, ext: str, doc_key: str) -> tuple:
     """``.xml`` bytes → ``(markdown, title, warnings[, marks])``: legislation XML (USLM, Akoma Ntoso,
     CLML, by root namespace or name) through :func:`~.legislation_xml.convert_legislation_xml`,
-    any other XML through :func:`convert_generic_xml`. Raises
+    xml2rfc sources (root ``<rfc>``) through :func:`~.xml2rfc.convert_xml2rfc`, any other XML
+    through :func:`convert_generic_xml`. Raises
     :class:`~docstrata.errors.ConversionError` for malformed XML only."""
     from .legislation_xml import convert_legislation_xml, detect_dialect, parse_xml
+
+    from .xml2rfc import convert_xml2rfc, is_xml2rfc
 
     root = parse_xml(data, doc_key)
     if detect_dialect(root) is not None:
         return convert_legislation_xml(data, ext, doc_key)
+    if is_xml2rfc(root):
+        return convert_xml2rfc(root, data, doc_key)
     return convert_generic_xml(root, doc_key)
 
 

@@ -40,8 +40,9 @@ from ..models import CrossReference, DocumentTree
 _NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
 _ROMAN = r"(?:[IVXLC]{1,7}\b)"
 _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)"
-# a lone capital letter after the keyword: "Appendix C", "Schedule A" (kept only for lettered containers)
-_LETTER = r"(?:[A-Z](?![\w.'’-]))"
+# a lone capital letter after the keyword: "Appendix C", "Schedule A" (kept only for lettered containers),
+# also ending a sentence ("… are in Appendix A."), but not "Appendix A.1" (a number) or "A.B"
+_LETTER = r"(?:[A-Z](?![\w'’-])(?!\.\w))"
 _KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
             r"paragraphs?|paras?\.|[Ss]ubsections?|[Cc]lauses?|Parts?|PART|Chapters?|CHAPTER|Schedules?|"
             r"Appendix|Appendices|APP|App\.?|Annex(?:es)?|[Ss]ections?|[Rr]ules?|[Aa]rticles?|[Pp]arts?|"

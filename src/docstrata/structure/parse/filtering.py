@@ -47,7 +47,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             elif base is not None and m.indent > base:
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
-            if not _continues_sequence(m, open_items) and not first_md_item:
+            if not _continues_sequence(m, open_items) and not first_md_item and not _markup_item(m, open_items, lines):
                 continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent]
             # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
@@ -157,6 +157,30 @@ def _continues_sequence(m: _Marker, open_items: list[_Marker]) -> bool:
             m.style, m.value = style, value
             return True
     return False
+
+
+def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str]) -> bool:
+    """In legislation XML (the converter wrote each provision from its ``<num>``), the first item
+    after a heading is a provision whatever its number: USLM ``Sec. 2`` opens with an undesignated
+    subsection, so its first numbered one is ``(b)``. Not when the text since the heading opens a
+    limb with the label before it (CFR "Defense services. (a) The furnishing …" then a "(b)" line:
+    the limbs of a definition)."""
+    if not HEADING_LEVELS_ARE_NESTING.get() or any(o.indent == m.indent for o in open_items):
+        return False
+    inner = m.marker_text.strip("().")
+    readings = _item_style(inner[:-1] if inner.endswith(")") else inner)
+    if not readings:
+        return False
+    style, value = readings[0]
+    before = {"digit": str(value - 1), "lower": chr(96 + value - 1) if value > 1 else "",
+              "upper": chr(64 + value - 1) if value > 1 else ""}.get(style, "")
+    for line in reversed(lines[:m.line]):
+        if line.lstrip().startswith("#"):
+            break
+        if before and re.search(rf"\({before}\)\s+[A-Za-z]", line):  # "(a) The …", not a quoted "“(a)”"
+            return False
+    m.style, m.value = style, value
+    return True
 
 
 def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
