@@ -15,8 +15,9 @@ written since, committed before the SQLite transaction of their chunks and match
 the chunk text's sha256 (so a write that never committed is ignored). A later process
 memory-maps the file instead of rebuilding a matrix (1M rows: 8.8 s → well under a second); a
 flush merges file and pending vectors into the next generation's file a block at a time. From
-``dense.F16_PERSIST_MIN_ROWS`` rows the float16 copy the prefilter scans (``vectors-<generation>.f16.faiss``
-+ ``.norm``, derived from the file) is written beside it and memory-mapped too. In
+``dense.PERSIST_MIN_ROWS`` rows the int8 copy the prefilter scans (``vectors-<generation>.i8.faiss``
++ ``.i8.faiss.npy``, its scale and error bounds, derived from the file) is written beside it and
+memory-mapped too. In
 memory (``path=None``) and for stores whose dense index lives elsewhere (Chroma), the
 ``vectors`` table holds them.
 """
@@ -35,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DocstrataError, StoreError
-from ..index.dense import DenseIndex, persists_float16, read_float16, wants_float16, write_float16
+from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_prefilter
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
@@ -413,10 +414,11 @@ class EmbeddedStore:
         base = self.root / f"vectors-{generation}"
         return base.with_suffix(".npy"), base.with_suffix(".owner.npy"), base.with_suffix(".ids")
 
-    def _float16_path(self, generation: int) -> Path:
-        """The faiss float16 copy of the generation's matrix (the prefilter's, from ``F16_PERSIST_MIN_ROWS``
-        rows), derived from the vector file and memory-mapped on open."""
-        return self.root / f"vectors-{generation}.f16.faiss"
+    def _prefilter_path(self, generation: int) -> Path:
+        """The int8 copy of the generation's matrix (the prefilter's, from ``dense.PERSIST_MIN_ROWS``
+        rows; its parameters in the same name + ``.npy``), derived from the vector file and
+        memory-mapped on open."""
+        return self.root / f"vectors-{generation}.i8.faiss"
 
     def _pending_path(self, generation: int) -> Path:
         return self.root / f"pending-{generation}.sqlite"
@@ -484,14 +486,8 @@ class EmbeddedStore:
             found = ([], np.zeros(0, dtype=np.int32), np.zeros((0, self.dim), dtype=np.float32))
         ids, owner, mat = found
         di.load_slots(ids, owner, mat)
-        if wants_float16(len(mat)):  # the prefilter's float16 copy, mapped; a torn or odd file is ignored
-            f16_p = self._float16_path(generation)
-            try:
-                norm = float(Path(str(f16_p) + ".norm").read_text())
-            except (OSError, ValueError):
-                norm = 0.0
-            if norm > 0:
-                di.attach_float16(read_float16(f16_p), norm)
+        if wants_prefilter(len(mat)):  # the prefilter's int8 copy, mapped; a torn or odd file is ignored
+            di.attach_prefilter(Int8Prefilter.read(self._prefilter_path(generation), len(mat), self.dim))
         if self._has_pending() or self._pending_path(generation).exists():
             stored = dict(self._db.execute("SELECT chunk_id, sha256 FROM chunks"))
             for cid in [c for c in ids if c not in stored]:
@@ -583,19 +579,20 @@ class EmbeddedStore:
                 os.replace(str(mat_p) + tmp, mat_p)
                 os.replace(str(owner_p) + tmp, owner_p)
                 mapped = np.load(mat_p, mmap_mode="r")
-                if persists_float16(len(mapped)):
-                    # so the next process maps it instead of converting every row; written before the
+                if persists_prefilter(len(mapped)):
+                    # so the next process maps it instead of quantising every row; written before the
                     # ids file, which marks the generation's files complete
-                    f16_p = self._float16_path(generation)
-                    norm = write_float16(mapped, str(f16_p) + tmp)
-                    Path(str(f16_p) + ".norm" + tmp).write_text(repr(norm))
-                    os.replace(str(f16_p) + ".norm" + tmp, str(f16_p) + ".norm")
-                    os.replace(str(f16_p) + tmp, f16_p)
+                    pre_p = self._prefilter_path(generation)
+                    Int8Prefilter.build(mapped).write(str(pre_p) + tmp)
+                    os.replace(str(pre_p) + tmp + ".npy", str(pre_p) + ".npy")
+                    os.replace(str(pre_p) + tmp, pre_p)
                 del mapped
             os.replace(str(ids_p) + tmp, ids_p)
         except (OSError, sqlite3.Error) as e:
-            for p in (mat_p, owner_p, ids_p, self._float16_path(generation), Path(str(self._float16_path(generation)) + ".norm")):
+            pre_p = self._prefilter_path(generation)
+            for p in (mat_p, owner_p, ids_p, pre_p):
                 Path(str(p) + tmp).unlink(missing_ok=True)
+            Path(str(pre_p) + tmp + ".npy").unlink(missing_ok=True)
             raise StoreError("embedded", f"cannot write the vector file {mat_p}: {e}") from None
 
     def _merge_to_file(self, mat_path: str, owner_path: str, ids_path: str) -> int:
@@ -669,7 +666,7 @@ class EmbeddedStore:
                 db.execute("DETACH DATABASE pend")
 
     def _generation_files(self, generation: int) -> list[Path]:
-        """Every file of ``generation``'s vector record (and copies derived from it, e.g. a float16
+        """Every file of ``generation``'s vector record (and copies derived from it, e.g. the int8
         one), temporary files left out."""
         return [p for p in self.root.glob(f"vectors-{generation}.*") if ".tmp" not in p.name]
 
@@ -925,15 +922,32 @@ class EmbeddedStore:
         return None, [r[0] for r in self._db.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", args)]
 
     def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        return self._dense_job(k, flt)(vector)
+
+    def dense_searcher(self, k: int, flt: ChunkFilter | None = None):
+        """:meth:`dense_search` in two steps: the SQL it needs (the generation check, a filter's
+        chunk ids, loading the vector record) runs now, on the calling thread, and the function
+        returned, ``search(vector) -> [(chunk_id, cosine)]``, only scans the in-process matrix (no
+        SQLite), so it may run on another thread while this one runs the keyword leg
+        (``search.run_search``). ``None`` when the dense index is a client of another engine
+        (:attr:`_threaded_dense` false: Chroma), whose calls stay on the caller's thread."""
+        return self._dense_job(k, flt) if self._threaded_dense else None
+
+    _threaded_dense = True  # the dense index is in-process numpy / faiss work (releases the GIL)
+
+    def _dense_job(self, k: int, flt: ChunkFilter | None):
         self._refresh_if_changed()
         if flt is not None and flt.chunk_ids is not None and flt.doc_keys is None and flt.section is None \
                 and not flt.metadata:  # named chunks only (the cosine of returned hits): no SQL needed
-            return self._dense_index().search(vector, k, allowed=flt.chunk_ids)
-        doc_keys, ids = self._allowed(flt)
-        if doc_keys is not None:
-            ids = [r[0] for r in self._db.execute(
-                f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})", list(doc_keys))]
-        return self._dense_index().search(vector, k, allowed=ids)
+            ids = flt.chunk_ids
+        else:
+            doc_keys, ids = self._allowed(flt)
+            if doc_keys is not None:
+                ids = [r[0] for r in self._db.execute(
+                    f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})",
+                    list(doc_keys))]
+        di = self._dense_index()
+        return lambda vector: di.search(vector, k, allowed=ids)
 
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
