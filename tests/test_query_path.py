@@ -172,8 +172,9 @@ def test_concurrent_legs_return_what_sequential_legs_return(tmp_path, embedder, 
         return out
 
     monkeypatch.setattr(search_mod, "_start_semantic", spy)
+    monkeypatch.setattr(search_mod, "_core_free", lambda: True)  # whatever the machine's load
     concurrent = run_all()
-    assert any(started) or (os.cpu_count() or 1) < 2  # the legs did run concurrently
+    assert started and all(started)  # every search with a semantic leg ran it on the worker thread
     monkeypatch.setattr(search_mod, "_start_semantic", lambda *a, **kw: None)
     sequential = run_all()
     assert concurrent == sequential
@@ -181,7 +182,21 @@ def test_concurrent_legs_return_what_sequential_legs_return(tmp_path, embedder, 
     store.close()
 
 
-def test_a_failing_embedder_fails_the_search_on_the_caller_thread(tmp_path, paragraphs):
+def test_legs_stay_on_one_thread_when_no_core_is_free(monkeypatch):
+    monkeypatch.setattr(search_mod, "_LOAD", [0.0, True])
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 1.0, 1.0))  # the other core is busy
+    assert not search_mod._core_free()
+    monkeypatch.setattr(search_mod, "_LOAD", [0.0, True])
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))  # only this process runs
+    assert search_mod._core_free()
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert not search_mod._core_free()
+
+
+@pytest.mark.parametrize("threaded", [True, False])
+def test_a_failing_embedder_fails_the_search_on_the_caller_thread(tmp_path, paragraphs, threaded, monkeypatch):
+    monkeypatch.setattr(search_mod, "_core_free", lambda: threaded)
     store = _corpus_store(tmp_path, paragraphs)
 
     def broken(_q):

@@ -287,10 +287,32 @@ _LEGS = None  # the thread the semantic leg runs on (created at the first concur
 _LEGS_LOCK = threading.Lock()
 
 
+_LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
+
+
+def _core_free() -> bool:
+    """True when a second thread can start at once: two cores or more, and the 1-minute load
+    average (which counts the searching process itself) leaves about a core free (looked up at
+    most once a second). On a saturated machine a
+    second thread waits for a core to be scheduled: at load 9 on two cores a 100k query took 12.9 ms
+    wall with the legs on two threads against 9.8 ms on one (docs/benchmarks.md, session 7)."""
+    cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    now = time.monotonic()
+    if now - _LOAD[0] > 1.0:
+        try:
+            _LOAD[1] = os.getloadavg()[0] < cores - 0.5  # the searching process itself counts ~1
+        except (OSError, AttributeError):  # no load average on this platform
+            _LOAD[1] = True
+        _LOAD[0] = now
+    return _LOAD[1]
+
+
 def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter | None):
     """Start the semantic leg on a worker thread and return its future, or ``None`` when the store
-    has no ``dense_searcher`` or it returns ``None`` (its dense search is a database call), or there
-    is one core only.
+    has no ``dense_searcher`` or it returns ``None`` (its dense search is a database call), or no
+    core is free (:func:`_core_free`).
 
     ``store.dense_searcher(k, flt)`` runs its SQL now, on this thread, and returns a function of the
     vector that only scans the matrix (faiss and numpy release the GIL), so the two threads never
@@ -300,7 +322,7 @@ def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter
     as a sequential search: each leg computes the same ranking, only at the same time."""
     global _LEGS
     prepare = getattr(store, "dense_searcher", None)
-    if prepare is None or (os.cpu_count() or 1) < 2:
+    if prepare is None or not _core_free():
         return None
     search = prepare(depth, flt)
     if search is None:
