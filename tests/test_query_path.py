@@ -206,3 +206,33 @@ def test_a_failing_embedder_fails_the_search_on_the_caller_thread(tmp_path, para
         run_search(store, broken, "certified exact rescoring", mode="hybrid", top_k=5, settings=SearchSettings())
     assert run_search(store, broken, "certified exact rescoring", mode="keyword", top_k=5, settings=SearchSettings())
     store.close()
+
+
+def test_an_index_without_its_int8_copy_gets_it_at_the_first_search(tmp_path, monkeypatch):
+    """An index from before the int8 copy (or with a damaged one) is quantised once, at the first
+    search of a process that may write, and the copy stored; later processes map it."""
+    monkeypatch.setattr(dense, "PREFILTER_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "PERSIST_MIN_ROWS", 1000)
+    rng = np.random.default_rng(4)
+    rows = rng.standard_normal((1500, 384)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    chunks = [StoredChunk(Chunk(chunk_id=f"a.md#{i}", doc_key="a.md", ordinal=i, content=f"text {i}", section_id=str(i),
+                                parent_chain=[], heading_level=1), rows[i:i + 1]) for i in range(len(rows))]
+    store.replace_document("a.md", FileState(1, 1, "a"), chunks, [])
+    store.flush()
+    store.close()
+    copies = sorted((tmp_path / "s").glob("vectors-*.i8.faiss*"))
+    assert [p.suffix for p in copies] == [".faiss", ".npy"]
+    for p in copies:
+        p.unlink()
+    q = rows[42]
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert store.dense_search(q, 1)[0][0] == "a.md#42"
+    store.close()
+    assert sorted((tmp_path / "s").glob("vectors-*.i8.faiss*")) == copies
+    built = []
+    monkeypatch.setattr(Int8Prefilter, "build", classmethod(lambda cls, m: built.append(1)))
+    store = EmbeddedStore(tmp_path / "s", dim=384)
+    assert store.dense_search(q, 1)[0][0] == "a.md#42" and not built  # mapped, not quantised again
+    store.close()

@@ -423,6 +423,19 @@ class EmbeddedStore:
     def _pending_path(self, generation: int) -> Path:
         return self.root / f"pending-{generation}.sqlite"
 
+    def _save_prefilter(self, generation: int, pre: Int8Prefilter, tmp: str) -> None:
+        """Write ``pre`` as ``generation``'s int8 copy (temporary names, then renamed: parameters
+        first, the codes last). Raises ``OSError``."""
+        pre_p = self._prefilter_path(generation)
+        try:
+            pre.write(str(pre_p) + tmp)
+            os.replace(str(pre_p) + tmp + ".npy", str(pre_p) + ".npy")
+            os.replace(str(pre_p) + tmp, pre_p)
+        except OSError:
+            Path(str(pre_p) + tmp).unlink(missing_ok=True)
+            Path(str(pre_p) + tmp + ".npy").unlink(missing_ok=True)
+            raise
+
     def _read_vector_file(self, generation: int):
         """(chunk ids, owner, memory-mapped matrix) of a generation's vector file, ``None`` if
         absent (0 rows and no ids file) or ``False`` if present but unreadable or torn."""
@@ -487,7 +500,16 @@ class EmbeddedStore:
         ids, owner, mat = found
         di.load_slots(ids, owner, mat)
         if wants_prefilter(len(mat)):  # the prefilter's int8 copy, mapped; a torn or odd file is ignored
-            di.attach_prefilter(Int8Prefilter.read(self._prefilter_path(generation), len(mat), self.dim))
+            pre = Int8Prefilter.read(self._prefilter_path(generation), len(mat), self.dim)
+            if pre is None and persists_prefilter(len(mat)) and not self.read_only:
+                # an index written before the int8 copy (or whose copy is damaged): quantise once and
+                # store it, so later processes map it instead of quantising again (seconds at 1M rows)
+                pre = Int8Prefilter.build(mat)
+                try:
+                    self._save_prefilter(generation, pre, f".tmp{os.getpid()}")
+                except OSError as e:
+                    log.info("cannot store the int8 prefilter copy for %s (%s): kept in memory", self.root, e)
+            di.attach_prefilter(pre)
         if self._has_pending() or self._pending_path(generation).exists():
             stored = dict(self._db.execute("SELECT chunk_id, sha256 FROM chunks"))
             for cid in [c for c in ids if c not in stored]:
@@ -582,10 +604,7 @@ class EmbeddedStore:
                 if persists_prefilter(len(mapped)):
                     # so the next process maps it instead of quantising every row; written before the
                     # ids file, which marks the generation's files complete
-                    pre_p = self._prefilter_path(generation)
-                    Int8Prefilter.build(mapped).write(str(pre_p) + tmp)
-                    os.replace(str(pre_p) + tmp + ".npy", str(pre_p) + ".npy")
-                    os.replace(str(pre_p) + tmp, pre_p)
+                    self._save_prefilter(generation, Int8Prefilter.build(mapped), tmp)
                 del mapped
             os.replace(str(ids_p) + tmp, ids_p)
         except (OSError, sqlite3.Error) as e:
