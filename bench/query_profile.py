@@ -7,8 +7,8 @@
 Prints, for the harness's synthetic queries (precomputed vectors, so no query is embedded): the
 median CPU and wall ms of each part of ``run_search`` timed on its own (query analysis, exact leg,
 BM25 leg, dense leg, weighted RRF, cosine of the returned hits, SQLite hydration), then the whole
-hybrid search with the semantic leg on its worker thread and with every leg on the calling thread,
-interleaved query by query so both see the same machine load; and the int8 prefilter's figures
+hybrid search with the semantic leg on its worker thread, with every leg on the calling thread, and
+as ``run_search`` chooses by the machine's load, interleaved query by query so all see the same load; and the int8 prefilter's figures
 (certified error bound ``eps``, rows rescored per query). CPU is the process's CPU time (every
 thread): on a loaded machine wall time is mostly waiting for a core.
 """
@@ -87,20 +87,21 @@ def main() -> None:
         cpu, wall = timed(fn)
         print(f"| {name} | {cpu:.3f} | {wall:.3f} |")
 
-    start = S._start_semantic
-    both = {"concurrent": ([], []), "sequential": ([], [])}
+    core_free = S._core_free
+    both = {"on the worker thread": ([], [], lambda: True), "on the calling thread": ([], [], lambda: False),
+            "as chosen by the load (search._core_free)": ([], [], core_free)}
     try:
         for _rep in range(2):
             for i in range(nq):
-                for mode, (wall, cpu) in both.items():
-                    S._start_semantic = start if mode == "concurrent" else (lambda *a, **k: None)
+                for wall, cpu, rule in both.values():
+                    S._core_free = rule
                     t0, c0 = time.perf_counter(), time.process_time()
                     d.search(qt[i], Q[i])
                     wall.append(time.perf_counter() - t0)
                     cpu.append(time.process_time() - c0)
     finally:
-        S._start_semantic = start
-    for mode, (wall, cpu) in both.items():
+        S._core_free = core_free
+    for mode, (wall, cpu, _) in both.items():
         print(f"| hybrid, semantic leg {mode} | {np.median(cpu) * 1000:.3f} | {np.median(wall) * 1000:.3f} "
               f"(p95 {np.percentile(wall, 95) * 1000:.2f}) |")
 
