@@ -291,9 +291,10 @@ _LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
 
 
 def _core_free() -> bool:
-    """True when a second thread can start at once: two cores or more, and the 1-minute load
-    average (which counts the searching process itself) leaves about a core free (looked up at
-    most once a second). On a saturated machine a
+    """True when a second thread can start at once: two cores or more, and a 1-minute load average
+    below the core count (looked up at most once a second). The load counts this process too: its
+    two legs add up to about 1.6 while it searches back to back, so on an otherwise idle machine the
+    worker stays in use, and it is left out once other processes keep a core busy. On a saturated machine a
     second thread waits for a core to be scheduled: at load 9 on two cores a 100k query took 12.9 ms
     wall with the legs on two threads against 9.8 ms on one (docs/benchmarks.md, session 7)."""
     cores = os.cpu_count() or 1
@@ -302,7 +303,7 @@ def _core_free() -> bool:
     now = time.monotonic()
     if now - _LOAD[0] > 1.0:
         try:
-            _LOAD[1] = os.getloadavg()[0] < cores - 0.5  # the searching process itself counts ~1
+            _LOAD[1] = os.getloadavg()[0] < cores
         except (OSError, AttributeError):  # no load average on this platform
             _LOAD[1] = True
         _LOAD[0] = now
