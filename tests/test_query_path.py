@@ -118,12 +118,14 @@ def test_int8_bound_and_top_k_on_adversarial_rows(case, monkeypatch):
     _assert_exact_top(rows, queries, monkeypatch)
 
 
-def test_faiss_direct_signed_scores_are_the_integer_dot_product():
-    """The prefilter relies on faiss computing ``a · c`` exactly for integer query and codes."""
+@pytest.mark.parametrize("dim", [384, 100, 768])
+def test_faiss_direct_signed_scores_are_the_integer_dot_product(dim):
+    """The prefilter relies on faiss computing ``a · c`` exactly for integer query and codes (SIMD
+    and scalar code paths: a dimension that is not a multiple of the SIMD width too)."""
     rng = np.random.default_rng(1)
-    codes = rng.integers(-127, 128, (500, 384)).astype(np.float32)
-    a = rng.integers(-127, 128, (3, 384)).astype(np.float32)
-    ix = faiss.IndexScalarQuantizer(384, faiss.ScalarQuantizer.QT_8bit_direct_signed, faiss.METRIC_INNER_PRODUCT)
+    codes = rng.integers(-127, 128, (500, dim)).astype(np.float32)
+    a = rng.integers(-127, 128, (3, dim)).astype(np.float32)
+    ix = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_8bit_direct_signed, faiss.METRIC_INNER_PRODUCT)
     ix.add(codes)
     scores, rows = ix.search(a, 500)
     for i in range(3):
