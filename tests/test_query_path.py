@@ -238,3 +238,34 @@ def test_an_index_without_its_int8_copy_gets_it_at_the_first_search(tmp_path, mo
     store = EmbeddedStore(tmp_path / "s", dim=384)
     assert store.dense_search(q, 1)[0][0] == "a.md#42" and not built  # mapped, not quantised again
     store.close()
+
+
+def _search_in_child(root, vec, out):
+    search_mod._core_free = lambda: True
+    store = EmbeddedStore(root, dim=len(vec))
+    run = run_search(store, lambda _q: vec, "certified exact rescoring", mode="hybrid", top_k=5,
+                     settings=SearchSettings())
+    out.put([h.chunk.chunk_id for h in run])
+    store.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_gets_its_own_worker_thread(tmp_path, embedder, paragraphs, monkeypatch):
+    """A process forked after a threaded search has none of its parent's worker threads: its own
+    search must start a new one, not wait forever on the copied pool."""
+    import multiprocessing
+
+    monkeypatch.setattr(search_mod, "_core_free", lambda: True)
+    store = _corpus_store(tmp_path, paragraphs)
+    vec = embedder.embed_query("certified exact rescoring")
+    want = [h.chunk.chunk_id for h in run_search(store, lambda _q: vec, "certified exact rescoring", mode="hybrid",
+                                                 top_k=5, settings=SearchSettings())]
+    assert search_mod._LEGS is not None  # the parent's pool exists
+    store.close()
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    child = ctx.Process(target=_search_in_child, args=(tmp_path / "s", vec, out))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    assert out.get(timeout=5) == want

@@ -283,7 +283,7 @@ def _semantic(embed_query, query: str, search) -> tuple[np.ndarray, float, float
         return vec, t1 - t, time.perf_counter() - t1, ranking
 
 
-_LEGS = None  # the thread the semantic leg runs on (created at the first concurrent search)
+_LEGS = None  # (pid, pool): the threads the semantic leg runs on (created at the first concurrent search)
 _LEGS_LOCK = threading.Lock()
 
 
@@ -328,14 +328,14 @@ def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter
     search = prepare(depth, flt)
     if search is None:
         return None
-    if _LEGS is None:
+    if _LEGS is None or _LEGS[0] != os.getpid():  # a forked child has none of its parent's threads
         with _LEGS_LOCK:
-            if _LEGS is None:
+            if _LEGS is None or _LEGS[0] != os.getpid():
                 from concurrent.futures import ThreadPoolExecutor
 
                 # two workers: a second caller's search (an MCP server thread) does not queue behind the first
-                _LEGS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="docstrata-leg")
-    return _LEGS.submit(contextvars.copy_context().run, _semantic, embed_query, query, search)
+                _LEGS = (os.getpid(), ThreadPoolExecutor(max_workers=2, thread_name_prefix="docstrata-leg"))
+    return _LEGS[1].submit(contextvars.copy_context().run, _semantic, embed_query, query, search)
 
 
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,

@@ -75,13 +75,13 @@ def _scan(index, q: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
         scores, rows = _search(index, q, depth)
         return scores[0], rows[0]
     faiss = _faiss()
-    if _POOL is None:
+    if _POOL is None or _POOL[0] != os.getpid():  # a forked child has none of its parent's threads
         from concurrent.futures import ThreadPoolExecutor
 
-        _POOL = ThreadPoolExecutor(max_workers=SCAN_THREADS - 1, thread_name_prefix="docstrata-scan")
+        _POOL = (os.getpid(), ThreadPoolExecutor(max_workers=SCAN_THREADS - 1, thread_name_prefix="docstrata-scan"))
     bounds = [n * i // parts for i in range(parts + 1)]
     params = [faiss.SearchParameters(sel=faiss.IDSelectorRange(a, b)) for a, b in zip(bounds, bounds[1:])]
-    futures = [_POOL.submit(_search, index, q, depth, p) for p in params[1:]]
+    futures = [_POOL[1].submit(_search, index, q, depth, p) for p in params[1:]]
     results = [_search(index, q, depth, params[0])] + [f.result() for f in futures]
     scores = np.concatenate([r[0][0] for r in results])
     rows = np.concatenate([r[1][0] for r in results])
