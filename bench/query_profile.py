@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import peers  # noqa: E402  (the harness's corpus and its docstrata adapter)
+import peers
 
 
 def main() -> None:

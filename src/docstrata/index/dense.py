@@ -270,7 +270,7 @@ class DenseIndex:
         rows = pos if order is None else order[pos]
         return rows[self._alive[rows]]
 
-    def _prefilter(self) -> "Int8Prefilter":
+    def _prefilter(self) -> Int8Prefilter:
         if self._pre is None:
             self._pre = Int8Prefilter.build(self._matrix)
         return self._pre
@@ -332,7 +332,7 @@ class DenseIndex:
         out.sort(key=lambda hit: (-round(hit[1], 6), hit[0]))
         return out[:k]
 
-    def attach_prefilter(self, pre: "Int8Prefilter | None") -> bool:
+    def attach_prefilter(self, pre: Int8Prefilter | None) -> bool:
         """Use ``pre`` (an int8 copy of exactly this matrix's rows, e.g. memory-mapped by
         :meth:`Int8Prefilter.read`) instead of building one at the first search. False (and
         ignored) when the size or dimension differ."""
@@ -373,7 +373,7 @@ class Int8Prefilter:
         return self.index.ntotal
 
     @classmethod
-    def build(cls, matrix: np.ndarray) -> "Int8Prefilter":
+    def build(cls, matrix: np.ndarray) -> Int8Prefilter:
         """Quantise the rows of ``matrix`` (n, dim) float32, read in bounded slices (a memory-mapped
         matrix is never copied whole). Raises ``ImportError`` without faiss."""
         faiss = _faiss()
@@ -439,7 +439,7 @@ class Int8Prefilter:
             raise OSError(str(e)) from None
 
     @classmethod
-    def read(cls, path, n_rows: int, dim: int) -> "Int8Prefilter | None":
+    def read(cls, path, n_rows: int, dim: int) -> Int8Prefilter | None:
         """The copy written by :meth:`write` at ``path``, its codes memory-mapped read-only (faiss
         ``IO_FLAG_MMAP_IFC``: opening 1M rows costs milliseconds; pages are read as the scan touches
         them), or ``None`` when faiss is missing, a file is absent, torn, or not of ``n_rows`` × ``dim``."""
