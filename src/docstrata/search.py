@@ -292,8 +292,8 @@ _LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
 
 def _core_free() -> bool:
     """True when a second thread can start at once: two cores or more, and a 1-minute load average
-    below the core count (looked up at most once a second). The load counts this process too: its
-    two legs add up to about 1.6 while it searches back to back, so on an otherwise idle machine the
+    below the core count (looked up at most once a second). The load counts this process too (up
+    to two runnable threads while it searches back to back), so on an otherwise idle machine the
     worker stays in use, and it is left out once other processes keep a core busy. On a saturated
     machine a second thread waits for a core to be scheduled: at load 9 on two cores a 100k query
     took 12.9 ms wall with the legs on two threads against 9.8 ms on one (docs/benchmarks.md,
