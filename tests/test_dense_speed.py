@@ -1,4 +1,4 @@
-"""The fast dense paths give the exact float32 answer: the float16 prefilter with exact rescoring,
+"""The fast dense paths give the exact float32 answer: the int8 prefilter with exact rescoring,
 the ``allow`` filter, and the memory-mapped vector file of the embedded store (issue 18)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _exact(mat, q, k):
 
 
 @pytest.mark.parametrize("split", [False, True])
-def test_float16_prefilter_returns_the_exact_top_k(monkeypatch, split):
+def test_int8_prefilter_returns_the_exact_top_k(monkeypatch, split):
     pytest.importorskip("faiss")
     if split:  # the scan in row ranges on two threads gives the same answer
         monkeypatch.setattr(dense, "SPLIT_MIN_ROWS", 1000)
@@ -34,12 +34,12 @@ def test_float16_prefilter_returns_the_exact_top_k(monkeypatch, split):
     ids = [f"c{i:05d}" for i in range(len(mat))]
     di = DenseIndex(384)
     di.load(ids, mat)
-    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "PREFILTER_MIN_ROWS", 1000)
     for q in _unit(rng, 20):
         hits = di.search(q, 10)
-        assert di._f16 is not None  # the prefilter ran
+        assert di._pre is not None  # the prefilter ran
         assert [h[0] for h in hits] == [ids[i] for i in _exact(mat, q, 10)]
-        # Scores are the exact float32 cosines, not float16 ones.
+        # Scores are the exact float32 cosines, not int8 ones.
         assert hits[0][1] == pytest.approx(float(mat[int(hits[0][0][1:])] @ q), abs=1e-6)
     di.remove(ids[_exact(mat, q, 1)[0]])  # a removed chunk is never returned
     assert ids[_exact(mat, q, 1)[0]] not in [h[0] for h in di.search(q, 10)]
@@ -139,7 +139,7 @@ def _exact_ids(store, mat_ids, mat, q, k):
 
 
 def test_certified_prefilter_grows_its_depth_when_rows_nearly_tie(monkeypatch):
-    """Near-duplicate rows put hundreds of float16 scores within the rounding margin of the k-th:
+    """Near-duplicate rows put hundreds of int8 scores within the rounding margin of the k-th:
     the depth must grow until the top k is provably the float32 one."""
     pytest.importorskip("faiss")
     rng = np.random.default_rng(5)
@@ -148,13 +148,14 @@ def test_certified_prefilter_grows_its_depth_when_rows_nearly_tie(monkeypatch):
     mat = np.concatenate([mat, _unit(rng, 3000)]).astype(np.float32)
     mat /= np.linalg.norm(mat, axis=1, keepdims=True)
     ids = [f"c{i:05d}" for i in range(len(mat))]
-    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "PREFILTER_MIN_ROWS", 1000)
     di = DenseIndex(384)
     di.load(ids, mat)
     depths = []
     di.search(base, 1)
-    scan = di._f16.search
-    di._f16 = type("Spy", (), {"ntotal": len(mat), "search": lambda self, q, k: (depths.append(k), scan(q, k))[1]})()
+    scan = di._pre.scan
+    di._pre.scan = lambda q, k: (depths.append(k), scan(q, k))[1]
+    di._depth_ratio = 0.0  # forget the depth the warm-up query needed
     hits = di.search(base, 50)
     assert len(depths) > 1  # the first depth could not be certified
     # The exact top 50 (rows this close differ only by float32 rounding, so compare in float64).
@@ -163,8 +164,8 @@ def test_certified_prefilter_grows_its_depth_when_rows_nearly_tie(monkeypatch):
     assert len(set(got)) == 50 and exact[got].min() >= np.sort(exact)[-51] - 1e-6
     assert all(abs(s - exact[int(c[1:])]) < 1e-6 for c, s in hits)
     # Without the margin, the same depth would have missed rows of the exact top 50.
-    _, first = scan(base.reshape(1, -1), depths[0])
-    assert len(set(first[0]) & set(np.argsort(-exact)[:50].tolist())) < 50 or depths[0] >= len(mat)
+    _, first, _ = scan(base, depths[0])
+    assert len(set(first.tolist()) & set(np.argsort(-exact)[:50].tolist())) < 50 or depths[0] >= len(mat)
 
 
 def test_subset_search_reads_only_the_named_chunks_rows_and_is_exact():
@@ -191,21 +192,21 @@ def test_subset_search_reads_only_the_named_chunks_rows_and_is_exact():
     assert got == pytest.approx({"a": max(mat[1] @ q, mat[4] @ q), "b": max(mat[0] @ q, mat[2] @ q)}, abs=1e-6)
 
 
-def test_float16_copy_is_written_at_flush_and_mapped_by_a_fresh_process(tmp_path, monkeypatch):
-    """The prefilter's float16 copy is persisted beside the vector file; another process maps it
-    (it never converts the matrix) and answers exactly; a torn copy is ignored, never trusted."""
+def test_int8_copy_is_written_at_flush_and_mapped_by_a_fresh_process(tmp_path, monkeypatch):
+    """The prefilter's int8 copy is persisted beside the vector file; another process maps it
+    (it never quantises the matrix) and answers exactly; a torn copy is ignored, never trusted."""
     pytest.importorskip("faiss")
     import subprocess
     import sys
 
-    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
-    monkeypatch.setattr(dense, "F16_PERSIST_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "PREFILTER_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "PERSIST_MIN_ROWS", 1000)
     rng = np.random.default_rng(21)
     mats = [_unit(rng, 700), _unit(rng, 700)]
     store = _store_with(tmp_path, mats)
     store.close()
-    f16 = sorted((tmp_path / "s").glob("vectors-*.f16.faiss"))
-    assert len(f16) == 1 and (tmp_path / "s" / (f16[0].name + ".norm")).exists()
+    i8 = sorted((tmp_path / "s").glob("vectors-*.i8.faiss"))
+    assert len(i8) == 1 and (tmp_path / "s" / (i8[0].name + ".npy")).exists()
     q = _unit(rng, 1)[0]
     np.save(tmp_path / "q.npy", q)
     allids = [f"d{n}.md#{i}" for n, m in enumerate(mats) for i in range(len(m))]
@@ -213,10 +214,10 @@ def test_float16_copy_is_written_at_flush_and_mapped_by_a_fresh_process(tmp_path
     code = f"""
 import json, numpy as np
 from docstrata.index import dense
-dense.F16_MIN_ROWS = dense.F16_PERSIST_MIN_ROWS = 1000
+dense.PREFILTER_MIN_ROWS = dense.PERSIST_MIN_ROWS = 1000
 def refuse(*a):
-    raise AssertionError("the float16 copy was rebuilt instead of mapped")
-dense.float16_index = refuse
+    raise AssertionError("the int8 copy was rebuilt instead of mapped")
+dense.Int8Prefilter.build = refuse
 from docstrata.store.embedded import EmbeddedStore
 s = EmbeddedStore({str(tmp_path / 's')!r}, dim=384)
 print(json.dumps([c for c, _ in s.dense_search(np.load({str(tmp_path / 'q.npy')!r}), 10)]))
@@ -227,26 +228,26 @@ print(json.dumps([c for c, _ in s.dense_search(np.load({str(tmp_path / 'q.npy')!
 
     assert json.loads(out.stdout) == want
     # A torn copy (a crash mid-write of a foreign tool, a full disk) is not used: the search rebuilds it.
-    f16[0].write_bytes(f16[0].read_bytes()[:1000])
+    i8[0].write_bytes(i8[0].read_bytes()[:1000])
     store = EmbeddedStore(tmp_path / "s", dim=384)
     assert [c for c, _ in store.dense_search(q, 10)] == want
     store.close()
 
 
-def test_float16_copy_below_the_persist_size_is_built_not_stored(tmp_path, monkeypatch):
-    """Below ``F16_PERSIST_MIN_ROWS`` the float16 copy is not written to disk (it would cost 2 bytes
-    × dim per row); the prefilter still runs, built at the first search, and stays exact."""
+def test_int8_copy_below_the_persist_size_is_built_not_stored(tmp_path, monkeypatch):
+    """Below ``PERSIST_MIN_ROWS`` the int8 copy is not written to disk (it would cost 1 byte × dim
+    per row); the prefilter still runs, built at the first search, and stays exact."""
     pytest.importorskip("faiss")
-    monkeypatch.setattr(dense, "F16_MIN_ROWS", 1000)
-    monkeypatch.setattr(dense, "F16_PERSIST_MIN_ROWS", 10_000)
+    monkeypatch.setattr(dense, "PREFILTER_MIN_ROWS", 1000)
+    monkeypatch.setattr(dense, "PERSIST_MIN_ROWS", 10_000)
     rng = np.random.default_rng(22)
     mats = [_unit(rng, 700), _unit(rng, 700)]
     store = _store_with(tmp_path, mats)
     store.close()
-    assert not list((tmp_path / "s").glob("vectors-*.f16.faiss*"))
+    assert not list((tmp_path / "s").glob("vectors-*.i8.faiss*"))
     q = _unit(rng, 1)[0]
     allids = [f"d{n}.md#{i}" for n, m in enumerate(mats) for i in range(len(m))]
     store = EmbeddedStore(tmp_path / "s", dim=384)
     assert [c for c, _ in store.dense_search(q, 10)] == _exact_ids(None, allids, np.concatenate(mats), q, 10)
-    assert store._dense_index()._f16 is not None  # the prefilter ran
+    assert store._dense_index()._pre is not None  # the prefilter ran
     store.close()

@@ -77,26 +77,32 @@ def test_upserts_keep_one_keyword_document_per_chunk(tmp_path):
     again.close()
 
 
-def test_float16_copy_streamed_from_the_vector_file_is_faiss_own(tmp_path):
-    """The float16 copy written at flush is encoded a block at a time from the float32 file (memory:
-    one block, not the copy plus the mapped file); it is byte for byte what faiss writes for the
-    index built in memory, and reads back with every row."""
+def test_int8_copy_streamed_from_the_vector_file_is_the_one_built_in_memory(tmp_path):
+    """The int8 prefilter copy written at flush is quantised a block at a time from the float32 file
+    (memory: one block, not the codes plus the mapped file); its codes file is byte for byte what
+    faiss writes for the copy built in memory, its scale and bounds are the same, and it reads back
+    with every row and scores within its bound."""
     pytest.importorskip("faiss")
     import numpy as np
 
     from docstrata.index import dense
 
     rng = np.random.default_rng(3)
-    mat = rng.standard_normal((dense._STREAM_ROWS + 123, 16)).astype(np.float32)
+    mat = rng.standard_normal((dense._SLICE + 123, 16)).astype(np.float32)
     mat[5] *= 3.0  # the largest norm
     np.save(tmp_path / "m.npy", mat)
-    norm = dense.write_float16_from_file(tmp_path / "m.npy", tmp_path / "streamed.faiss")
-    want = dense.write_float16(mat, tmp_path / "built.faiss")
+    dense.Int8Prefilter.write_from_file(tmp_path / "m.npy", tmp_path / "streamed.faiss")
+    built = dense.Int8Prefilter.build(mat)
+    built.write(tmp_path / "built.faiss")
     assert (tmp_path / "streamed.faiss").read_bytes() == (tmp_path / "built.faiss").read_bytes()
-    assert norm == pytest.approx(want) and norm == pytest.approx(float(np.linalg.norm(mat[5])), rel=1e-6)
-    ix = dense.read_float16(tmp_path / "streamed.faiss")
-    assert ix.ntotal == len(mat)
-    assert np.allclose(ix.reconstruct_n(0, len(mat)), mat, rtol=2.0 ** -10, atol=2.0 ** -14)  # float16 precision
+    assert np.array_equal(np.load(tmp_path / "streamed.faiss.npy"), np.load(tmp_path / "built.faiss.npy"))
+    pre = dense.Int8Prefilter.read(tmp_path / "streamed.faiss", len(mat), 16)
+    assert pre is not None and pre.ntotal == len(mat)
+    assert pre.row_norm == pytest.approx(float(np.linalg.norm(mat[5])), rel=1e-5)
+    q = rng.standard_normal(16).astype(np.float32)
+    approx, rows, eps = pre.scan(q, 50)
+    exact = mat[rows] @ q
+    assert np.all(np.abs(approx - exact) <= eps)
 
 
 def test_a_loaded_index_answers_a_few_chunks_before_and_after_its_id_map_exists():

@@ -28,7 +28,10 @@ by the embedding alone.
 
 from __future__ import annotations
 
+import contextvars
+import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -284,6 +287,72 @@ def similarities(store, vec, chunk_ids: list[str], flt: ChunkFilter | None = Non
     return dict(store.dense_search(np.asarray(vec), len(ids), flt=restricted))
 
 
+def _semantic(embed_query, query: str, search) -> tuple[np.ndarray, float, float, list[tuple[str, float]]]:
+    """The semantic leg: (query vector, embedding s, dense search s, ranking) with ``search(vector)``."""
+    with span("semantic"):
+        t = time.perf_counter()
+        vec = np.asarray(embed_query(query))
+        t1 = time.perf_counter()
+        ranking = search(vec)
+        return vec, t1 - t, time.perf_counter() - t1, ranking
+
+
+_LEGS = None  # (pid, pool): the threads the semantic leg runs on (created at the first concurrent search)
+_LEGS_LOCK = threading.Lock()
+
+
+_LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
+
+
+def _core_free() -> bool:
+    """True when a second thread can start at once: two cores or more, and a 1-minute load average
+    below the core count (looked up at most once a second). The load counts this process too (up
+    to two runnable threads while it searches back to back), so on an otherwise idle machine the
+    worker stays in use, and it is left out once other processes keep a core busy. On a saturated
+    machine a second thread waits for a core to be scheduled: at load 9 on two cores a 100k query
+    took 12.9 ms wall with the legs on two threads against 9.8 ms on one (docs/benchmarks.md,
+    "Query path, session 7")."""
+    cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    now = time.monotonic()
+    if now - _LOAD[0] > 1.0:
+        try:
+            _LOAD[1] = os.getloadavg()[0] < cores
+        except (OSError, AttributeError):  # no load average on this platform
+            _LOAD[1] = True
+        _LOAD[0] = now
+    return _LOAD[1]
+
+
+def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter | None):
+    """Start the semantic leg on a worker thread and return its future, or ``None`` when the store
+    has no ``dense_searcher`` or it returns ``None`` (its dense search is a database call), or no
+    core is free (:func:`_core_free`).
+
+    ``store.dense_searcher(k, flt)`` runs its SQL now, on this thread, and returns a function of the
+    vector that only scans the matrix (faiss and numpy release the GIL), so the two threads never
+    share a database statement. Measured at 100k chunks on two cores: the dense scan and the BM25 +
+    exact legs overlap (docs/benchmarks.md, "Query path, session 7"). The OpenTelemetry context is
+    carried over, so the ``semantic`` span stays a child of the search span. Results are the same
+    as a sequential search: each leg computes the same ranking, only at the same time."""
+    global _LEGS
+    prepare = getattr(store, "dense_searcher", None)
+    if prepare is None or not _core_free():
+        return None
+    search = prepare(depth, flt)
+    if search is None:
+        return None
+    if _LEGS is None or _LEGS[0] != os.getpid():  # a forked child has none of its parent's threads
+        with _LEGS_LOCK:
+            if _LEGS is None or _LEGS[0] != os.getpid():
+                from concurrent.futures import ThreadPoolExecutor
+
+                # two workers: a second caller's search (an MCP server thread) does not queue behind the first
+                _LEGS = (os.getpid(), ThreadPoolExecutor(max_workers=2, thread_name_prefix="docstrata-leg"))
+    return _LEGS[1].submit(contextvars.copy_context().run, _semantic, embed_query, query, search)
+
+
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                settings: SearchSettings, timing: SearchTiming | None = None,
                flt: ChunkFilter | None = None) -> SearchRun:
@@ -314,9 +383,14 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
     depth = max(settings.candidates, top_k)
     rankings: dict[str, list[tuple[str, float]]] = {}
     vec = None
+    semantic = weights["semantic"] > 0 or min_sim is not None
     with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k},
               **query_attributes(query)) as root:
         qa = analyze_query(query)
+        # The semantic leg (query embedding + dense scan) runs on a second thread while this one runs
+        # the exact and keyword legs, when the store can split off its dense work (see _start_semantic).
+        semantic_leg = _start_semantic(store, embed_query, query, depth, flt) \
+            if semantic and has_content_words(query) else None
         with span("exact_match") as s:
             rankings["exact"], pinned = exact_ranking(store, qa, depth, flt)
             if s is not None:
@@ -330,14 +404,15 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                 t = time.perf_counter()
                 rankings["keyword"] = store.keyword_search(query, depth, flt=flt)
                 timing.search_s += time.perf_counter() - t
-        if weights["semantic"] > 0 or min_sim is not None:
-            with span("semantic"):
-                t = time.perf_counter()
-                vec = embed_query(query)
-                timing.embed_s += time.perf_counter() - t
-                t = time.perf_counter()
-                rankings["semantic"] = store.dense_search(np.asarray(vec), depth, flt=flt)
-                timing.search_s += time.perf_counter() - t
+        if semantic_leg is not None:
+            vec, embed_s, search_s, rankings["semantic"] = semantic_leg.result()
+            timing.embed_s += embed_s
+            timing.search_s += search_s
+        elif semantic:
+            vec, embed_s, search_s, rankings["semantic"] = _semantic(embed_query, query,
+                                                                    lambda v: store.dense_search(v, depth, flt=flt))
+            timing.embed_s += embed_s
+            timing.search_s += search_s
         with span("rrf_fusion"):
             t = time.perf_counter()
             fused = pin_first(weighted_rrf(rankings, weights, k=settings.rrf_k), pinned, rankings["exact"])

@@ -10,16 +10,18 @@ Speed (issue 18, docs/benchmarks.md "Speed against peers"):
 * The scan runs on one thread. On a loaded 2-core machine a multi-threaded BLAS call waits for
   a second core to be scheduled: a 5,000-row product took 10 ms with two OpenBLAS threads and
   0.1 ms with one; at 100,000 rows one thread is as fast as two.
-* From :data:`F16_MIN_ROWS` rows on, and when ``faiss`` is installed (the ``fast`` extra), the
-  scan reads a float16 copy of the matrix (faiss ``IndexScalarQuantizer`` QT_fp16, SIMD, one
-  thread: 4 ms at 100,000 × 384 against 12.5 ms for float32 numpy here); its best ``2m + 64``
-  rows are **rescored exactly in float32** and the result is *certified* exact: a float16 score
-  is within ``2^-11 · |q| · max|row|`` of the float32 one, so when the ``m``-th rescored score
-  beats the lowest candidate's float16 score by that margin no row outside the candidates can
+* From :data:`PREFILTER_MIN_ROWS` rows on, and when ``faiss`` is installed (the ``fast`` extra),
+  the scan reads an int8 copy of the matrix (:class:`Int8Prefilter`: faiss
+  ``IndexScalarQuantizer`` ``QT_8bit_direct_signed``, an integer dot product per row, SIMD, one
+  byte per component). Its best candidates are **rescored exactly in float32** and the result is
+  *certified* exact: every approximate score is within a bound ``eps`` computed from the query and
+  from the largest quantisation residual measured over the rows, so when the ``m``-th rescored
+  score beats the lowest candidate's approximate score by ``eps`` no row outside the candidates can
   enter the top ``m`` (else the depth grows; see :meth:`DenseIndex._certified_top`). Results are
-  the exact float32 top-k, not an approximation.
-* The float16 copy and the largest row norm are written beside the memory-mapped vector file and
-  mapped on open (faiss ``IO_FLAG_MMAP_IFC``), so a fresh process does not convert 1M rows.
+  the exact float32 top-k, not an approximation. (Session 7 replaced a float16 copy with the same
+  certificate: the int8 scan reads half the bytes and cost 1.9 against 4.5 ms of CPU at 100k × 384.)
+* From :data:`PERSIST_MIN_ROWS` rows the int8 copy is written beside the memory-mapped vector
+  file and mapped on open (faiss ``IO_FLAG_MMAP_IFC``), so a fresh process does not quantise 1M rows.
 * A search restricted to a few chunks (the cosine of returned hits, a narrow filter) reads just
   their rows (found by bisection in the owner column) instead of scanning the matrix.
 """
@@ -30,19 +32,20 @@ import os
 
 import numpy as np
 
-# Rows from which the float16 prefilter (faiss) is used; below it one float32 scan costs < 1 ms.
-F16_MIN_ROWS = 20_000
-# Rows from which the float16 copy is also written to disk beside the vector file (and memory-mapped
-# on open) rather than built at a process's first search: building it costs ~0.5 s per 100k rows
-# (seconds at 1M, against the ≤ 2 s open-and-answer target), storing it 2 bytes × dim per row
-# (+31 % of the raw vectors, against the ≤ 2× disk target). Below this the build is the cheaper side.
-F16_PERSIST_MIN_ROWS = 250_000
+# Rows from which the int8 prefilter (faiss) is used; below it one float32 scan costs < 1 ms.
+PREFILTER_MIN_ROWS = 20_000
+# Rows from which the int8 copy is also written to disk beside the vector file (and memory-mapped on
+# open) rather than built at a process's first search: building it costs a few tenths of a second
+# per 100k rows (seconds at 1M, against the ≤ 2 s open-and-answer target), storing it 1 byte × dim
+# per row (+25 % of the raw vectors, against the ≤ 2× disk target). Below this the build is cheaper.
+PERSIST_MIN_ROWS = 250_000
+_SLICE = 16_384  # rows read at a time when a copy is built from a (memory-mapped) matrix
 # An ``allowed`` set smaller than 1 / SUBSET_FRACTION of the chunks is scored row by row (gathered),
 # a larger one by masking one scan of the whole matrix.
 SUBSET_FRACTION = 8
 
 
-# From this many rows the float16 scan is split into row ranges searched on SCAN_THREADS threads
+# From this many rows the prefilter scan is split into row ranges searched on SCAN_THREADS threads
 # (faiss releases the GIL). At 1M rows a one-thread scan took 37 ms of CPU and 260 ms wall at load
 # average 10; two ranges 38 ms of CPU and 74–208 ms wall. At 100k (4 ms) the split gained nothing.
 SPLIT_MIN_ROWS = 200_000
@@ -50,6 +53,15 @@ SCAN_THREADS = 2
 
 _FAISS = None
 _POOL = None
+
+
+def _search(index, q: np.ndarray, depth: int, params=None):
+    """``index.search`` on one OpenMP thread: ``omp_set_num_threads`` holds for the calling thread
+    only, and a thread started by Python (the semantic leg's, the scan pool's) would otherwise run
+    faiss with one OpenMP thread per core, which spin-wait (a 100k query took 15.8 ms of CPU instead
+    of 6.7 when run on a worker thread)."""
+    _faiss().omp_set_num_threads(1)
+    return index.search(q, depth) if params is None else index.search(q, depth, params=params)
 
 
 def _scan(index, q: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
@@ -60,17 +72,17 @@ def _scan(index, q: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
     n = index.ntotal
     parts = min(SCAN_THREADS, os.cpu_count() or 1)
     if n < SPLIT_MIN_ROWS or parts < 2:
-        scores, rows = index.search(q, depth)
+        scores, rows = _search(index, q, depth)
         return scores[0], rows[0]
     faiss = _faiss()
-    if _POOL is None:
+    if _POOL is None or _POOL[0] != os.getpid():  # a forked child has none of its parent's threads
         from concurrent.futures import ThreadPoolExecutor
 
-        _POOL = ThreadPoolExecutor(max_workers=SCAN_THREADS - 1, thread_name_prefix="docstrata-scan")
+        _POOL = (os.getpid(), ThreadPoolExecutor(max_workers=SCAN_THREADS - 1, thread_name_prefix="docstrata-scan"))
     bounds = [n * i // parts for i in range(parts + 1)]
     params = [faiss.SearchParameters(sel=faiss.IDSelectorRange(a, b)) for a, b in zip(bounds, bounds[1:])]
-    futures = [_POOL.submit(index.search, q, depth, params=p) for p in params[1:]]
-    results = [index.search(q, depth, params=params[0])] + [f.result() for f in futures]
+    futures = [_POOL[1].submit(_search, index, q, depth, p) for p in params[1:]]
+    results = [_search(index, q, depth, params[0])] + [f.result() for f in futures]
     scores = np.concatenate([r[0][0] for r in results])
     rows = np.concatenate([r[1][0] for r in results])
     order = np.argsort(-scores, kind="stable")[:depth]
@@ -123,9 +135,9 @@ class DenseIndex:
         self._slot_map: dict[str, int] | None = {}  # chunk id → slot; None until first needed (_slot_of)
         self._id_hashes = None  # (sorted hash of each id, slot order): a few ids' slots without the dict
         self._ids: list[str | None] = []
-        self._f16 = None  # faiss float16 copy of _matrix, built on first large search
+        self._pre: Int8Prefilter | None = None  # int8 copy of _matrix, built on first large search
+        self._depth_ratio = 0.0  # scan depth / m the last certified search needed
         self._by_owner = None  # (row order sorted by owner, owner sorted): rows of a chunk by bisection
-        self._max_norm: float | None = None  # largest row norm: bounds the float16 score error
         self._alive_count = None  # (the _alive array it counts, live rows)
 
     def __len__(self) -> int:
@@ -183,7 +195,7 @@ class DenseIndex:
         self._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         self._owner = slots
         self._alive = np.ones(len(row_ids), dtype=bool)
-        self._f16 = self._by_owner = self._max_norm = None
+        self._pre = self._by_owner = None
 
     def load_slots(self, chunk_ids: list[str], owner: np.ndarray, matrix: np.ndarray) -> None:
         """Bulk-load an empty index without a Python loop over rows: row ``i`` of ``matrix``
@@ -195,7 +207,7 @@ class DenseIndex:
             np.ascontiguousarray(matrix, dtype=np.float32)
         self._owner = np.asarray(owner, dtype=np.int64)
         self._alive = np.ones(len(self._owner), dtype=bool)
-        self._f16 = self._by_owner = self._max_norm = None
+        self._pre = self._by_owner = None
 
     def arrays(self) -> tuple[list[str], np.ndarray, np.ndarray]:
         """(chunk_ids, owner, matrix) of the live rows, as :meth:`load_slots` takes them."""
@@ -229,14 +241,14 @@ class DenseIndex:
             return
         live = [(s, v) for s, v in self._pending if self._ids[s] is not None]
         self._pending = []
-        self._f16 = self._by_owner = self._max_norm = None
+        self._pre = self._by_owner = None
         if live:
             self._matrix = np.concatenate([self._matrix] + [v for _, v in live])
             self._owner = np.concatenate([self._owner] + [np.full(len(v), s, dtype=np.int64) for s, v in live])
             self._alive = np.concatenate([self._alive, np.ones(sum(len(v) for _, v in live), dtype=bool)])
         dead = (~self._alive).sum()
         if dead and dead * 4 > len(self._alive):
-            self._f16 = self._by_owner = self._max_norm = None
+            self._pre = self._by_owner = None
             self._matrix = np.ascontiguousarray(self._matrix[self._alive])
             self._owner = self._owner[self._alive]
             self._alive = np.ones(len(self._owner), dtype=bool)
@@ -268,7 +280,7 @@ class DenseIndex:
             alive = self._alive & np.isin(self._owner, slots)
         else:
             alive = self._alive
-        if allowed is None and n >= F16_MIN_ROWS and _faiss() is not None:
+        if allowed is None and n >= PREFILTER_MIN_ROWS and _faiss() is not None:
             top, top_scores = self._certified_top(q, m)
         else:
             with _one_blas_thread():
@@ -297,33 +309,46 @@ class DenseIndex:
         rows = pos if order is None else order[pos]
         return rows[self._alive[rows]]
 
-    def _certified_top(self, q: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
-        """The exact float32 top ``m`` live rows (row numbers, scores; best first) via the float16 scan.
+    def _prefilter(self) -> Int8Prefilter:
+        if self._pre is None:
+            self._pre = Int8Prefilter.build(self._matrix)
+        return self._pre
 
-        The float16 scan ranks ``depth`` candidates, which are rescored in float32. A float16
-        component is within 2^-11 (relative) of the float32 one, so a row's float16 score is within
-        ``eps = 2^-11 · |q| · max|row|`` of its exact score (+ float32 summation slack). Every row
-        outside the candidates scores at most ``t + eps`` exactly (``t``: the lowest candidate's
-        float16 score); when the ``m``-th exact candidate score beats that, the top ``m`` is
-        provably the exact one. Otherwise the depth grows fourfold (at worst to every row: a full scan)."""
+    def _certified_top(self, q: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+        """The exact float32 top ``m`` live rows (row numbers, scores; best first) via the int8 scan.
+
+        The scan ranks ``depth`` candidates by approximate score; every row's exact score is within
+        ``eps`` of its approximate one (:class:`Int8Prefilter`). Candidates are rescored in float32
+        best-approximate first, only as far as one can still reach the ``m``-th exact score found
+        (approximate score ≥ that score − eps). A row outside the candidates scores at most
+        ``t + eps`` exactly (``t``: the lowest candidate's approximate score), so when the ``m``-th
+        exact score beats that, the top ``m`` is provably the exact one; otherwise the depth grows
+        fourfold (at worst to every row: a full scan). The first depth follows the depth the last
+        query needed, so one scan is the rule."""
         n = len(self._matrix)
-        if self._f16 is None:
-            self._f16 = float16_index(self._matrix)
-        if self._max_norm is None:
-            self._max_norm = max_row_norm(self._matrix)
-        eps = (2.0 ** -10 + 2.0 ** -14) * float(np.linalg.norm(q)) * self._max_norm  # 2× the rounding bound
+        pre = self._prefilter()
         dead = int(n - self._n_alive())
-        depth = min(n, 2 * m + 64 + dead)
+        depth = min(n, max(2 * m + 64, min(int(self._depth_ratio * m), n // 4)) + dead)
         while True:
-            f16_scores, rows = _scan(self._f16, q.reshape(1, -1), depth)
+            approx, rows, eps = pre.scan(q, depth)
             keep = rows >= 0
-            f16_scores, rows = f16_scores[keep], rows[keep]
+            approx, rows = approx[keep], rows[keep]
             live = self._alive[rows]
-            cand = rows[live]
-            exact = np.einsum("ij,j->i", self._matrix[cand], q)  # no BLAS threads: C loop over few rows
+            cand, cand_approx = rows[live], approx[live]
+            j = min(len(cand), 2 * m + 64)
+            exact = np.einsum("ij,j->i", self._matrix[cand[:j]], q)  # no BLAS threads: C loop over few rows
+            if j >= m:
+                kth = float(np.partition(exact, j - m)[j - m])
+                # candidates that may still beat the m-th exact score: approximate score ≥ kth − eps
+                reach = int(np.searchsorted(-cand_approx, -(kth - eps), side="right"))
+                if reach > j:
+                    exact = np.concatenate([exact, np.einsum("ij,j->i", self._matrix[cand[j:reach]], q)])
+                    j = reach
             order = np.argsort(-exact, kind="stable")[:m]
-            if depth >= n or (len(order) == m and len(f16_scores) and exact[order[-1]] > f16_scores[-1] + eps):
-                return cand[order], exact[order]
+            top = cand[:j][order]
+            if depth >= n or (len(order) == m and len(approx) and exact[order[-1]] > approx[-1] + eps):
+                self._depth_ratio = (j + j // 4 + 16) / m  # what this query needed, with a margin
+                return top, exact[order]
             depth = min(n, depth * 4)
 
     def _n_alive(self) -> int:
@@ -346,68 +371,186 @@ class DenseIndex:
         out.sort(key=lambda hit: (-round(hit[1], 6), hit[0]))
         return out[:k]
 
-    def _f16_candidates(self, q: np.ndarray, depth: int) -> np.ndarray:
-        """Row numbers of the ``depth`` best float16 scores (faiss, one thread)."""
-        if self._f16 is None:
-            self._f16 = float16_index(self._matrix)
-        _, rows = self._f16.search(q.reshape(1, -1), depth)
-        rows = rows[0]
-        return rows[rows >= 0]
-
-    def attach_float16(self, index, max_norm: float) -> bool:
-        """Use ``index`` (a faiss float16 index of exactly this matrix's rows, e.g. memory-mapped by
-        :func:`read_float16`) and ``max_norm`` (the largest row norm) for the prefilter instead of
-        building them at the first search. False (and ignored) when the size or dimension differ."""
+    def attach_prefilter(self, pre: Int8Prefilter | None) -> bool:
+        """Use ``pre`` (an int8 copy of exactly this matrix's rows, e.g. memory-mapped by
+        :meth:`Int8Prefilter.read`) instead of building one at the first search. False (and
+        ignored) when the size or dimension differ."""
         self._flush()
-        if index is None or index.ntotal != len(self._matrix) or index.d != self.dim or not max_norm > 0:
+        if pre is None or pre.ntotal != len(self._matrix) or len(pre.scale) != self.dim:
             return False
-        self._f16, self._max_norm = index, float(max_norm)
+        self._pre = pre
         return True
 
 
-def float16_index(matrix: np.ndarray):
-    """A faiss ``IndexScalarQuantizer`` (QT_fp16, inner product) over the rows of ``matrix``
-    (n, dim) float32, added in bounded slices so a memory-mapped matrix is never copied whole.
-    Raises ``ImportError`` without faiss."""
-    faiss = _faiss()
-    if faiss is None:
-        raise ImportError("faiss is not installed")
-    ix = faiss.IndexScalarQuantizer(matrix.shape[1], faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
-    for start in range(0, len(matrix), 65_536):
-        ix.add(np.ascontiguousarray(matrix[start:start + 65_536], dtype=np.float32))
-    return ix
+def _quantise(blocks, dim: int, sink) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """Per-dimension int8 codes of the float32 rows that ``blocks()`` yields (called twice: the scale
+    needs every row's magnitude first), each block's codes (float32 integers in -127..127) passed to
+    ``sink``. Returns (the (dim,) scale ``s`` as float64, (``R``, ``C``, largest row norm)) as
+    :class:`Int8Prefilter` defines them."""
+    amax = np.zeros(dim, dtype=np.float64)
+    for part in blocks():
+        np.maximum(amax, np.abs(part).max(axis=0, initial=0.0), out=amax)
+    scale32 = np.where(amax > 0, 127.0 / np.where(amax > 0, amax, 1.0), 1.0).astype(np.float32)
+    inv32 = (1.0 / scale32.astype(np.float64)).astype(np.float32)
+    r2 = c2 = x2 = 0.0
+    for part in blocks():  # float32 arithmetic; its rounding is covered below
+        codes = np.clip(np.rint(part * scale32), -127, 127)
+        r = part - codes * inv32
+        r2 = max(r2, float(np.einsum("ij,ij->i", r, r).max(initial=0.0)))
+        c2 = max(c2, float(np.einsum("ij,ij->i", codes, codes).max(initial=0.0)))
+        x2 = max(x2, float(np.einsum("ij,ij->i", part, part).max(initial=0.0)))
+        sink(codes)
+    # Rounding of the float32 arithmetic: each norm computed with a relative error below dim·2^-23,
+    # each residual component within 4·2^-24·|x| of its exact value (c·(1/s) and the subtraction).
+    grow = 1 + dim * 2.0 ** -23
+    row_norm = np.sqrt(x2) * grow
+    resid = np.sqrt(r2) * grow + 2.0 ** -21 * row_norm
+    return scale32.astype(np.float64), (resid, np.sqrt(c2) * grow, row_norm)
 
 
-def max_row_norm(matrix: np.ndarray) -> float:
-    """The largest L2 norm of a row of ``matrix`` (read in bounded slices)."""
-    best = 0.0
-    for start in range(0, len(matrix), 65_536):
-        part = np.asarray(matrix[start:start + 65_536], dtype=np.float32)
-        best = max(best, float(np.sqrt(np.einsum("ij,ij->i", part, part).max(initial=0.0))))
-    return best
+class Int8Prefilter:
+    """An int8 copy of a float32 matrix, scanned by faiss, whose scores carry a proven error bound.
+
+    Rows are quantised per dimension: ``c[r, d] = rint(x[r, d] · s[d])`` with ``s[d] = 127 / max_r
+    |x[r, d]|``, stored as a faiss ``IndexScalarQuantizer`` ``QT_8bit_direct_signed`` (one byte per
+    component: a quarter of the float32 matrix, half of a float16 copy). A query ``q`` is folded into
+    the same integer space: ``v = q / s``, ``a = rint(v · T)`` with ``T = 127 / max|v|``, so faiss
+    computes the integer dot product ``a · c`` (exact: integers, partial sums below 2^24) and the
+    approximate score is ``a · c / T``. Its distance to the exact ``q · x`` is at most
+
+        ``eps = |q|·R + |v − a/T|·C``  (Cauchy–Schwarz on both rounding residuals)
+
+    where ``R`` is the largest row residual norm ``|x − c/s|`` and ``C`` the largest code norm
+    ``|c|``, both measured over every row when the copy is built, plus the float32 slack of the
+    exact rescoring (``dim · 2^-23 · |q| · max|x|``). The bound holds for any data, whatever its
+    distribution: :meth:`DenseIndex._certified_top` uses it to prove its top-k exact.
+
+    ``index`` is the faiss index of the codes, ``scale`` the (dim,) ``s``; ``resid``, ``code_norm``
+    and ``row_norm`` are ``R``, ``C`` and the largest row norm."""
+
+    def __init__(self, index, scale: np.ndarray, resid: float, code_norm: float, row_norm: float):
+        self.index = index
+        self.scale = np.asarray(scale, dtype=np.float64)
+        self.resid, self.code_norm, self.row_norm = float(resid), float(code_norm), float(row_norm)
+
+    @property
+    def ntotal(self) -> int:
+        return self.index.ntotal
+
+    @classmethod
+    def build(cls, matrix: np.ndarray) -> Int8Prefilter:
+        """Quantise the rows of ``matrix`` (n, dim) float32, read in bounded slices (a memory-mapped
+        matrix is never copied whole). Raises ``ImportError`` without faiss."""
+        faiss = _faiss()
+        if faiss is None:
+            raise ImportError("faiss is not installed")
+        n, dim = matrix.shape
+        index = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_8bit_direct_signed,
+                                           faiss.METRIC_INNER_PRODUCT)
+        scale, bounds = _quantise(
+            lambda: (np.asarray(matrix[s:s + _SLICE], dtype=np.float32) for s in range(0, n, _SLICE)), dim, index.add)
+        return cls(index, scale, *bounds)
+
+    @classmethod
+    def write_from_file(cls, npy_path, path) -> None:
+        """Write the copy :meth:`build` would make of the float32 matrix in the ``.npy`` file
+        ``npy_path`` to ``path`` (as :meth:`write` does, read back by :meth:`read`), streaming: the
+        file is read twice a block at a time with plain reads (no memory map), each block's codes
+        appended as they are made, so memory stays one block whatever the number of rows (building in
+        memory held the codes plus the file's mapped pages: ~1.9 GB at 1M rows, the peak of an ingest).
+        Raises ``OSError``, ``ImportError`` without faiss.
+
+        The codes file is faiss's own serialisation of an empty index with the row count and codes
+        spliced in; that layout is checked against faiss's serialisation of a one-row index first, and
+        the in-memory path is taken if it differs."""
+        faiss = _faiss()
+        if faiss is None:
+            raise ImportError("faiss is not installed")
+        with open(npy_path, "rb") as f:
+            (n, dim), _, _ = _npy_header(f)
+        qt, metric = faiss.ScalarQuantizer.QT_8bit_direct_signed, faiss.METRIC_INNER_PRODUCT
+        empty, one = faiss.IndexScalarQuantizer(dim, qt, metric), faiss.IndexScalarQuantizer(dim, qt, metric)
+        head = faiss.serialize_index(empty).tobytes()
+        probe = np.full((1, dim), 3.0, dtype=np.float32)
+        one.add(probe)
+        code = one.sa_encode(probe).tobytes()
+        if faiss.serialize_index(one).tobytes() != _spliced(head, 1, len(code)) + code:
+            cls.build(np.load(npy_path, mmap_mode="r")).write(path)
+            return
+        path = str(path)
+        try:
+            with open(path, "wb") as out:
+                out.write(_spliced(head, n, len(code)))
+                scale, bounds = _quantise(lambda: _npy_blocks(npy_path, _SLICE), dim,
+                                          lambda codes: out.write(empty.sa_encode(codes).tobytes()))
+                out.flush()
+                os.fsync(out.fileno())
+        except RuntimeError as e:  # faiss reports failures as RuntimeError
+            raise OSError(str(e)) from None
+        with open(path + ".npy", "wb") as f:
+            np.save(f, np.concatenate([scale, bounds]))
+
+    def scan(self, q: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """(approximate scores float64, row numbers, eps) of the ``depth`` best rows for the (dim,)
+        query ``q``, best first; every row's exact float32 score is within ``eps`` of its
+        approximate one (rows beyond ``depth`` score at most the last approximate score + eps)."""
+        qn = float(np.linalg.norm(q))
+        v = q.astype(np.float64) / self.scale
+        vmax = float(np.abs(v).max())
+        if not vmax > 0:  # a zero query: every score is 0
+            t, a = 1.0, np.zeros_like(v)
+        else:
+            t = 127.0 / vmax
+            a = np.rint(v * t)
+        dim = len(v)
+        eps = qn * self.resid + float(np.linalg.norm(v - a / t)) * self.code_norm
+        eps += dim * 2.0 ** -23 * qn * self.row_norm  # float32 summation of the exact rescoring
+        if float(np.linalg.norm(a)) * self.code_norm >= 2.0 ** 24:  # the integer dot may round in float32
+            eps += dim * 2.0 ** -23 * float(np.linalg.norm(a)) * self.code_norm / t
+        scores, rows = _scan(self.index, a.astype(np.float32).reshape(1, -1), depth)
+        return scores.astype(np.float64) / t, rows, eps * (1 + 2.0 ** -20)
+
+    def write(self, path) -> None:
+        """Write the codes to ``path`` (faiss format) and the scale and bounds to ``path.npy``.
+        Raises ``OSError``."""
+        path = str(path)
+        params = np.concatenate([self.scale, [self.resid, self.code_norm, self.row_norm]])
+        with open(path + ".npy", "wb") as f:
+            np.save(f, params)
+        try:
+            _faiss().write_index(self.index, path)
+        except RuntimeError as e:  # faiss reports I/O failures as RuntimeError
+            raise OSError(str(e)) from None
+
+    @classmethod
+    def read(cls, path, n_rows: int, dim: int) -> Int8Prefilter | None:
+        """The copy written by :meth:`write` at ``path``, its codes memory-mapped read-only (faiss
+        ``IO_FLAG_MMAP_IFC``: opening 1M rows costs milliseconds; pages are read as the scan touches
+        them), or ``None`` when faiss is missing, a file is absent, torn, or not of ``n_rows`` × ``dim``."""
+        faiss = _faiss()
+        if faiss is None:
+            return None
+        path = str(path)
+        try:
+            params = np.load(path + ".npy")
+            index = faiss.read_index(path, faiss.IO_FLAG_MMAP_IFC | faiss.IO_FLAG_READ_ONLY)
+        except (OSError, ValueError, RuntimeError):
+            return None
+        if params.shape != (dim + 3,) or not np.isfinite(params).all() or index.ntotal != n_rows or index.d != dim \
+                or not isinstance(index, faiss.IndexScalarQuantizer) \
+                or index.sq.qtype != faiss.ScalarQuantizer.QT_8bit_direct_signed or not (params[:dim] > 0).all():
+            return None
+        return cls(index, params[:dim], *params[dim:])
 
 
-def wants_float16(n_rows: int) -> bool:
-    """True when a matrix of ``n_rows`` is searched through the float16 prefilter (faiss installed)."""
-    return n_rows >= F16_MIN_ROWS and _faiss() is not None
+def wants_prefilter(n_rows: int) -> bool:
+    """True when a matrix of ``n_rows`` is searched through the int8 prefilter (faiss installed)."""
+    return n_rows >= PREFILTER_MIN_ROWS and _faiss() is not None
 
 
-def persists_float16(n_rows: int) -> bool:
-    """True when a matrix of ``n_rows`` keeps its float16 copy on disk (:data:`F16_PERSIST_MIN_ROWS`)."""
-    return n_rows >= F16_PERSIST_MIN_ROWS and wants_float16(n_rows)
-
-
-def write_float16(matrix: np.ndarray, path) -> float:
-    """Write :func:`float16_index` of ``matrix`` to ``path`` (faiss format); returns
-    :func:`max_row_norm` of ``matrix``. Raises ``OSError``."""
-    try:
-        _faiss().write_index(float16_index(matrix), str(path))
-    except RuntimeError as e:  # faiss reports I/O failures as RuntimeError
-        raise OSError(str(e)) from None
-    return max_row_norm(matrix)
-
-
-_STREAM_ROWS = 16_384  # rows per block when a vector file is read to write its float16 copy (25 MB at dim 384)
+def persists_prefilter(n_rows: int) -> bool:
+    """True when a matrix of ``n_rows`` keeps its int8 copy on disk (:data:`PERSIST_MIN_ROWS`)."""
+    return n_rows >= PERSIST_MIN_ROWS and wants_prefilter(n_rows)
 
 
 def _npy_header(f) -> tuple[tuple, bool, np.dtype]:
@@ -434,56 +577,7 @@ def _npy_blocks(npy_path, rows: int):
             yield part
 
 
-def write_float16_from_file(npy_path, path) -> float:
-    """Write the :func:`float16_index` of the float32 matrix in the ``.npy`` file ``npy_path`` to
-    ``path`` (faiss format, as :func:`read_float16` reads it), streaming: a block of rows is read,
-    encoded by faiss (``sa_encode``) and appended, so memory stays one block whatever the number of
-    rows (building the index in memory held 768 MB of codes plus 1.5 GB of mapped file pages at 1M
-    rows: the peak of a 1M-row ingest). Returns :func:`max_row_norm`. Raises ``OSError``.
-
-    The file is faiss's own serialisation of an empty index with the row count and codes spliced
-    in; the layout (row count at byte 8, codes last, after their byte count) is checked against
-    faiss's serialisation of a one-row index first, and the in-memory path is used if it differs."""
-    faiss = _faiss()
-    with open(npy_path, "rb") as f:
-        (n, dim), _, _ = _npy_header(f)
-    empty = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
-    head = faiss.serialize_index(empty).tobytes()
-    one = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
-    probe = np.full((1, dim), 0.5, dtype=np.float32)
-    one.add(probe)
-    code = one.sa_encode(probe).tobytes()
-    size = len(code)
-    if faiss.serialize_index(one).tobytes() != _spliced(head, 1, size) + code:
-        return write_float16(np.load(npy_path, mmap_mode="r"), path)
-    best = 0.0
-    try:
-        with open(path, "wb") as out:
-            out.write(_spliced(head, n, size))
-            for part in _npy_blocks(npy_path, _STREAM_ROWS):
-                out.write(empty.sa_encode(part).tobytes())
-                best = max(best, float(np.sqrt(np.einsum("ij,ij->i", part, part).max(initial=0.0))))
-            out.flush()
-            os.fsync(out.fileno())
-    except RuntimeError as e:  # faiss reports failures as RuntimeError
-        raise OSError(str(e)) from None
-    return best
-
-
 def _spliced(head: bytes, n: int, code_size: int) -> bytes:
     """faiss's serialisation ``head`` of an empty scalar-quantizer index, saying ``n`` rows and
     ``n * code_size`` code bytes (the codes themselves follow it)."""
     return head[:8] + int(n).to_bytes(8, "little") + head[16:-8] + int(n * code_size).to_bytes(8, "little")
-
-
-def read_float16(path):
-    """The float16 index at ``path`` memory-mapped read-only (faiss ``IO_FLAG_MMAP_IFC``: opening
-    a 1M-row file costs milliseconds, pages are read as the scan touches them), or ``None`` when
-    faiss is missing or the file is absent or unreadable."""
-    faiss = _faiss()
-    if faiss is None:
-        return None
-    try:
-        return faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC | faiss.IO_FLAG_READ_ONLY)
-    except RuntimeError:
-        return None

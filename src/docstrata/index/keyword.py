@@ -313,7 +313,7 @@ class KeywordIndex:
         searcher = self.index.searcher()
         n = k + 16
         while True:
-            hits = searcher.search(q, limit=n).hits
+            hits = searcher.search(q, limit=n, count=False).hits  # no count: tantivy may skip blocks (WAND)
             if len(hits) < n or hits[-1][0] < hits[k - 1][0] or n >= _MAX_TIE_FETCH:
                 break
             n *= 4

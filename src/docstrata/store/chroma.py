@@ -153,6 +153,7 @@ class ChromaStore(EmbeddedStore):
     """
 
     _vector_file = False  # Chroma holds the vectors
+    _threaded_dense = False  # Chroma's client is called on the caller's thread only
 
     def __init__(self, root: str | Path | None, dim: int, tool: str = "tool", chroma_path: str | Path | None = None,
                  collection: str | None = None, server_url: str | None = None, api_key_env: str | None = None):

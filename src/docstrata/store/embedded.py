@@ -15,8 +15,9 @@ written since, committed before the SQLite transaction of their chunks and match
 the chunk text's sha256 (so a write that never committed is ignored). A later process
 memory-maps the file instead of rebuilding a matrix (1M rows: 8.8 s → well under a second); a
 flush merges file and pending vectors into the next generation's file a block at a time. From
-``dense.F16_PERSIST_MIN_ROWS`` rows the float16 copy the prefilter scans (``vectors-<generation>.f16.faiss``
-+ ``.norm``, derived from the file) is written beside it and memory-mapped too. In
+``dense.PERSIST_MIN_ROWS`` rows the int8 copy the prefilter scans (``vectors-<generation>.i8.faiss``
++ ``.i8.faiss.npy``, its scale and error bounds, derived from the file) is written beside it and
+memory-mapped too. In
 memory (``path=None``) and for stores whose dense index lives elsewhere (Chroma), the
 ``vectors`` table holds them.
 """
@@ -35,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DocstrataError, StoreError
-from ..index.dense import DenseIndex, persists_float16, read_float16, wants_float16, write_float16_from_file
+from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_prefilter
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
@@ -413,13 +414,31 @@ class EmbeddedStore:
         base = self.root / f"vectors-{generation}"
         return base.with_suffix(".npy"), base.with_suffix(".owner.npy"), base.with_suffix(".ids")
 
-    def _float16_path(self, generation: int) -> Path:
-        """The faiss float16 copy of the generation's matrix (the prefilter's, from ``F16_PERSIST_MIN_ROWS``
-        rows), derived from the vector file and memory-mapped on open."""
-        return self.root / f"vectors-{generation}.f16.faiss"
+    def _prefilter_path(self, generation: int) -> Path:
+        """The int8 copy of the generation's matrix (the prefilter's, from ``dense.PERSIST_MIN_ROWS``
+        rows; its parameters in the same name + ``.npy``), derived from the vector file and
+        memory-mapped on open."""
+        return self.root / f"vectors-{generation}.i8.faiss"
 
     def _pending_path(self, generation: int) -> Path:
         return self.root / f"pending-{generation}.sqlite"
+
+    def _save_prefilter(self, generation: int, pre: Int8Prefilter | Path, tmp: str) -> None:
+        """Write ``pre`` as ``generation``'s int8 copy — a built :class:`Int8Prefilter`, or the path of
+        the generation's ``.npy`` matrix to quantise as it is streamed (:meth:`Int8Prefilter.write_from_file`)
+        — under temporary names, then renamed: parameters first, the codes last. Raises ``OSError``."""
+        pre_p = self._prefilter_path(generation)
+        try:
+            if isinstance(pre, Int8Prefilter):
+                pre.write(str(pre_p) + tmp)
+            else:
+                Int8Prefilter.write_from_file(pre, str(pre_p) + tmp)
+            os.replace(str(pre_p) + tmp + ".npy", str(pre_p) + ".npy")
+            os.replace(str(pre_p) + tmp, pre_p)
+        except OSError:
+            Path(str(pre_p) + tmp).unlink(missing_ok=True)
+            Path(str(pre_p) + tmp + ".npy").unlink(missing_ok=True)
+            raise
 
     def _read_vector_file(self, generation: int):
         """(chunk ids, owner, memory-mapped matrix) of a generation's vector file, ``None`` if
@@ -484,14 +503,17 @@ class EmbeddedStore:
             found = ([], np.zeros(0, dtype=np.int32), np.zeros((0, self.dim), dtype=np.float32))
         ids, owner, mat = found
         di.load_slots(ids, owner, mat)
-        if wants_float16(len(mat)):  # the prefilter's float16 copy, mapped; a torn or odd file is ignored
-            f16_p = self._float16_path(generation)
-            try:
-                norm = float(Path(str(f16_p) + ".norm").read_text())
-            except (OSError, ValueError):
-                norm = 0.0
-            if norm > 0:
-                di.attach_float16(read_float16(f16_p), norm)
+        if wants_prefilter(len(mat)):  # the prefilter's int8 copy, mapped; a torn or odd file is ignored
+            pre = Int8Prefilter.read(self._prefilter_path(generation), len(mat), self.dim)
+            if pre is None and persists_prefilter(len(mat)) and not self.read_only:
+                # an index written before the int8 copy (or whose copy is damaged): quantise once and
+                # store it, so later processes map it instead of quantising again (seconds at 1M rows)
+                pre = Int8Prefilter.build(mat)
+                try:
+                    self._save_prefilter(generation, pre, f".tmp{os.getpid()}")
+                except OSError as e:
+                    log.info("cannot store the int8 prefilter copy for %s (%s): kept in memory", self.root, e)
+            di.attach_prefilter(pre)
         if self._has_pending() or self._pending_path(generation).exists():
             stored = dict(self._db.execute("SELECT chunk_id, sha256 FROM chunks"))
             for cid in [c for c in ids if c not in stored]:
@@ -583,20 +605,18 @@ class EmbeddedStore:
                 os.replace(str(mat_p) + tmp, mat_p)
                 os.replace(str(owner_p) + tmp, owner_p)
                 mapped = np.load(mat_p, mmap_mode="r")
-                if persists_float16(len(mapped)):
-                    # so the next process maps it instead of converting every row; written before the
+                if persists_prefilter(len(mapped)):
+                    # so the next process maps it instead of quantising every row; written before the
                     # ids file, which marks the generation's files complete. Streamed from the file:
-                    # memory stays one block (a 1M-row ingest peaked at 2.7 GB here otherwise).
-                    f16_p = self._float16_path(generation)
-                    norm = write_float16_from_file(mat_p, str(f16_p) + tmp)
-                    Path(str(f16_p) + ".norm" + tmp).write_text(repr(norm))
-                    os.replace(str(f16_p) + ".norm" + tmp, str(f16_p) + ".norm")
-                    os.replace(str(f16_p) + tmp, f16_p)
+                    # memory stays one block (a 1M-row ingest peaked at 2.7 GB when it was built in memory).
+                    self._save_prefilter(generation, mat_p, tmp)
                 del mapped
             os.replace(str(ids_p) + tmp, ids_p)
         except (OSError, sqlite3.Error) as e:
-            for p in (mat_p, owner_p, ids_p, self._float16_path(generation), Path(str(self._float16_path(generation)) + ".norm")):
+            pre_p = self._prefilter_path(generation)
+            for p in (mat_p, owner_p, ids_p, pre_p):
                 Path(str(p) + tmp).unlink(missing_ok=True)
+            Path(str(pre_p) + tmp + ".npy").unlink(missing_ok=True)
             raise StoreError("embedded", f"cannot write the vector file {mat_p}: {e}") from None
 
     def _merge_to_file(self, mat_path: str, owner_path: str, ids_path: str) -> int:
@@ -670,7 +690,7 @@ class EmbeddedStore:
                 db.execute("DETACH DATABASE pend")
 
     def _generation_files(self, generation: int) -> list[Path]:
-        """Every file of ``generation``'s vector record (and copies derived from it, e.g. a float16
+        """Every file of ``generation``'s vector record (and copies derived from it, e.g. the int8
         one), temporary files left out."""
         return [p for p in self.root.glob(f"vectors-{generation}.*") if ".tmp" not in p.name]
 
@@ -929,15 +949,32 @@ class EmbeddedStore:
         return None, [r[0] for r in self._db.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", args)]
 
     def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        return self._dense_job(k, flt)(vector)
+
+    def dense_searcher(self, k: int, flt: ChunkFilter | None = None):
+        """:meth:`dense_search` in two steps: the SQL it needs (the generation check, a filter's
+        chunk ids, loading the vector record) runs now, on the calling thread, and the function
+        returned, ``search(vector) -> [(chunk_id, cosine)]``, only scans the in-process matrix (no
+        SQLite), so it may run on another thread while this one runs the keyword leg
+        (``search.run_search``). ``None`` when the dense index is a client of another engine
+        (:attr:`_threaded_dense` false: Chroma), whose calls stay on the caller's thread."""
+        return self._dense_job(k, flt) if self._threaded_dense else None
+
+    _threaded_dense = True  # the dense index is in-process numpy / faiss work (releases the GIL)
+
+    def _dense_job(self, k: int, flt: ChunkFilter | None):
         self._refresh_if_changed()
         if flt is not None and flt.chunk_ids is not None and flt.doc_keys is None and flt.section is None \
                 and not flt.metadata:  # named chunks only (the cosine of returned hits): no SQL needed
-            return self._dense_index().search(vector, k, allowed=flt.chunk_ids)
-        doc_keys, ids = self._allowed(flt)
-        if doc_keys is not None:
-            ids = [r[0] for r in self._db.execute(
-                f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})", list(doc_keys))]
-        return self._dense_index().search(vector, k, allowed=ids)
+            ids = flt.chunk_ids
+        else:
+            doc_keys, ids = self._allowed(flt)
+            if doc_keys is not None:
+                ids = [r[0] for r in self._db.execute(
+                    f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})",
+                    list(doc_keys))]
+        di = self._dense_index()
+        return lambda vector: di.search(vector, k, allowed=ids)
 
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
