@@ -907,7 +907,6 @@ class HierarchicalDocumentTool(_BaseTool):
         """Convert, parse and chunk one file: (document, tree, chunks). Runs one file ahead of the
         embedder on a worker thread (see :class:`_Prefetch`)."""
         from .chunking import chunk_tree
-        from .convert import convert_file
         from .structure import build_tree
 
         from .limits import check_chunks, check_file, check_text, time_limit

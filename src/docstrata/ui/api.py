@@ -26,7 +26,6 @@ import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from ..models import RecordResult
 from ..search import MODES, QueryError
