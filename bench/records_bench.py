@@ -86,19 +86,26 @@ def load(path: Path, batch_size: int) -> dict:
             "skipped": result.skipped_rows, "warnings": result.warnings}
 
 
-def ingest(path: Path, batch_size: int) -> dict:
-    """Child process: the whole vectorstore ingest (load, embed, store) into a temp embedded index."""
+def catalogue_tool(path: Path, work: Path, batch_size: int):
+    """A vectorstore tool over the product-catalogue CSV at ``path`` (see :func:`generate`), its
+    embedded index under ``work``, the bundled model loaded."""
     from docstrata.config import parse_config
     from docstrata.embed import Embedder
     from docstrata.tools import build_tool
 
-    work = Path(tempfile.mkdtemp(prefix="docstrata-records-"))
     cfg = parse_config({"tools": [{"name": "bench", "type": "vectorstore", "source": str(path), "id_field": "sku",
                                    "vector_field": ["title", "description"],
                                    "meta_fields": ["category", "price", "in_stock"], "batch_size": batch_size}]},
                        base_dir=work).tools[0]
     tool = build_tool(cfg, work)
     tool._embedder = Embedder()
+    return tool
+
+
+def ingest(path: Path, batch_size: int) -> dict:
+    """Child process: the whole vectorstore ingest (load, embed, store) into a temp embedded index."""
+    work = Path(tempfile.mkdtemp(prefix="docstrata-records-"))
+    tool = catalogue_tool(path, work, batch_size)
     baseline = rss_mb()  # the model is loaded: what follows is ingest's own memory
     t0 = time.perf_counter()
     report = tool.ingest()

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from records_bench import generate
+from records_bench import catalogue_tool, generate
 
 
 def status_mb() -> dict[str, float]:
@@ -53,16 +53,7 @@ def status_mb() -> dict[str, float]:
 
 def ingest(path: Path, batch_size: int, work: Path) -> dict:
     """Child process: ingest ``path`` into an embedded index under ``work``, sampling memory per batch."""
-    from docstrata.config import parse_config
-    from docstrata.embed import Embedder
-    from docstrata.tools import build_tool
-
-    cfg = parse_config({"tools": [{"name": "bench", "type": "vectorstore", "source": str(path), "id_field": "sku",
-                                   "vector_field": ["title", "description"],
-                                   "meta_fields": ["category", "price", "in_stock"], "batch_size": batch_size}]},
-                       base_dir=work).tools[0]
-    tool = build_tool(cfg, work)
-    tool._embedder = Embedder()
+    tool = catalogue_tool(path, work, batch_size)
     store = tool.store
     samples: list[dict] = []
     rows = [0]
