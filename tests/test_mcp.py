@@ -438,6 +438,9 @@ def test_record_search_filters_mode_and_pages(server):
     ("policies_get_definition", {"term": "flux capacitor"}, "flux capacitor"),
     ("products_get_record", {"id": "P-999"}, "P-999"),
     ("products_search", {"query": "socks", "top_k": -1}, "top_k"),
+    # a misspelled optional argument must not silently answer another question (the whole document)
+    ("policies_get_section", {"document": "policy.md", "section": "2.1"},
+     "section: unknown argument; did you mean 'section_id'?"),
 ])
 def test_bad_arguments_are_tool_errors_not_crashes(server, name, args, expect):
     result = server.call(name, args)

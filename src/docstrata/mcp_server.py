@@ -28,6 +28,7 @@ at stderr too. Logs go to stderr.
 """
 
 import contextlib
+import difflib
 import hmac
 import json
 import logging
@@ -575,8 +576,19 @@ def _plain_argument_errors(registered) -> None:
     """Make ``registered`` (an SDK tool) report argument validation errors as
     :func:`argument_errors` lines instead of pydantic's multi-line text with URLs."""
     run = registered.run
+    known = list((registered.parameters or {}).get("properties", {}))
 
     async def plain_run(arguments, context, convert_result=False):
+        # The SDK drops arguments the tool does not take: a misspelled optional one ("section" for
+        # section_id) would silently answer another question (the whole document). Refuse it.
+        unknown = [k for k in (arguments or {}) if k not in known]
+        if unknown:
+            lines = []
+            for name in unknown:
+                close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+                lines.append(f"{name}: unknown argument" + (f"; did you mean '{close[0]}'?" if close else ""))
+            lines.append(f"arguments {registered.name} takes: {', '.join(known)}")
+            raise ToolError(f"Error executing tool {registered.name}: bad argument: " + "\n".join(lines))
         try:
             return await run(arguments, context, convert_result=convert_result)
         except ToolError as e:
