@@ -155,6 +155,7 @@ def _next_round(docs: Path, rnd: int, rng: random.Random, removed: int | None) -
     return picks[3]
 
 
+@pytest.mark.slow  # 19 s on a quiet 2-core machine: ten real SIGKILLs, each followed by a reopen
 def test_sigkill_at_ten_random_moments_leaves_a_working_index(tmp_path, embedder):
     config = _project(tmp_path)
     docs = tmp_path / "docs"
