@@ -12,9 +12,9 @@ import pytest
 import docstrata
 from docstrata.answers import render_neighbours, render_search
 from docstrata.models import Chunk
+from docstrata.pinpoint import item_span, item_starts
 from docstrata.structure.parse import parse_sections
 from docstrata.structure.xrefs import find_cross_references
-from docstrata.tools import _item_span, _item_starts
 
 # GDPR Markdown as pienebbink/gdpr writes it: paragraphs "1.", points "\ta. |"; both paragraphs have a (b)
 ARTICLE_17 = (
@@ -41,16 +41,16 @@ def test_a_sub_item_is_found_inside_its_own_paragraph_not_at_the_first_label_of_
     held = ["article-17", "article-17(1)", "article-17(1)(a)", "article-17(1)(b)", "article-17(1)(c)",
             "article-17(2)", "article-17(3)", "article-17(3)(a)", "article-17(3)(b)", "article-17(3)(c)"]
     c = _chunk("## Article 17 Right to erasure\n\n" + body, "article-17", held)
-    span = _item_span(c, "article-17(3)(b)")
+    span = item_span(c, "article-17(3)(b)")
     assert c.content[span[0]:span[1]].strip() == \
         "b. | for compliance with a legal obligation which requires processing by Union law;"
-    a, e = _item_span(c, "article-17(1)(b)")
+    a, e = item_span(c, "article-17(1)(b)")
     assert "withdraws consent" in c.content[a:e] and "legal obligation" not in c.content[a:e]
-    three = _item_span(c, "article-17(3)")
+    three = item_span(c, "article-17(3)")
     assert c.content[three[0]:three[1]].startswith("3.   Paragraphs") and "legal claims" in c.content[three[0]:three[1]]
     # paragraph 3's label line missing: its points cannot be told apart from paragraph 1's, so none is claimed
     broken = _chunk(c.content.replace("3.   Paragraphs", "Paragraphs"), "article-17", held)
-    assert "article-17(3)" not in _item_starts(broken) and _item_span(broken, "article-17(3)(b)") is None
+    assert "article-17(3)" not in item_starts(broken) and item_span(broken, "article-17(3)(b)") is None
 
 
 def _project(root: Path, docs: dict[str, str]) -> Path:
