@@ -4,6 +4,7 @@ chunk, a section label as the whole query is pinned, honest scores, no repeated 
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -94,20 +95,48 @@ def test_get_section_follows_the_whole_pinpoint_chain(docs):
     assert "freedom of expression" in a.content and "no longer necessary" not in a.content
 
 
-def test_search_cites_the_pinpoint_and_a_cut_excerpt_shows_it(docs):
+LEAD_3 = "3.   Paragraphs 1 and 2 shall not apply to the extent that processing is necessary:"
+ITEM_3B = "b. | for compliance with a legal obligation which requires processing by Union law;"
+
+
+def test_search_cites_the_pinpoint_with_its_span_in_the_whole_chunk(docs):
     hits = docs.search("Art. 17(3)(b)", top_k=3)
-    assert hits[0].pinned and hits[0].section_id == "article-17(3)(b)"
-    start = hits[0].pinpoint_start
-    assert hits[0].content[start:].startswith("\tb. | for compliance")
-    _text, data = render_search(hits, "Art. 17(3)(b)", "docs", 1000)
-    first = data["results"][0]
-    assert first["section_id"] == "article-17(3)(b)" and "pinpoint_start" not in first
-    if first["truncated"]:  # cut to the budget: the excerpt starts at the pinpointed point, not the article's start
-        assert first["content"].lstrip("… ").startswith("b. | for compliance")
+    top = hits[0]
+    assert top.pinned and top.section_id == "article-17(3)(b)"
+    pin = top.pinpoint
+    assert pin.section_id == "article-17(3)(b)" and pin.text == ITEM_3B
+    assert top.content[pin.start:pin.end].strip() == ITEM_3B and top.pinpoint_start == pin.start
+    assert pin.lead == [LEAD_3]  # the lead-in of paragraph 3, which governs point (b)
+    assert "withdraws consent" in top.content  # the API keeps the whole chunk
     one = docs.search("Article 17(1)(a)", top_k=3)
-    assert one[0].section_id == "article-17(1)(a)"
+    assert one[0].section_id == "article-17(1)(a)" and one[0].pinpoint.text == "a. | the data are no longer necessary;"
     plain = docs.search("Article 17", top_k=3)
-    assert plain[0].section_id == "article-17" and plain[0].pinpoint_start is None
+    assert plain[0].section_id == "article-17" and plain[0].pinpoint is None and plain[0].pinpoint_start is None
+
+
+def test_a_pinpointed_hit_shows_its_item_under_the_lead_in_and_leaves_the_rest_out(docs):
+    hits = docs.search("Art. 17(3)(b)", top_k=3)
+    view = hits[0].format().split("\n\n")[1]  # the passage: its lines are joined by single line breaks
+    # paragraphs 1-2 left out, paragraph 3's lead-in, its point (a) left out, point (b), point (c) left out
+    assert view == f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…"
+    assert f"Pinpoint: article-17(3)(b), characters {hits[0].pinpoint.start}-{hits[0].pinpoint.end} of the chunk's " \
+        f"{len(hits[0].content)}" in hits[0].format()
+    text, data = render_search(hits, "Art. 17(3)(b)", "docs")
+    first = data["results"][0]
+    pin = hits[0].pinpoint
+    assert first["pinpoint"] == {"section_id": "article-17(3)(b)", "start": pin.start, "end": pin.end, "text": ITEM_3B}
+    assert first["content"] == view and first["truncated"] and first["content_chars"] == len(hits[0].content.strip())
+    assert "withdraws consent" not in first["content"] and "legal claims" not in first["content"]
+    block = text.split("\n\n---\n\n")[0]
+    assert f"{ITEM_3B}\n…\n[whole chunk: docs_get_neighbours(chunk_id='{hits[0].chunk_id}', before=0, after=0)]" in block
+    assert "withdraws consent" not in block
+    assert all("pinpoint" not in h for h in data["results"][1:] if h["section_id"] == "article-6")
+    # a tight budget keeps the item's beginning, its lead-in and the offsets, and fits
+    text, data = render_search(hits, "Art. 17(3)(b)", "docs", 2000)
+    first = data["results"][0]
+    assert first["content"].startswith(f"…\n{LEAD_3[:40]}") and "b. | for compliance" in first["content"]
+    assert first["pinpoint"]["start"] == pin.start and first["pinpoint"]["text"].startswith("b. | for compliance")
+    assert max(len(text), len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))) <= 2000
 
 
 def test_a_reference_to_a_missing_pinpoint_says_it_shows_the_enclosing_section(docs):
@@ -187,3 +216,30 @@ def test_definition_conflicts_are_warned_once_not_on_every_no_op_ingest(tmp_path
         again = ts["docs"].ingest()
         assert again.added == again.updated == 0
         assert not any("defined differently" in w for w in again.warnings), again.warnings
+
+
+def test_cli_search_prints_the_pinpoint_and_its_json_keeps_the_whole_chunk(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "reg.md").write_text(ARTICLE_17, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n"
+                                         "    max_chunk_tokens: 800\n    chunk_overlap: 0\n", encoding="utf-8")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "COLUMNS": "200"}
+
+    def cli(*args: str) -> str:
+        proc = subprocess.run([sys.executable, "-m", "docstrata.cli", *args], cwd=tmp_path, capture_output=True,
+                              text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    first = cli("search", "--mode", "exact", "Art. 17(3)(b)").split("\n\n---\n\n")[0]
+    assert "Section: article-17(3)(b)" in first and "Pinpoint: article-17(3)(b), characters" in first
+    assert f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…" in first and "withdraws consent" not in first
+    assert "[whole chunk: docstrata neighbours -t docs 'reg.md#" in first and "--before 0 --after 0]" in first
+    hit = json.loads(cli("search", "--mode", "exact", "--json", "Art. 17(3)(b)"))["results"][0]
+    pin = hit["pinpoint"]
+    assert hit["content"][pin["start"]:pin["end"]].strip() == pin["text"] == ITEM_3B
+    assert "withdraws consent" in hit["content"] and hit["truncated"] is False

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .models import Chunk
+from .models import Chunk, Pinpoint
 from .section_lookup import cited_keys
 
 _HEADING_LINE = re.compile(r"(?m)^#{1,6}\s")
@@ -114,13 +114,63 @@ def certain_item(chunk: Chunk, sid: str) -> tuple[str, tuple[int, int] | None]:
     return chunk.section_id, None
 
 
-def pinpoint_item(chunk: Chunk, key_lists: list[list[str]]) -> tuple[str, int] | None:
+_CHAPEAU_ENDS = (":", "—", "–", "-")  # a paragraph ending so introduces the items below it
+_CHAPEAU_CHARS = 400
+
+
+def _line_at(content: str, at: int, stop: int) -> str:
+    end = content.find("\n", at)
+    return content[at: stop if end < 0 else min(end, stop)].strip()
+
+
+def _chapeau(content: str, first_item: int) -> str:
+    """The paragraph just above the chunk's first item when it introduces a list ("For the
+    purposes of this Act—", "… where one of the following applies:"): the last paragraph of body
+    text before ``first_item``, at most 400 characters, ending in ``:`` or a dash; else ``""``."""
+    paras = [p.strip() for p in re.split(r"\n\s*\n", content[:first_item])]
+    body = [p for p in paras if p and not _HEADING_LINE.match(p)]
+    last = body[-1] if body else ""
+    return last if last.endswith(_CHAPEAU_ENDS) and len(last) <= _CHAPEAU_CHARS and "\n" not in last else ""
+
+
+def lead_lines(chunk: Chunk, sid: str, start: int) -> list[str]:
+    """The lead-in of each unit enclosing ``sid`` inside ``chunk``, outermost first, up to where
+    ``sid``'s own lines start (``start``): the label line of each enclosing item — for
+    ``article-17(3)(b)`` paragraph 3's "3. Paragraphs 1 and 2 shall not apply to the extent that
+    processing is necessary:" —, the chunk's own section included when it is an item itself
+    (``article-83(5)`` in a chunk that begins with paragraph 5); when the chunk's own section is
+    not an item, the paragraph above its first item if that introduces a list ("For the purposes
+    of this Act—"). Only lines found exactly (:func:`item_starts`, the own item's label before
+    every other item of the chunk) are given."""
+    starts = item_starts(chunk)
+    content = chunk.content
+    first_item = min((at for h, at in starts.items() if h != chunk.section_id), default=start)
+    out: list[str] = []
+    cur = item_parent(sid)
+    while cur and cur != chunk.section_id:
+        at = starts.get(cur)
+        if at is not None and at < start and (line := _line_at(content, at, start)):
+            out.append(line)
+        cur = item_parent(cur)
+    if cur == chunk.section_id:
+        own_parent = item_parent(cur)
+        if own_parent is not None:  # the chunk's own section is an item: its label line, above its sub-items
+            at = label_at(content, re.findall(r"\(([^()]+)\)", cur)[-1], 0)
+            if at is not None and at < min(first_item, start) and (line := _line_at(content, at, start)):
+                out.append(line)
+        elif (intro := _chapeau(content, min(first_item, start))):
+            out.append(intro)
+    return out[::-1]
+
+
+def locate_pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> Pinpoint | None:
     """The sub-item of ``chunk`` a query's section references (``key_lists``, from
-    :func:`~docstrata.index.exact.query_section_keys`) name, and where its lines start in
-    ``chunk.content``: ``("5(a)(1)", 812)`` for "section 5(a)(1)" on the chunk of section 5.
-    The most specific key of each reference first; an item whose lines cannot be told apart
-    exactly gives the nearest enclosing item that can (:func:`certain_item`). ``None`` when the
-    query names no section the chunk holds besides its own, or none can be located."""
+    :func:`~docstrata.index.exact.query_section_keys`) name, as a :class:`~docstrata.models.Pinpoint`
+    (its id, its span in ``chunk.content``, the span's text and the lead-in lines of its enclosing
+    items): ``5(a)(1)`` for "section 5(a)(1)" on the chunk of section 5. The most specific key of
+    each reference first; an item whose lines cannot be told apart exactly gives the nearest
+    enclosing item that can (:func:`certain_item`). ``None`` when the query names no section the
+    chunk holds besides its own, or none can be located."""
     held = [s for s in chunk.metadata.get("sections", ()) if s != chunk.section_id]
     if not held or not key_lists:
         return None
@@ -130,5 +180,8 @@ def pinpoint_item(chunk: Chunk, key_lists: list[list[str]]) -> tuple[str, int] |
             named = [s for s in held if key in cited[s]]
             if named:
                 sid, span = certain_item(chunk, named[0])
-                return (sid, span[0]) if span is not None else None
+                if span is None:
+                    return None
+                start, end = span
+                return Pinpoint(sid, start, end, chunk.content[start:end].strip(), lead_lines(chunk, sid, start))
     return None

@@ -25,7 +25,7 @@ from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignore
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
-from .pinpoint import certain_item, pinpoint_item
+from .pinpoint import certain_item, locate_pinpoint
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definitions_used, non_increasing,
                      run_search)
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
@@ -778,7 +778,9 @@ class HierarchicalDocumentTool(_BaseTool):
         for h in run.hits:
             c, f = h.chunk, h.fused
             doc_defs = defs_of.setdefault(c.doc_key, self._doc_definitions(c.doc_key))
-            defs = definitions_used([query, c.content], doc_defs, skip_chunk=c.chunk_id)
+            pin = locate_pinpoint(c, named_keys) if named_keys else None
+            cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
+            defs = definitions_used([query, cited], doc_defs, skip_chunk=c.chunk_id)
             for term in defs:
                 entry = next(d for d in doc_defs if d.term == term)
                 used.setdefault((c.doc_key, term), entry)
@@ -791,9 +793,10 @@ class HierarchicalDocumentTool(_BaseTool):
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
                 score=h.score, pinned=h.pinned))
-            pin = pinpoint_item(c, named_keys) if named_keys else None
-            if pin is not None:
-                results[-1].section_id, results[-1].pinpoint_start = pin
+            if pin is not None:  # cite the item, with the references it makes
+                results[-1].cross_references = [x for x in results[-1].cross_references
+                                                if x.get("text") and x["text"] in cited]
+                results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
             shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
