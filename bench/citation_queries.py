@@ -20,7 +20,10 @@ searched. A hit is right when it lies in the target section of the right documen
 or one of its ancestors is the target). Printed per split, form and scope: hit@1, MRR@10, and
 the wrong first hits by kind: **contents** (a table-of-contents chunk: four or more lines ending
 in a page number or dot leaders, or a "contents" heading), **citing** (a chunk whose text holds the
-cited number: a passage that refers to the section) and **other**.
+cited number: a passage that refers to the section), **same cite+title elsewhere** (another
+document's section cited and titled the same: "Section 1 Introduction" of another RFC; over the
+whole corpus such a query is ambiguous), **other doc** and **other**. Hit@1 counting the
+ambiguous ones as right is printed too.
 """
 
 from __future__ import annotations
@@ -103,6 +106,18 @@ def _kind_of_miss(chunk, cite: str) -> str:
     return "other"
 
 
+def _same_elsewhere(chunk, cite: str, title: str) -> bool:
+    """Whether ``chunk`` (of another document) lies in a section cited as ``cite`` whose title
+    agrees with ``title``: the query names no document, so that answer is as right as ours."""
+    from docstrata.index.exact import alias_keys
+    from docstrata.section_lookup import cited_keys
+    from docstrata.store.base import chunk_section_path
+
+    keys = set(alias_keys(cite))
+    return any(keys & cited_keys(sid) for sid in chunk_section_path(chunk)) and \
+        any(_title_agrees(t, title) for t in chunk.parent_chain)
+
+
 def load_docs(split: str) -> list[tuple[str, Path, dict]]:
     index = {d["file"]: d for d in json.loads((REALDOCS / "index.json").read_text())["documents"]}
     out = []
@@ -174,18 +189,21 @@ def main() -> None:
                         stats[(split, form, scope)].append(rank)
                         if rank != 1 and hits:
                             top = tool.store.get_chunks([hits[0].chunk_id])[0]
-                            kind = "other doc" if top.doc_key != doc_key else _kind_of_miss(top, cite)
+                            kind = _kind_of_miss(top, cite) if top.doc_key == doc_key else (
+                                "same cite+title elsewhere" if _same_elsewhere(top, cite, title) else "other doc")
                             misses[(split, form, scope)][kind] += 1
                             if args.v:
                                 print(f"  MISS {doc_key} {q!r} → {top.chunk_id} § {hits[0].section_id} ({kind}); "
                                       f"target {target} at rank {rank}")
-    print(f"\n{'split':<8} {'form':<11} {'scope':<9} {'queries':>7} {'hit@1':>6} {'MRR@10':>7}  wrong first hits")
+    print(f"\n{'split':<8} {'form':<11} {'scope':<9} {'queries':>7} {'hit@1':>6} {'+ambig':>6} {'MRR@10':>7}  "
+          "wrong first hits")
     for key in sorted(stats):
         ranks = stats[key]
         hit1 = sum(r == 1 for r in ranks) / len(ranks)
+        ambig = (sum(r == 1 for r in ranks) + misses[key]["same cite+title elsewhere"]) / len(ranks)
         mrr = sum(1 / r for r in ranks if r) / len(ranks)
         kinds = ", ".join(f"{k} {n}" for k, n in misses[key].most_common()) or "-"
-        print(f"{key[0]:<8} {key[1]:<11} {key[2]:<9} {len(ranks):>7} {hit1:>6.3f} {mrr:>7.3f}  {kinds}")
+        print(f"{key[0]:<8} {key[1]:<11} {key[2]:<9} {len(ranks):>7} {hit1:>6.3f} {ambig:>6.3f} {mrr:>7.3f}  {kinds}")
     print("unresolved truth sections (no section of ours cited so, with that title): "
           + ", ".join(f"{s} {n}" for s, n in sorted(unresolved.items())))
 

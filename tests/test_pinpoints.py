@@ -243,3 +243,57 @@ def test_cli_search_prints_the_pinpoint_and_its_json_keeps_the_whole_chunk(tmp_p
     pin = hit["pinpoint"]
     assert hit["content"][pin["start"]:pin["end"]].strip() == pin["text"] == ITEM_3B
     assert "withdraws consent" in hit["content"] and hit["truncated"] is False
+
+
+def test_a_pinpoint_view_under_a_cap_keeps_the_inner_lead_in_and_the_item_beginning():
+    from docstrata.pinpoint import locate_pinpoint
+
+    content = ("## Sec. 5 Duties\n\nEach employer has the following duties—\n\n(a) General.—" + "An employer shall act. " * 4
+               + "\n\n(b) Records.—An employer shall keep records as follows:\n\n(1) " + "Each record is kept for five "
+               "years and shown on request. " * 6 + "\n\n(2) Records are destroyed after that.\n")
+    held = ["5", "5(a)", "5(b)", "5(b)(1)", "5(b)(2)"]
+    c = Chunk(chunk_id="d.md#0", doc_key="d.md", ordinal=0, content=content, section_id="5", parent_chain=["Sec. 5"],
+              heading_level=2, metadata={"sections": held})
+    pin = locate_pinpoint(c, [["section 5(b)(1)", "5(b)(1)"]])
+    assert pin.section_id == "5(b)(1)" and content[pin.start:pin.end].strip() == pin.text
+    assert pin.lead == ["Each employer has the following duties—", "(b) Records.—An employer shall keep records as follows:"]
+    whole, _ = pin.view(content)
+    assert whole.split("\n") == [pin.lead[0], "…", pin.lead[1], pin.text, "…"]  # (a) and (2) left out, marked
+    assert len(pin.view(content, 160)[0]) <= 160  # both lead-ins, cut
+    short, text = pin.view(content, 120)
+    assert len(short) <= 120 and short.startswith("…\n(b) Records.") and text.endswith(" …")  # the outer one went first
+    assert text.startswith("(1) Each record is kept") and short.endswith(text + "\n…")
+
+
+GUIDE = ("# Operations Guide\n\n## 3 Controls\n\n### 3.1 Password Rotation\n\nPasswords are changed every ninety days "
+         "and never reused.\n\n### 3.2 Logging\n\nEvery login is logged and kept for a year.\n")
+POLICY = ("# Security Policy\n\n## 3 Requirements\n\n### 3.1 Least Privilege\n\nAccounts get only the rights they need; "
+          "password rotation and password rules are in the guide.\n\n### 3.2 Reviews\n\nRights are reviewed yearly.\n")
+DIRECTIVE = ("# Directive\n\n## Article 10 Fees\n\nAdministrative cooperation between Member States on fees: Member "
+             "States share fee schedules and cooperate administratively between themselves.\n\n"
+             "## Article 11 Administrative cooperation between Member States\n\nEach Member State names a contact "
+             "point.\n")
+
+
+@pytest.fixture(scope="module")
+def titled(tmp_path_factory):
+    root = tmp_path_factory.mktemp("titled")
+    with docstrata.open(_project(root, {"guide.md": GUIDE, "policy.md": POLICY, "directive.md": DIRECTIVE})) as ts:
+        ts["docs"].ingest()
+        yield ts["docs"]
+
+
+def test_a_citation_with_its_sections_title_picks_that_section_among_same_numbered_ones(titled):
+    hits = titled.search("Section 3.1 password rotation", top_k=3)
+    assert (hits[0].source_path, hits[0].section_id, hits[0].pinned) == ("guide.md", "3.1", True)
+    assert not any(h.pinned for h in hits[1:])  # policy.md's 3.1 (Least Privilege) is no longer pinned with it
+    both = titled.search("Section 3.1", top_k=3)  # no title words: every document's 3.1 is named
+    assert {h.source_path for h in both if h.pinned} == {"guide.md", "policy.md"}
+
+
+def test_a_citation_followed_by_the_whole_title_is_pinned_however_long_the_title(titled):
+    query = "Article 11 administrative cooperation between member states"  # five words besides the reference
+    hits = titled.search(query, top_k=3)
+    assert (hits[0].section_id, hits[0].pinned) == ("article-11", True)
+    loose = titled.search("Article 11 fee schedules shared between member states", top_k=3)
+    assert not any(h.pinned for h in loose)  # words that are not its title: a question mentioning it, no pin

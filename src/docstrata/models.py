@@ -352,7 +352,7 @@ class Pinpoint:
             shown = [_cut_words(line, max(40, cap // 4)) for line in self.lead]
             while kept and sum(len(shown[i]) + 1 for i in kept) > cap // 2:
                 kept.pop(0)
-            budget = cap - sum(len(shown[i]) + 1 for i in kept) - 4
+            budget = cap - sum(len(shown[i]) + 1 for i in kept) - 2 * (len(kept) + 2)  # and the '…' lines
         parts: list[str] = []
         pos = 0
         for i in kept:
