@@ -237,10 +237,10 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int,
                 # the query's other words in a cited section's title ("Article 11 administrative
                 # cooperation"): that section first, and pinned when they are all in it however many
                 titled, whole = _titled(store, first or hits, qa.other_words) if qa.other_words else ([], False)
-                hits = titled + [c for c in hits if c not in titled]
-                ranked += hits
-                if qa.names_section or whole:
+                if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
+                    hits = titled + [c for c in hits if c not in titled]
                     pinned.update(titled or first or hits)
+                ranked += hits
                 break
     # A whole query equal to a record id or metadata value ranks that record; it is pinned when the
     # query is identifier-like (a SKU, a barcode: digits or joiners, no spaces) or is the record's
