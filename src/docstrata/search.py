@@ -139,11 +139,13 @@ def analyze_query(query: str) -> QueryAnalysis:
 
 def _titled(store, ids: list[str], words: list[str]) -> tuple[list[str], bool]:
     """Of the chunks ``ids`` (those starting a section a query cites), the ones whose section
-    titles (parent chain) hold the most of the query's other ``words``, and whether they hold
-    them all; ``([], False)`` when none holds any. "Section 3.1.5 standard practice
-    implementation" then picks the 3.1.5 titled so over another document's 3.1.5."""
+    titles (parent chain, less the document's title) hold the most of the query's other
+    ``words``, and whether they hold them all; ``([], False)`` when none holds any. "Section
+    3.1.5 standard practice implementation" then picks the 3.1.5 titled so over another
+    document's 3.1.5."""
     want = set(words)
-    overlap = {c.chunk_id: len(want & title_words([*c.parent_chain, c.section_title])) for c in store.get_chunks(ids)}
+    overlap = {c.chunk_id: len(want & title_words([t for t in [*c.parent_chain, c.section_title]
+                                                   if t != c.document_title])) for c in store.get_chunks(ids)}
     best = max(overlap.values(), default=0)
     if not best:
         return [], False
