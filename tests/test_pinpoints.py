@@ -119,12 +119,14 @@ def test_a_pinpointed_hit_shows_its_item_under_the_lead_in_and_leaves_the_rest_o
     view = hits[0].format().split("\n\n")[1]  # the passage: its lines are joined by single line breaks
     # paragraphs 1-2 left out, paragraph 3's lead-in, its point (a) left out, point (b), point (c) left out
     assert view == f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…"
-    assert f"Pinpoint: article-17(3)(b), characters {hits[0].pinpoint.start}-{hits[0].pinpoint.end} of the chunk's " \
-        f"{len(hits[0].content)}" in hits[0].format()
+    pin = hits[0].pinpoint
+    start, end = pin.offsets_in(hits[0].content)  # counted in the chunk text as answers show it (stripped)
+    assert hits[0].content.strip()[start:end].strip() == ITEM_3B
+    assert f"Pinpoint: article-17(3)(b), characters {start}-{end} of the chunk's {len(hits[0].content.strip())}" \
+        in hits[0].format()
     text, data = render_search(hits, "Art. 17(3)(b)", "docs")
     first = data["results"][0]
-    pin = hits[0].pinpoint
-    assert first["pinpoint"] == {"section_id": "article-17(3)(b)", "start": pin.start, "end": pin.end, "text": ITEM_3B}
+    assert first["pinpoint"] == {"section_id": "article-17(3)(b)", "start": start, "end": end, "text": ITEM_3B}
     assert first["content"] == view and first["truncated"] and first["content_chars"] == len(hits[0].content.strip())
     assert "withdraws consent" not in first["content"] and "legal claims" not in first["content"]
     block = text.split("\n\n---\n\n")[0]
@@ -135,7 +137,7 @@ def test_a_pinpointed_hit_shows_its_item_under_the_lead_in_and_leaves_the_rest_o
     text, data = render_search(hits, "Art. 17(3)(b)", "docs", 2000)
     first = data["results"][0]
     assert first["content"].startswith(f"…\n{LEAD_3[:40]}") and "b. | for compliance" in first["content"]
-    assert first["pinpoint"]["start"] == pin.start and first["pinpoint"]["text"].startswith("b. | for compliance")
+    assert first["pinpoint"]["start"] == start and first["pinpoint"]["text"].startswith("b. | for compliance")
     assert max(len(text), len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))) <= 2000
 
 
@@ -263,6 +265,12 @@ def test_a_pinpoint_view_under_a_cap_keeps_the_inner_lead_in_and_the_item_beginn
     short, text = pin.view(content, 120)
     assert len(short) <= 120 and short.startswith("…\n(b) Records.") and text.endswith(" …")  # the outer one went first
     assert text.startswith("(1) Each record is kept") and short.endswith(text + "\n…")
+    padded = "\n\t" + content  # a chunk text with leading white space: answers count in its stripped text
+    moved = locate_pinpoint(Chunk(chunk_id="d.md#0", doc_key="d.md", ordinal=0, content=padded, section_id="5",
+                                  parent_chain=["Sec. 5"], heading_level=2, metadata={"sections": held}),
+                            [["section 5(b)(1)", "5(b)(1)"]])
+    a, b = moved.offsets_in(padded)
+    assert (a, b) == (pin.start, pin.end) and padded.strip()[a:b].strip() == pin.text
 
 
 GUIDE = ("# Operations Guide\n\n## 3 Controls\n\n### 3.1 Password Rotation\n\nPasswords are changed every ninety days "

@@ -180,7 +180,8 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
             content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
         if pin is not None:
-            data["pinpoint"] = {"section_id": pin.section_id, "start": pin.start, "end": pin.end, "text": pin_text}
+            start, end = pin.offsets_in(r.content)  # in the chunk text as get_neighbours shows it
+            data["pinpoint"] = {"section_id": pin.section_id, "start": start, "end": end, "text": pin_text}
         if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
             data.pop("document_title", None)
         if isinstance(r, SearchResult):
@@ -261,9 +262,10 @@ def render_search(results: SearchResults, query: str, tool: str,
     the rest is given). A hit whose query cites a sub-item of its chunk (``Art. 17(3)(b)``) shows
     that item under the lead-in of its enclosing items, the rest of the chunk left out
     (:meth:`~docstrata.models.Pinpoint.view`), and its JSON carries ``pinpoint``: ``{section_id,
-    start, end, text}``, the item's character offsets in the whole chunk (``content_chars``
-    long) and its text. ``read_more``: hit → how to read it whole (default: the MCP
-    ``*_get_neighbours`` call). Returns ``(text, data)`` — ``data`` shaped when ``shape`` is given."""
+    start, end, text}``, the item's character offsets in the whole chunk as ``*_get_neighbours``
+    shows it (stripped, ``content_chars`` long) and its text. ``read_more``: hit → how to read
+    it whole (default: the MCP ``*_get_neighbours`` call). Returns ``(text, data)`` — ``data``
+    shaped when ``shape`` is given."""
     n = len(results)
 
     def attempt(keep: int, cap, def_cap, ref_cap):

@@ -433,7 +433,7 @@ def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> 
         hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
                     if getattr(r, k, None) is not None})
         if hit.get("pinpoint"):  # the whole chunk for scripts; the text shows the pinpoint
-            hit["content"], hit["truncated"] = r.content, False
+            hit["content"], hit["truncated"] = r.content.strip(), False
     return text, data
 
 

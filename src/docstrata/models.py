@@ -307,11 +307,12 @@ def score_line(score: float, fused: float | None, pinned: bool, similarity: floa
     return head + (f" ({'; '.join(flags)})" if flags else "")
 
 
-def pinpoint_line(pin: Pinpoint, chunk_chars: int) -> str:
+def pinpoint_line(pin: Pinpoint, content: str) -> str:
     """``Pinpoint: article-17(3)(b), characters 812-905 of the chunk's 2900 ...``: what part of
-    the chunk a pinpointed hit shows."""
+    the chunk (``content``, counted as answers show it: stripped) a pinpointed hit shows."""
+    start, end = pin.offsets_in(content)
     lead = " under the lead-in of its enclosing item" + ("s" if len(pin.lead) > 1 else "") if pin.lead else ""
-    return (f"Pinpoint: {pin.section_id}, characters {pin.start}-{pin.end} of the chunk's {chunk_chars}, "
+    return (f"Pinpoint: {pin.section_id}, characters {start}-{end} of the chunk's {len(content.strip())}, "
             f"shown{lead}; the rest of the chunk is left out")
 
 
@@ -337,6 +338,12 @@ class Pinpoint:
     end: int
     text: str
     lead: list[str] = field(default_factory=list)
+
+    def offsets_in(self, content: str) -> tuple[int, int]:
+        """``(start, end)`` counted in ``content.strip()``, the chunk text as answers and
+        ``*_get_neighbours`` show it (``start``/``end`` count in ``content`` itself)."""
+        shift = len(content) - len(content.lstrip())
+        return max(0, self.start - shift), max(0, self.end - shift)
 
     def view(self, content: str, cap: int | None = None) -> tuple[str, str]:
         """The hit as a reader should see it: the ``lead`` lines, then the pinned span, with a
@@ -479,7 +486,7 @@ class SearchResult:
             f"Location: {self.location}",
             f"Section: {self.section_id}",
             f"Chunk: {self.chunk_id}",
-            *([pinpoint_line(pin, self.content_chars)] if pin is not None else []),
+            *([pinpoint_line(pin, self.content)] if pin is not None else []),
             "",
             passage + _cut_marker(self),
         ]
