@@ -8,7 +8,8 @@ The tool indexes ``--source`` (default ../shared/data/documents) into an embedde
 ``--index`` (kept, so a second run skips the ingest), then a server is spawned with
 ``python -m docstrata.cli serve`` and driven with the mcp SDK's stdio client, as an agent would.
 Printed per query: characters of the default answer (text and JSON) and of the same search with no
-budget (``max_chars`` 10^6), whether the hits are the same, how many passages were cut, and the
+budget (``max_chars`` 10^6), whether the hits are the same, how many passages were cut (a
+pinpointed hit, shown as its cited sub-item, counts as cut) and how many are pinpoints, and the
 most times any definition's text occurs in the answer. Then, for the largest documents: the
 first page of ``get_section`` on the document root, the number of pages to the end by cursor,
 and whether the pages put together equal the whole document.
@@ -36,6 +37,8 @@ QUERIES = [
     "confidential information exclusions", "subprocessor obligations", "governing law", "payment terms fees",
     "TLS 1.3 handshake key schedule", "Section 4.2.1", "what is a pre-shared key", "firearms dealer records",
     "the of and", "quantum chromodynamics of gluons",
+    # pinpoints: the cited sub-item is shown with its lead-in, its offsets in the chunk in "pinpoint"
+    "Art. 17(3)(b)", "Article 83(5)(a) administrative fines", "Article 9(2)(j) archiving",
 ]
 
 
@@ -80,6 +83,7 @@ async def drive(config: Path, env: dict) -> dict:
                         "full_json": _size(f), "old_estimate": old,
                         "same_hits": [h["id"] for h in a["results"]] == [h["id"] for h in f["results"]],
                         "hits": len(a["results"]), "cut": sum(bool(h.get("truncated")) for h in a["results"]),
+                        "pinpoints": sum("pinpoint" in h for h in a["results"]),
                         "max_def_repeat": _max_repeat(_text(answer), a["definitions"]),
                         "confidence": a["confidence"]["level"], "ms": ms})
                 listed = (await session.call_tool("docs_list_documents", {"limit": 200})).structured_content
@@ -123,10 +127,10 @@ def main() -> None:
     print(f"source {a.source}: {report.files_total} files, {report.chunks_total} chunks "
           f"(ingest {time.perf_counter() - t:.0f} s, {report.chunks} chunks written)")
     res = anyio.run(drive, config, env)
-    print(f"\n{'query':<58} {'text':>6} {'json':>6} {'unbudgeted':>10} {'same':>5} {'cut':>4} {'defx':>4} conf")
+    print(f"\n{'query':<58} {'text':>6} {'json':>6} {'unbudgeted':>10} {'same':>5} {'cut':>4} {'pin':>4} {'defx':>4} conf")
     for r in res["search"]:
         print(f"{r['query'][:58]:<58} {r['text']:>6} {r['json']:>6} {r['full_text']:>10} {str(r['same_hits']):>5} "
-              f"{r['cut']:>4} {r['max_def_repeat']:>4} {r['confidence']}")
+              f"{r['cut']:>4} {r['pinpoints']:>4} {r['max_def_repeat']:>4} {r['confidence']}")
     s = res["search"]
     print(f"\ndefault search answer: text max {max(r['text'] for r in s)}, median {statistics.median(r['text'] for r in s):.0f}; "
           f"JSON max {max(r['json'] for r in s)}; unbudgeted text max {max(r['full_text'] for r in s)}, "

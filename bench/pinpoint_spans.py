@@ -5,7 +5,7 @@ Run: ``python bench/pinpoint_spans.py [FILE ...]`` (default: the legislation und
 
 Each file is converted, parsed and chunked as ingest does (800 tokens, the bundled tokenizer; no
 index). For every parenthesised sub-item a chunk holds besides its own section (``17(3)(b)``
-inside the chunk of Article 17), the span :func:`docstrata.tools._item_span` finds is compared
+inside the chunk of Article 17), the span :func:`docstrata.pinpoint.item_span` finds is compared
 with the item's own text from the section tree (its heading and body, whitespace and Markdown
 marks folded; the first 40 characters of one must be in the other). Prints per file, and in all:
 **right** (the span is the item's text), **wrong** (a span of other text: an answer that cites
@@ -35,7 +35,7 @@ def spans_of(path: Path) -> tuple[int, int, int]:
     from docstrata.convert import convert_file
     from docstrata.models import SourceFile
     from docstrata.structure import build_tree
-    from docstrata.tools import _item_span
+    from docstrata.pinpoint import item_span
 
     tree = build_tree(convert_file(SourceFile(path.name, str(path), None)))
     chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
@@ -45,7 +45,7 @@ def spans_of(path: Path) -> tuple[int, int, int]:
         for sid in c.metadata.get("sections", ()):
             if sid == c.section_id or "(" not in sid or sid not in sections:
                 continue
-            span = _item_span(c, sid)
+            span = item_span(c, sid)
             if span is None:
                 unfound += 1
                 continue

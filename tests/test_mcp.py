@@ -47,6 +47,16 @@ The Controller answers within one month. Retention under Section 2.1 still appli
 ## 3. Security
 
 Laptops use full-disk encryption. Passwords are at least fourteen characters long.
+
+Access to the server room is restricted:
+
+(a) staff show their badge at the door;
+
+(b) visitors are admitted only when:
+
+(1) a member of staff escorts them at all times; and
+
+(2) they sign the visitor log on arrival.
 """
 
 HANDBOOK = """\
@@ -265,6 +275,27 @@ def test_search_returns_formatted_text_and_structured_results(server):
     defs = result.structured_content["definitions"]
     assert len({(d["term"], d["document"]) for d in defs}) == len(defs)
     assert {d["term"] for d in defs} >= set(top["definitions"])
+
+
+def test_a_cited_sub_item_is_shown_with_its_offsets_and_the_rest_of_the_chunk_left_out(server):
+    result = server.call("policies_search", {"query": "Section 3(b)(2)", "top_k": 3})
+    assert not result.is_error, text_of(result)
+    top = result.structured_content["results"][0]  # validated against the output schema by the SDK
+    pin = top["pinpoint"]
+    assert top["section_id"] == pin["section_id"] == "3(b)(2)" and top["pinned"]
+    assert pin["text"] == "(2) they sign the visitor log on arrival." and 0 < pin["start"] < pin["end"]
+    # the section's list introduction and item (b)'s lead-in above it, "…" where text is left out
+    assert top["content"] == ("…\nAccess to the server room is restricted:\n…\n(b) visitors are admitted only when:"
+                              "\n…\n" + pin["text"])
+    assert top["truncated"] and "encryption" not in top["content"] and pin["end"] <= top["content_chars"]
+    whole = server.call("policies_get_neighbours", {"chunk_id": top["id"], "before": 0, "after": 0})
+    chunk = whole.structured_content["chunks"][0]["content"]
+    assert chunk[pin["start"]:pin["end"]].strip() == pin["text"] and "encryption" in chunk
+    first = text_of(result).split("\n\n---\n\n")[0]
+    assert "Pinpoint: 3(b)(2), characters" in first and "get_neighbours(chunk_id=" in first
+    assert "escorts them" not in first and "Laptops" not in first
+    plain = server.call("policies_search", {"query": "Section 3", "top_k": 3}).structured_content["results"][0]
+    assert plain["section_id"] == "3" and "pinpoint" not in plain and "Laptops" in plain["content"]
 
 
 def test_search_modes_and_semantic_match(server):

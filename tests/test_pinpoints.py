@@ -4,6 +4,7 @@ chunk, a section label as the whole query is pinned, honest scores, no repeated 
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -12,9 +13,9 @@ import pytest
 import docstrata
 from docstrata.answers import render_neighbours, render_search
 from docstrata.models import Chunk
+from docstrata.pinpoint import item_span, item_starts
 from docstrata.structure.parse import parse_sections
 from docstrata.structure.xrefs import find_cross_references
-from docstrata.tools import _item_span, _item_starts
 
 # GDPR Markdown as pienebbink/gdpr writes it: paragraphs "1.", points "\ta. |"; both paragraphs have a (b)
 ARTICLE_17 = (
@@ -41,16 +42,16 @@ def test_a_sub_item_is_found_inside_its_own_paragraph_not_at_the_first_label_of_
     held = ["article-17", "article-17(1)", "article-17(1)(a)", "article-17(1)(b)", "article-17(1)(c)",
             "article-17(2)", "article-17(3)", "article-17(3)(a)", "article-17(3)(b)", "article-17(3)(c)"]
     c = _chunk("## Article 17 Right to erasure\n\n" + body, "article-17", held)
-    span = _item_span(c, "article-17(3)(b)")
+    span = item_span(c, "article-17(3)(b)")
     assert c.content[span[0]:span[1]].strip() == \
         "b. | for compliance with a legal obligation which requires processing by Union law;"
-    a, e = _item_span(c, "article-17(1)(b)")
+    a, e = item_span(c, "article-17(1)(b)")
     assert "withdraws consent" in c.content[a:e] and "legal obligation" not in c.content[a:e]
-    three = _item_span(c, "article-17(3)")
+    three = item_span(c, "article-17(3)")
     assert c.content[three[0]:three[1]].startswith("3.   Paragraphs") and "legal claims" in c.content[three[0]:three[1]]
     # paragraph 3's label line missing: its points cannot be told apart from paragraph 1's, so none is claimed
     broken = _chunk(c.content.replace("3.   Paragraphs", "Paragraphs"), "article-17", held)
-    assert "article-17(3)" not in _item_starts(broken) and _item_span(broken, "article-17(3)(b)") is None
+    assert "article-17(3)" not in item_starts(broken) and item_span(broken, "article-17(3)(b)") is None
 
 
 def _project(root: Path, docs: dict[str, str]) -> Path:
@@ -94,20 +95,50 @@ def test_get_section_follows_the_whole_pinpoint_chain(docs):
     assert "freedom of expression" in a.content and "no longer necessary" not in a.content
 
 
-def test_search_cites_the_pinpoint_and_a_cut_excerpt_shows_it(docs):
+LEAD_3 = "3.   Paragraphs 1 and 2 shall not apply to the extent that processing is necessary:"
+ITEM_3B = "b. | for compliance with a legal obligation which requires processing by Union law;"
+
+
+def test_search_cites_the_pinpoint_with_its_span_in_the_whole_chunk(docs):
     hits = docs.search("Art. 17(3)(b)", top_k=3)
-    assert hits[0].pinned and hits[0].section_id == "article-17(3)(b)"
-    start = hits[0].pinpoint_start
-    assert hits[0].content[start:].startswith("\tb. | for compliance")
-    _text, data = render_search(hits, "Art. 17(3)(b)", "docs", 1000)
-    first = data["results"][0]
-    assert first["section_id"] == "article-17(3)(b)" and "pinpoint_start" not in first
-    if first["truncated"]:  # cut to the budget: the excerpt starts at the pinpointed point, not the article's start
-        assert first["content"].lstrip("… ").startswith("b. | for compliance")
+    top = hits[0]
+    assert top.pinned and top.section_id == "article-17(3)(b)"
+    pin = top.pinpoint
+    assert pin.section_id == "article-17(3)(b)" and pin.text == ITEM_3B
+    assert top.content[pin.start:pin.end].strip() == ITEM_3B and top.pinpoint_start == pin.start
+    assert pin.lead == [LEAD_3]  # the lead-in of paragraph 3, which governs point (b)
+    assert "withdraws consent" in top.content  # the API keeps the whole chunk
     one = docs.search("Article 17(1)(a)", top_k=3)
-    assert one[0].section_id == "article-17(1)(a)"
+    assert one[0].section_id == "article-17(1)(a)" and one[0].pinpoint.text == "a. | the data are no longer necessary;"
     plain = docs.search("Article 17", top_k=3)
-    assert plain[0].section_id == "article-17" and plain[0].pinpoint_start is None
+    assert plain[0].section_id == "article-17" and plain[0].pinpoint is None and plain[0].pinpoint_start is None
+
+
+def test_a_pinpointed_hit_shows_its_item_under_the_lead_in_and_leaves_the_rest_out(docs):
+    hits = docs.search("Art. 17(3)(b)", top_k=3)
+    view = hits[0].format().split("\n\n")[1]  # the passage: its lines are joined by single line breaks
+    # paragraphs 1-2 left out, paragraph 3's lead-in, its point (a) left out, point (b), point (c) left out
+    assert view == f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…"
+    pin = hits[0].pinpoint
+    start, end = pin.offsets_in(hits[0].content)  # counted in the chunk text as answers show it (stripped)
+    assert hits[0].content.strip()[start:end].strip() == ITEM_3B
+    assert f"Pinpoint: article-17(3)(b), characters {start}-{end} of the chunk's {len(hits[0].content.strip())}" \
+        in hits[0].format()
+    text, data = render_search(hits, "Art. 17(3)(b)", "docs")
+    first = data["results"][0]
+    assert first["pinpoint"] == {"section_id": "article-17(3)(b)", "start": start, "end": end, "text": ITEM_3B}
+    assert first["content"] == view and first["truncated"] and first["content_chars"] == len(hits[0].content.strip())
+    assert "withdraws consent" not in first["content"] and "legal claims" not in first["content"]
+    block = text.split("\n\n---\n\n")[0]
+    assert f"{ITEM_3B}\n…\n[whole chunk: docs_get_neighbours(chunk_id='{hits[0].chunk_id}', before=0, after=0)]" in block
+    assert "withdraws consent" not in block
+    assert all("pinpoint" not in h for h in data["results"][1:] if h["section_id"] == "article-6")
+    # a tight budget keeps the item's beginning, its lead-in and the offsets, and fits
+    text, data = render_search(hits, "Art. 17(3)(b)", "docs", 2000)
+    first = data["results"][0]
+    assert first["content"].startswith(f"…\n{LEAD_3[:40]}") and "b. | for compliance" in first["content"]
+    assert first["pinpoint"]["start"] == start and first["pinpoint"]["text"].startswith("b. | for compliance")
+    assert max(len(text), len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))) <= 2000
 
 
 def test_a_reference_to_a_missing_pinpoint_says_it_shows_the_enclosing_section(docs):
@@ -187,3 +218,90 @@ def test_definition_conflicts_are_warned_once_not_on_every_no_op_ingest(tmp_path
         again = ts["docs"].ingest()
         assert again.added == again.updated == 0
         assert not any("defined differently" in w for w in again.warnings), again.warnings
+
+
+def test_cli_search_prints_the_pinpoint_and_its_json_keeps_the_whole_chunk(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "reg.md").write_text(ARTICLE_17, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n"
+                                         "    max_chunk_tokens: 800\n    chunk_overlap: 0\n", encoding="utf-8")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "COLUMNS": "200"}
+
+    def cli(*args: str) -> str:
+        proc = subprocess.run([sys.executable, "-m", "docstrata.cli", *args], cwd=tmp_path, capture_output=True,
+                              text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    first = cli("search", "--mode", "exact", "Art. 17(3)(b)").split("\n\n---\n\n")[0]
+    assert "Section: article-17(3)(b)" in first and "Pinpoint: article-17(3)(b), characters" in first
+    assert f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…" in first and "withdraws consent" not in first
+    assert "[whole chunk: docstrata neighbours -t docs 'reg.md#" in first and "--before 0 --after 0]" in first
+    hit = json.loads(cli("search", "--mode", "exact", "--json", "Art. 17(3)(b)"))["results"][0]
+    pin = hit["pinpoint"]
+    assert hit["content"][pin["start"]:pin["end"]].strip() == pin["text"] == ITEM_3B
+    assert "withdraws consent" in hit["content"] and hit["truncated"] is False
+
+
+def test_a_pinpoint_view_under_a_cap_keeps_the_inner_lead_in_and_the_item_beginning():
+    from docstrata.pinpoint import locate_pinpoint
+
+    content = ("## Sec. 5 Duties\n\nEach employer has the following duties—\n\n(a) General.—" + "An employer shall act. " * 4
+               + "\n\n(b) Records.—An employer shall keep records as follows:\n\n(1) " + "Each record is kept for five "
+               "years and shown on request. " * 6 + "\n\n(2) Records are destroyed after that.\n")
+    held = ["5", "5(a)", "5(b)", "5(b)(1)", "5(b)(2)"]
+    c = Chunk(chunk_id="d.md#0", doc_key="d.md", ordinal=0, content=content, section_id="5", parent_chain=["Sec. 5"],
+              heading_level=2, metadata={"sections": held})
+    pin = locate_pinpoint(c, [["section 5(b)(1)", "5(b)(1)"]])
+    assert pin.section_id == "5(b)(1)" and content[pin.start:pin.end].strip() == pin.text
+    assert pin.lead == ["Each employer has the following duties—", "(b) Records.—An employer shall keep records as follows:"]
+    whole, _ = pin.view(content)
+    assert whole.split("\n") == [pin.lead[0], "…", pin.lead[1], pin.text, "…"]  # (a) and (2) left out, marked
+    assert len(pin.view(content, 160)[0]) <= 160  # both lead-ins, cut
+    short, text = pin.view(content, 120)
+    assert len(short) <= 120 and short.startswith("…\n(b) Records.") and text.endswith(" …")  # the outer one went first
+    assert text.startswith("(1) Each record is kept") and short.endswith(text + "\n…")
+    padded = "\n\t" + content  # a chunk text with leading white space: answers count in its stripped text
+    moved = locate_pinpoint(Chunk(chunk_id="d.md#0", doc_key="d.md", ordinal=0, content=padded, section_id="5",
+                                  parent_chain=["Sec. 5"], heading_level=2, metadata={"sections": held}),
+                            [["section 5(b)(1)", "5(b)(1)"]])
+    a, b = moved.offsets_in(padded)
+    assert (a, b) == (pin.start, pin.end) and padded.strip()[a:b].strip() == pin.text
+
+
+GUIDE = ("# Operations Guide\n\n## 3 Controls\n\n### 3.1 Password Rotation\n\nPasswords are changed every ninety days "
+         "and never reused.\n\n### 3.2 Logging\n\nEvery login is logged and kept for a year.\n")
+POLICY = ("# Security Policy\n\n## 3 Requirements\n\n### 3.1 Least Privilege\n\nAccounts get only the rights they need; "
+          "password rotation and password rules are in the guide.\n\n### 3.2 Reviews\n\nRights are reviewed yearly.\n")
+DIRECTIVE = ("# Directive\n\n## Article 10 Fees\n\nAdministrative cooperation between Member States on fees: Member "
+             "States share fee schedules and cooperate administratively between themselves.\n\n"
+             "## Article 11 Administrative cooperation between Member States\n\nEach Member State names a contact "
+             "point.\n")
+
+
+@pytest.fixture(scope="module")
+def titled(tmp_path_factory):
+    root = tmp_path_factory.mktemp("titled")
+    with docstrata.open(_project(root, {"guide.md": GUIDE, "policy.md": POLICY, "directive.md": DIRECTIVE})) as ts:
+        ts["docs"].ingest()
+        yield ts["docs"]
+
+
+def test_a_citation_with_its_sections_title_picks_that_section_among_same_numbered_ones(titled):
+    hits = titled.search("Section 3.1 password rotation", top_k=3)
+    assert (hits[0].source_path, hits[0].section_id, hits[0].pinned) == ("guide.md", "3.1", True)
+    assert not any(h.pinned for h in hits[1:])  # policy.md's 3.1 (Least Privilege) is no longer pinned with it
+    both = titled.search("Section 3.1", top_k=3)  # no title words: every document's 3.1 is named
+    assert {h.source_path for h in both if h.pinned} == {"guide.md", "policy.md"}
+
+
+def test_a_citation_followed_by_the_whole_title_is_pinned_however_long_the_title(titled):
+    query = "Article 11 administrative cooperation between member states"  # five words besides the reference
+    hits = titled.search(query, top_k=3)
+    assert (hits[0].section_id, hits[0].pinned) == ("article-11", True)
+    loose = titled.search("Article 11 fee schedules shared between member states", top_k=3)
+    assert not any(h.pinned for h in loose)  # words that are not its title: a question mentioning it, no pin

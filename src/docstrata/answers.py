@@ -3,7 +3,8 @@
 A search answer lists each definition once (hits name the terms they use), and fits
 ``max_chars`` characters in *both* its forms, the text and the JSON: when the hits do not fit
 whole, every passage is cut to the same share, keeping the part around the first query word
-(a pinned hit keeps its beginning), and says where the rest is. Pages of a section or record
+(a pinned hit keeps its beginning; a pinpointed one shows the sub-item the query cites), and says
+where the rest is. Pages of a section or record
 come from the tools themselves (``max_chars`` + ``cursor``).
 
 Each ``render_*`` function returns ``(text, data)``: the text for people and agents, and the
@@ -108,7 +109,7 @@ def _read_more(tool: str, r) -> str:
 
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
 # compact answers for agents, not a different meaning.
-_OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated",
+_OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated", "pinpoint",
              "cross_references", "definitions", "chunk_type", "document_title")
 
 
@@ -129,7 +130,7 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content"] = content
     d["truncated"] = cut
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
-    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint_start"):
+    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint"):
         d.pop(key, None)
     return d
 
@@ -167,11 +168,20 @@ def _short_chain(r) -> list[str]:
     return chain
 
 
-def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int):
+def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int, read_more=None):
     hits, blocks, shown = [], [], {}
+    read_more = read_more or (lambda r: _read_more(tool, r))
     for r in results:
-        content, cut = excerpt(r.content, query, cap, from_start=r.pinned, at=getattr(r, "pinpoint_start", None))
+        pin = getattr(r, "pinpoint", None)
+        if pin is not None:  # the cited sub-item under its lead-in, the rest of the chunk left out
+            content, pin_text = pin.view(r.content, cap)
+            cut = True
+        else:
+            content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
+        if pin is not None:
+            start, end = pin.offsets_in(r.content)  # in the chunk text as get_neighbours shows it
+            data["pinpoint"] = {"section_id": pin.section_id, "start": start, "end": end, "text": pin_text}
         if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
             data.pop("document_title", None)
         if isinstance(r, SearchResult):
@@ -182,8 +192,10 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
                 data["cross_references_total"] = total
             chain = _short_chain(r)
             data["location"] = " > ".join(chain)
-            shown_r = replace(r, content=content, cross_references=[], parent_chain=chain)
-            block = shown_r.format(definitions=False)
+            if pin is not None:  # format() names the pinpoint's characters in the whole chunk
+                block = replace(r, cross_references=[], parent_chain=chain).format(definitions=False, passage=content)
+            else:
+                block = replace(r, content=content, cross_references=[], parent_chain=chain).format(definitions=False)
             if followed or total > len(refs):
                 more = total - len(followed)
                 block += ("\n\nReferences: " + "; ".join(
@@ -193,9 +205,11 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
             block = replace(r, content=content).format()
         hits.append(compact(data))
         shown[r.chunk_id] = content
-        if cut:
+        if pin is not None:
+            block = block.replace(content, content + f"\n[whole chunk: {read_more(r)}]", 1)
+        elif cut:
             block = block.replace(content, content + f"\n[cut to {len(content)} of {data['content_chars']} characters; "
-                                                     f"whole: {_read_more(tool, r)}]", 1)
+                                                     f"whole: {read_more(r)}]", 1)
         blocks.append(block)
     return hits, blocks, shown
 
@@ -237,7 +251,7 @@ def _size(text: str, data: dict[str, Any], shape) -> int:
 
 
 def render_search(results: SearchResults, query: str, tool: str,
-                  max_chars: int = DEFAULT_SEARCH_CHARS, shape=None) -> tuple[str, dict[str, Any]]:
+                  max_chars: int = DEFAULT_SEARCH_CHARS, shape=None, read_more=None) -> tuple[str, dict[str, Any]]:
     """The answer to one search within ``max_chars`` characters, text and compact JSON each
     (``shape``: the function that turns ``data`` into what is sent, so its size is what is
     measured; ``None`` = ``data`` as is). Passages are cut to a common share first (after the
@@ -245,12 +259,18 @@ def render_search(results: SearchResults, query: str, tool: str,
     characters: when that does not fit, trailing hits are left out and a notice says how many
     (``truncated`` is set); a single hit may be cut shorter. Each
     hit's cross-references are listed once, at most :data:`REFERENCES_PER_HIT` (the count of
-    the rest is given). Returns ``(text, data)`` — ``data`` shaped when ``shape`` is given."""
+    the rest is given). A hit whose query cites a sub-item of its chunk (``Art. 17(3)(b)``) shows
+    that item under the lead-in of its enclosing items, the rest of the chunk left out
+    (:meth:`~docstrata.models.Pinpoint.view`), and its JSON carries ``pinpoint``: ``{section_id,
+    start, end, text}``, the item's character offsets in the whole chunk as ``*_get_neighbours``
+    shows it (stripped, ``content_chars`` long) and its text. ``read_more``: hit → how to read
+    it whole (default: the MCP ``*_get_neighbours`` call). Returns ``(text, data)`` — ``data``
+    shaped when ``shape`` is given."""
     n = len(results)
 
     def attempt(keep: int, cap, def_cap, ref_cap):
         shown_results = results[:keep]
-        hits, blocks, shown = _render(shown_results, query, tool, cap, def_cap, ref_cap)
+        hits, blocks, shown = _render(shown_results, query, tool, cap, def_cap, ref_cap, read_more)
         sub = SearchResults(shown_results, results.confidence, notices=results.notices)
         used = {t for r in shown_results for t in (getattr(r, "definitions_context", None) or {})}
         sub.definitions = results.definitions if keep == n else [d for d in results.definitions if d.term in used]

@@ -408,24 +408,32 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
             results = t.search(query, **kw)
         except (QueryError, DocstrataError) as e:
             _fail(str(e))
-    text, data = _answer(results, query, t.name)
+    text, data = _answer(results, query, t.name, config)
     if json_out:
         print(escape_json_output(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal(text))
 
 
-def _answer(results, query: str, tool_name: str) -> tuple[str, dict]:
+def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> tuple[str, dict]:
     """The search answer as the MCP server renders it (answers.render_search), with no size
-    budget: whole passages, each definition once, the confidence line and notices first; the
-    JSON hits also carry each modality's 1-based rank (``semantic_rank``, ``keyword_rank``,
-    ``exact_rank``; left out when that modality did not retrieve the hit)."""
+    budget: whole passages (a pinpointed hit: the cited item, with the command that prints the
+    whole chunk), each definition once, the confidence line and notices first; the JSON hits carry
+    the whole chunk as ``content`` (a ``pinpoint``'s offsets are into it) and each modality's
+    1-based rank (``semantic_rank``, ``keyword_rank``, ``exact_rank``; left out when that modality
+    did not retrieve the hit)."""
+    import shlex
+
     from .answers import render_search
 
-    text, data = render_search(results, query, tool_name, max_chars=10**12)
+    opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + f" -t {shlex.quote(tool_name)}"
+    text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: (
+        f"docstrata neighbours{opts} {shlex.quote(r.chunk_id)} --before 0 --after 0"))
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
         hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
                     if getattr(r, k, None) is not None})
+        if hit.get("pinpoint"):  # the whole chunk for scripts; the text shows the pinpoint
+            hit["content"], hit["truncated"] = r.content.strip(), False
     return text, data
 
 

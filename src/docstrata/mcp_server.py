@@ -104,6 +104,16 @@ class DefinitionRef(_Out):
     also_in: list[str] = Field(default_factory=list, description="Other documents defining the term the same way")
 
 
+class PinpointOut(_Out):
+    """The sub-item of the chunk the query cites; the hit's content shows it under the lead-in of its enclosing items."""
+
+    section_id: str = Field(description="The cited item ('article-17(3)(b)'), as get_section takes it")
+    start: int = Field(description="Where the item starts in the whole chunk (characters; the chunk is "
+                                   "content_chars long, read it with *_get_neighbours)")
+    end: int = Field(description="Where the item ends in the whole chunk (exclusive)")
+    text: str = Field(description="The item's text (cut like content to the answer's budget)")
+
+
 class SearchHit(_Out):
     """One passage: scores, citation (document, section, location) and the defined terms it uses.
     Optional fields holding their default (null, false, empty) are left out of the answer."""
@@ -132,8 +142,11 @@ class SearchHit(_Out):
                                                       "ones first, at most 5 (see cross_references_total)")
     cross_references_total: int | None = Field(default=None, description="How many references the passage makes "
                                                                           "when more than those listed")
-    truncated: bool = Field(default=False, description="content was cut to the answer's size budget")
+    truncated: bool = Field(default=False, description="content is not the whole chunk: cut to the answer's size "
+                                                       "budget, or the pinpoint shown without the rest")
     content_chars: int = 0
+    pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
+                                                                   "chunk ('Art. 17(3)(b)'): section_id is that item")
 
 
 class SearchOutput(_Out):

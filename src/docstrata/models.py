@@ -10,6 +10,7 @@ Every stage takes and returns these; none reaches into another stage's helpers.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Literal
@@ -306,10 +307,92 @@ def score_line(score: float, fused: float | None, pinned: bool, similarity: floa
     return head + (f" ({'; '.join(flags)})" if flags else "")
 
 
+def pinpoint_line(pin: Pinpoint, content: str) -> str:
+    """``Pinpoint: article-17(3)(b), characters 812-905 of the chunk's 2900 ...``: what part of
+    the chunk (``content``, counted as answers show it: stripped) a pinpointed hit shows."""
+    start, end = pin.offsets_in(content)
+    lead = " under the lead-in of its enclosing item" + ("s" if len(pin.lead) > 1 else "") if pin.lead else ""
+    return (f"Pinpoint: {pin.section_id}, characters {start}-{end} of the chunk's {len(content.strip())}, "
+            f"shown{lead}; the rest of the chunk is left out")
+
+
 def _cut_marker(result) -> str:
     if not result.truncated:
         return ""
     return f"\n[… passage cut to {len(result.content)} of {result.content_chars} characters]"
+
+
+@dataclass
+class Pinpoint:
+    """The part of a hit's chunk that the query cites: sub-item ``section_id``
+    (``article-17(3)(b)`` in the chunk of Article 17, ``5(a)(1)`` in that of section 5) at
+    characters ``start``–``end`` (end exclusive) of the hit's ``content``; ``text`` is that span,
+    stripped. ``lead`` holds the lead-in of each enclosing unit the chunk holds, outermost first:
+    for ``article-17(3)(b)`` paragraph 3's opening line, "3. Paragraphs 1 and 2 shall not apply
+    to the extent that processing is necessary:"; for ``3(5)`` under a section that introduces
+    its list, "For the purposes of this Act—" (see :func:`docstrata.pinpoint.lead_lines`; empty
+    when there is none). Found by :func:`docstrata.pinpoint.locate_pinpoint`."""
+
+    section_id: str
+    start: int
+    end: int
+    text: str
+    lead: list[str] = field(default_factory=list)
+
+    def offsets_in(self, content: str) -> tuple[int, int]:
+        """``(start, end)`` counted in ``content.strip()``, the chunk text as answers and
+        ``*_get_neighbours`` show it (``start``/``end`` count in ``content`` itself)."""
+        shift = len(content) - len(content.lstrip())
+        return max(0, self.start - shift), max(0, self.end - shift)
+
+    def view(self, content: str, cap: int | None = None) -> tuple[str, str]:
+        """The hit as a reader should see it: the ``lead`` lines, then the pinned span, with a
+        ``…`` line wherever body text of ``content`` is left out (before, between or after them;
+        headings left out are not marked: the hit's location names them). With ``cap``
+        (characters) each lead line keeps at most a quarter of it and all of them half (the
+        outermost go first), and the span is cut at a word to fit the rest. Returns ``(view,
+        span as shown)``."""
+        kept = list(range(len(self.lead)))
+        shown = list(self.lead)
+        budget = cap
+        if cap is not None:
+            shown = [_cut_words(line, max(40, cap // 4)) for line in self.lead]
+            while kept and sum(len(shown[i]) + 1 for i in kept) > cap // 2:
+                kept.pop(0)
+            budget = cap - sum(len(shown[i]) + 1 for i in kept) - 2 * (len(kept) + 2)  # and the '…' lines
+        parts: list[str] = []
+        pos = 0
+        for i in kept:
+            at = content.find(self.lead[i], pos, self.start)
+            if at < 0:
+                continue
+            if _holds_body(content[pos:at]):
+                parts.append("…")
+            parts.append(shown[i])
+            pos = at + len(self.lead[i])
+        if _holds_body(content[pos:self.start]):
+            parts.append("…")
+        text = self.text if budget is None else _cut_words(self.text, max(budget, 40))
+        parts.append(text)
+        if _holds_body(content[self.end:]):
+            parts.append("…")
+        return "\n".join(parts), text
+
+
+def _holds_body(text: str) -> bool:
+    """Whether ``text`` has a line that is neither blank nor a Markdown heading."""
+    return any(line.strip() and not _HEADING.match(line.strip()) for line in text.splitlines())
+
+
+_HEADING = re.compile(r"#{1,6}\s")
+
+
+def _cut_words(text: str, cap: int) -> str:
+    """``text``, or its first ``cap`` characters cut at a word with `` …`` after them."""
+    if len(text) <= cap or cap < 8:
+        return text
+    cut = text.rfind(" ", cap // 2, cap - 2)
+    return text[: cut if cut > 0 else cap - 2].rstrip() + " …"
 
 
 @dataclass
@@ -331,9 +414,11 @@ class SearchResult:
     ``truncated`` / ``content_chars``: ``content`` was cut to an answer's size budget from
     ``content_chars`` characters. ``id`` is the chunk id (the field records share).
     When the query names a sub-item the chunk holds (``section 5(a)(1)``, ``Art. 17(3)(b)`` in the
-    chunk of section 5 / Article 17), ``section_id`` is that item and ``pinpoint_start`` the
-    character offset in ``content`` where its lines start (``None`` otherwise); an excerpt cut to a
-    budget starts there.
+    chunk of section 5 / Article 17), ``section_id`` is that item and ``pinpoint`` says where its
+    lines are in ``content`` (a :class:`Pinpoint`; ``None`` otherwise): :meth:`format` and the
+    answers show that span with the lead-in of its enclosing items, the rest of the chunk left out
+    (``content`` stays the whole chunk); its ``definitions_context`` and ``cross_references`` are
+    those of the item and its lead-in. ``pinpoint_start`` is ``pinpoint.start``.
     """
 
     chunk_id: str
@@ -358,7 +443,7 @@ class SearchResult:
     pinned: bool = False
     truncated: bool = False
     content_chars: int = 0
-    pinpoint_start: int | None = None  # where the lines of the item the query names start in content
+    pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -374,24 +459,36 @@ class SearchResult:
     def location(self) -> str:
         return " > ".join(self.parent_chain)
 
+    @property
+    def pinpoint_start(self) -> int | None:
+        """Where the lines of the sub-item the query cites start in ``content`` (``None`` without one)."""
+        return self.pinpoint.start if self.pinpoint is not None else None
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["id"] = self.chunk_id
         d["location"] = self.location
         return d
 
-    def format(self, definitions: bool = True) -> str:
+    def format(self, definitions: bool = True, passage: str | None = None) -> str:
         """Human/agent-readable text: score, source, location, section, content, definitions
-        (``definitions=False``: only the terms, when the answer lists the definitions once)."""
+        (``definitions=False``: only the terms, when the answer lists the definitions once).
+        ``passage`` is shown instead of the content (an answer's excerpt); without it a
+        pinpointed hit shows :meth:`Pinpoint.view`, and a ``Pinpoint:`` line says which
+        characters of the chunk that is."""
         flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
+        pin = self.pinpoint
+        if passage is None:
+            passage = pin.view(self.content)[0] if pin is not None else self.content.strip()
         lines = [
             score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags),
             f"Source: {self.source_path}",
             f"Location: {self.location}",
             f"Section: {self.section_id}",
             f"Chunk: {self.chunk_id}",
+            *([pinpoint_line(pin, self.content)] if pin is not None else []),
             "",
-            self.content.strip() + _cut_marker(self),
+            passage + _cut_marker(self),
         ]
         if self.definitions_context and definitions:
             lines += ["", "Relevant definitions:"]

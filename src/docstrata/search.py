@@ -11,8 +11,11 @@ record whose id or metadata value equals the whole query, is placed before every
 result in every mode (hybrid, semantic, keyword, exact: :func:`pin_first`), even when the mode's
 own modalities did not find it; among themselves such chunks keep their fused order. A
 query "names" a section when it is essentially the reference ("Section 4.2.1", "What does
-Article 17 say?"); a long question that mentions "Rule 6.2.1" in passing gets the section's
-exact-modality rank in the fusion but no pin, since its answer is often elsewhere.
+Article 17 say?"), or the reference and words all in the section's title ("Article 11
+administrative cooperation between Member States"); a long question that mentions "Rule 6.2.1"
+in passing gets the section's exact-modality rank in the fusion but no pin, since its answer is
+often elsewhere. Among sections cited alike (every RFC's Section 1), those whose titles hold the
+most of the query's other words are ranked and pinned first ("Section 3.1 password rotation").
 Everything else is ordered by the fused score.
 
 Scores shown never increase down the list: a pinned hit placed above hits with a higher fused
@@ -39,8 +42,8 @@ import numpy as np
 
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
-from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_section_keys,
-                          query_term_keys, quoted_phrases, term_pattern, value_key)
+from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_other_words,
+                          query_section_keys, query_term_keys, quoted_phrases, term_pattern, title_words, value_key)
 from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
@@ -125,12 +128,28 @@ class QueryAnalysis:
     value_key: str = ""
     names_section: bool = False  # the query is essentially a reference: pin the section first
     document_keys: list[str] = field(default_factory=list)  # documents its references name ("of the GPL")
+    other_words: list[str] = field(default_factory=list)  # words besides references and filler, folded
 
 
 def analyze_query(query: str) -> QueryAnalysis:
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
                          query_identifiers(query), value_key(query), query_names_section(query),
-                         query_document_keys(query))
+                         query_document_keys(query), query_other_words(query))
+
+
+def _titled(store, ids: list[str], words: list[str]) -> tuple[list[str], bool]:
+    """Of the chunks ``ids`` (those starting a section a query cites), the ones whose section
+    titles (parent chain, less the document's title) hold the most of the query's other
+    ``words``, and whether they hold them all; ``([], False)`` when none holds any. "Section
+    3.1.5 standard practice implementation" then picks the 3.1.5 titled so over another
+    document's 3.1.5."""
+    want = set(words)
+    overlap = {c.chunk_id: len(want & title_words([t for t in [*c.parent_chain, c.section_title]
+                                                   if t != c.document_title])) for c in store.get_chunks(ids)}
+    best = max(overlap.values(), default=0)
+    if not best:
+        return [], False
+    return [cid for cid in ids if overlap.get(cid) == best], best == len(want)
 
 
 def _corpus_order(chunk_id: str) -> tuple[str, int]:
@@ -217,9 +236,13 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int,
                 if named_docs:
                     first = [c for c in hits if c.rpartition("#")[0] in named_docs]
                     hits = first + [c for c in hits if c not in first]
+                # the query's other words in a cited section's title ("Article 11 administrative
+                # cooperation"): that section first, and pinned when they are all in it however many
+                titled, whole = _titled(store, first or hits, qa.other_words) if qa.other_words else ([], False)
+                if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
+                    hits = titled + [c for c in hits if c not in titled]
+                    pinned.update(titled or first or hits)
                 ranked += hits
-                if qa.names_section:
-                    pinned.update(first or hits)
                 break
     # A whole query equal to a record id or metadata value ranks that record; it is pinned when the
     # query is identifier-like (a SKU, a barcode: digits or joiners, no spaces) or is the record's

@@ -20,10 +20,15 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
+from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure,
+                             progress_note)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, sha256_text)
+from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
+from .pinpoint import certain_item, locate_pinpoint
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definitions_used, non_increasing,
                      run_search)
+from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
 from .telemetry import span
 
@@ -33,254 +38,7 @@ log = logging.getLogger("docstrata")
 ProgressFn = Callable[[int, int, str], None]
 
 _EMBED_BATCH = 64
-DEFAULT_MAX_CHARS = 8000  # get_section / get_record / get_neighbours page budget, in characters
 _RANGE_OPS = {"gt", "gte", "lt", "lte"}
-
-
-def _check_max_chars(max_chars: int | None) -> None:
-    if max_chars is not None and not 200 <= max_chars <= 1_000_000:
-        raise QueryError(f"max_chars must be between 200 and 1000000 (or None for no limit), got {max_chars}")
-
-
-def _page_end(text: str, start: int, max_chars: int | None) -> int:
-    """Where a page of ``text`` starting at ``start`` ends: at most ``max_chars`` on, cut at a
-    paragraph break, else a line break, else a space in the page's second half."""
-    if max_chars is None or len(text) - start <= max_chars:
-        return len(text)
-    limit = start + max_chars
-    for sep in ("\n\n", "\n", " "):
-        cut = text.rfind(sep, start + max_chars // 2, limit)
-        if cut > start:
-            return cut + len(sep)
-    return limit
-
-
-def _cursor(offset: int, text: str, scope: str = "") -> str:
-    """``"<offset>:<8 hex of the text's sha256>"``, then ``"@<scope>"`` (what it was issued for:
-    ``doc_key § section_id``, a whole document, or a record id)."""
-    from urllib.parse import quote
-
-    return f"{offset}:{sha256_text(text)[:8]}" + (f"@{quote(scope, safe='§:/()#-._,')}" if scope else "")
-
-
-def _scope_name(scope: str) -> str:
-    doc, sep, sid = scope.partition("§")
-    return f"{doc} § {sid}" if sep else f"record {scope[7:]}" if scope.startswith("record:") else f"{doc} (whole document)"
-
-
-def _read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
-    """The offset a cursor points at. Raises :class:`QueryError` for a malformed cursor, one
-    issued for another section, document or record (``scope``), or one issued for a text that
-    has changed since (re-ingested)."""
-    if not cursor:
-        return 0
-    from urllib.parse import quote, unquote
-
-    head, _, issued_for = str(cursor).partition("@")
-    off, _, digest = head.partition(":")
-    if not off.isdigit() or len(digest) != 8:
-        raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d@doc.md § 4')")
-    if issued_for and scope and issued_for != quote(scope, safe="§:/()#-._,"):
-        raise QueryError(f"this cursor belongs to {_scope_name(unquote(issued_for))}, not {_scope_name(scope)}: pass "
-                         "it with the same document and section it came from, or read again without cursor")
-    if digest != sha256_text(text)[:8]:
-        raise QueryError("the text changed since this cursor was issued (re-ingested); read again without cursor")
-    if int(off) > len(text):
-        raise QueryError(f"cursor {cursor!r} points past the end ({len(text)} characters)")
-    return int(off)
-
-
-def _near_ids(section: str, ids: list[str]) -> str:
-    """"; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
-    (difflib ratio), at most 10; else how many sections there are and the top-level ids (those
-    without a dot: ``1``, ``article-iv``; at most 12, in document order), so the caller can pick one."""
-    import difflib
-
-    low = section.strip().lower()
-    near = [s for s in ids if low and low in s.lower()]
-    near += [s for s in difflib.get_close_matches(low, ids, n=10, cutoff=0.5) if s not in near]
-    if near:
-        return f"; similar: {', '.join(near[:10])}"
-    top = [s for s in ids if "." not in s] or ids
-    more = f", … ({len(top) - 12} more)" if len(top) > 12 else ""
-    return f"; {len(ids)} sections hold text; top-level: {', '.join(top[:12])}{more}"
-
-
-def _label_at(content: str, label: str, pos: int) -> int | None:
-    """Where the line numbering item ``label`` ("3", "e", "iv") starts in ``content`` at or after
-    ``pos`` ("3.   Paragraphs…", "\ta. | for…", "(3) The…"), or ``None``."""
-    m = re.compile(rf"(?m)^[ \t>*-]*\(?{re.escape(label)}[.)](?=[\s|])").search(content, pos)
-    return m.start() if m else None
-
-
-def _title_key(title: str) -> str:
-    return " ".join(re.sub(r"[*_`\"“”]+", "", title).casefold().split()).strip(" .:")
-
-
-def _sections_titled(chunks: list[Chunk], asked: str) -> list[str]:
-    """Ids of the sections whose heading title, with or without its number (``1.0 Framework
-    Introduction``, ``Article 4 Definitions``), is ``asked`` (case-folded), in document order.
-    Titles come from each chunk's own section and its parent chain (heading-only ancestors)."""
-    want = _title_key(asked)
-    if not want:
-        return []
-    out: dict[str, None] = {}
-    for c in chunks:
-        ids = [*reversed(c.metadata.get("ancestors", [])), c.section_id]
-        titles = list(c.parent_chain) if len(c.parent_chain) == len(ids) else [""] * len(ids)
-        titles[-1] = c.section_title or titles[-1]
-        for sid, title in zip(ids, titles):
-            key = _title_key(title)
-            bare = re.sub(r"^(?:[^\W\d_]+\.?\s+)?[\w§.()]*\d[\w.()]*[.:]?\s+", "", key)
-            if want in (key, bare):
-                out[sid] = None
-    return list(out)
-
-
-_HEADING_LINE = re.compile(r"(?m)^#{1,6}\s")
-
-
-def _item_parent(sid: str) -> str | None:
-    """``article-17(3)`` for ``article-17(3)(b)``; ``None`` when ``sid`` ends in no ``(label)``."""
-    m = re.fullmatch(r"(.+?)\(([^()]+)\)", sid)
-    return m.group(1) if m else None
-
-
-def _heading_of(content: str, section_id: str, pos: int) -> int | None:
-    """Where the first Markdown heading line at or after ``pos`` that carries ``section_id``'s
-    number (``18`` of ``article-18``, ``4.2``) starts; ``None`` for an id without a number."""
-    nums = re.findall(r"\d+(?:\.\d+)*[a-z]?", section_id.rsplit("/", 1)[-1])
-    if not nums:
-        return None
-    number = re.compile(rf"(?<![\w.]){re.escape(nums[-1])}(?![\w])", re.IGNORECASE)
-    for m in _HEADING_LINE.finditer(content, pos):
-        line_end = content.find("\n", m.start())
-        if number.search(content, m.start(), len(content) if line_end < 0 else line_end):
-            return m.start()
-    return None
-
-
-def _item_starts(chunk: Chunk) -> dict[str, int]:
-    """Where each section ``chunk`` holds starts in its content, for those that can be found
-    exactly. The chunk's own section starts at 0. A parenthesised sub-item (``article-17(3)(b)``)
-    is found by its label line (``b. |``, ``(b)``), searched only after where its parent item
-    starts and after every earlier section of the chunk (``metadata["sections"]`` is in document
-    order), so "17(3)(b)" is the "b." of paragraph 3, never the first "b." of the chunk (an item
-    whose parent is not held, as in a chunk that continues a paragraph, after the last found). Another
-    section the chunk holds (``article-18`` after the end of ``article-17``) starts at the next
-    Markdown heading that carries its number. An item whose parent was not found, or whose label
-    is not found, is left out: callers fall back to the nearest ancestor that was found."""
-    held = list(chunk.metadata.get("sections", ()))
-    content = chunk.content
-    starts: dict[str, int] = {chunk.section_id: 0}
-    pos = 0  # where the last located section starts: later sections start after it
-    before_own = set(held[:held.index(chunk.section_id)]) if chunk.section_id in held else set()
-    for h in held:
-        if h in starts:
-            continue
-        parent = _item_parent(h)
-        if parent is not None:
-            if parent in held and parent not in starts:
-                continue  # its paragraph was not found: neither is it, for certain
-            after = max(pos, starts.get(parent, 0))  # a parent the chunk does not hold began before it
-            label = re.findall(r"\(([^()]+)\)", h)[-1]
-            found = _label_at(content, label, after + (1 if after or h != held[0] else 0))
-        elif h in before_own:
-            continue  # a heading-only ancestor carried into the chunk, above its own heading
-        else:
-            found = _heading_of(content, h, pos + 1)
-        if found is not None:
-            starts[h] = pos = found
-    return starts
-
-
-def _item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
-    """The span of sub-item ``sid`` ("article-17(3)(b)") inside ``chunk``'s content, from its
-    label line to where the next section the chunk holds that is not inside it starts (see
-    :func:`_item_starts`); ``None`` when ``sid`` is not a section the chunk holds besides its own,
-    or its label line cannot be found exactly (inside the right parent items)."""
-    held = list(chunk.metadata.get("sections", ()))
-    if sid not in held or sid == chunk.section_id:
-        return None
-    starts = _item_starts(chunk)
-    if sid not in starts:
-        return None
-    start, end = starts[sid], len(chunk.content)
-    after = [starts[h] for h in held[held.index(sid) + 1:] if h in starts and not h.startswith(sid + "(")]
-    later = [a for a in after if a > start]
-    if later:
-        end = min(later)
-    else:  # the next section was not found: stop at the next heading, if any
-        m = _HEADING_LINE.search(chunk.content, start + 1)
-        end = m.start() if m else end
-    return start, end
-
-
-def _certain_item(chunk: Chunk, sid: str) -> tuple[str, tuple[int, int] | None]:
-    """``sid`` and its span in ``chunk`` when it can be found exactly, else the nearest enclosing
-    item that can (``article-17(3)`` for an unfound ``article-17(3)(b)``), else the chunk's own
-    section with ``None``."""
-    cur: str | None = sid
-    while cur and cur != chunk.section_id:
-        span = _item_span(chunk, cur)
-        if span is not None:
-            return cur, span
-        cur = _item_parent(cur)
-    return chunk.section_id, None
-
-
-def _pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> tuple[str, int] | None:
-    """The sub-item of ``chunk`` a query's section references (``key_lists``, from
-    :func:`~docstrata.index.exact.query_section_keys`) name, and where its lines start in
-    ``chunk.content``: ``("5(a)(1)", 812)`` for "section 5(a)(1)" on the chunk of section 5.
-    The most specific key of each reference first; an item whose lines cannot be told apart
-    exactly gives the nearest enclosing item that can (:func:`_certain_item`). ``None`` when the
-    query names no section the chunk holds besides its own, or none can be located."""
-    held = [s for s in chunk.metadata.get("sections", ()) if s != chunk.section_id]
-    if not held or not key_lists:
-        return None
-    cited = {s: _cited_keys(s) for s in held}
-    for keys in key_lists:
-        for key in keys:
-            named = [s for s in held if key in cited[s]]
-            if named:
-                sid, span = _certain_item(chunk, named[0])
-                return (sid, span[0]) if span is not None else None
-    return None
-
-
-def _cited_keys(section_id: str) -> set[str]:
-    """The exact-index keys of ``section_id`` as cited: ``article-i`` → ``{"article 1", ...}``
-    (the id's words as a citation), so "Article I" names the container ``article-i``."""
-    from .index.exact import alias_keys
-
-    return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
-
-
-def _cited_target(chunk: Chunk, keys: set[str]) -> str:
-    """The section of ``chunk`` a citation with exact-index ``keys`` names: the chunk's own section
-    or a heading-only one it carries (the first chunk of "Section 4" is 4.1's, holding 4 too)."""
-    held = [*chunk.metadata.get("sections", ()), chunk.section_id]
-    return next((sid for sid in held if keys & _cited_keys(sid)), chunk.section_id)
-
-
-def _common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
-    """The section a ``get_section`` answer is, and its parent chain: the deepest section every
-    chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
-    id is 4.1, whose chunk carries the heading-only section 4)."""
-    def held(c: Chunk) -> list[str]:  # the chunk's sections, less sub-items of its own one ("article-17(3)")
-        m = c.metadata
-        own = [s for s in m.get("sections", []) if s == c.section_id or not s.startswith(c.section_id)]
-        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *own, c.section_id]))
-
-    first = chunks[0]
-    common = set.intersection(*(set(held(c)) for c in chunks))
-    sid = next((s for s in reversed(held(first)) if s in common), first.section_id)
-    chain = list(first.parent_chain)
-    path = [*reversed(first.metadata.get("ancestors", [])), first.section_id]
-    if sid in path and len(path) == len(chain):
-        chain = chain[: path.index(sid) + 1]
-    return sid, chain
 
 
 def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
@@ -327,58 +85,6 @@ def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
             numbers = []
         out.append(MetaCondition(name, tuple(values), tuple(numbers), **bounds))
     return tuple(out)
-
-
-def _write_failure(e: BaseException) -> bool:
-    """True for failures to *write* an index (read-only, full disk, lock held too long), after
-    which an existing index can still be searched."""
-    import errno
-    import sqlite3
-
-    from .errors import StoreError
-    from .locking import LockTimeout
-
-    if isinstance(e, LockTimeout):
-        return True
-    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG,
-                                               errno.EDQUOT):
-        return True
-    text = str(e).lower()
-    if isinstance(e, (sqlite3.OperationalError, StoreError, ValueError, RuntimeError)):
-        return any(w in text for w in ("readonly", "read-only", "disk is full", "no space", "disk quota",
-                                       "file too large", "permission denied"))
-    return False
-
-
-def _failed_files(store, to_process) -> dict[str, dict]:
-    """The remembered conversion failures (``{doc_key: {"state": [size, sha256], "reason": str}}``,
-    stored in the ``failed_files`` meta key) of the files still waiting to be processed; entries of
-    files gone from the source are dropped."""
-    try:
-        known = json.loads(store.get_meta("failed_files") or "{}")
-    except ValueError:
-        known = {}
-    keys = {sf.doc_key for sf in to_process}
-    return {k: v for k, v in known.items() if k in keys and isinstance(v, dict) and "state" in v}
-
-
-_EMPTY_SOURCE = "source has no files; {n} indexed documents kept; run `docstrata ingest --force` to clear"
-"""The one line reported (as a skipped source, so the run fails) when a scan finds no file but the index holds some."""
-
-
-def _ignored_notice(ignored: list[str]) -> list[str]:
-    """One line naming the unsupported file types found under the source, if any."""
-    if not ignored:
-        return []
-    by_ext: dict[str, int] = {}
-    for key in ignored:
-        ext = Path(key).suffix.lower() or "(no extension)"
-        by_ext[ext] = by_ext.get(ext, 0) + 1
-    kinds = ", ".join(f"{ext} ({n})" for ext, n in sorted(by_ext.items()))
-    hint = ""
-    if any(ext.lstrip(".") in ("csv", "tsv", "json", "jsonl", "ndjson") for ext in by_ext):
-        hint = "; CSV / JSON / JSONL files are read by a vectorstore tool (as records, or as documents in a folder)"
-    return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
 
 
 def holodeck_tokens(text: str) -> int:
@@ -531,7 +237,7 @@ class _BaseTool:
             try:  # an index with data is searched at once while another process updates it
                 report = self.ingest(progress=progress, lock_timeout_s=0 if has_data else None)
             except Exception as e:  # noqa: BLE001 - decided below: serve what exists, or re-raise
-                if not _write_failure(e) or not (has_data or self._has_data()):
+                if not is_write_failure(e) or not (has_data or self._has_data()):
                     raise
                 from .redact import redact
 
@@ -606,10 +312,10 @@ class _BaseTool:
         report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
         report.unchanged = len(changes.unchanged) + len(changes.touched)
         report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
-        report.warnings += _ignored_notice(changes.ignored)
+        report.warnings += ignored_notice(changes.ignored)
         if changes.removed and report.files_total == 0 and not changes.unreadable and not force:
             # An unmounted share or an emptied folder is not an instruction to delete the index.
-            report.skipped.append(SkippedFile(str(self.cfg.source), _EMPTY_SOURCE.format(n=len(changes.removed))))
+            report.skipped.append(SkippedFile(str(self.cfg.source), EMPTY_SOURCE_NOTICE.format(n=len(changes.removed))))
             report.unchanged = len(changes.removed)
             changes.removed.clear()
         for doc_key in changes.removed:
@@ -696,7 +402,7 @@ class _BaseTool:
                 if cand == num or cand.endswith("-" + num):
                     return cand
             for cand in path:  # a container cited in another numbering: "Article I" → "article-i"
-                if set(keys) & _cited_keys(cand):
+                if set(keys) & cited_keys(cand):
                     return cand
             return chunks[0].section_id.lower()
         return sid.lower()
@@ -714,7 +420,7 @@ class _BaseTool:
                     return
                 ids.update(dict.fromkeys(path))
         where = f" in {', '.join(doc_keys)}" if doc_keys else f" in tool '{self.name}'"
-        raise QueryError(f"section filter: no section {section!r}{where}{_near_ids(section, list(ids))}")
+        raise QueryError(f"section filter: no section {section!r}{where}{near_ids(section, list(ids))}")
 
     def _any_case(self, conditions: tuple[MetaCondition, ...]) -> tuple[MetaCondition, ...]:
         """String equality that ignores case (and runs of spaces): each value widened to the
@@ -850,7 +556,7 @@ class HierarchicalDocumentTool(_BaseTool):
         with self._lock, span("hierarchical_document.ingest", **{"tool.name": self.name}) as root:
             store = self.store
             changes = self._sync_file_states(report, extensions, force, verify)
-            failed = _failed_files(store, changes.to_process)
+            failed = failed_files(store, changes.to_process)
             todo = []
             for sf in changes.to_process:  # a file that failed is not converted again until its bytes change
                 before = failed.get(sf.doc_key)
@@ -859,11 +565,11 @@ class HierarchicalDocumentTool(_BaseTool):
                                                                   "(`docstrata ingest --force` retries it)"))
                 else:
                     todo.append(sf)
-            parsed = _Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
+            parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
             t_start = time.perf_counter()
             for i, sf in enumerate(todo):
                 if progress:
-                    progress(i, len(todo), _progress_note(sf.doc_key, i, len(todo), report.chunks, t_start))
+                    progress(i, len(todo), progress_note(sf.doc_key, i, len(todo), report.chunks, t_start))
                 try:
                     n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i))
                 except ConversionError as e:
@@ -905,7 +611,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
     def _parse_file(self, sf):
         """Convert, parse and chunk one file: (document, tree, chunks). Runs one file ahead of the
-        embedder on a worker thread (see :class:`_Prefetch`)."""
+        embedder on a worker thread (see :class:`Prefetch`)."""
         from .chunking import chunk_tree
         from .structure import build_tree
 
@@ -1072,7 +778,9 @@ class HierarchicalDocumentTool(_BaseTool):
         for h in run.hits:
             c, f = h.chunk, h.fused
             doc_defs = defs_of.setdefault(c.doc_key, self._doc_definitions(c.doc_key))
-            defs = definitions_used([query, c.content], doc_defs, skip_chunk=c.chunk_id)
+            pin = locate_pinpoint(c, named_keys) if named_keys else None
+            cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
+            defs = definitions_used([query, cited], doc_defs, skip_chunk=c.chunk_id)
             for term in defs:
                 entry = next(d for d in doc_defs if d.term == term)
                 used.setdefault((c.doc_key, term), entry)
@@ -1085,9 +793,10 @@ class HierarchicalDocumentTool(_BaseTool):
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
                 score=h.score, pinned=h.pinned))
-            pin = _pinpoint(c, named_keys) if named_keys else None
-            if pin is not None:
-                results[-1].section_id, results[-1].pinpoint_start = pin
+            if pin is not None:  # cite the item, with the references it makes
+                results[-1].cross_references = [x for x in results[-1].cross_references
+                                                if x.get("text") and x["text"] in cited]
+                results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
             shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
@@ -1135,13 +844,13 @@ class HierarchicalDocumentTool(_BaseTool):
         # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
         # container): ask, never pick the first.
         keys = set(alias_keys(asked))
-        alike = [sid for sid in ids if "/" in sid and keys & _cited_keys(sid.rsplit("/", 1)[1])]
+        alike = [sid for sid in ids if "/" in sid and keys & cited_keys(sid.rsplit("/", 1)[1])]
         if len(alike) > 1:
             raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
                              f"{', '.join(alike[:8])}; ask for one of these ids")
         cited, notice = asked, ""
         while cited:
-            target = self._cited_section(chunks, cited)
+            target = cited_section(chunks, cited)
             if target:
                 if cited != asked:
                     notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
@@ -1149,35 +858,14 @@ class HierarchicalDocumentTool(_BaseTool):
                 return [c for c in chunks if holds(c, target)], target, notice
             shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
             cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""
-        titled = _sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
+        titled = sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
         if len(titled) > 1:
             raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
                              f"{', '.join(titled[:8])}; ask for one of these ids")
         found = [c for c in chunks if titled and holds(c, titled[0])]
         if not found:
-            raise QueryError(f"no section {section_id!r} in {doc_key}{_near_ids(section_id, ids)}")
+            raise QueryError(f"no section {section_id!r} in {doc_key}{near_ids(section_id, ids)}")
         return found, titled[0], ""
-
-    @staticmethod
-    def _cited_section(chunks: list[Chunk], cited: str) -> str | None:
-        """The id of the section a cited form (``Section 4.2``, ``Art. 17(3)``, ``Appendix D.2``)
-        names among ``chunks``: the section whose citation keys meet the form's most specific key,
-        else the section of the first chunk whose aliases meet it; ``None`` when none does."""
-        from .index.exact import alias_keys
-
-        keys = alias_keys(cited)
-        ids = list(dict.fromkeys(sid for c in chunks for sid in
-                                 [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]))
-        for key in keys:  # most specific key first: "section 2.1(b)", then "2.1(b)"
-            named = [sid for sid in ids if key in _cited_keys(sid)]
-            if named:
-                return named[0]
-        wanted = set(keys)
-        starts = [c for c in chunks if wanted & {k for a in c.aliases for k in alias_keys(a)}]
-        if not starts:
-            return None
-        held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
-        return next((sid for sid in held if wanted & _cited_keys(sid)), starts[0].section_id)
 
     def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
                     cursor: str | None = None) -> SectionPage:
@@ -1193,7 +881,7 @@ class HierarchicalDocumentTool(_BaseTool):
         several sections (their ids are listed), ``max_chars`` is outside 200–1,000,000, or the
         cursor is not valid for this text.
         """
-        _check_max_chars(max_chars)
+        check_max_chars(max_chars)
         self.ensure_ready()
         doc_key = self._resolve_document(document)
         item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
@@ -1201,7 +889,7 @@ class HierarchicalDocumentTool(_BaseTool):
             chunks, sid_asked, notice = self._section_chunks(doc_key, section_id)
             if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
                     and sid_asked != chunks[0].section_id:
-                item = _certain_item(chunks[0], sid_asked)
+                item = certain_item(chunks[0], sid_asked)
                 if item[0] != sid_asked:
                     item_notice = (f"[the lines of {sid_asked} could not be told apart exactly in chunk "
                                    f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]")
@@ -1220,11 +908,11 @@ class HierarchicalDocumentTool(_BaseTool):
         if notice:
             text = notice + "\n\n" + text
         scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
-        start = _read_cursor(cursor, text, scope)
-        end = _page_end(text, start, max_chars)
+        start = read_cursor(cursor, text, scope)
+        end = page_end(text, start, max_chars)
         first = chunks[0]
         in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
-        sid, chain = _common_section(chunks) if section_id else ("", [])
+        sid, chain = common_section(chunks) if section_id else ("", [])
         if item and item[1]:
             sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
         title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
@@ -1232,7 +920,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return SectionPage(document=doc_key, section_id=sid, title=title,
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
-                           next_cursor=_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
+                           next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
                            notice=notice)
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
@@ -1482,7 +1170,7 @@ class VectorstoreTool(_BaseTool):
         content cut to ``max_chars`` (``None`` = no limit) with ``next_cursor`` to read on from
         ``cursor``. Its ``score`` is ``None``: it was fetched, not ranked.
         Raises :class:`QueryError` if there is none, or for a bad ``max_chars`` / cursor."""
-        _check_max_chars(max_chars)
+        check_max_chars(max_chars)
         self.ensure_ready()
         from .index.exact import value_key
 
@@ -1495,11 +1183,11 @@ class VectorstoreTool(_BaseTool):
         r = self._record_result(found[0], None, {}, True)
         text = r.content
         scope = f"record:{r.id}"
-        start = _read_cursor(cursor, text, scope)
-        end = _page_end(text, start, max_chars)
+        start = read_cursor(cursor, text, scope)
+        end = page_end(text, start, max_chars)
         r.content, r.content_chars = text[start:end], len(text)
         r.truncated = start > 0 or end < len(text)
-        r.next_cursor = _cursor(end, text, scope) if end < len(text) else None
+        r.next_cursor = make_cursor(end, text, scope) if end < len(text) else None
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:
@@ -1543,48 +1231,3 @@ class Toolset:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-class _Prefetch:
-    """``fn(items[i])`` for i = 0, 1, …, computed one item ahead on a worker thread when
-    ``overlap`` (conversion and parsing of the next file overlap the embedding of this one;
-    the OpenVINO / ONNX runtimes release the GIL while they run). ``get(i)`` returns the result
-    or raises what ``fn`` raised. Without ``overlap`` (PyTorch's tokenizer is not safe to share
-    across threads) each result is computed on demand."""
-
-    def __init__(self, fn, items: list, overlap: bool):
-        self._fn, self._items, self._overlap = fn, items, overlap and len(items) > 1
-        self._pool = None
-        self._next: dict[int, object] = {}
-
-    def _submit(self, i: int) -> None:
-        if i < len(self._items) and i not in self._next:
-            if self._pool is None:
-                from concurrent.futures import ThreadPoolExecutor
-
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docstrata-parse")
-            import contextvars
-
-            # the caller's context (its OpenTelemetry span) so a file's parse span nests under the ingest
-            self._next[i] = self._pool.submit(contextvars.copy_context().run, self._fn, self._items[i])
-
-    def get(self, i: int):
-        if not self._overlap:
-            return self._fn(self._items[i])
-        self._submit(i)
-        future = self._next.pop(i)
-        self._submit(i + 1)
-        try:
-            return future.result()
-        finally:
-            if i + 1 >= len(self._items) and self._pool is not None:
-                self._pool.shutdown(wait=False)
-
-
-def _progress_note(doc_key: str, done: int, total: int, chunks: int, t_start: float) -> str:
-    """``doc_key · 120 chunks, 14.2 chunks/s, ETA 1m05s`` (ETA from the files still to do)."""
-    elapsed = time.perf_counter() - t_start
-    if done == 0 or elapsed <= 0:
-        return doc_key
-    eta = elapsed / done * (total - done)
-    return f"{doc_key} · {chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s"

@@ -144,10 +144,29 @@ _QUERY_FILLER = frozenset(
 def query_names_section(query: str, max_other_words: int = 4) -> bool:
     """True when a query is essentially a section reference ("Section 4.2.1", "What does
     Article 17 say?", "Section 4.2 availability") rather than a question that mentions one in
-    passing; only the former pins the named section first."""
+    passing; only the former pins the named section first (a longer query that is a reference
+    and the section's title pins it too: :func:`title_words`)."""
+    return len(query_other_words(query)) <= max_other_words
+
+
+def _fold_word(word: str) -> str:
+    """A word as titles and queries are compared: case-folded, without a possessive or a plural -s."""
+    w = word.casefold().removesuffix("'s").removesuffix("’s")
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def query_other_words(query: str) -> list[str]:
+    """The query's words besides its section references and filler words, folded
+    (:func:`_fold_word`): ``["administrative", "cooperation", "between", "member", "state"]`` for
+    "Article 11 administrative cooperation between Member States"."""
     rest = _REF.sub(" ", query)
-    words = [w for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
-    return len(words) <= max_other_words
+    return [_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
+
+
+def title_words(titles: list[str]) -> set[str]:
+    """The folded words of section titles (a chunk's parent chain), to compare with
+    :func:`query_other_words`."""
+    return {_fold_word(w) for t in titles for w in re.findall(r"[^\W\d_]+", t.lower())}
 
 
 def term_key(term: str) -> str:

@@ -1,0 +1,107 @@
+"""Pieces of an ingest run that need no tool: which failures still leave an index searchable,
+the conversion failures remembered between runs, notices for the ingest report, parsing the next
+file while this one is embedded, and the progress line.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+
+def is_write_failure(e: BaseException) -> bool:
+    """True for failures to *write* an index (read-only, full disk, lock held too long), after
+    which an existing index can still be searched."""
+    import errno
+    import sqlite3
+
+    from .errors import StoreError
+    from .locking import LockTimeout
+
+    if isinstance(e, LockTimeout):
+        return True
+    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG,
+                                               errno.EDQUOT):
+        return True
+    text = str(e).lower()
+    if isinstance(e, (sqlite3.OperationalError, StoreError, ValueError, RuntimeError)):
+        return any(w in text for w in ("readonly", "read-only", "disk is full", "no space", "disk quota",
+                                       "file too large", "permission denied"))
+    return False
+
+
+def failed_files(store, to_process) -> dict[str, dict]:
+    """The remembered conversion failures (``{doc_key: {"state": [size, sha256], "reason": str}}``,
+    stored in the ``failed_files`` meta key) of the files still waiting to be processed; entries of
+    files gone from the source are dropped."""
+    try:
+        known = json.loads(store.get_meta("failed_files") or "{}")
+    except ValueError:
+        known = {}
+    keys = {sf.doc_key for sf in to_process}
+    return {k: v for k, v in known.items() if k in keys and isinstance(v, dict) and "state" in v}
+
+
+EMPTY_SOURCE_NOTICE = "source has no files; {n} indexed documents kept; run `docstrata ingest --force` to clear"
+"""The one line reported (as a skipped source, so the run fails) when a scan finds no file but the index holds some."""
+
+
+def ignored_notice(ignored: list[str]) -> list[str]:
+    """One line naming the unsupported file types found under the source, if any."""
+    if not ignored:
+        return []
+    by_ext: dict[str, int] = {}
+    for key in ignored:
+        ext = Path(key).suffix.lower() or "(no extension)"
+        by_ext[ext] = by_ext.get(ext, 0) + 1
+    kinds = ", ".join(f"{ext} ({n})" for ext, n in sorted(by_ext.items()))
+    hint = ""
+    if any(ext.lstrip(".") in ("csv", "tsv", "json", "jsonl", "ndjson") for ext in by_ext):
+        hint = "; CSV / JSON / JSONL files are read by a vectorstore tool (as records, or as documents in a folder)"
+    return [f"ignored {len(ignored)} file(s) of unsupported types: {kinds}{hint}"]
+
+
+class Prefetch:
+    """``fn(items[i])`` for i = 0, 1, …, computed one item ahead on a worker thread when
+    ``overlap`` (conversion and parsing of the next file overlap the embedding of this one;
+    the OpenVINO / ONNX runtimes release the GIL while they run). ``get(i)`` returns the result
+    or raises what ``fn`` raised. Without ``overlap`` (PyTorch's tokenizer is not safe to share
+    across threads) each result is computed on demand."""
+
+    def __init__(self, fn, items: list, overlap: bool):
+        self._fn, self._items, self._overlap = fn, items, overlap and len(items) > 1
+        self._pool = None
+        self._next: dict[int, object] = {}
+
+    def _submit(self, i: int) -> None:
+        if i < len(self._items) and i not in self._next:
+            if self._pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docstrata-parse")
+            import contextvars
+
+            # the caller's context (its OpenTelemetry span) so a file's parse span nests under the ingest
+            self._next[i] = self._pool.submit(contextvars.copy_context().run, self._fn, self._items[i])
+
+    def get(self, i: int):
+        if not self._overlap:
+            return self._fn(self._items[i])
+        self._submit(i)
+        future = self._next.pop(i)
+        self._submit(i + 1)
+        try:
+            return future.result()
+        finally:
+            if i + 1 >= len(self._items) and self._pool is not None:
+                self._pool.shutdown(wait=False)
+
+
+def progress_note(doc_key: str, done: int, total: int, chunks: int, t_start: float) -> str:
+    """``doc_key · 120 chunks, 14.2 chunks/s, ETA 1m05s`` (ETA from the files still to do)."""
+    elapsed = time.perf_counter() - t_start
+    if done == 0 or elapsed <= 0:
+        return doc_key
+    eta = elapsed / done * (total - done)
+    return f"{doc_key} · {chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s"

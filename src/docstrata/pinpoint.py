@@ -1,0 +1,187 @@
+"""Pinpoints: where a sub-item a citation names (``article-17(3)(b)``, ``5(a)(1)``) starts and
+ends inside the chunk of its section, found exactly or not at all.
+
+A chunk holds its own section and, in ``metadata["sections"]`` (document order), every sub-item
+and later section whose text it carries. These functions find each one's lines by its label
+(``b. |``, ``(b)``, ``3.``) searched only inside its parent item, or by the next Markdown heading
+carrying its number; an item that cannot be told apart exactly is never guessed, and callers fall
+back to the nearest enclosing item that can (:func:`certain_item`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .models import Chunk, Pinpoint
+from .section_lookup import cited_keys
+
+_HEADING_LINE = re.compile(r"(?m)^#{1,6}\s")
+
+
+def label_at(content: str, label: str, pos: int) -> int | None:
+    """Where the line numbering item ``label`` ("3", "e", "iv") starts in ``content`` at or after
+    ``pos`` ("3.   Paragraphs…", "\ta. | for…", "(3) The…"), or ``None``."""
+    m = re.compile(rf"(?m)^[ \t>*-]*\(?{re.escape(label)}[.)](?=[\s|])").search(content, pos)
+    return m.start() if m else None
+
+
+def item_parent(sid: str) -> str | None:
+    """``article-17(3)`` for ``article-17(3)(b)``; ``None`` when ``sid`` ends in no ``(label)``."""
+    m = re.fullmatch(r"(.+?)\(([^()]+)\)", sid)
+    return m.group(1) if m else None
+
+
+def heading_of(content: str, section_id: str, pos: int) -> int | None:
+    """Where the first Markdown heading line at or after ``pos`` that carries ``section_id``'s
+    number (``18`` of ``article-18``, ``4.2``) starts; ``None`` for an id without a number."""
+    nums = re.findall(r"\d+(?:\.\d+)*[a-z]?", section_id.rsplit("/", 1)[-1])
+    if not nums:
+        return None
+    number = re.compile(rf"(?<![\w.]){re.escape(nums[-1])}(?![\w])", re.IGNORECASE)
+    for m in _HEADING_LINE.finditer(content, pos):
+        line_end = content.find("\n", m.start())
+        if number.search(content, m.start(), len(content) if line_end < 0 else line_end):
+            return m.start()
+    return None
+
+
+def item_starts(chunk: Chunk) -> dict[str, int]:
+    """Where each section ``chunk`` holds starts in its content, for those that can be found
+    exactly. The chunk's own section starts at 0. A parenthesised sub-item (``article-17(3)(b)``)
+    is found by its label line (``b. |``, ``(b)``), searched only after where its parent item
+    starts and after every earlier section of the chunk (``metadata["sections"]`` is in document
+    order), so "17(3)(b)" is the "b." of paragraph 3, never the first "b." of the chunk (an item
+    whose parent is not held, as in a chunk that continues a paragraph, after the last found). Another
+    section the chunk holds (``article-18`` after the end of ``article-17``) starts at the next
+    Markdown heading that carries its number. An item whose parent was not found, or whose label
+    is not found, is left out: callers fall back to the nearest ancestor that was found."""
+    held = list(chunk.metadata.get("sections", ()))
+    content = chunk.content
+    starts: dict[str, int] = {chunk.section_id: 0}
+    pos = 0  # where the last located section starts: later sections start after it
+    before_own = set(held[:held.index(chunk.section_id)]) if chunk.section_id in held else set()
+    for h in held:
+        if h in starts:
+            continue
+        parent = item_parent(h)
+        if parent is not None:
+            if parent in held and parent not in starts:
+                continue  # its paragraph was not found: neither is it, for certain
+            after = max(pos, starts.get(parent, 0))  # a parent the chunk does not hold began before it
+            label = re.findall(r"\(([^()]+)\)", h)[-1]
+            found = label_at(content, label, after + (1 if after or h != held[0] else 0))
+        elif h in before_own:
+            continue  # a heading-only ancestor carried into the chunk, above its own heading
+        else:
+            found = heading_of(content, h, pos + 1)
+        if found is not None:
+            starts[h] = pos = found
+    return starts
+
+
+def item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
+    """The span of sub-item ``sid`` ("article-17(3)(b)") inside ``chunk``'s content, from its
+    label line to where the next section the chunk holds that is not inside it starts (see
+    :func:`item_starts`); ``None`` when ``sid`` is not a section the chunk holds besides its own,
+    or its label line cannot be found exactly (inside the right parent items)."""
+    held = list(chunk.metadata.get("sections", ()))
+    if sid not in held or sid == chunk.section_id:
+        return None
+    starts = item_starts(chunk)
+    if sid not in starts:
+        return None
+    start, end = starts[sid], len(chunk.content)
+    after = [starts[h] for h in held[held.index(sid) + 1:] if h in starts and not h.startswith(sid + "(")]
+    later = [a for a in after if a > start]
+    if later:
+        end = min(later)
+    else:  # the next section was not found: stop at the next heading, if any
+        m = _HEADING_LINE.search(chunk.content, start + 1)
+        end = m.start() if m else end
+    return start, end
+
+
+def certain_item(chunk: Chunk, sid: str) -> tuple[str, tuple[int, int] | None]:
+    """``sid`` and its span in ``chunk`` when it can be found exactly, else the nearest enclosing
+    item that can (``article-17(3)`` for an unfound ``article-17(3)(b)``), else the chunk's own
+    section with ``None``."""
+    cur: str | None = sid
+    while cur and cur != chunk.section_id:
+        span = item_span(chunk, cur)
+        if span is not None:
+            return cur, span
+        cur = item_parent(cur)
+    return chunk.section_id, None
+
+
+_CHAPEAU_ENDS = (":", "—", "–", "-")  # a paragraph ending so introduces the items below it
+_CHAPEAU_CHARS = 400
+
+
+def _line_at(content: str, at: int, stop: int) -> str:
+    end = content.find("\n", at)
+    return content[at: stop if end < 0 else min(end, stop)].strip()
+
+
+def _chapeau(content: str, first_item: int) -> str:
+    """The paragraph just above the chunk's first item when it introduces a list ("For the
+    purposes of this Act—", "… where one of the following applies:"): the last paragraph of body
+    text before ``first_item``, at most 400 characters, ending in ``:`` or a dash; else ``""``."""
+    paras = [p.strip() for p in re.split(r"\n\s*\n", content[:first_item])]
+    body = [p for p in paras if p and not _HEADING_LINE.match(p)]
+    last = body[-1] if body else ""
+    return last if last.endswith(_CHAPEAU_ENDS) and len(last) <= _CHAPEAU_CHARS and "\n" not in last else ""
+
+
+def lead_lines(chunk: Chunk, sid: str, start: int) -> list[str]:
+    """The lead-in of each unit enclosing ``sid`` inside ``chunk``, outermost first, up to where
+    ``sid``'s own lines start (``start``): the label line of each enclosing item — for
+    ``article-17(3)(b)`` paragraph 3's "3. Paragraphs 1 and 2 shall not apply to the extent that
+    processing is necessary:" —, the chunk's own section included when it is an item itself
+    (``article-83(5)`` in a chunk that begins with paragraph 5); when the chunk's own section is
+    not an item, the paragraph above its first item if that introduces a list ("For the purposes
+    of this Act—"). Only lines found exactly (:func:`item_starts`, the own item's label before
+    every other item of the chunk) are given."""
+    starts = item_starts(chunk)
+    content = chunk.content
+    first_item = min((at for h, at in starts.items() if h != chunk.section_id), default=start)
+    out: list[str] = []
+    cur = item_parent(sid)
+    while cur and cur != chunk.section_id:
+        at = starts.get(cur)
+        if at is not None and at < start and (line := _line_at(content, at, start)):
+            out.append(line)
+        cur = item_parent(cur)
+    if cur == chunk.section_id:
+        own_parent = item_parent(cur)
+        if own_parent is not None:  # the chunk's own section is an item: its label line, above its sub-items
+            at = label_at(content, re.findall(r"\(([^()]+)\)", cur)[-1], 0)
+            if at is not None and at < min(first_item, start) and (line := _line_at(content, at, start)):
+                out.append(line)
+        elif (intro := _chapeau(content, min(first_item, start))):
+            out.append(intro)
+    return out[::-1]
+
+
+def locate_pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> Pinpoint | None:
+    """The sub-item of ``chunk`` a query's section references (``key_lists``, from
+    :func:`~docstrata.index.exact.query_section_keys`) name, as a :class:`~docstrata.models.Pinpoint`
+    (its id, its span in ``chunk.content``, the span's text and the lead-in lines of its enclosing
+    items): ``5(a)(1)`` for "section 5(a)(1)" on the chunk of section 5. The most specific key of
+    each reference first; an item whose lines cannot be told apart exactly gives the nearest
+    enclosing item that can (:func:`certain_item`). ``None`` when the query names no section the
+    chunk holds besides its own, or none can be located."""
+    held = [s for s in chunk.metadata.get("sections", ()) if s != chunk.section_id]
+    if not held or not key_lists:
+        return None
+    cited = {s: cited_keys(s) for s in held}
+    for keys in key_lists:
+        for key in keys:
+            named = [s for s in held if key in cited[s]]
+            if named:
+                sid, span = certain_item(chunk, named[0])
+                if span is None:
+                    return None
+                start, end = span
+                return Pinpoint(sid, start, end, chunk.content[start:end].strip(), lead_lines(chunk, sid, start))
+    return None

@@ -1,0 +1,104 @@
+"""Which section of a document a request names: a section id as given, a cited form
+(``Section 4.2``, ``Art. 17(3)``, ``Article I``), or a heading title only one section has; and
+what a ``get_section`` answer over several chunks is the section of.
+
+Pure functions over stored :class:`~docstrata.models.Chunk` objects (their ``section_id``,
+``parent_chain``, ``aliases`` and ``metadata["sections"]`` / ``metadata["ancestors"]``); the
+citation keys are the exact index's (:func:`~docstrata.index.exact.alias_keys`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .models import Chunk
+
+
+def near_ids(section: str, ids: list[str]) -> str:
+    """"; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
+    (difflib ratio), at most 10; else how many sections there are and the top-level ids (those
+    without a dot: ``1``, ``article-iv``; at most 12, in document order), so the caller can pick one."""
+    import difflib
+
+    low = section.strip().lower()
+    near = [s for s in ids if low and low in s.lower()]
+    near += [s for s in difflib.get_close_matches(low, ids, n=10, cutoff=0.5) if s not in near]
+    if near:
+        return f"; similar: {', '.join(near[:10])}"
+    top = [s for s in ids if "." not in s] or ids
+    more = f", … ({len(top) - 12} more)" if len(top) > 12 else ""
+    return f"; {len(ids)} sections hold text; top-level: {', '.join(top[:12])}{more}"
+
+
+def title_key(title: str) -> str:
+    """A heading title as titles are compared: emphasis and quotes dropped, case-folded, runs of
+    spaces as one, no trailing ``.`` or ``:``."""
+    return " ".join(re.sub(r"[*_`\"“”]+", "", title).casefold().split()).strip(" .:")
+
+
+def sections_titled(chunks: list[Chunk], asked: str) -> list[str]:
+    """Ids of the sections whose heading title, with or without its number (``1.0 Framework
+    Introduction``, ``Article 4 Definitions``), is ``asked`` (case-folded), in document order.
+    Titles come from each chunk's own section and its parent chain (heading-only ancestors)."""
+    want = title_key(asked)
+    if not want:
+        return []
+    out: dict[str, None] = {}
+    for c in chunks:
+        ids = [*reversed(c.metadata.get("ancestors", [])), c.section_id]
+        titles = list(c.parent_chain) if len(c.parent_chain) == len(ids) else [""] * len(ids)
+        titles[-1] = c.section_title or titles[-1]
+        for sid, title in zip(ids, titles):
+            key = title_key(title)
+            bare = re.sub(r"^(?:[^\W\d_]+\.?\s+)?[\w§.()]*\d[\w.()]*[.:]?\s+", "", key)
+            if want in (key, bare):
+                out[sid] = None
+    return list(out)
+
+
+def cited_keys(section_id: str) -> set[str]:
+    """The exact-index keys of ``section_id`` as cited: ``article-i`` → ``{"article 1", ...}``
+    (the id's words as a citation), so "Article I" names the container ``article-i``."""
+    from .index.exact import alias_keys
+
+    return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+
+
+def cited_section(chunks: list[Chunk], cited: str) -> str | None:
+    """The id of the section a cited form (``Section 4.2``, ``Art. 17(3)``, ``Appendix D.2``)
+    names among ``chunks``: the section whose citation keys meet the form's most specific key,
+    else the section of the first chunk whose aliases meet it; ``None`` when none does."""
+    from .index.exact import alias_keys
+
+    keys = alias_keys(cited)
+    ids = list(dict.fromkeys(sid for c in chunks for sid in
+                             [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]))
+    for key in keys:  # most specific key first: "section 2.1(b)", then "2.1(b)"
+        named = [sid for sid in ids if key in cited_keys(sid)]
+        if named:
+            return named[0]
+    wanted = set(keys)
+    starts = [c for c in chunks if wanted & {k for a in c.aliases for k in alias_keys(a)}]
+    if not starts:
+        return None
+    held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
+    return next((sid for sid in held if wanted & cited_keys(sid)), starts[0].section_id)
+
+
+def common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
+    """The section a ``get_section`` answer is, and its parent chain: the deepest section every
+    chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
+    id is 4.1, whose chunk carries the heading-only section 4)."""
+    def held(c: Chunk) -> list[str]:  # the chunk's sections, less sub-items of its own one ("article-17(3)")
+        m = c.metadata
+        own = [s for s in m.get("sections", []) if s == c.section_id or not s.startswith(c.section_id)]
+        return list(dict.fromkeys([*reversed(m.get("ancestors", [])), *own, c.section_id]))
+
+    first = chunks[0]
+    common = set.intersection(*(set(held(c)) for c in chunks))
+    sid = next((s for s in reversed(held(first)) if s in common), first.section_id)
+    chain = list(first.parent_chain)
+    path = [*reversed(first.metadata.get("ancestors", [])), first.section_id]
+    if sid in path and len(path) == len(chain):
+        chain = chain[: path.index(sid) + 1]
+    return sid, chain
