@@ -21,7 +21,7 @@ from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreTool
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
-                     SearchResults, SectionPage, SkippedFile, sha256_text)
+                     SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definitions_used, non_increasing,
                      run_search)
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
@@ -924,6 +924,10 @@ class HierarchicalDocumentTool(_BaseTool):
                               extract_cross_references=cfg.extract_cross_references)
             chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=cfg.max_chunk_tokens,
                                 overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
+            if doc.page_offsets:  # a PDF's pages, a PPTX's slides: each section's and chunk's first/last
+                from .pages import assign_pages
+
+                assign_pages(doc, tree, chunks)
         check_chunks(sf.doc_key, len(chunks), limits)
         return doc, tree, chunks
 
@@ -1084,7 +1088,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
-                score=h.score, pinned=h.pinned))
+                score=h.score, pinned=h.pinned, **page_fields(c)))
             pin = _pinpoint(c, named_keys) if named_keys else None
             if pin is not None:
                 results[-1].section_id, results[-1].pinpoint_start = pin
@@ -1100,10 +1104,18 @@ class HierarchicalDocumentTool(_BaseTool):
         if run.dropped:
             notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded),
-                             list(used.values()), notices)
+                             self._with_pages(list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         return await asyncio.to_thread(self.search, query, **kw)
+
+    def _with_pages(self, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
+        """``entries`` with the page fields of the chunks defining them (a paged source's)."""
+        import dataclasses
+
+        ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
+        chunks = {c.chunk_id: c for c in self.store.get_chunks(ids)} if ids else {}
+        return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d for d in entries]
 
     def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
         return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
@@ -1233,7 +1245,7 @@ class HierarchicalDocumentTool(_BaseTool):
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
                            next_cursor=_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
-                           notice=notice)
+                           notice=notice, **page_range(in_page))
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
@@ -1268,7 +1280,7 @@ class HierarchicalDocumentTool(_BaseTool):
         for key in [term_key(term), *singular_term_keys(term)]:
             found = self.store.definitions(term_key=key, doc_key=doc_key)
             if found:
-                return found
+                return self._with_pages(found)
         return []
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:

@@ -1,0 +1,208 @@
+"""Page numbers of PDF passages, checked against an independent PDF engine.
+
+Run: ``python bench/page_numbers.py [--nist N] [--per-doc K] [--seed S] [FILE ...]``
+(default: the PDFs of ``../shared/data/documents/pdf`` and ``../shared/data/real/pdf``, plus ``N``
+= 20 PDFs under 1.5 MB drawn with seed ``S`` from the NIST mirror
+``/work/.mirror/fractional-ciso+NIST-Cybersecurity-Documents/repo``, a bare git directory, when
+present; ``K`` = 40 lines per document).
+
+Truth comes from PDFium (pypdfium2), a different engine from the pdfminer.six that docstrata
+converts with: each page's text as PDFium reads it. Sampled per document: ``K`` lines of PDFium's
+text with at least 40 letters or digits whose *key* (NFKC, lowercased, letters and digits only)
+occurs once in the whole document (pages joined) — so the line's page is known without our code.
+Each document is converted, parsed and chunked as ingest does (800 tokens, the bundled
+tokenizer) and given pages by :func:`docstrata.pages.assign_pages`. A line is **found** when its
+key is inside the key of one or more chunks' content (lines of running headers and footers, which
+conversion drops, are not found), and **right** when every chunk holding it has
+``physical_page_start ≤ page ≤ physical_page_end``. Printed: per document and in all, found /
+right / accuracy (right / found), the mean and maximum page span of the chunks holding the
+lines, and the label check: each chunk's ``page_start`` / ``page_end`` equal PDFium's page
+label (``FPDF_GetPageLabel``) of its physical pages when the numbering is ``printed``, and the
+physical numbers otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = [ROOT.parent / "shared" / "data" / "documents" / "pdf", ROOT.parent / "shared" / "data" / "real" / "pdf"]
+NIST = Path("/work/.mirror/fractional-ciso+NIST-Cybersecurity-Documents/repo")
+
+
+def key(text: str) -> str:
+    """Letters and digits only, NFKC-folded and lowercased (ligatures, hyphens, spacing differ by engine)."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).casefold())
+
+
+def pdfium_pages(path: Path) -> tuple[list[str], list[str]]:
+    """(text, label) of each page as PDFium reads it (label "" when the PDF defines none)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        texts, labels = [], []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            texts.append(page.get_textpage().get_text_bounded())
+            labels.append(pdf.get_page_label(i) or "")
+        return texts, labels
+    finally:
+        pdf.close()
+
+
+def sample_lines(texts: list[str], k: int, rng: random.Random) -> list[tuple[str, int]]:
+    """``k`` (line key, 0-based page) pairs: lines of ≥ 40 letters/digits whose key occurs once in the
+    whole document (pages joined, so a repeat across a page break is seen)."""
+    whole = "".join(key(t) for t in texts)  # a repeat straddling a page break counts too
+    candidates = []
+    for p, text in enumerate(texts):
+        for line in re.split(r"[\r\n]+", text):
+            lk = key(line)
+            if len(lk) >= 40 and "...." not in line:
+                candidates.append((lk, p))
+    rng.shuffle(candidates)
+    out, seen = [], set()
+    for lk, p in candidates:
+        if lk in seen:
+            continue
+        seen.add(lk)
+        if whole.count(lk) == 1:
+            out.append((lk, p))
+        if len(out) == k:
+            break
+    return out
+
+
+def chunks_of(path: Path):
+    from structure_real import count_tokens
+
+    from docstrata.chunking import chunk_tree
+    from docstrata.convert import convert_file
+    from docstrata.models import SourceFile
+    from docstrata.pages import assign_pages
+    from docstrata.structure import build_tree
+
+    doc = convert_file(SourceFile(path.name, str(path), None))
+    tree = build_tree(doc)
+    chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
+    fallbacks = assign_pages(doc, tree, chunks)
+    return chunks, fallbacks
+
+
+def check(path: Path, per_doc: int, seed: int) -> dict:
+    texts, labels = pdfium_pages(path)
+    lines = sample_lines(texts, per_doc, random.Random(f"{seed}:{path.name}"))
+    chunks, fallbacks = chunks_of(path)
+    keyed = [(key(c.content), c) for c in chunks]
+    found = right = 0
+    spans = []
+    wrong: list[str] = []
+    for lk, p in lines:
+        holders = [c for ck, c in keyed if lk in ck]
+        if not holders:
+            continue
+        found += 1
+        ok = all(c.physical_page_start is not None and c.physical_page_start <= p + 1 <= c.physical_page_end
+                 for c in holders)
+        right += ok
+        spans += [c.physical_page_end - c.physical_page_start + 1 for c in holders if c.physical_page_start]
+        if not ok:
+            wrong.append(f"{path.name}: line on page {p + 1} in " + ", ".join(
+                f"{c.chunk_id} pp. {c.physical_page_start}-{c.physical_page_end}" for c in holders))
+    printed = any(lab and lab != str(i + 1) for i, lab in enumerate(labels))
+    label_ok = 0
+    for c in chunks:
+        if c.physical_page_start is None:
+            continue
+        want = [labels[c.physical_page_start - 1], labels[c.physical_page_end - 1]] if printed else \
+            [str(c.physical_page_start), str(c.physical_page_end)]
+        label_ok += [c.page_start, c.page_end] == want and c.page_numbering == ("printed" if printed else "physical")
+    return {"doc": path.name, "pages": len(texts), "sampled": len(lines), "found": found, "right": right,
+            "spans": spans, "wrong": wrong, "chunks": len(chunks), "paged": sum(c.page_start is not None for c in chunks),
+            "label_ok": label_ok, "printed": printed, "fallbacks": fallbacks}
+
+
+def nist_files(n: int, seed: int, into: Path) -> list[Path]:
+    """``n`` PDFs under 1.5 MB from the NIST mirror (a bare git directory), written to ``into``."""
+    if not NIST.exists() or n <= 0:
+        return []
+    listing = subprocess.run(["git", f"--git-dir={NIST}", "ls-tree", "-r", "-l", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout
+    names = []
+    for row in listing.splitlines():
+        meta, name = row.split("\t", 1)
+        size = meta.split()[3]
+        if name.lower().endswith(".pdf") and size.isdigit() and int(size) < 1_500_000:
+            names.append(name)
+    shared = {p.name.lower() for d in SHARED if d.exists() for p in d.glob("*.pdf")}
+    names = [nm for nm in sorted(names) if not any(nm.lower().replace(".pdf", "") in s for s in shared)]
+    out = []
+    for name in random.Random(seed).sample(names, min(n, len(names))):
+        target = into / re.sub(r"[^\w.-]+", "_", name)
+        target.write_bytes(subprocess.run(["git", f"--git-dir={NIST}", "show", f"HEAD:{name}"], capture_output=True,
+                                          check=True).stdout)
+        out.append(target)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--nist", type=int, default=20, help="PDFs drawn from the NIST mirror (0: none)")
+    ap.add_argument("--per-doc", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=14)
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = list(args.files) or [p for d in SHARED if d.exists() for p in sorted(d.glob("*.pdf"))]
+        if not args.files:
+            files += nist_files(args.nist, args.seed, Path(tmp))
+        total = {"sampled": 0, "found": 0, "right": 0, "chunks": 0, "paged": 0, "label_ok": 0, "fallbacks": 0}
+        spans: list[int] = []
+        wrong: list[str] = []
+        t0 = time.perf_counter()
+        print(f"{'document':58} {'pages':>5} {'lines':>5} {'found':>5} {'right':>5} {'acc':>6} {'span':>5}")
+        for path in files:
+            try:
+                r = check(path, args.per_doc, args.seed)
+            except Exception as e:  # noqa: BLE001 - a PDF either engine cannot read is reported, not fatal
+                print(f"{path.name[:58]:58} skipped: {type(e).__name__}: {str(e)[:60]}")
+                continue
+            for k in total:
+                total[k] += r[k]
+            spans += r["spans"]
+            wrong += r["wrong"]
+            acc = r["right"] / r["found"] if r["found"] else float("nan")
+            mean = sum(r["spans"]) / len(r["spans"]) if r["spans"] else float("nan")
+            print(f"{r['doc'][:58]:58} {r['pages']:5d} {r['sampled']:5d} {r['found']:5d} {r['right']:5d} "
+                  f"{acc:6.3f} {mean:5.2f}")
+        print()
+        print(f"documents {len(files)}, sampled lines {total['sampled']}, found in a chunk {total['found']} "
+              f"({total['found'] / max(1, total['sampled']):.3f})")
+        print(f"page accuracy (right / found): {total['right'] / max(1, total['found']):.4f} "
+              f"({total['right']}/{total['found']})")
+        if spans:
+            within2 = sum(s <= 2 for s in spans) / len(spans)
+            print(f"page span of the chunks holding them: mean {sum(spans) / len(spans):.2f}, max {max(spans)}, "
+                  f"≤ 2 pages {within2:.3f}")
+        print(f"chunks with pages {total['paged']}/{total['chunks']}; placed by their section (text not found) "
+              f"{total['fallbacks']}; labels as PDFium reads them {total['label_ok']}/{total['paged']}")
+        print(f"elapsed {time.perf_counter() - t0:.1f} s")
+        for w in wrong[:20]:
+            print("WRONG", w)
+
+
+if __name__ == "__main__":
+    main()
