@@ -9,7 +9,8 @@ present; ``K`` = 40 lines per document).
 Truth comes from PDFium (pypdfium2), a different engine from the pdfminer.six that docstrata
 converts with: each page's text as PDFium reads it. Sampled per document: ``K`` lines of PDFium's
 text with at least 40 letters or digits whose *key* (NFKC, lowercased, letters and digits only)
-occurs once in the whole document (pages joined) — so the line's page is known without our code.
+and each half of it, occurs once in the whole document (pages joined) — so the line's page is
+known without our code (a summary repeating a body sentence is not sampled).
 Each document is converted, parsed and chunked as ingest does (800 tokens, the bundled
 tokenizer) and given pages by :func:`docstrata.pages.assign_pages`. A line is **found** when its
 key is inside the key of one or more chunks' content (lines of running headers and footers, which
@@ -63,8 +64,9 @@ def pdfium_pages(path: Path) -> tuple[list[str], list[str]]:
 
 
 def sample_lines(texts: list[str], k: int, rng: random.Random) -> list[tuple[str, int]]:
-    """``k`` (line key, 0-based page) pairs: lines of ≥ 40 letters/digits whose key occurs once in the
-    whole document (pages joined, so a repeat across a page break is seen)."""
+    """``k`` (line key, 0-based page) pairs: lines of ≥ 40 letters/digits whose key, and each half
+    of it, occurs once in the whole document (pages joined, so a repeat across a page break is
+    seen; halves, so is a sentence repeated elsewhere with another line break or interleaving)."""
     whole = "".join(key(t) for t in texts)  # a repeat straddling a page break counts too
     candidates = []
     for p, text in enumerate(texts):
@@ -78,7 +80,8 @@ def sample_lines(texts: list[str], k: int, rng: random.Random) -> list[tuple[str
         if lk in seen:
             continue
         seen.add(lk)
-        if whole.count(lk) == 1:
+        half = len(lk) // 2  # each half once too: a sentence repeated elsewhere, laid out otherwise, is out
+        if all(whole.count(part) == 1 for part in (lk, lk[:half], lk[half:])):
             out.append((lk, p))
         if len(out) == k:
             break
