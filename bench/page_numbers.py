@@ -17,9 +17,11 @@ key is inside the key of one or more chunks' content (lines of running headers a
 conversion drops, are not found), and **right** when every chunk holding it has
 ``physical_page_start ≤ page ≤ physical_page_end``. Printed: per document and in all, found /
 right / accuracy (right / found), the mean and maximum page span of the chunks holding the
-lines, and the label check: each chunk's ``page_start`` / ``page_end`` equal PDFium's page
-label (``FPDF_GetPageLabel``) of its physical pages when the numbering is ``printed``, and the
-physical numbers otherwise.
+lines, and two label checks: a chunk numbered ``physical`` has its physical numbers as labels, one
+``printed`` by a PDF's own ``/PageLabels`` has PDFium's label (``FPDF_GetPageLabel``) of its
+pages; a page number docstrata read from a page's header or footer (PDFs without labels) must
+stand on one of the first or last three lines of PDFium's text of that page ("confirmed"; a
+page given its number between two that print theirs cannot be, and is listed).
 """
 
 from __future__ import annotations
@@ -124,17 +126,37 @@ def check(path: Path, per_doc: int, seed: int) -> dict:
         if not ok:
             wrong.append(f"{path.name}: line on page {p + 1} in " + ", ".join(
                 f"{c.chunk_id} pp. {c.physical_page_start}-{c.physical_page_end}" for c in holders))
-    printed = any(lab and lab != str(i + 1) for i, lab in enumerate(labels))
+    defined = any(lab and lab != str(i + 1) for i, lab in enumerate(labels))  # the PDF's own /PageLabels
     label_ok = 0
+    shown: dict[int, str] = {}  # physical page (1-based) → the printed label chunks give it
     for c in chunks:
         if c.physical_page_start is None:
             continue
-        want = [labels[c.physical_page_start - 1], labels[c.physical_page_end - 1]] if printed else \
-            [str(c.physical_page_start), str(c.physical_page_end)]
-        label_ok += [c.page_start, c.page_end] == want and c.page_numbering == ("printed" if printed else "physical")
+        ends = [c.physical_page_start, c.physical_page_end]
+        if c.page_numbering == "physical":
+            label_ok += [c.page_start, c.page_end] == [str(p) for p in ends]
+        elif defined:
+            label_ok += [c.page_start, c.page_end] == [labels[p - 1] for p in ends]
+        else:  # a folio read from the page: checked on PDFium's text of that page below
+            label_ok += 1
+            shown.update(zip(ends, [c.page_start, c.page_end]))
+    confirmed = [p for p, lab in shown.items() if prints_folio(texts[p - 1], lab)]
+    unconfirmed = [f"{path.name}: physical page {p} labelled {lab!r}" for p, lab in sorted(shown.items())
+                   if p not in confirmed]
     return {"doc": path.name, "pages": len(texts), "sampled": len(lines), "found": found, "right": right,
             "spans": spans, "wrong": wrong, "chunks": len(chunks), "paged": sum(c.page_start is not None for c in chunks),
-            "label_ok": label_ok, "printed": printed, "fallbacks": fallbacks}
+            "label_ok": label_ok, "fallbacks": fallbacks, "folio_pages": len(shown), "folio_confirmed": len(confirmed),
+            "unconfirmed": unconfirmed, "printed_chunks": sum(c.page_numbering == "printed" for c in chunks)}
+
+
+def prints_folio(text: str, label: str) -> bool:
+    """Whether PDFium's text of a page shows ``label`` as its page number: alone on one of its
+    first or last three lines, or ending / starting one ("SP 800-30 Page ii", "12 of 40")."""
+    rows = [r.strip() for r in re.split(r"[\r\n]+", text) if r.strip()]
+    lab = re.escape(label)
+    # \x02: PDFium's end-of-line hyphen, after which it runs a folio into the last text line
+    pattern = re.compile(rf"(?:^|[\s\x02])(?:page\s+)?{lab}(?:\s+of\s+\d+)?$|^(?:page\s+)?{lab}(?:\s|$)", re.I)
+    return any(pattern.search(r) for r in rows[:3] + rows[-3:])
 
 
 def nist_files(n: int, seed: int, into: Path) -> list[Path]:
@@ -172,9 +194,11 @@ def main() -> None:
         files = list(args.files) or [p for d in SHARED if d.exists() for p in sorted(d.glob("*.pdf"))]
         if not args.files:
             files += nist_files(args.nist, args.seed, Path(tmp))
-        total = {"sampled": 0, "found": 0, "right": 0, "chunks": 0, "paged": 0, "label_ok": 0, "fallbacks": 0}
+        total = {"sampled": 0, "found": 0, "right": 0, "chunks": 0, "paged": 0, "label_ok": 0, "fallbacks": 0,
+                 "folio_pages": 0, "folio_confirmed": 0, "printed_chunks": 0}
         spans: list[int] = []
         wrong: list[str] = []
+        unconfirmed: list[str] = []
         t0 = time.perf_counter()
         print(f"{'document':58} {'pages':>5} {'lines':>5} {'found':>5} {'right':>5} {'acc':>6} {'span':>5}")
         for path in files:
@@ -187,6 +211,7 @@ def main() -> None:
                 total[k] += r[k]
             spans += r["spans"]
             wrong += r["wrong"]
+            unconfirmed += r["unconfirmed"]
             acc = r["right"] / r["found"] if r["found"] else float("nan")
             mean = sum(r["spans"]) / len(r["spans"]) if r["spans"] else float("nan")
             print(f"{r['doc'][:58]:58} {r['pages']:5d} {r['sampled']:5d} {r['found']:5d} {r['right']:5d} "
@@ -201,10 +226,16 @@ def main() -> None:
             print(f"page span of the chunks holding them: mean {sum(spans) / len(spans):.2f}, max {max(spans)}, "
                   f"≤ 2 pages {within2:.3f}")
         print(f"chunks with pages {total['paged']}/{total['chunks']}; placed by their section (text not found) "
-              f"{total['fallbacks']}; labels as PDFium reads them {total['label_ok']}/{total['paged']}")
+              f"{total['fallbacks']}; numbered by printed labels {total['printed_chunks']}")
+        print(f"labels agreeing with PDFium (its /PageLabels, or physical positions): {total['label_ok']}/{total['paged']}")
+        print(f"printed page numbers read from headers/footers: {total['folio_pages']} pages cited, shown as that "
+              f"page's number by PDFium's text {total['folio_confirmed']} "
+              f"({total['folio_confirmed'] / max(1, total['folio_pages']):.4f})")
         print(f"elapsed {time.perf_counter() - t0:.1f} s")
         for w in wrong[:20]:
             print("WRONG", w)
+        for u in unconfirmed[:20]:
+            print("UNCONFIRMED", u)
 
 
 if __name__ == "__main__":

@@ -8,12 +8,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from docstrata.answers import render_neighbours
 from docstrata.chunking import chunk_tree
 from docstrata.convert import convert_file
+from docstrata.convert.pdf_pages import printed_folios
 from docstrata.models import Chunk, FileState, SearchResult, SourceFile, page_citation
 from docstrata.pages import assign_pages
 from docstrata.structure import build_tree
@@ -41,7 +43,8 @@ LABELS = "/PageLabels << /Nums [0 << /S /r >> 2 << /S /D >>] >>"  # i, ii, then 
 
 
 def agreement_pdf(catalog: str = LABELS, folios: list[str] = PRINTED) -> bytes:
-    return pdf_bytes([runs + [Run(300, 40, folio, 10)] for (_, runs), folio in zip(BODY, folios)], catalog=catalog)
+    return pdf_bytes([runs + ([Run(300, 40, folio, 10)] if folio else []) for (_, runs), folio in zip(BODY, folios)],
+                     catalog=catalog)
 
 
 def _parse(path: Path, max_tokens: int = 80):
@@ -82,18 +85,49 @@ def test_pdf_pages_follow_the_printed_page_labels(tmp_path):
     assert (sections["3"].page_start, sections["3"].page_end) == ("1", "1")
 
 
-def test_pdf_without_page_labels_is_numbered_by_position(tmp_path):
+def test_pdf_without_labels_takes_the_page_numbers_its_footers_print(tmp_path):
+    path = tmp_path / "folios.pdf"
+    path.write_bytes(agreement_pdf(catalog=""))  # no /PageLabels; the feet print i, ii, 1, 2
+    doc, _, chunks = _parse(path)
+    assert doc.page_labels == PRINTED
+    assert not any(line.strip() in PRINTED for line in doc.markdown.splitlines())
+    pay = _holder(chunks, "thirty days")
+    assert (pay.page_start, pay.page_end, pay.page_numbering, pay.physical_page_start) == ("1", "1", "printed", 3)
+    assert _holder(chunks, "ten business days").pages == "pp. ii–1"
+
+
+def test_pdf_without_labels_or_folios_is_numbered_by_position(tmp_path):
     path = tmp_path / "plain.pdf"
-    path.write_bytes(agreement_pdf(catalog="", folios=["1", "2", "3", "4"]))
+    path.write_bytes(agreement_pdf(catalog="", folios=["", "", "", ""]))
     doc, _, chunks = _parse(path)
     assert doc.page_labels == []
     pay = _holder(chunks, "thirty days")
     assert (pay.page_start, pay.page_end, pay.page_numbering, pay.physical_page_start) == ("3", "3", "physical", 3)
     assert pay.pages == "PDF p. 3"
     # a label tree that only restates positions (1, 2, 3, ...) is no evidence of printed numbers
-    path.write_bytes(agreement_pdf(catalog="/PageLabels << /Nums [0 << /S /D >>] >>", folios=["1", "2", "3", "4"]))
+    path.write_bytes(agreement_pdf(catalog="/PageLabels << /Nums [0 << /S /D >>] >>", folios=["", "", "", ""]))
     doc, _, chunks = _parse(path)
     assert doc.page_labels == [] and _holder(chunks, "thirty days").page_numbering == "physical"
+
+
+def _line(page: int, text: str, y: float):
+    return SimpleNamespace(page=page, text=text, y1=y, turned=False)
+
+
+def test_printed_folios_are_trusted_only_where_pages_count_on():
+    body = [_line(p, f"Body text of page {p + 1}.", y) for p in range(9) for y in (600, 500, 400, 300, 200)]
+    feet = ["", "ii", "iii", "Page 1-1", "1-2", "", "2-2", "2 of 9", "Section 8"]  # p6 prints "2-2" after p5's none
+    heads = ["4", "4", "4", "", "", "", "", "", ""]  # a chapter number atop pages: never counts on
+    lines = body + [_line(p, t, 50) for p, t in enumerate(feet) if t] + \
+        [_line(p, t, 750) for p, t in enumerate(heads) if t]
+    lines.append(_line(5, "Figure 7", 50))
+    labels = printed_folios(lines, 9)
+    # p3 "1-1"/p4 "1-2" agree; p6 "2-2" has no neighbour of its scheme; "2 of 9" none either
+    assert labels == ["", "ii", "iii", "1-1", "1-2", "", "", "", ""]
+    feet = ["", "1", "2", "", "4", "5"]  # a chapter opening without a folio gets the number between
+    lines = [_line(p, t, 50) for p, t in enumerate(feet) if t] + [_line(p, "Text.", 400) for p in range(6)]
+    assert printed_folios(lines, 6) == ["", "1", "2", "3", "4", "5"]
+    assert printed_folios([_line(p, "Text.", 400) for p in range(3)], 3) == []
 
 
 def test_pptx_slides_are_cited_as_slides(tmp_path):

@@ -73,8 +73,9 @@ class Document:
     beside the text, never in it (no marker pollutes chunks, BM25 or embeddings):
     ``page_offsets[i]`` is the character offset in ``markdown`` where physical page ``i`` (0-based)
     starts (non-decreasing; a page without text starts where the next one does), and
-    ``page_labels[i]`` its printed label when the source defines labels (PDF ``/PageLabels``:
-    ``"iv"``, ``"12"``, ``"A-3"``), else the list is empty and pages are numbered by position.
+    ``page_labels[i]`` its printed label (PDF ``/PageLabels``, else the page number its header or
+    footer prints: ``"iv"``, ``"12"``, ``"A-3"``; ``""`` for a page printing none), or the list is
+    empty and pages are numbered by position.
     """
 
     doc_key: str
@@ -199,11 +200,12 @@ class PageSpan:
     """The pages a passage of a paged source (PDF, PPTX) stands on, as citations give them.
 
     ``page_start`` / ``page_end``: the labels of its first and last page as a reader cites them
-    (``"iv"``, ``"14"``); ``page_numbering`` says what they are: ``"printed"`` — the page labels
-    the PDF defines (``/PageLabels``: roman front matter, restarts, prefixes such as ``"A-"``),
-    the numbers printed on the pages of a well-made PDF; ``"physical"`` — the PDF defines no
-    labels, so pages are numbered 1, 2, … by their position in the file; ``"slide"`` — PPTX slide
-    numbers. ``physical_page_start`` / ``physical_page_end``: 1-based positions of those pages in
+    (``"iv"``, ``"14"``, ``"2-3"``); ``page_numbering`` says what they are: ``"printed"`` — the
+    page labels the PDF defines (``/PageLabels``: roman front matter, restarts, prefixes such as
+    ``"A-"``) or, for a PDF without labels of its own, the page numbers printed in its pages'
+    headers and footers (trusted only where consecutive pages count on); ``"physical"`` — no
+    printed number for its first or last page, so pages are numbered 1, 2, … by their position in
+    the file; ``"slide"`` — PPTX slide numbers. ``physical_page_start`` / ``physical_page_end``: 1-based positions of those pages in
     the file (what a viewer's "go to page" takes), equal to the labels when ``physical``.
     The same five fields (:data:`PAGE_FIELDS`) sit on :class:`Chunk`, :class:`SearchResult`,
     :class:`SectionPage` and :class:`DefinitionEntry`.

@@ -56,21 +56,22 @@ class _Pages:
     def __init__(self, document: Document):
         self.offsets = document.page_offsets
         self.labels = document.page_labels if len(document.page_labels) == len(self.offsets) else []
-        unit = document.page_unit or "page"
-        self.numbering = "slide" if unit == "slide" else "printed" if self.labels else "physical"
+        self.slides = document.page_unit == "slide"
 
     def page_of(self, offset: int) -> int:
         """0-based physical page holding the character at ``offset`` (the last page starting at or
         before it: an empty page shares its offset with the next and never holds text)."""
         return max(0, bisect_right(self.offsets, offset) - 1)
 
-    def label(self, page: int) -> str:
-        return self.labels[page] if self.labels else str(page + 1)
-
     def span(self, start: int, end: int) -> PageSpan:
-        """Pages of the text from offset ``start`` to the character before ``end``."""
+        """Pages of the text from offset ``start`` to the character before ``end``: by their
+        printed labels when both its first and last page have one (a page that prints no number
+        has ``""``), else by their positions (``physical``); slides by their numbers."""
         first, last = self.page_of(start), self.page_of(max(start, end - 1))
-        return PageSpan(self.label(first), self.label(last), self.numbering, first + 1, last + 1)
+        if self.labels and self.labels[first] and self.labels[last]:
+            numbering = "slide" if self.slides else "printed"
+            return PageSpan(self.labels[first], self.labels[last], numbering, first + 1, last + 1)
+        return PageSpan(str(first + 1), str(last + 1), "slide" if self.slides else "physical", first + 1, last + 1)
 
 
 def _set(item, span: PageSpan | None) -> None:

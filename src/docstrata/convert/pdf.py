@@ -18,6 +18,7 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
     if b"%PDF" not in data[:1024]:
         raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
     lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
+    laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
     if not any(line.text.strip() for line in lines):
         raise ConversionError(doc_key, "no text layer in this PDF (scanned images?); OCR is not supported")
     warnings = []
@@ -32,7 +33,7 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
         _classify_by_font(lines)
     block_pages: list[tuple[int, int]] = []
     markdown = _pdf_markdown(_with_turned(lines, turned), block_pages)
-    return markdown, meta_title, warnings, pdf_page_marks(data, block_pages, n_pages, len(markdown))
+    return markdown, meta_title, warnings, pdf_page_marks(data, block_pages, n_pages, len(markdown), laid_out)
 
 
 def _drop_repeated_turned(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
