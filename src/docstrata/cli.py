@@ -470,10 +470,15 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
         _fail(str(e), 1)
     tree = build_tree(doc)
     from .embed import Embedder
+    from .models import page_citation
+    from .pages import assign_pages
 
+    assign_pages(doc, tree, [])  # a PDF's sections get their pages
     count = Embedder().count_tokens
     sections = [{"section_id": s.section_id, "title": s.title, "level": s.level, "number": s.number,
-                 "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases}
+                 "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases,
+                 **({"page_start": s.page_start, "page_end": s.page_end, "page_numbering": s.page_numbering}
+                    if s.page_start else {})}
                 for s in tree.sections]
     if json_out:
         print(escape_json_output(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
@@ -489,8 +494,10 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
     nodes = {None: root}
     for s in sections:
         parent = nodes.get(s["parent_id"], root)
+        pages = page_citation(s.get("page_start"), s.get("page_end"), s.get("page_numbering"))
         nodes[s["section_id"]] = parent.add(f"{_section_label(s)} "
-                                            f"[dim](level {s['level']}, {s['tokens']} tokens)[/dim]")
+                                            f"[dim](level {s['level']}, {s['tokens']} tokens"
+                                            f"{', ' + _safe(pages) if pages else ''})[/dim]")
     out.print(root)
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
     for d in tree.definitions:

@@ -105,8 +105,8 @@ class Section:
     ``heading`` the heading line as it appears in the document (may be empty for the preamble).
     ``aliases`` are the exact-match keys that name this section (``Section 4.2``, ``§ 4.2``, ``4.2``).
     ``start_line`` is the 1-based line in the Markdown where the section starts.
-    ``page_start`` / ``page_end``: the pages its text (heading and own body) starts and ends on,
-    for a paged source (see :class:`PageSpan`); ``None`` otherwise.
+    ``page_start`` / ``page_end`` / ``page_numbering``: the pages its text (heading and own body)
+    starts and ends on, for a paged source (see :class:`PageSpan`); ``None`` otherwise.
     """
 
     section_id: str
@@ -121,6 +121,7 @@ class Section:
     start_line: int = 1
     page_start: str | None = None
     page_end: str | None = None
+    page_numbering: str | None = None
 
 
 @dataclass
@@ -243,13 +244,18 @@ def page_fields(item: Any) -> dict[str, Any]:
 
 def page_range(items: list[Any]) -> dict[str, Any]:
     """The :data:`PAGE_FIELDS` spanning ``items`` in document order (each with page fields): from
-    the first one with a page to the last one's; all ``None`` when none has pages."""
+    the first one with a page to the last one's (by position when one end has a printed number and
+    the other not); all ``None`` when none has pages."""
     paged = [x for x in items if getattr(x, "page_start", None)]
     if not paged:
         return dict.fromkeys(PAGE_FIELDS)
     first, last = paged[0], paged[-1]
-    return {"page_start": first.page_start, "page_end": last.page_end, "page_numbering": first.page_numbering,
-            "physical_page_start": first.physical_page_start, "physical_page_end": last.physical_page_end}
+    out = {"page_start": first.page_start, "page_end": last.page_end, "page_numbering": first.page_numbering,
+           "physical_page_start": first.physical_page_start, "physical_page_end": last.physical_page_end}
+    if first.page_numbering != last.page_numbering:  # printed at one end only: both by position
+        out.update(page_start=str(first.physical_page_start), page_end=str(last.physical_page_end),
+                   page_numbering="physical")
+    return out
 
 
 @dataclass
