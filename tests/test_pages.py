@@ -174,6 +174,10 @@ tools:
     type: hierarchical_document
     description: Contracts
     source: docs/
+  - name: files
+    type: vectorstore
+    description: The same folder read as HoloDeck's unstructured vectorstore
+    source: docs/
 """
 
 
@@ -188,8 +192,9 @@ def project(tmp_path_factory):
     import docstrata
 
     with docstrata.open(root / "agent.yaml") as tools:
-        report = tools["contracts"].ingest()
-        assert not report.skipped, report.skipped
+        for name in ("contracts", "files"):
+            report = tools[name].ingest()
+            assert not report.skipped, report.skipped
     return root
 
 
@@ -222,11 +227,14 @@ def test_tool_answers_carry_pages_and_unpaged_documents_none(project):
         hits = t.search("what is a widget", top_k=3, mode="keyword")
         assert [(d.term, d.page_start) for d in hits.definitions] == [("Widget", "i")]
 
+        records = tools["files"].search("invoices payable within thirty days", top_k=3, mode="keyword")
+        assert next(r for r in records if "thirty days" in r.content).metadata["pages"] == "p. 1"
+
 
 def _cli(root: Path, *args: str) -> subprocess.CompletedProcess:
     from .test_mcp import server_env
 
-    proc = subprocess.run([sys.executable, "-m", "docstrata.cli", *args], cwd=root, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "docstrata.cli", *args, "-t", "contracts"], cwd=root, capture_output=True, text=True,
                           env=server_env(COLUMNS="200"), timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc

@@ -1447,7 +1447,8 @@ class VectorstoreTool(_BaseTool):
                 timing=timing)
             return SearchResults(
                 [RecordResult(id=r.chunk_id, content=r.content, score=r.score, source_file=r.source_path,
-                              metadata={"location": r.location} if r.parent_chain else {},
+                              metadata={**({"location": r.location} if r.parent_chain else {}),
+                                        **({"pages": r.pages} if r.pages else {})},  # a PDF's: "pp. 12–13"
                               semantic_score=r.semantic_score, keyword_score=r.keyword_score,
                               exact_match=r.exact_match, fused_score=r.fused_score, pinned=r.pinned)
                  for r in found], found.confidence, found.definitions, found.notices)
