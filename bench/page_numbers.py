@@ -20,7 +20,7 @@ right / accuracy (right / found), the mean and maximum page span of the chunks h
 lines, and two label checks: a chunk numbered ``physical`` has its physical numbers as labels, one
 ``printed`` by a PDF's own ``/PageLabels`` has PDFium's label (``FPDF_GetPageLabel``) of its
 pages; a page number docstrata read from a page's header or footer (PDFs without labels) must
-stand on one of the first or last three lines of PDFium's text of that page ("confirmed"; a
+stand on one of the first or last five lines of PDFium's text of that page ("confirmed"; a
 page given its number between two that print theirs cannot be, and is listed).
 """
 
@@ -151,12 +151,13 @@ def check(path: Path, per_doc: int, seed: int) -> dict:
 
 def prints_folio(text: str, label: str) -> bool:
     """Whether PDFium's text of a page shows ``label`` as its page number: alone on one of its
-    first or last three lines, or ending / starting one ("SP 800-30 Page ii", "12 of 40")."""
+    first or last five lines (a margin note and a two-line running header may come first), or
+    ending / starting one ("SP 800-30 Page ii", "12 of 40")."""
     rows = [r.strip() for r in re.split(r"[\r\n]+", text) if r.strip()]
     lab = re.escape(label)
     # \x02: PDFium's end-of-line hyphen, after which it runs a folio into the last text line
     pattern = re.compile(rf"(?:^|[\s\x02])(?:page\s+)?{lab}(?:\s+of\s+\d+)?$|^(?:page\s+)?{lab}(?:\s|$)", re.I)
-    return any(pattern.search(r) for r in rows[:3] + rows[-3:])
+    return any(pattern.search(r) for r in rows[:5] + rows[-5:])
 
 
 def nist_files(n: int, seed: int, into: Path) -> list[Path]:
@@ -234,7 +235,7 @@ def main() -> None:
         print(f"elapsed {time.perf_counter() - t0:.1f} s")
         for w in wrong[:20]:
             print("WRONG", w)
-        for u in unconfirmed[:20]:
+        for u in unconfirmed[:40]:
             print("UNCONFIRMED", u)
 
 
