@@ -86,7 +86,7 @@ def section_spans(document: Document, tree: DocumentTree) -> dict[str, PageSpan]
     """section id → pages of its heading and own body (its non-blank characters)."""
     pages = _Pages(document)
     markdown = document.markdown
-    line_starts = [0] + [m.end() for m in re.finditer("\n", markdown)]
+    line_starts = [0] + [m.end() for m in re.finditer("\r\n|\r|\n", markdown)]  # the parser's line breaks
     order = sorted(tree.sections, key=lambda s: s.start_line)
     out: dict[str, PageSpan] = {}
     for n, s in enumerate(order):
