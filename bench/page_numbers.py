@@ -144,7 +144,8 @@ def check(path: Path, per_doc: int, seed: int) -> dict:
     unconfirmed = [f"{path.name}: physical page {p} labelled {lab!r}" for p, lab in sorted(shown.items())
                    if p not in confirmed]
     return {"doc": path.name, "pages": len(texts), "sampled": len(lines), "found": found, "right": right,
-            "spans": spans, "wrong": wrong, "chunks": len(chunks), "paged": sum(c.page_start is not None for c in chunks),
+            "spans": spans, "wrong": wrong, "chunks": len(chunks),
+            "paged": sum(c.page_start is not None for c in chunks),
             "label_ok": label_ok, "fallbacks": fallbacks, "folio_pages": len(shown), "folio_confirmed": len(confirmed),
             "unconfirmed": unconfirmed, "printed_chunks": sum(c.page_numbering == "printed" for c in chunks)}
 
@@ -228,7 +229,8 @@ def main() -> None:
                   f"≤ 2 pages {within2:.3f}")
         print(f"chunks with pages {total['paged']}/{total['chunks']}; placed by their section (text not found) "
               f"{total['fallbacks']}; numbered by printed labels {total['printed_chunks']}")
-        print(f"labels agreeing with PDFium (its /PageLabels, or physical positions): {total['label_ok']}/{total['paged']}")
+        print(f"labels agreeing with PDFium (its /PageLabels, or physical positions): "
+              f"{total['label_ok']}/{total['paged']}")
         print(f"printed page numbers read from headers/footers: {total['folio_pages']} pages cited, shown as that "
               f"page's number by PDFium's text {total['folio_confirmed']} "
               f"({total['folio_confirmed'] / max(1, total['folio_pages']):.4f})")

@@ -234,8 +234,8 @@ def test_tool_answers_carry_pages_and_unpaged_documents_none(project):
 def _cli(root: Path, *args: str) -> subprocess.CompletedProcess:
     from .test_mcp import server_env
 
-    proc = subprocess.run([sys.executable, "-m", "docstrata.cli", *args, "-t", "contracts"], cwd=root, capture_output=True, text=True,
-                          env=server_env(COLUMNS="200"), timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "docstrata.cli", *args, "-t", "contracts"], cwd=root,
+                          capture_output=True, text=True, env=server_env(COLUMNS="200"), timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc
 

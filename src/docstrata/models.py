@@ -2,7 +2,8 @@
 
 Flow: ``sources`` → :class:`SourceFile` → ``convert`` → :class:`Document` → ``structure`` →
 :class:`DocumentTree` (:class:`Section` list, :class:`DefinitionEntry`, :class:`CrossReference`) →
-``chunking`` → :class:`Chunk` → ``context`` / ``embed`` → ``store``. Structured data: ``records`` →
+``chunking`` → :class:`Chunk` → ``pages`` (a paged source's pages onto sections and chunks,
+:class:`PageSpan`) → ``context`` / ``embed`` → ``store``. Structured data: ``records`` →
 :class:`Record`. Search returns :class:`SearchResult` (documents) or :class:`RecordResult` (records).
 Every stage takes and returns these; none reaches into another stage's helpers.
 """
@@ -206,8 +207,9 @@ class PageSpan:
     ``"A-"``) or, for a PDF without labels of its own, the page numbers printed in its pages'
     headers and footers (trusted only where consecutive pages count on); ``"physical"`` — no
     printed number for its first or last page, so pages are numbered 1, 2, … by their position in
-    the file; ``"slide"`` — PPTX slide numbers. ``physical_page_start`` / ``physical_page_end``: 1-based positions of those pages in
-    the file (what a viewer's "go to page" takes), equal to the labels when ``physical``.
+    the file; ``"slide"`` — PPTX slide numbers. ``physical_page_start`` / ``physical_page_end``:
+    1-based positions of those pages in the file (what a viewer's "go to page" takes), equal to
+    the labels when ``physical``.
     The same five fields (:data:`PAGE_FIELDS`) sit on :class:`Chunk`, :class:`SearchResult`,
     :class:`SectionPage` and :class:`DefinitionEntry`.
     """

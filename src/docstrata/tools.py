@@ -1115,7 +1115,8 @@ class HierarchicalDocumentTool(_BaseTool):
 
         ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
         chunks = {c.chunk_id: c for c in self.store.get_chunks(ids)} if ids else {}
-        return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d for d in entries]
+        return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d
+                for d in entries]
 
     def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
         return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest

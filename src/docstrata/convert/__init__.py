@@ -35,7 +35,8 @@ Per format:
 
 Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``, ``office``
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
-lines) and ``pdf_headings`` (outline and font-statistics heading recovery).
+lines), ``pdf_headings`` (outline and font-statistics heading recovery) and ``pdf_pages`` (page
+boundaries and printed page labels, kept beside the Markdown for :mod:`docstrata.pages`).
 """
 
 from __future__ import annotations

@@ -27,9 +27,10 @@ def pdf_page_marks(data: bytes, block_pages: list[tuple[int, int]], n_pages: int
     """``{"page_offsets", "page_labels", "page_unit"}`` for ``Document``.
 
     ``block_pages``: ``(offset, page)`` of each Markdown block in document order (page 0-based);
-    ``n_pages``: the PDF's page count; ``text_length``: the Markdown's length. ``page_offsets[p]`` is the offset of the first block on page
-    ``p`` or later (a page without text starts where the next one does; pages after the last text
-    start at the end of the text); a block placed out of page order never moves a boundary back.
+    ``n_pages``: the PDF's page count; ``text_length``: the Markdown's length.
+    ``page_offsets[p]`` is the offset of the first block on page ``p`` or later (a page without
+    text starts where the next one does; pages after the last text start at the end of the text);
+    a block placed out of page order never moves a boundary back.
     ``page_labels``: the labels the PDF defines (:func:`pdf_page_labels`); without them, the
     page numbers printed in the pages' headers and footers (:func:`printed_folios`, from the
     layout ``lines``, running lines included), ``""`` for a page without one; ``[]`` when neither.
