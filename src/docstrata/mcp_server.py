@@ -474,7 +474,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
     server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
                     description=_describe(cfg, "Searches these documents along their structure and returns the "
                                                "best passages, each with its score, source document, section id, "
-                                               "location (section titles) and the defined terms it uses (their "
+                                               "location (section titles), pages (PDF page, PPTX slide) and the "
+                                               "defined terms it uses (their "
                                                "definitions once, at the end), plus a confidence signal. Narrow "
                                                "with 'document' and 'section'."))
     server.add_tool(get_section, name=f"{name}_get_section", title=f"Read a section of {name}",
