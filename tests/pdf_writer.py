@@ -27,8 +27,9 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def pdf_bytes(pages: list[list[Run]], width: float = 612, height: float = 792) -> bytes:
-    """A PDF (1.4, uncompressed) with one page per list of runs (ASCII text only)."""
+def pdf_bytes(pages: list[list[Run]], width: float = 612, height: float = 792, catalog: str = "") -> bytes:
+    """A PDF (1.4, uncompressed) with one page per list of runs (ASCII text only); ``catalog``:
+    more entries of the document catalog, as PDF source (``/PageLabels << /Nums [...] >>``)."""
     objects: list[bytes] = []
     font_ids = {}
     for key, base in FONTS.items():
@@ -50,7 +51,7 @@ def pdf_bytes(pages: list[list[Run]], width: float = 612, height: float = 792) -
         page_ids.append(len(objects))
     objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{n} 0 R' for n in page_ids)}] /Count {len(pages)} >>".encode())
     assert len(objects) == pages_id
-    objects.append(f"<< /Type /Catalog /Pages {pages_id} 0 R >>".encode())
+    objects.append(f"<< /Type /Catalog /Pages {pages_id} 0 R {catalog}>>".encode())
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for n, body in enumerate(objects, start=1):

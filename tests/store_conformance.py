@@ -72,6 +72,7 @@ KEYWORD_QUERIES = ["rent payment", "password", "laptops encryption lost", "Secti
 PHRASES = ["bank transfer", "transfer bank", "203(a)(1)", "must never be shared", "self-service portal"]
 
 _corpus_cache: dict[str, list[tuple[StoredChunk, list[DefinitionEntry]]]] = {}
+PAGES = [("i", "ii", "printed"), ("1", "2", "printed"), ("2", "3", "printed")]  # lease.md chunk pages
 
 
 def corpus(embedder) -> dict[str, tuple[list[StoredChunk], list[DefinitionEntry]]]:
@@ -83,6 +84,9 @@ def corpus(embedder) -> dict[str, tuple[list[StoredChunk], list[DefinitionEntry]
                 chunk = Chunk(chunk_id=f"{doc_key}#{ordinal}", doc_key=doc_key, ordinal=ordinal, content=content,
                               section_id=sid, parent_chain=ctx.split(" > ")[1:], heading_level=1, context=ctx,
                               document_title=ctx.split(" > ")[0], aliases=aliases, definitions=terms)
+                if doc_key == "contracts/lease.md":  # as from a PDF: its pages round-trip (the others have none)
+                    chunk.page_start, chunk.page_end, chunk.page_numbering = PAGES[ordinal]
+                    chunk.physical_page_start, chunk.physical_page_end = ordinal + 3, ordinal + 4
                 texts = [chunk.contextualized_content]
                 if sid == "devices":
                     texts = [_FILLER_WINDOW, chunk.contextualized_content]
@@ -178,6 +182,8 @@ class StoreConformance:
         chunks, defs = docs["contracts/lease.md"]
         got = store.document_chunks("contracts/lease.md")
         assert [c.to_dict() for c in got] == [sc.chunk.to_dict() for sc in chunks]
+        assert [(c.page_start, c.page_end, c.page_numbering) for c in got] == PAGES
+        assert [c.physical_page_start for c in store.get_chunks(["contracts/lease.md#2", "faq/a.md#0"])] == [5, None]
         assert store.chunk_hashes("contracts/lease.md") == {
             sc.chunk.chunk_id: sha256_text(sc.chunk.contextualized_content) for sc in chunks}
         ids = ["handbook/security.md#2", "missing#9", "contracts/lease.md#0"]

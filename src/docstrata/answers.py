@@ -19,7 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from .index.keyword import QUERY_STOPWORDS
-from .models import DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, reference_line
+from .models import (PAGE_FIELDS, DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, page_citation,
+                     page_fields, reference_line)
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
@@ -95,10 +96,17 @@ def _definition_rows(results: SearchResults, cap: int | None, shown: dict[str, s
         shown_text = f"(stated in passage {holder} above)" if holder else text
         if not holder and cap is not None and len(text) > cap:
             shown_text = (text[:cap].rsplit(" ", 1)[0] + " …") if cap else "(left out for size; get_definition gives it)"
-        row = {"term": d.term, "definition": shown_text, "document": d.doc_key, "section_id": d.section_id}
+        row = {"term": d.term, "definition": shown_text, "document": d.doc_key, "section_id": d.section_id,
+               **_pages_of(d)}
         same[(d.term.casefold(), text)] = row
         rows.append(row)
     return rows
+
+
+def _pages_of(item) -> dict[str, Any]:
+    """The page fields of ``item`` (:data:`~docstrata.models.PAGE_FIELDS`) that are set: none for
+    an unpaged source, so its answers carry no nulls."""
+    return {k: v for k, v in page_fields(item).items() if v is not None}
 
 
 def _read_more(tool: str, r) -> str:
@@ -110,7 +118,7 @@ def _read_more(tool: str, r) -> str:
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
 # compact answers for agents, not a different meaning.
 _OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated", "pinpoint",
-             "cross_references", "definitions", "chunk_type", "document_title")
+             "cross_references", "definitions", "chunk_type", "document_title", *PAGE_FIELDS)
 
 
 def compact(hit: dict[str, Any]) -> dict[str, Any]:
@@ -229,6 +237,8 @@ def _assemble(results: SearchResults, query: str, hits, blocks, shown, def_cap, 
     if defs:
         text += "\n\n---\n\nDefinitions (each once; hits name the terms they use):\n" + "\n".join(
             f"- {d['term']} ({d['document']}" + (f", section {d['section_id']}" if d["section_id"] else "")
+            + (f", {page_citation(d['page_start'], d.get('page_end'), d.get('page_numbering'))}"
+               if d.get("page_start") else "")
             + (f"; also {', '.join(d['also_in'])}" if d.get("also_in") else "") + f"): {d['definition']}"
             for d in defs)
     confidence = {k: round(v, 6) if isinstance(v, float) else v for k, v in results.confidence.to_dict().items()}
@@ -357,9 +367,10 @@ def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> t
         loc = " > ".join(c.parent_chain)
         is_asked = i == asked
         out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text,
-                    **({"requested": True} if is_asked else {})})
+                    **_pages_of(c), **({"requested": True} if is_asked else {})})
+        pages = page_citation(c.page_start, c.page_end, c.page_numbering)
         blocks.append(f"Chunk: {c.chunk_id}{' (asked for)' if is_asked else ''}\nLocation: {loc}\n"
-                      f"Section: {c.section_id}\n\n{text}")
+                      f"Section: {c.section_id}\n" + (f"Pages: {pages}\n" if pages else "") + f"\n{text}")
     doc = chunks[0].doc_key if chunks else ""
     text = f"Source: {doc}\n\n" + SEPARATOR.join(blocks)
     if cut:

@@ -478,10 +478,15 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
         _fail(str(e), 1)
     tree = build_tree(doc)
     from .embed import Embedder
+    from .models import page_citation
+    from .pages import assign_pages
 
+    assign_pages(doc, tree, [])  # a PDF's sections get their pages
     count = Embedder().count_tokens
     sections = [{"section_id": s.section_id, "title": s.title, "level": s.level, "number": s.number,
-                 "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases}
+                 "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases,
+                 **({"page_start": s.page_start, "page_end": s.page_end, "page_numbering": s.page_numbering}
+                    if s.page_start else {})}
                 for s in tree.sections]
     if json_out:
         print(escape_json_output(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
@@ -497,8 +502,10 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
     nodes = {None: root}
     for s in sections:
         parent = nodes.get(s["parent_id"], root)
+        pages = page_citation(s.get("page_start"), s.get("page_end"), s.get("page_numbering"))
         nodes[s["section_id"]] = parent.add(f"{_section_label(s)} "
-                                            f"[dim](level {s['level']}, {s['tokens']} tokens)[/dim]")
+                                            f"[dim](level {s['level']}, {s['tokens']} tokens"
+                                            f"{', ' + _safe(pages) if pages else ''})[/dim]")
     out.print(root)
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
     for d in tree.definitions:
@@ -621,17 +628,19 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
                    json_out: bool = typer.Option(False, "--json")) -> None:
     """Print how the documents define a term (one entry per document). Exit 1 when none does."""
     _setup()
+    from .models import page_fields
     from .tools import HierarchicalDocumentTool
 
     t, found = _read(config, tool, HierarchicalDocumentTool, lambda t: t.get_definition(term, document))
-    hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id}
-            for d in found]
+    hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id,
+             **{k: v for k, v in page_fields(d).items() if v is not None}} for d in found]
     if json_out:
         print(escape_json_output(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
+                                                   + (f", {d.pages}" if d.pages else "")
                                                    + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
-                                                   + f"\n\n{h['definition'].strip()}" for h in hits)))
+                                                   + f"\n\n{h['definition'].strip()}" for h, d in zip(hits, found))))
     if not hits:
         where = f" in {document!r}" if document else ""
         _fail(f"no definition of {term!r}{where} in tool '{t.name}'", 1)

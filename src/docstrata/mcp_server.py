@@ -45,14 +45,14 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from . import __version__
 from .config import AgentConfig, load_config
 from .errors import ConfigError, DocstrataError, StoreError
 from .redact import install_log_redaction, redact, register_secret, short
 from . import answers
-from .models import SearchMode
+from .models import PAGE_FIELDS, SearchMode, page_fields
 from .tools import HierarchicalDocumentTool, Toolset, VectorstoreTool
 
 log = logging.getLogger("docstrata.mcp")
@@ -96,7 +96,33 @@ class ConfidenceOut(_Out):
     content_words: bool = True
 
 
-class DefinitionRef(_Out):
+_PAGE_START = ("Label of the page the passage starts on, for a paged source (PDF page, PPTX slide): the printed "
+               "label the PDF defines ('iv', '14') or, with page_numbering 'physical', the page's position in "
+               "the file; absent for an unpaged source")
+
+
+class _Pages(_Out):
+    """The pages a passage of a paged source stands on (see page_numbering); absent otherwise."""
+
+    page_start: str | None = Field(default=None, description=_PAGE_START)
+    page_end: str | None = Field(default=None, description="Label of the page it ends on (as page_start)")
+    page_numbering: str | None = Field(default=None, description="'printed' (the PDF's own page labels), "
+                                       "'physical' (no labels: 1-based position in the file) or 'slide'")
+    physical_page_start: int | None = Field(default=None, description="1-based position of the first page in "
+                                            "the file (a viewer's 'go to page')")
+    physical_page_end: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_pages(self, handler):
+        """An unpaged source's answers carry no null page fields."""
+        data = handler(self)
+        for key in PAGE_FIELDS:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+
+class DefinitionRef(_Pages):
     term: str
     definition: str
     document: str
@@ -114,9 +140,9 @@ class PinpointOut(_Out):
     text: str = Field(description="The item's text (cut like content to the answer's budget)")
 
 
-class SearchHit(_Out):
-    """One passage: scores, citation (document, section, location) and the defined terms it uses.
-    Optional fields holding their default (null, false, empty) are left out of the answer."""
+class SearchHit(_Pages):
+    """One passage: scores, citation (document, section, location, pages) and the defined terms it
+    uses. Optional fields holding their default (null, false, empty) are left out of the answer."""
 
     id: str = Field(description="Chunk id ('doc.md#12'); pass it to *_get_neighbours")
     chunk_id: str
@@ -157,7 +183,7 @@ class SearchOutput(_Out):
     truncated: bool = False
 
 
-class SectionOutput(_Out):
+class SectionOutput(_Pages):
     document: str
     section_id: str = Field(description="'' when the whole document was read")
     title: str = ""
@@ -171,7 +197,7 @@ class SectionOutput(_Out):
     truncated: bool = False
 
 
-class NeighbourChunk(_Out):
+class NeighbourChunk(_Pages):
     chunk_id: str
     section_id: str
     location: str
@@ -205,7 +231,7 @@ class DocumentsOutput(_Out):
     next_offset: int | None = None
 
 
-class DefinitionHit(_Out):
+class DefinitionHit(_Pages):
     term: str
     definition: str
     document: str
@@ -450,17 +476,19 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         if not found:
             where = f" in {short(document)}" if document else ""
             raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'")
-        hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id)
-                for d in found]
+        hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id,
+                              **page_fields(d)) for d in found]
         text = _RESULT_SEPARATOR.join(
-            f"Term: {h.term}\nSource: {h.document}" + (f"\nSection: {h.section_id}" if h.section_id else "")
-            + f"\n\n{h.definition.strip()}" for h in hits)
+            f"Term: {h.term}\nSource: {h.document}" + (f", {d.pages}" if d.pages else "")
+            + (f"\nSection: {h.section_id}" if h.section_id else "")
+            + f"\n\n{h.definition.strip()}" for h, d in zip(hits, found))
         return _text_result(text, DefinitionOutput(term=term, definitions=hits))
 
     server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
                     description=_describe(cfg, "Searches these documents along their structure and returns the "
                                                "best passages, each with its score, source document, section id, "
-                                               "location (section titles) and the defined terms it uses (their "
+                                               "location (section titles), pages (PDF page, PPTX slide) and the "
+                                               "defined terms it uses (their "
                                                "definitions once, at the end), plus a confidence signal. Narrow "
                                                "with 'document' and 'section'."))
     server.add_tool(get_section, name=f"{name}_get_section", title=f"Read a section of {name}",

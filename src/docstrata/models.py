@@ -2,7 +2,8 @@
 
 Flow: ``sources`` → :class:`SourceFile` → ``convert`` → :class:`Document` → ``structure`` →
 :class:`DocumentTree` (:class:`Section` list, :class:`DefinitionEntry`, :class:`CrossReference`) →
-``chunking`` → :class:`Chunk` → ``context`` / ``embed`` → ``store``. Structured data: ``records`` →
+``chunking`` → :class:`Chunk` → ``pages`` (a paged source's pages onto sections and chunks,
+:class:`PageSpan`) → ``context`` / ``embed`` → ``store``. Structured data: ``records`` →
 :class:`Record`. Search returns :class:`SearchResult` (documents) or :class:`RecordResult` (records).
 Every stage takes and returns these; none reaches into another stage's helpers.
 """
@@ -70,6 +71,13 @@ class Document:
     the browser numbers (its sections are its headings; its ``<ol>`` steps are body text).
     ``heading_levels`` says the Markdown heading levels are the source markup's nesting (legislation
     XML): the parser nests headings by level alone, not by container ranks (Title > Division).
+    Paged sources (PDF pages, PPTX slides; ``page_unit`` says which) keep their page boundaries
+    beside the text, never in it (no marker pollutes chunks, BM25 or embeddings):
+    ``page_offsets[i]`` is the character offset in ``markdown`` where physical page ``i`` (0-based)
+    starts (non-decreasing; a page without text starts where the next one does), and
+    ``page_labels[i]`` its printed label (PDF ``/PageLabels``, else the page number its header or
+    footer prints: ``"iv"``, ``"12"``, ``"A-3"``; ``""`` for a page printing none), or the list is
+    empty and pages are numbered by position.
     """
 
     doc_key: str
@@ -81,6 +89,9 @@ class Document:
     anchors: dict[str, str] = field(default_factory=dict)
     list_items: bool = True  # Markdown ordered-list items may be sections (False: HTML whose lists are generated)
     heading_levels: bool = False  # heading levels are the markup's nesting (True: legislation XML)
+    page_offsets: list[int] = field(default_factory=list)  # page i (0-based, physical) starts at this offset
+    page_labels: list[str] = field(default_factory=list)  # printed label of each page (PDF /PageLabels), if any
+    page_unit: str = ""  # "page" (PDF) or "slide" (PPTX); "" for an unpaged source
 
 
 @dataclass
@@ -96,6 +107,8 @@ class Section:
     ``heading`` the heading line as it appears in the document (may be empty for the preamble).
     ``aliases`` are the exact-match keys that name this section (``Section 4.2``, ``§ 4.2``, ``4.2``).
     ``start_line`` is the 1-based line in the Markdown where the section starts.
+    ``page_start`` / ``page_end`` / ``page_numbering``: the pages its text (heading and own body)
+    starts and ends on, for a paged source (see :class:`PageSpan`); ``None`` otherwise.
     """
 
     section_id: str
@@ -108,17 +121,32 @@ class Section:
     text: str = ""
     aliases: list[str] = field(default_factory=list)
     start_line: int = 1
+    page_start: str | None = None
+    page_end: str | None = None
+    page_numbering: str | None = None
 
 
 @dataclass
 class DefinitionEntry:
-    """A defined term: ``term`` as written, its ``definition`` text, where it is defined."""
+    """A defined term: ``term`` as written, its ``definition`` text, where it is defined. The page
+    fields (:data:`PAGE_FIELDS`, see :class:`PageSpan`) are those of the chunk defining it, filled
+    when the tool answers (stores keep no pages for definitions); ``None`` for an unpaged source."""
 
     term: str
     definition: str
     doc_key: str
     section_id: str | None = None
     chunk_id: str | None = None
+    page_start: str | None = None
+    page_end: str | None = None
+    page_numbering: str | None = None
+    physical_page_start: int | None = None
+    physical_page_end: int | None = None
+
+    @property
+    def pages(self) -> str:
+        """The pages as a citation names them (``"p. 14"``), or ``""``."""
+        return page_citation(self.page_start, self.page_end, self.page_numbering)
 
 
 @dataclass
@@ -167,6 +195,72 @@ class DocumentTree:
         return None
 
 
+PAGE_FIELDS = ("page_start", "page_end", "page_numbering", "physical_page_start", "physical_page_end")
+
+
+@dataclass(frozen=True)
+class PageSpan:
+    """The pages a passage of a paged source (PDF, PPTX) stands on, as citations give them.
+
+    ``page_start`` / ``page_end``: the labels of its first and last page as a reader cites them
+    (``"iv"``, ``"14"``, ``"2-3"``); ``page_numbering`` says what they are: ``"printed"`` — the
+    page labels the PDF defines (``/PageLabels``: roman front matter, restarts, prefixes such as
+    ``"A-"``) or, for a PDF without labels of its own, the page numbers printed in its pages'
+    headers and footers (trusted only where consecutive pages count on); ``"physical"`` — no
+    printed number for its first or last page, so pages are numbered 1, 2, … by their position in
+    the file; ``"slide"`` — PPTX slide numbers. ``physical_page_start`` / ``physical_page_end``:
+    1-based positions of those pages in the file (what a viewer's "go to page" takes), equal to
+    the labels when ``physical``.
+    The same five fields (:data:`PAGE_FIELDS`) sit on :class:`Chunk`, :class:`SearchResult`,
+    :class:`SectionPage` and :class:`DefinitionEntry`.
+    """
+
+    page_start: str
+    page_end: str
+    page_numbering: str
+    physical_page_start: int
+    physical_page_end: int
+
+    def citation(self) -> str:
+        """``"p. 14"``, ``"pp. 12–13"``, ``"slide 3"``, ``"slides 3–4"``."""
+        return page_citation(self.page_start, self.page_end, self.page_numbering)
+
+
+def page_citation(page_start: str | None, page_end: str | None, page_numbering: str | None = None) -> str:
+    """How a citation names pages: ``"p. 14"``, ``"pp. 12–13"`` (an en dash), ``"slide 3"``,
+    ``"slides 3–4"``; ``""`` without pages. Physical numbering (the PDF defines no page labels,
+    so the number is the page's position in the file, which may differ from the number printed on
+    it) says so: ``"PDF p. 14"``."""
+    if not page_start:
+        return ""
+    end = page_end or page_start
+    if page_numbering == "slide":
+        return f"slide {page_start}" if end == page_start else f"slides {page_start}–{end}"
+    text = f"p. {page_start}" if end == page_start else f"pp. {page_start}–{end}"
+    return f"PDF {text}" if page_numbering == "physical" else text
+
+
+def page_fields(item: Any) -> dict[str, Any]:
+    """The :data:`PAGE_FIELDS` of ``item`` (a chunk, hit, page or definition) as a dict."""
+    return {name: getattr(item, name, None) for name in PAGE_FIELDS}
+
+
+def page_range(items: list[Any]) -> dict[str, Any]:
+    """The :data:`PAGE_FIELDS` spanning ``items`` in document order (each with page fields): from
+    the first one with a page to the last one's (by position when one end has a printed number and
+    the other not); all ``None`` when none has pages."""
+    paged = [x for x in items if getattr(x, "page_start", None)]
+    if not paged:
+        return dict.fromkeys(PAGE_FIELDS)
+    first, last = paged[0], paged[-1]
+    out = {"page_start": first.page_start, "page_end": last.page_end, "page_numbering": first.page_numbering,
+           "physical_page_start": first.physical_page_start, "physical_page_end": last.physical_page_end}
+    if first.page_numbering != last.page_numbering:  # printed at one end only: both by position
+        out.update(page_start=str(first.physical_page_start), page_end=str(last.physical_page_end),
+                   page_numbering="physical")
+    return out
+
+
 @dataclass
 class Chunk:
     """A retrievable piece of a document.
@@ -178,6 +272,9 @@ class Chunk:
     ``definitions`` lists terms defined in this chunk; ``cross_references`` the references
     it makes; ``aliases`` the exact-match keys of its section (first chunk of a section only
     carries them at rank 0 in the exact index).
+    Page fields (:data:`PAGE_FIELDS`, meaning in :class:`PageSpan`): the pages of a paged source
+    (PDF, PPTX) the chunk's text starts and ends on; all ``None`` for an unpaged source and for a
+    chunk stored before pages were kept (a re-ingest with ``--force`` fills them).
     """
 
     chunk_id: str
@@ -198,10 +295,20 @@ class Chunk:
     cross_references: list[CrossReference] = field(default_factory=list)
     oversized: bool = False  # one indivisible unit (table row, code line) over the budget
     metadata: dict[str, Any] = field(default_factory=dict)
+    page_start: str | None = None
+    page_end: str | None = None
+    page_numbering: str | None = None
+    physical_page_start: int | None = None
+    physical_page_end: int | None = None
 
     @property
     def contextualized_content(self) -> str:
         return f"{self.context}\n\n{self.content}" if self.context else self.content
+
+    @property
+    def pages(self) -> str:
+        """The pages as a citation names them (``"pp. 12–13"``), or ``""``."""
+        return page_citation(self.page_start, self.page_end, self.page_numbering)
 
     @property
     def content_sha256(self) -> str:
@@ -419,6 +526,8 @@ class SearchResult:
     answers show that span with the lead-in of its enclosing items, the rest of the chunk left out
     (``content`` stays the whole chunk); its ``definitions_context`` and ``cross_references`` are
     those of the item and its lead-in. ``pinpoint_start`` is ``pinpoint.start``.
+    ``page_start`` … ``physical_page_end``: the pages of a paged source the
+    chunk stands on (:class:`PageSpan`), ``None`` otherwise; :attr:`pages` cites them ("pp. 12–13").
     """
 
     chunk_id: str
@@ -444,6 +553,11 @@ class SearchResult:
     truncated: bool = False
     content_chars: int = 0
     pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
+    page_start: str | None = None  # the page fields of the chunk (PAGE_FIELDS, PageSpan); None: unpaged
+    page_end: str | None = None
+    page_numbering: str | None = None
+    physical_page_start: int | None = None
+    physical_page_end: int | None = None
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -464,6 +578,11 @@ class SearchResult:
         """Where the lines of the sub-item the query cites start in ``content`` (``None`` without one)."""
         return self.pinpoint.start if self.pinpoint is not None else None
 
+    @property
+    def pages(self) -> str:
+        """The pages as a citation names them (``"p. 14"``, ``"pp. iv–v"``, ``"slide 3"``), or ``""``."""
+        return page_citation(self.page_start, self.page_end, self.page_numbering)
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["id"] = self.chunk_id
@@ -482,7 +601,7 @@ class SearchResult:
             passage = pin.view(self.content)[0] if pin is not None else self.content.strip()
         lines = [
             score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags),
-            f"Source: {self.source_path}",
+            f"Source: {self.source_path}" + (f", {self.pages}" if self.pages else ""),
             f"Location: {self.location}",
             f"Section: {self.section_id}",
             f"Chunk: {self.chunk_id}",
@@ -610,7 +729,9 @@ class SectionPage:
     read the next page; ``chunk_ids`` the chunks this page draws from; ``chunks`` those chunks.
     Iterating a page yields its chunks (so code written for the old ``list[Chunk]`` still runs).
     ``notice`` is non-empty when the asked pinpoint (``Section 2.1(c)``) is no section of its own
-    and the page shows the most specific section that holds it.
+    and the page shows the most specific section that holds it. ``page_start`` …
+    ``physical_page_end``: the pages of a paged source this text stands on (of the chunks it draws
+    from; :class:`PageSpan`), ``None`` otherwise.
     """
 
     document: str
@@ -624,6 +745,16 @@ class SectionPage:
     next_cursor: str | None = None
     chunks: list[Chunk] = field(default_factory=list, repr=False, compare=False)
     notice: str = ""  # set when a cited pinpoint fell back to the section holding it (also atop ``content``)
+    page_start: str | None = None  # pages of this page's chunks (PAGE_FIELDS, PageSpan); None: unpaged
+    page_end: str | None = None
+    page_numbering: str | None = None
+    physical_page_start: int | None = None
+    physical_page_end: int | None = None
+
+    @property
+    def pages(self) -> str:
+        """The pages this text stands on as a citation names them (``"pp. 12–13"``), or ``""``."""
+        return page_citation(self.page_start, self.page_end, self.page_numbering)
 
     @property
     def truncated(self) -> bool:
@@ -645,7 +776,8 @@ class SectionPage:
         return d
 
     def format(self, cursor_hint: str = "") -> str:
-        head = [f"Source: {self.document}", f"Location: {self.location}", f"Section: {self.section_id or '(whole document)'}"]
+        head = [f"Source: {self.document}" + (f", {self.pages}" if self.pages else ""), f"Location: {self.location}",
+                f"Section: {self.section_id or '(whole document)'}"]
         end = self.offset + len(self.content)
         if self.truncated:
             head.append(f"Characters {self.offset + 1}-{end} of {self.total_chars}")

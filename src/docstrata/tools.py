@@ -23,7 +23,7 @@ from .index.keyword import ANALYSIS_VERSION
 from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure,
                              progress_note)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
-                     SearchResults, SectionPage, SkippedFile, sha256_text)
+                     SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .pinpoint import certain_item, locate_pinpoint
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definitions_used, non_increasing,
@@ -630,6 +630,10 @@ class HierarchicalDocumentTool(_BaseTool):
                               extract_cross_references=cfg.extract_cross_references)
             chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=cfg.max_chunk_tokens,
                                 overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
+            if doc.page_offsets:  # a PDF's pages, a PPTX's slides: each section's and chunk's first/last
+                from .pages import assign_pages
+
+                assign_pages(doc, tree, chunks)
         check_chunks(sf.doc_key, len(chunks), limits)
         return doc, tree, chunks
 
@@ -792,7 +796,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
                 chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
                 contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
-                score=h.score, pinned=h.pinned))
+                score=h.score, pinned=h.pinned, **page_fields(c)))
             if pin is not None:  # cite the item, with the references it makes
                 results[-1].cross_references = [x for x in results[-1].cross_references
                                                 if x.get("text") and x["text"] in cited]
@@ -809,10 +813,19 @@ class HierarchicalDocumentTool(_BaseTool):
         if run.dropped:
             notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded),
-                             list(used.values()), notices)
+                             self._with_pages(list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         return await asyncio.to_thread(self.search, query, **kw)
+
+    def _with_pages(self, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
+        """``entries`` with the page fields of the chunks defining them (a paged source's)."""
+        import dataclasses
+
+        ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
+        chunks = {c.chunk_id: c for c in self.store.get_chunks(ids)} if ids else {}
+        return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d
+                for d in entries]
 
     def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
         return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
@@ -921,7 +934,7 @@ class HierarchicalDocumentTool(_BaseTool):
                            location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
                            offset=start, total_chars=len(text),
                            next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
-                           notice=notice)
+                           notice=notice, **page_range(in_page))
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
@@ -956,7 +969,7 @@ class HierarchicalDocumentTool(_BaseTool):
         for key in [term_key(term), *singular_term_keys(term)]:
             found = self.store.definitions(term_key=key, doc_key=doc_key)
             if found:
-                return found
+                return self._with_pages(found)
         return []
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
@@ -1123,7 +1136,8 @@ class VectorstoreTool(_BaseTool):
                 timing=timing)
             return SearchResults(
                 [RecordResult(id=r.chunk_id, content=r.content, score=r.score, source_file=r.source_path,
-                              metadata={"location": r.location} if r.parent_chain else {},
+                              metadata={**({"location": r.location} if r.parent_chain else {}),
+                                        **({"pages": r.pages} if r.pages else {})},  # a PDF's: "pp. 12–13"
                               semantic_score=r.semantic_score, keyword_score=r.keyword_score,
                               exact_match=r.exact_match, fused_score=r.fused_score, pinned=r.pinned)
                  for r in found], found.confidence, found.definitions, found.notices)

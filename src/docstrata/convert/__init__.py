@@ -35,7 +35,8 @@ Per format:
 
 Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``, ``office``
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
-lines) and ``pdf_headings`` (outline and font-statistics heading recovery).
+lines), ``pdf_headings`` (outline and font-statistics heading recovery) and ``pdf_pages`` (page
+boundaries and printed page labels, kept beside the Markdown for :mod:`docstrata.pages`).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def convert_file(source: SourceFile) -> Document:
     ``source.path`` is read once; the format comes from the extension of ``source.doc_key``
     (case-insensitive). Returns a :class:`Document` whose ``title`` is the PDF metadata title or
     the HTML page's first ``h1`` / ``<title>``, else the first Markdown heading, else the file stem,
-    and whose ``warnings`` list non-fatal problems.
+    and whose ``warnings`` list non-fatal problems. A PDF's (and a PPTX's) page boundaries come in
+    ``page_offsets`` / ``page_labels`` / ``page_unit`` (offsets into the returned ``markdown``).
 
     Raises :class:`ConversionError` (``.file`` = ``doc_key``) for an unsupported extension, a
     missing or unreadable file, an empty file, binary content in a text file, a corrupt or
@@ -96,6 +98,9 @@ def convert_file(source: SourceFile) -> Document:
         raise
     except Exception as e:  # a converter library failed: report, never leak a traceback or a path
         raise ConversionError(source.doc_key, _library_failure(ext, e, source)) from None
+    if marks.get("page_offsets"):  # the page offsets follow the leading newlines stripped below
+        lead = len(markdown) - len(markdown.lstrip("\n"))
+        marks = {**marks, "page_offsets": [max(0, o - lead) for o in marks["page_offsets"]]}
     markdown = markdown.strip("\n") + "\n"
     if not markdown.strip():
         raise ConversionError(source.doc_key, f"no text content in this .{ext} file")

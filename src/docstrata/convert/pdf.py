@@ -9,14 +9,16 @@ from collections import Counter
 from ..errors import ConversionError
 from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
+from .pdf_pages import pdf_page_marks
 from .pdf_tables import _table_blocks, _table_cells
 from .text import _is_page_number, _running_key
 
 
-def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str], dict]:
     if b"%PDF" not in data[:1024]:
         raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
     lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
+    laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
     if not any(line.text.strip() for line in lines):
         raise ConversionError(doc_key, "no text layer in this PDF (scanned images?); OCR is not supported")
     warnings = []
@@ -29,7 +31,9 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
         line.cell = True
     if not _apply_outline(lines, outline):
         _classify_by_font(lines)
-    return _pdf_markdown(_with_turned(lines, turned)), meta_title, warnings
+    block_pages: list[tuple[int, int]] = []
+    markdown = _pdf_markdown(_with_turned(lines, turned), block_pages)
+    return markdown, meta_title, warnings, pdf_page_marks(data, block_pages, n_pages, len(markdown), laid_out)
 
 
 def _drop_repeated_turned(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
@@ -145,18 +149,23 @@ def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
     return [line for line in lines if id(line) not in absorbed]
 
 
-def _pdf_markdown(lines: list[_PdfLine]) -> str:
+def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | None = None) -> str:
     """Render classified lines: headings as ATX lines, table rows (``pdf_tables``) as Markdown
     table rows, each box's other lines as one paragraph (line breaks kept, words hyphenated
-    across a line break rejoined, dot leaders cut to four dots), blank lines between."""
+    across a line break rejoined, dot leaders cut to four dots), blank lines between.
+    ``block_pages``, when given, receives ``(offset, page)`` for each block: where it starts in
+    the returned text and the 0-based page of its first line (a paragraph is one box, on one page)."""
     tables, in_table = _table_blocks(lines)
     blocks: list[str] = []
+    pages: list[int] = []  # page of each block
     paragraph: list[str] = []
     current_box = None
+    current_page = 0
 
     def flush() -> None:
         if paragraph:
             blocks.append("\n".join(paragraph))
+            pages.append(current_page)
             paragraph.clear()
 
     for line in lines:
@@ -166,16 +175,18 @@ def _pdf_markdown(lines: list[_PdfLine]) -> str:
             if id(line) in tables:
                 flush()
                 blocks.append(tables[id(line)])
+                pages.append(line.page)
                 current_box = None
             continue
         if line.level:
             flush()
             blocks.append("#" * line.level + " " + " ".join(line.text.split()))
+            pages.append(line.page)
             current_box = None
             continue
         if line.box != current_box:
             flush()
-            current_box = line.box
+            current_box, current_page = line.box, line.page
         text = re.sub(r"^(\s*)([#>])", r"\1\\\2", line.text)  # body text must not become a heading/quote
         # a contents line's dot leader ("4.2.2 Authenticator … ....................... 7"): four
         # dots still mark it as contents, sixty made a contents page thousands of tokens
@@ -185,4 +196,9 @@ def _pdf_markdown(lines: list[_PdfLine]) -> str:
         else:
             paragraph.append(text)
     flush()
+    if block_pages is not None:
+        offset = 0
+        for block, page in zip(blocks, pages):
+            block_pages.append((offset, page))
+            offset += len(block) + 2
     return "\n\n".join(blocks)

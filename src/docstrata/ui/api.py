@@ -266,7 +266,7 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk
         "modalities": mod,
         "citation": {"document": doc, "document_title": getattr(r, "document_title", ""),
                      "parent_chain": list(getattr(r, "parent_chain", [])), "section_id": getattr(r, "section_id", ""),
-                     "location": getattr(r, "location", "")},
+                     "location": getattr(r, "location", ""), "pages": getattr(r, "pages", "")},
         "content": r.content,
         "highlights": _highlights(*analysis, r.content, chunk.aliases if chunk is not None else []),
         "definitions": [{"term": k, "definition": v} for k, v in getattr(r, "definitions_context", {}).items()],

@@ -157,6 +157,7 @@ function resultCard(r, view) {
     h("div", { class: "cite" }, path ? path + " › " : "", h("span", { class: "sid" }, c.section_id ? "§ " + c.section_id : r.chunk_id),
       " · ", h("button", { class: "link", type: "button", title: "open the whole section",
         onclick: () => c.section_id ? openSection(c.document, c.section_id) : null }, c.document),
+      c.pages ? " · " + c.pages : "",
       h("span", { class: "muted mono" }, "  " + r.chunk_id)),
     h("div", { class: "why" }, whyText(r, view.results, view.settings)),
     scoreTable(r),
