@@ -26,6 +26,7 @@ never resolves to ``4.3``), else the first section inside it
   paragraph (1)``; ``… is amended``) names an item of the amended provision, not of this
   document: it stays unresolved, unless it cites this Act itself (``… of this section``,
   ``as redesignated by clause (ii)``);
+* recitals of an EU act: ``recital 26``, ``recitals (1) and 3`` → ``recital-26`` …;
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
   refer to some other section 8).
 """
@@ -46,7 +47,7 @@ _LETTER = r"(?:[A-Z](?![\w'’-])(?!\.\w))"
 _KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
             r"paragraphs?|paras?\.|[Ss]ubsections?|[Cc]lauses?|Parts?|PART|Chapters?|CHAPTER|Schedules?|"
             r"Appendix|Appendices|APP|App\.?|Annex(?:es)?|[Ss]ections?|[Rr]ules?|[Aa]rticles?|[Pp]arts?|"
-            r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?)")
+            r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?|[Rr]ecitals?)")
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until)\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
@@ -82,7 +83,8 @@ _INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directives?|De
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
 _PREFIX = {"article": "article", "art": "article", "part": "part", "chapter": "chapter", "schedule": "schedule",
            "title": "title", "division": "division",
-           "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex"}
+           "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex",
+           "recital": "recital"}
 _RELATIVE = {"paragraph", "paragraphs", "para", "paras", "subsection", "subsections"}
 
 
@@ -637,6 +639,8 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         if name and resolver.is_own(name):
             name = None
         for number in numbers:
+            if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
+                number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
             amending = (number.startswith("(") or prefix is None) and _in_amendment(text, m.start()) \
                 and not _OF_THIS_RE.match(text, m.end()) and not _BY_THIS_RE.search(text[max(0, m.start() - 40):m.start()])
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
