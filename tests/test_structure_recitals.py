@@ -87,6 +87,12 @@ Rectification and erasure
 
 The data subject shall have the right to obtain the rectification of inaccurate personal data.
 
+### Article 17
+
+#### Right to erasure
+
+The data subject shall have the right to obtain the erasure of personal data without undue delay.
+
 ## CHAPTER IV
 
 Controller and processor
@@ -235,6 +241,13 @@ def test_a_section_heading_that_opens_articles_ranks_above_article():
     assert not any(k in owners for k in alias_keys("Section 1"))
 
 
+def test_references_to_a_section_of_a_chapter_resolve_to_it():
+    md = GDPR_MD + "\n### Article 99\n\n1.   The rights in Section 3 of Chapter III and in Chapter IV, Section 1 apply.\n"
+    tree = build_tree(Document(doc_key="gdpr.md", title="GDPR", markdown=md, format="md"))
+    refs = {r.text: r.section_id for r in tree.cross_references if "Section" in r.text}
+    assert refs == {"Section 3 of Chapter III": "chapter-iii/section-3", "Chapter IV, Section 1": "chapter-iv/section-1"}
+
+
 def test_where_section_is_the_lowest_unit_it_stays_a_numbered_section():
     us = ("TITLE I—GENERAL PROVISIONS\n\nSEC. 101. SHORT TITLE.\n\nThis Act may be cited as the Example Act.\n\n"
           "SEC. 102. DEFINITIONS.\n\nIn this Act the term 'agency' means an executive agency.\n\n"
@@ -276,7 +289,8 @@ def test_get_section_names_the_ambiguity_of_section_1(gdpr_tool):
         with pytest.raises(QueryError, match=rf"chapter-iii/section-{n}.*chapter-iv/section-{n}"):
             gdpr_tool.get_section("gdpr.md", f"Section {n}")
     page = gdpr_tool.get_section("gdpr.md", "Chapter III, Section 3")
-    assert page.section_id == "chapter-iii/section-3" and "Right to rectification" in page.content
+    assert page.section_id == "chapter-iii/section-3" and "Right to rectification" in page.content \
+        and "Right to erasure" in page.content and "Security of processing" not in page.content
 
 
 # --------------------------------------------------------------------------- real documents

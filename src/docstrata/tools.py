@@ -254,7 +254,10 @@ def _cited_keys(section_id: str) -> set[str]:
     (the id's words as a citation), so "Article I" names the container ``article-i``."""
     from .index.exact import alias_keys
 
-    return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+    keys = set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+    if "/" in section_id:  # "chapter-iii/section-3" as cited: "Chapter III, Section 3"
+        keys |= set(alias_keys(section_id.replace("-", " ").replace("/", ", ")))
+    return keys
 
 
 def _cited_target(chunk: Chunk, keys: set[str]) -> str:

@@ -728,6 +728,12 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
             return " ".join(text[m.start():end].split()), number, None, end, f"title {outer.group('num')}"
         return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
+    if found is None and container_id and re.fullmatch(r"[0-9]{1,3}[A-Za-z]?|[IVXLC]{1,7}", number):
+        # a Section that holds Articles is a container with its keyword in its id (GDPR's
+        # "chapter-iii/section-3"): "Section 3 of Chapter III" names it
+        named = resolver.resolve_within(container_id, f"section-{number.lower()}")
+        if named:
+            return " ".join(text[m.start():end].split()), named, named, end, None
     return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end, None
 
 

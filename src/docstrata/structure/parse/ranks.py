@@ -9,10 +9,10 @@ which:
 * **opening**: a division heading (or titled label) followed, with nothing between but its own
   title line(s), by a heading of another keyword opens a group of those (``## Section 3`` /
   "Rectification and erasure" / ``### Article 16``: Section holds Article);
-* **Markdown levels**, when the converter's levels are consistent: every ``Section`` heading at a
-  higher level (fewer ``#``) than every ``Article`` heading agrees with an opening vote and a strict
-  opposite separation vetoes it (levels from a PDF heading recovery can be off, so levels alone
-  never override the table).
+* **Markdown levels**: a strict opposite separation (every ``Section`` heading deeper than every
+  ``Article`` heading) vetoes two opening votes, not three or more: levels from a PDF heading
+  recovery are often off (the AI Act's ``### SECTION 4`` under ``## Article 27``), and levels alone
+  never override the table.
 
 :func:`document_ranks` turns the net votes into a rank per keyword; where a vote contradicts the
 table (or the keyword is a bare numbered unit, ``Section 203``), the holding keyword moves just
@@ -86,7 +86,8 @@ def document_ranks(markers: list[_Marker], lines: list[str]) -> dict[str, float]
 
     A holder whose divisions open divisions of a held keyword at least twice, net, and for at least
     half of the holder's divisions (a container opens with its first member; an Article followed by
-    the next Chapter now and then is no evidence), not vetoed by the Markdown levels, is placed just
+    the next Chapter now and then is no evidence), not vetoed by the Markdown levels (two votes
+    only), is placed just
     above the held keyword (its rank minus ½; halfway to the holder's own holder when that is closer)
     whenever the current ranks do not already put it above. Votes are applied strongest first, and a
     vote that would undo one already applied (a cycle) is dropped."""
@@ -102,7 +103,8 @@ def document_ranks(markers: list[_Marker], lines: list[str]) -> dict[str, float]
 
     applied: set[tuple[str, str]] = set()
     for (holder, held), n in sorted(votes.items(), key=lambda kv: -kv[1]):
-        if n < 2 or 2 * n < counts.get(holder, 0) or _level_order(markers, holder, held) < 0 or rank(holder) < rank(held):
+        if n < 2 or 2 * n < counts.get(holder, 0) or n < 3 and _level_order(markers, holder, held) < 0 \
+                or rank(holder) < rank(held):
             continue
         if any((held, holder) == e for e in applied):
             continue
