@@ -215,6 +215,20 @@ def test_numbered_paragraphs_without_a_whereas_line_are_no_recitals():
     assert not any(s.section_id.startswith("recital-") for s in parse_sections(md2, "a.md", "A").sections)
 
 
+def test_a_contracts_recitals_end_at_its_operative_formula():
+    contract = ("# Services Agreement\n\n## Recitals\n\n1. The Company provides cloud services.\n\n"
+                "2. The Customer wishes to buy them.\n\n{close}\n\n1. Definitions. In this Agreement the "
+                "following terms apply.\n\n2. Services. The Company shall provide the services.\n\n"
+                "## Article 3 Fees\n\nThe Customer shall pay the fees.\n")
+    tree = parse_sections(contract.format(close="NOW, THEREFORE, the parties agree as follows:"), "c.md", "C")
+    by_id = _ids(tree)
+    assert by_id["recital-2"].parent_id == "recitals" and "Definitions" not in by_id["recital-2"].text
+    assert not any(s.parent_id == "recital-2" for s in tree.sections)
+    # without the formula, a "Recitals" heading's zone has no end: the clauses are never recitals
+    tree = parse_sections(contract.format(close="## Agreement"), "c.md", "C")
+    assert not any(s.section_id.startswith("recital-") for s in tree.sections)
+
+
 def test_text_citing_recitals_resolves_to_them():
     tree = build_tree(Document(doc_key="gdpr.md", title="GDPR", markdown=GDPR_MD, format="md"))
     refs = [(r.text, r.section_id) for r in tree.cross_references if r.target.startswith("recital-")]
@@ -347,5 +361,6 @@ def test_akoma_ntoso_recitals_are_sections_with_their_num():
     assert [int(s.section_id.split("-")[1]) for s in recitals] == [n for n, _ in truth] and len(truth) == 24
     for s, (n, first) in zip(recitals, truth):
         assert s.parent_id == "preamble" and first[:25] in " ".join(s.text.split()), n
-    assert tree.sections[next(i for i, s in enumerate(tree.sections) if s.section_id == "recital-24") + 1] \
-        .section_id == "chapter-i"
+    by_id = {s.section_id: s for s in tree.sections}
+    assert "HAVE ADOPTED" not in by_id["recital-24"].text and by_id["chapter-i"].parent_id is None
+    assert by_id["article-1(1)"].parent_id == "article-1"

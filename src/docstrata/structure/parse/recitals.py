@@ -31,7 +31,7 @@ _WHEREAS_RE = re.compile(
 _ADOPTED_RE = re.compile(
     r"^\s*(?:#{1,6}\s+)?[*_]*(?:ha(?:ve|s)\s+adopted\s+th(?:is|ese)\b|ont adopté|a adopté|"
     r"haben folgende|hat folgende|hanno adottato|ha adottato|han adoptado|ha adoptado|hebben de volgende|"
-    r"heeft de volgende|adotaram|adotou)", re.IGNORECASE)
+    r"heeft de volgende|adotaram|adotou|now,? therefore|it is (?:hereby )?agreed|the parties agree)", re.IGNORECASE)
 # a recital's number opening its line, after any list or table syntax: "(26)", "26.", "26. |", "[26]"
 _NUMBER_RE = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+)?(?:\|\s*)?[*_]*(?:\((?P<p>\d{1,3})\)|(?P<d>\d{1,3})\.|\[(?P<b>\d{1,3})\])"
                         r"[*_]*(?=\s|\||$)")
@@ -40,9 +40,10 @@ _CLOSING_KINDS = ("kw:",)  # a keyword label or heading (CHAPTER I, Article 1, T
 
 def recital_zone(lines: list[str], markers: list[_Marker]) -> tuple[int, int] | None:
     """(first, end) line span of the recitals: from the line after the first "Whereas" line to the
-    adopting formula, else to the first marker that carries a keyword label (``CHAPTER I``,
-    ``Article 1``) after it. ``None`` when the document has no whereas line before its first
-    keyword-numbered marker, or nothing closes the zone."""
+    adopting formula ("HAVE ADOPTED THIS REGULATION:", a contract's "NOW, THEREFORE"), else to the
+    first marker that carries a keyword label (``CHAPTER I``, ``Article 1``) after it; after a
+    "Recitals" heading, to a formula only. ``None`` when the document has no whereas line before
+    its first keyword-numbered marker, or nothing closes the zone."""
     fence = False
     start = None
     for i, ln in enumerate(lines):
@@ -53,6 +54,11 @@ def recital_zone(lines: list[str], markers: list[_Marker]) -> tuple[int, int] | 
             break
     if start is None:
         return None
+    # "## Recitals" alone (a contract's background) is weaker evidence than "Whereas": its numbered
+    # paragraphs are recitals only up to a closing formula ("NOW, THEREFORE", "HAVE ADOPTED"), never
+    # up to some later keyword heading with the contract's own numbered clauses in between
+    formula_only = not re.search(r"whereas", lines[start - 1], re.IGNORECASE)
+
     def closes(m: _Marker) -> bool:  # a keyword heading or titled label: "## CHAPTER I", "Article 1"
         return (m.kind == "heading" or bool(m.heading)) and any(
             k.startswith(_CLOSING_KINDS) for k, _, _ in (_heading_label(m) or []))
@@ -62,7 +68,7 @@ def recital_zone(lines: list[str], markers: list[_Marker]) -> tuple[int, int] | 
         return None  # "whereas" after the enacting terms began is prose ("… whereas the …"), not a preamble
     end = next((i for i in range(start, len(lines)) if _ADOPTED_RE.match(lines[i])), None)
     closing = next((m.line for m in markers if m.line >= start and closes(m)), None)
-    if end is None or closing is not None and closing < end:
+    if end is None and not formula_only or end is not None and closing is not None and closing < end:
         end = closing
     return (start, end) if end is not None else None
 
@@ -92,12 +98,16 @@ def recital_markers(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
                             marker_text=written))
     level = next((m.md_level for m in reversed(kept) if m.kind == "heading" and m.line < start), 0)
     after = next((m for m in kept if m.line > end), None)
-    if level and end < len(lines) and _ADOPTED_RE.match(lines[end]) and not any(m.line == end for m in kept) \
-            and after is not None and after.kind == "heading" and after.md_level <= level:
+    if end < len(lines) and _ADOPTED_RE.match(lines[end]) and not any(m.line == end for m in kept) \
+            and not (after is not None and after.kind == "label"):
         # "HAVE ADOPTED THIS REGULATION:" closes the preamble: a section of its own, not the last
-        # recital's final line, when headings hold the recitals and the enacting terms (a heading of
-        # the same level cannot hold the plain-text "Chapter 1" labels that follow it)
-        kept.append(_Marker(end, end + 1, "heading", lines[end], _plain(lines[end].strip(" #*_")), md_level=level))
+        # recital's final line (nor the holder of a contract's "1." clauses after "NOW, THEREFORE"),
+        # at the level of the heading that opened the recitals or of the heading after it, whichever
+        # is higher; not where plain-text labels ("Chapter 1") follow, which a heading would hold
+        if after is not None and after.kind == "heading":
+            level = min(level or after.md_level, after.md_level)
+        kept.append(_Marker(end, end + 1, "heading", lines[end], _plain(lines[end].strip(" #*_")),
+                            md_level=level or 1))
     kept.sort(key=lambda m: m.line)
     return kept
 
