@@ -87,9 +87,8 @@ def document_ranks(markers: list[_Marker], lines: list[str]) -> dict[str, float]
     A holder whose divisions open divisions of a held keyword at least twice, net, and for at least
     half of the holder's divisions (a container opens with its first member; an Article followed by
     the next Chapter now and then is no evidence), not vetoed by the Markdown levels (two votes
-    only), is placed just
-    above the held keyword (its rank minus ½; halfway to the holder's own holder when that is closer)
-    whenever the current ranks do not already put it above. Votes are applied strongest first, and a
+    only), is placed just above the held keyword (its rank minus ½; halfway to the holder's own
+    holder when that is closer) whenever the current ranks do not already put it above. Votes are applied strongest first, and a
     vote that would undo one already applied (a cycle) is dropped."""
     votes = _opening_votes(markers, lines)
     counts: dict[str, int] = {}  # divisions of each keyword: a holder opens most of its own

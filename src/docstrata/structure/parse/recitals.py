@@ -8,7 +8,10 @@ Articles). The evidence for a recital is positional: a paragraph numbered in seq
 gaps of at most two) between the document's "Whereas" line and the line that closes the preamble
 (the adopting formula, else the first keyword-numbered heading or label: ``CHAPTER I``,
 ``Article 1``). Nothing outside that zone is read this way, so the numbered paragraphs ``1.`` /
-``(1)`` of an Article stay that Article's paragraphs.
+``(1)`` of an Article stay that Article's paragraphs. The numbers are the heaviest chain 1, 2, 3 …
+in line order, so footnote numbers a PDF rendering prints between recitals do not break it. A
+contract's "Recitals" heading opens the same reading, closed only by its operative formula
+("NOW, THEREFORE …"). Headings between the recitals are a converter's artefacts and stay text.
 
 The whereas line and the closing formula are written the same way in the Official Journal in
 every language; English, French, German, Italian, Spanish, Dutch and Portuguese are recognised.
