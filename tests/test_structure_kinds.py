@@ -105,7 +105,7 @@ def test_kind2_gdpr_chapter_section_article():
     by_id = _ids(tree)
     art17 = by_id["article-17"]
     assert by_id[art17.parent_id].title == "Section 3" and by_id[by_id[art17.parent_id].parent_id].section_id == "chapter-iii"
-    assert by_id["article-24"].parent_id == "chapter-iv/1"
+    assert by_id["article-24"].parent_id == "chapter-iv/section-1"
     # get_section("chapter-iii") is one section; "Section 1" of two chapters answers neither bare
     assert sum(1 for s in tree.sections if s.section_id == "chapter-iii") == 1
     owners = _alias_owners(tree)

@@ -61,7 +61,10 @@ def cited_keys(section_id: str) -> set[str]:
     (the id's words as a citation), so "Article I" names the container ``article-i``."""
     from .index.exact import alias_keys
 
-    return set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+    keys = set(alias_keys(section_id)) | set(alias_keys(section_id.replace("-", " ").replace("/", " ")))
+    if "/" in section_id:  # "chapter-iii/section-3" as cited: "Chapter III, Section 3"
+        keys |= set(alias_keys(section_id.replace("-", " ").replace("/", ", ")))
+    return keys
 
 
 def cited_section(chunks: list[Chunk], cited: str) -> str | None:

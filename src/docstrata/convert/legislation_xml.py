@@ -224,6 +224,8 @@ class _Writer:
             self._flat(el)
         elif name in _TABLES:
             self._table(el)
+        elif self.d is AKOMA_NTOSO and name == "recital" and (num := self._recital_number(el)):
+            self._children(el, depth, lead=[num])  # "(1) The registration …", as the Official Journal prints it
         elif self._has_structure(el):
             self._children(el, depth)
         elif name not in self.d.num and name not in self.d.heading:
@@ -486,6 +488,11 @@ class _Writer:
                     text = f"{before}{text}{after}" if text else ""
                 return text
         return ""
+
+    def _recital_number(self, el) -> str:
+        """A recital's ``<num>`` as printed (``(1)``), or ``""``."""
+        num = next((c for c in el if isinstance(c.tag, str) and _local(c.tag) in self.d.num), None)
+        return _squash(self._inline(num, footnote_refs=False)) if num is not None else ""
 
     def _heading(self, el) -> str:
         for c in el:

@@ -102,9 +102,18 @@ def reference_keys(kind_text: str | None, num: str) -> list[str]:
     return keys
 
 
+# "recital (26)", "Rec. 26": how EU acts and commentaries cite recital 26
+_RECITAL_FORMS = re.compile(r"\b(?:recitals?\s*\((?P<p>\d{1,3})\)|rec\.\s*(?P<d>\d{1,3})\b)", re.IGNORECASE)
+
+
+def _recital_forms(query: str) -> str:
+    """``recital (26)`` and ``Rec. 26`` written as ``recital 26``, the form the section aliases use."""
+    return _RECITAL_FORMS.sub(lambda m: f"recital {m.group('p') or m.group('d')}", query)
+
+
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed."""
-    a = alias.strip()
+    a = _recital_forms(alias.strip())
     m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}\))*)\.?", a)
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
@@ -121,6 +130,7 @@ def alias_keys(alias: str) -> list[str]:
 def query_section_keys(query: str) -> list[list[str]]:
     """Section references in a query: one key list (most specific first) per reference."""
     out: list[list[str]] = []
+    query = _recital_forms(query)
     for m in _REF.finditer(query):
         kind, num = m.group("kind"), m.group("num")
         if not kind and not _is_specific(num.replace(" ", "")):
@@ -159,7 +169,7 @@ def query_other_words(query: str) -> list[str]:
     """The query's words besides its section references and filler words, folded
     (:func:`_fold_word`): ``["administrative", "cooperation", "between", "member", "state"]`` for
     "Article 11 administrative cooperation between Member States"."""
-    rest = _REF.sub(" ", query)
+    rest = _REF.sub(" ", _recital_forms(query))
     return [_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
 
 

@@ -26,6 +26,7 @@ never resolves to ``4.3``), else the first section inside it
   paragraph (1)``; ``… is amended``) names an item of the amended provision, not of this
   document: it stays unresolved, unless it cites this Act itself (``… of this section``,
   ``as redesignated by clause (ii)``);
+* recitals of an EU act: ``recital 26``, ``recitals (1) and 3`` → ``recital-26`` …;
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
   refer to some other section 8).
 """
@@ -46,7 +47,7 @@ _LETTER = r"(?:[A-Z](?![\w'’-])(?!\.\w))"
 _KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
             r"paragraphs?|paras?\.|[Ss]ubsections?|[Cc]lauses?|Parts?|PART|Chapters?|CHAPTER|Schedules?|"
             r"Appendix|Appendices|APP|App\.?|Annex(?:es)?|[Ss]ections?|[Rr]ules?|[Aa]rticles?|[Pp]arts?|"
-            r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?)")
+            r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?|[Rr]ecitals?)")
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until)\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
@@ -82,7 +83,8 @@ _INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directives?|De
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
 _PREFIX = {"article": "article", "art": "article", "part": "part", "chapter": "chapter", "schedule": "schedule",
            "title": "title", "division": "division",
-           "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex"}
+           "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex",
+           "recital": "recital"}
 _RELATIVE = {"paragraph", "paragraphs", "para", "paras", "subsection", "subsections"}
 
 
@@ -637,6 +639,8 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         if name and resolver.is_own(name):
             name = None
         for number in numbers:
+            if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
+                number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
             amending = (number.startswith("(") or prefix is None) and _in_amendment(text, m.start()) \
                 and not _OF_THIS_RE.match(text, m.end()) and not _BY_THIS_RE.search(text[max(0, m.start() - 40):m.start()])
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
@@ -724,6 +728,12 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
             return " ".join(text[m.start():end].split()), number, None, end, f"title {outer.group('num')}"
         return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
+    if found is None and container_id and re.fullmatch(r"[0-9]{1,3}[A-Za-z]?|[IVXLC]{1,7}", number):
+        # a Section that holds Articles is a container with its keyword in its id (GDPR's
+        # "chapter-iii/section-3"): "Section 3 of Chapter III" names it
+        named = resolver.resolve_within(container_id, f"section-{number.lower()}")
+        if named:
+            return " ".join(text[m.start():end].split()), named, named, end, None
     return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end, None
 
 

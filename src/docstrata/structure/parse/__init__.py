@@ -36,6 +36,11 @@ mid-sentence ("… extended by", "… see Section") or continues an unrecognised
 an ``N.`` line that opens or continues dotted clauses (``2.`` then ``2.1``) is a clause, not a
 list item; dotted labels are not Markdown list syntax.
 
+An EU-style act's recitals (the numbered paragraphs between "Whereas:" and "HAVE ADOPTED THIS
+REGULATION:") are sections ``recital-1`` … of the preamble (:mod:`.recitals`). Which division
+keyword holds which is read from the document where its layout says so (GDPR's Chapter > Section >
+Article, :mod:`.ranks`); otherwise the keyword table's order holds.
+
 Text boxed in an ASCII frame (``*  6. Disclaimer of Warranty  *`` between rows of ``*``) is
 unwrapped first (:mod:`.frames`), so headings inside a box are found like any other.
 
@@ -45,8 +50,9 @@ is flush text of the provision holding the list: a section ``<parent>-flush`` of
 (:mod:`.flush`), not more text of ``(c)``.
 
 Modules, in pipeline order: ``frames`` (ASCII boxes unwrapped), ``patterns`` (label grammar, marker records), ``labels`` (label and
-title reading, numbering arithmetic), ``scan`` (markers found line by line), ``filtering``
-(subtitles merged, stray labels and items dropped), ``build`` (markers nested into sections with
+title reading, numbering arithmetic), ``scan`` (markers found line by line), ``recitals`` (an act's
+numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``ranks``
+(container ranks from the document's layout), ``build`` (markers nested into sections with
 normalised ids), ``flush`` (flush text after a list), ``ids`` (ids made unique, parent chains and citation aliases).
 """
 
@@ -61,6 +67,7 @@ from .frames import unframe_boxes
 from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
+from .recitals import nest_recitals_in_preamble, recital_markers
 from .scan import _scan
 
 __all__ = ["parse_sections"]
@@ -132,6 +139,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels)
     try:
         markers = _merge_subtitles(markers, lines)
+        markers = recital_markers(markers, lines)
         markers = _filter_markers(markers, markdown_flavour, lines)
         markers = _drop_contents_entries(markers, lines)
         sections = _build(markers, lines, title)
@@ -142,6 +150,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     finally:
         HEADING_LEVELS_ARE_NESTING.reset(token)
     _pair_headings_with_bodies(sections)
+    nest_recitals_in_preamble(sections)
     sections = split_flush_text(sections)
     suffixed = _make_unique(sections)
     _fill_aliases_and_chains(sections, suffixed)

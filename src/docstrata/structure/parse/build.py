@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from ...models import Section
 from .labels import _heading_label, _label_path, _plain
 from .patterns import _KEYWORDS, _Marker, _Open
+from .ranks import _CANON, document_ranks
 
 
 def _slug(text: str) -> str:
@@ -33,9 +34,9 @@ def _id_from_path(path: list[str]) -> str:
     return out
 
 
-# Whether this document's "Section N" headings hold its "Article N" ones (GDPR: Chapter III >
-# Section 3 > Article 17) rather than the reverse (a constitution's Article II > Section 1).
-_SECTION_HOLDS_ARTICLES: ContextVar[bool] = ContextVar("_SECTION_HOLDS_ARTICLES", default=False)
+# This document's own container ranks, where its layout overrides the keyword table (:mod:`.ranks`):
+# GDPR's "Section" holds its "Article"s (Chapter III > Section 3 > Article 17).
+_DOC_RANKS: ContextVar[dict[str, float]] = ContextVar("_DOC_RANKS", default={})
 
 
 # Whether this document writes its containers only as plain labels (an HTML statute whose
@@ -61,27 +62,10 @@ def _keyword_of(m: _Marker) -> str | None:
     return comps[0][0].split(":")[2] if comps and comps[0][0].startswith("kw:") else None
 
 
-def _section_holds_articles(markers: list[_Marker], lines: list[str]) -> bool:
-    """Evidence from the document's own layout: a ``Section`` heading with no body of its own,
-    directly followed by an ``Article`` heading, opens a group of articles; the reverse order
-    (``Article II`` directly followed by ``Section 1``) means articles hold sections."""
-    votes = 0
-    for a, b in zip(markers, markers[1:]):
-        if a.kind != "heading" or b.kind != "heading" or any(lines[j].strip() for j in range(a.end, b.line)):
-            continue
-        ka, kb = _keyword_of(a), _keyword_of(b)
-        if ka in ("section", "sec") and kb in ("article", "art"):
-            votes += 1
-        elif ka in ("article", "art") and kb in ("section", "sec"):
-            votes -= 1
-    return votes > 0
-
-
-def _rank(marker: _Marker) -> int:
-    if _SECTION_HOLDS_ARTICLES.get() and any(k.split(":")[2] in ("section", "sec") for k, _, _ in marker.components
-                                             if k.startswith("kw:")):
-        return 3
-    ranks = [_KEYWORDS[k.split(":")[2]][1] for k, _, _ in marker.components if k.startswith("kw:")]
+def _rank(marker: _Marker) -> float:
+    doc = _DOC_RANKS.get()
+    ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS[kw][1]) for k, _, _ in marker.components
+             if k.startswith("kw:") and (kw := k.split(":")[2])]
     bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
         k.startswith("kw::") for k, _, _ in marker.components)
     if bare:
@@ -91,13 +75,31 @@ def _rank(marker: _Marker) -> int:
 
 def _build(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
     """Nest markers into sections; each section's text runs to the next marker."""
-    token = _SECTION_HOLDS_ARTICLES.set(_section_holds_articles(markers, lines))
+    ranks = document_ranks(markers, lines)
+    _name_promoted_keywords(markers, ranks)
+    token = _DOC_RANKS.set(ranks)
     token2 = _LABEL_CONTAINERS.set(_label_only_containers(markers))
     try:
         return _nest(markers, lines, doc_title)
     finally:
         _LABEL_CONTAINERS.reset(token2)
-        _SECTION_HOLDS_ARTICLES.reset(token)
+        _DOC_RANKS.reset(token)
+
+
+def _name_promoted_keywords(markers: list[_Marker], ranks: dict[str, float]) -> None:
+    """A bare keyword (``Section``, whose numbers are plain section numbers) that this document
+    ranks as a container (:func:`.ranks.document_ranks`: its Sections hold Articles) names its
+    ids like any container: ``Section 3`` → ``section-3`` (in place, on the markers' components)."""
+    promoted = {k for k, r in ranks.items() if r < 9 and not _KEYWORDS.get(k, ("x", 0))[0]}
+    if not promoted:
+        return
+    for m in markers:
+        comps = _heading_label(m)
+        if not comps:
+            continue
+        m.components = [(f"kw:{_CANON.get(k.split(':')[2], k.split(':')[2])}:{k.split(':')[2]}", v, w)
+                         if k.startswith("kw::") and _CANON.get(k.split(":")[2], k.split(":")[2]) in promoted
+                         else (k, v, w) for k, v, w in comps]
 
 
 def _nest(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from .build import HEADING_LEVELS_ARE_NESTING
-from .labels import _heading_label, _item_style, _label_path, _plain
+from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
 _CONTAINER_PREFIXES = frozenset(prefix for prefix, rank in _KEYWORDS.values() if prefix and rank < 4)
@@ -184,9 +184,13 @@ def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str]) -> boo
 
 
 def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
-    """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both."""
+    """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both; so
+    is a keyword heading that is only its label (``## CHAPTER III``, ``## Section 3``) and the one
+    title-like line that is its whole body ("Rights of the data subject", as the Official Journal
+    prints a division's title under its number)."""
     out: list[_Marker] = []
-    for m in markers:
+    for n, m in enumerate(markers):
+        _merge_title_line(m, markers[n + 1].line if n + 1 < len(markers) else len(lines), lines)
         prev = out[-1] if out else None
         if (prev is not None and m.kind == "heading" and prev.kind == "heading" and m.md_level > prev.md_level
                 and _heading_label(prev) and not _heading_label(m)
@@ -198,6 +202,25 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
             continue
         out.append(m)
     return out
+
+
+def _merge_title_line(m: _Marker, stop: int, lines: list[str]) -> None:
+    """Take a keyword heading's title from the single line below it (see :func:`_merge_subtitles`),
+    in place, when the heading is only ``<keyword> <number>`` and that line is all its text: short,
+    not a sentence, no closing punctuation."""
+    comps = _heading_label(m) if m.kind == "heading" else None
+    if not comps or not comps[0][0].startswith("kw:") or len(m.title.split()) != 2:
+        return
+    body = [j for j in range(m.end, stop) if lines[j].strip()]
+    if len(body) != 1:
+        return
+    text = _plain(lines[body[0]].strip())
+    if not text or len(text.split()) > 12 or text.endswith((".", ";", ":", ",")) or not text[:1].isupper() \
+            or text.startswith(("#", "|", ">", "<", "(")) or not _title_of(text)[1]:
+        return
+    m.title = f"{m.title} {text}"
+    m.heading = "\n".join(lines[m.line:body[0] + 1])
+    m.end = body[0] + 1
 
 
 def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Marker]:

@@ -108,6 +108,8 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
             out.append(f"Art. {num}{tail}")
         if kw == "appendix":
             out.append(f"App. {num}{tail}")
+        if kw == "recital" and not tail:  # "recital (26)" as EU acts cite it, "Rec. 26"
+            out += [f"Recital ({num})", f"Rec. {num}"]
     elif s.number and s.number.startswith("(") and parent is not None and parent.aliases:
         out += [a + s.number for a in parent.aliases if not a.endswith(")") or "(" in a]
     else:

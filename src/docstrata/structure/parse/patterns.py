@@ -20,6 +20,9 @@ _KEYWORDS: dict[str, tuple[str, int]] = {
     # German statutes: Teil > Kapitel / Abschnitt > Unterabschnitt > § ; Anlage is a schedule
     "teil": ("teil", 1), "kapitel": ("kapitel", 2), "abschnitt": ("abschnitt", 2),
     "unterabschnitt": ("unterabschnitt", 3), "anlage": ("anlage", 1), "artikel": ("artikel", 4),
+    # a numbered preamble paragraph of an EU-style act, read only by :mod:`.recitals` (never scanned
+    # as a label): rank 9, a numbered unit that contains no container
+    "recital": ("recital", 9),
 }
 _BARE_ALIAS_KEYWORDS = {"section", "sec", "sect", "§"}
 
