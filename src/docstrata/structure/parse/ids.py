@@ -115,7 +115,7 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
         if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
-    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}[.)]", s.number):
+    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number):
         out.append(s.number.rstrip("."))
     if undeduped:
         return []  # a second "3.3.3" ("-2"): citing its number names the first one

@@ -100,7 +100,11 @@ def _roman_value(s: str) -> int:
 
 
 def _item_style(inner: str) -> list[tuple[str, int]]:
-    """Possible (style, ordinal) readings of an item label's inner text, most likely first."""
+    """Possible (style, ordinal) readings of an item label's inner text, most likely first. An
+    inserted provision (``c.1``, ``2.1``) reads as its base (``c``, ``2``): the same style and ordinal."""
+    inserted = re.fullmatch(r"(.+?)\.\d{1,2}", inner)
+    if inserted:
+        return _item_style(inserted.group(1))
     if inner.isdigit():
         return [("digit", int(inner))]
     readings: list[tuple[str, int]] = []
