@@ -21,6 +21,7 @@ ACT = """<?xml version="1.0" encoding="utf-8"?>
 <Definition><Text><DefinedTermEn>business transaction</DefinedTermEn> includes</Text>
 <Paragraph><Label>(a)</Label><Text>the purchase of an organization; and</Text></Paragraph>
 <Paragraph><Label>(b)</Label><Text>the merger of two organizations.</Text></Paragraph></Definition>
+<Definition><Text><DefinedTermEn>computer program</DefinedTermEn> has the same meaning as in subsection 342.1(2) of the <XRefExternal reference-type="act" link="C-46">Criminal Code</XRefExternal>. (<DefinedTermFr>programme d’ordinateur</DefinedTermFr>)</Text></Definition>
 <Definition><Text><DefinedTermEn>organization</DefinedTermEn> includes an association and a trade union. (<DefinedTermFr>organisation</DefinedTermFr>)</Text></Definition>
 </Subsection></Section>
 <Heading level="2"><Label>DIVISION 2</Label><TitleText>Remedies</TitleText></Heading>
@@ -94,7 +95,7 @@ def test_justice_canada_inserted_and_roman_items(tmp_path):
 def test_justice_canada_definitions_and_limbs(tmp_path):
     _, tree = _tree(tmp_path)
     terms = {d.term: d for d in tree.definitions}
-    assert {"alternative format", "business transaction", "organization"} <= set(terms)
+    assert {"alternative format", "business transaction", "computer program", "organization"} <= set(terms)
     assert "(a) the purchase of an organization" in terms["business transaction"].definition
     # the limbs of a definition stay in it: "organization" is not filed under (b) of the one before
     assert not any(s.section_id.startswith("2(1)(") for s in tree.sections)
@@ -127,3 +128,25 @@ def test_titled_division_keeps_its_subheading():
     titles = [s.title for s in tree.sections]
     assert "DIVISION 2 Remedies" in titles and "Filing of Complaints" in titles
     assert "Article 4 Definitions" in titles  # a bare label heading is still titled by the heading below
+
+
+def test_inserted_division_and_body_section_beside_a_schedule_clause():
+    tree = _parse("# PART 1 General\n\n## DIVISION 1 Protection\n\n### 4.1 Certificate\n\nText.\n\n"
+                  "## DIVISION 1.1 Breaches\n\n### 10.1 Report\n\nText.\n\n"
+                  "# SCHEDULE 1 Principles\n\n## 4.1 Principle 1 — Accountability\n\nText.\n")
+    by_id = {s.section_id: s for s in tree.sections}
+    assert by_id["division-1.1"].number == "DIVISION 1.1" and by_id["10.1"].parent_id == "division-1.1"
+    assert "Division 1.1" in by_id["division-1.1"].aliases
+    # the Act's own section 4.1 keeps the bare id and "Section 4.1"; the schedule's clause is qualified
+    assert by_id["4.1"].title == "4.1 Certificate" and "Section 4.1" in by_id["4.1"].aliases
+    assert by_id["schedule-1/4.1"].parent_id == "schedule-1"
+    assert not any(a in ("Section 4.1", "4.1") for a in by_id["schedule-1/4.1"].aliases)
+
+
+def test_citation_keys_of_inserted_provisions_divisions_and_regulations():
+    from docstrata.index.exact import alias_keys, query_section_keys
+
+    assert query_section_keys("section 7(3)(c.1)") == [["section 7(3)(c.1)", "7(3)(c.1)"]]
+    assert "7(3)(c.1)" in alias_keys("Section 7(3)(c.1)")
+    assert query_section_keys("Division 1.1") == [["division 1.1"]] and alias_keys("DIVISION 1.1") == ["division 1.1"]
+    assert query_section_keys("reg. 5(1)(a)") == [["regulation 5(1)(a)", "5(1)(a)"]]

@@ -148,6 +148,13 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
             if re.search(r"\d{4}", piece) or int(re.match(r"\D*(\d+)", piece).group(1)) > 999:
                 return None
             parts.append(("num", piece, piece))
+    if len(parts) >= 2 and not parens and parts[0][0].split(":")[1:2] != [""] and parts[0][0].startswith("kw:") \
+            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]):
+        # "DIVISION 1.1", "PART 2.1" (an inserted container, Canadian and Australian acts): one
+        # number of the container, not Division 1's section 1
+        kind, value, written = parts[0]
+        extra = ".".join(v for _, v, _ in parts[1:])
+        parts = [(kind, f"{value}.{extra}", f"{written}.{extra}")]
     for p in re.findall(_PAREN, parens or ""):
         parts.append(("paren", p, p))
     return parts or None
