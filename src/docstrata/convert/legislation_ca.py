@@ -101,7 +101,7 @@ def _group_children(parent) -> None:
             while stack[-1][0] >= level:
                 stack.pop()
             group = parent.makeelement("Group", {})
-            for a in ("id", "{%s}id" % LIMS_NAMESPACE):
+            for a in ("id", f"{{{LIMS_NAMESPACE}}}id"):
                 if c.get(a):
                     group.set(a, c.get(a))
             for part in list(c):

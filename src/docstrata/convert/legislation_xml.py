@@ -1,5 +1,6 @@
 """Legislation XML → Markdown: USLM (US Code, CFR, statute compilations), Akoma Ntoso (incl.
-LegalDocML.de) and UK CLML, recognised by the root element's namespace or name.
+LegalDocML.de), UK CLML and Justice Canada (federal Acts and regulations, reshaped first by
+:mod:`.legislation_ca`), recognised by the root element's namespace or name.
 
 Why Markdown and not a section tree: every converter hands the structure stage one
 :class:`~docstrata.models.Document` whose ``markdown`` is the single source of truth for
@@ -179,7 +180,7 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
         ns = _namespace(root.tag)
         raise ConversionError(doc_key, f"XML is not supported for this schema (root <{_local(root.tag)}>"
                                        f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
-                                       "USLM, Akoma Ntoso and UK CLML legislation XML; convert other XML to "
+                                       "USLM, Akoma Ntoso, UK CLML and Justice Canada legislation XML; convert other XML to "
                                        "HTML or Markdown first")
     if dialect is JUSTICE_CA:
         legislation_ca.nest_headings(root)
