@@ -101,8 +101,8 @@ def test_justice_canada_definitions_and_limbs(tmp_path):
     assert not any(s.section_id.startswith("2(1)(") for s in tree.sections)
 
 
-def _parse(markdown: str):
-    return build_tree(Document("t.md", "t", markdown, "md"))
+def _parse(markdown: str, heading_levels: bool = False):
+    return build_tree(Document("t.md", "t", markdown, "md", heading_levels=heading_levels))
 
 
 def test_inserted_item_numbers_in_plain_text():
@@ -123,17 +123,20 @@ def test_roman_one_after_h_when_ii_follows():
 
 
 def test_titled_division_keeps_its_subheading():
+    """Where heading levels are the markup's nesting (legislation XML; PDF outlines keep the merge)."""
     tree = _parse("# PART 1 General\n\n## DIVISION 2 Remedies\n\n### Filing of Complaints\n\n#### 11 Contravention\n\n"
-                  "Text.\n\n# PART 2 Other\n\n## Article 4\n\n### Definitions\n\nText.\n")
+                  "Text.\n\n# PART 2 Other\n\n## Article 4\n\n### Definitions\n\nText.\n", heading_levels=True)
     titles = [s.title for s in tree.sections]
     assert "DIVISION 2 Remedies" in titles and "Filing of Complaints" in titles
     assert "Article 4 Definitions" in titles  # a bare label heading is still titled by the heading below
 
 
 def test_inserted_division_and_body_section_beside_a_schedule_clause():
+    """Legislation XML output (heading levels from the markup): its "DIVISION 1.1" is one label; in
+    text and PDF, "PART 5.12.3.1" stays Part 5's rule 12.3.1 (ADGM rulebooks)."""
     tree = _parse("# PART 1 General\n\n## DIVISION 1 Protection\n\n### 4.1 Certificate\n\nText.\n\n"
                   "## DIVISION 1.1 Breaches\n\n### 10.1 Report\n\nText.\n\n"
-                  "# SCHEDULE 1 Principles\n\n## 4.1 Principle 1 — Accountability\n\nText.\n")
+                  "# SCHEDULE 1 Principles\n\n## 4.1 Principle 1 — Accountability\n\nText.\n", heading_levels=True)
     by_id = {s.section_id: s for s in tree.sections}
     assert by_id["division-1.1"].number == "DIVISION 1.1" and by_id["10.1"].parent_id == "division-1.1"
     assert "Division 1.1" in by_id["division-1.1"].aliases
@@ -141,6 +144,8 @@ def test_inserted_division_and_body_section_beside_a_schedule_clause():
     assert by_id["4.1"].title == "4.1 Certificate" and "Section 4.1" in by_id["4.1"].aliases
     assert by_id["schedule-1/4.1"].parent_id == "schedule-1"
     assert not any(a in ("Section 4.1", "4.1") for a in by_id["schedule-1/4.1"].aliases)
+    text = _parse("# PART 5 Funds\n\n## PART 5.12 MANAGEMENT OF A FUND\n\n### PART 5.12.3.1 Fund Manager\n\nText.\n")
+    assert "12.3.1" in {s.section_id for s in text.sections}
 
 
 def test_citation_keys_of_inserted_provisions_divisions_and_regulations():

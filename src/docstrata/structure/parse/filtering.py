@@ -217,7 +217,9 @@ _LABEL_SUFFIX_WORDS = frozenset("bis ter quater quinquies sexies septies octies 
 def _titled_beyond_label(m: _Marker) -> bool:
     """The heading has a title of its own after its label (``DIVISION 2 Remedies``): a heading
     below it (``Filing of Complaints``) is a subheading, not the rest of its title — unlike
-    ``Article 4`` / ``Article 4 bis`` over ``Definitions``."""
+    ``Article 4`` / ``Article 4 bis`` over ``Definitions``. Applied where heading levels are the
+    markup's nesting (legislation XML); PDF headings keep the merge (an Australian amending Act's
+    ``Part 2—Counting`` over the act name its items amend is one outline entry there)."""
     comps = _heading_label(m) or []
     rest = _plain(m.title)
     for _, _, written in comps:
@@ -235,7 +237,7 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
                 and _heading_label(prev) and not _heading_label(m)
                 and all(not lines[j].strip() for j in range(prev.end, m.line))
                 and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3
-                and not _titled_beyond_label(prev)):
+                and not (HEADING_LEVELS_ARE_NESTING.get() and _titled_beyond_label(prev))):
             prev.heading = "\n".join(lines[prev.line:m.end])
             prev.title = f"{prev.title} {m.title}"
             prev.end = m.end

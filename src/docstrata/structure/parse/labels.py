@@ -149,15 +149,23 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
                 return None
             parts.append(("num", piece, piece))
     if len(parts) >= 2 and not parens and parts[0][0].split(":")[1:2] != [""] and parts[0][0].startswith("kw:") \
-            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]):
-        # "DIVISION 1.1", "PART 2.1" (an inserted container, Canadian and Australian acts): one
-        # number of the container, not Division 1's section 1
+            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]) and _markup_labels():
+        # "DIVISION 1.1", "PART 2.1" of legislation XML (the label is the markup's <Label>/<num>: an
+        # inserted container of a Canadian or Australian act): one number of the container, not
+        # Division 1's section 1. In text and PDF "PART 5.12.3.1" is rule 12.3.1 of Part 5 (ADGM).
         kind, value, written = parts[0]
         extra = ".".join(v for _, v, _ in parts[1:])
         parts = [(kind, f"{value}.{extra}", f"{written}.{extra}")]
     for p in re.findall(_PAREN, parens or ""):
         parts.append(("paren", p, p))
     return parts or None
+
+
+def _markup_labels() -> bool:
+    """Heading levels and labels come from legislation markup (``Document.heading_levels``)."""
+    from .build import HEADING_LEVELS_ARE_NESTING  # build imports this module
+
+    return bool(HEADING_LEVELS_ARE_NESTING.get())
 
 
 def _ordinal(part: str) -> tuple[int, str] | None:
