@@ -1,6 +1,6 @@
 """Section-tree figures on real documents whose truth comes from their own markup (issue 14).
 
-Run: ``python bench/structure_real.py [--split dev|holdout|holdout2|trial7|all] [--corpus shared|realdocs|all]
+Run: ``python bench/structure_real.py [--split dev|holdout|holdout2|trial7|trial9|all] [--corpus shared|realdocs|all]
 [--doc SUBSTR] [--json] [-v]``.
 
 Inputs: every ``<file>.truth.json`` under ``../shared/data/real`` and, when present,
@@ -167,7 +167,7 @@ def load_cases(split: str, doc: str | None, corpus: str = "all") -> list[tuple[P
             if f:
                 realdocs_split[str(f)] = it.get("split", "dev")
                 REALDOCS_ENTRIES[str(f)] = it
-        for name in ("dev", "holdout", "holdout2", "trial7"):
+        for name in ("dev", "holdout", "holdout2", "trial7", "trial9"):
             for f in data.get(name, []) if isinstance(data, dict) else []:
                 realdocs_split[str(f if isinstance(f, str) else f.get("file"))] = name
     for root, default in ((SHARED_REAL, "dev"), (REALDOCS, "holdout")):
@@ -503,7 +503,7 @@ def summarise(results: list[DocResult]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--split", choices=("dev", "holdout", "holdout2", "trial7", "all"), default="all")
+    ap.add_argument("--split", choices=("dev", "holdout", "holdout2", "trial7", "trial9", "all"), default="all")
     ap.add_argument("--doc", help="only documents whose path contains this")
     ap.add_argument("--corpus", choices=("shared", "realdocs", "all"), default="all",
                     help="../shared/data/real, bench/realdocs or both")

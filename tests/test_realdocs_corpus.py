@@ -30,10 +30,10 @@ def test_index_lists_at_least_20_documents_with_a_fixed_split_per_kind():
     assert len(docs) >= 20
     by_kind: dict[str, Counter] = {}
     for d in docs:
-        assert d["split"] in ("dev", "holdout", "holdout2", "trial7"), d["file"]
+        assert d["split"] in ("dev", "holdout", "holdout2", "trial7", "trial9"), d["file"]
         assert (ROOT / d["file"]).exists(), d["file"]
         assert (ROOT / d["truth"]).exists(), d["truth"]
-        if d["split"] not in ("holdout2", "trial7"):  # later batches, fixed as a whole: not part of the alternation
+        if d["split"] not in ("holdout2", "trial7", "trial9"):  # later batches, fixed as a whole: not part of the alternation
             by_kind.setdefault(d["kind"], Counter())[d["split"]] += 1
     for kind, c in by_kind.items():
         assert abs(c["dev"] - c["holdout"]) <= 1, (kind, c)

@@ -18,10 +18,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import ex_akn, ex_docx, ex_markdown, ex_pdf_contents, ex_pdf_outline, ex_pptx, ex_respec, ex_rfc_v2, ex_uslm, ex_uslm1, ex_xlsx  # noqa: E402
+import ex_akn, ex_docx, ex_justice_ca, ex_markdown, ex_pdf_contents, ex_pdf_outline, ex_pptx, ex_respec, ex_rfc_v2, ex_uslm, ex_uslm1, ex_xlsx  # noqa: E402
 from sources import DOCS, LIC, TREES  # noqa: E402
 
-EX = {'pdf': ex_pdf_outline, 'pdf_contents': ex_pdf_contents, 'uslm': ex_uslm, 'uslm1': ex_uslm1, 'akn': ex_akn, 'rfc_v2': ex_rfc_v2, 'respec': ex_respec,
+EX = {'pdf': ex_pdf_outline, 'pdf_contents': ex_pdf_contents, 'uslm': ex_uslm, 'uslm1': ex_uslm1, 'akn': ex_akn, 'justice_ca': ex_justice_ca, 'rfc_v2': ex_rfc_v2, 'respec': ex_respec,
       'docx': ex_docx, 'pptx': ex_pptx, 'xlsx': ex_xlsx}
 MIRROR = os.environ.get('MIRROR_DIR', '/work/.mirror')
 

@@ -21,7 +21,8 @@ METHOD = {
     'docx': 'Word heading styles/outlineLvl + numbering.xml labels; REF/hyperlink anchors to heading bookmarks',
     'pptx': 'slide order (sldIdLst) + title placeholder per slide',
     'xlsx': 'sheet names + first non-empty row (openpyxl)',
-    'markdown': 'ATX/Setext headings outside fences/comments; relative links'}
+    'markdown': 'ATX/Setext headings outside fences/comments; relative links',
+    'justice_ca': 'Justice Canada XML: flat `<Heading level>` ranks, `<Section>`/`<Subsection>`… `<Label>` + `<MarginalNote>`, schedules, `<DefinedTermEn>`, `<XRefInternal>`'}
 
 
 def main():

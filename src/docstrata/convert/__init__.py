@@ -24,7 +24,7 @@ Per format:
   numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
-* ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, recognised by root namespace) becomes
+* ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
   drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
   ``<xref>``\ s printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked

@@ -1,5 +1,6 @@
 """Legislation XML → Markdown: USLM (US Code, CFR, statute compilations), Akoma Ntoso (incl.
-LegalDocML.de) and UK CLML, recognised by the root element's namespace or name.
+LegalDocML.de), UK CLML and Justice Canada (federal Acts and regulations, reshaped first by
+:mod:`.legislation_ca`), recognised by the root element's namespace or name.
 
 Why Markdown and not a section tree: every converter hands the structure stage one
 :class:`~docstrata.models.Document` whose ``markdown`` is the single source of truth for
@@ -50,6 +51,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ConversionError
+from . import legislation_ca
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,16 @@ CLML = Dialect(
     flat=_names("BlockAmendment BlockExtract BlockText"),
     terms=_names("Term"),
 )
+JUSTICE_CA = Dialect(
+    "Justice Canada",
+    containers=_names("Group Section Schedule"),
+    items=_names("Subsection Paragraph Subparagraph Clause Subclause Subsubclause Provision FormulaParagraph"),
+    num=_names("Label"), heading=_names("TitleText MarginalNote"),
+    skip=_names("RunningHead BillHistory Chapter InstrumentNumber RegistrationDate ConsolidationDate "
+                "RegulationMakerOrder ShortTitle FootnoteRef ImageGroup Image"),
+    flat=_names("AmendedText QuotedText HistoricalNote Footnote Note"),
+    terms=_names("DefinedTermEn"),
+)
 _BY_NAMESPACE = (("uslm", USLM), ("akn", AKOMA_NTOSO), ("akomantoso", AKOMA_NTOSO), ("legaldocml", AKOMA_NTOSO),
                  ("legislation.gov.uk/namespaces/legislation", CLML))
 _BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation": USLM, "cfrDoc": USLM,
@@ -115,7 +127,9 @@ _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
 # as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
 _BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
-_MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|§)\.?\s*\d)", re.I)
+_MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|subpart|division|"
+                           r"subdivision|chapter|subchapter|schedule|title|appendix|annex|rule|regulation|§)\.?\s*\d)",
+                           re.I)
 _QUOTES = "\"“”‘’'«»"
 _CLML_DEFAULT_PUNCTUATION = {"P1": ("", ""), "P2": ("(", ")"), "P3": ("(", ")"), "P4": ("(", ")"),
                              "P5": ("(", ")"), "P6": ("(", ")"), "P7": ("(", ")")}
@@ -130,7 +144,10 @@ def _namespace(tag: str) -> str:
 
 
 def detect_dialect(root) -> Dialect | None:
-    """The dialect of a parsed root element: by namespace URI, else by root element name."""
+    """The dialect of a parsed root element: by namespace URI, else by root element name (a
+    Justice Canada ``<Statute>``/``<Regulation>`` by its ``lims`` namespace declaration)."""
+    if legislation_ca.is_justice_ca(root):
+        return JUSTICE_CA
     ns = _namespace(root.tag).lower()
     for marker, dialect in _BY_NAMESPACE:
         if ns and marker in ns:
@@ -163,8 +180,10 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
         ns = _namespace(root.tag)
         raise ConversionError(doc_key, f"XML is not supported for this schema (root <{_local(root.tag)}>"
                                        f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
-                                       "USLM, Akoma Ntoso and UK CLML legislation XML; convert other XML to "
+                                       "USLM, Akoma Ntoso, UK CLML and Justice Canada legislation XML; convert other XML to "
                                        "HTML or Markdown first")
+    if dialect is JUSTICE_CA:
+        legislation_ca.nest_headings(root)
     writer = _Writer(dialect)
     writer.walk(root, depth=0)
     title = _document_title(root, dialect) or writer.first_heading
@@ -216,6 +235,11 @@ class _Writer:
             self._flush_margin()
         elif self.d is AKOMA_NTOSO and name in _AKN_PARTS:
             self._part(el, depth)
+        elif self.d is JUSTICE_CA and name == "Definition" and self._holds_numbered_limbs(el):
+            # '“business transaction” includes (a) …; (b) …': one paragraph, so the limbs stay in the
+            # definition and the definitions after it stay in the provision, not in its last limb
+            self.blocks.append(self._limbs_text(el))
+            self._flush_margin()
         elif name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
             self._container(el, depth)
         elif name in self.d.items or name in self.d.containers and self._labelled(el):
@@ -460,10 +484,10 @@ class _Writer:
 
     def _table(self, el) -> None:
         rows = []
-        for tr in el.iter():
-            if _local(tr.tag) != "tr":
+        for tr in el.iter():  # HTML rows (tr/td) or CALS rows (row/entry: Justice Canada, DocBook)
+            if _local(tr.tag) not in ("tr", "row"):
                 continue
-            cells = [self.inline(c).replace("|", "\\|") for c in tr if _local(c.tag) in ("td", "th")]
+            cells = [self.inline(c).replace("|", "\\|") for c in tr if _local(c.tag) in ("td", "th", "entry")]
             if cells:
                 rows.append(cells)
         if not rows:
@@ -529,7 +553,8 @@ class _Writer:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
                 out.append(inner)
-                if name in ("p", "P", "Text", "br", "td", "th"):
+                if name in ("p", "P", "Text", "br", "td", "th", "Label", "TitleText", "MarginalNote",
+                            "BilingualItemEn"):  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
                     out.append(" ")
             out.append(c.tail or "")
         return "".join(out)
@@ -612,7 +637,7 @@ def _squash(text: str) -> str:
 
 def _document_title(root, d: Dialect) -> str | None:
     wanted = {USLM: ("title", "docTitle", "shortTitle"), AKOMA_NTOSO: ("shortTitle", "docTitle", "longTitle"),
-              CLML: ("Title",)}[d]
+              CLML: ("Title",), JUSTICE_CA: ("ShortTitle", "LongTitle")}[d]
     for name in wanted:
         for e in root.iter():
             if not isinstance(e.tag, str) or _local(e.tag) != name:

@@ -28,16 +28,18 @@ KINDS = {
     "appendix": "appendix", "annex": "annex", "regulation": "regulation", "reg": "regulation",
     "recital": "recital", "subpart": "subpart", "subsection": "subsection", "amendment": "amendment",
     "sections": "section", "rules": "rule", "clauses": "clause",
+    "division": "division", "subdivision": "subdivision",  # "Division 1.1" (Canadian and Australian acts)
 }
 # Kinds whose numbers are plain section numbers: "Rule 3.3.31" names the same thing as "3.3.31".
-_TRANSPARENT = {"rule", "section", "paragraph", "clause", "subsection"}
+# "reg. 5(1)(a)" of a statutory instrument is its section 5(1)(a) (UK, Australian and Canadian regulations)
+_TRANSPARENT = {"rule", "section", "paragraph", "clause", "subsection", "regulation"}
 
-_NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}\))*"
+_NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"
 _REF = re.compile(
     r"(?P<kind>§§?|¶|\b(?:sections?|sec|sect|articles?|art|part|chapter|ch|title|schedule|rules?|clauses?|"
-    r"paragraph|para|appendix|annex|regulation|reg|recital|subpart|subsection|amendment)\b\.?)?\s*"
-    r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}\))*"  # 4.2.1, 9.3.1B, A.6
-    r"|\b\d+[A-Za-z]?(?:\s?\([A-Za-z0-9]{1,5}\))+"  # 203(a)(1)
+    r"paragraph|para|appendix|annex|regulation|reg|recital|subpart|subsection|amendment|division|subdivision)\b\.?)?\s*"
+    r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
+    r"|\b\d+[A-Za-z]?(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1)
     r"|(?<=[\s§¶])\d+[A-Za-z]?\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]?\b)",
     re.IGNORECASE,
 )
@@ -114,7 +116,7 @@ def _recital_forms(query: str) -> str:
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed."""
     a = _recital_forms(alias.strip())
-    m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}\))*)\.?", a)
+    m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?", a)
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
     kind_text = m.group("kind") or None

@@ -58,11 +58,13 @@ _NUMBER_PREFIX_RE = re.compile(
 _Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
 _BOLD = r"(?:\*\*|__)?"  # "**Term**" inside the quotes (Common Paper, markitdown's rendering of <b>)
 _TERM = rf"(?<![\w`'’])[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
-_VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+meaning|is\s+defined\s+as|shall\s+include|includes)\b"
+_VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+(?:same\s+)?meaning|is\s+defined\s+as|shall\s+include|includes)\b"
 _PAREN = r"(?:\s*\((?P<alt>[^()\n]{0,80})\))?"  # "(or "Your")": another spelling of the term
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
-# in a definitions section, words may qualify the term before the verb: "Patent Claims" of a Contributor means
-_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+[A-Za-z][\w-]*){{0,4}}\s*,?\s*{_VERB}")
+# in a definitions section, words may qualify the term before the verb: "Patent Claims" of a Contributor means;
+# or a phrase between commas: “alternative format”, with respect to personal information, means (Commonwealth drafting)
+_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:(?:\s+[A-Za-z][\w-]*){{0,4}}|(?:\s*,(?:\s+[\w’'-]+){{1,12}}){{1,2}}\s*,)"
+                       rf"\s*,?\s*{_VERB}")
 _UNQUOTED_RE = re.compile(
     r"(?:^|(?<=[.\n|]\s)|(?<=\n))(?:\*\*)?(?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5}?)(?:\*\*)?"
     r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b")

@@ -47,13 +47,16 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             elif base is not None and m.indent > base:
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
-            if not _continues_sequence(m, open_items) and not first_md_item and not _markup_item(m, open_items, lines):
+            roman_next = _roman_follows(m, markers, idx)
+            if not _continues_sequence(m, open_items, roman_next) and not first_md_item \
+                    and not _markup_item(m, open_items, lines):
                 continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent]
             # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
             # "(6)" then "(a)", "(i)" is roman i under (a), not a letter continuing (h)
+            step = 0 if _inserted(m) else 1
             prev = next((n for n in range(len(open_items) - 1, -1, -1) if open_items[n].indent == m.indent
-                         and open_items[n].style == m.style and open_items[n].value == m.value - 1), None)
+                         and open_items[n].style == m.style and open_items[n].value == m.value - step), None)
             if prev is not None:
                 del open_items[prev + 1:]
             open_items.append(m)
@@ -136,12 +139,37 @@ def _titled_clause(m: _Marker, lines: list[str]) -> bool:
     return bool(_TITLED_CLAUSE_RE.match(lines[m.line]))
 
 
-def _continues_sequence(m: _Marker, open_items: list[_Marker]) -> bool:
-    """An item starts a list (1, a, A, i) or continues one of the open lists; fixes roman vs letter."""
+def _inserted(m: _Marker) -> bool:
+    """An inserted provision's label (``(c.1)``, ``(2.1)``): it follows its base, at the base's ordinal."""
+    return m.kind == "item" and bool(re.fullmatch(r"\(.+\.\d{1,2}\)", m.marker_text))
+
+
+def _roman_follows(m: _Marker, markers: list[_Marker], idx: int) -> bool:
+    """``(i)`` (or ``(I)``) whose next item at its indentation is ``(ii)`` (``(II)``): roman one, even
+    right after an ``(h)`` (``(H)``) it could continue as a letter — "(h) made after the earlier of
+    (i) one hundred years … (ii) twenty years …"."""
+    if m.marker_text not in ("(i)", "(I)"):
+        return False
+    nxt = next((o for o in markers[idx + 1:] if o.kind == "item" and o.indent == m.indent), None)
+    return nxt is not None and nxt.marker_text == ("(ii)" if m.marker_text == "(i)" else "(II)")
+
+
+def _continues_sequence(m: _Marker, open_items: list[_Marker], roman_next: bool = False) -> bool:
+    """An item starts a list (1, a, A, i) or continues one of the open lists; fixes roman vs letter.
+    An inserted provision (``(c.1)``) continues the list of its base (``(c)``) at the base's ordinal;
+    ``roman_next`` (the next item is ``(ii)``) reads an ``(i)`` as roman one."""
     inner = m.marker_text.strip("().")
     inner = inner[:-1] if inner.endswith(")") else inner
     readings = _item_style(inner)
+    if roman_next:
+        readings = [r for r in readings if r[0].startswith("roman")] or readings
     same_indent = [o for o in open_items if o.indent == m.indent]
+    if _inserted(m):
+        for style, value in readings:
+            if any(o.style == style and o.value == value for o in same_indent):
+                m.style, m.value = style, value
+                return True
+        return False
     for style, value in readings:
         for o in reversed(same_indent):
             if o.style == style and value == o.value + 1:
@@ -183,6 +211,23 @@ def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str]) -> boo
     return True
 
 
+_LABEL_SUFFIX_WORDS = frozenset("bis ter quater quinquies sexies septies octies novies decies".split())
+
+
+def _titled_beyond_label(m: _Marker) -> bool:
+    """The heading has a title of its own after its label (``DIVISION 2 Remedies``): a heading
+    below it (``Filing of Complaints``) is a subheading, not the rest of its title — unlike
+    ``Article 4`` / ``Article 4 bis`` over ``Definitions``. Applied where heading levels are the
+    markup's nesting (legislation XML); PDF headings keep the merge (an Australian amending Act's
+    ``Part 2—Counting`` over the act name its items amend is one outline entry there)."""
+    comps = _heading_label(m) or []
+    rest = _plain(m.title)
+    for _, _, written in comps:
+        rest = rest.replace(written, " ", 1)
+    return any(len(w) >= 3 and w.lower() not in _LABEL_SUFFIX_WORDS and not re.fullmatch(r"[IVXLC]+|\d+", w)
+               for w in re.findall(r"[^\W\d_]+|\d+", rest))
+
+
 def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
     """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both; so
     is a keyword heading that is only its label (``## CHAPTER III``, ``## Section 3``) and the one
@@ -195,7 +240,8 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
         if (prev is not None and m.kind == "heading" and prev.kind == "heading" and m.md_level > prev.md_level
                 and _heading_label(prev) and not _heading_label(m)
                 and all(not lines[j].strip() for j in range(prev.end, m.line))
-                and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3):
+                and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3
+                and not (HEADING_LEVELS_ARE_NESTING.get() and _titled_beyond_label(prev))):
             prev.heading = "\n".join(lines[prev.line:m.end])
             prev.title = f"{prev.title} {m.title}"
             prev.end = m.end

@@ -11,6 +11,7 @@ from .labels import _first_words
 from .patterns import _BARE_ALIAS_KEYWORDS, _KEYWORDS
 
 _CONTAINER_PREFIXES = frozenset(prefix for prefix, _ in _KEYWORDS.values() if prefix)
+_BACK_MATTER = frozenset({"schedule", "appendix", "annex", "anlage"})
 
 
 def _make_unique(sections: list[Section]) -> dict[int, str]:
@@ -24,9 +25,13 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
         if len(group) < 2:
             continue
         containers = [_container_of(pos, sections) for pos in group]
+        back = [c is not None and c.split("-")[0] in _BACK_MATTER for c in containers]
+        # section 4.1 of an Act's Part 1 and clause 4.1 of its Schedule 1: the one body occurrence
+        # keeps the bare id ("Section 4.1" names the Act's own), the schedule's is qualified
+        body_one = None not in containers and any(back) and back.count(False) == 1
         bare_kept = False
-        for pos, container in zip(group, containers):
-            if container is None and not bare_kept:
+        for pos, container, in_back in zip(group, containers, back):
+            if (container is None or body_one and not in_back) and not bare_kept:
                 bare_kept = True
             elif container is not None:
                 sections[pos].section_id = f"{container}/{sid}"
@@ -117,7 +122,7 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
         if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
-    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}[.)]", s.number):
+    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number):
         out.append(s.number.rstrip("."))
     if undeduped:
         return []  # a second "3.3.3" ("-2"): citing its number names the first one

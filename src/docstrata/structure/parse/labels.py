@@ -100,7 +100,11 @@ def _roman_value(s: str) -> int:
 
 
 def _item_style(inner: str) -> list[tuple[str, int]]:
-    """Possible (style, ordinal) readings of an item label's inner text, most likely first."""
+    """Possible (style, ordinal) readings of an item label's inner text, most likely first. An
+    inserted provision (``c.1``, ``2.1``) reads as its base (``c``, ``2``): the same style and ordinal."""
+    inserted = re.fullmatch(r"(.+?)\.\d{1,2}", inner)
+    if inserted:
+        return _item_style(inserted.group(1))
     if inner.isdigit():
         return [("digit", int(inner))]
     readings: list[tuple[str, int]] = []
@@ -144,9 +148,24 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
             if re.search(r"\d{4}", piece) or int(re.match(r"\D*(\d+)", piece).group(1)) > 999:
                 return None
             parts.append(("num", piece, piece))
+    if len(parts) >= 2 and not parens and parts[0][0].split(":")[1:2] != [""] and parts[0][0].startswith("kw:") \
+            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]) and _markup_labels():
+        # "DIVISION 1.1", "PART 2.1" of legislation XML (the label is the markup's <Label>/<num>: an
+        # inserted container of a Canadian or Australian act): one number of the container, not
+        # Division 1's section 1. In text and PDF "PART 5.12.3.1" is rule 12.3.1 of Part 5 (ADGM).
+        kind, value, written = parts[0]
+        extra = ".".join(v for _, v, _ in parts[1:])
+        parts = [(kind, f"{value}.{extra}", f"{written}.{extra}")]
     for p in re.findall(_PAREN, parens or ""):
         parts.append(("paren", p, p))
     return parts or None
+
+
+def _markup_labels() -> bool:
+    """Heading levels and labels come from legislation markup (``Document.heading_levels``)."""
+    from .build import HEADING_LEVELS_ARE_NESTING  # build imports this module
+
+    return bool(HEADING_LEVELS_ARE_NESTING.get())
 
 
 def _ordinal(part: str) -> tuple[int, str] | None:

@@ -31,7 +31,10 @@ _KW_RE = (r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|division|subdivisio
           r"|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))")
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
 _NUM = r"(?:\d{1,4}(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
-_PAREN = r"\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\)"
+# an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
+# consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
+_ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"
+_PAREN = rf"\({_ITEM_INNER}\)"
 # A compound label: keyword components and bare components joined by dots.
 _KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
 _COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
@@ -42,7 +45,7 @@ _LABEL_RE = re.compile(
 # "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces)
 _FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)"
                                        r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))\d(?=[\w-]*[A-Za-z])).*)$")
-_ITEM_RE = re.compile(r"^(?P<label>\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
+_ITEM_RE = re.compile(rf"^(?P<label>\({_ITEM_INNER}\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
 _MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
