@@ -191,7 +191,6 @@ def test_holodeck_example_loads_our_tools_with_one_notice_per_foreign_part(holod
 
 def test_holodeck_example_serves_our_tools(holodeck):
     """The example, served in process through the SDK's client: tools listed, both tool types answer."""
-    pytest.importorskip("mcp", reason="needs the 'mcp' extra")
     import anyio
     from mcp import Client
 

@@ -115,6 +115,17 @@ def test_a_hub_name_reranker_fails_before_any_index_or_model(tmp_path):
     assert not (tmp_path / ".docstrata").exists()
 
 
+def test_serve_without_the_mcp_package_says_how_to_install_it(tmp_path):
+    """A trimmed environment (mcp missing, as after an old install) gets the install line, not a traceback."""
+    shutil.copy(EXAMPLES / "agent.yaml", tmp_path)
+    code = "import sys; sys.modules['mcp'] = None; from docstrata.cli import main; sys.argv[0] = 'docstrata'; main()"
+    proc = subprocess.run([sys.executable, "-c", code, "serve", "-c", "agent.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True, env=ENV, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "pip install 'docstrata[mcp]'" in " ".join(proc.stderr.split())
+    assert "Traceback" not in proc.stderr
+
+
 @pytest.mark.parametrize("mode, first", [("keyword", "4.2"), ("exact", "4.3")])
 def test_keyword_and_exact_searches_never_load_the_model(project, mode, first):
     query = "Section 4.3" if mode == "exact" else README_QUERY

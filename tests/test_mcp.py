@@ -20,7 +20,6 @@ import anyio
 import pytest
 from anyio.from_thread import start_blocking_portal
 
-mcp = pytest.importorskip("mcp", reason="the MCP server needs the 'mcp' extra")
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 

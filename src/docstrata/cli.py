@@ -804,8 +804,11 @@ def serve(config: str = ConfigOpt,
     if ui:
         return _serve_ui(config, host, port, token_env, allowed_host or None, insecure_no_token)
     from .errors import ConfigError
-    from .mcp_server import serve as _serve
 
+    try:
+        from .mcp_server import serve as _serve
+    except ImportError as e:  # a trimmed install (--no-deps, an old environment)
+        _fail(f"the MCP server needs the `mcp` package ({e}): pip install 'docstrata[mcp]'")
     try:
         _serve(config, transport=transport, host=host, port=port, token_env=token_env,
                allowed_hosts=allowed_host or None, insecure_no_token=insecure_no_token)
