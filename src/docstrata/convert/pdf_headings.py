@@ -28,6 +28,11 @@ _PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*
 # "Figure 3", "Table 8-1", "Table A.2", "Table IV" — not the heading "Table of Contents"
 _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+(\d[\w.-]*|[a-z](\.\d+)*|[ivxlc]+)\b", re.IGNORECASE)
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
+# an outline entry naming the document's own contents pages ("Table of Contents", "List of Figures")
+# or its back-of-book index: found wherever its title line stands, not in outline order
+_CONTENTS_ENTRY = re.compile(r"^(?:table of contents|(?:detailed |brief )?contents|contents at a glance|"
+                             r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits)"
+                             r"(?: and (?:figures|tables))?|index)$")
 
 
 _NUMBER_WORDS = {
@@ -88,6 +93,29 @@ def _contents_pages(lines: list[_PdfLine]) -> set[int]:
     return {page for page, n in leaders.items() if n >= 3 and n * 6 >= per_page[page]}
 
 
+def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: list[tuple[int, str]],
+                            contents: set[int], taken: set[int]) -> list[tuple[int, int, int, str]]:
+    """Matches ``(line index, 1, level, title)`` for the outline entries that name a contents page
+    or an index (``Table of Contents``, ``List of Tables``, ``Index``): the line whose text is the
+    entry's title, on a contents page first (its title atop the page), else the first such line
+    (an index: the last), never a dot-leader line. Outline order is no evidence for them (SP 800-150 bookmarks its contents
+    before the executive summary printed ahead of them), so each is looked up on its own; a
+    contents page then opens its own section instead of trailing the section before it."""
+    out = []
+    for level, title in outline:
+        target = _outline_key(title)
+        if not _CONTENTS_ENTRY.match(target):
+            continue
+        found = [i for i, key in enumerate(keys) if key == target and i not in taken
+                 and not _TOC_LINE.search(lines[i].text) and not re.search(r"\.{4,}", lines[i].text)]
+        if found:
+            # a back-of-book index stands at the end (a lone "Index" line earlier is a table's column)
+            i = next((k for k in found if lines[k].page in contents), found[-1] if target == "index" else found[0])
+            out.append((i, 1, level, title))
+            taken.add(i)
+    return out
+
+
 def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
     """Mark the lines the PDF outline (bookmarks) names as headings at the outline's levels.
 
@@ -111,6 +139,8 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     position = page_start = 0
     for level, title in outline:
         target = _outline_key(title)
+        if _CONTENTS_ENTRY.match(target):
+            continue  # matched below, in any order (a "Table of Contents" bookmark may precede the pages before it)
         for i in _outline_search_order(lines, position, page_start):
             if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
                     or re.search(r"\.{4,}", lines[i].text):
@@ -138,6 +168,7 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
                 position = max(position, i + used)
                 page_start = next(k for k in range(i, -1, -1) if k == 0 or lines[k - 1].page != lines[i].page)
                 break
+    matches += _contents_entry_matches(lines, keys, outline, contents, taken)
     if len(matches) < 0.6 * len(outline):
         return False
     root_level, root_title = outline[0]
