@@ -227,3 +227,67 @@ def test_glossary_definitions_are_found_and_attached_to_results_that_use_them(tm
     entries = tool.get_definition("IT")
     assert "IT" in definitions_used(["Information technology (IT) staff"], entries)
     assert "IT" not in definitions_used(["They share it with partners."], entries)
+
+
+def _cell_line(page: int, box: int, text: str, x0: float, y0: float, size: float = 10.0):
+    from docstrata.convert.pdf_layout import _PdfLine
+
+    return _PdfLine(page=page, box=box, text=text, size=size, font="Arial", x0=x0, x1=x0 + 6.0 * len(text),
+                    y0=y0, y1=y0 + size, chars=len(text))
+
+
+def test_pdf_glossary_rows_with_short_terms_are_table_rows_and_label_columns_split_by_line():
+    """A glossary term of up to four letters ("ATA", "Bend") beside its definition is a table row,
+    not a list label (before: "ATA" matched the hanging-label rule and its row was dropped, so
+    terms and definitions came out apart); an acronym list boxed a few rows at a time ("ARP" /
+    "ATA" beside their two expansions, line for line) is one row per line; a wrapped term
+    ("Controlled Unclassified" / "Information" beside a longer definition) stays one row."""
+    from docstrata.convert.pdf_tables import _table_blocks
+
+    lines = [
+        _cell_line(1, 1, "ATA", 77, 700), _cell_line(1, 2, "Magnetic media interface specification.", 229, 700),
+        _cell_line(1, 3, "Bend", 77, 670), _cell_line(1, 4, "The use of a mechanical process to", 229, 670),
+        _cell_line(1, 4, "transform the storage media.", 229, 658),
+        _cell_line(1, 5, "Controlled Unclassified", 77, 640), _cell_line(1, 5, "Information", 77, 628),
+        _cell_line(1, 6, "Information that law or policy requires", 229, 640),
+        _cell_line(1, 6, "to have safeguarding controls,", 229, 628), _cell_line(1, 6, "excluding classified.", 229, 616),
+        _cell_line(2, 7, "ARP", 77, 700), _cell_line(2, 7, "ATA", 77, 688),
+        _cell_line(2, 8, "Address Resolution Protocol", 229, 700), _cell_line(2, 8, "Advanced Technology Attachment", 229, 688),
+        _cell_line(2, 9, "DNS", 77, 660), _cell_line(2, 10, "Domain Name System", 229, 660),
+    ]
+    blocks, _ = _table_blocks(lines)
+    text = "\n".join(blocks.values())
+    assert "| ATA | Magnetic media interface specification. |" in text
+    assert "| Bend | The use of a mechanical process to transform the storage media. |" in text
+    assert "| Controlled Unclassified Information | Information that law or policy requires to have" in text
+    assert "| ARP | Address Resolution Protocol |" in text and "| ATA | Advanced Technology Attachment |" in text
+
+
+def test_contents_lines_with_appendix_page_labels_are_not_sections():
+    """A contents line whose page label is an appendix page ("Appendix F— Glossary .... F-1") or a
+    roman one ("Executive Summary .... iii") is contents, not a section (SP 800-115 had Appendices
+    E-G twice: first as contents lines, then as headings, which took the ids "appendix-e-2"...)."""
+    md = ("# Guide\n\nTable of Contents\n\nExecutive Summary .... iii\n\n1. Introduction .... 1\n\n"
+          "Appendix E— Resources .... E-1\n\nAppendix F— Glossary .... F-1\n\n## Executive Summary\n\nText.\n\n"
+          "## 1. Introduction\n\nText.\n\n## Appendix E—Resources\n\nBooks.\n\n## Appendix F—Glossary\n\n"
+          "| Alert | A brief technical notification. |\n|---|---|\n| Actor | See threat actor. |\n")
+    tree = build_tree(Document(doc_key="g.pdf", title="Guide", markdown=md, format="pdf"))
+    ids = [s.section_id for s in tree.sections]
+    assert "appendix-e-2" not in ids and "appendix-f-2" not in ids
+    assert {d.term: d.section_id for d in tree.definitions} == {"Alert": "appendix-f", "Actor": "appendix-f"}
+
+
+def test_pdf_outline_heading_drops_an_underscore_rule_laid_out_before_it():
+    """SP 800-171r1 draws a rule of underscores above each chapter title, which pdfminer puts on
+    the title's line: the bookmark matches ("APPENDIX B GLOSSARY") and the heading is the title
+    without the rule."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    lines = [
+        _pdf_line(1, 1, "_" * 40 + " CHAPTER ONE INTRODUCTION", 14.0, 700.0), _pdf_line(1, 2, "Text.", 11.0, 650.0),
+        _pdf_line(2, 3, "_" * 40 + " APPENDIX A REFERENCES", 14.0, 700.0), _pdf_line(2, 4, "Text.", 11.0, 650.0),
+        _pdf_line(3, 5, "_" * 40 + " APPENDIX B GLOSSARY", 14.0, 700.0), _pdf_line(3, 6, "Text.", 11.0, 650.0),
+    ]
+    assert _apply_outline(lines, [(1, "CHAPTER ONE INTRODUCTION"), (1, "APPENDIX A REFERENCES"), (1, "APPENDIX B GLOSSARY")])
+    assert [line.text for line in lines if line.level] == ["CHAPTER ONE INTRODUCTION", "APPENDIX A REFERENCES",
+                                                           "APPENDIX B GLOSSARY"]

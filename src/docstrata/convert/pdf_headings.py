@@ -183,6 +183,8 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         same = normalize_heading(printed) == normalize_heading(title) or (
             numbered is not None and _outline_key(printed)[numbered.end():] == _outline_key(title)
             and not re.match(r"\d", title.strip()))  # (a bookmark with its own number names it)
+        # a rule drawn with underscores before the title ("____ APPENDIX B GLOSSARY") is no part of it
+        printed = re.sub(r"^[\s_=~]{3,}|[\s_=~]{3,}$", "", printed).strip() or printed
         lines[i].text = printed if same else " ".join(title.split())
         for k in range(i + 1, i + used):
             lines[k].text = ""

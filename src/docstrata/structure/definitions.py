@@ -345,7 +345,7 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
                                                  for p, t, _ in found):
                 found.append((m.start(), term, _definition_after(body, m.start("verb"))))
     if in_defs:
-        for pos, term, definition in _table_entries(body) or _column_pair_entries(body) \
+        for pos, term, definition in sorted(_table_entries(body) + _column_pair_entries(body)) \
                 or _term_paragraph_entries(body):
             if not any(t.lower() == term.lower() for _, t, _ in found):
                 found.append((pos, term, definition))
@@ -386,13 +386,14 @@ def _table_entries(body: str) -> list[tuple[int, str, str]]:
     glossaries and acronym lists take. A row whose first cell is empty continues the definition
     above it (a definition broken over a page); header rows (``Term | Definition``) and separator
     rows are skipped; a term cell ending in a parenthesised abbreviation defines that abbreviation
-    too. At least two such rows, or none: one two-cell row is no glossary."""
+    too, one ending in a bracketed source (``[FIPS 200, Adapted]``) is the term without it. At least two such rows, or none: one two-cell row is no glossary."""
     out: list[tuple[int, str, str]] = []
     for m in _TABLE_ROW_RE.finditer(body):
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", m.group("cells"))]
         if len(cells) < 2 or all(_SEPARATOR_CELL_RE.match(c) or not c for c in cells):
             continue
-        term = cells[0].strip(" *_:").replace("\\|", "|")
+        # the term without the source NIST cites beside it ("authentication [FIPS 200, Adapted]")
+        term = re.sub(r"\s*\[[^\[\]]{1,80}\]$", "", cells[0].strip(" *_:")).replace("\\|", "|")
         definition = " ".join(" ".join(c for c in cells[1:] if c).split()).replace("\\|", "|")
         if not term and out and definition:  # the definition above, carried on
             pos, t, d = out[-1]
@@ -426,23 +427,32 @@ def _is_abbreviation_line(line: str) -> bool:
 
 def _column_pair_entries(body: str) -> list[tuple[int, str, str]]:
     """``(offset, abbreviation, expansion)`` of an acronym list whose two columns the text layer
-    gives as two paragraphs, one line per row: a paragraph of N abbreviation lines (``ACL`` …
-    ``UDP``: capitals, at most three words) directly followed by one of N lines that are not all
-    abbreviations (``Access Control List`` …), paired line by line. Paragraphs of unequal length
-    (an expansion wrapped over two lines) are not paired: a shifted pairing would be wrong on
-    every row after the wrap."""
-    paragraphs = [(m.start(), m.group(0).strip().splitlines()) for m in re.finditer(r"(?s)\S.*?(?=\n[ \t]*\n|\Z)", body)]
+    gives as paragraphs, one line per row: a run of paragraphs of abbreviation lines (``ACL`` …
+    ``UDP``: capitals, at most three words; a page or a gap in the column starts a new paragraph)
+    directly followed by as many paragraphs of as many lines each that are not abbreviations
+    (``Access Control List`` …), paired line by line. Paragraphs of unequal length (an expansion
+    wrapped over two lines) are not paired: a shifted pairing would be wrong on every row after
+    the wrap. Three pairs at least."""
+    paragraphs = [(m.start(), [x.strip() for x in m.group(0).strip().splitlines()])
+                  for m in re.finditer(r"(?s)\S.*?(?=\n[ \t]*\n|\Z)", body)]
+    abbreviations = [all(map(_is_abbreviation_line, lines)) for _, lines in paragraphs]
     out: list[tuple[int, str, str]] = []
-    for (pos, left), (_, right) in zip(paragraphs, paragraphs[1:]):
-        left, right = [x.strip() for x in left], [x.strip() for x in right]
-        if len(left) < 2 or len(left) != len(right) or not all(_is_abbreviation_line(x) for x in left):
-            continue
-        if sum(map(_is_abbreviation_line, right)) * 2 > len(right) or any(x.startswith(("|", "#")) for x in right):
-            continue
-        offset = pos
-        for abbreviation, expansion in zip(left, right):
-            out.append((offset, abbreviation, expansion))
-            offset += 1
+    n = 0
+    while n < len(paragraphs):
+        k = n
+        while k < len(paragraphs) and abbreviations[k]:
+            k += 1
+        run = k - n
+        right = paragraphs[k:k + run]
+        if run and len(right) == run and all(
+                len(r) == len(left) and sum(map(_is_abbreviation_line, r)) * 2 <= len(r)
+                and not any(x.startswith(("|", "#")) for x in r)
+                for (_, left), (_, r) in zip(paragraphs[n:k], right)):
+            for (pos, left), (_, r) in zip(paragraphs[n:k], right):
+                out += [(pos + i, abbreviation, expansion) for i, (abbreviation, expansion) in enumerate(zip(left, r))]
+            n = k + run
+        else:
+            n = k + 1 if run else n + 1
     return out if len(out) >= 3 else []
 
 
