@@ -50,7 +50,8 @@ MIRROR = Path("/work/.mirror/fractional-ciso+NIST-Cybersecurity-Documents/repo")
 SOURCE = "fractional-ciso/NIST-Cybersecurity-Documents@60a85fcc60 (US Government work, public domain)"
 # (split, file in the source repository, copy in bench/realdocs or None)
 DOCUMENTS = [
-    ("tuned", "NIST SP 800-150 Guide to Cyber Threat Information Sharing, 2016-10-04 (Final).pdf", None),
+    ("tuned", "NIST SP 800-150 Guide to Cyber Threat Information Sharing, 2016-10-04 (Final).pdf",
+     "realdocs/pdf/nist-sp800-150-cyber-threat-information-sharing.pdf"),
     ("tuned", "NIST SP 800-88_Guidelines for Media Sanitization.pdf", None),
     ("tuned", "SP800-115.pdf", None),
     ("tuned", "SP800-171r1.pdf", "realdocs/pdf/nist-sp800-171r1-cui.pdf"),
