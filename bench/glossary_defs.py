@@ -21,8 +21,10 @@ column; a term-column line directly under a term continues that term (a wrapped 
 stands beside it or the text beside it goes on in lower case (the definition's sentence carried
 on); a term-column line in brackets is the term's source (``[CNSSI No. 4009]``), skipped, and so
 is the appendix heading. The first line of its definition (the segment beside it) is kept to check pairs.
-Page headers and footers (the top and bottom 7% of the page), text set larger than the page's
-body (the appendix heading) and glossaries not laid out in two columns are not read (reported).
+A glossary without a definition column is read as ``Term: definition`` lines whose term is set in
+bold (font weight ≥ 600 up to the colon). Page headers and footers (the top and bottom 7% of the
+page) and text set larger than the page's body (the appendix heading) are not read; a glossary
+in neither layout has no truth (reported).
 
 Ours: :func:`docstrata.convert.convert_file` → :func:`docstrata.structure.build_tree` exactly as
 ingest does; the definitions whose section is titled like a bookmark the truth could read (or
@@ -120,6 +122,37 @@ def _segments(textpage, height: float) -> list[list[tuple[float, float, str, flo
     return out
 
 
+def _bold_terms(textpage, height: float) -> list[tuple[str, str]]:
+    """``(term, rest of its line)`` of a one-column glossary: a line opening with a run of bold
+    characters (font weight ≥ 600) that a colon ends (``**Banner Grabbing**: The process …``)."""
+    import pypdfium2.raw as pdfium_c
+
+    text = textpage.get_text_range()
+    n = min(len(text), textpage.count_chars())
+    out, i = [], 0
+    while i < n:
+        j = i
+        while j < n and text[j] in " \t":
+            j += 1
+        k = j
+        while k < n and text[k] not in "\r\n" and pdfium_c.FPDFText_GetFontWeight(textpage.raw, k) >= 600:
+            k += 1
+        end = text.find("\n", k)
+        end = n if end < 0 else end
+        bottom = textpage.get_charbox(j)[1] if j < n else 0
+        term, rest = text[j:k].strip(), text[k:end].strip()
+        if term.endswith(":"):
+            term, rest = term[:-1].strip(), rest
+        elif rest.startswith(":"):
+            rest = rest[1:].strip()
+        else:
+            term = ""
+        if term and 0.07 * height < bottom < 0.93 * height and len(term.split()) <= 8:
+            out.append((" ".join(term.split()), " ".join(rest.split())))
+        i = end + 1
+    return out
+
+
 def glossary_truth(data: bytes) -> list[dict]:
     """Per glossary bookmark: ``{"title", "pages", "terms": [(term, first definition line)],
     "note"}`` read with PDFium (see the module docstring)."""
@@ -141,8 +174,11 @@ def glossary_truth(data: bytes) -> list[dict]:
         body_h = heights.most_common(1)[0][0] if heights else 0
         lines = [line for line in lines if line and max(s[3] for s in line) <= body_h * 1.3 + 0.5]
         second = Counter(round(line[1][0] / 4) * 4 for line in lines if len(line) >= 2)
-        if not second:
-            out.append({"title": title, "pages": [pages.start + 1, pages.stop], "terms": [], "note": "not two columns"})
+        if not second:  # one column: "Term: definition" lines whose term is set in bold
+            terms = [t for p in pages for t in _bold_terms(pdf[p].get_textpage(), pdf[p].get_size()[1])]
+            terms = [t for t in terms if not GLOSSARY_TITLE.search(t[0])]
+            out.append({"title": title, "pages": [pages.start + 1, pages.stop], "terms": terms,
+                        "note": "" if terms else "neither two columns nor bold terms"})
             continue
         d_col = second.most_common(1)[0][0]
         first = Counter(round(line[0][0] / 4) * 4 for line in lines if len(line) >= 2 and abs(line[1][0] - d_col) <= 6)
