@@ -81,7 +81,7 @@ def _pdf_bytes(name: str, copy: str | None, mirror: Path) -> bytes | None:
 
 
 def _norm(term: str) -> str:
-    term = re.sub(r"\s*\([^()]*\)\s*$", "", term)
+    term = re.sub(r"\s*\([^()]*\)[\s:.]*$", "", term.strip())
     return " ".join(re.findall(r"[^\W_]+", term.casefold()))
 
 

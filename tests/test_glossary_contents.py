@@ -291,3 +291,25 @@ def test_pdf_outline_heading_drops_an_underscore_rule_laid_out_before_it():
     assert _apply_outline(lines, [(1, "CHAPTER ONE INTRODUCTION"), (1, "APPENDIX A REFERENCES"), (1, "APPENDIX B GLOSSARY")])
     assert [line.text for line in lines if line.level] == ["CHAPTER ONE INTRODUCTION", "APPENDIX A REFERENCES",
                                                            "APPENDIX B GLOSSARY"]
+
+
+def test_pdf_outline_entry_found_pages_ahead_before_the_entries_after_it_is_left_out():
+    """SP 800-37r1 bookmarks figure labels ("subsystem") among its sections; the first line reading
+    "Subsystem" is a glossary term 38 pages on, and taking it carried the search past chapters
+    2.5-3 and Appendices A-B, which lost their headings. A match pages ahead while two of the next
+    five entries come, in order, before it is out of place: the entry stays unmatched."""
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    lines = [
+        _pdf_line(1, 1, "1 Introduction", 14.0, 700.0), _pdf_line(1, 2, "Text.", 11.0, 650.0),
+        _pdf_line(2, 3, "2 Basics", 14.0, 700.0), _pdf_line(2, 4, "A figure shows each subsystem.", 11.0, 650.0),
+        _pdf_line(3, 5, "2.1 Types", 12.0, 700.0), _pdf_line(3, 6, "Text.", 11.0, 650.0),
+        _pdf_line(4, 7, "2.2 Benefits", 12.0, 700.0), _pdf_line(4, 8, "Text.", 11.0, 650.0),
+        _pdf_line(5, 9, "Glossary", 14.0, 700.0), _pdf_line(9, 10, "Subsystem", 11.0, 650.0),
+        _pdf_line(9, 11, "A major subdivision of a system.", 11.0, 650.0),
+    ]
+    outline = [(1, "1 Introduction"), (1, "2 Basics"), (1, "subsystem"), (2, "2.1 Types"), (2, "2.2 Benefits"),
+               (1, "Glossary")]
+    assert _apply_outline(lines, outline)
+    assert [line.text for line in lines if line.level] == ["1 Introduction", "2 Basics", "2.1 Types", "2.2 Benefits",
+                                                           "Glossary"]

@@ -20,8 +20,10 @@ _BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
 # next line that happens to start with a figure ("2020 Annual Report").
 _NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:],
                          re.IGNORECASE)
-# dot leaders, with the page number on the line or set in a column of its own (". . . . .")
-_TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$|(\.\s){4,}\.?\s*$", re.IGNORECASE)
+# dot leaders (dots or ellipsis characters "……"), with the page number ("7", "iv", an appendix's "A.1-5") on
+# the line or set in a column of its own (". . . . .")
+_TOC_LINE = re.compile(r"([.…]\s?){4,}\s*([\divxlc]+|[A-Z]{1,2}[-.]\d{1,3}([-.]\d{1,3})?)\s*$|[.…]{3,}\s*$|(\.\s){4,}\.?\s*$",
+                       re.IGNORECASE)
 # the section number a line prints before an outline entry's title ("6.2.1 Amendment Documents"
 # for the bookmark "Amendment Documents")
 _PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*|[ivxlc]{1,6})\s+(?=\S)")
@@ -65,17 +67,18 @@ def _continues_line(first: _PdfLine, second: _PdfLine) -> bool:
     return second.page == first.page and 0 <= first.y0 - second.y1 < 1.5 * max(first.size, second.size)
 
 
-def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int):
+def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int, limit: int | None = None):
     """Line indexes to try for the next outline entry: the rest of the previous match's page, then
     that page's earlier lines (a heading the layout put before the one above it, as when a margin
-    glyph joins its line), then the following pages."""
+    glyph joins its line), then the following pages; only indexes below ``limit`` when given."""
     page = lines[position - 1].page if position else None
     end = position
     while end < len(lines) and lines[end].page == page:
         end += 1
-    yield from range(position, end)
-    yield from range(page_start, position)
-    yield from range(end, len(lines))
+    stop = len(lines) if limit is None else min(limit, len(lines))
+    yield from range(position, min(end, stop))
+    yield from range(page_start, min(position, stop))
+    yield from range(end, stop)
 
 
 def _contents_pages(lines: list[_PdfLine]) -> set[int]:
@@ -88,7 +91,7 @@ def _contents_pages(lines: list[_PdfLine]) -> set[int]:
     for line in lines:
         if line.text.strip():
             per_page[line.page] += 1
-            if _TOC_LINE.search(line.text) or re.search(r"\.{4,}", line.text):
+            if _TOC_LINE.search(line.text) or re.search(r"[.…]{4,}", line.text):
                 leaders[line.page] += 1
     return {page for page, n in leaders.items() if n >= 3 and n * 6 >= per_page[page]}
 
@@ -107,13 +110,63 @@ def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: lis
         if not _CONTENTS_ENTRY.match(target):
             continue
         found = [i for i, key in enumerate(keys) if key == target and i not in taken
-                 and not _TOC_LINE.search(lines[i].text) and not re.search(r"\.{4,}", lines[i].text)]
+                 and not _TOC_LINE.search(lines[i].text) and not re.search(r"[.…]{4,}", lines[i].text)]
         if found:
             # a back-of-book index stands at the end (a lone "Index" line earlier is a table's column)
             i = next((k for k in found if lines[k].page in contents), found[-1] if target == "index" else found[0])
             out.append((i, 1, level, title))
             taken.add(i)
     return out
+
+
+def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: int, page_start: int,
+                contents: set[int], taken: set[int], limit: int | None = None) -> tuple[int, int] | None:
+    """``(line index, lines used)`` of the first line (in :func:`_outline_search_order` from
+    ``position``, before line ``limit`` when given) that heads the outline entry whose key is
+    ``target``, or ``None``; see :func:`_apply_outline` for the forms that match."""
+    for i in _outline_search_order(lines, position, page_start, limit):
+        if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
+                or re.search(r"[.…]{4,}", lines[i].text):
+            continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
+        used = 0
+        numbered = _PRINTED_NUMBER_KEY.match(keys[i])
+        if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
+            used = 1  # the printed heading carries the number the bookmark leaves out
+        elif keys[i] == target or _after_stray_glyph(keys[i], target) \
+                or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
+            used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
+        else:  # a title wrapped over two or three lines (a long Division title)
+            joined = keys[i]
+            for k in range(i + 1, min(i + 3, len(lines))):
+                if not _continues_line(lines[k - 1], lines[k]) \
+                        or not target.replace(" ", "").startswith(joined.replace(" ", "")):
+                    break
+                joined = f"{joined} {keys[k]}"
+                if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
+                    used = k - i + 1
+                    break
+        if used:
+            return i, used
+    return None
+
+
+def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str], at: int, position: int,
+                   page_start: int, contents: set[int], taken: set[int]) -> bool:
+    """Two or more of the ``following`` entries (the next five) are found, in order, before line
+    ``at``: the entry matched there is out of place — a match that jumps pages ahead would carry
+    every entry between along with it (SP 800-37r1 bookmarks figure labels such as "subsystem",
+    whose first match is a glossary term 38 pages on, so chapters 2.5-3 and Appendices A-B were
+    lost)."""
+    found = 0
+    for target in following:
+        hit = _find_entry(lines, keys, target, position, page_start, contents, taken, limit=at)
+        if hit is not None:
+            found += 1
+            position = max(position, hit[0] + hit[1])
+            page_start = next(j for j in range(hit[0], -1, -1) if j == 0 or lines[j - 1].page != lines[hit[0]].page)
+            if found >= 2:
+                return True
+    return False
 
 
 def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
@@ -137,37 +190,23 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
     taken: set[int] = set()
     position = page_start = 0
-    for level, title in outline:
-        target = _outline_key(title)
-        if _CONTENTS_ENTRY.match(target):
-            continue  # matched below, in any order (a "Table of Contents" bookmark may precede the pages before it)
-        for i in _outline_search_order(lines, position, page_start):
-            if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
-                    or re.search(r"\.{4,}", lines[i].text):
-                continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
-            used = 0
-            numbered = _PRINTED_NUMBER_KEY.match(keys[i])
-            if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
-                used = 1  # the printed heading carries the number the bookmark leaves out
-            elif keys[i] == target or _after_stray_glyph(keys[i], target) \
-                    or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
-                used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
-            else:  # a title wrapped over two or three lines (a long Division title)
-                joined = keys[i]
-                for k in range(i + 1, min(i + 3, len(lines))):
-                    if not _continues_line(lines[k - 1], lines[k]) \
-                            or not target.replace(" ", "").startswith(joined.replace(" ", "")):
-                        break
-                    joined = f"{joined} {keys[k]}"
-                    if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
-                        used = k - i + 1
-                        break
-            if used:
-                matches.append((i, used, level, title))
-                taken.update(range(i, i + used))
-                position = max(position, i + used)
-                page_start = next(k for k in range(i, -1, -1) if k == 0 or lines[k - 1].page != lines[i].page)
-                break
+    entries = [(level, title, _outline_key(title)) for level, title in outline]
+    # a "Table of Contents" bookmark may precede the pages printed before it: matched below, in any order
+    ordered = [k for k, (_, _, target) in enumerate(entries) if not _CONTENTS_ENTRY.match(target)]
+    for n, k in enumerate(ordered):
+        level, title, target = entries[k]
+        found = _find_entry(lines, keys, target, position, page_start, contents, taken)
+        if found is None:
+            continue
+        i, used = found
+        here = lines[position - 1].page if position else lines[0].page
+        if lines[i].page > here + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 6]],
+                                                       i, position, page_start, contents, taken):
+            continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
+        matches.append((i, used, level, title))
+        taken.update(range(i, i + used))
+        position = max(position, i + used)
+        page_start = next(j for j in range(i, -1, -1) if j == 0 or lines[j - 1].page != lines[i].page)
     matches += _contents_entry_matches(lines, keys, outline, contents, taken)
     if len(matches) < 0.6 * len(outline):
         return False

@@ -12,6 +12,7 @@ section number and title and so matches citation and topic queries it cannot ans
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..models import Section
@@ -26,6 +27,7 @@ CONTENTS_TITLE_RE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # asked for every chunk's section and parent chain
 def is_contents_title(title: str) -> bool:
     """``title`` names a contents page or an index (``Table of Contents``, ``CONTENTS:``, ``List
     of Tables``, ``Index``); not a section that merely mentions contents (``Contents of the
