@@ -313,3 +313,16 @@ def test_pdf_outline_entry_found_pages_ahead_before_the_entries_after_it_is_left
     assert _apply_outline(lines, outline)
     assert [line.text for line in lines if line.level] == ["1 Introduction", "2 Basics", "2.1 Types", "2.2 Benefits",
                                                            "Glossary"]
+
+
+def test_sections_a_publisher_outline_nests_under_contents_are_not_contents():
+    """The Senate Counting Act's bookmarks nest every section under "Contents": the contents
+    section itself is contents, its sections are not (they would be ranked down in every search);
+    an index's letter groups are."""
+    md = ("# Contents\n\n1 Short title .... 1\n\n## 1 Short title\n\nThis Act is the Senate Counting Act.\n\n"
+          "## 2 Commencement\n\nThis Act commences on the day after Royal Assent.\n\n# Index\n\n## A\n\naccess, 4\n")
+    tree = build_tree(Document(doc_key="a.pdf", title="Act", markdown=md, format="pdf"))
+    chunks = chunk_tree(tree, count_tokens=lambda text: len(text.split()), max_tokens=800)
+    kinds = {c.section_title: c.chunk_type for c in chunks}
+    assert kinds["Contents"] == "contents" and kinds["A"] == "contents"  # (the empty Index heading leads A's chunk)
+    assert kinds["1 Short title"] != "contents" and kinds["2 Commencement"] != "contents"

@@ -152,19 +152,20 @@ def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: i
 
 def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str], at: int, position: int,
                    page_start: int, contents: set[int], taken: set[int]) -> bool:
-    """Two or more of the ``following`` entries (the next five) are found, in order, before line
-    ``at``: the entry matched there is out of place — a match that jumps pages ahead would carry
+    """Two or more of the ``following`` entries (the next five) are found, in order, on two pages
+    or more, before line ``at``: the entry matched there is out of place (entries found on one page
+    only are a contents page's lines, which list what follows) — a match that jumps pages ahead would carry
     every entry between along with it (SP 800-37r1 bookmarks figure labels such as "subsystem",
     whose first match is a glossary term 38 pages on, so chapters 2.5-3 and Appendices A-B were
     lost)."""
-    found = 0
+    pages: set[int] = set()
     for target in following:
         hit = _find_entry(lines, keys, target, position, page_start, contents, taken, limit=at)
         if hit is not None:
-            found += 1
+            pages.add(lines[hit[0]].page)
             position = max(position, hit[0] + hit[1])
             page_start = next(j for j in range(hit[0], -1, -1) if j == 0 or lines[j - 1].page != lines[hit[0]].page)
-            if found >= 2:
+            if len(pages) >= 2:
                 return True
     return False
 
@@ -199,8 +200,7 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         if found is None:
             continue
         i, used = found
-        here = lines[position - 1].page if position else lines[0].page
-        if lines[i].page > here + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 6]],
+        if position and lines[i].page > lines[position - 1].page + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 6]],
                                                        i, position, page_start, contents, taken):
             continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
         matches.append((i, used, level, title))

@@ -5,7 +5,7 @@ titled ``Table of Contents`` to the title line atop the contents page, the font 
 topmost line as the page's only heading, HTML and DOCX carry their ``Contents`` heading — and
 this module decides from the heading's title, one rule for every format, that the section is
 front matter listing other sections rather than saying anything itself. The chunker marks the
-chunks of such a section (and of its subsections) ``chunk_type="contents"``; search ranks them
+chunks of such a section (and of an index's letter groups) ``chunk_type="contents"``; search ranks them
 after the passages they list (``search.demote_contents``), since a contents line names every
 section number and title and so matches citation and topic queries it cannot answer.
 """
@@ -36,6 +36,10 @@ def is_contents_title(title: str) -> bool:
 
 
 def is_contents_section(section: Section) -> bool:
-    """The section, or one of its ancestors (``parent_chain``), is titled as a contents page or an
-    index (:func:`is_contents_title`): a letter heading ``A`` inside an index is contents too."""
-    return is_contents_title(section.title) or any(is_contents_title(t) for t in section.parent_chain)
+    """The section is titled as a contents page or an index (:func:`is_contents_title`), or it is a
+    letter group of one (``A``, ``A-C``: at most three characters) under such a title in its
+    ``parent_chain``. Other sections under a contents title are not: a publisher's outline can
+    nest a whole statute under its "Contents" bookmark (the Senate Counting Act 2021)."""
+    if is_contents_title(section.title):
+        return True
+    return len(section.title.strip()) <= 3 and any(is_contents_title(t) for t in section.parent_chain[:-1])
