@@ -152,19 +152,17 @@ def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: i
 
 def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str], at: int, position: int,
                    page_start: int, contents: set[int], taken: set[int]) -> bool:
-    """Two or more of the ``following`` entries (the next five) are found, in order, on two pages
-    or more, before line ``at``: the entry matched there is out of place (entries found on one page
+    """Two or more of the ``following`` entries (the next eight) are found, on two pages or more,
+    between the current position and line ``at``: the entry matched there is out of place (entries found on one page
     only are a contents page's lines, which list what follows) — a match that jumps pages ahead would carry
-    every entry between along with it (SP 800-37r1 bookmarks figure labels such as "subsystem",
-    whose first match is a glossary term 38 pages on, so chapters 2.5-3 and Appendices A-B were
-    lost)."""
+    every entry between along with it (SP 800-37r1 bookmarks six figure labels such as
+    "subsystem" between its sections, whose first matches are glossary terms 30 pages on, so
+    chapter 3 and Appendices A-B were lost)."""
     pages: set[int] = set()
     for target in following:
         hit = _find_entry(lines, keys, target, position, page_start, contents, taken, limit=at)
         if hit is not None:
             pages.add(lines[hit[0]].page)
-            position = max(position, hit[0] + hit[1])
-            page_start = next(j for j in range(hit[0], -1, -1) if j == 0 or lines[j - 1].page != lines[hit[0]].page)
             if len(pages) >= 2:
                 return True
     return False
@@ -200,7 +198,7 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         if found is None:
             continue
         i, used = found
-        if position and lines[i].page > lines[position - 1].page + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 6]],
+        if position and lines[i].page > lines[position - 1].page + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 9]],
                                                        i, position, page_start, contents, taken):
             continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
         matches.append((i, used, level, title))
