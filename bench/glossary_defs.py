@@ -76,7 +76,7 @@ def _pdf_bytes(name: str, copy: str | None, mirror: Path) -> bytes | None:
         return (ROOT / copy).read_bytes()
     if not mirror.exists():
         return None
-    out = subprocess.run(["git", f"--git-dir={mirror}", "show", f"HEAD:{name}"], capture_output=True)
+    out = subprocess.run(["git", f"--git-dir={mirror}", "show", f"HEAD:{name}"], capture_output=True, check=False)
     return out.stdout if out.returncode == 0 and out.stdout[:4] == b"%PDF" else None
 
 
@@ -142,7 +142,7 @@ def _bold_terms(textpage, height: float) -> list[tuple[str, str]]:
         bottom = textpage.get_charbox(j)[1] if j < n else 0
         term, rest = text[j:k].strip(), text[k:end].strip()
         if term.endswith(":"):
-            term, rest = term[:-1].strip(), rest
+            term = term[:-1].strip()
         elif rest.startswith(":"):
             rest = rest[1:].strip()
         else:
@@ -210,11 +210,11 @@ def glossary_truth(data: bytes) -> list[dict]:
 
 
 def our_definitions(data: bytes, name: str, titles: list[str]):
+    import tempfile
+
     from docstrata.convert import convert_file
     from docstrata.models import SourceFile
     from docstrata.structure import build_tree
-
-    import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "doc.pdf"
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skip {name}: no two-column glossary under its bookmarks {[b['title'] for b in truth]}")
             continue
         # only the appendices the truth could read count (a one-column glossary has no truth here)
-        ours, all_defs = our_definitions(data, name, [b["title"] for b in truth if b["terms"]])
+        ours, _ = our_definitions(data, name, [b["title"] for b in truth if b["terms"]])
         s = score(truth, ours)
         t = totals.setdefault(split, Counter())
         t.update({k: s[k] for k in ("truth", "ours", "found", "right", "pairs", "pair_total")})

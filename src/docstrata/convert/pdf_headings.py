@@ -61,9 +61,12 @@ def _after_stray_glyph(key: str, target: str) -> bool:
 
 def _continues_line(first: _PdfLine, second: _PdfLine) -> bool:
     """``second`` can carry on ``first``'s heading: the same box, or on the same page directly
-    below it (a chapter label and its title set in two styles sit in two boxes)."""
+    below it or beside it on its row (a chapter label and its title set in two styles sit in two
+    boxes)."""
     if second.box == first.box:
         return True
+    if second.page == first.page and _vertical_overlap(first, second) > 0.5 and second.x0 >= first.x1 - 1:
+        return True  # set beside it on the row ("Chapter 1." and "Introduction" in two boxes)
     return second.page == first.page and 0 <= first.y0 - second.y1 < 1.5 * max(first.size, second.size)
 
 
@@ -120,10 +123,12 @@ def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: lis
 
 
 def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: int, page_start: int,
-                contents: set[int], taken: set[int], limit: int | None = None) -> tuple[int, int] | None:
+                contents: set[int], taken: set[int], body_size: float, limit: int | None = None) -> tuple[int, int] | None:
     """``(line index, lines used)`` of the first line (in :func:`_outline_search_order` from
     ``position``, before line ``limit`` when given) that heads the outline entry whose key is
     ``target``, or ``None``; see :func:`_apply_outline` for the forms that match."""
+    number = re.match(r"\d{1,3}(?:\.\d{1,3})*\s+(?=[^\W\d])", target)
+    unnumbered = target[number.end():] if number else None
     for i in _outline_search_order(lines, position, page_start, limit):
         if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
                 or re.search(r"[.…]{4,}", lines[i].text):
@@ -132,6 +137,8 @@ def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: i
         numbered = _PRINTED_NUMBER_KEY.match(keys[i])
         if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
             used = 1  # the printed heading carries the number the bookmark leaves out
+        elif unnumbered and keys[i] == unnumbered and (lines[i].bold or lines[i].size > body_size):
+            used = 1  # a list number drawn without text ("1 Introduction" prints "Introduction" in bold)
         elif keys[i] == target or _after_stray_glyph(keys[i], target) \
                 or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
             used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
@@ -151,7 +158,7 @@ def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: i
 
 
 def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str], at: int, position: int,
-                   page_start: int, contents: set[int], taken: set[int]) -> bool:
+                   page_start: int, contents: set[int], taken: set[int], body_size: float) -> bool:
     """Two or more of the ``following`` entries (the next eight) are found, on two pages or more,
     between the current position and line ``at``: the entry matched there is out of place (entries found on one page
     only are a contents page's lines, which list what follows) — a match that jumps pages ahead would carry
@@ -160,7 +167,7 @@ def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str],
     chapter 3 and Appendices A-B were lost)."""
     pages: set[int] = set()
     for target in following:
-        hit = _find_entry(lines, keys, target, position, page_start, contents, taken, limit=at)
+        hit = _find_entry(lines, keys, target, position, page_start, contents, taken, body_size, limit=at)
         if hit is not None:
             pages.add(lines[hit[0]].page)
             if len(pages) >= 2:
@@ -186,6 +193,7 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         return False
     keys = [_outline_key(line.text) for line in lines]
     contents = _contents_pages(lines)
+    body_size = _body_style(lines)[0]
     matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
     taken: set[int] = set()
     position = page_start = 0
@@ -194,12 +202,12 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     ordered = [k for k, (_, _, target) in enumerate(entries) if not _CONTENTS_ENTRY.match(target)]
     for n, k in enumerate(ordered):
         level, title, target = entries[k]
-        found = _find_entry(lines, keys, target, position, page_start, contents, taken)
+        found = _find_entry(lines, keys, target, position, page_start, contents, taken, body_size)
         if found is None:
             continue
         i, used = found
         if position and lines[i].page > lines[position - 1].page + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 9]],
-                                                       i, position, page_start, contents, taken):
+                                                       i, position, page_start, contents, taken, body_size):
             continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
         matches.append((i, used, level, title))
         taken.update(range(i, i + used))
