@@ -326,3 +326,27 @@ def test_sections_a_publisher_outline_nests_under_contents_are_not_contents():
     kinds = {c.section_title: c.chunk_type for c in chunks}
     assert kinds["Contents"] == "contents" and kinds["A"] == "contents"  # (the empty Index heading leads A's chunk)
     assert kinds["1 Short title"] != "contents" and kinds["2 Commencement"] != "contents"
+
+
+def test_pdf_numbered_bookmarks_match_titles_printed_without_their_number_or_beside_their_label():
+    """SP 800-88 bookmarks "1 Introduction" where the page shows the list number as a drawing and
+    the text layer reads "Introduction" (bold): the heading is found and takes the bookmark's
+    number; SP 800-34r1 sets "Chapter 1." and "Introduction" side by side in two boxes. Body text
+    with the same words in the body font stays body text."""
+    from dataclasses import replace
+
+    from docstrata.convert.pdf_headings import _apply_outline
+
+    body = [_pdf_line(p, 100 + p, "Body text of the page goes on here.", 11.0, 600.0) for p in range(1, 5)]
+    lines = [
+        _pdf_line(1, 1, "Introduction", 11.0, 700.0), body[0],
+        replace(_pdf_line(2, 2, "Introduction", 12.0, 700.0), font="Arial-BoldMT"), body[1],
+        _pdf_line(2, 3, "1.1 Purpose", 12.0, 650.0),
+        replace(_pdf_line(3, 4, "Chapter 2.", 12.0, 700.0), x1=150.0),
+        replace(_pdf_line(3, 5, "Background", 12.0, 700.0), x0=160.0, x1=300.0), body[2],
+        _pdf_line(4, 6, "2.1 History", 12.0, 700.0), body[3],
+    ]
+    assert _apply_outline(lines, [(1, "1 Introduction"), (2, "1.1 Purpose"), (1, "Chapter 2. Background"),
+                                  (2, "2.1 History")])
+    assert [(line.page, line.text) for line in lines if line.level] == [
+        (2, "1 Introduction"), (2, "1.1 Purpose"), (3, "Chapter 2. Background"), (4, "2.1 History")]
