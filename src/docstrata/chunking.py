@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .models import Chunk, CrossReference, DocumentTree, Section
+from .structure.contents import is_contents_section
 from .structure.xrefs import find_cross_references
 
 _FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # indented too: fences inside admonitions and list items
@@ -365,6 +366,8 @@ def token_windows(text: str, count_tokens: Callable[[str], int], max_tokens: int
 # --------------------------------------------------------------------------- chunk objects
 
 def _chunk_type(piece: _Piece, definitions: list[str]) -> str:
+    if is_contents_section(piece.section):
+        return "contents"  # a contents page or index lists sections: search ranks it after them
     if definitions:
         return "definition"
     if piece.headings_only:

@@ -16,7 +16,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Literal
 
-ChunkType = Literal["definition", "requirement", "content", "header"]
+ChunkType = Literal["definition", "requirement", "content", "header", "contents"]  # contents: a contents page / index
 SearchMode = Literal["hybrid", "semantic", "keyword", "exact"]
 
 

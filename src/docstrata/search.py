@@ -451,14 +451,19 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                     cosine.update(similarities(store, vec, missing, flt))
                 fused = [h for h in fused if h.chunk_id in pinned or cosine.get(h.chunk_id, -2.0) >= min_sim]
             dropped = before - len(fused)
-            fused = fused[:top_k]
+            candidates, fused = fused, fused[:top_k]
             timing.search_s += time.perf_counter() - t
+        chunks = {c.chunk_id: c for c in store.get_chunks([h.chunk_id for h in fused])}
+        if any(c.chunk_type == "contents" and c.chunk_id not in pinned for c in chunks.values()) \
+                and not asks_for_contents(query):  # refill the places of contents hits from the candidates after
+            more = candidates[top_k: 2 * top_k]
+            chunks.update((c.chunk_id, c) for c in store.get_chunks([h.chunk_id for h in more]))
+            fused = demote_contents(fused + more, chunks, pinned)[:top_k]
+        fused = [h for h in fused if h.chunk_id in chunks]
         if vec is not None:  # the cosine of every returned hit, whichever modality found it
             missing = [h.chunk_id for h in fused if h.chunk_id not in cosine]
             cosine.update(similarities(store, vec, missing, flt))
-        chunks = {c.chunk_id: c for c in store.get_chunks([h.chunk_id for h in fused])}
-        fused = [h for h in fused if h.chunk_id in chunks]
-        shown = non_increasing([h.score for h in fused])
+        shown = non_increasing(_capped_scores(fused, chunks, pinned))
         hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in pinned, score, cosine.get(h.chunk_id))
                 for h, score in zip(fused, shown)]
         if root is not None:
@@ -467,11 +472,55 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
     return SearchRun(hits, embedded=vec is not None, dropped=dropped)
 
 
+_ASKS_FOR_CONTENTS = re.compile(r"\b(?:contents|toc|index|list\s+of\s+(?:figures|tables|appendices|illustrations|exhibits))\b",
+                                re.IGNORECASE)
+
+
+def asks_for_contents(query: str) -> bool:
+    """The query asks for a contents page or an index (``table of contents``, ``list of figures``,
+    ``index``): contents hits then keep their fused rank."""
+    return bool(_ASKS_FOR_CONTENTS.search(query))
+
+
+def demote_contents(fused: list[FusedHit], chunks: dict[str, Chunk], pinned: set[str]) -> list[FusedHit]:
+    """``fused`` with the hits whose chunk is a contents page or an index (``chunk_type ==
+    "contents"``, see :mod:`docstrata.structure.contents`) moved after every other hit, each group
+    in its fused order; pinned hits stay where they are (first).
+
+    A contents line names a section's number and title, so for "Section 3.4.2" or a topic query
+    the contents page matches on BM25 and the embedding almost as well as the section itself while
+    answering nothing: it must never outrank the passages it lists (SP 800-150's contents page came
+    second for "Section 3.4.2", ahead of the section's body)."""
+    def listed(h: FusedHit) -> bool:
+        chunk = chunks.get(h.chunk_id)
+        return chunk is not None and chunk.chunk_type == "contents" and h.chunk_id not in pinned
+
+    return [h for h in fused if not listed(h)] + [h for h in fused if listed(h)]
+
+
+def _capped_scores(fused: list[FusedHit], chunks: dict[str, Chunk], pinned: set[str]) -> list[float]:
+    """Fused scores in list order, a demoted contents hit's capped at the score above it (it is
+    ranked down, so it must not lift the hits above it: :func:`non_increasing`)."""
+    out: list[float] = []
+    for h in fused:
+        chunk = chunks.get(h.chunk_id)
+        demoted = chunk is not None and chunk.chunk_type == "contents" and h.chunk_id not in pinned
+        out.append(min(h.score, out[-1]) if demoted and out else h.score)
+    return out
+
+
+def _is_abbreviation(term: str) -> bool:
+    """A term written in capitals (``IT``, ``SP``, ``PCI DSS``, ``US-CERT``): it is used only where
+    it is written so; its lower-case twin is another word."""
+    return any(ch.isupper() for ch in term) and not any(ch.islower() for ch in term)
+
+
 def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
                      skip_chunk: str | None = None) -> dict[str, str]:
     """Definitions whose term occurs (whole words, case-insensitive, or its English plural or
     possessive: "two Business Days" uses "Business Day", see :func:`~docstrata.index.exact.term_pattern`)
-    in any of ``texts``, in the order of ``texts``; at most ``limit``. A definition stated in
+    in any of ``texts``, in the order of ``texts``; at most ``limit``. A term in capitals (an
+    abbreviation: ``IT``) counts only where written in capitals. A definition stated in
     ``skip_chunk`` itself is left out."""
     out: dict[str, str] = {}
     for text in texts:
@@ -483,5 +532,7 @@ def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit
                 continue
             t = d.term.casefold()
             if (t[:-1] if t.endswith("y") else t) in low and re.search(term_pattern(d.term), low):
+                if _is_abbreviation(d.term) and not re.search(rf"(?<!\w){re.escape(d.term)}s?(?!\w)", text):
+                    continue  # "IT" (Information Technology) is not used by every "it"
                 out[d.term] = d.definition
     return out

@@ -247,6 +247,13 @@ doc('pdf', 'nist-sp800-63b-digital-identity-authentication.pdf', [(R_NIST, 'NIST
     'errata); no outline: truth from the printed table of contents; a note printed up the left margin of every page, '
     'level-2 section numbers ("4.2") drawn without text, tables whose cells hold section numbers', split='trial7')
 
+doc('pdf', 'nist-sp800-150-cyber-threat-information-sharing.pdf',
+    [(R_NIST, 'NIST SP 800-150 Guide to Cyber Threat Information Sharing, 2016-10-04 (Final).pdf', None)], 'pdf',
+    'nist', 'NIST SP 800-150 Guide to Cyber Threat Information Sharing (October 2016); 34 bookmarks, one root (the '
+    'title) over Table of Contents (bookmarked before the Executive Summary printed ahead of it), sections 1-4.5.3 '
+    'and Appendices A-D; Appendix B Glossary is a two-column table (22 terms), Appendix C Acronyms two columns of '
+    '48 rows; a note printed up the left margin of every page', split='trial7')
+
 # --- trial7 (session 14): documents a fresh user tried in trial 7, fixed as split "trial7" ---
 # (the trial's RFC 8446 xml2rfc source is byte-identical to specs/rfc8446.v2-source.xml, the holdout
 # twin already stored: bench/xml2rfc_twins.py scores it as an input)

@@ -20,14 +20,21 @@ _BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
 # next line that happens to start with a figure ("2020 Annual Report").
 _NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:],
                          re.IGNORECASE)
-# dot leaders, with the page number on the line or set in a column of its own (". . . . .")
-_TOC_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$|\.{3,}\s*$|(\.\s){4,}\.?\s*$", re.IGNORECASE)
+# dot leaders (dots or ellipsis characters "……"), with the page number ("7", "iv", an appendix's "A.1-5") on
+# the line or set in a column of its own (". . . . .")
+_TOC_LINE = re.compile(r"([.…]\s?){4,}\s*([\divxlc]+|[A-Z]{1,2}[-.]\d{1,3}([-.]\d{1,3})?)\s*$|[.…]{3,}\s*$|(\.\s){4,}\.?\s*$",
+                       re.IGNORECASE)
 # the section number a line prints before an outline entry's title ("6.2.1 Amendment Documents"
 # for the bookmark "Amendment Documents")
 _PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*|[ivxlc]{1,6})\s+(?=\S)")
 # "Figure 3", "Table 8-1", "Table A.2", "Table IV" — not the heading "Table of Contents"
 _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+(\d[\w.-]*|[a-z](\.\d+)*|[ivxlc]+)\b", re.IGNORECASE)
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
+# an outline entry naming the document's own contents pages ("Table of Contents", "List of Figures")
+# or its back-of-book index: found wherever its title line stands, not in outline order
+_CONTENTS_ENTRY = re.compile(r"^(?:table of contents|(?:detailed |brief )?contents|contents at a glance|"
+                             r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits)"
+                             r"(?: and (?:figures|tables))?|index)$")
 
 
 _NUMBER_WORDS = {
@@ -54,23 +61,27 @@ def _after_stray_glyph(key: str, target: str) -> bool:
 
 def _continues_line(first: _PdfLine, second: _PdfLine) -> bool:
     """``second`` can carry on ``first``'s heading: the same box, or on the same page directly
-    below it (a chapter label and its title set in two styles sit in two boxes)."""
+    below it or beside it on its row (a chapter label and its title set in two styles sit in two
+    boxes)."""
     if second.box == first.box:
         return True
+    if second.page == first.page and _vertical_overlap(first, second) > 0.5 and second.x0 >= first.x1 - 1:
+        return True  # set beside it on the row ("Chapter 1." and "Introduction" in two boxes)
     return second.page == first.page and 0 <= first.y0 - second.y1 < 1.5 * max(first.size, second.size)
 
 
-def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int):
+def _outline_search_order(lines: list[_PdfLine], position: int, page_start: int, limit: int | None = None):
     """Line indexes to try for the next outline entry: the rest of the previous match's page, then
     that page's earlier lines (a heading the layout put before the one above it, as when a margin
-    glyph joins its line), then the following pages."""
+    glyph joins its line), then the following pages; only indexes below ``limit`` when given."""
     page = lines[position - 1].page if position else None
     end = position
     while end < len(lines) and lines[end].page == page:
         end += 1
-    yield from range(position, end)
-    yield from range(page_start, position)
-    yield from range(end, len(lines))
+    stop = len(lines) if limit is None else min(limit, len(lines))
+    yield from range(position, min(end, stop))
+    yield from range(page_start, min(position, stop))
+    yield from range(end, stop)
 
 
 def _contents_pages(lines: list[_PdfLine]) -> set[int]:
@@ -83,9 +94,85 @@ def _contents_pages(lines: list[_PdfLine]) -> set[int]:
     for line in lines:
         if line.text.strip():
             per_page[line.page] += 1
-            if _TOC_LINE.search(line.text) or re.search(r"\.{4,}", line.text):
+            if _TOC_LINE.search(line.text) or re.search(r"[.…]{4,}", line.text):
                 leaders[line.page] += 1
     return {page for page, n in leaders.items() if n >= 3 and n * 6 >= per_page[page]}
+
+
+def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: list[tuple[int, str]],
+                            contents: set[int], taken: set[int]) -> list[tuple[int, int, int, str]]:
+    """Matches ``(line index, 1, level, title)`` for the outline entries that name a contents page
+    or an index (``Table of Contents``, ``List of Tables``, ``Index``): the line whose text is the
+    entry's title, on a contents page first (its title atop the page), else the first such line
+    (an index: the last), never a dot-leader line. Outline order is no evidence for them (SP 800-150 bookmarks its contents
+    before the executive summary printed ahead of them), so each is looked up on its own; a
+    contents page then opens its own section instead of trailing the section before it."""
+    out = []
+    for level, title in outline:
+        target = _outline_key(title)
+        if not _CONTENTS_ENTRY.match(target):
+            continue
+        found = [i for i, key in enumerate(keys) if key == target and i not in taken
+                 and not _TOC_LINE.search(lines[i].text) and not re.search(r"[.…]{4,}", lines[i].text)]
+        if found:
+            # a back-of-book index stands at the end (a lone "Index" line earlier is a table's column)
+            i = next((k for k in found if lines[k].page in contents), found[-1] if target == "index" else found[0])
+            out.append((i, 1, level, title))
+            taken.add(i)
+    return out
+
+
+def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: int, page_start: int,
+                contents: set[int], taken: set[int], body_size: float, limit: int | None = None) -> tuple[int, int] | None:
+    """``(line index, lines used)`` of the first line (in :func:`_outline_search_order` from
+    ``position``, before line ``limit`` when given) that heads the outline entry whose key is
+    ``target``, or ``None``; see :func:`_apply_outline` for the forms that match."""
+    number = re.match(r"\d{1,3}(?:\.\d{1,3})*\s+(?=[^\W\d])", target)
+    unnumbered = target[number.end():] if number else None
+    for i in _outline_search_order(lines, position, page_start, limit):
+        if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
+                or re.search(r"[.…]{4,}", lines[i].text):
+            continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
+        used = 0
+        numbered = _PRINTED_NUMBER_KEY.match(keys[i])
+        if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
+            used = 1  # the printed heading carries the number the bookmark leaves out
+        elif unnumbered and keys[i] == unnumbered and (lines[i].bold or lines[i].size > body_size):
+            used = 1  # a list number drawn without text ("1 Introduction" prints "Introduction" in bold)
+        elif keys[i] == target or _after_stray_glyph(keys[i], target) \
+                or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
+            used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
+        else:  # a title wrapped over two or three lines (a long Division title)
+            joined = keys[i]
+            for k in range(i + 1, min(i + 3, len(lines))):
+                if not _continues_line(lines[k - 1], lines[k]) \
+                        or not target.replace(" ", "").startswith(joined.replace(" ", "")):
+                    break
+                joined = f"{joined} {keys[k]}"
+                if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
+                    used = k - i + 1
+                    break
+        if used:
+            return i, used
+    return None
+
+
+def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str], at: int, position: int,
+                   page_start: int, contents: set[int], taken: set[int], body_size: float) -> bool:
+    """Two or more of the ``following`` entries (the next eight) are found, on two pages or more,
+    between the current position and line ``at``: the entry matched there is out of place (entries found on one page
+    only are a contents page's lines, which list what follows) — a match that jumps pages ahead would carry
+    every entry between along with it (SP 800-37r1 bookmarks six figure labels such as
+    "subsystem" between its sections, whose first matches are glossary terms 30 pages on, so
+    chapter 3 and Appendices A-B were lost)."""
+    pages: set[int] = set()
+    for target in following:
+        hit = _find_entry(lines, keys, target, position, page_start, contents, taken, body_size, limit=at)
+        if hit is not None:
+            pages.add(lines[hit[0]].page)
+            if len(pages) >= 2:
+                return True
+    return False
 
 
 def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> bool:
@@ -106,38 +193,27 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         return False
     keys = [_outline_key(line.text) for line in lines]
     contents = _contents_pages(lines)
+    body_size = _body_style(lines)[0]
     matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
     taken: set[int] = set()
     position = page_start = 0
-    for level, title in outline:
-        target = _outline_key(title)
-        for i in _outline_search_order(lines, position, page_start):
-            if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
-                    or re.search(r"\.{4,}", lines[i].text):
-                continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
-            used = 0
-            numbered = _PRINTED_NUMBER_KEY.match(keys[i])
-            if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
-                used = 1  # the printed heading carries the number the bookmark leaves out
-            elif keys[i] == target or _after_stray_glyph(keys[i], target) \
-                    or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
-                used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
-            else:  # a title wrapped over two or three lines (a long Division title)
-                joined = keys[i]
-                for k in range(i + 1, min(i + 3, len(lines))):
-                    if not _continues_line(lines[k - 1], lines[k]) \
-                            or not target.replace(" ", "").startswith(joined.replace(" ", "")):
-                        break
-                    joined = f"{joined} {keys[k]}"
-                    if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
-                        used = k - i + 1
-                        break
-            if used:
-                matches.append((i, used, level, title))
-                taken.update(range(i, i + used))
-                position = max(position, i + used)
-                page_start = next(k for k in range(i, -1, -1) if k == 0 or lines[k - 1].page != lines[i].page)
-                break
+    entries = [(level, title, _outline_key(title)) for level, title in outline]
+    # a "Table of Contents" bookmark may precede the pages printed before it: matched below, in any order
+    ordered = [k for k, (_, _, target) in enumerate(entries) if not _CONTENTS_ENTRY.match(target)]
+    for n, k in enumerate(ordered):
+        level, title, target = entries[k]
+        found = _find_entry(lines, keys, target, position, page_start, contents, taken, body_size)
+        if found is None:
+            continue
+        i, used = found
+        if position and lines[i].page > lines[position - 1].page + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 9]],
+                                                       i, position, page_start, contents, taken, body_size):
+            continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
+        matches.append((i, used, level, title))
+        taken.update(range(i, i + used))
+        position = max(position, i + used)
+        page_start = next(j for j in range(i, -1, -1) if j == 0 or lines[j - 1].page != lines[i].page)
+    matches += _contents_entry_matches(lines, keys, outline, contents, taken)
     if len(matches) < 0.6 * len(outline):
         return False
     root_level, root_title = outline[0]
@@ -152,6 +228,8 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         same = normalize_heading(printed) == normalize_heading(title) or (
             numbered is not None and _outline_key(printed)[numbered.end():] == _outline_key(title)
             and not re.match(r"\d", title.strip()))  # (a bookmark with its own number names it)
+        # a rule drawn with underscores before the title ("____ APPENDIX B GLOSSARY") is no part of it
+        printed = re.sub(r"^[\s_=~]{3,}|[\s_=~]{3,}$", "", printed).strip() or printed
         lines[i].text = printed if same else " ".join(title.split())
         for k in range(i + 1, i + used):
             lines[k].text = ""

@@ -8,8 +8,10 @@ import re
 
 from .pdf_layout import _PdfLine
 
-# a hanging label set in a box of its own left of its text ("(a)", "1.", "4.2", "•"): a list, not a table
-_HANGING_LABEL = re.compile(r"^(\(?[0-9A-Za-z]{1,4}[.)]?|\(?[ivxlc]{1,6}\)|\d+(\.\d+)+\.?|[•·▪◦‣–—*-])$")
+# a hanging label set in a box of its own left of its text ("(a)", "1.", "4.2", "•"): a list, not a table;
+# letters (but one) only with their punctuation ("ab.", "(iv)"): a bare "ATA" or "Bend" is a glossary term beside its definition
+_HANGING_LABEL = re.compile(r"^(\(?\d{1,4}[.)]?|\(?[A-Za-z][.)]?|\(?[A-Za-z]{2}[.)]|\([A-Za-z]{1,4}\)|\(?[ivxlc]{1,6}[.)]|\d+(\.\d+)+\.?"
+                            r"|[•·▪◦‣–—*-])$")
 
 
 def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
@@ -66,8 +68,28 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
             _place_leftovers(rows, [cell for cell in cells if id(cell) not in in_rows])
             for row in rows:
                 _trim_lines_above(row)
-            rows_out.extend(row for row in rows if all(row))
+            rows_out.extend(split for row in rows if all(row) for split in _split_label_rows(row))
     return rows_out
+
+
+# a short label: one word or two ("ARP", "PCI DSS", "TCP/IP"), no longer than 16 characters
+_SHORT_LABEL = re.compile(r"^\S{1,16}(?: \S{1,8})?$")
+
+
+def _split_label_rows(row: list[list[_PdfLine]]) -> list[list[list[_PdfLine]]]:
+    """A two-cell row whose first cell is a column of short labels, each on the baseline of one
+    line of the second cell, line for line (an acronym list pdfminer boxed a few rows at a time:
+    "ARP / ATA" beside "Address Resolution Protocol / Advanced Technology Attachment"), is one row
+    per line; any other row is itself. A wrapped term ("Controlled Unclassified / Information"
+    beside a longer definition) has fewer lines than its definition and stays one row."""
+    if len(row) != 2 or len(row[0]) < 2 or len(row[0]) != len(row[1]):
+        return [row]
+    left, right = row
+    if not all(_SHORT_LABEL.match(" ".join(line.text.split())) for line in left):
+        return [row]
+    if any(abs(a.y0 - b.y0) > 0.5 * min(a.size, b.size) for a, b in zip(left, right)):
+        return [row]
+    return [[[a], [b]] for a, b in zip(left, right)]
 
 
 def _trim_lines_above(row: list[list[_PdfLine]]) -> None:

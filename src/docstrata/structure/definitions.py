@@ -33,7 +33,7 @@ from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
     r"\b(definitions?|glossary|defined terms|terms (?:and|&) definitions|terms used|interpretation|meaning of terms|"
-    r"terminology|dictionary)\b", re.I)
+    r"terminology|dictionary|acronyms|abbreviations)\b", re.I)
 # "In this Act —", "In this Part:", "For the purposes of this Regulation:" open a definitions block
 _BLOCK_OPENER_RE = re.compile(
     r"(?im)^[ \t>*-]*(?:\(\d+\)\s*|\d+\.?\s+)?(?:In|For the purposes of)\s+this\s+(?:Act|Part|Division|Chapter|"
@@ -347,6 +347,11 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
                                                  for p, t, _ in found):
                 found.append((m.start(), term, _definition_after(body, m.start("verb"))))
     if in_defs:
+        for pos, term, definition in sorted(_table_entries(body) + _column_pair_entries(body)) \
+                or _term_paragraph_entries(body):
+            if not any(t.lower() == term.lower() for _, t, _ in found):
+                found.append((pos, term, definition))
+    if in_defs:
         entries = [m for m in _COLON_ENTRY_RE.finditer(body)
                    if _plausible_term(m.group("term")) and len(m.group("def").split()) >= 2]
         if len(entries) >= 2:  # a list of "term:  definition" lines, not one "Note: …"
@@ -365,6 +370,120 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
                         found.append((0, t, definition))
     found.sort(key=lambda x: x[0])
     return [(t, d) for _, t, d in found]
+
+
+_TABLE_ROW_RE = re.compile(r"(?m)^[ \t]*\|(?P<cells>.*)\|[ \t]*$")
+_SEPARATOR_CELL_RE = re.compile(r"^\s*:?-{3,}:?\s*$")
+# a glossary table's own header row: "| Term | Definition |", "| Acronym | Meaning |"
+_HEADER_CELL_RE = re.compile(r"^(?:terms?|acronyms?|abbreviations?|definitions?|meanings?|descriptions?|expansions?|"
+                             r"full (?:name|term)|sources?|references?|notes?|word|phrase|name)$", re.I)
+# a term cell ending in its abbreviation: "Tactics, Techniques, and Procedures (TTPs)"
+_TRAILING_ABBREVIATION_RE = re.compile(r"^(?P<term>.*\S)\s*\((?P<abbr>[^()\n]{1,20})\)$")
+
+
+def _table_entries(body: str) -> list[tuple[int, str, str]]:
+    """``(offset, term, definition)`` of the rows of a glossary laid out as a table (the first
+    cell the term, the other cells its definition and source: ``| Alert | A brief, usually
+    human-readable, technical notification … |``, ``| ACL | Access Control List |``), the form NIST
+    glossaries and acronym lists take. A row whose first cell is empty continues the definition
+    above it (a definition broken over a page); header rows (``Term | Definition``) and separator
+    rows are skipped; a term cell ending in a parenthesised abbreviation defines that abbreviation
+    too, one ending in a bracketed source (``[FIPS 200, Adapted]``) is the term without it. At least two such rows, or none: one two-cell row is no glossary."""
+    out: list[tuple[int, str, str]] = []
+    for m in _TABLE_ROW_RE.finditer(body):
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", m.group("cells"))]
+        if len(cells) < 2 or all(_SEPARATOR_CELL_RE.match(c) or not c for c in cells):
+            continue
+        # the term without the source NIST cites beside it ("authentication [FIPS 200, Adapted]")
+        term = re.sub(r"\s*\[[^\[\]]{1,80}\]$", "", cells[0].strip(" *_:")).replace("\\|", "|")
+        definition = " ".join(" ".join(c for c in cells[1:] if c).split()).replace("\\|", "|")
+        if not term and out and definition:  # the definition above, carried on
+            pos, t, d = out[-1]
+            out[-1] = (pos, t, f"{d} {definition}"[:1500])
+            continue
+        if _HEADER_CELL_RE.match(term) and all(_HEADER_CELL_RE.match(c.strip(" *_:")) for c in cells[1:] if c):
+            continue
+        if not definition or not re.search(r"[^\W\d_]", definition) or len(term) > 100 \
+                or not _plausible_term(term, marked=True) or len(term.split()) > 10:
+            continue
+        names = [term]
+        abbreviated = _TRAILING_ABBREVIATION_RE.match(term)
+        if abbreviated and _ABBREVIATION_RE.fullmatch(abbreviated.group("abbr").strip()):
+            names = [abbreviated.group("term").strip(), abbreviated.group("abbr").strip()]
+        for name in names:
+            out.append((m.start(), name, definition[:1500]))
+    return out if len({pos for pos, _, _ in out}) >= 2 else []
+
+
+# an abbreviation as an acronym list prints it: "ACL", "PCI DSS", "US-CERT", "3DES", "IPsec", "I/O"
+_ABBREVIATION_LINE_RE = re.compile(r"^[A-Za-z0-9][\w./&+-]{0,14}(?: [A-Za-z0-9][\w./&+-]{0,14}){0,2}$")
+
+
+def _is_abbreviation_line(line: str) -> bool:
+    """``ACL``, ``PCI DSS``, ``IPsec``, ``3DES``: at most three words, each with two capitals or a
+    capital and a digit (``Access Control List`` has one capital a word: an expansion)."""
+    return bool(_ABBREVIATION_LINE_RE.match(line)) and all(
+        sum(ch.isupper() for ch in word) >= 2 or (word[:1].isupper() or word[:1].isdigit()) and any(ch.isdigit() for ch in word)
+        for word in line.split())
+
+
+def _column_pair_entries(body: str) -> list[tuple[int, str, str]]:
+    """``(offset, abbreviation, expansion)`` of an acronym list whose two columns the text layer
+    gives as paragraphs, one line per row: a run of paragraphs of abbreviation lines (``ACL`` …
+    ``UDP``: capitals, at most three words; a page or a gap in the column starts a new paragraph)
+    directly followed by as many paragraphs of as many lines each that are not abbreviations
+    (``Access Control List`` …), paired line by line. Paragraphs of unequal length (an expansion
+    wrapped over two lines) are not paired: a shifted pairing would be wrong on every row after
+    the wrap. Three pairs at least."""
+    paragraphs = [(m.start(), [x.strip() for x in m.group(0).strip().splitlines()])
+                  for m in re.finditer(r"(?s)\S.*?(?=\n[ \t]*\n|\Z)", body)]
+    abbreviations = [all(map(_is_abbreviation_line, lines)) for _, lines in paragraphs]
+    out: list[tuple[int, str, str]] = []
+    n = 0
+    while n < len(paragraphs):
+        k = n
+        while k < len(paragraphs) and abbreviations[k]:
+            k += 1
+        run = k - n
+        right = paragraphs[k:k + run]
+        if run and len(right) == run and all(
+                len(r) == len(left) and sum(map(_is_abbreviation_line, r)) * 2 <= len(r)
+                and not any(x.startswith(("|", "#")) for x in r)
+                for (_, left), (_, r) in zip(paragraphs[n:k], right)):
+            for (pos, left), (_, r) in zip(paragraphs[n:k], right):
+                out += [(pos + i, abbreviation, expansion) for i, (abbreviation, expansion) in enumerate(zip(left, r))]
+            n = k + run
+        else:
+            n = k + 1 if run else n + 1
+    return out if len(out) >= 3 else []
+
+
+# a glossary entry laid out as a term on a line of its own (bold in the PDF) and its definition
+# as the next paragraph: "Clearing\n\nA method of Sanitization that applies logical techniques …"
+_TERM_LINE_RE = re.compile(r"^[A-Za-z0-9][\w'’()/,&.-]*(?: [\w'’()/,&.-]+){0,7}$")
+
+
+def _term_paragraph_entries(body: str) -> list[tuple[int, str, str]]:
+    """``(offset, term, definition)`` of a glossary whose terms stand as one-line paragraphs, each
+    followed by its definition paragraph (a sentence of three or more words opening with a capital
+    or a digit): what a two-column glossary whose definitions wrap over many lines becomes in the
+    text layer. Three such pairs at least, making up most of the section's paragraphs (half of
+    them or more), or none: a definitions section of prose with one short line is no such list."""
+    paragraphs = [(m.start(), m.group(0).strip()) for m in re.finditer(r"(?s)\S.*?(?=\n[ \t]*\n|\Z)", body)]
+    paragraphs = [(pos, text) for pos, text in paragraphs if not text.startswith("#")]
+    out: list[tuple[int, str, str]] = []
+    n = 0
+    while n + 1 < len(paragraphs):
+        (pos, term), (_, text) = paragraphs[n], paragraphs[n + 1]
+        if "\n" not in term and _TERM_LINE_RE.match(term) and not term.endswith((".", ":", ";", ",")) \
+                and _plausible_term(term) and len(text.split()) >= 3 \
+                and re.match(r"[A-Z0-9\"“(]", text) and not (_TERM_LINE_RE.match(text) and "\n" not in text
+                                                          and len(text.split()) <= 4):
+            out.append((pos, term, " ".join(text.split())[:1500]))
+            n += 2
+            continue
+        n += 1
+    return out if len(out) >= 3 and 4 * len(out) >= len(paragraphs) else []
 
 
 # "**Term** (ABBR) – definition", "**Term** or **Other name** – …", "**A** (X) and **B** (Y) – …": the

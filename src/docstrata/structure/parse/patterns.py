@@ -50,7 +50,10 @@ _MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
 _FENCE_RE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")  # indented too: fences inside admonitions
-_TOC_RE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|\.{3,}\s*\d+\s*$")
+# a contents line's dot leader (dots or ellipsis characters "……") and page label: "2", "iii", "E-1" /
+# "A.3" / "A.1-5" (an appendix's own page numbering)
+_TOC_RE = re.compile(r"(?:[.…]\s?){4,}\s*(?:\d*|[ivxlc]{1,6}|[A-Z]{1,2}[-.]\d{1,3}(?:[-.]\d{1,3})?)\s*$|\.{3,}\s*\d+\s*$",
+                     re.I)
 _TAG_RE = re.compile(r"<[^>]+>")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPH_RE = re.compile(r"[*_`]+")
