@@ -526,7 +526,7 @@ class EmbeddedStore:
     def _recover_lost_vectors(self, di: DenseIndex) -> None:
         """The vector record is missing or torn: keep what ``di`` holds, and make the next ingest
         embed again (from the embedding cache) the documents whose vectors are gone."""
-        have = set(di._slot_of) if hasattr(di, "_slot_of") else set()
+        have = di.chunk_ids()
         lost = sorted({dk for cid, dk in self._db.execute("SELECT chunk_id, doc_key FROM chunks") if cid not in have})
         if not lost:
             return
@@ -974,7 +974,12 @@ class EmbeddedStore:
                     f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})",
                     list(doc_keys))]
         di = self._dense_index()
-        return lambda vector: di.search(vector, k, allowed=ids)
+
+        def job(vector):
+            return di.search(vector, k, allowed=ids)
+
+        job.scan_threads = di.scan_threads(ids)  # the scan splits over threads itself (see search._start_semantic)
+        return job
 
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
