@@ -225,7 +225,12 @@ def analyzed_text(text: str) -> str:
 # number of chunks written before the commit. At 64 MB a
 # 100k-chunk build wrote a segment every ~8k chunks and merged their term dictionaries (5.4M term
 # pairs) at commit: 53 s of tantivy CPU; at 256 MB three segments, no merge, 30 s (1 GB: the same).
-WRITER_HEAP_BYTES = 256_000_000
+# The budget is shared by WRITER_THREADS indexing threads: one thread's ~30 s was the critical path
+# of a 100k build (the Python thread's analysis and SQLite rows run beside it), so two threads of
+# 192 MB each (four segments at 100k, still no merge) split it; 2 × 128 MB made eight segments and a
+# merge (docs/benchmarks.md, "Index build at 100k chunks ... session s18-build2").
+WRITER_THREADS = 2
+WRITER_HEAP_BYTES = 384_000_000
 
 _MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
@@ -256,7 +261,7 @@ class KeywordIndex:
     @property
     def writer(self):
         if self._writer is None:
-            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
+            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=WRITER_THREADS)
         return self._writer
 
     def add(self, chunk_id: str, doc_key: str, text: str) -> None:
@@ -303,7 +308,9 @@ class KeywordIndex:
         if not terms or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q, Occur = self._tantivy.Query, self._tantivy.Occur
-        clauses = [Q.term_query(self.schema, "body", t) for t, _ in terms]
+        # "freq": BM25 needs no positions, and reading them cost ~20 % of a query (0.48 → 0.38 ms p50
+        # over 20k chunks, the same hits and scores)
+        clauses = [Q.term_query(self.schema, "body", t, index_option="freq") for t, _ in terms]
         clauses = [(Occur.Should, c if w == 1.0 else Q.boost_query(c, w)) for c, (_, w) in zip(clauses, terms)]
         return self._top_k(self._restrict(Q.boolean_query(clauses), doc_keys, chunk_ids), k)
 
@@ -328,5 +335,5 @@ class KeywordIndex:
         if not tokens or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q = self._tantivy.Query
-        q = Q.term_query(self.schema, "body", tokens[0]) if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
+        q = Q.term_query(self.schema, "body", tokens[0], index_option="freq") if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
         return [cid for cid, _ in self._top_k(self._restrict(q, doc_keys, chunk_ids), k)]

@@ -140,6 +140,27 @@ def _chunk(data: str, body: bytes | None) -> Chunk:
     return Chunk.from_dict(d)
 
 
+class _Background:
+    """``fn()`` started on a new thread; :meth:`wait` joins it and re-raises what it raised."""
+
+    def __init__(self, fn):
+        self._error: BaseException | None = None
+
+        def run():
+            try:
+                fn()
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                self._error = e
+
+        self._thread = threading.Thread(target=run, name="docstrata-commit", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
 def _ordinal(chunk_id: str) -> int:
     tail = chunk_id.rsplit("#", 1)[-1]
     return int(tail) if tail.isdigit() else 0
@@ -852,11 +873,18 @@ class EmbeddedStore:
         with self._lock:
             if not self._wrote:
                 return
-            self._keyword.commit()
             new = self._read_generation() + 1
-            if self._file_record:
-                if self._vectors_changed or self._dense is not None or not self._link_vector_file(new):
+            if self._file_record and (self._vectors_changed or self._dense is not None or not self._link_vector_file(new)):
+                # tantivy's commit (its last segment's serialisation: seconds at 100k chunks) runs on a
+                # thread of its own, GIL released, while this one writes the vector file; both are
+                # done before the generation moves, as when they ran one after the other.
+                commit = _Background(self._keyword.commit)
+                try:
                     self._write_vector_file(new, self._dense)
+                finally:
+                    commit.wait()
+            else:
+                self._keyword.commit()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute("DELETE FROM keyword_dirty")
