@@ -231,6 +231,7 @@ def analyzed_text(text: str) -> str:
 # merge (docs/benchmarks.md, "Index build at 100k chunks ... session s18-build2").
 WRITER_THREADS = 2
 WRITER_HEAP_BYTES = 384_000_000
+_MIN_THREAD_HEAP = 15_000_000  # tantivy's minimum writer budget per indexing thread
 
 _MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
@@ -261,7 +262,9 @@ class KeywordIndex:
     @property
     def writer(self):
         if self._writer is None:
-            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=WRITER_THREADS)
+            # tantivy wants ≥ 15 MB a thread: a smaller budget gets fewer threads, not an error
+            threads = max(1, min(WRITER_THREADS, WRITER_HEAP_BYTES // _MIN_THREAD_HEAP))
+            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=threads)
         return self._writer
 
     def add(self, chunk_id: str, doc_key: str, text: str) -> None:
