@@ -1,8 +1,8 @@
 """BM25 identity of the keyword build path (issue 18): tantivy indexes built the old way (whole-text
 analysis ``_analyze_whole``, one indexing thread with a 64 MB writer: many segments; term queries
-reading positions) and the current way (word-cache ``analyze``, ``WRITER_THREADS`` threads sharing
-``WRITER_HEAP_BYTES``; term queries with ``index_option="freq"``) must return the same top 100 —
-chunk ids and float scores — for every query.
+reading positions) and the current way (word-cache ``analyze``, two indexing threads sharing 1.5 ×
+``WRITER_HEAP_BYTES`` — what ``writer_threads`` gives when a core is free; term queries with
+``index_option="freq"``) must return the same top 100 — chunk ids and float scores — for every query.
 
     python bench/keyword_identity.py            # SciFact (300 queries) + 20k synthetic chunks (100 queries)
 
@@ -25,8 +25,8 @@ from docstrata.index import keyword as kw  # noqa: E402
 
 
 def build(texts: list[str], heap: int, threads: int, analyse, where: Path) -> kw.KeywordIndex:
-    # analyze is looked up at call time, queries too
-    kw.WRITER_HEAP_BYTES, kw.WRITER_THREADS, kw.analyze = heap, threads, analyse
+    # analyze and writer_threads are looked up at call time (analyze by queries too)
+    kw.writer_threads, kw.analyze = (lambda: (threads, heap)), analyse
     ki = kw.KeywordIndex(where)
     for i, t in enumerate(texts):
         ki.add(f"c{i}", f"d{i // 100}", t)
@@ -49,7 +49,8 @@ def main() -> None:
     _, texts, _, qtexts, _ = peers.load_scifact()
     cache = Path(os.path.join(os.environ.get("TMPDIR", "/tmp"), "docstrata-peers"))
     _, syn_texts, _, syn_q, _ = peers.synthetic(cache, 20_000, 100)
-    new_analyse, new_heap, new_threads = kw.analyze, kw.WRITER_HEAP_BYTES, kw.WRITER_THREADS
+    new_analyse, new_writer = kw.analyze, kw.writer_threads
+    new_threads, new_heap = kw.WRITER_THREADS, kw.WRITER_HEAP_BYTES * 3 // 2
     work = Path(tempfile.mkdtemp(prefix="kwid-"))
     try:
         for name, docs, queries in (("scifact", texts, qtexts), ("synthetic 20k", syn_texts, syn_q)):
@@ -61,7 +62,7 @@ def main() -> None:
             print(f"{name}: {len(queries)} queries, {sum(map(len, a))} hits; identical ids and scores: {a == b} "
                   f"(segments old {segs[0]}, new {segs[1]})")
     finally:
-        kw.analyze, kw.WRITER_HEAP_BYTES, kw.WRITER_THREADS = new_analyse, new_heap, new_threads
+        kw.analyze, kw.writer_threads = new_analyse, new_writer
         shutil.rmtree(work, ignore_errors=True)
 
 

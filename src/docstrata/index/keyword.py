@@ -225,13 +225,32 @@ def analyzed_text(text: str) -> str:
 # number of chunks written before the commit. At 64 MB a
 # 100k-chunk build wrote a segment every ~8k chunks and merged their term dictionaries (5.4M term
 # pairs) at commit: 53 s of tantivy CPU; at 256 MB three segments, no merge, 30 s (1 GB: the same).
-# The budget is shared by WRITER_THREADS indexing threads: one thread's ~30 s was the critical path
-# of a 100k build (the Python thread's analysis and SQLite rows run beside it), so two threads of
-# 192 MB each (four segments at 100k, still no merge) split it; 2 × 128 MB made eight segments and a
-# merge (docs/benchmarks.md, "Index build at 100k chunks ... session s18-build2").
+WRITER_HEAP_BYTES = 256_000_000
+# With one indexing thread tantivy was the critical path of a 100k build (the Python thread feeding
+# it waited a quarter of the time). A second thread is used when a core is free at the writer's
+# creation (1-minute load average below the core count, as for the search legs): the two share
+# 1.5 × WRITER_HEAP_BYTES (192 MB each: four segments at 100k, no merge; 2 × 128 MB made eight and a
+# merge). On a busy machine it only added CPU (+8 s at 100k, load 4–8), so then one thread is used
+# (docs/benchmarks.md, "Index build at 100k chunks: tantivy on two threads ... s18-build2").
 WRITER_THREADS = 2
-WRITER_HEAP_BYTES = 384_000_000
 _MIN_THREAD_HEAP = 15_000_000  # tantivy's minimum writer budget per indexing thread
+
+
+def writer_threads() -> tuple[int, int]:
+    """(indexing threads, writer budget in bytes) for a new tantivy writer: up to :data:`WRITER_THREADS`
+    when a core is free (see above), never under tantivy's 15 MB a thread."""
+    import os
+
+    threads = 1
+    if WRITER_THREADS > 1 and (os.cpu_count() or 1) >= 2:
+        try:
+            if os.getloadavg()[0] < (os.cpu_count() or 1):
+                threads = WRITER_THREADS
+        except (OSError, AttributeError):  # no load average on this platform
+            threads = WRITER_THREADS
+    heap = WRITER_HEAP_BYTES if threads == 1 else WRITER_HEAP_BYTES * 3 // 2
+    threads = max(1, min(threads, heap // _MIN_THREAD_HEAP))
+    return threads, (heap if threads > 1 else WRITER_HEAP_BYTES)
 
 _MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
@@ -262,9 +281,8 @@ class KeywordIndex:
     @property
     def writer(self):
         if self._writer is None:
-            # tantivy wants ≥ 15 MB a thread: a smaller budget gets fewer threads, not an error
-            threads = max(1, min(WRITER_THREADS, WRITER_HEAP_BYTES // _MIN_THREAD_HEAP))
-            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=threads)
+            threads, heap = writer_threads()
+            self._writer = self.index.writer(heap_size=heap, num_threads=threads)
         return self._writer
 
     def add(self, chunk_id: str, doc_key: str, text: str) -> None:
