@@ -3,8 +3,9 @@ chunks while a sampler reads every thread's state (R running or runnable, S slee
 ticks from /proc every 50 ms, split into the adding phase (``replace_document`` calls) and the final
 ``flush`` (tantivy's commit, the vector file). Linux only. Uses bench/peers.py's cached corpus.
 
-    python bench/build_threads.py 100000                 # the shipped settings
-    THREADS=1 HEAP=256000000 python bench/build_threads.py 100000   # one tantivy indexing thread, 256 MB
+    python bench/build_threads.py 100000                 # the shipped settings (writer_threads() decides)
+    THREADS=2 HEAP=384000000 python bench/build_threads.py 100000   # two tantivy indexing threads, 384 MB
+    THREADS=1 HEAP=256000000 python bench/build_threads.py 100000   # one, 256 MB
 """
 import collections
 import os
@@ -51,7 +52,8 @@ marks = {}
 from docstrata.index import keyword as KW
 from docstrata.store import embedded as E
 
-KW.WRITER_THREADS = int(os.environ.get("THREADS", KW.WRITER_THREADS)); KW.WRITER_HEAP_BYTES = int(os.environ.get("HEAP", KW.WRITER_HEAP_BYTES))
+if "THREADS" in os.environ:  # force tantivy's indexing threads and writer budget (else writer_threads() decides)
+    KW.writer_threads = lambda: (int(os.environ["THREADS"]), int(os.environ.get("HEAP", KW.WRITER_HEAP_BYTES)))
 real_flush = E.EmbeddedStore.flush
 def flush(self):
     marks["flush"] = time.perf_counter(); real_flush(self); marks["end"] = time.perf_counter()
