@@ -172,3 +172,26 @@ def test_word_by_word_analysis_equals_whole_text_analysis_on_real_documents():
         texts += [json.loads(line)["text"] for _, line in zip(range(500), f)]
     assert sum(len(t) for t in texts) > 500_000
     assert [analyze(t) for t in texts] == [_analyze_whole(t) for t in texts]
+
+
+def test_a_second_indexing_thread_only_when_a_core_is_free(monkeypatch):
+    import os
+
+    from docstrata.index import keyword
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))  # this process alone
+    assert keyword.writer_threads() == (2, keyword.WRITER_HEAP_BYTES * 3 // 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (4.5, 4.0, 4.0))  # other processes keep both cores busy
+    assert keyword.writer_threads() == (1, keyword.WRITER_HEAP_BYTES)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.1, 0.1, 0.1))
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert keyword.writer_threads() == (1, keyword.WRITER_HEAP_BYTES)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(keyword, "WRITER_HEAP_BYTES", 15_000_000)  # tantivy's minimum: one thread, no error
+    assert keyword.writer_threads() == (1, 15_000_000)
+    idx = keyword.KeywordIndex(None)
+    for i in range(50):
+        idx.add(f"c{i}", "d", f"shared words and a unique token{i}")
+    idx.commit()
+    assert idx.num_docs() == 50 and [c for c, _ in idx.search("token7", 3)] == ["c7"]

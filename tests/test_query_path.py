@@ -184,6 +184,39 @@ def test_concurrent_legs_return_what_sequential_legs_return(tmp_path, embedder, 
     store.close()
 
 
+def test_a_scan_that_splits_itself_runs_on_the_caller_thread(tmp_path, embedder, paragraphs, monkeypatch):
+    # From SPLIT_MIN_ROWS rows the int8 scan splits over SCAN_THREADS threads itself; the semantic leg
+    # then stays on the calling thread (no worker of its own), with the same hits. The thresholds are
+    # lowered so a small real corpus takes that path (the 1M-row figures: docs/benchmarks.md).
+    store = _corpus_store(tmp_path, paragraphs)
+    monkeypatch.setattr(search_mod, "_core_free", lambda: True)
+    queries = ["certified exact rescoring of candidates", "what does the benchmark measure at 1M chunks"]
+    embed = {q: embedder.embed_query(q) for q in queries}.__getitem__
+
+    def hits():
+        return [[(h.chunk.chunk_id, round(h.score, 9)) for h in
+                 run_search(store, embed, q, mode="hybrid", top_k=8, settings=SearchSettings())] for q in queries]
+
+    before = hits()
+    assert store._dense_index().scan_threads() == 1
+    leg = search_mod._start_semantic(store, embed, queries[0], 20, None)
+    assert leg is not None and not isinstance(leg, search_mod._Deferred)
+    leg.result()
+    monkeypatch.setattr(dense, "SPLIT_MIN_ROWS", 10)
+    monkeypatch.setattr(dense, "PREFILTER_MIN_ROWS", 10)
+    threads = []
+    real_search = dense._search
+    monkeypatch.setattr(dense, "_search", lambda *a, **kw: threads.append(__import__("threading").current_thread().name)
+                        or real_search(*a, **kw))
+    assert store._dense_index().scan_threads() == 2
+    assert store._dense_index().scan_threads(allowed=["doc1.md#0"]) == 1  # a filtered search does not split
+    assert isinstance(search_mod._start_semantic(store, embed, queries[0], 20, None), search_mod._Deferred)
+    assert hits() == before
+    assert "MainThread" in threads and any(t.startswith("docstrata-scan") for t in threads)
+    assert not any(t.startswith("docstrata-leg") for t in threads)
+    store.close()
+
+
 def test_legs_stay_on_one_thread_when_no_core_is_free(monkeypatch):
     monkeypatch.setattr(search_mod, "_LOAD", [0.0, True])
     monkeypatch.setattr(os, "cpu_count", lambda: 2)

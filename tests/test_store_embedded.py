@@ -132,3 +132,27 @@ def test_a_loaded_index_answers_a_few_chunks_before_and_after_its_id_map_exists(
     assert di.search(q, 3, allowed=[*want, "not-there", "doc0.md#9"]) == got
     di.remove("doc0.md#2")
     assert "doc0.md#2" not in [c for c, _ in di.search(q, 3, allowed=want)] and len(di) == 1_000
+
+
+def test_a_lost_vector_file_makes_the_next_ingest_embed_its_documents_again(tmp_path, caplog):
+    """With its vector file gone, an index answers keyword searches, has no semantic hits for the lost
+    chunks, and forgets those documents' file states, so the next ingest embeds them again."""
+    import numpy as np
+
+    from docstrata.models import FileState
+
+    root = tmp_path / "idx"
+    store = EmbeddedStore(root, dim=8)
+    store.replace_document("p.csv", FileState(1, 1, "p"), [_rec("r0", "copper gadget", 0), _rec("r1", "tin kettle", 1)], [])
+    store.flush()
+    assert store._dense_index().chunk_ids() == {"r0", "r1"}
+    store.close()
+    for f in root.glob("vectors-*.npy"):
+        f.unlink()
+    again = EmbeddedStore(root, dim=8)
+    assert "p.csv" in again.file_states()
+    with caplog.at_level("WARNING"):
+        assert again.dense_search(np.ones(8, dtype=np.float32) / np.sqrt(8), 5) == []
+    assert "missing or damaged" in caplog.text and "p.csv" not in again.file_states()
+    assert [c for c, _ in again.keyword_search("kettle", 5)] == ["r1"]
+    again.close()

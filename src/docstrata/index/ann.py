@@ -123,6 +123,10 @@ class FaissDenseIndex(DenseIndex):
             self._index.add(self._matrix[self._rows_in_index:])
             self._rows_in_index = n
 
+    def scan_threads(self, allowed=None) -> int:
+        """1: the ANN search (and a filtered exact one) runs on the calling thread alone."""
+        return 1
+
     def search(self, query: np.ndarray, k: int, allowed=None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first (ties by chunk id).
 

@@ -153,6 +153,22 @@ class DenseIndex:
             self._id_hashes = None
         return self._slot_map
 
+    def chunk_ids(self) -> set[str]:
+        """The ids of every chunk the index holds vectors for (added and not removed)."""
+        if self._slot_map is None:
+            return set(self._ids)
+        return set(self._slot_map)
+
+    def scan_threads(self, allowed=None) -> int:
+        """Threads a :meth:`search` with this ``allowed`` uses for its scan: SCAN_THREADS when the
+        int8 prefilter scan splits into row ranges (an unrestricted search over SPLIT_MIN_ROWS rows
+        or more, faiss installed, two cores), else 1. A caller that would otherwise put the search on
+        a thread of its own need not when this is above 1 (``search._start_semantic``)."""
+        n = len(self._owner) + sum(len(v) for _, v in self._pending)
+        if allowed is not None or _faiss() is None or n < max(SPLIT_MIN_ROWS, PREFILTER_MIN_ROWS):
+            return 1
+        return max(1, min(SCAN_THREADS, os.cpu_count() or 1))
+
     def _n_chunks(self) -> int:
         # Until the map is built no chunk was added or removed, so every slot holds a live chunk.
         return len(self._ids) if self._slot_map is None else len(self._slot_map)

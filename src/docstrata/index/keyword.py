@@ -226,6 +226,31 @@ def analyzed_text(text: str) -> str:
 # 100k-chunk build wrote a segment every ~8k chunks and merged their term dictionaries (5.4M term
 # pairs) at commit: 53 s of tantivy CPU; at 256 MB three segments, no merge, 30 s (1 GB: the same).
 WRITER_HEAP_BYTES = 256_000_000
+# With one indexing thread tantivy was the critical path of a 100k build (the Python thread feeding
+# it waited a quarter of the time). A second thread is used when a core is free at the writer's
+# creation (1-minute load average below the core count, as for the search legs): the two share
+# 1.5 × WRITER_HEAP_BYTES (192 MB each: four segments at 100k, no merge; 2 × 128 MB made eight and a
+# merge). On a busy machine it only added CPU (+8 s at 100k, load 4–8), so then one thread is used
+# (docs/benchmarks.md, "Index build at 100k chunks: tantivy on two threads ... s18-build2").
+WRITER_THREADS = 2
+_MIN_THREAD_HEAP = 15_000_000  # tantivy's minimum writer budget per indexing thread
+
+
+def writer_threads() -> tuple[int, int]:
+    """(indexing threads, writer budget in bytes) for a new tantivy writer: up to :data:`WRITER_THREADS`
+    when a core is free (see above), never under tantivy's 15 MB a thread."""
+    import os
+
+    threads = 1
+    if WRITER_THREADS > 1 and (os.cpu_count() or 1) >= 2:
+        try:
+            if os.getloadavg()[0] < (os.cpu_count() or 1):
+                threads = WRITER_THREADS
+        except (OSError, AttributeError):  # no load average on this platform
+            threads = WRITER_THREADS
+    heap = WRITER_HEAP_BYTES if threads == 1 else WRITER_HEAP_BYTES * 3 // 2
+    threads = max(1, min(threads, heap // _MIN_THREAD_HEAP))
+    return threads, (heap if threads > 1 else WRITER_HEAP_BYTES)
 
 _MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
@@ -256,7 +281,8 @@ class KeywordIndex:
     @property
     def writer(self):
         if self._writer is None:
-            self._writer = self.index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
+            threads, heap = writer_threads()
+            self._writer = self.index.writer(heap_size=heap, num_threads=threads)
         return self._writer
 
     def add(self, chunk_id: str, doc_key: str, text: str) -> None:
@@ -303,7 +329,9 @@ class KeywordIndex:
         if not terms or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q, Occur = self._tantivy.Query, self._tantivy.Occur
-        clauses = [Q.term_query(self.schema, "body", t) for t, _ in terms]
+        # "freq": BM25 needs no positions, and reading them cost ~20 % of a query (0.48 → 0.38 ms p50
+        # over 20k chunks, the same hits and scores)
+        clauses = [Q.term_query(self.schema, "body", t, index_option="freq") for t, _ in terms]
         clauses = [(Occur.Should, c if w == 1.0 else Q.boost_query(c, w)) for c, (_, w) in zip(clauses, terms)]
         return self._top_k(self._restrict(Q.boolean_query(clauses), doc_keys, chunk_ids), k)
 
@@ -328,5 +356,5 @@ class KeywordIndex:
         if not tokens or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q = self._tantivy.Query
-        q = Q.term_query(self.schema, "body", tokens[0]) if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
+        q = Q.term_query(self.schema, "body", tokens[0], index_option="freq") if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
         return [cid for cid, _ in self._top_k(self._restrict(q, doc_keys, chunk_ids), k)]

@@ -140,6 +140,27 @@ def _chunk(data: str, body: bytes | None) -> Chunk:
     return Chunk.from_dict(d)
 
 
+class _Background:
+    """``fn()`` started on a new thread; :meth:`wait` joins it and re-raises what it raised."""
+
+    def __init__(self, fn):
+        self._error: BaseException | None = None
+
+        def run():
+            try:
+                fn()
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                self._error = e
+
+        self._thread = threading.Thread(target=run, name="docstrata-commit", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
 def _ordinal(chunk_id: str) -> int:
     tail = chunk_id.rsplit("#", 1)[-1]
     return int(tail) if tail.isdigit() else 0
@@ -526,7 +547,7 @@ class EmbeddedStore:
     def _recover_lost_vectors(self, di: DenseIndex) -> None:
         """The vector record is missing or torn: keep what ``di`` holds, and make the next ingest
         embed again (from the embedding cache) the documents whose vectors are gone."""
-        have = set(di._slot_of) if hasattr(di, "_slot_of") else set()
+        have = di.chunk_ids()
         lost = sorted({dk for cid, dk in self._db.execute("SELECT chunk_id, doc_key FROM chunks") if cid not in have})
         if not lost:
             return
@@ -852,11 +873,18 @@ class EmbeddedStore:
         with self._lock:
             if not self._wrote:
                 return
-            self._keyword.commit()
             new = self._read_generation() + 1
-            if self._file_record:
-                if self._vectors_changed or self._dense is not None or not self._link_vector_file(new):
+            if self._file_record and (self._vectors_changed or self._dense is not None or not self._link_vector_file(new)):
+                # tantivy's commit (its last segment's serialisation: seconds at 100k chunks) runs on a
+                # thread of its own, GIL released, while this one writes the vector file; both are
+                # done before the generation moves, as when they ran one after the other.
+                commit = _Background(self._keyword.commit)
+                try:
                     self._write_vector_file(new, self._dense)
+                finally:
+                    commit.wait()
+            else:
+                self._keyword.commit()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute("DELETE FROM keyword_dirty")
@@ -974,7 +1002,12 @@ class EmbeddedStore:
                     f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})",
                     list(doc_keys))]
         di = self._dense_index()
-        return lambda vector: di.search(vector, k, allowed=ids)
+
+        def job(vector):
+            return di.search(vector, k, allowed=ids)
+
+        job.scan_threads = di.scan_threads(ids)  # the scan splits over threads itself (see search._start_semantic)
+        return job
 
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         self._refresh_if_changed()
