@@ -347,6 +347,17 @@ def test_footnote_citations_name_no_terms_and_a_short_form_gets_its_full_name():
     assert got["Court of Justice"] == "Court of Justice of the European Union (the ‘Court of Justice’)"
 
 
+def test_a_document_opening_naming_itself_is_defined_by_its_sentence_not_its_heading():
+    """Trial 9 (the README's own example): ``# Master Services Agreement`` then ``This Master Services
+    Agreement (the "Agreement") is entered into …`` defined "Agreement" as the heading glued to the
+    sentence's start; the name opens its sentence, so the sentence is the definition."""
+    md = ('# Master Services Agreement\n\nThis Master Services Agreement (the "Agreement") is entered into between '
+          'Northwind Analytics Ltd ("Provider") and the customer named in the Order Form ("Customer").\n')
+    got = terms(md)
+    assert got["Agreement"].startswith('This Master Services Agreement (the "Agreement") is entered into between')
+    assert "Master Services Agreement This" not in got["Agreement"]
+
+
 def test_glossary_bodies_lose_their_dash_and_abbreviations_become_terms():
     """Trial 7 item 7 (OWASP ASVS 5.0 Appendix A): ``* **Term** – definition`` bodies start at the
     definition, not at ``– ``; ``**Term** (ABBR) – …`` and ``**Term** or **Other** – …`` also define

@@ -575,6 +575,7 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
     word; ``None`` when there is no such run or it opens the sentence (``This Agreement (the
     "Agreement") is made …``: the sentence, which says who makes it, is the better definition)."""
     head = body[max(0, paren_start - 300):paren_start]
+    head = head[max(head.rfind("\n\n"), head.rfind("#")) + 1:]  # a name never runs back into a heading or an earlier paragraph
     words = list(re.finditer(r"\S+", head))
     start = None
     for w in reversed(words):
