@@ -126,10 +126,10 @@ def test_mcp_search_carries_the_candidates_in_structured_confidence(corpus):
 
     from .test_mcp import stdio_session, text_of
 
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(stdio_session(corpus / "agent.yaml")) as session:
-            found = portal.call(lambda: session.call_tool("acts_search", {"query": "Section 1"}))
-            unique = portal.call(lambda: session.call_tool("acts_search", {"query": "Chapter I, Section 1"}))
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(
+            stdio_session(corpus / "agent.yaml")) as session:
+        found = portal.call(lambda: session.call_tool("acts_search", {"query": "Section 1"}))
+        unique = portal.call(lambda: session.call_tool("acts_search", {"query": "Chapter I, Section 1"}))
     conf = found.structured_content["confidence"]
     assert conf["level"] == "medium" and text_of(found).startswith("Confidence: medium ('Section 1' names 2 sections")
     assert [(a["cited"], a["document"], a["section_id"], a["title"]) for a in conf["ambiguous"]] == [

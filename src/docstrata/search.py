@@ -18,6 +18,11 @@ often elsewhere. Among sections cited alike (every RFC's Section 1), those whose
 most of the query's other words are ranked and pinned first ("Section 3.1 password rotation").
 Everything else is ordered by the fused score.
 
+A citation is also judged (:func:`assess_confidence`): one that names several sections (GDPR's
+Section 3 of Chapters III, IV and VII; every RFC's Section 1 over a corpus) pins each of them and
+makes the answer ``medium``, listing them; one that names no section makes it at most ``medium``,
+whatever exact hits a quoted "Section 9" in a passage gives.
+
 Scores shown never increase down the list: a pinned hit placed above hits with a higher fused
 score is lifted to the score of the hit after it (``RankedHit.score``; ``FusedHit.score`` keeps
 the raw weighted RRF sum). Thresholds (DESIGN §7): ``min_similarity_score`` is the cosine
@@ -197,6 +202,9 @@ def non_increasing(scores: list[float]) -> list[float]:
     return out
 
 
+MAX_LISTED = 20  # candidates of an ambiguous citation listed in Confidence.ambiguous (the reason gives the count)
+
+
 def assess_confidence(hits, content_words: bool, embedded: bool, citations: list[Citation] | None = None,
                       other_words: bool = True) -> Confidence:
     """The per-answer signal (see :class:`~docstrata.models.Confidence`) from hits that carry
@@ -228,7 +236,7 @@ def assess_confidence(hits, content_words: bool, embedded: bool, citations: list
         ("medium" if level.level == "high" else level.level)
     level.level, level.reason = capped, "; ".join(why) + f" ({level.reason})"
     level.ambiguous = [{"cited": c.cited, "document": s.document, "section_id": s.section_id, "title": s.title}
-                       for c in ambiguous for s in c.sections]
+                       for c in ambiguous for s in c.sections[:MAX_LISTED]]
     level.unresolved = unresolved
     return level
 

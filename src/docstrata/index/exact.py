@@ -16,6 +16,7 @@ plain "17" names too many things. Defined terms use ``term:<folded term>``; reco
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from .keyword import analyze, fold
@@ -156,7 +157,7 @@ def query_qualified_keys(section_keys: list[list[str]]) -> list[str]:
     query, either being the container: ``[["chapter iv", "chapter 4"], ["section 3", "3"]]`` →
     ``in:chapter iv|section 3``, ``in:chapter iv|3``, …, ``in:section 3|chapter iv``, …"""
     out: list[str] = []
-    for a, b in zip(section_keys, section_keys[1:]):
+    for a, b in itertools.pairwise(section_keys):
         out += [f"in:{o}|{i}" for outer, inner in ((a, b), (b, a)) for o in outer if " " in o for i in inner]
     return list(dict.fromkeys(out))
 
