@@ -360,6 +360,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None 
                 # the query's other words in a cited section's title ("Article 11 administrative
                 # cooperation"): that section first, and pinned when they are all in it however many
                 titled, whole = _titled(store, first or hits, qa.other_words) if qa.other_words else ([], False)
+                if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
+                    titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
                 if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
                     hits = titled + [c for c in hits if c not in titled]
                     chosen = titled or first or hits
