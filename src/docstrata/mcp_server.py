@@ -85,6 +85,15 @@ _SCORE = "The score the list is ordered by; never increases down the list"
 _SIM = "Cosine similarity of the query and this hit (-1..1), the scale of min_similarity_score"
 
 
+class CitedSectionOut(_Out):
+    """One of several sections a query's citation names."""
+
+    cited: str = Field(description="The citation as the query made it, e.g. 'Section 3'")
+    document: str
+    section_id: str
+    title: str = ""
+
+
 class ConfidenceOut(_Out):
     """How well the answer matched: act on 'low' / 'none' (rephrase, widen filters, say you found nothing)."""
 
@@ -94,6 +103,11 @@ class ConfidenceOut(_Out):
     keyword_hits: int = 0
     exact_hits: int = 0
     content_words: bool = True
+    ambiguous: list[CitedSectionOut] = Field(default_factory=list, description=(
+        "When the query cites a number several sections carry (Section 3 of Chapters III, IV and VII): "
+        "each of them; ask again naming the chapter or document, or get_section one of the ids"))
+    unresolved: list[str] = Field(default_factory=list, description="Citations in the query that no section "
+                                                                    "in the searched scope answers to")
 
 
 _PAGE_START = ("Label of the page the passage starts on, for a paged source (PDF page, PPTX slide): the printed "

@@ -688,6 +688,14 @@ class Confidence:
     cosine among the hits (``None`` when the query was not embedded); ``keyword_hits`` /
     ``exact_hits`` count hits BM25 / the exact index retrieved; ``content_words`` is false for a
     query of stopwords only. ``reason`` says it in a sentence.
+
+    A query that cites a section (``Section 3``, ``Article 17``) is judged by what the citation
+    names in the searched scope: one section → its hit is pinned first and the level is
+    ``"high"``; several (the same number in several chapters or documents) → ``"medium"``, and
+    ``ambiguous`` lists them, one ``{cited, document, section_id, title}`` each (ask again naming
+    the chapter or document, or call get_section with one of the ids); none → at most
+    ``"medium"`` (``"low"`` for a query that is only the citation), and ``unresolved`` lists the
+    citations no section answers to (``["Section 9"]``).
     """
 
     level: str
@@ -696,6 +704,8 @@ class Confidence:
     keyword_hits: int = 0
     exact_hits: int = 0
     content_words: bool = True
+    ambiguous: list[dict[str, str]] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -18,6 +18,11 @@ often elsewhere. Among sections cited alike (every RFC's Section 1), those whose
 most of the query's other words are ranked and pinned first ("Section 3.1 password rotation").
 Everything else is ordered by the fused score.
 
+A citation is also judged (:func:`assess_confidence`): one that names several sections (GDPR's
+Section 3 of Chapters III, IV and VII; every RFC's Section 1 over a corpus) pins each of them and
+makes the answer ``medium``, listing them; one that names no section makes it at most ``medium``,
+whatever exact hits a quoted "Section 9" in a passage gives.
+
 Scores shown never increase down the list: a pinned hit placed above hits with a higher fused
 score is lifted to the score of the hit after it (``RankedHit.score``; ``FusedHit.score`` keeps
 the raw weighted RRF sum). Thresholds (DESIGN §7): ``min_similarity_score`` is the cosine
@@ -43,7 +48,8 @@ import numpy as np
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_other_words,
-                          query_section_keys, query_term_keys, quoted_phrases, term_pattern, title_words, value_key)
+                          query_qualified_keys, query_section_keys, query_term_keys, quoted_phrases, term_pattern,
+                          title_words, value_key)
 from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
@@ -88,15 +94,39 @@ class RankedHit:
 
 
 @dataclass
+class CitedSection:
+    """A section a query's citation names: its document, section id and title (without its number)."""
+
+    document: str
+    section_id: str
+    title: str = ""
+
+
+@dataclass
+class Citation:
+    """One section citation of a query (``Section 3``, ``Chapter IV, Section 3``) and the sections
+    it names in the searched scope: one (it is answered), several (the same number in several
+    chapters or documents: ambiguous) or none. ``kinded`` is false for a bare number ("4.2.1"),
+    which may be a version or a figure rather than a citation."""
+
+    cited: str
+    sections: list[CitedSection] = field(default_factory=list)
+    kinded: bool = True
+
+
+@dataclass
 class SearchRun:
     """What :func:`run_search` found: ``hits`` best first; ``content_words`` false for a query of
     stopwords only; ``embedded`` whether the query was embedded (similarities are known);
-    ``dropped`` how many candidates a threshold removed."""
+    ``dropped`` how many candidates a threshold removed; ``citations`` the sections each of the
+    query's citations names (:class:`Citation`, for :func:`assess_confidence`)."""
 
     hits: list[RankedHit]
     content_words: bool = True
     embedded: bool = False
     dropped: int = 0
+    citations: list[Citation] = field(default_factory=list)  # what the query's section citations name
+    other_words: bool = True  # the query has words besides its citations and filler
 
     def __iter__(self):
         return iter(self.hits)
@@ -172,9 +202,46 @@ def non_increasing(scores: list[float]) -> list[float]:
     return out
 
 
-def assess_confidence(hits, content_words: bool, embedded: bool) -> Confidence:
+MAX_LISTED = 20  # candidates of an ambiguous citation listed in Confidence.ambiguous (the reason gives the count)
+
+
+def assess_confidence(hits, content_words: bool, embedded: bool, citations: list[Citation] | None = None,
+                      other_words: bool = True) -> Confidence:
     """The per-answer signal (see :class:`~docstrata.models.Confidence`) from hits that carry
-    ``semantic_score``, ``keyword_score`` and ``exact_match``."""
+    ``semantic_score``, ``keyword_score`` and ``exact_match``, and what the query's section
+    ``citations`` name (:class:`Citation`, from :func:`exact_ranking`).
+
+    A citation that names several sections makes it ``"medium"`` at most, the candidates listed in
+    the reason and in ``Confidence.ambiguous``; one (with a kind: "Section 9", not a bare "4.2")
+    that names none makes it ``"medium"`` at most, ``"low"`` when the query has no other words
+    (``other_words`` false): its hits are then only passages near the words "Section 9"."""
+    level = _assess(hits, content_words, embedded)
+    if level.level == "none" or not citations:
+        return level
+    ambiguous = [c for c in citations if len(c.sections) > 1]
+    unresolved = [c.cited for c in citations if not c.sections and c.kinded]
+    if not ambiguous and not unresolved:
+        return level
+    why = []
+    for c in ambiguous:
+        listed = ", ".join(f"{s.section_id}" + (f" ({s.title})" if s.title else "")
+                           + (f" of {s.document}" if len({x.document for x in c.sections}) > 1 else "")
+                           for s in c.sections[:8])
+        more = f", … ({len(c.sections) - 8} more)" if len(c.sections) > 8 else ""
+        what = "chapter or document" if len({x.document for x in c.sections}) == 1 else "document or chapter"
+        why.append(f"'{c.cited}' names {len(c.sections)} sections: {listed}{more}; name the {what}")
+    for cited in unresolved:
+        why.append(f"no section here is cited as '{cited}': these hits only match the query's words")
+    capped = "low" if unresolved and not ambiguous and not other_words else \
+        ("medium" if level.level == "high" else level.level)
+    level.level, level.reason = capped, "; ".join(why) + f" ({level.reason})"
+    level.ambiguous = [{"cited": c.cited, "document": s.document, "section_id": s.section_id, "title": s.title}
+                       for c in ambiguous for s in c.sections[:MAX_LISTED]]
+    level.unresolved = unresolved
+    return level
+
+
+def _assess(hits, content_words: bool, embedded: bool) -> Confidence:
     if not content_words:
         return Confidence("none", "the query has no content words (only stopwords or question words): nothing "
                                   "to match; add the words you are looking for", content_words=False)
@@ -209,41 +276,103 @@ def _label_key(value_key: str) -> str | None:
         and re.search(r"[^\W\d_]", word) else None
 
 
-def exact_ranking(store, qa: QueryAnalysis, limit: int,
-                  flt: ChunkFilter | None = None) -> tuple[list[tuple[str, float]], set[str]]:
+def _cited_label(key: str) -> str:
+    """A citation key as a reader writes it: ``section 3`` → ``Section 3``, ``chapter iv`` →
+    ``Chapter IV``, ``in:chapter iv|section 3`` → ``Chapter IV, Section 3``."""
+    if key.startswith("in:"):
+        return ", ".join(_cited_label(k) for k in key[3:].split("|"))
+    kind, _, num = key.partition(" ")
+    if not num:
+        return kind
+    return f"{kind.capitalize()} {num.upper() if re.fullmatch(r'[ivxlcdm]+|[a-z]', num) else num}"
+
+
+_NUMBERED_TITLE = re.compile(r"^(?:[^\W\d_]+\.?\s+)?(?:§\s*)?(?:\d[\w.()]*|[IVXLCDM]+\b|[A-Z]\b)[.:]?\s+")
+
+
+def _cited_sections(store, ids: list[str], key: str) -> list[CitedSection]:
+    """The sections (one per document and id, in ``ids`` order) that the chunks ``ids``, found
+    under citation ``key``, start: of each chunk's sections the one the key's item cites
+    (``chapter-iii/section-3`` for ``within:section 3``), else the chunk's own section."""
+    from .section_lookup import cited_keys
+
+    item = key.split("|")[-1].removeprefix("within:").removeprefix("in:")
+    want = {item, item.partition(" ")[2] or item}
+    out: dict[tuple[str, str], CitedSection] = {}
+    for c in store.get_chunks(ids):
+        held = [*c.metadata.get("sections", ()), c.section_id]
+        sid = next((s for s in held if want & cited_keys(s.rsplit("/", 1)[-1])), c.section_id)
+        path = [*reversed(c.metadata.get("ancestors", ())), c.section_id]
+        chain = list(c.parent_chain[-len(path):]) if c.parent_chain else []
+        title = dict(zip(path[-len(chain):], chain)).get(sid, c.section_title if sid == c.section_id else "")
+        out.setdefault((c.doc_key, sid), CitedSection(c.doc_key, sid, _NUMBERED_TITLE.sub("", title or "").strip()))
+    return list(out.values())
+
+
+def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None = None,
+                  citations: list[Citation] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
 
     A whole query that is a section's own label (``V6.2``, no citation keyword) names it too.
     Ranked in order: named sections, the record the query names, definitions of terms asked
-    about, chunks holding a quoted phrase, chunks holding a code identifier the query names."""
+    about, chunks holding a quoted phrase, chunks holding a code identifier the query names.
+
+    A citation finds the sections indexed under its key and those whose number repeats in other
+    containers (``within:`` keys: GDPR's Section 3 of Chapters III, IV and VII); two neighbouring
+    citations that name one section together ("Chapter IV, Section 3", "Section 3 of Chapter IV")
+    are that section alone (``in:`` keys, :func:`~docstrata.index.exact.qualified_alias_keys`).
+    When ``citations`` is a list, one :class:`Citation` per citation the query makes is appended:
+    the sections it names (those pinned, when the query is essentially the citation), for
+    :func:`assess_confidence`."""
     ranked: list[str] = []
     pinned: set[str] = set()
     # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
     label = _label_key(qa.value_key) if not qa.section_keys else None
-    all_keys = [k for keys in qa.section_keys for k in keys] + qa.term_keys + [qa.value_key] + qa.document_keys
-    found = store.exact_lookup(all_keys + ([label] if label else []), limit=limit, flt=flt)
+    refs = qa.section_keys
+    joined = [query_qualified_keys(refs[i:i + 2]) for i in range(len(refs) - 1)]
+    within = [f"within:{k}" for keys in refs for k in keys]
+    all_keys = [k for keys in refs for k in keys] + qa.term_keys + [qa.value_key] + qa.document_keys
+    found = store.exact_lookup(all_keys + ([label] if label else []) + [k for ks in joined for k in ks] + within,
+                               limit=limit, flt=flt)
+    for i, keys in enumerate(joined):  # "Chapter IV, Section 3": one citation of one section
+        pair = [k for k in keys if found.get(k)][:1]
+        if pair and i + 1 < len(refs):
+            refs = refs[:i] + [pair] + refs[i + 2:]
+            break
     if label and found.get(label):
         ranked += found[label]
         pinned.update(found[label])
+
+    def under(key: str) -> list[str]:  # the chunks starting a section cited so, repeats in other containers too
+        return list(dict.fromkeys(found.get(key, []) + found.get(f"within:{key}", [])))
+
     # "section 9 of the GPL": the named document's section comes first, and only it is pinned
     named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
-    for keys in qa.section_keys:
-        in_named = [k for k in keys if any(c.rpartition("#")[0] in named_docs for c in found.get(k, []))]
+    for keys in refs:
+        in_named = [k for k in keys if any(c.rpartition("#")[0] in named_docs for c in under(k))]
         for key in in_named[:1] or keys:  # the most specific key that matches wins
-            if found.get(key):
-                hits, first = found[key], []
+            if under(key):
+                hits, first = under(key), []
                 if named_docs:
                     first = [c for c in hits if c.rpartition("#")[0] in named_docs]
                     hits = first + [c for c in hits if c not in first]
                 # the query's other words in a cited section's title ("Article 11 administrative
                 # cooperation"): that section first, and pinned when they are all in it however many
                 titled, whole = _titled(store, first or hits, qa.other_words) if qa.other_words else ([], False)
+                if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
+                    titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
                 if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
                     hits = titled + [c for c in hits if c not in titled]
-                    pinned.update(titled or first or hits)
+                    chosen = titled or first or hits
+                    pinned.update(chosen)
+                    if citations is not None:
+                        citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, chosen, key)))
                 ranked += hits
                 break
+        else:
+            if citations is not None:
+                citations.append(Citation(_cited_label(keys[0]), [], kinded=" " in keys[0] or "|" in keys[0]))
     # A whole query equal to a record id or metadata value ranks that record; it is pinned when the
     # query is identifier-like (a SKU, a barcode: digits or joiners, no spaces) or is the record's
     # id — not for a plain word that happens to be a category value ("shoes").
@@ -432,7 +561,8 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         semantic_leg = _start_semantic(store, embed_query, query, depth, flt) \
             if semantic and has_content_words(query) else None
         with span("exact_match") as s:
-            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt)
+            citations: list[Citation] = []
+            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations)
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
         if not rankings["exact"] and not has_content_words(query):
@@ -486,7 +616,8 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         if root is not None:
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))
-    return SearchRun(hits, embedded=vec is not None, dropped=dropped)
+    return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations,
+                     other_words=bool(qa.other_words))
 
 
 _ASKS_FOR_CONTENTS = re.compile(r"\b(?:contents|toc|index|list\s+of\s+(?:figures|tables|appendices|illustrations|exhibits))\b",

@@ -507,7 +507,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 6, "analysis": ANALYSIS_VERSION,
+                "extract_cross_references": c.extract_cross_references, "pipeline": 7, "analysis": ANALYSIS_VERSION,
                 **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
 
     @property
@@ -657,7 +657,7 @@ class HierarchicalDocumentTool(_BaseTool):
                         warnings=warnings)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
-        from .index.exact import alias_keys, document_name_keys, resolve_cross_references, term_key
+        from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
         from .store import StoredChunk
 
         cfg = self.cfg
@@ -707,6 +707,7 @@ class HierarchicalDocumentTool(_BaseTool):
             for alias in c.aliases:
                 for j, key in enumerate(alias_keys(alias)):
                     keys.append((key, j))
+                keys += [(key, 2) for key in qualified_alias_keys(alias)]  # "Section 3" of Chapter III, of IV…
             keys += [(term_key(t), 1) for t in c.definitions]
             stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
         with span("store", **{"ingest.chunk_count": len(stored)}):
@@ -812,7 +813,8 @@ class HierarchicalDocumentTool(_BaseTool):
         notices = []
         if run.dropped:
             notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
-        return SearchResults(results, assess_confidence(results, run.content_words, run.embedded),
+        return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
+                                                        run.other_words),
                              self._with_pages(list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:

@@ -16,6 +16,7 @@ plain "17" names too many things. Defined terms use ``term:<folded term>``; reco
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from .keyword import analyze, fold
@@ -127,6 +128,40 @@ def alias_keys(alias: str) -> list[str]:
     if not kind_text and n not in keys:
         keys.append(n)  # a bare alias such as "17" is indexed; bare queries only look it up when specific
     return keys
+
+
+_QUALIFIED = re.compile(r"(?P<container>[^\W\d_]+\.?\s+[\w.]+),\s+(?P<item>\S.*)")
+
+
+def qualified_alias_keys(alias: str) -> list[str]:
+    """Extra exact-index keys of a qualified alias ``"Chapter III, Section 3"`` (a section whose
+    number repeats in other containers, id ``chapter-iii/section-3``):
+
+    * ``within:<item key>`` (``within:section 3``): what a bare citation ("Section 3") finds, so a
+      search knows that number names several sections and lists them;
+    * ``in:<container key>|<item key>`` (``in:chapter iii|section 3``, ``in:chapter 3|section 3``):
+      what a citation naming both finds, in either order ("Chapter III, Section 3", "Section 3 of
+      Chapter III"; see :func:`query_qualified_keys`).
+
+    ``[]`` for an alias that is not "<container citation>, <citation>"."""
+    m = _QUALIFIED.fullmatch(alias.strip())
+    if not m:
+        return []
+    outer = [k for k in alias_keys(m.group("container")) if not k.startswith("alias:") and " " in k]
+    inner = [k for k in alias_keys(m.group("item")) if not k.startswith("alias:")]
+    if not outer or not inner:
+        return []
+    return [f"within:{k}" for k in inner] + [f"in:{o}|{i}" for o in outer for i in inner]
+
+
+def query_qualified_keys(section_keys: list[list[str]]) -> list[str]:
+    """The ``in:`` keys (:func:`qualified_alias_keys`) of each two neighbouring references of a
+    query, either being the container: ``[["chapter iv", "chapter 4"], ["section 3", "3"]]`` →
+    ``in:chapter iv|section 3``, ``in:chapter iv|3``, …, ``in:section 3|chapter iv``, …"""
+    out: list[str] = []
+    for a, b in itertools.pairwise(section_keys):
+        out += [f"in:{o}|{i}" for outer, inner in ((a, b), (b, a)) for o in outer if " " in o for i in inner]
+    return list(dict.fromkeys(out))
 
 
 def query_section_keys(query: str) -> list[list[str]]:
