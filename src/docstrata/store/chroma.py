@@ -64,7 +64,7 @@ def _http_client(chromadb, url: str, settings, api_key_env: str | None):
 
 
 class ChromaDenseIndex:
-    """The dense-index contract (``load``, ``add``, ``remove``, ``search``, ``len``) over one Chroma collection."""
+    """The dense-index contract (``load``, ``add``, ``remove``, ``search``, ``scan_threads``, ``len``) over one Chroma collection."""
 
     def __init__(self, collection, dim: int, batch: int):
         self.collection = collection
@@ -115,6 +115,10 @@ class ChromaDenseIndex:
         for i in range(0, len(ids), self.batch):
             self.collection.add(ids=ids[i:i + self.batch], embeddings=np.stack(vecs[i:i + self.batch]),
                                 metadatas=metas[i:i + self.batch])
+
+    def scan_threads(self, allowed=None) -> int:
+        """1: Chroma answers on the calling thread (see ``search._start_semantic``)."""
+        return 1
 
     def search(self, query: np.ndarray, k: int, allowed=None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, cosine) for a normalised (dim,) query, best first (ties by chunk id).
