@@ -46,6 +46,14 @@ SCOPE_LEAD_RE = re.compile(
     rf"(?:^|(?<=[.;:—–,(\n)*>\"“]))[ \t*_]*(?:unless the context otherwise requires,?\s*)?"
     rf"(?P<lead>in|for\s+(?:the\s+)?purposes?\s+of|as\s+used\s+in|within\s+the\s+meaning\s+of)\s+"
     rf"(?P<det>this|these)\s+(?P<kind>{_KIND_WORDS})\b", re.I)
+# "In subsection (4)", "For the purpose of subsection (2)", "In sub-paragraph (2)(a)": a named item of the
+# enclosing provision (UK and Commonwealth drafting)
+NAMED_LEAD_RE = re.compile(
+    r"(?:^|(?<=[.;:—–,(\n)*>\"“]))[ \t*_]*(?:in|for\s+(?:the\s+)?purposes?\s+of)\s+"
+    r"(?P<kind>sub-?sections?|sub-?paragraphs?|paragraphs?|clauses?|sub-?clauses?)\s+"
+    r"(?P<label>(?:\([0-9A-Za-z]{1,6}\))+)(?![\w(])"
+    # the term follows ("In subsection (4), “relevant criteria” …"), not an amendment ("in subsection (1)— (c) after")
+    r"(?=[ \t]*[,—–:-]?\s*(?:the\s+(?:terms?|expressions?|words?)\s+)?[*_]*[“\"‘'])", re.I)
 _VERB_RE = re.compile(r"\b(?:means|mean|includes|shall\s+mean|has\s+the\s+(?:same\s+)?meaning|refers?\s+to|"
                       r"is\s+defined\s+as)\b", re.I)
 _UNIT_KEYWORD_RE = re.compile(
@@ -75,17 +83,17 @@ def unit_kind(s: Section) -> str | None:
 
 def find_lead_in(body: str, start: int) -> re.Match | None:
     """The lead-in governing a definition at offset ``start`` of ``body``: one between the term and
-    its verb (``, as used in this Article,``), else the last one before ``start``."""
+    its verb (``, as used in this Article,``), else the last one before ``start``
+    (:data:`SCOPE_LEAD_RE` or :data:`NAMED_LEAD_RE`)."""
     head = body[start:start + 240]
     verb = _VERB_RE.search(head)
     if verb:
         inline = SCOPE_LEAD_RE.search(head[:verb.start()])
         if inline:
             return inline
-    last = None
-    for m in SCOPE_LEAD_RE.finditer(body, 0, start + (verb.start() if verb else 0)):
-        last = m
-    return last
+    end = start + (verb.start() if verb else 0)
+    found = [*SCOPE_LEAD_RE.finditer(body, 0, end), *NAMED_LEAD_RE.finditer(body, 0, end)]
+    return max(found, key=lambda m: m.start(), default=None)
 
 
 def definition_scope(s: Section, body: str, start: int, by_id: dict[str, Section],
@@ -103,13 +111,15 @@ def definition_scope(s: Section, body: str, start: int, by_id: dict[str, Section
         if node is None or unit_kind(node) in _GROUPS and node.number:
             break  # a title's or part's own text heads more than one provision
         text = own_text(node)
-        lead = None
-        for m in SCOPE_LEAD_RE.finditer(text):
-            lead = m
+        found = [*SCOPE_LEAD_RE.finditer(text), *NAMED_LEAD_RE.finditer(text)]
+        lead = max(found, key=lambda m: m.start(), default=None)
         holder = node
     if lead is None:
         return None, None
-    unit = resolve_unit(lead.group("kind"), lead.group("det"), holder, by_id)
+    if "label" in lead.groupdict():
+        unit = resolve_named(lead.group("kind"), lead.group("label"), holder, by_id)
+    else:
+        unit = resolve_unit(lead.group("kind"), lead.group("det"), holder, by_id)
     if unit is None:
         return None, None
     return unit.section_id, scope_label(unit, by_id)
@@ -145,12 +155,33 @@ def resolve_unit(kind_word: str, det: str, holder: Section, by_id: dict[str, Sec
         if at is None:
             items = [x for x, k in zip(chain, kinds) if k == "item"][::-1]
             return items[min(_ITEMS[kind], len(items)) - 1] if items else holder
-        parent = chain[at + 1] if at + 1 < len(chain) else None
-        if kind == "paragraph" and parent is not None and kinds[at + 1] == "schedule":
+        if kind == "paragraph" and "schedule" in kinds[at + 1:]:
             return chain[at]  # "In this paragraph" of a schedule: its numbered paragraph
         items = chain[:at][::-1]  # top down below the section
         return items[min(_ITEMS[kind], len(items)) - 1] if items else chain[at]
     return None
+
+
+def resolve_named(kind_word: str, label: str, holder: Section, by_id: dict[str, Section]) -> Section | None:
+    """The item ``subsection (4)`` / ``sub-paragraph (2)(a)`` names: below the provision holding
+    ``holder`` (its section, article or numbered paragraph), the child numbered ``(4)``, then its
+    child ``(a)`` …, as deep as the tree goes; ``None`` when no child bears the first label."""
+    node: Section | None = holder
+    while node is not None and unit_kind(node) in ("item", None) and node.parent_id:
+        node = by_id.get(node.parent_id)
+    if node is None:
+        return None
+    children: dict[str, list[Section]] = {}
+    for x in by_id.values():
+        if x.parent_id:
+            children.setdefault(x.parent_id, []).append(x)
+    found = None
+    for part in re.findall(r"\([0-9A-Za-z]{1,6}\)", label):
+        nxt = next((c for c in children.get(node.section_id, []) if (c.number or "").strip() == part), None)
+        if nxt is None:
+            break
+        found = node = nxt
+    return found
 
 
 def scope_label(unit: Section, by_id: dict[str, Section]) -> str:
@@ -177,8 +208,9 @@ def scope_label(unit: Section, by_id: dict[str, Section]) -> str:
             label = f"{first.capitalize()} {rest}".strip()  # "TITLE III" → "Title III", "SEC. 5" → "Sec. 5"
         if unit_kind(x) == "item" and parts:
             parts[-1] += label  # "Sec. 2110" + "(d)"
-        elif _BARE_NUMBER_RE.match(label) and unit_kind(x) == "numbered":
-            parts.append(f"{label.rstrip('.')} {x.title.removeprefix(label).strip()}".strip())
+        elif _BARE_NUMBER_RE.match(label) and unit_kind(x) == "numbered":  # "34", with its title when last
+            title = x.title.removeprefix(label).strip() if x is unit else ""
+            parts.append(f"{label.rstrip('.')} {title}".strip())
         else:
             parts.append(label)
     return ", ".join(parts[-4:])
