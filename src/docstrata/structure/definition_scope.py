@@ -43,8 +43,11 @@ _KIND_WORDS = "|".join(sorted([*_GROUPS, *_ITEMS, "sub-section", "sub-paragraph"
 # a lead-in opens a clause: after the start, a stop, a dash, a colon, a comma or an item label
 # ("(1) In this section", "Definitions.— In this subsection", "The term X, as used in this Article,")
 SCOPE_LEAD_RE = re.compile(
-    rf"(?:^|(?<=[.;:—–,(\n)*>\"“]))[ \t*_]*(?:unless the context otherwise requires,?\s*)?"
-    rf"(?P<lead>in|for\s+(?:the\s+)?purposes?\s+of|as\s+used\s+in|within\s+the\s+meaning\s+of)\s+"
+    rf"(?:(?:^|(?<=[.;:—–,(\n)*>\"“]))[ \t*_]*(?:unless the context otherwise requires,?\s*)?|\b(?:except\s+)?that\s+)"
+    rf"(?P<lead>in|for\s+(?:the\s+)?purposes?\s+of|as\s+used\s+in|within\s+the\s+meaning\s+of|"
+    # Canadian federal drafting: "The following definitions apply in this section.", "The definitions in
+    # this subsection apply in this Part."
+    rf"(?:the\s+)?(?:following\s+)?(?:definitions?|terms?|expressions?)(?:\s+in\s+this\s+[\w-]+)?\s+appl(?:y|ies)\s+in)\s+"
     rf"(?P<det>this|these)\s+(?P<kind>{_KIND_WORDS})\b", re.I)
 # "In subsection (4)", "For the purpose of subsection (2)", "In sub-paragraph (2)(a)": a named item of the
 # enclosing provision (UK and Commonwealth drafting)
@@ -59,7 +62,7 @@ _VERB_RE = re.compile(r"\b(?:means|mean|includes|shall\s+mean|has\s+the\s+(?:sam
 _UNIT_KEYWORD_RE = re.compile(
     r"^\s*(?:\*\*)?(?P<kw>§|sec\b\.?|section|title|subtitle|part|subpart|chapter|subchapter|division|subdivision|"
     r"schedule|annex|appendix|article|art\b\.?|book|regulation|rule)", re.I)
-_BARE_NUMBER_RE = re.compile(r"^\s*\d+[A-Z]{0,3}\.?\s*$")
+_BARE_NUMBER_RE = re.compile(r"^\s*\d+(?:\.\d+)*[A-Z]{0,3}\.?\s*$")  # "5", "12A", "24.1" (Canada), "3."
 _ITEM_LABEL_RE = re.compile(r"^\s*(?:\([0-9A-Za-z]{1,6}\))+\s*$|^\s*[0-9a-z]{1,4}[.)]\s*$")
 _CLIMB = 6  # enclosing provisions whose own text may hold the lead-in of a definition below them
 
