@@ -114,6 +114,27 @@ def test_lead_ins_of_uk_eu_and_contract_drafting_resolve_to_their_units():
         'Special data', as used in this Article, means data revealing racial origin.
         """)
     assert _scopes(eu) == {("controller", None): None, ("Special data", "article-9"): "Article 9"}
+    canada = textwrap.dedent("""\
+        # Example Protection Act
+
+        ## Part 1 — Protection
+
+        ### 2 Definitions
+
+        (1) The definitions in this subsection apply in this Part. “record” includes any correspondence.
+
+        ### 24.1 Financial institutions
+
+        (1) The following definitions apply in this section. “financial institution” means a bank.
+
+        (2) A financial institution may apply for an advance.
+
+        (3) The Minister may set terms.
+
+        (4) In subsection (2), “advance” means a loan for 30 days or less.
+        """)
+    assert _scopes(canada) == {("record", "part-1"): "Part 1", ("financial institution", "24.1"): "Part 1, 24.1 Financial institutions",
+                               ("advance", "24.1(2)"): "Part 1, 24.1(2)"}
 
 
 def _project(root: Path, docs: dict[str, str]) -> Path:
