@@ -93,7 +93,9 @@ def corpus(embedder) -> dict[str, tuple[list[StoredChunk], list[DefinitionEntry]
                 keys = [(k, j) for a in aliases for j, k in enumerate(alias_keys(a))]
                 keys += [(term_key(t), 1) for t in terms] + extra
                 stored.append(StoredChunk(chunk, embedder.encode(texts), list(dict.fromkeys(keys))))
-                defs += [DefinitionEntry(t, f"definition of {t}", doc_key, sid, chunk.chunk_id) for t in terms]
+                scoped = doc_key == "contracts/lease.md"  # its definitions govern their section: the scope round-trips
+                defs += [DefinitionEntry(t, f"definition of {t}", doc_key, sid, chunk.chunk_id, scope=sid if scoped else None,
+                                         scope_label=f"Section {sid}" if scoped else None) for t in terms]
             _corpus_cache[doc_key] = (stored, defs)
     return _corpus_cache
 

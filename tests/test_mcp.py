@@ -324,6 +324,9 @@ def test_get_definition(server):
     assert [(d["term"], d["document"]) for d in defs] == [("Personal Data", "policy.md")]
     assert "identifiable natural person" in defs[0]["definition"]
     assert "identifiable natural person" in text_of(result)
+    # no lead-in states a narrower scope: the definition governs the whole document, and says so
+    assert defs[0]["scope"] is None and defs[0]["applies_in"] == "the whole document"
+    assert "Applies in: the whole document" in text_of(result)
 
 
 def test_get_record(server):

@@ -156,3 +156,32 @@ def test_a_lost_vector_file_makes_the_next_ingest_embed_its_documents_again(tmp_
     assert "missing or damaged" in caplog.text and "p.csv" not in again.file_states()
     assert [c for c, _ in again.keyword_search("kettle", 5)] == ["r1"]
     again.close()
+
+
+def test_an_index_written_before_definition_scopes_reads_them_as_document_scope(tmp_path):
+    """An index whose definitions table lacks the scope columns (written by an earlier release)
+    opens (the columns are added): its definitions read scope None (the whole document), new ones
+    keep theirs."""
+    import sqlite3
+
+    from docstrata.models import DefinitionEntry, FileState
+
+    root = tmp_path / ".docstrata" / "docs"
+    store = EmbeddedStore(root, dim=8)
+    store.replace_document("a.md", FileState(1, 1, "a"), [_rec("a.md#0", "old text", 1)],
+                           [DefinitionEntry("Secretary", "means the Secretary of Labor.", "a.md", "3", "a.md#0")])
+    store.close()
+    db = sqlite3.connect(root / "index.sqlite")
+    db.execute("ALTER TABLE definitions DROP COLUMN scope_label")
+    db.execute("ALTER TABLE definitions DROP COLUMN scope")
+    db.commit()
+    db.close()
+    store = EmbeddedStore(root, dim=8)
+    (old,) = store.definitions()
+    assert (old.term, old.scope, old.scope_label) == ("Secretary", None, None)
+    store.replace_document("b.md", FileState(1, 1, "b"), [_rec("b.md#0", "new text", 2)],
+                           [DefinitionEntry("Secretary", "means the Secretary of Energy.", "b.md", "1", "b.md#0",
+                                            scope="title-i", scope_label="Title I")])
+    assert [(d.doc_key, d.scope, d.scope_label) for d in store.definitions()] == [("a.md", None, None),
+                                                                               ("b.md", "title-i", "Title I")]
+    store.close()

@@ -97,7 +97,7 @@ def _definition_rows(results: SearchResults, cap: int | None, shown: dict[str, s
         if not holder and cap is not None and len(text) > cap:
             shown_text = (text[:cap].rsplit(" ", 1)[0] + " …") if cap else "(left out for size; get_definition gives it)"
         row = {"term": d.term, "definition": shown_text, "document": d.doc_key, "section_id": d.section_id,
-               **_pages_of(d)}
+               **({"scope": d.scope, "applies_in": d.applies_in} if getattr(d, "scope", None) else {}), **_pages_of(d)}
         same[(d.term.casefold(), text)] = row
         rows.append(row)
     return rows
@@ -239,7 +239,8 @@ def _assemble(results: SearchResults, query: str, hits, blocks, shown, def_cap, 
             f"- {d['term']} ({d['document']}" + (f", section {d['section_id']}" if d["section_id"] else "")
             + (f", {page_citation(d['page_start'], d.get('page_end'), d.get('page_numbering'))}"
                if d.get("page_start") else "")
-            + (f"; also {', '.join(d['also_in'])}" if d.get("also_in") else "") + f"): {d['definition']}"
+            + (f"; also {', '.join(d['also_in'])}" if d.get("also_in") else "")
+            + (f"; applies in {d['applies_in']}" if d.get("scope") else "") + f"): {d['definition']}"
             for d in defs)
     confidence = {k: round(v, 6) if isinstance(v, float) else v for k, v in results.confidence.to_dict().items()}
     data = {"results": hits, "definitions": defs, "confidence": confidence,

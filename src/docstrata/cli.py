@@ -626,13 +626,15 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
                    document: Optional[str] = typer.Option(None, "--document", "-d", help="Only this document"),
                    config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
                    json_out: bool = typer.Option(False, "--json")) -> None:
-    """Print how the documents define a term (one entry per document). Exit 1 when none does."""
+    """Print how the documents define a term (one entry per document and scope, each with where it
+    applies). Exit 1 when none does."""
     _setup()
     from .models import page_fields
     from .tools import HierarchicalDocumentTool
 
     t, found = _read(config, tool, HierarchicalDocumentTool, lambda t: t.get_definition(term, document))
     hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id,
+             "scope": d.scope, "scope_label": d.scope_label, "applies_in": d.applies_in,
              **{k: v for k, v in page_fields(d).items() if v is not None}} for d in found]
     if json_out:
         print(escape_json_output(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False)))
@@ -640,6 +642,7 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
         print(escape_terminal("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
                                                    + (f", {d.pages}" if d.pages else "")
                                                    + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
+                                                   + f"\nApplies in: {h['applies_in']}"
                                                    + f"\n\n{h['definition'].strip()}" for h, d in zip(hits, found))))
     if not hits:
         where = f" in {document!r}" if document else ""

@@ -142,6 +142,10 @@ class DefinitionRef(_Pages):
     document: str
     section_id: str | None = None
     also_in: list[str] = Field(default_factory=list, description="Other documents defining the term the same way")
+    scope: str | None = Field(default=None, description="Id of the section whose subtree the definition governs; "
+                                                         "null: the whole document")
+    applies_in: str | None = Field(default=None, description="Where a scoped definition applies, e.g. 'Title III, "
+                                                             "Subtitle D (subtitle-d)'")
 
 
 class PinpointOut(_Out):
@@ -250,6 +254,11 @@ class DefinitionHit(_Pages):
     definition: str
     document: str
     section_id: str | None = None
+    scope: str | None = Field(default=None, description="Id of the section whose subtree the definition governs "
+                                                         "('In this title' → that title); null: the whole document")
+    scope_label: str | None = Field(default=None, description="That section by its numbering, e.g. 'Title III, "
+                                                              "Subtitle D'")
+    applies_in: str = Field(default="the whole document", description="Where the definition applies, as shown")
 
 
 class DefinitionOutput(_Out):
@@ -491,10 +500,11 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
             where = f" in {short(document)}" if document else ""
             raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'")
         hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id,
+                              scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
                               **page_fields(d)) for d in found]
         text = _RESULT_SEPARATOR.join(
             f"Term: {h.term}\nSource: {h.document}" + (f", {d.pages}" if d.pages else "")
-            + (f"\nSection: {h.section_id}" if h.section_id else "")
+            + (f"\nSection: {h.section_id}" if h.section_id else "") + f"\nApplies in: {h.applies_in}"
             + f"\n\n{h.definition.strip()}" for h, d in zip(hits, found))
         return _text_result(text, DefinitionOutput(term=term, definitions=hits))
 
@@ -516,8 +526,9 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                                                "passages just before and after it in its document."))
     server.add_tool(get_definition, name=f"{name}_get_definition", title=f"Look up a defined term in {name}",
                     annotations=_READ_ONLY,
-                    description=_describe(cfg, "Returns how the documents define a term (one entry per document "
-                                               "that defines it)."))
+                    description=_describe(cfg, "Returns how the documents define a term: one entry per document "
+                                               "and scope, each saying where it applies (a definition 'In this "
+                                               "title' governs that title only)."))
     _add_list_documents(server, tools, tool)
 
 

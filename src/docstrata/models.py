@@ -130,13 +130,21 @@ class Section:
 class DefinitionEntry:
     """A defined term: ``term`` as written, its ``definition`` text, where it is defined. The page
     fields (:data:`PAGE_FIELDS`, see :class:`PageSpan`) are those of the chunk defining it, filled
-    when the tool answers (stores keep no pages for definitions); ``None`` for an unpaged source."""
+    when the tool answers (stores keep no pages for definitions); ``None`` for an unpaged source.
+
+    ``scope`` is the id of the section whose subtree the definition governs, read from its lead-in
+    (``In this subtitle:`` → the enclosing subtitle; ``In this section`` → the enclosing section);
+    ``None`` when it governs the whole document (``In this Act``, no stated scope, or an index
+    written before scopes were read). ``scope_label`` names that unit by its numbering from the top
+    (``Title III, Subtitle D``), ``None`` with ``scope``."""
 
     term: str
     definition: str
     doc_key: str
     section_id: str | None = None
     chunk_id: str | None = None
+    scope: str | None = None
+    scope_label: str | None = None
     page_start: str | None = None
     page_end: str | None = None
     page_numbering: str | None = None
@@ -147,6 +155,14 @@ class DefinitionEntry:
     def pages(self) -> str:
         """The pages as a citation names them (``"p. 14"``), or ``""``."""
         return page_citation(self.page_start, self.page_end, self.page_numbering)
+
+    @property
+    def applies_in(self) -> str:
+        """Where the definition applies, as answers show it: ``Title III, Subtitle D
+        (subtitle-d-aviation-security)`` or ``the whole document``."""
+        if self.scope is None:
+            return "the whole document"
+        return f"{self.scope_label} ({self.scope})" if self.scope_label else self.scope
 
 
 @dataclass

@@ -664,16 +664,36 @@ def _is_abbreviation(term: str) -> bool:
 
 
 def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
-                     skip_chunk: str | None = None) -> dict[str, str]:
+                     skip_chunk: str | None = None, within: list[str] | None = None) -> dict[str, str]:
     """Definitions whose term occurs (whole words, case-insensitive, or its English plural or
     possessive: "two Business Days" uses "Business Day", see :func:`~docstrata.index.exact.term_pattern`)
     in any of ``texts``, in the order of ``texts``; at most ``limit``. A term in capitals (an
     abbreviation: ``IT``) counts only where written in capitals. A definition stated in
-    ``skip_chunk`` itself is left out."""
-    out: dict[str, str] = {}
+    ``skip_chunk`` itself is left out. Term → definition text; see :func:`definition_entries_used`
+    for ``within``."""
+    return {t: d.definition for t, d in definition_entries_used(texts, definitions, limit, skip_chunk, within).items()}
+
+
+def definition_entries_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
+                            skip_chunk: str | None = None,
+                            within: list[str] | None = None) -> dict[str, DefinitionEntry]:
+    """As :func:`definitions_used`, term → the :class:`~docstrata.models.DefinitionEntry` that
+    applies. ``within``: the passage's section ids, its own first and then its ancestors, nearest
+    first (``None``: scopes are not checked). A definition applies when its ``scope`` is ``None``
+    (the whole document) or one of ``within``; of several that apply to one term, the innermost
+    scope wins (the earliest in ``within``, document scope last); a term none applies to is left out."""
+    rank = {sid: i for i, sid in enumerate(within or [])}
+    applying: dict[str, list[tuple[int, DefinitionEntry]]] = {}
+    for d in definitions:
+        if within is not None and d.scope is not None and d.scope not in rank:
+            continue  # defined for another part of the document
+        depth = len(rank) if d.scope is None or within is None else rank[d.scope]
+        applying.setdefault(d.term.casefold(), []).append((depth, d))
+    ordered = [min(group, key=lambda x: x[0])[1] for group in applying.values()]
+    out: dict[str, DefinitionEntry] = {}
     for text in texts:
         low = text.casefold()
-        for d in definitions:
+        for d in ordered:
             if len(out) >= limit:
                 return out
             if d.term in out or d.chunk_id == skip_chunk or len(d.term) < 2:
@@ -682,5 +702,5 @@ def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit
             if (t[:-1] if t.endswith("y") else t) in low and re.search(term_pattern(d.term), low):
                 if _is_abbreviation(d.term) and not re.search(rf"(?<!\w){re.escape(d.term)}s?(?!\w)", text):
                     continue  # "IT" (Information Technology) is not used by every "it"
-                out[d.term] = d.definition
+                out[d.term] = d
     return out

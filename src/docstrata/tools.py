@@ -26,7 +26,7 @@ from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestRep
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .pinpoint import certain_item, locate_pinpoint
-from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definitions_used, non_increasing,
+from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
@@ -677,14 +677,17 @@ class HierarchicalDocumentTool(_BaseTool):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
         vectors = self._embed([(c.context, c.content) for c in chunks], report)
-        defined_in = {}
+        defined_in: dict[tuple[str, str | None], str] = {}  # (term, defining section) → first chunk stating it
         for c in chunks:
             for term in c.definitions:
-                defined_in.setdefault(term_key(term), c.chunk_id)
+                for owner in [*c.metadata.get("sections", []), c.section_id]:
+                    defined_in.setdefault((term_key(term), owner), c.chunk_id)
+                defined_in.setdefault((term_key(term), None), c.chunk_id)
         definitions = []
         for d in tree.definitions:
             d.doc_key = sf.doc_key
-            d.chunk_id = d.chunk_id or defined_in.get(term_key(d.term))
+            d.chunk_id = (d.chunk_id or defined_in.get((term_key(d.term), d.section_id))
+                          or defined_in.get((term_key(d.term), None)))
             definitions.append(d)
         by_id = {s.section_id: s for s in tree.sections}
         for c in chunks:  # ancestors let get_section return a section with all its subsections
@@ -722,12 +725,16 @@ class HierarchicalDocumentTool(_BaseTool):
         return len(chunks), len(definitions)
 
     def _definition_conflicts(self, docs: set[str] | None = None) -> list[str]:
-        """A warning per term that several documents define differently; with ``docs``, only the
-        terms one of those documents defines (those just ingested)."""
+        """A warning per term that several documents define differently for the whole document;
+        with ``docs``, only the terms one of those documents defines (those just ingested). A
+        definition scoped to a part of its document (``In this title``) conflicts with none: each
+        passage gets the one in scope there."""
         from .index.exact import term_key
 
         by_term: dict[str, dict[str, str]] = {}
         for d in self.store.definitions():
+            if d.scope is not None:
+                continue
             by_term.setdefault(term_key(d.term), {}).setdefault(d.doc_key, " ".join(d.definition.split()))
         out = []
         for key, per_doc in by_term.items():
@@ -779,16 +786,19 @@ class HierarchicalDocumentTool(_BaseTool):
         named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
         results = []
         defs_of: dict[str, list[DefinitionEntry]] = {}
-        used: dict[tuple[str, str], DefinitionEntry] = {}
+        used: dict[tuple[str, str, str | None], DefinitionEntry] = {}
         for h in run.hits:
             c, f = h.chunk, h.fused
             doc_defs = defs_of.setdefault(c.doc_key, self._doc_definitions(c.doc_key))
             pin = locate_pinpoint(c, named_keys) if named_keys else None
             cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
-            defs = definitions_used([query, cited], doc_defs, skip_chunk=c.chunk_id)
-            for term in defs:
-                entry = next(d for d in doc_defs if d.term == term)
-                used.setdefault((c.doc_key, term), entry)
+            # the passage's own section and its ancestors: a definition applies inside its scope only
+            within = [*dict.fromkeys([pin.section_id if pin is not None else c.section_id, c.section_id,
+                                      *c.metadata.get("sections", []), *c.metadata.get("ancestors", [])])]
+            entries = definition_entries_used([query, cited], doc_defs, skip_chunk=c.chunk_id, within=within)
+            defs = {term: d.definition for term, d in entries.items()}
+            for term, entry in entries.items():
+                used.setdefault((c.doc_key, term, entry.scope), entry)
             results.append(SearchResult(
                 chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
                 parent_chain=c.parent_chain, section_id=c.section_id,
@@ -808,8 +818,9 @@ class HierarchicalDocumentTool(_BaseTool):
             for r, score in zip(results, shown):
                 r.score = score
             kept = {r.chunk_id for r in results}
-            used = {key: d for key, d in used.items() if any(r.chunk_id in kept and key[1] in r.definitions_context
-                                                              and r.source_path == key[0] for r in results)}
+            used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
+                                                              == d.definition and r.source_path == key[0]
+                                                              for r in results)}
         notices = []
         if run.dropped:
             notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
@@ -961,9 +972,11 @@ class HierarchicalDocumentTool(_BaseTool):
         return await asyncio.to_thread(self.neighbours, chunk_id, before, after)
 
     def get_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
-        """Definitions of ``term`` (case-insensitive), one per document that defines it; a plural
-        or possessive finds the singular's ("Business Days" → "Business Day") when ``term`` itself
-        is not defined (:func:`~docstrata.index.exact.singular_term_keys`)."""
+        """Definitions of ``term`` (case-insensitive), each document's in document order: one per
+        scope it is defined for (``DefinitionEntry.scope``: ``None`` for the whole document, else
+        the section whose subtree it governs, "In this title" → that title). A plural or possessive
+        finds the singular's ("Business Days" → "Business Day") when ``term`` itself is not defined
+        (:func:`~docstrata.index.exact.singular_term_keys`)."""
         from .index.exact import singular_term_keys, term_key
 
         self.ensure_ready()

@@ -245,7 +245,9 @@ class Store(Protocol):
         """key → chunk ids (those ``flt`` allows), for the keys that exist."""
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
-        """Definitions, filtered by exact-index term key and/or document."""
+        """Definitions, filtered by exact-index term key and/or document, in the order written;
+        each with its ``scope`` and ``scope_label`` (``None`` from an index written before
+        definitions had scopes: the whole document)."""
 
     # --- caches and meta ---
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:

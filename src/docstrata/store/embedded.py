@@ -104,7 +104,7 @@ CREATE TABLE IF NOT EXISTS exact (key TEXT NOT NULL, chunk_id TEXT NOT NULL, pri
 CREATE INDEX IF NOT EXISTS exact_key ON exact(key);
 CREATE INDEX IF NOT EXISTS exact_chunk ON exact(chunk_id);
 CREATE TABLE IF NOT EXISTS definitions (doc_key TEXT NOT NULL, term_key TEXT NOT NULL, term TEXT NOT NULL,
-    definition TEXT NOT NULL, section_id TEXT, chunk_id TEXT);
+    definition TEXT NOT NULL, section_id TEXT, chunk_id TEXT, scope TEXT, scope_label TEXT);
 CREATE INDEX IF NOT EXISTS definitions_term ON definitions(term_key);
 CREATE INDEX IF NOT EXISTS definitions_doc ON definitions(doc_key);
 CREATE TABLE IF NOT EXISTS embed_cache (model_id TEXT NOT NULL, sha256 TEXT NOT NULL, n INTEGER NOT NULL,
@@ -205,7 +205,7 @@ class EmbeddedStore:
         if self.root is None:
             db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             db.executescript(_DDL)
-            self._chunk_body = True
+            self._chunk_body = self._def_scope = True
             return db
         path = self.root / "index.sqlite"
         if not self.root.exists():
@@ -222,7 +222,10 @@ class EmbeddedStore:
                     db.executescript(_DDL)
                 if not self._has_body_column(db):  # an index written before chunk texts were compressed
                     db.execute("ALTER TABLE chunks ADD COLUMN body BLOB")
-                self._chunk_body = True
+                if not self._has_scope_columns(db):  # an index written before definitions had scopes
+                    db.execute("ALTER TABLE definitions ADD COLUMN scope TEXT")
+                    db.execute("ALTER TABLE definitions ADD COLUMN scope_label TEXT")
+                self._chunk_body = self._def_scope = True
                 return db
             except sqlite3.DatabaseError as e:
                 db.close()
@@ -241,6 +244,7 @@ class EmbeddedStore:
             try:
                 db.execute("SELECT COUNT(*) FROM chunks").fetchone()
                 self._chunk_body = self._has_body_column(db)
+                self._def_scope = self._has_scope_columns(db)
                 return db
             except sqlite3.DatabaseError as e:
                 db.close()
@@ -253,6 +257,10 @@ class EmbeddedStore:
     @staticmethod
     def _has_body_column(db: sqlite3.Connection) -> bool:
         return any(r[1] == "body" for r in db.execute("PRAGMA table_info(chunks)"))
+
+    @staticmethod
+    def _has_scope_columns(db: sqlite3.Connection) -> bool:
+        return any(r[1] == "scope" for r in db.execute("PRAGMA table_info(definitions)"))
 
     @property
     def _body(self) -> str:
@@ -789,8 +797,10 @@ class EmbeddedStore:
                 self._delete_doc_rows(doc_key)
                 self._write_chunks(chunks)
                 self._db.executemany(
-                    "INSERT INTO definitions VALUES (?,?,?,?,?,?)",
-                    [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id) for d in definitions])
+                    "INSERT INTO definitions (doc_key, term_key, term, definition, section_id, chunk_id, scope, "
+                    "scope_label) VALUES (?,?,?,?,?,?,?,?)",
+                    [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id, d.scope,
+                      d.scope_label) for d in definitions])
                 self._db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?)",
                                  (doc_key, state.size, state.mtime_ns, state.sha256))
                 self._db.execute("INSERT OR IGNORE INTO keyword_dirty VALUES (?)", (doc_key,))
@@ -1034,7 +1044,8 @@ class EmbeddedStore:
         return out
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
-        q, args = "SELECT doc_key, term, definition, section_id, chunk_id FROM definitions WHERE 1=1", []
+        scope = "scope, scope_label" if getattr(self, "_def_scope", True) else "NULL, NULL"  # NULL: an older index
+        q, args = f"SELECT doc_key, term, definition, section_id, chunk_id, {scope} FROM definitions WHERE 1=1", []
         if term_key is not None:
             q += " AND term_key=?"
             args.append(term_key)
@@ -1042,8 +1053,8 @@ class EmbeddedStore:
             q += " AND doc_key=?"
             args.append(doc_key)
         q += " ORDER BY doc_key, rowid"
-        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c)
-                for dk, t, d, s, c in self._db.execute(q, args)]
+        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c, scope=sc, scope_label=sl)
+                for dk, t, d, s, c, sc, sl in self._db.execute(q, args)]
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:

@@ -63,6 +63,8 @@ CREATE INDEX IF NOT EXISTS exact_chunk ON {s}.exact (chunk_id);
 CREATE TABLE IF NOT EXISTS {s}.definitions (
     id BIGSERIAL PRIMARY KEY, doc_key TEXT NOT NULL, term_key TEXT NOT NULL, term TEXT NOT NULL,
     definition TEXT NOT NULL, section_id TEXT, chunk_id TEXT);
+ALTER TABLE {s}.definitions ADD COLUMN IF NOT EXISTS scope TEXT;
+ALTER TABLE {s}.definitions ADD COLUMN IF NOT EXISTS scope_label TEXT;
 CREATE INDEX IF NOT EXISTS definitions_term ON {s}.definitions (term_key);
 CREATE INDEX IF NOT EXISTS definitions_doc ON {s}.definitions (doc_key);
 CREATE TABLE IF NOT EXISTS {s}.embed_cache (
@@ -341,9 +343,10 @@ class PostgresStore:
             cur.execute(f"DELETE FROM {self._t('definitions')} WHERE doc_key = %s", (doc_key,))
             self._write_chunks(cur, chunks)
             cur.executemany(
-                f"INSERT INTO {self._t('definitions')} (doc_key, term_key, term, definition, section_id, chunk_id) "
-                f"VALUES (%s,%s,%s,%s,%s,%s)",
-                [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id) for d in definitions])
+                f"INSERT INTO {self._t('definitions')} (doc_key, term_key, term, definition, section_id, chunk_id, "
+                f"scope, scope_label) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id, d.scope, d.scope_label)
+                 for d in definitions])
             self._upsert_state(cur, doc_key, state)
 
         self._write(run)
@@ -492,11 +495,11 @@ class PostgresStore:
         return out
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
-        q = (f"SELECT doc_key, term, definition, section_id, chunk_id FROM {self._t('definitions')} "
+        q = (f"SELECT doc_key, term, definition, section_id, chunk_id, scope, scope_label FROM {self._t('definitions')} "
              f"WHERE (%(t)s::text IS NULL OR term_key = %(t)s) AND (%(d)s::text IS NULL OR doc_key = %(d)s) "
              f"ORDER BY doc_key, id")
-        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c)
-                for dk, t, d, s, c in self._rows(q, {"t": term_key, "d": doc_key})]
+        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c, scope=sc, scope_label=sl)
+                for dk, t, d, s, c, sc, sl in self._rows(q, {"t": term_key, "d": doc_key})]
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:

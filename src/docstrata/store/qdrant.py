@@ -292,7 +292,8 @@ class QdrantStore:
             self.client.batch_update_points(self.name, ops, wait=True)
             defs = [m.PointStruct(id=_point_id("def", f"{doc_key}\x00{i}"), vector={}, payload={
                 "kind": "def", "doc_key": doc_key, "term_key": term_key(d.term), "term": d.term,
-                "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id, "seq": i, "gen": gen})
+                "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id, "scope": d.scope,
+                "scope_label": d.scope_label, "seq": i, "gen": gen})
                 for i, d in enumerate(definitions)]
             aux_ops = [m.UpsertOperation(upsert=m.PointsList(points=defs))] if defs else []
             aux_ops += [m.DeleteOperation(delete=m.FilterSelector(filter=m.Filter(
@@ -443,7 +444,8 @@ class QdrantStore:
         rows = sorted((p.payload for p in self._scroll(self.aux, self._match(**conds))),
                       key=lambda pl: (pl["doc_key"], pl["seq"]))
         return [DefinitionEntry(term=pl["term"], definition=pl["definition"], doc_key=pl["doc_key"],
-                                section_id=pl["section_id"], chunk_id=pl["chunk_id"]) for pl in rows]
+                                section_id=pl["section_id"], chunk_id=pl["chunk_id"], scope=pl.get("scope"),
+                                scope_label=pl.get("scope_label")) for pl in rows]
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:

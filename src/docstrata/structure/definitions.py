@@ -19,9 +19,12 @@ optional ``**bold**``, HTML spans stripped):
 Evidence, not a stop-list alone, decides what is a term: a term is a noun phrase (it does not
 start with a pronoun, determiner, conjunction or auxiliary — ``it``, ``this``, ``such``, ``which``
 — and is not only function words); unquoted forms count only inside definitions sections or
-blocks. The definition text runs from the verb to the end of its paragraph. One namespace per
-document: a term defined twice keeps its first definition (conflicts across documents are
-reported elsewhere).
+blocks. The definition text runs from the verb to the end of its paragraph. Each definition
+carries its scope, the section subtree its lead-in says it governs (``In this subtitle:``,
+``For the purposes of this Part``; :mod:`.definition_scope`), ``None`` for the whole document. A
+term defined twice in one scope keeps its first definition; defined in different scopes (each
+title its own "Secretary"), it keeps one per scope (conflicts across documents are reported
+elsewhere).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import re
 
 from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
+from .definition_scope import definition_scope
 
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
@@ -167,21 +171,28 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
 
     Returns:
         :class:`DefinitionEntry` items (``term`` as written, ``definition`` text,
-        ``doc_key``, ``section_id``); ``chunk_id`` is filled later by the chunker's caller.
-        A term (case-insensitive) appears once: its first definition wins.
+        ``doc_key``, ``section_id``, ``scope``, ``scope_label``); ``chunk_id`` is filled later
+        by the chunker's caller. A term (case-insensitive) appears once per scope: its first
+        definition there wins.
     """
     out: list[DefinitionEntry] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str | None]] = set()
+    by_id = {x.section_id: x for x in tree.sections}
 
-    def add(term: str, definition: str, section_id: str | None) -> None:
-        key = " ".join(term.lower().split())
+    def own_text(x: Section) -> str:
+        return _clean(f"{x.heading}\n{x.text}" if x.heading else x.text)
+
+    def add(term: str, definition: str, section: Section | None, body: str = "", at: int = 0) -> None:
+        scope, label = definition_scope(section, body, at, by_id, own_text) if section is not None else (None, None)
+        key = (" ".join(term.lower().split()), scope)
         definition = _tidy(definition)
         if key in seen or not definition:
             return
         seen.add(key)
-        out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key, section_id=section_id))
+        out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key,
+                                   section_id=section.section_id if section is not None else None,
+                                   scope=scope, scope_label=label))
 
-    by_id = {x.section_id: x for x in tree.sections}
     headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
     for x in tree.sections:
         if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
@@ -189,21 +200,24 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, tree)
-        found = _find_in(body, in_defs)
+        found = _find_at(body, in_defs)
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
-            found += [x for x in _find_in(body[opener:], True) if x not in found]
+            pairs = {(t, d) for _, t, d in found}
+            found += [(p + opener, t, d) for p, t, d in _find_at(body[opener:], True) if (t, d) not in pairs]
         if in_defs and not found and _names_a_term(s, by_id, headed_children):
-            found = [(_NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
-        for term, definition in found:
+            found = [(0, _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
+        for at, term, definition in found:
             if _INTRO_END_RE.search(definition):  # "means a person who—" and its limbs are subsections
                 definition = f"{definition} {_limb_text(tree, s)}".strip()
-            add(term, definition, s.section_id)
+            add(term, definition, s, body, at)
     if marked:
         placed = _place_marked(marked, tree)
         for m, section_id in zip(marked, placed):
             if _plausible_term(m.term, marked=True):
-                add(m.term, " ".join(m.definition.split()), section_id)
+                section = by_id.get(section_id) if section_id else None
+                body = own_text(section) if section is not None else ""
+                add(m.term, " ".join(m.definition.split()), section, body, max(body.find(m.term), 0))
         out.sort(key=lambda d: _order(d, tree))
     return out
 
@@ -312,7 +326,9 @@ def leading_defined_term(text: str) -> str | None:
     return term if _plausible_term(term, quoted=True) else None
 
 
-def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
+def _find_at(body: str, in_defs: bool) -> list[tuple[int, str, str]]:
+    """``(offset, term, definition)`` of each definition in ``body``, in text order; the unquoted
+    forms only ``in_defs`` (a definitions section or block)."""
     found: list[tuple[int, str, str]] = []
     pattern = _LOOSE_RE if in_defs else _STRICT_RE
     for m in pattern.finditer(body):
@@ -369,7 +385,7 @@ def _find_in(body: str, in_defs: bool) -> list[tuple[str, str]]:
                     for t in [term, *alternatives]:
                         found.append((0, t, definition))
     found.sort(key=lambda x: x[0])
-    return [(t, d) for _, t, d in found]
+    return found
 
 
 _TABLE_ROW_RE = re.compile(r"(?m)^[ \t]*\|(?P<cells>.*)\|[ \t]*$")
