@@ -581,12 +581,17 @@ class _Writer:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
                 out.append(inner)
-                if name in ("p", "P", "Text", "br", "td", "th", "Label", "TitleText", "MarginalNote",
-                            "BilingualItemEn"):  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
+                if name in _SPACED:  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
                     out.append(" ")
             out.append(c.tail or "")
         return "".join(out)
 
+
+# elements printed as blocks or lines of their own, so a space follows them when they are read as one
+# line: Justice Canada labels and titles; a USLM preface "Public Law 113–67 113th Congress" (<dc:type>,
+# <docNumber>, <congress> written with nothing between them), its long title "Joint Resolution Making …"
+_SPACED = frozenset("p P Text br td th Label TitleText MarginalNote BilingualItemEn type docNumber congress session "
+                    "docTitle officialTitle longTitle enactingFormula resolvingClause actionDescription".split())
 
 # editorial matter that belongs to the provision it stands in (USLM notes and source credits, CFR
 # source and authority notes, Akoma Ntoso notes), not to the provision's last numbered item
