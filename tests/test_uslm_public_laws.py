@@ -111,3 +111,17 @@ def test_five_digit_us_code_sections_are_whole_in_references(tmp_path):
     texts = [x.text for x in tree.cross_references]
     assert "section 48103(a) of title 49" in texts and "section 40117 of title 49" in texts, texts
     assert not any(re.fullmatch(r"[Ss]ection 4810", t) for t in texts)
+
+
+def test_five_digit_us_code_sections_are_sections(tmp_path):
+    xml = """<?xml version="1.0"?><uscDoc xmlns="http://xml.house.gov/schemas/uslm/1.0"><main>
+<chapter><num>CHAPTER 481—</num><heading>AIRPORT DEVELOPMENT</heading>
+<section><num value="48103">§ 48103.</num><heading>Airport improvement program</heading><subsection><num>(a)</num>
+<content>In general. Funds are available, see section 48104(b).</content></subsection></section>
+<section><num value="48104">§ 48104.</num><heading>Other</heading><subsection><num>(b)</num><content>Rules.</content>
+</subsection></section></chapter></main></uscDoc>"""
+    tree = build_tree(_convert(tmp_path, "t49.xml", xml))
+    ids = {s.section_id: s for s in tree.sections}
+    assert {"48103", "48103(a)", "48104", "48104(b)"} <= set(ids), sorted(ids)
+    ref = next(x for x in tree.cross_references if x.text == "section 48104(b)")
+    assert ref.section_id == "48104(b)"

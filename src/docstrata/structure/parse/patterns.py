@@ -30,7 +30,7 @@ _KW_RE = (r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|division|subdivisio
           r"|article|section|sect|clause|rule|regulation|teil|kapitel|abschnitt|unterabschnitt|anlage|artikel)\b"
           r"|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))")
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
-_NUM = r"(?:\d{1,4}(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+_NUM = r"(?:\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
 # consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
 _ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"
