@@ -125,3 +125,15 @@ def test_five_digit_us_code_sections_are_sections(tmp_path):
     assert {"48103", "48103(a)", "48104", "48104(b)"} <= set(ids), sorted(ids)
     ref = next(x for x in tree.cross_references if x.text == "section 48104(b)")
     assert ref.section_id == "48104(b)"
+
+
+def test_subtitles_are_containers_of_their_title(tmp_path):
+    xml = PUBLIC_LAW.split("<main>")[0] + """<main><title><num value="I">TITLE I—</num><heading>AIRPORTS</heading>
+<subtitle><num value="A">Subtitle A—</num><heading>Airport and Airway Programs</heading>
+<section><num value="1101">SEC. 1101. </num><heading>AUTHORIZATION.</heading><content>Amounts are authorized.</content></section>
+</subtitle><subtitle><num value="B">Subtitle B—</num><heading>Revenue Provisions</heading>
+<section><num value="1201">SEC. 1201. </num><heading>EXPENDITURE AUTHORITY.</heading><content>Funds are available.</content></section>
+</subtitle></title></main></pLaw>"""
+    ids = {s.section_id: s for s in build_tree(_convert(tmp_path, "t1.xml", xml)).sections}
+    assert ids["subtitle-a"].parent_id == "title-i" and ids["subtitle-b"].parent_id == "title-i", sorted(ids)
+    assert ids["1101"].parent_id == "subtitle-a" and ids["1201"].parent_id == "subtitle-b"
