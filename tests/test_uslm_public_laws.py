@@ -137,3 +137,13 @@ def test_subtitles_are_containers_of_their_title(tmp_path):
     ids = {s.section_id: s for s in build_tree(_convert(tmp_path, "t1.xml", xml)).sections}
     assert ids["subtitle-a"].parent_id == "title-i" and ids["subtitle-b"].parent_id == "title-i", sorted(ids)
     assert ids["1101"].parent_id == "subtitle-a" and ids["1201"].parent_id == "subtitle-b"
+
+
+def test_headings_inside_text_are_kept(tmp_path):
+    # Federal Register USLM writes its subheads as <heading>s inside <content>, not as provisions' own
+    xml = PUBLIC_LAW.split("<main>")[0] + """<main><section><num value="1">SEC. 1. </num><heading>RULE.</heading>
+<content><heading>SUPPLEMENTARY INFORMATION:</heading><heading>Need for Correction</heading>
+<p>As published, the final rule contains an error.</p></content></section></main></pLaw>"""
+    doc = _convert(tmp_path, "fr.xml", xml)
+    assert "**Need for Correction**" in doc.markdown and "**SUPPLEMENTARY INFORMATION:**" in doc.markdown
+    assert check(tmp_path / "fr.xml")["lost_words"] == 0

@@ -255,6 +255,10 @@ class _Writer:
                 if _local(c.tag) in self.d.heading and (text := self.inline(c)):
                     self.blocks.append(f"**{text}**")
             self._children(el, depth)
+        elif name in self.d.heading and self._loose_heading(el):
+            if text := self.inline(el):
+                self.blocks.append(f"**{text}**")
+            self._flush_margin()
         elif name not in self.d.num and name not in self.d.heading:
             text = self.inline(el)
             if text:
@@ -287,6 +291,8 @@ class _Writer:
         for i, c in enumerate(children):
             tail = [c.tail] if in_text and c.tail else []
             name = _local(c.tag)
+            if name in self.d.heading and self._loose_heading(c):
+                return lead, children[i:]  # a heading inside text (Federal Register "Need for Correction"): a block
             if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
                 lead.extend(tail)  # "<sidenote>…</sidenote> strike “…”": the words after it are the sentence's
                 continue
@@ -360,6 +366,15 @@ class _Writer:
         ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
         return self.d is AKOMA_NTOSO and _local(el.tag) in _SUB_PROVISIONS and not self._heading(el) \
             and bool(self._num(el))
+
+    def _loose_heading(self, el) -> bool:
+        """A USLM heading that is no provision's or container's own (``<content><heading>Need for
+        Correction</heading><p>…``, as Federal Register documents write their subheads): text of the
+        document, written as a bold line, never dropped as a label already written."""
+        parent = el.getparent()
+        pname = _local(parent.tag) if parent is not None else ""
+        return self.d is USLM and pname not in self.d.items and pname not in self.d.containers \
+            and pname not in self.d.flat and pname not in _MARGIN_NOTES and pname != "legislativeHistory"
 
     def _labelled(self, el) -> bool:
         return bool(self._num(el) or self._heading(el))
