@@ -34,10 +34,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from docstrata.convert import legislation_ca  # noqa: E402
-from docstrata.convert.legislation_xml import (  # noqa: E402
-    JUSTICE_CA, _is_footnote_ref, _local, convert_legislation_xml, detect_dialect, parse_xml)
-from docstrata.errors import ConversionError  # noqa: E402
+from docstrata.convert import legislation_ca
+from docstrata.convert.legislation_xml import (
+    JUSTICE_CA,
+    _is_footnote_ref,
+    _local,
+    convert_legislation_xml,
+    detect_dialect,
+    parse_xml,
+)
+from docstrata.errors import ConversionError
 
 SHARED = next((p / "shared" / "data" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "data").is_dir()),
               ROOT.parent / "shared" / "data")

@@ -13,7 +13,7 @@ from docstrata.models import FileState, SourceFile
 from docstrata.structure import build_tree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from legislation_text_coverage import check  # noqa: E402
+from legislation_text_coverage import check
 
 
 def _convert(tmp_path, name: str, xml: str):
