@@ -42,6 +42,20 @@ def _text(e):
     return norm(''.join(e.itertext())) if e is not None else None
 
 
+def _heading_text(e):
+    """Text of a <heading> without the margin notes printed beside it (<sidenote>: PL 113-67 prints
+    "Short Title" with "2 USC 900 note." in the margin)."""
+    def raw(x):
+        out = [x.text or '']
+        for c in x:
+            if _ln(c) != 'sidenote':
+                out.append(raw(c))
+            out.append(c.tail or '')
+        return ''.join(out)
+
+    return norm(raw(e)) if e is not None else None
+
+
 def _num_text(e):
     """Text of a <num> without its footnote markers."""
     out = [e.text or '']
@@ -74,7 +88,7 @@ def extract(path, ns=USLM_NS, doc_id=None):
                 num_el = _child(c, 'num')
                 head = _child(c, 'heading')
                 number = strip_trailing(_num_text(num_el)) if num_el is not None else None
-                title = strip_trailing(_text(head)) if head is not None else None
+                title = strip_trailing(_heading_text(head)) if head is not None else None
                 body = ' '.join(_text(x) or '' for x in c if _ln(x) in ('chapeau', 'content'))
                 tree.add(number, title, depth + 1, element=name,
                          value=num_el.get('value') if num_el is not None else None,

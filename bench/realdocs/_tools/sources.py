@@ -292,3 +292,13 @@ doc('legislation-xml', 'it-senato-ddl-2013.akn.xml',
     [(R_OASIS, 'csprd02-part2-specs/csprd02-part2-specs-examples/it_senato_ddl_2013.xml', None)], 'akn', 'oasis_akn',
     'Italian Senate bill (disegno di legge, 2013), Akoma Ntoso example of the OASIS LegalDocML TC: Capo > Art. > commi '
     '(kept aside while fixing)', split=T9)
+# trial 9 (s14-uslm): two public laws a fresh user tried; looked at while fixing (tuned)
+doc('legislation-xml', 'us-public-law-113-67-bipartisan-budget-act.uslm.xml',
+    [(R_USLM, 'previous/sample-files/113publ67-uslm.xml', None)], 'uslm', 'uslm',
+    'Public Law 113-67 (Bipartisan Budget Act of 2013, H.J. Res. 59), GPO public-law USLM 2.0: Divisions > Titles > '
+    'Subtitles > sections > subsections ... subclauses; inline <sidenote> margin notes inside amending sentences; '
+    'quoted amendments with their own numbering and tables', split=T9)
+doc('legislation-xml', 'us-public-law-114-190-faa-extension-act.uslm.xml',
+    [(R_USLM, 'previous/sample-files/114publ190-uslm.xml', None)], 'uslm', 'uslm',
+    'Public Law 114-190 (FAA Extension, Safety, and Security Act of 2016), GPO public-law USLM 2.0: Titles > Subtitles > '
+    'sections down to subclause (VI) > item (aa) > subitem (AA); 5-digit US Code sections in references; legislative history', split=T9)

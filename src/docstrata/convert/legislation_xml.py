@@ -75,7 +75,7 @@ def _names(text: str) -> frozenset[str]:
 USLM = Dialect(
     "USLM",
     containers=_names("title subtitle chapter subchapter part subpart division subdivision article section "
-                      "appendix compiledAct courtRules reorganizationPlan"),
+                      "appendix compiledAct courtRules reorganizationPlan legislativeHistory"),
     items=_names("subsection paragraph subparagraph clause subclause item subitem subsubitem level"),
     num=_names("num"), heading=_names("heading"),
     skip=_names("meta toc tocItem layout referenceItem headingItem groupItem leftRunningHead rightRunningHead "
@@ -251,7 +251,14 @@ class _Writer:
         elif self.d is AKOMA_NTOSO and name == "recital" and (num := self._recital_number(el)):
             self._children(el, depth, lead=[num])  # "(1) The registration …", as the Official Journal prints it
         elif self._has_structure(el):
+            for c in el:  # the heading of an unnumbered block that is no container is text, not structure
+                if _local(c.tag) in self.d.heading and (text := self.inline(c)):
+                    self.blocks.append(f"**{text}**")
             self._children(el, depth)
+        elif name in self.d.heading and self._loose_heading(el):
+            if text := self.inline(el):
+                self.blocks.append(f"**{text}**")
+            self._flush_margin()
         elif name not in self.d.num and name not in self.d.heading:
             text = self.inline(el)
             if text:
@@ -260,7 +267,14 @@ class _Writer:
     def _children(self, el, depth: int, lead: list[str] | None = None) -> None:
         """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked."""
         own = [el.text] if el.text and el.text.strip() else []
-        parts, rest = self._split([c for c in el if isinstance(c.tag, str)])
+        kids = [c for c in el if isinstance(c.tag, str)]
+        # mixed content (``<content>Section 1400Z–1 <amendingAction>is amended</amendingAction> by adding …``):
+        # the children's tails are words of the sentence, and its pieces join as printed
+        mixed = any(c.tail and c.tail.strip() for c in kids)
+        parts, rest = self._split(kids, in_text=mixed)
+        if mixed:
+            parts = ["".join(own + parts)]
+            own = []
         text = _squash(" ".join((lead or []) + own + parts))
         if text:
             self.blocks.append(text)
@@ -277,10 +291,14 @@ class _Writer:
         for i, c in enumerate(children):
             tail = [c.tail] if in_text and c.tail else []
             name = _local(c.tag)
+            if name in self.d.heading and self._loose_heading(c):
+                return lead, children[i:]  # a heading inside text (Federal Register "Need for Correction"): a block
             if name in self.d.num or name in self.d.heading or name in self.d.skip or name == "TitleBlock":
+                lead.extend(tail)  # "<sidenote>…</sidenote> strike “…”": the words after it are the sentence's
                 continue
             if self.d is USLM and name in _MARGIN_NOTES:  # written after the provision's opening words
                 self.margin.append(self.inline(c))
+                lead.extend(tail)
                 continue
             if name in self.d.items and not lead and not self._num(c) and not self._heading(c):
                 # an unnumbered first sub-item (EU <paragraph><num>1.</num><subparagraph>): the
@@ -349,17 +367,27 @@ class _Writer:
         return self.d is AKOMA_NTOSO and _local(el.tag) in _SUB_PROVISIONS and not self._heading(el) \
             and bool(self._num(el))
 
+    def _loose_heading(self, el) -> bool:
+        """A USLM heading that is no provision's or container's own (``<content><heading>Need for
+        Correction</heading><p>…``, as Federal Register documents write their subheads): text of the
+        document, written as a bold line, never dropped as a label already written."""
+        parent = el.getparent()
+        pname = _local(parent.tag) if parent is not None else ""
+        return self.d is USLM and pname not in self.d.items and pname not in self.d.containers \
+            and pname not in self.d.flat and pname not in _MARGIN_NOTES and pname != "legislativeHistory"
+
     def _labelled(self, el) -> bool:
         return bool(self._num(el) or self._heading(el))
 
     def _has_structure(self, el) -> bool:
-        """Whether ``el`` holds blocks or provisions (not counting those inside skipped elements:
-        the ``<p>`` of an Akoma Ntoso ``<authorialNote>`` leaves its sentence inline)."""
+        """Whether ``el`` holds blocks or provisions (not counting those inside skipped elements or
+        USLM margin notes: the ``<p>`` of an Akoma Ntoso ``<authorialNote>`` or of a USLM
+        ``<sidenote>`` leaves its sentence inline)."""
         for e in el:
             if not isinstance(e.tag, str):
                 continue
             n = _local(e.tag)
-            if n in self.d.skip:
+            if n in self.d.skip or self.d is USLM and n in _MARGIN_NOTES:
                 continue
             if n in self.d.containers or n in self.d.items or n in _TABLES or n in _BLOCKS or self._has_structure(e):
                 return True
@@ -442,24 +470,36 @@ class _Writer:
                 for c in el if isinstance(c.tag, str)):
             self._flat_text(self.inline(el))
             return
+        # mixed content (``<content>The percentage shall be as follows:<table>…</table></content>``): the
+        # element's own words and every child's tail are text of the note, in order, around its blocks
+        mixed = bool((el.text or "").strip()) or any((c.tail or "").strip() for c in el)
+        run: list[str] = [el.text or ""]
         for c in el:
-            if not isinstance(c.tag, str) or _local(c.tag) in self.d.skip:
-                continue
             name = _local(c.tag)
-            if name in _TABLES:
-                self._table(c)
-            elif name in self.d.flat or (self._has_structure(c) and name not in _BLOCKS):
-                if el.text and el.text.strip() and c is el[0]:
-                    self._flat_text(el.text)
-                self._flat(c)
-            elif name in self.d.heading or name in self.d.num:
-                text = self.inline(c)
-                if text:
-                    self.blocks.append(f"**{text}**")
+            if not name or name in self.d.skip:
+                run.append(c.tail or "")
+                continue
+            if self.d is USLM and name in _MARGIN_NOTES:
+                self.margin.append(self.inline(c))
+            elif mixed and not (name in _TABLES or name in self.d.flat or name in self.d.heading or name in self.d.num
+                                or name in _BLOCKS or name in self.d.items or name in self.d.containers
+                                or self._has_structure(c)):
+                run.append(self._inline(c))  # an inline element of the sentence (<ref>, <i>, <amendingAction>)
             else:
-                self._flat_text(self.inline(c))
-        if len(el) == 0:
-            self._flat_text(self.inline(el))
+                self._flat_text("".join(run))
+                run = []
+                if name in _TABLES:
+                    self._table(c)
+                elif name in self.d.flat or (self._has_structure(c) and name not in _BLOCKS):
+                    self._flat(c)
+                elif name in self.d.heading or name in self.d.num:
+                    text = self.inline(c)
+                    if text:
+                        self.blocks.append(f"**{text}**")
+                else:
+                    self._flat_text(self.inline(c))
+            run.append(c.tail or "")
+        self._flat_text("".join(run))
 
     def _footnote(self, el) -> None:
         """``<footnote><sup>1</sup><p>So in original …</p></footnote>`` → ``[^1]: So in original …``
@@ -490,6 +530,9 @@ class _Writer:
             cells = [self.inline(c).replace("|", "\\|") for c in tr if _local(c.tag) in ("td", "th", "entry")]
             if cells:
                 rows.append(cells)
+        caption = next((self.inline(c) for c in el.iter() if _local(c.tag) == "caption"), "")
+        if caption:  # "Schedule of Laws Repealed": the table's title is text of the document too
+            self.blocks.append(f"**{caption}**")
         if not rows:
             return
         width = max(len(r) for r in rows)
@@ -553,12 +596,17 @@ class _Writer:
                     prev = "".join(out).rstrip()[-1:]
                     inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
                 out.append(inner)
-                if name in ("p", "P", "Text", "br", "td", "th", "Label", "TitleText", "MarginalNote",
-                            "BilingualItemEn"):  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
+                if name in _SPACED:  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
                     out.append(" ")
             out.append(c.tail or "")
         return "".join(out)
 
+
+# elements printed as blocks or lines of their own, so a space follows them when they are read as one
+# line: Justice Canada labels and titles; a USLM preface "Public Law 113–67 113th Congress" (<dc:type>,
+# <docNumber>, <congress> written with nothing between them), its long title "Joint Resolution Making …"
+_SPACED = frozenset("p P Text br td th Label TitleText MarginalNote BilingualItemEn type docNumber congress session "
+                    "docTitle officialTitle longTitle enactingFormula resolvingClause actionDescription".split())
 
 # editorial matter that belongs to the provision it stands in (USLM notes and source credits, CFR
 # source and authority notes, Akoma Ntoso notes), not to the provision's last numbered item

@@ -38,7 +38,7 @@ from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
 
-_NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,4}(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
+_NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,5}(?!\d)(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
 _ROMAN = r"(?:[IVXLC]{1,7}\b)"
 _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
 # a lone capital letter after the keyword: "Appendix C", "Schedule A" (kept only for lettered containers),

@@ -116,8 +116,12 @@ def _item_style(inner: str) -> list[tuple[str, int]]:
         readings.append(("lower", ord(inner) - 96))
     if len(inner) == 1 and inner.isupper():
         readings.append(("upper", ord(inner) - 64))
-    if re.fullmatch(r"([a-z])\1+", inner):  # (aa) after (z)
-        readings.append(("lower", 26 * (len(inner) - 1) + ord(inner[0]) - 96))
+    # a doubled letter is a level of its own (US drafting: subclause (I) > item (aa) > subitem (AA)),
+    # or the letters after (z) of one list ((y), (z), (aa)): both readings, the list's context decides
+    if re.fullmatch(r"([a-z])\1+", inner):
+        readings += [("lower-double", ord(inner[0]) - 96), ("lower", 26 * (len(inner) - 1) + ord(inner[0]) - 96)]
+    if re.fullmatch(r"([A-Z])\1+", inner):
+        readings += [("upper-double", ord(inner[0]) - 64), ("upper", 26 * (len(inner) - 1) + ord(inner[0]) - 64)]
     return readings
 
 

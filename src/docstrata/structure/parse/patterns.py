@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank).
 # Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
-_KEYWORDS: dict[str, tuple[str, int]] = {
+_KEYWORDS: dict[str, tuple[str, float]] = {
     "title": ("title", 0), "part": ("part", 1), "subpart": ("subpart", 2),
+    "subtitle": ("subtitle", 0.5),  # US Acts and Code: Title I > Subtitle A > Part 1 / Chapter 1 > Sec. 101
     "chapter": ("chapter", 2), "subchapter": ("subchapter", 3), "division": ("division", 2),
     "subdivision": ("subdivision", 3), "schedule": ("schedule", 1),
     "appendix": ("appendix", 1), "app": ("appendix", 1), "annex": ("annex", 1),
@@ -26,11 +27,11 @@ _KEYWORDS: dict[str, tuple[str, int]] = {
 }
 _BARE_ALIAS_KEYWORDS = {"section", "sec", "sect", "§"}
 
-_KW_RE = (r"(?P<kw>(?i:title|part|subpart|chapter|subchapter|division|subdivision|schedule|appendix|annex|amendment"
+_KW_RE = (r"(?P<kw>(?i:title|subtitle|part|subpart|chapter|subchapter|division|subdivision|schedule|appendix|annex|amendment"
           r"|article|section|sect|clause|rule|regulation|teil|kapitel|abschnitt|unterabschnitt|anlage|artikel)\b"
           r"|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))")
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
-_NUM = r"(?:\d{1,4}(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+_NUM = r"(?:\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
 # consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
 _ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"
