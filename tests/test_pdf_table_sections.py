@@ -89,3 +89,4 @@ def test_table_rows_come_after_the_text_above_them_and_before_the_text_below(tmp
     annotation = sections["4.5.3"]
     assert annotation.index("Other following attributes") < annotation.index("| @note |") < annotation.index("| @alt |") \
         < annotation.index("All following attributes")
+
