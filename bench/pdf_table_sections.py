@@ -12,8 +12,9 @@ letters and digits only) prefix of 24 characters occurs once in PDFium's text of
 document (pypdfium2, another engine than the pdfminer.six docstrata converts with) and once in
 docstrata's text. Positions come from PDFium: a cell's is the (page, top y) of its first
 character; a section's heading is located the same way at its first occurrence that starts a
-line of PDFium's text and is no contents line (no dot leader), sections whose heading is not
-found that way are left out. The **truth** section of a cell is the located section whose heading
+line of PDFium's text and is on no contents page (three or more dot-leader lines) nor a dot-leader
+line (the n-th such occurrence for the n-th section with that heading), sections whose heading is
+not found that way are left out. The **truth** section of a cell is the located section whose heading
 comes last before the cell in (page, descending y) order — the nearest heading above it on its page,
 or the last heading of an earlier page; docstrata's is the section holding the cell (or, when that
 heading was not located, the located section before it in document order). Printed per document
@@ -47,7 +48,8 @@ def key(text: str) -> str:
 
 class PdfiumText:
     """PDFium's text of a PDF as one key string, with the (page, top y) of each key character and
-    the key offsets where a text line (not a contents line) starts."""
+    the key offsets where a text line starts, but for lines with a dot leader and lines of a
+    contents page (three or more lines ending in a dot leader and a page number)."""
 
     def __init__(self, path: Path):
         import pypdfium2 as pdfium
@@ -64,6 +66,7 @@ class PdfiumText:
                 if len(text) != n:  # characters outside the BMP: offsets would not match, skip the page
                     continue
                 line_start, leader = True, False
+                contents = len(re.findall(r"(\.\s?){4,}\s*\S{0,6}\s*$", text, re.MULTILINE)) >= 3
                 for i, ch in enumerate(text):
                     if ch in "\r\n":
                         line_start = True
@@ -74,7 +77,7 @@ class PdfiumText:
                     k = key(ch)
                     if not k:
                         continue
-                    if line_start and not leader:
+                    if line_start and not leader and not contents:
                         self.line_starts.add(len(self.where))
                     line_start = False
                     top = textpage.get_charbox(i)[3]
@@ -85,17 +88,19 @@ class PdfiumText:
             pdf.close()
         self.text = "".join(parts)
 
-    def position(self, k: str, *, line_start: bool = False) -> tuple[int, float] | None:
-        """(page, -top) of ``k``: its only occurrence, or (``line_start``) the first one starting a
-        non-contents line; None when there is none (or more than one, without ``line_start``)."""
+    def position(self, k: str, *, line_start: bool = False, nth: int = 0) -> tuple[int, float] | None:
+        """(page, -top) of ``k``: its only occurrence, or (``line_start``) the ``nth`` one starting a
+        non-contents line (the last one when there are fewer); None when there is none (or more
+        than one, without ``line_start``)."""
         at = self.text.find(k)
         if not line_start:
             return None if at < 0 or self.text.find(k, at + 1) >= 0 else self._pos(at)
-        while at >= 0:
+        found = []
+        while at >= 0 and len(found) <= nth:
             if at in self.line_starts:
-                return self._pos(at)
+                found.append(at)
             at = self.text.find(k, at + 1)
-        return None
+        return self._pos(found[min(nth, len(found) - 1)]) if found else None
 
     def _pos(self, at: int) -> tuple[int, float]:
         page, top = self.where[at]
@@ -121,9 +126,11 @@ def check(path: Path, per_doc: int, seed: int) -> dict:
     pdfium = PdfiumText(path)
     whole = key(doc.markdown)
     located: list[tuple[int, tuple[int, float]]] = []  # (section index, heading position)
+    seen: dict[str, int] = {}  # a heading printed twice ("Chapter 3 …" over two sections): the n-th time
     for n, section in enumerate(sections):
         hk = key(section.heading.lstrip("#") if section.heading else section.title)
-        pos = pdfium.position(hk, line_start=True) if len(hk) >= 3 else None
+        seen[hk] = seen.get(hk, -1) + 1
+        pos = pdfium.position(hk, line_start=True, nth=seen[hk]) if len(hk) >= 3 else None
         if pos is not None:
             located.append((n, pos))
     located_ids = {n for n, _ in located}
