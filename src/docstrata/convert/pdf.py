@@ -168,15 +168,17 @@ def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | No
             pages.append(current_page)
             paragraph.clear()
 
+    def place_tables(anchor: int | None) -> None:
+        nonlocal current_box
+        for page, table in tables.get(anchor, ()):
+            flush()
+            blocks.append(table)
+            pages.append(page)
+            current_box = None
+
     for line in lines:
-        if not line.text:
-            continue
-        if id(line) in in_table:
-            if id(line) in tables:
-                flush()
-                blocks.append(tables[id(line)])
-                pages.append(line.page)
-                current_box = None
+        place_tables(id(line))
+        if not line.text or id(line) in in_table:
             continue
         if line.level:
             flush()
@@ -195,6 +197,7 @@ def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | No
             paragraph[-1] = paragraph[-1][:-1] + text
         else:
             paragraph.append(text)
+    place_tables(None)
     flush()
     if block_pages is not None:
         offset = 0

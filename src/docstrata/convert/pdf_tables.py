@@ -149,28 +149,68 @@ def _x_apart(a: list[_PdfLine], b: list[_PdfLine]) -> bool:
     return max(ln.x1 for ln in a) <= min(ln.x0 for ln in b) + 1 or max(ln.x1 for ln in b) <= min(ln.x0 for ln in a) + 1
 
 
-def _table_blocks(lines: list[_PdfLine]) -> tuple[dict[int, str], set[int]]:
-    """Markdown for the table rows of ``lines``: ``({id(first line of a table): markdown}, {id of
-    every line rendered there})``. A table is the run of rows of one page; it is placed where its
-    first line comes in reading order, a header separator under its first row."""
+def _table_blocks(lines: list[_PdfLine]) -> tuple[dict[int | None, list[tuple[int, str]]], set[int]]:
+    """Markdown for the table rows of ``lines``, placed in reading order: ``({id(anchor line) or
+    None: [(page, markdown), ...]}, {id of every line rendered in a table})``.
+
+    A page's rows (top to bottom) make one table until a heading of the page lies between two of
+    them (its middle below the upper row, above the lower one, and level with them across): the
+    table is split there, so the rows under "4.5.2 Classification" are filed in that section, not
+    in the one above it. Each table goes before its anchor: the first line in reading order, on
+    its page, set below the table's top, level with it across (not a line of the other text
+    column) and not in it — so a heading under the table comes after it, and the text above it
+    before; a table at the foot of its column goes after the column's last line (``None``: after
+    the last line of all), one alone in its column where its first line comes. A header separator goes under each table's first row."""
     rows = _table_cells(lines)
-    order = {id(line): n for n, line in enumerate(lines)}
     by_page: dict[int, list[list[list[_PdfLine]]]] = {}
     for row in rows:
         by_page.setdefault(row[0][0].page, []).append(row)
-    blocks: dict[int, str] = {}
-    consumed: set[int] = set()
-    for page_rows in by_page.values():
-        members = [line for row in page_rows for cell in row for line in cell]
-        first = min(members, key=lambda line: order[id(line)])
-        rendered = []
-        for n, row in enumerate(page_rows):
-            rendered.append("| " + " | ".join(_cell_text(cell) for cell in row) + " |")
-            if n == 0:
-                rendered.append("|" + "---|" * len(row))
-        blocks[id(first)] = "\n".join(rendered)
-        consumed.update(id(line) for line in members)
-    return blocks, consumed
+    page_lines: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        if line.text.strip():
+            page_lines.setdefault(line.page, []).append(line)
+    consumed = {id(line) for row in rows for cell in row for line in cell}
+    order = {id(line): n for n, line in enumerate(lines)}
+    placed: dict[int | None, list[tuple[int, str]]] = {}
+    for page, page_rows in by_page.items():
+        page_rows = sorted(page_rows, key=lambda row: -_top(row))
+        on_page = page_lines.get(page, [])
+        headings = [ln for ln in on_page if ln.level and id(ln) not in consumed and not ln.turned]
+        tables: list[list[list[list[_PdfLine]]]] = [[page_rows[0]]]
+        for row in page_rows[1:]:
+            upper_bottom, lower_top = min(ln.y0 for cell in tables[-1][-1] for ln in cell), _top(row)
+            span = [ln for r in (tables[-1][-1], row) for cell in r for ln in cell]
+            left, right = min(ln.x0 for ln in span), max(ln.x1 for ln in span)
+            if any(lower_top < (h.y0 + h.y1) / 2 < upper_bottom and h.x0 < right and h.x1 > left for h in headings):
+                tables.append([row])
+            else:
+                tables[-1].append(row)
+        for table in tables:
+            members = {id(line) for row in table for cell in row for line in cell}
+            top = _top(table[0])
+            left = min(ln.x0 for row in table for cell in row for ln in cell)
+            right = max(ln.x1 for row in table for cell in row for ln in cell)
+            column = [ln for ln in on_page if id(ln) not in members and not ln.turned
+                      and ln.x0 < right and ln.x1 > left]  # in the table's column: not the other text column
+            below = [ln for ln in column if ln.y1 <= top + 1]
+            if below:
+                anchor = id(below[0])
+            elif column:  # at the foot of its column: after the column's last line
+                after = order[id(column[-1])] + 1
+                anchor = id(lines[after]) if after < len(lines) else None
+            else:
+                anchor = min((order[m], m) for m in members)[1]
+            rendered = []
+            for n, row in enumerate(table):
+                rendered.append("| " + " | ".join(_cell_text(cell) for cell in row) + " |")
+                if n == 0:
+                    rendered.append("|" + "---|" * len(row))
+            placed.setdefault(anchor, []).append((page, "\n".join(rendered)))
+    return placed, consumed
+
+
+def _top(row: list[list[_PdfLine]]) -> float:
+    return max(ln.y1 for cell in row for ln in cell)
 
 
 def _cell_text(cell: list[_PdfLine]) -> str:
