@@ -256,7 +256,7 @@ def test_pdf_glossary_rows_with_short_terms_are_table_rows_and_label_columns_spl
         _cell_line(2, 9, "DNS", 77, 660), _cell_line(2, 10, "Domain Name System", 229, 660),
     ]
     blocks, _ = _table_blocks(lines)
-    text = "\n".join(blocks.values())
+    text = "\n".join(md for placed in blocks.values() for _page, md in placed)  # {anchor: [(page, markdown)]}
     assert "| ATA | Magnetic media interface specification. |" in text
     assert "| Bend | The use of a mechanical process to transform the storage media. |" in text
     assert "| Controlled Unclassified Information | Information that law or policy requires to have" in text
