@@ -799,3 +799,19 @@ def test_flush_left_items_keep_their_paragraphs():
     by_id = _ids(parse_sections(text, "x.txt", "X"))
     assert "Such infringements" in by_id["2.3(b)"].text
     assert not any(sid.endswith("-flush") for sid in by_id)
+
+
+def test_a_wrapped_bracketed_citation_is_no_appendix_heading():
+    """FIPS 200's glossary: "… [OMB Circular A-130," then a line "Appendix III]" became a section
+    "Appendix I" titled "II]" that swallowed the rest of Appendix A (9 of 54 terms found). A label
+    whose title closes a bracket it never opened continues the line before it."""
+    text = ("APPENDIX A TERMS AND DEFINITIONS\n\n"
+            "ADEQUATE SECURITY: Security commensurate with the risk and the magnitude of harm. [OMB Circular A-130,\n"
+            "Appendix III]\n\n"
+            "AGENCY: Any executive department or independent regulatory agency.\n\n"
+            "APPENDIX B REFERENCES\n\n[1] Privacy Act of 1974.\n")
+    tree = build_tree(Document("fips.txt", "FIPS", text, "txt"))
+    ids = _ids(tree)
+    assert "appendix-a" in ids and "appendix-b" in ids
+    assert not any(sid.startswith("appendix-i") for sid in ids), sorted(ids)
+    assert "AGENCY: Any executive department" in ids["appendix-a"].text

@@ -34,6 +34,8 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
                 continue
             if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers:
                 continue  # a plain line repeating a numbered heading's number: a contents or cover line
+            if _closes_a_bracket_it_never_opened(m.title) and _leaves_a_bracket_open(lines, m.line):
+                continue  # "Appendix III]": the wrapped end of a citation ("[OMB Circular A-130,\nAppendix III]")
             open_items = []
         elif m.kind == "heading":
             open_items = []
@@ -62,6 +64,18 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items.append(m)
         kept.append(m)
     return kept
+
+
+def _closes_a_bracket_it_never_opened(title: str) -> bool:
+    """``II]`` or ``1)`` after a label: more closing than opening brackets."""
+    return title.count("]") > title.count("[") or title.count(")") > title.count("(")
+
+
+def _leaves_a_bracket_open(lines: list[str], line: int) -> bool:
+    """The last non-blank line before ``line`` opens a bracket it does not close (``[OMB Circular
+    A-130,``): with :func:`_closes_a_bracket_it_never_opened`, the label line continues that citation."""
+    prev = next((lines[n] for n in range(line - 1, -1, -1) if lines[n].strip()), "")
+    return prev.count("[") > prev.count("]") or prev.count("(") > prev.count(")")
 
 
 def _heading_numbers(markers: list[_Marker]) -> set[tuple[str, ...]]:
