@@ -196,9 +196,12 @@ class Docstrata:
         store = EmbeddedStore(self.root, dim=DIM)
         for start in range(0, len(texts), PER_DOC):
             doc_key = f"doc{start // PER_DOC:06d}"
+            # one read of the document's rows from the memory map: a memmap slice a row was ~1 s of
+            # harness time at 100k, charged to docstrata's build
+            block = np.asarray(X[start:start + PER_DOC], dtype=np.float32)
             chunks = [StoredChunk(Chunk(chunk_id=f"{doc_key}#{j - start}", doc_key=doc_key, ordinal=j - start,
                                         content=texts[j], section_id=str(j - start), parent_chain=[], heading_level=1),
-                                  np.asarray(X[j:j + 1], dtype=np.float32))
+                                  block[j - start:j - start + 1])
                       for j in range(start, min(start + PER_DOC, len(texts)))]
             store.replace_document(doc_key, FileState(0, 0, doc_key), chunks, [])
         store.flush()
