@@ -20,6 +20,7 @@ and answer the first query). Query vectors are precomputed too, so no timed quer
     python bench/peers.py --scale 100000 --systems docstrata,txtai,fast,holodeck
     python bench/peers.py --scale 1000000 --systems docstrata,fast --queries 50
     OPENBLAS_NUM_THREADS=1 python bench/peers.py --systems docstrata,fast
+    python bench/peers.py --scale 100000 --systems docstrata,fast --build-repeats 5  # median build ratio
 
 Prints per system build s, peak RSS MB, p50/p95 ms (wall), CPU p50 ms (process CPU time per query:
 on a loaded machine wall time is mostly waiting for a core), nDCG@10, and the ratios peer /
@@ -196,9 +197,12 @@ class Docstrata:
         store = EmbeddedStore(self.root, dim=DIM)
         for start in range(0, len(texts), PER_DOC):
             doc_key = f"doc{start // PER_DOC:06d}"
+            # one read of the document's rows from the memory map: a memmap slice a row was ~1 s of
+            # harness time at 100k, charged to docstrata's build
+            block = np.asarray(X[start:start + PER_DOC], dtype=np.float32)
             chunks = [StoredChunk(Chunk(chunk_id=f"{doc_key}#{j - start}", doc_key=doc_key, ordinal=j - start,
                                         content=texts[j], section_id=str(j - start), parent_chain=[], heading_level=1),
-                                  np.asarray(X[j:j + 1], dtype=np.float32))
+                                  block[j - start:j - start + 1])
                       for j in range(start, min(start + PER_DOC, len(texts)))]
             store.replace_document(doc_key, FileState(0, 0, doc_key), chunks, [])
         store.flush()
@@ -373,6 +377,8 @@ def child(args) -> dict:
                 "build_s": out["build_s"], "build_cpu_s": out["build_cpu_s"], "peak_rss_mb": peak_rss_mb(),
                 "harness_rss_mb": out["harness_rss_mb"], "rss_end_mb": out["build_rss_end_mb"],
                 "load": os.getloadavg()}))
+    if args.build_only:
+        return out
     for i in range(min(10, len(qtexts))):  # warm-up
         sysobj.search(qtexts[i], Q[i])
     lat, cpu, runs = [], [], []
@@ -404,10 +410,11 @@ def child(args) -> dict:
 
 
 # ------------------------------------------------------------------ parent
-def run_child(args, name: str, workdir: Path, open_only: bool = False) -> dict:
+def run_child(args, name: str, workdir: Path, open_only: bool = False, build_only: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--child", name, "--scale", str(args.scale), "--cache", args.cache,
            "--workdir", str(workdir), "--queries", str(args.queries)] + (["--open-only"] if open_only else []) \
-        + (["--docstrata-index", args.docstrata_index] if args.docstrata_index else [])
+        + (["--build-only"] if build_only else []) \
+        + (["--docstrata-index", args.docstrata_index] if args.docstrata_index and not build_only else [])
     t = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
@@ -431,6 +438,11 @@ def main() -> None:
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--workdir", help=argparse.SUPPRESS)
     ap.add_argument("--open-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--build-repeats", type=int, default=1,
+                    help="build docstrata and fast this many times in all, one after the other in pairs, and "
+                         "print every pair's build ratio and their median (a shared VM's speed drifts by "
+                         "tens of per cent between minutes)")
     ap.add_argument("--docstrata-index", help="keep docstrata's index in this folder; a later run with the same "
                                              "folder reuses it (no rebuild) and reports the first run's build s")
     args = ap.parse_args()
@@ -452,6 +464,7 @@ def main() -> None:
     load0 = os.getloadavg()
     workdir = Path(tempfile.mkdtemp(prefix="peers-"))
     results = []
+    build_pairs: list[tuple[float, float]] = []
     try:
         for name in systems:
             res = run_child(args, name, workdir)
@@ -464,11 +477,23 @@ def main() -> None:
             results.append(res)
             print(f"# {name}: {res}", file=sys.stderr)
             shutil.rmtree(workdir / "docstrata", ignore_errors=True)
+        by_name = {r["system"]: r for r in results if "error" not in r}
+        if args.build_repeats > 1 and "docstrata" in by_name and "fast" in by_name:
+            pairs = [(by_name["docstrata"]["build_s"], by_name["fast"]["build_s"])]
+            for _ in range(args.build_repeats - 1):
+                d = run_child(args, "docstrata", workdir, build_only=True)
+                shutil.rmtree(workdir / "docstrata", ignore_errors=True)
+                f = run_child(args, "fast", workdir, build_only=True)
+                if "error" in d or "error" in f:
+                    print(f"# build repeat failed: {d.get('error') or f.get('error')}", file=sys.stderr)
+                    break
+                pairs.append((d["build_s"], f["build_s"]))
+            build_pairs = pairs
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     report = {"scale": args.scale, "load_before": load0, "load_after": os.getloadavg(),
               "threads": {k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")},
-              "results": results}
+              "results": results, "build_pairs": build_pairs}
     if args.json:
         print(json.dumps(report, indent=1))
         return
@@ -499,6 +524,11 @@ def main() -> None:
                if "build_cpu_s" in d and "build_cpu_s" in by["fast"] else "")
         print(f"docstrata build / fast build = {d['build_s'] / by['fast']['build_s']:.2f}x{cpu}; "
               f"disk / raw vectors + text = {d['disk_mb'] / d['raw_mb']:.2f}x")
+    if len(build_pairs) > 1:
+        ratios = [a / b for a, b in build_pairs]
+        print("build pairs (docstrata s / fast s = ratio): "
+              + "; ".join(f"{a:.1f} / {b:.1f} = {a / b:.2f}" for a, b in build_pairs)
+              + f"; median ratio {float(np.median(ratios)):.2f}x")
 
 
 if __name__ == "__main__":

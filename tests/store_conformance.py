@@ -265,6 +265,13 @@ class StoreConformance:
         for bad in (np.zeros((1, DIM), np.float32), np.full((1, DIM), np.nan, np.float32), np.zeros((0, DIM))):
             with pytest.raises(StoreError):
                 store.replace_document("x", FileState(1, 1, "x"), [StoredChunk(chunk, bad)], [])
+        # among good chunks, the error names the bad one and none of the document is stored
+        good = np.ones((1, DIM), np.float32) / np.sqrt(DIM)
+        second = Chunk(chunk_id="x#1", doc_key="x", ordinal=1, content="y", section_id="", parent_chain=[],
+                       heading_level=0)
+        with pytest.raises(StoreError, match="x#1"):
+            store.replace_document("x", FileState(1, 1, "x"), [StoredChunk(chunk, good),
+                                                               StoredChunk(second, np.zeros((1, DIM), np.float32))], [])
         assert store.count() == 0 and store.file_states() == {}
 
     # ------------------------------------------------------------------ searches

@@ -185,3 +185,22 @@ def test_an_index_written_before_definition_scopes_reads_them_as_document_scope(
     assert [(d.doc_key, d.scope, d.scope_label) for d in store.definitions()] == [("a.md", None, None),
                                                                                ("b.md", "title-i", "Title I")]
     store.close()
+
+
+def test_long_chunk_texts_are_stored_as_standard_zlib_streams(tmp_path):
+    """A long chunk's text is kept compressed in ``chunks.body`` in the zlib format, whichever deflate
+    wrote it (ISA-L when installed), so the standard library reads it back, as earlier releases did."""
+    import sqlite3
+    import zlib
+
+    from docstrata.models import FileState
+
+    text = "The Tenant shall pay the rent on the first day of each month by bank transfer. " * 8
+    store = EmbeddedStore(tmp_path / "idx", dim=8)
+    store.replace_document("p.md", FileState(1, 1, "p"), [_rec("p.md#0", text, 0)], [])
+    store.close()
+    (body,) = sqlite3.connect(tmp_path / "idx" / "index.sqlite").execute("SELECT body FROM chunks").fetchone()
+    assert body is not None and len(body) < len(text) and zlib.decompress(body).decode() == text
+    again = EmbeddedStore(tmp_path / "idx", dim=8)
+    assert again.get_chunks(["p.md#0"])[0].content == text
+    again.close()

@@ -288,3 +288,18 @@ def checked_vectors(sc: StoredChunk, dim: int, backend: str) -> np.ndarray:
     if vecs.shape[0] == 0 or not np.isfinite(vecs).all() or not np.abs(vecs).sum(axis=1).all():
         raise StoreError(backend, f"refusing to store an empty, zero or non-finite vector for {sc.chunk.chunk_id}")
     return vecs
+
+
+def checked_vector_batch(chunks: list[StoredChunk], dim: int, backend: str) -> list[np.ndarray]:
+    """:func:`checked_vectors` of each of ``chunks``, in order: contiguous (n_windows, dim) float32
+    views of one matrix, checked in one pass (three numpy reductions a chunk were a second of a
+    100k-chunk build). Raises :class:`StoreError` naming the first chunk that fails the check."""
+    blocks = [np.asarray(sc.vectors, dtype=np.float32).reshape(-1, dim) for sc in chunks]
+    if not blocks:
+        return []
+    mat = np.concatenate(blocks) if len(blocks) > 1 else np.ascontiguousarray(blocks[0])
+    if any(len(b) == 0 for b in blocks) or not np.isfinite(mat).all() or not np.abs(mat).sum(axis=1).all():
+        for sc in chunks:
+            checked_vectors(sc, dim, backend)  # raises, naming the chunk
+    bounds = np.cumsum([0] + [len(b) for b in blocks]).tolist()
+    return [mat[a:b] for a, b in zip(bounds, bounds[1:])]

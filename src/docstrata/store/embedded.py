@@ -39,7 +39,7 @@ from ..errors import DocstrataError, StoreError
 from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_prefilter
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
+from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
 
 
 def _json_key(name: str) -> str:
@@ -114,8 +114,16 @@ CREATE TABLE IF NOT EXISTS keyword_dirty (doc_key TEXT PRIMARY KEY);
 
 
 # Chunk texts of at least this many UTF-8 bytes are kept zlib-compressed in ``chunks.body`` (level 1:
-# about half the size of prose at ~20 µs a chunk); the JSON in ``data`` then has no ``content``.
+# about half the size of prose); the JSON in ``data`` then has no ``content``.
 _COMPRESS_FROM = 160
+
+try:
+    # ISA-L's deflate writes the same zlib format (read back by the standard zlib) 2.5-3x faster than
+    # zlib level 1, at the same or a slightly better ratio: 10 instead of 27 µs a 1 KB chunk, ~2 s of
+    # a 100k-chunk build's main thread (docs/benchmarks.md, "Session 9: the 100k build").
+    from isal.isal_zlib import compress as _deflate
+except ImportError:  # a platform without an isal wheel: the standard library's
+    from zlib import compress as _deflate
 
 
 def _chunk_columns(c: Chunk) -> tuple[str, bytes | None]:
@@ -125,7 +133,7 @@ def _chunk_columns(c: Chunk) -> tuple[str, bytes | None]:
     raw = c.content.encode("utf-8")
     body = None
     if len(raw) >= _COMPRESS_FROM:
-        packed = zlib.compress(raw, 1)
+        packed = _deflate(raw, 1)
         if len(packed) < len(raw):
             body = packed
             del row["content"]
@@ -697,12 +705,17 @@ class EmbeddedStore:
                             pos += m
                     slot = n_kept
                     if join:
-                        for cid, n, blob in db.execute(f"SELECT p.chunk_id, p.n, p.vecs {join} ORDER BY p.rowid"):
-                            out.write(blob)
-                            owner[pos:pos + n] = slot
-                            ids_f.write(("\n" if slot else "") + cid)
-                            pos += n
-                            slot += 1
+                        # a batch of rows at a time: one write each for their vectors and ids (a row at
+                        # a time was 4 s of a 100k-chunk flush, in Python)
+                        rows = db.execute(f"SELECT p.chunk_id, p.n, p.vecs {join} ORDER BY p.rowid")
+                        while batch := rows.fetchmany(4096):
+                            cids, ns, blobs = zip(*batch)
+                            out.write(b"".join(blobs))
+                            m = sum(ns)
+                            owner[pos:pos + m] = np.repeat(np.arange(slot, slot + len(batch), dtype=np.int32), ns)
+                            ids_f.write(("\n" if slot else "") + "\n".join(cids))
+                            pos += m
+                            slot += len(batch)
                     out.flush()
                     os.fsync(out.fileno())
                 if pos != total:
@@ -739,9 +752,8 @@ class EmbeddedStore:
         vectors to the pending database first (before the caller's COMMIT), else to ``vectors``."""
         db = self._db
         rows, vec_rows, exact_rows = [], [], []
-        for sc in chunks:
+        for sc, vecs in zip(chunks, checked_vector_batch(chunks, self.dim, "embedded")):
             c = prepare_chunk(sc.chunk)
-            vecs = checked_vectors(sc, self.dim, "embedded")
             sha = sha256_text(c.contextualized_content)
             rows.append((c.chunk_id, c.doc_key, c.ordinal, sha, *_chunk_columns(c)))
             vec_rows.append((c.chunk_id, sha, vecs.shape[0], vecs.tobytes()))

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import analyze, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk, record_or_check_dimension
+from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -310,9 +310,8 @@ class PostgresStore:
         from psycopg.types.json import Jsonb
 
         chunk_rows, vec_rows, exact_rows = [], [], []
-        for sc in chunks:
+        for sc, vecs in zip(chunks, checked_vector_batch(chunks, self.dim, "postgres")):
             c = prepare_chunk(sc.chunk)
-            vecs = checked_vectors(sc, self.dim, "postgres")
             text = c.contextualized_content
             tokens = analyze(text)
             chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),

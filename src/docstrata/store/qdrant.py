@@ -50,7 +50,7 @@ from ..errors import StoreError
 from ..fusion import DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
 from ..index.keyword import ANALYSIS_VERSION, analyze, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vectors, prepare_chunk
+from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk
 
 K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
@@ -257,9 +257,8 @@ class QdrantStore:
             self._avgdl = max(1.0, float(np.mean([len(terms) for terms in terms_of])))
             self.set_meta(AVGDL_META, repr(self._avgdl))
         points = []
-        for sc, tokens, terms in zip(chunks, tokens_of, terms_of):
+        for sc, tokens, terms, vecs in zip(chunks, tokens_of, terms_of, checked_vector_batch(chunks, self.dim, "qdrant")):
             c = prepare_chunk(sc.chunk)
-            vecs = checked_vectors(sc, self.dim, "qdrant")
             text = c.contextualized_content
             indices, values = bm25_weights(terms, self._avgdl)
             vector: dict[str, Any] = {_DENSE: vecs.tolist()}
