@@ -20,6 +20,7 @@ Conventions shared by all backends (checked by ``tests/store_conformance.py``):
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -302,4 +303,4 @@ def checked_vector_batch(chunks: list[StoredChunk], dim: int, backend: str) -> l
         for sc in chunks:
             checked_vectors(sc, dim, backend)  # raises, naming the chunk
     bounds = np.cumsum([0] + [len(b) for b in blocks]).tolist()
-    return [mat[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [mat[a:b] for a, b in itertools.pairwise(bounds)]
