@@ -393,8 +393,10 @@ _MinFused = Annotated[float | None, Field(ge=0.0, description="Leave out hits wh
                                                              "(at most ~0.17 by default)")]
 # 2,000: one hit's citation and metadata alone can take ~1,000 characters (GDPR's long title), so a
 # smaller budget could hold no passage at all
-_MaxSearch = Annotated[int, Field(ge=2000, le=200_000, description="Size budget of the answer in characters (at least "
-                                                                  "2,000); long passages are cut to fit, with how to read them whole")]
+_MaxSearch = Annotated[int, Field(ge=2000, le=200_000, description=(
+    "Size budget of the answer in characters (at least 2,000), its text and its JSON each (the whole result is at "
+    "most twice it): passages, citations, scores and definitions together; long passages are cut to fit, with how "
+    "to read them whole"))]
 # A page's max_chars counts its content (section or record text, the chunks around a passage), as
 # in the Python API and the CLI; the citation, location, cursor and chunk ids come on top, bounded.
 PAGE_ENVELOPE_CHARS = 2000
