@@ -23,6 +23,8 @@ from anyio.from_thread import start_blocking_portal
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
+from docstrata.mcp_server import PAGE_ENVELOPE_CHARS  # noqa: E402
+
 POLICY = """\
 # Data Protection Policy
 
@@ -75,12 +77,15 @@ GUIDE = "# Records Management Guide\n\n" + "\n\n".join(
     f"## {topic}\n\n" + f"Retention of personal data in {topic.lower()} follows the schedule agreed with the archive. " * 18
     for topic in ("Archiving", "Backups", "Email", "Paper files", "Logs"))
 
+# A record longer than a page (about 2,900 characters): get_record reads it in pages.
+BOOT_CARE = "P-400,Boot care manual,\"" + " ".join(
+    f"Step {i}: brush the boots and let them dry slowly away from the stove." for i in range(1, 41)) + "\",manuals,999"
 PRODUCTS = """\
 id,title,description,category,price
 P-100,Trail shoe,Light running shoe for rocky mountain trails,shoes,120
 P-200,Rain jacket,Waterproof shell jacket with a hood,jackets,210
 P-300,Wool socks,Merino socks that keep feet warm,socks,18
-"""
+""" + BOOT_CARE + "\n"
 
 # A HoloDeck-style agent.yaml: model, instructions, evaluations, an mcp tool and our two types.
 AGENT_YAML = """\
@@ -350,7 +355,7 @@ def test_list_documents_gives_every_document_entry(server):
     page = server.call("policies_list_documents", {"limit": 1})
     assert page.structured_content["next_offset"] == 1 and "offset=1" in text_of(page)
     records = server.call("products_list_documents", {})
-    assert [(d["doc_key"], d["total_chunks"]) for d in records.structured_content["documents"]] == [("products.csv", 3)]
+    assert [(d["doc_key"], d["total_chunks"]) for d in records.structured_content["documents"]] == [("products.csv", 4)]
 
 
 def test_search_filters_by_document_and_section(server):
@@ -416,11 +421,13 @@ def test_get_section_pages_with_a_cursor_to_the_end(server):
     assert whole.structured_content["next_cursor"] is None and whole.structured_content["section_id"] == ""
     text, cursor, pages = "", None, 0
     while True:
-        args = {"document": "policy", "max_chars": 500} | ({"cursor": cursor} if cursor else {})
+        args = {"document": "policy", "max_chars": 300} | ({"cursor": cursor} if cursor else {})
         page = server.call("policies_get_section", args)
         assert not page.is_error, text_of(page)
         data = page.structured_content
-        assert len(text_of(page)) <= 500 and len(json.dumps(data, separators=(",", ":"))) <= 500
+        # max_chars is the page's text; the citation and cursor come on top, bounded
+        assert len(data["content"]) <= 300 and len(text_of(page)) <= 300 + PAGE_ENVELOPE_CHARS
+        assert len(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) <= 300 + PAGE_ENVELOPE_CHARS
         assert data["offset"] == len(text)
         text += data["content"]
         pages += 1
@@ -432,6 +439,69 @@ def test_get_section_pages_with_a_cursor_to_the_end(server):
     bad = server.call("policies_get_section", {"document": "policy", "cursor": "5:00000000"})
     assert bad.is_error and "cursor" in text_of(bad)
 
+
+
+def _form_sizes(result) -> tuple[int, int, int]:
+    """(text form, compact JSON form, the whole result as the client received it in UTF-8 bytes)."""
+    data = result.structured_content
+    return (len(text_of(result)), len(json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
+            len(result.model_dump_json(by_alias=True, exclude_none=True).encode()))
+
+
+def test_a_page_carries_max_chars_of_section_text_and_a_bounded_envelope(server):
+    """max_chars of get_section is the text per page (as in the API and CLI), not the size of the
+    text and JSON forms, which once left ~600 characters of text in a 1,500-character page."""
+    tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
+    described = tools["policies_get_section"].description
+    assert "characters of section text per page" in described and f"{PAGE_ENVELOPE_CHARS:,} more" in described
+    assert "Characters of text per page" in tools["policies_get_section"].input_schema["properties"]["max_chars"][
+        "description"]
+    whole = server.call("policies_get_section", {"document": "guide", "max_chars": 1_000_000}).structured_content
+    assert whole["total_chars"] > 6000  # five ~1,600-character sections: several pages of 1,500
+    for max_chars in (1500, 8000):
+        pages, joined, cursor = [], "", None
+        while True:
+            page = server.call("policies_get_section", {"document": "guide", "max_chars": max_chars}
+                               | ({"cursor": cursor} if cursor else {}))
+            assert not page.is_error, text_of(page)
+            data = page.structured_content
+            pages.append((len(data["content"]), *_form_sizes(page)))
+            joined += data["content"]
+            cursor = data["next_cursor"]
+            if cursor is None:
+                break
+        assert joined == whole["content"]
+        for content, text, js, wire in pages[:-1]:  # every page but the last is close to max_chars
+            assert 0.75 * max_chars <= content <= max_chars, (max_chars, pages)
+        for content, text, js, wire in pages:  # the envelope: citation, cursor, chunk ids
+            assert text - content <= PAGE_ENVELOPE_CHARS and js - content <= PAGE_ENVELOPE_CHARS, pages
+            assert wire <= 2 * (max_chars + PAGE_ENVELOPE_CHARS) + 500, pages  # + the result's own keys
+
+
+def test_neighbours_and_records_count_max_chars_as_their_text(server):
+    hit = server.call("policies_search", {"query": "retention of email", "top_k": 1,
+                                          "document": "guide"}).structured_content["results"][0]
+    around = server.call("policies_get_neighbours", {"chunk_id": hit["id"], "before": 1, "after": 1,
+                                                     "max_chars": 600})
+    data = around.structured_content
+    shown = sum(len(c["content"]) for c in data["chunks"])
+    assert data["truncated"] and 540 <= shown <= 600, [len(c["content"]) for c in data["chunks"]]
+    assert len(text_of(around)) - shown <= PAGE_ENVELOPE_CHARS
+    whole = server.call("products_get_record", {"id": "P-400", "max_chars": 1_000_000}).structured_content
+    joined, cursor, sizes = "", None, []
+    while True:
+        page = server.call("products_get_record", {"id": "P-400", "max_chars": 1000}
+                           | ({"cursor": cursor} if cursor else {}))
+        assert not page.is_error, text_of(page)
+        joined += page.structured_content["content"]
+        sizes.append((len(page.structured_content["content"]), *_form_sizes(page)))
+        cursor = page.structured_content["next_cursor"]
+        if cursor is None:
+            break
+    assert joined == whole["content"] and len(sizes) >= 3, sizes
+    assert all(750 <= content <= 1000 for content, *_ in sizes[:-1]), sizes
+    assert all(text - content <= PAGE_ENVELOPE_CHARS and js - content <= PAGE_ENVELOPE_CHARS
+               for content, text, js, _ in sizes), sizes
 
 def test_get_neighbours(server):
     hit = server.call("policies_search", {"query": "Section 2.1", "top_k": 1}).structured_content["results"][0]

@@ -109,6 +109,35 @@ def test_a_named_section_is_pinned_and_its_number_marked_exact(server):
     assert r["pinned"] and r["citation"]["section_id"] == "4.3"
     assert r["modalities"]["exact"]["rank"] == 1
     assert any(r["content"][a:b] == "4.3" and kind == "exact" for a, b, kind in r["highlights"])
+    assert r["pinpoint"] is None  # a whole section cited: no sub-item to pinpoint
+
+
+def test_a_cited_sub_item_comes_with_its_pinpoint_over_http(tmp_path, embedder):
+    from docstrata.models import pinpoint_line
+
+    from .test_pinpoints import ARTICLE_17
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "reg.md").write_text(ARTICLE_17, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: law\n    type: hierarchical_document\n"
+                                         "    source: docs/\n    database: in-memory\n")
+    with docstrata.open(tmp_path / "agent.yaml") as tools:
+        tools["law"]._embedder = embedder
+        tools["law"].ingest()
+        srv, _ = serve_in_thread(tools)
+        try:
+            got = call(srv, "/api/search", {"query": "Art. 17(3)(b)"})["results"][0]
+        finally:
+            srv.shutdown()
+            srv.server_close()
+        hit = tools["law"].search("Art. 17(3)(b)", top_k=1)[0]
+    pin = got["pinpoint"]
+    assert got["citation"]["section_id"] == pin["section_id"] == "article-17(3)(b)"
+    assert got["content"][pin["start"]:pin["end"]].strip() == pin["text"] == hit.pinpoint.text
+    assert "legal obligation" in pin["text"] and pin["lead"] == [
+        "3.   Paragraphs 1 and 2 shall not apply to the extent that processing is necessary:"]
+    assert pin["line"] == pinpoint_line(hit.pinpoint, hit.content) and pin["view"] == hit.pinpoint.view(hit.content)[0]
+    assert all(pin["view"][a:b] for a, b, _ in pin["view_highlights"])
 
 
 def test_weights_and_modes_change_the_search(server):

@@ -229,3 +229,52 @@ def test_record_field_filters_in_the_search_form(page, tmp_path, embedder):
         srv.shutdown()
         srv.server_close()
         tools.close()
+
+
+def test_a_cited_sub_item_is_shown_as_its_pinpoint_with_the_whole_chunk_a_click_away(page, tmp_path, embedder):
+    """The playground shows a pinpoint as the CLI, MCP and format() do: the Pinpoint line, the item
+    under its lead-in with the rest left out ("…"), the item set apart; the whole chunk on request."""
+    from docstrata.models import pinpoint_line
+    from docstrata.ui.api import search_view
+
+    from .test_pinpoints import ARTICLE_17
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "reg.md").write_text(ARTICLE_17, encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: law\n    type: hierarchical_document\n"
+                                         "    source: docs/\n    database: in-memory\n")
+    tools = docstrata.open(tmp_path / "agent.yaml")
+    tools["law"]._embedder = embedder
+    tools["law"].ingest()
+    srv, _ = serve_in_thread(tools)
+    try:
+        query = "Article 17(3)(b)"
+        hit = tools["law"].search(query, top_k=1)[0]
+        assert hit.pinpoint is not None and hit.pinpoint.section_id == "article-17(3)(b)"
+        view = hit.pinpoint.view(hit.content)[0]
+        assert view == search_view(tools["law"], query)["results"][0]["pinpoint"]["view"]
+        page.errors.clear()  # the test before ends on a refused (400) search
+        page.goto(srv.url)
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        page.fill("#q", query)
+        page.click("#search-form button[type=submit]")
+        card = page.locator(f".result[data-chunk='{hit.chunk_id}']")
+        card.wait_for()
+        assert card.locator(".badge.pinpoint").inner_text() == "pinpoint article-17(3)(b)"
+        assert pinpoint_line(hit.pinpoint, hit.content) in card.locator(".pinpoint-line").inner_text()
+        text = card.locator(".text").inner_text()
+        assert text == view and "Paragraphs 1 and 2 shall not apply" in text  # the lead-in of paragraph 3
+        assert "withdraws consent" not in text  # point (1)(b), left out
+        assert card.locator(".pinitem").inner_text() == hit.pinpoint.text
+        shot(page, "pinpoint")
+        card.locator("button.pin-toggle").click()
+        whole = card.locator(".text").inner_text()
+        assert whole == hit.content and "withdraws consent" in whole
+        assert card.locator(".pinitem").inner_text() == hit.content[hit.pinpoint.start:hit.pinpoint.end]
+        card.locator("button.pin-toggle").click()
+        assert card.locator(".text").inner_text() == view
+        assert not page.errors, page.errors
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        tools.close()

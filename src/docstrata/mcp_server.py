@@ -10,9 +10,11 @@ Tools exposed, per configured tool ``<name>``:
   min_fused_score?, max_chars?)``, ``<name>_get_record(id, max_chars?, cursor?)``, ``<name>_list_documents``.
 
 Each call answers with text *and* structured content that matches the tool's published
-``outputSchema``, both within a size budget (:mod:`docstrata.answers`): a search lists each
-definition once and cuts long passages to fit ``max_chars``; sections and records come in pages
-with a cursor. Bad arguments (``top_k`` outside 1–100, an
+``outputSchema``, both within a size budget (:mod:`docstrata.answers`): a search's ``max_chars``
+is the size of the answer, each form (it lists each definition once and cuts long passages to
+fit); a page tool's (``get_section``, ``get_record``, ``get_neighbours``) is the characters of
+text the page carries, its citation and cursor on top, at most :data:`PAGE_ENVELOPE_CHARS` more
+per form (sections and records come in pages with a cursor). Bad arguments (``top_k`` outside 1–100, an
 empty query, an unknown section or document) come back as tool errors (``isError: true``),
 never as crashes. Paths the agent sees are ``doc_key``s, relative to the tool's source; error
 text is scrubbed of absolute paths.
@@ -391,10 +393,18 @@ _MinFused = Annotated[float | None, Field(ge=0.0, description="Leave out hits wh
                                                              "(at most ~0.17 by default)")]
 # 2,000: one hit's citation and metadata alone can take ~1,000 characters (GDPR's long title), so a
 # smaller budget could hold no passage at all
-_MaxSearch = Annotated[int, Field(ge=2000, le=200_000, description="Size budget of the answer in characters (at least "
-                                                                  "2,000); long passages are cut to fit, with how to read them whole")]
-_MaxPage = Annotated[int, Field(ge=500, le=1_000_000, description="Size budget of this answer in characters "
-                                                                  "(text and JSON each)")]
+_MaxSearch = Annotated[int, Field(ge=2000, le=200_000, description=(
+    "Size budget of the answer in characters (at least 2,000), its text and its JSON each (the whole result is at "
+    "most twice it): passages, citations, scores and definitions together; long passages are cut to fit, with how "
+    "to read them whole"))]
+# A page's max_chars counts its content (section or record text, the chunks around a passage), as
+# in the Python API and the CLI; the citation, location, cursor and chunk ids come on top, bounded.
+PAGE_ENVELOPE_CHARS = 2000
+_MaxPage = Annotated[int, Field(ge=200, le=1_000_000, description=(
+    "Characters of text per page (the section's, record's or passages' own text, at least 200). The "
+    f"citation, location, page cursor and chunk ids come on top: each form of the answer (text, JSON) "
+    f"is at most max_chars + {PAGE_ENVELOPE_CHARS:,} characters (typically + 300-900), the whole result "
+    "(both forms) about twice that"))]
 _Cursor = Annotated[str | None, Field(description="'next_cursor' of the previous page, to read on")]
 
 
@@ -402,16 +412,21 @@ def _json_size(data) -> int:
     return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
-def _fit(read, render, max_chars: int):
-    """``render(read(content_budget))`` with the largest content budget (tried downwards from
-    ``max_chars`` less the fixed lines) whose text and JSON both fit ``max_chars``; a page's
-    cursor is an offset, so any budget continues where the previous page stopped."""
-    budget = max(200, max_chars - min(400, max_chars // 3))
+def _fit_page(read, render, max_chars: int):
+    """``render(read(budget))`` for a page tool: ``budget`` is ``max_chars`` characters of content
+    (what the page's text is; :func:`docstrata.paging.page_end` cuts it), and each form of the
+    answer, text and compact JSON, must fit ``max_chars + PAGE_ENVELOPE_CHARS`` — the envelope
+    (source, location, section, page range, cursor, chunk ids) is a few hundred characters, so
+    the content shrinks only when long names, many chunk ids or JSON escapes overflow it, by the
+    overflow (at least 200 characters of content are kept). A page's cursor is an offset, so
+    any budget continues where the previous page stopped. Returns ``(text, data)``."""
+    limit, budget = max_chars + PAGE_ENVELOPE_CHARS, max_chars
     while True:
         text, data = render(read(budget))
-        if max(len(text), _json_size(data)) <= max_chars or budget <= 200:
+        over = max(len(text), _json_size(data)) - limit
+        if over <= 0 or budget <= 200:
             return text, data
-        budget = max(200, int(budget * 0.85))
+        budget = max(200, budget - over - 20)
 
 
 def _search_text(results, query: str, name: str, max_chars: int, output):
@@ -472,7 +487,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SectionOutput]:
         def read_page():
-            return _fit(lambda budget: tool.get_section(document, section_id, max_chars=budget, cursor=cursor),
+            return _fit_page(lambda budget: tool.get_section(document, section_id, max_chars=budget, cursor=cursor),
                         lambda page: answers.render_section(page, name), max_chars)
 
         text, data = await tools.run(tool, ctx, read_page)
@@ -486,8 +501,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         ctx: Context = None,
     ) -> Annotated[CallToolResult, NeighboursOutput]:
         chunks = await tools.run(tool, ctx, tool.neighbours, chunk_id, before, after)
-        text, data = _fit(lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget, chunk_id),
-                          max_chars)
+        text, data = _fit_page(lambda budget: budget,
+                               lambda budget: answers.render_neighbours(chunks, budget, chunk_id), max_chars)
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
@@ -519,11 +534,18 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                     annotations=_READ_ONLY,
                     description=_describe(cfg, "Returns the text of one section (with its subsections), or of a "
                                                "whole document, by document and section id as shown in search "
-                                               "results, in pages of max_chars with a cursor to read on."))
+                                               "results, in pages with a cursor to read on. max_chars is the characters of "
+                                               "section text per page (pages end at a paragraph, line or "
+                                               "sentence break near it); the source, location, section id, "
+                                               "page numbers, cursor and chunk ids come on top, at most "
+                                               f"{PAGE_ENVELOPE_CHARS:,} more characters in the text and in "
+                                               "the JSON."))
     server.add_tool(get_neighbours, name=f"{name}_get_neighbours", title=f"Read around a passage of {name}",
                     annotations=_READ_ONLY,
                     description=_describe(cfg, "Returns a passage (by chunk id from search results) with the "
-                                               "passages just before and after it in its document."))
+                                               "passages just before and after it in its document; max_chars is the "
+                                               "characters of passage text in all (neighbours are cut first), "
+                                               "their citations on top."))
     server.add_tool(get_definition, name=f"{name}_get_definition", title=f"Look up a defined term in {name}",
                     annotations=_READ_ONLY,
                     description=_describe(cfg, "Returns how the documents define a term: one entry per document "
@@ -587,8 +609,8 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
         ctx: Context = None,
     ) -> Annotated[CallToolResult, RecordHit]:
         def read_record():
-            return _fit(lambda budget: tool.get_record(id, max_chars=budget, cursor=cursor), answers.render_record,
-                        max_chars)
+            return _fit_page(lambda budget: tool.get_record(id, max_chars=budget, cursor=cursor),
+                             answers.render_record, max_chars)
 
         text, data = await tools.run(tool, ctx, read_record)
         return _text_result(text, RecordHit.model_validate(data))
@@ -598,7 +620,9 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
                                                "these records; returns each record's id, text, score and fields, "
                                                "plus a confidence signal. Narrow with 'filters' on fields."))
     server.add_tool(get_record, name=f"{name}_get_record", title=f"Fetch a record of {name}",
-                    annotations=_READ_ONLY, description=_describe(cfg, "Returns one record by its id."))
+                    annotations=_READ_ONLY, description=_describe(cfg, "Returns one record by its id, its text in pages "
+                                                                            "of max_chars characters with a "
+                                                                            "cursor to read on."))
     _add_list_documents(server, tools, tool)
 
 

@@ -1,8 +1,9 @@
 """Pages of a long text with a cursor: what ``get_section``, ``get_record`` and the MCP tools
 send back when a section or record is longer than the answer budget (DESIGN §7b).
 
-A page ends at most ``max_chars`` characters after it starts, cut at a paragraph break where one
-falls in its second half. A cursor, ``"<offset>:<8 hex of the text's sha256>@<scope>"``, says
+A page ends at most ``max_chars`` characters after it starts, cut at the last paragraph break, line
+break or sentence end in its last quarter (so a page carries at least three quarters of
+``max_chars`` when one falls there), else at a word in its second half. A cursor, ``"<offset>:<8 hex of the text's sha256>@<scope>"``, says
 where the next page starts, which text it was issued for (so a re-ingested text refuses it) and
 what it was issued for (``doc_key § section_id``, a whole document, ``record:<id>``).
 """
@@ -26,15 +27,19 @@ def check_max_chars(max_chars: int | None) -> None:
 
 
 def page_end(text: str, start: int, max_chars: int | None) -> int:
-    """Where a page of ``text`` starting at ``start`` ends: at most ``max_chars`` on, cut at a
-    paragraph break, else a line break, else a space in the page's second half."""
+    """Where a page of ``text`` starting at ``start`` ends: at most ``max_chars`` on; at the last
+    paragraph break, else line break, else sentence end (``. ``, ``? ``, ``! ``, ``; ``) in the
+    page's last quarter; else at the last space in its second half; else at ``max_chars``. Pages
+    stay close to ``max_chars`` (a paragraph break halfway through no longer halves a page) and
+    a cut never splits a word when a space is at hand."""
     if max_chars is None or len(text) - start <= max_chars:
         return len(text)
     limit = start + max_chars
-    for sep in ("\n\n", "\n", " "):
-        cut = text.rfind(sep, start + max_chars // 2, limit)
+    for seps, lo in ((("\n\n",), limit - max_chars // 4), (("\n",), limit - max_chars // 4),
+                     ((". ", "? ", "! ", "; "), limit - max_chars // 4), ((" ",), start + max_chars // 2)):
+        cut = max((i + len(sep) for sep in seps if (i := text.rfind(sep, lo, limit)) > start), default=-1)
         if cut > start:
-            return cut + len(sep)
+            return cut
     return limit
 
 

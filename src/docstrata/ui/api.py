@@ -13,7 +13,12 @@ Shapes (every score is the tool's own; ranks start at 1):
   tokens, chunks: [{chunk_id, ordinal, tokens, chunk_type}]}], definitions, cross_references}``
 * :func:`search_view` → ``{query, settings, elapsed_ms, confidence, notices, results: [{rank, chunk_id, fused_score,
   pinned, modalities: {semantic|keyword|exact|rerank: {rank, score, weight, contribution}}, citation,
-  content, highlights: [[start, end, "term"|"exact"]], definitions, cross_references}]}``
+  content, highlights: [[start, end, "term"|"exact"]], definitions, cross_references, pinpoint}]}``;
+  ``pinpoint`` is ``null`` unless the query cites a sub-item of the hit's chunk (``Art. 17(3)(b)``):
+  then ``{section_id, start, end, text, lead, line, view, view_highlights}`` — the item's
+  characters ``start``–``end`` of ``content``, the lead-in lines of its enclosing items, the
+  ``Pinpoint:`` line the CLI and MCP print, and the hit as they show it (``view``: lead-in, item,
+  ``…`` where the rest of the chunk is left out) with its own highlight spans
 * :func:`compare_view` → ``{a, b, changes: {chunk_id: {rank_a, rank_b}}}``
 * :func:`eval_view` → ``{query_set, queries, settings: [{label, metrics: {ndcg@10, recall@k}}]}``
 """
@@ -27,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..models import RecordResult
+from ..models import RecordResult, pinpoint_line
 from ..search import MODES, QueryError
 
 _WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
@@ -240,6 +245,17 @@ def _highlights(qa, tokens: set[str], content: str, aliases: list[str]) -> list[
     return sorted(spans)
 
 
+def _pinpoint(pin, content: str, analysis: tuple, aliases: list[str]) -> dict | None:
+    """The sub-item of the hit the query cites, as the page shows it (see the module docstring);
+    ``None`` when the query cites none."""
+    if pin is None:
+        return None
+    view = pin.view(content)[0]
+    return {"section_id": pin.section_id, "start": pin.start, "end": pin.end, "text": pin.text,
+            "lead": list(pin.lead), "line": pinpoint_line(pin, content), "view": view,
+            "view_highlights": _highlights(*analysis, view, aliases)}
+
+
 def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk) -> dict:
     c = t.cfg
     weights = {"semantic": c.semantic_weight, "keyword": c.keyword_weight, "exact": c.exact_weight}
@@ -260,6 +276,7 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk
     if xrefs is None:
         xrefs = chunk.cross_references if chunk is not None else []
     doc = getattr(r, "source_path", None) or r.source_file
+    aliases = chunk.aliases if chunk is not None else []
     return {
         "rank": rank, "chunk_id": cid, "fused_score": r.fused_score if not records else r.score,
         "pinned": cid in pinned, "chunk_type": getattr(r, "chunk_type", "record"),
@@ -268,7 +285,8 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk
                      "parent_chain": list(getattr(r, "parent_chain", [])), "section_id": getattr(r, "section_id", ""),
                      "location": getattr(r, "location", ""), "pages": getattr(r, "pages", "")},
         "content": r.content,
-        "highlights": _highlights(*analysis, r.content, chunk.aliases if chunk is not None else []),
+        "highlights": _highlights(*analysis, r.content, aliases),
+        "pinpoint": _pinpoint(getattr(r, "pinpoint", None), r.content, analysis, aliases),
         "definitions": [{"term": k, "definition": v} for k, v in getattr(r, "definitions_context", {}).items()],
         "cross_references": [_xref(x, doc) for x in xrefs],
         "metadata": getattr(r, "metadata", {}) if records else {},

@@ -83,15 +83,43 @@ function readSettings(container) {
 }
 
 // ------------------------------------------------------------------ search view
-function highlighted(text, spans) {
-  const out = []; let at = 0;
-  for (const [a, b, kind] of spans || []) {
-    if (a < at) continue;
+function highlighted(text, spans, from = 0, to = text.length) {
+  const out = []; let at = from;
+  for (const [s, e, kind] of spans || []) {
+    const a = Math.max(s, from), b = Math.min(e, to);
+    if (a < at || a >= b) continue;
     out.push(text.slice(at, a), h("mark", { class: kind, title: kind === "exact" ? "exact match" : "query term" }, text.slice(a, b)));
     at = b;
   }
-  out.push(text.slice(at));
+  out.push(text.slice(at, to));
   return out;
+}
+
+// text with its highlights, the characters a..b (the cited item) set apart as the pinpoint
+function withItem(text, spans, a, b, title) {
+  if (a < 0 || b <= a) return highlighted(text, spans);
+  return [highlighted(text, spans, 0, a), h("span", { class: "pinitem", title }, highlighted(text, spans, a, b)),
+    highlighted(text, spans, b)];
+}
+
+// A hit whose query cites a sub-item of its chunk ("Art. 17(3)(b)"): shown as the CLI and MCP show it
+// (the item under the lead-in of its enclosing items, "…" where the rest is left out), the chunk a click away.
+function passage(r) {
+  const p = r.pinpoint;
+  if (!p) return h("div", { class: "text" }, highlighted(r.content, r.highlights));
+  const title = "the cited item " + p.section_id;
+  const at = p.view.lastIndexOf(p.text);
+  const box = h("div", { class: "text pinpointed" });
+  const toggle = h("button", { class: "link pin-toggle", type: "button" });
+  let whole = false;
+  const show = () => {
+    box.replaceChildren(...(whole ? withItem(r.content, r.highlights, p.start, p.end, title)
+      : withItem(p.view, p.view_highlights, at, at < 0 ? -1 : at + p.text.length, title)).flat(Infinity));
+    toggle.textContent = whole ? "show the cited item only" : "show the whole chunk";
+  };
+  toggle.addEventListener("click", () => { whole = !whole; show(); });
+  show();
+  return h("div", {}, h("div", { class: "pinpoint-line" }, p.line, " · ", toggle), box);
 }
 
 function xrefLinks(xrefs) {
@@ -152,6 +180,7 @@ function resultCard(r, view) {
   return h("article", { class: "result" + (r.pinned ? " pinned" : ""), "data-chunk": r.chunk_id, "data-section": c.section_id },
     h("div", { class: "rhead" }, h("span", { class: "rank" }, "#" + r.rank),
       h("span", { class: "rtitle" }, title, r.pinned ? h("span", { class: "badge pin" }, r.chunk_type === "record" ? "pinned: named record" : "pinned: named section") : null,
+        r.pinpoint ? h("span", { class: "badge pinpoint", title: r.pinpoint.line }, "pinpoint " + r.pinpoint.section_id) : null,
         h("span", { class: "badge type" }, r.chunk_type)),
       h("span", { class: "fused" }, "fused ", h("b", {}, fmt(r.fused_score)))),
     h("div", { class: "cite" }, path ? path + " › " : "", h("span", { class: "sid" }, c.section_id ? "§ " + c.section_id : r.chunk_id),
@@ -161,7 +190,7 @@ function resultCard(r, view) {
       h("span", { class: "muted mono" }, "  " + r.chunk_id)),
     h("div", { class: "why" }, whyText(r, view.results, view.settings)),
     scoreTable(r),
-    h("div", { class: "text" }, highlighted(r.content, r.highlights)),
+    passage(r),
     h("div", { class: "extras" }, defs, xrefLinks(r.cross_references), meta));
 }
 
