@@ -222,7 +222,8 @@ def test_definitions_keep_the_limbs_they_introduce_and_qualified_terms():
     limbs; ``"Patent Claims" of a Contributor means`` and ``"You" (or "Your")`` are terms;
     notation in quotes (``K_{send,recv} = foo``) is not."""
     got = {d.term: d.definition for d in extract_definitions(parse_sections(MPL_DEFINITIONS, "MPL-2.0.txt", "MPL"))}
-    assert got["Modifications"].startswith("means any of the following: (a) any file")
+    # its limbs are items 1.10(a), 1.10(b) (indented under the clause): joined as GDPR's sub-points are
+    assert got["Modifications"].startswith("means any of the following (a) any file")
     assert "(b) any new file in Source Code Form" in got["Modifications"]
     assert "(a) that the initial Contributor" in got["Incompatible With Secondary Licenses"]
     assert "version 1.1 or earlier" in got["Incompatible With Secondary Licenses"]

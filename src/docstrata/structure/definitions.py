@@ -369,12 +369,15 @@ def _find_at(body: str, in_defs: bool) -> list[tuple[int, str, str]]:
                 found.append((pos, term, definition))
     if in_defs:
         entries = [m for m in _COLON_ENTRY_RE.finditer(body)
-                   if _plausible_term(m.group("term")) and len(m.group("def").split()) >= 2]
+                   if _plausible_term(m.group("term")) and len(m.group("def").split()) >= 2
+                   and not _continues_a_sentence(body, m.start())]
         if len(entries) >= 2:  # a list of "term:  definition" lines, not one "Note: …"
+            starts = {m.start() for m in entries}
             for m in entries:
                 term = m.group("term")
                 if not any(t.lower() == term.lower() and p < m.start() for p, t, _ in found):
-                    found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
+                    definition = m.group("def") + _paragraph_rest(body, m.end(), starts)
+                    found.append((m.start(), term, " ".join(definition.split())[:1500]))
     if in_defs and not found:
         for line in body.splitlines():
             g = _GLOSSARY_LINE_RE.match(line)
@@ -395,6 +398,34 @@ _HEADER_CELL_RE = re.compile(r"^(?:terms?|acronyms?|abbreviations?|definitions?|
                              r"full (?:name|term)|sources?|references?|notes?|word|phrase|name)$", re.I)
 # a term cell ending in its abbreviation: "Tactics, Techniques, and Procedures (TTPs)"
 _TRAILING_ABBREVIATION_RE = re.compile(r"^(?P<term>.*\S)\s*\((?P<abbr>[^()\n]{1,20})\)$")
+
+
+def _paragraph_rest(body: str, end: int, entry_starts: set[int]) -> str:
+    """The lines after a ``TERM:  definition`` line's first line that carry its definition on, set
+    flush with it (a PDF glossary's wrapped paragraph): up to a blank line or the next entry."""
+    out = []
+    pos = end
+    while pos < len(body) and body[pos] == "\n":
+        nxt = body.find("\n", pos + 1)
+        line = body[pos + 1:nxt if nxt >= 0 else len(body)]
+        if not line.strip() or pos + 1 in entry_starts or line.lstrip().startswith(("#", "|")):
+            break
+        out.append(line)
+        pos = nxt if nxt >= 0 else len(body)
+    return "\n" + "\n".join(out) if out else ""
+
+
+def _continues_a_sentence(body: str, start: int) -> bool:
+    """The line starting at ``start`` carries on a sentence the line above broke off ("… used by a
+    contractor under a contract with the" / "executive agency which: (i) requires …", FIPS 200's
+    glossary): the line above has text and ends in neither a stop, a colon, a semicolon nor a
+    closing bracket or quote, so a "words:" opening this line is the sentence's own colon, not a
+    glossary term."""
+    above = body[:start].rstrip(" \t").rsplit("\n", 2)
+    if len(above) < 2:
+        return False
+    prev = above[-2].strip()
+    return bool(prev) and not re.search(r"[.;:!?)\]\"”’'*]$", prev)
 
 
 def _table_entries(body: str) -> list[tuple[int, str, str]]:

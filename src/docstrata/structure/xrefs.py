@@ -227,6 +227,26 @@ class _Resolver:
                 self.by_slug.setdefault(m.group(1).lower(), s.section_id)
         self.anchors = dict(getattr(tree, "anchors", None) or {})
         self.titles = {s.section_id: s.title for s in tree.sections}
+        self.by_number: dict[str, list[str]] = {}
+        for s in tree.sections:
+            if s.number:
+                self.by_number.setdefault(s.number, []).append(s.section_id)
+
+    def named_by_title(self, target: str, text: str, end: int) -> str | None:
+        """The one section numbered ``target`` whose title the words after the reference repeat,
+        when the document has several so numbered: a notice's items ``1. Name of Standard`` … and
+        its body's ``1 PURPOSE`` … both hold a 1, and the contents line ``SECTION 1  PURPOSE .... 1``
+        (or "Section 3, Minimum Security Requirements") names the one titled so. ``None`` when the
+        number is unique, or no title or more than one matches (nothing is guessed)."""
+        candidates = list(dict.fromkeys(self.by_number.get(target, []) + self.by_tail.get(target, [])))
+        if len(candidates) < 2:
+            return None
+        line_end = text.find("\n", end)
+        after = text[end:line_end if line_end >= 0 else len(text)]
+        words = _title_words(re.sub(r"(?:[ \t]*[.…][ \t]?){3,}.*$", "", after))
+        matching = [c for c in candidates if (title := _title_words(self.titles.get(c, ""), True))
+                    and (words == title or words.startswith(title + " "))]
+        return matching[0] if len(matching) == 1 else None
 
     def resolve_fragment(self, fragment: str) -> str | None:
         """The section an in-page link ``#fragment`` points at."""
@@ -659,6 +679,8 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
                     continue  # a lone letter names only a lettered container ("Appendix C", "Schedule A")  # "Section I" style is too ambiguous without a container keyword
                 target = _normalise(number, prefix)
                 found = resolver.resolve(target)
+                if len(numbers) == 1:
+                    found = resolver.named_by_title(target, text, m.end()) or found
             refs.append((m.start(), _ref(m.group(0), target, None if name else found, source_section_id, name)))
         taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):

@@ -46,7 +46,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
                 if dotted_headings and not HEADING_LEVELS_ARE_NESTING.get() \
                         or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
-            elif base is not None and m.indent > base:
+            elif base is not None and m.indent > base and not _indented_limbs(markers, idx, lines, kept):
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             roman_next = _roman_follows(m, markers, idx)
@@ -64,6 +64,43 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             open_items.append(m)
         kept.append(m)
     return kept
+
+
+def _indented_limbs(markers: list[_Marker], idx: int, lines: list[str], kept: list[_Marker]) -> bool:
+    """An ``(a)`` item indented deeper than the document's label column is a limb of the provision
+    above it (the Apache License's ``4. Redistribution`` with its ``(a)`` … ``(d)`` set in under
+    the text) when it belongs to a list of two or more at that indentation numbered from the first
+    ordinal with no gap, with no label between them, each item opening a paragraph: a blank line
+    above it, or a line ending a lead-in or a limb (``:``, ``;``, ``and``, ``or``). A lone ``(a)``
+    or a parenthesis that wraps to a line start mid-sentence stays body text, and so do limbs whose
+    provision is not a section (its label was dropped off the label column: the limbs would have
+    nothing to be limbs of)."""
+    m = markers[idx]
+    if m.components[0][0] != "paren":
+        return False
+    provision = next((o for o in reversed(markers[:idx]) if o.kind != "item"), None)
+    if provision is None or provision.kind != "label" or provision.indent >= m.indent \
+            or not any(o is provision for o in kept):
+        return False
+    start = idx
+    while start > 0 and markers[start - 1].kind == "item" and markers[start - 1].indent >= m.indent:
+        start -= 1
+    end = idx
+    while end + 1 < len(markers) and markers[end + 1].kind == "item" and markers[end + 1].indent >= m.indent:
+        end += 1
+    run = [o for o in markers[start:end + 1] if o.indent == m.indent and o.components[0][0] == "paren"]
+    if len(run) < 2:
+        return False
+    readings = [_item_style(o.marker_text[1:-1]) for o in run]
+    styles = {style for style, value in readings[0] if value == 1}
+    if not any(all((style, n + 1) in r for n, r in enumerate(readings)) for style in styles):
+        return False
+
+    def opens_paragraph(o: _Marker) -> bool:
+        above = lines[o.line - 1].strip() if o.line else ""
+        return not above or bool(re.search(r"(?:[:;]|\band|\bor)$", above))
+
+    return all(opens_paragraph(o) for o in run)
 
 
 def _closes_a_bracket_it_never_opened(title: str) -> bool:

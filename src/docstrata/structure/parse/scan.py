@@ -41,6 +41,11 @@ from .patterns import (
 _RUNNING_LABEL_RE = re.compile(rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
                                rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$")
 _RUNNING_TITLES: ContextVar[frozenset[str]] = ContextVar("_RUNNING_TITLES", default=frozenset())
+# "1.Definitions", "2.Scope of the rights granted by the Licence" (the EUPL's plain text): a number, its
+# dot and the title with no space between. A decimal ("3.14 metres") has a digit after the dot, an
+# abbreviation ("e.g.This") no number before it.
+_TIGHT_LABEL_RE = re.compile(r"^(?P<label>\d{1,3}\.)(?P<rest>[A-ZÄÖÜ][a-zäöüß].*)$")
+_TIGHT_LABELS: ContextVar[frozenset[int]] = ContextVar("_TIGHT_LABELS", default=frozenset())
 
 
 def _running_titles(lines: list[str]) -> frozenset[str]:
@@ -56,12 +61,31 @@ def _without_running_title(text: str) -> str:
     return m.group("label") if m and m.group("prefix").casefold() in _RUNNING_TITLES.get() else text
 
 
+def _tight_label_series(lines: list[str]) -> frozenset[int]:
+    """Lines ``N.Title`` (no space after the dot) that the document's own numbering shows to be
+    headings: read in order, the lines whose number continues the series from 1 (1, 2, 3 …; any
+    other number is skipped), kept when at least three do and every one of them has a title that
+    reads as a heading, not a sentence. One stray ``2.The`` in prose makes no series."""
+    series: list[int] = []
+    for i, line in enumerate(lines):
+        m = _TIGHT_LABEL_RE.match(line.strip())
+        if m and int(m.group("label")[:-1]) == len(series) + 1 and len(line) - len(line.lstrip()) < 4:
+            series.append(i)
+    if len(series) < 3:
+        return frozenset()
+    if not all(_title_of(_TIGHT_LABEL_RE.match(lines[i].strip()).group("rest"))[1] for i in series):
+        return frozenset()
+    return frozenset(series)
+
+
 def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
     """Find every section marker in document order."""
     token = _RUNNING_TITLES.set(_running_titles(lines))
+    tight = _TIGHT_LABELS.set(_tight_label_series(lines))
     try:
         return _scan_lines(lines, markdown_flavour)
     finally:
+        _TIGHT_LABELS.reset(tight)
         _RUNNING_TITLES.reset(token)
 
 
@@ -144,6 +168,11 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
             return _Marker(i, i + 1, "item", "", f"{m.group('label')} {title}".strip(), indent=indent,
                            style=style, value=value, marker_text=m.group("label"),
                            components=[("paren", m.group("label"), m.group("label"))])
+    if i in _TIGHT_LABELS.get():
+        tm = _TIGHT_LABEL_RE.match(text)
+        title, _ = _title_of(tm.group("rest"))
+        return _Marker(i, i + 1, "label", line, f"{tm.group('label')[:-1]} {title}", indent=indent,
+                       components=_components(tm.group("label")))
     m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if not m:
         return None
