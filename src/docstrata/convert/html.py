@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 from .office import _markitdown_convert
+
+# XHTML (EUR-Lex starts with ``<?xml``) parsed as HTML, here and inside markitdown, makes bs4 print
+# a 12-line XMLParsedAsHTMLWarning per parse; lxml's HTML parser reads XHTML correctly, so this
+# is library noise, not something the user can act on. Matched by message: bs4 loads lazily.
+warnings.filterwarnings("ignore", message=r"It looks like you're using an HTML parser to parse an XML document")
 
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
