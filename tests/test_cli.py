@@ -359,3 +359,25 @@ def test_get_record_in_pages_and_list_files(records):
     listing = json.loads(run("list", "--json", cwd=records, check=True).stdout)
     assert [(d["doc_key"], d["total_chunks"], d["file_type"]) for d in listing[0]["documents"]] == [("hotels.csv", 4, "csv")]
     assert listing[0]["documents"][0]["summary"] == "4 records; fields: name, city, notes, cap"
+
+
+def test_inspect_of_xhtml_prints_no_parser_warning(tmp_path):
+    # EUR-Lex serves XHTML with an XML declaration; bs4's 12-line XMLParsedAsHTMLWarning is
+    # library noise (lxml's HTML parser reads it fine) and must not reach the user. bs4 guesses
+    # from the start of the markup, so the file is cut as a browser would still read it.
+    from docstrata.convert.html import clean_html
+
+    head = ('<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML//EN" '
+            '"xhtml-strict.dtd"><html xmlns="http://www.w3.org/1999/xhtml"><head>'
+            '<meta http-equiv="content-type" content="text/html; charset=utf-8"/>')
+    body = "".join(f"<h2>Article {i}</h2><p>The provider shall keep records of item {i} for ten years.</p>"
+                   for i in range(1, 4))
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        clean_html(head.encode())
+    assert not caught, [str(w.message)[:80] for w in caught]
+    (tmp_path / "act.html").write_text(head + f"<title>Act</title></head><body>{body}</body></html>", encoding="utf-8")
+    proc = run("inspect", "act.html", cwd=tmp_path, check=True)
+    assert "Article 2" in proc.stdout
+    assert "XMLParsedAsHTMLWarning" not in proc.stderr and "HTML parser" not in proc.stderr, proc.stderr

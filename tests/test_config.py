@@ -307,3 +307,24 @@ def test_a_bare_chromadb_database_says_it_is_embedded_under_docstrata():
                                    "database": {"provider": "chromadb", "connection_string": "http://127.0.0.1:8000"}}]})
     line = summarize_notices(cfg.notices)
     assert "Chroma embedded under .docstrata/kb/chroma" in line and "srv" not in line
+
+
+def test_the_ignored_settings_notice_warns_once_per_agent_not_on_every_command(tmp_path, caplog):
+    p = tmp_path / "agent.yaml"
+    p.write_text("name: a\ntools:\n  - {name: docs, type: hierarchical_document, source: docs}\n")
+    (tmp_path / ".docstrata").mkdir()  # made by the first ingest
+
+    def warnings_of_one_load() -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="docstrata"):
+            load_config(p)
+        return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+    first = warnings_of_one_load()
+    assert len(first) == 1 and "name" in first[0]
+    assert warnings_of_one_load() == []  # the next command: remembered, at debug only
+    assert any("HoloDeck-only" in r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG)
+    p.write_text("name: a\nmodel: {provider: openai, name: gpt-4o}\n"
+                 "tools:\n  - {name: docs, type: hierarchical_document, source: docs}\n")
+    again = warnings_of_one_load()  # a new cause warns again
+    assert len(again) == 1 and "model" in again[0]

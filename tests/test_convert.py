@@ -468,3 +468,13 @@ def test_a_contents_heading_or_a_numbered_section_is_never_the_document_title(tm
     assert convert(tmp_path / "toc.html").title == "Widget Guide"
     (tmp_path / "widget.md").write_text("# Widget Manual\n\n## Contents\n\n## 1 Scope\n", encoding="utf-8")
     assert convert(tmp_path / "widget.md").title == "Widget Manual"
+
+
+def test_an_id_like_html_title_is_not_the_document_title():
+    from docstrata.convert.html import _html_title
+
+    page = b"<html><head><title>L_2022152EN.01000101.xml</title></head><body><h1>Regulation on data governance</h1></body></html>"
+    assert _html_title(page) == "Regulation on data governance"
+    bare = b"<html><head><title>L_2022152EN.01000101.xml</title></head><body><p>text</p></body></html>"
+    assert _html_title(bare) is None
+    assert _html_title(b"<html><head><title>Data Governance Act</title></head><body></body></html>") == "Data Governance Act"

@@ -192,7 +192,7 @@ def test_ragged_rows_are_skipped_with_their_line(tmp_path):
     assert [line for line, _ in rows] == [2, 5, 6]  # trailing empty cells are tolerated
     assert [(s.path, s.reason) for s in load.skipped] == [
         ("r.csv:3", "ragged row: 2 fields, the header has 3"),
-        ("r.csv:4", "ragged row: 4 fields, the header has 3"),
+        ("r.csv:4", "ragged row: 4 fields, the header has 3 (the extra fields are not empty)"),
     ]
     assert load.skipped_rows == 2
 
@@ -208,7 +208,31 @@ def test_header_that_fits_no_row_is_an_error(tmp_path):
     with pytest.raises(RecordError) as e:
         read_rows(p, "dir/bad.csv", cfg())
     assert e.value.file == "dir/bad.csv" and e.value.line == 1
-    assert "header has 3 fields" in str(e.value) and "header_row" in str(e.value)
+    assert "header (line 1) has 3 fields" in str(e.value) and "header_row" in str(e.value)
+
+
+def test_every_row_ending_in_one_empty_trailing_field_is_read(tmp_path, caplog):
+    # MITRE's CWE CSV export: the header has no trailing comma, every data row has one.
+    header = "ID,Name,Status,Notes"
+    body = "".join(f'{i},"Weakness {i}, with a comma",Draft,,\n' for i in range(1, 31))
+    p = write(tmp_path, "cwe.csv", header + "\n" + body)
+    with caplog.at_level("DEBUG", logger="docstrata"):
+        rows, load = rows_of(p)
+    assert len(rows) == 30 and not load.skipped
+    assert rows[0] == (2, {"ID": "1", "Name": "Weakness 1, with a comma", "Status": "Draft", "Notes": ""})
+    assert load.fields == ["ID", "Name", "Status", "Notes"]
+    assert any("trailing" in r.getMessage() and "30 rows" in r.getMessage() for r in caplog.records)
+
+
+def test_rows_with_filled_extra_fields_are_refused_with_specific_advice(tmp_path):
+    p = write(tmp_path, "rag.csv", "a,b,c\n" + "1,2,3,4\n" * 5 + "1,2,3\n")
+    with pytest.raises(RecordError) as e:
+        read_rows(p, "dir/rag.csv", cfg(delimiter=","))
+    msg = str(e.value)
+    assert e.value.file == "dir/rag.csv" and e.value.line == 1
+    assert "header (line 1) has 3 fields but 5 of the first 6 rows have 4" in msg
+    assert "line 2 has 4 fields and its fields 4-4 are not empty" in msg
+    assert "delimiter ','" in msg and "header_row" in msg
 
 
 def test_blank_lines_and_empty_rows_are_ignored(tmp_path):

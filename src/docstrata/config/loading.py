@@ -279,6 +279,27 @@ def check_file(path: str | Path) -> tuple[AgentConfig | None, list[tuple[int | N
             out.append((yaml_line(text, where) if where else None, where, msg))
         return None, sorted(out, key=lambda p: p[0] or 0)
 
+def _first_showing(config: Path, summary: str) -> bool:
+    """Whether ``summary`` (the config's one-line notice) is new for this agent: once shown, it is
+    remembered in ``.docstrata/notices-shown`` beside the config (when that folder exists, i.e.
+    after the first ingest), so the same ignored setting warns once, not on every command; a
+    changed config (a new notice text) warns again."""
+    memo = config.resolve().parent / ".docstrata" / "notices-shown"
+    line = f"{config.name}\t{summary}"
+    try:
+        if line in memo.read_text(encoding="utf-8").splitlines():
+            return False
+    except OSError:
+        pass
+    try:
+        if memo.parent.is_dir():
+            with memo.open("a", encoding="utf-8") as f:
+                f.write(line + "\n")
+    except OSError:
+        pass
+    return True
+
+
 def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (file missing, bad YAML, bad field)."""
     import yaml
@@ -303,7 +324,7 @@ def load_config(path: str | Path = "agent.yaml") -> AgentConfig:
         log.debug("%s: %s", p, n)
     summary = summarize_notices(cfg.notices)
     if summary:
-        log.warning("%s: %s", p, summary)
+        log.log(logging.WARNING if _first_showing(p, summary) else logging.DEBUG, "%s: %s", p, summary)
     for n in cfg.notices:
         log.debug("%s: %s", p, n)
     return cfg

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 from .office import _markitdown_convert
+
+# XHTML (EUR-Lex starts with ``<?xml``) parsed as HTML, here and inside markitdown, makes bs4 print
+# a 12-line XMLParsedAsHTMLWarning per parse; lxml's HTML parser reads XHTML correctly, so this
+# is library noise, not something the user can act on. Matched by message: bs4 loads lazily.
+warnings.filterwarnings("ignore", message=r"It looks like you're using an HTML parser to parse an XML document")
 
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
@@ -45,9 +51,15 @@ def _html_title(data: bytes) -> str | None:
     h1s = soup.find_all("h1", limit=2)
     for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
         text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
-        if text and not re.fullmatch(r"(?:table of )?contents?:?|toc", text, re.I):  # a contents heading names no document
-            return text
+        if text and not re.fullmatch(r"(?:table of )?contents?:?|toc", text, re.I) and not _id_like(text):
+            return text  # a contents heading names no document, nor does a file id
     return None
+
+
+def _id_like(text: str) -> bool:
+    """An internal id, not a title: one token with no spaces holding a digit or a file extension
+    (EUR-Lex's ``<title>L_2022152EN.01000101.xml</title>``)."""
+    return " " not in text and bool(re.search(r"\d|\.[A-Za-z]{2,4}$", text)) and len(text) > 3
 
 
 def clean_html(data: bytes | str) -> tuple[str, int]:

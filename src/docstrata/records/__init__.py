@@ -30,7 +30,9 @@ Reading rules (issue 5, item 4):
   Header names are stripped of whitespace; an empty name becomes ``column_N`` (1-based);
   a repeated name ``name_2`` (warned).
 * **Ragged rows.** A row with more cells than the header is accepted when the extra cells
-  are empty; a shorter row when the missing cells are unnamed ``column_N`` ones. Any other
+  are empty; a shorter row when the missing cells are unnamed ``column_N`` ones (so a file whose every row ends
+  in a trailing delimiter, like MITRE's CWE export, is read; the dropped cells are counted at
+  debug level). Any other
   row is skipped and reported as ``"file.csv:LINE"``. When most sampled rows share one other
   width the header (or delimiter) is wrong, and :class:`RecordError` says so before reading.
   Rows whose cells are all empty are skipped silently.

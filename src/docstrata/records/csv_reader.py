@@ -4,6 +4,7 @@ shaping, and the streaming reader (bounded memory; see :mod:`docstrata.records` 
 from __future__ import annotations
 
 import csv
+import logging
 from collections import Counter
 from itertools import islice
 from pathlib import Path
@@ -13,6 +14,8 @@ from ..config import VectorstoreToolConfig
 from ..errors import RecordError
 from .encoding import _SAMPLE_CHARS, _NulStripper, _open_text, detect_encoding
 from .rows import RowLoad, _skip, _summarise_skipped
+
+log = logging.getLogger(__name__)
 
 _DELIMITERS = (",", ";", "\t", "|")
 _SAMPLE_LINES = 500
@@ -132,6 +135,7 @@ class _RowShaper:
                 break
             unnamed_tail += 1
         self.min_width = self.width - unnamed_tail
+        self.trimmed = 0  # rows whose extra trailing cells were empty and dropped
 
     def shape(self, row: list[str]) -> list[str] | str:
         """The row at header width, or the reason it is ragged."""
@@ -140,7 +144,9 @@ class _RowShaper:
             return row
         if n > self.width:
             if any(cell.strip() for cell in row[self.width:]):
-                return f"ragged row: {n} fields, the header has {self.width}"
+                return (f"ragged row: {n} fields, the header has {self.width} "
+                        "(the extra fields are not empty)")
+            self.trimmed += 1
             return row[: self.width]
         if n >= self.min_width:
             return row + [""] * (self.width - n)
@@ -148,18 +154,34 @@ class _RowShaper:
 
 
 def _check_widths(shaper: _RowShaper, records: list[tuple[int, list[str]]], rel_path: str,
-                  header_line: int) -> None:
-    rows = [row for _, row in records if _filled(row)]
+                  header_line: int, delimiter: str) -> None:
+    """Raise :class:`RecordError` when most sampled rows cannot be fitted to the header.
+
+    Rows are judged by their real cells (:meth:`_RowShaper.shape`), so a file whose every row
+    ends with one empty extra field (a trailing comma, as MITRE's CWE export has) passes.
+    """
+    rows = [(line, row) for line, row in records if _filled(row)]
     if not rows:
         return
-    width, count = Counter(len(r) for r in rows).most_common(1)[0]
-    if count * 2 > len(rows) and isinstance(shaper.shape(["x"] * width), str):
-        raise RecordError(
-            rel_path,
-            f"the header has {shaper.width} fields but {count} of the first {len(rows)} rows have {width}; "
-            "set 'header_row' or 'delimiter'",
-            line=header_line,
-        )
+    bad = [(line, row) for line, row in rows if isinstance(shaper.shape(row), str)]
+    if len(bad) * 2 <= len(rows):
+        return
+    width, count = Counter(len(r) for _, r in bad).most_common(1)[0]
+    first_line, first_row = next((line, row) for line, row in bad if len(row) == width)
+    if width > shaper.width:
+        cause = (f"line {first_line} has {width} fields and its fields "
+                 f"{shaper.width + 1}-{width} are not empty")
+    else:
+        cause = f"line {first_line} has {width} fields, {shaper.width - width} short"
+    shown = {"\t": "tab"}.get(delimiter, repr(delimiter))
+    raise RecordError(
+        rel_path,
+        f"the header (line {header_line}) has {shaper.width} fields but {count} of the first "
+        f"{len(rows)} rows have {width} ({cause}; read with delimiter {shown}). If the header "
+        "is on another line, set 'header_row' to that line; if the fields are separated by "
+        "another character, set 'delimiter'; otherwise the header or the rows need fixing",
+        line=header_line,
+    )
 
 
 def _read_csv(path: Path, rel_path: str, cfg: VectorstoreToolConfig, fmt: str) -> RowLoad:
@@ -188,7 +210,7 @@ def _read_csv(path: Path, rel_path: str, cfg: VectorstoreToolConfig, fmt: str) -
     header_line, header = records[header_index]
     fields = _header_names(header, warnings)
     shaper = _RowShaper(fields)
-    _check_widths(shaper, records[header_index + 1:], rel_path, header_line)
+    _check_widths(shaper, records[header_index + 1:], rel_path, header_line, delimiter)
     load = RowLoad(fields=fields, rows=iter(()), format=fmt, warnings=warnings, encoding=encoding,
                    delimiter=delimiter, header_line=header_line)
     load.rows = _stream_csv(path, rel_path, load, shaper)
@@ -199,6 +221,7 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
     assert load.encoding and load.delimiter and load.header_line
     skip = load.header_line - 1
     fields = shaper.fields
+    shaper.trimmed = 0  # count the full pass only, not the sample check
     with _open_text(path, load.encoding) as f:
         lines = _NulStripper(f)
         for _ in islice(lines, skip):
@@ -227,4 +250,7 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
         nul_warning = lines.warning()
     if nul_warning:
         load.warnings.append(nul_warning)
+    if shaper.trimmed:
+        log.debug("%s: dropped the empty extra trailing field(s) of %d rows (trailing delimiter)",
+                  rel_path, shaper.trimmed)
     _summarise_skipped(load, rel_path)
