@@ -57,9 +57,13 @@ def _html_title(data: bytes) -> str | None:
 
 
 def _id_like(text: str) -> bool:
-    """An internal id, not a title: one token with no spaces holding a digit or a file extension
-    (EUR-Lex's ``<title>L_2022152EN.01000101.xml</title>``)."""
-    return " " not in text and bool(re.search(r"\d|\.[A-Za-z]{2,4}$", text)) and len(text) > 3
+    """An internal id, not a title: one token with no spaces that ends in a file extension or mixes
+    digits with ``.`` / ``_`` over eight characters or more (EUR-Lex's
+    ``<title>L_2022152EN.01000101.xml</title>``); ``Python3`` or ``RFC5246`` stay titles."""
+    if " " in text or len(text) <= 3:
+        return False
+    return bool(re.search(r"\.[A-Za-z]{2,4}$", text)
+                or (len(text) >= 8 and re.search(r"\d", text) and re.search(r"[._]", text)))
 
 
 def clean_html(data: bytes | str) -> tuple[str, int]:
