@@ -18,6 +18,8 @@ import docstrata
 from docstrata.models import Document
 from docstrata.structure import build_tree
 
+from .helpers import doc_project
+
 ACT = textwrap.dedent("""\
     # Surface Transport and Security Act
 
@@ -137,26 +139,10 @@ def test_lead_ins_of_uk_eu_and_contract_drafting_resolve_to_their_units():
                                ("advance", "24.1(2)"): "Part 1, 24.1(2)"}
 
 
-def _project(root: Path, docs: dict[str, str]) -> Path:
-    (root / "docs").mkdir(parents=True, exist_ok=True)
-    for name, text in docs.items():
-        (root / "docs" / name).write_text(text, encoding="utf-8")
-    cfg = root / "agent.yaml"
-    cfg.write_text(textwrap.dedent("""\
-        tools:
-          - name: docs
-            type: hierarchical_document
-            source: docs/
-            database: embedded
-            max_chunk_tokens: 800
-            chunk_overlap: 0
-        """), encoding="utf-8")
-    return cfg
-
-
 def test_search_hits_get_the_definition_in_scope_where_they_stand_and_get_definition_lists_each(tmp_path):
     other = '# Other Act\n\n## Sec. 1. Definitions\n\nIn this title, "Secretary" means the Secretary of Energy.\n'
-    cfg = _project(tmp_path, {"act.md": ACT, "other.md": other})
+    cfg = doc_project(tmp_path, {"act.md": ACT, "other.md": other}, database="embedded", max_chunk_tokens=800,
+                      chunk_overlap=0)
     with docstrata.open(cfg) as ts:
         tool = ts["docs"]
         report = tool.ingest()

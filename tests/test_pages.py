@@ -16,7 +16,16 @@ from docstrata.answers import render_neighbours
 from docstrata.chunking import chunk_tree
 from docstrata.convert import convert_file
 from docstrata.convert.pdf_pages import printed_folios
-from docstrata.models import Chunk, FileState, SearchResult, SourceFile, page_citation
+from docstrata.models import (
+    PAGE_FIELDS,
+    Chunk,
+    DefinitionEntry,
+    FileState,
+    SearchResult,
+    SectionPage,
+    SourceFile,
+    page_citation,
+)
 from docstrata.pages import assign_pages
 from docstrata.structure import build_tree
 
@@ -164,6 +173,30 @@ def test_citations_and_sources_without_pages():
     hit = SearchResult(chunk_id="a.md#0", content="x", fused_score=0.5, source_path="a.md", parent_chain=["A"],
                        section_id="1")
     assert "Source: a.md\n" in hit.format() and hit.pages == ""
+
+
+def test_page_fields_are_keyword_only_and_stand_last_in_rows_and_answers():
+    """The page fields are one base (``Paged``) of chunks, hits, section pages and definitions:
+    positional arguments still fill each class's own fields, and stored rows and JSON answers list
+    the page fields after them (the order they had when each class declared its own)."""
+    pages = {"page_start": "iv", "page_end": "v", "page_numbering": "printed", "physical_page_start": 4,
+             "physical_page_end": 5}
+    c = Chunk("a.pdf#0", "a.pdf", 0, "x", "1", ["A"], 1, "definition", 3, metadata={"k": "v"}, **pages)
+    assert (c.chunk_type, c.token_count, c.pages) == ("definition", 3, "pp. iv–v")
+    row = c.to_row()
+    assert list(row) == ["chunk_id", "doc_key", "ordinal", "content", "section_id", "parent_chain", "heading_level",
+                         "chunk_type", "token_count", "metadata", *PAGE_FIELDS]
+    assert Chunk.from_dict(json.loads(json.dumps(row))) == c and Chunk.from_dict(c.to_dict()) == c
+    assert list(c.to_dict())[-6:] == [*PAGE_FIELDS, "contextualized_content"]
+    hit = SearchResult("a.pdf#0", "x", 0.5, "a.pdf", ["A"], "1", 0.4, **pages)
+    assert hit.semantic_score == 0.4 and hit.pages == "pp. iv–v"
+    assert list(hit.to_dict())[-8:] == ["pinpoint", *PAGE_FIELDS, "id", "location"]
+    page = SectionPage("a.pdf", "1", "A", "A", "x", ["a.pdf#0"], 0, 1, **pages)
+    assert list(page.to_dict())[-7:] == ["notice", *PAGE_FIELDS, "truncated"] and page.pages == "pp. iv–v"
+    d = DefinitionEntry("Widget", "means a device.", "a.pdf", "1", "a.pdf#0", **pages)
+    assert (d.chunk_id, d.scope, d.pages) == ("a.pdf#0", None, "pp. iv–v")
+    with pytest.raises(TypeError):  # a page field is never filled by position
+        DefinitionEntry("Widget", "means a device.", "a.pdf", "1", "a.pdf#0", None, None, "iv")
 
 
 # ------------------------------------------------------------------ through the tool, CLI and MCP

@@ -5,7 +5,6 @@ chunk, a section label as the whole query is pinned, honest scores, no repeated 
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,8 @@ from docstrata.models import Chunk
 from docstrata.pinpoint import item_span, item_starts
 from docstrata.structure.parse import parse_sections
 from docstrata.structure.xrefs import find_cross_references
+
+from .helpers import doc_project
 
 # GDPR Markdown as pienebbink/gdpr writes it: paragraphs "1.", points "\ta. |"; both paragraphs have a (b)
 ARTICLE_17 = (
@@ -55,20 +56,7 @@ def test_a_sub_item_is_found_inside_its_own_paragraph_not_at_the_first_label_of_
 
 
 def _project(root: Path, docs: dict[str, str]) -> Path:
-    (root / "docs").mkdir(parents=True, exist_ok=True)
-    for name, text in docs.items():
-        (root / "docs" / name).write_text(text, encoding="utf-8")
-    cfg = root / "agent.yaml"
-    cfg.write_text(textwrap.dedent("""\
-        tools:
-          - name: docs
-            type: hierarchical_document
-            source: docs/
-            database: in-memory
-            max_chunk_tokens: 800
-            chunk_overlap: 0
-        """), encoding="utf-8")
-    return cfg
+    return doc_project(root, docs, max_chunk_tokens=800, chunk_overlap=0)
 
 
 ASVS_LIKE = ("# V6 Authentication\n\n## V6.1 Authentication Documentation\n\nDocument the controls used.\n\n"

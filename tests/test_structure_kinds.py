@@ -16,18 +16,7 @@ from docstrata.models import Document, SourceFile
 from docstrata.structure import build_tree
 from docstrata.structure.parse import parse_sections
 
-
-def _ids(tree) -> dict[str, object]:
-    return {s.section_id: s for s in tree.sections}
-
-
-def _alias_owners(tree) -> dict[str, set[str]]:
-    owners: dict[str, set[str]] = {}
-    for s in tree.sections:
-        for a in s.aliases:
-            for k in alias_keys(a):
-                owners.setdefault(k, set()).add(s.section_id)
-    return owners
+from .helpers import alias_owners, doc_project, sections_by_id
 
 
 def _words(text: str) -> int:
@@ -72,13 +61,13 @@ A person must not behave in an offensive manner.
 
 def test_kind1_letter_suffixed_and_standalone_numbers_are_sections():
     tree = parse_sections(STATUTE_TEXT, "soa.txt", "Summary Offences Act 1988")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     for sid in ("11", "12", "12A", "12B", "13"):
         assert by_id[sid].parent_id == "part-2", sid
     assert by_id["12B"].title == "12B Throwing missiles"  # the title on the line after the number
     assert by_id["12A(1)"].parent_id == "12A" and by_id["12B(1)(b)"].parent_id == "12B(1)"
     assert not any(a.startswith("Section (") for s in tree.sections for a in s.aliases)  # no orphans
-    assert all(len(v) == 1 for v in _alias_owners(tree).values())
+    assert all(len(v) == 1 for v in alias_owners(tree).values())
 
 
 def test_kind1_a_number_in_prose_is_not_a_section():
@@ -92,7 +81,7 @@ def test_kind1_a_number_in_prose_is_not_a_section():
 def test_kind2_containers_nest_by_kind_not_by_markdown_level():
     md = ("# Licensing Act\n\n# 29 Fees\n\nThe fee is set by regulation.\n\n### Part 4 Licences\n\n"
           "# 30 Application for a licence\n\nA person may apply.\n\n# 31 Grant\n\nThe regulator may grant.\n")
-    by_id = _ids(parse_sections(md, "l.md", "Licensing Act"))
+    by_id = sections_by_id(parse_sections(md, "l.md", "Licensing Act"))
     assert by_id["part-4"].parent_id != "29"
     assert by_id["30"].parent_id == "part-4" and by_id["31"].parent_id == "part-4"
 
@@ -102,20 +91,20 @@ def test_kind2_gdpr_chapter_section_article():
           "## Article 12\n\nTransparent information.\n\n## Section 3\n\n## Article 16\n\nRectification.\n\n"
           "## Article 17\n\nErasure.\n\n## CHAPTER IV\n\n## Section 1\n\n## Article 24\n\nResponsibility.\n")
     tree = parse_sections(md, "gdpr.md", "Regulation")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     art17 = by_id["article-17"]
     assert by_id[art17.parent_id].title == "Section 3" and by_id[by_id[art17.parent_id].parent_id].section_id == "chapter-iii"
     assert by_id["article-24"].parent_id == "chapter-iv/section-1"
     # get_section("chapter-iii") is one section; "Section 1" of two chapters answers neither bare
     assert sum(1 for s in tree.sections if s.section_id == "chapter-iii") == 1
-    owners = _alias_owners(tree)
+    owners = alias_owners(tree)
     assert all(len(v) == 1 for v in owners.values())
     assert any("Chapter IV, Section 1" in s.aliases for s in tree.sections)
 
 
 def test_kind2_constitution_article_holds_sections():
     md = "ARTICLE I\n\nSection 1. Legislative power.\n\nARTICLE II\n\nSection 1. Executive power.\n"
-    by_id = _ids(parse_sections(md, "c.txt", "Constitution"))
+    by_id = sections_by_id(parse_sections(md, "c.txt", "Constitution"))
     assert by_id["article-ii/1"].parent_id == "article-ii"
     assert "Article II, Section 1" in by_id["article-ii/1"].aliases
 
@@ -126,14 +115,14 @@ def test_kind3_headings_before_bodies_are_re_paired():
     md = ("# Example Act 2020\n\n# 1 Short title\n\n# 2 Commencement\n\n# 3 Definitions\n\n# 4 Notes\n\n"
           "This Act is the Example Act 2020.\n\nThis Act commences on assent.\n\n"
           "In this Act, vessel means a ship.\n\nThe notes are not part of this Act.\n")
-    by_id = _ids(parse_sections(md, "a.md", "Example Act 2020"))
+    by_id = sections_by_id(parse_sections(md, "a.md", "Example Act 2020"))
     assert "commences" in by_id["2"].text and "vessel" in by_id["3"].text
     assert by_id["4"].text.strip() == "The notes are not part of this Act."
 
 
 def test_kind3_without_evidence_the_bodies_stay_put():
     md = "# 1 Short title\n\n# 2 Commencement\n\n# 3 Notes\n\nOne paragraph only.\n"
-    by_id = _ids(parse_sections(md, "a.md", "A"))
+    by_id = sections_by_id(parse_sections(md, "a.md", "A"))
     assert not by_id["1"].text.strip() and "One paragraph" in by_id["3"].text
 
 
@@ -143,7 +132,7 @@ def test_kind4_list_items_never_take_a_headings_id():
     md = ("# Spec\n\n## 3. Processing Model\n\nSteps:\n\n1. Read the input.\n2. Tokenize it.\n\n"
           "### 3.1 Parsing\n\nParse the tokens.\n")
     tree = parse_sections(md, "s.md", "Spec")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert by_id["3.1"].title == "3.1 Parsing" and by_id["3.1"].parent_id == "3"
     assert "3.2" not in by_id and "Tokenize" in by_id["3"].text
     assert [s.section_id for s in tree.sections if "Section 3.1" in s.aliases] == ["3.1"]
@@ -158,7 +147,7 @@ def test_kind4_contents_entries_are_body_text():
           "### §3. \"Vessel\" as including all means of water transportation\n\nThe word \"vessel\" includes every craft.\n"
           "More.\nMore.\n")
     tree = parse_sections(md, "usc.md", "Title 1")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert by_id["1"].title.startswith("§1. Words") and by_id["1"].parent_id == "chapter-1"
     assert "Words denoting number, gender, etc." in by_id["chapter-1"].text
     assert not any("-2" in s.section_id or "/" in s.section_id for s in tree.sections)
@@ -172,13 +161,13 @@ def test_kind5_a_word_in_a_title_does_not_take_the_number_and_letters_are_cited(
           "## D. CHAPTER 11 CASES CONVERTED FROM CHAPTER 7\n\nA chapter 11 case is reopened.\n\n"
           "## M. OTHER MATTERS\n\nOther.\n\n## 4.A.1 Filing\n\nFile.\n\n## 4.B.1 Service\n\nServe.\n")
     tree = parse_sections(md, "p.md", "Procedures")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert "chapter-11" not in by_id and by_id["D"].parent_id == "chapter-7"
     m6 = [s for s in tree.sections if "RECORD RETENTION" in s.title][0]
     keys = {k for a in m6.aliases for k in alias_keys(a)}
     assert keys & set(alias_keys("Chapter 6, section M"))
     assert set(alias_keys("4.A.1")).isdisjoint(k for a in by_id["4.B.1"].aliases for k in alias_keys(a))
-    assert all(len(v) == 1 for v in _alias_owners(tree).values())
+    assert all(len(v) == 1 for v in alias_owners(tree).values())
 
 
 # --------------------------------------------------------------------------- kind 8
@@ -231,7 +220,7 @@ def test_kind8_html_markup_numbers_and_enumerator_tables():
     from docstrata.convert.office import _markitdown_convert
 
     doc.markdown = _markitdown_convert(cleaned.encode(), "html", charset="utf-8")
-    by_id = _ids(build_tree(doc, extract_definitions=False, extract_cross_references=False))
+    by_id = sections_by_id(build_tree(doc, extract_definitions=False, extract_cross_references=False))
     assert by_id["1(1)(b)"].parent_id == "1(1)"
     assert "article-2(2)" in by_id
 
@@ -286,7 +275,7 @@ def test_kind2_keyword_label_with_colon_is_a_container():
     md = ("# Guide\n\n## Chapter 1: Introduction\n\nWhy.\n\n### 1.1 Purpose\n\nText.\n\n"
           "## Chapter 2: The Fundamentals\n\nHow.\n\n### 2.1 Assumptions\n\nText.\n\n"
           "## Appendix A: References\n\nList.\n")
-    by_id = _ids(parse_sections(md, "g.md", "Guide"))
+    by_id = sections_by_id(parse_sections(md, "g.md", "Guide"))
     assert {"chapter-1", "chapter-2", "appendix-a"} <= set(by_id)
     assert by_id["chapter-1"].title.endswith("Introduction")
     assert by_id["1.1"].parent_id == "chapter-1" and by_id["2.1"].parent_id == "chapter-2"
@@ -353,12 +342,12 @@ def test_austlii_table_of_provisions_is_contents_and_each_sect_is_a_section():
     tree = parse_sections(AUSTLII_TEXT, "aia.txt", "Acts Interpretation Act 1901")
     numbered = [s for s in tree.sections if s.section_id != "preamble" and not s.section_id.startswith("2(")]
     assert [s.section_id for s in numbered] == ["1", "1A", "2", "2A", "2B", "3"]
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert by_id["1"].title.endswith("Short title") and "may be cited" in by_id["1"].text
     assert "binds the Crown" in by_id["2A"].text and "binds the Crown" not in by_id["3"].text
     assert by_id["2(1)"].parent_id == "2"
     assert "Table of Provisions".lower() in by_id["preamble"].text.lower()  # the contents stay readable
-    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+    assert all(len(owners) == 1 for owners in alias_owners(tree).values())
 
 
 # The contents page of an Australian compilation as the PDF converter writes it: Part and
@@ -430,7 +419,7 @@ def test_statute_contents_page_without_leaders_on_its_part_lines_is_contents():
     there, only on the section lines); its Part and Division lines stay body text, so the body's
     own Part XX and Division 1 hold their sections, and three-letter suffixes (314AAA) and
     lettered roman Parts (Part XXA) are numbers."""
-    by_id = _ids(parse_sections(STATUTE_CONTENTS_MD, "act.pdf", "Commonwealth Electoral Act 1918"))
+    by_id = sections_by_id(parse_sections(STATUTE_CONTENTS_MD, "act.pdf", "Commonwealth Electoral Act 1918"))
     assert not [sid for sid in by_id if sid.endswith("-2")]
     assert by_id["286A"].parent_id == "division-1" and by_id["division-1"].parent_id == "part-xx"
     assert by_id["287E"].parent_id == "division-1a" and by_id["division-1a"].parent_id == "part-xx"
@@ -441,7 +430,7 @@ def test_ids_differing_only_in_case_answer_one_citation():
     """Form item "6a." and section "6A." would both answer "section 6a": the second is a repeat."""
     md = "# Forms\n\n6A. Envelopes\n\nThe DRO is satisfied.\n\n6a. If no, explain\n\nWhy not.\n"
     tree = parse_sections(md, "f.md", "Forms")
-    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+    assert all(len(owners) == 1 for owners in alias_owners(tree).values())
     assert {s.section_id for s in tree.sections} >= {"6A", "6a-2"}
 
 
@@ -489,7 +478,7 @@ def test_german_abschnitt_holds_paragraphs_and_absatz_holds_nummer():
     """``Abschnitt 1Allgemeine Vorschriften`` (number glued to the title, a plain line above ``## §``
     headings) is a container holding its §§; in § 2, the ``1.``/``2.`` items (Nummern, written by
     the converter as ``1. 1.``) belong to Absatz ``(1)`` and their ``a)``/``b)`` to them."""
-    by_id = _ids(parse_sections(GERMAN_STATUTE_MD, "v.md", "Verordnung"))
+    by_id = sections_by_id(parse_sections(GERMAN_STATUTE_MD, "v.md", "Verordnung"))
     assert by_id["abschnitt-1"].title == "Abschnitt 1 Allgemeine Vorschriften"
     assert by_id["1"].parent_id == "abschnitt-1" and by_id["2"].parent_id == "abschnitt-1"
     assert by_id["3"].parent_id == "abschnitt-2"
@@ -530,8 +519,8 @@ def test_contract_clauses_with_bold_titles_are_sections_and_plain_lists_stay_lis
     assert [(s.section_id, s.title) for s in clauses] == [
         ("1", "1. Introduction"), ("2", "2. Use and Protection of Confidential Information"),
         ("3", "3. Exceptions"), ("4", "4. Term and Termination")]
-    assert "Send it to the other party" in _ids(tree)["4"].text
-    assert "**Sign** it where marked" in _ids(tree)["4"].text  # a bold word leading a step is no title
+    assert "Send it to the other party" in sections_by_id(tree)["4"].text
+    assert "**Sign** it where marked" in sections_by_id(tree)["4"].text  # a bold word leading a step is no title
 
 
 def test_pdf_contents_page_never_takes_an_outline_entry():
@@ -604,32 +593,20 @@ def test_pdf_outline_root_and_wrapped_annex_title():
         (2, "Annex A (normative) Test methods")]
     tree = parse_sections("# Widgets: Test methods\n\n## 1 Scope\n\nText.\n\n## Annex A (normative) Test methods\n\nRun.\n",
                           "w.pdf", "Widgets")
-    assert _ids(tree)["annex-a"].parent_id == "widgets-test-methods"
+    assert sections_by_id(tree)["annex-a"].parent_id == "widgets-test-methods"
 
 
 def test_get_section_accepts_a_unique_heading_title(tmp_path):
     """``get_section("Introduction")``: a heading title (case-insensitive, with or without its
     number) names the one section that has it; a title two sections share is refused with their ids."""
-    import textwrap
-
     import pytest
 
     import docstrata
     from docstrata.search import QueryError
 
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "spec.md").write_text(
-        "# Spec\n\n## 1 Introduction\n\nWhy this spec exists.\n\n## 2 Parsing\n\n### 2.1 Notes\n\nFirst notes.\n\n"
-        "## 3 Serialising\n\n### 3.1 Notes\n\nSecond notes.\n", encoding="utf-8")
-    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""\
-        tools:
-          - name: docs
-            type: hierarchical_document
-            description: a spec
-            source: docs/
-            database: in-memory
-        """), encoding="utf-8")
-    with docstrata.open(tmp_path / "agent.yaml") as tools:
+    spec = ("# Spec\n\n## 1 Introduction\n\nWhy this spec exists.\n\n## 2 Parsing\n\n### 2.1 Notes\n\nFirst notes.\n\n"
+            "## 3 Serialising\n\n### 3.1 Notes\n\nSecond notes.\n")
+    with docstrata.open(doc_project(tmp_path, {"spec.md": spec}, description="a spec")) as tools:
         docs = tools["docs"]
         docs.ingest()
         page = docs.get_section("spec.md", "introduction")
@@ -647,11 +624,11 @@ def test_german_pdf_text_nummer_is_an_item_of_its_absatz():
             "(1) Der Zuschlag bemisst sich nach der Stufe.\n\n1. Stufe 1 bei geringer Belastung,\n\n"
             "2. Stufe 2 bei mittlerer Belastung.\n\n(2) Die Stufen werden festgelegt.\n")
     tree = parse_sections(text, "v.txt", "Verordnung")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert by_id["1"].parent_id == "abschnitt-1" and by_id["3"].parent_id == "abschnitt-2"
     assert [s.parent_id for s in tree.sections if s.number in ("1.", "2.")] == ["3(1)", "3(1)"]
     assert by_id["3(2)"].parent_id == "3"
-    assert all(len(owners) == 1 for owners in _alias_owners(tree).values())
+    assert all(len(owners) == 1 for owners in alias_owners(tree).values())
 
 
 def test_numbered_headings_with_colon_or_dash_nest_their_subsections():
@@ -659,7 +636,7 @@ def test_numbered_headings_with_colon_or_dash_nest_their_subsections():
     ``3.1 - Program Foundation`` sits inside 3 (before: 3 was an unnumbered slug and 3.1 lost it)."""
     md = ("# Specification\n\n## 1: Scope\n\nWhat it covers.\n\n## 2: Terms\n\n### 2.1 - Component Records\n\nText.\n\n"
           "# 3 - Requirements\n\n## 3.1 - Program Foundation\n\nText.\n\n## 3.2 - Tasks\n\nText.\n")
-    by_id = _ids(parse_sections(md, "spec.docx", "Specification"))
+    by_id = sections_by_id(parse_sections(md, "spec.docx", "Specification"))
     assert {"1", "2", "2.1", "3", "3.1", "3.2"} <= set(by_id)
     assert by_id["2.1"].parent_id == "2" and by_id["3.1"].parent_id == "3" and by_id["3.2"].parent_id == "3"
 
@@ -670,7 +647,7 @@ def test_eu_paragraph_after_a_lettered_point_stays_a_paragraph():
     text = ("Article 3\n\n1. Member States shall register vehicles:\n\n(a) new vehicles;\n\n(b) used vehicles.\n\n"
             "2. A vehicle shall not be registered twice.\n\nArticle 4\n\n(1) The register is public.\n\n"
             "1. Its entries are listed.\n")
-    by_id = _ids(parse_sections(text, "d.txt", "Directive"))
+    by_id = sections_by_id(parse_sections(text, "d.txt", "Directive"))
     assert by_id["2"].parent_id == "article-3" and by_id["2"].number == "2"
     assert [s.parent_id for s in by_id.values() if s.number == "1." and s.start_line > 10] == ["article-4(1)"]
 
@@ -686,7 +663,7 @@ def test_plain_lines_repeating_numbered_headings_and_wrapped_keyword_lines_are_b
     tree = parse_sections(md, "guide.pdf", "Guide")
     assert [s.section_id for s in tree.sections] == ["preamble", "1", "2", "3", "7"]
     assert all(s.parent_id is None for s in tree.sections)
-    assert "Title 5 Appendix)." in _ids(tree)["2"].text
+    assert "Title 5 Appendix)." in sections_by_id(tree)["2"].text
 
 
 # --- session 6 (issue 14 trial): plain-text licence and RFC shapes ---------------------------------
@@ -722,7 +699,7 @@ Any litigation relating to this License may be brought only in the courts.
 def test_headings_inside_ascii_boxes_are_sections():
     """Trial 14 item 3: MPL 2.0 prints sections 6 and 7 inside ``*`` boxes; they were folded into
     5.3. A box is unwrapped before scanning (lines framed by the border character both ends)."""
-    by_id = _ids(parse_sections(BOXED, "MPL-2.0.txt", "Mozilla Public License"))
+    by_id = sections_by_id(parse_sections(BOXED, "MPL-2.0.txt", "Mozilla Public License"))
     assert {"5.3", "6", "7", "8"} <= set(by_id)
     assert "as is" in by_id["6"].text and "*" not in by_id["6"].text
     assert "liable to You" in by_id["7"].text and "as is" not in by_id["5.3"].text
@@ -731,7 +708,7 @@ def test_headings_inside_ascii_boxes_are_sections():
 def test_a_box_that_is_not_closed_is_left_as_written():
     text = "1. Scope\n\n**********\n*  2. Not a box  *\nplain line\n"
     tree = parse_sections(text, "x.txt", "X")
-    assert "2" not in _ids(tree) and "*  2. Not a box  *" in tree.sections[-1].text
+    assert "2" not in sections_by_id(tree) and "*  2. Not a box  *" in tree.sections[-1].text
 
 
 RFC_APPENDIX = """Appendix D.  Backward Compatibility
@@ -757,7 +734,7 @@ D.4.  Middlebox Compatibility Mode
 def test_lettered_appendix_section_whose_title_opens_with_a_digit():
     """Trial 14 item 3: RFC 8446 ``D.3.  0-RTT Backward Compatibility`` was folded into D.2 (a
     lettered label needed a capital after it); after a wide gap a digit may open the title."""
-    by_id = _ids(parse_sections(RFC_APPENDIX, "rfc8446.txt", "TLS 1.3"))
+    by_id = sections_by_id(parse_sections(RFC_APPENDIX, "rfc8446.txt", "TLS 1.3"))
     assert {"D.1", "D.2", "D.3", "D.4"} <= set(by_id)
     assert by_id["D.3"].parent_id == "appendix-d" and "0-RTT data is not" in by_id["D.3"].text
     assert "0-RTT data" not in by_id["D.2"].text
@@ -785,7 +762,7 @@ No Contributor makes additional grants.
 def test_flush_paragraph_after_the_last_limb_belongs_to_the_provision():
     """Trial 14 item 3: the paragraph after (b), set back to the labels' indentation while the
     limbs hang deeper, is the provision's own text, not more of (b)."""
-    by_id = _ids(parse_sections(LIMBS_THEN_FLUSH, "MPL-2.0.txt", "MPL"))
+    by_id = sections_by_id(parse_sections(LIMBS_THEN_FLUSH, "MPL-2.0.txt", "MPL"))
     assert "trademarks" not in by_id["2.3(b)"].text and "its Contributions." in by_id["2.3(b)"].text
     flush = [s for s in by_id.values() if "trademarks" in s.text]
     assert len(flush) == 1 and flush[0].parent_id == "2.3" and flush[0].section_id != "2.3(b)"
@@ -796,7 +773,7 @@ def test_flush_left_items_keep_their_paragraphs():
     """No hanging indent, no evidence where the limb ends: its second paragraph stays its own."""
     text = ("2.3. Limits\n\nIt applies:\n\n(a) to code removed;\n\n(b) to infringements caused\nby others.\n\n"
             "Such infringements are excluded.\n")
-    by_id = _ids(parse_sections(text, "x.txt", "X"))
+    by_id = sections_by_id(parse_sections(text, "x.txt", "X"))
     assert "Such infringements" in by_id["2.3(b)"].text
     assert not any(sid.endswith("-flush") for sid in by_id)
 
@@ -811,7 +788,7 @@ def test_a_wrapped_bracketed_citation_is_no_appendix_heading():
             "AGENCY: Any executive department or independent regulatory agency.\n\n"
             "APPENDIX B REFERENCES\n\n[1] Privacy Act of 1974.\n")
     tree = build_tree(Document("fips.txt", "FIPS", text, "txt"))
-    ids = _ids(tree)
+    ids = sections_by_id(tree)
     assert "appendix-a" in ids and "appendix-b" in ids
     assert not any(sid.startswith("appendix-i") for sid in ids), sorted(ids)
     assert "AGENCY: Any executive department" in ids["appendix-a"].text

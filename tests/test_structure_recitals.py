@@ -21,6 +21,8 @@ from docstrata.search import QueryError
 from docstrata.structure import build_tree
 from docstrata.structure.parse import parse_sections
 
+from .helpers import alias_owners, sections_by_id
+
 # the shape of the GDPR Markdown (pienebbink/gdpr): recitals as "N. | text" after "### Whereas:",
 # Sections at "##" like Chapters, each with its title on a line of its own
 GDPR_MD = """\
@@ -161,22 +163,9 @@ Definitions
 """
 
 
-def _ids(tree) -> dict[str, object]:
-    return {s.section_id: s for s in tree.sections}
-
-
-def _alias_owners(tree) -> dict[str, set[str]]:
-    owners: dict[str, set[str]] = {}
-    for s in tree.sections:
-        for a in s.aliases:
-            for k in alias_keys(a):
-                owners.setdefault(k, set()).add(s.section_id)
-    return owners
-
-
 def test_recitals_after_a_whereas_heading_are_sections_and_article_paragraphs_stay():
     tree = parse_sections(GDPR_MD, "gdpr.md", "GDPR")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert [s.section_id for s in tree.sections if s.section_id.startswith("recital-")] == \
         ["recital-1", "recital-2", "recital-3"]
     rec2 = by_id["recital-2"]
@@ -187,7 +176,7 @@ def test_recitals_after_a_whereas_heading_are_sections_and_article_paragraphs_st
     # "1." / "2." of an Article are still its paragraphs
     assert by_id["article-1(1)"].parent_id == "article-1" and by_id["article-1(2)"].parent_id == "article-1"
     assert by_id["article-15(3)"].parent_id == "article-15"
-    owners = _alias_owners(tree)
+    owners = alias_owners(tree)
     for cited in ("Recital 2", "recital (2)", "Rec. 2"):
         assert owners[alias_keys(cited)[0]] == {"recital-2"}, cited
     assert all(len(v) == 1 for v in owners.values())
@@ -195,7 +184,7 @@ def test_recitals_after_a_whereas_heading_are_sections_and_article_paragraphs_st
 
 def test_recitals_in_eurlex_html_shape_sit_under_the_preamble():
     tree = parse_sections(EURLEX_MD, "reg.html", "Interoperable Europe Act", list_items=False)
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert [s.section_id for s in tree.sections if s.section_id.startswith("recital-")] == \
         ["recital-1", "recital-2", "recital-3"]
     assert all(by_id[f"recital-{n}"].parent_id == "preamble" for n in (1, 2, 3))
@@ -221,7 +210,7 @@ def test_a_contracts_recitals_end_at_its_operative_formula():
                 "following terms apply.\n\n2. Services. The Company shall provide the services.\n\n"
                 "## Article 3 Fees\n\nThe Customer shall pay the fees.\n")
     tree = parse_sections(contract.format(close="NOW, THEREFORE, the parties agree as follows:"), "c.md", "C")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     assert by_id["recital-2"].parent_id == "recitals" and "Definitions" not in by_id["recital-2"].text
     assert not any(s.parent_id == "recital-2" for s in tree.sections)
     # without the formula, a "Recitals" heading's zone has no end: the clauses are never recitals
@@ -240,7 +229,7 @@ def test_text_citing_recitals_resolves_to_them():
 
 def test_a_section_heading_that_opens_articles_ranks_above_article():
     tree = parse_sections(GDPR_MD, "gdpr.md", "GDPR")
-    by_id = _ids(tree)
+    by_id = sections_by_id(tree)
     # "## Section 3" after the text of Article 15 is Chapter III's Section 3, not a part of Article 15
     assert "article-15/3" not in by_id
     sec3 = by_id["chapter-iii/section-3"]
@@ -250,7 +239,7 @@ def test_a_section_heading_that_opens_articles_ranks_above_article():
     assert by_id["article-24"].parent_id == "chapter-iv/section-1"
     assert by_id["article-32"].parent_id == "chapter-iv/section-3"
     # "Section 1" of two chapters: each answers only its qualified citation
-    owners = _alias_owners(tree)
+    owners = alias_owners(tree)
     assert owners[alias_keys("Chapter IV, Section 1")[0]] == {"chapter-iv/section-1"}
     assert not any(k in owners for k in alias_keys("Section 1"))
 
@@ -266,10 +255,10 @@ def test_where_section_is_the_lowest_unit_it_stays_a_numbered_section():
     us = ("TITLE I—GENERAL PROVISIONS\n\nSEC. 101. SHORT TITLE.\n\nThis Act may be cited as the Example Act.\n\n"
           "SEC. 102. DEFINITIONS.\n\nIn this Act the term 'agency' means an executive agency.\n\n"
           "TITLE II—ENFORCEMENT\n\nSEC. 201. PENALTIES.\n\nA person who violates this Act shall be fined.\n")
-    by_id = _ids(parse_sections(us, "act.txt", "Example Act"))
+    by_id = sections_by_id(parse_sections(us, "act.txt", "Example Act"))
     assert by_id["101"].parent_id == "title-i" and by_id["201"].parent_id == "title-ii"
     constitution = "## Article I\n\n### Section 1\n\nLegislative power.\n\n## Article II\n\n### Section 1\n\nExecutive power.\n"
-    by_id = _ids(parse_sections(constitution, "c.md", "Constitution"))
+    by_id = sections_by_id(parse_sections(constitution, "c.md", "Constitution"))
     assert by_id["article-ii/1"].parent_id == "article-ii" and by_id["article-i/1"].parent_id == "article-i"
 
 

@@ -126,8 +126,42 @@ class Section:
     page_numbering: str | None = None
 
 
+@dataclass(kw_only=True)
+class Paged:
+    """The page fields of an item that may stand on pages of a paged source (PDF, PPTX): the five
+    fields of :class:`PageSpan` (:data:`PAGE_FIELDS`, meaning there), each ``None`` for an
+    unpaged source. :class:`Chunk`, :class:`SearchResult`, :class:`SectionPage` and
+    :class:`DefinitionEntry` inherit them; keyword-only, so each keeps its own positional fields.
+
+    A dataclass lists a base's fields first; :meth:`_as_dict` and :func:`_chunk_defaults` put
+    these last, so rows and JSON answers keep the field order they had when each class declared
+    the page fields at its end (a store's stored row reads back the same either way)."""
+
+    page_start: str | None = None
+    page_end: str | None = None
+    page_numbering: str | None = None
+    physical_page_start: int | None = None
+    physical_page_end: int | None = None
+
+    @property
+    def pages(self) -> str:
+        """The pages as a citation names them (``"p. 14"``, ``"pp. iv–v"``, ``"slide 3"``; see
+        :func:`page_citation`), or ``""`` without pages."""
+        return page_citation(self.page_start, self.page_end, self.page_numbering)
+
+    def _as_dict(self) -> dict[str, Any]:
+        """:func:`dataclasses.asdict` of the item, its page fields last."""
+        d = asdict(self)
+        for name in PAGE_FIELDS:
+            d[name] = d.pop(name)
+        return d
+
+
+PAGE_FIELDS = tuple(f.name for f in fields(Paged))
+
+
 @dataclass
-class DefinitionEntry:
+class DefinitionEntry(Paged):
     """A defined term: ``term`` as written, its ``definition`` text, where it is defined. The page
     fields (:data:`PAGE_FIELDS`, see :class:`PageSpan`) are those of the chunk defining it, filled
     when the tool answers (stores keep no pages for definitions); ``None`` for an unpaged source.
@@ -145,16 +179,6 @@ class DefinitionEntry:
     chunk_id: str | None = None
     scope: str | None = None
     scope_label: str | None = None
-    page_start: str | None = None
-    page_end: str | None = None
-    page_numbering: str | None = None
-    physical_page_start: int | None = None
-    physical_page_end: int | None = None
-
-    @property
-    def pages(self) -> str:
-        """The pages as a citation names them (``"p. 14"``), or ``""``."""
-        return page_citation(self.page_start, self.page_end, self.page_numbering)
 
     @property
     def applies_in(self) -> str:
@@ -211,9 +235,6 @@ class DocumentTree:
         return None
 
 
-PAGE_FIELDS = ("page_start", "page_end", "page_numbering", "physical_page_start", "physical_page_end")
-
-
 @dataclass(frozen=True)
 class PageSpan:
     """The pages a passage of a paged source (PDF, PPTX) stands on, as citations give them.
@@ -227,8 +248,9 @@ class PageSpan:
     the file; ``"slide"`` — PPTX slide numbers. ``physical_page_start`` / ``physical_page_end``:
     1-based positions of those pages in the file (what a viewer's "go to page" takes), equal to
     the labels when ``physical``.
-    The same five fields (:data:`PAGE_FIELDS`) sit on :class:`Chunk`, :class:`SearchResult`,
-    :class:`SectionPage` and :class:`DefinitionEntry`.
+    The same five fields (:data:`PAGE_FIELDS`), ``None`` where there are no pages, are those of
+    :class:`Paged`, which :class:`Chunk`, :class:`SearchResult`, :class:`SectionPage` and
+    :class:`DefinitionEntry` inherit.
     """
 
     page_start: str
@@ -278,7 +300,7 @@ def page_range(items: list[Any]) -> dict[str, Any]:
 
 
 @dataclass
-class Chunk:
+class Chunk(Paged):
     """A retrievable piece of a document.
 
     ``chunk_id`` is ``"{doc_key}#{ordinal}"``. ``content`` is the text shown to users;
@@ -311,27 +333,17 @@ class Chunk:
     cross_references: list[CrossReference] = field(default_factory=list)
     oversized: bool = False  # one indivisible unit (table row, code line) over the budget
     metadata: dict[str, Any] = field(default_factory=dict)
-    page_start: str | None = None
-    page_end: str | None = None
-    page_numbering: str | None = None
-    physical_page_start: int | None = None
-    physical_page_end: int | None = None
 
     @property
     def contextualized_content(self) -> str:
         return f"{self.context}\n\n{self.content}" if self.context else self.content
 
     @property
-    def pages(self) -> str:
-        """The pages as a citation names them (``"pp. 12–13"``), or ``""``."""
-        return page_citation(self.page_start, self.page_end, self.page_numbering)
-
-    @property
     def content_sha256(self) -> str:
         return sha256_text(self.content)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = self._as_dict()
         d["contextualized_content"] = self.contextualized_content
         return d
 
@@ -365,7 +377,8 @@ def _chunk_defaults() -> tuple[tuple[str, Any], ...]:
     """(field, default) of every :class:`Chunk` field but ``cross_references``; required fields
     and ``metadata`` get ``_REQUIRED`` (always written by :meth:`Chunk.to_row`)."""
     out = []
-    for f in fields(Chunk):
+    own = [f for f in fields(Chunk) if f.name not in PAGE_FIELDS]
+    for f in own + [f for f in fields(Chunk) if f.name in PAGE_FIELDS]:  # page fields last, as in Paged._as_dict
         if f.name == "cross_references":
             continue
         if f.name == "metadata" or (f.default is MISSING and f.default_factory is MISSING):
@@ -519,7 +532,7 @@ def _cut_words(text: str, cap: int) -> str:
 
 
 @dataclass
-class SearchResult:
+class SearchResult(Paged):
     """One document search hit with its citation.
 
     Scores (see :data:`SCORE_DOC`): ``score`` orders the list (never increases down it);
@@ -569,11 +582,6 @@ class SearchResult:
     truncated: bool = False
     content_chars: int = 0
     pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
-    page_start: str | None = None  # the page fields of the chunk (PAGE_FIELDS, PageSpan); None: unpaged
-    page_end: str | None = None
-    page_numbering: str | None = None
-    physical_page_start: int | None = None
-    physical_page_end: int | None = None
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -594,13 +602,8 @@ class SearchResult:
         """Where the lines of the sub-item the query cites start in ``content`` (``None`` without one)."""
         return self.pinpoint.start if self.pinpoint is not None else None
 
-    @property
-    def pages(self) -> str:
-        """The pages as a citation names them (``"p. 14"``, ``"pp. iv–v"``, ``"slide 3"``), or ``""``."""
-        return page_citation(self.page_start, self.page_end, self.page_numbering)
-
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = self._as_dict()
         d["id"] = self.chunk_id
         d["location"] = self.location
         return d
@@ -747,7 +750,7 @@ class SearchResults(list):
 
 
 @dataclass
-class SectionPage:
+class SectionPage(Paged):
     """One page of a section's (or a whole document's) text, within a size budget.
 
     ``content`` is this page; ``offset`` where it starts in the section's full text of
@@ -771,16 +774,6 @@ class SectionPage:
     next_cursor: str | None = None
     chunks: list[Chunk] = field(default_factory=list, repr=False, compare=False)
     notice: str = ""  # set when a cited pinpoint fell back to the section holding it (also atop ``content``)
-    page_start: str | None = None  # pages of this page's chunks (PAGE_FIELDS, PageSpan); None: unpaged
-    page_end: str | None = None
-    page_numbering: str | None = None
-    physical_page_start: int | None = None
-    physical_page_end: int | None = None
-
-    @property
-    def pages(self) -> str:
-        """The pages this text stands on as a citation names them (``"pp. 12–13"``), or ``""``."""
-        return page_citation(self.page_start, self.page_end, self.page_numbering)
 
     @property
     def truncated(self) -> bool:
@@ -796,7 +789,7 @@ class SectionPage:
         return self.chunks[i]
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = self._as_dict()
         d.pop("chunks")
         d["truncated"] = self.truncated
         return d
