@@ -59,7 +59,9 @@ _FUNCTION_WORDS = frozenset(
 _TAG_RE = re.compile(r"<[^>]+>")
 _NUMBER_PREFIX_RE = re.compile(
     r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
-_Q_OPEN, _Q_CLOSE = "\"“‘'«", "\"”’'»"
+# quote marks that may open and close a term: straight, English curly, German low-high („…“, ‚…‘),
+# French and Swiss guillemets («…») and their German reversal (»…«)
+_Q_OPEN, _Q_CLOSE = "\"“‘'«„‚»", "\"”’'»“‘«"
 _BOLD = r"(?:\*\*|__)?"  # "**Term**" inside the quotes (Common Paper, markitdown's rendering of <b>)
 _TERM = rf"(?<![\w`'’])[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+(?:same\s+)?meaning|is\s+defined\s+as|shall\s+include|includes)\b"
@@ -636,7 +638,7 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
     if start is None:
         return None
     name = head[start.start():].strip()
-    first_word = term.split()[0].lower().strip("\"'“”‘’*_")
+    first_word = term.split()[0].lower().strip("\"'“”‘’„‚«»*_")
     if first_word not in [t.lower() for t in re.findall(r"[\w’'-]+", name)]:
         return None
     before = head[:start.start()].rstrip()
@@ -667,7 +669,7 @@ def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bo
     words = term.split()
     if not (0 < len(words) <= 8 and any(ch.isalpha() for ch in term)):
         return False
-    lowered = [w.lower().strip("\"'“”‘’*_()") for w in words]
+    lowered = [w.lower().strip("\"'“”‘’„‚«»*_()") for w in words]
     if not marked and re.search(r"[={}\[\]<>|]", term):
         return False  # notation ("K_{send,recv} = foo" means "set …"), not a noun phrase; markup may mark "[[state]]"
     if quoted:

@@ -18,6 +18,7 @@ from .labels import (
     _plain,
     _title_of,
 )
+from .signs import series_scope, sign_marker
 from .patterns import (
     _ATX_RE,
     _KW_ANON,
@@ -83,7 +84,8 @@ def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
     token = _RUNNING_TITLES.set(_running_titles(lines))
     tight = _TIGHT_LABELS.set(_tight_label_series(lines))
     try:
-        return _scan_lines(lines, markdown_flavour)
+        with series_scope(lines):
+            return _scan_lines(lines, markdown_flavour)
     finally:
         _TIGHT_LABELS.reset(tight)
         _RUNNING_TITLES.reset(token)
@@ -114,8 +116,8 @@ def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
             prev_blank = True
             i += 1
             continue
-        marker = _heading_marker(lines, i, prev_blank) or _label_marker(lines, i, markdown_flavour, prev_blank,
-                                                                        markers)
+        marker = _heading_marker(lines, i, prev_blank) or _sign_marker(lines, i, prev_blank) \
+            or _label_marker(lines, i, markdown_flavour, prev_blank, markers)
         if marker is not None:
             markers.append(marker)
             i = marker.end
@@ -124,6 +126,15 @@ def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
         prev_blank = False
         i += 1
     return markers
+
+
+def _sign_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
+    """A clause headed ``§ N`` in a form the label grammar misses (:mod:`.signs`), unless the line
+    continues a sentence broken off above it ("… according to" / "§ 3")."""
+    if not prev_blank and _ends_mid_sentence(lines[i - 1]):
+        return None
+    expanded = lines[i].expandtabs(4)
+    return sign_marker(lines, i, len(expanded) - len(expanded.lstrip()))
 
 
 def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
