@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 
@@ -10,7 +11,20 @@ from .office import _markitdown_convert
 # XHTML (EUR-Lex starts with ``<?xml``) parsed as HTML, here and inside markitdown, makes bs4 print
 # a 12-line XMLParsedAsHTMLWarning per parse; lxml's HTML parser reads XHTML correctly, so this
 # is library noise, not something the user can act on. Matched by message: bs4 loads lazily.
-warnings.filterwarnings("ignore", message=r"It looks like you're using an HTML parser to parse an XML document")
+# The filter is set at import and again around each parse: a caller's `warnings.catch_warnings()`
+# (pytest wraps every test in one) drops filters added while it is active.
+_XML_AS_HTML = r"It looks like you're using an HTML parser to parse an XML document"
+warnings.filterwarnings("ignore", message=_XML_AS_HTML)
+
+
+def _quiet_xml_as_html(fn):
+    """``fn`` run with bs4's XMLParsedAsHTMLWarning ignored (see above)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=_XML_AS_HTML)
+            return fn(*args, **kwargs)
+    return run
 
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
@@ -24,6 +38,7 @@ _CHROME_WORDS = {
 _CLASS_SPLIT = re.compile(r"[-_\s]+")
 
 
+@_quiet_xml_as_html
 def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
     from bs4 import BeautifulSoup
 
@@ -42,6 +57,7 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
                                                    "list_items": list_items}
 
 
+@_quiet_xml_as_html
 def _html_title(data: bytes) -> str | None:
     """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its
     ``<title>``; never a contents heading (``Contents``, ``Table of Contents``)."""
@@ -66,6 +82,7 @@ def _id_like(text: str) -> bool:
                 or (len(text) >= 8 and re.search(r"\d", text) and re.search(r"[._]", text)))
 
 
+@_quiet_xml_as_html
 def clean_html(data: bytes | str) -> tuple[str, int]:
     """Strip site chrome from an HTML page; returns ``(html, number of elements removed)``.
 
