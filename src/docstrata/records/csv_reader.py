@@ -155,7 +155,8 @@ class _RowShaper:
 
 def _check_widths(shaper: _RowShaper, records: list[tuple[int, list[str]]], rel_path: str,
                   header_line: int, delimiter: str) -> None:
-    """Raise :class:`RecordError` when most sampled rows cannot be fitted to the header.
+    """Raise :class:`RecordError` when most sampled rows cannot be fitted to the header and share
+    one width (the header, not the rows, is then wrong).
 
     Rows are judged by their real cells (:meth:`_RowShaper.shape`), so a file whose every row
     ends with one empty extra field (a trailing comma, as MITRE's CWE export has) passes.
@@ -167,6 +168,8 @@ def _check_widths(shaper: _RowShaper, records: list[tuple[int, list[str]]], rel_
     if len(bad) * 2 <= len(rows):
         return
     width, count = Counter(len(r) for _, r in bad).most_common(1)[0]
+    if count * 2 <= len(rows):
+        return  # ragged rows of differing widths: each is skipped with its reason, the file is read
     first_line, first_row = next((line, row) for line, row in bad if len(row) == width)
     if width > shaper.width:
         cause = (f"line {first_line} has {width} fields and its fields "
