@@ -279,6 +279,7 @@ def check_file(path: str | Path) -> tuple[AgentConfig | None, list[tuple[int | N
             out.append((yaml_line(text, where) if where else None, where, msg))
         return None, sorted(out, key=lambda p: p[0] or 0)
 
+
 def _first_showing(config: Path, summary: str) -> bool:
     """Whether ``summary`` (the config's one-line notice) is new for this agent: once shown, it is
     remembered in ``.docstrata/notices-shown`` beside the config (when that folder exists, i.e.
