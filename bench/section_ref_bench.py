@@ -23,7 +23,8 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "documents"
+# ../shared/data/documents beside the repository, or under $DOCSTRATA_SHARED_DATA (a git worktree elsewhere)
+DEFAULT_SOURCE = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or ROOT.parent / "shared" / "data") / "documents"
 
 
 def styles_for(alias: str) -> list[tuple[str, str]]:

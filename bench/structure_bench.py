@@ -21,6 +21,7 @@ Prints:
 from __future__ import annotations
 
 import argparse
+import os
 import csv
 import json
 import re
@@ -32,7 +33,8 @@ from docstrata.structure.definitions import extract_definitions
 from docstrata.structure.parse import parse_sections
 from docstrata.structure.xrefs import find_cross_references
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# ../shared/data beside the repository, or $DOCSTRATA_SHARED_DATA (a git worktree elsewhere)
+DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 NUMBERED = re.compile(r"^\d+[A-Z]{0,2}(?:\.\d+[A-Z]{0,2})*\.?(?:\.?\((?:\d+|[a-z]+|[A-Z]+)\))*$")
 _CONTAINER = re.compile(r"^(?:(?:Part|PART|Chapter|Schedule|APP)\s?\d+[A-Z]?\s?\.)+")
 

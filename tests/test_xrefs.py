@@ -485,3 +485,33 @@ def test_relative_references_in_an_amendment_name_the_amended_provision():
     assert by_this and by_this[0].section_id == "101(b)"  # "as redesignated by subsection (b)"
     plain = [r for r in refs if r.source_section_id == "101(b)" and r.text == "paragraph (1)"]
     assert plain and plain[0].section_id == "101(b)(1)"
+
+
+def test_statute_abbreviations_name_other_acts():
+    """Session 10: "§ 1 KSchG", "§ 7 Abs. 3 BUrlG", "§87 para. 1 no. 2 BetrVG", "§87, §98, §99 BetrVG"
+    cite other acts by their (mixed-case) abbreviations, never the citing document's own § 1 / § 7.
+    Real input: the legalis-de labour-law guide (tests/fixtures/legalis-de, MIT)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "fixtures" / "legalis-de" / "ARBEITSRECHT.en.md").read_text(encoding="utf-8")
+    guide = parse_sections(text, "ARBEITSRECHT.en.md", "Labor Law - Guide")
+    paragraph_signs = [r for r in extract_cross_references(guide) if r.text.startswith("§")]
+    assert paragraph_signs and all(r.document and r.section_id is None for r in paragraph_signs)
+    named = {r.document for r in paragraph_signs}
+    assert {"KSchG", "BUrlG", "ArbZG", "BetrVG", "TVG", "BGB"} <= named
+    # the same real sentences cited from a contract with its own § 1 … § 11: never its own clauses
+    contract = parse_sections("# Arbeitsvertrag\n\n## § 1 Beginn\n\nText.\n\n## § 3 Probezeit\n\nText.\n\n"
+                              "## § 4 Laufzeit\n\nText.\n\n## § 9 Betriebsrat\n\nText.\n\n## § 87 Schluss\n\nText.\n",
+                              "arbeitsvertrag.md", "Arbeitsvertrag")
+    for line in text.splitlines():
+        if "§" in line and not line.startswith("#"):
+            for r in find_cross_references(line, contract, "1"):
+                if r.text.startswith("§"):
+                    assert r.section_id is None and r.document, (line, r)
+    # the contract's own clauses still resolve; German pinpoints and the "of the" form name the act
+    got = [(r.text, r.section_id, r.document) for r in find_cross_references(
+        "§ 3 Abs. 2 dieses Vertrages, § 4 Abs. 1, section 3 of the BurlG, § 1 Abs. 2 S. 1 KSchG, "
+        "Art. 6 Abs. 1 lit. f DSGVO", contract, "1")] + [(r.text, r.section_id, r.document) for r in
+                                                           find_cross_references("see § 9 GmbH", contract, "1")]
+    assert got == [("§ 3", "3", None), ("§ 4", "4", None), ("section 3", None, "BurlG"), ("§ 1", None, "KSchG"),
+                   ("Art. 6", None, "DSGVO"), ("§ 9", "9", None)]

@@ -380,8 +380,21 @@ def _resolver(tree: DocumentTree) -> _Resolver:
     return r
 
 
-_NAMED_AFTER_RE = re.compile(r"^\s+(?P<name>RFC\s?\d{1,5}|[A-Z][A-Z0-9]{1,7})\b(?![-.]?\d)")
-_NAMED_BEFORE_RE = re.compile(r"(?<![\w-])(?P<name>RFC\s?\d{1,5}|[A-Z][A-Z]{2,7})\s*,?\s*$")
+# a statute's abbreviation in German, Austrian and Swiss citation: mixed case, capital first and last,
+# two or more capitals ("KSchG", "BUrlG", "ArbZG", "TzBfG", "StGB", "GewO", "AÜG"), or capitals with one
+# small letter last ("GRCh"); never a company form ("GmbH", "mbH")
+_STATUTE_ABBR = r"(?:(?=[A-ZÄÖÜ][a-zäöüß]{0,4}[A-ZÄÖÜ])[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]{0,6}[A-ZÄÖÜ](?<!mbH)|[A-ZÄÖÜ]{2,6}[a-z])(?![\w-])"
+_STATUTE_ABBR_RE = re.compile(rf"(?<![\w-]){_STATUTE_ABBR}")
+_NAMED_AFTER_RE = re.compile(
+    rf"^\s+(?P<name>RFC\s?\d{{1,5}}|[A-Z][A-Z0-9]{{1,7}}\b(?![-.]?\d)|{_STATUTE_ABBR}(?!\s?\d))")
+_NAMED_BEFORE_RE = re.compile(rf"(?<![\w-])(?P<name>RFC\s?\d{{1,5}}|[A-Z][A-Z]{{2,7}}|{_STATUTE_ABBR})\s*,?\s*$")
+# the pinpoint of a German-style citation between the number and the act: "§ 7 Abs. 3 BUrlG",
+# "Art. 6 Abs. 1 S. 1 lit. f DSGVO", "§ 87 para. 1 no. 2 BetrVG", "§§ 1 ff. KSchG"
+_PINPOINT_RE = re.compile(
+    r"^(?:\s*,?\s*(?:(?:Abs|Absatz|S|Satz|Nr|Nrn|Nummer|lit|Buchst|Buchstabe|UAbs|Unterabs|Unterabsatz|Hs|Halbsatz|"
+    r"Alt|Alternative|Var|Ziff|Ziffer|Rn|para|paras|subpara|sentence|no|nos|item|point|letter|indent)\.?\s*"
+    r"(?:\d{1,3}[a-z]?|[a-z]\)?|[IVX]{1,4})(?:\s*(?:,|und|bis|or|and|to|-|–)\s*(?:\d{1,3}[a-z]?|[a-z]\)?))*|"
+    r"ff?\.|a\.\s?F\.|n\.\s?F\.))+")
 
 
 def _kind_word(word: str) -> str:
@@ -425,6 +438,8 @@ def _named_after_chain(text: str, end: int, before: str) -> str | None:
     tail = _after_chain(text, end) if name is None else end
     if tail != end and re.match(r"\s*(?:of|in|under|,)\s", text[tail:tail + 8]):
         name = _named_document(text[tail:tail + 120], "", generic=True)
+    elif tail != end:  # "§87, §98, §99 BetrVG": the act after the last one names them all
+        name = _named_document(text[tail:tail + 120], "", generic=True)
     return name
 
 
@@ -467,7 +482,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
         if anaphoric:
             return name if _INSTRUMENT_WORDS_RE.search(name) else None
         words = name.split()
-        acronyms = set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP
+        acronyms = (set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP) | set(_STATUTE_ABBR_RE.findall(name))
         generic_only = all(w.lower() in _GENERIC_NAMES | _SMALL_WORDS for w in words)
         if re.match(r"RFC\s?\d", name) or acronyms or re.search(r"\d{1,4}/\d{1,4}", name) or (
                 not generic_only and _INSTRUMENT_WORDS_RE.search(name)):
@@ -477,6 +492,9 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
         return None
     letters = [c for c in before[-30:] + after[:30] if c.isalpha()]
     shouting = len(letters) >= 12 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
+    pin = _PINPOINT_RE.match(after)
+    if pin and pin.end() < len(after) and after[pin.end()].isspace():
+        after = after[pin.end():]  # "§ 7 Abs. 3 BUrlG": the act comes after the pinpoint
     m = _NAMED_AFTER_RE.match(after)
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
