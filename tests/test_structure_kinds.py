@@ -648,7 +648,8 @@ def test_eu_paragraph_after_a_lettered_point_stays_a_paragraph():
             "2. A vehicle shall not be registered twice.\n\nArticle 4\n\n(1) The register is public.\n\n"
             "1. Its entries are listed.\n")
     by_id = sections_by_id(parse_sections(text, "d.txt", "Directive"))
-    assert by_id["2"].parent_id == "article-3" and by_id["2"].number == "2"
+    # its id is the article's paragraph, as EU acts cite it ("Article 3(2)")
+    assert by_id["article-3(2)"].parent_id == "article-3" and by_id["article-3(2)"].number == "2"
     assert [s.parent_id for s in by_id.values() if s.number == "1." and s.start_line > 10] == ["article-4(1)"]
 
 

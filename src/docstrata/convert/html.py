@@ -6,6 +6,7 @@ import functools
 import re
 import warnings
 
+from .html_eurlex import eu_act_title, join_eu_titles
 from .office import _markitdown_convert
 
 # XHTML (EUR-Lex starts with ``<?xml``) parsed as HTML, here and inside markitdown, makes bs4 print
@@ -59,11 +60,15 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
 
 @_quiet_xml_as_html
 def _html_title(data: bytes) -> str | None:
-    """The page's ``h1`` text when it has exactly one (several mean h1 marks sections), else its
+    """An EUR-Lex act's own title (:func:`.html_eurlex.eu_act_title`), else the page's ``h1``
+    text when it has exactly one (several mean h1 marks sections), else its
     ``<title>``; never a contents heading (``Contents``, ``Table of Contents``)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(data, "lxml")
+    act_title = eu_act_title(soup)
+    if act_title:
+        return act_title  # an EUR-Lex act: its <title> is a file name
     h1s = soup.find_all("h1", limit=2)
     for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
         text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
@@ -125,6 +130,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         tag.decompose()
         removed += 1
     _print_numbering(soup)
+    join_eu_titles(soup)
     nest_section_headings(soup)
     removed += drop_contents_lists(soup)
     plain_headings_and_citations(soup)

@@ -191,6 +191,15 @@ def document_names(title: str, doc_key: str) -> list[str]:
     return [n for n in dict.fromkeys(names) if n and n not in _GENERIC_NAMES]
 
 
+def own_instrument_numbers(title: str | None, doc_key: str) -> set[str]:
+    """The instrument numbers (``2022/868``) that name this document: the first one its title
+    writes — an EU act's title opens with its own number and goes on to the acts it amends or
+    applies ("REGULATION (EU) 2022/868 … amending Regulation (EU) 2018/1724", "… for the application
+    of Regulation (EU) No 910/2014"), which are other documents — and any in its key."""
+    first = re.search(r"\d{1,4}/\d{1,4}", title or "")
+    return ({first.group(0)} if first else set()) | set(re.findall(r"\d{1,4}/\d{1,4}", doc_key or ""))
+
+
 class _Resolver:
     """Maps a normalised target to a section id of one tree."""
 
@@ -208,6 +217,7 @@ class _Resolver:
         self.own_names = set(re.findall(r"[A-Z]{2,6}", name))
         self.own_folded = set(document_names(tree.title, tree.doc_key))
         self.own_text = name
+        self.own_numbers = own_instrument_numbers(tree.title, tree.doc_key)
         # the kinds of instrument this document calls itself ("this Regulation", its title's "Act")
         self.self_kinds = {_kind_word(w) for w in re.findall(r"[A-Za-z]+", tree.title or "")}
         for s in tree.sections:
@@ -331,7 +341,7 @@ class _Resolver:
             return _kind_word(words[-1]) in self.self_kinds
         number = re.search(r"\d{1,4}/\d{1,4}", name)
         if number:
-            return number.group(0) in self.own_text
+            return number.group(0) in self.own_numbers
         return folded in self.own_folded or bool(set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names
                                                  and not folded.startswith("rfc "))
 
@@ -416,12 +426,23 @@ _PART_OF_RE = re.compile(r"^\s*(?:of|in|under)\s+(?:the\s+)?(?:Annex(?:es)?|Appe
 _OF_TITLE_RE = re.compile(r"^\s*(?:of|,)\s+(?P<name>title\s+\d{1,3}[A-Za-z]?)\b")
 
 
+# what EU acts write between an Article and the act it belongs to: "Article 5d(2), point (a), of …",
+# "Article 6(1), first subparagraph, point (c), of …", "Article 4, points (1) and (2), of …"
+_ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+_POINT = r"\((?:\d{1,3}|[a-z]{1,4})\)(?:\s?\((?:\d{1,3}|[ivx]{1,5})\))*"
+_QUALIFIER_RE = re.compile(
+    rf"(?:\s*,?\s*(?:{_ORDINAL}\s+(?:sub)?paragraph|points?\s+{_POINT}(?:\s*(?:,|and|or|to)\s*{_POINT})*))+\s*,?(?=\s)")
+
+
 def _after_chain(text: str, end: int) -> int:
     """Where the words after a reference go on once the references listed with it are skipped:
     in "Article 25(6) or Article 26(4) of Directive 95/46/EC" the document named after the last
     reference is the first one's too. ``end`` is where the first reference ends."""
     pos = end
     for _ in range(8):
+        q = _QUALIFIER_RE.match(text, pos)  # "Article 5d(2), point (a), of Regulation …"
+        if q:
+            pos = q.end()
         m = re.match(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+)", text[pos:pos + 12])
         ref = _KW_REF_RE.match(text, pos + m.end()) if m else None
         if ref is None or _keyword_prefix(ref.group("kw")) is None:
@@ -750,6 +771,7 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
     if len(numbers) != 1:
         return None
     after = text[m.end():m.end() + 80]
+    inner = None
     if prefix in _CONTAINER_PREFIXES and (inner := _INNER_AFTER_RE.match(after)):
         container = _normalise(numbers[0], prefix)
         number = re.sub(r"\s+", "", inner.group("num"))
@@ -761,6 +783,10 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
         end = m.end() + outer.end()
     else:
         return None
+    if prefix == "article" and inner is not None and inner.group("kw").lower().startswith("paragraph") \
+            and number.isdigit():  # "Article 3, paragraph 5": the Article's paragraph, article-3(5)
+        target = f"{container}({number})"
+        return " ".join(text[m.start():end].split()), target, resolver.resolve(target), end, None
     container_id = resolver.resolve(container)
     if container_id is None and prefix == "":
         if outer_prefix == "title" and not resolver.is_own(f"title {outer.group('num')}"):

@@ -272,5 +272,19 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
         path = _label_path(comps)
         if parent and len(path) == 1 and path[0].startswith("("):
             path = parent.path + path
+        elif _is_article_paragraph(m, comps, parent):
+            path = parent.path + [f"({path[0]})"]  # "1.   text" of Article 5 → article-5(1)
         return path, _id_from_path(path)
     return [], _slug(m.title)
+
+
+_ARTICLE_PART = re.compile(r"article-[0-9]+[a-z]*")
+
+
+def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent: _Open | None) -> bool:
+    """A bare number label (``1.   The Commission shall …``) directly under an Article is that
+    Article's numbered paragraph, cited ``Article 5(1)`` as EU acts write it; its id is
+    ``article-5(1)``, as the legislation-XML converters name Akoma Ntoso and CLML paragraphs."""
+    return (m.kind == "label" and len(comps) == 1 and comps[0][0] == "num" and parent is not None
+            and bool(parent.path) and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
+            and comps[0][1].isdigit())

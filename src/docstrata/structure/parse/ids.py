@@ -31,6 +31,11 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
         body_one = None not in containers and any(back) and back.count(False) == 1
         bare_kept = False
         for pos, container, in_back in zip(group, containers, back):
+            if container is not None and sid.startswith(container + "("):
+                # article-23(1) twice inside Article 23 (its paragraph 1, then a footnote's "(1)"):
+                # qualifying by the Article says nothing; the first keeps the id, the rest get "-2"
+                bare_kept = True
+                continue
             if (container is None or body_one and not in_back) and not bare_kept:
                 bare_kept = True
             elif container is not None:
@@ -122,7 +127,10 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
         if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
-    if s.number and s.number not in out and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number):
+    # a paragraph's bare number ("4" of article-7(4)) cites nothing alone: "§ 4" is a section sign
+    paragraph = bool(m) and bool(m.group(3)) and bool(re.fullmatch(r"\d{1,3}[a-z]?", s.number or ""))
+    if s.number and s.number not in out and not paragraph \
+            and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number):
         out.append(s.number.rstrip("."))
     if undeduped:
         return []  # a second "3.3.3" ("-2"): citing its number names the first one

@@ -24,6 +24,7 @@ from .patterns import (
     _KW_ANON,
     _NUM,
     _FENCE_RE,
+    _FINITE_VERBS,
     _FIRST_ROMAN_OR_LETTER_RE,
     _FUNCTION_WORDS,
     _ITEM_RE,
@@ -217,6 +218,8 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     if not rest.strip() and any(k.startswith("kw:") for k, _, _ in comps):
         rest, end = _title_below(lines, i)
     title, is_heading = _title_of(rest)
+    if end > i + 1 and not is_heading:  # a long title below its label (:func:`_title_below`): all of it
+        title, is_heading = _plain(rest), True
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
@@ -224,8 +227,9 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
 
 def _title_below(lines: list[str], i: int) -> tuple[str, int]:
     """(title, end) for a keyword label alone on line ``i`` ("SECT 2A", "Article 5"): the line
-    directly below is its title when it reads as one (short, capitalised, no label of its own)
-    and a blank line or the end follows it; otherwise no title."""
+    directly below is its title when it reads as one (short, capitalised, no label of its own;
+    or, up to 25 words, in capitals or with no verb and no closing punctuation) and a blank line
+    or the end follows it; otherwise no title."""
     if i + 1 >= len(lines) or not lines[i + 1].strip() or i + 2 < len(lines) and lines[i + 2].strip():
         return "", i + 1
     below = lines[i + 1].strip()
@@ -233,7 +237,16 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
             or not re.match(r"^[A-ZÄÖÜ“\"'‘]", below):
         return "", i + 1
     title, is_heading = _title_of(below)
-    return (below, i + 2) if is_heading and len(below.split()) <= 12 else ("", i + 1)
+    if is_heading and len(below.split()) <= 12:
+        return below, i + 2
+    words = below.split()
+    if len(words) <= 25 and not re.search(r"[.;:,]$", below) and (
+            below.upper() == below or not any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", below))):
+        # an EU Article's or Chapter's title may be long ("Reporting of wallet-relying parties to
+        # supervisory authorities established under Article 51 of …"): a line in capitals, or one
+        # with no finite verb and no closing punctuation, is a title, never prose
+        return below, i + 2
+    return "", i + 1
 
 
 def _nummer_under_absatz(comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker],
