@@ -68,21 +68,28 @@ def toc_truth(text: str) -> tuple[list[dict], int, int]:
         elif out:  # a wrapped title
             out[-1]["title"] += " " + re.sub(r"\s*(?:\.\s?){2,}\s*\d+\s*$", "", ln.strip())
         end = i
-    index = {sr.norm_number(t["number"]).removeprefix("appendix"): k for k, t in enumerate(out)}
+    def key(number: str) -> str:  # "Appendix A" and "A.1" share the letter
+        return re.sub(r"^appendix\s*", "", number, flags=re.I).lower()
+
+    index = {key(t["number"]): k for k, t in enumerate(out)}
     for t in out:
-        n = sr.norm_number(t["number"]).removeprefix("appendix")
+        n = key(t["number"])
         t["parent_index"] = index.get(n.rsplit(".", 1)[0]) if "." in n else None
     return out, start, end
 
 
 def rfc_title(text: str) -> str:
-    """The RFC's own title: the first centred line after the header block."""
+    """The RFC's own title: the first block of lines after the header block (one line, or a
+    title wrapped onto two or three)."""
     lines = text.lstrip("\n\f").split("\n")
     i = next((k for k, ln in enumerate(lines) if not ln.strip()), 0)
-    for ln in lines[i:i + 8]:
-        if ln.strip():
-            return ln.strip()
-    return ""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    block = []
+    while i < len(lines) and lines[i].strip():
+        block.append(lines[i].strip())
+        i += 1
+    return " ".join(block)
 
 
 def run(path: Path, verbose: bool = False) -> dict:
@@ -105,8 +112,7 @@ def run(path: Path, verbose: bool = False) -> dict:
     for s in tree.sections:
         if s.start_line and s.start_line <= at:
             holder = s
-    toc_refs = sum(1 for x in tree.cross_references if holder and x.source_section_id == holder.section_id
-                   and not is_contents_section(holder)) if holder else 0
+    toc_refs = sum(1 for x in tree.cross_references if holder and x.source_section_id == holder.section_id)
     toc_contents = int(bool(holder and is_contents_section(holder)))
     want = " ".join(re.findall(r"\w+", rfc_title(text).lower()))
     title_ok = int(" ".join(re.findall(r"\w+", tree.title.lower())) == want)
