@@ -33,6 +33,9 @@ def plain_text_title(text: str) -> str | None:
     not numbered ("1. SAFETY" is a heading) and is followed by a blank line or the end; else
     ``None`` (the caller falls back to the file stem). Capitals alone are not enough for a line
     that runs into the next one: that is a shouted sentence, not a title."""
+    centred = memo_header_title(text)
+    if centred:
+        return centred
     lines = text.lstrip("\n").split("\n", 2)
     first = lines[0].strip()
     if not first or len(first) > 120 or (len(lines) > 1 and lines[1].strip()):
@@ -43,6 +46,46 @@ def plain_text_title(text: str) -> str | None:
     if len(first.split()) < 2 and len(letters) < 6:
         return None
     return " ".join(first.split())
+
+
+_TWO_COLUMN_RE = re.compile(r"^\S.*?\S {3,}\S.*$")
+
+
+def memo_header_title(text: str) -> str | None:
+    """The title of a memo laid out as RFCs and Internet-Drafts are: a header block at the top
+    whose lines mostly run in two columns (``Request for Comments: 6749          Microsoft``), then,
+    after blank lines, the title centred on the page (one line or several, ``The OAuth 2.0
+    Authorization Framework``); ``None`` when the text does not open so. The page width is the
+    header block's widest line; two of its lines or more run in two columns and each other stands
+    in one of them alone (``Category: Standards Track``; a further author, the date); a title line is indented and its middle lies within 6
+    columns of the page's."""
+    lines = text.replace("\f", "\n").lstrip("\n").split("\n")[:60]
+    header: list[str] = []
+    for ln in lines:
+        if not ln.strip():
+            break
+        header.append(ln.rstrip())
+    width = max((len(ln) for ln in header), default=0)
+    # a right-column line alone (the third author, the date) ends at the page's right edge
+    two = sum(1 for ln in header if _TWO_COLUMN_RE.match(ln))
+    one_sided = sum(1 for ln in header if not _TWO_COLUMN_RE.match(ln) and (
+        not ln[:1].isspace() and len(ln) <= width * 0.6  # a left-column line alone ("Category: …")
+        or len(ln) >= width - 2 and len(ln) - len(ln.lstrip()) >= width // 3))  # a right one
+    if two < 2 or two + one_sided < len(header):
+        return None
+    k = len(header)
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    title: list[str] = []
+    while k < len(lines) and lines[k].strip():
+        ln = lines[k].rstrip()
+        indent = len(ln) - len(ln.lstrip())
+        if indent < 1 or abs((indent + len(ln)) / 2 - width / 2) > 6:
+            return None
+        title.append(ln.strip())
+        k += 1
+    joined = " ".join(" ".join(title).split())
+    return joined if title and len(title) <= 3 and len(joined) <= 200 else None
 
 
 _INLINE_TAG_RE = re.compile(r"</?(?:span|font)\b[^>]*>|<a\s+(?:name|id)=[\"'][^\"']*[\"']\s*/?>(?:</a>)?", re.I)

@@ -117,6 +117,22 @@ def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
     return False
 
 
+# a registry and its registration template (RFC "IANA Considerations"): field names, not terms
+_FORM_SECTION_RE = re.compile(r"\b(?:IANA\s+considerations|regist(?:ry|ries)|(?:registration\s+)?templates?)\b", re.I)
+
+
+def _is_form_section(s: Section, by_id: dict[str, Section]) -> bool:
+    """This section or an ancestor is titled as a registry or a registration template."""
+    cur: Section | None = s
+    for _ in range(8):
+        if cur is None:
+            return False
+        if _FORM_SECTION_RE.search(cur.title):
+            return True
+        cur = by_id.get(cur.parent_id) if cur.parent_id else None
+    return False
+
+
 # A paragraph ending like this certainly continues in limbs (the next paragraph is taken even when it
 # is only a limb's bare label); _INTRO_END_RE ("… means", "… who") only says limbs may follow.
 _OPENS_LIMBS_RE = re.compile(r"(?:[—–:]|\bfollowing\W*)\s*$")
@@ -202,7 +218,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, tree)
-        found = _find_at(body, in_defs)
+        found = _find_at(body, in_defs, _is_form_section(s, by_id))
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             pairs = {(t, d) for _, t, d in found}
@@ -328,9 +344,10 @@ def leading_defined_term(text: str) -> str | None:
     return term if _plausible_term(term, quoted=True) else None
 
 
-def _find_at(body: str, in_defs: bool) -> list[tuple[int, str, str]]:
+def _find_at(body: str, in_defs: bool, in_form: bool = False) -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of each definition in ``body``, in text order; the unquoted
-    forms only ``in_defs`` (a definitions section or block)."""
+    forms only ``in_defs`` (a definitions section or block); no hanging list ``in_form`` (a
+    registry's registration template: its lines name a form's fields)."""
     found: list[tuple[int, str, str]] = []
     pattern = _LOOSE_RE if in_defs else _STRICT_RE
     for m in pattern.finditer(body):
@@ -352,6 +369,8 @@ def _find_at(body: str, in_defs: bool) -> list[tuple[int, str, str]]:
         term = m.group("term").strip(" *_`")
         if _plausible_term(term, marked=True):
             found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
+    if not in_defs and not in_form:  # "OAuth defines four roles:" and term lines, each defined below
+        found += [e for e in _hanging_list_entries(body) if not any(abs(p - e[0]) < 3 for p, _, _ in found)]
     if in_defs:
         for m in _HANGING_RE.finditer(body):  # RFC-style "Term" line, definition indented below it
             if len(m.group("ind2").expandtabs()) < len(m.group("ind").expandtabs()) + 4:
@@ -391,6 +410,63 @@ def _find_at(body: str, in_defs: bool) -> list[tuple[int, str, str]]:
                         found.append((0, t, definition))
     found.sort(key=lambda x: x[0])
     return found
+
+
+_HANGING_TERM_RE = re.compile(r"^(?P<ind>[ \t]*)(?P<term>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,4}"
+                              r"(?: \([A-Za-z][\w-]{0,14}\))?)[ \t]*$")
+
+
+def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
+    """A hanging definition list outside a definitions section, as RFCs write them (RFC 6749
+    §1.1: "OAuth defines four roles:", then ``resource owner`` on a line of its own and its
+    definition indented below it): two or more entries in a row at one indentation, introduced by
+    a paragraph ending in a colon. A term is a phrase of words alone (no ``client_id`` or other
+    notation, no colon: a registration template's ``Parameter name:`` is a form field); its
+    definition is a sentence, indented at least two columns deeper, opening with a capital letter
+    and not with a status word in capitals (``REQUIRED.``: a protocol parameter's description)."""
+    lines = body.split("\n")
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln) + 1)
+    out: list[tuple[int, str, str]] = []
+    run: list[tuple[int, str, str]] = []
+    run_indent = None
+    intro = False
+    i = 0
+
+    def close() -> None:
+        if intro and len(run) >= 2:
+            out.extend(run)
+
+    while i < len(lines):
+        m = _HANGING_TERM_RE.match(lines[i])
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        ind = len(m.group("ind").expandtabs()) if m else -1
+        nind = len(nxt.expandtabs()) - len(nxt.expandtabs().lstrip())
+        if m and nxt.strip() and nind >= ind + 2 and (run_indent is None or ind == run_indent):
+            para = []
+            k = i + 1
+            while k < len(lines) and lines[k].strip() and \
+                    len(lines[k].expandtabs()) - len(lines[k].expandtabs().lstrip()) >= ind + 2:
+                para.append(lines[k].strip())
+                k += 1
+            text = " ".join(para)
+            first = text.split()[0].strip(".,;:")
+            if text[:1].isupper() and not (first.isupper() and len(first) > 1) and _CLOSED_RE.search(text) \
+                    and _plausible_term(m.group("term")):
+                if run_indent is None:
+                    prev = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
+                    intro = prev.rstrip().endswith(":")
+                run.append((offsets[i] + ind, m.group("term").strip(), text[:1500]))
+                run_indent = ind
+                i = k
+                continue
+        if lines[i].strip():
+            close()
+            run, run_indent, intro = [], None, False
+        i += 1
+    close()
+    return out
 
 
 _TABLE_ROW_RE = re.compile(r"(?m)^[ \t]*\|(?P<cells>.*)\|[ \t]*$")
@@ -595,6 +671,8 @@ def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
         if not quoted or inner[quoted[-1].end():].strip(" ,;.*_") or "\n" in inner:
             continue
         head = inner[:quoted[0].start()]
+        if _EXAMPLE_LEAD_RE.match(head):  # '(e.g., "Request for parameter: example")' shows an example
+            continue
         lead = head.rsplit(",", 1)[-1] if "," in head or ";" in head else head
         if not set(_lead_words(lead.rsplit(";", 1)[-1])) <= _LEAD_IN:
             continue
@@ -613,6 +691,7 @@ def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
     return out
 
 
+_EXAMPLE_LEAD_RE = re.compile(r"^\s*(?:e\.\s?g\.|for\s+example|for\s+instance|such\s+as)(?![\w])", re.I)
 _NAME_CONNECTORS = frozenset("of the and for on in de du des der van von".split())
 
 

@@ -818,9 +818,21 @@ def _ref(text: str, target: str, section_id: str | None, source: str | None,
 
 
 def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:
-    """Every reference made in ``tree``, per section (``source_section_id`` set), in document order."""
+    """Every reference made in ``tree``, per section (``source_section_id`` set), in document order.
+    A contents section (:func:`.contents.is_contents_section`: the document's own table of contents
+    or index) makes no references from its words: a plain-text contents line (``1.1.  Roles ....
+    6``) lists a section, it does not cite it. Only its markup links remain (a Markdown contents
+    list of ``[Title](#anchor)`` links), which the source itself writes as links."""
+    from .contents import is_contents_section
+
     out: list[CrossReference] = []
     for s in tree.sections:
+        if is_contents_section(s):
+            body = f"{s.heading}\n{s.text}" if s.heading else s.text
+            if "](" in body or "[[[#" in body:
+                links = _link_references(body, tree, _resolver(tree), s.section_id, _heading_spans(body))
+                out.extend(ref for _, ref in links if ref.section_id != s.section_id)
+            continue
         body = f"{s.heading}\n{s.text}" if s.heading else s.text
         for ref in find_cross_references(body, tree, s.section_id):
             if ref.section_id != s.section_id:  # a section's own label is not a reference

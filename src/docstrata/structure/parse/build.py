@@ -143,6 +143,11 @@ def _written_number(m: _Marker) -> str | None:
 
 def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
+    if m.flat:  # a plain-text table of contents, a memo's margin heading: top level, containing nothing
+        stack.clear()
+        return None
+    while stack and stack[-1].marker.flat:
+        stack.pop()
     if m.kind == "heading":
         return _heading_parent(m, stack)
     if m.kind == "label":

@@ -43,9 +43,10 @@ _LABEL_RE = re.compile(
     rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
     rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"
 )
-# "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces)
+# "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces);
+# 'A.1.  "client_id" Syntax' (RFC 6749): or with a quoted name, also after a wide gap only
 _FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)"
-                                       r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))\d(?=[\w-]*[A-Za-z])).*)$")
+                                       r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))(?:\d(?=[\w-]*[A-Za-z])|[\"“‘'][\w-]+[\"”’']\s)).*)$")
 _ITEM_RE = re.compile(rf"^(?P<label>\({_ITEM_INNER}\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
 _MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -57,7 +58,8 @@ _TOC_RE = re.compile(r"(?:[.…]\s?){4,}\s*(?:\d*|[ivxlc]{1,6}|[A-Z]{1,2}[-.]\d{
                      re.I)
 _TAG_RE = re.compile(r"<[^>]+>")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPH_RE = re.compile(r"[*_`]+")
+# emphasis marks; an underscore inside a word ("client_id") is part of it
+_EMPH_RE = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 # "Access and Use. Customer may …", "In general.—The Secretary shall …": a leading phrase.
 _LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\.)(.{2,80}?[.:])(?=\s|[—–]|--)")
@@ -85,6 +87,8 @@ class _Marker:
     style: str = ""  # item style: digit / lower / upper / roman / roman-upper
     value: int = 0  # item ordinal, for sequence checks
     marker_text: str = ""  # item label as written: "(a)", "12."
+    flat: bool = False  # a top-level section closed by the next marker: a plain-text "Table of Contents"
+    # line, a memo's unnumbered margin heading ("Abstract", "Authors' Addresses")
 
 
 @dataclass

@@ -94,6 +94,10 @@ def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
 
 def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
     markers: list[_Marker] = []
+    # a memo laid out as RFCs are: a plain-text table of contents, body text indented below
+    # unnumbered headings at the margin ("Abstract", "Status of This Memo", "Acknowledgments")
+    memo = not markdown_flavour and any(_CONTENTS_HEAD_RE.match(ln) and _contents_marker(lines, n, True)
+                                        for n, ln in enumerate(lines))
     fence: str | None = None
     prev_blank = True
     i = 0
@@ -118,7 +122,9 @@ def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
             i += 1
             continue
         marker = _heading_marker(lines, i, prev_blank) or _sign_marker(lines, i, prev_blank) \
-            or _label_marker(lines, i, markdown_flavour, prev_blank, markers)
+            or (None if markdown_flavour else _contents_marker(lines, i, prev_blank)) \
+            or _label_marker(lines, i, markdown_flavour, prev_blank, markers) \
+            or (_margin_heading_marker(lines, i, prev_blank) if memo else None)
         if marker is not None:
             markers.append(marker)
             i = marker.end
@@ -151,6 +157,44 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | Non
             level = 1 if u.group("ch")[0] == "=" else 2
             return _Marker(i, i + 2, "heading", line + "\n" + lines[i + 1], _plain(line), md_level=level)
     return None
+
+
+_CONTENTS_LINE_RE = re.compile(r"^[ \t]+(?:Appendix[ \t]+)?(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\.?[ \t]+\S")
+_CONTENTS_HEAD_RE = re.compile(r"^(?:table\s+of\s+contents|contents)\s*:?$", re.I)
+
+
+def _contents_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
+    """A plain-text document's own ``Table of Contents`` line (RFCs, plain-text manuals): at the
+    left margin, set apart by blank lines, with indented numbered entries below it (three of the
+    next five lines, dot leaders or none). It heads a section of its own, which ends at the next
+    marker (:func:`.build._find_parent` nests nothing under it), so the contents rows are a
+    contents section's text rather than the preamble's."""
+    line = lines[i]
+    if not prev_blank or line[:1].isspace() or not _CONTENTS_HEAD_RE.match(line.strip()):
+        return None
+    if i + 1 < len(lines) and lines[i + 1].strip():
+        return None
+    below = [ln for ln in lines[i + 1:i + 12] if ln.strip()][:5]
+    if sum(1 for ln in below if _CONTENTS_LINE_RE.match(ln)) < 3:
+        return None
+    return _Marker(i, i + 1, "heading", line, _plain(line), md_level=1, flat=True)
+
+
+_MARGIN_HEADING_RE = re.compile(r"^[A-Z][\w'’()/-]*(?: [\w'’()/&-]+){0,5}$")
+
+
+def _margin_heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
+    """An unnumbered heading of a memo (see :func:`_contents_marker`): a short line of words at the
+    left margin, set apart by a blank line on each side, whose next paragraph is indented
+    (``Abstract``, ``Status of This Memo``, ``Authors' Addresses``). Running headers and footers
+    run in columns (``RFC 6749   OAuth 2.0   October 2012``) and are never one."""
+    line = lines[i].rstrip()
+    if not prev_blank or not _MARGIN_HEADING_RE.match(line) or i + 2 >= len(lines) or lines[i + 1].strip():
+        return None
+    nxt = next((ln for ln in lines[i + 2:i + 6] if ln.strip()), "")
+    if not nxt[:2].isspace() or nxt[:2] != "  ":
+        return None
+    return _Marker(i, i + 1, "heading", lines[i], _plain(line), md_level=1, flat=True)
 
 
 def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: bool,
