@@ -454,12 +454,10 @@ def _after_chain(text: str, end: int) -> int:
 def _named_after_chain(text: str, end: int, before: str) -> str | None:
     """The document a reference ending at ``end`` names (:func:`_named_document`, generic names
     kept): right after it or before it, else in an ``of …`` after the references listed with it
-    (``Article 25(6) or Article 26(4) of Directive 95/46/EC``)."""
+    (``Article 25(6) or Article 26(4) of Directive 95/46/EC``) or after the last of them (``§87, §98, §99 BetrVG``)."""
     name = _named_document(text[end:end + 120], before, generic=True)
     tail = _after_chain(text, end) if name is None else end
-    if tail != end and re.match(r"\s*(?:of|in|under|,)\s", text[tail:tail + 8]):
-        name = _named_document(text[tail:tail + 120], "", generic=True)
-    elif tail != end:  # "§87, §98, §99 BetrVG": the act after the last one names them all
+    if tail != end:  # "… of Directive 95/46/EC", "§87, §98, §99 BetrVG": what follows the last names them all
         name = _named_document(text[tail:tail + 120], "", generic=True)
     return name
 
