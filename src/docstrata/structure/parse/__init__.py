@@ -89,9 +89,9 @@ def _items_taking_heading_ids(markers: list, sections: list) -> set[int]:
 def _pair_headings_with_bodies(sections: list) -> None:
     """Headings printed before their bodies (a PDF converter emitting ``# 1 Short title``,
     ``# 2 Commencement``, ``# 3 Definitions``, ``# 4 Notes`` and then the four bodies): a run of
-    three or more numbered sibling headings of which only the last has text, that text being
-    exactly as many paragraphs as there are headings, is re-paired in order, one paragraph per
-    heading. Any other count is no evidence of the pairing and is left as it is."""
+    three or more numbered sibling headings, numbered on by one, of which only the last has text,
+    that text being exactly as many paragraphs as there are headings, is re-paired in order, one
+    paragraph per heading. Any other count is no evidence of the pairing and is left as it is."""
     i = 0
     while i < len(sections):
         first = sections[i]
@@ -101,12 +101,23 @@ def _pair_headings_with_bodies(sections: list) -> None:
             j += 1
         if j - i >= 2 and j < len(sections):
             last = sections[j]
-            if last.heading and last.number and last.level == first.level and last.parent_id == first.parent_id:
+            if last.heading and last.number and last.level == first.level and last.parent_id == first.parent_id \
+                    and _consecutive([s.number for s in sections[i:j + 1]]):
                 paragraphs = [p.strip("\n") for p in re.split(r"\n[ \t]*\n", last.text) if p.strip()]
                 if len(paragraphs) == j - i + 1:
                     for s, text in zip(sections[i:j + 1], paragraphs):
                         s.text = "\n" + text + "\n"
         i = max(j, i + 1)
+
+
+def _consecutive(numbers: list[str | None]) -> bool:
+    """Whether written numbers count on by one in their last component (``1, 2, 3``; ``4.1, 4.2``):
+    the run of a publisher's headings, not a heading repeated (``1.1, 1.1, 1.1``) or a jump."""
+    parsed = [re.fullmatch(r"(.*?)(\d+)\.?", (n or "").strip()) for n in numbers]
+    if not all(parsed):
+        return False
+    return all(b.group(1) == a.group(1) and int(b.group(2)) == int(a.group(2)) + 1  # type: ignore[union-attr]
+               for a, b in zip(parsed, parsed[1:]))
 
 
 def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,
