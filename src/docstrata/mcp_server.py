@@ -866,7 +866,7 @@ async def _serve_http(server: MCPServer, host: str, port: int, token: str | None
                       allowed_hosts: list[str] | None = None) -> None:
     import uvicorn
 
-    app = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
+    app: Any = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
     if token:
         app = BearerTokenMiddleware(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")

@@ -453,7 +453,7 @@ _LEGS = None  # (pid, pool): the threads the semantic leg runs on (created at th
 _LEGS_LOCK = threading.Lock()
 
 
-_LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
+_LOAD: list = [0.0, True]  # (monotonic time of the last look, a core was free)
 
 
 def _core_free() -> bool:

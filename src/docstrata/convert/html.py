@@ -40,7 +40,7 @@ _CLASS_SPLIT = re.compile(r"[-_\s]+")
 
 
 @_quiet_xml_as_html
-def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str], dict]:
     from bs4 import BeautifulSoup
 
     from .html_marks import html_marks

@@ -24,6 +24,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -104,7 +105,7 @@ class ChunkFilter:
 _NUMERIC_PREFIX = re.compile(r"[.(]")
 
 
-def section_path(section_id: str, ancestors: list[str] = (), sections: list[str] = ()) -> list[str]:
+def section_path(section_id: str, ancestors: Sequence[str] = (), sections: Sequence[str] = ()) -> list[str]:
     """The section ids a chunk lies in, for the ``section`` filter: its own id, the other sections
     it holds text of, their ancestors, and the numeric prefixes of each id (``4.2.1`` → ``4``,
     ``4.2``; ``203(a)(1)`` → ``203``, ``203(a)``; ``article-17.2`` → ``article-17``), lower-cased."""
