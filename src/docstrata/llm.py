@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
-from .errors import ConfigError, ProviderError
+from .errors import ConfigError, LLMRequestError, ProviderError
 
 # Anthropic's contextual-retrieval prompt, word for word as published in the Anthropic cookbook
 # (skills/contextual-embeddings/guide.ipynb, "situate_context") and the "Introducing Contextual
@@ -191,17 +191,6 @@ def openai_client(provider: str, base_url: str | None = None, api_key_env: str |
         return sdk, sdk.AzureOpenAI(azure_endpoint=base_url, api_key=key, max_retries=0,
                                     api_version=api_version or DEFAULT_AZURE_API_VERSION)
     return sdk, sdk.OpenAI(api_key=key, base_url=openai_base_url(provider, base_url), max_retries=0)
-
-
-class LLMRequestError(ProviderError):
-    """One failed LLM request: ``status`` (HTTP code or None), ``rate_limited`` (HTTP 429),
-    ``retry_after`` (seconds the server asked us to wait, or None), ``retryable``."""
-
-    def __init__(self, model: str, reason: str, *, retryable: bool, status: int | None = None,
-                 retry_after: float | None = None):
-        super().__init__(model, reason, retryable=retryable, retry_after=retry_after)
-        self.status = status
-        self.rate_limited = status == 429
 
 
 def _status_error(model: str, status: int, headers: Any, sdk_message: str) -> LLMRequestError:

@@ -20,14 +20,10 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .errors import DocstrataError
+from .errors import DocstrataError, LockTimeout
 
 DEFAULT_TIMEOUT_S = 600.0
 _POLL_S = 0.1
-
-
-class LockTimeout(DocstrataError):
-    """Another process held the tool's ingest lock for longer than the timeout."""
 
 
 def _holder(path: Path) -> str:

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import QueryError  # defined in the error tree; importable from here as before
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_other_words,
@@ -54,10 +55,6 @@ from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
 from .telemetry import is_recording, query_attributes, span
-
-
-class QueryError(ValueError):
-    """An unusable query or search argument (empty query, top_k out of range, unknown mode)."""
 
 
 MODES = ("hybrid", "semantic", "keyword", "exact")
