@@ -85,6 +85,8 @@ class Prefetch:
             self._next[i] = self._pool.submit(contextvars.copy_context().run, self._fn, self._items[i])
 
     def get(self, i: int):
+        """``fn(items[i])``, computed ahead on the worker thread when overlapping (the next item is
+        started before this one is returned); raises what ``fn`` raised."""
         if not self._overlap:
             return self._fn(self._items[i])
         self._submit(i)

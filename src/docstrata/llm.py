@@ -129,6 +129,8 @@ class RetryPolicy:
     max_retry_after: float = 60.0
 
     def wait(self, retry_index: int, retry_after: float | None) -> float:
+        """Seconds to wait before retry ``retry_index`` (0-based): its delay, or the server's
+        ``retry_after`` when longer, capped at ``max_retry_after``."""
         delay = self.delays[retry_index]
         if retry_after is not None:
             delay = max(delay, min(retry_after, self.max_retry_after))
@@ -273,6 +275,8 @@ class AnthropicProvider:
                                            base_url=base_url, max_retries=0)
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
+        """:meth:`LLMProvider.situate` with the document as a cached prompt block, so the requests
+        for a document's other chunks read it from Anthropic's prompt cache."""
         content = [
             {"type": "text", "text": DOCUMENT_CONTEXT_PROMPT.format(doc_content=document),
              "cache_control": {"type": "ephemeral"}},
@@ -324,6 +328,7 @@ class OpenAIProvider:
                                                 api_version=api_version)
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
+        """:meth:`LLMProvider.situate` as one user message (document prompt, then the chunk)."""
         prompt = DOCUMENT_CONTEXT_PROMPT.format(doc_content=document) + CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)
         return self.complete(prompt, max_tokens, timeout)
 

@@ -159,6 +159,8 @@ class QueryAnalysis:
 
 
 def analyze_query(query: str) -> QueryAnalysis:
+    """What the exact leg reads from ``query``, computed once per search: section, term and
+    document keys, quoted phrases, identifiers, value key, whether it names a section, other words."""
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
                          query_identifiers(query), value_key(query), query_names_section(query),
                          query_document_keys(query), query_other_words(query))

@@ -99,6 +99,7 @@ class ChunkFilter:
 
     @property
     def empty(self) -> bool:
+        """Whether the filter allows every chunk (no document, section, metadata or id condition)."""
         return self.doc_keys is None and self.section is None and not self.metadata and self.chunk_ids is None
 
 
@@ -159,6 +160,7 @@ def prepare_chunk(chunk: Chunk) -> Chunk:
 
 
 def document_entry_key(doc_key: str) -> str:
+    """The meta-table key under which a document's :class:`DocumentEntry` is stored."""
     return f"doc:{doc_key}"
 
 
@@ -168,6 +170,7 @@ def write_document_entry(store: "Store", entry: DocumentEntry) -> None:
 
 
 def clear_document_entry(store: "Store", doc_key: str) -> None:
+    """Forget a document's entry (an empty meta value reads as none)."""
     store.set_meta(document_entry_key(doc_key), "")
 
 
@@ -258,14 +261,17 @@ class Store(Protocol):
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
         """Add entries to the embedding cache."""
 
-    def get_meta(self, key: str) -> str | None: ...
+    def get_meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the store's meta table, or None."""
 
-    def set_meta(self, key: str, value: str) -> None: ...
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in the meta table (dimension, schema version, document entries)."""
 
     def flush(self) -> None:
         """Make every write durable and visible to searches."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the connection or files; the store is not used afterwards."""
 
 
 def record_or_check_dimension(store: "Store", backend: str, where: str, schema_version: str) -> None:

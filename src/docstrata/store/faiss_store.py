@@ -63,6 +63,8 @@ class FaissStore(EmbeddedStore):
             pass  # a read-only folder only costs the next process the build
 
     def flush(self) -> None:
+        """Flush as the embedded store does; when that wrote a new generation, bring the built FAISS
+        index up to date and save it beside the vectors (a rebuild saves itself)."""
         with self._lock:
             before = self._generation
             super().flush()
