@@ -206,7 +206,7 @@ def _plain_error(model: str, message: str, retryable: bool) -> LLMRequestError:
     return LLMRequestError(model, message, retryable=retryable)
 
 
-def request_url(exc: Exception) -> str | None:
+def request_url(exc: Any) -> str | None:
     """The URL an SDK / httpx error was for (scheme, host, port and path; no query), or None."""
     try:
         url = exc.request.url  # httpx.Request, kept by the openai and anthropic SDK errors
@@ -277,7 +277,7 @@ class AnthropicProvider:
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         """:meth:`LLMProvider.situate` with the document as a cached prompt block, so the requests
         for a document's other chunks read it from Anthropic's prompt cache."""
-        content = [
+        content: list[dict] = [
             {"type": "text", "text": DOCUMENT_CONTEXT_PROMPT.format(doc_content=document),
              "cache_control": {"type": "ephemeral"}},
             {"type": "text", "text": CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)},
