@@ -144,7 +144,12 @@ def test_choice_of_embedder_and_fast_clear_errors(server, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     looked_up: list[str] = []  # a trip to a hub starts with a name lookup (18 s, before, when offline)
     real_getaddrinfo = socket.getaddrinfo
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: looked_up.append(host) or real_getaddrinfo(host, *a, **k))
+
+    def getaddrinfo(host, *args, **kwargs):
+        looked_up.append(host)
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
         make_embedder("text-embedding-3-small")  # OpenAI's name: OpenAI, not Hugging Face
     with pytest.raises(ConfigError, match="embedding_provider"):
