@@ -1,4 +1,15 @@
-"""Shared fixtures. Every test runs offline: the hub is disabled and sockets may only reach 127.0.0.1."""
+"""Shared fixtures. Every test runs offline: the hub is disabled and sockets may only reach 127.0.0.1.
+
+Environment variables the suite reads (each test that needs one skips, saying which, when it is unset):
+
+``DOCSTRATA_SHARED_DATA``  the shared evaluation data (default ``../shared/data`` beside the checkout)
+``DOCSTRATA_RFC_DIR``      whole plain-text RFCs (``rfc6749.txt`` …) fetched from public repositories
+                           that vendor them; too large to keep here (``tests/test_rfc_text.py``,
+                           ``bench/rfc_text.py``)
+``DOCSTRATA_EURLEX_DIR``   EUR-Lex XHTML acts too large to keep here, e.g. ``32024R2981.html``
+                           (``tests/test_eurlex_html.py``; source in ``tests/fixtures/eurlex/NOTICE.md``)
+``DOCSTRATA_SCREENSHOTS``  where ``tests/test_ui_browser.py`` writes its screenshots (default: the temp folder)
+"""
 
 from __future__ import annotations
 
@@ -31,6 +42,19 @@ def shared_data(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"{p} is absent: the shared evaluation data is not on this machine")
     return p
+
+
+def external_file(env_var: str, name: str, what: str) -> Path:
+    """``$env_var/name``, a file too large (or not licensed) to keep in the repository, or skip the
+    test saying which variable to set (unset) or which file is missing (set, file absent). ``what``
+    says what the file is, for the skip reason."""
+    folder = os.environ.get(env_var)
+    if not folder:
+        pytest.skip(f"${env_var} is unset: point it at a folder holding {name} ({what}) to run this test")
+    path = Path(folder) / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent: ${env_var} must hold {name} ({what})")
+    return path
 
 
 _real_connect = socket.socket.connect

@@ -381,6 +381,7 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
                                                                        'prints {"query_id", "query", "results", "definitions", '
                                                                        '"confidence", "notices"} per line'),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
+    """The ``search`` command (its help text is ``_SEARCH_HELP``)."""
     _setup()
     _start_trace(trace)
     from .errors import DocstrataError

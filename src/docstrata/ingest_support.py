@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 
@@ -71,14 +72,12 @@ class Prefetch:
 
     def __init__(self, fn, items: list, overlap: bool):
         self._fn, self._items, self._overlap = fn, items, overlap and len(items) > 1
-        self._pool = None
-        self._next: dict[int, object] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._next: dict[int, Future] = {}
 
     def _submit(self, i: int) -> None:
         if i < len(self._items) and i not in self._next:
             if self._pool is None:
-                from concurrent.futures import ThreadPoolExecutor
-
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docstrata-parse")
             import contextvars
 
@@ -86,6 +85,8 @@ class Prefetch:
             self._next[i] = self._pool.submit(contextvars.copy_context().run, self._fn, self._items[i])
 
     def get(self, i: int):
+        """``fn(items[i])``, computed ahead on the worker thread when overlapping (the next item is
+        started before this one is returned); raises what ``fn`` raised."""
         if not self._overlap:
             return self._fn(self._items[i])
         self._submit(i)

@@ -139,6 +139,7 @@ class _Pages(_Out):
 
 
 class DefinitionRef(_Pages):
+    """A defined term the results use, with its definition and where it is defined."""
     term: str
     definition: str
     document: str
@@ -196,6 +197,7 @@ class SearchHit(_Pages):
 
 
 class SearchOutput(_Out):
+    """A search's hits, best first, with the definitions they use and how confident the match is."""
     results: list[SearchHit]
     definitions: list[DefinitionRef] = Field(default_factory=list)
     confidence: ConfidenceOut
@@ -204,6 +206,7 @@ class SearchOutput(_Out):
 
 
 class SectionOutput(_Pages):
+    """One page of a section's text (or of the whole document); follow next_cursor for the next page."""
     document: str
     section_id: str = Field(description="'' when the whole document was read")
     title: str = ""
@@ -218,6 +221,7 @@ class SectionOutput(_Pages):
 
 
 class NeighbourChunk(_Pages):
+    """A chunk of the document around the one asked for."""
     chunk_id: str
     section_id: str
     location: str
@@ -226,12 +230,14 @@ class NeighbourChunk(_Pages):
 
 
 class NeighboursOutput(_Out):
+    """The chunk asked for with its neighbours, in document order."""
     document: str
     chunks: list[NeighbourChunk]
     truncated: bool = False
 
 
 class DocumentOut(_Out):
+    """One indexed document: its key, title and what was detected at ingest."""
     doc_key: str = Field(description="Pass as 'document' to the other tools")
     title: str
     summary: str = ""
@@ -246,12 +252,14 @@ class DocumentOut(_Out):
 
 
 class DocumentsOutput(_Out):
+    """A page of the indexed documents; pass next_offset as offset for the next page."""
     documents: list[DocumentOut]
     total: int
     next_offset: int | None = None
 
 
 class DefinitionHit(_Pages):
+    """One definition of the term, with the section it is written in and the part of the document it governs."""
     term: str
     definition: str
     document: str
@@ -264,11 +272,13 @@ class DefinitionHit(_Pages):
 
 
 class DefinitionOutput(_Out):
+    """Every definition of the term, each document's in document order."""
     term: str
     definitions: list[DefinitionHit]
 
 
 class RecordHit(_Out):
+    """One structured record: its id, text, scores (when searched) and metadata fields."""
     id: str
     content: str
     score: float | None = Field(default=None, description=_SCORE + "; null for a record fetched by id")
@@ -287,6 +297,7 @@ class RecordHit(_Out):
 
 
 class RecordSearchOutput(_Out):
+    """A record search's hits, best first, with how confident the match is."""
     results: list[RecordHit]
     definitions: list[DefinitionRef] = Field(default_factory=list)
     confidence: ConfidenceOut
@@ -866,7 +877,7 @@ async def _serve_http(server: MCPServer, host: str, port: int, token: str | None
                       allowed_hosts: list[str] | None = None) -> None:
     import uvicorn
 
-    app = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
+    app: Any = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
     if token:
         app = BearerTokenMiddleware(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")

@@ -336,13 +336,17 @@ class Chunk(Paged):
 
     @property
     def contextualized_content(self) -> str:
+        """The text the keyword and dense indices read: the situating ``context``, a blank line, the
+        content (the content alone without a context)."""
         return f"{self.context}\n\n{self.content}" if self.context else self.content
 
     @property
     def content_sha256(self) -> str:
+        """SHA-256 (hex) of ``content``, the change check of an ingest."""
         return sha256_text(self.content)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values, plus ``contextualized_content``; :meth:`from_dict` reads it back."""
         d = self._as_dict()
         d["contextualized_content"] = self.contextualized_content
         return d
@@ -363,6 +367,7 @@ class Chunk(Paged):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Chunk":
+        """A :class:`Chunk` from :meth:`to_dict`'s output (``contextualized_content`` is derived, so ignored)."""
         d = dict(d)
         d.pop("contextualized_content", None)
         d["cross_references"] = [CrossReference(**x) for x in d.get("cross_references", [])]
@@ -591,10 +596,12 @@ class SearchResult(Paged):
 
     @property
     def id(self) -> str:
+        """The chunk id (``doc_key#ordinal``), the id the other tools take."""
         return self.chunk_id
 
     @property
     def location(self) -> str:
+        """The section path as one line, outermost first: ``"Part II > 4. Fees > 4.2 Late payment"``."""
         return " > ".join(self.parent_chain)
 
     @property
@@ -603,6 +610,7 @@ class SearchResult(Paged):
         return self.pinpoint.start if self.pinpoint is not None else None
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values, plus ``id`` and ``location``."""
         d = self._as_dict()
         d["id"] = self.chunk_id
         d["location"] = self.location
@@ -673,18 +681,23 @@ class RecordResult:
 
     @property
     def source_path(self) -> str:
+        """The records file the record was read from (the name hierarchical results use)."""
         return self.source_file
 
     @property
     def chunk_id(self) -> str:
+        """The record id (the name hierarchical results use)."""
         return self.id
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values, plus ``source_path``."""
         d = asdict(self)
         d["source_path"] = self.source_file
         return d
 
     def format(self) -> str:
+        """Human/agent-readable text: the score line (when searched), id, source file, content and
+        metadata fields."""
         lines = []
         if self.score is not None:
             flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
@@ -727,6 +740,7 @@ class Confidence:
     unresolved: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values."""
         return asdict(self)
 
 
@@ -777,6 +791,7 @@ class SectionPage(Paged):
 
     @property
     def truncated(self) -> bool:
+        """Whether this page is part of a longer section: a next page exists or this one starts past 0."""
         return self.next_cursor is not None or self.offset > 0
 
     def __iter__(self):
@@ -789,12 +804,15 @@ class SectionPage(Paged):
         return self.chunks[i]
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field but the chunks as JSON-ready values, plus ``truncated``."""
         d = self._as_dict()
         d.pop("chunks")
         d["truncated"] = self.truncated
         return d
 
     def format(self, cursor_hint: str = "") -> str:
+        """Human/agent-readable text: source, location, section, the character range when paged, the
+        text; ``cursor_hint`` says how to ask for the next page."""
         head = [f"Source: {self.document}" + (f", {self.pages}" if self.pages else ""), f"Location: {self.location}",
                 f"Section: {self.section_id or '(whole document)'}"]
         end = self.offset + len(self.content)
@@ -830,14 +848,17 @@ class DocumentEntry:
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "DocumentEntry":
+        """A :class:`DocumentEntry` from :meth:`to_dict`'s output; unknown keys (a newer index's) are ignored."""
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in d.items() if k in known})
 
     def format(self) -> str:
+        """Human/agent-readable text: document key, title, type, language, size and ingest time."""
         lines = [f"Document: {self.doc_key}", f"Title: {self.title}"]
         facts = [f"type {self.file_type}" if self.file_type else "", f"language {self.language}" if self.language else "",
                  f"{self.section_count} sections" if self.section_count else "", f"{self.total_chunks} chunks",
@@ -892,7 +913,9 @@ class IngestReport:
 
     @property
     def failed(self) -> bool:
+        """Whether any file was skipped (``skipped`` names each with its reason)."""
         return bool(self.skipped)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values."""
         return asdict(self)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import QueryError  # defined in the error tree; importable from here as before
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_other_words,
@@ -54,10 +55,6 @@ from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
 from .telemetry import is_recording, query_attributes, span
-
-
-class QueryError(ValueError):
-    """An unusable query or search argument (empty query, top_k out of range, unknown mode)."""
 
 
 MODES = ("hybrid", "semantic", "keyword", "exact")
@@ -162,6 +159,8 @@ class QueryAnalysis:
 
 
 def analyze_query(query: str) -> QueryAnalysis:
+    """What the exact leg reads from ``query``, computed once per search: section, term and
+    document keys, quoted phrases, identifiers, value key, whether it names a section, other words."""
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
                          query_identifiers(query), value_key(query), query_names_section(query),
                          query_document_keys(query), query_other_words(query))
@@ -453,7 +452,7 @@ _LEGS = None  # (pid, pool): the threads the semantic leg runs on (created at th
 _LEGS_LOCK = threading.Lock()
 
 
-_LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
+_LOAD: list = [0.0, True]  # (monotonic time of the last look, a core was free)
 
 
 def _core_free() -> bool:

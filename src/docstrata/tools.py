@@ -517,6 +517,8 @@ class HierarchicalDocumentTool(_BaseTool):
 
     @property
     def contextualizer(self):
+        """The tool's contextualizer, made on first use from its config (an LLM one caches its
+        contexts beside an embedded index)."""
         if self._contextualizer is None:
             from .context import make_contextualizer
 
@@ -829,6 +831,7 @@ class HierarchicalDocumentTool(_BaseTool):
                              self._with_pages(list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
+        """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
 
     def _with_pages(self, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
@@ -950,6 +953,7 @@ class HierarchicalDocumentTool(_BaseTool):
                            notice=notice, **page_range(in_page))
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
+        """:meth:`get_section` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
 
     def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
@@ -969,6 +973,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return chunks[max(0, i - before): i + after + 1]
 
     async def aneighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+        """:meth:`neighbours` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.neighbours, chunk_id, before, after)
 
     def get_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
@@ -988,6 +993,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return []
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
+        """:meth:`get_definition` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_definition, term, document)
 
 
@@ -1180,6 +1186,7 @@ class VectorstoreTool(_BaseTool):
                             fused_score=score if fused is None else fused, pinned=pinned)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
+        """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
 
     def _write_file_entry(self, doc_key: str, n_records: int, warnings: list[str]) -> None:
@@ -1220,6 +1227,7 @@ class VectorstoreTool(_BaseTool):
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:
+        """:meth:`get_record` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_record, record_id, **kw)
 
 
@@ -1252,6 +1260,7 @@ class Toolset:
         return len(self.tools)
 
     def close(self) -> None:
+        """Close every tool's store."""
         for t in self.tools.values():
             t.close()
 

@@ -441,6 +441,7 @@ class VectorstoreToolConfig(_ToolBase):
 
     @property
     def resolved_vector_fields(self) -> list[str]:
+        """The record fields to embed: ``vector_fields``, else ``[vector_field]``, else none."""
         v = self.vector_fields if self.vector_fields is not None else self.vector_field
         if v is None:
             return []
@@ -471,6 +472,8 @@ class AgentConfig(BaseModel):
     notices: list[str] = Field(default_factory=list)
 
     def tool(self, name: str) -> HierarchicalDocumentToolConfig | VectorstoreToolConfig:
+        """The configured tool named ``name``. Raises :class:`ConfigError` naming the configured tools
+        when there is none."""
         for t in self.tools:
             if t.name == name:
                 return t

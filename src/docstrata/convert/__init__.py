@@ -27,7 +27,7 @@ Per format:
 * ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
   drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
-  ``<xref>``\ s printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked
+  ``<xref>`` elements printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked
   definitions (``xml2rfc``); any other XML is read as generic
   XML (``xml_generic``): element text as paragraphs, titled elements (``<section><title>``) as
   headings, with a warning naming its root — ingested, never refused, since tag semantics differ per

@@ -168,8 +168,9 @@ def parse_xml(data: bytes, doc_key: str):
         raise ConversionError(doc_key, f"malformed XML{line}: {e.msg if hasattr(e, 'msg') else e}") from None
 
 
-def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
-    """USLM / Akoma Ntoso / CLML bytes → ``(markdown, title, warnings)``.
+def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str], dict]:
+    """USLM / Akoma Ntoso / CLML bytes → ``(markdown, title, warnings, marks)``; ``marks`` holds
+    the element ids as ``anchors`` and ``heading_levels: True`` (the levels are the XML's own).
 
     Raises :class:`ConversionError` for malformed XML or an XML schema other than these three
     (the reason names the root element and namespace found).

@@ -280,6 +280,7 @@ class KeywordIndex:
 
     @property
     def writer(self):
+        """The Tantivy index writer, opened on first use with :func:`writer_threads`' threads and heap."""
         if self._writer is None:
             threads, heap = writer_threads()
             self._writer = self.index.writer(heap_size=heap, num_threads=threads)
@@ -294,9 +295,11 @@ class KeywordIndex:
         self.writer.delete_documents_by_term("doc_key", doc_key)
 
     def delete_chunk(self, chunk_id: str) -> None:
+        """Queue the deletion of ``chunk_id``'s document; visible after :meth:`commit`."""
         self.writer.delete_documents_by_term("chunk_id", chunk_id)
 
     def clear(self) -> None:
+        """Queue the deletion of every document; visible after :meth:`commit`."""
         self.writer.delete_all_documents()
 
     def commit(self) -> None:
@@ -308,6 +311,7 @@ class KeywordIndex:
             self.index.reload()
 
     def num_docs(self) -> int:
+        """The number of documents (chunks) the committed index holds."""
         return self.index.searcher().num_docs
 
     def _restrict(self, q, doc_keys=None, chunk_ids=None):

@@ -24,6 +24,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -98,13 +99,14 @@ class ChunkFilter:
 
     @property
     def empty(self) -> bool:
+        """Whether the filter allows every chunk (no document, section, metadata or id condition)."""
         return self.doc_keys is None and self.section is None and not self.metadata and self.chunk_ids is None
 
 
 _NUMERIC_PREFIX = re.compile(r"[.(]")
 
 
-def section_path(section_id: str, ancestors: list[str] = (), sections: list[str] = ()) -> list[str]:
+def section_path(section_id: str, ancestors: Sequence[str] = (), sections: Sequence[str] = ()) -> list[str]:
     """The section ids a chunk lies in, for the ``section`` filter: its own id, the other sections
     it holds text of, their ancestors, and the numeric prefixes of each id (``4.2.1`` → ``4``,
     ``4.2``; ``203(a)(1)`` → ``203``, ``203(a)``; ``article-17.2`` → ``article-17``), lower-cased."""
@@ -158,6 +160,7 @@ def prepare_chunk(chunk: Chunk) -> Chunk:
 
 
 def document_entry_key(doc_key: str) -> str:
+    """The meta-table key under which a document's :class:`DocumentEntry` is stored."""
     return f"doc:{doc_key}"
 
 
@@ -167,6 +170,7 @@ def write_document_entry(store: "Store", entry: DocumentEntry) -> None:
 
 
 def clear_document_entry(store: "Store", doc_key: str) -> None:
+    """Forget a document's entry (an empty meta value reads as none)."""
     store.set_meta(document_entry_key(doc_key), "")
 
 
@@ -257,14 +261,17 @@ class Store(Protocol):
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
         """Add entries to the embedding cache."""
 
-    def get_meta(self, key: str) -> str | None: ...
+    def get_meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the store's meta table, or None."""
 
-    def set_meta(self, key: str, value: str) -> None: ...
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in the meta table (dimension, schema version, document entries)."""
 
     def flush(self) -> None:
         """Make every write durable and visible to searches."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the connection or files; the store is not used afterwards."""
 
 
 def record_or_check_dimension(store: "Store", backend: str, where: str, schema_version: str) -> None:

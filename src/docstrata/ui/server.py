@@ -100,6 +100,8 @@ class PlaygroundServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
+        """The page's address, with the access token in its fragment (never sent to the server in a
+        request line or a log)."""
         host, port = self.server_address[:2]
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{port}/" + (f"#token={quote(self.token)}" if self.token else "")

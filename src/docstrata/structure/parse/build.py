@@ -36,7 +36,7 @@ def _id_from_path(path: list[str]) -> str:
 
 # This document's own container ranks, where its layout overrides the keyword table (:mod:`.ranks`):
 # GDPR's "Section" holds its "Article"s (Chapter III > Section 3 > Article 17).
-_DOC_RANKS: ContextVar[dict[str, float]] = ContextVar("_DOC_RANKS", default={})
+_DOC_RANKS: ContextVar[dict[str, float]] = ContextVar("_DOC_RANKS", default={})  # noqa: B039 - never mutated: set() swaps it per document
 
 
 # Whether this document writes its containers only as plain labels (an HTML statute whose
