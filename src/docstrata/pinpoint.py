@@ -101,6 +101,18 @@ def item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
     return start, end
 
 
+def section_at(chunk: Chunk, pos: int) -> str:
+    """The deepest section of ``chunk`` whose text holds character ``pos`` of its content: of the
+    sections the chunk holds that can be found exactly (:func:`item_starts`), the one starting
+    last at or before ``pos`` (a sub-item starts after its parent, so the last start is the
+    deepest); the chunk's own section when none is found before ``pos``."""
+    best, at = chunk.section_id, -1
+    for sid, start in item_starts(chunk).items():
+        if at < start <= pos or (start == at and len(sid) > len(best)):
+            best, at = sid, start
+    return best
+
+
 def certain_item(chunk: Chunk, sid: str) -> tuple[str, tuple[int, int] | None]:
     """``sid`` and its span in ``chunk`` when it can be found exactly, else the nearest enclosing
     item that can (``article-17(3)`` for an unfound ``article-17(3)(b)``), else the chunk's own
