@@ -118,7 +118,8 @@ def _read_more(tool: str, r) -> str:
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
 # compact answers for agents, not a different meaning.
 _OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated", "pinpoint",
-             "cross_references", "definitions", "chunk_type", "document_title", *PAGE_FIELDS)
+             "cross_references", "definitions", "chunk_type", "document_title", "cited_by", "cited_by_total",
+             *PAGE_FIELDS)
 
 
 def compact(hit: dict[str, Any]) -> dict[str, Any]:
@@ -192,6 +193,10 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
             data["pinpoint"] = {"section_id": pin.section_id, "start": start, "end": end, "text": pin_text}
         if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
             data.pop("document_title", None)
+        if ref_cap <= 0 and isinstance(r, SearchResult):  # and, with the references, who cites the passage
+            data.pop("cited_by", None)
+            data.pop("cited_by_total", None)
+            r = replace(r, cited_by=[], cited_by_total=None)
         if isinstance(r, SearchResult):
             refs, total = _references(r, max(ref_cap, 0))
             followed = [x for x in refs if x.get("resolved")]

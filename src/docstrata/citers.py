@@ -213,11 +213,11 @@ def cited_by(store, doc_key: str, section_id: str) -> list[Citer]:
 
 
 def citer_ranking(store, named: list[str], words: list[str], limit: int,
-                  flt: ChunkFilter | None = None) -> list[str]:
+                  flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
     """The chunks citing the sections the chunks ``named`` start (a query's named provision),
     ranked by BM25 on the query's other ``words`` among themselves (the best match to "how much
     … fined" of Article 17's citers is Article 83(5)); those matching none of the words are left
-    out. At most ``limit`` ids."""
+    out. At most ``limit`` ``(chunk_id, BM25 score)`` pairs, best first."""
     if not named or not words:
         return []
     citing: list[str] = []
@@ -231,7 +231,7 @@ def citer_ranking(store, named: list[str], words: list[str], limit: int,
     within = ChunkFilter(doc_keys=flt.doc_keys if flt else None, section=flt.section if flt else None,
                          metadata=flt.metadata if flt else (), chunk_ids=tuple(citing))
     query = " ".join(w for w in words if re.search(r"\w", w))
-    return [cid for cid, _ in store.keyword_search(query, limit, flt=within)] if query else []
+    return store.keyword_search(query, limit, flt=within) if query else []
 
 
 def citer_page(citers: list[Citer], doc_key: str, section_id: str, limit: int = 20, cursor: str | None = None,
@@ -256,3 +256,36 @@ def citer_page(citers: list[Citer], doc_key: str, section_id: str, limit: int = 
         nxt = make_cursor(sum(len(f"{c.document}#{c.section_id}") + 1 for c in citers[:end]), listing, scope)
     return CitedByPage(doc_key, section_id, page, len(citers), first, nxt, notice)
 
+
+
+def citer_summaries(store, sections: list[tuple[str, str]], first: int = 3,
+                    per_section: int = 200) -> dict[tuple[str, str], tuple[int, list[Citer]]]:
+    """For each ``(doc_key, section_id)``: how many sections cite it and the first ``first`` of
+    them (own document first), for search answers. One exact-index look-up and one chunk fetch
+    for all of them; at most ``per_section`` citing chunks read per section."""
+    sections = list(dict.fromkeys(sections))
+    if not sections:
+        return {}
+    names = {doc: document_names_of(store, doc) for doc in dict.fromkeys(d for d, _ in sections)}
+    keys = {s: _cited_keys(s[0], s[1], names[s[0]]) for s in sections}
+    found = store.exact_lookup(list(dict.fromkeys(k for ks in keys.values() for k in ks)), limit=per_section)
+    ids_of = {s: list(dict.fromkeys(cid for k in ks for cid in found.get(k, []))) for s, ks in keys.items()}
+    chunks = {c.chunk_id: c for c in store.get_chunks(list(dict.fromkeys(i for ids in ids_of.values() for i in ids)))}
+    out: dict[tuple[str, str], tuple[int, list[Citer]]] = {}
+    for (doc, sid), ids in ids_of.items():
+        ordered = sorted((chunks[i] for i in ids if i in chunks), key=lambda c: (c.doc_key != doc, c.doc_key, c.ordinal))
+        citers = citers_of_chunks(ordered, doc, sid, names[doc])
+        out[(doc, sid)] = (len(citers), citers[:first])
+    return out
+
+
+def attach_cited_by(store, results: list, first: int = 3) -> None:
+    """Set ``cited_by`` (the first ``first`` citing sections, each ``{"document", "section_id",
+    "references"}``) and ``cited_by_total`` on each search result (in place), for the section
+    it cites (``section_id``: the pinpointed item when there is one)."""
+    summary = citer_summaries(store, [(r.source_path, r.section_id) for r in results], first)
+    for r in results:
+        total, citers = summary.get((r.source_path, r.section_id), (0, []))
+        r.cited_by_total = total or None  # left out of compact answers when nothing cites it
+        r.cited_by = [{"document": c.document, "section_id": c.section_id, "references": c.references}
+                      for c in citers]

@@ -580,6 +580,35 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
     print(escape_terminal(text))
 
 
+@app.command(name="cited-by")
+def cited_by(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
+             section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: "
+                                                        "'Article 17'"),
+             limit: int = typer.Option(20, "--limit", "-n", min=1, max=200, help="Citing sections per page"),
+             cursor: Optional[str] = CursorOpt, config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+             json_out: bool = typer.Option(False, "--json", help="The page as JSON (document, section_id, total, "
+                                                                 "offset, citers, next_cursor)")) -> None:
+    """Print the sections that cite a section (or a part of it), in its document and in the tool's
+    other documents, a page at a time: a page with more after it ends with the command that prints the next."""
+    _setup()
+    import shlex
+
+    from .tools import HierarchicalDocumentTool
+
+    _, page = _read(config, tool, HierarchicalDocumentTool,
+                    lambda t: t.cited_by(document, section_id, limit=limit, cursor=cursor))
+    if json_out:
+        print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
+        return
+    text = page.format()
+    if page.next_cursor:  # the API's read-on line names cursor=; the CLI's names --cursor
+        opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
+        text = text[: text.rindex("\n\n[more: ")] + (
+            f"\n\n[more: continue with: docstrata cited-by {shlex.quote(document)} {shlex.quote(section_id)}{opts} "
+            f"--limit {limit} --cursor {page.next_cursor}]")
+    print(escape_terminal(text))
+
+
 @app.command(name="get-record")
 def get_record(record_id: str = typer.Argument(..., help="The record's id, as search results show it (Id:)"),
                max_chars: Optional[int] = MaxCharsOpt, cursor: Optional[str] = CursorOpt,

@@ -83,6 +83,37 @@ class CrossReferenceHit(_Out):
                                                               "its own: target_section_id is the section holding it")
 
 
+class CitingSectionRef(_Out):
+    """A section that cites the hit's section; read all of them with *_cited_by."""
+
+    document: str
+    section_id: str
+    references: list[str] = Field(default_factory=list, description="The references as written there "
+                                                                     "('Articles 12 to 22')")
+
+
+class CiterOut(_Out):
+    """A section citing the one asked about (or a part of it: see cites)."""
+
+    document: str
+    section_id: str = Field(description="The citing section (the deepest holding the reference)")
+    chunk_id: str = Field(description="Read it with *_get_neighbours")
+    location: str = ""
+    references: list[str] = Field(default_factory=list)
+    cites: list[str] = Field(default_factory=list, description="Which ids of the asked section it cites")
+    excerpt: str = ""
+
+
+class CitedByOutput(_Out):
+    document: str
+    section_id: str
+    total: int = Field(description="How many sections cite it, in this and the other documents of the tool")
+    offset: int = 0
+    citers: list[CiterOut]
+    next_cursor: str | None = Field(default=None, description="Pass back as 'cursor' for the next page")
+    notice: str | None = None
+
+
 _SCORE = "The score the list is ordered by; never increases down the list"
 _SIM = "Cosine similarity of the query and this hit (-1..1), the scale of min_similarity_score"
 
@@ -193,6 +224,9 @@ class SearchHit(_Pages):
     content_chars: int = 0
     pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
                                                                    "chunk ('Art. 17(3)(b)'): section_id is that item")
+    cited_by: list[CitingSectionRef] = Field(default_factory=list, description="The first sections citing "
+                                             "section_id (own document first); *_cited_by lists them all")
+    cited_by_total: int | None = Field(default=None, description="How many sections cite section_id")
 
 
 class SearchOutput(_Out):
@@ -493,6 +527,18 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         text, data = await tools.run(tool, ctx, read_page)
         return _text_result(text, SectionOutput.model_validate(data))
 
+    async def cited_by(
+        document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown "
+                                       "in search results ('Source:'), or its file name or stem")],
+        section_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Section id or "
+                                         "citation, as get_section takes it ('article-17', 'Article 17', '4.2')")],
+        limit: Annotated[int, Field(ge=1, le=200, description="Citing sections per page")] = 20,
+        cursor: _Cursor = None,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, CitedByOutput]:
+        page = await tools.run(tool, ctx, tool.cited_by, document, section_id, limit=limit, cursor=cursor)
+        return _text_result(page.format(), CitedByOutput.model_validate(page.to_dict()))
+
     async def get_neighbours(
         chunk_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="A chunk id from search results ('Chunk:', 'id')")],
         before: Annotated[int, Field(ge=0, le=20, description="Chunks before it to include")] = 1,
@@ -551,6 +597,12 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                     description=_describe(cfg, "Returns how the documents define a term: one entry per document "
                                                "and scope, each saying where it applies (a definition 'In this "
                                                "title' governs that title only)."))
+    server.add_tool(cited_by, name=f"{name}_cited_by", title=f"What cites a section of {name}",
+                    annotations=_READ_ONLY,
+                    description=_describe(cfg, "Lists the sections that cite a section (or a part of it), in its "
+                                               "own document and in the tool's other documents, with the "
+                                               "references as written ('Articles 12 to 22' cites Article 17), "
+                                               "in pages with a cursor."))
     _add_list_documents(server, tools, tool)
 
 

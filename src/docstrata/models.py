@@ -555,6 +555,9 @@ class SearchResult(Paged):
     answers show that span with the lead-in of its enclosing items, the rest of the chunk left out
     (``content`` stays the whole chunk); its ``definitions_context`` and ``cross_references`` are
     those of the item and its lead-in. ``pinpoint_start`` is ``pinpoint.start``.
+    ``cited_by`` lists the first few sections that cite ``section_id`` (or a part of it), each
+    ``{"document", "section_id", "references"}`` (the reference texts as written there), and
+    ``cited_by_total`` how many do in all (:mod:`docstrata.citers`; ``*_cited_by`` pages through them).
     ``page_start`` … ``physical_page_end``: the pages of a paged source the
     chunk stands on (:class:`PageSpan`), ``None`` otherwise; :attr:`pages` cites them ("pp. 12–13").
     """
@@ -582,6 +585,8 @@ class SearchResult(Paged):
     truncated: bool = False
     content_chars: int = 0
     pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
+    cited_by: list[dict[str, Any]] = field(default_factory=list)  # the first sections citing section_id
+    cited_by_total: int | None = None  # how many sections cite section_id (None: none, or not looked up)
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -637,6 +642,10 @@ class SearchResult(Paged):
         if followed:
             lines += ["", "References: " + "; ".join(
                 reference_line(x) for x in followed[:8])]
+        if self.cited_by_total:
+            lines += ["", f"Cited by ({self.cited_by_total}): " + "; ".join(
+                f"{c['document']} § {c['section_id']} ({', '.join(c['references'][:2])})" for c in self.cited_by)
+                + (" …" if self.cited_by_total > len(self.cited_by) else "")]
         return "\n".join(lines)
 
 

@@ -814,6 +814,9 @@ class HierarchicalDocumentTool(_BaseTool):
                 results[-1].cross_references = [x for x in results[-1].cross_references
                                                 if x.get("text") and x["text"] in cited]
                 results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
+        from .citers import attach_cited_by
+
+        attach_cited_by(self.store, results)
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
             shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
