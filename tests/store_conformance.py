@@ -520,3 +520,36 @@ def tool_search_results(project, database_yaml: str) -> tuple[list[list[str]], t
         return ids, (first.chunks, first.added, again.unchanged)
     finally:
         tool.close()
+
+    # ------------------------------------------------------------------ "cited by"
+    def test_cited_by_reads_citation_keys_backwards(self, store, embedder):
+        """Every backend answers "what cites this section" through its exact index: a range
+        member inside the document (``Articles 1 to 3`` cites Article 2) and a reference naming the
+        document from another one (``Article 2 EDR``), which no ingest had resolved."""
+        from docstrata.citers import citation_keys, cited_by
+        from docstrata.index.exact import document_name_keys
+        from docstrata.models import CrossReference
+
+        title = "Example Data Regulation (EDR)"
+        rows = [("law/reg.md", "article-2", "Article 2. Controllers shall keep records.", []),
+                ("law/reg.md", "article-5", "Article 5. Infringements of Articles 1 to 3 shall be fined.",
+                 [CrossReference("Articles 1 to 3", f"article-{n}", f"article-{n}" if n == 2 else None, "article-5",
+                                 None, "law/reg.md" if n == 2 else None) for n in (1, 2, 3)]),
+                ("dpa.md", "7", "7. The processor assists the controller under Article 2 EDR.",
+                 [CrossReference("Article 2 EDR", "article-2", None, "7", "EDR")])]
+        stored: dict[str, list[StoredChunk]] = {}
+        for i, (doc, sid, text, refs) in enumerate(rows):
+            chunk = Chunk(chunk_id=f"{doc}#{i}", doc_key=doc, ordinal=i, content=text, section_id=sid,
+                          parent_chain=[sid], heading_level=1, document_title=title if doc != "dpa.md" else "DPA",
+                          cross_references=refs)
+            keys = [(k, 3) for k in citation_keys(chunk)]
+            if i == 0:  # the first chunk carries the document's names, as ingest writes them
+                keys += [(k, 0) for k in document_name_keys(title, doc)]
+            stored.setdefault(doc, []).append(StoredChunk(chunk, embedder.encode([text]), keys))
+        for doc, chunks in stored.items():
+            store.replace_document(doc, state_of(doc), chunks, [])
+        write_document_entry(store, DocumentEntry("law/reg.md", title))
+        store.flush()
+        got = [(c.document, c.section_id, c.references) for c in cited_by(store, "law/reg.md", "article-2")]
+        assert got == [("law/reg.md", "article-5", ["Articles 1 to 3"]), ("dpa.md", "7", ["Article 2 EDR"])]
+        assert cited_by(store, "law/reg.md", "article-5") == []

@@ -20,7 +20,7 @@ from typing import Any
 
 from .index.keyword import QUERY_STOPWORDS
 from .models import (PAGE_FIELDS, DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, page_citation,
-                     page_fields, reference_line)
+                     page_fields, reference_lines)
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
@@ -118,7 +118,7 @@ def _read_more(tool: str, r) -> str:
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
 # compact answers for agents, not a different meaning.
 _OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated", "pinpoint",
-             "cross_references", "definitions", "chunk_type", "document_title", "cited_by", "cited_by_total",
+             "cross_references", "definitions", "chunk_type", "document_title", "cited_by", "cited_by_total", "passage",
              *PAGE_FIELDS)
 
 
@@ -193,7 +193,8 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
             data["pinpoint"] = {"section_id": pin.section_id, "start": start, "end": end, "text": pin_text}
         if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
             data.pop("document_title", None)
-        if ref_cap <= 0 and isinstance(r, SearchResult):  # and, with the references, who cites the passage
+        if (ref_cap <= 0 or def_cap is not None) and isinstance(r, SearchResult):
+            # who cites the passage gives way first, before the definitions and references
             data.pop("cited_by", None)
             data.pop("cited_by_total", None)
             r = replace(r, cited_by=[], cited_by_total=None)
@@ -211,8 +212,7 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
                 block = replace(r, content=content, cross_references=[], parent_chain=chain).format(definitions=False)
             if followed or total > len(refs):
                 more = total - len(followed)
-                block += ("\n\nReferences: " + "; ".join(
-                    reference_line(x) for x in followed)
+                block += ("\n\nReferences: " + "; ".join(reference_lines(followed))
                     + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else ""))
         else:
             block = replace(r, content=content).format()

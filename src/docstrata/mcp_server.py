@@ -83,6 +83,14 @@ class CrossReferenceHit(_Out):
                                                               "its own: target_section_id is the section holding it")
 
 
+class PassageOut(_Out):
+    """Where the hit's best-matching sentence is."""
+
+    section_id: str
+    start: int = Field(description="Its first character in the whole chunk's text (as *_get_neighbours shows it)")
+    end: int = Field(description="Where it ends (exclusive)")
+
+
 class CitingSectionRef(_Out):
     """A section that cites the hit's section; read all of them with *_cited_by."""
 
@@ -224,6 +232,8 @@ class SearchHit(_Pages):
     content_chars: int = 0
     pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
                                                                    "chunk ('Art. 17(3)(b)'): section_id is that item")
+    passage: PassageOut | None = Field(default=None, description="The sentence matching the query best: "
+                                       "section_id (the deepest section holding it) and its characters in the chunk")
     cited_by: list[CitingSectionRef] = Field(default_factory=list, description="The first sections citing "
                                              "section_id (own document first); *_cited_by lists them all")
     cited_by_total: int | None = Field(default=None, description="How many sections cite section_id")

@@ -784,6 +784,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
         from .index.exact import query_section_keys
+        from .passage import locate_passage
 
         named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
         results = []
@@ -814,6 +815,11 @@ class HierarchicalDocumentTool(_BaseTool):
                 results[-1].cross_references = [x for x in results[-1].cross_references
                                                 if x.get("text") and x["text"] in cited]
                 results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
+            elif (passage := locate_passage(c, query)) is not None:  # cite the deepest section holding the match
+                results[-1].section_id = passage.section_id
+                lead = len(c.content) - len(c.content.lstrip())  # offsets in the text as answers show it
+                results[-1].passage = {"section_id": passage.section_id, "start": passage.start - lead,
+                                       "end": passage.end - lead}
         from .citers import attach_cited_by
 
         attach_cited_by(self.store, results)
