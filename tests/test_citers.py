@@ -143,3 +143,24 @@ def test_gdpr_article_17_is_cited_by_the_fines_of_article_83_5(gdpr):
 def test_gdpr_fines_question_finds_article_83_5(gdpr):
     hits = gdpr.search("How much can a controller be fined for infringing Article 17?", top_k=3)
     assert "article-83(5)" in [h.section_id for h in hits]
+
+
+# ------------------------------------------------------------------ precise citations
+def test_a_hit_cites_the_deepest_section_holding_its_best_sentence(law):
+    """Article 5's chunk holds paragraphs 1 and 2: a question about the fine for Article 4 is cited
+    to 5(2), with the characters of the sentence that answers it, not to the chunk's 5(1)."""
+    hit = next(h for h in law.search("How large is the fine for infringing Article 4?", top_k=5)
+               if h.section_id.startswith("article-5"))
+    assert hit.section_id == "article-5(2)"
+    text = hit.content.strip()
+    assert text[hit.passage["start"]:hit.passage["end"]].startswith("2. Infringements of Article 4")
+
+
+@pytest.mark.shared_data
+def test_contract_suspension_question_cites_2_2_not_2(tmp_path):
+    src = shared_data("documents", "md", "commonpaper_cloud_service_agreement_v1.md")
+    with _tool(tmp_path, {"csa.md": src.read_text(encoding="utf-8")}) as ts:
+        hits = ts["law"].search("Can the provider suspend the customer's access for non-payment?", top_k=3)
+        assert hits[0].section_id == "2.2"
+        p = hits[0].passage
+        assert "suspend" in hits[0].content.strip()[p["start"]:p["end"]]

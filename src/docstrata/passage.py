@@ -23,6 +23,9 @@ from .pinpoint import section_at
 _SENTENCE_END = re.compile(r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n+")
 
 
+_LABEL_ONLY = re.compile(r"[\s>*-]*(?:\(?[0-9]{1,3}[.)]|\(?[a-zA-Z]{1,4}[.)]|\([0-9a-zA-Z]{1,4}\))(?:\s*\|)?")
+
+
 @dataclass(frozen=True)
 class Passage:
     """The best-matching passage of a hit: ``section_id``, the deepest section of the chunk holding
@@ -48,7 +51,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             a += 1
         while b > a and text[b - 1].isspace():
             b -= 1
-        if b > a:
+        if b <= a:
+            continue
+        if out and _LABEL_ONLY.fullmatch(text[out[-1][0]:out[-1][1]]):
+            out[-1] = (out[-1][0], b)  # "2." and its sentence are one: a list label is no sentence
+        else:
             out.append((a, b))
     return out
 
