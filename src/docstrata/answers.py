@@ -141,6 +141,8 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
     for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint"):
         d.pop(key, None)
+    if d.get("passage"):  # its section is the hit's section_id: the characters only
+        d["passage"] = {"start": d["passage"]["start"], "end": d["passage"]["end"]}
     return d
 
 

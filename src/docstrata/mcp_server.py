@@ -84,9 +84,8 @@ class CrossReferenceHit(_Out):
 
 
 class PassageOut(_Out):
-    """Where the hit's best-matching sentence is."""
+    """Where the hit's best-matching sentence is (in the hit's section_id, the deepest section holding it)."""
 
-    section_id: str
     start: int = Field(description="Its first character in the whole chunk's text (as *_get_neighbours shows it)")
     end: int = Field(description="Where it ends (exclusive)")
 
@@ -232,8 +231,8 @@ class SearchHit(_Pages):
     content_chars: int = 0
     pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
                                                                    "chunk ('Art. 17(3)(b)'): section_id is that item")
-    passage: PassageOut | None = Field(default=None, description="The sentence matching the query best: "
-                                       "section_id (the deepest section holding it) and its characters in the chunk")
+    passage: PassageOut | None = Field(default=None, description="The sentence matching the query best: its "
+                                       "characters in the chunk; section_id is the deepest section holding it")
     cited_by: list[CitingSectionRef] = Field(default_factory=list, description="The first sections citing "
                                              "section_id (own document first); *_cited_by lists them all")
     cited_by_total: int | None = Field(default=None, description="How many sections cite section_id")
