@@ -18,15 +18,16 @@ import re
 from datetime import datetime, timezone
 
 from .models import DocumentEntry, DocumentTree
+from .index.keyword import SNOWBALL
 
 MIN_PARAGRAPH_CHARS = 60
 SUMMARY_CHARS = 300
 LANGUAGE_SAMPLE_CHARS = 4000
 MIN_LANGUAGE_LETTERS = 40
 
-# Languages the BM25 analyser handles beyond accent folding: English (stemming, stopwords) and
-# Chinese / Japanese / Korean (character bigrams).
-ANALYSER_LANGUAGES = frozenset({"en", "zh", "ja", "ko"})
+# Languages the BM25 analyser handles beyond accent folding: English and the Snowball languages
+# (stemming, stopwords; docstrata.index.keyword.SNOWBALL) and Chinese / Japanese / Korean (character bigrams).
+ANALYSER_LANGUAGES = frozenset({"en", "zh", "ja", "ko", *SNOWBALL})
 # Embedding models known to read English only, and name marks of multilingual ones.
 ENGLISH_ONLY_MODELS = ("all-minilm-l6-v2", "all-minilm-l12-v2", "all-mpnet-base-v2", "bge-small-en", "bge-base-en",
                        "bge-large-en", "gte-small", "gte-base", "e5-small-v2", "e5-base-v2", "nomic-embed-text")
@@ -103,7 +104,7 @@ def language_warnings(language: str, embedding_model: str) -> list[str]:
                    "English: semantic search will be weak (use a multilingual embedding_model)")
     if language not in ANALYSER_LANGUAGES:
         out.append(f"language '{language}' detected: keyword search folds case and accents but has no stemming "
-                   "or stopwords for it (the BM25 analyser stems English only)")
+                   "or stopwords for it (the BM25 analyser stems English and the Snowball languages)")
     return out
 
 

@@ -697,6 +697,13 @@ class HierarchicalDocumentTool(_BaseTool):
                 ancestors.append(node.parent_id)
                 node = by_id.get(node.parent_id)
             c.metadata["ancestors"] = ancestors
+        from .docinfo import detect_language
+        from .index.keyword import stemmed_language
+
+        language = stemmed_language(detect_language(doc.markdown))
+        if language != "en":  # its keyword text is stemmed and stop-listed in its own language
+            for c in chunks:
+                c.metadata["language"] = language
         # references naming another document: resolve against the documents indexed so far (search retries)
         external = [c for c in chunks if any(x.document for x in c.cross_references)]
         resolved = resolve_cross_references(self.store, external) if external else {}
