@@ -3,7 +3,9 @@
 A store holds, per tool: file states, chunks (documents' chunks or records), their window
 vectors, a keyword (BM25) index, an exact-key index, definitions, an embedding cache and a
 small key/value meta table. Keyword analysis is :func:`docstrata.index.keyword.analyze` on
-every backend, so the same query means the same tokens everywhere.
+every backend (in each chunk's language, :func:`~docstrata.index.keyword.chunk_language`; a query
+in every language the store records, :func:`keyword_languages`), so the same query means the same
+tokens everywhere.
 
 Conventions shared by all backends (checked by ``tests/store_conformance.py``):
 
