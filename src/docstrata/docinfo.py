@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from .index.keyword import SNOWBALL, stemmed_language
 from .models import DocumentEntry, DocumentTree
-from .index.keyword import SNOWBALL
 
 MIN_PARAGRAPH_CHARS = 60
 SUMMARY_CHARS = 300
@@ -106,6 +106,18 @@ def language_warnings(language: str, embedding_model: str) -> list[str]:
         out.append(f"language '{language}' detected: keyword search folds case and accents but has no stemming "
                    "or stopwords for it (the BM25 analyser stems English and the Snowball languages)")
     return out
+
+
+def tag_language(chunks: list, markdown: str) -> str:
+    """Detect the language of a document's ``markdown`` (:func:`detect_language`) and, when keyword
+    search analyses it in its own language (:func:`~docstrata.index.keyword.stemmed_language`:
+    German, French, … — not English), record it on each of its ``chunks`` as ``metadata["language"]``
+    for the stores' BM25 analysis. Returns the analysis language (``"en"`` when nothing was tagged)."""
+    language = stemmed_language(detect_language(markdown))
+    if language != "en":
+        for c in chunks:
+            c.metadata["language"] = language
+    return language
 
 
 def document_entry(tree: DocumentTree, *, file_type: str, total_chunks: int, markdown: str,

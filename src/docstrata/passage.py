@@ -81,3 +81,16 @@ def locate_passage(chunk: Chunk, query: str) -> Passage | None:
     if best is None:
         return None
     return Passage(section_at(chunk, best[0]), best[0], best[1], round(best_score, 4))
+
+
+def cite_passage(result, chunk: Chunk, query: str) -> None:
+    """Cite ``result`` (a :class:`~docstrata.models.SearchResult` of ``chunk``) by its best-matching
+    sentence (:func:`locate_passage`), in place: ``section_id`` becomes the deepest section holding
+    it and ``passage`` ``{"section_id", "start", "end"}``, characters of the stripped content (as
+    answers and ``*_get_neighbours`` show it). Unchanged when no sentence holds a query token."""
+    found = locate_passage(chunk, query)
+    if found is None:
+        return
+    lead = len(chunk.content) - len(chunk.content.lstrip())
+    result.section_id = found.section_id
+    result.passage = {"section_id": found.section_id, "start": found.start - lead, "end": found.end - lead}

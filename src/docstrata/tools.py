@@ -697,13 +697,9 @@ class HierarchicalDocumentTool(_BaseTool):
                 ancestors.append(node.parent_id)
                 node = by_id.get(node.parent_id)
             c.metadata["ancestors"] = ancestors
-        from .docinfo import detect_language
-        from .index.keyword import stemmed_language
+        from .docinfo import tag_language
 
-        language = stemmed_language(detect_language(doc.markdown))
-        if language != "en":  # its keyword text is stemmed and stop-listed in its own language
-            for c in chunks:
-                c.metadata["language"] = language
+        tag_language(chunks, doc.markdown)  # keyword text stemmed and stop-listed in the document's language
         # references naming another document: resolve against the documents indexed so far (search retries)
         external = [c for c in chunks if any(x.document for x in c.cross_references)]
         resolved = resolve_cross_references(self.store, external) if external else {}
@@ -791,7 +787,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
         from .index.exact import query_section_keys
-        from .passage import locate_passage
+        from .passage import cite_passage
 
         named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
         results = []
@@ -822,11 +818,8 @@ class HierarchicalDocumentTool(_BaseTool):
                 results[-1].cross_references = [x for x in results[-1].cross_references
                                                 if x.get("text") and x["text"] in cited]
                 results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
-            elif (passage := locate_passage(c, query)) is not None:  # cite the deepest section holding the match
-                results[-1].section_id = passage.section_id
-                lead = len(c.content) - len(c.content.lstrip())  # offsets in the text as answers show it
-                results[-1].passage = {"section_id": passage.section_id, "start": passage.start - lead,
-                                       "end": passage.end - lead}
+            else:  # cite the deepest section holding the best-matching sentence
+                cite_passage(results[-1], c, query)
         from .citers import attach_cited_by
 
         attach_cited_by(self.store, results)
