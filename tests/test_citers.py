@@ -164,3 +164,15 @@ def test_contract_suspension_question_cites_2_2_not_2(tmp_path):
         assert hits[0].section_id == "2.2"
         p = hits[0].passage
         assert "suspend" in hits[0].content.strip()[p["start"]:p["end"]]
+
+
+def test_span_answers_give_the_minimal_passage_within_the_budget(law):
+    from docstrata.answers import render_search
+
+    results = law.search("How large is the fine for infringing Article 4?", top_k=3)
+    text, data = render_search(results, "How large is the fine for infringing Article 4?", "law", 2000, span=True)
+    hit = next(h for h in data["results"] if h["section_id"] == "article-5(2)")
+    assert hit["content"] == "2. Infringements of Article 4 shall be subject to administrative fines up to 2 000 EUR."
+    assert hit["truncated"] and len(text) <= 2000
+    whole, _ = render_search(results, "How large is the fine for infringing Article 4?", "law", 2000)
+    assert len(text) < len(whole)

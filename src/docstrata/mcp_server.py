@@ -472,7 +472,7 @@ def _fit_page(read, render, max_chars: int):
         budget = max(200, budget - over - 20)
 
 
-def _search_text(results, query: str, name: str, max_chars: int, output):
+def _search_text(results, query: str, name: str, max_chars: int, output, span: bool = False):
     def shape(data):  # what is sent: the output schema's dump, compacted; measured by render_search
         structured = output.model_validate(data).model_dump(mode="json")
         structured["results"] = [answers.compact(h) for h in structured["results"]]
@@ -487,7 +487,7 @@ def _search_text(results, query: str, name: str, max_chars: int, output):
                 d.pop("also_in", None)
         return structured
 
-    text, structured = answers.render_search(results, query, name, max_chars, shape=shape)
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
@@ -508,12 +508,14 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         min_similarity_score: _MinSim = None,
         min_fused_score: _MinFused = None,
         max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
+        span: Annotated[bool, Field(description="Return each hit's best-matching sentence alone (cited to the "
+                                                "deepest section holding it) instead of a passage of its chunk")] = False,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
         results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
                                   section=section, min_similarity_score=min_similarity_score,
                                   min_fused_score=min_fused_score)
-        return _search_text(results, query, name, max_chars, SearchOutput)
+        return _search_text(results, query, name, max_chars, SearchOutput, span=span)
 
     async def get_section(
         document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown in search results "
