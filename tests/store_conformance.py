@@ -495,32 +495,6 @@ class StoreConformance:
         clear_document_entry(store, "contracts/lease.md")
         assert read_document_entry(store, "contracts/lease.md") is None
 
-
-E2E_QUERIES = ["Section 4.2", "annual leave carry over", '"personal data"', "termination for convenience"]
-
-
-def tool_search_results(project, database_yaml: str) -> tuple[list[list[str]], tuple[int, int, int]]:
-    """Ingest ``examples/docs`` through the real tool with ``database_yaml`` (a ``database:`` line or
-    ""), twice; returns the ids of hybrid searches for E2E_QUERIES and (chunks, added, unchanged-on-rerun)."""
-    import shutil
-
-    import docstrata
-
-    from .conftest import EXAMPLES
-
-    if not (project / "docs").exists():
-        shutil.copytree(EXAMPLES / "docs", project / "docs")
-    name = f"agent_{len(list(project.glob('agent_*.yaml')))}.yaml"
-    (project / name).write_text("tools:\n  - name: policies\n    type: hierarchical_document\n    description: d\n"
-                                "    source: docs/\n" + database_yaml, encoding="utf-8")
-    tool = docstrata.open(project / name)["policies"]
-    try:
-        first, again = tool.ingest(), tool.ingest()
-        ids = [[h.chunk_id for h in tool.search(q, top_k=5)] for q in E2E_QUERIES]
-        return ids, (first.chunks, first.added, again.unchanged)
-    finally:
-        tool.close()
-
     # ------------------------------------------------------------------ "cited by"
     def test_cited_by_reads_citation_keys_backwards(self, store, embedder):
         """Every backend answers "what cites this section" through its exact index: a range
@@ -553,3 +527,46 @@ def tool_search_results(project, database_yaml: str) -> tuple[list[list[str]], t
         got = [(c.document, c.section_id, c.references) for c in cited_by(store, "law/reg.md", "article-2")]
         assert got == [("law/reg.md", "article-5", ["Articles 1 to 3"]), ("dpa.md", "7", ["Article 2 EDR"])]
         assert cited_by(store, "law/reg.md", "article-5") == []
+
+    # ------------------------------------------------------------------ languages
+    def test_keyword_search_analyses_each_chunk_in_its_language(self, store, embedder):
+        """A chunk tagged German (``metadata["language"]``) is indexed with German stems and stop
+        words, and a query is analysed in every language the store holds: "volljährig" finds
+        "Volljährigkeit" (one German stem), which English stemming keeps apart."""
+        de = "Die Volljährigkeit tritt mit der Vollendung des 18. Lebensjahres ein."
+        en = "The tenant pays the rent on the first day of each month."
+        chunks = [Chunk(chunk_id="bgb.md#0", doc_key="bgb.md", ordinal=0, content=de, section_id="2",
+                        parent_chain=["§ 2"], heading_level=1, metadata={"language": "de"}),
+                  Chunk(chunk_id="lease.md#0", doc_key="lease.md", ordinal=0, content=en, section_id="1",
+                        parent_chain=["1"], heading_level=1)]
+        for c in chunks:
+            store.replace_document(c.doc_key, state_of(c.doc_key), [StoredChunk(c, embedder.encode([c.content]))], [])
+        store.flush()
+        assert [cid for cid, _ in store.keyword_search("Ab welchem Alter ist man volljährig?", 5)] == ["bgb.md#0"]
+        assert [cid for cid, _ in store.keyword_search("when is the rent paid", 5)] == ["lease.md#0"]
+
+
+E2E_QUERIES = ["Section 4.2", "annual leave carry over", '"personal data"', "termination for convenience"]
+
+
+def tool_search_results(project, database_yaml: str) -> tuple[list[list[str]], tuple[int, int, int]]:
+    """Ingest ``examples/docs`` through the real tool with ``database_yaml`` (a ``database:`` line or
+    ""), twice; returns the ids of hybrid searches for E2E_QUERIES and (chunks, added, unchanged-on-rerun)."""
+    import shutil
+
+    import docstrata
+
+    from .conftest import EXAMPLES
+
+    if not (project / "docs").exists():
+        shutil.copytree(EXAMPLES / "docs", project / "docs")
+    name = f"agent_{len(list(project.glob('agent_*.yaml')))}.yaml"
+    (project / name).write_text("tools:\n  - name: policies\n    type: hierarchical_document\n    description: d\n"
+                                "    source: docs/\n" + database_yaml, encoding="utf-8")
+    tool = docstrata.open(project / name)["policies"]
+    try:
+        first, again = tool.ingest(), tool.ingest()
+        ids = [[h.chunk_id for h in tool.search(q, top_k=5)] for q in E2E_QUERIES]
+        return ids, (first.chunks, first.added, again.unchanged)
+    finally:
+        tool.close()
