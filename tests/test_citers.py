@@ -176,3 +176,14 @@ def test_span_answers_give_the_minimal_passage_within_the_budget(law):
     assert hit["truncated"] and len(text) <= 2000
     whole, _ = render_search(results, "How large is the fine for infringing Article 4?", "law", 2000)
     assert len(text) < len(whole)
+
+
+def test_playground_views_group_a_range_and_list_citers(law):
+    from docstrata.ui import api
+
+    section = api.section_view(law, "edr", "article-2")
+    assert section["cited_by"]["total"] == 3
+    assert [c["section_id"] for c in section["cited_by"]["citers"]] == ["article-3", "article-5(1)", "1"]
+    rows = [x for x in api.document_view(law, "edr")["cross_references"] if x["text"] == "Articles 1 to 3"]
+    assert len(rows) == 1  # the range once, its members under it
+    assert [m["section_id"] for m in rows[0]["members"]] == ["article-1", "article-2", "article-3"]

@@ -187,7 +187,9 @@ def _grouped(rows: list[dict], *same: str) -> list[dict]:
     out: list[dict] = []
     for row in rows:
         last = out[-1] if out else None
-        if last is not None and all(last.get(k) == row.get(k) for k in ("text", *same)):
+        members = (last.get("members") or [last]) if last is not None else []
+        if last is not None and all(last.get(k) == row.get(k) for k in ("text", *same)) \
+                and all(m.get("target") != row.get("target") for m in members):  # a repeat is another mention
             if "members" not in last:
                 last["members"] = [{k: last[k] for k in ("target", "document", "section_id", "resolved")}]
             last["members"].append({k: row[k] for k in ("target", "document", "section_id", "resolved")})
