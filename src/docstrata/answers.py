@@ -298,7 +298,8 @@ def render_search(results: SearchResults, query: str, tool: str,
     shows it (stripped, ``content_chars`` long) and its text. ``read_more``: hit → how to read
     it whole (default: the MCP ``*_get_neighbours`` call). ``span``: each hit's content is its
     best-matching sentence alone (its ``passage``, cited to the deepest section holding it), the
-    minimal passage, within the same budgets; a hit without one shows its excerpt as usual. Returns ``(text, data)`` — ``data``
+    minimal passage, within the same budgets; a hit without one shows its excerpt as usual.
+    Returns ``(text, data)`` — ``data``
     shaped when ``shape`` is given."""
     n = len(results)
 

@@ -444,7 +444,8 @@ def reference_lines(refs: list[dict]) -> list[str]:
         else:
             groups.append([x])
     return [reference_line(g[0]) if len(g) == 1 else
-            f"{g[0]['text']} → {g[0]['target_document']} § " + ", ".join(dict.fromkeys(x["target_section_id"] for x in g))
+            f"{g[0]['text']} → {g[0]['target_document']} § "
+            + ", ".join(dict.fromkeys(x["target_section_id"] for x in g))
             for g in groups]
 
 
@@ -573,7 +574,8 @@ class SearchResult(Paged):
     those of the item and its lead-in. ``pinpoint_start`` is ``pinpoint.start``.
     Without a pinpoint, ``passage`` is the sentence of ``content`` that matches the query best
     (:func:`~docstrata.passage.locate_passage`): ``{"section_id", "start", "end"}``, characters of
-    ``content`` stripped (as answers and ``*_get_neighbours`` show it); ``section_id`` is then the deepest section holding it (``2.2`` inside the chunk of 2).
+    ``content`` stripped (as answers and ``*_get_neighbours`` show it); ``section_id`` is then the
+    deepest section holding it (``2.2`` inside the chunk of 2).
     ``cited_by`` lists the first few sections that cite ``section_id`` (or a part of it), each
     ``{"document", "section_id", "references"}`` (the reference texts as written there), and
     ``cited_by_total`` how many do in all (:mod:`docstrata.citers`; ``*_cited_by`` pages through them).

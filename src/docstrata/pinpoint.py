@@ -54,8 +54,9 @@ def item_starts(chunk: Chunk) -> dict[str, int]:
     whose parent is not held, as in a chunk that continues a paragraph, after the last found). Another
     section the chunk holds (``article-18`` after the end of ``article-17``) starts at the next
     Markdown heading that carries its number, or, for a dotted number under one found (``2.2``
-    under ``2``), at the next list label of its last number (``    2. Suspension.``). An item whose parent was not found, or whose label
-    is not found, is left out: callers fall back to the nearest ancestor that was found."""
+    under ``2``), at the next list label of its last number (``    2. Suspension.``). An item whose
+    parent was not found, or whose label is not found, is left out: callers fall back to the
+    nearest ancestor that was found."""
     held = list(chunk.metadata.get("sections", ()))
     content = chunk.content
     starts: dict[str, int] = {chunk.section_id: 0}

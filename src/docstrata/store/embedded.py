@@ -1044,7 +1044,8 @@ class EmbeddedStore:
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         self._refresh_if_changed()
         doc_keys, ids = self._allowed(flt)
-        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids, languages=keyword_languages(self))
+        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids,
+                                           languages=keyword_languages(self))
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}

@@ -202,9 +202,12 @@ def cited_by_view(tool, document: str, section_id: str, limit: int = 50) -> dict
     """The sections citing ``section_id`` of ``document`` (:meth:`~docstrata.tools.HierarchicalDocumentTool.cited_by`):
     ``{document, section_id, total, citers: [{document, section_id, chunk_id, location, references,
     cites, excerpt}]}``, the first ``limit`` of them."""
-    if not hasattr(tool, "cited_by"):
+    from ..search import QueryError
+
+    try:
+        return tool.cited_by(document, section_id, limit=limit).to_dict()
+    except (AttributeError, QueryError):  # a record tool, or an id the citation look-up does not read
         return {"document": document, "section_id": section_id, "total": 0, "citers": []}
-    return tool.cited_by(document, section_id, limit=limit).to_dict()
 
 
 def document_view(tool, document: str) -> dict:
