@@ -202,9 +202,9 @@ def text_of(result) -> str:
 def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
     tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
     assert set(tools) == {"policies_search", "policies_get_section", "policies_get_definition",
-                          "policies_get_neighbours", "policies_list_documents",
+                          "policies_get_neighbours", "policies_list_documents", "policies_cited_by",
                           "products_search", "products_get_record", "products_list_documents",
-                          "broken_search", "broken_get_section", "broken_get_definition", "broken_get_neighbours",
+                          "broken_search", "broken_get_section", "broken_get_definition", "broken_get_neighbours", "broken_cited_by",
                           "broken_list_documents"}
     assert "Company policies and the staff handbook" in tools["policies_search"].description
     assert "Product catalogue" in tools["products_get_record"].description

@@ -377,6 +377,8 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
            min_fused_score: Optional[float] = typer.Option(None, "--min-fused-score",
                                                            help="Drop hits whose fused RRF score is below this"),
            json_out: bool = typer.Option(False, "--json", help="The answer as JSON (results, definitions, confidence, notices)"),
+           span: bool = typer.Option(False, "--span", help="Each hit's best-matching sentence alone, cited to the "
+                                                           "deepest section holding it"),
            batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"} ("-" = stdin); '
                                                                        'prints {"query_id", "query", "results", "definitions", '
                                                                        '"confidence", "notices"} per line'),
@@ -409,14 +411,14 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
             results = t.search(query, **kw)
         except (QueryError, DocstrataError) as e:
             _fail(str(e))
-    text, data = _answer(results, query, t.name, config)
+    text, data = _answer(results, query, t.name, config, span=span)
     if json_out:
         print(escape_json_output(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal(text))
 
 
-def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> tuple[str, dict]:
+def _answer(results, query: str, tool_name: str, config: str = "agent.yaml", span: bool = False) -> tuple[str, dict]:
     """The search answer as the MCP server renders it (answers.render_search), with no size
     budget: whole passages (a pinpointed hit: the cited item, with the command that prints the
     whole chunk), each definition once, the confidence line and notices first; the JSON hits carry
@@ -429,7 +431,7 @@ def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> 
 
     opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + f" -t {shlex.quote(tool_name)}"
     text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: (
-        f"docstrata neighbours{opts} {shlex.quote(r.chunk_id)} --before 0 --after 0"))
+        f"docstrata neighbours{opts} {shlex.quote(r.chunk_id)} --before 0 --after 0"), span=span)
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
         hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
                     if getattr(r, k, None) is not None})
@@ -578,6 +580,35 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         more = page.total_chars - page.offset - len(page.content)
         text = text[: text.rindex("\n\n[cut: ")] + f"\n\n[cut: {more} more characters; " \
             + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool) + "]"
+    print(escape_terminal(text))
+
+
+@app.command(name="cited-by")
+def cited_by(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
+             section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: "
+                                                        "'Article 17'"),
+             limit: int = typer.Option(20, "--limit", "-n", min=1, max=200, help="Citing sections per page"),
+             cursor: Optional[str] = CursorOpt, config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+             json_out: bool = typer.Option(False, "--json", help="The page as JSON (document, section_id, total, "
+                                                                 "offset, citers, next_cursor)")) -> None:
+    """Print the sections that cite a section (or a part of it), in its document and in the tool's
+    other documents, a page at a time: a page with more after it ends with the command that prints the next."""
+    _setup()
+    import shlex
+
+    from .tools import HierarchicalDocumentTool
+
+    _, page = _read(config, tool, HierarchicalDocumentTool,
+                    lambda t: t.cited_by(document, section_id, limit=limit, cursor=cursor))
+    if json_out:
+        print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
+        return
+    text = page.format()
+    if page.next_cursor:  # the API's read-on line names cursor=; the CLI's names --cursor
+        opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
+        text = text[: text.rindex("\n\n[more: ")] + (
+            f"\n\n[more: continue with: docstrata cited-by {shlex.quote(document)} {shlex.quote(section_id)}{opts} "
+            f"--limit {limit} --cursor {page.next_cursor}]")
     print(escape_terminal(text))
 
 

@@ -83,6 +83,44 @@ class CrossReferenceHit(_Out):
                                                               "its own: target_section_id is the section holding it")
 
 
+class PassageOut(_Out):
+    """Where the hit's best-matching sentence is (in the hit's section_id, the deepest section holding it)."""
+
+    start: int = Field(description="Its first character in the whole chunk's text (as *_get_neighbours shows it)")
+    end: int = Field(description="Where it ends (exclusive)")
+
+
+class CitingSectionRef(_Out):
+    """A section that cites the hit's section; read all of them with *_cited_by."""
+
+    document: str
+    section_id: str
+    references: list[str] = Field(default_factory=list, description="The references as written there "
+                                                                     "('Articles 12 to 22')")
+
+
+class CiterOut(_Out):
+    """A section citing the one asked about (or a part of it: see cites)."""
+
+    document: str
+    section_id: str = Field(description="The citing section (the deepest holding the reference)")
+    chunk_id: str = Field(description="Read it with *_get_neighbours")
+    location: str = ""
+    references: list[str] = Field(default_factory=list)
+    cites: list[str] = Field(default_factory=list, description="Which ids of the asked section it cites")
+    excerpt: str = ""
+
+
+class CitedByOutput(_Out):
+    document: str
+    section_id: str
+    total: int = Field(description="How many sections cite it, in this and the other documents of the tool")
+    offset: int = 0
+    citers: list[CiterOut]
+    next_cursor: str | None = Field(default=None, description="Pass back as 'cursor' for the next page")
+    notice: str | None = None
+
+
 _SCORE = "The score the list is ordered by; never increases down the list"
 _SIM = "Cosine similarity of the query and this hit (-1..1), the scale of min_similarity_score"
 
@@ -194,6 +232,11 @@ class SearchHit(_Pages):
     content_chars: int = 0
     pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
                                                                    "chunk ('Art. 17(3)(b)'): section_id is that item")
+    passage: PassageOut | None = Field(default=None, description="The sentence matching the query best: its "
+                                       "characters in the chunk; section_id is the deepest section holding it")
+    cited_by: list[CitingSectionRef] = Field(default_factory=list, description="The first sections citing "
+                                             "section_id (own document first); *_cited_by lists them all")
+    cited_by_total: int | None = Field(default=None, description="How many sections cite section_id")
 
 
 class SearchOutput(_Out):
@@ -440,7 +483,7 @@ def _fit_page(read, render, max_chars: int):
         budget = max(200, budget - over - 20)
 
 
-def _search_text(results, query: str, name: str, max_chars: int, output):
+def _search_text(results, query: str, name: str, max_chars: int, output, span: bool = False):
     def shape(data):  # what is sent: the output schema's dump, compacted; measured by render_search
         structured = output.model_validate(data).model_dump(mode="json")
         structured["results"] = [answers.compact(h) for h in structured["results"]]
@@ -455,7 +498,7 @@ def _search_text(results, query: str, name: str, max_chars: int, output):
                 d.pop("also_in", None)
         return structured
 
-    text, structured = answers.render_search(results, query, name, max_chars, shape=shape)
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
@@ -476,12 +519,14 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         min_similarity_score: _MinSim = None,
         min_fused_score: _MinFused = None,
         max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
+        span: Annotated[bool, Field(description="Return each hit's best-matching sentence alone (cited to the "
+                                                "deepest section holding it) instead of a passage of its chunk")] = False,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
         results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
                                   section=section, min_similarity_score=min_similarity_score,
                                   min_fused_score=min_fused_score)
-        return _search_text(results, query, name, max_chars, SearchOutput)
+        return _search_text(results, query, name, max_chars, SearchOutput, span=span)
 
     async def get_section(
         document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown in search results "
@@ -503,6 +548,18 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
 
         text, data = await tools.run(tool, ctx, read_page)
         return _text_result(text, SectionOutput.model_validate(data))
+
+    async def cited_by(
+        document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown "
+                                       "in search results ('Source:'), or its file name or stem")],
+        section_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Section id or "
+                                         "citation, as get_section takes it ('article-17', 'Article 17', '4.2')")],
+        limit: Annotated[int, Field(ge=1, le=200, description="Citing sections per page")] = 20,
+        cursor: _Cursor = None,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, CitedByOutput]:
+        page = await tools.run(tool, ctx, tool.cited_by, document, section_id, limit=limit, cursor=cursor)
+        return _text_result(page.format(), CitedByOutput.model_validate(page.to_dict()))
 
     async def get_neighbours(
         chunk_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="A chunk id from search results ('Chunk:', 'id')")],
@@ -562,6 +619,12 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                     description=_describe(cfg, "Returns how the documents define a term: one entry per document "
                                                "and scope, each saying where it applies (a definition 'In this "
                                                "title' governs that title only)."))
+    server.add_tool(cited_by, name=f"{name}_cited_by", title=f"What cites a section of {name}",
+                    annotations=_READ_ONLY,
+                    description=_describe(cfg, "Lists the sections that cite a section (or a part of it), in its "
+                                               "own document and in the tool's other documents, with the "
+                                               "references as written ('Articles 12 to 22' cites Article 17), "
+                                               "in pages with a cursor."))
     _add_list_documents(server, tools, tool)
 
 

@@ -437,6 +437,23 @@ def reference_line(x: dict) -> str:
     return line
 
 
+def reference_lines(refs: list[dict]) -> list[str]:
+    """Followed cross-references as shown, one line per reference as written: the members of a
+    list or range go on one line (``Articles 16, 17 and 18 → doc.md § article-16, article-17,
+    article-18``), never the whole text once per member; otherwise :func:`reference_line`."""
+    groups: list[list[dict]] = []
+    for x in refs:
+        if groups and groups[-1][0]["text"] == x["text"] and groups[-1][0]["target_document"] == x["target_document"] \
+                and not x.get("enclosing") and not groups[-1][0].get("enclosing"):
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    return [reference_line(g[0]) if len(g) == 1 else
+            f"{g[0]['text']} → {g[0]['target_document']} § "
+            + ", ".join(dict.fromkeys(x["target_section_id"] for x in g))
+            for g in groups]
+
+
 def score_line(score: float, fused: float | None, pinned: bool, similarity: float | None, flags: list[str]) -> str:
     """The ``Score:`` line of a hit. A pinned hit placed above better-scored hits shows its own
     fused score and that it is pinned, not the next hit's score it is ordered by."""
@@ -560,6 +577,13 @@ class SearchResult(Paged):
     answers show that span with the lead-in of its enclosing items, the rest of the chunk left out
     (``content`` stays the whole chunk); its ``definitions_context`` and ``cross_references`` are
     those of the item and its lead-in. ``pinpoint_start`` is ``pinpoint.start``.
+    Without a pinpoint, ``passage`` is the sentence of ``content`` that matches the query best
+    (:func:`~docstrata.passage.locate_passage`): ``{"section_id", "start", "end"}``, characters of
+    ``content`` stripped (as answers and ``*_get_neighbours`` show it); ``section_id`` is then the
+    deepest section holding it (``2.2`` inside the chunk of 2).
+    ``cited_by`` lists the first few sections that cite ``section_id`` (or a part of it), each
+    ``{"document", "section_id", "references"}`` (the reference texts as written there), and
+    ``cited_by_total`` how many do in all (:mod:`docstrata.citers`; ``*_cited_by`` pages through them).
     ``page_start`` … ``physical_page_end``: the pages of a paged source the
     chunk stands on (:class:`PageSpan`), ``None`` otherwise; :attr:`pages` cites them ("pp. 12–13").
     """
@@ -587,6 +611,9 @@ class SearchResult(Paged):
     truncated: bool = False
     content_chars: int = 0
     pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
+    passage: dict[str, Any] | None = None  # the best-matching sentence: {section_id, start, end} in content
+    cited_by: list[dict[str, Any]] = field(default_factory=list)  # the first sections citing section_id
+    cited_by_total: int | None = None  # how many sections cite section_id (None: none, or not looked up)
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -643,8 +670,11 @@ class SearchResult(Paged):
             lines += ["", "Defined terms used (see Definitions below): " + ", ".join(self.definitions_context)]
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
-            lines += ["", "References: " + "; ".join(
-                reference_line(x) for x in followed[:8])]
+            lines += ["", "References: " + "; ".join(reference_lines(followed[:8]))]
+        if self.cited_by_total:
+            lines += ["", f"Cited by ({self.cited_by_total}): " + "; ".join(
+                f"{c['document']} § {c['section_id']} ({', '.join(c['references'][:2])})" for c in self.cited_by)
+                + (" …" if self.cited_by_total > len(self.cited_by) else "")]
         return "\n".join(lines)
 
 

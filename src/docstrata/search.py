@@ -309,7 +309,8 @@ def _cited_sections(store, ids: list[str], key: str) -> list[CitedSection]:
 
 
 def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None = None,
-                  citations: list[Citation] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
+                  citations: list[Citation] | None = None,
+                  named: list[str] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
 
@@ -323,7 +324,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None 
     are that section alone (``in:`` keys, :func:`~docstrata.index.exact.qualified_alias_keys`).
     When ``citations`` is a list, one :class:`Citation` per citation the query makes is appended:
     the sections it names (those pinned, when the query is essentially the citation), for
-    :func:`assess_confidence`."""
+    :func:`assess_confidence`. When ``named`` is a list, the chunks starting each named section
+    (the citation's first, most specific, found) are appended to it."""
     ranked: list[str] = []
     pinned: set[str] = set()
     # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
@@ -368,6 +370,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None 
                     if citations is not None:
                         citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, chosen, key)))
                 ranked += hits
+                if named is not None:
+                    named += found.get(key, [])[:1] or hits[:1]
                 break
         else:
             if citations is not None:
@@ -561,7 +565,15 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             if semantic and has_content_words(query) else None
         with span("exact_match") as s:
             citations: list[Citation] = []
-            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations)
+            named: list[str] = []
+            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations, named)
+            if named and qa.other_words and weights["keyword"] > 0:
+                # a provision the query names, asked about in other words ("fined for infringing
+                # Article 17"): the passages citing it, ranked by those words (Article 83(5))
+                from .citers import citer_ranking
+
+                rankings["citing"] = citer_ranking(store, named, qa.other_words, depth, flt)
+                weights["citing"] = weights["keyword"]
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
         if not rankings["exact"] and not has_content_words(query):

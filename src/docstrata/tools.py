@@ -507,7 +507,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 7, "analysis": ANALYSIS_VERSION,
+                "extract_cross_references": c.extract_cross_references, "pipeline": 8, "analysis": ANALYSIS_VERSION,
                 **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
 
     @property
@@ -659,6 +659,7 @@ class HierarchicalDocumentTool(_BaseTool):
                         warnings=warnings)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
+        from .citers import citation_keys
         from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
         from .store import StoredChunk
 
@@ -698,6 +699,9 @@ class HierarchicalDocumentTool(_BaseTool):
                 ancestors.append(node.parent_id)
                 node = by_id.get(node.parent_id)
             c.metadata["ancestors"] = ancestors
+        from .docinfo import tag_language
+
+        tag_language(chunks, doc.markdown)  # keyword text stemmed and stop-listed in the document's language
         # references naming another document: resolve against the documents indexed so far (search retries)
         external = [c for c in chunks if any(x.document for x in c.cross_references)]
         resolved = resolve_cross_references(self.store, external) if external else {}
@@ -714,6 +718,7 @@ class HierarchicalDocumentTool(_BaseTool):
                     keys.append((key, j))
                 keys += [(key, 2) for key in qualified_alias_keys(alias)]  # "Section 3" of Chapter III, of IV…
             keys += [(term_key(t), 1) for t in c.definitions]
+            keys += [(k, 3) for k in citation_keys(c)]  # "cited by": the sections it cites, read backwards
             stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
@@ -784,6 +789,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
         from .index.exact import query_section_keys
+        from .passage import cite_passage
 
         named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
         results = []
@@ -814,6 +820,11 @@ class HierarchicalDocumentTool(_BaseTool):
                 results[-1].cross_references = [x for x in results[-1].cross_references
                                                 if x.get("text") and x["text"] in cited]
                 results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
+            else:  # cite the deepest section holding the best-matching sentence
+                cite_passage(results[-1], c, query)
+        from .citers import attach_cited_by
+
+        attach_cited_by(self.store, results)
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
             shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
@@ -955,6 +966,23 @@ class HierarchicalDocumentTool(_BaseTool):
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         """:meth:`get_section` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
+
+    def cited_by(self, document: str, section_id: str, *, limit: int = 20, cursor: str | None = None):
+        """One page of the sections that cite section ``section_id`` of ``document`` (or a part
+        of it), within the document and across the documents this tool holds, as a
+        :class:`~docstrata.citers.CitedByPage` (own document first; ``next_cursor`` reads on).
+        ``document`` and ``section_id`` are read as :meth:`get_section` reads them (``Article 17``).
+        Raises :class:`QueryError` for an unknown document or section, a ``limit`` outside 1–200
+        or a cursor issued for another section."""
+        from .citers import cited_by, citer_page
+
+        self.ensure_ready()
+        doc_key = self._resolve_document(document)
+        _, sid, notice = self._section_chunks(doc_key, section_id)
+        return citer_page(cited_by(self.store, doc_key, sid), doc_key, sid, limit, cursor, notice)
+
+    async def acited_by(self, document: str, section_id: str, **kw):
+        return await asyncio.to_thread(self.cited_by, document, section_id, **kw)
 
     def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
         """The chunk ``chunk_id`` with up to ``before`` chunks before it and ``after`` after it in

@@ -3,7 +3,9 @@
 A store holds, per tool: file states, chunks (documents' chunks or records), their window
 vectors, a keyword (BM25) index, an exact-key index, definitions, an embedding cache and a
 small key/value meta table. Keyword analysis is :func:`docstrata.index.keyword.analyze` on
-every backend, so the same query means the same tokens everywhere.
+every backend (in each chunk's language, :func:`~docstrata.index.keyword.chunk_language`; a query
+in every language the store records, :func:`keyword_languages`), so the same query means the same
+tokens everywhere.
 
 Conventions shared by all backends (checked by ``tests/store_conformance.py``):
 
@@ -157,6 +159,28 @@ def prepare_chunk(chunk: Chunk) -> Chunk:
     if "fields" in meta and "numbers" not in meta:
         meta["numbers"] = {k: n for k, v in meta["fields"].items() if (n := parse_number(v)) is not None}
     return chunk
+
+
+KEYWORD_LANGUAGES_META = "keyword_languages"  # analysis languages of the keyword index besides English
+
+
+def keyword_languages(store: "Store") -> tuple[str, ...]:
+    """The languages a query is analysed in for ``store``'s keyword search: ``"en"`` and every
+    other language its chunks were analysed in (:func:`note_keyword_languages`)."""
+    return ("en", *filter(None, (store.get_meta(KEYWORD_LANGUAGES_META) or "").split(",")))
+
+
+def note_keyword_languages(store: "Store", chunks) -> None:
+    """Record in ``store``'s meta table the analysis languages (:func:`~docstrata.index.keyword.chunk_language`)
+    of ``chunks`` (Chunks or StoredChunks) that it does not hold yet; English is never recorded."""
+    from ..index.keyword import chunk_language
+
+    langs = {chunk_language(getattr(c, "chunk", c)) for c in chunks} - {"en"}
+    if not langs:
+        return
+    held = set(keyword_languages(store))
+    if langs - held:
+        store.set_meta(KEYWORD_LANGUAGES_META, ",".join(sorted((held | langs) - {"en"})))
 
 
 def document_entry_key(doc_key: str) -> str:

@@ -37,9 +37,10 @@ import numpy as np
 
 from ..errors import DocstrataError, StoreError
 from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_prefilter
-from ..index.keyword import KeywordIndex, analyze
+from ..index.keyword import KeywordIndex, analyze, chunk_language
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
+from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
+                   prepare_chunk, record_or_check_dimension)
 
 
 def _json_key(name: str) -> str:
@@ -339,7 +340,9 @@ class EmbeddedStore:
     def _fill_keyword(self, ki: KeywordIndex) -> None:
         for data, body in self._db.execute(f"SELECT data, {self._body} FROM chunks ORDER BY doc_key, ordinal"):
             c = _chunk(data, body)
-            ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
+            ki.add(c.chunk_id, c.doc_key, c.contextualized_content, chunk_language(c))
+            if chunk_language(c) != "en":
+                note_keyword_languages(self, [c])
         ki.commit()
 
     def _keyword_healthy(self, ki: KeywordIndex) -> bool:
@@ -361,9 +364,9 @@ class EmbeddedStore:
             for data, body in rows:
                 c = _chunk(data, body)
                 words = " ".join(c.contextualized_content.split()[:12])
-                if not words or not analyze(words):
+                if not words or not analyze(words, chunk_language(c)):
                     continue
-                if not ki.search(words, 50):
+                if not ki.search(words, 50, languages=(chunk_language(c),)):
                     return False
             return True
         except Exception as e:  # noqa: BLE001 - any tantivy failure means rebuild
@@ -385,7 +388,7 @@ class EmbeddedStore:
                 for doc_key in dirty:
                     ki.delete_document(doc_key)
                     for c in self.document_chunks(doc_key):
-                        ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
+                        ki.add(c.chunk_id, c.doc_key, c.contextualized_content, chunk_language(c))
                 ki.commit()
                 self._db.execute("DELETE FROM keyword_dirty")
             if self._keyword_healthy(ki):
@@ -790,7 +793,9 @@ class EmbeddedStore:
         for cid in removed:
             self._keyword.delete_chunk(cid)
         for sc in chunks:
-            self._keyword.add(sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content)
+            self._keyword.add(sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content,
+                              chunk_language(sc.chunk))
+        note_keyword_languages(self, chunks)
         if self._dense is not None:
             for cid in removed:
                 self._dense.remove(cid)
@@ -1052,14 +1057,15 @@ class EmbeddedStore:
         restricted to the documents / chunks ``flt`` allows."""
         self._refresh_if_changed()
         doc_keys, ids = self._allowed(flt)
-        return self._keyword.search(query, k, doc_keys=doc_keys, chunk_ids=ids)
+        return self._keyword.search(query, k, doc_keys=doc_keys, chunk_ids=ids, languages=keyword_languages(self))
 
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """:meth:`Store.phrase_search`: up to ``k`` chunk ids whose analysed tokens hold ``phrase``
         adjacent and in order, among those ``flt`` allows."""
         self._refresh_if_changed()
         doc_keys, ids = self._allowed(flt)
-        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids)
+        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids,
+                                           languages=keyword_languages(self))
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
         """:meth:`Store.exact_lookup`: key → up to ``limit`` chunk ids, by key priority then document

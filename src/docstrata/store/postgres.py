@@ -32,9 +32,10 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze, query_terms, term_pairs
+from ..index.keyword import analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
+from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
+                   prepare_chunk, record_or_check_dimension)
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -313,7 +314,7 @@ class PostgresStore:
         for sc, vecs in zip(chunks, checked_vector_batch(chunks, self.dim, "postgres")):
             c = prepare_chunk(sc.chunk)
             text = c.contextualized_content
-            tokens = analyze(text)
+            tokens = analyze(text, chunk_language(c))
             chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),
                                tsvector_literal(tokens), len(tokens) + max(len(tokens) - 1, 0)))  # = len(index_terms)
             vec_rows += [(c.chunk_id, i, vecs[i]) for i in range(vecs.shape[0])]
@@ -351,6 +352,7 @@ class PostgresStore:
             self._upsert_state(cur, doc_key, state)
 
         self._write(run)
+        note_keyword_languages(self, chunks)
 
     def _upsert_state(self, cur, doc_key: str, state: FileState) -> None:
         cur.execute(f"INSERT INTO {self._t('files')} VALUES (%s,%s,%s,%s) ON CONFLICT (doc_key) DO UPDATE "
@@ -361,6 +363,7 @@ class PostgresStore:
         """:meth:`Store.upsert_chunks`: insert or replace ``chunks`` by id, in one transaction."""
         if chunks:
             self._write(lambda cur: self._write_chunks(cur, chunks))
+            note_keyword_languages(self, chunks)
 
     def delete_chunks(self, chunk_ids: list[str]) -> None:
         """:meth:`Store.delete_chunks`: delete by id in one statement; unknown ids are ignored."""
@@ -484,7 +487,7 @@ class PostgresStore:
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula.
         ``flt`` restricts the chunks scored; document frequencies stay the collection's."""
-        return self._bm25(query_terms(query), k, phrase=False, flt=flt)
+        return self._bm25(query_terms(query, keyword_languages(self)), k, phrase=False, flt=flt)
 
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),

@@ -48,9 +48,10 @@ import numpy as np
 
 from ..errors import StoreError
 from ..fusion import DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
-from ..index.keyword import ANALYSIS_VERSION, analyze, query_terms, term_pairs
+from ..index.keyword import ANALYSIS_VERSION, analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk
+from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
+                   prepare_chunk)
 
 K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
@@ -251,7 +252,8 @@ class QdrantStore:
 
     # ---------------------------------------------------------------- writes
     def _chunk_points(self, chunks: list[StoredChunk], gen: str) -> list:
-        tokens_of = [analyze(sc.chunk.contextualized_content) for sc in chunks]
+        tokens_of = [analyze(sc.chunk.contextualized_content, chunk_language(sc.chunk)) for sc in chunks]
+        note_keyword_languages(self, chunks)
         terms_of = [tokens + term_pairs(tokens) for tokens in tokens_of]  # index_terms, from the tokens at hand
         if self._avgdl is None and chunks:
             self._avgdl = max(1.0, float(np.mean([len(terms) for terms in terms_of])))
@@ -397,7 +399,7 @@ class QdrantStore:
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) from the IDF-modified sparse vectors; ties by chunk id.
         ``flt`` is a payload filter; the idf stays the collection's."""
-        terms = query_terms(query)
+        terms = query_terms(query, keyword_languages(self))
         if not terms or k <= 0 or self._avgdl is None:
             return []
         res = self.client.query_points(self.name, query=self._sparse_query(terms), using=_SPARSE, limit=k + 16,
