@@ -273,8 +273,10 @@ def citer_summaries(store, sections: list[tuple[str, str]], first: int = 3,
     chunks = {c.chunk_id: c for c in store.get_chunks(list(dict.fromkeys(i for ids in ids_of.values() for i in ids)))}
     out: dict[tuple[str, str], tuple[int, list[Citer]]] = {}
     for (doc, sid), ids in ids_of.items():
-        ordered = sorted((chunks[i] for i in ids if i in chunks),
-                         key=lambda c, doc=doc: (c.doc_key != doc, c.doc_key, c.ordinal))
+        def order(c: Chunk, doc: str = doc) -> tuple[bool, str, int]:
+            return (c.doc_key != doc, c.doc_key, c.ordinal)
+
+        ordered = sorted((chunks[i] for i in ids if i in chunks), key=order)
         citers = citers_of_chunks(ordered, doc, sid, names[doc])
         out[(doc, sid)] = (len(citers), citers[:first])
     return out

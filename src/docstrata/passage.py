@@ -45,7 +45,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((pos, m.start()))
         pos = m.end()
     spans.append((pos, len(text)))
-    out = []
+    out: list[tuple[int, int]] = []
     for a, b in spans:
         while a < b and text[a].isspace():
             a += 1
