@@ -57,6 +57,7 @@ class Citer:
     excerpt: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of the fields (CLI ``--json``, MCP structured content)."""
         return asdict(self)
 
 
@@ -75,6 +76,7 @@ class CitedByPage:
     notice: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of the fields (CLI ``--json``, MCP structured content)."""
         return {"document": self.document, "section_id": self.section_id, "total": self.total,
                 "offset": self.offset, "citers": [c.to_dict() for c in self.citers],
                 "next_cursor": self.next_cursor, **({"notice": self.notice} if self.notice else {})}

@@ -112,6 +112,8 @@ class CiterOut(_Out):
 
 
 class CitedByOutput(_Out):
+    """Structured answer of ``<tool>_cited_by``: one page of the sections citing a section."""
+
     document: str
     section_id: str
     total: int = Field(description="How many sections cite it, in this and the other documents of the tool")

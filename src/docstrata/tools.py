@@ -982,6 +982,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return citer_page(cited_by(self.store, doc_key, sid), doc_key, sid, limit, cursor, notice)
 
     async def acited_by(self, document: str, section_id: str, **kw):
+        """Async twin of :meth:`cited_by` (runs it in a worker thread)."""
         return await asyncio.to_thread(self.cited_by, document, section_id, **kw)
 
     def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
