@@ -14,7 +14,10 @@ import hashlib
 import re
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .convert.document import Block
 
 ChunkType = Literal["definition", "requirement", "content", "header", "contents"]  # contents: a contents page / index
 SearchMode = Literal["hybrid", "semantic", "keyword", "exact"]
@@ -66,11 +69,11 @@ class Document:
     ``title`` the document title (first heading, PDF metadata, or the file stem).
     What the source markup says and the Markdown cannot: ``marked_definitions`` (terms the
     markup marks as defined) and ``anchors`` (element id → text of the heading it names, for
-    in-page links ``[text](#id)``); both empty for formats without such markup. ``list_items``
-    says whether Markdown ordered-list items may become sections: ``False`` for HTML whose lists
-    the browser numbers (its sections are its headings; its ``<ol>`` steps are body text).
-    ``heading_levels`` says the Markdown heading levels are the source markup's nesting (legislation
-    XML): the parser nests headings by level alone, not by container ranks (Title > Division).
+    in-page links ``[text](#id)``); both empty for formats without such markup. ``blocks``: the
+    converter's cut of ``markdown`` into typed blocks (:class:`docstrata.convert.document.Block`:
+    headings with the level and number the source states, paragraphs, list items, tables, code),
+    offsets into ``markdown``; empty for a Document built by hand from Markdown. What the structure
+    stage reads from them is derived, never a flag: :attr:`list_items` and :attr:`heading_levels`.
     Paged sources (PDF pages, PPTX slides; ``page_unit`` says which) keep their page boundaries
     beside the text, never in it (no marker pollutes chunks, BM25 or embeddings):
     ``page_offsets[i]`` is the character offset in ``markdown`` where physical page ``i`` (0-based)
@@ -87,11 +90,28 @@ class Document:
     warnings: list[str] = field(default_factory=list)
     marked_definitions: list[MarkedDefinition] = field(default_factory=list)
     anchors: dict[str, str] = field(default_factory=dict)
-    list_items: bool = True  # Markdown ordered-list items may be sections (False: HTML whose lists are generated)
-    heading_levels: bool = False  # heading levels are the markup's nesting (True: legislation XML)
+    blocks: list[Block] = field(default_factory=list)  # the converter's typed blocks (convert/document.py)
     page_offsets: list[int] = field(default_factory=list)  # page i (0-based, physical) starts at this offset
     page_labels: list[str] = field(default_factory=list)  # printed label of each page (PDF /PageLabels), if any
     page_unit: str = ""  # "page" (PDF) or "slide" (PPTX); "" for an unpaged source
+
+    @property
+    def list_items(self) -> bool:
+        """Whether Markdown ordered-list items may become sections: ``False`` when the source's
+        markup states its lists without numbers of their own (HTML ``<ol>``, counted by the
+        browser: its sections are its headings, its steps body text)."""
+        from .convert.document import lists_are_numbered
+
+        return lists_are_numbered(self.blocks)
+
+    @property
+    def heading_levels(self) -> bool:
+        """Whether the source states its headings' nesting and numbers (legislation XML,
+        gesetze-im-internet, kramdown-rfc): sections are then built from its heading blocks, nested
+        by their stated level, not re-detected from the Markdown."""
+        from .convert.document import states_structure
+
+        return states_structure(self.blocks)
 
 
 @dataclass
