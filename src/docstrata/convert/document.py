@@ -126,8 +126,11 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _LIST = re.compile(r"^[ \t]*(?:(\d{1,9}|[a-z]|[A-Z]|[ivx]{1,5})[.)]|[-*+])[ \t]+\S")
 
 
-def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers: bool = True) -> list[Block]:
-    """Blocks of ``markdown`` (see :meth:`ConvertedDocument.from_markdown`), offsets into it."""
+def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers: bool = True,
+                    paragraph_provenance: str = "plain_text") -> list[Block]:
+    """Blocks of ``markdown`` (see :meth:`ConvertedDocument.from_markdown`), offsets into it.
+    ``paragraph_provenance="markup"`` says the source's markup states its paragraphs (xml2rfc
+    ``<t>``, a kramdown-rfc paragraph): a numbered line in one is never a section start."""
     lines = markdown.split("\n")
     starts, pos = [], 0
     for ln in lines:
@@ -177,7 +180,7 @@ def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers:
             while j < len(lines) and lines[j].strip() and not _ATX.match(lines[j]) and not _FENCE.match(lines[j]) \
                     and not _LIST.match(lines[j]) and not (j + 1 < len(lines) and _SETEXT.match(lines[j + 1])):
                 j += 1
-            add(i, j, "paragraph", provenance="plain_text")
+            add(i, j, "paragraph", provenance=paragraph_provenance)
         i = j
     return blocks
 

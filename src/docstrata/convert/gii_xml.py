@@ -73,7 +73,7 @@ def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
         _body(norm, out)
         notes = _kid(_kid(norm, "textdaten"), "fussnoten")
         if notes is not None and _text_of(notes):
-            for p in _paragraphs(notes):
+            for p in _paragraphs(notes):  # footnotes: the markup says so, no section starts in them
                 out.add(p, "paragraph", provenance="markup")
     if title and jurabk:
         title = f"{title} ({jurabk})"
@@ -113,8 +113,16 @@ def _body(norm, out: BlockWriter) -> None:
         if name == "TOC":
             _toc(part, out)
         elif name == "Content":
-            for p in _paragraphs(part):
-                out.add(p, "table" if p.startswith("|") else "paragraph", provenance="markup")
+            for p in _paragraphs(part):  # an Absatz prints its "(1)" in the <P>'s text: read from the characters
+                if p.startswith("|"):
+                    out.add(p, "table", provenance="markup")
+                elif m := _ENTRY.match(p):
+                    out.add(p, "list_item", provenance="markup", number=m.group(1))
+                else:
+                    out.add(p, "paragraph", provenance="plain_text")
+
+
+_ENTRY = re.compile(r"^(\d{1,3}[a-z]?\.|[a-z]{1,3}\)|[a-z]{2}\))\s")  # a <DT> label written before its entry
 
 
 def _paragraphs(content) -> list[str]:

@@ -195,8 +195,13 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDoc
         if n in writer.headings:
             level, number, heading = writer.headings[n]
             out.heading(level, heading, number or None, written=text.lstrip("#").strip())
-        else:
-            out.add(text, "table" if text.startswith("|") else "paragraph", provenance="markup")
+        elif n in writer.items:
+            out.add(text, "list_item", provenance="markup", number=writer.items[n])
+        elif n in writer.notes:  # the markup states it is a note or quotation: no section starts in it
+            out.add(text, "paragraph", provenance="markup")
+        else:  # a <p> may print a provision's number in its text ("(1) Frames"): read from its characters
+            out.add(text, "table" if text.startswith("|") else "paragraph",
+                    provenance="markup" if text.startswith("|") else "plain_text")
     return out.document(title=title, warnings=writer.warnings, anchors=writer.anchors)
 
 
@@ -210,6 +215,8 @@ class _Writer:
         self.warnings: list[str] = []
         self.first_heading: str | None = None
         self.headings: dict[int, tuple[int, str, str]] = {}  # index in blocks → (level, number, title) of a heading
+        self.items: dict[int, str] = {}  # index in blocks → printed number of a numbered provision
+        self.notes: set[int] = set()  # indices in blocks of notes, footnotes and quoted text: never structure
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
         self.margin: list[str] = []  # margin notes read inside the text being written (USLM <sidenote>)
@@ -223,6 +230,7 @@ class _Writer:
         """Margin notes ("2 USC 900 note.") read inside a heading or sentence: one paragraph after it,
         never spliced into its words."""
         if self.margin:
+            self.notes.add(len(self.blocks))
             self.blocks.append("*Margin note: " + "; ".join(self.margin) + "*")
             self.margin = []
 
@@ -292,6 +300,8 @@ class _Writer:
             own = []
         text = _squash(" ".join((lead or []) + own + parts))
         if text:
+            if lead:  # a numbered provision ("(a) …", "1. …", a recital "(1) …"): the markup states its number
+                self.items[len(self.blocks)] = lead[0]
             self.blocks.append(text)
         self._flush_margin()
         for child in rest:
@@ -528,12 +538,14 @@ class _Writer:
         if marker:
             body = f"[^{marker}]: {body}"
         if body:
+            self.notes.add(len(self.blocks))
             self.blocks.append(body)
         self._flush_margin()
 
     def _flat_text(self, text: str) -> None:
         text = _squash(text)
         if text:  # a quoted "(a) …" or "Sec. 3." line must not read as a provision of this document
+            self.notes.add(len(self.blocks))
             self.blocks.append("> " + text if _MARKER_START.match(text) else text)
         self._flush_margin()
 

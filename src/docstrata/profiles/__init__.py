@@ -71,7 +71,8 @@ class Profile:
         return getattr(importlib.import_module(module), func)
 
 
-_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?)\n---[ \t]*\n", re.S)
+# kramdown-rfc's front matter runs from the opening "---" to a bare "---" or to the first "--- abstract"
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?)\n(?=---(?:[ \t]|$))", re.S | re.M)
 
 
 def _registered() -> tuple[Profile, ...]:

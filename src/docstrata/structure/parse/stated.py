@@ -9,7 +9,7 @@ level and whose label components come from the stated number (``§ 13`` → ``13
 → ``abschnitt-2``, ``A.1`` → ``A.1``, ``Appendix B`` → ``appendix-b``). A number the label grammar
 does not know (``Buch 2``: a container word of one family) still names its container, ``buch-2``.
 Only the unmarked text between the headings (numbered provisions ``(1)``, ``1.``) goes through
-detection.
+detection; a paragraph the markup states as a paragraph holds no section start.
 """
 
 from __future__ import annotations
@@ -19,13 +19,17 @@ import re
 from .labels import _components, _plain
 from .patterns import _Marker
 
+_RANGE = re.compile(r"[–—,]|\d\s*-\s*\d|\bto\b")
 _WORD_NUMBER = re.compile(r"^(?P<word>[^\W\d_]{2,30})\.?\s+(?P<num>[0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,7}|[A-Z])$")
 
 
 def stated_components(number: str) -> list[tuple[str, str, str]] | None:
     """Label components of a stated heading number: the label grammar's reading (``§ 13``,
     ``Article 2``, ``4.2.1``, ``Appendix A``) or, for ``<Word> <number>`` the grammar does not know
-    (``Buch 2``, ``Titel 3``), one container component named by the word; ``None`` otherwise."""
+    (``Buch 2``, ``Titel 3``), one container component named by the word; ``None`` otherwise, and
+    for a span (``PARTS 400–446``), whose heading text is then read as any heading's."""
+    if _RANGE.search(number):  # "PARTS 400–446 [RESERVED]", "§§ 3, 4": a span of units, not one number
+        return None
     comps = _components(number.strip())
     if comps:
         return comps
@@ -59,9 +63,19 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
             m.components = comps
         stated.append(m)
     taken = {m.line for m in stated}
+    # a paragraph the markup states as one (a kramdown-rfc / xml2rfc paragraph, a legislation note)
+    # holds no section start: a numbered line in it is running text ("Section 5.2.1 (otherwise …")
+    prose = [(line_of(b.start), line_of(b.end)) for b in blocks if b.kind == "paragraph" and b.provenance == "markup"]
     kept = [m for m in markers if not (m.kind == "heading" and m.line in taken)
-            and not any(s.line <= m.line < s.end for s in stated if m.kind != "heading")]
+            and not (m.kind != "heading" and _inside(m.line, prose))]
     return sorted(kept + stated, key=lambda m: m.line)
+
+
+def _inside(line: int, spans: list[tuple[int, int]]) -> bool:
+    import bisect
+
+    k = bisect.bisect_right(spans, (line, 1 << 30)) - 1
+    return k >= 0 and spans[k][0] <= line <= spans[k][1]
 
 
 def _line_finder(starts: list[int]):
