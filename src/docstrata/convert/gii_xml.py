@@ -65,11 +65,12 @@ def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
             heading = _text_of(_kid(unit, "gliederungstitel"))
             depth = max(1, len(code) // 3) if code.isdigit() else depth + 1
             out.heading(depth, heading, _outline_number(bez, profile) or None,
-                        written=" ".join(x for x in (bez, heading) if x))
+                        written=" ".join(x for x in (bez, heading) if x), anchor=norm.get("doknr"))
         elif enbez:
             heading = _text_of(_kid(meta, "titel"))
             number = _unit_number(enbez, profile)
-            out.heading(depth + 1, heading, number, written=" ".join(x for x in (enbez, heading) if x))
+            out.heading(depth + 1, heading, number, written=" ".join(x for x in (enbez, heading) if x),
+                        anchor=norm.get("doknr"))
         _body(norm, out)
         notes = _kid(_kid(norm, "textdaten"), "fussnoten")
         if notes is not None and _text_of(notes):
@@ -79,7 +80,8 @@ def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
         title = f"{title} ({jurabk})"
     if not out.blocks:
         warnings.append("gesetze-im-internet XML without any norm text")
-    return out.document(title=title or jurabk, warnings=warnings, profile=profile.name)
+    anchors = {b.anchor: b.text.lstrip("#").strip() for b in out.blocks if b.anchor}  # doknr → heading
+    return out.document(title=title or jurabk, warnings=warnings, anchors=anchors, profile=profile.name)
 
 
 def _outline_number(bez: str, profile) -> str:
@@ -89,7 +91,8 @@ def _outline_number(bez: str, profile) -> str:
     if len(words) == 2 and words[0].lower() in profile.ordinals:
         return f"{words[1]} {profile.ordinals[words[0].lower()]}"
     if len(words) == 2 and re.fullmatch(r"\d{1,4}[a-z]?|[IVXLC]{1,7}", words[1]):
-        return f"{words[0]} {words[1]}"
+        # an amending act's articles are outline units too: "Art 2" is Artikel 2
+        return f"{profile.section_words.get(words[0], words[0])} {words[1]}"
     if len(words) == 1 and re.fullmatch(r"\d{1,4}[a-z]?|[IVXLC]{1,7}", words[0]):
         return words[0]
     return ""

@@ -9,7 +9,8 @@ level and whose label components come from the stated number (``§ 13`` → ``13
 → ``abschnitt-2``, ``A.1`` → ``A.1``, ``Appendix B`` → ``appendix-b``). A number the label grammar
 does not know (``Buch 2``: a container word of one family) still names its container, ``buch-2``.
 Only the unmarked text between the headings (numbered provisions ``(1)``, ``1.``) goes through
-detection; a paragraph the markup states as a paragraph holds no section start.
+detection; a paragraph the markup states as a paragraph holds no section start, nor does a keyword
+label in body text (the source states every unit a keyword names).
 """
 
 from __future__ import annotations
@@ -66,9 +67,16 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     # a paragraph the markup states as one (a kramdown-rfc / xml2rfc paragraph, a legislation note)
     # holds no section start: a numbered line in it is running text ("Section 5.2.1 (otherwise …")
     prose = [(line_of(b.start), line_of(b.end)) for b in blocks if b.kind == "paragraph" and b.provenance == "markup"]
+    # and a source that states its units states every unit named by a keyword (§ 19, Section 5, Title
+    # 27): such a label in body text is a citation or a note ("§ 19 Absatz 7 … findet Anwendung."),
+    # while numbered provisions printed in the text ("(1)", "1.", "a)") are still read from it
     kept = [m for m in markers if not (m.kind == "heading" and m.line in taken)
-            and not (m.kind != "heading" and _inside(m.line, prose))]
+            and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))]
     return sorted(kept + stated, key=lambda m: m.line)
+
+
+def _keyword_label(m: _Marker) -> bool:
+    return m.kind == "label" and any(k.startswith("kw:") for k, _, _ in m.components)
 
 
 def _inside(line: int, spans: list[tuple[int, int]]) -> bool:
