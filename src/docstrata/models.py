@@ -325,7 +325,7 @@ class Chunk(Paged):
 
     ``chunk_id`` is ``"{doc_key}#{ordinal}"``. ``content`` is the text shown to users;
     ``context`` the structural or LLM-written context; ``contextualized_content`` =
-    ``context + "\\n\\n" + content`` is what BM25 and the embedder see (DESIGN §6).
+    ``context + "\\n\\n" + content`` is what BM25 and the embedder see (docs/architecture.md).
     ``token_count`` counts ``content`` with the embedding model's tokenizer.
     ``definitions`` lists terms defined in this chunk; ``cross_references`` the references
     it makes; ``aliases`` the exact-match keys of its section (first chunk of a section only
@@ -417,7 +417,7 @@ class Record:
     path relative to the source root; ``line`` its 1-based line (CSV/JSONL) or index (JSON).
     With ``document_field`` set: ``document`` is that field's value (records sharing it, one
     after another, are the chunks of one document), and ``document_title`` / ``parent_chain``
-    the structure recovered from that document (DESIGN §6), which feed the record's context.
+    the structure recovered from that document (docs/architecture.md), which feed the record's context.
     """
 
     id: str
@@ -430,7 +430,7 @@ class Record:
     parent_chain: list[str] = field(default_factory=list)
 
 
-# Scores, as every result reports them (DESIGN §7; README "Scores"):
+# Scores, as every result reports them (docs/architecture.md; README "Scores"):
 SCORE_DOC = {
     "score": "the score the list is ordered by; never increases down a list (the rerank score when a reranker "
              "ran, else fused_score)",
@@ -556,7 +556,7 @@ class SearchResult(Paged):
     """One document search hit with its citation.
 
     Scores (see :data:`SCORE_DOC`): ``score`` orders the list (never increases down it);
-    ``fused_score`` is the weighted RRF score (DESIGN §7), a ``pinned`` hit's own (its ``score``
+    ``fused_score`` is the weighted RRF score (docs/architecture.md), a ``pinned`` hit's own (its ``score``
     is lifted to the next hit's, and shown as pinned); ``semantic_score`` the cosine similarity of query and hit; ``keyword_score`` the
     BM25 score; ``*_rank`` the 1-based rank in that modality (``None`` = not retrieved by it).
     ``exact_match`` is true when the exact index matched (a named section, a defined term or a

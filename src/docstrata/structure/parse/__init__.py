@@ -12,7 +12,7 @@ Entry point: :func:`parse_sections`. One pass over the lines finds section marke
   (item 12 of a list under clause 12 is section ``12.12``).
 
 A second pass nests the markers (heading levels, numbering prefixes, item styles) and
-normalises ids (DESIGN §5): ``4.2.1``, ``203(a)(1)``, ``article-17``, ``part-2``, a slug for
+normalises ids (``docs/architecture.md``): ``4.2.1``, ``203(a)(1)``, ``article-17``, ``part-2``, a slug for
 unnumbered headings, ``preamble`` for text before the first marker. Ids restart under
 containers (``Section 1`` of each Article) are qualified by the container
 (``article-ii/1``) so ids stay unique.
