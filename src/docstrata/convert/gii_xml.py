@@ -40,7 +40,16 @@ def _kid(el, name: str):
 
 
 def _text_of(el) -> str:
-    return _squash("".join(el.itertext())) if el is not None else ""
+    """The words of ``el``, a ``<BR/>`` read as a space ("Todeserklärung.<BR/>Lebens-" → two words)."""
+    return _squash(_inline_text(el)) if el is not None else ""
+
+
+def _inline_text(el) -> str:
+    out = [el.text or ""]
+    for c in el:
+        out.append(" " if _local(c) == "BR" else _inline_text(c))
+        out.append(c.tail or "")
+    return "".join(out)
 
 
 def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
@@ -181,7 +190,8 @@ def _list_entries(dl) -> list[str]:
                     words.append(_squash("".join(t for t in part.itertext())) if not part.findall(".//DL")
                                  else _squash(part.text or ""))
             text = _squash((c.text or "") + " " + " ".join(words))
-            out.append(f"{label} {text}".strip())
+            if text or nested:  # an entry without text (a repealed "4a.") is no provision to cite
+                out.append(f"{label} {text}".strip())
             out.extend(nested)
     return out
 
