@@ -136,3 +136,13 @@ def test_kramdown_sections_match_the_rendered_draft():
     assert [n for n, _ in numbered] == [n for n, _ in toc]
     for (number, title), (_, want) in zip(numbered, toc):
         assert title.endswith(want), (number, title, want)
+
+
+def test_contract_rejects_blocks_that_do_not_match_the_text():
+    from docstrata.convert.document import Block, ConvertedDocument
+
+    ConvertedDocument(text="# 1 Scope\n", blocks=[Block("# 1 Scope", "heading", 0, 9, provenance="markup", level=1, number="1")])
+    with pytest.raises(ValueError, match="does not match"):
+        ConvertedDocument(text="# 1 Scope\n", blocks=[Block("# 2 Scope", "heading", 0, 9)])
+    with pytest.raises(ValueError, match="not part of the contract"):
+        ConvertedDocument(text="x", blocks=[Block("x", "sidebar", 0, 1)])

@@ -272,7 +272,7 @@ class _Writer:
         elif name in _TABLES:
             self._table(el)
         elif self.d is AKOMA_NTOSO and name == "recital" and (num := self._recital_number(el)):
-            self._children(el, depth, lead=[num])  # "(1) The registration …", as the Official Journal prints it
+            self._children(el, depth, lead=[num], number=num)  # "(1) The registration …", as the Official Journal prints it
         elif self._has_structure(el):
             for c in el:  # the heading of an unnumbered block that is no container is text, not structure
                 if _local(c.tag) in self.d.heading and (text := self.inline(c)):
@@ -287,8 +287,9 @@ class _Writer:
             if text:
                 self.blocks.append(text)
 
-    def _children(self, el, depth: int, lead: list[str] | None = None) -> None:
-        """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked."""
+    def _children(self, el, depth: int, lead: list[str] | None = None, number: str | None = None) -> None:
+        """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked;
+        ``number``: the printed number of the provision that paragraph opens (a ``list_item`` block)."""
         own = [el.text] if el.text and el.text.strip() else []
         kids = [c for c in el if isinstance(c.tag, str)]
         # mixed content (``<content>Section 1400Z–1 <amendingAction>is amended</amendingAction> by adding …``):
@@ -300,8 +301,8 @@ class _Writer:
             own = []
         text = _squash(" ".join((lead or []) + own + parts))
         if text:
-            if lead:  # a numbered provision ("(a) …", "1. …", a recital "(1) …"): the markup states its number
-                self.items[len(self.blocks)] = lead[0]
+            if number:  # a numbered provision ("(a) …", "1. …", a recital "(1) …"): the markup states its number
+                self.items[len(self.blocks)] = number
             self.blocks.append(text)
         self._flush_margin()
         for child in rest:
@@ -474,7 +475,7 @@ class _Writer:
         if num:
             self._anchor(el, self._citation(num))
             self.labels.append(("item", num))
-        self._children(el, depth, lead=[x for x in (num, heading) if x])
+        self._children(el, depth, lead=[x for x in (num, heading) if x], number=num or None)
         if num:
             self.labels.pop()
 
