@@ -13,7 +13,9 @@ Per format:
 * ``md`` / ``markdown`` / ``txt`` / ``text`` — passed through. Encoding detected (UTF-8 first,
   then charset-normalizer), BOM removed, NUL bytes or control characters reject the file as binary.
   Paginated plain text (form feeds, as in IETF RFCs) loses its running page headers/footers and
-  form feeds; pages are joined so that a paragraph split by a page break reads as one.
+  form feeds; pages are joined so that a paragraph split by a page break reads as one. Markdown
+  of a document family with a profile (kramdown-rfc: :mod:`docstrata.profiles`) is read by that
+  family's converter (``kramdown_rfc``: section numbers implied by heading levels, appendices).
 * ``html`` / ``htm`` — site chrome (nav, page header/footer, scripts, styles, cookie banners,
   skip links) removed with BeautifulSoup, then markitdown.
 * ``docx`` — markitdown (mammoth keeps Word heading styles); Word's ``Title`` style becomes a
@@ -27,7 +29,8 @@ Per format:
   numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
-* ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
+* ``xml`` — a document family with a profile (gesetze-im-internet ``<dokumente>``: ``gii_xml``) is
+  read by its converter; legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
   drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
   ``<xref>``\ s printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked
