@@ -108,12 +108,14 @@ def _outline_number(bez: str, profile) -> str:
 
 
 def _unit_number(enbez: str, profile) -> str | None:
-    """``§ 13`` → ``§ 13``; ``Art 5`` → ``Artikel 5``; ``Anlage 1`` → ``Anlage 1``; an unnumbered
-    unit (``Eingangsformel``, ``Inhaltsübersicht``) → ``None``."""
-    m = re.fullmatch(r"(§§?|Art\.?|Artikel|Anlage)\s*(\d{1,4}[a-z]?)(?:\s.*)?", enbez)
-    if not m:
-        return None
-    return f"{profile.section_words.get(m.group(1), m.group(1))} {m.group(2)}"
+    """``§ 13`` → ``§ 13``; ``Art 5`` → ``Artikel 5``; ``Anlage 1``, ``Anhang 2`` as printed; ``II.`` → ``II``; an unnumbered
+    unit (``Eingangsformel``, ``Inhaltsübersicht``) or a span (``§§ 5 bis 7``) → ``None``."""
+    m = re.fullmatch(r"(§|Art\.?|[A-ZÄÖÜ][a-zäöüß]{1,15})\s*(\d{1,4}[a-z]?(?:\.\d{1,3})*)(?:\s+\(.*\)|\s+[A-ZÄÖÜ].*)?",
+                     enbez)
+    if m:  # "§ 13", "§ 1.2", "Art 5", "Anlage 1", "Anhang 2", "Muster 3"
+        return f"{profile.section_words.get(m.group(1), m.group(1))} {m.group(2)}"
+    m = re.fullmatch(r"([IVXLC]{1,7}|\d{1,3})\.", enbez)  # "II.", "3.": a numbered part of an administrative rule
+    return m.group(1) if m else None
 
 
 def _body(norm, out: BlockWriter) -> None:

@@ -32,8 +32,9 @@ def stated_components(number: str) -> list[tuple[str, str, str]] | None:
     if _RANGE.search(number):  # "PARTS 400–446 [RESERVED]", "§§ 3, 4": a span of units, not one number
         return None
     comps = _components(number.strip())
-    if comps:
-        return comps
+    m = _WORD_NUMBER.match(number.strip())
+    if comps and not (m and not any(k.startswith("kw:") for k, _, _ in comps)):
+        return comps  # the grammar read the whole label, not just the number after a word it does not know
     m = _WORD_NUMBER.match(number.strip())
     if m:
         word = m.group("word").lower()
