@@ -71,7 +71,6 @@ from .patterns import _ATX_RE
 from .recitals import nest_recitals_in_preamble, recital_markers
 from .scan import _scan
 from .stated import stated_heading_markers
-from ...convert.document import states_structure
 
 __all__ = ["parse_sections"]
 
@@ -141,7 +140,11 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     lines = unframe_boxes(markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
     markers = _scan(lines, markdown_flavour)
-    stated = bool(blocks) and states_structure(blocks)
+    stated = False
+    if blocks:  # the converter contract (imported here: reading a tree needs no converter loaded)
+        from ...convert.document import states_structure
+
+        stated = states_structure(blocks)
     if not list_items:
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels or stated)
