@@ -14,7 +14,10 @@ import hashlib
 import re
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .convert.document import Block
 
 ChunkType = Literal["definition", "requirement", "content", "header", "contents"]  # contents: a contents page / index
 SearchMode = Literal["hybrid", "semantic", "keyword", "exact"]
@@ -66,11 +69,11 @@ class Document:
     ``title`` the document title (first heading, PDF metadata, or the file stem).
     What the source markup says and the Markdown cannot: ``marked_definitions`` (terms the
     markup marks as defined) and ``anchors`` (element id → text of the heading it names, for
-    in-page links ``[text](#id)``); both empty for formats without such markup. ``list_items``
-    says whether Markdown ordered-list items may become sections: ``False`` for HTML whose lists
-    the browser numbers (its sections are its headings; its ``<ol>`` steps are body text).
-    ``heading_levels`` says the Markdown heading levels are the source markup's nesting (legislation
-    XML): the parser nests headings by level alone, not by container ranks (Title > Division).
+    in-page links ``[text](#id)``); both empty for formats without such markup. ``blocks``: the
+    converter's cut of ``markdown`` into typed blocks (:class:`docstrata.convert.document.Block`:
+    headings with the level and number the source states, paragraphs, list items, tables, code),
+    offsets into ``markdown``; empty for a Document built by hand from Markdown. What the structure
+    stage reads from them is derived, never a flag: :attr:`list_items` and :attr:`heading_levels`.
     Paged sources (PDF pages, PPTX slides; ``page_unit`` says which) keep their page boundaries
     beside the text, never in it (no marker pollutes chunks, BM25 or embeddings):
     ``page_offsets[i]`` is the character offset in ``markdown`` where physical page ``i`` (0-based)
@@ -87,11 +90,28 @@ class Document:
     warnings: list[str] = field(default_factory=list)
     marked_definitions: list[MarkedDefinition] = field(default_factory=list)
     anchors: dict[str, str] = field(default_factory=dict)
-    list_items: bool = True  # Markdown ordered-list items may be sections (False: HTML whose lists are generated)
-    heading_levels: bool = False  # heading levels are the markup's nesting (True: legislation XML)
+    blocks: list[Block] = field(default_factory=list)  # the converter's typed blocks (convert/document.py)
     page_offsets: list[int] = field(default_factory=list)  # page i (0-based, physical) starts at this offset
     page_labels: list[str] = field(default_factory=list)  # printed label of each page (PDF /PageLabels), if any
     page_unit: str = ""  # "page" (PDF) or "slide" (PPTX); "" for an unpaged source
+
+    @property
+    def list_items(self) -> bool:
+        """Whether Markdown ordered-list items may become sections: ``False`` when the source's
+        markup states its lists without numbers of their own (HTML ``<ol>``, counted by the
+        browser: its sections are its headings, its steps body text)."""
+        from .convert.document import lists_are_numbered
+
+        return lists_are_numbered(self.blocks)
+
+    @property
+    def heading_levels(self) -> bool:
+        """Whether the source states its headings' nesting and numbers (legislation XML,
+        gesetze-im-internet, kramdown-rfc): sections are then built from its heading blocks, nested
+        by their stated level, not re-detected from the Markdown."""
+        from .convert.document import states_structure
+
+        return states_structure(self.blocks)
 
 
 @dataclass
@@ -305,7 +325,7 @@ class Chunk(Paged):
 
     ``chunk_id`` is ``"{doc_key}#{ordinal}"``. ``content`` is the text shown to users;
     ``context`` the structural or LLM-written context; ``contextualized_content`` =
-    ``context + "\\n\\n" + content`` is what BM25 and the embedder see (DESIGN §6).
+    ``context + "\\n\\n" + content`` is what BM25 and the embedder see (docs/architecture.md).
     ``token_count`` counts ``content`` with the embedding model's tokenizer.
     ``definitions`` lists terms defined in this chunk; ``cross_references`` the references
     it makes; ``aliases`` the exact-match keys of its section (first chunk of a section only
@@ -402,7 +422,7 @@ class Record:
     path relative to the source root; ``line`` its 1-based line (CSV/JSONL) or index (JSON).
     With ``document_field`` set: ``document`` is that field's value (records sharing it, one
     after another, are the chunks of one document), and ``document_title`` / ``parent_chain``
-    the structure recovered from that document (DESIGN §6), which feed the record's context.
+    the structure recovered from that document (docs/architecture.md), which feed the record's context.
     """
 
     id: str
@@ -415,7 +435,7 @@ class Record:
     parent_chain: list[str] = field(default_factory=list)
 
 
-# Scores, as every result reports them (DESIGN §7; README "Scores"):
+# Scores, as every result reports them (docs/architecture.md; README "Scores"):
 SCORE_DOC = {
     "score": "the score the list is ordered by; never increases down a list (the rerank score when a reranker "
              "ran, else fused_score)",
@@ -558,7 +578,7 @@ class SearchResult(Paged):
     """One document search hit with its citation.
 
     Scores (see :data:`SCORE_DOC`): ``score`` orders the list (never increases down it);
-    ``fused_score`` is the weighted RRF score (DESIGN §7), a ``pinned`` hit's own (its ``score``
+    ``fused_score`` is the weighted RRF score (docs/architecture.md), a ``pinned`` hit's own (its ``score``
     is lifted to the next hit's, and shown as pinned); ``semantic_score`` the cosine similarity of query and hit; ``keyword_score`` the
     BM25 score; ``*_rank`` the 1-based rank in that modality (``None`` = not retrieved by it).
     ``exact_match`` is true when the exact index matched (a named section, a defined term or a

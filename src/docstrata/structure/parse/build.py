@@ -64,7 +64,7 @@ def _keyword_of(m: _Marker) -> str | None:
 
 def _rank(marker: _Marker) -> float:
     doc = _DOC_RANKS.get()
-    ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS[kw][1]) for k, _, _ in marker.components
+    ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS.get(kw, ("", 5))[1]) for k, _, _ in marker.components
              if k.startswith("kw:") and (kw := k.split(":")[2])]
     bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
         k.startswith("kw::") for k, _, _ in marker.components)
