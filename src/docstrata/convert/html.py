@@ -249,7 +249,7 @@ def nest_section_headings(soup) -> int:
         return 0
     level_of = {id(s): _heading_level(h) for s, h, _ in firsts}
     disagree = False
-    for section, heading, depth in firsts:
+    for section, _heading, _depth in firsts:
         outer = next((p for p in section.find_parents("section") if id(p) in level_of), None)
         if outer is not None and level_of[id(section)] <= level_of[id(outer)]:
             disagree = True

@@ -161,7 +161,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels or stated)
     try:
         if stated:
-            markers = stated_heading_markers(markers, lines, blocks, markdown)
+            markers = stated_heading_markers(markers, lines, blocks or [], markdown)
         markers = _merge_subtitles(markers, lines)
         markers = recital_markers(markers, lines)
         markers = _filter_markers(markers, markdown_flavour, lines)
