@@ -293,3 +293,16 @@ def test_a_citation_followed_by_the_whole_title_is_pinned_however_long_the_title
     assert (hits[0].section_id, hits[0].pinned) == ("article-11", True)
     loose = titled.search("Article 11 fee schedules shared between member states", top_k=3)
     assert not any(h.pinned for h in loose)  # words that are not its title: a question mentioning it, no pin
+
+
+def test_every_conflicting_term_is_warned_not_only_the_first(tmp_path):
+    cfg = _project(tmp_path, {
+        "a.md": '# A\n\n## 1 Definitions\n\n"Recipient" means the person receiving the goods.\n\n'
+                '"Supplier" means the company that ships the goods.\n\n"Goods" means the items in the order.\n',
+        "b.md": '# B\n\n## 1 Definitions\n\n"Recipient" means a natural or legal person to whom data are disclosed.\n\n'
+                '"Supplier" means a processor engaged by another processor.\n\n"Goods" means the items in the order.\n',
+    })
+    with docstrata.open(cfg) as ts:
+        warned = [w for w in ts["docs"].ingest().warnings if "defined differently" in w]
+    assert sorted(w.split("'")[1] for w in warned) == ["recipient", "supplier"], warned  # "goods" agrees
+    assert all("a.md, b.md" in w for w in warned)

@@ -28,6 +28,7 @@ from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, r
 from .pinpoint import certain_item, locate_pinpoint
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
+from .structure.definition_conflicts import definition_conflicts
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
 from .telemetry import span
@@ -599,7 +600,8 @@ class HierarchicalDocumentTool(_BaseTool):
                 store.set_meta("failed_files", failed_json)
             report.chunks_total = store.count()
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
-                report.warnings += self._definition_conflicts({sf.doc_key for sf in todo})
+                from .index.exact import term_key
+                report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
                 root.set_attribute("ingest.file_count", len(todo))
@@ -723,25 +725,6 @@ class HierarchicalDocumentTool(_BaseTool):
         report.warnings += [f"{sf.doc_key}: {w}" for w in entry.warnings if w not in doc.warnings]
         write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
-
-    def _definition_conflicts(self, docs: set[str] | None = None) -> list[str]:
-        """A warning per term that several documents define differently for the whole document;
-        with ``docs``, only the terms one of those documents defines (those just ingested). A
-        definition scoped to a part of its document (``In this title``) conflicts with none: each
-        passage gets the one in scope there."""
-        from .index.exact import term_key
-
-        by_term: dict[str, dict[str, str]] = {}
-        for d in self.store.definitions():
-            if d.scope is not None:
-                continue
-            by_term.setdefault(term_key(d.term), {}).setdefault(d.doc_key, " ".join(d.definition.split()))
-        out = []
-        for key, per_doc in by_term.items():
-            if len(set(per_doc.values())) > 1 and (docs is None or docs & per_doc.keys()):
-                docs = ", ".join(sorted(per_doc))
-                out.append(f"term '{key.removeprefix('term:')}' is defined differently in: {docs} (kept separate)")
-        return out
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
