@@ -210,7 +210,7 @@ def test_get_section_of_a_whole_document_in_pages(project):
     whole = json.loads(run("get-section", "master_services_agreement", "--json", cwd=project, check=True).stdout)
     assert whole["section_id"] == "" and whole["next_cursor"] is None and len(whole["content"]) == whole["total_chars"]
     text = run("get-section", "master_services_agreement", "--max-chars", "400", cwd=project, check=True).stdout
-    hint = re.search(r"\[cut: (\d+) more characters; continue with: docstrata get-section master_services_agreement "
+    hint = re.search(r"\[cut: (\d+) more characters; continue with: docstrata get-section -c \S+/agent\.yaml master_services_agreement "
                      r"--max-chars 400 --cursor (\S+)\]$", text.strip())
     assert hint, text
     assert text.startswith("Source: master_services_agreement.md\nLocation: Master Services Agreement\n"
@@ -347,7 +347,7 @@ def test_get_record_in_pages_and_list_files(records):
     r = json.loads(run("get-record", "h-lys-01", "--json", cwd=records, check=True).stdout)
     assert r["id"] == "H-LYS-01" and r["score"] is None and r["metadata"] == {"city": "Lyon", "cap": "140"}
     text = run("get-record", "H-MAD-01", "--max-chars", "300", cwd=records, check=True).stdout
-    m = re.search(r"continue with: docstrata get-record H-MAD-01 --max-chars 300 --cursor (\S+)\]", text)
+    m = re.search(r"continue with: docstrata get-record -c \S+/agent\.yaml H-MAD-01 --max-chars 300 --cursor (\S+)\]", text)
     assert m and text.startswith("Id: H-MAD-01\nSource: hotels.csv\n"), text
     rest = json.loads(run("get-record", "H-MAD-01", "--max-chars", "300", "--cursor", m.group(1), "--json",
                           cwd=records, check=True).stdout)

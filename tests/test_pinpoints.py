@@ -228,7 +228,8 @@ def test_cli_search_prints_the_pinpoint_and_its_json_keeps_the_whole_chunk(tmp_p
     first = cli("search", "--mode", "exact", "Art. 17(3)(b)").split("\n\n---\n\n")[0]
     assert "Section: article-17(3)(b)" in first and "Pinpoint: article-17(3)(b), characters" in first
     assert f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…" in first and "withdraws consent" not in first
-    assert "[whole chunk: docstrata neighbours -t docs 'reg.md#" in first and "--before 0 --after 0]" in first
+    assert f"[whole chunk: docstrata neighbours -c {tmp_path / 'agent.yaml'} -t docs 'reg.md#" in first
+    assert "--before 0 --after 0]" in first
     hit = json.loads(cli("search", "--mode", "exact", "--json", "Art. 17(3)(b)"))["results"][0]
     pin = hit["pinpoint"]
     assert hit["content"][pin["start"]:pin["end"]].strip() == pin["text"] == ITEM_3B

@@ -4,11 +4,14 @@ so ``docstrata --help`` stays fast."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Optional
 
 import typer
 
+from . import followup
+from .followup import with_config
 from .redact import escape_json_output, escape_terminal
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
@@ -56,11 +59,17 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False)
 
 
+_CONFIG = "agent.yaml"
+"""The configuration this command loaded, as given on its command line."""
+
+
 def _load(config: str):
     from .config import load_config
     from .errors import ConfigError
     from .tools import Toolset
 
+    global _CONFIG
+    _CONFIG = config  # follow-up commands printed later name it (followup.with_config)
     try:
         toolset = Toolset(load_config(config))
     except ConfigError as e:
@@ -92,6 +101,7 @@ def _safe(text: str) -> str:
 
 
 def _fail(message: str, code: int = 2) -> None:
+    message = with_config(message, _CONFIG)  # a command it names runs from any folder
     _console(stderr=True).print(f"[red]Error[/red] {_safe(message)}", soft_wrap=True)  # one line, never wrapped
     raise typer.Exit(code)
 
@@ -197,7 +207,8 @@ def _ready(t, err, force: bool = False) -> None:
             if total == 0:
                 return
             if t.cfg.database.provider != "in-memory":  # an in-memory index is built by every command: no advice
-                err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
+                err.print(with_config(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this "
+                                      "ahead of time)", _CONFIG), soft_wrap=True)
             bar = _bar(err)
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
@@ -215,7 +226,7 @@ def _ready(t, err, force: bool = False) -> None:
                   f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
                   f"{memory}", soft_wrap=True)
         for sk in report.skipped:
-            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}", soft_wrap=True)
+            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(with_config(sk.reason, _CONFIG))}", soft_wrap=True)
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
 
@@ -334,11 +345,11 @@ def _print_reports(reports, units: Optional[dict] = None) -> None:
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
             out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()))
         for w in r.warnings[:20]:
-            out.print(f"  [yellow]warning[/yellow] {_safe(w)}")
+            out.print(f"  [yellow]warning[/yellow] {_safe(with_config(w, _CONFIG))}")
         if len(r.warnings) > 20:
             out.print(f"  … {len(r.warnings) - 20} more warnings (use --json to see all)")
         for s in r.skipped:
-            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(s.reason)}")
+            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(with_config(s.reason, _CONFIG))}")
 
 
 _SEARCH_HELP = """Search one tool and print cited results.
@@ -422,13 +433,10 @@ def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> 
     the whole chunk as ``content`` (a ``pinpoint``'s offsets are into it) and each modality's
     1-based rank (``semantic_rank``, ``keyword_rank``, ``exact_rank``; left out when that modality
     did not retrieve the hit)."""
-    import shlex
-
     from .answers import render_search
 
-    opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + f" -t {shlex.quote(tool_name)}"
-    text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: (
-        f"docstrata neighbours{opts} {shlex.quote(r.chunk_id)} --before 0 --after 0"))
+    text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: followup.command(
+        "neighbours", r.chunk_id, config=config, tool=tool_name, raw="--before 0 --after 0"))
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
         hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
                     if getattr(r, k, None) is not None})
@@ -542,11 +550,10 @@ CursorOpt = typer.Option(None, "--cursor", help="Continue where a cut page stopp
 
 
 def _read_on(command: str, max_chars: Optional[int], cursor: str, config: str, tool: Optional[str]) -> str:
-    """The command that prints the next page (with the same -c / --tool as this one)."""
-    import shlex
-
-    opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
-    return f"continue with: docstrata {command}{opts} --max-chars {max_chars} --cursor {cursor}"
+    """The command that prints the next page (with the same -c, as an absolute path, and --tool as this one)."""
+    sub, _, args = command.partition(" ")
+    return "continue with: " + followup.command(sub, config=config, tool=tool,
+                                                raw=f"{args} --max-chars {max_chars} --cursor {shlex.quote(cursor)}")
 
 
 @app.command(name="get-section")
@@ -917,7 +924,7 @@ def main() -> None:
             raise
         from .redact import escape_terminal
 
-        print(f"Error: {escape_terminal(fault_message(e))}", file=sys.stderr)
+        print(f"Error: {escape_terminal(with_config(fault_message(e), _CONFIG))}", file=sys.stderr)
         raise SystemExit(1) from None
 
 
