@@ -19,10 +19,11 @@ empty query, an unknown section or document) come back as tool errors (``isError
 never as crashes. Paths the agent sees are ``doc_key``s, relative to the tool's source; error
 text is scrubbed of absolute paths.
 
-Loading: a tool with ``defer_loading: true`` (the default) is listed at once and its index is
-opened — and ingested if missing or stale — on its first call, with ``notifications/progress``
-sent to the caller; concurrent first calls wait on the tool's lock and ingest once. Tools with
-``defer_loading: false`` are ingested before the server accepts a connection.
+Loading: :func:`serve` opens every tool's index — and ingests it if missing or stale, with
+progress lines on stderr — before it accepts a connection (:func:`preload`), whatever
+``defer_loading`` says: a first call never waits silently on an ingest. A server built with
+:func:`build_server` alone opens a tool on its first call, with ``notifications/progress`` sent to
+the caller; concurrent first calls wait on the tool's lock and ingest once.
 
 stdout carries protocol messages only: while serving stdio the SDK points fd 1 at stderr (so a
 library's ``print`` lands in the log), and preloading runs with fd 1 and ``sys.stdout`` pointed
@@ -714,12 +715,25 @@ def _quiet_libraries() -> None:
 
 
 def preload(toolset: Toolset) -> None:
-    """Ingest, before serving, every tool configured with ``defer_loading: false``; progress goes to the log."""
+    """Before serving, open every tool's index and ingest what is missing or stale, with plain
+    progress lines on stderr (:class:`~docstrata.progress.ProgressLines`): a client's first call
+    then answers at once instead of waiting, with nothing to show, on an ingest (``defer_loading``
+    makes no difference here). An index that is current costs a scan of file sizes and times. A
+    tool that cannot be opened (its source is missing) is logged and left to report its error on
+    each call."""
+    from .errors import DocstrataError
+    from .progress import ProgressLines
+
     for tool in toolset:
-        if tool.cfg.defer_loading:
+        lines = ProgressLines(tool.name)
+        try:
+            report = tool.ensure_ready(progress=lines)
+        except DocstrataError as e:
+            log.warning("tool '%s' is not ready: %s", tool.name, str(e).splitlines()[0][:300])
             continue
-        log.info("loading tool '%s' before serving (defer_loading: false)", tool.name)  # expected: not a warning
-        report = tool.ensure_ready(progress=lambda i, n, d, t=tool.name: log.info("%s: %d/%d %s", t, i, n, d))
+        if report is not None and (lines.lines or report.removed or report.skipped):
+            print(f"{tool.name}: indexed {report.files_total} file(s), {report.chunks_total} chunk(s) in the index, "
+                  f"{report.elapsed_s:.1f} s", file=sys.stderr, flush=True)
         if report is not None and report.skipped:
             log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),
                         "; ".join(f"{s.path}: {s.reason}" for s in report.skipped[:5]))

@@ -275,7 +275,7 @@ class _ToolBase(_Strict):
         "Where the index lives: a provider name (embedded, in-memory, chromadb, faiss), a postgresql:// DSN, "
         "or a mapping with provider and its settings"))
     defer_loading: bool = Field(default=True, description=(
-        "HoloDeck's lazy tool loading; docstrata ingests a tool on its first use either way"))
+        "HoloDeck's lazy tool loading; `docstrata serve` indexes every tool before accepting calls either way"))
     follow_symlinks: bool = Field(default=False, description=(
         "Follow symlinks that lead outside the source folder (off: they are reported and not read)"))
     limits: LimitsConfig = Field(default_factory=LimitsConfig, description=(
