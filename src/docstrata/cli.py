@@ -233,7 +233,11 @@ def _ready(t, err, force: bool = False) -> None:
 
 class _NoBar:
     """Stands in for a rich progress bar when stderr is not a terminal: rich's live display
-    would leave a blank line there (one per bar), and nobody watches it."""
+    would leave a blank line there (one per bar). Each update is offered to a
+    :class:`~docstrata.progress.ProgressLines`, which prints a plain line every few seconds."""
+
+    def __init__(self) -> None:
+        self._lines: dict[int, object] = {}
 
     def __enter__(self):
         return self
@@ -247,14 +251,23 @@ class _NoBar:
     stop = start
 
     def add_task(self, *a, **kw) -> int:
-        return 0
+        from .progress import ProgressLines
 
-    def update(self, *a, **kw) -> None:
-        return None
+        self._lines[len(self._lines)] = ProgressLines("")
+        return len(self._lines) - 1
+
+    def update(self, task: int = 0, *, completed=None, total=None, description: str = "", **kw) -> None:
+        """An ingest's update (``description`` "tool: what", ``completed`` of ``total`` files) as a line."""
+        lines = self._lines.get(task)
+        name, sep, what = description.partition(": ")
+        if lines is not None and sep and completed is not None and total:
+            lines.name = name
+            lines(completed, total, what)
 
 
 def _bar(err):
-    """A transient rich progress bar on ``err`` when it is a terminal, else :class:`_NoBar`."""
+    """A transient rich progress bar on ``err`` when it is a terminal, else :class:`_NoBar`
+    (whose tasks print plain progress lines: :class:`~docstrata.progress.ProgressLines`)."""
     if not err.is_terminal:
         return _NoBar()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

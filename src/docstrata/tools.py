@@ -20,8 +20,7 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
-from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure,
-                             progress_note)
+from .ingest_support import EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
@@ -31,6 +30,7 @@ from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence
 from .structure.definition_conflicts import definition_conflicts
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
+from .progress import IngestProgress, reporting_pages
 from .telemetry import span
 
 log = logging.getLogger("docstrata")
@@ -203,8 +203,9 @@ class _BaseTool:
     def _save_settings(self) -> None:
         self.store.set_meta("index_settings", json.dumps(self._index_settings(), sort_keys=True))
 
-    def _embed(self, items: list[tuple[str, str]], report: IngestReport):
-        """Vectors for (context, content) pairs, from the cache where possible."""
+    def _embed(self, items: list[tuple[str, str]], report: IngestReport, on_chunks=None):
+        """Vectors for (context, content) pairs, from the cache where possible; ``on_chunks(done,
+        total)`` after each batch (cached pairs count as done at once)."""
         model_id = self.embedder.model_id
         keys = [sha256_text(f"{ctx}\n\n{content}") for ctx, content in items]
         cached = self.store.cached_vectors(model_id, list(dict.fromkeys(keys)))
@@ -219,6 +220,8 @@ class _BaseTool:
             self.store.cache_vectors(model_id, batch)
             fresh.update(batch)
             report.embedded += len(batch)
+            if on_chunks:
+                on_chunks(len(items) - len(missing) + min(start + _EMBED_BATCH, len(missing)), len(items))
         return [cached.get(k) if k in cached else fresh[k] for k in keys]
 
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
@@ -566,13 +569,14 @@ class HierarchicalDocumentTool(_BaseTool):
                                                                   "(`docstrata ingest --force` retries it)"))
                 else:
                     todo.append(sf)
+            tracker = IngestProgress(progress, len(todo)) if progress else None
+            self._on_pages = tracker.pages if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
-            t_start = time.perf_counter()
             for i, sf in enumerate(todo):
-                if progress:
-                    progress(i, len(todo), progress_note(sf.doc_key, i, len(todo), report.chunks, t_start))
+                if tracker:
+                    tracker.file(i, sf.doc_key, report.chunks)
                 try:
-                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i))
+                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
                 except ConversionError as e:
                     report.skipped.append(SkippedFile(sf.doc_key, e.reason))
                     failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
@@ -625,7 +629,9 @@ class HierarchicalDocumentTool(_BaseTool):
         if self._holodeck_units:
             count_tokens = holodeck_tokens
         check_file(sf.doc_key, sf.path, sf.state.size, limits)
-        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
+        on_pages = getattr(self, "_on_pages", None)
+        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s), \
+                reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))):
             doc = self._convert(sf)
             check_text(sf.doc_key, doc.markdown, limits)
             tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
@@ -658,7 +664,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
                         warnings=warnings)
 
-    def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
+    def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
         from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
         from .store import StoredChunk
 
@@ -678,7 +684,7 @@ class HierarchicalDocumentTool(_BaseTool):
                         "cache_hits", "failures", "estimated_cost_usd"):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
-        vectors = self._embed([(c.context, c.content) for c in chunks], report)
+        vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
         defined_in: dict[tuple[str, str | None], str] = {}  # (term, defining section) → first chunk stating it
         for c in chunks:
             for term in c.definitions:
