@@ -35,7 +35,7 @@ def test_serve_ingests_an_unindexed_folder_before_the_first_call_with_progress_o
     async def go():
         params = StdioServerParameters(command=__import__("sys").executable,
                                        args=["-m", "docstrata.cli", "serve", "-c", str(config)],
-                                       env=server_env(), cwd=str(elsewhere))
+                                       env=server_env(DOCSTRATA_PROGRESS_S="0"), cwd=str(elsewhere))
         with open(errlog_path, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 async with ClientSession(read, write, read_timeout_seconds=120) as session:

@@ -28,7 +28,7 @@ def test_piped_ingest_prints_plain_progress_lines(tmp_path):
     cfg = doc_project(tmp_path, {f"part{i}.md": f"# Part {i}\n\n" + "".join(_clause(n) for n in range(1, 6))
                                  for i in range(3)}, database="embedded")
     proc = subprocess.run([sys.executable, "-m", "docstrata.cli", "ingest", "-c", str(cfg)], capture_output=True,
-                          text=True, env=ENV, timeout=300)
+                          text=True, env={**ENV, "DOCSTRATA_PROGRESS_S": "0"}, timeout=300)  # a line per file
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.splitlines()  # stderr is a pipe here: whole lines, no bar, no blank lines
     assert any(re.fullmatch(r"docs: 0 of 3 files done · part\d\.md", x) for x in lines), proc.stderr
@@ -36,17 +36,21 @@ def test_piped_ingest_prints_plain_progress_lines(tmp_path):
     assert "" not in lines and "\r" not in proc.stderr
 
 
-def test_progress_lines_are_periodic_with_first_and_last():
+def test_progress_lines_are_periodic_and_quiet_for_a_quick_ingest():
     now = [0.0]
     out = io.StringIO()
     lines = ProgressLines("docs", out, every_s=5, clock=lambda: now[0])
-    for i in range(10):  # a file every 2 s: a line at 0 s, 6 s, 12 s, 18 s, and the last
+    for i in range(10):  # a file every 2 s: a line at 6 s, 12 s, 18 s, and the last
         now[0] = 2.0 * i
         lines(i, 10, f"f{i}.pdf")
     lines(10, 10, "done")
-    assert out.getvalue().splitlines() == ["docs: 0 of 10 files done · f0.pdf", "docs: 3 of 10 files done · f3.pdf",
-                                           "docs: 6 of 10 files done · f6.pdf", "docs: 9 of 10 files done · f9.pdf",
-                                           "docs: 10 of 10 files done"]
+    assert out.getvalue().splitlines() == ["docs: 3 of 10 files done · f3.pdf", "docs: 6 of 10 files done · f6.pdf",
+                                           "docs: 9 of 10 files done · f9.pdf", "docs: 10 of 10 files done"]
+    quick = io.StringIO()
+    lines = ProgressLines("docs", quick, every_s=5, clock=lambda: 1.0)
+    lines(0, 2, "a.md")
+    lines(2, 2, "done")
+    assert quick.getvalue() == ""  # done within the first 5 s: nothing to watch
 
 
 def test_progress_moves_per_pdf_page_and_per_chunk_batch_with_rate_and_eta(tmp_path):

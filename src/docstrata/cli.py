@@ -792,10 +792,13 @@ def schema(check_file: Optional[Path] = typer.Option(None, "--check", metavar="F
 
 
 @app.command()
-def check(config: str = ConfigOpt) -> None:
+def check(config: str = ConfigOpt,
+          suggest: bool = typer.Option(False, "--suggest-thresholds", help=(
+              "Also measure a min_similarity_score on each tool's index and embedding model (the 10th percentile "
+              "of the top-1 cosines of section-title queries); loads the model"))) -> None:
     """Validate a config file with the loader's own checks: each error as FILE:LINE: YAML path:
     message. Exit 0 when valid (printing its tools), 2 otherwise. Reads nothing but the file
-    (and HoloDeck's config.yaml and the .env beside it)."""
+    (and HoloDeck's config.yaml and the .env beside it), unless --suggest-thresholds."""
     from .config import check_file
 
     cfg, problems = check_file(config)
@@ -808,6 +811,30 @@ def check(config: str = ConfigOpt) -> None:
         raise typer.Exit(2)
     tools = ", ".join(f"{t.name} ({t.type})" for t in cfg.tools) or "none of docstrata's types"
     _console().print(f"{_safe(config)}: valid; tools: {_safe(tools)}", soft_wrap=True)
+    if suggest:
+        _suggest_thresholds(config)
+
+
+def _suggest_thresholds(config: str) -> None:
+    """Print per tool the min_similarity_score :func:`~docstrata.thresholds.suggest_similarity_threshold`
+    measures on its index (a tool not indexed yet: the command that indexes it)."""
+    from .thresholds import suggest_similarity_threshold
+
+    out = _console()
+    with _load(config) as toolset:
+        for t in toolset:
+            if not t._has_data():
+                out.print(with_config(f"{t.name}: not indexed yet; run `docstrata ingest` first", config), soft_wrap=True)
+                continue
+            s = suggest_similarity_threshold(t)
+            sim = getattr(t.cfg, "min_score", None) if hasattr(t.cfg, "min_score") else t.cfg.min_similarity_score
+            now = f"; configured: {sim:g}" if sim is not None else ""
+            if s is None:
+                out.print(f"{t.name}: too few sections to measure a min_similarity_score{now}", soft_wrap=True)
+                continue
+            out.print(f"{t.name}: suggested min_similarity_score {s.value:.2f} for {_safe(t.cfg.embedding_model)} "
+                      f"(the {s.percentile}th percentile of the top-1 cosines of {s.queries} section-title queries "
+                      f"on this index){now}", soft_wrap=True)
 
 
 @app.command()

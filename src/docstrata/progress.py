@@ -11,6 +11,7 @@ written so far, their rate and the time left at that rate: :class:`IngestProgres
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -22,23 +23,33 @@ from typing import TextIO
 class ProgressLines:
     """A ``progress(done, total, description)`` callback writing plain lines to ``stream``.
 
+    Quiet for a quick ingest: the first line comes once ``every_s`` seconds have passed since the
+    callback was made, then at most one line every ``every_s`` seconds, and the last (``done ==
+    total``) only when an earlier line was written.
+
     Args:
         name: the tool's name, the prefix of every line.
         stream: where lines go (default: ``sys.stderr`` at the time of the call).
-        every_s: the least number of seconds between two lines, other than the first and the last.
+        every_s: seconds between lines; default: the environment variable ``DOCSTRATA_PROGRESS_S``,
+            else 5; 0 writes a line for every report.
         clock: seconds, monotonic (``time.monotonic``).
     """
 
-    def __init__(self, name: str, stream: TextIO | None = None, every_s: float = 5.0,
+    def __init__(self, name: str, stream: TextIO | None = None, every_s: float | None = None,
                  clock: Callable[[], float] = time.monotonic):
+        if every_s is None:
+            try:
+                every_s = max(0.0, float(os.environ.get("DOCSTRATA_PROGRESS_S", "5")))
+            except ValueError:
+                every_s = 5.0
         self.name, self.stream, self.every_s, self.clock = name, stream, every_s, clock
-        self._last: float | None = None
+        self._last = clock()
         self.lines = 0
 
-    def __call__(self, done: int, total: int, what: str) -> None:
+    def __call__(self, done: float, total: int, what: str) -> None:
         now = self.clock()
         last = total > 0 and done >= total
-        if not last and self._last is not None and now - self._last < self.every_s:
+        if (last and not self.lines and self.every_s > 0) or (not last and now - self._last < self.every_s):
             return
         self._last = now
         if total <= 0:  # no count yet: waiting for a lock, scanning

@@ -32,6 +32,7 @@ from .section_lookup import cited_keys, cited_section, common_section, near_ids,
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
 from .progress import IngestProgress, reporting_pages
 from .telemetry import span
+from .thresholds import search_notices
 
 log = logging.getLogger("docstrata")
 
@@ -810,9 +811,8 @@ class HierarchicalDocumentTool(_BaseTool):
             used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
                                                               == d.definition and r.source_path == key[0]
                                                               for r in results)}
-        notices = []
-        if run.dropped:
-            notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
+        notices = search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+                                                      is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
                              self._with_pages(list(used.values())), notices)
@@ -1157,7 +1157,8 @@ class VectorstoreTool(_BaseTool):
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
-        notices = [f"{run.dropped} candidate(s) below the score threshold were left out"] if run.dropped else []
+        notices = search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+                                                      is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     @staticmethod

@@ -144,8 +144,15 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     dupes = {n for n, c in Counter(t.name for t in cfg.tools).items() if c > 1}
     if dupes:
         raise ConfigError(f"duplicate tool name(s): {', '.join(sorted(dupes))}", path="tools", file=file)
+    from ..thresholds import foreign_threshold_note
+
+    holodeck_file = any(k in HOLODECK_TOP_LEVEL for k in data)
     for t, i, origin in zip(cfg.tools, index_map, origins):
         t._yaml_index, t._provider_origin = i, origin
+        t._config_file = str(Path(file).resolve()) if file else ""
+        t._threshold_note = foreign_threshold_note(t, holodeck_file)
+        if t._threshold_note:
+            notices.append(t._threshold_note)
         register_secret(t.database.dsn)
         register_secret(t.database.url if t.database.url and "@" in t.database.url else None)
         if w := t.weight_warning():

@@ -299,6 +299,9 @@ class _ToolBase(_Strict):
     # written, so errors met later (a missing key) name the YAML path the user wrote.
     _yaml_index: int = PrivateAttr(default=-1)
     _provider_origin: str = PrivateAttr(default="")
+    # the config file's absolute path; a HoloDeck threshold set for another model (thresholds.py)
+    _config_file: str = PrivateAttr(default="")
+    _threshold_note: str | None = PrivateAttr(default=None)
 
     @field_validator("source")
     @classmethod
