@@ -652,7 +652,8 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
     from .models import page_fields
     from .tools import HierarchicalDocumentTool
 
-    t, found = _read(config, tool, HierarchicalDocumentTool, lambda t: t.get_definition(term, document))
+    t, (found, near) = _read(config, tool, HierarchicalDocumentTool, lambda t: (
+        (hits := t.get_definition(term, document)), [] if hits else t.similar_terms(term, document)))
     hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id,
              "scope": d.scope, "scope_label": d.scope_label, "applies_in": d.applies_in,
              **{k: v for k, v in page_fields(d).items() if v is not None}} for d in found]
@@ -666,7 +667,7 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
                                                    + f"\n\n{h['definition'].strip()}" for h, d in zip(hits, found))))
     if not hits:
         where = f" in {document!r}" if document else ""
-        _fail(f"no definition of {term!r}{where} in tool '{t.name}'", 1)
+        _fail(f"no definition of {term!r}{where} in tool '{t.name}'" + (f"; similar: {', '.join(near)}" if near else ""), 1)
 
 
 @app.command(name="list")

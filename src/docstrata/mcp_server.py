@@ -514,7 +514,9 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         found = await tools.run(tool, ctx, tool.get_definition, term, document)
         if not found:
             where = f" in {short(document)}" if document else ""
-            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'")
+            near = await anyio.to_thread.run_sync(tool.similar_terms, term, document)
+            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'"
+                            + (f"; similar: {', '.join(short(x) for x in near)}" if near else ""))
         hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id,
                               scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
                               **page_fields(d)) for d in found]

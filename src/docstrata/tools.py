@@ -976,6 +976,14 @@ class HierarchicalDocumentTool(_BaseTool):
                 return self._with_pages(found)
         return []
 
+    def similar_terms(self, term: str, document: str | None = None) -> list[str]:
+        """Defined terms close to ``term`` (:func:`~docstrata.term_lookup.similar_terms`), for a
+        :meth:`get_definition` that found nothing; within ``document`` when given."""
+        from .term_lookup import similar_terms
+
+        doc_key = self._resolve_document(document) if document else None
+        return similar_terms(term, [d.term for d in self.store.definitions(doc_key=doc_key)])
+
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
         return await asyncio.to_thread(self.get_definition, term, document)
 
