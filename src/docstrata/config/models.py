@@ -89,6 +89,14 @@ class LLMProviderConfig(_Strict):
     top_p: float | None = Field(default=None, ge=0.0, le=1.0, description="Nucleus sampling (LLM uses)")
     auth_provider: str | None = Field(default=None, description="HoloDeck's Anthropic auth method; not used")
 
+    @model_validator(mode="after")
+    def _azure_needs_endpoint(self) -> "LLMProviderConfig":
+        """Azure OpenAI has no default endpoint: said when the file is read, with the other errors."""
+        if self.provider == "azure_openai" and not self.base_url:
+            raise ValueError("provider 'azure_openai' needs 'endpoint': add endpoint: "
+                             "https://<resource>.openai.azure.com under it")
+        return self
+
 
 class ContextModelConfig(LLMProviderConfig):
     """An LLM that writes per-chunk contexts (Anthropic's contextual retrieval).
