@@ -37,11 +37,14 @@ Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``,
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
 lines), ``pdf_headings`` (outline and font-statistics heading recovery) and ``pdf_pages`` (page
 boundaries and printed page labels, kept beside the Markdown for :mod:`docstrata.pages`).
+Every format's text leaves :func:`convert_file` with ligatures and presentation forms as plain
+letters (``unicode_forms``: "Oﬃce" → "Office"), so the index and the answers hold the same words.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..errors import ConversionError
@@ -51,6 +54,7 @@ from .xml_generic import convert_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
+from .unicode_forms import fold_presentation_forms, fold_text, shift_offset
 
 __all__ = [
     "SUPPORTED_EXTENSIONS",
@@ -98,6 +102,15 @@ def convert_file(source: SourceFile) -> Document:
         raise
     except Exception as e:  # a converter library failed: report, never leak a traceback or a path
         raise ConversionError(source.doc_key, _library_failure(ext, e, source)) from None
+    markdown, ends, added = fold_presentation_forms(markdown)  # "Oﬃce" → "Office", once, for every format
+    if ends:
+        meta_title = fold_text(meta_title) if meta_title else meta_title
+        if marks.get("page_offsets"):
+            marks = {**marks, "page_offsets": [shift_offset(o, ends, added) for o in marks["page_offsets"]]}
+        if marks.get("marked_definitions"):
+            marks = {**marks, "marked_definitions": [
+                replace(d, term=fold_text(d.term), definition=fold_text(d.definition), heading=fold_text(d.heading))
+                for d in marks["marked_definitions"]]}
     if marks.get("page_offsets"):  # the page offsets follow the leading newlines stripped below
         lead = len(markdown) - len(markdown.lstrip("\n"))
         marks = {**marks, "page_offsets": [max(0, o - lead) for o in marks["page_offsets"]]}
