@@ -34,6 +34,8 @@ def test_piped_ingest_prints_plain_progress_lines(tmp_path):
     assert any(re.fullmatch(r"docs: 0 of 3 files done · part\d\.md", x) for x in lines), proc.stderr
     assert "docs: 3 of 3 files done" in lines, proc.stderr
     assert "" not in lines and "\r" not in proc.stderr
+    (summary,) = proc.stdout.splitlines()  # the summary is one line, never wrapped at 80 columns mid-sentence
+    assert summary.startswith("docs: 3 files (3 added, ") and summary.endswith(" s") and len(summary) > 80
 
 
 def test_progress_lines_are_periodic_and_quiet_for_a_quick_ingest():

@@ -354,15 +354,16 @@ def _print_reports(reports, units: Optional[dict] = None) -> None:
         run = f"{r.chunks} written, {r.embedded} embedded" + (f", {r.definitions} definitions" if unit == "chunks" else "")
         out.print(f"[bold]{r.tool}[/bold]: {r.files_total} files "
                   f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
-                  f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s")
+                  f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s", soft_wrap=True)
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
-            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()))
+            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()),
+                      soft_wrap=True)
         for w in r.warnings[:20]:
-            out.print(f"  [yellow]warning[/yellow] {_safe(with_config(w, _CONFIG))}")
+            out.print(f"  [yellow]warning[/yellow] {_safe(with_config(w, _CONFIG))}", soft_wrap=True)  # one line each
         if len(r.warnings) > 20:
             out.print(f"  … {len(r.warnings) - 20} more warnings (use --json to see all)")
         for s in r.skipped:
-            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(with_config(s.reason, _CONFIG))}")
+            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(with_config(s.reason, _CONFIG))}", soft_wrap=True)
 
 
 _SEARCH_HELP = """Search one tool and print cited results.
@@ -695,6 +696,11 @@ def list_(config: str = ConfigOpt,
                 _fail(f"{name}: {e}")
     if json_out:
         print(escape_json_output(json.dumps(listing, indent=2, ensure_ascii=False)))
+        return
+    if not out.is_terminal or out.width < 100:  # piped, or too narrow for seven columns: plain lines
+        from .listing import plain_listing
+
+        print(plain_listing(listing, out.width if out.is_terminal else 100))
         return
     from rich.table import Table
     from rich.text import Text
