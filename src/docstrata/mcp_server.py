@@ -914,6 +914,9 @@ def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", p
         log.warning("--token-env applies to the http transport only; ignored for stdio")
     if transport != "stdio":
         check_http_exposure(host, token, insecure_no_token)
+        from .ports import check_port_free
+
+        check_port_free(host, port)  # before the index is opened and the model loaded
     with stdout_to_stderr():
         config: AgentConfig = load_config(config_path)
         toolset = Toolset(config)
