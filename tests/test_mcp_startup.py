@@ -4,10 +4,10 @@ the official ``mcp`` client over stdio, as an MCP client configured from the REA
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import anyio
-
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -33,7 +33,7 @@ def test_serve_ingests_an_unindexed_folder_before_the_first_call_with_progress_o
         events.append((done, total, message))
 
     async def go():
-        params = StdioServerParameters(command=__import__("sys").executable,
+        params = StdioServerParameters(command=sys.executable,
                                        args=["-m", "docstrata.cli", "serve", "-c", str(config)],
                                        env=server_env(DOCSTRATA_PROGRESS_S="0"), cwd=str(elsewhere))
         with open(errlog_path, "w") as errlog:

@@ -724,6 +724,7 @@ def preload(toolset: Toolset) -> None:
     tool that cannot be opened (its source is missing) is logged and left to report its error on
     each call."""
     from .errors import DocstrataError
+    from .followup import with_config
     from .progress import ProgressLines
 
     for tool in toolset:
@@ -736,9 +737,10 @@ def preload(toolset: Toolset) -> None:
         if report is not None and (lines.lines or report.removed or report.skipped):
             print(f"{tool.name}: indexed {report.files_total} file(s), {report.chunks_total} chunk(s) in the index, "
                   f"{report.elapsed_s:.1f} s", file=sys.stderr, flush=True)
-        if report is not None and report.skipped:
+        if report is not None and report.skipped:  # the server's log (stderr): commands it names carry -c
+            config = getattr(tool.cfg, "_config_file", "") or "agent.yaml"
             log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),
-                        "; ".join(f"{s.path}: {s.reason}" for s in report.skipped[:5]))
+                        "; ".join(f"{s.path}: {with_config(s.reason, config)}" for s in report.skipped[:5]))
 
 
 class BearerTokenMiddleware:

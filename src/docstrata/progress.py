@@ -96,7 +96,7 @@ class IngestProgress:
     ETA is the elapsed time per file-fraction done times the fraction left. Thread-safe.
     """
 
-    def __init__(self, progress: Callable[[int, int, str], None], total: int,
+    def __init__(self, progress: Callable[[float, int, str], None], total: int,
                  clock: Callable[[], float] = time.perf_counter):
         self.progress, self.total, self.clock = progress, total, clock
         self.t_start = clock()

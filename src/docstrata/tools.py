@@ -36,8 +36,9 @@ from .thresholds import search_notices
 
 log = logging.getLogger("docstrata")
 
-# Called as progress(done, total, description) while ingesting.
-ProgressFn = Callable[[int, int, str], None]
+# Called as progress(done, total, description) while ingesting; done counts files, fractional while
+# a file's chunks embed (progress.IngestProgress).
+ProgressFn = Callable[[float, int, str], None]
 
 _EMBED_BATCH = 64
 _RANGE_OPS = {"gt", "gte", "lt", "lte"}
