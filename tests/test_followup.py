@@ -56,8 +56,9 @@ def test_printed_follow_ups_run_from_another_folder(tmp_path):
 def test_library_messages_naming_a_command_get_the_configuration(tmp_path):
     cfg = tmp_path / "a b" / "agent.yaml"
     msg = "unchanged since it failed: bad file (`docstrata ingest --force` retries it)"
-    assert with_config(msg, cfg) == (f"unchanged since it failed: bad file (`docstrata ingest -c '{cfg}' --force` "
+    assert with_config(msg, cfg) == (f"unchanged since it failed: bad file (`docstrata ingest --force -c '{cfg}'` "
                                      "retries it)")
+    assert with_config("run 'docstrata ingest' to rebuild it", cfg) == f"run `docstrata ingest -c '{cfg}'` to rebuild it"
     already = f"run 'docstrata ingest -c {cfg.name}' first"
     assert with_config(already, cfg) == already  # names a configuration already
     assert command("get-record", "it's", config=cfg, tool="t x") == f"docstrata get-record -c '{cfg}' -t 't x' 'it'\"'\"'s'"

@@ -35,11 +35,20 @@ def command(subcommand: str, *args: str, config: str | Path, tool: str | None = 
 
 # a command the library's messages name ("`docstrata ingest --force` retries it", "run 'docstrata
 # ingest' to rebuild it"): the library does not know which configuration the user gave
-_BARE_COMMAND_RE = re.compile(r"(?P<q>[`'])docstrata (?P<sub>[a-z][a-z-]*)(?![\w-]*\s+-c\b)")
+_QUOTED_COMMAND_RE = re.compile(r"(?P<q>[`'])(?P<cmd>docstrata [a-z][a-z-]*(?:\s[^`'\n]*?)?)(?P=q)")
 
 
 def with_config(message: str, config: str | Path) -> str:
-    """``message`` with ``-c <abs config>`` added to each ``docstrata <subcommand>`` it quotes
-    (in backticks or single quotes) that names no configuration yet."""
+    """``message`` with ``-c <abs config>`` appended to each ``docstrata <subcommand> …`` it
+    quotes (in backticks or single quotes, given back in backticks) that names no configuration
+    yet: "`docstrata ingest --force` retries it" → "`docstrata ingest --force -c /abs/agent.yaml`
+    retries it"."""
     opt = config_option(config)
-    return _BARE_COMMAND_RE.sub(lambda m: f"{m['q']}docstrata {m['sub']}{opt}", message)
+
+    def add(m: re.Match) -> str:
+        cmd = m["cmd"]
+        if re.search(r"\s(?:-c|--config)\b", cmd):
+            return m.group(0)
+        return f"`{cmd}{opt}`"  # backticks: a quoted path inside stays copyable
+
+    return _QUOTED_COMMAND_RE.sub(add, message)

@@ -25,12 +25,12 @@ from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestRep
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .pinpoint import certain_item, locate_pinpoint
+from .progress import IngestProgress, reporting_pages
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
-from .structure.definition_conflicts import definition_conflicts
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
-from .progress import IngestProgress, reporting_pages
+from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
 from .thresholds import search_notices
 
@@ -595,6 +595,7 @@ class HierarchicalDocumentTool(_BaseTool):
                     report.updated += 1
                 report.chunks += n_chunks
                 report.definitions += n_defs
+            self._on_pages = None
             if progress:
                 progress(len(todo), len(todo), "done")
             with span("store"):
