@@ -449,6 +449,7 @@ def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> 
     did not retrieve the hit)."""
     from .answers import render_search
 
+    results.notices = [with_config(n, config) for n in results.notices]  # commands they name run from any folder
     text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: followup.command(
         "neighbours", r.chunk_id, config=config, tool=tool_name, raw="--before 0 --after 0"))
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
