@@ -6,7 +6,6 @@ file while this one is embedded, and the progress line.
 from __future__ import annotations
 
 import json
-import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -97,12 +96,3 @@ class Prefetch:
         finally:
             if i + 1 >= len(self._items) and self._pool is not None:
                 self._pool.shutdown(wait=False)
-
-
-def progress_note(doc_key: str, done: int, total: int, chunks: int, t_start: float) -> str:
-    """``doc_key · 120 chunks, 14.2 chunks/s, ETA 1m05s`` (ETA from the files still to do)."""
-    elapsed = time.perf_counter() - t_start
-    if done == 0 or elapsed <= 0:
-        return doc_key
-    eta = elapsed / done * (total - done)
-    return f"{doc_key} · {chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s"

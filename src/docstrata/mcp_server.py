@@ -19,10 +19,11 @@ empty query, an unknown section or document) come back as tool errors (``isError
 never as crashes. Paths the agent sees are ``doc_key``s, relative to the tool's source; error
 text is scrubbed of absolute paths.
 
-Loading: a tool with ``defer_loading: true`` (the default) is listed at once and its index is
-opened — and ingested if missing or stale — on its first call, with ``notifications/progress``
-sent to the caller; concurrent first calls wait on the tool's lock and ingest once. Tools with
-``defer_loading: false`` are ingested before the server accepts a connection.
+Loading: :func:`serve` opens every tool's index — and ingests it if missing or stale, with
+progress lines on stderr — before it accepts a connection (:func:`preload`), whatever
+``defer_loading`` says: a first call never waits silently on an ingest. A server built with
+:func:`build_server` alone opens a tool on its first call, with ``notifications/progress`` sent to
+the caller; concurrent first calls wait on the tool's lock and ingest once.
 
 stdout carries protocol messages only: while serving stdio the SDK points fd 1 at stderr (so a
 library's ``print`` lands in the log), and preloading runs with fd 1 and ``sys.stdout`` pointed
@@ -583,7 +584,9 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         found = await tools.run(tool, ctx, tool.get_definition, term, document)
         if not found:
             where = f" in {short(document)}" if document else ""
-            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'")
+            near = await anyio.to_thread.run_sync(tool.similar_terms, term, document)
+            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'"
+                            + (f"; similar: {', '.join(short(x) for x in near)}" if near else ""))
         hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id,
                               scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
                               **page_fields(d)) for d in found]
@@ -790,15 +793,30 @@ def _quiet_libraries() -> None:
 
 
 def preload(toolset: Toolset) -> None:
-    """Ingest, before serving, every tool configured with ``defer_loading: false``; progress goes to the log."""
+    """Before serving, open every tool's index and ingest what is missing or stale, with plain
+    progress lines on stderr (:class:`~docstrata.progress.ProgressLines`): a client's first call
+    then answers at once instead of waiting, with nothing to show, on an ingest (``defer_loading``
+    makes no difference here). An index that is current costs a scan of file sizes and times. A
+    tool that cannot be opened (its source is missing) is logged and left to report its error on
+    each call."""
+    from .errors import DocstrataError
+    from .followup import with_config
+    from .progress import ProgressLines
+
     for tool in toolset:
-        if tool.cfg.defer_loading:
+        lines = ProgressLines(tool.name)
+        try:
+            report = tool.ensure_ready(progress=lines)
+        except DocstrataError as e:
+            log.warning("tool '%s' is not ready: %s", tool.name, str(e).splitlines()[0][:300])
             continue
-        log.info("loading tool '%s' before serving (defer_loading: false)", tool.name)  # expected: not a warning
-        report = tool.ensure_ready(progress=lambda i, n, d, t=tool.name: log.info("%s: %d/%d %s", t, i, n, d))
-        if report is not None and report.skipped:
+        if report is not None and (lines.lines or report.removed or report.skipped):
+            print(f"{tool.name}: indexed {report.files_total} file(s), {report.chunks_total} chunk(s) in the index, "
+                  f"{report.elapsed_s:.1f} s", file=sys.stderr, flush=True)
+        if report is not None and report.skipped:  # the server's log (stderr): commands it names carry -c
+            config = getattr(tool.cfg, "_config_file", "") or "agent.yaml"
             log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),
-                        "; ".join(f"{s.path}: {s.reason}" for s in report.skipped[:5]))
+                        "; ".join(f"{s.path}: {with_config(s.reason, config)}" for s in report.skipped[:5]))
 
 
 class BearerTokenMiddleware:
@@ -974,6 +992,9 @@ def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", p
         log.warning("--token-env applies to the http transport only; ignored for stdio")
     if transport != "stdio":
         check_http_exposure(host, token, insecure_no_token)
+        from .ports import check_port_free
+
+        check_port_free(host, port)  # before the index is opened and the model loaded
     with stdout_to_stderr():
         config: AgentConfig = load_config(config_path)
         toolset = Toolset(config)

@@ -115,7 +115,8 @@ class Citation:
 class SearchRun:
     """What :func:`run_search` found: ``hits`` best first; ``content_words`` false for a query of
     stopwords only; ``embedded`` whether the query was embedded (similarities are known);
-    ``dropped`` how many candidates a threshold removed; ``citations`` the sections each of the
+    ``dropped`` how many candidates a threshold removed (``dropped_by``: per threshold, the count
+    and the best score it removed); ``citations`` the sections each of the
     query's citations names (:class:`Citation`, for :func:`assess_confidence`)."""
 
     hits: list[RankedHit]
@@ -123,6 +124,9 @@ class SearchRun:
     embedded: bool = False
     dropped: int = 0
     citations: list[Citation] = field(default_factory=list)  # what the query's section citations name
+    # per threshold ("min_similarity_score", "min_fused_score"): how many candidates it removed and the best
+    # score among them (None when no dropped candidate's cosine was computed)
+    dropped_by: dict[str, tuple[int, float | None]] = field(default_factory=dict)
     other_words: bool = True  # the query has words besides its citations and filler
 
     def __iter__(self):
@@ -599,15 +603,24 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             fused = pin_first(weighted_rrf(rankings, weights, k=settings.rrf_k), pinned, rankings["exact"])
             cosine = dict(rankings.get("semantic", []))
             before = len(fused)
+            dropped_by: dict[str, tuple[int, float | None]] = {}
             if min_fused is not None:
+                out = [h.score for h in fused if h.chunk_id not in pinned and h.score < min_fused]
                 fused = [h for h in fused if h.chunk_id in pinned or h.score >= min_fused]
+                if out:
+                    dropped_by["min_fused_score"] = (len(out), max(out))
             if min_sim is not None:
                 dense = rankings["semantic"]
                 missing = [h.chunk_id for h in fused if h.chunk_id not in cosine]
                 # A chunk outside a full dense list scores at most its last cosine: compute only when that passes.
                 if missing and (len(dense) < depth or dense[-1][1] >= min_sim):
                     cosine.update(similarities(store, vec, missing, flt))
+                out = [cosine.get(h.chunk_id, -2.0) for h in fused
+                       if h.chunk_id not in pinned and cosine.get(h.chunk_id, -2.0) < min_sim]
                 fused = [h for h in fused if h.chunk_id in pinned or cosine.get(h.chunk_id, -2.0) >= min_sim]
+                if out:
+                    best = max(out)
+                    dropped_by["min_similarity_score"] = (len(out), best if best > -2.0 else None)
             dropped = before - len(fused)
             candidates, fused = fused, fused[:top_k]
             timing.search_s += time.perf_counter() - t
@@ -627,7 +640,7 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         if root is not None:
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))
-    return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations,
+    return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations, dropped_by=dropped_by,
                      other_words=bool(qa.other_words))
 
 

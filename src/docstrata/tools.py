@@ -20,22 +20,25 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
-from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure,
-                             progress_note)
+from .ingest_support import EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .pinpoint import certain_item, locate_pinpoint
+from .progress import IngestProgress, reporting_pages
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
+from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
+from .thresholds import search_notices
 
 log = logging.getLogger("docstrata")
 
-# Called as progress(done, total, description) while ingesting.
-ProgressFn = Callable[[int, int, str], None]
+# Called as progress(done, total, description) while ingesting; done counts files, fractional while
+# a file's chunks embed (progress.IngestProgress).
+ProgressFn = Callable[[float, int, str], None]
 
 _EMBED_BATCH = 64
 _RANGE_OPS = {"gt", "gte", "lt", "lte"}
@@ -202,8 +205,9 @@ class _BaseTool:
     def _save_settings(self) -> None:
         self.store.set_meta("index_settings", json.dumps(self._index_settings(), sort_keys=True))
 
-    def _embed(self, items: list[tuple[str, str]], report: IngestReport):
-        """Vectors for (context, content) pairs, from the cache where possible."""
+    def _embed(self, items: list[tuple[str, str]], report: IngestReport, on_chunks=None):
+        """Vectors for (context, content) pairs, from the cache where possible; ``on_chunks(done,
+        total)`` after each batch (cached pairs count as done at once)."""
         model_id = self.embedder.model_id
         keys = [sha256_text(f"{ctx}\n\n{content}") for ctx, content in items]
         cached = self.store.cached_vectors(model_id, list(dict.fromkeys(keys)))
@@ -218,6 +222,8 @@ class _BaseTool:
             self.store.cache_vectors(model_id, batch)
             fresh.update(batch)
             report.embedded += len(batch)
+            if on_chunks:
+                on_chunks(len(items) - len(missing) + min(start + _EMBED_BATCH, len(missing)), len(items))
         return [cached.get(k) if k in cached else fresh[k] for k in keys]
 
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
@@ -567,13 +573,14 @@ class HierarchicalDocumentTool(_BaseTool):
                                                                   "(`docstrata ingest --force` retries it)"))
                 else:
                     todo.append(sf)
+            tracker = IngestProgress(progress, len(todo)) if progress else None
+            self._on_pages = tracker.pages if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
-            t_start = time.perf_counter()
             for i, sf in enumerate(todo):
-                if progress:
-                    progress(i, len(todo), progress_note(sf.doc_key, i, len(todo), report.chunks, t_start))
+                if tracker:
+                    tracker.file(i, sf.doc_key, report.chunks)
                 try:
-                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i))
+                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
                 except ConversionError as e:
                     report.skipped.append(SkippedFile(sf.doc_key, e.reason))
                     failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
@@ -590,6 +597,7 @@ class HierarchicalDocumentTool(_BaseTool):
                     report.updated += 1
                 report.chunks += n_chunks
                 report.definitions += n_defs
+            self._on_pages = None
             if progress:
                 progress(len(todo), len(todo), "done")
             with span("store"):
@@ -601,7 +609,8 @@ class HierarchicalDocumentTool(_BaseTool):
                 store.set_meta("failed_files", failed_json)
             report.chunks_total = store.count()
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
-                report.warnings += self._definition_conflicts({sf.doc_key for sf in todo})
+                from .index.exact import term_key
+                report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
                 root.set_attribute("ingest.file_count", len(todo))
@@ -625,7 +634,9 @@ class HierarchicalDocumentTool(_BaseTool):
         if self._holodeck_units:
             count_tokens = holodeck_tokens
         check_file(sf.doc_key, sf.path, sf.state.size, limits)
-        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
+        on_pages = getattr(self, "_on_pages", None)
+        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s), \
+                reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))):
             doc = self._convert(sf)
             check_text(sf.doc_key, doc.markdown, limits)
             tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
@@ -658,7 +669,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
                         warnings=warnings)
 
-    def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
+    def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
         from .citers import citation_keys
         from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
         from .store import StoredChunk
@@ -679,7 +690,7 @@ class HierarchicalDocumentTool(_BaseTool):
                         "cache_hits", "failures", "estimated_cost_usd"):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
-        vectors = self._embed([(c.context, c.content) for c in chunks], report)
+        vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
         defined_in: dict[tuple[str, str | None], str] = {}  # (term, defining section) → first chunk stating it
         for c in chunks:
             for term in c.definitions:
@@ -730,25 +741,6 @@ class HierarchicalDocumentTool(_BaseTool):
         report.warnings += [f"{sf.doc_key}: {w}" for w in entry.warnings if w not in doc.warnings]
         write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
-
-    def _definition_conflicts(self, docs: set[str] | None = None) -> list[str]:
-        """A warning per term that several documents define differently for the whole document;
-        with ``docs``, only the terms one of those documents defines (those just ingested). A
-        definition scoped to a part of its document (``In this title``) conflicts with none: each
-        passage gets the one in scope there."""
-        from .index.exact import term_key
-
-        by_term: dict[str, dict[str, str]] = {}
-        for d in self.store.definitions():
-            if d.scope is not None:
-                continue
-            by_term.setdefault(term_key(d.term), {}).setdefault(d.doc_key, " ".join(d.definition.split()))
-        out = []
-        for key, per_doc in by_term.items():
-            if len(set(per_doc.values())) > 1 and (docs is None or docs & per_doc.keys()):
-                docs = ", ".join(sorted(per_doc))
-                out.append(f"term '{key.removeprefix('term:')}' is defined differently in: {docs} (kept separate)")
-        return out
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
@@ -834,9 +826,8 @@ class HierarchicalDocumentTool(_BaseTool):
             used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
                                                               == d.definition and r.source_path == key[0]
                                                               for r in results)}
-        notices = []
-        if run.dropped:
-            notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
+        notices = search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+                                                      is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
                              self._with_pages(list(used.values())), notices)
@@ -1021,6 +1012,14 @@ class HierarchicalDocumentTool(_BaseTool):
                 return self._with_pages(found)
         return []
 
+    def similar_terms(self, term: str, document: str | None = None) -> list[str]:
+        """Defined terms close to ``term`` (:func:`~docstrata.term_lookup.similar_terms`), for a
+        :meth:`get_definition` that found nothing; within ``document`` when given."""
+        from .term_lookup import similar_terms
+
+        doc_key = self._resolve_document(document) if document else None
+        return similar_terms(term, [d.term for d in self.store.definitions(doc_key=doc_key)])
+
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
         """:meth:`get_definition` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_definition, term, document)
@@ -1203,7 +1202,8 @@ class VectorstoreTool(_BaseTool):
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
-        notices = [f"{run.dropped} candidate(s) below the score threshold were left out"] if run.dropped else []
+        notices = search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+                                                      is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     @staticmethod

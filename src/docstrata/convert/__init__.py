@@ -43,6 +43,8 @@ Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``,
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
 lines), ``pdf_headings`` (outline and font-statistics heading recovery) and ``pdf_pages`` (page
 boundaries and printed page labels, kept beside the Markdown for :mod:`docstrata.pages`).
+Every format's text leaves :func:`convert_file` with ligatures and presentation forms as plain
+letters (``unicode_forms``: "Oﬃce" → "Office"), so the index and the answers hold the same words.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from .xml_generic import convert_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
+from .unicode_forms import fold_presentation_forms, fold_text, shift_offset
 
 __all__ = [
     "SUPPORTED_EXTENSIONS",
@@ -115,7 +118,15 @@ def as_document(converted: ConvertedDocument, doc_key: str, ext: str) -> Documen
     leading and trailing blank lines dropped (block and page offsets shifted to match), the title
     the source states, else the first Markdown heading, else the file stem. Raises
     :class:`ConversionError` when no text is left."""
-    markdown = converted.text
+    markdown, ends, added = fold_presentation_forms(converted.text)  # "Oﬃce" → "Office", once, for every format
+    if ends:
+        spans = [(shift_offset(b.start, ends, added), shift_offset(b.end, ends, added)) for b in converted.blocks]
+        converted = replace(
+            converted, text=markdown, title=fold_text(converted.title) if converted.title else converted.title,
+            blocks=[replace(b, start=a, end=z, text=markdown[a:z]) for b, (a, z) in zip(converted.blocks, spans)],
+            page_offsets=[shift_offset(o, ends, added) for o in converted.page_offsets],
+            marked_definitions=[replace(d, term=fold_text(d.term), definition=fold_text(d.definition),
+                                        heading=fold_text(d.heading)) for d in converted.marked_definitions])
     lead = len(markdown) - len(markdown.lstrip("\n"))
     markdown = markdown.strip("\n") + "\n"
     if not markdown.strip():

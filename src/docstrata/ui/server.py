@@ -40,6 +40,7 @@ from importlib import resources
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..errors import ConfigError, DocstrataError
+from ..ports import listen_error
 from . import api
 
 log = logging.getLogger("docstrata.ui")
@@ -273,7 +274,7 @@ def make_server(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: s
     try:
         server = PlaygroundServer(toolset, host, port, token, allowed_hosts)
     except OSError as e:
-        raise ConfigError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise listen_error(host, port, e) from None
     return server
 
 
