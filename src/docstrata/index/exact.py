@@ -19,44 +19,29 @@ import functools
 import itertools
 import re
 
+from ..structure.grammar import (
+    citation_keyword_pattern,
+    citation_kinds,
+    fold_pinpoints,
+    roman_to_int,
+    transparent_kinds,
+)
 from .keyword import analyze, fold
 
-KINDS = {
-    "section": "section", "sec": "section", "sect": "section", "§": "section", "§§": "section", "s": "section",
-    "article": "article", "art": "article", "articles": "article",
-    "part": "part", "chapter": "chapter", "ch": "chapter", "title": "title", "schedule": "schedule",
-    "rule": "rule", "clause": "clause", "paragraph": "paragraph", "para": "paragraph", "¶": "paragraph",
-    "appendix": "appendix", "annex": "annex", "regulation": "regulation", "reg": "regulation",
-    "recital": "recital", "subpart": "subpart", "subsection": "subsection", "amendment": "amendment",
-    "sections": "section", "rules": "rule", "clauses": "clause",
-    "division": "division", "subdivision": "subdivision",  # "Division 1.1" (Canadian and Australian acts)
-}
-# Kinds whose numbers are plain section numbers: "Rule 3.3.31" names the same thing as "3.3.31".
-# "reg. 5(1)(a)" of a statutory instrument is its section 5(1)(a) (UK, Australian and Canadian regulations)
-_TRANSPARENT = {"rule", "section", "paragraph", "clause", "subsection", "regulation"}
+# written citation word → canonical kind ("Art." and "Artikel" are both "article", "s" is "section"),
+# and the kinds whose numbers are plain section numbers ("Rule 3.3.31" names the same thing as
+# "3.3.31"; "reg. 5(1)(a)" of a statutory instrument is its section 5(1)(a)): the citation grammar's
+KINDS = citation_kinds()
+_TRANSPARENT = transparent_kinds()
 
 _NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"
 _REF = re.compile(
-    r"(?P<kind>§§?|¶|\b(?:sections?|sec|sect|articles?|art|part|chapter|ch|title|schedule|rules?|clauses?|"
-    r"paragraph|para|appendix|annex|regulation|reg|recital|subpart|subsection|amendment|division|subdivision)\b\.?)?\s*"
+    rf"(?P<kind>{citation_keyword_pattern()})?\s*"
     r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
-    r"|\b\d+[A-Za-z]?(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1)
-    r"|(?<=[\s§¶])\d+[A-Za-z]?\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]?\b)",
+    r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
+    r"|(?<=[\s§¶])\d+[A-Za-z]{0,3}\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{0,3}\b)",
     re.IGNORECASE,
 )
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-
-
-def roman_to_int(s: str) -> int | None:
-    """Value of a Roman numeral (case-insensitive), or None if ``s`` is not one."""
-    s = s.lower()
-    if not s or any(c not in _ROMAN for c in s):
-        return None
-    total = 0
-    for i, c in enumerate(s):
-        v = _ROMAN[c]
-        total += -v if i + 1 < len(s) and _ROMAN[s[i + 1]] > v else v
-    return total if 0 < total < 4000 else None
 
 
 def _norm_number(num: str, kind: str | None) -> str:
@@ -102,6 +87,10 @@ def reference_keys(kind_text: str | None, num: str) -> list[str]:
             keys.append(n)
     elif kind in ("appendix", "annex") and re.fullmatch(r"[a-z]\.\d[\w.()]*", n):
         keys.append(n)  # "Appendix D.2" is section D.2 (RFC appendices number their sections so)
+    if n.endswith(")") and "(" in n and not num.strip().startswith("("):
+        # "section 59A(1)(ba)" where no item (ba) is a section: the nearest enclosing item that is,
+        # as get-section and cross-references resolve it ("section 59a(1)", then "section 59a")
+        keys += [k for k in reference_keys(kind_text, re.sub(r"\s*\([^()]*\)$", "", num.strip())) if k not in keys]
     return keys
 
 
@@ -115,8 +104,9 @@ def _recital_forms(query: str) -> str:
 
 
 def alias_keys(alias: str) -> list[str]:
-    """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed."""
-    a = _recital_forms(alias.strip())
+    """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
+    pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
+    a = _recital_forms(fold_pinpoints(alias.strip()))
     m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?", a)
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
@@ -167,7 +157,7 @@ def query_qualified_keys(section_keys: list[list[str]]) -> list[str]:
 def query_section_keys(query: str) -> list[list[str]]:
     """Section references in a query: one key list (most specific first) per reference."""
     out: list[list[str]] = []
-    query = _recital_forms(query)
+    query = _recital_forms(fold_pinpoints(query))
     for m in _REF.finditer(query):
         kind, num = m.group("kind"), m.group("num")
         if not kind and not _is_specific(num.replace(" ", "")):
@@ -206,7 +196,7 @@ def query_other_words(query: str) -> list[str]:
     """The query's words besides its section references and filler words, folded
     (:func:`_fold_word`): ``["administrative", "cooperation", "between", "member", "state"]`` for
     "Article 11 administrative cooperation between Member States"."""
-    rest = _REF.sub(" ", _recital_forms(query))
+    rest = _REF.sub(" ", _recital_forms(fold_pinpoints(query)))
     return [_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
 
 
