@@ -75,9 +75,6 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
 
     ids = list(dict.fromkeys(sid for c in chunks for sid in
                              [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]))
-    chained = _chained_section(chunks, ids, cited)
-    if chained is not None:
-        return chained
     keys = alias_keys(cited)
     for key in keys:  # most specific key first: "section 2.1(b)", then "2.1(b)"
         named = [sid for sid in ids if key in cited_keys(sid)]
@@ -86,7 +83,7 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     wanted = set(keys)
     starts = [c for c in chunks if wanted & {k for a in c.aliases for k in alias_keys(a)}]
     if not starts:
-        return None
+        return _chained_section(chunks, ids, cited)
     held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
     return next((sid for sid in held if wanted & cited_keys(sid)), starts[0].section_id)
 
@@ -111,7 +108,7 @@ def _chained_section(chunks: list[Chunk], ids: list[str], cited: str) -> str | N
     wanted = {k for k in qualified_alias_keys(f"{units[-2]}, {units[-1]}{pins}") if k.startswith("in:")}
     for ch in chunks:
         if wanted & {k for a in ch.aliases for k in qualified_alias_keys(a)}:
-            held = [*ch.metadata.get("sections", ()), ch.section_id]
+            held = [*reversed(ch.metadata.get("ancestors", ())), *ch.metadata.get("sections", ()), ch.section_id]
             return next((sid for sid in held if inner & cited_keys(sid)), ch.section_id)
     return None
 

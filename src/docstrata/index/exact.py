@@ -66,7 +66,7 @@ def _is_specific(num: str) -> bool:
     return "." in num or "(" in num
 
 
-def reference_keys(kind_text: str | None, num: str) -> list[str]:
+def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> list[str]:
     """Canonical keys for one reference, most specific first.
 
     A roman number keeps its own key first (``Article I`` → ``article i``, then ``article 1``),
@@ -87,10 +87,11 @@ def reference_keys(kind_text: str | None, num: str) -> list[str]:
             keys.append(n)
     elif kind in ("appendix", "annex") and re.fullmatch(r"[a-z]\.\d[\w.()]*", n):
         keys.append(n)  # "Appendix D.2" is section D.2 (RFC appendices number their sections so)
-    if n.endswith(")") and "(" in n and not num.strip().startswith("("):
+    if enclosing and n.endswith(")") and "(" in n and not num.strip().startswith("("):
         # "section 59A(1)(ba)" where no item (ba) is a section: the nearest enclosing item that is,
         # as get-section and cross-references resolve it ("section 59a(1)", then "section 59a")
-        keys += [k for k in reference_keys(kind_text, re.sub(r"\s*\([^()]*\)$", "", num.strip())) if k not in keys]
+        keys += [k for k in reference_keys(kind_text, re.sub(r"\s*\([^()]*\)$", "", num.strip()), True)
+                 if k not in keys]
     return keys
 
 
@@ -166,7 +167,7 @@ def query_section_keys(query: str) -> list[list[str]]:
             continue
         if num in ("a", "i"):  # "schedule a new event", "part i think": the English words, not Schedule A
             continue
-        keys = reference_keys(kind, num)
+        keys = reference_keys(kind, num, enclosing=True)
         if keys:
             out.append(keys)
     return out

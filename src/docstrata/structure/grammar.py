@@ -36,7 +36,7 @@ from .grammar_packs import PACKS
 __all__ = [
     "Keyword", "Unit", "Citation", "keyword", "keywords", "label_keywords", "label_keyword_pattern",
     "citation_kinds", "transparent_kinds", "back_matter_prefixes", "container_prefixes", "relative_words",
-    "citation_keyword_pattern", "xref_keyword_pattern", "fold_pinpoints", "pinpoint_spans", "canonical_label", "roman_to_int", "int_to_roman",
+    "citation_keyword_pattern", "xref_keyword_pattern", "fold_pinpoints", "pinpoint_spans", "pinpoint_tail", "canonical_label", "roman_to_int", "int_to_roman",
     "is_roman", "split_number", "inserted_base", "parse_citation", "expand", "citation_key", "is_contents_title",
     "contents_title_pattern", "SUFFIX_WORDS", "range_words", "list_words",
 ]
@@ -382,6 +382,14 @@ def fold_pinpoints(text: str, keep_length: bool = False) -> str:
         return out.ljust(len(tail)) if keep_length else out
 
     return _pinpoint_re().sub(sub, text)
+
+
+def pinpoint_tail(text: str, pos: int) -> tuple[int, str] | None:
+    """The pinpoint words right at ``pos`` of ``text`` (just after a cited number), as ``(end,
+    brackets)``: ``" Abs. 3 Satz 2"`` after ``§ 7`` → ``(pos + 13, "(3)")``; ``None`` when none
+    follow."""
+    m = _pinpoint_re().match(text, pos)
+    return (m.end(), fold_pinpoints(text[max(0, pos - 1):m.end()])[1:]) if m else None
 
 
 def pinpoint_spans(text: str) -> list[tuple[int, int]]:

@@ -40,10 +40,9 @@ from ..models import CrossReference, DocumentTree
 from .grammar import (
     ROMAN_PATTERN,
     contents_title_pattern,
-    fold_pinpoints,
     keyword,
     keywords,
-    pinpoint_spans,
+    pinpoint_tail,
     xref_keyword_pattern,
 )
 
@@ -673,9 +672,6 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         taken.append((pos, text.find("\n", pos) if "\n" in text[pos:] else len(text)))
     if links:  # "see [Section 4.2](#tls-version)": read the label as text, keep the link's resolution
         text = _LINK_RE.sub(lambda m: m.group("label") + " " * (len(m.group(0)) - len(m.group("label"))), text)
-    # "§ 7 Abs. 3", "Artikel 5 Absatz 1": pinpoint words read as brackets (§ 7(3)), offsets kept
-    folded = pinpoint_spans(text)
-    original, text = text, fold_pinpoints(text, keep_length=True) if folded else text
     refs: list[tuple[int, CrossReference]] = []
     for m in _KW_REF_RE.finditer(text):
         if _inside(m.span(), taken):
@@ -699,6 +695,11 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         name = _named_after_chain(text, m.end(), before)
         if name and resolver.is_own(name):
             name = None
+        # "§ 7 Abs. 3", "Artikel 5 Absatz 1": the citation grammar's pinpoint words are its brackets
+        tail = pinpoint_tail(text, m.end()) if len(numbers) == 1 and prefix is not None else None
+        if tail:
+            numbers = [numbers[0] + tail[1]]
+            taken.append((m.end(), tail[0]))
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
                 number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
@@ -722,7 +723,8 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
                 found = resolver.resolve(target)
                 if len(numbers) == 1:
                     found = resolver.named_by_title(target, text, m.end()) or found
-            refs.append((m.start(), _ref(m.group(0), target, None if name else found, source_section_id, name)))
+            written = text[m.start():tail[0]] if tail else m.group(0)
+            refs.append((m.start(), _ref(written, target, None if name else found, source_section_id, name)))
         taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
@@ -743,11 +745,6 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
                                      source_section_id, name)))
     refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
-    for pos, r in refs if folded else ():  # the reference as written: "§ 7 Abs. 3", not "§ 7(3)"
-        end = pos + len(r.text)
-        tails = [b for a, b in folded if pos < a <= end]
-        if tails and text[pos:end] == r.text:
-            r.text = original[pos:max(tails)]
     for _, r in refs:
         if r.section_id and not r.document:
             r.target_document = tree.doc_key
