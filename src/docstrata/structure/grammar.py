@@ -604,3 +604,19 @@ def canonical_label(form: str) -> str:
 
 # a roman numeral as container numbers write it (Part XIV, CHAPTER iii): the shape, for regexes
 ROMAN_PATTERN = r"[IVXLC]{1,7}"
+
+
+def keyword_words(*roles: str) -> list[str]:
+    """The full words (lower case, no abbreviations or plurals) of the rows having any of ``roles``
+    (``label``: section, article, part, chapter, division, schedule, teil, kapitel, titre …), for
+    building a regex with ``re.IGNORECASE`` where a converter needs "a keyword then a number"."""
+    return sorted({raw[0] for p in PACKS for raw, _, _, _, r in p["keywords"] if set(r.split()) & set(roles)
+                   and raw[0][0].isalpha()}, key=lambda w: (-len(w), w))
+
+
+@functools.lru_cache(maxsize=1)
+def contents_words_pattern() -> re.Pattern:
+    """A contents-page title anywhere in a text (a query asking for one: ``show the table of
+    contents``, ``list of figures``, ``index``): every pack's contents titles as whole words."""
+    alts = [a for p in PACKS for kind in ("contents", "lists", "index") for a in p["contents_titles"].get(kind, ())]
+    return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.IGNORECASE)

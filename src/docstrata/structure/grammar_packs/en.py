@@ -15,10 +15,12 @@ Keyword rows: ``(forms, kind, prefix, rank, roles)``
   ``cite`` — a citation word of queries and section aliases (exact keys);
   ``xref`` — a cross-reference word in running text; ``transparent`` — its numbers are plain
   section numbers (``Rule 3.3.31`` is ``3.3.31``); ``relative`` — in running text it names an item of
-  the enclosing section (``subsection (1)``); ``back`` — back matter (schedules, appendices).
+  the enclosing section (``subsection (1)``); ``back`` — back matter (schedules, appendices);
+  ``scope`` — a unit a definition's scope may name (``In this Book``) besides the label rows.
 """
 
 KEYWORDS = (
+    (("book", "+s"), "book", "book", 0.5, "cite scope"),  # "In this Book" (a code's books); no label: "Book 2" opens prose too
     (("title",), "title", "title", 0, "label cite"),
     (("subtitle",), "subtitle", "subtitle", 0.5, "label"),  # US Acts and Code: Title I > Subtitle A > Part 1
     (("part", "+s"), "part", "part", 1, "label cite xref"),
