@@ -19,7 +19,10 @@ _DOCX_STYLE_MAP = "p[style-name='Title'] => h1:fresh"
 
 
 def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **options) -> str:
-    from markitdown import MarkItDown, StreamInfo  # lazy: importing markitdown costs ~0.5 s
+    from markitdown import (  # lazy: importing markitdown costs ~0.5 s
+        MarkItDown,
+        StreamInfo,
+    )
 
     converter = MarkItDown(enable_plugins=False)
     info = StreamInfo(extension=f".{ext}", charset=charset)

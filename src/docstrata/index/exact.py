@@ -72,7 +72,11 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     A roman number keeps its own key first (``Article I`` → ``article i``, then ``article 1``),
     so a document that writes ``Article I`` answers ``Article I`` before another document's
     ``Article 1`` does; ``Article 1`` (key ``article 1``) still reaches ``Article I`` when no
-    document has an ``Article 1``, since aliases index the arabic value as a second key."""
+    document has an ``Article 1``, since aliases index the arabic value as a second key.
+    ``enclosing`` (a query's citation) adds the keys of the items enclosing a bracketed one after
+    its own (``section 59A(1)(ba)`` → ``section 59a(1)``, ``section 59a``), so search answers as
+    get-section does when the item is no section of its own; index keys never carry them (an item
+    would collide with its parent)."""
     kind = KINDS.get(fold(kind_text).rstrip(".").strip()) if kind_text else None
     roman = _roman_value(num, kind)
     if roman is not None:

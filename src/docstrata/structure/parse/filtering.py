@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .build import HEADING_LEVELS_ARE_NESTING
 from ..grammar import inserted_base
+from .build import HEADING_LEVELS_ARE_NESTING
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
