@@ -244,3 +244,19 @@ def test_keyword_table_gives_kind_prefix_and_rank_per_language():
     assert grammar.keyword("s").kind == "section" and grammar.keyword("S") is None
     assert grammar.keyword("Chapitre").prefix == "chapitre"
     assert grammar.label_keywords()["section"] == ("", 5)
+
+
+def test_a_query_citing_a_list_or_range_names_each_member():
+    from docstrata.index.exact import query_section_keys
+
+    assert query_section_keys("ss 10–12") == [["section 10", "10"], ["section 11", "11"], ["section 12", "12"]]
+    assert query_section_keys("§§ 3, 4") == [["section 3", "3"], ["section 4", "4"]]
+    assert query_section_keys("Articles 12 bis 14") == [["article 12"], ["article 13"], ["article 14"]]
+    assert query_section_keys("it's 5 stars") == []
+
+
+def test_search_for_a_range_finds_every_member(tool):
+    hits = tool.search("ss 67AD–67AF", top_k=5)  # letter-suffixed ends: the two ends, no guessed middle
+    assert {h.section_id for h in hits if h.pinned} >= {"67AD", "67AF"}
+    hits = tool.search("§§ 6, 8", top_k=5)
+    assert {h.section_id for h in hits if h.pinned} == {"6", "8"}

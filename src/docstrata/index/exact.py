@@ -22,7 +22,9 @@ import re
 from ..structure.grammar import (
     citation_keyword_pattern,
     citation_kinds,
+    expand,
     fold_pinpoints,
+    match_citation,
     roman_to_int,
     transparent_kinds,
 )
@@ -163,7 +165,10 @@ def query_section_keys(query: str) -> list[list[str]]:
     """Section references in a query: one key list (most specific first) per reference."""
     out: list[list[str]] = []
     query = _recital_forms(fold_pinpoints(query))
+    listed_to = 0  # the end of the last list or range read ("ss 10–12", "§§ 3, 4"): its members are read
     for m in _REF.finditer(query):
+        if m.start() < listed_to:
+            continue
         kind, num = m.group("kind"), m.group("num")
         if not kind and not _is_specific(num.replace(" ", "")):
             continue
@@ -174,6 +179,10 @@ def query_section_keys(query: str) -> list[list[str]]:
         keys = reference_keys(kind, num, enclosing=True)
         if keys:
             out.append(keys)
+        listed = match_citation(query, m.start()) if kind else None
+        if listed and listed[0].is_multiple:  # one reference per member, ranges filled in (grammar.expand)
+            out += [ks for c in expand(listed[0])[1:] if (ks := reference_keys(kind, c.unit.number))]
+            listed_to = listed[1]
     return out
 
 

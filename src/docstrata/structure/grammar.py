@@ -37,7 +37,7 @@ __all__ = [
     "Keyword", "Unit", "Citation", "keyword", "keywords", "label_keywords", "label_keyword_pattern",
     "citation_kinds", "transparent_kinds", "back_matter_prefixes", "container_prefixes", "relative_words",
     "citation_keyword_pattern", "xref_keyword_pattern", "fold_pinpoints", "pinpoint_spans", "pinpoint_tail", "canonical_label", "roman_to_int", "int_to_roman",
-    "is_roman", "split_number", "inserted_base", "parse_citation", "expand", "citation_key", "is_contents_title",
+    "is_roman", "split_number", "inserted_base", "match_citation", "parse_citation", "expand", "citation_key", "is_contents_title",
     "contents_title_pattern", "SUFFIX_WORDS", "range_words", "list_words",
 ]
 
@@ -515,6 +515,21 @@ def _members(first: str, more: str) -> tuple[tuple[str, str | None], ...]:
         else:
             out.append([m.group(0), None])
     return tuple((a, b) for a, b in out)
+
+
+def match_citation(text: str, pos: int = 0) -> tuple[Citation, int] | None:
+    """The one-unit citation with a keyword that starts at ``pos`` of ``text`` (its list or range
+    included: ``ss 10–12`` of ``see ss 10–12 and …``) and where it ends, or ``None``. For reading
+    citations inside running text or a query; :func:`parse_citation` reads a whole text."""
+    m = _unit_re().match(text, pos)
+    if not m or not m.group("kw"):
+        return None
+    k = keyword(m.group("kw"))
+    if k is None or not {"cite", "label"} & k.roles:
+        return None
+    unit = Unit(k.kind, m.group("num"), m.group("kw").strip(), k.prefix)
+    pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
+    return Citation((unit,), pins, _members(m.group("num"), m.group("more")), m.group(0).strip()), m.end()
 
 
 _OUTER_WORDS = r"(?:of|in|under|von|des|der|du|de\s+la|de\s+l'|de)"
