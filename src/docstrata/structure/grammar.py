@@ -465,11 +465,11 @@ def _between(first: str, last: str) -> list[str] | None:
     if fl.isdigit() and ll.isdigit():
         lo, hi = int(fl), int(ll)
         return [f"{head}{k}" for k in range(lo, hi + 1)] if 0 <= hi - lo <= 200 else None
-    if not head and (lo := roman_to_int(fl, True)) and (hi := roman_to_int(ll, True)) and fl.isupper() == ll.isupper() \
-            and len(fl) + len(ll) > 2 or fl in ("I", "i") and ll in ("V", "X", "v", "x"):
+    # roman ends ("II to IV", "I to V"); two single letters other than a leading I are letters ("C to D")
+    if not head and is_roman(fl) and is_roman(ll) and fl.isupper() == ll.isupper() \
+            and (len(fl) > 1 or len(ll) > 1 or fl in ("I", "i")):
         lo, hi = roman_to_int(fl), roman_to_int(ll)
-        if lo and hi and 0 <= hi - lo <= 200:
-            return [int_to_roman(k, fl.isupper()) for k in range(lo, hi + 1)]
+        return [int_to_roman(k, fl.isupper()) for k in range(lo, hi + 1)] if 0 <= hi - lo <= 200 else None
     if len(fl) == 1 and len(ll) == 1 and fl.isalpha() and ll.isalpha() and fl.isupper() == ll.isupper() \
             and ord(fl) <= ord(ll):
         return [head + chr(k) for k in range(ord(fl), ord(ll) + 1)]
