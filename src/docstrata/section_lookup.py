@@ -70,12 +70,13 @@ def cited_keys(section_id: str) -> set[str]:
 def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     """The id of the section a cited form (``Section 4.2``, ``Art. 17(3)``, ``Appendix D.2``)
     names among ``chunks``: the section whose citation keys meet the form's most specific key,
-    else the section of the first chunk whose aliases meet it; ``None`` when none does."""
+    else the section of the first chunk whose aliases meet it, else the section a chain of units
+    names (``Part V Division 1AA``: :func:`_chained_section`); ``None`` when none does."""
     from .index.exact import alias_keys
 
+    keys = alias_keys(cited)
     ids = list(dict.fromkeys(sid for c in chunks for sid in
                              [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]))
-    keys = alias_keys(cited)
     for key in keys:  # most specific key first: "section 2.1(b)", then "2.1(b)"
         named = [sid for sid in ids if key in cited_keys(sid)]
         if named:
