@@ -353,7 +353,7 @@ def drop_contents_lists(soup) -> int:
 
 
 _ENTRY_TAGS = ("dt", "dd", "dfn", "cite", "figure", "figcaption", "table", "li")
-_SECTION_REF_RE = re.compile(r"^(?:§|section|sec\.|appendix|annex|article|clause|part|chapter|\d)", re.I)
+_SECTION_REF_RE = re.compile(rf"^(?:§|sec\.|{'|'.join(keyword_words('label'))}|\d)", re.I)  # the citation grammar's words
 _REFERENCES_HEADING_RE = re.compile(r"\b(references|bibliography|works cited|citations|sources)\s*$", re.I)
 
 
