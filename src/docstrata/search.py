@@ -52,6 +52,7 @@ from .index.exact import (query_document_keys, query_identifiers, query_names_se
                           query_qualified_keys, query_section_keys, query_term_keys, quoted_phrases, term_pattern,
                           title_words, value_key)
 from .index.keyword import QUERY_STOPWORDS
+from .structure.grammar import contents_words_pattern
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
 from .telemetry import is_recording, query_attributes, span
@@ -644,8 +645,7 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                      other_words=bool(qa.other_words))
 
 
-_ASKS_FOR_CONTENTS = re.compile(r"\b(?:contents|toc|index|list\s+of\s+(?:figures|tables|appendices|illustrations|exhibits))\b",
-                                re.IGNORECASE)
+_ASKS_FOR_CONTENTS = contents_words_pattern()  # the citation grammar's contents titles, as words
 
 
 def asks_for_contents(query: str) -> bool:

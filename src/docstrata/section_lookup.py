@@ -70,7 +70,8 @@ def cited_keys(section_id: str) -> set[str]:
 def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     """The id of the section a cited form (``Section 4.2``, ``Art. 17(3)``, ``Appendix D.2``)
     names among ``chunks``: the section whose citation keys meet the form's most specific key,
-    else the section of the first chunk whose aliases meet it; ``None`` when none does."""
+    else the section of the first chunk whose aliases meet it, else the section a chain of units
+    names (``Part V Division 1AA``: :func:`_chained_section`); ``None`` when none does."""
     from .index.exact import alias_keys
 
     keys = alias_keys(cited)
@@ -83,9 +84,34 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     wanted = set(keys)
     starts = [c for c in chunks if wanted & {k for a in c.aliases for k in alias_keys(a)}]
     if not starts:
-        return None
+        return _chained_section(chunks, ids, cited)
     held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
     return next((sid for sid in held if wanted & cited_keys(sid)), starts[0].section_id)
+
+
+def _chained_section(chunks: list[Chunk], ids: list[str], cited: str) -> str | None:
+    """The section a chain of units names (``Part V Division 1AA``, ``Chapter II section 8``: the
+    citation grammar's :func:`~docstrata.structure.grammar.parse_citation`): its qualified id
+    (``part-v/division-1aa``) when the document has one, else the section cited by the last unit
+    whose chunk's aliases cite it inside the container (``Part V, Division 1AA``); ``None`` for a
+    single unit or a chain no section answers."""
+    from .index.exact import alias_keys, qualified_alias_keys
+    from .structure.grammar import citation_key, parse_citation
+
+    c = parse_citation(cited)
+    if c is None or len(c.chain) < 2:
+        return None
+    if (qualified := citation_key(c, qualified=True)) in ids:
+        return qualified
+    pins = "".join(f"({p})" for p in c.pinpoint)
+    units = [f"{u.keyword} {u.number}".strip() for u in c.chain]
+    inner = set(alias_keys(units[-1] + pins))
+    wanted = {k for k in qualified_alias_keys(f"{units[-2]}, {units[-1]}{pins}") if k.startswith("in:")}
+    for ch in chunks:
+        if wanted & {k for a in ch.aliases for k in qualified_alias_keys(a)}:
+            held = [*reversed(ch.metadata.get("ancestors", ())), *ch.metadata.get("sections", ()), ch.section_id]
+            return next((sid for sid in held if inner & cited_keys(sid)), ch.section_id)
+    return None
 
 
 def common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:

@@ -55,6 +55,7 @@ from pathlib import PurePosixPath
 
 from ..errors import ConversionError
 from ..models import Document, SourceFile
+from ..structure.grammar import contents_title_pattern
 from .document import Block, ConvertedDocument
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
@@ -209,7 +210,7 @@ def first_heading(markdown: str) -> str | None:
     return None
 
 
-_CONTENTS_HEADING = re.compile(r"^(?:table of )?contents?\s*:?$|^toc$", re.I)
+_CONTENTS_HEADING = contents_title_pattern(("contents",))  # Contents, Table of Contents, Inhaltsverzeichnis …
 _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
 
 

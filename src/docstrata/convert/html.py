@@ -6,6 +6,7 @@ import functools
 import re
 import warnings
 
+from ..structure.grammar import is_contents_title, keyword_words
 from .document import ConvertedDocument
 from .html_eurlex import eu_act_title, join_eu_titles
 from .office import _markitdown_convert
@@ -76,7 +77,7 @@ def _html_title(data: bytes) -> str | None:
     h1s = soup.find_all("h1", limit=2)
     for tag in (h1s[0] if len(h1s) == 1 else None, soup.title):
         text = " ".join(tag.get_text(" ").split()) if tag is not None else ""
-        if text and not re.fullmatch(r"(?:table of )?contents?:?|toc", text, re.I) and not _id_like(text):
+        if text and not is_contents_title(text, ("contents",)) and not _id_like(text):
             return text  # a contents heading names no document, nor does a file id
     return None
 
@@ -281,7 +282,7 @@ def _has_chrome_token(tag) -> bool:
 
 
 _NUMBERED_HEADING_RE = re.compile(
-    r"^(?:§+\s*|(?:section|article|chapter|part|appendix|annex|clause|rule|schedule)\s+)?"
+    rf"^(?:§+\s*|(?:{'|'.join(keyword_words('label'))})\s+)?"
     r"(?:[0-9]{1,3}[A-Za-z]?|[A-Z]|[IVXLC]{1,6})(?:\.[0-9]{1,3})*[.:)]?(?:\s|$)", re.I)
 _LARGE_SHARE = 0.15  # of the page's text: no banner, menu or share bar holds that much
 
@@ -356,7 +357,7 @@ def drop_contents_lists(soup) -> int:
 
 
 _ENTRY_TAGS = ("dt", "dd", "dfn", "cite", "figure", "figcaption", "table", "li")
-_SECTION_REF_RE = re.compile(r"^(?:§|section|sec\.|appendix|annex|article|clause|part|chapter|\d)", re.I)
+_SECTION_REF_RE = re.compile(rf"^(?:§|sec\.|{'|'.join(keyword_words('label'))}|\d)", re.I)  # the citation grammar's words
 _REFERENCES_HEADING_RE = re.compile(r"\b(references|bibliography|works cited|citations|sources)\s*$", re.I)
 
 

@@ -52,6 +52,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ConversionError
+from ..structure.grammar import keyword_words
 from . import legislation_ca
 from .document import BlockWriter, ConvertedDocument
 
@@ -129,8 +130,7 @@ _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
 # as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
 _BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
-_MARKER_START = re.compile(r"^(?:[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]|(?:sec|section|article|part|subpart|division|"
-                           r"subdivision|chapter|subchapter|schedule|title|appendix|annex|rule|regulation|§)\.?\s*\d)",
+_MARKER_START = re.compile(rf"^(?:[\"“‘]?\(?[0-9A-Za-z]{{1,6}}[).]|(?:sec|{'|'.join(keyword_words('label'))}|§)\.?\s*\d)",
                            re.I)
 _QUOTES = "\"“”‘’'«»"
 _CLML_DEFAULT_PUNCTUATION = {"P1": ("", ""), "P2": ("(", ")"), "P3": ("(", ")"), "P4": ("(", ")"),

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ConversionError
+from ..structure.grammar import int_to_roman
 from .document import ConvertedDocument
 from .text import normalize_heading
 
@@ -19,7 +20,10 @@ _DOCX_STYLE_MAP = "p[style-name='Title'] => h1:fresh"
 
 
 def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **options) -> str:
-    from markitdown import MarkItDown, StreamInfo  # lazy: importing markitdown costs ~0.5 s
+    from markitdown import (  # lazy: importing markitdown costs ~0.5 s
+        MarkItDown,
+        StreamInfo,
+    )
 
     converter = MarkItDown(enable_plugins=False)
     info = StreamInfo(extension=f".{ext}", charset=charset)
@@ -250,12 +254,7 @@ def _format_counter(n: int, fmt: str) -> str:
 
 
 def _roman(n: int) -> str:
-    out = ""
-    for value, sym in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-                       (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):  # fmt: skip
-        while n >= value:
-            out, n = out + sym, n - value
-    return out
+    return int_to_roman(n) if 0 < n < 4000 else str(n)
 
 
 def _is_heading_style(name: str) -> bool:

@@ -7,11 +7,12 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from ..structure.grammar import contents_title_pattern, keyword_words
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
 
 _PDF_NUMBERING = re.compile(
-    r"^(\d+(\.\d+)*\.?|[A-Z]\.(\d+\.?)*|[IVXLC]+\.|(chapter|section|article|part|annex|appendix|schedule|title)"
+    rf"^(\d+(\.\d+)*\.?|[A-Z]\.(\d+\.?)*|[IVXLC]+\.|({'|'.join(keyword_words('label'))})"
     r"\s+[\dIVXLC]+[A-Z]?\.?|§+\s*\d+)(\s|$)",
     re.IGNORECASE,
 )
@@ -32,9 +33,7 @@ _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+(\d[\w.-]*|[a-z]
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
 # an outline entry naming the document's own contents pages ("Table of Contents", "List of Figures")
 # or its back-of-book index: found wherever its title line stands, not in outline order
-_CONTENTS_ENTRY = re.compile(r"^(?:table of contents|(?:detailed |brief )?contents|contents at a glance|"
-                             r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits)"
-                             r"(?: and (?:figures|tables))?|index)$")
+_CONTENTS_ENTRY = contents_title_pattern()  # the citation grammar's contents, lists and index titles
 
 
 _NUMBER_WORDS = {

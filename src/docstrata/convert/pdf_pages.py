@@ -14,8 +14,8 @@ import io
 import itertools
 import re
 
-_ROMAN = re.compile(r"m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
-_ROMAN_VALUES = {"m": 1000, "d": 500, "c": 100, "l": 50, "x": 10, "v": 5, "i": 1}
+from ..structure.grammar import int_to_roman, roman_to_int
+
 _FOLIO_ARABIC = re.compile(r"(?:page\s+)?(\d{1,4})(?:\s+of\s+\d{1,4})?|[-–]\s*(\d{1,4})\s*[-–]", re.I)
 _FOLIO_ROMAN = re.compile(r"(?:page\s+)?([ivxlcdm]{1,8}|[IVXLCDM]{1,8})", re.I)
 _FOLIO_CHAPTER = re.compile(r"(?:page\s+)?([A-Z]{1,3}|\d{1,2})([-–])(\d{1,3})", re.I)  # "2-3", "ES-1", "A-12"
@@ -52,20 +52,12 @@ def pdf_page_marks(data: bytes, block_pages: list[tuple[int, int]], n_pages: int
 
 
 def _roman_value(text: str) -> int | None:
-    low = text.lower()
-    if not low or not _ROMAN.fullmatch(low):
-        return None
-    values = [_ROMAN_VALUES[ch] for ch in low]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    """A folio's roman value (``iv`` → 4), canonical spellings only (:func:`.grammar.roman_to_int`)."""
+    return roman_to_int(text, strict=True)
 
 
 def _to_roman(value: int, upper: bool) -> str:
-    out = ""
-    for v, sym in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-                   (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
-        while value >= v:
-            out, value = out + sym, value - v
-    return out.upper() if upper else out
+    return int_to_roman(value, upper) if 0 < value < 4000 else str(value)
 
 
 def _folio(text: str) -> tuple[str, int, str] | None:

@@ -44,6 +44,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..models import MarkedDefinition
+from ..structure.grammar import int_to_roman
 from .document import ConvertedDocument
 from .legislation_xml import _local, _squash
 
@@ -615,12 +616,7 @@ def _list_label(style: str, i: int) -> str:
 
 
 def _roman(i: int) -> str:
-    out = ""
-    for value, numeral in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-                           (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while i >= value:
-            out, i = out + numeral, i - value
-    return out
+    return int_to_roman(i) if 0 < i < 4000 else ""
 
 
 def _author(a) -> str:

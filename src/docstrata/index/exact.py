@@ -19,44 +19,31 @@ import functools
 import itertools
 import re
 
+from ..structure.grammar import (
+    citation_keyword_pattern,
+    citation_kinds,
+    expand,
+    fold_pinpoints,
+    match_citation,
+    roman_to_int,
+    transparent_kinds,
+)
 from .keyword import analyze, fold
 
-KINDS = {
-    "section": "section", "sec": "section", "sect": "section", "§": "section", "§§": "section", "s": "section",
-    "article": "article", "art": "article", "articles": "article",
-    "part": "part", "chapter": "chapter", "ch": "chapter", "title": "title", "schedule": "schedule",
-    "rule": "rule", "clause": "clause", "paragraph": "paragraph", "para": "paragraph", "¶": "paragraph",
-    "appendix": "appendix", "annex": "annex", "regulation": "regulation", "reg": "regulation",
-    "recital": "recital", "subpart": "subpart", "subsection": "subsection", "amendment": "amendment",
-    "sections": "section", "rules": "rule", "clauses": "clause",
-    "division": "division", "subdivision": "subdivision",  # "Division 1.1" (Canadian and Australian acts)
-}
-# Kinds whose numbers are plain section numbers: "Rule 3.3.31" names the same thing as "3.3.31".
-# "reg. 5(1)(a)" of a statutory instrument is its section 5(1)(a) (UK, Australian and Canadian regulations)
-_TRANSPARENT = {"rule", "section", "paragraph", "clause", "subsection", "regulation"}
+# written citation word → canonical kind ("Art." and "Artikel" are both "article", "s" is "section"),
+# and the kinds whose numbers are plain section numbers ("Rule 3.3.31" names the same thing as
+# "3.3.31"; "reg. 5(1)(a)" of a statutory instrument is its section 5(1)(a)): the citation grammar's
+KINDS = citation_kinds()
+_TRANSPARENT = transparent_kinds()
 
 _NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"
 _REF = re.compile(
-    r"(?P<kind>§§?|¶|\b(?:sections?|sec|sect|articles?|art|part|chapter|ch|title|schedule|rules?|clauses?|"
-    r"paragraph|para|appendix|annex|regulation|reg|recital|subpart|subsection|amendment|division|subdivision)\b\.?)?\s*"
+    rf"(?P<kind>{citation_keyword_pattern()})?\s*"
     r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
-    r"|\b\d+[A-Za-z]?(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1)
-    r"|(?<=[\s§¶])\d+[A-Za-z]?\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]?\b)",
+    r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
+    r"|(?<=[\s§¶])\d+[A-Za-z]{0,3}\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{0,3}\b)",
     re.IGNORECASE,
 )
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-
-
-def roman_to_int(s: str) -> int | None:
-    """Value of a Roman numeral (case-insensitive), or None if ``s`` is not one."""
-    s = s.lower()
-    if not s or any(c not in _ROMAN for c in s):
-        return None
-    total = 0
-    for i, c in enumerate(s):
-        v = _ROMAN[c]
-        total += -v if i + 1 < len(s) and _ROMAN[s[i + 1]] > v else v
-    return total if 0 < total < 4000 else None
 
 
 def _norm_number(num: str, kind: str | None) -> str:
@@ -81,13 +68,17 @@ def _is_specific(num: str) -> bool:
     return "." in num or "(" in num
 
 
-def reference_keys(kind_text: str | None, num: str) -> list[str]:
+def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> list[str]:
     """Canonical keys for one reference, most specific first.
 
     A roman number keeps its own key first (``Article I`` → ``article i``, then ``article 1``),
     so a document that writes ``Article I`` answers ``Article I`` before another document's
     ``Article 1`` does; ``Article 1`` (key ``article 1``) still reaches ``Article I`` when no
-    document has an ``Article 1``, since aliases index the arabic value as a second key."""
+    document has an ``Article 1``, since aliases index the arabic value as a second key.
+    ``enclosing`` (a query's citation) adds the keys of the items enclosing a bracketed one after
+    its own (``section 59A(1)(ba)`` → ``section 59a(1)``, ``section 59a``), so search answers as
+    get-section does when the item is no section of its own; index keys never carry them (an item
+    would collide with its parent)."""
     kind = KINDS.get(fold(kind_text).rstrip(".").strip()) if kind_text else None
     roman = _roman_value(num, kind)
     if roman is not None:
@@ -102,6 +93,11 @@ def reference_keys(kind_text: str | None, num: str) -> list[str]:
             keys.append(n)
     elif kind in ("appendix", "annex") and re.fullmatch(r"[a-z]\.\d[\w.()]*", n):
         keys.append(n)  # "Appendix D.2" is section D.2 (RFC appendices number their sections so)
+    if enclosing and n.endswith(")") and "(" in n and not num.strip().startswith("("):
+        # "section 59A(1)(ba)" where no item (ba) is a section: the nearest enclosing item that is,
+        # as get-section and cross-references resolve it ("section 59a(1)", then "section 59a")
+        keys += [k for k in reference_keys(kind_text, re.sub(r"\s*\([^()]*\)$", "", num.strip()), True)
+                 if k not in keys]
     return keys
 
 
@@ -115,8 +111,9 @@ def _recital_forms(query: str) -> str:
 
 
 def alias_keys(alias: str) -> list[str]:
-    """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed."""
-    a = _recital_forms(alias.strip())
+    """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
+    pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
+    a = _recital_forms(fold_pinpoints(alias.strip()))
     m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?", a)
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
@@ -167,8 +164,11 @@ def query_qualified_keys(section_keys: list[list[str]]) -> list[str]:
 def query_section_keys(query: str) -> list[list[str]]:
     """Section references in a query: one key list (most specific first) per reference."""
     out: list[list[str]] = []
-    query = _recital_forms(query)
+    query = _recital_forms(fold_pinpoints(query))
+    listed_to = 0  # the end of the last list or range read ("ss 10–12", "§§ 3, 4"): its members are read
     for m in _REF.finditer(query):
+        if m.start() < listed_to:
+            continue
         kind, num = m.group("kind"), m.group("num")
         if not kind and not _is_specific(num.replace(" ", "")):
             continue
@@ -176,9 +176,13 @@ def query_section_keys(query: str) -> list[list[str]]:
             continue
         if num in ("a", "i"):  # "schedule a new event", "part i think": the English words, not Schedule A
             continue
-        keys = reference_keys(kind, num)
+        keys = reference_keys(kind, num, enclosing=True)
         if keys:
             out.append(keys)
+        listed = match_citation(query, m.start()) if kind else None
+        if listed and listed[0].is_multiple:  # one reference per member, ranges filled in (grammar.expand)
+            out += [ks for c in expand(listed[0])[1:] if (ks := reference_keys(kind, c.unit.number))]
+            listed_to = listed[1]
     return out
 
 
@@ -206,7 +210,7 @@ def query_other_words(query: str) -> list[str]:
     """The query's words besides its section references and filler words, folded
     (:func:`_fold_word`): ``["administrative", "cooperation", "between", "member", "state"]`` for
     "Article 11 administrative cooperation between Member States"."""
-    rest = _REF.sub(" ", _recital_forms(query))
+    rest = _REF.sub(" ", _recital_forms(fold_pinpoints(query)))
     return [_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
 
 

@@ -12,27 +12,22 @@ section number and title and so matches citation and topic queries it cannot ans
 
 from __future__ import annotations
 
-import functools
-import re
-
 from ..models import Section
+from .grammar import contents_title_pattern
+from .grammar import is_contents_title as _is_contents_title
 
-# "Table of Contents", "Contents", "Contents at a Glance", "List of Figures", "List of Tables and
-# Figures", "Index" (a back-of-book index: terms and page numbers), with an optional trailing colon
-CONTENTS_TITLE_RE = re.compile(
-    r"^\W*(?:table\s+of\s+contents|(?:detailed\s+|brief\s+|summary\s+of\s+)?contents(?:\s+at\s+a\s+glance)?|toc|"
-    r"list\s+of\s+(?:figures|tables|appendices|appendixes|illustrations|exhibits|boxes|charts)"
-    r"(?:\s+and\s+(?:figures|tables|exhibits))?|(?:subject\s+)?index)\W*$",
-    re.IGNORECASE,
-)
+# "Table of Contents", "Contents", "Contents at a Glance", "Arrangement of Sections", "Inhaltsübersicht",
+# "Sommaire", "List of Figures", "Index" (a back-of-book index: terms and page numbers): the citation
+# grammar's contents titles, every kind
+CONTENTS_TITLE_RE = contents_title_pattern()
 
 
-@functools.lru_cache(maxsize=4096)  # asked for every chunk's section and parent chain
 def is_contents_title(title: str) -> bool:
     """``title`` names a contents page or an index (``Table of Contents``, ``CONTENTS:``, ``List
-    of Tables``, ``Index``); not a section that merely mentions contents (``Contents of the
-    Notice``, ``Indexing``)."""
-    return bool(CONTENTS_TITLE_RE.match(" ".join(title.split())))
+    of Tables``, ``Index``, ``ARRANGEMENT OF SECTIONS``, ``Inhaltsverzeichnis``); not a section that
+    merely mentions contents (``Contents of the Notice``, ``Indexing``). See
+    :func:`.grammar.is_contents_title`."""
+    return _is_contents_title(title)
 
 
 def is_contents_section(section: Section) -> bool:

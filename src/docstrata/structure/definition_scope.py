@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from ..models import Section
+from .grammar import keyword, keyword_words
 
 _GROUPS = ("title", "subtitle", "part", "subpart", "chapter", "subchapter", "division", "subdivision",
            "schedule", "annex", "appendix", "article", "book")
@@ -60,8 +61,7 @@ NAMED_LEAD_RE = re.compile(
 _VERB_RE = re.compile(r"\b(?:means|mean|includes|shall\s+mean|has\s+the\s+(?:same\s+)?meaning|refers?\s+to|"
                       r"is\s+defined\s+as)\b", re.I)
 _UNIT_KEYWORD_RE = re.compile(
-    r"^\s*(?:\*\*)?(?P<kw>§|sec\b\.?|section|title|subtitle|part|subpart|chapter|subchapter|division|subdivision|"
-    r"schedule|annex|appendix|article|art\b\.?|book|regulation|rule)", re.I)
+    rf"^\s*(?:\*\*)?(?P<kw>§|sec\b\.?|art\b\.?|{'|'.join(keyword_words('label', 'scope'))})", re.I)
 _BARE_NUMBER_RE = re.compile(r"^\s*\d+(?:\.\d+)*[A-Z]{0,3}\.?\s*$")  # "5", "12A", "24.1" (Canada), "3."
 _ITEM_LABEL_RE = re.compile(r"^\s*(?:\([0-9A-Za-z]{1,6}\))+\s*$|^\s*[0-9a-z]{1,4}[.)]\s*$")
 _CLIMB = 6  # enclosing provisions whose own text may hold the lead-in of a definition below them
@@ -75,8 +75,9 @@ def unit_kind(s: Section) -> str | None:
     label = s.number or ""
     m = _UNIT_KEYWORD_RE.match(label) or (None if label else _UNIT_KEYWORD_RE.match(s.title or ""))
     if m and (label or re.match(r"\s*\S+\s+[\dIVXLCA-Z]", s.title or "")):
-        kw = m.group("kw").lower().rstrip(".")
-        return {"§": "section", "sec": "section", "art": "article"}.get(kw, kw)
+        written = m.group("kw").lower().rstrip(".")
+        kw = keyword(written)
+        return kw.kind if kw is not None else written  # § / sec → section, art / Artikel → article
     if _BARE_NUMBER_RE.match(label):
         return "numbered"
     if _ITEM_LABEL_RE.match(label):

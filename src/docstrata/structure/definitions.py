@@ -33,6 +33,7 @@ import re
 
 from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 from .definition_scope import definition_scope
+from .grammar import keyword_words
 
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
@@ -58,7 +59,7 @@ _FUNCTION_WORDS = frozenset(
     "here hereby herein thereof".split())
 _TAG_RE = re.compile(r"<[^>]+>")
 _NUMBER_PREFIX_RE = re.compile(
-    r"^(?:(?:article|section|part|chapter|rule|clause|schedule|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
+    rf"^(?:(?:{'|'.join(keyword_words('label'))}|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
 # quote marks that may open and close a term: straight, English curly, German low-high („…“, ‚…‘),
 # French and Swiss guillemets («…») and their German reversal (»…«)
 _Q_OPEN, _Q_CLOSE = "\"“‘'«„‚»", "\"”’'»“‘«"

@@ -37,29 +37,36 @@ import re
 from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
+from .grammar import (
+    ROMAN_PATTERN,
+    contents_title_pattern,
+    keyword,
+    keywords,
+    pinpoint_tail,
+    xref_keyword_pattern,
+)
 
-_NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,5}(?!\d)(?:[A-Z]{1,2}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
-_ROMAN = r"(?:[IVXLC]{1,7}\b)"
+_NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
+_ROMAN = rf"(?:{ROMAN_PATTERN}\b)"
 _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
 # a lone capital letter after the keyword: "Appendix C", "Schedule A" (kept only for lettered containers),
 # also ending a sentence ("… are in Appendix A."), but not "Appendix A.1" (a number) or "A.B"
 _LETTER = r"(?:[A-Z](?![\w'’-])(?!\.\w))"
-_KEYWORD = (r"(?P<kw>Sections?|SECTIONS?|Secs?\.|SEC\.|§§?|Rules?|Articles?|ARTICLES?|Arts?\.|Paragraphs?|"
-            r"paragraphs?|paras?\.|[Ss]ubsections?|[Cc]lauses?|Parts?|PART|Chapters?|CHAPTER|Schedules?|"
-            r"Appendix|Appendices|APP|App\.?|Annex(?:es)?|[Ss]ections?|[Rr]ules?|[Aa]rticles?|[Pp]arts?|"
-            r"[Cc]hapters?|[Ss]chedules?|[Rr]egulations?|[Rr]ecitals?|ss|s(?=\s\d))")
+# the citation grammar's cross-reference words (structure/grammar.py: Section, Art., Artikel, s, §§ …)
+_KEYWORD = xref_keyword_pattern()
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until|und|oder|bis)\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
 _INNER_AFTER_RE = re.compile(
-    rf"^,?\s+(?P<kw>Sections?|SECTION|Sec\.|§|[Cc]lauses?|[Ss]ections?|[Pp]aragraphs?)\s*(?P<num>{_NUMBER}|{_ITEM})")
+    rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
 # "Section 3 of Article II" / "section 3 of this Article": a section inside a container named after it
 _OUTER_AFTER_RE = re.compile(
-    rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?(?P<kw>Articles?|ARTICLE|Parts?|PART|Chapters?|CHAPTER|[Tt]itle|"
-    rf"[Ss]chedules?|[Aa]rticle|[Pp]art|[Cc]hapter|[Dd]ivision|Division)\s+(?P<num>{_NUMBER}|{_ROMAN})")
-_CONTAINER_PREFIXES = {"article", "part", "chapter", "schedule", "appendix", "annex", "title", "division"}
+    rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
+# "Part V Division 1AA", "Buch 2 Abschnitt 8": a container inside a container named right before it
+_INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
+_CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 _BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
 _ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}")
@@ -81,22 +88,15 @@ _INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directives?|De
                                   r"Specification)\b")
 # "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
-_PREFIX = {"article": "article", "art": "article", "part": "part", "chapter": "chapter", "schedule": "schedule",
-           "title": "title", "division": "division",
-           "appendix": "appendix", "appendices": "appendix", "app": "appendix", "annex": "annex", "annexes": "annex",
-           "recital": "recital"}
-_RELATIVE = {"paragraph", "paragraphs", "para", "paras", "subsection", "subsections"}
 
 
 def _keyword_prefix(kw: str) -> str | None:
-    """``Articles`` → ``article``; ``Section``/``§``/``Rule`` → ``""``; relative kinds → ``None``."""
-    k = kw.lower().rstrip(".")
-    if k in _RELATIVE:
-        return None
-    for stem, prefix in _PREFIX.items():
-        if k == stem or k == stem + "s":
-            return prefix
-    return ""
+    """``Articles`` → ``article``, ``Artikel`` → ``artikel`` (the id prefix of the citation grammar);
+    ``Section``/``§``/``Rule``/``s`` → ``""``; relative kinds (``paragraph``, ``subsection``) → ``None``."""
+    k = keyword(kw)
+    if k is None:
+        return ""
+    return None if "relative" in k.roles else k.prefix
 
 
 def _normalise(number: str, prefix: str) -> str:
@@ -591,7 +591,7 @@ def referenced_document_names(text: str) -> list[str]:
 
 
 _RESPEC_RE = re.compile(r"\[\[\[#(?P<frag>[\w.:-]{1,120})\]\]\]")  # ReSpec source: [[[#section-id]]]
-_TOC_TITLE_RE = re.compile(r"^\W*(?:table of )?contents\W*$", re.I)
+_TOC_TITLE_RE = contents_title_pattern(("contents",))
 _TOC_LINE_RE = re.compile(r"(?m)^[ \t*+-]*(?P<num>(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\.?[ \t]+(?P<title>[^\n]*?\w[^\n]*?)"
                           r"(?:[ \t]*(?:\.[ \t]?){3,}[ \t]*\d+)?[ \t]*$")
 _LINK_RE = re.compile(r"(?<!!)\[(?P<label>[^\[\]\n]{1,200})\]\((?P<url>[^()\s]{1,300})(?:\s+\"[^\"]*\")?\)")
@@ -748,6 +748,11 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         name = _named_after_chain(text, m.end(), before)
         if name and resolver.is_own(name):
             name = None
+        # "§ 7 Abs. 3", "Artikel 5 Absatz 1": the citation grammar's pinpoint words are its brackets
+        tail = pinpoint_tail(text, m.end()) if len(numbers) == 1 and prefix is not None else None
+        if tail:
+            numbers = [numbers[0] + tail[1]]
+            taken.append((m.end(), tail[0]))
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
                 number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
@@ -771,7 +776,8 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
                 found = resolver.resolve(target)
                 if len(numbers) == 1:
                     found = resolver.named_by_title(target, text, m.end()) or found
-            refs.append((m.start(), _ref(m.group(0), target, None if name else found, source_section_id, name)))
+            written = text[m.start():tail[0]] if tail else m.group(0)
+            refs.append((m.start(), _ref(written, target, None if name else found, source_section_id, name)))
         taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
@@ -827,6 +833,12 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
         container = _normalise(numbers[0], prefix)
         number = re.sub(r"\s+", "", inner.group("num"))
         end = m.end() + inner.end()
+    elif prefix in _CONTAINER_PREFIXES and (nested := _INNER_CONTAINER_RE.match(after)) \
+            and (outer_kw := keyword(m.group("kw"))) and (inner_kw := keyword(nested.group("kw"))) \
+            and inner_kw.prefix and inner_kw.rank > outer_kw.rank:  # "Part V Division 1AA": a division of Part V
+        container = _normalise(numbers[0], prefix)
+        number = _normalise(nested.group("num"), inner_kw.prefix)
+        end = m.end() + nested.end()
     elif prefix == "" and (outer := _OUTER_AFTER_RE.match(after)):
         outer_prefix = _keyword_prefix(outer.group("kw")) or "part"
         container = _normalise(outer.group("num"), outer_prefix)

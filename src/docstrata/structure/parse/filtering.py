@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..grammar import inserted_base
 from .build import HEADING_LEVELS_ARE_NESTING
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
@@ -191,8 +192,10 @@ def _titled_clause(m: _Marker, lines: list[str]) -> bool:
 
 
 def _inserted(m: _Marker) -> bool:
-    """An inserted provision's label (``(c.1)``, ``(2.1)``): it follows its base, at the base's ordinal."""
-    return m.kind == "item" and bool(re.fullmatch(r"\(.+\.\d{1,2}\)", m.marker_text))
+    """An inserted provision's label (``(c.1)``, ``(2.1)``, ``(ba)``): it follows its base, at the
+    base's ordinal (:func:`.grammar.inserted_base`)."""
+    return m.kind == "item" and m.marker_text.startswith("(") and m.marker_text.endswith(")") \
+        and inserted_base(m.marker_text[1:-1]) is not None
 
 
 def _roman_follows(m: _Marker, markers: list[_Marker], idx: int) -> bool:

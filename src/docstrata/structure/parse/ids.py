@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 
 from ...models import Section
+from ..grammar import back_matter_prefixes
 from .labels import _first_words
 from .patterns import _BARE_ALIAS_KEYWORDS, _KEYWORDS
 
 _CONTAINER_PREFIXES = frozenset(prefix for prefix, _ in _KEYWORDS.values() if prefix)
-_BACK_MATTER = frozenset({"schedule", "appendix", "annex", "anlage"})
+_PREFIX_RANK = {prefix: rank for prefix, rank in sorted(_KEYWORDS.values(), key=lambda pr: -pr[1]) if prefix}
+_BACK_MATTER = back_matter_prefixes()  # schedule, appendix, annex, anlage, annexe
 
 
 def _make_unique(sections: list[Section]) -> dict[int, str]:
@@ -87,8 +89,12 @@ def _container_name(s: Section, parent: Section | None) -> str | None:
     container (so "Chapter 6, section M" finds section M of chapter 6); ``None`` otherwise."""
     cid = s.section_id.split("/")[0] if "/" in s.section_id else (parent.section_id if parent else "")
     cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", cid or "")
-    if not cm or cm.group(1) not in _CONTAINER_PREFIXES or s.section_id.startswith(cid + "(") or re.match(r"^[a-z]+-", s.section_id.split("/")[-1]) \
-            and "/" not in s.section_id:
+    own = re.match(r"^([a-z]+)-", s.section_id.split("/")[-1])
+    if not cm or cm.group(1) not in _CONTAINER_PREFIXES or s.section_id.startswith(cid + "(") or own \
+            and "/" not in s.section_id and not _PREFIX_RANK.get(cm.group(1), 9) < _PREFIX_RANK.get(own.group(1), 0) < 4:
+        # a keyword unit is cited inside its container only when it is a container of a lower rank
+        # itself: "Part V, Division 1AA" (so "Part V Division 1AA" names the Division), not
+        # "Chapter II, Article 5" (an Article's number is unique in its act)
         return None
     num = cm.group(2).upper() if re.fullmatch(r"[ivxlc]+|[a-z]", cm.group(2)) else cm.group(2)
     return f"{cm.group(1).capitalize()} {num}"

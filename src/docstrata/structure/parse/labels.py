@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..definitions import leading_defined_term
+from ..grammar import inserted_base, roman_to_int
 from .patterns import (
     _COMPONENT,
     _EMPH_RE,
@@ -22,7 +23,6 @@ from .patterns import (
     _LINK_RE,
     _NUM,
     _PAREN,
-    _ROMAN_VALUES,
     _TAG_RE,
     _Marker,
 )
@@ -91,20 +91,17 @@ def _first_words(words: list[str], n: int) -> str:
 
 
 def _roman_value(s: str) -> int:
-    total, prev = 0, 0
-    for ch in reversed(s.lower()):
-        v = _ROMAN_VALUES.get(ch, 0)
-        total = total - v if v < prev else total + v
-        prev = max(prev, v)
-    return total
+    """The ordinal of a roman item label (``iv`` → 4), 0 when it is none (:func:`.grammar.roman_to_int`)."""
+    return roman_to_int(s) or 0
 
 
 def _item_style(inner: str) -> list[tuple[str, int]]:
     """Possible (style, ordinal) readings of an item label's inner text, most likely first. An
-    inserted provision (``c.1``, ``2.1``) reads as its base (``c``, ``2``): the same style and ordinal."""
-    inserted = re.fullmatch(r"(.+?)\.\d{1,2}", inner)
-    if inserted:
-        return _item_style(inserted.group(1))
+    inserted provision (``c.1``, ``2.1``, ``ba``) reads as its base (``c``, ``2``, ``b``): the same
+    style and ordinal (:func:`.grammar.inserted_base`)."""
+    base = inserted_base(inner)
+    if base is not None:
+        return _item_style(base)
     if inner.isdigit():
         return [("digit", int(inner))]
     readings: list[tuple[str, int]] = []

@@ -7,29 +7,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank).
-# Rank orders containers: a lower rank encloses a higher one (Title > Part > Chapter > …).
-_KEYWORDS: dict[str, tuple[str, float]] = {
-    "title": ("title", 0), "part": ("part", 1), "subpart": ("subpart", 2),
-    "subtitle": ("subtitle", 0.5),  # US Acts and Code: Title I > Subtitle A > Part 1 / Chapter 1 > Sec. 101
-    "chapter": ("chapter", 2), "subchapter": ("subchapter", 3), "division": ("division", 2),
-    "subdivision": ("subdivision", 3), "schedule": ("schedule", 1),
-    "appendix": ("appendix", 1), "app": ("appendix", 1), "annex": ("annex", 1),
-    "amendment": ("amendment", 1), "article": ("article", 4), "art": ("article", 4),
-    "section": ("", 5), "sec": ("", 5), "sect": ("", 5), "§": ("", 5), "rule": ("", 5), "clause": ("", 5),
-    "regulation": ("", 5),
-    # German statutes: Teil > Kapitel / Abschnitt > Unterabschnitt > § ; Anlage is a schedule
-    "teil": ("teil", 1), "kapitel": ("kapitel", 2), "abschnitt": ("abschnitt", 2),
-    "unterabschnitt": ("unterabschnitt", 3), "anlage": ("anlage", 1), "artikel": ("artikel", 4),
-    # a numbered preamble paragraph of an EU-style act, read only by :mod:`.recitals` (never scanned
-    # as a label): rank 9, a numbered unit that contains no container
-    "recital": ("recital", 9),
-}
-_BARE_ALIAS_KEYWORDS = {"section", "sec", "sect", "§"}
+from ..grammar import canonical_label, label_keyword_pattern, label_keywords
 
-_KW_RE = (r"(?P<kw>(?i:title|subtitle|part|subpart|chapter|subchapter|division|subdivision|schedule|appendix|annex|amendment"
-          r"|article|section|sect|clause|rule|regulation|teil|kapitel|abschnitt|unterabschnitt|anlage|artikel)\b"
-          r"|(?i:art|sec)\.|§{1,2}|APP(?=\s?\d))")
+# Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank), read from
+# the citation grammar (structure/grammar.py and its language packs; docs/grammar.md). Rank orders
+# containers: a lower rank encloses a higher one (Title > Part > Chapter > …). "recital" is read
+# only by :mod:`.recitals` (never scanned as a label).
+_KEYWORDS: dict[str, tuple[str, float]] = label_keywords()
+_BARE_ALIAS_KEYWORDS = {form for form in _KEYWORDS if canonical_label(form) == "section"}  # section, sec, sect, §
+
+_KW_RE = label_keyword_pattern()
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
 _NUM = r"(?:\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
@@ -60,7 +47,6 @@ _TAG_RE = re.compile(r"<[^>]+>")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # emphasis marks; an underscore inside a word ("client_id") is part of it
 _EMPH_RE = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")
-_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 # "Access and Use. Customer may …", "In general.—The Secretary shall …": a leading phrase.
 _LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\.)(.{2,80}?[.:])(?=\s|[—–]|--)")
 # Words that make a line a sentence: modal and auxiliary verbs and the verbs of rule text.

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from ..grammar import canonical_label
 from .labels import _heading_label, _title_of
 from .patterns import _KEYWORDS, _Marker
 
-# written keyword → the keyword it means (ranks are per meaning, not per spelling)
-_CANON = {"sec": "section", "sect": "section", "§": "section", "art": "article", "app": "appendix"}
+# written keyword → the keyword it means (ranks are per meaning, not per spelling): sec, sect, § →
+# section; art → article; app → appendix (the citation grammar's label forms)
+_CANON = {form: canonical_label(form) for form in _KEYWORDS if canonical_label(form) != form}
 _NUMBERED = 9  # the rank of a numbered unit that holds no container (a bare "Section 203", "4.2")
 
 

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from contextvars import ContextVar
 
+from ..grammar import contents_title_pattern
 from .labels import (
     _components,
     _continues_numbering,
@@ -160,7 +161,7 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | Non
 
 
 _CONTENTS_LINE_RE = re.compile(r"^[ \t]+(?:Appendix[ \t]+)?(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\.?[ \t]+\S")
-_CONTENTS_HEAD_RE = re.compile(r"^(?:table\s+of\s+contents|contents)\s*:?$", re.I)
+_CONTENTS_HEAD_RE = contents_title_pattern(("contents",))  # the citation grammar's contents titles
 
 
 def _contents_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:

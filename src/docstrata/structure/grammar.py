@@ -1,0 +1,640 @@
+"""The citation grammar: the one place that says how documents number and cite their parts.
+
+Everything that reads a citation word, a numbering scheme or a contents-page title reads it here:
+the structure parser (label keywords and their container ranks), cross-references, the exact
+index and query analysis (citation kinds and keys), get-section, definition scopes and the
+converters (contents titles, roman numerals). The vocabulary itself is data, one language pack per
+language in :mod:`.grammar_packs` (English, German, French); ``docs/grammar.md`` says what a pack
+holds and how to add one.
+
+What the grammar holds:
+
+* **keywords** (:class:`Keyword`): each written form (``Section``, ``s``, ``§§``, ``Art.``,
+  ``Artikel``, ``Teil``, ``Chapitre`` …) with its canonical kind (``article``: ``Art. 17`` and
+  ``Artikel 17`` are one citation), the section-id prefix the parser gives a unit so numbered
+  (``artikel-17``; ``""`` for a plain section number), its container rank and its roles;
+* **numbering**: one roman numeral parser (:func:`roman_to_int`, :func:`int_to_roman`), number
+  shapes (arabic, roman, letters, dotted ``4.2.1``, letter suffixes ``10A`` / ``49AAA``, Latin
+  suffixes ``5bis`` / ``12 ter``) and bracketed pinpoints ``(1)(a)(ii)``;
+* **pinpoint words** that name a sub-item (``§ 7 Abs. 3`` is ``§ 7(3)``, ``Artikel 5 Absatz 1`` is
+  ``Artikel 5(1)``, ``article 5, alinéa 2`` is ``article 5(2)``): :func:`fold_pinpoints`;
+* **citation forms**: one unit or a chain of containers (``Part V Division 1AA``, ``Section 3 of
+  Article II``), lists and ranges (``ss 10–12``, ``§§ 3, 4``, ``Articles 8, 11, 25 to 39 and 42``):
+  :func:`parse_citation`, :func:`expand`, :func:`citation_key`;
+* **contents titles** (``Contents``, ``Arrangement of Sections``, ``Inhaltsübersicht``,
+  ``Table des matières`` …): :func:`is_contents_title`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field, replace
+
+from .grammar_packs import PACKS
+
+__all__ = [
+    "Keyword", "Unit", "Citation", "keyword", "keywords", "label_keywords", "label_keyword_pattern",
+    "citation_kinds", "transparent_kinds", "back_matter_prefixes", "container_prefixes", "relative_words",
+    "citation_keyword_pattern", "xref_keyword_pattern", "fold_pinpoints", "pinpoint_spans", "pinpoint_tail", "canonical_label", "roman_to_int", "int_to_roman",
+    "is_roman", "split_number", "inserted_base", "match_citation", "parse_citation", "expand", "citation_key", "is_contents_title",
+    "contents_title_pattern", "SUFFIX_WORDS", "range_words", "list_words",
+]
+
+# Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
+SUFFIX_WORDS = ("bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "novies", "decies")
+NUMBERED = 9  # the rank of a numbered unit that holds no container
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One written form of a citation word.
+
+    ``form``: as written, lower case (``art.``, ``§``, ``s``); ``word``: the row's full word
+    (``article``); ``kind``: the canonical meaning exact keys use (``article``); ``prefix``: the
+    section-id prefix of a unit so numbered (``artikel``; ``""`` for a plain section number);
+    ``rank``: container rank (lower encloses higher; 9 a numbered unit); ``roles``: ``label``,
+    ``cite``, ``xref``, ``transparent``, ``relative``, ``back`` (see :mod:`.grammar_packs.en`);
+    ``lang``: the pack's language; ``case``: the only spelling that is this keyword (``s`` but
+    not ``S``; ``APP``), or ``""`` for any case."""
+
+    form: str
+    word: str
+    kind: str
+    prefix: str
+    rank: float
+    roles: frozenset[str]
+    lang: str
+    case: str = ""
+
+
+def _forms(raw: tuple[str, ...]) -> list[str]:
+    """Expand ``+s`` (the plural of each word form) in a pack row's forms."""
+    out: list[str] = []
+    for f in raw:
+        if f == "+s":
+            out += [w + ("es" if w.endswith(("x", "s")) else "s") for w in raw if w != "+s" and w[-1:].isalpha()
+                    and len(w) > 2]
+        else:
+            out.append(f)
+    return list(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=1)
+def keywords() -> dict[str, Keyword]:
+    """Every written form (lower case, dot kept) → its :class:`Keyword`; the first pack that spells
+    a form wins (English ``Art.`` is ``article``, German ``Art.`` reads the same)."""
+    out: dict[str, Keyword] = {}
+    for pack in PACKS:
+        for raw, kind, prefix, rank, roles in pack["keywords"]:
+            forms = _forms(raw)
+            for f in forms:
+                if f not in out:
+                    out[f] = Keyword(f, forms[0], kind, prefix, float(rank), frozenset(roles.split()), pack["lang"],
+                                     pack["case_sensitive"].get(f, ""))
+    return out
+
+
+def keyword(written: str) -> Keyword | None:
+    """The keyword a written word is (``"Art."``, ``"ARTICLES"``, ``"§§"``, ``"s"``), or ``None``.
+    A form with its dot is tried first, then without (``Art`` reads as ``Art.``); a case-sensitive
+    form (``s``, ``APP``) only in its own spelling."""
+    w = written.strip()
+    table = keywords()
+    for cand in (w.lower(), w.lower().rstrip("."), w.lower() + "."):
+        k = table.get(cand)
+        if k is not None and (not k.case or w.rstrip(".") == k.case.rstrip(".")):
+            return k
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def label_keywords() -> dict[str, tuple[str, float]]:
+    """The structure parser's keyword table: written form (lower case, no dot) → (id prefix, rank),
+    for every ``label`` row's word, each pack's extra label forms (``sec``, ``art``, ``§``, ``app``)
+    and the recital (read by :mod:`.parse.recitals`)."""
+    out: dict[str, tuple[str, float]] = {}
+    table = keywords()
+    for pack in PACKS:
+        for raw, _, prefix, rank, roles in pack["keywords"]:
+            if "label" in roles.split() or raw[0] == "recital":
+                out.setdefault(raw[0], (prefix, rank))
+        for f in pack.get("label_forms", ()):
+            k = table[f]
+            out.setdefault("§" if f.startswith("§") else f.rstrip("."), (k.prefix, k.rank))
+    return out
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+@functools.lru_cache(maxsize=1)
+def label_keyword_pattern() -> str:
+    """The regex (one named group ``kw``) of a keyword opening a section label: a label row's word
+    (any case, whole word), a dotted abbreviation with its dot (``Art.``, ``Sec.``), ``§``/``§§``,
+    and a case-sensitive form before a number (``APP 1``)."""
+    table = keywords()
+    words, dotted, signs, cased = [], [], [], []
+    for pack in PACKS:
+        words += [raw[0] for raw, _, _, _, roles in pack["keywords"] if "label" in roles.split()]
+        for f in pack.get("label_forms", ()):
+            k = table[f]
+            if k.case:
+                cased.append(k.case)
+            elif f.startswith("§"):
+                signs.append(f)
+            elif f.endswith("."):
+                dotted.append(f[:-1])
+            else:
+                words.append(f)
+    parts = [rf"(?i:{_alternation(words)})\b", rf"(?i:{_alternation(dotted)})\."]
+    if signs:
+        parts.append("§{1,2}")
+    parts += [rf"{re.escape(c)}(?=\s?\d)" for c in sorted(set(cased))]
+    return "(?P<kw>" + "|".join(parts) + ")"
+
+
+@functools.lru_cache(maxsize=1)
+def citation_kinds() -> dict[str, str]:
+    """Written citation word (lower case, with and without its dot) → canonical kind, for every
+    ``cite`` row (``"art."``/``"art"`` → ``article``, ``"artikel"`` → ``article``, ``"s"`` →
+    ``section``)."""
+    out: dict[str, str] = {}
+    for f, k in keywords().items():
+        if "cite" in k.roles:
+            out.setdefault(f, k.kind)
+            out.setdefault(f.rstrip("."), k.kind)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def transparent_kinds() -> frozenset[str]:
+    """Kinds whose numbers are plain section numbers (``Rule 3.3.31`` names ``3.3.31``)."""
+    return frozenset(k.kind for k in keywords().values() if "transparent" in k.roles)
+
+
+@functools.lru_cache(maxsize=1)
+def back_matter_prefixes() -> frozenset[str]:
+    """Id prefixes of back-matter containers (``schedule``, ``appendix``, ``annex``, ``anlage`` …)."""
+    return frozenset(k.prefix for k in keywords().values() if "back" in k.roles and k.prefix)
+
+
+@functools.lru_cache(maxsize=1)
+def container_prefixes() -> frozenset[str]:
+    """Id prefixes of keyword units (``article``, ``part``, ``teil`` …): every row with a prefix."""
+    return frozenset(k.prefix for k in keywords().values() if k.prefix)
+
+
+@functools.lru_cache(maxsize=1)
+def relative_words() -> frozenset[str]:
+    """Written forms (no dot) that, in running text, name an item of the enclosing section
+    (``paragraph (b)``, ``subsection (1)``)."""
+    return frozenset(f.rstrip(".") for f, k in keywords().items() if "relative" in k.roles)
+
+
+def _case_free(forms: list[str]) -> list[str]:
+    return [f for f in forms if not keywords()[f].case]
+
+
+@functools.lru_cache(maxsize=1)
+def citation_keyword_pattern() -> str:
+    """The regex (non-capturing) of a citation word in a query or an alias, for use with
+    ``re.IGNORECASE``: signs (``§``, ``§§``, ``¶``), every ``cite`` form as a whole word with an
+    optional dot, and the case-sensitive forms (``s``, ``ss``) in their own case and never after an
+    apostrophe (``it's 5``)."""
+    table = keywords()
+    cite = [f for f, k in table.items() if "cite" in k.roles]
+    signs = [f for f in cite if not f[0].isalnum()]
+    words = sorted({f.rstrip(".") for f in _case_free([f for f in cite if f[0].isalnum()])})
+    cased = sorted({table[f].case.rstrip(".") for f in cite if table[f].case and table[f].kind != "appendix"})
+    alt = [_alternation(signs), rf"\b(?:{_alternation(words)})\b\.?"]
+    if cased:
+        alt.append(rf"(?<![\w'’])(?-i:{_alternation(cased)})\b\.?")
+    return "(?:" + "|".join(alt) + ")"
+
+
+@functools.lru_cache(maxsize=4)
+def xref_keyword_pattern(units: str = "all") -> str:
+    """The regex (named group ``kw``) of a cross-reference word in running text, case-sensitive:
+    each row's words (singular and plural) capitalised, in capitals and in lower case, and the
+    abbreviations each pack lists as read in running text (``Sec.``, ``Art.``, ``para.``, ``App``,
+    ``§§``), the case-sensitive ones (``s 59A``, ``ss 10–12``) in their own case and never after an
+    apostrophe (``it's 5``). ``units``: ``"all"`` — the ``xref`` rows; ``"inner"`` — units cited
+    inside a container (``Article II, Section 3``: the transparent rows); ``"outer"`` — containers
+    (``Section 3 of Article II``: every row with an id prefix ranked above a section)."""
+    table = keywords()
+
+    def wanted(k: Keyword) -> bool:
+        if units == "inner":
+            return "transparent" in k.roles and "xref" in k.roles
+        if units == "outer":
+            return bool(k.prefix) and k.rank < 5
+        return "xref" in k.roles
+
+    words: list[str] = []
+    for f, k in table.items():
+        if wanted(k) and f.isalpha() and len(f) > 3 and not k.case:
+            words += [f, f.capitalize(), f.upper()]
+    abbrevs: list[str] = []
+    cased: list[str] = []
+    for pack in PACKS:
+        for f in pack.get("xref_forms", ()):
+            found = table.get(f)
+            if found is None or not wanted(found):
+                continue
+            if found.case:
+                cased.append(found.case)
+            elif f[:1].isalpha():
+                abbrevs += [f.capitalize(), f.upper(), f]
+            else:
+                abbrevs.append(f)
+    alt = _alternation(words + abbrevs)
+    if cased:
+        alt += rf"|(?<!['’])(?:{_alternation(cased)})(?=\s?\d)"
+    return "(?P<kw>" + alt + ")"
+
+
+def range_words() -> tuple[str, ...]:
+    """Words joining the two ends of a range, every language (``to``, ``through``, ``bis``, ``à``)."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p["range_words"]))
+
+
+def list_words() -> tuple[str, ...]:
+    """Words joining the members of a list, every language (``and``, ``or``, ``und``, ``et``)."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p["list_words"]))
+
+
+# ---------------------------------------------------------------- numbering
+
+
+_ROMAN_DIGITS = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+_CANONICAL_ROMAN = re.compile(r"m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+
+
+def roman_to_int(text: str, strict: bool = False) -> int | None:
+    """The value of a roman numeral (either case): ``"XIV"`` → 14, ``"iv"`` → 4; ``None`` when
+    ``text`` is not one. A digit smaller than the next one is subtracted. ``strict`` accepts only
+    the canonical spelling (``IIII``, ``IC`` are ``None``); otherwise any run of roman digits whose
+    value is between 1 and 3999 reads."""
+    s = text.strip().lower()
+    if not s or any(c not in _ROMAN_DIGITS for c in s):
+        return None
+    if strict and not _CANONICAL_ROMAN.fullmatch(s):
+        return None
+    total = 0
+    for i, c in enumerate(s):
+        v = _ROMAN_DIGITS[c]
+        total += -v if i + 1 < len(s) and _ROMAN_DIGITS[s[i + 1]] > v else v
+    return total if 0 < total < 4000 else None
+
+
+def is_roman(text: str) -> bool:
+    """``text`` is a canonical roman numeral (``IV``, ``xii``)."""
+    return roman_to_int(text, strict=True) is not None
+
+
+def int_to_roman(n: int, upper: bool = True) -> str:
+    """``14`` → ``"XIV"`` (``"xiv"`` when not ``upper``); ``ValueError`` outside 1–3999."""
+    if not 0 < n < 4000:
+        raise ValueError(f"no roman numeral for {n}: only 1-3999 have one")
+    out = ""
+    for v, sym in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                   (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= v:
+            out, n = out + sym, n - v
+    return out if upper else out.lower()
+
+
+_SUFFIX_RE = "|".join(SUFFIX_WORDS)
+# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter
+NUMBER = (rf"(?:\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
+          rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)")
+# bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
+PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"
+
+
+def split_number(number: str) -> tuple[int, str] | None:
+    """``"49AAA"`` → ``(49, "AAA")``, ``"59"`` → ``(59, "")``, ``"5bis"`` → ``(5, "bis")``, a roman
+    ``"XIV"`` → ``(14, "")``; ``None`` for a dotted or other number."""
+    n = number.strip()
+    m = re.fullmatch(rf"(\d{{1,5}})\s?([A-Za-z]{{0,3}}|{_SUFFIX_RE})", n)
+    if m:
+        return int(m.group(1)), m.group(2)
+    r = roman_to_int(n, strict=True)
+    return (r, "") if r is not None else None
+
+
+def inserted_base(label: str) -> str | None:
+    """The number an inserted provision's item label was inserted after, or ``None``: ``c.1`` →
+    ``c``, ``2.1`` → ``2`` (Canadian consolidations), ``ba`` → ``b`` (an Australian paragraph
+    inserted between ``(b)`` and ``(c)``). Two equal letters (``aa``: the letters after ``z``, or
+    a level of their own) and roman numerals (``iv``, ``xi``) are not insertions."""
+    m = re.fullmatch(r"(.+?)\.\d{1,2}", label)
+    if m:
+        return m.group(1)
+    if re.fullmatch(r"[a-z]{2}", label) and label[0] != label[1] and roman_to_int(label, strict=True) is None:
+        return label[0]
+    return None
+
+
+# ---------------------------------------------------------------- pinpoint words
+
+
+@functools.lru_cache(maxsize=1)
+def _pinpoint_words() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pack in PACKS:
+        for forms, what in pack["pinpoints"]:
+            for f in forms:
+                out.setdefault(f, what)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _pinpoint_re() -> re.Pattern:
+    words = _alternation(list(_pinpoint_words()))
+    one = rf"(?:,\s*|\s+)(?:{words})(?![\w])\s*\(?(?:\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?(?![\w])"
+    after_number = r"(?:(?<=[\d)])|(?<=\d[A-Za-z])|(?<=\d[A-Za-z]{2}))"  # "§ 7", "59A", "(1)": never after a word
+    return re.compile(rf"{after_number}(?P<tail>(?:{one})+)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1)
+def _pinpoint_one_re() -> re.Pattern:
+    words = _alternation(list(_pinpoint_words()))
+    return re.compile(rf"(?P<word>{words})(?![\w])\s*\(?(?P<num>\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?", re.IGNORECASE)
+
+
+def fold_pinpoints(text: str, keep_length: bool = False) -> str:
+    """``text`` with pinpoint words written as brackets, the form section ids use:
+    ``§ 7 Abs. 3`` → ``§ 7(3)``, ``Artikel 5 Absatz 1 Satz 2`` → ``Artikel 5(1)`` (a sentence is no
+    unit), ``§ 3 Abs. 2 Nr. 4`` → ``§ 3(2)(4)``, ``article 5, alinéa 2`` → ``article 5(2)``. Only a
+    pinpoint word right after a number or a bracket is read (``as mentioned in s. 59A`` keeps its ``s.``). ``keep_length`` pads each rewrite
+    with spaces so offsets into ``text`` stay valid (cross-references report spans)."""
+    if not any(c in text for c in ".AaNnSsBbLlUuPpHh"):
+        return text
+    words = _pinpoint_words()
+
+    def sub(m: re.Match) -> str:
+        tail = m.group("tail")
+        out = "".join(f"({p.group('num')})" for p in _pinpoint_one_re().finditer(tail)
+                      if words.get(p.group("word").lower()) == "item")
+        return out.ljust(len(tail)) if keep_length else out
+
+    return _pinpoint_re().sub(sub, text)
+
+
+def pinpoint_tail(text: str, pos: int) -> tuple[int, str] | None:
+    """The pinpoint words right at ``pos`` of ``text`` (just after a cited number), as ``(end,
+    brackets)``: ``" Abs. 3 Satz 2"`` after ``§ 7`` → ``(pos + 13, "(3)")``; ``None`` when none
+    follow."""
+    m = _pinpoint_re().match(text, pos)
+    return (m.end(), fold_pinpoints(text[max(0, pos - 1):m.end()])[1:]) if m else None
+
+
+def pinpoint_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of each run of pinpoint words :func:`fold_pinpoints` rewrites
+    (`` Abs. 3 Satz 2`` of ``§ 7 Abs. 3 Satz 2``)."""
+    return [m.span("tail") for m in _pinpoint_re().finditer(text)]
+
+
+# ---------------------------------------------------------------- citations
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One numbered unit of a citation: ``kind`` (canonical, ``None`` for a bare number), its
+    ``number`` as written (``59A``, ``V``, ``4.2``), the ``keyword`` as written (``s``, ``Artikel``)
+    and the section-id ``prefix`` of that keyword (``artikel``; ``""`` for a plain section number)."""
+
+    kind: str | None
+    number: str
+    keyword: str = ""
+    prefix: str = ""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A parsed citation: ``chain`` of units, outermost first (``Part V Division 1AA`` → part V,
+    division 1AA); ``pinpoint`` the bracketed items after the last unit (``("1", "ba")``); and
+    ``members``: the list or range the last unit's keyword governs, as ``(first, last)`` pairs
+    (``last`` is ``None`` for a single member; ``Articles 8, 11, 25 to 39`` →
+    ``(("8", None), ("11", None), ("25", "39"))``). ``text`` is what was parsed."""
+
+    chain: tuple[Unit, ...]
+    pinpoint: tuple[str, ...] = ()
+    members: tuple[tuple[str, str | None], ...] = field(default_factory=tuple)
+    text: str = ""
+
+    @property
+    def unit(self) -> Unit:
+        """The cited unit: the last of the chain."""
+        return self.chain[-1]
+
+    @property
+    def is_multiple(self) -> bool:
+        """A list or a range (``ss 10–12``, ``§§ 3, 4``): :func:`expand` gives one citation each."""
+        return len(self.members) > 1 or any(last for _, last in self.members)
+
+
+def _number_id(unit: Unit) -> str:
+    number = re.sub(r"\s+", "", unit.number).rstrip(".")
+    return f"{unit.prefix}-{number.lower()}" if unit.prefix else number
+
+
+def citation_key(citation: Citation, qualified: bool = False) -> str:
+    """The section id a citation names, as the structure parser writes ids: ``s 59A`` → ``59A``,
+    ``section 59A(1)(ba)`` → ``59A(1)(ba)``, ``Art. 5(1)(a)`` → ``article-5(1)(a)``, ``Artikel 5
+    Absatz 1`` → ``artikel-5(1)``, ``§ 7 Abs. 3`` → ``7(3)``, ``Part V Division 1AA`` →
+    ``division-1aa`` (``part-v/division-1aa`` when ``qualified``: the id of a division whose number
+    repeats in other Parts)."""
+    own = _number_id(citation.unit) + "".join(f"({p})" for p in citation.pinpoint)
+    if qualified and len(citation.chain) > 1:
+        return "/".join([*(_number_id(u) for u in citation.chain[:-1]), own])
+    return own
+
+
+def _between(first: str, last: str) -> list[str] | None:
+    """The numbers from ``first`` to ``last`` inclusive, or ``None`` when they are not two ends of
+    one sequence: ``10``–``12``; ``4.13.5``–``4.13.8``; ``II``–``IV``; ``A``–``C``. At most 200."""
+    fa, _, fl = first.rpartition(".")
+    la, _, ll = last.rpartition(".")
+    if fa != la:
+        return None
+    head = fa + "." if fa else ""
+    if fl.isdigit() and ll.isdigit():
+        lo, hi = int(fl), int(ll)
+        return [f"{head}{k}" for k in range(lo, hi + 1)] if 0 <= hi - lo <= 200 else None
+    # roman ends ("II to IV", "I to V"); two single letters other than a leading I are letters ("C to D")
+    if not head and is_roman(fl) and is_roman(ll) and fl.isupper() == ll.isupper() \
+            and (len(fl) > 1 or len(ll) > 1 or fl in ("I", "i")):
+        rlo, rhi = roman_to_int(fl), roman_to_int(ll)
+        if rlo is None or rhi is None:
+            return None
+        return [int_to_roman(k, fl.isupper()) for k in range(rlo, rhi + 1)] if 0 <= rhi - rlo <= 200 else None
+    if len(fl) == 1 and len(ll) == 1 and fl.isalpha() and ll.isalpha() and fl.isupper() == ll.isupper() \
+            and ord(fl) <= ord(ll):
+        return [head + chr(k) for k in range(ord(fl), ord(ll) + 1)]
+    return None
+
+
+def expand(citation: Citation) -> list[Citation]:
+    """One citation per member of a list or range, ranges filled in: ``ss 10–12`` → s 10, s 11,
+    s 12; ``Articles 8, 11, 25 to 27 and 42`` → 8, 11, 25, 26, 27, 42; ``§§ 3, 4`` → § 3, § 4. A
+    range whose ends are not one sequence (``10A to 12``) gives its two ends. A single citation
+    gives itself."""
+    if not citation.is_multiple:
+        return [citation]
+    out: list[Citation] = []
+    for first, last in citation.members:
+        numbers = [first] if last is None else (_between(first, last) or [first, last])
+        for n in numbers:
+            unit = replace(citation.unit, number=n)
+            out.append(replace(citation, chain=(*citation.chain[:-1], unit), members=((n, None),),
+                               pinpoint=citation.pinpoint if len(citation.members) == 1 and last is None else ()))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _unit_re() -> re.Pattern:
+    joins = "|".join(re.escape(w) for w in (*range_words(), *list_words()))
+    member = rf"(?:{NUMBER})"
+    sep = rf"(?:\s*,\s*(?:(?:{joins})\s+)?|\s+(?:{joins})\s+|\s*[-–—]\s*)"
+    return re.compile(
+        rf"\s*(?P<kw>{citation_keyword_pattern()})?\s*(?P<num>{member})(?P<pins>(?:\s?{PINPOINT})*)"
+        rf"(?P<more>(?:{sep}{member}(?!\s*\.\w))*)", re.IGNORECASE)
+
+
+def _members(first: str, more: str) -> tuple[tuple[str, str | None], ...]:
+    range_re = re.compile(r"\s*(?:[-–—]|" + "|".join(rf"\b{re.escape(w)}\b" for w in range_words()) + r")\s*", re.I)
+    out: list[list] = [[first, None]]
+    pos = 0
+    for m in re.finditer(rf"(?<![\w.])(?:{NUMBER})", more):
+        between = more[pos:m.start()]
+        pos = m.end()
+        if range_re.fullmatch(between) and out[-1][1] is None:
+            out[-1][1] = m.group(0)
+        else:
+            out.append([m.group(0), None])
+    return tuple((a, b) for a, b in out)
+
+
+def match_citation(text: str, pos: int = 0) -> tuple[Citation, int] | None:
+    """The one-unit citation with a keyword that starts at ``pos`` of ``text`` (its list or range
+    included: ``ss 10–12`` of ``see ss 10–12 and …``) and where it ends, or ``None``. For reading
+    citations inside running text or a query; :func:`parse_citation` reads a whole text."""
+    m = _unit_re().match(text, pos)
+    if not m or not m.group("kw"):
+        return None
+    k = keyword(m.group("kw"))
+    if k is None or not {"cite", "label"} & k.roles:
+        return None
+    unit = Unit(k.kind, m.group("num"), m.group("kw").strip(), k.prefix)
+    pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
+    return Citation((unit,), pins, _members(m.group("num"), m.group("more")), m.group(0).strip()), m.end()
+
+
+_OUTER_WORDS = r"(?:of|in|under|von|des|der|du|de\s+la|de\s+l'|de)"
+
+
+def parse_citation(text: str) -> Citation | None:
+    """The citation ``text`` is, whole, or ``None``: ``s 59A``, ``s. 59A``, ``section 59A(1)(ba)``,
+    ``Part V Division 1AA``, ``§ 7 Abs. 3``, ``Artikel 5 Absatz 1``, ``Art. 5(1)(a)``, ``ss 10–12``,
+    ``§§ 3, 4``, ``Articles 8, 11, 25 to 39 and 42``, ``Section 3 of Article II``, a bare ``4.2.1``
+    or ``59A(1)``. Units are read outermost first (``of``/``in`` reverses: ``Section 3 of Article
+    II`` is article II, section 3); pinpoint words fold into brackets first
+    (:func:`fold_pinpoints`). A bare number (no keyword) reads only when it is dotted, carries a
+    bracket or a letter suffix (a lone ``17`` cites nothing)."""
+    folded = fold_pinpoints(" ".join(text.split())).rstrip(" .,;:")
+    inner: list[Unit] = []  # the units before "of", the cited one last
+    outer: list[Unit] = []  # the units after "of": its containers, innermost first
+    pins: tuple[str, ...] = ()
+    members: tuple[tuple[str, str | None], ...] = ()
+    pos, of_seen = 0, False
+    while pos < len(folded):
+        m = _unit_re().match(folded, pos)
+        if not m or m.end() == pos:
+            return None
+        kw = m.group("kw")
+        k = keyword(kw) if kw else None
+        if kw and (k is None or not {"cite", "label"} & k.roles):
+            return None
+        if not k and not inner and not re.search(r"[.(]|\d[A-Za-z]", m.group("num") + m.group("pins")):
+            return None  # a bare "17" cites nothing
+        unit = Unit(k.kind if k else None, m.group("num"), kw.strip() if kw else "", k.prefix if k else "")
+        if of_seen:
+            if m.group("more") or m.group("pins").strip():
+                return None
+            outer.append(unit)
+        else:
+            inner.append(unit)
+            pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
+            members = _members(m.group("num"), m.group("more"))
+        pos = m.end()
+        of = re.match(rf"\s*,?\s*{_OUTER_WORDS}\s+(?:the\s+|this\s+|dieses\s+|der\s+|des\s+|la\s+|le\s+)?",
+                      folded[pos:], re.I)
+        if of:
+            of_seen = True
+            pos += of.end()
+            continue
+        gap = re.match(r"\s*,?\s*", folded[pos:])  # always matches (possibly empty)
+        pos += gap.end() if gap else 0
+    if not inner:
+        return None
+    chain = (*outer[::-1], *inner)
+    return Citation(tuple(chain), pins, members or ((chain[-1].number, None),), text)
+
+
+# ---------------------------------------------------------------- contents titles
+
+
+@functools.lru_cache(maxsize=8)
+def contents_title_pattern(kinds: tuple[str, ...] = ("contents", "lists", "index")) -> re.Pattern:
+    """The regex of a whole title naming a contents page, in any language, of the given ``kinds``
+    (``contents``: the document's own table of contents — ``Contents``, ``Table of Contents``,
+    ``Arrangement of Sections``, ``Inhaltsübersicht``, ``Inhaltsverzeichnis``, ``Sommaire``, ``Table
+    des matières``; ``lists``: lists of figures, tables …; ``index``: a back-of-book index).
+    Matched against the title case-folded with single spaces, punctuation around it allowed."""
+    alts = [a for p in PACKS for kind in kinds for a in p["contents_titles"].get(kind, ())]
+    return re.compile(rf"^\W*(?:{'|'.join(alts)})\W*$", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_contents_title(title: str, kinds: tuple[str, ...] = ("contents", "lists", "index")) -> bool:
+    """``title`` names a contents page (of ``kinds``, see :func:`contents_title_pattern`): ``Table of
+    Contents``, ``CONTENTS:``, ``ARRANGEMENT OF SECTIONS``, ``Inhaltsübersicht``; not a section that
+    merely mentions contents (``Contents of the Notice``)."""
+    return bool(contents_title_pattern(kinds).match(" ".join(title.split())))
+
+
+def canonical_label(form: str) -> str:
+    """The label word a written label form stands for, as keyed in :func:`label_keywords`:
+    ``sec``/``sect``/``§`` → ``section``, ``art`` → ``article``, ``app`` → ``appendix``; a word
+    stands for itself."""
+    k = keyword(form) or keyword(form.upper())
+    if k is None:
+        return form
+    if k.word.isalpha():
+        return k.word
+    return next((w.word for w in keywords().values() if w.kind == k.kind and w.prefix == k.prefix and w.word.isalpha()),
+                form)
+
+
+# a roman numeral as container numbers write it (Part XIV, CHAPTER iii): the shape, for regexes
+ROMAN_PATTERN = r"[IVXLC]{1,7}"
+
+
+def keyword_words(*roles: str) -> list[str]:
+    """The full words (lower case, no abbreviations or plurals) of the rows having any of ``roles``
+    (``label``: section, article, part, chapter, division, schedule, teil, kapitel, titre …), for
+    building a regex with ``re.IGNORECASE`` where a converter needs "a keyword then a number"."""
+    return sorted({raw[0] for p in PACKS for raw, _, _, _, r in p["keywords"] if set(r.split()) & set(roles)
+                   and raw[0][0].isalpha()}, key=lambda w: (-len(w), w))
+
+
+@functools.lru_cache(maxsize=1)
+def contents_words_pattern() -> re.Pattern:
+    """A contents-page title anywhere in a text (a query asking for one: ``show the table of
+    contents``, ``list of figures``, ``index``): every pack's contents titles as whole words."""
+    alts = [a for p in PACKS for kind in ("contents", "lists", "index") for a in p["contents_titles"].get(kind, ())]
+    return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.IGNORECASE)

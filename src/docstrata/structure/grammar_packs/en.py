@@ -1,0 +1,82 @@
+"""English citation vocabulary: statutes (UK, US, Australian, Canadian, NZ), EU acts in English,
+contracts, standards and RFCs. Plain data read by :mod:`docstrata.structure.grammar`.
+
+Keyword rows: ``(forms, kind, prefix, rank, roles)``
+
+* ``forms``: written forms, lower case; the first is the word, the others its abbreviations
+  (a form ending in ``.`` needs its dot) and plurals (``+s`` adds the plural of every word form);
+* ``kind``: the canonical meaning the exact index keys on (``Art. 17`` and ``Artikel 17`` are both
+  ``article 17``);
+* ``prefix``: the section-id prefix the structure parser gives a unit so numbered (``article-17``),
+  ``""`` for a plain section number (``Section 4.2`` is section ``4.2``);
+* ``rank``: container rank, a lower rank encloses a higher one (Title 0 > Part 1 > Chapter 2 >
+  Article 4 > Section 5; 9: a numbered unit holding no container);
+* ``roles``: ``label`` — the parser reads ``<word> N`` opening a line as a section label;
+  ``cite`` — a citation word of queries and section aliases (exact keys);
+  ``xref`` — a cross-reference word in running text; ``transparent`` — its numbers are plain
+  section numbers (``Rule 3.3.31`` is ``3.3.31``); ``relative`` — in running text it names an item of
+  the enclosing section (``subsection (1)``); ``back`` — back matter (schedules, appendices);
+  ``scope`` — a unit a definition's scope may name (``In this Book``) besides the label rows.
+"""
+
+KEYWORDS = (
+    (("book", "+s"), "book", "book", 0.5, "cite scope"),  # "In this Book" (a code's books); no label: "Book 2" opens prose too
+    (("title",), "title", "title", 0, "label cite"),
+    (("subtitle",), "subtitle", "subtitle", 0.5, "label"),  # US Acts and Code: Title I > Subtitle A > Part 1
+    (("part", "+s"), "part", "part", 1, "label cite xref"),
+    (("subpart",), "subpart", "subpart", 2, "label cite"),
+    (("chapter", "ch.", "ch", "+s"), "chapter", "chapter", 2, "label cite xref"),
+    (("subchapter",), "subchapter", "subchapter", 3, "label"),
+    (("division", "div.", "+s"), "division", "division", 2, "label cite"),
+    (("subdivision", "subdiv.", "+s"), "subdivision", "subdivision", 3, "label cite"),
+    (("schedule", "sch.", "sched.", "+s"), "schedule", "schedule", 1, "label cite xref back"),
+    (("appendix", "app.", "app", "appendices"), "appendix", "appendix", 1, "label cite xref back"),
+    (("annex", "annexes"), "annex", "annex", 1, "label cite xref back"),
+    (("amendment",), "amendment", "amendment", 1, "label cite"),
+    (("article", "art.", "arts.", "+s"), "article", "article", 4, "label cite xref"),
+    (("section", "sec.", "sect.", "secs.", "sect", "sec", "s", "s.", "ss", "ss.", "+s"), "section", "", 5,
+     "label cite xref transparent"),
+    (("§", "§§"), "section", "", 5, "label cite xref transparent"),
+    (("rule", "r.", "rr.", "+s"), "rule", "", 5, "label cite xref transparent"),
+    (("clause", "cl.", "+s"), "clause", "", 5, "label cite xref transparent"),
+    (("regulation", "reg.", "reg", "regs.", "+s"), "regulation", "", 5, "label cite xref transparent"),
+    (("paragraph", "para.", "paras.", "para", "¶", "+s"), "paragraph", "", 9, "cite xref transparent relative"),
+    (("subsection", "subs.", "+s"), "subsection", "", 9, "cite xref transparent relative"),
+    # a numbered preamble paragraph of an EU-style act (read by structure.parse.recitals, never as a label)
+    (("recital", "rec.", "+s"), "recital", "recital", 9, "cite xref"),
+)
+
+# Written forms that are a keyword only in the case given: "s 59A" (Australian short citation) and
+# "APP 1" (Australian Privacy Principle) — a capital "S" or a lower-case "app" is a word of the text.
+CASE_SENSITIVE = {"s": "s", "s.": "s.", "ss": "ss", "ss.": "ss.", "app": "APP", "r.": "r.", "rr.": "rr."}
+
+# Forms the structure parser reads as a label besides each label row's word: abbreviations that
+# open a numbered heading ("Sec. 101", "Art. 5", "§ 3", "APP 1" of the Australian Privacy Principles)
+LABEL_FORMS = ("sect", "sec.", "art.", "§", "§§", "app")
+
+# Abbreviations read as a cross-reference word in running text (the words of every "xref" row are);
+# "s 59A", "ss 10-12" only in lower case, right before the number
+XREF_FORMS = ("sec.", "secs.", "art.", "arts.", "para.", "paras.", "app.", "app", "§", "§§", "s", "s.", "ss", "ss.")
+
+# Pinpoint words: a word that names a sub-item of the unit cited just before it, written as the
+# "(n)" of a section id ("Article 3, paragraph 5" is article-3(5)). English writes pinpoints in
+# brackets, so it has none of its own.
+PINPOINTS = ()
+
+# Words joining the numbers of a range or a list ("Articles 12 to 22", "Articles 8, 11 and 42")
+RANGE_WORDS = ("to", "through", "until")
+LIST_WORDS = ("and", "or")
+
+# Titles of a contents page, by what it lists: "contents" (the document's own table of contents),
+# "lists" (lists of figures, tables …), "index" (a back-of-book index). Regular expressions over
+# case-folded text with single spaces.
+CONTENTS_TITLES = {
+    "contents": (r"table of contents", r"(?:detailed |brief |summary of )?contents(?: at a glance)?", r"toc",
+                 r"arrangement of (?:sections|regulations|rules|clauses|articles|provisions)"),
+    "lists": (r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits|boxes|charts)"
+              r"(?: and (?:figures|tables|exhibits))?",),
+    "index": (r"(?:subject )?index",),
+}
+
+PACK = {"lang": "en", "keywords": KEYWORDS, "label_forms": LABEL_FORMS, "xref_forms": XREF_FORMS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
+        "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}
