@@ -39,6 +39,8 @@ from pathlib import PurePosixPath
 from ..models import CrossReference, DocumentTree
 from .grammar import (
     ROMAN_PATTERN,
+    int_to_roman,
+    roman_to_int,
     contents_title_pattern,
     keyword,
     keywords,
@@ -133,25 +135,9 @@ def _expand(nums: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
 def _roman(text: str) -> int | None:
-    if not re.fullmatch(r"[IVXLC]{1,7}", text):
-        return None
-    total = 0
-    for ch, nxt in zip(text, text[1:] + " "):
-        v = _ROMAN_VALUES[ch]
-        total += -v if nxt != " " and _ROMAN_VALUES[nxt] > v else v
-    return total
-
-
-def _to_roman(n: int) -> str:
-    out = ""
-    for v, sym in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while n >= v:
-            out, n = out + sym, n - v
-    return out
+    """A capital roman numeral of at most seven digits up to C (``III``, ``XIV``), read by the grammar."""
+    return roman_to_int(text) if re.fullmatch(r"[IVXLC]{1,7}", text) else None
 
 
 def _between(first: str, last: str) -> list[str]:
@@ -168,14 +154,14 @@ def _between(first: str, last: str) -> list[str]:
             return [f"{fi.group(1)}({k})" for k in range(int(a) + 1, int(b))]
         ra, rb = _roman(a.upper()), _roman(b.upper())
         if a.islower() and ra and rb and (a == "i" or len(a) > 1 or len(b) > 1) and 0 < rb - ra <= 20:
-            return [f"{fi.group(1)}({_to_roman(k).lower()})" for k in range(ra + 1, rb)]  # "(i) to (iv)"
+            return [f"{fi.group(1)}({int_to_roman(k, upper=False)})" for k in range(ra + 1, rb)]  # "(i) to (iv)"
         if len(a) == len(b) == 1 and a.isalpha() and b.isalpha() and a.islower() == b.islower() \
                 and 0 < ord(b) - ord(a) <= 25:
             return [f"{fi.group(1)}({chr(k)})" for k in range(ord(a) + 1, ord(b))]
         return []
     ra, rb = _roman(first), _roman(last)
     if ra and rb and 0 < rb - ra <= 50:
-        return [_to_roman(k) for k in range(ra + 1, rb)]
+        return [int_to_roman(k) for k in range(ra + 1, rb)]
     fa, la = first.rsplit(".", 1) if "." in first else ("", first), last.rsplit(".", 1) if "." in last else ("", last)
     if fa[0] != la[0] or not fa[1].isdigit() or not la[1].isdigit():
         return []
