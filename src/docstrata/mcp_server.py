@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 from . import __version__
 from .config import AgentConfig, load_config
 from .errors import ConfigError, DocstrataError, StoreError
+from .escaping import escape_terminal, one_line
 from .redact import install_log_redaction, redact, register_secret, short
 from . import answers
 from .models import PAGE_FIELDS, SearchMode, page_fields
@@ -362,7 +363,7 @@ class _ProgressReporter:
     def __call__(self, done: int, total: int, description: str) -> None:
         self.done, self.total = done, total
         try:
-            anyio.from_thread.run(self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {description}")
+            anyio.from_thread.run(self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {one_line(description)}")
         except Exception as e:  # noqa: BLE001 - a lost progress message must not stop the ingest
             log.debug("progress notification not sent: %s", e)
 
@@ -375,7 +376,9 @@ class _ProgressReporter:
 
 
 def _text_result(text: str, structured: BaseModel) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)],
+    """The tool's answer: ``text`` (controls and separators other than its own line breaks escaped,
+    :func:`~docstrata.escaping.escape_terminal`; names in it went through ``one_line``) and its JSON."""
+    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
                           structured_content=structured.model_dump(mode="json"))
 
 
@@ -423,7 +426,7 @@ def _fit_page(read, render, max_chars: int):
     limit, budget = max_chars + PAGE_ENVELOPE_CHARS, max_chars
     while True:
         text, data = render(read(budget))
-        over = max(len(text), _json_size(data)) - limit
+        over = max(len(escape_terminal(text)), _json_size(data)) - limit
         if over <= 0 or budget <= 200:
             return text, data
         budget = max(200, budget - over - 20)
@@ -445,7 +448,8 @@ def _search_text(results, query: str, name: str, max_chars: int, output):
         return structured
 
     text, structured = answers.render_search(results, query, name, max_chars, shape=shape)
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
+                          structured_content=structured)
 
 
 def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocumentTool) -> None:
@@ -518,8 +522,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                               scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
                               **page_fields(d)) for d in found]
         text = _RESULT_SEPARATOR.join(
-            f"Term: {h.term}\nSource: {h.document}" + (f", {d.pages}" if d.pages else "")
-            + (f"\nSection: {h.section_id}" if h.section_id else "") + f"\nApplies in: {h.applies_in}"
+            f"Term: {one_line(h.term)}\nSource: {one_line(h.document)}" + (f", {d.pages}" if d.pages else "")
+            + (f"\nSection: {one_line(h.section_id)}" if h.section_id else "") + f"\nApplies in: {one_line(h.applies_in)}"
             + f"\n\n{h.definition.strip()}" for h, d in zip(hits, found))
         return _text_result(text, DefinitionOutput(term=term, definitions=hits))
 

@@ -148,6 +148,24 @@ def _chunk(data: str, body: bytes | None) -> Chunk:
     return Chunk.from_dict(d)
 
 
+
+def _id_line(chunk_id: str) -> str:
+    """``chunk_id`` as one line of a vector file's ``.ids`` file: as it is, or JSON-quoted when it
+    holds a line break or starts with a quote (a file name may hold any character; a raw ``\n``
+    would split one id into several and shift every later slot onto the wrong chunk)."""
+    return json.dumps(chunk_id) if "\n" in chunk_id or "\r" in chunk_id or chunk_id.startswith('"') else chunk_id
+
+
+def _id_from_line(line: str) -> str:
+    """The chunk id an ``.ids`` line holds (see :func:`_id_line`); a line written before ids were
+    quoted is taken as it is."""
+    if line.startswith('"') and line.endswith('"') and len(line) > 1:
+        try:
+            return json.loads(line)
+        except ValueError:
+            pass
+    return line
+
 class _Background:
     """``fn()`` started on a new thread; :meth:`wait` joins it and re-raises what it raised."""
 
@@ -485,7 +503,7 @@ class EmbeddedStore:
             return None
         try:
             text = ids_p.read_text(encoding="utf-8")
-            ids = text.split("\n") if text else []
+            ids = [_id_from_line(x) for x in text.split("\n")] if text else []
             mat = np.load(mat_p, mmap_mode="r") if len(ids) else np.zeros((0, self.dim), dtype=np.float32)
             owner = np.load(owner_p) if len(ids) else np.zeros(0, dtype=np.int32)
         except (OSError, ValueError):
@@ -633,7 +651,7 @@ class EmbeddedStore:
                             f.flush()
                             os.fsync(f.fileno())
                 with open(str(ids_p) + tmp, "w", encoding="utf-8") as f:
-                    f.write("\n".join(ids))
+                    f.write("\n".join(map(_id_line, ids)))
                     f.flush()
                     os.fsync(f.fileno())
             else:
@@ -685,7 +703,7 @@ class EmbeddedStore:
             n_kept = int(keep_slot.sum())
             total = int(row_keep.sum()) + int(rows_new)
             with open(ids_path, "w", encoding="utf-8") as ids_f:
-                ids_f.write("\n".join(cid for cid, k in zip(old_ids, keep_slot) if k))
+                ids_f.write("\n".join(_id_line(cid) for cid, k in zip(old_ids, keep_slot) if k))
                 if not n_kept + n_new:
                     return 0
                 owner = np.empty(total, dtype=np.int32)
@@ -713,7 +731,7 @@ class EmbeddedStore:
                             out.write(b"".join(blobs))
                             m = sum(ns)
                             owner[pos:pos + m] = np.repeat(np.arange(slot, slot + len(batch), dtype=np.int32), ns)
-                            ids_f.write(("\n" if slot else "") + "\n".join(cids))
+                            ids_f.write(("\n" if slot else "") + "\n".join(map(_id_line, cids)))
                             pos += m
                             slot += len(batch)
                     out.flush()
