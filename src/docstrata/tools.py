@@ -821,7 +821,8 @@ class HierarchicalDocumentTool(_BaseTool):
             used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
                                                               == d.definition and r.source_path == key[0]
                                                               for r in results)}
-        notices = []
+        self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
+        notices = list(run.notices)
         if run.dropped:
             notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
@@ -1168,7 +1169,9 @@ class VectorstoreTool(_BaseTool):
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
-        notices = [f"{run.dropped} candidate(s) below the score threshold were left out"] if run.dropped else []
+        self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
+        notices = run.notices + ([f"{run.dropped} candidate(s) below the score threshold were left out"]
+                                 if run.dropped else [])
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     @staticmethod

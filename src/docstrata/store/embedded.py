@@ -40,6 +40,7 @@ from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_p
 from ..index.keyword import KeywordIndex, analyze
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
+from .repair import DB_NAME, set_aside, truncation
 
 
 def _json_key(name: str) -> str:
@@ -87,9 +88,18 @@ def _io_failure(e: Exception | None) -> bool:
         w in text for w in ("disk i/o", "unable to open", "readonly", "read-only", "disk is full", "locking protocol"))
 
 
-def _corrupt(root, e: Exception) -> StoreError:
-    return StoreError("embedded", f"the index database {root}/index.sqlite is damaged ({e}); "
-                                  "move it aside and run 'docstrata ingest' to rebuild it from the sources")
+class DamagedIndex(StoreError):
+    """``index.sqlite`` cannot be read: not an I/O failure but its content (truncated, a foreign
+    or overwritten header, random bytes). ``cause`` says what SQLite (or the size check) found."""
+
+    def __init__(self, root, cause: object):
+        self.cause = str(cause)
+        super().__init__("embedded", f"the index database {root}/index.sqlite is damaged ({cause}); "
+                                     "move it aside and run 'docstrata ingest' to rebuild it from the sources")
+
+
+def _corrupt(root, e: object) -> StoreError:
+    return DamagedIndex(root, e)
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -207,17 +217,14 @@ class EmbeddedStore:
         self.read_only = False
         self._wrote = False  # set by any write; close() and flush() write nothing otherwise
         try:
-            self._db = self._connect()
-        except (OSError, sqlite3.Error) as e:
-            raise StoreError("embedded", f"cannot open {self.root or 'memory'}: {e}") from None
-        try:
-            self._check_dim()
-        except sqlite3.DatabaseError as e:
-            raise _corrupt(self.root, e) from None
+            self._open_database()
+        except DamagedIndex as e:
+            self._repair_database(e)
         # Vectors of a folder store live in the vector files (the record), not in SQLite rows;
         # in memory or when another engine holds the dense index, the ``vectors`` table keeps them.
         self._file_record = self.root is not None and self._vector_file
         self._pending_db: sqlite3.Connection | None = None
+        self._lost_vectors: set[str] = set()  # documents whose vectors the vector file lost, until written again
         self._vectors_changed = False  # a vector written or removed since the last flush
         self._dense: DenseIndex | None = None
         self._generation = self._read_generation()
@@ -225,6 +232,41 @@ class EmbeddedStore:
         self._merge_left_pending()
 
     # ---------------------------------------------------------------- setup
+    def _open_database(self) -> None:
+        """Connect and check the dimension; raises :class:`DamagedIndex` for a damaged database."""
+        if self.root is not None and (why := truncation(self.root / DB_NAME)):
+            raise _corrupt(self.root, why)
+        try:
+            self._db = self._connect()
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError("embedded", f"cannot open {self.root or 'memory'}: {e}") from None
+        try:
+            self._check_dim()
+        except sqlite3.DatabaseError as e:
+            self._db.close()
+            raise _corrupt(self.root, e) from None
+
+    def _repair_database(self, damage: DamagedIndex) -> None:
+        """A damaged ``index.sqlite`` in a writable folder is set aside (:func:`~.repair.set_aside`,
+        under the ingest lock, after checking another process has not repaired it already) and a new
+        empty index opened, for the next ingest to rebuild from the sources. Raises ``damage`` when
+        the folder is read-only or the files cannot be moved."""
+        from ..locking import file_lock
+
+        if self.root is None or not os.access(self.root, os.W_OK):
+            raise damage
+        with file_lock(self.lock_path, "index repair"):
+            try:
+                self._open_database()  # another process may have repaired it while we waited
+                return
+            except DamagedIndex as again:
+                try:
+                    set_aside(self.root, again.cause)
+                except OSError as e:
+                    raise StoreError("embedded", f"{again} (setting it aside failed: {e})") from None
+            self.read_only = False
+            self._open_database()
+
     def _connect(self) -> sqlite3.Connection:
         """Open SQLite read-write where the folder and file are writable, else read-only (the
         search path needs no write: a read-only folder or one owned by another user still searches)."""
@@ -585,12 +627,25 @@ class EmbeddedStore:
         lost = sorted({dk for cid, dk in self._db.execute("SELECT chunk_id, doc_key FROM chunks") if cid not in have})
         if not lost:
             return
+        self._lost_vectors.update(lost)
         log.warning("the vector file of the index at %s is missing or damaged: %d document(s) have no vectors "
                     "and are left out of semantic search until the next 'docstrata ingest' embeds them again",
                     self.root, len(lost))
         if not self.read_only:
             with self._lock:
                 self._db.executemany("DELETE FROM files WHERE doc_key=?", [(dk,) for dk in lost])
+
+    def semantic_gap(self) -> str:
+        """A notice for every answer while documents have no vectors because the vector file was
+        missing or damaged (``""`` when none): semantic search cannot find them until an ingest
+        embeds them again (the next one does: their file state was cleared)."""
+        n = len(self._lost_vectors)
+        if not n:
+            return ""
+        fix = ("run 'docstrata ingest' as the index's owner" if self.read_only else
+               "the next ingest (run by the next search) embeds them again (from the embedding cache when it holds them)")
+        return (f"semantic search is unavailable for {n} document(s): the index's vector file was missing or "
+                f"damaged, so these hits come from keyword and exact matching only; {fix}")
 
     def _merge_left_pending(self) -> None:
         """Pending vectors of a writer that never flushed (a killed ingest) go into a new
@@ -820,6 +875,7 @@ class EmbeddedStore:
         from ..index.exact import term_key
 
         with self._lock:
+            self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
             old_ids = [r[0] for r in self._db.execute("SELECT chunk_id FROM chunks WHERE doc_key=?", (doc_key,))]
             self._db.execute("BEGIN IMMEDIATE")
@@ -842,6 +898,7 @@ class EmbeddedStore:
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
         with self._lock:
+            self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
             ids = [sc.chunk.chunk_id for sc in chunks]
             moved, stored = set(), []  # documents of the chunks already stored, and their ids
@@ -886,6 +943,7 @@ class EmbeddedStore:
 
     def delete_document(self, doc_key: str) -> None:
         with self._lock:
+            self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
             if self._file_record:
                 self._pending()  # its file marks the vector file as needing the chunks table to filter it
