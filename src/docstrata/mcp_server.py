@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 from . import __version__
 from .config import AgentConfig, load_config
 from .errors import ConfigError, DocstrataError, StoreError
+from .arg_limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_TERM_CHARS
 from .escaping import escape_terminal, one_line
 from .redact import install_log_redaction, redact, register_secret, short
 from . import answers
@@ -64,7 +65,6 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempo
                              open_world_hint=False)
 _RESULT_SEPARATOR = "\n\n---\n\n"
 MAX_ERROR_CHARS = 500  # an error never echoes more than this (arguments appear as short prefixes)
-MAX_NAME_CHARS = 1000  # document paths, section ids, record ids
 
 
 # --------------------------------------------------------------------------- output schemas
@@ -457,7 +457,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
     name = tool.name
 
     async def search(
-        query: Annotated[str, Field(min_length=1, max_length=4000,
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
                                     description="What to look for: a question, keywords, a section "
                                                 "reference ('Section 4.2', 'Article 17') or a defined term")],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many passages to return (1-100)")] = cfg.top_k,
@@ -510,7 +510,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
-        term: Annotated[str, Field(min_length=1, max_length=200, description="The defined term, any case")],
+        term: Annotated[str, Field(min_length=1, max_length=MAX_TERM_CHARS, description="The defined term, any case")],
         document: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="Only this document (path, file name or stem)")] = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, DefinitionOutput]:
@@ -585,7 +585,7 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
     fields = ", ".join(cfg.meta_fields or []) or "any kept field"
 
     async def search(
-        query: Annotated[str, Field(min_length=1, max_length=4000,
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
                                     description="What to look for: words, a question, or an exact id or value")],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many records to return (1-100)")] = cfg.top_k,
         mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and exact "

@@ -7,6 +7,7 @@ YAML paths (``tools[0].database.provider``).
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -51,6 +52,20 @@ def _misspelling_of(word: str, known) -> str | None:
         return None
     near = [k for k in known if re.match(misspelling_pattern([k]), word)]
     return max(near, key=lambda k: difflib.SequenceMatcher(None, word, k).ratio())
+
+
+@functools.lru_cache(maxsize=None)
+def accepted_keys(model: type[BaseModel]) -> frozenset[str]:
+    """Every key ``model`` reads: its field names and their other spellings (validation aliases)."""
+    keys: set[str] = set()
+    for name, f in model.model_fields.items():
+        keys.add(name)
+        alias = f.validation_alias
+        choices = getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else [])
+        keys.update(c for c in choices if isinstance(c, str))
+        if f.alias:
+            keys.add(f.alias)
+    return frozenset(keys)
 
 
 class _Strict(BaseModel):

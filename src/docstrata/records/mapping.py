@@ -12,6 +12,7 @@ from ..config import VectorstoreToolConfig
 from ..errors import RecordError
 from ..models import Record, SkippedFile
 from .ids import IdRegistry
+from .csv_reader import _unnamed
 from .rows import RowLoad, _skip
 from .values import _MISSING, resolve_field, value_to_text
 
@@ -72,6 +73,9 @@ class _RecordMapper:
         self.fields = rows.fields
         # CSV: every other column. JSON: every other top-level key of each record (keys may differ per record).
         self.default_meta = [f for f in rows.fields if f not in self.used] if self.flat else None
+        # CSV columns whose header cell was empty (named column_N at position N by the reader), not
+        # a header that happens to start with "column_" (csvkit's bad.csv: column_a, column_b, ...)
+        self.unnamed = {f for i, f in enumerate(rows.fields) if _unnamed(f, i)} if self.flat else set()
 
     def _check_present(self, wanted: list[str], fields: list[str], rows: RowLoad) -> None:
         available = set(fields)
@@ -92,8 +96,7 @@ class _RecordMapper:
         """``(record, "")``, or ``(None, why)`` with why = "empty" (vector fields) or "no id"."""
         if self.all_fields:
             items = row.items() if self.flat else ((f, self._get(row, f)) for f in _top_level(row, self.fields))
-            parts = [f"{k}: {t}" for k, v in items if (t := value_to_text(v)).strip() and not
-                     (k.startswith("column_") and self.flat)]
+            parts = [f"{k}: {t}" for k, v in items if (t := value_to_text(v)).strip() and k not in self.unnamed]
             content = "\n".join(parts)
         else:
             parts = [value_to_text(self._get(row, f)) for f in self.vector_fields]
@@ -117,7 +120,7 @@ class _RecordMapper:
         if self.meta_fields is not None:
             return {f: value_to_text(self._get(row, f)) for f in self.meta_fields}
         if self.default_meta is not None:  # CSV: every other column; unnamed ones only when filled
-            return {f: v for f in self.default_meta if (v := row.get(f, "")) or not f.startswith("column_")}
+            return {f: v for f in self.default_meta if (v := row.get(f, "")) or f not in self.unnamed}
         return {k: value_to_text(v) for k, v in row.items() if k not in self.used}
 
 
