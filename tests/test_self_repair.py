@@ -98,3 +98,46 @@ def test_a_lost_vector_file_is_told_by_a_semantic_search_too(cfg, embedder):
         p.unlink()
     found = _search(cfg, embedder, mode="semantic")
     assert not found and any("semantic search is unavailable for 3 document(s)" in n for n in found.notices)
+
+
+_KILL_AT = """
+import os, signal, sys
+import docstrata
+tool = docstrata.open(sys.argv[1])["policies"]
+def progress(done, total, note):
+    if note.startswith(sys.argv[2]):  # the process dies while this file is being ingested
+        os.kill(os.getpid(), signal.SIGKILL)
+tool.ingest(progress=progress)
+"""
+
+
+def test_a_file_whose_ingest_never_finished_is_not_re_run_by_a_search(tmp_path, embedder):
+    """An ingest killed while on a file (as the 100,000-column CSV stalled it) leaves a mark; the
+    implicit ingest of the next search skips that file with the reason instead of stalling again,
+    and an explicit ingest retries it."""
+    import subprocess
+    import sys
+
+    from docstrata.ingest_support import UNFINISHED_REASON
+
+    shutil.copytree(EXAMPLES / "docs", tmp_path / "docs")
+    cfg = tmp_path / "agent.yaml"
+    cfg.write_text("tools:\n  - name: policies\n    type: hierarchical_document\n    source: docs/\n"
+                   "    database: embedded\n", encoding="utf-8")
+    files = sorted(p.name for p in (tmp_path / "docs").iterdir())
+    victim = files[1]
+    proc = subprocess.run([sys.executable, "-c", _KILL_AT, str(cfg), victim], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == -9, proc.stderr
+    with docstrata.open(cfg) as ts:
+        tool = ts["policies"]
+        tool._embedder = embedder
+        report = tool.ensure_ready()  # what a search runs first
+        assert [(s.path, s.reason) for s in report.skipped] == [(victim, UNFINISHED_REASON)]
+        assert set(tool.store.file_states()) == set(files) - {victim}
+        assert tool.search("annual leave")  # the rest is searchable
+    with docstrata.open(cfg) as ts:
+        tool = ts["policies"]
+        tool._embedder = embedder
+        report = tool.ingest()  # explicit: retried
+        assert not report.skipped and report.added == 1 and set(tool.store.file_states()) == set(files)
