@@ -133,3 +133,27 @@ def test_check_the_schema_and_the_loader_agree_on_unknown_tool_fields(tmp_path):
             assert any(n.startswith(f"tools[0].{key.split(':')[0]}: ignored") for n in cfg.notices)
         else:
             assert "did you mean" in problems[0][2]
+
+
+def test_columns_per_row_and_characters_per_field_are_bounded_by_limits(tmp_path):
+    """A 100,000-column CSV (it ran past 240 s and stalled every later search) is skipped at its
+    header; a row or JSON record over limits.max_field_chars / max_columns is skipped with its line."""
+    from docstrata.errors import RecordError
+
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(f"c{i}" for i in range(100_000)) + "\n" + ",".join("7" * 100_000) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"100,000 columns, over limits.max_columns = 2,000"):
+        load_records(wide, "wide.csv", _cfg())
+    rows = tmp_path / "rows.csv"
+    rows.write_text("id,text\n1,short\n2," + "x" * 2_000 + "\n3,also short\n", encoding="utf-8")
+    load = load_records(rows, "rows.csv", _cfg(id_field="id", vector_field="text", limits={"max_field_chars": 1_000}))
+    assert [r.id for batch in load.batches for r in batch] == ["1", "3"]
+    assert [(s.path, s.reason) for s in load.skipped] == [
+        ("rows.csv:3", "field 'text' holds 2,000 characters, over limits.max_field_chars = 1,000 "
+                       "(raise it to index this record)")]
+    recs = tmp_path / "recs.jsonl"
+    recs.write_text(json.dumps({"id": "a", "text": "fine"}) + "\n"
+                    + json.dumps({"id": "b", "text": "many", **{f"k{i}": i for i in range(50)}}) + "\n", encoding="utf-8")
+    load = load_records(recs, "recs.jsonl", _cfg(id_field="id", vector_field="text", limits={"max_columns": 10}))
+    assert [r.id for batch in load.batches for r in batch] == ["a"]
+    assert load.skipped[0].path == "recs.jsonl:2" and "52 fields, over limits.max_columns = 10" in load.skipped[0].reason

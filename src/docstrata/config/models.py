@@ -254,6 +254,12 @@ class LimitsConfig(_Strict):
         "Zip members expanding to at most this many MB are not held to max_zip_ratio"))
     max_text_mb: float = Field(default=20.0, gt=0, description="Largest converted text of one document, in MB")
     max_chunks_per_file: int = Field(default=20_000, ge=1, description="Most chunks one document may produce")
+    max_columns: int = Field(default=2_000, ge=1, description=(
+        "Most fields of one record: a CSV / TSV file whose header has more columns is skipped, a JSON record "
+        "with more top-level fields is skipped (with its line)"))
+    max_field_chars: int = Field(default=1_000_000, ge=1, description=(
+        "Longest value of one record field, in characters: a row or record holding a longer one is skipped "
+        "(with its line and field)"))
     max_conversion_s: float = Field(default=300.0, gt=0, description=(
         "Longest conversion + structure + chunking of one file, in seconds (enforced in the main thread "
         "by a timer; elsewhere checked between stages)"))

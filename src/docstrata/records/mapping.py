@@ -65,6 +65,7 @@ class _RecordMapper:
         self.separator = cfg.field_separator
         self.flat = rows.format in ("csv", "tsv")
         self.meta_fields = cfg.meta_fields
+        self.limits = cfg.limits
         self.document_field = cfg.document_field
         configured = [self.id_field, *self.vector_fields, *(cfg.meta_fields or []),
                       *([cfg.document_field] if cfg.document_field else [])]
@@ -183,6 +184,10 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
         except RecordError:
             check_earlier()  # a duplicate on an earlier line is reported first
             raise
+        over = over_limits(row, mapper.limits)
+        if over:
+            _skip(rows, f"{mapper.rel_path}:{line}", over)
+            continue
         record, why = mapper.record(line, row)
         if record is None:
             if why == "empty":
@@ -215,6 +220,20 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
     if load.records == 0:
         raise RecordError(mapper.rel_path, _no_records_reason(load, mapper),
                           field=mapper.vector_fields[0] if mapper.vector_fields else "")
+
+
+def over_limits(row: dict[str, Any], limits) -> str:
+    """Why ``row`` (a CSV row or JSON record) breaks ``limits.max_columns`` (its top-level fields)
+    or ``limits.max_field_chars`` (a text value's length), or ``""``."""
+    if len(row) > limits.max_columns:
+        return (f"{len(row):,} fields, over limits.max_columns = {limits.max_columns:,} "
+                "(raise it to index this record)")
+    for name, value in row.items():
+        n = len(value) if isinstance(value, str) else 0
+        if n > limits.max_field_chars:
+            return (f"field '{name}' holds {n:,} characters, over limits.max_field_chars = "
+                    f"{limits.max_field_chars:,} (raise it to index this record)")
+    return ""
 
 
 def _no_records_reason(load: RecordLoad, mapper: _RecordMapper) -> str:
