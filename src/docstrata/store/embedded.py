@@ -101,6 +101,7 @@ class DamagedIndex(StoreError):
 def _corrupt(root, e: object) -> StoreError:
     return DamagedIndex(root, e)
 
+
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (doc_key TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT);
@@ -158,7 +159,6 @@ def _chunk(data: str, body: bytes | None) -> Chunk:
     return Chunk.from_dict(d)
 
 
-
 def _id_line(chunk_id: str) -> str:
     """``chunk_id`` as one line of a vector file's ``.ids`` file: as it is, or JSON-quoted when it
     holds a line break or starts with a quote (a file name may hold any character; a raw ``\n``
@@ -175,6 +175,7 @@ def _id_from_line(line: str) -> str:
         except ValueError:
             pass
     return line
+
 
 class _Background:
     """``fn()`` started on a new thread; :meth:`wait` joins it and re-raises what it raised."""
