@@ -86,7 +86,9 @@ def run(name: str, args) -> dict:
     work = Path(tempfile.mkdtemp(prefix=f"reliab-{name}-"))
     try:
         cfg, mb = _case(work, name, args)
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        src = str(Path(__file__).resolve().parents[1] / "src")  # this checkout's code, not an installed copy
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+               "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
         t0 = time.perf_counter()
         proc = subprocess.Popen(["timeout", str(int(args.timeout)), sys.executable, "-m", "docstrata.cli", "ingest",
                                  "-c", str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)

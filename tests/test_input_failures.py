@@ -157,3 +157,28 @@ def test_columns_per_row_and_characters_per_field_are_bounded_by_limits(tmp_path
     load = load_records(recs, "recs.jsonl", _cfg(id_field="id", vector_field="text", limits={"max_columns": 10}))
     assert [r.id for batch in load.batches for r in batch] == ["a"]
     assert load.skipped[0].path == "recs.jsonl:2" and "52 fields, over limits.max_columns = 10" in load.skipped[0].reason
+
+
+def test_a_record_file_read_as_one_document_is_bounded_by_max_chunks_per_file(tmp_path, embedder):
+    """Without vector_field (HoloDeck's unstructured mode) a record file is one document with a
+    section per record, held whole: one over limits.max_chunks_per_file is refused while its
+    records stream in, not after building it (laposte_hexasmal.csv's 39k rows took 4.4 GB); the
+    same file with vector_field streams in batches."""
+    import docstrata
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "towns.csv").write_text(
+        "code;town\n" + "".join(f"{50000 + i};TOWN {i}\n" for i in range(60)), encoding="utf-8")
+    cfg = tmp_path / "agent.yaml"
+    cfg.write_text("tools:\n  - name: doc\n    type: vectorstore\n    source: data/\n    database: in-memory\n"
+                   "    limits: {max_chunks_per_file: 50}\n"
+                   "  - name: rec\n    type: vectorstore\n    source: data/\n    database: in-memory\n"
+                   "    limits: {max_chunks_per_file: 50}\n    id_field: code\n    vector_field: town\n",
+                   encoding="utf-8")
+    with docstrata.open(cfg) as ts:
+        for t in ts:
+            t._embedder = embedder
+        doc, rec = ts["doc"].ingest(), ts["rec"].ingest()
+    assert [s.path for s in doc.skipped] == ["towns.csv"]
+    assert "more than 50 records" in doc.skipped[0].reason and "limits.max_chunks_per_file" in doc.skipped[0].reason
+    assert not rec.skipped and rec.records == 60
