@@ -228,10 +228,14 @@ def over_limits(row: dict[str, Any], limits) -> str:
     if len(row) > limits.max_columns:
         return (f"{len(row):,} fields, over limits.max_columns = {limits.max_columns:,} "
                 "(raise it to index this record)")
+    try:  # a CSV row: every value a string, measured in C
+        if max(map(len, row.values()), default=0) <= limits.max_field_chars:
+            return ""
+    except TypeError:  # a JSON record: numbers, nulls, nested values
+        pass
     for name, value in row.items():
-        n = len(value) if isinstance(value, str) else 0
-        if n > limits.max_field_chars:
-            return (f"field '{name}' holds {n:,} characters, over limits.max_field_chars = "
+        if isinstance(value, str) and len(value) > limits.max_field_chars:
+            return (f"field '{name}' holds {len(value):,} characters, over limits.max_field_chars = "
                     f"{limits.max_field_chars:,} (raise it to index this record)")
     return ""
 
