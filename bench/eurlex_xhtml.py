@@ -1,7 +1,7 @@
 """EUR-Lex XHTML acts (``oj-*`` classes): structure and references against the act's own markup.
 
 Run: ``python bench/eurlex_xhtml.py [FILE.html ...]`` (default: tests/fixtures/eurlex/*.html, the
-EUR-Lex acts of ``$DOCSTRATA_SHARED_DATA/real/legislation`` and any ``/tmp/s21-eu/3*.html``).
+EUR-Lex acts of ``$DOCSTRATA_SHARED_DATA/real/legislation`` and any ``$DOCSTRATA_EURLEX_DIR/3*.html``).
 
 Per act, from the markup (never from our output):
 
@@ -95,7 +95,7 @@ def _default_files() -> list[Path]:
     files = sorted((ROOT / "tests" / "fixtures" / "eurlex").glob("*.html"))
     shared = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or ROOT.parent / "shared" / "data") / "real" / "legislation"
     files += [p for p in sorted(shared.glob("eu-*.html")) if b"oj-ti-art" in p.read_bytes()[:400000]]
-    return files + sorted(Path("/tmp/s21-eu").glob("3*.html"))
+    return files + sorted(Path(os.environ.get("DOCSTRATA_EURLEX_DIR", "/tmp/s21-eu")).glob("3*.html"))
 
 
 def main(argv: list[str]) -> None:

@@ -91,7 +91,7 @@ def check(path: Path, show: int = 0) -> dict | None:
         legislation_ca.nest_headings(root)  # as the converter reads it (moves elements, drops none)
     nodes = text_nodes(root, dialect)
     try:
-        markdown = convert_legislation_xml(data, path.suffix, path.name)[0]
+        markdown = convert_legislation_xml(data, path.suffix, path.name).text
     except ConversionError as e:
         return {"file": str(path), "error": str(e)}
     md = _norm(markdown)

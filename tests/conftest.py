@@ -1,4 +1,15 @@
-"""Shared fixtures. Every test runs offline: the hub is disabled and sockets may only reach 127.0.0.1."""
+"""Shared fixtures. Every test runs offline: the hub is disabled and sockets may only reach 127.0.0.1.
+
+Environment variables the suite reads (each test that needs one skips, saying which, when it is unset):
+
+``DOCSTRATA_SHARED_DATA``  the shared evaluation data (default ``../shared/data`` beside the checkout)
+``DOCSTRATA_RFC_DIR``      whole plain-text RFCs (``rfc6749.txt`` …) fetched from public repositories
+                           that vendor them; too large to keep here (``tests/test_rfc_text.py``,
+                           ``bench/rfc_text.py``)
+``DOCSTRATA_EURLEX_DIR``   EUR-Lex XHTML acts too large to keep here, e.g. ``32024R2981.html``
+                           (``tests/test_eurlex_html.py``; source in ``tests/fixtures/eurlex/NOTICE.md``)
+``DOCSTRATA_SCREENSHOTS``  where ``tests/test_ui_browser.py`` writes its screenshots (default: the temp folder)
+"""
 
 from __future__ import annotations
 
@@ -7,10 +18,18 @@ import socket
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# Property tests explore new examples on a developer's machine (to find bugs) but the same ones in CI
+# (CI=true), so a landing never depends on a random draw; a failure found locally becomes a fix and,
+# where it is a case worth keeping, an example.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # DOCSTRATA_SHARED_DATA points elsewhere (a git worktree's ../shared is not the main checkout's).
 SHARED_DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
@@ -23,6 +42,19 @@ def shared_data(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"{p} is absent: the shared evaluation data is not on this machine")
     return p
+
+
+def external_file(env_var: str, name: str, what: str) -> Path:
+    """``$env_var/name``, a file too large (or not licensed) to keep in the repository, or skip the
+    test saying which variable to set (unset) or which file is missing (set, file absent). ``what``
+    says what the file is, for the skip reason."""
+    folder = os.environ.get(env_var)
+    if not folder:
+        pytest.skip(f"${env_var} is unset: point it at a folder holding {name} ({what}) to run this test")
+    path = Path(folder) / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent: ${env_var} must hold {name} ({what})")
+    return path
 
 
 _real_connect = socket.socket.connect

@@ -495,6 +495,56 @@ class StoreConformance:
         clear_document_entry(store, "contracts/lease.md")
         assert read_document_entry(store, "contracts/lease.md") is None
 
+    # ------------------------------------------------------------------ "cited by"
+    def test_cited_by_reads_citation_keys_backwards(self, store, embedder):
+        """Every backend answers "what cites this section" through its exact index: a range
+        member inside the document (``Articles 1 to 3`` cites Article 2) and a reference naming the
+        document from another one (``Article 2 EDR``), which no ingest had resolved."""
+        from docstrata.citers import citation_keys, cited_by
+        from docstrata.index.exact import document_name_keys
+        from docstrata.models import CrossReference
+
+        title = "Example Data Regulation (EDR)"
+        rows = [("law/reg.md", "article-2", "Article 2. Controllers shall keep records.", []),
+                ("law/reg.md", "article-5", "Article 5. Infringements of Articles 1 to 3 shall be fined.",
+                 [CrossReference("Articles 1 to 3", f"article-{n}", f"article-{n}" if n == 2 else None, "article-5",
+                                 None, "law/reg.md" if n == 2 else None) for n in (1, 2, 3)]),
+                ("dpa.md", "7", "7. The processor assists the controller under Article 2 EDR.",
+                 [CrossReference("Article 2 EDR", "article-2", None, "7", "EDR")])]
+        stored: dict[str, list[StoredChunk]] = {}
+        for i, (doc, sid, text, refs) in enumerate(rows):
+            chunk = Chunk(chunk_id=f"{doc}#{i}", doc_key=doc, ordinal=i, content=text, section_id=sid,
+                          parent_chain=[sid], heading_level=1, document_title=title if doc != "dpa.md" else "DPA",
+                          cross_references=refs)
+            keys = [(k, 3) for k in citation_keys(chunk)]
+            if i == 0:  # the first chunk carries the document's names, as ingest writes them
+                keys += [(k, 0) for k in document_name_keys(title, doc)]
+            stored.setdefault(doc, []).append(StoredChunk(chunk, embedder.encode([text]), keys))
+        for doc, chunks in stored.items():
+            store.replace_document(doc, state_of(doc), chunks, [])
+        write_document_entry(store, DocumentEntry("law/reg.md", title))
+        store.flush()
+        got = [(c.document, c.section_id, c.references) for c in cited_by(store, "law/reg.md", "article-2")]
+        assert got == [("law/reg.md", "article-5", ["Articles 1 to 3"]), ("dpa.md", "7", ["Article 2 EDR"])]
+        assert cited_by(store, "law/reg.md", "article-5") == []
+
+    # ------------------------------------------------------------------ languages
+    def test_keyword_search_analyses_each_chunk_in_its_language(self, store, embedder):
+        """A chunk tagged German (``metadata["language"]``) is indexed with German stems and stop
+        words, and a query is analysed in every language the store holds: "volljährig" finds
+        "Volljährigkeit" (one German stem), which English stemming keeps apart."""
+        de = "Die Volljährigkeit tritt mit der Vollendung des 18. Lebensjahres ein."
+        en = "The tenant pays the rent on the first day of each month."
+        chunks = [Chunk(chunk_id="bgb.md#0", doc_key="bgb.md", ordinal=0, content=de, section_id="2",
+                        parent_chain=["§ 2"], heading_level=1, metadata={"language": "de"}),
+                  Chunk(chunk_id="lease.md#0", doc_key="lease.md", ordinal=0, content=en, section_id="1",
+                        parent_chain=["1"], heading_level=1)]
+        for c in chunks:
+            store.replace_document(c.doc_key, state_of(c.doc_key), [StoredChunk(c, embedder.encode([c.content]))], [])
+        store.flush()
+        assert [cid for cid, _ in store.keyword_search("Ab welchem Alter ist man volljährig?", 5)] == ["bgb.md#0"]
+        assert [cid for cid, _ in store.keyword_search("when is the rent paid", 5)] == ["lease.md#0"]
+
 
 E2E_QUERIES = ["Section 4.2", "annual leave carry over", '"personal data"', "termination for convenience"]
 

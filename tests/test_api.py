@@ -40,21 +40,19 @@ HEAVY = ("torch", "sentence_transformers", "transformers", "tantivy", "markitdow
 
 def _fresh_import(statement: str) -> dict:
     code = textwrap.dedent(f"""
-        import json, sys, time
-        t = time.perf_counter()
+        import json, sys
         {statement}
-        elapsed = time.perf_counter() - t
         heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({list(HEAVY)!r}))
-        print(json.dumps({{"elapsed": elapsed, "heavy": heavy}}))
+        print(json.dumps({{"heavy": heavy}}))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
-def test_import_is_fast_and_lazy():
-    best = min((_fresh_import("import docstrata") for _ in range(3)), key=lambda r: r["elapsed"])
-    assert best["heavy"] == []
-    assert best["elapsed"] < 0.5
+def test_import_is_lazy():
+    """``import docstrata`` loads no model runtime, index engine or converter: what makes it fast
+    (its time, once asserted here, is ``bench/speed_claims.py``'s "import docstrata")."""
+    assert _fresh_import("import docstrata")["heavy"] == []
 
 
 def test_opening_a_config_loads_no_model_until_first_use(tmp_path):

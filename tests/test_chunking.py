@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -148,17 +147,16 @@ def test_property_no_text_lost_or_added_and_budget_kept(count_tokens, blocks, bu
 
 
 @pytest.mark.shared_data
-def test_one_megabyte_document_chunks_fast(count_tokens):
+def test_one_megabyte_document_chunks_whole(count_tokens):
+    """No text lost or added and every budget kept over 1.2 MB (its CPU time, once asserted here,
+    is ``bench/speed_claims.py``'s "chunk 1.2 MB")."""
     base = shared_data("obliqa", "StandardizedRegulatoryDocumentsTXT")
     text = (base / "PRU_VER13.181223.txt").read_text(encoding="utf-8")
     text += "\n" + (base / "MKT_VER08.181223.txt").read_text(encoding="utf-8")[:200_000]
     tree = build_tree(Document("big.txt", "Big", text, "txt"))
-    start = time.thread_time()  # CPU of this thread: a busy machine must not fail it, a quadratic chunker still would
     chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=800)
-    elapsed = time.thread_time() - start
     assert nonspace("".join(document_text(c) for c in chunks)) == nonspace(text)
     assert all(c.token_count <= 800 or c.oversized for c in chunks)
-    assert elapsed < 5.0, f"chunking {len(text) / 1e6:.2f} MB took {elapsed:.2f} s"
 
 
 MSA = Path(__file__).resolve().parents[1] / "examples" / "docs" / "master_services_agreement.md"

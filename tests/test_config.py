@@ -334,3 +334,21 @@ def test_the_ignored_settings_notice_warns_once_per_agent_not_on_every_command(t
                  "tools:\n  - {name: docs, type: hierarchical_document, source: docs}\n")
     again = warnings_of_one_load()  # a new cause warns again
     assert len(again) == 1 and "model" in again[0]
+
+
+def test_every_error_of_a_holodeck_file_comes_in_one_round_each_with_what_to_do(tmp_path):
+    """Issue 27 item 8: an Azure provider without endpoint and a context model without name are
+    both reported by one check, each saying what to add."""
+    from docstrata.config import check_file
+
+    (tmp_path / "agent.yaml").write_text(
+        "name: x\nmodel:\n  provider: anthropic\n  name: claude\ntools:\n  - name: docs\n"
+        "    type: hierarchical_document\n    source: docs/\n    embedding_provider:\n      provider: azure_openai\n"
+        "      name: emb\n    context_model:\n      provider: openai\n    contextual_embeddings: true\n",
+        encoding="utf-8")
+    cfg, problems = check_file(tmp_path / "agent.yaml")
+    assert cfg is None
+    assert [(line, where) for line, where, _ in problems] == [(9, "tools[0].embedding_provider"),
+                                                              (12, "tools[0].context_model.name")]
+    assert "add endpoint: https://<resource>.openai.azure.com" in problems[0][2]
+    assert problems[1][2] == "missing: add 'name: …' under tools[0].context_model (Model name)"

@@ -59,7 +59,9 @@ def test_gdpr_article_4_has_26_definitions():
     text = shared_data("documents", "md", "gdpr_regulation_eu_2016_679.md").read_text(encoding="utf-8")
     tree = parse_sections(text, "gdpr.md", "GDPR")
     defs = [d for d in extract_definitions(tree) if d.section_id.startswith("article-4(")]
-    assert len(defs) == 26
+    assert len(defs) == 27  # the 26 numbered ones, and 'data subject', defined inline in point (1)
+    inline = next(d for d in defs if d.term == "data subject")
+    assert inline.section_id == "article-4(1)" and "identifiable natural person (‘data subject’)" in inline.definition
     assert defs[0].term == "personal data" and defs[0].section_id == "article-4(1)"
     assert defs[-1].term == "international organisation"
 
@@ -372,3 +374,16 @@ def test_glossary_bodies_lose_their_dash_and_abbreviations_become_terms():
     assert got["Cross-Site Scripting"] == got["XSS"] == "A security vulnerability allowing script injection."
     assert got["URI"].startswith("A unique string")
     assert got["Session ID"] == got["Session Identifier"] == "A key which identifies a stateful session."
+
+
+@pytest.mark.parametrize("quoted", ["'data subject'", "‘data subject’", '"data subject"', "“data subject”",
+                                    "«data subject»", "„data subject“"])
+def test_a_lower_case_short_form_in_parentheses_is_defined_in_any_quote_style(quoted):
+    text = (f"# Act\n\n## 1 Scope\n\nThis Act protects an identified natural person ({quoted}) and the "
+            "controller (the \u201cController\u201d).\n\n## 2 Rights\n\nThe data subject may object at any time.\n")
+    got = terms(text)
+    assert "identified natural person" in got["data subject"] and "Controller" in got
+
+
+def test_a_quoted_aside_used_once_is_no_definition():
+    assert terms("# A\n\n## 1 Notes\n\nThe parts arrive in a crate ('as delivered') and are counted.\n") == {}

@@ -292,10 +292,8 @@ def test_docx_zip_bomb_is_skipped_with_its_reason_and_the_rest_indexed(tmp_path)
     cfg = _corpus(tmp_path, "    database: in-memory\n")
     _docx_bomb(tmp_path / "docs" / "bomb.docx", 520)  # default limit: 500 MB expanded
     assert (tmp_path / "docs" / "bomb.docx").stat().st_size < 5_000_000
-    start = time.monotonic()
-    with docstrata.open(cfg) as ts:
+    with docstrata.open(cfg) as ts:  # the timeout above stops a bomb that is expanded after all
         report = ts["policies"].ingest()
-    assert time.monotonic() - start < 60
     skipped = {s.path: s.reason for s in report.skipped}
     assert "zip bomb" in skipped["bomb.docx"] and "limits.max_expanded_mb" in skipped["bomb.docx"]
     assert report.added == 2 and report.failed
@@ -321,7 +319,8 @@ def test_file_size_text_size_chunk_count_and_time_limits_are_configurable(tmp_pa
     assert "limits.max_conversion_s" in {s.path: s.reason for s in report.skipped}["long.md"]
 
 
-def test_yaml_anchor_bomb_is_refused_quickly(tmp_path):
+@pytest.mark.timeout(120)  # expanding 9**10 aliases would not end: the limit refuses them first
+def test_yaml_anchor_bomb_is_refused(tmp_path):
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for i in range(1, 10):
         prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
@@ -330,23 +329,21 @@ def test_yaml_anchor_bomb_is_refused_quickly(tmp_path):
     bomb = tmp_path / "agent.yaml"
     bomb.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert bomb.stat().st_size < 500
-    start = time.monotonic()
     with pytest.raises(ConfigError) as e:
         load_config(bomb)
-    assert time.monotonic() - start < 2
     assert "alias" in str(e.value)
 
 
-def test_twenty_thousand_tool_config_loads_in_seconds(tmp_path):
+def test_twenty_thousand_tool_config_loads(tmp_path):
+    """Every tool is read (the load time, 52 s before the quadratic duplicate check and the
+    pure-Python YAML parser went, is ``bench/speed_claims.py``'s "agent.yaml of 20,000 tools")."""
     (tmp_path / "docs").mkdir()
     text = "tools:\n" + "".join(f"  - name: t{i}\n    type: hierarchical_document\n    source: docs/\n"
                                 for i in range(20_000))
     (tmp_path / "agent.yaml").write_text(text, encoding="utf-8")
-    start = time.monotonic()
     cfg = load_config(tmp_path / "agent.yaml")
-    elapsed = time.monotonic() - start
     assert len(cfg.tools) == 20_000
-    assert elapsed < 15, f"{elapsed:.1f} s"  # 52 s before (quadratic duplicate check, pure-Python YAML)
+    assert [t.name for t in cfg.tools[:2]] == ["t0", "t1"] and cfg.tools[-1].name == "t19999"
 
 
 # ----------------------------------------------------------------------------- MCP over stdio

@@ -4,6 +4,8 @@ brought out: flat headings nested by level, inserted provisions "(c.1)", roman "
 
 from __future__ import annotations
 
+import re
+
 from docstrata.convert import convert_file
 from docstrata.models import Document, FileState, SourceFile
 from docstrata.structure import build_tree
@@ -102,7 +104,18 @@ def test_justice_canada_definitions_and_limbs(tmp_path):
 
 
 def _parse(markdown: str, heading_levels: bool = False):
-    return build_tree(Document("t.md", "t", markdown, "md", heading_levels=heading_levels))
+    """``heading_levels``: the headings are stated as legislation XML's converter states them
+    (``markup`` heading blocks with their level and printed number)."""
+    blocks = []
+    if heading_levels:
+        from dataclasses import replace
+
+        from docstrata.convert.document import markdown_blocks
+
+        label = re.compile(r"^((?:PART|DIVISION|SCHEDULE|Article)\s+[\d.]+|\d+(?:\.\d+)*)\b")
+        blocks = [replace(b, provenance="markup", number=(m.group(1) if (m := label.match(b.title or "")) else None))
+                  if b.kind == "heading" else b for b in markdown_blocks(markdown)]
+    return build_tree(Document("t.md", "t", markdown, "md", blocks=blocks))
 
 
 def test_inserted_item_numbers_in_plain_text():

@@ -202,9 +202,9 @@ def text_of(result) -> str:
 def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
     tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
     assert set(tools) == {"policies_search", "policies_get_section", "policies_get_definition",
-                          "policies_get_neighbours", "policies_list_documents",
+                          "policies_get_neighbours", "policies_list_documents", "policies_cited_by",
                           "products_search", "products_get_record", "products_list_documents",
-                          "broken_search", "broken_get_section", "broken_get_definition", "broken_get_neighbours",
+                          "broken_search", "broken_get_section", "broken_get_definition", "broken_get_neighbours", "broken_cited_by",
                           "broken_list_documents"}
     assert "Company policies and the staff handbook" in tools["policies_search"].description
     assert "Product catalogue" in tools["products_get_record"].description
@@ -243,10 +243,33 @@ def test_readme_tool_table_states_each_max_chars_default_and_minimum_the_server_
         assert (schema["default"], schema["minimum"]) == tuple(int(v.replace(",", "")) for v in stated.groups()), row
 
 
-def test_concurrent_first_calls_ingest_once_and_report_progress(server):
-    # The products tool has not been used yet (deferred loading): 5 concurrent first calls.
-    results, events = server.gather([("products_search", {"query": "waterproof jacket", "top_k": 2})] * 5,
-                                    with_progress=True)
+def test_concurrent_first_calls_ingest_once_and_report_progress(tmp_path):
+    # `serve` ingests before it accepts calls; a server built with build_server alone opens a tool on
+    # its first call: 5 concurrent first calls on a tool never used.
+    from mcp import Client
+
+    import docstrata
+    from docstrata.mcp_server import build_server
+
+    config = write_corpus(tmp_path)
+    events: list[list[tuple]] = [[] for _ in range(5)]
+
+    async def go():
+        with docstrata.open(config) as ts:
+            async with Client(build_server(ts)) as client:
+                results: list = [None] * 5
+
+                async def one(i):
+                    async def progress(p, total, message):
+                        events[i].append((p, total, message))
+                    results[i] = await client.call_tool("products_search", {"query": "waterproof jacket", "top_k": 2},
+                                                        progress_callback=progress)
+                async with anyio.create_task_group() as tg:
+                    for i in range(5):
+                        tg.start_soon(one, i)
+                return results
+
+    results = anyio.run(go)
     assert all(not r.is_error for r in results), [text_of(r) for r in results if r.is_error]
     reporting = [e for e in events if e]
     assert len(reporting) == 1, f"expected one ingest reporting progress, got {events}"

@@ -228,7 +228,8 @@ def test_cli_search_prints_the_pinpoint_and_its_json_keeps_the_whole_chunk(tmp_p
     first = cli("search", "--mode", "exact", "Art. 17(3)(b)").split("\n\n---\n\n")[0]
     assert "Section: article-17(3)(b)" in first and "Pinpoint: article-17(3)(b), characters" in first
     assert f"…\n{LEAD_3}\n…\n{ITEM_3B}\n…" in first and "withdraws consent" not in first
-    assert "[whole chunk: docstrata neighbours -t docs 'reg.md#" in first and "--before 0 --after 0]" in first
+    assert f"[whole chunk: docstrata neighbours -c {tmp_path / 'agent.yaml'} -t docs 'reg.md#" in first
+    assert "--before 0 --after 0]" in first
     hit = json.loads(cli("search", "--mode", "exact", "--json", "Art. 17(3)(b)"))["results"][0]
     pin = hit["pinpoint"]
     assert hit["content"][pin["start"]:pin["end"]].strip() == pin["text"] == ITEM_3B
@@ -293,3 +294,16 @@ def test_a_citation_followed_by_the_whole_title_is_pinned_however_long_the_title
     assert (hits[0].section_id, hits[0].pinned) == ("article-11", True)
     loose = titled.search("Article 11 fee schedules shared between member states", top_k=3)
     assert not any(h.pinned for h in loose)  # words that are not its title: a question mentioning it, no pin
+
+
+def test_every_conflicting_term_is_warned_not_only_the_first(tmp_path):
+    cfg = _project(tmp_path, {
+        "a.md": '# A\n\n## 1 Definitions\n\n"Recipient" means the person receiving the goods.\n\n'
+                '"Supplier" means the company that ships the goods.\n\n"Goods" means the items in the order.\n',
+        "b.md": '# B\n\n## 1 Definitions\n\n"Recipient" means a natural or legal person to whom data are disclosed.\n\n'
+                '"Supplier" means a processor engaged by another processor.\n\n"Goods" means the items in the order.\n',
+    })
+    with docstrata.open(cfg) as ts:
+        warned = [w for w in ts["docs"].ingest().warnings if "defined differently" in w]
+    assert sorted(w.split("'")[1] for w in warned) == ["recipient", "supplier"], warned  # "goods" agrees
+    assert all("a.md, b.md" in w for w in warned)

@@ -4,13 +4,12 @@ definition lists outside a Terminology section (not a registration template's fi
 RFC's own title.
 
 Inputs: ``tests/fixtures/rfc`` (RFC 5234 whole, an excerpt of RFC 6749; see its NOTICE.md) and,
-when present, whole RFCs in ``$DOCSTRATA_RFC_DIR`` (default ``/tmp/docstrata-rfcs``: fetched
-from public repositories, not kept here; ``bench/rfc_text.py`` reads the same folder).
+when ``$DOCSTRATA_RFC_DIR`` is set, whole RFCs in that folder (fetched from public repositories,
+not kept here; ``bench/rfc_text.py`` reads the same folder); unset, those tests skip saying so.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,9 @@ from docstrata.models import SourceFile
 from docstrata.structure import build_tree
 from docstrata.structure.contents import is_contents_section
 
+from .conftest import external_file
+
 FIXTURES = Path(__file__).parent / "fixtures" / "rfc"
-RFC_DIR = Path(os.environ.get("DOCSTRATA_RFC_DIR", "/tmp/docstrata-rfcs"))
 
 
 def tree_of(path: Path):
@@ -90,9 +90,7 @@ WHOLE = ["rfc6749", "rfc3986", "rfc6265", "rfc6066", "rfc4492"]
 
 @pytest.mark.parametrize("name", WHOLE)
 def test_whole_rfcs_every_toc_entry_is_a_section(name):
-    path = RFC_DIR / f"{name}.txt"
-    if not path.exists():
-        pytest.skip(f"{path} absent: whole RFCs are fetched into $DOCSTRATA_RFC_DIR, not kept in the repository")
+    path = external_file("DOCSTRATA_RFC_DIR", f"{name}.txt", "a whole RFC as the RFC Editor publishes it")
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -65,10 +65,24 @@ def test_redactor_removes_passwords_in_any_position(text, secret):
     assert "***" in out
 
 
-def test_redactor_keeps_ordinary_text_and_masks_registered_secrets():
+@pytest.fixture
+def register():
+    """``register_secret`` for one test: the process-wide redactor forgets what the test registered
+    afterwards, so a later test's text is never masked by this one's secrets."""
+    from docstrata import redact as redactor
+
+    with redactor._lock:
+        before = set(redactor._secrets)
+    yield register_secret
+    with redactor._lock:
+        redactor._secrets.clear()
+        redactor._secrets.update(before)
+
+
+def test_redactor_keeps_ordinary_text_and_masks_registered_secrets(register):
     assert redact("max_tokens: 800, password authentication failed for user \"bob\"") == \
         "max_tokens: 800, password authentication failed for user \"bob\""
-    register_secret("hunter2-registered-value")
+    register("hunter2-registered-value")
     assert "hunter2" not in redact("libpq said: FATAL hunter2-registered-value rejected")
 
 
@@ -340,19 +354,19 @@ def test_every_bind_checks_host_headers_and_wildcard_binds_need_a_token():
     check_http_exposure("127.0.0.1", None, insecure_no_token=False)
 
 
-def test_registered_connection_strings_keep_host_port_user_and_database_visible():
+def test_registered_connection_strings_keep_host_port_user_and_database_visible(register):
     """Only the password / token of a registered DSN or URL is secret (docs/stores.md's promise)."""
-    register_secret("http://127.0.0.1:6333")
+    register("http://127.0.0.1:6333")
     assert redact("qdrant store: cannot open http://127.0.0.1:6333: refused") == \
         "qdrant store: cannot open http://127.0.0.1:6333: refused"
-    register_secret("postgresql://app:hunter2secret@127.0.0.1:59999/x")
+    register("postgresql://app:hunter2secret@127.0.0.1:59999/x")
     out = redact("postgres store: cannot connect to postgresql://app:hunter2secret@127.0.0.1:59999/x: refused")
     assert out == "postgres store: cannot connect to postgresql://app:***@127.0.0.1:59999/x: refused"
     assert redact("libpq: password hunter2secret rejected") == "libpq: password *** rejected"  # wherever it is
-    register_secret("host=db.internal port=5432 user=bob password=kv-secret-99 dbname=app")
+    register("host=db.internal port=5432 user=bob password=kv-secret-99 dbname=app")
     assert redact("cannot connect: host=db.internal port=5432 user=bob password=kv-secret-99 dbname=app") == \
         "cannot connect: host=db.internal port=5432 user=bob password=*** dbname=app"
-    register_secret("https://q.example:6333/?api_key=qk-registered-1")
+    register("https://q.example:6333/?api_key=qk-registered-1")
     assert "qk-registered-1" not in redact("qdrant said no to qk-registered-1 at https://q.example:6333")
     assert "https://q.example:6333" in redact("qdrant said no to qk-registered-1 at https://q.example:6333")
 

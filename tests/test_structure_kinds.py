@@ -793,3 +793,12 @@ def test_a_wrapped_bracketed_citation_is_no_appendix_heading():
     assert "appendix-a" in ids and "appendix-b" in ids
     assert not any(sid.startswith("appendix-i") for sid in ids), sorted(ids)
     assert "AGENCY: Any executive department" in ids["appendix-a"].text
+
+
+def test_repeated_numbered_headings_keep_their_text_in_place():
+    """Three identical numbered headings before three paragraphs are not a publisher's run of headings
+    printed before their bodies (their numbers do not count on): the text stays where it is written
+    (Hypothesis found ``1.1 A`` ×3 re-paired with a table and two paragraphs, reordering the text)."""
+    md = "A.\n\n1.1\tA\n\n1.1\tA\n\n1.1\tA\n\n| a | b |\n|---|---|\n| a | a |\n\nA.\n\nA.\n"
+    tree = build_tree(Document("doc.md", "Doc", md, "md"))
+    assert "\n".join(s.heading + "\n" + s.text for s in tree.sections).split() == md.split()

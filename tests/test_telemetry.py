@@ -86,13 +86,14 @@ def test_span_tree_and_attributes_of_one_ingest_and_one_search(spans, project):
     (sroot,) = [s for s in search_spans if s.name == "hierarchical_document.search"]
     assert sroot.attributes["search.mode"] == "hybrid" and sroot.attributes["search.top_k"] == 3
     assert sroot.attributes["search.result_count"] == len(results)
-    assert sroot.attributes["search.exact_match_count"] >= 0
+    # the query quotes nothing and names no section, term or identifier: the exact leg finds nothing
+    assert sroot.attributes["search.exact_match_count"] == 0 and not any(r.exact_match for r in results)
     assert sroot.attributes["search.query_length"] == len("carry over unused leave days")
     assert "search.query" not in sroot.attributes  # raw query text only with DOCSTRATA_TRACE_QUERY=1
     by_name = {s.name: s for s in children(search_spans, sroot)}
     assert set(by_name) == {"exact_match", "keyword", "semantic", "rrf_fusion"}
     assert by_name["keyword"].attributes["bm25.index_size"] == report.chunks
-    assert "search.exact_match_count" in by_name["exact_match"].attributes
+    assert by_name["exact_match"].attributes["search.exact_match_count"] == 0
 
 
 def test_query_text_is_recorded_only_when_the_user_opts_in(spans, project, monkeypatch):
@@ -108,22 +109,29 @@ def test_query_text_is_recorded_only_when_the_user_opts_in(spans, project, monke
 
 
 def test_without_opentelemetry_spans_cost_nothing_and_raise_nothing():
+    """Without OpenTelemetry a span is ``None`` and the failed import is tried once, not per span
+    (the cost per span, once asserted here, is ``bench/speed_claims.py``'s)."""
     code = """
-import sys, time
+import builtins, sys
 sys.modules["opentelemetry"] = None  # as if the package were not installed
 from docstrata import telemetry
 with telemetry.span("x", a=1) as s:
     telemetry.set_attributes(b=2)
 assert s is None
-t = time.perf_counter()
-for _ in range(100_000):
-    with telemetry.span("hierarchical_document.search", **{"search.mode": "hybrid"}):
-        pass
-print(time.perf_counter() - t)
+tries, real_import = [], builtins.__import__
+def counting_import(name, *args, **kwargs):
+    if name.startswith("opentelemetry"):
+        tries.append(name)
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = counting_import
+for _ in range(1_000):
+    with telemetry.span("hierarchical_document.search", **{"search.mode": "hybrid"}) as s:
+        telemetry.set_attributes(b=2)
+    assert s is None
+print(len(tries))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    per_span_us = float(out.stdout) / 100_000 * 1e6
-    assert per_span_us < 20, per_span_us  # the failed import is tried once, not per span
+    assert out.stdout.strip() == "0", out.stdout
 
 
 def test_cli_trace_console_prints_the_spans_to_stderr(project):

@@ -169,7 +169,7 @@ def test_the_answer_says_how_confident_it_is(server):
     # a cosine threshold above every hit but the pinned one: the search says it left hits out
     strict = call(server, "/api/search", {"query": "Section 4.3", "settings": {"min_score": 0.99}})
     assert [r["citation"]["section_id"] for r in strict["results"]] == ["4.3"] and strict["results"][0]["pinned"]
-    assert strict["notices"] and "threshold" in strict["notices"][0]
+    assert strict["notices"] and "below min_similarity_score 0.99 (set by this call) were left out" in strict["notices"][0]
     code, err = status_of(server, "/api/search", {"query": "x", "settings": {"min_score": 3}})
     assert code == 400 and err["error"] == "bad min_score: 3"
 

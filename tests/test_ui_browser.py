@@ -278,3 +278,29 @@ def test_a_cited_sub_item_is_shown_as_its_pinpoint_with_the_whole_chunk_a_click_
         srv.shutdown()
         srv.server_close()
         tools.close()
+
+
+def test_the_documents_table_fits_its_panel_with_long_names(page, tmp_path, embedder):
+    """Issue 27 item 8: a file name without spaces and a long title stay inside the Documents panel."""
+    name = "master_services_agreement_between_northwind_traders_and_contoso_pharmaceuticals_final_v12.md"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / name).write_text("# Master_Services_Agreement_Between_Northwind_Traders_And_Contoso_Ltd\n\n"
+                                          "## 1 Scope\n\nThe supplier delivers the services described here.\n")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n")
+    tools = docstrata.open(tmp_path / "agent.yaml")
+    tools["docs"]._embedder = embedder
+    tools["docs"].ingest()
+    srv, _ = serve_in_thread(tools)
+    try:
+        page.goto(srv.url)
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        page.click(".tab[data-view='documents']")
+        page.wait_for_selector(f"#doc-list tr.doc[data-doc='{name}']")
+        fit = page.evaluate("""() => { const p = document.getElementById('doc-list');
+            const t = p.querySelector('table'); const pr = p.getBoundingClientRect(), tr = t.getBoundingClientRect();
+            return {panel: [pr.left, pr.right], table: [tr.left, tr.right], scroll: p.scrollWidth, client: p.clientWidth}; }""")
+        assert fit["table"][1] <= fit["panel"][1] and fit["scroll"] <= fit["client"], fit
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        tools.close()

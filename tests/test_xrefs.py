@@ -50,6 +50,22 @@ def test_lists_and_ranges_expand(tree):
     assert [t for t, _ in refs(tree, "Rules 8.1 to 8.3")] == ["8.1", "8.2", "8.3"]
 
 
+def test_range_and_list_members_are_each_a_reference(tree):
+    """Every member of a list or range is one reference: ``Articles 8, 11, 25 to 39 and 42`` cites
+    Article 30 although the text never writes it; UK ``ss 10–12``, German ``§§ 1 bis 3``; an item
+    range or list belongs to the provision written before it (``6(1)(a) to (c)``)."""
+    got = [t for t, _ in refs(tree, "Articles 8, 11, 25 to 39 and 42")]
+    assert got == ["article-8", "article-11", *[f"article-{n}" for n in range(25, 40)], "article-42"]
+    assert [t for t, _ in refs(tree, "Articles 5 to 6")] == ["article-5", "article-6"]
+    assert [t for t, _ in refs(tree, "under ss 10–12 of the Act")] == ["10", "11", "12"]
+    assert [t for t, _ in refs(tree, "nach §§ 1 bis 3")] == ["1", "2", "3"]
+    assert [t for t, _ in refs(tree, "Article 6(1)(a) to (c)")] == ["article-6(1)(a)", "article-6(1)(b)",
+                                                                    "article-6(1)(c)"]
+    assert [t for t, _ in refs(tree, "Article 6(1)(a) and (c)")] == ["article-6(1)(a)", "article-6(1)(c)"]
+    assert [t for t, _ in refs(tree, "Article 5(1)(i) to (iv)")][-2:] == ["article-5(1)(iii)", "article-5(1)(iv)"]
+    assert [t for t, _ in refs(tree, "Chapters III to V")] == ["chapter-iii", "chapter-iv", "chapter-v"]
+
+
 def test_paragraph_is_relative_to_the_source_article(tree):
     assert refs(tree, "comply with paragraph 1", "article-5(2)") == [("article-5(1)", "article-5(1)")]
 

@@ -28,7 +28,7 @@ def open(path: str | Path = "agent.yaml") -> "Toolset":  # noqa: A001 - mirrors 
 def __getattr__(name: str):
     lazy = {
         "ConfigError": "errors", "ConversionError": "errors", "RecordError": "errors", "SourceError": "errors",
-        "StoreError": "errors", "ProviderError": "errors", "DocstrataError": "errors", "QueryError": "search",
+        "StoreError": "errors", "ProviderError": "errors", "DocstrataError": "errors", "QueryError": "errors",
         "SearchResult": "models", "RecordResult": "models", "IngestReport": "models", "Toolset": "tools",
         "HierarchicalDocumentTool": "tools", "VectorstoreTool": "tools",
     }

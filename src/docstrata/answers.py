@@ -21,7 +21,7 @@ from typing import Any
 from .escaping import escape_terminal, one_line
 from .index.keyword import QUERY_STOPWORDS
 from .models import (PAGE_FIELDS, DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, page_citation,
-                     page_fields, reference_line)
+                     page_fields, reference_lines)
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
@@ -119,7 +119,8 @@ def _read_more(tool: str, r) -> str:
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
 # compact answers for agents, not a different meaning.
 _OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated", "pinpoint",
-             "cross_references", "definitions", "chunk_type", "document_title", *PAGE_FIELDS)
+             "cross_references", "definitions", "chunk_type", "document_title", "cited_by", "cited_by_total", "passage",
+             *PAGE_FIELDS)
 
 
 def compact(hit: dict[str, Any]) -> dict[str, Any]:
@@ -141,6 +142,8 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
     for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint"):
         d.pop(key, None)
+    if d.get("passage"):  # its section is the hit's section_id: the characters only
+        d["passage"] = {"start": d["passage"]["start"], "end": d["passage"]["end"]}
     return d
 
 
@@ -177,14 +180,27 @@ def _short_chain(r) -> list[str]:
     return chain
 
 
-def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int, read_more=None):
+def _span_text(r, cap: int | None) -> str | None:
+    """A hit's best-matching sentence (its ``passage``), at most ``cap`` characters; ``None`` without one."""
+    p = getattr(r, "passage", None)
+    if not p:
+        return None
+    text = r.content.strip()[p["start"]:p["end"]].strip()
+    return text if cap is None or len(text) <= cap else text[:max(cap - 2, 0)].rsplit(" ", 1)[0] + " …"
+
+
+def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int, read_more=None,
+            span: bool = False):
     hits, blocks, shown = [], [], {}
     read_more = read_more or (lambda r: _read_more(tool, r))
     for r in results:
         pin = getattr(r, "pinpoint", None)
+        spanned = _span_text(r, cap) if span and pin is None else None
         if pin is not None:  # the cited sub-item under its lead-in, the rest of the chunk left out
             content, pin_text = pin.view(r.content, cap)
             cut = True
+        elif spanned is not None:  # span mode: the best-matching sentence alone
+            content, cut = spanned, spanned != r.content.strip()
         else:
             content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
@@ -193,6 +209,11 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
             data["pinpoint"] = {"section_id": pin.section_id, "start": start, "end": end, "text": pin_text}
         if ref_cap < 0:  # the tightest answer drops every title (the same for all hits of a document)
             data.pop("document_title", None)
+        if (ref_cap <= 0 or def_cap is not None) and isinstance(r, SearchResult):
+            # who cites the passage gives way first, before the definitions and references
+            data.pop("cited_by", None)
+            data.pop("cited_by_total", None)
+            r = replace(r, cited_by=[], cited_by_total=None)
         if isinstance(r, SearchResult):
             refs, total = _references(r, max(ref_cap, 0))
             followed = [x for x in refs if x.get("resolved")]
@@ -207,14 +228,13 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
                 block = replace(r, content=content, cross_references=[], parent_chain=chain).format(definitions=False)
             if followed or total > len(refs):
                 more = total - len(followed)
-                block += ("\n\nReferences: " + "; ".join(
-                    reference_line(x) for x in followed)
+                block += ("\n\nReferences: " + "; ".join(reference_lines(followed))
                     + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else ""))
         else:
             block = replace(r, content=content).format()
         hits.append(compact(data))
         shown[r.chunk_id] = content
-        if pin is not None:
+        if pin is not None or (spanned is not None and cut):
             block = block.replace(content, content + f"\n[whole chunk: {read_more(r)}]", 1)
         elif cut:
             block = block.replace(content, content + f"\n[cut to {len(content)} of {data['content_chars']} characters; "
@@ -264,7 +284,8 @@ def _size(text: str, data: dict[str, Any], shape) -> int:
 
 
 def render_search(results: SearchResults, query: str, tool: str,
-                  max_chars: int = DEFAULT_SEARCH_CHARS, shape=None, read_more=None) -> tuple[str, dict[str, Any]]:
+                  max_chars: int = DEFAULT_SEARCH_CHARS, shape=None, read_more=None,
+                  span: bool = False) -> tuple[str, dict[str, Any]]:
     """The answer to one search within ``max_chars`` characters, text and compact JSON each
     (``shape``: the function that turns ``data`` into what is sent, so its size is what is
     measured; ``None`` = ``data`` as is). Passages are cut to a common share first (after the
@@ -277,13 +298,16 @@ def render_search(results: SearchResults, query: str, tool: str,
     (:meth:`~docstrata.models.Pinpoint.view`), and its JSON carries ``pinpoint``: ``{section_id,
     start, end, text}``, the item's character offsets in the whole chunk as ``*_get_neighbours``
     shows it (stripped, ``content_chars`` long) and its text. ``read_more``: hit → how to read
-    it whole (default: the MCP ``*_get_neighbours`` call). Returns ``(text, data)`` — ``data``
+    it whole (default: the MCP ``*_get_neighbours`` call). ``span``: each hit's content is its
+    best-matching sentence alone (its ``passage``, cited to the deepest section holding it), the
+    minimal passage, within the same budgets; a hit without one shows its excerpt as usual.
+    Returns ``(text, data)`` — ``data``
     shaped when ``shape`` is given."""
     n = len(results)
 
     def attempt(keep: int, cap, def_cap, ref_cap):
         shown_results = results[:keep]
-        hits, blocks, shown = _render(shown_results, query, tool, cap, def_cap, ref_cap, read_more)
+        hits, blocks, shown = _render(shown_results, query, tool, cap, def_cap, ref_cap, read_more, span)
         sub = SearchResults(shown_results, results.confidence, notices=results.notices)
         used = {t for r in shown_results for t in (getattr(r, "definitions_context", None) or {})}
         sub.definitions = results.definitions if keep == n else [d for d in results.definitions if d.term in used]

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .models import Chunk, CrossReference, DocumentTree, Section
+from .models import Chunk, ChunkType, CrossReference, DocumentTree, Section
 from .structure.contents import is_contents_section
 from .structure.xrefs import find_cross_references
 
@@ -365,7 +365,7 @@ def token_windows(text: str, count_tokens: Callable[[str], int], max_tokens: int
 
 # --------------------------------------------------------------------------- chunk objects
 
-def _chunk_type(piece: _Piece, definitions: list[str]) -> str:
+def _chunk_type(piece: _Piece, definitions: list[str]) -> ChunkType:
     if is_contents_section(piece.section):
         return "contents"  # a contents page or index lists sections: search ranks it after them
     if definitions:

@@ -4,12 +4,18 @@ so ``docstrata --help`` stays fast."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from . import followup
 from .escaping import escape_json_output, escape_terminal, one_line
+from .followup import with_config
+
+if TYPE_CHECKING:
+    from .progress import ProgressLines
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Structure-aware hybrid search over documents and records, for agents and people.")
@@ -56,11 +62,17 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False)
 
 
+_CONFIG = "agent.yaml"
+"""The configuration this command loaded, as given on its command line."""
+
+
 def _load(config: str):
     from .config import load_config
     from .errors import ConfigError
     from .tools import Toolset
 
+    global _CONFIG
+    _CONFIG = config  # follow-up commands printed later name it (followup.with_config)
     try:
         toolset = Toolset(load_config(config))
     except ConfigError as e:
@@ -93,6 +105,7 @@ def _safe(text: str) -> str:
 
 
 def _fail(message: str, code: int = 2) -> None:
+    message = with_config(message, _CONFIG)  # a command it names runs from any folder
     _console(stderr=True).print(f"[red]Error[/red] {_safe(message)}", soft_wrap=True)  # one line, never wrapped
     raise typer.Exit(code)
 
@@ -198,7 +211,8 @@ def _ready(t, err, force: bool = False) -> None:
             if total == 0:
                 return
             if t.cfg.database.provider != "in-memory":  # an in-memory index is built by every command: no advice
-                err.print(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)")
+                err.print(with_config(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this "
+                                      "ahead of time)", _CONFIG), soft_wrap=True)
             bar = _bar(err)
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
@@ -216,14 +230,18 @@ def _ready(t, err, force: bool = False) -> None:
                   f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
                   f"{memory}", soft_wrap=True)
         for sk in report.skipped:
-            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(sk.reason)}", soft_wrap=True)
+            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(with_config(sk.reason, _CONFIG))}", soft_wrap=True)
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
 
 
 class _NoBar:
     """Stands in for a rich progress bar when stderr is not a terminal: rich's live display
-    would leave a blank line there (one per bar), and nobody watches it."""
+    would leave a blank line there (one per bar). Each update is offered to a
+    :class:`~docstrata.progress.ProgressLines`, which prints a plain line every few seconds."""
+
+    def __init__(self) -> None:
+        self._lines: dict[int, ProgressLines] = {}
 
     def __enter__(self):
         return self
@@ -237,14 +255,23 @@ class _NoBar:
     stop = start
 
     def add_task(self, *a, **kw) -> int:
-        return 0
+        from .progress import ProgressLines
 
-    def update(self, *a, **kw) -> None:
-        return None
+        self._lines[len(self._lines)] = ProgressLines("")
+        return len(self._lines) - 1
+
+    def update(self, task: int = 0, *, completed=None, total=None, description: str = "", **kw) -> None:
+        """An ingest's update (``description`` "tool: what", ``completed`` of ``total`` files) as a line."""
+        lines = self._lines.get(task)
+        name, sep, what = description.partition(": ")
+        if lines is not None and sep and completed is not None and total:
+            lines.name = name
+            lines(completed, total, what)
 
 
 def _bar(err):
-    """A transient rich progress bar on ``err`` when it is a terminal, else :class:`_NoBar`."""
+    """A transient rich progress bar on ``err`` when it is a terminal, else :class:`_NoBar`
+    (whose tasks print plain progress lines: :class:`~docstrata.progress.ProgressLines`)."""
     if not err.is_terminal:
         return _NoBar()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -331,15 +358,16 @@ def _print_reports(reports, units: Optional[dict] = None) -> None:
         run = f"{r.chunks} written, {r.embedded} embedded" + (f", {r.definitions} definitions" if unit == "chunks" else "")
         out.print(f"[bold]{r.tool}[/bold]: {r.files_total} files "
                   f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
-                  f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s")
+                  f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s", soft_wrap=True)
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
-            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()))
+            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()),
+                      soft_wrap=True)
         for w in r.warnings[:20]:
-            out.print(f"  [yellow]warning[/yellow] {_safe(w)}")
+            out.print(f"  [yellow]warning[/yellow] {_safe(with_config(w, _CONFIG))}", soft_wrap=True)  # one line each
         if len(r.warnings) > 20:
             out.print(f"  … {len(r.warnings) - 20} more warnings (use --json to see all)")
         for s in r.skipped:
-            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(s.reason)}")
+            out.print(f"  [red]skipped[/red] {_safe(s.path)}: {_safe(with_config(s.reason, _CONFIG))}", soft_wrap=True)
 
 
 _SEARCH_HELP = """Search one tool and print cited results.
@@ -378,10 +406,13 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
            min_fused_score: Optional[float] = typer.Option(None, "--min-fused-score",
                                                            help="Drop hits whose fused RRF score is below this"),
            json_out: bool = typer.Option(False, "--json", help="The answer as JSON (results, definitions, confidence, notices)"),
+           span: bool = typer.Option(False, "--span", help="Each hit's best-matching sentence alone, cited to the "
+                                                           "deepest section holding it"),
            batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"} ("-" = stdin); '
                                                                        'prints {"query_id", "query", "results", "definitions", '
                                                                        '"confidence", "notices"} per line'),
            trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
+    """The ``search`` command (its help text is ``_SEARCH_HELP``)."""
     _setup()
     _start_trace(trace)
     from .errors import DocstrataError
@@ -409,27 +440,25 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
             results = t.search(query, **kw)
         except (QueryError, DocstrataError) as e:
             _fail(str(e))
-    text, data = _answer(results, query, t.name, config)
+    text, data = _answer(results, query, t.name, config, span=span)
     if json_out:
         print(escape_json_output(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal(text))
 
 
-def _answer(results, query: str, tool_name: str, config: str = "agent.yaml") -> tuple[str, dict]:
+def _answer(results, query: str, tool_name: str, config: str = "agent.yaml", span: bool = False) -> tuple[str, dict]:
     """The search answer as the MCP server renders it (answers.render_search), with no size
     budget: whole passages (a pinpointed hit: the cited item, with the command that prints the
     whole chunk), each definition once, the confidence line and notices first; the JSON hits carry
     the whole chunk as ``content`` (a ``pinpoint``'s offsets are into it) and each modality's
     1-based rank (``semantic_rank``, ``keyword_rank``, ``exact_rank``; left out when that modality
     did not retrieve the hit)."""
-    import shlex
-
     from .answers import render_search
 
-    opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + f" -t {shlex.quote(tool_name)}"
-    text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: (
-        f"docstrata neighbours{opts} {shlex.quote(r.chunk_id)} --before 0 --after 0"))
+    results.notices = [with_config(n, config) for n in results.notices]  # commands they name run from any folder
+    text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: followup.command(
+        "neighbours", r.chunk_id, config=config, tool=tool_name, raw="--before 0 --after 0"), span=span)
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
         hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
                     if getattr(r, k, None) is not None})
@@ -543,11 +572,10 @@ CursorOpt = typer.Option(None, "--cursor", help="Continue where a cut page stopp
 
 
 def _read_on(command: str, max_chars: Optional[int], cursor: str, config: str, tool: Optional[str]) -> str:
-    """The command that prints the next page (with the same -c / --tool as this one)."""
-    import shlex
-
-    opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
-    return f"continue with: docstrata {command}{opts} --max-chars {max_chars} --cursor {cursor}"
+    """The command that prints the next page (with the same -c, as an absolute path, and --tool as this one)."""
+    sub, _, args = command.partition(" ")
+    return "continue with: " + followup.command(sub, config=config, tool=tool,
+                                                raw=f"{args} --max-chars {max_chars} --cursor {shlex.quote(cursor)}")
 
 
 @app.command(name="get-section")
@@ -578,6 +606,35 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
         more = page.total_chars - page.offset - len(page.content)
         text = text[: text.rindex("\n\n[cut: ")] + f"\n\n[cut: {more} more characters; " \
             + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool) + "]"
+    print(escape_terminal(text))
+
+
+@app.command(name="cited-by")
+def cited_by(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
+             section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: "
+                                                        "'Article 17'"),
+             limit: int = typer.Option(20, "--limit", "-n", min=1, max=200, help="Citing sections per page"),
+             cursor: Optional[str] = CursorOpt, config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
+             json_out: bool = typer.Option(False, "--json", help="The page as JSON (document, section_id, total, "
+                                                                 "offset, citers, next_cursor)")) -> None:
+    """Print the sections that cite a section (or a part of it), in its document and in the tool's
+    other documents, a page at a time: a page with more after it ends with the command that prints the next."""
+    _setup()
+    import shlex
+
+    from .tools import HierarchicalDocumentTool
+
+    _, page = _read(config, tool, HierarchicalDocumentTool,
+                    lambda t: t.cited_by(document, section_id, limit=limit, cursor=cursor))
+    if json_out:
+        print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
+        return
+    text = page.format()
+    if page.next_cursor:  # the API's read-on line names cursor=; the CLI's names --cursor
+        opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
+        text = text[: text.rindex("\n\n[more: ")] + (
+            f"\n\n[more: continue with: docstrata cited-by {shlex.quote(document)} {shlex.quote(section_id)}{opts} "
+            f"--limit {limit} --cursor {page.next_cursor}]")
     print(escape_terminal(text))
 
 
@@ -633,7 +690,8 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
     from .models import page_fields
     from .tools import HierarchicalDocumentTool
 
-    t, found = _read(config, tool, HierarchicalDocumentTool, lambda t: t.get_definition(term, document))
+    t, (found, near) = _read(config, tool, HierarchicalDocumentTool, lambda t: (
+        (hits := t.get_definition(term, document)), [] if hits else t.similar_terms(term, document)))
     hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id,
              "scope": d.scope, "scope_label": d.scope_label, "applies_in": d.applies_in,
              **{k: v for k, v in page_fields(d).items() if v is not None}} for d in found]
@@ -647,7 +705,7 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
                                                    + f"\n\n{h['definition'].strip()}" for h, d in zip(hits, found))))
     if not hits:
         where = f" in {document!r}" if document else ""
-        _fail(f"no definition of {term!r}{where} in tool '{t.name}'", 1)
+        _fail(f"no definition of {term!r}{where} in tool '{t.name}'" + (f"; similar: {', '.join(near)}" if near else ""), 1)
 
 
 @app.command(name="list")
@@ -675,6 +733,11 @@ def list_(config: str = ConfigOpt,
                 _fail(f"{name}: {e}")
     if json_out:
         print(escape_json_output(json.dumps(listing, indent=2, ensure_ascii=False)))
+        return
+    if not out.is_terminal or out.width < 100:  # piped, or too narrow for seven columns: plain lines
+        from .listing import plain_listing
+
+        print(plain_listing(listing, out.width if out.is_terminal else 100))
         return
     from rich.table import Table
     from rich.text import Text
@@ -773,10 +836,13 @@ def schema(check_file: Optional[Path] = typer.Option(None, "--check", metavar="F
 
 
 @app.command()
-def check(config: str = ConfigOpt) -> None:
+def check(config: str = ConfigOpt,
+          suggest: bool = typer.Option(False, "--suggest-thresholds", help=(
+              "Also measure a min_similarity_score on each tool's index and embedding model (the 10th percentile "
+              "of the top-1 cosines of section-title queries); loads the model"))) -> None:
     """Validate a config file with the loader's own checks: each error as FILE:LINE: YAML path:
     message. Exit 0 when valid (printing its tools), 2 otherwise. Reads nothing but the file
-    (and HoloDeck's config.yaml and the .env beside it)."""
+    (and HoloDeck's config.yaml and the .env beside it), unless --suggest-thresholds."""
     from .config import check_file
 
     cfg, problems = check_file(config)
@@ -789,6 +855,30 @@ def check(config: str = ConfigOpt) -> None:
         raise typer.Exit(2)
     tools = ", ".join(f"{t.name} ({t.type})" for t in cfg.tools) or "none of docstrata's types"
     _console().print(f"{_safe(config)}: valid; tools: {_safe(tools)}", soft_wrap=True)
+    if suggest:
+        _suggest_thresholds(config)
+
+
+def _suggest_thresholds(config: str) -> None:
+    """Print per tool the min_similarity_score :func:`~docstrata.thresholds.suggest_similarity_threshold`
+    measures on its index (a tool not indexed yet: the command that indexes it)."""
+    from .thresholds import suggest_similarity_threshold
+
+    out = _console()
+    with _load(config) as toolset:
+        for t in toolset:
+            if not t._has_data():
+                out.print(with_config(f"{t.name}: not indexed yet; run `docstrata ingest` first", config), soft_wrap=True)
+                continue
+            s = suggest_similarity_threshold(t)
+            sim = getattr(t.cfg, "min_score", None) if hasattr(t.cfg, "min_score") else t.cfg.min_similarity_score
+            now = f"; configured: {sim:g}" if sim is not None else ""
+            if s is None:
+                out.print(f"{t.name}: too few sections to measure a min_similarity_score{now}", soft_wrap=True)
+                continue
+            out.print(f"{t.name}: suggested min_similarity_score {s.value:.2f} for {_safe(t.cfg.embedding_model)} "
+                      f"(the {s.percentile}th percentile of the top-1 cosines of {s.queries} section-title queries "
+                      f"on this index){now}", soft_wrap=True)
 
 
 @app.command()
@@ -918,7 +1008,7 @@ def main() -> None:
             raise
         from .redact import escape_terminal
 
-        print(f"Error: {escape_terminal(fault_message(e))}", file=sys.stderr)
+        print(f"Error: {escape_terminal(with_config(fault_message(e), _CONFIG))}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

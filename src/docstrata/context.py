@@ -73,6 +73,8 @@ class ContextStats:
 
 
 class Contextualizer(Protocol):
+    """Sets each chunk's situating ``context`` at ingest (structural, LLM-written, or none);
+    ``name`` identifies it in the chunk's stored hash, so a change re-embeds."""
     name: str
 
     def contextualize(self, document: Document, chunks: list[Chunk]) -> ContextStats:
@@ -97,6 +99,7 @@ class StructuralContextualizer:
         self.max_words = max(5, int(max_tokens * 0.75))  # ~1.3 word pieces per English word
 
     def contextualize(self, document: Document, chunks: list[Chunk]) -> ContextStats:
+        """``"<document title> > <section path>"`` as each chunk's context (no LLM, no cost)."""
         for c in chunks:
             c.context = structural_context(c, self.max_words)
         return ContextStats()
@@ -108,6 +111,7 @@ class NoContextualizer:
     name = "none"
 
     def contextualize(self, document: Document, chunks: list[Chunk]) -> ContextStats:
+        """An empty context on every chunk: the indices read the content alone."""
         for c in chunks:
             c.context = ""
         return ContextStats()
@@ -117,9 +121,11 @@ class NoContextualizer:
 class ContextCache(Protocol):
     """Key → context text. Keys are hex sha256 strings."""
 
-    def get_many(self, keys: list[str]) -> dict[str, str]: ...
+    def get_many(self, keys: list[str]) -> dict[str, str]:
+        """The cached contexts of ``keys`` that are present."""
 
-    def put_many(self, items: dict[str, str]) -> None: ...
+    def put_many(self, items: dict[str, str]) -> None:
+        """Store contexts by key."""
 
 
 class MemoryContextCache:
@@ -130,10 +136,12 @@ class MemoryContextCache:
         self._lock = threading.Lock()
 
     def get_many(self, keys: list[str]) -> dict[str, str]:
+        """The cached contexts of ``keys`` that are present."""
         with self._lock:
             return {k: self._data[k] for k in keys if k in self._data}
 
     def put_many(self, items: dict[str, str]) -> None:
+        """Store contexts by key (until the process ends)."""
         with self._lock:
             self._data.update(items)
 
@@ -151,6 +159,7 @@ class SqliteContextCache:
         self._db.commit()
 
     def get_many(self, keys: list[str]) -> dict[str, str]:
+        """The cached contexts of ``keys`` that are present (500 keys a query)."""
         out: dict[str, str] = {}
         with self._lock:
             for start in range(0, len(keys), 500):
@@ -160,6 +169,7 @@ class SqliteContextCache:
         return out
 
     def put_many(self, items: dict[str, str], model: str = "", prompt_version: str = "") -> None:
+        """Store contexts by key with the model and prompt version that wrote them, in one commit."""
         now = time.time()
         with self._lock:
             self._db.executemany("INSERT OR REPLACE INTO contexts VALUES (?, ?, ?, ?, ?)",
@@ -167,6 +177,7 @@ class SqliteContextCache:
             self._db.commit()
 
     def close(self) -> None:
+        """Close the cache database."""
         with self._lock:
             self._db.close()
 
@@ -210,6 +221,8 @@ class AdaptiveLimiter:
             return self._epoch
 
     def release(self) -> None:
+        """End a request begun with :meth:`acquire`: frees its slot (the limit may recover after a
+        quiet spell) and wakes the callers waiting for one."""
         with self._cond:
             self._in_flight -= 1
             self._maybe_recover()

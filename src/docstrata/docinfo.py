@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from .index.keyword import SNOWBALL, stemmed_language
 from .models import DocumentEntry, DocumentTree
 
 MIN_PARAGRAPH_CHARS = 60
@@ -24,9 +25,9 @@ SUMMARY_CHARS = 300
 LANGUAGE_SAMPLE_CHARS = 4000
 MIN_LANGUAGE_LETTERS = 40
 
-# Languages the BM25 analyser handles beyond accent folding: English (stemming, stopwords) and
-# Chinese / Japanese / Korean (character bigrams).
-ANALYSER_LANGUAGES = frozenset({"en", "zh", "ja", "ko"})
+# Languages the BM25 analyser handles beyond accent folding: English and the Snowball languages
+# (stemming, stopwords; docstrata.index.keyword.SNOWBALL) and Chinese / Japanese / Korean (character bigrams).
+ANALYSER_LANGUAGES = frozenset({"en", "zh", "ja", "ko", *SNOWBALL})
 # Embedding models known to read English only, and name marks of multilingual ones.
 ENGLISH_ONLY_MODELS = ("all-minilm-l6-v2", "all-minilm-l12-v2", "all-mpnet-base-v2", "bge-small-en", "bge-base-en",
                        "bge-large-en", "gte-small", "gte-base", "e5-small-v2", "e5-base-v2", "nomic-embed-text")
@@ -103,8 +104,20 @@ def language_warnings(language: str, embedding_model: str) -> list[str]:
                    "English: semantic search will be weak (use a multilingual embedding_model)")
     if language not in ANALYSER_LANGUAGES:
         out.append(f"language '{language}' detected: keyword search folds case and accents but has no stemming "
-                   "or stopwords for it (the BM25 analyser stems English only)")
+                   "or stopwords for it (the BM25 analyser stems English and the Snowball languages)")
     return out
+
+
+def tag_language(chunks: list, markdown: str) -> str:
+    """Detect the language of a document's ``markdown`` (:func:`detect_language`) and, when keyword
+    search analyses it in its own language (:func:`~docstrata.index.keyword.stemmed_language`:
+    German, French, … — not English), record it on each of its ``chunks`` as ``metadata["language"]``
+    for the stores' BM25 analysis. Returns the analysis language (``"en"`` when nothing was tagged)."""
+    language = stemmed_language(detect_language(markdown))
+    if language != "en":
+        for c in chunks:
+            c.metadata["language"] = language
+    return language
 
 
 def document_entry(tree: DocumentTree, *, file_type: str, total_chunks: int, markdown: str,

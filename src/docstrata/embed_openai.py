@@ -135,6 +135,8 @@ class OpenAICompatibleEmbedder:
 
     @property
     def model_id(self) -> str:
+        """The embedding-cache key of this model: provider, model name, endpoint (or local path) and
+        dimension, so a cache never serves another model's vectors."""
         where = self._root if self.native else (self.base_url or "default")
         return f"openai:{self.provider}{'-native' if self.native else ''}:{self.model_name}@{where}:{self.dim}"
 

@@ -172,6 +172,8 @@ class RuntimeEncoder:
                               path="embedding_backend") from None
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        """Mean-pooled, L2-normalised embeddings of ``texts``: a (len(texts), dim) float32 array in
+        input order; texts of similar length are batched together (``batch_size`` a batch)."""
         order = np.argsort([-len(t) for t in texts], kind="stable")  # similar lengths share a batch
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(texts), batch_size):

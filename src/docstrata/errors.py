@@ -1,17 +1,34 @@
-"""Exceptions raised by docstrata.
+"""Exceptions raised by docstrata: one tree, so ``except DocstrataError`` catches every error
+docstrata raises on purpose (anything else is a bug or an interrupted process).
 
-Hierarchy::
+Hierarchy, and what each means for a caller::
 
-    DocstrataError
-    ├── ConfigError        a bad agent.yaml; ``.path`` is the YAML path ("tools[0].top_k")
-    ├── SourceError        a source that cannot be listed or read
-    ├── ConversionError    one file could not be converted; ``.file``
-    ├── RecordError        a bad structured record; ``.file``, ``.line``, ``.field``
-    ├── StoreError         a database that is unreachable or misconfigured; ``.backend``
-    └── ProviderError      an LLM / embedding / reranker service failed; ``.retryable``
+    DocstrataError         the base; its text is redacted (no password, token or registered secret)
+    ├── ConfigError        a bad agent.yaml or argument value; ``.path`` is the YAML path
+    │                      ("tools[0].top_k"), ``.problems`` every (path, message) found.
+    │                      Fix the configuration; retrying will not help.
+    ├── SourceError        a tool's source folder or file does not exist or cannot be listed.
+    │                      Fix the path or its permissions.
+    ├── ConversionError    one file could not be converted (corrupt, encrypted, over a limit); ``.file``,
+    │                      ``.reason``. Ingest reports it per file in the ``IngestReport`` and goes on.
+    ├── RecordError        a bad structured record or records file; ``.file``, ``.line``, ``.field``.
+    │                      Ingest reports it per file and goes on.
+    ├── StoreError         the index database is unreachable, corrupt or misconfigured; ``.backend``.
+    │                      Never silently replaced by an in-memory store; retry once it is reachable.
+    ├── ProviderError      an LLM / embedding / reranker service failed; ``.provider``, ``.retryable``
+    │   │                  (a retry may succeed), ``.retry_after`` (seconds the service asked for).
+    │   └── LLMRequestError  one failed LLM request: adds ``.status`` (HTTP code) and ``.rate_limited``.
+    ├── QueryError         an unusable query or search argument (empty query, ``top_k`` out of range,
+    │                      unknown mode, section or document, bad filter). Also a ``ValueError``, as it
+    │                      was before the tree held it. Change the arguments; the index is fine.
+    └── LockTimeout        another process held the tool's ingest lock past the timeout (an ingest
+                           is running). Retry later; searches never take the lock.
 
 Ingest catches ``ConversionError`` and ``RecordError`` per file, reports them in the
-``IngestReport`` and carries on; everything else propagates.
+``IngestReport`` and carries on; everything else propagates. ``QueryError`` is importable from
+:mod:`docstrata.search` too, ``LockTimeout`` from :mod:`docstrata.locking` and ``LLMRequestError``
+from :mod:`docstrata.llm`, where they were first defined. ``tests/test_errors_tree.py`` fails
+when a module defines an exception class outside this tree.
 """
 
 from __future__ import annotations
@@ -87,3 +104,23 @@ class ProviderError(DocstrataError):
         self.retryable = retryable
         self.retry_after = retry_after
         super().__init__(f"{provider}: {reason}")
+
+
+class LLMRequestError(ProviderError):
+    """One failed LLM request: ``status`` (HTTP code or None), ``rate_limited`` (HTTP 429),
+    ``retry_after`` (seconds the server asked us to wait, or None), ``retryable``."""
+
+    def __init__(self, model: str, reason: str, *, retryable: bool, status: int | None = None,
+                 retry_after: float | None = None):
+        super().__init__(model, reason, retryable=retryable, retry_after=retry_after)
+        self.status = status
+        self.rate_limited = status == 429
+
+
+class QueryError(DocstrataError, ValueError):
+    """An unusable query or search argument (empty query, top_k out of range, unknown mode,
+    section or document, malformed filter). A ``ValueError`` too, for callers that catch that."""
+
+
+class LockTimeout(DocstrataError):
+    """Another process held the tool's ingest lock for longer than the timeout."""

@@ -6,7 +6,7 @@ file while this one is embedded, and the progress line.
 from __future__ import annotations
 
 import json
-import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 
@@ -71,14 +71,12 @@ class Prefetch:
 
     def __init__(self, fn, items: list, overlap: bool):
         self._fn, self._items, self._overlap = fn, items, overlap and len(items) > 1
-        self._pool = None
-        self._next: dict[int, object] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._next: dict[int, Future] = {}
 
     def _submit(self, i: int) -> None:
         if i < len(self._items) and i not in self._next:
             if self._pool is None:
-                from concurrent.futures import ThreadPoolExecutor
-
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docstrata-parse")
             import contextvars
 
@@ -86,6 +84,8 @@ class Prefetch:
             self._next[i] = self._pool.submit(contextvars.copy_context().run, self._fn, self._items[i])
 
     def get(self, i: int):
+        """``fn(items[i])``, computed ahead on the worker thread when overlapping (the next item is
+        started before this one is returned); raises what ``fn`` raised."""
         if not self._overlap:
             return self._fn(self._items[i])
         self._submit(i)
@@ -96,15 +96,6 @@ class Prefetch:
         finally:
             if i + 1 >= len(self._items) and self._pool is not None:
                 self._pool.shutdown(wait=False)
-
-
-def progress_note(doc_key: str, done: int, total: int, chunks: int, t_start: float) -> str:
-    """``doc_key · 120 chunks, 14.2 chunks/s, ETA 1m05s`` (ETA from the files still to do)."""
-    elapsed = time.perf_counter() - t_start
-    if done == 0 or elapsed <= 0:
-        return doc_key
-    eta = elapsed / done * (total - done)
-    return f"{doc_key} · {chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s"
 
 
 UNFINISHED_KEY = "ingest_unfinished"

@@ -43,7 +43,7 @@ def check_file(doc_key: str, path: str, size: int, limits) -> None:
     if expanded > limits.max_expanded_mb * _MB:
         raise ConversionError(doc_key, f"its zip members expand to {_mb(expanded)} (from {_mb(size)}), over "
                                        f"limits.max_expanded_mb = {limits.max_expanded_mb:g} (a zip bomb?)")
-    ratio_cap = getattr(limits, "max_zip_ratio", None)
+    ratio_cap: float = getattr(limits, "max_zip_ratio", None) or 0  # 0 or unset: no ratio check
     floor = getattr(limits, "max_zip_ratio_above_mb", 5.0) * _MB
     for i in infos if ratio_cap else ():
         if i.file_size > floor and i.file_size > ratio_cap * max(i.compress_size, 1):

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
-from .errors import ConfigError, ProviderError
+from .errors import ConfigError, LLMRequestError, ProviderError
 
 # Anthropic's contextual-retrieval prompt, word for word as published in the Anthropic cookbook
 # (skills/contextual-embeddings/guide.ipynb, "situate_context") and the "Introducing Contextual
@@ -129,6 +129,8 @@ class RetryPolicy:
     max_retry_after: float = 60.0
 
     def wait(self, retry_index: int, retry_after: float | None) -> float:
+        """Seconds to wait before retry ``retry_index`` (0-based): its delay, or the server's
+        ``retry_after`` when longer, capped at ``max_retry_after``."""
         delay = self.delays[retry_index]
         if retry_after is not None:
             delay = max(delay, min(retry_after, self.max_retry_after))
@@ -193,17 +195,6 @@ def openai_client(provider: str, base_url: str | None = None, api_key_env: str |
     return sdk, sdk.OpenAI(api_key=key, base_url=openai_base_url(provider, base_url), max_retries=0)
 
 
-class LLMRequestError(ProviderError):
-    """One failed LLM request: ``status`` (HTTP code or None), ``rate_limited`` (HTTP 429),
-    ``retry_after`` (seconds the server asked us to wait, or None), ``retryable``."""
-
-    def __init__(self, model: str, reason: str, *, retryable: bool, status: int | None = None,
-                 retry_after: float | None = None):
-        super().__init__(model, reason, retryable=retryable, retry_after=retry_after)
-        self.status = status
-        self.rate_limited = status == 429
-
-
 def _status_error(model: str, status: int, headers: Any, sdk_message: str) -> LLMRequestError:
     # Keep the SDK's first line only: never a header (which could carry the key) or the request.
     first_line = sdk_message.splitlines()[0][:200] if sdk_message else ""
@@ -215,7 +206,7 @@ def _plain_error(model: str, message: str, retryable: bool) -> LLMRequestError:
     return LLMRequestError(model, message, retryable=retryable)
 
 
-def request_url(exc: Exception) -> str | None:
+def request_url(exc: Any) -> str | None:
     """The URL an SDK / httpx error was for (scheme, host, port and path; no query), or None."""
     try:
         url = exc.request.url  # httpx.Request, kept by the openai and anthropic SDK errors
@@ -284,7 +275,9 @@ class AnthropicProvider:
                                            base_url=base_url, max_retries=0)
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
-        content = [
+        """:meth:`LLMProvider.situate` with the document as a cached prompt block, so the requests
+        for a document's other chunks read it from Anthropic's prompt cache."""
+        content: list[dict] = [
             {"type": "text", "text": DOCUMENT_CONTEXT_PROMPT.format(doc_content=document),
              "cache_control": {"type": "ephemeral"}},
             {"type": "text", "text": CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)},
@@ -335,6 +328,7 @@ class OpenAIProvider:
                                                 api_version=api_version)
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
+        """:meth:`LLMProvider.situate` as one user message (document prompt, then the chunk)."""
         prompt = DOCUMENT_CONTEXT_PROMPT.format(doc_content=document) + CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)
         return self.complete(prompt, max_tokens, timeout)
 

@@ -20,14 +20,10 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .errors import DocstrataError
+from .errors import DocstrataError, LockTimeout
 
 DEFAULT_TIMEOUT_S = 600.0
 _POLL_S = 0.1
-
-
-class LockTimeout(DocstrataError):
-    """Another process held the tool's ingest lock for longer than the timeout."""
 
 
 def _holder(path: Path) -> str:
@@ -36,6 +32,25 @@ def _holder(path: Path) -> str:
     except OSError:
         return "another process"
     return f"process {pid}" if pid.isdigit() else "another process"
+
+
+def _poll(acquire: Callable[[], bool], holder: Callable[[], str], what: str, timeout_s: float,
+          on_wait: Callable[[str], None] | None, report_every_s: float) -> None:
+    """Call ``acquire`` every ``_POLL_S`` seconds until it returns True. Meanwhile ``on_wait``
+    hears why, once and then every ``report_every_s`` seconds; after ``timeout_s`` seconds raises
+    :class:`LockTimeout`. ``holder()`` names who holds the lock ("process 4242", "another session")."""
+    start = last = time.monotonic()
+    reported = False
+    while not acquire():
+        now = time.monotonic()
+        waited = now - start
+        if waited >= timeout_s:
+            raise LockTimeout(f"{what}: {holder()} is still ingesting after {waited:.0f} s of waiting; "
+                              "try again when it has finished")
+        if on_wait and (not reported or now - last >= report_every_s):
+            on_wait(f"{what}: waiting for {holder()} to finish ingesting ({waited:.0f} s)")
+            reported, last = True, now
+        time.sleep(_POLL_S)
 
 
 @contextlib.contextmanager
@@ -55,23 +70,15 @@ def file_lock(path: str | Path, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
     except OSError as e:
         raise DocstrataError(f"{what}: cannot create the ingest lock {path.name}: {e.strerror or e}; "
                              "ingest needs a writable index folder") from None
+    def try_flock() -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
     try:
-        start = last = time.monotonic()
-        reported = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                now = time.monotonic()
-                waited = now - start
-                if waited >= timeout_s:
-                    raise LockTimeout(f"{what}: {_holder(path)} is still ingesting after {waited:.0f} s of waiting; "
-                                      "try again when it has finished") from None
-                if on_wait and (not reported or now - last >= report_every_s):
-                    on_wait(f"{what}: waiting for {_holder(path)} to finish ingesting ({waited:.0f} s)")
-                    reported, last = True, now
-                time.sleep(_POLL_S)
+        _poll(try_flock, lambda: _holder(path), what, timeout_s, on_wait, report_every_s)
         try:  # who holds it, for the waiting side's message; best effort (a full disk must not stop a reader)
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
@@ -94,21 +101,11 @@ def postgres_advisory_lock(conn_lock, conn, key: str, what: str, timeout_s: floa
     Polls ``pg_try_advisory_lock`` so the shared connection (guarded by ``conn_lock``) is never
     blocked; raises :class:`LockTimeout` after ``timeout_s``.
     """
-    start = last = time.monotonic()
-    reported = False
-    while True:
+    def try_advisory_lock() -> bool:
         with conn_lock:
-            got = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()[0]
-        if got:
-            break
-        now = time.monotonic()
-        if now - start >= timeout_s:
-            raise LockTimeout(f"{what}: another session is still ingesting after {now - start:.0f} s of waiting; "
-                              "try again when it has finished")
-        if on_wait and (not reported or now - last >= report_every_s):
-            on_wait(f"{what}: waiting for another session to finish ingesting ({now - start:.0f} s)")
-            reported, last = True, now
-        time.sleep(_POLL_S)
+            return bool(conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()[0])
+
+    _poll(try_advisory_lock, lambda: "another session", what, timeout_s, on_wait, report_every_s)
     try:
         yield
     finally:

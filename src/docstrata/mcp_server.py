@@ -19,10 +19,11 @@ empty query, an unknown section or document) come back as tool errors (``isError
 never as crashes. Paths the agent sees are ``doc_key``s, relative to the tool's source; error
 text is scrubbed of absolute paths.
 
-Loading: a tool with ``defer_loading: true`` (the default) is listed at once and its index is
-opened — and ingested if missing or stale — on its first call, with ``notifications/progress``
-sent to the caller; concurrent first calls wait on the tool's lock and ingest once. Tools with
-``defer_loading: false`` are ingested before the server accepts a connection.
+Loading: :func:`serve` opens every tool's index — and ingests it if missing or stale, with
+progress lines on stderr — before it accepts a connection (:func:`preload`), whatever
+``defer_loading`` says: a first call never waits silently on an ingest. A server built with
+:func:`build_server` alone opens a tool on its first call, with ``notifications/progress`` sent to
+the caller; concurrent first calls wait on the tool's lock and ingest once.
 
 stdout carries protocol messages only: while serving stdio the SDK points fd 1 at stderr (so a
 library's ``print`` lands in the log), and preloading runs with fd 1 and ``sys.stdout`` pointed
@@ -84,6 +85,46 @@ class CrossReferenceHit(_Out):
                                                               "its own: target_section_id is the section holding it")
 
 
+class PassageOut(_Out):
+    """Where the hit's best-matching sentence is (in the hit's section_id, the deepest section holding it)."""
+
+    start: int = Field(description="Its first character in the whole chunk's text (as *_get_neighbours shows it)")
+    end: int = Field(description="Where it ends (exclusive)")
+
+
+class CitingSectionRef(_Out):
+    """A section that cites the hit's section; read all of them with *_cited_by."""
+
+    document: str
+    section_id: str
+    references: list[str] = Field(default_factory=list, description="The references as written there "
+                                                                     "('Articles 12 to 22')")
+
+
+class CiterOut(_Out):
+    """A section citing the one asked about (or a part of it: see cites)."""
+
+    document: str
+    section_id: str = Field(description="The citing section (the deepest holding the reference)")
+    chunk_id: str = Field(description="Read it with *_get_neighbours")
+    location: str = ""
+    references: list[str] = Field(default_factory=list)
+    cites: list[str] = Field(default_factory=list, description="Which ids of the asked section it cites")
+    excerpt: str = ""
+
+
+class CitedByOutput(_Out):
+    """Structured answer of ``<tool>_cited_by``: one page of the sections citing a section."""
+
+    document: str
+    section_id: str
+    total: int = Field(description="How many sections cite it, in this and the other documents of the tool")
+    offset: int = 0
+    citers: list[CiterOut]
+    next_cursor: str | None = Field(default=None, description="Pass back as 'cursor' for the next page")
+    notice: str | None = None
+
+
 _SCORE = "The score the list is ordered by; never increases down the list"
 _SIM = "Cosine similarity of the query and this hit (-1..1), the scale of min_similarity_score"
 
@@ -140,6 +181,7 @@ class _Pages(_Out):
 
 
 class DefinitionRef(_Pages):
+    """A defined term the results use, with its definition and where it is defined."""
     term: str
     definition: str
     document: str
@@ -194,9 +236,15 @@ class SearchHit(_Pages):
     content_chars: int = 0
     pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
                                                                    "chunk ('Art. 17(3)(b)'): section_id is that item")
+    passage: PassageOut | None = Field(default=None, description="The sentence matching the query best: its "
+                                       "characters in the chunk; section_id is the deepest section holding it")
+    cited_by: list[CitingSectionRef] = Field(default_factory=list, description="The first sections citing "
+                                             "section_id (own document first); *_cited_by lists them all")
+    cited_by_total: int | None = Field(default=None, description="How many sections cite section_id")
 
 
 class SearchOutput(_Out):
+    """A search's hits, best first, with the definitions they use and how confident the match is."""
     results: list[SearchHit]
     definitions: list[DefinitionRef] = Field(default_factory=list)
     confidence: ConfidenceOut
@@ -205,6 +253,7 @@ class SearchOutput(_Out):
 
 
 class SectionOutput(_Pages):
+    """One page of a section's text (or of the whole document); follow next_cursor for the next page."""
     document: str
     section_id: str = Field(description="'' when the whole document was read")
     title: str = ""
@@ -219,6 +268,7 @@ class SectionOutput(_Pages):
 
 
 class NeighbourChunk(_Pages):
+    """A chunk of the document around the one asked for."""
     chunk_id: str
     section_id: str
     location: str
@@ -227,12 +277,14 @@ class NeighbourChunk(_Pages):
 
 
 class NeighboursOutput(_Out):
+    """The chunk asked for with its neighbours, in document order."""
     document: str
     chunks: list[NeighbourChunk]
     truncated: bool = False
 
 
 class DocumentOut(_Out):
+    """One indexed document: its key, title and what was detected at ingest."""
     doc_key: str = Field(description="Pass as 'document' to the other tools")
     title: str
     summary: str = ""
@@ -247,12 +299,14 @@ class DocumentOut(_Out):
 
 
 class DocumentsOutput(_Out):
+    """A page of the indexed documents; pass next_offset as offset for the next page."""
     documents: list[DocumentOut]
     total: int
     next_offset: int | None = None
 
 
 class DefinitionHit(_Pages):
+    """One definition of the term, with the section it is written in and the part of the document it governs."""
     term: str
     definition: str
     document: str
@@ -265,11 +319,13 @@ class DefinitionHit(_Pages):
 
 
 class DefinitionOutput(_Out):
+    """Every definition of the term, each document's in document order."""
     term: str
     definitions: list[DefinitionHit]
 
 
 class RecordHit(_Out):
+    """One structured record: its id, text, scores (when searched) and metadata fields."""
     id: str
     content: str
     score: float | None = Field(default=None, description=_SCORE + "; null for a record fetched by id")
@@ -288,6 +344,7 @@ class RecordHit(_Out):
 
 
 class RecordSearchOutput(_Out):
+    """A record search's hits, best first, with how confident the match is."""
     results: list[RecordHit]
     definitions: list[DefinitionRef] = Field(default_factory=list)
     confidence: ConfidenceOut
@@ -432,7 +489,7 @@ def _fit_page(read, render, max_chars: int):
         budget = max(200, budget - over - 20)
 
 
-def _search_text(results, query: str, name: str, max_chars: int, output):
+def _search_text(results, query: str, name: str, max_chars: int, output, span: bool = False):
     def shape(data):  # what is sent: the output schema's dump, compacted; measured by render_search
         structured = output.model_validate(data).model_dump(mode="json")
         structured["results"] = [answers.compact(h) for h in structured["results"]]
@@ -447,7 +504,7 @@ def _search_text(results, query: str, name: str, max_chars: int, output):
                 d.pop("also_in", None)
         return structured
 
-    text, structured = answers.render_search(results, query, name, max_chars, shape=shape)
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span)
     return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
                           structured_content=structured)
 
@@ -469,12 +526,14 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         min_similarity_score: _MinSim = None,
         min_fused_score: _MinFused = None,
         max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
+        span: Annotated[bool, Field(description="Return each hit's best-matching sentence alone (cited to the "
+                                                "deepest section holding it) instead of a passage of its chunk")] = False,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
         results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
                                   section=section, min_similarity_score=min_similarity_score,
                                   min_fused_score=min_fused_score)
-        return _search_text(results, query, name, max_chars, SearchOutput)
+        return _search_text(results, query, name, max_chars, SearchOutput, span=span)
 
     async def get_section(
         document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown in search results "
@@ -497,6 +556,18 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         text, data = await tools.run(tool, ctx, read_page)
         return _text_result(text, SectionOutput.model_validate(data))
 
+    async def cited_by(
+        document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown "
+                                       "in search results ('Source:'), or its file name or stem")],
+        section_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Section id or "
+                                         "citation, as get_section takes it ('article-17', 'Article 17', '4.2')")],
+        limit: Annotated[int, Field(ge=1, le=200, description="Citing sections per page")] = 20,
+        cursor: _Cursor = None,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, CitedByOutput]:
+        page = await tools.run(tool, ctx, tool.cited_by, document, section_id, limit=limit, cursor=cursor)
+        return _text_result(page.format(), CitedByOutput.model_validate(page.to_dict()))
+
     async def get_neighbours(
         chunk_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="A chunk id from search results ('Chunk:', 'id')")],
         before: Annotated[int, Field(ge=0, le=20, description="Chunks before it to include")] = 1,
@@ -517,7 +588,9 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         found = await tools.run(tool, ctx, tool.get_definition, term, document)
         if not found:
             where = f" in {short(document)}" if document else ""
-            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'")
+            near = await anyio.to_thread.run_sync(tool.similar_terms, term, document)
+            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'"
+                            + (f"; similar: {', '.join(short(x) for x in near)}" if near else ""))
         hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id,
                               scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
                               **page_fields(d)) for d in found]
@@ -555,6 +628,12 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                     description=_describe(cfg, "Returns how the documents define a term: one entry per document "
                                                "and scope, each saying where it applies (a definition 'In this "
                                                "title' governs that title only)."))
+    server.add_tool(cited_by, name=f"{name}_cited_by", title=f"What cites a section of {name}",
+                    annotations=_READ_ONLY,
+                    description=_describe(cfg, "Lists the sections that cite a section (or a part of it), in its "
+                                               "own document and in the tool's other documents, with the "
+                                               "references as written ('Articles 12 to 22' cites Article 17), "
+                                               "in pages with a cursor."))
     _add_list_documents(server, tools, tool)
 
 
@@ -718,15 +797,30 @@ def _quiet_libraries() -> None:
 
 
 def preload(toolset: Toolset) -> None:
-    """Ingest, before serving, every tool configured with ``defer_loading: false``; progress goes to the log."""
+    """Before serving, open every tool's index and ingest what is missing or stale, with plain
+    progress lines on stderr (:class:`~docstrata.progress.ProgressLines`): a client's first call
+    then answers at once instead of waiting, with nothing to show, on an ingest (``defer_loading``
+    makes no difference here). An index that is current costs a scan of file sizes and times. A
+    tool that cannot be opened (its source is missing) is logged and left to report its error on
+    each call."""
+    from .errors import DocstrataError
+    from .followup import with_config
+    from .progress import ProgressLines
+
     for tool in toolset:
-        if tool.cfg.defer_loading:
+        lines = ProgressLines(tool.name)
+        try:
+            report = tool.ensure_ready(progress=lines)
+        except DocstrataError as e:
+            log.warning("tool '%s' is not ready: %s", tool.name, str(e).splitlines()[0][:300])
             continue
-        log.info("loading tool '%s' before serving (defer_loading: false)", tool.name)  # expected: not a warning
-        report = tool.ensure_ready(progress=lambda i, n, d, t=tool.name: log.info("%s: %d/%d %s", t, i, n, d))
-        if report is not None and report.skipped:
+        if report is not None and (lines.lines or report.removed or report.skipped):
+            print(f"{tool.name}: indexed {report.files_total} file(s), {report.chunks_total} chunk(s) in the index, "
+                  f"{report.elapsed_s:.1f} s", file=sys.stderr, flush=True)
+        if report is not None and report.skipped:  # the server's log (stderr): commands it names carry -c
+            config = getattr(tool.cfg, "_config_file", "") or "agent.yaml"
             log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),
-                        "; ".join(f"{s.path}: {s.reason}" for s in report.skipped[:5]))
+                        "; ".join(f"{s.path}: {with_config(s.reason, config)}" for s in report.skipped[:5]))
 
 
 class BearerTokenMiddleware:
@@ -870,7 +964,7 @@ async def _serve_http(server: MCPServer, host: str, port: int, token: str | None
                       allowed_hosts: list[str] | None = None) -> None:
     import uvicorn
 
-    app = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
+    app: Any = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
     if token:
         app = BearerTokenMiddleware(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
@@ -902,6 +996,9 @@ def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", p
         log.warning("--token-env applies to the http transport only; ignored for stdio")
     if transport != "stdio":
         check_http_exposure(host, token, insecure_no_token)
+        from .ports import check_port_free
+
+        check_port_free(host, port)  # before the index is opened and the model loaded
     with stdout_to_stderr():
         config: AgentConfig = load_config(config_path)
         toolset = Toolset(config)

@@ -14,7 +14,10 @@ import hashlib
 import re
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .convert.document import Block
 
 from .escaping import one_line
 
@@ -68,11 +71,11 @@ class Document:
     ``title`` the document title (first heading, PDF metadata, or the file stem).
     What the source markup says and the Markdown cannot: ``marked_definitions`` (terms the
     markup marks as defined) and ``anchors`` (element id → text of the heading it names, for
-    in-page links ``[text](#id)``); both empty for formats without such markup. ``list_items``
-    says whether Markdown ordered-list items may become sections: ``False`` for HTML whose lists
-    the browser numbers (its sections are its headings; its ``<ol>`` steps are body text).
-    ``heading_levels`` says the Markdown heading levels are the source markup's nesting (legislation
-    XML): the parser nests headings by level alone, not by container ranks (Title > Division).
+    in-page links ``[text](#id)``); both empty for formats without such markup. ``blocks``: the
+    converter's cut of ``markdown`` into typed blocks (:class:`docstrata.convert.document.Block`:
+    headings with the level and number the source states, paragraphs, list items, tables, code),
+    offsets into ``markdown``; empty for a Document built by hand from Markdown. What the structure
+    stage reads from them is derived, never a flag: :attr:`list_items` and :attr:`heading_levels`.
     Paged sources (PDF pages, PPTX slides; ``page_unit`` says which) keep their page boundaries
     beside the text, never in it (no marker pollutes chunks, BM25 or embeddings):
     ``page_offsets[i]`` is the character offset in ``markdown`` where physical page ``i`` (0-based)
@@ -89,11 +92,28 @@ class Document:
     warnings: list[str] = field(default_factory=list)
     marked_definitions: list[MarkedDefinition] = field(default_factory=list)
     anchors: dict[str, str] = field(default_factory=dict)
-    list_items: bool = True  # Markdown ordered-list items may be sections (False: HTML whose lists are generated)
-    heading_levels: bool = False  # heading levels are the markup's nesting (True: legislation XML)
+    blocks: list[Block] = field(default_factory=list)  # the converter's typed blocks (convert/document.py)
     page_offsets: list[int] = field(default_factory=list)  # page i (0-based, physical) starts at this offset
     page_labels: list[str] = field(default_factory=list)  # printed label of each page (PDF /PageLabels), if any
     page_unit: str = ""  # "page" (PDF) or "slide" (PPTX); "" for an unpaged source
+
+    @property
+    def list_items(self) -> bool:
+        """Whether Markdown ordered-list items may become sections: ``False`` when the source's
+        markup states its lists without numbers of their own (HTML ``<ol>``, counted by the
+        browser: its sections are its headings, its steps body text)."""
+        from .convert.document import lists_are_numbered
+
+        return lists_are_numbered(self.blocks)
+
+    @property
+    def heading_levels(self) -> bool:
+        """Whether the source states its headings' nesting and numbers (legislation XML,
+        gesetze-im-internet, kramdown-rfc): sections are then built from its heading blocks, nested
+        by their stated level, not re-detected from the Markdown."""
+        from .convert.document import states_structure
+
+        return states_structure(self.blocks)
 
 
 @dataclass
@@ -307,7 +327,7 @@ class Chunk(Paged):
 
     ``chunk_id`` is ``"{doc_key}#{ordinal}"``. ``content`` is the text shown to users;
     ``context`` the structural or LLM-written context; ``contextualized_content`` =
-    ``context + "\\n\\n" + content`` is what BM25 and the embedder see (DESIGN §6).
+    ``context + "\\n\\n" + content`` is what BM25 and the embedder see (docs/architecture.md).
     ``token_count`` counts ``content`` with the embedding model's tokenizer.
     ``definitions`` lists terms defined in this chunk; ``cross_references`` the references
     it makes; ``aliases`` the exact-match keys of its section (first chunk of a section only
@@ -338,13 +358,17 @@ class Chunk(Paged):
 
     @property
     def contextualized_content(self) -> str:
+        """The text the keyword and dense indices read: the situating ``context``, a blank line, the
+        content (the content alone without a context)."""
         return f"{self.context}\n\n{self.content}" if self.context else self.content
 
     @property
     def content_sha256(self) -> str:
+        """SHA-256 (hex) of ``content``, the change check of an ingest."""
         return sha256_text(self.content)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values, plus ``contextualized_content``; :meth:`from_dict` reads it back."""
         d = self._as_dict()
         d["contextualized_content"] = self.contextualized_content
         return d
@@ -365,6 +389,7 @@ class Chunk(Paged):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Chunk":
+        """A :class:`Chunk` from :meth:`to_dict`'s output (``contextualized_content`` is derived, so ignored)."""
         d = dict(d)
         d.pop("contextualized_content", None)
         d["cross_references"] = [CrossReference(**x) for x in d.get("cross_references", [])]
@@ -399,7 +424,7 @@ class Record:
     path relative to the source root; ``line`` its 1-based line (CSV/JSONL) or index (JSON).
     With ``document_field`` set: ``document`` is that field's value (records sharing it, one
     after another, are the chunks of one document), and ``document_title`` / ``parent_chain``
-    the structure recovered from that document (DESIGN §6), which feed the record's context.
+    the structure recovered from that document (docs/architecture.md), which feed the record's context.
     """
 
     id: str
@@ -412,7 +437,7 @@ class Record:
     parent_chain: list[str] = field(default_factory=list)
 
 
-# Scores, as every result reports them (DESIGN §7; README "Scores"):
+# Scores, as every result reports them (docs/architecture.md; README "Scores"):
 SCORE_DOC = {
     "score": "the score the list is ordered by; never increases down a list (the rerank score when a reranker "
              "ran, else fused_score)",
@@ -432,6 +457,23 @@ def reference_line(x: dict) -> str:
     if x.get("enclosing"):
         line += f" (the section holding {one_line(x['target'].rsplit('/', 1)[-1])}, no section of its own)"
     return line
+
+
+def reference_lines(refs: list[dict]) -> list[str]:
+    """Followed cross-references as shown, one line per reference as written: the members of a
+    list or range go on one line (``Articles 16, 17 and 18 → doc.md § article-16, article-17,
+    article-18``), never the whole text once per member; otherwise :func:`reference_line`."""
+    groups: list[list[dict]] = []
+    for x in refs:
+        if groups and groups[-1][0]["text"] == x["text"] and groups[-1][0]["target_document"] == x["target_document"] \
+                and not x.get("enclosing") and not groups[-1][0].get("enclosing"):
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    return [reference_line(g[0]) if len(g) == 1 else
+            f"{g[0]['text']} → {g[0]['target_document']} § "
+            + ", ".join(dict.fromkeys(x["target_section_id"] for x in g))
+            for g in groups]
 
 
 def score_line(score: float, fused: float | None, pinned: bool, similarity: float | None, flags: list[str]) -> str:
@@ -538,7 +580,7 @@ class SearchResult(Paged):
     """One document search hit with its citation.
 
     Scores (see :data:`SCORE_DOC`): ``score`` orders the list (never increases down it);
-    ``fused_score`` is the weighted RRF score (DESIGN §7), a ``pinned`` hit's own (its ``score``
+    ``fused_score`` is the weighted RRF score (docs/architecture.md), a ``pinned`` hit's own (its ``score``
     is lifted to the next hit's, and shown as pinned); ``semantic_score`` the cosine similarity of query and hit; ``keyword_score`` the
     BM25 score; ``*_rank`` the 1-based rank in that modality (``None`` = not retrieved by it).
     ``exact_match`` is true when the exact index matched (a named section, a defined term or a
@@ -557,6 +599,13 @@ class SearchResult(Paged):
     answers show that span with the lead-in of its enclosing items, the rest of the chunk left out
     (``content`` stays the whole chunk); its ``definitions_context`` and ``cross_references`` are
     those of the item and its lead-in. ``pinpoint_start`` is ``pinpoint.start``.
+    Without a pinpoint, ``passage`` is the sentence of ``content`` that matches the query best
+    (:func:`~docstrata.passage.locate_passage`): ``{"section_id", "start", "end"}``, characters of
+    ``content`` stripped (as answers and ``*_get_neighbours`` show it); ``section_id`` is then the
+    deepest section holding it (``2.2`` inside the chunk of 2).
+    ``cited_by`` lists the first few sections that cite ``section_id`` (or a part of it), each
+    ``{"document", "section_id", "references"}`` (the reference texts as written there), and
+    ``cited_by_total`` how many do in all (:mod:`docstrata.citers`; ``*_cited_by`` pages through them).
     ``page_start`` … ``physical_page_end``: the pages of a paged source the
     chunk stands on (:class:`PageSpan`), ``None`` otherwise; :attr:`pages` cites them ("pp. 12–13").
     """
@@ -584,6 +633,9 @@ class SearchResult(Paged):
     truncated: bool = False
     content_chars: int = 0
     pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
+    passage: dict[str, Any] | None = None  # the best-matching sentence: {section_id, start, end} in content
+    cited_by: list[dict[str, Any]] = field(default_factory=list)  # the first sections citing section_id
+    cited_by_total: int | None = None  # how many sections cite section_id (None: none, or not looked up)
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -593,10 +645,12 @@ class SearchResult(Paged):
 
     @property
     def id(self) -> str:
+        """The chunk id (``doc_key#ordinal``), the id the other tools take."""
         return self.chunk_id
 
     @property
     def location(self) -> str:
+        """The section path as one line, outermost first: ``"Part II > 4. Fees > 4.2 Late payment"``."""
         return " > ".join(self.parent_chain)
 
     @property
@@ -605,6 +659,7 @@ class SearchResult(Paged):
         return self.pinpoint.start if self.pinpoint is not None else None
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values, plus ``id`` and ``location``."""
         d = self._as_dict()
         d["id"] = self.chunk_id
         d["location"] = self.location
@@ -637,8 +692,11 @@ class SearchResult(Paged):
             lines += ["", "Defined terms used (see Definitions below): " + ", ".join(map(one_line, self.definitions_context))]
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
-            lines += ["", "References: " + "; ".join(
-                reference_line(x) for x in followed[:8])]
+            lines += ["", "References: " + "; ".join(reference_lines(followed[:8]))]
+        if self.cited_by_total:
+            lines += ["", f"Cited by ({self.cited_by_total}): " + "; ".join(
+                f"{c['document']} § {c['section_id']} ({', '.join(c['references'][:2])})" for c in self.cited_by)
+                + (" …" if self.cited_by_total > len(self.cited_by) else "")]
         return "\n".join(lines)
 
 
@@ -675,18 +733,23 @@ class RecordResult:
 
     @property
     def source_path(self) -> str:
+        """The records file the record was read from (the name hierarchical results use)."""
         return self.source_file
 
     @property
     def chunk_id(self) -> str:
+        """The record id (the name hierarchical results use)."""
         return self.id
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values, plus ``source_path``."""
         d = asdict(self)
         d["source_path"] = self.source_file
         return d
 
     def format(self) -> str:
+        """Human/agent-readable text: the score line (when searched), id, source file, content and
+        metadata fields."""
         lines = []
         if self.score is not None:
             flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
@@ -730,6 +793,7 @@ class Confidence:
     unresolved: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values."""
         return asdict(self)
 
 
@@ -780,6 +844,7 @@ class SectionPage(Paged):
 
     @property
     def truncated(self) -> bool:
+        """Whether this page is part of a longer section: a next page exists or this one starts past 0."""
         return self.next_cursor is not None or self.offset > 0
 
     def __iter__(self):
@@ -792,12 +857,15 @@ class SectionPage(Paged):
         return self.chunks[i]
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field but the chunks as JSON-ready values, plus ``truncated``."""
         d = self._as_dict()
         d.pop("chunks")
         d["truncated"] = self.truncated
         return d
 
     def format(self, cursor_hint: str = "") -> str:
+        """Human/agent-readable text: source, location, section, the character range when paged, the
+        text; ``cursor_hint`` says how to ask for the next page."""
         head = [f"Source: {one_line(self.document)}" + (f", {self.pages}" if self.pages else ""),
                 f"Location: {one_line(self.location)}", f"Section: {one_line(self.section_id or '(whole document)')}"]
         end = self.offset + len(self.content)
@@ -833,14 +901,17 @@ class DocumentEntry:
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "DocumentEntry":
+        """A :class:`DocumentEntry` from :meth:`to_dict`'s output; unknown keys (a newer index's) are ignored."""
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in d.items() if k in known})
 
     def format(self) -> str:
+        """Human/agent-readable text: document key, title, type, language, size and ingest time."""
         lines = [f"Document: {one_line(self.doc_key)}", f"Title: {one_line(self.title)}"]
         facts = [f"type {one_line(self.file_type)}" if self.file_type else "",
                  f"language {one_line(self.language)}" if self.language else "",
@@ -896,7 +967,9 @@ class IngestReport:
 
     @property
     def failed(self) -> bool:
+        """Whether any file was skipped (``skipped`` names each with its reason)."""
         return bool(self.skipped)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready values."""
         return asdict(self)

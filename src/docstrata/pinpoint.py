@@ -53,8 +53,10 @@ def item_starts(chunk: Chunk) -> dict[str, int]:
     order), so "17(3)(b)" is the "b." of paragraph 3, never the first "b." of the chunk (an item
     whose parent is not held, as in a chunk that continues a paragraph, after the last found). Another
     section the chunk holds (``article-18`` after the end of ``article-17``) starts at the next
-    Markdown heading that carries its number. An item whose parent was not found, or whose label
-    is not found, is left out: callers fall back to the nearest ancestor that was found."""
+    Markdown heading that carries its number, or, for a dotted number under one found (``2.2``
+    under ``2``), at the next list label of its last number (``    2. Suspension.``). An item whose
+    parent was not found, or whose label is not found, is left out: callers fall back to the
+    nearest ancestor that was found."""
     held = list(chunk.metadata.get("sections", ()))
     content = chunk.content
     starts: dict[str, int] = {chunk.section_id: 0}
@@ -74,6 +76,10 @@ def item_starts(chunk: Chunk) -> dict[str, int]:
             continue  # a heading-only ancestor carried into the chunk, above its own heading
         else:
             found = heading_of(content, h, pos + 1)
+            head, dot, last = h.rpartition(".")
+            if found is None and dot and head in starts and last.isdigit():
+                # a numbered list item, not a heading: "2.2" written "    2. Suspension." under section 2
+                found = label_at(content, last, max(pos, starts[head]) + 1)
         if found is not None:
             starts[h] = pos = found
     return starts
@@ -99,6 +105,18 @@ def item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
         m = _HEADING_LINE.search(chunk.content, start + 1)
         end = m.start() if m else end
     return start, end
+
+
+def section_at(chunk: Chunk, pos: int) -> str:
+    """The deepest section of ``chunk`` whose text holds character ``pos`` of its content: of the
+    sections the chunk holds that can be found exactly (:func:`item_starts`), the one starting
+    last at or before ``pos`` (a sub-item starts after its parent, so the last start is the
+    deepest); the chunk's own section when none is found before ``pos``."""
+    best, at = chunk.section_id, -1
+    for sid, start in item_starts(chunk).items():
+        if at < start <= pos or (start == at and len(sid) > len(best)):
+            best, at = sid, start
+    return best
 
 
 def certain_item(chunk: Chunk, sid: str) -> tuple[str, tuple[int, int] | None]:

@@ -28,6 +28,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import urldefrag
 
 from .errors import ConfigError, ProviderError
@@ -128,6 +129,7 @@ class Reranker:
 
     def __init__(self, model, base_dir: str | Path = ".", timeout: float = 30.0):
         self.model = model
+        self._backend: Any  # an LLM, HTTP or cross-encoder backend: each has ``score(query, passages)``
         if not isinstance(model, str):  # an LLM provider config
             from .rerank_llm import LLMRerankBackend
 

@@ -103,6 +103,8 @@ class LLMRerankBackend:
         return order
 
     def score(self, query: str, passages: Sequence[str]) -> list[float | None]:
+        """One score per passage from the LLM's ranking: 1 for the first, falling by 1/n a place;
+        all ``None`` when the LLM could not be asked (results keep their fused order)."""
         order = self.ranking(query, passages)
         if order is None:
             return [None] * len(passages)

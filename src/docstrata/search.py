@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import QueryError  # defined in the error tree; importable from here as before
 from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
                      max_fused_score, weighted_rrf)
 from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_other_words,
@@ -54,10 +55,6 @@ from .index.keyword import QUERY_STOPWORDS
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
 from .telemetry import is_recording, query_attributes, span
-
-
-class QueryError(ValueError):
-    """An unusable query or search argument (empty query, top_k out of range, unknown mode)."""
 
 
 MODES = ("hybrid", "semantic", "keyword", "exact")
@@ -118,7 +115,8 @@ class Citation:
 class SearchRun:
     """What :func:`run_search` found: ``hits`` best first; ``content_words`` false for a query of
     stopwords only; ``embedded`` whether the query was embedded (similarities are known);
-    ``dropped`` how many candidates a threshold removed; ``citations`` the sections each of the
+    ``dropped`` how many candidates a threshold removed (``dropped_by``: per threshold, the count
+    and the best score it removed); ``citations`` the sections each of the
     query's citations names (:class:`Citation`, for :func:`assess_confidence`)."""
 
     hits: list[RankedHit]
@@ -126,6 +124,9 @@ class SearchRun:
     embedded: bool = False
     dropped: int = 0
     citations: list[Citation] = field(default_factory=list)  # what the query's section citations name
+    # per threshold ("min_similarity_score", "min_fused_score"): how many candidates it removed and the best
+    # score among them (None when no dropped candidate's cosine was computed)
+    dropped_by: dict[str, tuple[int, float | None]] = field(default_factory=dict)
     other_words: bool = True  # the query has words besides its citations and filler
     notices: list[str] = field(default_factory=list)  # what the agent must be told (a semantic leg missing vectors)
     vectors_lost: bool = False  # documents without vectors were found: the tool's next call ingests again
@@ -164,6 +165,8 @@ class QueryAnalysis:
 
 
 def analyze_query(query: str) -> QueryAnalysis:
+    """What the exact leg reads from ``query``, computed once per search: section, term and
+    document keys, quoted phrases, identifiers, value key, whether it names a section, other words."""
     return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
                          query_identifiers(query), value_key(query), query_names_section(query),
                          query_document_keys(query), query_other_words(query))
@@ -312,7 +315,8 @@ def _cited_sections(store, ids: list[str], key: str) -> list[CitedSection]:
 
 
 def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None = None,
-                  citations: list[Citation] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
+                  citations: list[Citation] | None = None,
+                  named: list[str] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
 
@@ -326,7 +330,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None 
     are that section alone (``in:`` keys, :func:`~docstrata.index.exact.qualified_alias_keys`).
     When ``citations`` is a list, one :class:`Citation` per citation the query makes is appended:
     the sections it names (those pinned, when the query is essentially the citation), for
-    :func:`assess_confidence`."""
+    :func:`assess_confidence`. When ``named`` is a list, the chunks starting each named section
+    (the citation's first, most specific, found) are appended to it."""
     ranked: list[str] = []
     pinned: set[str] = set()
     # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
@@ -371,6 +376,8 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None 
                     if citations is not None:
                         citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, chosen, key)))
                 ranked += hits
+                if named is not None:
+                    named += found.get(key, [])[:1] or hits[:1]
                 break
         else:
             if citations is not None:
@@ -455,7 +462,7 @@ _LEGS = None  # (pid, pool): the threads the semantic leg runs on (created at th
 _LEGS_LOCK = threading.Lock()
 
 
-_LOAD = [0.0, True]  # (monotonic time of the last look, a core was free)
+_LOAD: list = [0.0, True]  # (monotonic time of the last look, a core was free)
 
 
 def _core_free() -> bool:
@@ -564,7 +571,15 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             if semantic and has_content_words(query) else None
         with span("exact_match") as s:
             citations: list[Citation] = []
-            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations)
+            named: list[str] = []
+            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations, named)
+            if named and qa.other_words and weights["keyword"] > 0:
+                # a provision the query names, asked about in other words ("fined for infringing
+                # Article 17"): the passages citing it, ranked by those words (Article 83(5))
+                from .citers import citer_ranking
+
+                rankings["citing"] = citer_ranking(store, named, qa.other_words, depth, flt)
+                weights["citing"] = weights["keyword"]
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
         if not rankings["exact"] and not has_content_words(query):
@@ -590,15 +605,24 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             fused = pin_first(weighted_rrf(rankings, weights, k=settings.rrf_k), pinned, rankings["exact"])
             cosine = dict(rankings.get("semantic", []))
             before = len(fused)
+            dropped_by: dict[str, tuple[int, float | None]] = {}
             if min_fused is not None:
+                out = [h.score for h in fused if h.chunk_id not in pinned and h.score < min_fused]
                 fused = [h for h in fused if h.chunk_id in pinned or h.score >= min_fused]
+                if out:
+                    dropped_by["min_fused_score"] = (len(out), max(out))
             if min_sim is not None:
                 dense = rankings["semantic"]
                 missing = [h.chunk_id for h in fused if h.chunk_id not in cosine]
                 # A chunk outside a full dense list scores at most its last cosine: compute only when that passes.
                 if missing and (len(dense) < depth or dense[-1][1] >= min_sim):
                     cosine.update(similarities(store, vec, missing, flt))
+                out = [cosine.get(h.chunk_id, -2.0) for h in fused
+                       if h.chunk_id not in pinned and cosine.get(h.chunk_id, -2.0) < min_sim]
                 fused = [h for h in fused if h.chunk_id in pinned or cosine.get(h.chunk_id, -2.0) >= min_sim]
+                if out:
+                    best = max(out)
+                    dropped_by["min_similarity_score"] = (len(out), best if best > -2.0 else None)
             dropped = before - len(fused)
             candidates, fused = fused, fused[:top_k]
             timing.search_s += time.perf_counter() - t
@@ -619,7 +643,7 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))
     gap = store.semantic_gap() if semantic and hasattr(store, "semantic_gap") else ""
-    return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations,
+    return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations, dropped_by=dropped_by,
                      other_words=bool(qa.other_words), notices=[gap] if gap else [],
                      vectors_lost=bool(gap) and not getattr(store, "read_only", False))
 

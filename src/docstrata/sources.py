@@ -143,6 +143,7 @@ class ChangeSet:
 
     @property
     def to_process(self) -> list[SourceFile]:
+        """The files to convert and index: the added, then the changed."""
         return self.added + self.changed
 
 

@@ -21,22 +21,25 @@ from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreTool
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
 from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, clear_unfinished, failed_files, ignored_notice,
-                             is_write_failure, mark_unfinished, skip_unfinished,
-                             progress_note)
+                             is_write_failure, mark_unfinished, skip_unfinished)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .pinpoint import certain_item, locate_pinpoint
+from .progress import IngestProgress, reporting_pages
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
 from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
+from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
+from .thresholds import search_notices
 
 log = logging.getLogger("docstrata")
 
-# Called as progress(done, total, description) while ingesting.
-ProgressFn = Callable[[int, int, str], None]
+# Called as progress(done, total, description) while ingesting; done counts files, fractional while
+# a file's chunks embed (progress.IngestProgress).
+ProgressFn = Callable[[float, int, str], None]
 
 _EMBED_BATCH = 64
 _RANGE_OPS = {"gt", "gte", "lt", "lte"}
@@ -204,8 +207,9 @@ class _BaseTool:
     def _save_settings(self) -> None:
         self.store.set_meta("index_settings", json.dumps(self._index_settings(), sort_keys=True))
 
-    def _embed(self, items: list[tuple[str, str]], report: IngestReport):
-        """Vectors for (context, content) pairs, from the cache where possible."""
+    def _embed(self, items: list[tuple[str, str]], report: IngestReport, on_chunks=None):
+        """Vectors for (context, content) pairs, from the cache where possible; ``on_chunks(done,
+        total)`` after each batch (cached pairs count as done at once)."""
         model_id = self.embedder.model_id
         keys = [sha256_text(f"{ctx}\n\n{content}") for ctx, content in items]
         cached = self.store.cached_vectors(model_id, list(dict.fromkeys(keys)))
@@ -220,6 +224,8 @@ class _BaseTool:
             self.store.cache_vectors(model_id, batch)
             fresh.update(batch)
             report.embedded += len(batch)
+            if on_chunks:
+                on_chunks(len(items) - len(missing) + min(start + _EMBED_BATCH, len(missing)), len(items))
         return [cached.get(k) if k in cached else fresh[k] for k in keys]
 
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
@@ -512,7 +518,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "contextual_embeddings": c.contextual_embeddings,
                 "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 7, "analysis": ANALYSIS_VERSION,
+                "extract_cross_references": c.extract_cross_references, "pipeline": 8, "analysis": ANALYSIS_VERSION,
                 **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
 
     @property
@@ -522,6 +528,8 @@ class HierarchicalDocumentTool(_BaseTool):
 
     @property
     def contextualizer(self):
+        """The tool's contextualizer, made on first use from its config (an LLM one caches its
+        contexts beside an embedded index)."""
         if self._contextualizer is None:
             from .context import make_contextualizer
 
@@ -572,14 +580,15 @@ class HierarchicalDocumentTool(_BaseTool):
                     todo.append(sf)
             todo, unfinished = skip_unfinished(store, todo, getattr(self, "_implicit", False))
             report.skipped += unfinished
+            tracker = IngestProgress(progress, len(todo)) if progress else None
+            self._on_pages = tracker.pages if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
-            t_start = time.perf_counter()
             for i, sf in enumerate(todo):
                 mark_unfinished(store, sf)
-                if progress:
-                    progress(i, len(todo), progress_note(sf.doc_key, i, len(todo), report.chunks, t_start))
+                if tracker:
+                    tracker.file(i, sf.doc_key, report.chunks)
                 try:
-                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i))
+                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
                 except ConversionError as e:
                     report.skipped.append(SkippedFile(sf.doc_key, e.reason))
                     failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
@@ -596,6 +605,7 @@ class HierarchicalDocumentTool(_BaseTool):
                     report.updated += 1
                 report.chunks += n_chunks
                 report.definitions += n_defs
+            self._on_pages = None
             if progress:
                 progress(len(todo), len(todo), "done")
             with span("store"):
@@ -608,7 +618,8 @@ class HierarchicalDocumentTool(_BaseTool):
                 store.set_meta("failed_files", failed_json)
             report.chunks_total = store.count()
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
-                report.warnings += self._definition_conflicts({sf.doc_key for sf in todo})
+                from .index.exact import term_key
+                report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
                 root.set_attribute("ingest.file_count", len(todo))
@@ -632,7 +643,9 @@ class HierarchicalDocumentTool(_BaseTool):
         if self._holodeck_units:
             count_tokens = holodeck_tokens
         check_file(sf.doc_key, sf.path, sf.state.size, limits)
-        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s):
+        on_pages = getattr(self, "_on_pages", None)
+        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s), \
+                reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))):
             doc = self._convert(sf)
             check_text(sf.doc_key, doc.markdown, limits)
             tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
@@ -665,7 +678,8 @@ class HierarchicalDocumentTool(_BaseTool):
         return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
                         warnings=warnings)
 
-    def _ingest_file(self, sf, report: IngestReport, parsed=None) -> tuple[int, int]:
+    def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
+        from .citers import citation_keys
         from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
         from .store import StoredChunk
 
@@ -685,7 +699,7 @@ class HierarchicalDocumentTool(_BaseTool):
                         "cache_hits", "failures", "estimated_cost_usd"):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
-        vectors = self._embed([(c.context, c.content) for c in chunks], report)
+        vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
         defined_in: dict[tuple[str, str | None], str] = {}  # (term, defining section) → first chunk stating it
         for c in chunks:
             for term in c.definitions:
@@ -705,6 +719,9 @@ class HierarchicalDocumentTool(_BaseTool):
                 ancestors.append(node.parent_id)
                 node = by_id.get(node.parent_id)
             c.metadata["ancestors"] = ancestors
+        from .docinfo import tag_language
+
+        tag_language(chunks, doc.markdown)  # keyword text stemmed and stop-listed in the document's language
         # references naming another document: resolve against the documents indexed so far (search retries)
         external = [c for c in chunks if any(x.document for x in c.cross_references)]
         resolved = resolve_cross_references(self.store, external) if external else {}
@@ -721,6 +738,7 @@ class HierarchicalDocumentTool(_BaseTool):
                     keys.append((key, j))
                 keys += [(key, 2) for key in qualified_alias_keys(alias)]  # "Section 3" of Chapter III, of IV…
             keys += [(term_key(t), 1) for t in c.definitions]
+            keys += [(k, 3) for k in citation_keys(c)]  # "cited by": the sections it cites, read backwards
             stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
@@ -732,25 +750,6 @@ class HierarchicalDocumentTool(_BaseTool):
         report.warnings += [f"{sf.doc_key}: {w}" for w in entry.warnings if w not in doc.warnings]
         write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
-
-    def _definition_conflicts(self, docs: set[str] | None = None) -> list[str]:
-        """A warning per term that several documents define differently for the whole document;
-        with ``docs``, only the terms one of those documents defines (those just ingested). A
-        definition scoped to a part of its document (``In this title``) conflicts with none: each
-        passage gets the one in scope there."""
-        from .index.exact import term_key
-
-        by_term: dict[str, dict[str, str]] = {}
-        for d in self.store.definitions():
-            if d.scope is not None:
-                continue
-            by_term.setdefault(term_key(d.term), {}).setdefault(d.doc_key, " ".join(d.definition.split()))
-        out = []
-        for key, per_doc in by_term.items():
-            if len(set(per_doc.values())) > 1 and (docs is None or docs & per_doc.keys()):
-                docs = ", ".join(sorted(per_doc))
-                out.append(f"term '{key.removeprefix('term:')}' is defined differently in: {docs} (kept separate)")
-        return out
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
@@ -791,6 +790,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
         from .index.exact import query_section_keys
+        from .passage import cite_passage
 
         named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
         results = []
@@ -821,6 +821,11 @@ class HierarchicalDocumentTool(_BaseTool):
                 results[-1].cross_references = [x for x in results[-1].cross_references
                                                 if x.get("text") and x["text"] in cited]
                 results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
+            else:  # cite the deepest section holding the best-matching sentence
+                cite_passage(results[-1], c, query)
+        from .citers import attach_cited_by
+
+        attach_cited_by(self.store, results)
         if self.reranker is not None:
             results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
             shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
@@ -831,14 +836,14 @@ class HierarchicalDocumentTool(_BaseTool):
                                                               == d.definition and r.source_path == key[0]
                                                               for r in results)}
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = list(run.notices)
-        if run.dropped:
-            notices.append(f"{run.dropped} candidate(s) below the score threshold were left out")
+        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+                                                      is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
                              self._with_pages(list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
+        """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
 
     def _with_pages(self, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
@@ -960,7 +965,26 @@ class HierarchicalDocumentTool(_BaseTool):
                            notice=notice, **page_range(in_page))
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
+        """:meth:`get_section` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_section, document, section_id, **kw)
+
+    def cited_by(self, document: str, section_id: str, *, limit: int = 20, cursor: str | None = None):
+        """One page of the sections that cite section ``section_id`` of ``document`` (or a part
+        of it), within the document and across the documents this tool holds, as a
+        :class:`~docstrata.citers.CitedByPage` (own document first; ``next_cursor`` reads on).
+        ``document`` and ``section_id`` are read as :meth:`get_section` reads them (``Article 17``).
+        Raises :class:`QueryError` for an unknown document or section, a ``limit`` outside 1–200
+        or a cursor issued for another section."""
+        from .citers import cited_by, citer_page
+
+        self.ensure_ready()
+        doc_key = self._resolve_document(document)
+        _, sid, notice = self._section_chunks(doc_key, section_id)
+        return citer_page(cited_by(self.store, doc_key, sid), doc_key, sid, limit, cursor, notice)
+
+    async def acited_by(self, document: str, section_id: str, **kw):
+        """Async twin of :meth:`cited_by` (runs it in a worker thread)."""
+        return await asyncio.to_thread(self.cited_by, document, section_id, **kw)
 
     def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
         """The chunk ``chunk_id`` with up to ``before`` chunks before it and ``after`` after it in
@@ -979,6 +1003,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return chunks[max(0, i - before): i + after + 1]
 
     async def aneighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+        """:meth:`neighbours` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.neighbours, chunk_id, before, after)
 
     def get_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
@@ -997,7 +1022,16 @@ class HierarchicalDocumentTool(_BaseTool):
                 return self._with_pages(found)
         return []
 
+    def similar_terms(self, term: str, document: str | None = None) -> list[str]:
+        """Defined terms close to ``term`` (:func:`~docstrata.term_lookup.similar_terms`), for a
+        :meth:`get_definition` that found nothing; within ``document`` when given."""
+        from .term_lookup import similar_terms
+
+        doc_key = self._resolve_document(document) if document else None
+        return similar_terms(term, [d.term for d in self.store.definitions(doc_key=doc_key)])
+
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
+        """:meth:`get_definition` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_definition, term, document)
 
 
@@ -1183,8 +1217,8 @@ class VectorstoreTool(_BaseTool):
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = run.notices + ([f"{run.dropped} candidate(s) below the score threshold were left out"]
-                                 if run.dropped else [])
+        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+                                                      is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     @staticmethod
@@ -1196,6 +1230,7 @@ class VectorstoreTool(_BaseTool):
                             fused_score=score if fused is None else fused, pinned=pinned)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
+        """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
 
     def _write_file_entry(self, doc_key: str, n_records: int, warnings: list[str]) -> None:
@@ -1236,6 +1271,7 @@ class VectorstoreTool(_BaseTool):
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:
+        """:meth:`get_record` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.get_record, record_id, **kw)
 
 
@@ -1268,6 +1304,7 @@ class Toolset:
         return len(self.tools)
 
     def close(self) -> None:
+        """Close every tool's store."""
         for t in self.tools.values():
             t.close()
 

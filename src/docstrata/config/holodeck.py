@@ -105,7 +105,9 @@ def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
     if not files:
         return []
     out: list[str] = []
-    stores = shared.get("vectorstores") if isinstance(shared.get("vectorstores"), dict) else {}
+    stores = shared.get("vectorstores")
+    if not isinstance(stores, dict):
+        stores = {}
     for i, tool in enumerate(data.get("tools") or []):
         if not isinstance(tool, dict) or tool.get("type") != "vectorstore" or not isinstance(tool.get("database"), str):
             continue

@@ -153,8 +153,15 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     dupes = {n for n, c in Counter(t.name for t in cfg.tools).items() if c > 1}
     if dupes:
         raise ConfigError(f"duplicate tool name(s): {', '.join(sorted(dupes))}", path="tools", file=file)
+    from ..thresholds import foreign_threshold_note
+
+    holodeck_file = any(k in HOLODECK_TOP_LEVEL for k in data)
     for t, i, origin in zip(cfg.tools, index_map, origins):
         t._yaml_index, t._provider_origin = i, origin
+        t._config_file = str(Path(file).resolve()) if file else ""
+        t._threshold_note = foreign_threshold_note(t, holodeck_file)
+        if t._threshold_note:
+            notices.append(t._threshold_note)
         register_secret(t.database.dsn)
         register_secret(t.database.url if t.database.url and "@" in t.database.url else None)
         if w := t.weight_warning():
@@ -212,6 +219,8 @@ def _validation_problems(errors: list[dict], index_map: list[int], from_env: dic
         if err["type"] == "missing" and path in suggested:
             continue
         msg = err["msg"]
+        if err["type"] == "missing":  # what to do, not only what is wrong
+            msg = _missing_field_message(tuple(err["loc"]), path)
         if path in from_env or any(p.startswith(path + ".") for p in from_env if path):
             msg = f"{msg} (value from ${{{from_env.get(path, '…')}}}, not shown)"
         elif "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
@@ -221,6 +230,33 @@ def _validation_problems(errors: list[dict], index_map: list[int], from_env: dic
             msg = f"{msg} (got {got if isinstance(got, (int, float, bool)) else short(got)})"
         out.append((path, msg.removeprefix("Value error, ")))
     return out
+
+
+def _missing_field_message(loc: tuple, path: str) -> str:
+    """``missing: add 'name: …' under tools[0].context_model (Model name)``: the field's own
+    description, found by walking the config models along pydantic's ``loc``."""
+    import typing
+
+    from pydantic import BaseModel
+
+    field_name = str(loc[-1])
+    models: list[type[BaseModel]] = [AgentConfig]
+    for part in loc[:-1]:
+        nxt: list[type[BaseModel]] = []
+        for m in models:  # the models that have this field lead on; a list index or a union tag keeps them
+            if isinstance(part, str) and part in getattr(m, "model_fields", {}):
+                stack = [m.model_fields[part].annotation]
+                while stack:
+                    t = stack.pop(0)
+                    if typing.get_origin(t) is None and isinstance(t, type) and issubclass(t, BaseModel):
+                        nxt.append(t)
+                    else:
+                        stack += [a for a in typing.get_args(t) if a is not type(None)]
+        models = nxt or models
+    desc = next((m.model_fields[field_name].description for m in models
+                 if field_name in getattr(m, "model_fields", {}) and m.model_fields[field_name].description), None)
+    parent = path.rsplit(".", 1)[0] if "." in path else "the top level"
+    return f"missing: add '{field_name}: …' under {parent}" + (f" ({desc})" if desc else "")
 
 
 def _path_order(path: str) -> tuple:

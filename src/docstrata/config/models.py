@@ -104,6 +104,14 @@ class LLMProviderConfig(_Strict):
     top_p: float | None = Field(default=None, ge=0.0, le=1.0, description="Nucleus sampling (LLM uses)")
     auth_provider: str | None = Field(default=None, description="HoloDeck's Anthropic auth method; not used")
 
+    @model_validator(mode="after")
+    def _azure_needs_endpoint(self) -> "LLMProviderConfig":
+        """Azure OpenAI has no default endpoint: said when the file is read, with the other errors."""
+        if self.provider == "azure_openai" and not self.base_url:
+            raise ValueError("provider 'azure_openai' needs 'endpoint': add endpoint: "
+                             "https://<resource>.openai.azure.com under it")
+        return self
+
 
 class ContextModelConfig(LLMProviderConfig):
     """An LLM that writes per-chunk contexts (Anthropic's contextual retrieval).
@@ -296,7 +304,7 @@ class _ToolBase(_Strict):
         "Where the index lives: a provider name (embedded, in-memory, chromadb, faiss), a postgresql:// DSN, "
         "or a mapping with provider and its settings"))
     defer_loading: bool = Field(default=True, description=(
-        "HoloDeck's lazy tool loading; docstrata ingests a tool on its first use either way"))
+        "HoloDeck's lazy tool loading; `docstrata serve` indexes every tool before accepting calls either way"))
     follow_symlinks: bool = Field(default=False, description=(
         "Follow symlinks that lead outside the source folder (off: they are reported and not read)"))
     limits: LimitsConfig = Field(default_factory=LimitsConfig, description=(
@@ -320,6 +328,9 @@ class _ToolBase(_Strict):
     # written, so errors met later (a missing key) name the YAML path the user wrote.
     _yaml_index: int = PrivateAttr(default=-1)
     _provider_origin: str = PrivateAttr(default="")
+    # the config file's absolute path; a HoloDeck threshold set for another model (thresholds.py)
+    _config_file: str = PrivateAttr(default="")
+    _threshold_note: str | None = PrivateAttr(default=None)
 
     @field_validator("source")
     @classmethod
@@ -462,6 +473,7 @@ class VectorstoreToolConfig(_ToolBase):
 
     @property
     def resolved_vector_fields(self) -> list[str]:
+        """The record fields to embed: ``vector_fields``, else ``[vector_field]``, else none."""
         v = self.vector_fields if self.vector_fields is not None else self.vector_field
         if v is None:
             return []
@@ -492,6 +504,8 @@ class AgentConfig(BaseModel):
     notices: list[str] = Field(default_factory=list)
 
     def tool(self, name: str) -> HierarchicalDocumentToolConfig | VectorstoreToolConfig:
+        """The configured tool named ``name``. Raises :class:`ConfigError` naming the configured tools
+        when there is none."""
         for t in self.tools:
             if t.name == name:
                 return t

@@ -1,7 +1,10 @@
 """File → Markdown: the ``convert`` stage.
 
 Entry point :func:`convert_file` takes a :class:`~docstrata.models.SourceFile` and returns a
-:class:`~docstrata.models.Document`; any file it cannot turn into text raises
+:class:`~docstrata.models.Document`. Every converter returns one
+:class:`~.document.ConvertedDocument` (the contract: Markdown text cut into typed blocks, headings
+stating level, number and provenance; ``docs/architecture.md``), which :func:`as_document` turns
+into the Document. Any file it cannot turn into text raises
 :class:`~docstrata.errors.ConversionError` with a human reason (never a traceback, never an
 absolute path).
 
@@ -10,7 +13,9 @@ Per format:
 * ``md`` / ``markdown`` / ``txt`` / ``text`` — passed through. Encoding detected (UTF-8 first,
   then charset-normalizer), BOM removed, NUL bytes or control characters reject the file as binary.
   Paginated plain text (form feeds, as in IETF RFCs) loses its running page headers/footers and
-  form feeds; pages are joined so that a paragraph split by a page break reads as one.
+  form feeds; pages are joined so that a paragraph split by a page break reads as one. Markdown
+  of a document family with a profile (kramdown-rfc: :mod:`docstrata.profiles`) is read by that
+  family's converter (``kramdown_rfc``: section numbers implied by heading levels, appendices).
 * ``html`` / ``htm`` — site chrome (nav, page header/footer, scripts, styles, cookie banners,
   skip links) removed with BeautifulSoup, then markitdown.
 * ``docx`` — markitdown (mammoth keeps Word heading styles); Word's ``Title`` style becomes a
@@ -24,10 +29,11 @@ Per format:
   numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
-* ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
+* ``xml`` — a document family with a profile (gesetze-im-internet ``<dokumente>``: ``gii_xml``) is
+  read by its converter; legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
   drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
-  ``<xref>``\ s printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked
+  ``<xref>`` elements printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked
   definitions (``xml2rfc``); any other XML is read as generic
   XML (``xml_generic``): element text as paragraphs, titled elements (``<section><title>``) as
   headings, with a warning naming its root — ingested, never refused, since tag semantics differ per
@@ -37,23 +43,31 @@ Modules: ``text`` (plain text, pagination, :func:`normalize_heading`), ``html``,
 (markitdown, DOCX heading numbers), ``pdf`` (entry and rendering) with ``pdf_layout`` (pdfminer
 lines), ``pdf_headings`` (outline and font-statistics heading recovery) and ``pdf_pages`` (page
 boundaries and printed page labels, kept beside the Markdown for :mod:`docstrata.pages`).
+Every format's text leaves :func:`convert_file` with ligatures and presentation forms as plain
+letters (``unicode_forms``: "Oﬃce" → "Office"), so the index and the answers hold the same words.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..errors import ConversionError
 from ..models import Document, SourceFile
+from .document import Block, ConvertedDocument
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
+from .unicode_forms import fold_presentation_forms, fold_text, shift_offset
 
 __all__ = [
     "SUPPORTED_EXTENSIONS",
+    "Block",
+    "ConvertedDocument",
+    "as_document",
     "clean_html",
     "convert_file",
     "docx_heading_numbers",
@@ -91,21 +105,39 @@ def convert_file(source: SourceFile) -> Document:
     if not data.strip():
         raise ConversionError(source.doc_key, "empty file")
     try:
-        converted = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
-        markdown, meta_title, warnings = converted[:3]
-        marks = converted[3] if len(converted) > 3 else {}  # markup facts: anchors, marked_definitions
+        converted: ConvertedDocument = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
     except ConversionError:
         raise
     except Exception as e:  # a converter library failed: report, never leak a traceback or a path
         raise ConversionError(source.doc_key, _library_failure(ext, e, source)) from None
-    if marks.get("page_offsets"):  # the page offsets follow the leading newlines stripped below
-        lead = len(markdown) - len(markdown.lstrip("\n"))
-        marks = {**marks, "page_offsets": [max(0, o - lead) for o in marks["page_offsets"]]}
+    return as_document(converted, source.doc_key, ext)
+
+
+def as_document(converted: ConvertedDocument, doc_key: str, ext: str) -> Document:
+    """The :class:`Document` the later stages read from a converter's :class:`ConvertedDocument`:
+    leading and trailing blank lines dropped (block and page offsets shifted to match), the title
+    the source states, else the first Markdown heading, else the file stem. Raises
+    :class:`ConversionError` when no text is left."""
+    markdown, ends, added = fold_presentation_forms(converted.text)  # "Oﬃce" → "Office", once, for every format
+    if ends:
+        spans = [(shift_offset(b.start, ends, added), shift_offset(b.end, ends, added)) for b in converted.blocks]
+        converted = replace(
+            converted, text=markdown, title=fold_text(converted.title) if converted.title else converted.title,
+            blocks=[replace(b, start=a, end=z, text=markdown[a:z]) for b, (a, z) in zip(converted.blocks, spans)],
+            page_offsets=[shift_offset(o, ends, added) for o in converted.page_offsets],
+            marked_definitions=[replace(d, term=fold_text(d.term), definition=fold_text(d.definition),
+                                        heading=fold_text(d.heading)) for d in converted.marked_definitions])
+    lead = len(markdown) - len(markdown.lstrip("\n"))
     markdown = markdown.strip("\n") + "\n"
     if not markdown.strip():
-        raise ConversionError(source.doc_key, f"no text content in this .{ext} file")
-    title = meta_title or first_heading(markdown) or PurePosixPath(source.doc_key).stem
-    return Document(doc_key=source.doc_key, title=title, markdown=markdown, format=ext, warnings=warnings, **marks)
+        raise ConversionError(doc_key, f"no text content in this .{ext} file")
+    blocks = [replace(b, start=b.start - lead, end=b.end - lead) for b in converted.blocks] if lead else converted.blocks
+    pages = [max(0, o - lead) for o in converted.page_offsets]
+    title = converted.title or first_heading(markdown) or PurePosixPath(doc_key).stem
+    return Document(doc_key=doc_key, title=title, markdown=markdown, format=ext, warnings=list(converted.warnings),
+                    marked_definitions=list(converted.marked_definitions), anchors=dict(converted.anchors),
+                    blocks=blocks, page_offsets=pages, page_labels=list(converted.page_labels),
+                    page_unit=converted.page_unit)
 
 
 # ---------------------------------------------------------------------------------------------

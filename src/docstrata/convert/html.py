@@ -6,6 +6,7 @@ import functools
 import re
 import warnings
 
+from .document import ConvertedDocument
 from .html_eurlex import eu_act_title, join_eu_titles
 from .office import _markitdown_convert
 
@@ -40,7 +41,9 @@ _CLASS_SPLIT = re.compile(r"[-_\s]+")
 
 
 @_quiet_xml_as_html
-def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+def _convert_html(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+    """HTML bytes → :class:`ConvertedDocument`: markitdown's Markdown of the cleaned page, its
+    headings and lists ``markup`` blocks."""
     from bs4 import BeautifulSoup
 
     from .html_marks import html_marks
@@ -53,9 +56,10 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
     # HTML marks its sections with headings and <section>: a list the browser numbers (algorithm
     # steps, points) is body text, never sections; only lists that print their own numbers
     # ("1.", "a)": legislation renderings) hold numbered provisions
-    list_items = soup.find(attrs={"data-printed-numbers": True}) is not None
-    return markdown, _html_title(data), warnings, {"anchors": anchors, "marked_definitions": definitions,
-                                                   "list_items": list_items}
+    printed = soup.find(attrs={"data-printed-numbers": True}) is not None
+    return ConvertedDocument.from_markdown(markdown, provenance="markup", list_numbers=printed,
+                                           title=_html_title(data), warnings=warnings, anchors=anchors,
+                                           marked_definitions=definitions)
 
 
 @_quiet_xml_as_html
@@ -245,7 +249,7 @@ def nest_section_headings(soup) -> int:
         return 0
     level_of = {id(s): _heading_level(h) for s, h, _ in firsts}
     disagree = False
-    for section, heading, depth in firsts:
+    for section, _heading, _depth in firsts:
         outer = next((p for p in section.find_parents("section") if id(p) in level_of), None)
         if outer is not None and level_of[id(section)] <= level_of[id(outer)]:
             disagree = True

@@ -2,11 +2,12 @@
 LegalDocML.de), UK CLML and Justice Canada (federal Acts and regulations, reshaped first by
 :mod:`.legislation_ca`), recognised by the root element's namespace or name.
 
-Why Markdown and not a section tree: every converter hands the structure stage one
-:class:`~docstrata.models.Document` whose ``markdown`` is the single source of truth for
-chunk text, citations and line numbers; emitting the tree directly would need a second
-contract between ``convert`` and ``structure`` (and a second parser to keep in step). The XML's
-structure is instead written in the form the section parser reads without guessing:
+Every converter returns one :class:`~.document.ConvertedDocument` (``docs/architecture.md``): its
+Markdown text is the single source of truth for chunk text, citations and line numbers, and its
+blocks say what the markup states. Each container is a ``heading`` block with provenance
+``markup``, its nesting depth as ``level`` and its printed number as ``number``, from which the
+structure stage builds sections directly; the text is written in the form the section parser also
+reads without guessing:
 
 * containers (title, part, chapter, subchapter, division, section, article, CLML
   ``Part``/``Chapter``/``Pblock``/``P1group``, schedules) become ATX headings whose level is
@@ -52,6 +53,7 @@ from dataclasses import dataclass
 
 from ..errors import ConversionError
 from . import legislation_ca
+from .document import BlockWriter, ConvertedDocument
 
 
 @dataclass(frozen=True)
@@ -168,8 +170,9 @@ def parse_xml(data: bytes, doc_key: str):
         raise ConversionError(doc_key, f"malformed XML{line}: {e.msg if hasattr(e, 'msg') else e}") from None
 
 
-def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
-    """USLM / Akoma Ntoso / CLML bytes → ``(markdown, title, warnings)``.
+def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+    """USLM / Akoma Ntoso / CLML / Justice Canada bytes → :class:`ConvertedDocument` whose
+    containers are ``markup`` heading blocks stating their level and number.
 
     Raises :class:`ConversionError` for malformed XML or an XML schema other than these three
     (the reason names the root element and namespace found).
@@ -187,8 +190,19 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> tuple[str, s
     writer = _Writer(dialect)
     writer.walk(root, depth=0)
     title = _document_title(root, dialect) or writer.first_heading
-    markdown = "\n\n".join(b for b in writer.blocks if b.strip()) + "\n"
-    return markdown, title, writer.warnings, {"anchors": writer.anchors, "heading_levels": True}
+    out = BlockWriter()
+    for n, text in enumerate(writer.blocks):
+        if n in writer.headings:
+            level, number, heading = writer.headings[n]
+            out.heading(level, heading, number or None, written=text.lstrip("#").strip())
+        elif n in writer.items:
+            out.add(text, "list_item", provenance="markup", number=writer.items[n])
+        elif n in writer.notes:  # the markup states it is a note or quotation: no section starts in it
+            out.add(text, "paragraph", provenance="markup")
+        else:  # a <p> may print a provision's number in its text ("(1) Frames"): read from its characters
+            out.add(text, "table" if text.startswith("|") else "paragraph",
+                    provenance="markup" if text.startswith("|") else "plain_text")
+    return out.document(title=title, warnings=writer.warnings, anchors=writer.anchors)
 
 
 _ID_ATTRS = ("eId", "{http://www.w3.org/XML/1998/namespace}id", "GUID", "id", "identifier", "IdURI")
@@ -200,14 +214,23 @@ class _Writer:
         self.blocks: list[str] = []
         self.warnings: list[str] = []
         self.first_heading: str | None = None
+        self.headings: dict[int, tuple[int, str, str]] = {}  # index in blocks → (level, number, title) of a heading
+        self.items: dict[int, str] = {}  # index in blocks → printed number of a numbered provision
+        self.notes: set[int] = set()  # indices in blocks of notes, footnotes and quoted text: never structure
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
         self.margin: list[str] = []  # margin notes read inside the text being written (USLM <sidenote>)
+
+    def _open_heading(self, level: int, number: str, title: str, text: str | None = None) -> None:
+        """A container's heading: ``#``×min(level, 6) + its text, recorded with its stated level and number."""
+        self.headings[len(self.blocks)] = (level, number, title)
+        self.blocks.append("#" * min(level, 6) + " " + (text if text is not None else title))
 
     def _flush_margin(self) -> None:
         """Margin notes ("2 USC 900 note.") read inside a heading or sentence: one paragraph after it,
         never spliced into its words."""
         if self.margin:
+            self.notes.add(len(self.blocks))
             self.blocks.append("*Margin note: " + "; ".join(self.margin) + "*")
             self.margin = []
 
@@ -249,7 +272,7 @@ class _Writer:
         elif name in _TABLES:
             self._table(el)
         elif self.d is AKOMA_NTOSO and name == "recital" and (num := self._recital_number(el)):
-            self._children(el, depth, lead=[num])  # "(1) The registration …", as the Official Journal prints it
+            self._children(el, depth, lead=[num], number=num)  # "(1) The registration …", as the Official Journal prints it
         elif self._has_structure(el):
             for c in el:  # the heading of an unnumbered block that is no container is text, not structure
                 if _local(c.tag) in self.d.heading and (text := self.inline(c)):
@@ -264,8 +287,9 @@ class _Writer:
             if text:
                 self.blocks.append(text)
 
-    def _children(self, el, depth: int, lead: list[str] | None = None) -> None:
-        """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked."""
+    def _children(self, el, depth: int, lead: list[str] | None = None, number: str | None = None) -> None:
+        """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked;
+        ``number``: the printed number of the provision that paragraph opens (a ``list_item`` block)."""
         own = [el.text] if el.text and el.text.strip() else []
         kids = [c for c in el if isinstance(c.tag, str)]
         # mixed content (``<content>Section 1400Z–1 <amendingAction>is amended</amendingAction> by adding …``):
@@ -277,6 +301,8 @@ class _Writer:
             own = []
         text = _squash(" ".join((lead or []) + own + parts))
         if text:
+            if number:  # a numbered provision ("(a) …", "1. …", a recital "(1) …"): the markup states its number
+                self.items[len(self.blocks)] = number
             self.blocks.append(text)
         self._flush_margin()
         for child in rest:
@@ -337,7 +363,7 @@ class _Writer:
         if not kids or all(_local(c.tag) in ("documentRef", "componentRef") for c in kids):
             return  # a collection's list of its components: no text of its own
         title = _part_title(el, self.d) if _local(el.tag) != "conclusions" else "Conclusions"
-        self.blocks.append("#" * min(depth + 1, 6) + " " + title)
+        self._open_heading(depth + 1, "", title)
         self.first_heading = self.first_heading or title
         self._anchor(el, title)
         saved, self.labels = self.labels, []
@@ -401,7 +427,7 @@ class _Writer:
             if len(p1s) == 1:  # "1 Establishment of the Tribunals": the section's number and its title
                 num = self._num(p1s[0])
         text = " ".join(x for x in (num, heading) if x)
-        self.blocks.append("#" * min(depth + 1, 6) + " " + text)
+        self._open_heading(depth + 1, num, heading, text)
         self._flush_margin()
         self.first_heading = self.first_heading or text
         merged = num and self.d is CLML and name == "P1group"
@@ -415,7 +441,7 @@ class _Writer:
                 continue
             if cname in _NOTES and structured and not notes_open and not self._provision_follows(kids[i + 1:]):
                 # the section's own notes block, not the tail of its last (a)(1): a heading one level down
-                self.blocks.append("#" * min(depth + 2, 6) + " " + _notes_title(el, child, self.d))
+                self._open_heading(depth + 2, "", _notes_title(el, child, self.d))
                 notes_open = True
             if merged and cname == "P1":
                 self._anchor(child, text)
@@ -449,7 +475,7 @@ class _Writer:
         if num:
             self._anchor(el, self._citation(num))
             self.labels.append(("item", num))
-        self._children(el, depth, lead=[x for x in (num, heading) if x])
+        self._children(el, depth, lead=[x for x in (num, heading) if x], number=num or None)
         if num:
             self.labels.pop()
 
@@ -513,12 +539,14 @@ class _Writer:
         if marker:
             body = f"[^{marker}]: {body}"
         if body:
+            self.notes.add(len(self.blocks))
             self.blocks.append(body)
         self._flush_margin()
 
     def _flat_text(self, text: str) -> None:
         text = _squash(text)
         if text:  # a quoted "(a) …" or "Sec. 3." line must not read as a provision of this document
+            self.notes.add(len(self.blocks))
             self.blocks.append("> " + text if _MARKER_START.match(text) else text)
         self._flush_margin()
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ConversionError
+from .document import ConvertedDocument
 from .text import normalize_heading
 
 _DOCX_STYLE_MAP = "p[style-name='Title'] => h1:fresh"
@@ -25,7 +26,9 @@ def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **opt
     return converter.convert_stream(io.BytesIO(data), stream_info=info, **options).markdown
 
 
-def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple:
+def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+    """DOCX / PPTX / XLSX bytes → :class:`ConvertedDocument` (markitdown's Markdown; Word headings
+    are ``style`` blocks)."""
     import zipfile
 
     if not data.startswith(b"PK"):
@@ -40,9 +43,9 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple:
     if ext == "pptx":
         starts: list[tuple[int, int]] = []
         markdown = tidy_slides(_markitdown_convert(data, ext), starts)
-        return markdown, None, [], slide_marks(starts)
+        return ConvertedDocument.from_markdown(markdown, provenance="markup", **slide_marks(starts))
     if ext != "docx":
-        return _markitdown_convert(data, ext), None, []
+        return ConvertedDocument.from_markdown(_markitdown_convert(data, ext), provenance="markup")
     markdown = _markitdown_convert(data, ext, style_map=_DOCX_STYLE_MAP)
     warnings: list[str] = []
     try:
@@ -63,7 +66,7 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> tuple:
         markdown = link_references(markdown, refs)
     except Exception as e:  # cross-references are a refinement too
         warnings.append(f"cross-references not recovered: {type(e).__name__}")
-    return markdown, None, warnings, {"anchors": anchors}
+    return ConvertedDocument.from_markdown(markdown, provenance="style", warnings=warnings, anchors=anchors)
 
 
 _SLIDE_RE = re.compile(r"^<!-- Slide number: (\d+) -->[ \t]*$", re.M)

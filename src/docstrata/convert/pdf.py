@@ -7,6 +7,7 @@ import re
 from collections import Counter
 
 from ..errors import ConversionError
+from .document import ConvertedDocument
 from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
 from .pdf_pages import pdf_page_marks
@@ -14,7 +15,9 @@ from .pdf_tables import _table_blocks, _table_cells
 from .text import _is_page_number, _running_key
 
 
-def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str], dict]:
+def _convert_pdf(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+    """PDF bytes → :class:`ConvertedDocument`: headings from the outline (``outline`` blocks) or
+    from font statistics (``font``), page boundaries beside the text."""
     if b"%PDF" not in data[:1024]:
         raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
     lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
@@ -29,11 +32,14 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, 
     lines = _merge_split_numbers(lines)
     for line in (line for row in _table_cells(lines) for cell in row for line in cell):
         line.cell = True
+    provenance = "outline"
     if not _apply_outline(lines, outline):
         _classify_by_font(lines)
+        provenance = "font"
     block_pages: list[tuple[int, int]] = []
     markdown = _pdf_markdown(_with_turned(lines, turned), block_pages)
-    return markdown, meta_title, warnings, pdf_page_marks(data, block_pages, n_pages, len(markdown), laid_out)
+    return ConvertedDocument.from_markdown(markdown, provenance=provenance, title=meta_title, warnings=warnings,
+                                           **pdf_page_marks(data, block_pages, n_pages, len(markdown), laid_out))
 
 
 def _drop_repeated_turned(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:

@@ -328,7 +328,7 @@ def _restore_unprinted_numbers(headings: list[tuple[list[_PdfLine], str]]) -> li
     # only a title that opens with a letter lacks its number ("1: Scope" has one, in its own form)
     bare = [not numbers[k] and bool(re.match(r"[^\W\d_]", text)) for k, (_, text) in enumerate(headings)]
     restored: dict[int, tuple[int, ...]] = {}
-    for k, (run, _) in enumerate(headings):
+    for k, _ in enumerate(headings):
         if not bare[k]:
             continue
         prev = next((numbers[j] for j in range(k - 1, -1, -1) if numbers[j]), ())

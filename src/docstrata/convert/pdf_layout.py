@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from ..errors import ConversionError
+from ..progress import page_done
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|[-,]bd\b", re.IGNORECASE)
 
@@ -78,9 +79,11 @@ def _pdf_layout(data: bytes, doc_key: str):
     interpreter = PDFPageInterpreter(resources, device)
     lines: list[_PdfLine] = []
     box_id = n_pages = empty_pages = 0
+    page_count = _page_count(document)
     for page_no, page in enumerate(PDFPage.create_pages(document)):
         n_pages += 1
         interpreter.process_page(page)
+        page_done(n_pages, page_count)  # an ingest's progress moves per page
         boxes = [el for el in device.get_result() if isinstance(el, LTTextBox)]
         if not boxes and not device.turned_boxes:
             empty_pages += 1
@@ -91,6 +94,17 @@ def _pdf_layout(data: bytes, doc_key: str):
             box_id += 1
             lines.extend(replace(line, turned=True) for line in _box_lines(box, page_no, box_id))
     return lines, _pdf_outline(document), _pdf_meta_title(document), n_pages, empty_pages
+
+
+def _page_count(document) -> int:
+    """The page count the PDF's page tree states (``/Count``), 0 when it states none readable."""
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        count = resolve1(resolve1(document.catalog.get("Pages")).get("Count"))
+        return count if isinstance(count, int) and count > 0 else 0
+    except Exception:  # noqa: BLE001 - a damaged page tree: the count is only for progress
+        return 0
 
 
 def _turned_boxes(chars: list, laparams) -> list:

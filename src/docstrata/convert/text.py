@@ -11,9 +11,13 @@ import unicodedata
 from collections import Counter
 
 from ..errors import ConversionError
+from .document import ConvertedDocument
 
 
-def _convert_text(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None, list[str]]:
+def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+    """Plain text or Markdown bytes → :class:`ConvertedDocument` (headings of a Markdown file are
+    ``markup``; a document family whose Markdown states more, such as kramdown-rfc, is converted by
+    its profile's converter: see :mod:`docstrata.profiles`)."""
     text = _decode_text(data, ext, doc_key)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     warnings: list[str] = []
@@ -22,9 +26,14 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> tuple[str, str | None,
         if removed:
             warnings.append(f"removed {removed} running page header/footer lines")
     if ext in ("md", "markdown"):
+        from ..profiles import converter_for_markdown
+
+        family = converter_for_markdown(text)
+        if family is not None:
+            return family(text, doc_key, warnings)
         text = strip_inline_html(text)
-        return text, None, warnings
-    return text, plain_text_title(text), warnings
+        return ConvertedDocument.from_markdown(text, provenance="markup", warnings=warnings)
+    return ConvertedDocument.from_markdown(text, title=plain_text_title(text), warnings=warnings)
 
 
 def plain_text_title(text: str) -> str | None:

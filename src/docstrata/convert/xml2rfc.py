@@ -41,9 +41,10 @@ from __future__ import annotations
 
 import html.entities
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..models import MarkedDefinition
+from .document import ConvertedDocument
 from .legislation_xml import _local, _squash
 
 _DEFS_HEADING = re.compile(r"\b(definitions?|terminology|glossary|defined terms|terms and definitions|"
@@ -634,12 +635,13 @@ def _author(a) -> str:
     return _squash(_plain_text(org)) if org is not None else ""
 
 
-def convert_xml2rfc(root, data: bytes, doc_key: str) -> tuple:
-    """A parsed xml2rfc root → ``(markdown, title, warnings, marks)`` (see the module docstring);
+def convert_xml2rfc(root, data: bytes, doc_key: str) -> ConvertedDocument:
+    """A parsed xml2rfc root → :class:`ConvertedDocument` (see the module docstring);
     ``data`` is the file's bytes: the ``<?rfc symrefs="no"?>`` processing instruction the parser
     drops is read from it, and a file using the DTD's character entities (``&nbsp;``) is parsed
-    again with them replaced, since the parser keeps none of them in attribute values. ``marks`` holds ``anchors``, ``marked_definitions``,
-    ``heading_levels=True`` and ``list_items=False``."""
+    again with them replaced, since the parser keeps none of them in attribute values. Headings are
+    ``markup`` blocks stating the number xml2rfc computes (so they nest by their stated level);
+    lists are ``markup`` list items without numbers of their own (body text, never sections)."""
     if _ENTITY_REF.search(data):  # the DTD is never loaded: its entities, in text and attributes alike
         from .legislation_xml import parse_xml
 
@@ -658,6 +660,13 @@ def convert_xml2rfc(root, data: bytes, doc_key: str) -> tuple:
     includes = sum(1 for e in root.iter() if isinstance(e.tag, str) and _local(e.tag) == "include")
     if includes:
         warnings.append(f"{includes} xi:include element(s) not read (references kept on bib.ietf.org are not fetched)")
-    marks = {"anchors": writer.anchors, "marked_definitions": writer.definitions, "heading_levels": True,
-             "list_items": False}
-    return markdown, title, warnings, marks
+    converted = ConvertedDocument.from_markdown(markdown, provenance="markup", list_numbers=False, title=title,
+                                                warnings=warnings, anchors=writer.anchors,
+                                                marked_definitions=writer.definitions)
+    converted.blocks = [replace(b, number=m.group(1)) if b.kind == "heading" and (m := _HEADING_NUMBER.match(b.title or ""))
+                        else b for b in converted.blocks]
+    return converted
+
+
+# the number _Writer prints before a section's title ("4.2.1.  Title", "Appendix A.  Title", "A.1.  Title")
+_HEADING_NUMBER = re.compile(r"^(Appendix [A-Z]{1,2}|[A-Z]{1,2}(?:\.\d{1,3})+|\d{1,3}(?:\.\d{1,3})*)\.\s")

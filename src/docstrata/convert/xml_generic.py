@@ -26,6 +26,7 @@ element names); the converter's warning says the file was read as generic XML, n
 
 from __future__ import annotations
 
+from .document import ConvertedDocument
 from .legislation_xml import _local, _namespace, _squash
 
 _TITLE_NAMES = frozenset({"title", "name", "head", "heading"})
@@ -150,8 +151,9 @@ def _first_title(root) -> str | None:
     return None
 
 
-def convert_xml(data: bytes, ext: str, doc_key: str) -> tuple:
-    """``.xml`` bytes → ``(markdown, title, warnings[, marks])``: legislation XML (USLM, Akoma Ntoso,
+def convert_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+    """``.xml`` bytes → :class:`ConvertedDocument`: a document family with a profile of its own
+    (gesetze-im-internet ``<dokumente>``: :mod:`docstrata.profiles`), legislation XML (USLM, Akoma Ntoso,
     CLML, by root namespace or name) through :func:`~.legislation_xml.convert_legislation_xml`,
     xml2rfc sources (root ``<rfc>``) through :func:`~.xml2rfc.convert_xml2rfc`, any other XML
     through :func:`convert_generic_xml`. Raises
@@ -160,7 +162,12 @@ def convert_xml(data: bytes, ext: str, doc_key: str) -> tuple:
 
     from .xml2rfc import convert_xml2rfc, is_xml2rfc
 
+    from ..profiles import converter_for_xml
+
     root = parse_xml(data, doc_key)
+    family = converter_for_xml(root)
+    if family is not None:
+        return family(root, doc_key)
     if detect_dialect(root) is not None:
         return convert_legislation_xml(data, ext, doc_key)
     if is_xml2rfc(root):
@@ -168,8 +175,8 @@ def convert_xml(data: bytes, ext: str, doc_key: str) -> tuple:
     return convert_generic_xml(root, doc_key)
 
 
-def convert_generic_xml(root, doc_key: str) -> tuple[str, str | None, list[str]]:
-    """A parsed XML root of no legislation schema → ``(markdown, title, warnings)`` (see the module
+def convert_generic_xml(root, doc_key: str) -> ConvertedDocument:
+    """A parsed XML root of no legislation schema → :class:`ConvertedDocument` (see the module
     docstring). The warning names the root element and namespace and says how the file was read."""
     writer = _GenericWriter()
     writer.walk(root, 0)
@@ -179,4 +186,4 @@ def convert_generic_xml(root, doc_key: str) -> tuple[str, str | None, list[str]]
     shape = f"{writer.headings} titled elements as headings" if writer.headings else "no titled elements"
     warnings = [f"not a legislation XML schema ({where}): read as generic XML — element text as paragraphs, "
                 f"{shape}; no numbering, definitions or references are read from its tags"]
-    return markdown, _first_title(root), warnings
+    return ConvertedDocument.from_markdown(markdown, provenance="markup", title=_first_title(root), warnings=warnings)

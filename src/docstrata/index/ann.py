@@ -14,6 +14,8 @@ nothing; recall of HNSW against flat is measured by ``bench/store_bench.py --ann
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 
 from .dense import DenseIndex
@@ -42,10 +44,10 @@ class FaissDenseIndex(DenseIndex):
         super().__init__(dim)
         self.faiss = _faiss()
         self.kind = kind
-        self._index = None
+        self._index: Any = None  # the faiss index, built on first search
         self._rows_in_index = 0
         self._index_kind = ""
-        self.on_built = None  # called after a (re)build: the FAISS store persists the index then
+        self.on_built: Callable[[], None] | None = None  # called after a (re)build: the FAISS store persists the index then
 
     def _wanted_kind(self, n: int) -> str:
         return self.kind if self.kind != "auto" else ("hnsw" if n >= ANN_THRESHOLD else "flat")

@@ -244,6 +244,7 @@ class DenseIndex:
         self._pending.append((slot, vectors))
 
     def remove(self, chunk_id: str) -> None:
+        """Drop ``chunk_id``'s rows from searches (a no-op for an unknown id)."""
         slot = self._slot_of.pop(chunk_id, None)
         if slot is None:
             return
@@ -451,6 +452,7 @@ class Int8Prefilter:
 
     @property
     def ntotal(self) -> int:
+        """The number of rows quantised into the prefilter."""
         return self.index.ntotal
 
     @classmethod

@@ -19,6 +19,13 @@ Analysis (the same at index and query time, shared by every store backend):
   English set) is removed; parts of identifiers are never stop-listed. A query also loses
   pronouns, question words and auxiliaries (``QUERY_STOPWORDS``) written in lower case, unless
   nothing else is left: the index keeps them, so phrase search still sees them.
+* A document in another language Snowball stems (its ``language`` detected at ingest,
+  :mod:`docstrata.docinfo`; German, French, Spanish, Dutch, …) is stemmed with that language's
+  stemmer and loses that language's stop words (the ``stop-words`` package's lists), its chunks
+  tagged ``metadata["language"]`` (:func:`chunk_language`). A query is analysed once per language
+  the index holds (:func:`query_terms` with ``languages``) and searches the union of the terms:
+  "Was ist ein Verbraucher?" reaches the German-stemmed ``verbrauch`` of § 13 BGB. English text
+  and an index holding English only are analysed exactly as before.
 * Chinese / Japanese / Korean runs become overlapping character bigrams (single characters
   for one-character runs), the standard CJK analysis of Lucene's CJKAnalyzer.
 
@@ -68,6 +75,7 @@ QUERY_STOPWORDS = STOPWORDS | frozenset(
 # A query word is dropped only when written in lower case, or capitalised as a sentence's first
 # word: "WHERE clause", "MUST NOT" and "Don Quixote" keep theirs.
 _QUERY_WORD = re.compile(r"(?<![\w.:/'(-])([A-Za-z]+)(?![\w.:/')(-])")  # never part of 203(a) or a.b
+_QUERY_WORD_ANY = re.compile(r"(?<![\w.:/'(-])([^\W\d_]+)(?![\w.:/')(-])")  # any alphabet's words
 _SENTENCE_START = re.compile(r"(?:^|[.!?;:\n]\s*|[\"\u201c(\-]\s*)$")
 
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -95,6 +103,46 @@ def _stemmer():
     return Stemmer.Stemmer("english")
 
 
+# ISO 639-1 code → Snowball algorithm (PyStemmer) of the languages stemmed besides English
+SNOWBALL = {"ar": "arabic", "ca": "catalan", "da": "danish", "de": "german", "el": "greek", "es": "spanish",
+            "eu": "basque", "fi": "finnish", "fr": "french", "ga": "irish", "hi": "hindi", "hu": "hungarian",
+            "hy": "armenian", "id": "indonesian", "it": "italian", "lt": "lithuanian", "ne": "nepali",
+            "nl": "dutch", "no": "norwegian", "nb": "norwegian", "pt": "portuguese", "ro": "romanian",
+            "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish"}
+
+
+def stemmed_language(language: str | None) -> str:
+    """``language`` (ISO 639-1) when text in it gets its own analysis (:data:`SNOWBALL`), else
+    ``"en"`` (English, an unknown language, or one Snowball has no stemmer for: analysed as before)."""
+    return language if language in SNOWBALL else "en"
+
+
+def chunk_language(chunk) -> str:
+    """The analysis language of a stored chunk: its ``metadata["language"]`` (set at ingest for a
+    document in a :data:`SNOWBALL` language), else ``"en"``."""
+    return stemmed_language((getattr(chunk, "metadata", None) or {}).get("language"))
+
+
+@lru_cache(maxsize=None)
+def _language_stemmer(language: str):
+    import Stemmer
+
+    return Stemmer.Stemmer(SNOWBALL[language])
+
+
+@lru_cache(maxsize=None)
+def language_stopwords(language: str) -> frozenset[str]:
+    """Folded stop words of ``language`` (ISO 639-1): :data:`STOPWORDS` for English, else the
+    ``stop-words`` package's list for it (empty when it has none or is not installed)."""
+    if language == "en":
+        return STOPWORDS
+    try:
+        from stop_words import get_stop_words
+        return frozenset(fold(w) for w in get_stop_words(language))
+    except Exception:  # noqa: BLE001 - StopWordError for a language without a list, ImportError
+        return frozenset()
+
+
 def fold(text: str) -> str:
     """NFKC + case fold + strip combining accents."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -104,20 +152,25 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
-def analyze(text: str) -> list[str]:
-    """Tokens of ``text`` for BM25 (see the module docstring). Order follows the text.
+def analyze(text: str, language: str = "en") -> list[str]:
+    """Tokens of ``text`` for BM25 (see the module docstring), in ``language``'s analysis
+    (:func:`stemmed_language`; English by default). Order follows the text.
 
     The text is cut at whitespace and each word's tokens come from :data:`_WORDS` (a word is
     analysed once per process): no token spans whitespace, NFKC maps whitespace to whitespace and
     never composes across it, and the possessive's ``\\b`` sees the same non-word neighbour at a
     word's end, so the tokens equal :func:`_analyze_whole`'s (tests/test_keyword_analysis.py checks
     it on real and adversarial text). This made the analyser 2.5x faster on a 100k-chunk build."""
-    return list(chain.from_iterable(map(_WORDS.__getitem__, text.split())))
+    language = stemmed_language(language)
+    words = _WORDS if language == "en" else _LANGUAGE_WORDS.setdefault(language, _WordTerms(language))
+    return list(chain.from_iterable(map(words.__getitem__, text.split())))
 
 
-def _analyze_whole(text: str) -> list[str]:
+def _analyze_whole(text: str, language: str = "en") -> list[str]:
     """:func:`analyze` without the word cache: the whole text normalised and tokenised at once."""
     raws = _TOKEN.findall(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text)))  # no groups: whole matches
+    if language != "en":
+        return list(chain.from_iterable(_token_terms(raw, language) for raw in raws))
     return list(chain.from_iterable(map(_token_terms, raws)))
 
 
@@ -128,8 +181,12 @@ class _WordTerms(dict):
     new words are analysed without being kept (the words seen first are the frequent ones), so
     memory stays bounded. A long run without spaces (CJK, a base64 blob) is never kept."""
 
+    def __init__(self, language: str = "en"):
+        super().__init__()
+        self.language = language
+
     def __missing__(self, word: str) -> tuple[str, ...]:
-        terms = tuple(_analyze_whole(word))
+        terms = tuple(_analyze_whole(word, self.language))
         if len(word) <= _WORD_CACHE_CHARS and len(self) < _WORD_CACHE_SIZE:
             self[word] = terms
         return terms
@@ -138,21 +195,33 @@ class _WordTerms(dict):
 _WORD_CACHE_SIZE = 200_000
 _WORD_CACHE_CHARS = 64
 _WORDS = _WordTerms()
+_LANGUAGE_WORDS: dict[str, _WordTerms] = {}  # the word caches of the other languages, made on first use
 
 
 @lru_cache(maxsize=262_144)
-def _token_terms(raw: str) -> tuple[str, ...]:
-    """The analysed terms of one raw token. A token's terms depend on it alone, so they are
-    cached: prose repeats its words, and this made the analyser (69 % of a 1M-chunk build) several
-    times faster without changing a token."""
-    stem = _stemmer().stemWord
+def _token_terms(raw: str, language: str = "en") -> tuple[str, ...]:
+    """The analysed terms of one raw token in ``language``. A token's terms depend on it alone, so
+    they are cached: prose repeats its words, and this made the analyser (69 % of a 1M-chunk
+    build) several times faster without changing a token. A non-English token is stemmed from
+    its lower-cased form with its accents (Snowball's German reads ``ä``), then folded."""
+    if language == "en":
+        stem = _stemmer().stemWord
+        stop = STOPWORDS
+    else:
+        lang_stem, stop = _language_stemmer(language).stemWord, language_stopwords(language)
+
+        def stem(word: str) -> str:
+            return fold(lang_stem(word))
     tok = fold(raw)
     if _CJK_RUN.match(tok):
         return (tok,) if len(tok) == 1 else tuple(tok[i:i + 2] for i in range(len(tok) - 1))
     pieces = _pieces(raw)
     if len(pieces) == 1 and pieces[0] == tok:
-        if tok in STOPWORDS:
+        if tok in stop:
             return ()
+        if language != "en":
+            low = unicodedata.normalize("NFKC", raw).casefold()
+            return (stem(low) if low.isalpha() else tok,)
         return (stem(tok) if tok.isalpha() else tok,)
     out = [tok.strip("'")]
     head = raw.split("(", 1)[0]
@@ -170,19 +239,24 @@ def _token_terms(raw: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def analyze_query(query: str) -> list[str]:
-    """The BM25 tokens of a query: :func:`analyze` after dropping :data:`QUERY_STOPWORDS` written
-    in lower case or starting a sentence, unless that leaves nothing (``"what is it?"`` keeps
-    its words). Every store backend uses this."""
+def analyze_query(query: str, language: str = "en") -> list[str]:
+    """The BM25 tokens of a query in ``language``'s analysis: :func:`analyze` after dropping
+    :data:`QUERY_STOPWORDS` (another language: its stop words) written in lower case or starting
+    a sentence, unless that leaves nothing (``"what is it?"`` keeps its words). Every store
+    backend uses this."""
+    language = stemmed_language(language)
+    stop = QUERY_STOPWORDS if language == "en" else language_stopwords(language)
+
     def drop(m: re.Match) -> str:
         word = m.group(1)
-        if word.lower() not in QUERY_STOPWORDS:
+        if fold(word) not in stop:
             return word
         if word.islower() or (word.istitle() and _SENTENCE_START.search(query, 0, m.start())):
             return " "
         return word
 
-    return analyze(_QUERY_WORD.sub(drop, query)) or analyze(query)
+    pattern = _QUERY_WORD if language == "en" else _QUERY_WORD_ANY
+    return analyze(pattern.sub(drop, query), language) or analyze(query, language)
 
 
 def _pieces(raw: str) -> list[str]:
@@ -198,25 +272,30 @@ def term_pairs(tokens: list[str]) -> list[str]:
     return list(map(PAIR_JOIN.join, zip(tokens, tokens[1:])))
 
 
-def index_terms(text: str) -> list[str]:
-    """Every term BM25 indexes for ``text``: :func:`analyze` tokens, then their :func:`term_pairs`.
-    Every store backend indexes exactly these and counts them as the document length."""
-    tokens = analyze(text)
+def index_terms(text: str, language: str = "en") -> list[str]:
+    """Every term BM25 indexes for ``text`` (in ``language``): :func:`analyze` tokens, then their
+    :func:`term_pairs`. Every store backend indexes exactly these and counts them as the document length."""
+    tokens = analyze(text, language)
     return tokens + term_pairs(tokens)
 
 
-def query_terms(query: str) -> list[tuple[str, float]]:
+def query_terms(query: str, languages=("en",)) -> list[tuple[str, float]]:
     """The weighted BM25 terms of a raw query: each distinct :func:`analyze_query` token with
-    weight 1.0, then each distinct adjacent pair with :data:`PAIR_WEIGHT`. A query's BM25 score
-    is ``Σ weight × idf × tf-part`` over these; [] when the query has no token."""
-    tokens = analyze_query(query)
-    return ([(t, 1.0) for t in dict.fromkeys(tokens)]
-            + [(p, PAIR_WEIGHT) for p in dict.fromkeys(term_pairs(tokens))])
+    weight 1.0, then each distinct adjacent pair with :data:`PAIR_WEIGHT`, over the analyses of
+    each of ``languages`` (those the index holds; English alone by default: unchanged), each term
+    once. A query's BM25 score is ``Σ weight × idf × tf-part`` over these; [] when the query has no token."""
+    singles: dict[str, None] = {}
+    pairs: dict[str, None] = {}
+    for language in dict.fromkeys(stemmed_language(lang) for lang in (languages or ("en",))):
+        tokens = analyze_query(query, language)
+        singles.update(dict.fromkeys(tokens))
+        pairs.update(dict.fromkeys(term_pairs(tokens)))
+    return [(t, 1.0) for t in singles] + [(p, PAIR_WEIGHT) for p in pairs if p not in singles]
 
 
-def analyzed_text(text: str) -> str:
-    """``index_terms(text)`` joined by spaces: what is stored in the whitespace-tokenised field."""
-    return " ".join(index_terms(text))
+def analyzed_text(text: str, language: str = "en") -> str:
+    """``index_terms(text, language)`` joined by spaces: what is stored in the whitespace-tokenised field."""
+    return " ".join(index_terms(text, language))
 
 
 # tantivy's indexing memory budget (bytes, one writer thread; tantivy's minimum is 15 MB). Its arena
@@ -280,23 +359,27 @@ class KeywordIndex:
 
     @property
     def writer(self):
+        """The Tantivy index writer, opened on first use with :func:`writer_threads`' threads and heap."""
         if self._writer is None:
             threads, heap = writer_threads()
             self._writer = self.index.writer(heap_size=heap, num_threads=threads)
         return self._writer
 
-    def add(self, chunk_id: str, doc_key: str, text: str) -> None:
-        """Queue one chunk (``text`` is raw; it is analysed here)."""
-        self.writer.add_document(self._tantivy.Document(chunk_id=chunk_id, doc_key=doc_key, body=analyzed_text(text)))
+    def add(self, chunk_id: str, doc_key: str, text: str, language: str = "en") -> None:
+        """Queue one chunk (``text`` is raw; it is analysed here, in ``language``)."""
+        self.writer.add_document(self._tantivy.Document(chunk_id=chunk_id, doc_key=doc_key,
+                                                        body=analyzed_text(text, language)))
 
     def delete_document(self, doc_key: str) -> None:
         """Queue removal of every chunk of ``doc_key``."""
         self.writer.delete_documents_by_term("doc_key", doc_key)
 
     def delete_chunk(self, chunk_id: str) -> None:
+        """Queue the deletion of ``chunk_id``'s document; visible after :meth:`commit`."""
         self.writer.delete_documents_by_term("chunk_id", chunk_id)
 
     def clear(self) -> None:
+        """Queue the deletion of every document; visible after :meth:`commit`."""
         self.writer.delete_all_documents()
 
     def commit(self) -> None:
@@ -308,6 +391,7 @@ class KeywordIndex:
             self.index.reload()
 
     def num_docs(self) -> int:
+        """The number of documents (chunks) the committed index holds."""
         return self.index.searcher().num_docs
 
     def _restrict(self, q, doc_keys=None, chunk_ids=None):
@@ -321,11 +405,11 @@ class KeywordIndex:
             clauses.append((Occur.Must, Q.const_score_query(Q.term_set_query(self.schema, fld, list(values)), 0.0)))
         return q if len(clauses) == 1 else Q.boolean_query(clauses)
 
-    def search(self, query: str, k: int, doc_keys=None, chunk_ids=None) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, BM25 score) for the raw ``query`` over its :func:`query_terms`, best
-        first; [] if no term matches. ``doc_keys`` / ``chunk_ids`` (collections) restrict the
-        chunks ranked; BM25 statistics stay the whole index's."""
-        terms = query_terms(query)
+    def search(self, query: str, k: int, doc_keys=None, chunk_ids=None, languages=("en",)) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, BM25 score) for the raw ``query`` over its :func:`query_terms` in
+        ``languages`` (those the index holds), best first; [] if no term matches. ``doc_keys`` /
+        ``chunk_ids`` (collections) restrict the chunks ranked; BM25 statistics stay the whole index's."""
+        terms = query_terms(query, languages)
         if not terms or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
         Q, Occur = self._tantivy.Query, self._tantivy.Occur
@@ -349,12 +433,18 @@ class KeywordIndex:
         out.sort(key=lambda hit: (-hit[1], hit[0]))
         return out[:k]
 
-    def phrase_search(self, phrase: str, k: int, doc_keys=None, chunk_ids=None) -> list[str]:
-        """Chunk ids whose analysed text holds the analysed ``phrase`` as consecutive tokens
-        (restricted as in :meth:`search`)."""
-        tokens = analyze(phrase)
-        if not tokens or k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
+    def phrase_search(self, phrase: str, k: int, doc_keys=None, chunk_ids=None, languages=("en",)) -> list[str]:
+        """Chunk ids whose analysed text holds the analysed ``phrase`` as consecutive tokens, in
+        the analysis of any of ``languages`` (restricted as in :meth:`search`)."""
+        if k <= 0 or (doc_keys is not None and not doc_keys) or (chunk_ids is not None and not chunk_ids):
             return []
-        Q = self._tantivy.Query
-        q = Q.term_query(self.schema, "body", tokens[0], index_option="freq") if len(tokens) == 1 else Q.phrase_query(self.schema, "body", tokens)
+        Q, Occur = self._tantivy.Query, self._tantivy.Occur
+        clauses = []
+        for tokens in dict.fromkeys(tuple(analyze(phrase, lang)) for lang in (languages or ("en",))):
+            if tokens:
+                clauses.append(Q.term_query(self.schema, "body", tokens[0], index_option="freq") if len(tokens) == 1
+                               else Q.phrase_query(self.schema, "body", list(tokens)))
+        if not clauses:
+            return []
+        q = clauses[0] if len(clauses) == 1 else Q.boolean_query([(Occur.Should, c) for c in clauses])
         return [cid for cid, _ in self._top_k(self._restrict(q, doc_keys, chunk_ids), k)]

@@ -76,7 +76,7 @@ from .csv_reader import _read_csv
 from .documents import with_document_structure
 from .encoding import detect_encoding
 from .json_reader import _read_json, _read_jsonl
-from .mapping import detect_id_field, LINE_ID_FIELD, RecordLoad, _batches, _RecordMapper
+from .mapping import detect_id_field as detect_id_field, LINE_ID_FIELD, RecordLoad, _batches, _RecordMapper
 from .rows import RowLoad
 from .values import is_missing, resolve_field, value_to_text
 

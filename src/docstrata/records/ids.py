@@ -35,6 +35,7 @@ class IdRegistry:
         if self._dict is not None:
             d = self._dict
             return {i: d[i] for i in ids if i in d}
+        assert self._db is not None  # the ids moved from the dict to SQLite: one of the two is set
         found: dict[str, int] = {}
         for start in range(0, len(ids), 20_000):
             found.update(self._db.execute("SELECT id, line FROM seen WHERE id IN (SELECT value FROM json_each(?))",
@@ -54,6 +55,7 @@ class IdRegistry:
             self._db.execute("PRAGMA synchronous=OFF")
             self._db.execute(f"PRAGMA cache_size=-{_PAGE_CACHE_KB}")
             self._db.execute("CREATE TABLE seen (id TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID")
+        assert self._db is not None  # set above, or when an earlier call moved the ids to SQLite
         self._db.execute("BEGIN")
         self._db.executemany("INSERT OR IGNORE INTO seen VALUES (?,?)", sorted(pairs))  # sorted: B-tree locality
         self._db.execute("COMMIT")

@@ -3,7 +3,9 @@
 A store holds, per tool: file states, chunks (documents' chunks or records), their window
 vectors, a keyword (BM25) index, an exact-key index, definitions, an embedding cache and a
 small key/value meta table. Keyword analysis is :func:`docstrata.index.keyword.analyze` on
-every backend, so the same query means the same tokens everywhere.
+every backend (in each chunk's language, :func:`~docstrata.index.keyword.chunk_language`; a query
+in every language the store records, :func:`keyword_languages`), so the same query means the same
+tokens everywhere.
 
 Conventions shared by all backends (checked by ``tests/store_conformance.py``):
 
@@ -24,6 +26,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -98,13 +101,14 @@ class ChunkFilter:
 
     @property
     def empty(self) -> bool:
+        """Whether the filter allows every chunk (no document, section, metadata or id condition)."""
         return self.doc_keys is None and self.section is None and not self.metadata and self.chunk_ids is None
 
 
 _NUMERIC_PREFIX = re.compile(r"[.(]")
 
 
-def section_path(section_id: str, ancestors: list[str] = (), sections: list[str] = ()) -> list[str]:
+def section_path(section_id: str, ancestors: Sequence[str] = (), sections: Sequence[str] = ()) -> list[str]:
     """The section ids a chunk lies in, for the ``section`` filter: its own id, the other sections
     it holds text of, their ancestors, and the numeric prefixes of each id (``4.2.1`` → ``4``,
     ``4.2``; ``203(a)(1)`` → ``203``, ``203(a)``; ``article-17.2`` → ``article-17``), lower-cased."""
@@ -157,7 +161,30 @@ def prepare_chunk(chunk: Chunk) -> Chunk:
     return chunk
 
 
+KEYWORD_LANGUAGES_META = "keyword_languages"  # analysis languages of the keyword index besides English
+
+
+def keyword_languages(store: "Store") -> tuple[str, ...]:
+    """The languages a query is analysed in for ``store``'s keyword search: ``"en"`` and every
+    other language its chunks were analysed in (:func:`note_keyword_languages`)."""
+    return ("en", *filter(None, (store.get_meta(KEYWORD_LANGUAGES_META) or "").split(",")))
+
+
+def note_keyword_languages(store: "Store", chunks) -> None:
+    """Record in ``store``'s meta table the analysis languages (:func:`~docstrata.index.keyword.chunk_language`)
+    of ``chunks`` (Chunks or StoredChunks) that it does not hold yet; English is never recorded."""
+    from ..index.keyword import chunk_language
+
+    langs = {chunk_language(getattr(c, "chunk", c)) for c in chunks} - {"en"}
+    if not langs:
+        return
+    held = set(keyword_languages(store))
+    if langs - held:
+        store.set_meta(KEYWORD_LANGUAGES_META, ",".join(sorted((held | langs) - {"en"})))
+
+
 def document_entry_key(doc_key: str) -> str:
+    """The meta-table key under which a document's :class:`DocumentEntry` is stored."""
     return f"doc:{doc_key}"
 
 
@@ -167,6 +194,7 @@ def write_document_entry(store: "Store", entry: DocumentEntry) -> None:
 
 
 def clear_document_entry(store: "Store", doc_key: str) -> None:
+    """Forget a document's entry (an empty meta value reads as none)."""
     store.set_meta(document_entry_key(doc_key), "")
 
 
@@ -257,14 +285,17 @@ class Store(Protocol):
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
         """Add entries to the embedding cache."""
 
-    def get_meta(self, key: str) -> str | None: ...
+    def get_meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the store's meta table, or None."""
 
-    def set_meta(self, key: str, value: str) -> None: ...
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in the meta table (dimension, schema version, document entries)."""
 
     def flush(self) -> None:
         """Make every write durable and visible to searches."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the connection or files; the store is not used afterwards."""
 
 
 def record_or_check_dimension(store: "Store", backend: str, where: str, schema_version: str) -> None:

@@ -89,12 +89,15 @@ class ChromaDenseIndex:
                                 metadatas=[{"chunk": c} for c in row_ids[i:i + self.batch]])
 
     def add(self, chunk_id: str, vectors: np.ndarray) -> None:
+        """Queue ``vectors`` ((n_windows, dim) float32) for ``chunk_id``; written to Chroma at the next
+        apply. Raises ``ValueError`` for an empty, zero or non-finite vector."""
         vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
         if vectors.shape[0] == 0 or not np.isfinite(vectors).all() or not np.any(vectors):
             raise ValueError(f"refusing to index an empty, zero or non-finite vector for chunk {chunk_id}")
         self._pending[chunk_id] = vectors
 
     def remove(self, chunk_id: str) -> None:
+        """Queue the removal of ``chunk_id``'s vectors; applied with the queued additions."""
         self._pending[chunk_id] = None
 
     def _apply(self) -> None:
@@ -229,6 +232,8 @@ class ChromaStore(EmbeddedStore):
         super()._apply_memory(doc_key, removed, chunks)
 
     def flush(self) -> None:
+        """Apply the queued vector writes to Chroma, flush the SQLite side, then record the generation
+        Chroma is in step with (a later open rebuilds Chroma when they differ)."""
         with self._lock:
             if self._dense is not None:
                 self._dense._apply()
@@ -237,6 +242,7 @@ class ChromaStore(EmbeddedStore):
                 (self._marker_dir / f"{_MARKER}-{self.collection_name}").write_text(str(self._generation))
 
     def close(self) -> None:
+        """Apply the queued vector writes (a failure only means the next open rebuilds Chroma) and close."""
         with self._lock:
             if self._dense is not None:
                 try:

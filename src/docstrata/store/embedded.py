@@ -37,9 +37,10 @@ import numpy as np
 
 from ..errors import DocstrataError, StoreError
 from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_prefilter
-from ..index.keyword import KeywordIndex, analyze
+from ..index.keyword import KeywordIndex, analyze, chunk_language
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
+from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
+                   prepare_chunk, record_or_check_dimension)
 from .repair import DB_NAME, set_aside, truncation
 
 
@@ -400,7 +401,9 @@ class EmbeddedStore:
     def _fill_keyword(self, ki: KeywordIndex) -> None:
         for data, body in self._db.execute(f"SELECT data, {self._body} FROM chunks ORDER BY doc_key, ordinal"):
             c = _chunk(data, body)
-            ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
+            ki.add(c.chunk_id, c.doc_key, c.contextualized_content, chunk_language(c))
+            if chunk_language(c) != "en":
+                note_keyword_languages(self, [c])
         ki.commit()
 
     def _keyword_healthy(self, ki: KeywordIndex) -> bool:
@@ -422,9 +425,9 @@ class EmbeddedStore:
             for data, body in rows:
                 c = _chunk(data, body)
                 words = " ".join(c.contextualized_content.split()[:12])
-                if not words or not analyze(words):
+                if not words or not analyze(words, chunk_language(c)):
                     continue
-                if not ki.search(words, 50):
+                if not ki.search(words, 50, languages=(chunk_language(c),)):
                     return False
             return True
         except Exception as e:  # noqa: BLE001 - any tantivy failure means rebuild
@@ -446,7 +449,7 @@ class EmbeddedStore:
                 for doc_key in dirty:
                     ki.delete_document(doc_key)
                     for c in self.document_chunks(doc_key):
-                        ki.add(c.chunk_id, c.doc_key, c.contextualized_content)
+                        ki.add(c.chunk_id, c.doc_key, c.contextualized_content, chunk_language(c))
                 ki.commit()
                 self._db.execute("DELETE FROM keyword_dirty")
             if self._keyword_healthy(ki):
@@ -864,7 +867,9 @@ class EmbeddedStore:
         for cid in removed:
             self._keyword.delete_chunk(cid)
         for sc in chunks:
-            self._keyword.add(sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content)
+            self._keyword.add(sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content,
+                              chunk_language(sc.chunk))
+        note_keyword_languages(self, chunks)
         if self._dense is not None:
             for cid in removed:
                 self._dense.remove(cid)
@@ -873,6 +878,9 @@ class EmbeddedStore:
 
     def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
                          definitions: list[DefinitionEntry]) -> None:
+        """:meth:`Store.replace_document`: one ``BEGIN IMMEDIATE`` SQLite transaction over the
+        chunk, exact-key, definition and file rows (the document marked for the keyword index);
+        the in-memory indices are updated after the commit and made durable by :meth:`flush`."""
         from ..index.exact import term_key
 
         with self._lock:
@@ -898,6 +906,8 @@ class EmbeddedStore:
             self._apply_memory(doc_key, old_ids, chunks)
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
+        """:meth:`Store.upsert_chunks`: one SQLite transaction; ``doc_key`` and every document that
+        held one of these chunk ids before are marked for the keyword index."""
         with self._lock:
             self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
@@ -922,6 +932,7 @@ class EmbeddedStore:
             self._apply_memory(None, stored, list({sc.chunk.chunk_id: sc for sc in chunks}.values()))
 
     def delete_chunks(self, chunk_ids: list[str]) -> None:
+        """:meth:`Store.delete_chunks`: one SQLite transaction; unknown ids are ignored."""
         if not chunk_ids:
             return
         with self._lock:
@@ -943,6 +954,7 @@ class EmbeddedStore:
             self._apply_memory(None, list(chunk_ids), [])
 
     def delete_document(self, doc_key: str) -> None:
+        """:meth:`Store.delete_document`: its chunks, definitions and file state, in one transaction."""
         with self._lock:
             self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
@@ -961,6 +973,7 @@ class EmbeddedStore:
             self._apply_memory(doc_key, old_ids, [])
 
     def set_file_state(self, doc_key: str, state: FileState) -> None:
+        """:meth:`Store.set_file_state`: size, mtime (ns) and sha256 of the file, replacing any earlier state."""
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?)",
                              (doc_key, state.size, state.mtime_ns, state.sha256))
@@ -1041,12 +1054,15 @@ class EmbeddedStore:
 
     # ---------------------------------------------------------------- reads
     def file_states(self) -> dict[str, FileState]:
+        """:meth:`Store.file_states`: doc_key → :class:`FileState` of every stored file."""
         return {r[0]: FileState(r[1], r[2], r[3]) for r in self._db.execute("SELECT * FROM files")}
 
     def chunk_hashes(self, doc_key: str) -> dict[str, str]:
+        """:meth:`Store.chunk_hashes`: chunk_id → sha256 of the stored text, for one document."""
         return dict(self._db.execute("SELECT chunk_id, sha256 FROM chunks WHERE doc_key=?", (doc_key,)).fetchall())
 
     def get_chunks(self, chunk_ids: list[str]) -> list[Chunk]:
+        """:meth:`Store.get_chunks`: chunks by id in the order asked (500 ids a query); unknown ids left out."""
         found: dict[str, Chunk] = {}
         for i in range(0, len(chunk_ids), 500):
             part = chunk_ids[i:i + 500]
@@ -1056,13 +1072,16 @@ class EmbeddedStore:
         return [found[c] for c in chunk_ids if c in found]
 
     def document_chunks(self, doc_key: str) -> list[Chunk]:
+        """:meth:`Store.document_chunks`: every chunk of ``doc_key`` in ordinal order."""
         rows = self._db.execute(f"SELECT data, {self._body} FROM chunks WHERE doc_key=? ORDER BY ordinal", (doc_key,))
         return [_chunk(data, body) for data, body in rows]
 
     def documents(self) -> list[str]:
+        """:meth:`Store.documents`: every doc_key that has chunks, sorted."""
         return [r[0] for r in self._db.execute("SELECT DISTINCT doc_key FROM chunks ORDER BY doc_key")]
 
     def count(self) -> int:
+        """:meth:`Store.count`: the number of stored chunks."""
         return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 
     def _allowed(self, flt: ChunkFilter | None) -> tuple[tuple[str, ...] | None, list[str] | None]:
@@ -1076,6 +1095,8 @@ class EmbeddedStore:
         return None, [r[0] for r in self._db.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", args)]
 
     def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """:meth:`Store.dense_search`: top ``k`` (chunk_id, cosine) of the best window per chunk among
+        the chunks ``flt`` allows (:mod:`docstrata.index.dense`); ``vector`` is a normalised (dim,) array."""
         return self._dense_job(k, flt)(vector)
 
     def dense_searcher(self, k: int, flt: ChunkFilter | None = None):
@@ -1109,16 +1130,23 @@ class EmbeddedStore:
         return job
 
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """:meth:`Store.keyword_search`: top ``k`` (chunk_id, BM25 score) from the Tantivy index,
+        restricted to the documents / chunks ``flt`` allows."""
         self._refresh_if_changed()
         doc_keys, ids = self._allowed(flt)
-        return self._keyword.search(query, k, doc_keys=doc_keys, chunk_ids=ids)
+        return self._keyword.search(query, k, doc_keys=doc_keys, chunk_ids=ids, languages=keyword_languages(self))
 
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
+        """:meth:`Store.phrase_search`: up to ``k`` chunk ids whose analysed tokens hold ``phrase``
+        adjacent and in order, among those ``flt`` allows."""
         self._refresh_if_changed()
         doc_keys, ids = self._allowed(flt)
-        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids)
+        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids,
+                                           languages=keyword_languages(self))
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
+        """:meth:`Store.exact_lookup`: key → up to ``limit`` chunk ids, by key priority then document
+        order, among the chunks ``flt`` allows; keys with no chunk are absent."""
         out: dict[str, list[str]] = {}
         if not keys:
             return out
@@ -1133,6 +1161,8 @@ class EmbeddedStore:
         return out
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
+        """:meth:`Store.definitions`: definitions by exact-index term key and/or document, in the
+        order written (``scope`` None from an index written before scopes)."""
         scope = "scope, scope_label" if getattr(self, "_def_scope", True) else "NULL, NULL"  # NULL: an older index
         q, args = f"SELECT doc_key, term, definition, section_id, chunk_id, {scope} FROM definitions WHERE 1=1", []
         if term_key is not None:
@@ -1147,6 +1177,7 @@ class EmbeddedStore:
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
+        """:meth:`Store.cached_vectors`: sha256 → (n_windows, dim) float32 vectors cached for ``model_id``."""
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(hashes), 500):
             part = hashes[i:i + 500]
@@ -1156,6 +1187,7 @@ class EmbeddedStore:
         return out
 
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        """:meth:`Store.cache_vectors`: add or replace embedding-cache entries, in one transaction."""
         with self._lock:
             self._db.execute("BEGIN")
             self._db.executemany("INSERT OR REPLACE INTO embed_cache VALUES (?,?,?,?)",
@@ -1164,18 +1196,24 @@ class EmbeddedStore:
             self._db.execute("COMMIT")
 
     def get_meta(self, key: str) -> str | None:
+        """:meth:`Store.get_meta`: the stored value of ``key`` (dim, schema version, model), or None."""
         row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
+        """:meth:`Store.set_meta`: store ``value`` under ``key``; an unchanged value is not rewritten,
+        so a read-only re-ingest writes nothing."""
         with self._lock:
             if self.get_meta(key) != value:  # an unchanged value is not rewritten (read-only re-ingest)
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, value))
 
     def keyword_size(self) -> int:
+        """The number of documents (chunks) the keyword (BM25) index holds."""
         return self._keyword.num_docs()
 
     def close(self) -> None:
+        """Commit pending keyword writes and close the databases; the pending vectors stay in their
+        file for the next open."""
         with self._lock:
             try:
                 if self._wrote:

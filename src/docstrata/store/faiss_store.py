@@ -19,6 +19,7 @@ memory-mapped matrix, the same work as reading a file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from ..index.ann import FaissDenseIndex, _faiss
 from .embedded import EmbeddedStore
@@ -43,11 +44,11 @@ class FaissStore(EmbeddedStore):
         return None if self.root is None else self.root / f"vectors-{self._generation}.{kind}.faiss"
 
     def _load_dense(self) -> FaissDenseIndex:
-        di = super()._load_dense()
+        di = cast(FaissDenseIndex, super()._load_dense())  # made by _new_dense_index above
         if self.root is not None:
             kind = di._wanted_kind(len(di._matrix))
             path = self.faiss_path(kind)
-            if kind in PERSISTED_KINDS and path.exists():
+            if kind in PERSISTED_KINDS and path is not None and path.exists():
                 di.read_index(path, kind)
             di.on_built = lambda: self._save_faiss(di)
         return di
@@ -62,6 +63,8 @@ class FaissStore(EmbeddedStore):
             pass  # a read-only folder only costs the next process the build
 
     def flush(self) -> None:
+        """Flush as the embedded store does; when that wrote a new generation, bring the built FAISS
+        index up to date and save it beside the vectors (a rebuild saves itself)."""
         with self._lock:
             before = self._generation
             super().flush()

@@ -32,9 +32,10 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..errors import StoreError
-from ..index.keyword import analyze, query_terms, term_pairs
+from ..index.keyword import analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk, record_or_check_dimension
+from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
+                   prepare_chunk, record_or_check_dimension)
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -313,7 +314,7 @@ class PostgresStore:
         for sc, vecs in zip(chunks, checked_vector_batch(chunks, self.dim, "postgres")):
             c = prepare_chunk(sc.chunk)
             text = c.contextualized_content
-            tokens = analyze(text)
+            tokens = analyze(text, chunk_language(c))
             chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),
                                tsvector_literal(tokens), len(tokens) + max(len(tokens) - 1, 0)))  # = len(index_terms)
             vec_rows += [(c.chunk_id, i, vecs[i]) for i in range(vecs.shape[0])]
@@ -335,6 +336,8 @@ class PostgresStore:
 
     def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
                          definitions: list[DefinitionEntry]) -> None:
+        """:meth:`Store.replace_document`: the document's chunks, exact keys, definitions and file
+        state replaced in one PostgreSQL transaction."""
         from ..index.exact import term_key
 
         def run(cur) -> None:
@@ -349,6 +352,7 @@ class PostgresStore:
             self._upsert_state(cur, doc_key, state)
 
         self._write(run)
+        note_keyword_languages(self, chunks)
 
     def _upsert_state(self, cur, doc_key: str, state: FileState) -> None:
         cur.execute(f"INSERT INTO {self._t('files')} VALUES (%s,%s,%s,%s) ON CONFLICT (doc_key) DO UPDATE "
@@ -356,15 +360,19 @@ class PostgresStore:
                     (doc_key, state.size, state.mtime_ns, state.sha256))
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
+        """:meth:`Store.upsert_chunks`: insert or replace ``chunks`` by id, in one transaction."""
         if chunks:
             self._write(lambda cur: self._write_chunks(cur, chunks))
+            note_keyword_languages(self, chunks)
 
     def delete_chunks(self, chunk_ids: list[str]) -> None:
+        """:meth:`Store.delete_chunks`: delete by id in one statement; unknown ids are ignored."""
         if chunk_ids:
             self._write(lambda cur: cur.execute(f"DELETE FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)",
                                                 (list(chunk_ids),)))
 
     def delete_document(self, doc_key: str) -> None:
+        """:meth:`Store.delete_document`: its chunks, definitions and file state, in one transaction."""
         def run(cur) -> None:
             for table in ("chunks", "definitions", "files"):
                 cur.execute(f"DELETE FROM {self._t(table)} WHERE doc_key = %s", (doc_key,))
@@ -372,6 +380,7 @@ class PostgresStore:
         self._write(run)
 
     def set_file_state(self, doc_key: str, state: FileState) -> None:
+        """:meth:`Store.set_file_state`: size, mtime (ns) and sha256 of the file, replacing any earlier state."""
         self._write(lambda cur: self._upsert_state(cur, doc_key, state))
 
     def flush(self) -> None:
@@ -384,12 +393,15 @@ class PostgresStore:
 
     # ---------------------------------------------------------------- reads
     def file_states(self) -> dict[str, FileState]:
+        """:meth:`Store.file_states`: doc_key → :class:`FileState` of every stored file."""
         return {r[0]: FileState(r[1], r[2], r[3]) for r in self._rows(f"SELECT * FROM {self._t('files')}")}
 
     def chunk_hashes(self, doc_key: str) -> dict[str, str]:
+        """:meth:`Store.chunk_hashes`: chunk_id → sha256 of the stored text, for one document."""
         return dict(self._rows(f"SELECT chunk_id, sha256 FROM {self._t('chunks')} WHERE doc_key = %s", (doc_key,)))
 
     def get_chunks(self, chunk_ids: list[str]) -> list[Chunk]:
+        """:meth:`Store.get_chunks`: chunks by id in the order asked; unknown ids left out."""
         if not chunk_ids:
             return []
         rows = self._rows(f"SELECT chunk_id, data FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)", (list(chunk_ids),))
@@ -397,13 +409,16 @@ class PostgresStore:
         return [found[c] for c in chunk_ids if c in found]
 
     def document_chunks(self, doc_key: str) -> list[Chunk]:
+        """:meth:`Store.document_chunks`: every chunk of ``doc_key`` in ordinal order."""
         rows = self._rows(f"SELECT data FROM {self._t('chunks')} WHERE doc_key = %s ORDER BY ordinal", (doc_key,))
         return [Chunk.from_dict(r[0]) for r in rows]
 
     def documents(self) -> list[str]:
+        """:meth:`Store.documents`: every doc_key that has chunks, sorted."""
         return [r[0] for r in self._rows(f"SELECT DISTINCT doc_key FROM {self._t('chunks')} ORDER BY doc_key")]
 
     def count(self) -> int:
+        """:meth:`Store.count`: the number of stored chunks, from the stats row the writes keep (no table scan)."""
         return self._rows(f"SELECT n_chunks FROM {self._t('stats')}")[0][0]
 
     def dense_search(self, vector: np.ndarray, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
@@ -472,7 +487,7 @@ class PostgresStore:
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) over analysed text; see the module docstring for the formula.
         ``flt`` restricts the chunks scored; document frequencies stay the collection's."""
-        return self._bm25(query_terms(query), k, phrase=False, flt=flt)
+        return self._bm25(query_terms(query, keyword_languages(self)), k, phrase=False, flt=flt)
 
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),
@@ -480,6 +495,8 @@ class PostgresStore:
         return [cid for cid, _ in self._bm25([(t, 1.0) for t in analyze(phrase)], k, phrase=True, flt=flt)]
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
+        """:meth:`Store.exact_lookup`: key → up to ``limit`` chunk ids, by key priority then document
+        order, among the chunks ``flt`` allows."""
         out: dict[str, list[str]] = {}
         if not keys:
             return out
@@ -494,6 +511,7 @@ class PostgresStore:
         return out
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
+        """:meth:`Store.definitions`: definitions by exact-index term key and/or document, in the order written."""
         q = (f"SELECT doc_key, term, definition, section_id, chunk_id, scope, scope_label FROM {self._t('definitions')} "
              f"WHERE (%(t)s::text IS NULL OR term_key = %(t)s) AND (%(d)s::text IS NULL OR doc_key = %(d)s) "
              f"ORDER BY doc_key, id")
@@ -502,6 +520,7 @@ class PostgresStore:
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
+        """:meth:`Store.cached_vectors`: sha256 → (n_windows, dim) float32 vectors cached for ``model_id``."""
         if not hashes:
             return {}
         rows = self._rows(f"SELECT sha256, n, vecs FROM {self._t('embed_cache')} WHERE model_id = %s "
@@ -509,6 +528,7 @@ class PostgresStore:
         return {h: np.frombuffer(bytes(blob), dtype=np.float32).reshape(n, self.dim) for h, n, blob in rows}
 
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        """:meth:`Store.cache_vectors`: add or replace embedding-cache entries, in one transaction."""
         rows = [(model_id, h, v.shape[0], np.ascontiguousarray(v, dtype=np.float32).tobytes()) for h, v in items.items()]
         if rows:
             self._write(lambda cur: cur.executemany(
@@ -516,15 +536,18 @@ class PostgresStore:
                 f"DO UPDATE SET n = EXCLUDED.n, vecs = EXCLUDED.vecs", rows))
 
     def get_meta(self, key: str) -> str | None:
+        """:meth:`Store.get_meta`: the stored value of ``key``, or None."""
         rows = self._rows(f"SELECT value FROM {self._t('meta')} WHERE key = %s", (key,))
         return rows[0][0] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
+        """:meth:`Store.set_meta`: store ``value`` under ``key`` (upsert)."""
         self._write(lambda cur: cur.execute(
             f"INSERT INTO {self._t('meta')} VALUES (%s,%s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
             (key, value)))
 
     def close(self) -> None:
+        """Close the connection and stop reconnecting; safe to call twice."""
         with self._lock:
             self._closed = True
             self._c.close()  # idempotent in psycopg

@@ -48,9 +48,10 @@ import numpy as np
 
 from ..errors import StoreError
 from ..fusion import DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
-from ..index.keyword import ANALYSIS_VERSION, analyze, query_terms, term_pairs
+from ..index.keyword import ANALYSIS_VERSION, analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import ChunkFilter, StoredChunk, checked_vector_batch, prepare_chunk
+from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
+                   prepare_chunk)
 
 K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
@@ -251,7 +252,8 @@ class QdrantStore:
 
     # ---------------------------------------------------------------- writes
     def _chunk_points(self, chunks: list[StoredChunk], gen: str) -> list:
-        tokens_of = [analyze(sc.chunk.contextualized_content) for sc in chunks]
+        tokens_of = [analyze(sc.chunk.contextualized_content, chunk_language(sc.chunk)) for sc in chunks]
+        note_keyword_languages(self, chunks)
         terms_of = [tokens + term_pairs(tokens) for tokens in tokens_of]  # index_terms, from the tokens at hand
         if self._avgdl is None and chunks:
             self._avgdl = max(1.0, float(np.mean([len(terms) for terms in terms_of])))
@@ -279,6 +281,9 @@ class QdrantStore:
 
     def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
                          definitions: list[DefinitionEntry]) -> None:
+        """:meth:`Store.replace_document`: the file state is removed first and written last; between,
+        the new points (under a fresh generation id) and the deletion of older ones go in one batch,
+        so a search never sees the document missing and an interrupted replace is redone next ingest."""
         from ..index.exact import term_key
 
         m, gen = self.m, uuid.uuid4().hex
@@ -307,21 +312,26 @@ class QdrantStore:
             "kind": "file", "doc_key": doc_key, "size": state.size, "mtime_ns": state.mtime_ns, "sha256": state.sha256})
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
+        """:meth:`Store.upsert_chunks`: insert or replace the chunks' points by id (waits for Qdrant)."""
         with self._lock:
             self._upsert(self.name, self._chunk_points(chunks, ""))
 
     def delete_chunks(self, chunk_ids: list[str]) -> None:
+        """:meth:`Store.delete_chunks`: delete the chunks' points by id; unknown ids are ignored."""
         if chunk_ids:
             ids = [_point_id("chunk", c) for c in chunk_ids]
             with self._lock:
                 self.client.delete(self.name, self.m.PointIdsList(points=ids), wait=True)
 
     def delete_document(self, doc_key: str) -> None:
+        """:meth:`Store.delete_document`: delete the document's chunk points and its auxiliary
+        points (file state, definitions)."""
         with self._lock:
             self.client.delete(self.aux, self.m.FilterSelector(filter=self._match(doc_key=doc_key)), wait=True)
             self.client.delete(self.name, self.m.FilterSelector(filter=self._match(doc_key=doc_key)), wait=True)
 
     def set_file_state(self, doc_key: str, state: FileState) -> None:
+        """:meth:`Store.set_file_state`: size, mtime (ns) and sha256 of the file, as an auxiliary point."""
         with self._lock:
             self.client.upsert(self.aux, [self._state_point(doc_key, state)], wait=True)
 
@@ -336,14 +346,17 @@ class QdrantStore:
 
     # ---------------------------------------------------------------- reads
     def file_states(self) -> dict[str, FileState]:
+        """:meth:`Store.file_states`: doc_key → :class:`FileState` of every stored file."""
         return {p.payload["doc_key"]: FileState(p.payload["size"], p.payload["mtime_ns"], p.payload["sha256"])
                 for p in self._scroll(self.aux, self._match(kind="file"))}
 
     def chunk_hashes(self, doc_key: str) -> dict[str, str]:
+        """:meth:`Store.chunk_hashes`: chunk_id → sha256 of the stored text, for one document."""
         return {p.payload["chunk_id"]: p.payload["sha256"]
                 for p in self._scroll(self.name, self._match(doc_key=doc_key), ["chunk_id", "sha256"])}
 
     def get_chunks(self, chunk_ids: list[str]) -> list[Chunk]:
+        """:meth:`Store.get_chunks`: chunks by id in the order asked; unknown ids left out."""
         if not chunk_ids:
             return []
         points = self.client.retrieve(self.name, [_point_id("chunk", c) for c in chunk_ids], with_payload=["data"])
@@ -351,13 +364,16 @@ class QdrantStore:
         return [found[c] for c in chunk_ids if c in found]
 
     def document_chunks(self, doc_key: str) -> list[Chunk]:
+        """:meth:`Store.document_chunks`: every chunk of ``doc_key`` in ordinal order."""
         points = self._scroll(self.name, self._match(doc_key=doc_key), ["data"])
         return sorted((Chunk.from_dict(p.payload["data"]) for p in points), key=lambda c: (c.ordinal, c.chunk_id))
 
     def documents(self) -> list[str]:
+        """:meth:`Store.documents`: every doc_key that has chunks, sorted (scrolls the collection)."""
         return sorted({p.payload["doc_key"] for p in self._scroll(self.name, None, ["doc_key"])})
 
     def count(self) -> int:
+        """:meth:`Store.count`: the number of chunk points (an exact count)."""
         return self.client.count(self.name, exact=True).count
 
     @staticmethod
@@ -383,7 +399,7 @@ class QdrantStore:
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25) from the IDF-modified sparse vectors; ties by chunk id.
         ``flt`` is a payload filter; the idf stays the collection's."""
-        terms = query_terms(query)
+        terms = query_terms(query, keyword_languages(self))
         if not terms or k <= 0 or self._avgdl is None:
             return []
         res = self.client.query_points(self.name, query=self._sparse_query(terms), using=_SPARSE, limit=k + 16,
@@ -421,6 +437,8 @@ class QdrantStore:
         return self._ranked(res.points, k)
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
+        """:meth:`Store.exact_lookup`: key → up to ``limit`` chunk ids, by key priority then document
+        order, among the chunks ``flt`` allows."""
         if not keys:
             return {}
         wanted = set(keys)
@@ -435,6 +453,7 @@ class QdrantStore:
         return {key: [h[3] for h in sorted(rows)[:limit]] for key, rows in hits.items()}
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
+        """:meth:`Store.definitions`: definitions by exact-index term key and/or document, in the order written."""
         conds: dict[str, Any] = {"kind": "def"}
         if term_key is not None:
             conds["term_key"] = term_key
@@ -448,6 +467,7 @@ class QdrantStore:
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
+        """:meth:`Store.cached_vectors`: sha256 → (n_windows, dim) float32 vectors cached for ``model_id``."""
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(hashes), _PAGE):
             ids = [_point_id("cache", f"{model_id}\x00{h}") for h in hashes[i:i + _PAGE]]
@@ -457,6 +477,7 @@ class QdrantStore:
         return out
 
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        """:meth:`Store.cache_vectors`: add or replace embedding-cache entries (base64 vectors in payloads)."""
         points = [self.m.PointStruct(id=_point_id("cache", f"{model_id}\x00{h}"), vector={}, payload={
             "kind": "cache", "model_id": model_id, "sha256": h, "n": int(v.shape[0]),
             "vecs": base64.b64encode(np.ascontiguousarray(v, dtype=np.float32).tobytes()).decode("ascii")})
@@ -465,16 +486,19 @@ class QdrantStore:
             self._upsert(self.aux, points)
 
     def get_meta(self, key: str) -> str | None:
+        """:meth:`Store.get_meta`: the stored value of ``key``, or None."""
         points = self.client.retrieve(self.aux, [_point_id("meta", key)], with_payload=True)
         return points[0].payload["value"] if points else None
 
     def set_meta(self, key: str, value: str) -> None:
+        """:meth:`Store.set_meta`: store ``value`` under ``key``."""
         point = self.m.PointStruct(id=_point_id("meta", key), vector={},
                                    payload={"kind": "meta", "key": key, "value": value})
         with self._lock:
             self.client.upsert(self.aux, [point], wait=True)
 
     def close(self) -> None:
+        """Close the client (and a local on-disk Qdrant's lock); safe to call twice."""
         with self._lock:
             if self._closed:
                 return

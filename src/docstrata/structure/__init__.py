@@ -1,4 +1,5 @@
-"""Markdown → section tree, definitions and cross-references (DESIGN §2 ``structure/``).
+"""Markdown → section tree, definitions and cross-references (the ``structure`` stage:
+``docs/architecture.md``).
 
 Entry point: :func:`build_tree`.
 """
@@ -15,14 +16,15 @@ def build_tree(document: Document, *, extract_definitions: bool = True,
     Sections come in document order (a preamble section holds text before the first
     heading); definitions and cross-references are filled when asked for, cross-references
     resolved against the tree's own section ids. Ordered-list items are body text, never
-    sections, where the converter says so (``Document.list_items``: HTML whose lists it numbers);
-    heading levels are the nesting where the converter says so (``Document.heading_levels``:
-    legislation XML).
+    sections where the source's markup states them without numbers (``Document.list_items``: HTML
+    ``<ol>``); headings whose number and level the markup states (``Document.blocks``: legislation
+    XML, gesetze-im-internet, kramdown-rfc, xml2rfc) are taken as stated, never re-detected.
     """
     from .parse import parse_sections
 
     tree = parse_sections(document.markdown, doc_key=document.doc_key, title=document.title,
-                          list_items=document.list_items, heading_levels=document.heading_levels)
+                          list_items=document.list_items, heading_levels=document.heading_levels,
+                          blocks=document.blocks)
     tree.anchors = dict(document.anchors)
     if extract_definitions:
         from .definitions import extract_definitions as _defs

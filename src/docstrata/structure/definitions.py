@@ -210,6 +210,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
                                    section_id=section.section_id if section is not None else None,
                                    scope=scope, scope_label=label))
 
+    doc_text = "\n".join(_clean(x.text) for x in tree.sections)  # where a lower-case short form must recur
     headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
     for x in tree.sections:
         if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
@@ -217,11 +218,12 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, by_id)  # by_id built once: per section it was quadratic
-        found = _find_at(body, in_defs, _is_form_section(s, by_id))
+        found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text)
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             pairs = {(t, d) for _, t, d in found}
-            found += [(p + opener, t, d) for p, t, d in _find_at(body[opener:], True) if (t, d) not in pairs]
+            found += [(p + opener, t, d) for p, t, d in _find_at(body[opener:], True, doc_text=doc_text)
+                      if (t, d) not in pairs]
         if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(0, _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
         for at, term, definition in found:
@@ -343,10 +345,11 @@ def leading_defined_term(text: str) -> str | None:
     return term if _plausible_term(term, quoted=True) else None
 
 
-def _find_at(body: str, in_defs: bool, in_form: bool = False) -> list[tuple[int, str, str]]:
+def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = "") -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of each definition in ``body``, in text order; the unquoted
     forms only ``in_defs`` (a definitions section or block); no hanging list ``in_form`` (a
-    registry's registration template: its lines name a form's fields)."""
+    registry's registration template: its lines name a form's fields). ``doc_text``: the whole
+    document's text, where a lower-case parenthesised short form must be used again."""
     found: list[tuple[int, str, str]] = []
     pattern = _LOOSE_RE if in_defs else _STRICT_RE
     for m in pattern.finditer(body):
@@ -356,7 +359,7 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False) -> list[tuple[int,
             found.append((m.start(), term, definition))
             for alt in _alternative_terms(m.group("alt")):  # "You" (or "Your") means …
                 found.append((m.start() + 1, alt, definition))
-    for pos, term, sentence in _parenthetical_terms(body):
+    for pos, term, sentence in _parenthetical_terms(body, doc_text):
         if not any(abs(p - pos) < 3 for p, _, _ in found):
             found.append((pos, term, sentence))
     for m in _UNQUOTED_RE.finditer(body):
@@ -648,7 +651,7 @@ def _lead_words(text: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
 
 
-def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
+def _parenthetical_terms(body: str, doc_text: str = "") -> list[tuple[int, str, str]]:
     """Terms a parenthesis names for what it follows: ``This Agreement (the “**Agreement**”)``,
     ``each party (“**Disclosing Party**”)``, ``(each, a "Party" and together the "Parties")``.
 
@@ -657,6 +660,8 @@ def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
     ``(together with its Affiliates, "Customer")``), nothing after the last term. A term is a
     capitalised noun phrase (lower case only after a naming word such as ``the``); never a lone
     pronoun or function word (``it``, ``this``, ``such``), nor a BCP 14 keyword (``"MUST"``).
+    A lower-case term without a naming word counts when it stands alone right after a noun and
+    the text uses it again (:func:`_lower_case_short_form`: GDPR's ``(‘data subject’)``).
     Returns ``(offset, term, sentence)``; the sentence that holds the parenthesis is its
     definition."""
     out = []
@@ -682,12 +687,26 @@ def _parenthetical_terms(body: str) -> list[tuple[int, str, str]]:
             before = set(_lead_words(head if i == 0 else inner[quoted[i - 1].end():q.start()]))
             if not term or term in _BCP14 or not _plausible_term(term):
                 continue
-            if not (term[0].isupper() or term[0].isdigit() or before & _NAMING_LEAD):
+            if not (term[0].isupper() or term[0].isdigit() or before & _NAMING_LEAD) \
+                    and not _lower_case_short_form(body, m, term, head if i == 0 else "x", doc_text):
                 continue
             named = _named_phrase(body, m.start(), term)
             definition = f"{named} {m.group(0)}" if named else _sentence_around(body, m.start(), m.end())
             out.append((m.start("inner") + q.start(), term, definition))
     return out
+
+
+def _lower_case_short_form(body: str, m: re.Match, term: str, head: str, doc_text: str = "") -> bool:
+    """A lower-case term alone in a parenthesis right after a noun names it when the text uses it
+    again: GDPR's ``an identifiable natural person (‘data subject’)``, then ``the data subject``
+    throughout. Without a naming word (``the``, ``hereinafter``) the reuse is the evidence: a
+    quoted aside is not used again as a term. The reuse is looked for in ``body`` outside the
+    parenthesis, and in ``doc_text`` (the whole document, the parenthesis included: twice)."""
+    if head.strip() or not body[:m.start()].rstrip()[-1:].isalpha():
+        return False
+    word = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.I)
+    rest = body[:m.start()] + " " + body[m.end():]
+    return word.search(rest) is not None or len(word.findall(doc_text, 0)) >= 2
 
 
 _EXAMPLE_LEAD_RE = re.compile(r"^\s*(?:e\.\s?g\.|for\s+example|for\s+instance|such\s+as)(?![\w])", re.I)

@@ -180,12 +180,42 @@ def _xref(x, doc_key: str) -> dict:
             d.get("target_document"), "section_id": sid, "resolved": bool(sid)}
 
 
+def _grouped(rows: list[dict], *same: str) -> list[dict]:
+    """Rows of one reference written once (``Articles 12 to 22``, the same ``text`` and ``same``
+    fields, one after another) as one row: the first member's fields, and ``members`` (each
+    ``{target, document, section_id, resolved}``) when it names several sections."""
+    out: list[dict] = []
+    for row in rows:
+        last = out[-1] if out else None
+        members = (last.get("members") or [last]) if last is not None else []
+        if last is not None and all(last.get(k) == row.get(k) for k in ("text", *same)) \
+                and all(m.get("target") != row.get("target") for m in members):  # a repeat is another mention
+            if "members" not in last:
+                last["members"] = [{k: last[k] for k in ("target", "document", "section_id", "resolved")}]
+            last["members"].append({k: row[k] for k in ("target", "document", "section_id", "resolved")})
+            continue
+        out.append(dict(row))
+    return out
+
+
+def cited_by_view(tool, document: str, section_id: str, limit: int = 50) -> dict:
+    """The sections citing ``section_id`` of ``document`` (:meth:`~docstrata.tools.HierarchicalDocumentTool.cited_by`):
+    ``{document, section_id, total, citers: [{document, section_id, chunk_id, location, references,
+    cites, excerpt}]}``, the first ``limit`` of them."""
+    from ..search import QueryError
+
+    try:
+        return tool.cited_by(document, section_id, limit=limit).to_dict()
+    except (AttributeError, QueryError):  # a record tool, or an id the citation look-up does not read
+        return {"document": document, "section_id": section_id, "total": 0, "citers": []}
+
+
 def document_view(tool, document: str) -> dict:
     """A document's section tree, chunks, definitions and cross-references (resolved or not)."""
     doc_key = tool._resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
     chunks = tool.store.document_chunks(doc_key)
-    xrefs = [{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
-             for c in chunks for x in c.cross_references]
+    xrefs = _grouped([{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
+                      for c in chunks for x in c.cross_references], "from_section", "chunk_id")
     defs = [{"term": d.term, "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id}
             for d in tool.store.definitions(doc_key=doc_key)]
     return {"doc_key": doc_key, "title": (chunks[0].document_title if chunks else "") or Path(doc_key).stem,
@@ -203,7 +233,8 @@ def section_view(tool, document: str, section_id: str | None = None) -> dict:
             "section_id": page.section_id, "title": page.title,
             "parent_chain": page.location.split(" > ") if page.location else [],
             "content": page.content, "chunk_ids": list(page.chunk_ids),
-            "cross_references": [_xref(x, page.document) for c in chunks for x in c.cross_references]}
+            "cross_references": _grouped([_xref(x, page.document) for c in chunks for x in c.cross_references]),
+            "cited_by": cited_by_view(tool, page.document, page.section_id) if section_id else None}
 
 
 # --------------------------------------------------------------------------- search
@@ -288,7 +319,7 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk
         "highlights": _highlights(*analysis, r.content, aliases),
         "pinpoint": _pinpoint(getattr(r, "pinpoint", None), r.content, analysis, aliases),
         "definitions": [{"term": k, "definition": v} for k, v in getattr(r, "definitions_context", {}).items()],
-        "cross_references": [_xref(x, doc) for x in xrefs],
+        "cross_references": _grouped([_xref(x, doc) for x in xrefs]),
         "metadata": getattr(r, "metadata", {}) if records else {},
     }
 

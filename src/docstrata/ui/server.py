@@ -41,6 +41,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 from ..arg_limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, check_length
 from ..errors import ConfigError, DocstrataError
+from ..ports import listen_error
 from . import api
 
 log = logging.getLogger("docstrata.ui")
@@ -101,6 +102,8 @@ class PlaygroundServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
+        """The page's address, with the access token in its fragment (never sent to the server in a
+        request line or a log)."""
         host, port = self.server_address[:2]
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{port}/" + (f"#token={quote(self.token)}" if self.token else "")
@@ -287,7 +290,7 @@ def make_server(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: s
     try:
         server = PlaygroundServer(toolset, host, port, token, allowed_hosts)
     except OSError as e:
-        raise ConfigError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise listen_error(host, port, e) from None
     return server
 
 

@@ -12,7 +12,7 @@ Entry point: :func:`parse_sections`. One pass over the lines finds section marke
   (item 12 of a list under clause 12 is section ``12.12``).
 
 A second pass nests the markers (heading levels, numbering prefixes, item styles) and
-normalises ids (DESIGN §5): ``4.2.1``, ``203(a)(1)``, ``article-17``, ``part-2``, a slug for
+normalises ids (``docs/architecture.md``): ``4.2.1``, ``203(a)(1)``, ``article-17``, ``part-2``, a slug for
 unnumbered headings, ``preamble`` for text before the first marker. Ids restart under
 containers (``Section 1`` of each Article) are qualified by the container
 (``article-ii/1``) so ids stay unique.
@@ -50,7 +50,8 @@ is flush text of the provision holding the list: a section ``<parent>-flush`` of
 (:mod:`.flush`), not more text of ``(c)``.
 
 Modules, in pipeline order: ``frames`` (ASCII boxes unwrapped), ``patterns`` (label grammar, marker records), ``labels`` (label and
-title reading, numbering arithmetic), ``scan`` (markers found line by line), ``recitals`` (an act's
+title reading, numbering arithmetic), ``scan`` (markers found line by line), ``stated`` (the
+headings a converter's blocks state, taken as they are), ``recitals`` (an act's
 numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``ranks``
 (container ranks from the document's layout), ``build`` (markers nested into sections with
 normalised ids), ``flush`` (flush text after a list), ``ids`` (ids made unique, parent chains and citation aliases).
@@ -69,6 +70,7 @@ from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .recitals import nest_recitals_in_preamble, recital_markers
 from .scan import _scan
+from .stated import stated_heading_markers
 
 __all__ = ["parse_sections"]
 
@@ -89,9 +91,9 @@ def _items_taking_heading_ids(markers: list, sections: list) -> set[int]:
 def _pair_headings_with_bodies(sections: list) -> None:
     """Headings printed before their bodies (a PDF converter emitting ``# 1 Short title``,
     ``# 2 Commencement``, ``# 3 Definitions``, ``# 4 Notes`` and then the four bodies): a run of
-    three or more numbered sibling headings of which only the last has text, that text being
-    exactly as many paragraphs as there are headings, is re-paired in order, one paragraph per
-    heading. Any other count is no evidence of the pairing and is left as it is."""
+    three or more numbered sibling headings, numbered on by one, of which only the last has text,
+    that text being exactly as many paragraphs as there are headings, is re-paired in order, one
+    paragraph per heading. Any other count is no evidence of the pairing and is left as it is."""
     i = 0
     while i < len(sections):
         first = sections[i]
@@ -101,7 +103,8 @@ def _pair_headings_with_bodies(sections: list) -> None:
             j += 1
         if j - i >= 2 and j < len(sections):
             last = sections[j]
-            if last.heading and last.number and last.level == first.level and last.parent_id == first.parent_id:
+            if last.heading and last.number and last.level == first.level and last.parent_id == first.parent_id \
+                    and _consecutive([s.number for s in sections[i:j + 1]]):
                 paragraphs = [p.strip("\n") for p in re.split(r"\n[ \t]*\n", last.text) if p.strip()]
                 if len(paragraphs) == j - i + 1:
                     for s, text in zip(sections[i:j + 1], paragraphs):
@@ -109,8 +112,18 @@ def _pair_headings_with_bodies(sections: list) -> None:
         i = max(j, i + 1)
 
 
+def _consecutive(numbers: list[str | None]) -> bool:
+    """Whether written numbers count on by one in their last component (``1, 2, 3``; ``4.1, 4.2``):
+    the run of a publisher's headings, not a heading repeated (``1.1, 1.1, 1.1``) or a jump."""
+    parsed = [re.fullmatch(r"(.*?)(\d+)\.?", (n or "").strip()) for n in numbers]
+    if not all(parsed):
+        return False
+    return all(b.group(1) == a.group(1) and int(b.group(2)) == int(a.group(2)) + 1  # type: ignore[union-attr]
+               for a, b in zip(parsed, parsed[1:]))
+
+
 def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,
-                   heading_levels: bool = False) -> DocumentTree:
+                   heading_levels: bool = False, blocks: list | None = None) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
     Args:
@@ -124,6 +137,10 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
             (legislation XML, whose ``<division>`` holds its ``<title>``s): a heading's parent is then
             the nearest heading of a lower level, and container ranks (Title > Division) do not
             re-nest it. ``False`` (text, PDF, HTML): ranks decide where levels are unreliable.
+        blocks: the converter's blocks (:class:`~docstrata.convert.document.Block`, offsets into
+            ``markdown``). When some heading block states its number from markup, the source states
+            its structure: headings are taken from the blocks with their stated level and number
+            (:mod:`.stated`), never re-detected, and nest by level (``heading_levels`` is implied).
 
     Returns:
         A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
@@ -134,10 +151,17 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     lines = unframe_boxes(markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
     markers = _scan(lines, markdown_flavour)
+    stated = False
+    if blocks:  # the converter contract (imported here: reading a tree needs no converter loaded)
+        from ...convert.document import states_structure
+
+        stated = states_structure(blocks)
     if not list_items:
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
-    token = HEADING_LEVELS_ARE_NESTING.set(heading_levels)
+    token = HEADING_LEVELS_ARE_NESTING.set(heading_levels or stated)
     try:
+        if stated:
+            markers = stated_heading_markers(markers, lines, blocks or [], markdown)
         markers = _merge_subtitles(markers, lines)
         markers = recital_markers(markers, lines)
         markers = _filter_markers(markers, markdown_flavour, lines)

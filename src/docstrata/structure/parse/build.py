@@ -36,7 +36,7 @@ def _id_from_path(path: list[str]) -> str:
 
 # This document's own container ranks, where its layout overrides the keyword table (:mod:`.ranks`):
 # GDPR's "Section" holds its "Article"s (Chapter III > Section 3 > Article 17).
-_DOC_RANKS: ContextVar[dict[str, float]] = ContextVar("_DOC_RANKS", default={})
+_DOC_RANKS: ContextVar[dict[str, float]] = ContextVar("_DOC_RANKS", default={})  # noqa: B039 - never mutated: set() swaps it per document
 
 
 # Whether this document writes its containers only as plain labels (an HTML statute whose
@@ -64,7 +64,7 @@ def _keyword_of(m: _Marker) -> str | None:
 
 def _rank(marker: _Marker) -> float:
     doc = _DOC_RANKS.get()
-    ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS[kw][1]) for k, _, _ in marker.components
+    ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS.get(kw, ("", 5))[1]) for k, _, _ in marker.components
              if k.startswith("kw:") and (kw := k.split(":")[2])]
     bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
         k.startswith("kw::") for k, _, _ in marker.components)

@@ -140,13 +140,34 @@ function passage(r) {
   return h("div", {}, h("div", { class: "pinpoint-line" }, p.line, " · ", toggle), box);
 }
 
+function targetLinks(x) {  // a reference naming several sections ("Articles 12 to 22") links each once
+  const members = x.members || [x];
+  return members.map((m) => m.resolved
+    ? h("a", { href: "#", class: "xref", title: `open ${m.document} § ${m.section_id}`,
+      onclick: (e) => { e.preventDefault(); openSection(m.document, m.section_id); } }, "→ § " + m.section_id)
+    : h("span", { class: "unresolved", title: "no such section found" }, x.members ? m.target : "unresolved"));
+}
+
 function xrefLinks(xrefs) {
   if (!xrefs || !xrefs.length) return null;
   return h("div", { class: "xref-list" }, h("h4", {}, "Cross-references"),
-    xrefs.map((x) => h("span", {}, x.resolved
-      ? h("a", { href: "#", class: "xref", title: `open ${x.document} § ${x.section_id}`,
-        onclick: (e) => { e.preventDefault(); openSection(x.document, x.section_id); } }, `${x.text} → § ${x.section_id}`)
-      : h("span", { class: "unresolved", title: "no such section found" }, x.text))));
+    xrefs.map((x) => x.members
+      ? h("span", {}, x.text + " ", ...targetLinks(x))
+      : h("span", {}, x.resolved
+        ? h("a", { href: "#", class: "xref", title: `open ${x.document} § ${x.section_id}`,
+          onclick: (e) => { e.preventDefault(); openSection(x.document, x.section_id); } }, `${x.text} → § ${x.section_id}`)
+        : h("span", { class: "unresolved", title: "no such section found" }, x.text))));
+}
+
+function citedBy(c) {
+  if (!c) return null;
+  return h("div", { class: "xref-list", id: "cited-by" }, h("h4", {}, `Cited by (${c.total})`),
+    c.citers.map((x) => h("div", {},
+      h("a", { href: "#", class: "xref", title: x.excerpt,
+        onclick: (e) => { e.preventDefault(); openSection(x.document, x.section_id); } },
+        (x.document !== c.document ? x.document + " " : "") + "§ " + x.section_id),
+      " " + x.references.join("; "))),
+    c.total > c.citers.length ? h("div", { class: "muted" }, `${c.total - c.citers.length} more`) : null);
 }
 
 function whyText(r, results, settings) {
@@ -250,7 +271,7 @@ async function openSection(doc, sid) {
       h("div", { class: "muted" }, (s.parent_chain[0] === s.document_title ? s.parent_chain : [s.document_title, ...s.parent_chain]).filter(Boolean).join(" › ")),
       h("div", { class: "muted mono" }, `${s.document} · ${s.chunk_ids.length} chunk(s)`),
       h("div", { class: "text", id: "section-text", passage: true }, s.content),
-      h("div", { class: "extras" }, xrefLinks(s.cross_references)));
+      h("div", { class: "extras" }, xrefLinks(s.cross_references), citedBy(s.cited_by)));
   } catch (err) { $("drawer-body").replaceChildren(h("p", { class: "status error" }, err.message)); }
 }
 
@@ -319,8 +340,7 @@ async function showDocument(docKey, flash) {
         h("div", {}, h("h4", {}, `Cross-references (${d.cross_references.length}, ${resolvedN} resolved)`),
           h("table", { class: "list", id: "xref-table" }, h("tbody", {}, d.cross_references.map((x) => h("tr", {},
             h("td", {}, "§ " + x.from_section), h("td", {}, x.text),
-            h("td", {}, x.resolved ? h("a", { href: "#", class: "xref", onclick: (e) => { e.preventDefault(); openSection(x.document, x.section_id); } }, "→ § " + x.section_id)
-              : h("span", { class: "unresolved" }, "unresolved")))))))));
+            h("td", {}, ...targetLinks(x)))))))));
     if (flash) { const el = document.querySelector(`#tree details[data-section="${CSS.escape(flash)}"]`); if (el) el.scrollIntoView({ block: "center" }); }
   } catch (err) { $("doc-detail").replaceChildren(h("p", { class: "status error" }, err.message)); }
 }

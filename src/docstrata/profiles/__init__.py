@@ -1,0 +1,110 @@
+"""Document families as declarative profiles (``docs/architecture.md``, "Adding a family").
+
+A :class:`Profile` is data: how a family is recognised, the container words it nests and their
+ranks, its number scheme and the id its sections get. The mechanism around it is generic: the
+convert stage asks :func:`converter_for_xml` / :func:`converter_for_markdown` whether a registered
+profile recognises a source and, if so, runs that family's converter, which reads the profile and
+returns a :class:`~docstrata.convert.document.ConvertedDocument` whose headings state their level
+and number; the structure stage then takes those headings as stated (no family code there).
+
+The citation vocabulary (what a reader types: ``§ 13 Abs. 2``, ``Art. 5(1)(a)``) is not a family
+fact and does not live here: it is the citation grammar's.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One document family's layout facts.
+
+    ``name``: the family (``"gesetze-im-internet"``). ``formats``: file extensions it comes in.
+    Recognised by: ``xml_root`` (local name of the root element) for XML, or for Markdown
+    ``front_matter_keys`` (any of these keys in a leading ``---`` YAML block) together with
+    ``text_markers`` (any of these lines in the text). ``containers``: the family's container
+    words in its own language, outermost first, with their rank (lower encloses higher); the
+    source's markup states the nesting, so ranks order only siblings' kinds. ``ordinals``: ordinal
+    words its container labels may use (``Erster Abschnitt`` = ``Abschnitt 1``). ``number_scheme``:
+    how sections are numbered (``"sign"``: ``§ 13``; ``"dotted"``: 1, 1.1; ``"letter-dotted"``: A,
+    A.1). ``id_template``: the section id made from a number (``"{n}"``: ``13``, ``4.2``;
+    containers ``"{word}-{n}"``: ``abschnitt-2``). ``section_words``: how the source writes its
+    numbered unit, mapped to the word the number is written with (``"Art"`` → ``"Artikel"``).
+    ``converter``: ``"module:function"`` of the family's converter in :mod:`docstrata.convert`.
+    """
+
+    name: str
+    formats: frozenset[str]
+    converter: str
+    xml_root: str | None = None
+    front_matter_keys: tuple[str, ...] = ()
+    text_markers: tuple[str, ...] = ()
+    containers: tuple[tuple[str, float], ...] = ()
+    ordinals: dict[str, int] = field(default_factory=dict)
+    number_scheme: str = "dotted"
+    id_template: str = "{n}"
+    container_id_template: str = "{word}-{n}"
+    section_words: dict[str, str] = field(default_factory=dict)
+
+    def recognises_xml(self, root) -> bool:
+        """Whether a parsed XML root is of this family (by its root element's local name)."""
+        tag = root.tag.rsplit("}", 1)[-1] if isinstance(root.tag, str) else ""
+        return "xml" in self.formats and self.xml_root is not None and tag == self.xml_root
+
+    def recognises_markdown(self, text: str) -> bool:
+        """Whether Markdown ``text`` is of this family: a leading YAML front matter naming one of
+        ``front_matter_keys`` and one of ``text_markers`` on a line of its own."""
+        if "md" not in self.formats or not self.front_matter_keys:
+            return False
+        m = _FRONT_MATTER.match(text)
+        if not m or not any(re.search(rf"(?m)^{re.escape(k)}\s*:", m.group(1)) for k in self.front_matter_keys):
+            return False
+        return not self.text_markers or any(re.search(rf"(?m)^{re.escape(t)}\s*$", text) for t in self.text_markers)
+
+    def load_converter(self) -> Callable:
+        """The family's converter function (imported on first use)."""
+        module, func = self.converter.split(":")
+        return getattr(importlib.import_module(module), func)
+
+
+# kramdown-rfc's front matter runs from the opening "---" to a bare "---" or to the first "--- abstract"
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?)\n(?=---(?:[ \t]|$))", re.S | re.M)
+
+
+def _registered() -> tuple[Profile, ...]:
+    from .gesetze_im_internet import PROFILE as GII
+    from .kramdown_rfc import PROFILE as KRAMDOWN_RFC
+
+    return (GII, KRAMDOWN_RFC)
+
+
+def profile_named(name: str) -> Profile:
+    """The registered profile called ``name``; raises :class:`KeyError` naming the known ones."""
+    for p in _registered():
+        if p.name == name:
+            return p
+    raise KeyError(f"no document-family profile {name!r} (known: {', '.join(p.name for p in _registered())})")
+
+
+def converter_for_xml(root) -> Callable | None:
+    """The converter of the first profile that recognises this XML root, bound to that profile:
+    ``f(root, doc_key) -> ConvertedDocument``; ``None`` when no profile does."""
+    for p in _registered():
+        if p.recognises_xml(root):
+            convert = p.load_converter()
+            return lambda r, doc_key, _p=p, _c=convert: _c(r, doc_key, _p)
+    return None
+
+
+def converter_for_markdown(text: str) -> Callable | None:
+    """The converter of the first profile that recognises this Markdown text, bound to that
+    profile: ``f(text, doc_key, warnings) -> ConvertedDocument``; ``None`` when no profile does."""
+    for p in _registered():
+        if p.recognises_markdown(text):
+            convert = p.load_converter()
+            return lambda t, doc_key, warnings, _p=p, _c=convert: _c(t, doc_key, warnings, _p)
+    return None

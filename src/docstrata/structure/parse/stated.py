@@ -1,0 +1,96 @@
+"""Headings the source states (:mod:`docstrata.structure.parse`): section markers built straight
+from a converter's heading blocks (``docs/architecture.md``, "Stated structure").
+
+A converter that reads structure from markup (legislation XML, gesetze-im-internet, kramdown-rfc,
+xml2rfc) returns heading :class:`~docstrata.convert.document.Block`\\ s with provenance ``markup``,
+their nesting depth as ``level`` and their printed number as ``number``. Those headings are not
+re-detected from the Markdown: each becomes a heading marker whose nesting level is the stated
+level and whose label components come from the stated number (``§ 13`` → ``13``, ``Abschnitt 2``
+→ ``abschnitt-2``, ``A.1`` → ``A.1``, ``Appendix B`` → ``appendix-b``). A number the label grammar
+does not know (``Buch 2``: a container word of one family) still names its container, ``buch-2``.
+Only the unmarked text between the headings (numbered provisions ``(1)``, ``1.``) goes through
+detection; a paragraph the markup states as a paragraph holds no section start, nor does a keyword
+label in body text (the source states every unit a keyword names).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .labels import _components, _plain
+from .patterns import _Marker
+
+_RANGE = re.compile(r"[–—,]|\d\s*-\s*\d|\bto\b")
+_WORD_NUMBER = re.compile(r"^(?P<word>[^\W\d_]{2,30})\.?\s+(?P<num>[0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,7}|[A-Z])$")
+
+
+def stated_components(number: str) -> list[tuple[str, str, str]] | None:
+    """Label components of a stated heading number: the label grammar's reading (``§ 13``,
+    ``Article 2``, ``4.2.1``, ``Appendix A``) or, for ``<Word> <number>`` the grammar does not know
+    (``Buch 2``, ``Titel 3``), one container component named by the word; ``None`` otherwise, and
+    for a span (``PARTS 400–446``), whose heading text is then read as any heading's."""
+    if _RANGE.search(number):  # "PARTS 400–446 [RESERVED]", "§§ 3, 4": a span of units, not one number
+        return None
+    comps = _components(number.strip())
+    m = _WORD_NUMBER.match(number.strip())
+    if comps and not (m and not any(k.startswith("kw:") for k, _, _ in comps)):
+        return comps  # the grammar read the whole label, not just the number after a word it does not know
+    m = _WORD_NUMBER.match(number.strip())
+    if m:
+        word = m.group("word").lower()
+        return [(f"kw:{word}:{word}", m.group("num"), number.strip())]
+    return None
+
+
+def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: list, markdown: str) -> list[_Marker]:
+    """``markers`` with every heading marker replaced by the markers of the stated heading blocks
+    (see module docstring); other markers (items, labels in body text) are kept in line order.
+    ``lines`` are the parser's lines of ``markdown`` (one per line of it), block offsets point into
+    ``markdown``."""
+    text_starts, pos = [], 0
+    for ln in markdown.split("\n"):
+        text_starts.append(pos)
+        pos += len(ln) + 1
+    stated: list[_Marker] = []
+    line_of = _line_finder(text_starts)
+    for b in blocks:
+        if b.kind != "heading" or b.provenance != "markup" or b.level is None:
+            continue
+        i = line_of(b.start)
+        if i >= len(lines) or not lines[i].lstrip().startswith("#"):
+            continue
+        words = lines[i].strip().lstrip("#").strip()
+        m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level)
+        if b.number and (comps := stated_components(b.number)):
+            m.components = comps
+        stated.append(m)
+    taken = {m.line for m in stated}
+    # a paragraph the markup states as one (a kramdown-rfc / xml2rfc paragraph, a legislation note)
+    # holds no section start: a numbered line in it is running text ("Section 5.2.1 (otherwise …")
+    prose = [(line_of(b.start), line_of(b.end)) for b in blocks if b.kind == "paragraph" and b.provenance == "markup"]
+    # and a source that states its units states every unit named by a keyword (§ 19, Section 5, Title
+    # 27): such a label in body text is a citation or a note ("§ 19 Absatz 7 … findet Anwendung."),
+    # while numbered provisions printed in the text ("(1)", "1.", "a)") are still read from it
+    kept = [m for m in markers if not (m.kind == "heading" and m.line in taken)
+            and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))]
+    return sorted(kept + stated, key=lambda m: m.line)
+
+
+def _keyword_label(m: _Marker) -> bool:
+    return m.kind == "label" and any(k.startswith("kw:") for k, _, _ in m.components)
+
+
+def _inside(line: int, spans: list[tuple[int, int]]) -> bool:
+    import bisect
+
+    k = bisect.bisect_right(spans, (line, 1 << 30)) - 1
+    return k >= 0 and spans[k][0] <= line <= spans[k][1]
+
+
+def _line_finder(starts: list[int]):
+    import bisect
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(starts, offset) - 1
+
+    return line_of
