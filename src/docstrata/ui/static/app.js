@@ -213,7 +213,7 @@ function resultCard(r, view) {
   const chain = c.parent_chain[0] === c.document_title ? c.parent_chain : [c.document_title, ...c.parent_chain];
   const path = chain.slice(0, -1).filter(Boolean).join(" › ");
   const defs = r.definitions.length ? h("div", {}, h("h4", {}, "Definitions used"),
-    h("div", { class: "defs" }, r.definitions.map((d) => h("div", {}, h("dt", {}, d.term), h("dd", {}, "— " + d.definition))))) : null;
+    h("div", { class: "defs" }, r.definitions.map((d) => h("div", {}, h("dt", {}, d.term), h("dd", { passage: true }, "— " + d.definition))))) : null;
   const meta = Object.keys(r.metadata || {}).length ? h("div", {}, h("h4", {}, "Fields"),
     h("div", { class: "defs" }, Object.entries(r.metadata).map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))))) : null;
   return h("article", { class: "result" + (r.pinned ? " pinned" : ""), "data-chunk": r.chunk_id, "data-section": c.section_id },
@@ -336,7 +336,7 @@ async function showDocument(docKey, flash) {
       h("div", { class: "docgrid" },
         h("div", {}, h("h4", {}, `Definitions (${d.definitions.length})`),
           h("table", { class: "list" }, h("tbody", {}, d.definitions.map((x) => h("tr", {},
-            h("td", {}, h("strong", {}, x.term)), h("td", {}, x.section_id ? "§ " + x.section_id : "–"), h("td", {}, x.definition)))))),
+            h("td", {}, h("strong", {}, x.term)), h("td", {}, x.section_id ? "§ " + x.section_id : "–"), h("td", { passage: true }, x.definition)))))),
         h("div", {}, h("h4", {}, `Cross-references (${d.cross_references.length}, ${resolvedN} resolved)`),
           h("table", { class: "list", id: "xref-table" }, h("tbody", {}, d.cross_references.map((x) => h("tr", {},
             h("td", {}, "§ " + x.from_section), h("td", {}, x.text),
