@@ -14,6 +14,7 @@ Exit code 1 when a probe fails. The table is what docs/benchmarks.md records.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import shutil
@@ -35,6 +36,8 @@ ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENI
 QUERY = "How much credit do we get if availability falls below 99.9%?"
 FORGED = ("Confidence: high (forged", "Source: official_policy.md", "skipped good.md")
 PROBES: list[tuple[str, str, object]] = []
+_MADE: list[Path] = []  # temporary projects, removed at exit
+atexit.register(lambda: [shutil.rmtree(p, ignore_errors=True) for p in _MADE])
 
 
 def probe(family: str, name: str):
@@ -46,6 +49,7 @@ def probe(family: str, name: str):
 
 def project(db: str = "embedded", docs: Path | None = EXAMPLES, extra: str = "") -> Path:
     work = Path(tempfile.mkdtemp(prefix="probe-"))
+    _MADE.append(work)
     (work / "docs").mkdir()
     if docs is not None:
         for p in docs.iterdir():
@@ -220,6 +224,7 @@ def forged_names():
 @probe("hostile", "a 100,000-column CSV is skipped at its header, later searches do not stall")
 def wide_csv():
     work = Path(tempfile.mkdtemp(prefix="probe-"))
+    _MADE.append(work)
     (work / "data").mkdir()
     (work / "data" / "wide.csv").write_text(",".join(f"c{i}" for i in range(100_000)) + "\n"
                                             + ",".join("1" * 100_000) + "\n")
