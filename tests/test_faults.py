@@ -253,7 +253,9 @@ def test_ingest_rebuild_from_the_command_line(tmp_path):
 
 
 @pytest.mark.slow
-def test_corrupt_sqlite_file_is_one_clear_line(tmp_path):
+def test_corrupt_sqlite_file_is_set_aside_and_rebuilt_with_one_line(tmp_path):
+    """A damaged index.sqlite (header overwritten) is set aside and rebuilt from the sources by the
+    next command, which says so in one line (tests/test_self_repair.py has each kind of damage)."""
     cfg = _corpus(tmp_path, "    database: embedded\n")
     assert _cli("ingest", "-c", str(cfg)).returncode == 0
     db = tmp_path / ".docstrata" / "policies" / "index.sqlite"
@@ -262,11 +264,13 @@ def test_corrupt_sqlite_file_is_one_clear_line(tmp_path):
     data = bytearray(db.read_bytes())
     data[0:100] = os.urandom(100)  # the header and the first page's start
     db.write_bytes(bytes(data))
-    for cmd in (["search", "allowance"], ["ingest"]):
-        proc = _cli(*cmd, "-c", str(cfg))
-        assert proc.returncode != 0
-        line = _one_line(proc.stderr)
-        assert "index.sqlite" in line and "damaged" in line and "ingest" in line
+    proc = _cli("search", "allowance", "-c", str(cfg), "--mode", "keyword", "--json")
+    assert proc.returncode == 0, proc.stderr
+    said = [ln for ln in proc.stderr.splitlines() if "set aside" in ln]
+    assert len(said) == 1 and "index.sqlite" in said[0] and "damaged" in said[0], proc.stderr
+    assert json.loads(proc.stdout)["results"], proc.stdout
+    assert _cli("ingest", "-c", str(cfg)).returncode == 0
+    assert len(list(db.parent.glob("damaged-*/index.sqlite"))) == 1
 
 
 # ----------------------------------------------------------------------------- bounded work

@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from .escaping import escape_terminal, one_line
 from .index.keyword import QUERY_STOPWORDS
 from .models import (PAGE_FIELDS, DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, page_citation,
                      page_fields, reference_lines)
@@ -111,8 +112,8 @@ def _pages_of(item) -> dict[str, Any]:
 
 def _read_more(tool: str, r) -> str:
     if isinstance(r, RecordResult):
-        return f"{tool}_get_record(id='{r.id}')"
-    return f"{tool}_get_neighbours(chunk_id='{r.chunk_id}', before=0, after=0)"
+        return f"{tool}_get_record(id='{one_line(r.id)}')"
+    return f"{tool}_get_neighbours(chunk_id='{one_line(r.chunk_id)}', before=0, after=0)"
 
 
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
@@ -148,7 +149,7 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
 
 def _confidence_line(results: SearchResults) -> str:
     c = results.confidence
-    return f"Confidence: {c.level} ({c.reason})"
+    return f"Confidence: {c.level} ({one_line(c.reason)})"
 
 
 REFERENCES_PER_HIT = 5  # resolved references shown per hit; the rest are counted
@@ -251,16 +252,17 @@ def _assemble(results: SearchResults, query: str, hits, blocks, shown, def_cap, 
         notices.append(f"{left_out} more hit(s) left out to fit max_chars={max_chars} (raise it to see them)")
     head = _confidence_line(results)
     if notices:
-        head += "\n" + "\n".join(f"Note: {n}" for n in notices)
+        head += "\n" + "\n".join(f"Note: {one_line(n)}" for n in notices)
     kind = "passages" if not results or isinstance(results[0], SearchResult) else "records"
     text = head + "\n\n" + (SEPARATOR.join(blocks) if blocks else f"No {kind} shown for {query!r}.")
     if defs:
         text += "\n\n---\n\nDefinitions (each once; hits name the terms they use):\n" + "\n".join(
-            f"- {d['term']} ({d['document']}" + (f", section {d['section_id']}" if d["section_id"] else "")
+            f"- {one_line(d['term'])} ({one_line(d['document'])}"
+            + (f", section {one_line(d['section_id'])}" if d["section_id"] else "")
             + (f", {page_citation(d['page_start'], d.get('page_end'), d.get('page_numbering'))}"
                if d.get("page_start") else "")
-            + (f"; also {', '.join(d['also_in'])}" if d.get("also_in") else "")
-            + (f"; applies in {d['applies_in']}" if d.get("scope") else "") + f"): {d['definition']}"
+            + (f"; also {', '.join(map(one_line, d['also_in']))}" if d.get("also_in") else "")
+            + (f"; applies in {one_line(d['applies_in'])}" if d.get("scope") else "") + f"): {one_line(d['definition'])}"
             for d in defs)
     confidence = {k: round(v, 6) if isinstance(v, float) else v for k, v in results.confidence.to_dict().items()}
     data = {"results": hits, "definitions": defs, "confidence": confidence,
@@ -310,6 +312,7 @@ def render_search(results: SearchResults, query: str, tool: str,
         used = {t for r in shown_results for t in (getattr(r, "definitions_context", None) or {})}
         sub.definitions = results.definitions if keep == n else [d for d in results.definitions if d.term in used]
         text, data = _assemble(sub, query, hits, blocks, shown, def_cap, n - keep, max_chars)
+        text = escape_terminal(text)  # passages keep their line breaks, nothing else: measured as sent
         return text, data, _size(text, data, shape)
 
     # First every hit count from all of them down with passages of at least PASSAGE_FLOOR
@@ -394,10 +397,10 @@ def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> t
         out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text,
                     **_pages_of(c), **({"requested": True} if is_asked else {})})
         pages = page_citation(c.page_start, c.page_end, c.page_numbering)
-        blocks.append(f"Chunk: {c.chunk_id}{' (asked for)' if is_asked else ''}\nLocation: {loc}\n"
-                      f"Section: {c.section_id}\n" + (f"Pages: {pages}\n" if pages else "") + f"\n{text}")
+        blocks.append(f"Chunk: {one_line(c.chunk_id)}{' (asked for)' if is_asked else ''}\nLocation: {one_line(loc)}\n"
+                      f"Section: {one_line(c.section_id)}\n" + (f"Pages: {pages}\n" if pages else "") + f"\n{text}")
     doc = chunks[0].doc_key if chunks else ""
-    text = f"Source: {doc}\n\n" + SEPARATOR.join(blocks)
+    text = f"Source: {one_line(doc)}\n\n" + SEPARATOR.join(blocks)
     if cut:
         text += f"\n\n[cut at max_chars={max_chars}; ask for fewer chunks or a larger max_chars]"
     return text, {"document": doc, "chunks": out, "truncated": cut}

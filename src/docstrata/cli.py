@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from . import followup
+from .escaping import escape_json_output, escape_terminal, one_line
 from .followup import with_config
-from .redact import escape_json_output, escape_terminal
 
 if TYPE_CHECKING:
     from .progress import ProgressLines
@@ -95,12 +95,13 @@ def _start_trace(exporter: Optional[str]) -> None:
 
 
 def _safe(text: str) -> str:
-    """Text from documents or file names, safe for a rich console: markup and terminal controls escaped."""
+    """Text from documents or file names as one line, safe for a rich console: line breaks and
+    terminal controls escaped (:func:`~docstrata.escaping.one_line`), markup escaped."""
     from rich.markup import escape
 
-    from .redact import escape_terminal
+    from .escaping import one_line
 
-    return escape(escape_terminal(str(text)))
+    return escape(one_line(text))
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -697,10 +698,10 @@ def get_definition(term: str = typer.Argument(..., help="The defined term, any c
     if json_out:
         print(escape_json_output(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False)))
     else:
-        print(escape_terminal("\n\n---\n\n".join(f"Term: {h['term']}\nSource: {h['document']}"
+        print(escape_terminal("\n\n---\n\n".join(f"Term: {one_line(h['term'])}\nSource: {one_line(h['document'])}"
                                                    + (f", {d.pages}" if d.pages else "")
-                                                   + (f"\nSection: {h['section_id']}" if h["section_id"] else "")
-                                                   + f"\nApplies in: {h['applies_in']}"
+                                                   + (f"\nSection: {one_line(h['section_id'])}" if h["section_id"] else "")
+                                                   + f"\nApplies in: {one_line(h['applies_in'])}"
                                                    + f"\n\n{h['definition'].strip()}" for h, d in zip(hits, found))))
     if not hits:
         where = f" in {document!r}" if document else ""
@@ -752,12 +753,12 @@ def list_(config: str = ConfigOpt,
         for d in entry["documents"]:
             when = d["ingested_at"].replace("T", " ")[:16]
             summary = d["summary"] if len(d["summary"]) <= 160 else d["summary"][:159].rsplit(" ", 1)[0] + " …"
-            title = Text(escape_terminal(d["title"]), style="bold")  # Text(): no markup is parsed
+            title = Text(one_line(d["title"]), style="bold")  # Text(): no markup is parsed
             if summary:
-                title.append("\n" + escape_terminal(summary), style="dim")
-            key, ftype = Text(escape_terminal(d["doc_key"])), Text(escape_terminal(d["file_type"]))
-            table.add_row(*([key, ftype, str(d["total_chunks"]), when, Text(escape_terminal(summary))] if records else
-                            [key, title, ftype, Text(escape_terminal(d["language"] or "–")), str(d["section_count"]),
+                title.append("\n" + one_line(summary), style="dim")
+            key, ftype = Text(one_line(d["doc_key"])), Text(one_line(d["file_type"]))
+            table.add_row(*([key, ftype, str(d["total_chunks"]), when, Text(one_line(summary))] if records else
+                            [key, title, ftype, Text(one_line(d["language"] or "–")), str(d["section_count"]),
                              str(d["total_chunks"]), when]))
         out.print(table)
 

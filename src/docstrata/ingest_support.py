@@ -96,3 +96,45 @@ class Prefetch:
         finally:
             if i + 1 >= len(self._items) and self._pool is not None:
                 self._pool.shutdown(wait=False)
+
+
+UNFINISHED_KEY = "ingest_unfinished"
+UNFINISHED_REASON = ("a previous ingest did not finish this file (stopped, killed or out of memory while converting or "
+                     "embedding it); a search does not retry it: `docstrata ingest` does")
+
+
+def mark_unfinished(store, sf) -> None:
+    """Record, before ``sf`` (a :class:`~docstrata.sources.SourceFile`) is converted and embedded,
+    that an ingest is working on it; :func:`clear_unfinished` at the end of the run. A mark still
+    there at the next run names the file the last run never finished (killed, out of memory)."""
+    store.set_meta(UNFINISHED_KEY, json.dumps({"doc_key": sf.doc_key, "state": [sf.state.size, sf.state.sha256]}))
+
+
+def clear_unfinished(store) -> None:
+    """The run finished every file it started (called once at its end)."""
+    if store.get_meta(UNFINISHED_KEY):
+        store.set_meta(UNFINISHED_KEY, "")
+
+
+def skip_unfinished(store, todo: list, implicit: bool) -> tuple[list, list]:
+    """``(todo, skipped)``: for an implicit ingest (the one a search runs), the file an earlier run
+    started and never finished — same bytes — is left out and reported (``SkippedFile``), so a
+    search never stalls re-running the ingest that stalled or killed the last process; an explicit
+    ``docstrata ingest`` retries it."""
+    from .models import SkippedFile
+
+    if not implicit:
+        return todo, []
+    try:
+        mark = json.loads(store.get_meta(UNFINISHED_KEY) or "null")
+    except ValueError:
+        mark = None
+    if not isinstance(mark, dict):
+        return todo, []
+    keep, skipped = [], []
+    for sf in todo:
+        if sf.doc_key == mark.get("doc_key") and [sf.state.size, sf.state.sha256] == mark.get("state"):
+            skipped.append(SkippedFile(sf.doc_key, UNFINISHED_REASON))
+        else:
+            keep.append(sf)
+    return keep, skipped

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import textwrap
 
-from .redact import escape_terminal
+from .escaping import one_line
 
 
 def plain_listing(listing: list[dict], width: int = 80) -> str:
     """The listing (``[{tool, type, documents: [DocumentEntry.to_dict()]}]``) as text lines of at
     most ``width`` characters where words allow: per tool a header line, per document a line
     ``doc_key · type · language · N sections · N chunks · ingested at`` (records: ``N records``),
-    then its title and summary indented by four spaces. Document text is escaped for a terminal."""
+    then its title and summary indented by four spaces. Names, titles and summaries go through
+    :func:`~docstrata.escaping.one_line`: none can forge a line."""
     lines: list[str] = []
     for entry in listing:
         records = entry["type"] == "vectorstore"
@@ -24,14 +25,14 @@ def plain_listing(listing: list[dict], width: int = 80) -> str:
         lines.append(f"{entry['tool']} ({entry['type']}): {len(docs)} {'file' if records else 'document'}(s)")
         for d in docs:
             when = d["ingested_at"].replace("T", " ")[:16]
-            facts = [escape_terminal(d["doc_key"]), escape_terminal(d["file_type"])]
+            facts = [one_line(d["doc_key"]), one_line(d["file_type"])]
             if records:
                 facts += [f"{d['total_chunks']} records"]
             else:
-                facts += [escape_terminal(d["language"] or "–"), f"{d['section_count']} sections",
+                facts += [one_line(d["language"] or "–"), f"{d['section_count']} sections",
                           f"{d['total_chunks']} chunks"]
             lines.append("  " + " · ".join([*facts, when]))
-            text = [escape_terminal(x) for x in ([] if records else [d["title"]]) + [d["summary"]] if x]
+            text = [one_line(x) for x in ([] if records else [d["title"]]) + [d["summary"]] if x]
             for para in text:
                 lines += textwrap.wrap(" ".join(para.split()), width=max(40, width), initial_indent="    ",
                                        subsequent_indent="    ", break_on_hyphens=False) or []

@@ -53,6 +53,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 from . import __version__
 from .config import AgentConfig, load_config
 from .errors import ConfigError, DocstrataError, StoreError
+from .arg_limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_TERM_CHARS
+from .escaping import escape_terminal, one_line
 from .redact import install_log_redaction, redact, register_secret, short
 from . import answers
 from .models import PAGE_FIELDS, SearchMode, page_fields
@@ -64,7 +66,6 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempo
                              open_world_hint=False)
 _RESULT_SEPARATOR = "\n\n---\n\n"
 MAX_ERROR_CHARS = 500  # an error never echoes more than this (arguments appear as short prefixes)
-MAX_NAME_CHARS = 1000  # document paths, section ids, record ids
 
 
 # --------------------------------------------------------------------------- output schemas
@@ -419,7 +420,7 @@ class _ProgressReporter:
     def __call__(self, done: int, total: int, description: str) -> None:
         self.done, self.total = done, total
         try:
-            anyio.from_thread.run(self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {description}")
+            anyio.from_thread.run(self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {one_line(description)}")
         except Exception as e:  # noqa: BLE001 - a lost progress message must not stop the ingest
             log.debug("progress notification not sent: %s", e)
 
@@ -432,7 +433,9 @@ class _ProgressReporter:
 
 
 def _text_result(text: str, structured: BaseModel) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)],
+    """The tool's answer: ``text`` (controls and separators other than its own line breaks escaped,
+    :func:`~docstrata.escaping.escape_terminal`; names in it went through ``one_line``) and its JSON."""
+    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
                           structured_content=structured.model_dump(mode="json"))
 
 
@@ -480,7 +483,7 @@ def _fit_page(read, render, max_chars: int):
     limit, budget = max_chars + PAGE_ENVELOPE_CHARS, max_chars
     while True:
         text, data = render(read(budget))
-        over = max(len(text), _json_size(data)) - limit
+        over = max(len(escape_terminal(text)), _json_size(data)) - limit
         if over <= 0 or budget <= 200:
             return text, data
         budget = max(200, budget - over - 20)
@@ -502,7 +505,8 @@ def _search_text(results, query: str, name: str, max_chars: int, output, span: b
         return structured
 
     text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span)
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
+                          structured_content=structured)
 
 
 def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocumentTool) -> None:
@@ -510,7 +514,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
     name = tool.name
 
     async def search(
-        query: Annotated[str, Field(min_length=1, max_length=4000,
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
                                     description="What to look for: a question, keywords, a section "
                                                 "reference ('Section 4.2', 'Article 17') or a defined term")],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many passages to return (1-100)")] = cfg.top_k,
@@ -577,7 +581,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
-        term: Annotated[str, Field(min_length=1, max_length=200, description="The defined term, any case")],
+        term: Annotated[str, Field(min_length=1, max_length=MAX_TERM_CHARS, description="The defined term, any case")],
         document: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="Only this document (path, file name or stem)")] = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, DefinitionOutput]:
@@ -591,8 +595,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
                               scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
                               **page_fields(d)) for d in found]
         text = _RESULT_SEPARATOR.join(
-            f"Term: {h.term}\nSource: {h.document}" + (f", {d.pages}" if d.pages else "")
-            + (f"\nSection: {h.section_id}" if h.section_id else "") + f"\nApplies in: {h.applies_in}"
+            f"Term: {one_line(h.term)}\nSource: {one_line(h.document)}" + (f", {d.pages}" if d.pages else "")
+            + (f"\nSection: {one_line(h.section_id)}" if h.section_id else "") + f"\nApplies in: {one_line(h.applies_in)}"
             + f"\n\n{h.definition.strip()}" for h, d in zip(hits, found))
         return _text_result(text, DefinitionOutput(term=term, definitions=hits))
 
@@ -660,7 +664,7 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
     fields = ", ".join(cfg.meta_fields or []) or "any kept field"
 
     async def search(
-        query: Annotated[str, Field(min_length=1, max_length=4000,
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
                                     description="What to look for: words, a question, or an exact id or value")],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many records to return (1-100)")] = cfg.top_k,
         mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and exact "

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from .convert.document import Block
 
+from .escaping import one_line
+
 ChunkType = Literal["definition", "requirement", "content", "header", "contents"]  # contents: a contents page / index
 SearchMode = Literal["hybrid", "semantic", "keyword", "exact"]
 
@@ -451,9 +453,9 @@ SCORE_DOC = {
 def reference_line(x: dict) -> str:
     """One followed cross-reference as shown: ``Article 25(6) → doc.md § article-25 (the section holding
     article-25(6), no section of its own)`` — the note when ``x["enclosing"]`` is set."""
-    line = f"{x['text']} → {x['target_document']} § {x['target_section_id']}"
+    line = f"{one_line(x['text'])} → {one_line(x['target_document'])} § {one_line(x['target_section_id'])}"
     if x.get("enclosing"):
-        line += f" (the section holding {x['target'].rsplit('/', 1)[-1]}, no section of its own)"
+        line += f" (the section holding {one_line(x['target'].rsplit('/', 1)[-1])}, no section of its own)"
     return line
 
 
@@ -490,7 +492,7 @@ def pinpoint_line(pin: Pinpoint, content: str) -> str:
     the chunk (``content``, counted as answers show it: stripped) a pinpointed hit shows."""
     start, end = pin.offsets_in(content)
     lead = " under the lead-in of its enclosing item" + ("s" if len(pin.lead) > 1 else "") if pin.lead else ""
-    return (f"Pinpoint: {pin.section_id}, characters {start}-{end} of the chunk's {len(content.strip())}, "
+    return (f"Pinpoint: {one_line(pin.section_id)}, characters {start}-{end} of the chunk's {len(content.strip())}, "
             f"shown{lead}; the rest of the chunk is left out")
 
 
@@ -675,19 +677,19 @@ class SearchResult(Paged):
             passage = pin.view(self.content)[0] if pin is not None else self.content.strip()
         lines = [
             score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags),
-            f"Source: {self.source_path}" + (f", {self.pages}" if self.pages else ""),
-            f"Location: {self.location}",
-            f"Section: {self.section_id}",
-            f"Chunk: {self.chunk_id}",
+            f"Source: {one_line(self.source_path)}" + (f", {self.pages}" if self.pages else ""),
+            f"Location: {one_line(self.location)}",
+            f"Section: {one_line(self.section_id)}",
+            f"Chunk: {one_line(self.chunk_id)}",
             *([pinpoint_line(pin, self.content)] if pin is not None else []),
             "",
             passage + _cut_marker(self),
         ]
         if self.definitions_context and definitions:
             lines += ["", "Relevant definitions:"]
-            lines += [f"- {t}: {d}" for t, d in self.definitions_context.items()]
+            lines += [f"- {one_line(t)}: {one_line(d)}" for t, d in self.definitions_context.items()]
         elif self.definitions_context:
-            lines += ["", "Defined terms used (see Definitions below): " + ", ".join(self.definitions_context)]
+            lines += ["", "Defined terms used (see Definitions below): " + ", ".join(map(one_line, self.definitions_context))]
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
             lines += ["", "References: " + "; ".join(reference_lines(followed[:8]))]
@@ -752,9 +754,10 @@ class RecordResult:
         if self.score is not None:
             flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
             lines.append(score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags))
-        lines += [f"Id: {self.id}", f"Source: {self.source_file}", "", self.content.strip() + _cut_marker(self)]
+        lines += [f"Id: {one_line(self.id)}", f"Source: {one_line(self.source_file)}", "",
+                  self.content.strip() + _cut_marker(self)]
         if self.metadata:
-            lines += ["", "Metadata:"] + [f"- {k}: {v}" for k, v in self.metadata.items()]
+            lines += ["", "Metadata:"] + [f"- {one_line(k)}: {one_line(v)}" for k, v in self.metadata.items()]
         if self.next_cursor:
             lines += ["", f"[cut: call again with cursor='{self.next_cursor}' for the rest]"]
         return "\n".join(lines)
@@ -863,8 +866,8 @@ class SectionPage(Paged):
     def format(self, cursor_hint: str = "") -> str:
         """Human/agent-readable text: source, location, section, the character range when paged, the
         text; ``cursor_hint`` says how to ask for the next page."""
-        head = [f"Source: {self.document}" + (f", {self.pages}" if self.pages else ""), f"Location: {self.location}",
-                f"Section: {self.section_id or '(whole document)'}"]
+        head = [f"Source: {one_line(self.document)}" + (f", {self.pages}" if self.pages else ""),
+                f"Location: {one_line(self.location)}", f"Section: {one_line(self.section_id or '(whole document)')}"]
         end = self.offset + len(self.content)
         if self.truncated:
             head.append(f"Characters {self.offset + 1}-{end} of {self.total_chars}")
@@ -909,8 +912,9 @@ class DocumentEntry:
 
     def format(self) -> str:
         """Human/agent-readable text: document key, title, type, language, size and ingest time."""
-        lines = [f"Document: {self.doc_key}", f"Title: {self.title}"]
-        facts = [f"type {self.file_type}" if self.file_type else "", f"language {self.language}" if self.language else "",
+        lines = [f"Document: {one_line(self.doc_key)}", f"Title: {one_line(self.title)}"]
+        facts = [f"type {one_line(self.file_type)}" if self.file_type else "",
+                 f"language {one_line(self.language)}" if self.language else "",
                  f"{self.section_count} sections" if self.section_count else "", f"{self.total_chunks} chunks",
                  f"ingested {self.ingested_at}" if self.ingested_at else ""]
         lines.append(", ".join(f for f in facts if f))
@@ -918,7 +922,7 @@ class DocumentEntry:
             lines.append("Top-level sections: " + "; ".join(
                 section_label(s["section_id"], s["title"]) for s in self.top_sections))
         if self.summary:
-            lines.append(f"Summary: {self.summary}")
+            lines.append(f"Summary: {one_line(self.summary)}")
         return "\n".join(lines)
 
 
@@ -926,7 +930,7 @@ def section_label(section_id: str, title: str) -> str:
     """``section_id`` and ``title`` as one label, the number once: ``("1", "1 Safety")`` →
     ``"1 Safety"`` (a plain-text heading's title keeps its number), ``("2.1", "Section 2.1 Purchase
     Orders")`` → ``"2.1 Section 2.1 Purchase Orders"``, ``("4", "Scope")`` → ``"4 Scope"``."""
-    title = title.strip()
+    title, section_id = one_line(title.strip()), one_line(section_id)
     if not title or title == section_id:
         return section_id
     head = title.split(maxsplit=1)[0].rstrip(".):")

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TextIO
 
+from .escaping import one_line
+
 
 class ProgressLines:
     """A ``progress(done, total, description)`` callback writing plain lines to ``stream``.
@@ -52,6 +54,7 @@ class ProgressLines:
         if (last and not self.lines and self.every_s > 0) or (not last and now - self._last < self.every_s):
             return
         self._last = now
+        what = one_line(what)  # it names files: a line break in a name never starts a line of its own
         if total <= 0:  # no count yet: waiting for a lock, scanning
             line = f"{self.name}: {what}"
         elif last:

@@ -15,14 +15,19 @@
   connection string's host, port, user and database are not secret and stay visible.
 
 :func:`install_log_redaction` makes every log record pass through :func:`redact` (a record
-factory, so records of any logger, library ones included, are covered).
+factory, so records of any logger, library ones included, are covered); the record's
+arguments — where file names and document fields come in — pass through
+:func:`~docstrata.escaping.one_line` first, so none can forge a log line.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
+
+from .escaping import escape_json_output, escape_terminal, one_line  # noqa: F401 - re-exported (their old home)
 
 MASK = "***"
 
@@ -99,6 +104,13 @@ def short(text: object, limit: int = 80) -> str:
 _installed = False
 
 
+def _log_arg(value):
+    """A log record's argument with :func:`~docstrata.escaping.one_line` applied to text (a
+    string, path or exception: where file names and document fields come in); numbers and other
+    objects are left for their own ``%`` conversion."""
+    return one_line(value) if isinstance(value, (str, os.PathLike, BaseException)) else value
+
+
 def install_log_redaction() -> None:
     """Route every ``logging`` record through :func:`redact` (idempotent)."""
     global _installed
@@ -110,6 +122,9 @@ def install_log_redaction() -> None:
 
     def make(*args, **kwargs):
         record = factory(*args, **kwargs)
+        if record.args:  # a name or field put into a log line can never forge a line of its own
+            record.args = ({k: _log_arg(v) for k, v in record.args.items()} if isinstance(record.args, dict)
+                           else tuple(_log_arg(v) for v in record.args))
         try:
             msg = record.getMessage()
         except Exception:  # noqa: BLE001 - a malformed record is left for logging to report
@@ -122,23 +137,3 @@ def install_log_redaction() -> None:
 
     logging.setLogRecordFactory(make)
 
-
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def escape_terminal(text: str) -> str:
-    """``text`` safe to print on a terminal: C0/C1 control characters (ESC sequences included,
-    newline and tab kept), bidirectional overrides and isolates (U+202A–202E, U+2066–2069,
-    U+200E/F, U+061C) and lone surrogates become visible escapes such as ``\\x1b`` or ``\\u202e``."""
-    def esc(m: re.Match) -> str:
-        c = ord(m.group(0))
-        return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
-
-    return _UNSAFE.sub(esc, text)
-
-
-def escape_json_output(text: str) -> str:
-    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) safe for a terminal and still
-    valid JSON: every character :func:`escape_terminal` escapes — they only occur inside JSON
-    strings — becomes a ``\\uXXXX`` escape (so ``U+202E`` reads back as the same string)."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

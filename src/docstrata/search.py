@@ -129,6 +129,8 @@ class SearchRun:
     # score among them (None when no dropped candidate's cosine was computed)
     dropped_by: dict[str, tuple[int, float | None]] = field(default_factory=dict)
     other_words: bool = True  # the query has words besides its citations and filler
+    notices: list[str] = field(default_factory=list)  # what the agent must be told (a semantic leg missing vectors)
+    vectors_lost: bool = False  # documents without vectors were found: the tool's next call ingests again
 
     def __iter__(self):
         return iter(self.hits)
@@ -641,8 +643,10 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         if root is not None:
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))
+    gap = store.semantic_gap() if semantic and hasattr(store, "semantic_gap") else ""
     return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations, dropped_by=dropped_by,
-                     other_words=bool(qa.other_words))
+                     other_words=bool(qa.other_words), notices=[gap] if gap else [],
+                     vectors_lost=bool(gap) and not getattr(store, "read_only", False))
 
 
 _ASKS_FOR_CONTENTS = contents_words_pattern()  # the citation grammar's contents titles, as words

@@ -20,7 +20,8 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
-from .ingest_support import EMPTY_SOURCE_NOTICE, Prefetch, failed_files, ignored_notice, is_write_failure
+from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, clear_unfinished, failed_files, ignored_notice,
+                             is_write_failure, mark_unfinished, skip_unfinished)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
@@ -144,6 +145,7 @@ class _BaseTool:
         self._store = None
         self._lock = threading.RLock()
         self._ready = False
+        self._implicit = False  # set while ensure_ready runs the ingest a search needs
 
     @property
     def embedder(self):
@@ -240,6 +242,7 @@ class _BaseTool:
             from .locking import LockTimeout
 
             has_data = self._has_data()
+            self._implicit = True  # a file the last run never finished is not retried here (skip_unfinished)
             try:  # an index with data is searched at once while another process updates it
                 report = self.ingest(progress=progress, lock_timeout_s=0 if has_data else None)
             except Exception as e:  # noqa: BLE001 - decided below: serve what exists, or re-raise
@@ -251,6 +254,8 @@ class _BaseTool:
                 log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
                         self.name, redact(e).splitlines()[0][:300])
                 report = None
+            finally:
+                self._implicit = False
             if report is not None and report.removed:  # an implicit ingest never purges silently
                 log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
                             self.name, report.removed)
@@ -573,10 +578,13 @@ class HierarchicalDocumentTool(_BaseTool):
                                                                   "(`docstrata ingest --force` retries it)"))
                 else:
                     todo.append(sf)
+            todo, unfinished = skip_unfinished(store, todo, getattr(self, "_implicit", False))
+            report.skipped += unfinished
             tracker = IngestProgress(progress, len(todo)) if progress else None
             self._on_pages = tracker.pages if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
             for i, sf in enumerate(todo):
+                mark_unfinished(store, sf)
                 if tracker:
                     tracker.file(i, sf.doc_key, report.chunks)
                 try:
@@ -602,6 +610,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 progress(len(todo), len(todo), "done")
             with span("store"):
                 store.flush()
+            clear_unfinished(store)
             self._save_settings()
             self._save_stamps()
             failed_json = json.dumps(failed, sort_keys=True, separators=(",", ":"))
@@ -826,7 +835,8 @@ class HierarchicalDocumentTool(_BaseTool):
             used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
                                                               == d.definition and r.source_path == key[0]
                                                               for r in results)}
-        notices = search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+        self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
+        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
                                                       is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
@@ -1092,6 +1102,7 @@ class VectorstoreTool(_BaseTool):
         if not self.records_mode:
             tool = self._document_tool()
             tool._embedder, tool._store = self.embedder, self.store
+            tool._implicit = getattr(self, "_implicit", False)
             report = tool._ingest_locked(force=force, progress=progress, verify=verify)
             if self.cfg.structured and report.added + report.updated:
                 given = [k for k in ("id_field", "vector_field", "vector_fields", "meta_fields") if getattr(self.cfg, k)]
@@ -1108,8 +1119,10 @@ class VectorstoreTool(_BaseTool):
         with self._lock, span("vectorstore.ingest", **{"tool.name": self.name}):
             store = self.store
             changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force, verify)
-            todo = changes.to_process
+            todo, report.skipped[len(report.skipped):] = skip_unfinished(store, changes.to_process,
+                                                                         getattr(self, "_implicit", False))
             for i, sf in enumerate(todo):
+                mark_unfinished(store, sf)
                 if progress:
                     progress(i, len(todo), sf.doc_key)
                 old_ids = set(store.chunk_hashes(sf.doc_key))
@@ -1155,6 +1168,7 @@ class VectorstoreTool(_BaseTool):
                 report.added += sf in changes.added
                 report.updated += sf not in changes.added
             store.flush()
+            clear_unfinished(store)
             self._save_settings()
             self._save_stamps()
             report.chunks_total = store.count()
@@ -1202,7 +1216,8 @@ class VectorstoreTool(_BaseTool):
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
-        notices = search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
+        self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
+        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
                                                       is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 

@@ -17,10 +17,12 @@ from .env import _substitute_env, load_dotenv_beside
 from .holodeck import (HOLODECK_TOP_LEVEL, KNOWN_TOP_LEVEL, _model_as_embedding_provider, apply_holodeck_config,
                        summarize_notices)
 from .models import (HOLODECK_IGNORED_FIELDS, OUR_TOOL_TYPES, UNSUPPORTED_DATABASES, AgentConfig, DatabaseConfig,
-                     HierarchicalDocumentToolConfig, VectorstoreToolConfig, _misspelling_of)
+                     HierarchicalDocumentToolConfig, VectorstoreToolConfig, _misspelling_of, accepted_keys)
 from .yaml_text import load_yaml, yaml_line
 
 log = logging.getLogger("docstrata")
+_TOOL_MODELS = {"hierarchical_document": HierarchicalDocumentToolConfig, "vectorstore": VectorstoreToolConfig}
+_ANY_TOOL_KEY = accepted_keys(HierarchicalDocumentToolConfig) | accepted_keys(VectorstoreToolConfig)
 
 def _yaml_path(loc: tuple, tool_index_map: list[int]) -> str:
     parts: list[str] = []
@@ -117,6 +119,13 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             if key in t:
                 t.pop(key)
                 notices.append(f"tools[{i}].{key}: ignored ({why})")
+        known, anywhere = accepted_keys(_TOOL_MODELS[ttype]), _ANY_TOOL_KEY
+        for key in [k for k in t if isinstance(k, str) and k not in anywhere and not _misspelling_of(k, known)]:
+            # HoloDeck compatibility: a key docstrata does not know is skipped with a notice (as at the
+            # top level); one edit from a known field is a misspelling, and another tool type's field
+            # (min_score on a vectorstore) misplaced: both are left for the "did you mean"
+            t.pop(key)
+            notices.append(f"tools[{i}].{key}: ignored (not a setting of a {ttype} tool)")
         try:
             provider = t.pop("embedding_provider", None) if origin else None
             t = _substitute_env(t, f"tools[{i}]", from_env)

@@ -7,6 +7,7 @@ YAML paths (``tools[0].database.provider``).
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -51,6 +52,20 @@ def _misspelling_of(word: str, known) -> str | None:
         return None
     near = [k for k in known if re.match(misspelling_pattern([k]), word)]
     return max(near, key=lambda k: difflib.SequenceMatcher(None, word, k).ratio())
+
+
+@functools.lru_cache(maxsize=None)
+def accepted_keys(model: type[BaseModel]) -> frozenset[str]:
+    """Every key ``model`` reads: its field names and their other spellings (validation aliases)."""
+    keys: set[str] = set()
+    for name, f in model.model_fields.items():
+        keys.add(name)
+        alias = f.validation_alias
+        choices = getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else [])
+        keys.update(c for c in choices if isinstance(c, str))
+        if f.alias:
+            keys.add(f.alias)
+    return frozenset(keys)
 
 
 class _Strict(BaseModel):
@@ -247,6 +262,12 @@ class LimitsConfig(_Strict):
         "Zip members expanding to at most this many MB are not held to max_zip_ratio"))
     max_text_mb: float = Field(default=20.0, gt=0, description="Largest converted text of one document, in MB")
     max_chunks_per_file: int = Field(default=20_000, ge=1, description="Most chunks one document may produce")
+    max_columns: int = Field(default=2_000, ge=1, description=(
+        "Most fields of one record: a CSV / TSV file whose header has more columns is skipped, a JSON record "
+        "with more top-level fields is skipped (with its line)"))
+    max_field_chars: int = Field(default=1_000_000, ge=1, description=(
+        "Longest value of one record field, in characters: a row or record holding a longer one is skipped "
+        "(with its line and field)"))
     max_conversion_s: float = Field(default=300.0, gt=0, description=(
         "Longest conversion + structure + chunking of one file, in seconds (enforced in the main thread "
         "by a timer; elsewhere checked between stages)"))

@@ -7,7 +7,10 @@ import json
 
 from .holodeck import HOLODECK_TOP_LEVEL, KNOWN_TOP_LEVEL
 from .models import (HOLODECK_IGNORED_FIELDS, OUR_TOOL_TYPES, UNSUPPORTED_DATABASES, AgentConfig,
-                     misspelling_pattern)
+                     HierarchicalDocumentToolConfig, VectorstoreToolConfig, accepted_keys, misspelling_pattern)
+
+_TOOL_MODELS = {"HierarchicalDocumentToolConfig": HierarchicalDocumentToolConfig,
+                "VectorstoreToolConfig": VectorstoreToolConfig}
 
 # Fields whose description lives outside this module's Field() calls (thresholds: search.py's meaning).
 _FALLBACK_DESCRIPTIONS = {
@@ -48,6 +51,13 @@ def json_schema() -> str:
         props = defs[name]["properties"]
         for key, why in HOLODECK_IGNORED_FIELDS.items():
             props.setdefault(key, {"description": f"HoloDeck's; accepted and ignored: {why}"})
+        # as at the top level: another key is accepted (the loader ignores it with a notice) unless
+        # it is one edit from a known field, a misspelling refused by both
+        known = sorted(accepted_keys(_TOOL_MODELS[name]) | set(HOLODECK_IGNORED_FIELDS))
+        elsewhere = sorted(set().union(*map(accepted_keys, _TOOL_MODELS.values())) - set(known))
+        defs[name]["additionalProperties"] = {"description": "Another key: accepted and ignored with a notice"}
+        defs[name]["propertyNames"] = {"anyOf": [{"enum": known}, {"allOf": [
+            {"not": {"pattern": misspelling_pattern(known)}}, {"not": {"enum": elsewhere}}]}]}
         if name == "HierarchicalDocumentToolConfig":
             props["min_similarity_score"] = {**props["min_score"],
                                              "description": "Same as min_score (HoloDeck's vectorstore spelling)"}

@@ -175,11 +175,30 @@ def _read_bytes(source: SourceFile) -> bytes:
         raise ConversionError(source.doc_key, f"cannot read file: {e.strerror or type(e).__name__}") from None
 
 
+def _root_cause(error: BaseException) -> BaseException:
+    """The exception that says why a converter library failed: a wrapper's own failed attempts
+    (markitdown's ``FileConversionException.attempts``: "failed after 1 attempts:" with the reason
+    on the next lines) or explicit ``__cause__`` are followed to the innermost one with a message."""
+    seen = set()
+    while id(error) not in seen:
+        seen.add(id(error))
+        attempts = [a.exc_info[1] for a in getattr(error, "attempts", None) or []
+                    if getattr(a, "exc_info", None) and a.exc_info[1] is not None]
+        inner = attempts[-1] if attempts else error.__cause__
+        if inner is None or not str(inner).strip():
+            break
+        error = inner
+    return error
+
+
 def _library_failure(ext: str, error: Exception, source: SourceFile) -> str:
-    detail = str(error).replace(source.path, source.doc_key).strip().splitlines()
-    first = detail[0][:200] if detail else ""
+    """One line for a converter library's failure: what kind, the innermost exception's type and
+    its message (every line of it, joined; the file's path replaced by its ``doc_key``)."""
+    cause = _root_cause(error)
+    detail = " ".join(str(cause).replace(source.path, source.doc_key).split())
+    detail = detail if len(detail) <= 300 else detail[:299] + "…"
     kind = "corrupt PDF" if ext == "pdf" else f"could not convert .{ext}"
-    return f"{kind}: {type(error).__name__}" + (f": {first}" if first else "")
+    return f"{kind}: {type(cause).__name__}" + (f": {detail}" if detail else "")
 
 
 def first_heading(markdown: str) -> str | None:

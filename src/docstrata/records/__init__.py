@@ -148,7 +148,14 @@ def records_as_markdown(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -
     plain = cfg.model_copy(update={"vector_field": None, "vector_fields": None, "document_field": None})
     load = load_records(path, rel_path, plain)
     out = [f"# {Path(rel_path).name}", ""]
+    most, n = cfg.limits.max_chunks_per_file, 0
     for batch in load.batches:
+        n += len(batch)
+        if n > most:  # each record is a section, a chunk at least: refused before the file is held whole
+            load.close()
+            raise RecordError(rel_path, f"more than {most:,} records, each a section of one document: over "
+                                        f"limits.max_chunks_per_file = {most:,} (name vector_field to index the "
+                                        "records one by one, in bounded batches, or raise the limit)")
         for r in batch:
             label = r.id if not r.id.startswith(f"{rel_path}:") else f"Record {r.line}"
             out += [f"## {label}", "", "  \n".join(r.content.splitlines()), ""]

@@ -212,6 +212,9 @@ def _read_csv(path: Path, rel_path: str, cfg: VectorstoreToolConfig, fmt: str) -
                             f"{records[header_index][0]} (set 'header_row' to choose another)")
     header_line, header = records[header_index]
     fields = _header_names(header, warnings)
+    if len(fields) > cfg.limits.max_columns:  # before any row is read: 100,000 columns stalled an ingest
+        raise RecordError(rel_path, f"the header has {len(fields):,} columns, over limits.max_columns = "
+                                    f"{cfg.limits.max_columns:,} (raise it to index this file)", line=header_line)
     shaper = _RowShaper(fields)
     _check_widths(shaper, records[header_index + 1:], rel_path, header_line, delimiter)
     load = RowLoad(fields=fields, rows=iter(()), format=fmt, warnings=warnings, encoding=encoding,

@@ -12,6 +12,7 @@ from ..config import VectorstoreToolConfig
 from ..errors import RecordError
 from ..models import Record, SkippedFile
 from .ids import IdRegistry
+from .csv_reader import _unnamed
 from .rows import RowLoad, _skip
 from .values import _MISSING, resolve_field, value_to_text
 
@@ -64,6 +65,7 @@ class _RecordMapper:
         self.separator = cfg.field_separator
         self.flat = rows.format in ("csv", "tsv")
         self.meta_fields = cfg.meta_fields
+        self.limits = cfg.limits
         self.document_field = cfg.document_field
         configured = [self.id_field, *self.vector_fields, *(cfg.meta_fields or []),
                       *([cfg.document_field] if cfg.document_field else [])]
@@ -72,6 +74,9 @@ class _RecordMapper:
         self.fields = rows.fields
         # CSV: every other column. JSON: every other top-level key of each record (keys may differ per record).
         self.default_meta = [f for f in rows.fields if f not in self.used] if self.flat else None
+        # CSV columns whose header cell was empty (named column_N at position N by the reader), not
+        # a header that happens to start with "column_" (csvkit's bad.csv: column_a, column_b, ...)
+        self.unnamed = {f for i, f in enumerate(rows.fields) if _unnamed(f, i)} if self.flat else set()
 
     def _check_present(self, wanted: list[str], fields: list[str], rows: RowLoad) -> None:
         available = set(fields)
@@ -92,8 +97,7 @@ class _RecordMapper:
         """``(record, "")``, or ``(None, why)`` with why = "empty" (vector fields) or "no id"."""
         if self.all_fields:
             items = row.items() if self.flat else ((f, self._get(row, f)) for f in _top_level(row, self.fields))
-            parts = [f"{k}: {t}" for k, v in items if (t := value_to_text(v)).strip() and not
-                     (k.startswith("column_") and self.flat)]
+            parts = [f"{k}: {t}" for k, v in items if (t := value_to_text(v)).strip() and k not in self.unnamed]
             content = "\n".join(parts)
         else:
             parts = [value_to_text(self._get(row, f)) for f in self.vector_fields]
@@ -117,7 +121,7 @@ class _RecordMapper:
         if self.meta_fields is not None:
             return {f: value_to_text(self._get(row, f)) for f in self.meta_fields}
         if self.default_meta is not None:  # CSV: every other column; unnamed ones only when filled
-            return {f: v for f in self.default_meta if (v := row.get(f, "")) or not f.startswith("column_")}
+            return {f: v for f in self.default_meta if (v := row.get(f, "")) or f not in self.unnamed}
         return {k: value_to_text(v) for k, v in row.items() if k not in self.used}
 
 
@@ -180,6 +184,10 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
         except RecordError:
             check_earlier()  # a duplicate on an earlier line is reported first
             raise
+        over = over_limits(row, mapper.limits)
+        if over:
+            _skip(rows, f"{mapper.rel_path}:{line}", over)
+            continue
         record, why = mapper.record(line, row)
         if record is None:
             if why == "empty":
@@ -212,6 +220,24 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
     if load.records == 0:
         raise RecordError(mapper.rel_path, _no_records_reason(load, mapper),
                           field=mapper.vector_fields[0] if mapper.vector_fields else "")
+
+
+def over_limits(row: dict[str, Any], limits) -> str:
+    """Why ``row`` (a CSV row or JSON record) breaks ``limits.max_columns`` (its top-level fields)
+    or ``limits.max_field_chars`` (a text value's length), or ``""``."""
+    if len(row) > limits.max_columns:
+        return (f"{len(row):,} fields, over limits.max_columns = {limits.max_columns:,} "
+                "(raise it to index this record)")
+    try:  # a CSV row: every value a string, measured in C
+        if max(map(len, row.values()), default=0) <= limits.max_field_chars:
+            return ""
+    except TypeError:  # a JSON record: numbers, nulls, nested values
+        pass
+    for name, value in row.items():
+        if isinstance(value, str) and len(value) > limits.max_field_chars:
+            return (f"field '{name}' holds {len(value):,} characters, over limits.max_field_chars = "
+                    f"{limits.max_field_chars:,} (raise it to index this record)")
+    return ""
 
 
 def _no_records_reason(load: RecordLoad, mapper: _RecordMapper) -> str:

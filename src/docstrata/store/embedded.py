@@ -41,6 +41,7 @@ from ..index.keyword import KeywordIndex, analyze, chunk_language
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
                    prepare_chunk, record_or_check_dimension)
+from .repair import DB_NAME, set_aside, truncation
 
 
 def _json_key(name: str) -> str:
@@ -88,9 +89,19 @@ def _io_failure(e: Exception | None) -> bool:
         w in text for w in ("disk i/o", "unable to open", "readonly", "read-only", "disk is full", "locking protocol"))
 
 
-def _corrupt(root, e: Exception) -> StoreError:
-    return StoreError("embedded", f"the index database {root}/index.sqlite is damaged ({e}); "
-                                  "move it aside and run 'docstrata ingest' to rebuild it from the sources")
+class DamagedIndex(StoreError):
+    """``index.sqlite`` cannot be read: not an I/O failure but its content (truncated, a foreign
+    or overwritten header, random bytes). ``cause`` says what SQLite (or the size check) found."""
+
+    def __init__(self, root, cause: object):
+        self.cause = str(cause)
+        super().__init__("embedded", f"the index database {root}/index.sqlite is damaged ({cause}); "
+                                     "move it aside and run 'docstrata ingest' to rebuild it from the sources")
+
+
+def _corrupt(root, e: object) -> StoreError:
+    return DamagedIndex(root, e)
+
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -149,6 +160,24 @@ def _chunk(data: str, body: bytes | None) -> Chunk:
     return Chunk.from_dict(d)
 
 
+def _id_line(chunk_id: str) -> str:
+    """``chunk_id`` as one line of a vector file's ``.ids`` file: as it is, or JSON-quoted when it
+    holds a line break or starts with a quote (a file name may hold any character; a raw ``\n``
+    would split one id into several and shift every later slot onto the wrong chunk)."""
+    return json.dumps(chunk_id) if "\n" in chunk_id or "\r" in chunk_id or chunk_id.startswith('"') else chunk_id
+
+
+def _id_from_line(line: str) -> str:
+    """The chunk id an ``.ids`` line holds (see :func:`_id_line`); a line written before ids were
+    quoted is taken as it is."""
+    if line.startswith('"') and line.endswith('"') and len(line) > 1:
+        try:
+            return json.loads(line)
+        except ValueError:
+            pass
+    return line
+
+
 class _Background:
     """``fn()`` started on a new thread; :meth:`wait` joins it and re-raises what it raised."""
 
@@ -190,17 +219,14 @@ class EmbeddedStore:
         self.read_only = False
         self._wrote = False  # set by any write; close() and flush() write nothing otherwise
         try:
-            self._db = self._connect()
-        except (OSError, sqlite3.Error) as e:
-            raise StoreError("embedded", f"cannot open {self.root or 'memory'}: {e}") from None
-        try:
-            self._check_dim()
-        except sqlite3.DatabaseError as e:
-            raise _corrupt(self.root, e) from None
+            self._open_database()
+        except DamagedIndex as e:
+            self._repair_database(e)
         # Vectors of a folder store live in the vector files (the record), not in SQLite rows;
         # in memory or when another engine holds the dense index, the ``vectors`` table keeps them.
         self._file_record = self.root is not None and self._vector_file
         self._pending_db: sqlite3.Connection | None = None
+        self._lost_vectors: set[str] = set()  # documents whose vectors the vector file lost, until written again
         self._vectors_changed = False  # a vector written or removed since the last flush
         self._dense: DenseIndex | None = None
         self._generation = self._read_generation()
@@ -208,6 +234,41 @@ class EmbeddedStore:
         self._merge_left_pending()
 
     # ---------------------------------------------------------------- setup
+    def _open_database(self) -> None:
+        """Connect and check the dimension; raises :class:`DamagedIndex` for a damaged database."""
+        if self.root is not None and (why := truncation(self.root / DB_NAME)):
+            raise _corrupt(self.root, why)
+        try:
+            self._db = self._connect()
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError("embedded", f"cannot open {self.root or 'memory'}: {e}") from None
+        try:
+            self._check_dim()
+        except sqlite3.DatabaseError as e:
+            self._db.close()
+            raise _corrupt(self.root, e) from None
+
+    def _repair_database(self, damage: DamagedIndex) -> None:
+        """A damaged ``index.sqlite`` in a writable folder is set aside (:func:`~.repair.set_aside`,
+        under the ingest lock, after checking another process has not repaired it already) and a new
+        empty index opened, for the next ingest to rebuild from the sources. Raises ``damage`` when
+        the folder is read-only or the files cannot be moved."""
+        from ..locking import file_lock
+
+        if self.root is None or not os.access(self.root, os.W_OK):
+            raise damage
+        with file_lock(self.lock_path, "index repair"):
+            try:
+                self._open_database()  # another process may have repaired it while we waited
+                return
+            except DamagedIndex as again:
+                try:
+                    set_aside(self.root, again.cause)
+                except OSError as e:
+                    raise StoreError("embedded", f"{again} (setting it aside failed: {e})") from None
+            self.read_only = False
+            self._open_database()
+
     def _connect(self) -> sqlite3.Connection:
         """Open SQLite read-write where the folder and file are writable, else read-only (the
         search path needs no write: a read-only folder or one owned by another user still searches)."""
@@ -488,7 +549,7 @@ class EmbeddedStore:
             return None
         try:
             text = ids_p.read_text(encoding="utf-8")
-            ids = text.split("\n") if text else []
+            ids = [_id_from_line(x) for x in text.split("\n")] if text else []
             mat = np.load(mat_p, mmap_mode="r") if len(ids) else np.zeros((0, self.dim), dtype=np.float32)
             owner = np.load(owner_p) if len(ids) else np.zeros(0, dtype=np.int32)
         except (OSError, ValueError):
@@ -570,12 +631,25 @@ class EmbeddedStore:
         lost = sorted({dk for cid, dk in self._db.execute("SELECT chunk_id, doc_key FROM chunks") if cid not in have})
         if not lost:
             return
+        self._lost_vectors.update(lost)
         log.warning("the vector file of the index at %s is missing or damaged: %d document(s) have no vectors "
                     "and are left out of semantic search until the next 'docstrata ingest' embeds them again",
                     self.root, len(lost))
         if not self.read_only:
             with self._lock:
                 self._db.executemany("DELETE FROM files WHERE doc_key=?", [(dk,) for dk in lost])
+
+    def semantic_gap(self) -> str:
+        """A notice for every answer while documents have no vectors because the vector file was
+        missing or damaged (``""`` when none): semantic search cannot find them until an ingest
+        embeds them again (the next one does: their file state was cleared)."""
+        n = len(self._lost_vectors)
+        if not n:
+            return ""
+        fix = ("run 'docstrata ingest' as the index's owner" if self.read_only else
+               "the next ingest (run by the next search) embeds them again (from the embedding cache when it holds them)")
+        return (f"semantic search is unavailable for {n} document(s): the index's vector file was missing or "
+                f"damaged, so these hits come from keyword and exact matching only; {fix}")
 
     def _merge_left_pending(self) -> None:
         """Pending vectors of a writer that never flushed (a killed ingest) go into a new
@@ -636,7 +710,7 @@ class EmbeddedStore:
                             f.flush()
                             os.fsync(f.fileno())
                 with open(str(ids_p) + tmp, "w", encoding="utf-8") as f:
-                    f.write("\n".join(ids))
+                    f.write("\n".join(map(_id_line, ids)))
                     f.flush()
                     os.fsync(f.fileno())
             else:
@@ -688,7 +762,7 @@ class EmbeddedStore:
             n_kept = int(keep_slot.sum())
             total = int(row_keep.sum()) + int(rows_new)
             with open(ids_path, "w", encoding="utf-8") as ids_f:
-                ids_f.write("\n".join(cid for cid, k in zip(old_ids, keep_slot) if k))
+                ids_f.write("\n".join(_id_line(cid) for cid, k in zip(old_ids, keep_slot) if k))
                 if not n_kept + n_new:
                     return 0
                 owner = np.empty(total, dtype=np.int32)
@@ -716,7 +790,7 @@ class EmbeddedStore:
                             out.write(b"".join(blobs))
                             m = sum(ns)
                             owner[pos:pos + m] = np.repeat(np.arange(slot, slot + len(batch), dtype=np.int32), ns)
-                            ids_f.write(("\n" if slot else "") + "\n".join(cids))
+                            ids_f.write(("\n" if slot else "") + "\n".join(map(_id_line, cids)))
                             pos += m
                             slot += len(batch)
                     out.flush()
@@ -810,6 +884,7 @@ class EmbeddedStore:
         from ..index.exact import term_key
 
         with self._lock:
+            self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
             old_ids = [r[0] for r in self._db.execute("SELECT chunk_id FROM chunks WHERE doc_key=?", (doc_key,))]
             self._db.execute("BEGIN IMMEDIATE")
@@ -834,6 +909,7 @@ class EmbeddedStore:
         """:meth:`Store.upsert_chunks`: one SQLite transaction; ``doc_key`` and every document that
         held one of these chunk ids before are marked for the keyword index."""
         with self._lock:
+            self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
             ids = [sc.chunk.chunk_id for sc in chunks]
             moved, stored = set(), []  # documents of the chunks already stored, and their ids
@@ -880,6 +956,7 @@ class EmbeddedStore:
     def delete_document(self, doc_key: str) -> None:
         """:meth:`Store.delete_document`: its chunks, definitions and file state, in one transaction."""
         with self._lock:
+            self._lost_vectors.discard(doc_key)  # written (or gone) again: its vectors are whole
             self._refresh_if_changed()
             if self._file_record:
                 self._pending()  # its file marks the vector file as needing the chunks table to filter it

@@ -103,9 +103,8 @@ def _clean(text: str) -> str:
     return _TAG_RE.sub("", text)
 
 
-def _is_definitions_section(s: Section, tree: DocumentTree) -> bool:
-    """This section or an ancestor is titled like a definitions section."""
-    by_id = {x.section_id: x for x in tree.sections}
+def _is_definitions_section(s: Section, by_id: dict[str, Section]) -> bool:
+    """This section or an ancestor (``by_id``: the tree's sections by id) is titled like a definitions section."""
     cur: Section | None = s
     hops = 0
     while cur is not None and hops < 8:
@@ -219,7 +218,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
             headed_children[x.parent_id] = headed_children.get(x.parent_id, 0) + 1
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
-        in_defs = _is_definitions_section(s, tree)
+        in_defs = _is_definitions_section(s, by_id)  # by_id built once: per section it was quadratic
         found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text)
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section

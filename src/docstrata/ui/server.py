@@ -39,6 +39,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import parse_qs, quote, urlsplit
 
+from ..arg_limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, check_length
 from ..errors import ConfigError, DocstrataError
 from ..ports import listen_error
 from . import api
@@ -225,14 +226,14 @@ class _Handler(BaseHTTPRequestHandler):
         return api.document_view(self._tool(q), _required(q, "document"))
 
     def _section(self, q):
+        check_length("section_id", q.get("section_id"), MAX_NAME_CHARS)
         return api.section_view(self._tool(q), _required(q, "document"), q.get("section_id") or None)
 
     def _search(self, q):
-        return api.search_view(self._tool(q), _required(q, "query"), api.Settings.from_dict(q.get("settings")))
+        return api.search_view(self._tool(q), _required(q, "query"), _settings(q.get("settings")))
 
     def _compare(self, q):
-        return api.compare_view(self._tool(q), _required(q, "query"), api.Settings.from_dict(q.get("a")),
-                                api.Settings.from_dict(q.get("b")))
+        return api.compare_view(self._tool(q), _required(q, "query"), _settings(q.get("a")), _settings(q.get("b")))
 
     def _eval(self, q):
         k = int(q.get("k") or 10)
@@ -241,11 +242,26 @@ class _Handler(BaseHTTPRequestHandler):
                              k=k)
 
 
+_LIMITS = {"query": MAX_QUERY_CHARS, "document": MAX_NAME_CHARS, "section": MAX_NAME_CHARS,
+           "section_id": MAX_NAME_CHARS}
+
+
 def _required(q: dict, name: str) -> str:
+    """The non-empty string argument ``name``, within the MCP server's limit for it
+    (:mod:`docstrata.arg_limits`); raises ``ValueError`` (a 400 answer) otherwise."""
     v = q.get(name)
     if not isinstance(v, str) or not v.strip():
         raise ValueError(f"{name} is required")
+    if name in _LIMITS:
+        check_length(name, v, _LIMITS[name])
     return v
+
+
+def _settings(d) -> "api.Settings":
+    """The page's search settings, their document and section names within the MCP limits."""
+    for name in ("document", "section"):
+        check_length(f"settings.{name}", (d or {}).get(name) if isinstance(d, dict) else None, _LIMITS[name])
+    return api.Settings.from_dict(d)
 
 
 def check_exposure(host: str, token: str | None, insecure_no_token: bool = False) -> None:

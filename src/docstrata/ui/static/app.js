@@ -13,18 +13,36 @@ const MOD_LABEL = { semantic: "semantic", keyword: "keyword", exact: "exact", re
 const RAW_LABEL = { semantic: "cosine", keyword: "BM25", exact: "match", rerank: "score" };
 
 // ------------------------------------------------------------------ helpers
+// The characters docstrata.escaping.one_line escapes (its UNSAFE_CLASS; a test keeps the two equal):
+// every Cc, U+2028/U+2029, bidi controls, lone surrogates. A name, title, term or field from a
+// document is shown with them as visible escapes, so it can never pose as a line or reorder text.
+const ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/g;
+const NAMED = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+function visible(c) {
+  if (NAMED[c]) return NAMED[c];
+  const n = c.charCodeAt(0);
+  return n < 0x100 ? "\\x" + n.toString(16).padStart(2, "0") : "\\u" + n.toString(16).padStart(4, "0");
+}
+const oneLine = (s) => String(s).replace(ONE_LINE, visible);
+// a passage keeps its line breaks and tabs (it is shown pre-wrapped); the rest is escaped as above
+const passageText = (s) => String(s).replace(ONE_LINE, (c) => (c === "\n" || c === "\t" ? c : visible(c)));
+
+// An element; string children are text nodes through oneLine (passageText under `passage: true`,
+// the elements holding a passage's own text), and so is a `title` tooltip.
 function h(tag, attrs, ...kids) {
   const el = document.createElement(tag);
+  const safe = attrs && attrs.passage ? passageText : oneLine;
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
+    if (v === null || v === undefined || v === false || k === "passage") continue;
     if (k === "class") el.className = v;
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
+    else if (k === "text") el.textContent = oneLine(v);
+    else if (k === "title") el.setAttribute(k, oneLine(v));
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat()) {
     if (kid === null || kid === undefined || kid === false) continue;
-    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    el.append(kid instanceof Node ? kid : document.createTextNode(safe(kid)));
   }
   return el;
 }
@@ -40,7 +58,7 @@ async function call(path, body) {
   if (!r.ok) throw new Error(data.error || "HTTP " + r.status);
   return data;
 }
-function status(id, text, error) { const el = $(id); el.textContent = text || ""; el.classList.toggle("error", !!error); }
+function status(id, text, error) { const el = $(id); el.textContent = oneLine(text || ""); el.classList.toggle("error", !!error); }
 function tool() { return state.tools.find((t) => t.name === state.tool); }
 const qs = (o) => Object.entries(o).map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&");
 
@@ -88,17 +106,17 @@ function highlighted(text, spans, from = 0, to = text.length) {
   for (const [s, e, kind] of spans || []) {
     const a = Math.max(s, from), b = Math.min(e, to);
     if (a < at || a >= b) continue;
-    out.push(text.slice(at, a), h("mark", { class: kind, title: kind === "exact" ? "exact match" : "query term" }, text.slice(a, b)));
+    out.push(passageText(text.slice(at, a)), h("mark", { class: kind, passage: true, title: kind === "exact" ? "exact match" : "query term" }, text.slice(a, b)));
     at = b;
   }
-  out.push(text.slice(at, to));
+  out.push(passageText(text.slice(at, to)));
   return out;
 }
 
 // text with its highlights, the characters a..b (the cited item) set apart as the pinpoint
 function withItem(text, spans, a, b, title) {
   if (a < 0 || b <= a) return highlighted(text, spans);
-  return [highlighted(text, spans, 0, a), h("span", { class: "pinitem", title }, highlighted(text, spans, a, b)),
+  return [highlighted(text, spans, 0, a), h("span", { class: "pinitem", passage: true, title }, highlighted(text, spans, a, b)),
     highlighted(text, spans, b)];
 }
 
@@ -106,7 +124,7 @@ function withItem(text, spans, a, b, title) {
 // (the item under the lead-in of its enclosing items, "…" where the rest is left out), the chunk a click away.
 function passage(r) {
   const p = r.pinpoint;
-  if (!p) return h("div", { class: "text" }, highlighted(r.content, r.highlights));
+  if (!p) return h("div", { class: "text", passage: true }, highlighted(r.content, r.highlights));
   const title = "the cited item " + p.section_id;
   const at = p.view.lastIndexOf(p.text);
   const box = h("div", { class: "text pinpointed" });
@@ -195,7 +213,7 @@ function resultCard(r, view) {
   const chain = c.parent_chain[0] === c.document_title ? c.parent_chain : [c.document_title, ...c.parent_chain];
   const path = chain.slice(0, -1).filter(Boolean).join(" › ");
   const defs = r.definitions.length ? h("div", {}, h("h4", {}, "Definitions used"),
-    h("div", { class: "defs" }, r.definitions.map((d) => h("div", {}, h("dt", {}, d.term), h("dd", {}, "— " + d.definition))))) : null;
+    h("div", { class: "defs" }, r.definitions.map((d) => h("div", {}, h("dt", {}, d.term), h("dd", { passage: true }, "— " + d.definition))))) : null;
   const meta = Object.keys(r.metadata || {}).length ? h("div", {}, h("h4", {}, "Fields"),
     h("div", { class: "defs" }, Object.entries(r.metadata).map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))))) : null;
   return h("article", { class: "result" + (r.pinned ? " pinned" : ""), "data-chunk": r.chunk_id, "data-section": c.section_id },
@@ -243,16 +261,16 @@ async function runSearch(e) {
 async function openSection(doc, sid) {
   const drawer = $("drawer");
   drawer.hidden = false;
-  $("drawer-title").textContent = `§ ${sid}`;
+  $("drawer-title").textContent = oneLine(`§ ${sid}`);
   $("drawer-body").replaceChildren(h("p", { class: "muted" }, "Loading…"));
   try {
     const s = await call("/api/section?" + qs({ tool: state.tool, document: doc, section_id: sid }));
-    $("drawer-title").textContent = `§ ${s.section_id} · ${s.parent_chain[s.parent_chain.length - 1] || ""}`;
+    $("drawer-title").textContent = oneLine(`§ ${s.section_id} · ${s.parent_chain[s.parent_chain.length - 1] || ""}`);
     $("drawer-doc").onclick = () => { drawer.hidden = true; showDocument(s.document, s.section_id); };
     $("drawer-body").replaceChildren(
       h("div", { class: "muted" }, (s.parent_chain[0] === s.document_title ? s.parent_chain : [s.document_title, ...s.parent_chain]).filter(Boolean).join(" › ")),
       h("div", { class: "muted mono" }, `${s.document} · ${s.chunk_ids.length} chunk(s)`),
-      h("div", { class: "text", id: "section-text" }, s.content),
+      h("div", { class: "text", id: "section-text", passage: true }, s.content),
       h("div", { class: "extras" }, xrefLinks(s.cross_references), citedBy(s.cited_by)));
   } catch (err) { $("drawer-body").replaceChildren(h("p", { class: "status error" }, err.message)); }
 }
@@ -318,7 +336,7 @@ async function showDocument(docKey, flash) {
       h("div", { class: "docgrid" },
         h("div", {}, h("h4", {}, `Definitions (${d.definitions.length})`),
           h("table", { class: "list" }, h("tbody", {}, d.definitions.map((x) => h("tr", {},
-            h("td", {}, h("strong", {}, x.term)), h("td", {}, x.section_id ? "§ " + x.section_id : "–"), h("td", {}, x.definition)))))),
+            h("td", {}, h("strong", {}, x.term)), h("td", {}, x.section_id ? "§ " + x.section_id : "–"), h("td", { passage: true }, x.definition)))))),
         h("div", {}, h("h4", {}, `Cross-references (${d.cross_references.length}, ${resolvedN} resolved)`),
           h("table", { class: "list", id: "xref-table" }, h("tbody", {}, d.cross_references.map((x) => h("tr", {},
             h("td", {}, "§ " + x.from_section), h("td", {}, x.text),
