@@ -64,10 +64,11 @@ from ...models import DocumentTree
 from .build import HEADING_LEVELS_ARE_NESTING, _build
 from .flush import split_flush_text
 from .frames import unframe_boxes
-from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
+from .filtering import _contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .recitals import nest_recitals_in_preamble, recital_markers
+from .resolve import ParseContext, resolve
 from .scan import _scan
 
 __all__ = ["parse_sections"]
@@ -109,8 +110,23 @@ def _pair_headings_with_bodies(sections: list) -> None:
         i = max(j, i + 1)
 
 
+def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: ParseContext,
+               veto: frozenset[int]) -> list:
+    """Markers proposed by the scanner (never at a ``veto`` line), cleaned up and resolved
+    (:func:`.resolve.resolve`); the lines of the candidates the resolver rejects are added to
+    ``ctx.rejected``."""
+    markers = _scan(lines, markdown_flavour, veto)
+    if not list_items:
+        markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
+    markers = _merge_subtitles(markers, lines)
+    markers = recital_markers(markers, lines)
+    markers = _filter_markers(markers, markdown_flavour, lines)
+    # the contents-list rule names entries; the resolver weighs that with the other evidence
+    return resolve(markers, ctx, _contents_entries(markers, lines))
+
+
 def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,
-                   heading_levels: bool = False) -> DocumentTree:
+                   heading_levels: bool = False, context: ParseContext | None = None) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
     Args:
@@ -124,6 +140,9 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
             (legislation XML, whose ``<division>`` holds its ``<title>``s): a heading's parent is then
             the nearest heading of a lower level, and container ranks (Title > Division) do not
             re-nest it. ``False`` (text, PDF, HTML): ranks decide where levels are unreliable.
+        context: the resolver's settings (:class:`.resolve.ParseContext`: weights, whether it
+            runs, a trace list for ``bench/fit_structure.py``); its ``lines``,
+            ``markdown_flavour`` and ``heading_levels`` are filled here. Default: the shipped weights.
 
     Returns:
         A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
@@ -133,15 +152,19 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     """
     lines = unframe_boxes(markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
-    markers = _scan(lines, markdown_flavour)
-    if not list_items:
-        markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
+    ctx = context or ParseContext(lines)
+    ctx.lines, ctx.markdown_flavour, ctx.heading_levels = lines, markdown_flavour, heading_levels
+    ctx.rejected = set()
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels)
     try:
-        markers = _merge_subtitles(markers, lines)
-        markers = recital_markers(markers, lines)
-        markers = _filter_markers(markers, markdown_flavour, lines)
-        markers = _drop_contents_entries(markers, lines)
+        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset())
+        if ctx.rejected:
+            # the scanner's numbering checks read the proposals before each line: once the
+            # resolver has rejected some ("05 February 2026"), propose again without them, so a
+            # "1 Short title" after the false "05" is read against the numbering that holds
+            if ctx.trace is not None:
+                del ctx.trace[:]
+            markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected))
         sections = _build(markers, lines, title)
         stealing = _items_taking_heading_ids(markers, sections)
         if stealing:

@@ -80,19 +80,20 @@ def _tight_label_series(lines: list[str]) -> frozenset[int]:
     return frozenset(series)
 
 
-def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
-    """Find every section marker in document order."""
+def _scan(lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset()) -> list[_Marker]:
+    """Find every section marker in document order; lines in ``veto`` (0-based) start none (the
+    resolver rejected their candidates, :func:`.resolve.resolve`)."""
     token = _RUNNING_TITLES.set(_running_titles(lines))
     tight = _TIGHT_LABELS.set(_tight_label_series(lines))
     try:
         with series_scope(lines):
-            return _scan_lines(lines, markdown_flavour)
+            return _scan_lines(lines, markdown_flavour, veto)
     finally:
         _TIGHT_LABELS.reset(tight)
         _RUNNING_TITLES.reset(token)
 
 
-def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
+def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset()) -> list[_Marker]:
     markers: list[_Marker] = []
     # a memo laid out as RFCs are: a plain-text table of contents, body text indented below
     # unnumbered headings at the margin ("Abstract", "Status of This Memo", "Acknowledgments")
@@ -119,6 +120,10 @@ def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
         stripped = line.strip()
         if not stripped:
             prev_blank = True
+            i += 1
+            continue
+        if i in veto:
+            prev_blank = False
             i += 1
             continue
         marker = _heading_marker(lines, i, prev_blank) or _sign_marker(lines, i, prev_blank) \
