@@ -115,7 +115,7 @@ def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: 
     """Markers proposed by the scanner (never at a ``veto`` line), cleaned up and resolved
     (:func:`.resolve.resolve`); the lines of the candidates the resolver rejects are added to
     ``ctx.rejected``."""
-    markers = _scan(lines, markdown_flavour, veto)
+    markers = _scan(lines, markdown_flavour, veto, ctx)
     if not list_items:
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
     markers = _merge_subtitles(markers, lines)

@@ -108,6 +108,10 @@ class ParseContext:
         resolve: whether :func:`resolve` runs (``False`` keeps every proposal: the fit reads them so).
         trace: when a list, :func:`resolve` appends its candidates to it (for the fit and for ``-v``).
         rejected: lines (0-based) of the candidates :func:`resolve` rejected.
+        running_titles: prefixes heading two or more ``<prefix> - SECT 2A`` lines (the scanner's,
+            :func:`.scan._running_titles`).
+        tight_labels: lines ``N.Title`` that the document's numbering shows to be headings
+            (:func:`.scan._tight_label_series`).
     """
 
     lines: list[str]
@@ -117,6 +121,8 @@ class ParseContext:
     resolve: bool = True
     trace: list | None = None
     rejected: set[int] = field(default_factory=set)
+    running_titles: frozenset[str] = frozenset()
+    tight_labels: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -416,12 +422,11 @@ def _boundaries(markers: list[_Marker], series_members: list[Candidate]) -> list
     return out
 
 
-def _parent_section(markers: list[_Marker], n: int) -> _Marker | None:
-    """The nearest non-item marker before position ``n`` when only list items of ``markers[n]``'s
-    list stand between."""
+def _parent_section(markers: list[_Marker], n: int) -> int | None:
+    """Position of the nearest non-item marker before position ``n``."""
     for j in range(n - 1, -1, -1):
         if markers[j].kind != "item":
-            return markers[j]
+            return j
     return None
 
 
@@ -437,7 +442,7 @@ def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: d
         if prior is None or prior.kind == "item" and prior.indent == c.marker.indent:
             continue  # not the first of its list
         parent = _parent_section(markers, c.position)
-        pc = by_pos.get(markers.index(parent)) if parent is not None else None
+        pc = by_pos.get(parent) if parent is not None else None
         if pc is None or pc.series != ("num", 1) or pc.ordinal is None or c.ordinal[0] == 1:
             continue
         if c.ordinal[0] != pc.ordinal[0] + 1:
@@ -503,6 +508,17 @@ def resolve(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int] |
     return out
 
 
+def _pair_logit(prev: Candidate, cur: Candidate, boundary: bool, w: dict[str, float]) -> float:
+    """``logit(pair_features(prev, cur, boundary), w)`` without building the dict (the DP's inner loop)."""
+    if prev.ordinal is None or cur.ordinal is None:
+        return w.get("chain_start", 0.0) + (w.get("chain_start_at_one", 0.0) if cur.ordinal == (1, 0) else 0.0)
+    (pn, ps), (cn, cs) = prev.ordinal, cur.ordinal
+    if (cn, cs) > (pn, ps):
+        nxt = (cn == pn + 1 and cs == 0) or (cn == pn and cs > ps) or (cn == pn + 1 and cs == 1)
+        return w.get("step_next", 0.0) if nxt else w.get("step_gap", 0.0)
+    return w.get("restart_in_container", 0.0) if boundary else w.get("step_back", 0.0)
+
+
 _WINDOW = 60  # predecessors looked at per candidate: a kept predecessor further back is a long gap
 
 
@@ -521,10 +537,11 @@ def _viterbi(members: list[Candidate], markers: list[_Marker], weights: dict[str
         start = pair_features(None, c, False)
         top, arg, top_pair = logit(start, weights), None, start
         for i in range(max(0, j - _WINDOW), j):
-            pf = pair_features(members[i], c, bounds[i] != bounds[j])
-            v = best[i] + logit(pf, weights)
+            v = best[i] + _pair_logit(members[i], c, bounds[i] != bounds[j], weights)
             if v > top:
-                top, arg, top_pair = v, i, pf
+                top, arg = v, i
+        if arg is not None:
+            top_pair = pair_features(members[arg], c, bounds[arg] != bounds[j])
         best[j] = logit(c.unary, weights) + logit(extra, weights) + top
         back[j] = arg
         pairs[j] = {**top_pair, **extra}
@@ -540,7 +557,7 @@ def _viterbi(members: list[Candidate], markers: list[_Marker], weights: dict[str
     for j, c in enumerate(members):
         c.accepted = j in keep
         if c.accepted:
-            c.pair = pair_features(prev, c, prev is not None and bounds[members.index(prev)] != bounds[j])
+            c.pair = pair_features(prev, c, prev is not None and prev.region != c.region)
             if c.sibling:
                 c.pair["continues_parent"] = 1.0
             prev = c
