@@ -8,8 +8,13 @@ What it does:
    under ``../shared/data/real`` and ``bench/realdocs``), convert it as ingest does and parse it
    with the resolver switched off (``ParseContext(resolve=False)``), collecting every candidate
    section start with its features (:mod:`docstrata.structure.parse.resolve`).
-2. Label each candidate: true when the section it starts is matched to a truth section by
-   ``structure_real.match_sections`` (numbers, then titles, in document order), false otherwise.
+2. Label each candidate: true when its line is where ``structure_real._locate_truth`` finds a truth
+   section's heading, or when ``structure_real.match_sections`` matches its section to a truth
+   section whose located heading does not start another of our sections (the matcher takes a
+   contents entry printed before the body first; the locator may land on a contents line); false when it is neither but a truth section
+   has its number (a contents line, a running header, a mention of a real section); left out when
+   no truth section has its number (the truth is silent there: an amending Act's items, a
+   requirement ``3.1.1`` under an outline's ``3.1``).
    Its pair features are read against the previous *true* candidate of its numbering series
    (the chain the resolver should find), so unary and pair weights are fitted together.
 3. Fit a logistic regression by Newton's method (numpy), maximum a posteriori under a Gaussian
@@ -79,12 +84,30 @@ def examples_of(doc, truth: dict, by_title_only: bool) -> list[tuple[dict[str, f
                           heading_levels=doc.heading_levels, context=ctx)
     m = sr.match_sections(truth["sections"], tree.sections, by_title_only=by_title_only)
     matched = {m_j for m_j in m.values()}
+    # the truth speaks only of the numbers it has: a candidate whose number no truth section
+    # carries (an amending Act's items, a requirement "3.1.1" under an outline's "3.1") is left out
+    known = {sr.norm_number(t.get("number")) for t in truth["sections"] if t.get("number")}
+    # where each truth section's heading stands in the text (contents lines with leaders never): a
+    # match to a contents entry printed before the body is the matcher's first-come choice, not truth
+    lines = doc.markdown.replace("\r\n", "\n").split("\n")
+    located = {i: line for line, i in sr._locate_truth(truth["sections"], lines)}
+    located_lines = set(located.values())
+    truth_of = {j: i for i, j in m.items()}
     at_line = {s.start_line: j for j, s in enumerate(tree.sections)}
     out = []
     last_true: dict[tuple, Candidate] = {}
     for c in ctx.trace:
         j = at_line.get(c.marker.line + 1)
-        label = int(j is not None and j in matched)
+        i = truth_of.get(j) if j is not None else None
+        if c.marker.line in located_lines:
+            label = 1
+        elif i is not None:  # matched; false only when the truth's heading starts another section of ours
+            other = at_line.get(located[i] + 1) if i in located else None
+            label = int(other is None or other == j or abs(located[i] - c.marker.line) <= 1)
+        elif j is not None and sr.norm_number(tree.sections[j].number) in known:
+            label = 0
+        else:
+            continue
         prev = last_true.get(c.series)
         x = dict(c.unary)
         x.update(pair_features(prev, c, prev is not None and prev.region != c.region))
@@ -102,18 +125,34 @@ def _matrix(rows: list[tuple[dict[str, float], int]]) -> tuple[np.ndarray, np.nd
     return X, y
 
 
-def fit(X: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, iters: int = 50) -> np.ndarray:
-    """MAP logistic regression: minimise ``-Σ log p(y|x,w) + ||w - prior||² / (2 scale²)`` by Newton."""
+def _objective(X: np.ndarray, y: np.ndarray, w: np.ndarray, prior: np.ndarray, lam: float) -> float:
+    z = X @ w
+    # -log-likelihood, stably: log(1 + e^z) - y z
+    return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * lam * np.sum((w - prior) ** 2))
+
+
+def fit(X: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, iters: int = 100) -> np.ndarray:
+    """MAP logistic regression: minimise ``-Σ log p(y|x,w) + ||w - prior||² / (2 scale²)`` by Newton's
+    method with a backtracking line search (the objective is convex; the prior makes it strictly so)."""
     w = prior.copy()
     lam = 1.0 / (scale * scale)
+    f = _objective(X, y, w, prior, lam)
     for _ in range(iters):
-        z = np.clip(X @ w, -50, 50)
-        p = 1 / (1 + np.exp(-z))
+        p = 1 / (1 + np.exp(-np.clip(X @ w, -50, 50)))
         g = X.T @ (p - y) + lam * (w - prior)
         H = (X * (p * (1 - p))[:, None]).T @ X + lam * np.eye(len(w))
         step = np.linalg.solve(H, g)
-        w -= step
-        if np.abs(step).max() < 1e-6:
+        t = 1.0
+        while t > 1e-8:
+            cand = w - t * step
+            fc = _objective(X, y, cand, prior, lam)
+            if fc <= f - 1e-4 * t * float(g @ step):
+                break
+            t /= 2
+        if t <= 1e-8:
+            break
+        w, f_old, f = cand, f, fc
+        if f_old - f < 1e-9:
             break
     return w
 
@@ -152,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         pos = sum(lab for _, lab in ex)
         print(f"{key:70} {len(ex):5d} candidates, {pos:5d} true", file=sys.stderr)
         rows += ex
+    (args.cache / "examples.json").write_text(json.dumps(rows))
     X, y = _matrix(rows)
     w = fit(X, y, prior, args.prior_scale)
     before, after = _loss(X, y, prior), _loss(X, y, w)

@@ -68,7 +68,7 @@ from .filtering import _contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .recitals import nest_recitals_in_preamble, recital_markers
-from .resolve import ParseContext, resolve
+from .resolve import ParseContext, resolve_candidates
 from .scan import _scan
 
 __all__ = ["parse_sections"]
@@ -113,7 +113,7 @@ def _pair_headings_with_bodies(sections: list) -> None:
 def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: ParseContext,
                veto: frozenset[int]) -> list:
     """Markers proposed by the scanner (never at a ``veto`` line), cleaned up and resolved
-    (:func:`.resolve.resolve`); the lines of the candidates the resolver rejects are added to
+    (:func:`.resolve.resolve_candidates`); the lines of the candidates the resolver rejects are added to
     ``ctx.rejected``."""
     markers = _scan(lines, markdown_flavour, veto, ctx)
     if not list_items:
@@ -122,7 +122,7 @@ def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: 
     markers = recital_markers(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
     # the contents-list rule names entries; the resolver weighs that with the other evidence
-    return resolve(markers, ctx, _contents_entries(markers, lines))
+    return resolve_candidates(markers, ctx, _contents_entries(markers, lines))
 
 
 def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,

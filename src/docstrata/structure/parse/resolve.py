@@ -5,7 +5,7 @@ starts. This module turns every numbered proposal that is not a Markdown heading
 keyword label, a ``12.`` list item read as a clause) into a :class:`Candidate` carrying
 features, scores it with a linear model whose weights are data (``resolver_weights.json`` beside
 this module, fitted by ``bench/fit_structure.py`` on the dev split of the truth corpora), and
-chooses the kept candidates in ONE pass per numbering series (:func:`resolve`): a dynamic
+chooses the kept candidates in ONE pass per numbering series (:func:`resolve_candidates`): a dynamic
 programme over the candidates of a series, in document order, that maximises the summed
 log-odds of the kept ones, where each kept candidate's log-odds also depend on the previous kept
 one of its series (``29`` → ``30`` continues, ``1`` … ``3`` then ``1`` again without a
@@ -69,11 +69,14 @@ UNARY = (
     "date_like",  # "05 February 2026", "3 March", a year after it
     "leading_zero",  # "05"
     "rule_contents_entry",  # the contents-list rule of filtering.py (a run of >= 3 entries that come back)
+    "repeats_heading",  # a Markdown heading of the document has the same number (a running header, a cover line)
+    "opens_sections",  # a container keyword whose next proposal is a deeper numbered one (its first section)
+    "running_text",  # the previous line breaks off on a citation word and this line does not read as a
+    # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
 )
 # Pair features: the candidate given the previous kept candidate of its series (or none).
 PAIR = (
-    "chain_start",  # first kept of its series
-    "chain_start_at_one",  # … and numbered 1 (or A, I)
+    "chain_start_at_one",  # first kept of its series, numbered 1 (or A, I); other starts are the reference (0)
     "step_next",  # previous + 1, or an inserted 12 → 12A → 12B
     "step_gap",  # increases by more than one
     "step_back",  # does not increase, no container between (a repeat, a contents line, a mention)
@@ -105,9 +108,9 @@ class ParseContext:
         heading_levels: the converter's Markdown heading levels are the source markup's nesting
             (legislation XML; ``Document.heading_levels``).
         weights: the scorer's weights by feature name (defaults: ``resolver_weights.json``).
-        resolve: whether :func:`resolve` runs (``False`` keeps every proposal: the fit reads them so).
-        trace: when a list, :func:`resolve` appends its candidates to it (for the fit and for ``-v``).
-        rejected: lines (0-based) of the candidates :func:`resolve` rejected.
+        resolve: whether :func:`resolve_candidates` runs (``False`` keeps every proposal: the fit reads them so).
+        trace: when a list, :func:`resolve_candidates` appends its candidates to it (for the fit and for ``-v``).
+        rejected: lines (0-based) of the candidates :func:`resolve_candidates` rejected.
         running_titles: prefixes heading two or more ``<prefix> - SECT 2A`` lines (the scanner's,
             :func:`.scan._running_titles`).
         tight_labels: lines ``N.Title`` that the document's numbering shows to be headings
@@ -137,7 +140,7 @@ class Candidate:
         ordinal: its last number as ``(number, suffix rank)`` (``12B`` → (12, 2), ``IV`` → (4, 0)),
             ``None`` when it has none.
         unary: unary feature values by name.
-        pair: pair feature values given the previous kept candidate (filled by :func:`resolve`).
+        pair: pair feature values given the previous kept candidate (filled by :func:`resolve_candidates`).
         score: log-odds ``w·x`` (unary + pair) of the final reading.
         accepted: the resolver's decision.
         sibling: a list item re-read as the next section after its parent (``95`` → ``96.``).
@@ -195,7 +198,10 @@ def probability(c: Candidate) -> float:
 # ---------------------------------------------------------------------------------------- features
 
 
-def _ordinal_of(part: str) -> tuple[int, int] | None:
+def _ordinal_of(part: str, container: bool = False) -> tuple[int, int] | None:
+    """``(number, suffix rank)`` of a path part; a container's ``I``, ``V``, ``X`` are roman."""
+    if container and re.fullmatch(r"[IVXLC]{1,7}", part):
+        return _roman_value(part), 0
     o = _ordinal(part)
     if o is not None:
         n, suffix = o
@@ -223,9 +229,11 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
     path = _label_path(comps)
     kind = comps[-1][0]
     keyword = kind.split(":")[1] if kind.startswith("kw:") else ""
+    if keyword == "recital":  # an act's recitals are read by :mod:`.recitals` from the act's own frame
+        return None
     family = keyword or "num"
     last = path[-1].split("-", 1)[-1] if keyword else path[-1]
-    return (family, len(path)), path, _ordinal_of(last.upper() if keyword else last)
+    return (family, len(path)), path, _ordinal_of(last.upper() if keyword else last, bool(keyword))
 
 
 def _rest_after_label(m: _Marker, line: str) -> str:
@@ -304,6 +312,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
     """
     lines = ctx.lines
     spans = _contents_spans(lines)
+    headed = {tuple(_label_path(comps)) for m in markers if m.kind == "heading" and (comps := _heading_label(m))}
     out: list[Candidate] = []
     for n, m in enumerate(markers):
         kind = _kind_of(m)
@@ -339,7 +348,13 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
                                                 and len(words) <= 4)),
             "leading_zero": float(bool(ordinal) and bool(re.fullmatch(r"0\d+", path[-1]))),
             "rule_contents_entry": float(bool(rule_contents) and n in rule_contents),
+            "repeats_heading": float(m.kind != "item" and tuple(path) in headed),
         }
+        nxt = markers[n + 1] if n + 1 < len(markers) else None
+        f["opens_sections"] = float(series[0] not in ("num", "item") and nxt is not None and nxt.kind != "heading"
+                                    and not (_kind_of(nxt) or ((), [], None))[0][:1] == (series[0],))
+        f["running_text"] = float(bool(f["prev_citation_word"] or f["prev_mid_sentence"]) and bool(
+            f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"]))
         out.append(Candidate(n, m, series, ordinal, f))
     _contents_features(out, markers, lines)
     return out
@@ -379,7 +394,7 @@ def pair_features(prev: Candidate | None, cur: Candidate, boundary: bool) -> dic
     (``None``: ``cur`` opens the series); ``boundary``: a container or a heading opened between."""
     if prev is None or prev.ordinal is None or cur.ordinal is None:
         one = cur.ordinal is not None and cur.ordinal[0] == 1 and cur.ordinal[1] == 0
-        return {"chain_start": 1.0, "chain_start_at_one": float(one)}
+        return {"chain_start_at_one": float(one)}
     (pn, ps), (cn, cs) = prev.ordinal, cur.ordinal
     if (cn, cs) > (pn, ps):
         nxt = (cn == pn + 1 and cs == 0) or (cn == pn and cs > ps) or (cn == pn + 1 and cs == 1)
@@ -465,7 +480,7 @@ def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: d
             c.pair = {"continues_parent": 1.0}
 
 
-def resolve(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int] | None = None) -> list[_Marker]:
+def resolve_candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int] | None = None) -> list[_Marker]:
     """Score the numbered proposals among ``markers`` and keep, per numbering series, the subset
     with the highest total log-odds (see the module docstring). Markers that are not candidates
     (Markdown headings, ``(a)`` items, bullet items) pass through. A list item re-read as its
@@ -511,7 +526,7 @@ def resolve(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int] |
 def _pair_logit(prev: Candidate, cur: Candidate, boundary: bool, w: dict[str, float]) -> float:
     """``logit(pair_features(prev, cur, boundary), w)`` without building the dict (the DP's inner loop)."""
     if prev.ordinal is None or cur.ordinal is None:
-        return w.get("chain_start", 0.0) + (w.get("chain_start_at_one", 0.0) if cur.ordinal == (1, 0) else 0.0)
+        return w.get("chain_start_at_one", 0.0) if cur.ordinal == (1, 0) else 0.0
     (pn, ps), (cn, cs) = prev.ordinal, cur.ordinal
     if (cn, cs) > (pn, ps):
         nxt = (cn == pn + 1 and cs == 0) or (cn == pn and cs > ps) or (cn == pn + 1 and cs == 1)

@@ -82,7 +82,7 @@ def _tight_label_series(lines: list[str]) -> frozenset[int]:
 def _scan(lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset(),
           ctx: ParseContext | None = None) -> list[_Marker]:
     """Find every section marker in document order; lines in ``veto`` (0-based) start none (the
-    resolver rejected their candidates, :func:`.resolve.resolve`). The document's running titles
+    resolver rejected their candidates, :func:`.resolve.resolve_candidates`). The document's running titles
     and tight-label series are read first into ``ctx`` (a new context when ``None``)."""
     ctx = ctx or ParseContext(lines)
     ctx.running_titles = _running_titles(lines)
