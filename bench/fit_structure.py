@@ -125,27 +125,30 @@ def _matrix(rows: list[tuple[dict[str, float], int]]) -> tuple[np.ndarray, np.nd
     return X, y
 
 
-def _objective(X: np.ndarray, y: np.ndarray, w: np.ndarray, prior: np.ndarray, lam: float) -> float:
+def _objective(X: np.ndarray, y: np.ndarray, w: np.ndarray, prior: np.ndarray, lam: float, s: np.ndarray) -> float:
     z = X @ w
-    # -log-likelihood, stably: log(1 + e^z) - y z
-    return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * lam * np.sum((w - prior) ** 2))
+    # weighted -log-likelihood, stably: log(1 + e^z) - y z
+    return float(np.sum(s * (np.logaddexp(0, z) - y * z)) + 0.5 * lam * np.sum((w - prior) ** 2))
 
 
-def fit(X: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, iters: int = 100) -> np.ndarray:
-    """MAP logistic regression: minimise ``-Σ log p(y|x,w) + ||w - prior||² / (2 scale²)`` by Newton's
-    method with a backtracking line search (the objective is convex; the prior makes it strictly so)."""
+def fit(X: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, s: np.ndarray | None = None,
+        iters: int = 100) -> np.ndarray:
+    """MAP logistic regression: minimise ``-Σ s_i log p(y_i|x_i,w) + ||w - prior||² / (2 scale²)`` by
+    Newton's method with a backtracking line search (convex; the prior makes it strictly so).
+    ``s``: example weights (default 1)."""
+    s = np.ones(len(y)) if s is None else s
     w = prior.copy()
     lam = 1.0 / (scale * scale)
-    f = _objective(X, y, w, prior, lam)
+    f = _objective(X, y, w, prior, lam, s)
     for _ in range(iters):
         p = 1 / (1 + np.exp(-np.clip(X @ w, -50, 50)))
-        g = X.T @ (p - y) + lam * (w - prior)
-        H = (X * (p * (1 - p))[:, None]).T @ X + lam * np.eye(len(w))
+        g = X.T @ (s * (p - y)) + lam * (w - prior)
+        H = (X * (s * p * (1 - p))[:, None]).T @ X + lam * np.eye(len(w))
         step = np.linalg.solve(H, g)
         t = 1.0
         while t > 1e-8:
             cand = w - t * step
-            fc = _objective(X, y, cand, prior, lam)
+            fc = _objective(X, y, cand, prior, lam, s)
             if fc <= f - 1e-4 * t * float(g @ step):
                 break
             t /= 2
@@ -172,12 +175,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/docstrata-fit-cache"))
     ap.add_argument("--prior-scale", type=float, default=2.0, help="prior standard deviation, log-odds")
     ap.add_argument("--weights", type=Path, default=WEIGHTS_FILE)
+    ap.add_argument("--per-doc", type=float, default=40.0,
+                    help="a document's candidates weigh together at most this many examples")
     ap.add_argument("--dry-run", action="store_true", help="do not write the weights file")
     ap.add_argument("--report", action="store_true", help="then run structure_real.py on holdout and holdout2")
     args = ap.parse_args(argv)
     data = json.loads(args.weights.read_text(encoding="utf-8"))
     prior = np.array([float(data["prior"].get(f, 0.0)) for f in FEATURES])
     rows: list[tuple[dict[str, float], int]] = []
+    sample: list[float] = []
     t0 = time.perf_counter()
     for truth_path, inp, key, split in sr.load_cases(args.split, None):
         truth = json.loads(truth_path.read_text())
@@ -191,9 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         pos = sum(lab for _, lab in ex)
         print(f"{key:70} {len(ex):5d} candidates, {pos:5d} true", file=sys.stderr)
         rows += ex
+        # each document counts at most as much as --per-doc candidates: one long statute's running
+        # headers must not outweigh every other document's evidence
+        sample += [min(1.0, args.per_doc / len(ex))] * len(ex) if ex else []
     (args.cache / "examples.json").write_text(json.dumps(rows))
     X, y = _matrix(rows)
-    w = fit(X, y, prior, args.prior_scale)
+    w = fit(X, y, prior, args.prior_scale, np.array(sample))
     before, after = _loss(X, y, prior), _loss(X, y, w)
     print(f"{len(rows)} candidates ({int(y.sum())} true) from split {args.split} in {time.perf_counter() - t0:.0f} s")
     print(f"prior: log-loss {before[0]:.4f}, accuracy {before[1]:.4f}; fit: log-loss {after[0]:.4f}, "
@@ -205,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         data["weights"] = {f: round(float(v), 3) for f, v in zip(FEATURES, w)}
         data["fit"] = {"command": "python bench/fit_structure.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                        "split": args.split, "candidates": len(rows), "true": int(y.sum()),
-                       "prior_scale": args.prior_scale, "log_loss_prior": round(before[0], 4),
+                       "prior_scale": args.prior_scale, "per_doc": args.per_doc, "log_loss_prior": round(before[0], 4),
                        "log_loss_fit": round(after[0], 4), "accuracy_fit": round(after[1], 4)}
         args.weights.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {args.weights}")

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .labels import _heading_label, _label_path, _ordinal, _plain, _roman_value
+from .labels import _continues_numbering, _heading_label, _label_path, _ordinal, _plain, _roman_value
 from .patterns import _FUNCTION_WORDS, _KEYWORDS, _REFERENCE_WORDS, _TOC_RE, _Marker
 
 WEIGHTS_FILE = Path(__file__).with_name("resolver_weights.json")
@@ -135,10 +135,11 @@ class Candidate:
     Attributes:
         position: index of its marker in the proposal list.
         marker: the scanner's marker (line, label components, title).
-        series: the numbering family it continues: ``("num", 1)`` for ``29``, ``("num", 2)`` for
-            ``4.2``, ``("part", 1)`` for ``Part 2``, ``("item", indent)`` for a ``12.`` list item.
-        ordinal: its last number as ``(number, suffix rank)`` (``12B`` → (12, 2), ``IV`` → (4, 0)),
-            ``None`` when it has none.
+        series: the numbering family it continues: ``("num",)`` for bare numbers at any depth
+            (``29``, ``4.2``), ``("part",)`` for ``Part 2``, ``("item", indent)`` for a ``12.`` list item.
+        ordinal: its number as a tuple of ``(number, suffix rank)`` per level (``4.12B`` →
+            ((4, 0), (12, 2)); ``Part IV`` → ((4, 0),)), ``None`` when a part is no number.
+        path: its normalised label path (``['4', '12B']``).
         unary: unary feature values by name.
         pair: pair feature values given the previous kept candidate (filled by :func:`resolve_candidates`).
         score: log-odds ``w·x`` (unary + pair) of the final reading.
@@ -151,7 +152,8 @@ class Candidate:
     position: int
     marker: _Marker
     series: tuple
-    ordinal: tuple[int, int] | None
+    ordinal: tuple[tuple[int, int], ...] | None
+    path: list[str] = field(default_factory=list)
     unary: dict[str, float] = field(default_factory=dict)
     pair: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
@@ -220,7 +222,7 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
     if m.kind == "item":
         if not m.components or m.components[0][0] != "mditem" or m.style != "digit":
             return None
-        return ("item", m.indent), [m.components[0][1]], (m.value, 0)
+        return ("item", m.indent), [m.components[0][1]], ((m.value, 0),)
     if m.kind != "label":
         return None
     comps = _heading_label(m)
@@ -231,9 +233,12 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
     keyword = kind.split(":")[1] if kind.startswith("kw:") else ""
     if keyword == "recital":  # an act's recitals are read by :mod:`.recitals` from the act's own frame
         return None
-    family = keyword or "num"
-    last = path[-1].split("-", 1)[-1] if keyword else path[-1]
-    return (family, len(path)), path, _ordinal_of(last.upper() if keyword else last, bool(keyword))
+    if keyword:
+        last = path[-1].split("-", 1)[-1]
+        return (keyword,), path, _ordinal_of(last.upper(), True)
+    # bare numbers form one hierarchical series: 3.2A → 4 → 4.1 continue one another
+    ords = [_ordinal_of(p) for p in path]
+    return ("num",), path, (tuple(ords) if all(ords) else None)
 
 
 def _rest_after_label(m: _Marker, line: str) -> str:
@@ -319,6 +324,8 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         if kind is None:
             continue
         series, path, ordinal = kind
+        if ordinal is not None and not isinstance(ordinal[0], tuple):
+            ordinal = (ordinal,)
         line = lines[m.line] if m.line < len(lines) else ""
         rest = _rest_after_label(m, line)
         words = rest.split()
@@ -355,7 +362,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
                                     and not (_kind_of(nxt) or ((), [], None))[0][:1] == (series[0],))
         f["running_text"] = float(bool(f["prev_citation_word"] or f["prev_mid_sentence"]) and bool(
             f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"]))
-        out.append(Candidate(n, m, series, ordinal, f))
+        out.append(Candidate(n, m, series, ordinal, path, f))
     _contents_features(out, markers, lines)
     return out
 
@@ -389,16 +396,33 @@ def _contents_features(cands: list[Candidate], markers: list[_Marker], lines: li
         c.unary.setdefault("listed_in_contents", 0.0)
 
 
+def _step(prev: Candidate, cur: Candidate) -> str:
+    """How ``cur``'s number follows ``prev``'s: ``next`` (the next number at some level: 29 → 30,
+    12 → 12A, 3.2A → 4, 1.2 → 1.2.1), ``gap`` (further on), ``back`` (not after it)."""
+    p, c = prev.ordinal, cur.ordinal
+    if c <= p:
+        return "back"
+    if _continues_numbering(prev.path, cur.path):
+        return "next"
+    depth = len(c)
+    if len(p) >= depth and p[:depth - 1] == c[:depth - 1]:
+        (pn, ps), (cn, cs) = p[depth - 1], c[depth - 1]
+        if (cn == pn + 1 and cs <= 1) or (cn == pn and cs > ps):
+            return "next"  # Part IV → Part V, 12 → 13A; inserted numbers
+    return "gap"
+
+
 def pair_features(prev: Candidate | None, cur: Candidate, boundary: bool) -> dict[str, float]:
     """Pair features of ``cur`` given the previous kept candidate ``prev`` of its series
     (``None``: ``cur`` opens the series); ``boundary``: a container or a heading opened between."""
     if prev is None or prev.ordinal is None or cur.ordinal is None:
-        one = cur.ordinal is not None and cur.ordinal[0] == 1 and cur.ordinal[1] == 0
+        one = cur.ordinal is not None and all(o == (1, 0) for o in cur.ordinal[-1:])
         return {"chain_start_at_one": float(one)}
-    (pn, ps), (cn, cs) = prev.ordinal, cur.ordinal
-    if (cn, cs) > (pn, ps):
-        nxt = (cn == pn + 1 and cs == 0) or (cn == pn and cs > ps) or (cn == pn + 1 and cs == 1)
-        return {"step_next": float(nxt), "step_gap": float(not nxt)}
+    step = _step(prev, cur)
+    if step == "next":
+        return {"step_next": 1.0}
+    if step == "gap":
+        return {"step_gap": 1.0}
     if boundary:
         return {"restart_in_container": 1.0}
     return {"step_back": 1.0}
@@ -458,9 +482,8 @@ def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: d
             continue  # not the first of its list
         parent = _parent_section(markers, c.position)
         pc = by_pos.get(parent) if parent is not None else None
-        if pc is None or pc.series != ("num", 1) or pc.ordinal is None or c.ordinal[0] == 1:
-            continue
-        if c.ordinal[0] != pc.ordinal[0] + 1:
+        if pc is None or pc.series != ("num",) or pc.ordinal is None or len(pc.ordinal) != 1 \
+                or c.ordinal[0][0] == 1 or c.ordinal[0][0] != pc.ordinal[0][0] + 1:
             continue
         if logit({"continues_parent": 1.0}, weights) > 0:
             # the list's following items continue the re-read numbering: 96., 97. … are sections too
@@ -471,12 +494,13 @@ def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: d
                     break
                 if o is None or markers[j].indent != c.marker.indent or o.series != ("item", c.marker.indent):
                     continue
-                if o.ordinal is None or o.ordinal[0] != run[-1].ordinal[0] + 1:
+                if o.ordinal is None or o.ordinal[0][0] != run[-1].ordinal[0][0] + 1:
                     break
                 run.append(o)
             for o in run:
                 o.sibling = True
-                o.series = ("num", 1)
+                o.series = ("num",)
+                o.path = [o.marker.components[0][1]]
             c.pair = {"continues_parent": 1.0}
 
 
@@ -524,14 +548,8 @@ def resolve_candidates(markers: list[_Marker], ctx: ParseContext, rule_contents:
 
 
 def _pair_logit(prev: Candidate, cur: Candidate, boundary: bool, w: dict[str, float]) -> float:
-    """``logit(pair_features(prev, cur, boundary), w)`` without building the dict (the DP's inner loop)."""
-    if prev.ordinal is None or cur.ordinal is None:
-        return w.get("chain_start_at_one", 0.0) if cur.ordinal == (1, 0) else 0.0
-    (pn, ps), (cn, cs) = prev.ordinal, cur.ordinal
-    if (cn, cs) > (pn, ps):
-        nxt = (cn == pn + 1 and cs == 0) or (cn == pn and cs > ps) or (cn == pn + 1 and cs == 1)
-        return w.get("step_next", 0.0) if nxt else w.get("step_gap", 0.0)
-    return w.get("restart_in_container", 0.0) if boundary else w.get("step_back", 0.0)
+    """``logit(pair_features(prev, cur, boundary), w)`` (the DP's inner loop)."""
+    return logit(pair_features(prev, cur, boundary), w)
 
 
 _WINDOW = 60  # predecessors looked at per candidate: a kept predecessor further back is a long gap
