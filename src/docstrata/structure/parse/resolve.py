@@ -237,8 +237,10 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
         last = path[-1].split("-", 1)[-1]
         return (keyword,), path, _ordinal_of(last.upper(), True)
     # bare numbers form one hierarchical series: 3.2A → 4 → 4.1 continue one another
+    # (an appendix's lettered "B.4" is a scheme of its own)
     ords = [_ordinal_of(p) for p in path]
-    return ("num",), path, (tuple(ords) if all(ords) else None)
+    scheme = ("num",) if path[0][:1].isdigit() else ("num", "letter")
+    return scheme, path, (tuple(ords) if all(ords) else None)
 
 
 def _rest_after_label(m: _Marker, line: str) -> str:
