@@ -70,6 +70,7 @@ UNARY = (
     "leading_zero",  # "05"
     "rule_contents_entry",  # the contents-list rule of filtering.py (a run of >= 3 entries that come back)
     "repeats_heading",  # a Markdown heading of the document has the same number (a running header, a cover line)
+    "wide_gap",  # a tab or two or more spaces after the label (layout, as rulebooks and RFCs set labels)
     "opens_sections",  # a container keyword whose next proposal is a deeper numbered one (its first section)
     "running_text",  # the previous line breaks off on a citation word and this line does not read as a
     # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
@@ -238,9 +239,11 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
         return (keyword,), path, _ordinal_of(last.upper(), True)
     # bare numbers form one hierarchical series: 3.2A → 4 → 4.1 continue one another
     # (an appendix's lettered "B.4" is a scheme of its own)
-    ords = [_ordinal_of(p) for p in path]
-    scheme = ("num",) if path[0][:1].isdigit() else ("num", "letter")
-    return scheme, path, (tuple(ords) if all(ords) else None)
+    # keyword parts of a compound label ("Part 6.Chapter 1.64") are its place, not its number
+    bare = [p for p in path if "-" not in p or p.startswith("(")] or path
+    ords = [_ordinal_of(p) for p in bare]
+    scheme = ("num",) if bare[0][:1].isdigit() else ("num", "letter")
+    return scheme, bare, (tuple(ords) if all(ords) else None)
 
 
 def _rest_after_label(m: _Marker, line: str) -> str:
@@ -254,6 +257,11 @@ def _rest_after_label(m: _Marker, line: str) -> str:
     at = text.find(written) if written else -1
     rest = text[at + len(written):] if at >= 0 else text
     return rest.lstrip(" .:\t)—–-")
+
+
+def _plain_keep_gaps(line: str) -> str:
+    """The line without emphasis marks and a list/quote lead, its whitespace kept."""
+    return re.sub(r"[*`]+", "", line).lstrip(" >|")
 
 
 def _prev_nonblank(lines: list[str], i: int) -> str:
@@ -279,8 +287,7 @@ def _citation_word(text: str) -> bool:
     if not last:
         return False
     w = last.group().rstrip(".")
-    return w in _KEYWORDS or w in _REFERENCE_WORDS or w in ("s", "ss", "subsection", "subsections", "of", "in",
-                                                             "under", "by", "and", "or")
+    return w in _KEYWORDS or w in _REFERENCE_WORDS or w in ("s", "ss", "subsection", "subsections")
 
 
 def _title_words(m: _Marker, comps_written: str) -> list[str]:
@@ -335,7 +342,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         blank = m.line == 0 or not lines[m.line - 1].strip()
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
         body = [ln for ln in lines[m.end:stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
-        first = re.sub(r"^[\W_]+", "", rest)
+        first = rest.lstrip(" |*_")  # a quoted term ("‘personal data’ means") is no lower-case start
         f = {
             "bias": 1.0,
             "is_list_item": float(m.kind == "item"),
@@ -362,7 +369,9 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         nxt = markers[n + 1] if n + 1 < len(markers) else None
         f["opens_sections"] = float(series[0] not in ("num", "item") and nxt is not None and nxt.kind != "heading"
                                     and not (_kind_of(nxt) or ((), [], None))[0][:1] == (series[0],))
-        f["running_text"] = float(bool(f["prev_citation_word"] or f["prev_mid_sentence"]) and bool(
+        # a tab or a wide gap after the label is layout, which running text never has
+        f["wide_gap"] = float(bool(re.match(r"^\s*\S+?(?:\t|\s{2,})\S", _plain_keep_gaps(line))))
+        f["running_text"] = float(not f["wide_gap"] and bool(f["prev_citation_word"]) and bool(
             f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"]))
         out.append(Candidate(n, m, series, ordinal, path, f))
     _contents_features(out, markers, lines)
@@ -404,7 +413,7 @@ def _step(prev: Candidate, cur: Candidate) -> str:
     p, c = prev.ordinal, cur.ordinal
     if c <= p:
         return "back"
-    if _continues_numbering(prev.path, cur.path):
+    if all(_ordinal(x) for x in prev.path) and _continues_numbering(prev.path, cur.path):
         return "next"
     depth = len(c)
     if len(p) >= depth and p[:depth - 1] == c[:depth - 1]:
