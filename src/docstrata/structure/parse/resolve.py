@@ -241,7 +241,8 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
     # (an appendix's lettered "B.4" is a scheme of its own)
     # keyword parts of a compound label ("Part 6.Chapter 1.64") are its place, not its number
     bare = [p for p in path if "-" not in p or p.startswith("(")] or path
-    ords = [_ordinal_of(p) for p in bare]
+    roman = any(k.startswith("kw:") for k, _, _ in comps)  # "SECTION III.C.5": a keyword's I, V, X are roman
+    ords = [_ordinal_of(p, roman and n == 0) for n, p in enumerate(bare)]
     scheme = ("num",) if bare[0][:1].isdigit() else ("num", "letter")
     return scheme, bare, (tuple(ords) if all(ords) else None)
 
