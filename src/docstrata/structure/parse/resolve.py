@@ -111,7 +111,7 @@ class ParseContext:
         weights: the scorer's weights by feature name (defaults: ``resolver_weights.json``).
         resolve: whether :func:`resolve_candidates` runs (``False`` keeps every proposal: the fit reads them so).
         trace: when a list, :func:`resolve_candidates` appends its candidates to it (for the fit and for ``-v``).
-        rejected: lines (0-based) of the candidates :func:`resolve_candidates` rejected.
+        rejected: lines (0-based) of the label candidates :func:`resolve_candidates` rejected.
         running_titles: prefixes heading two or more ``<prefix> - SECT 2A`` lines (the scanner's,
             :func:`.scan._running_titles`).
         tight_labels: lines ``N.Title`` that the document's numbering shows to be headings
@@ -526,6 +526,10 @@ def resolve_candidates(markers: list[_Marker], ctx: ParseContext, rule_contents:
     (features are still computed and traced).
     """
     weights = ctx.weights if ctx.weights is not None else load_weights()
+    if ctx.heading_levels:
+        # the converter wrote these provisions from the source's markup (legislation XML): stated
+        # structure, not proposals; the contents rule still names contents entries
+        return [m for n, m in enumerate(markers) if not (rule_contents and n in rule_contents)]
     cands = candidates(markers, ctx, rule_contents)
     _sibling_readings(cands, markers, weights)
     for c in cands:
@@ -549,7 +553,8 @@ def resolve_candidates(markers: list[_Marker], ctx: ParseContext, rule_contents:
                 out.append(m)
             continue
         if not c.accepted:
-            ctx.rejected.add(m.line)
+            if m.kind == "label":  # the scanner's numbering checks read earlier labels (a list item's do not)
+                ctx.rejected.add(m.line)
             continue
         if c.sibling:
             m.kind = "label"
