@@ -56,11 +56,11 @@ UNARY = (
     "heading_shape",  # the scanner read the text after the label as a title, not prose
     "title_words",  # words after the label / 10, capped at 2
     "ends_sentence",  # the line ends with . ! ? (a sentence, or a CFR-style heading)
-    "ends_clause",  # the line ends with ; , or a dangling "or"/"and" (a limb of running text)
+    "ends_clause",  # the line ends with "," or a dangling "or"/"and" ("CA; or": running text)
     "starts_lower",  # the text after the label starts in lower case ("or 34(3)(d) …")
     "starts_conjunction",  # … with "or", "and", "nor", "but", "to", "of"
     "blank_before",  # a blank line (or the document start) above
-    "prev_mid_sentence",  # the previous non-blank line breaks off mid-sentence
+    "prev_mid_sentence",  # the previous non-blank line breaks off mid-sentence (a function word, a comma)
     "prev_citation_word",  # … on a citation word ("section", "under", "of")
     "in_contents",  # inside the document's contents pages
     "contents_entry",  # its number and title come back later with text: a contents line
@@ -71,7 +71,7 @@ UNARY = (
     "rule_contents_entry",  # the contents-list rule of filtering.py (a run of >= 3 entries that come back)
     "repeats_heading",  # a Markdown heading of the document has the same number (a running header, a cover line)
     "wide_gap",  # a tab or two or more spaces after the label (layout, as rulebooks and RFCs set labels)
-    "opens_sections",  # a container keyword whose next proposal is a deeper numbered one (its first section)
+    "opens_sections",  # the next proposal is one level down (Part 2 → 5 Title, 12. → an indented 1., 4 → 4.1)
     "running_text",  # the previous line breaks off on a citation word and this line does not read as a
     # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
 )
@@ -276,7 +276,7 @@ def _mid_sentence(text: str) -> bool:
     t = text.lower()
     if not t:
         return False
-    if t.endswith((",", ";", "(", "—", "–", "-")):
+    if t.endswith((",", "(", "—", "–", "-")):  # not ";": the end of a list's limb
         return True
     last = re.search(r"[\w§]+$", t)
     return bool(last) and (last.group() in _FUNCTION_WORDS or last.group() in _REFERENCE_WORDS
@@ -352,7 +352,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "heading_shape": float(bool(m.heading)),
             "title_words": min(2.0, len(words) / 10),
             "ends_sentence": float(bool(re.search(r"[.!?][\"”’')\]]*$", rest))),
-            "ends_clause": float(bool(re.search(r"(?:[;,]|\b(?:or|and))$", rest))),
+            "ends_clause": float(bool(re.search(r"(?:,|\b(?:or|and))$", rest))),  # "; or", "," (a bare ";" ends a limb)
             "starts_lower": float(first[:1].islower()),
             "starts_conjunction": float(bool(words) and words[0].lower().strip(",;") in _CONJUNCTIONS),
             "blank_before": float(blank),
@@ -368,8 +368,11 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "repeats_heading": float(m.kind != "item" and tuple(path) in headed),
         }
         nxt = markers[n + 1] if n + 1 < len(markers) else None
-        f["opens_sections"] = float(series[0] not in ("num", "item") and nxt is not None and nxt.kind != "heading"
-                                    and not (_kind_of(nxt) or ((), [], None))[0][:1] == (series[0],))
+        nk = _kind_of(nxt) if nxt is not None else None
+        f["opens_sections"] = float(nxt is not None and nxt.kind != "heading" and (
+            nxt.kind == "item" and nxt.indent > m.indent  # "12. General Terms" over its indented 1. … 12.
+            or m.kind != "item" and nk is not None and nk[0][:1] != series[:1]  # "Part 2" over its "5 Title"
+            or m.kind != "item" and nk is not None and len(nk[1]) > len(path) and nk[1][:len(path)] == path))
         # a tab or a wide gap after the label is layout, which running text never has
         f["wide_gap"] = float(bool(re.match(r"^\s*\S+?(?:\t|\s{2,})\S", _plain_keep_gaps(line))))
         f["running_text"] = float(not f["wide_gap"] and bool(f["prev_citation_word"]) and bool(
