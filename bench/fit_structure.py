@@ -48,10 +48,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "src"))
 
-import structure_real as sr  # noqa: E402
+import structure_real as sr
 
-from docstrata.structure.parse import parse_sections  # noqa: E402
-from docstrata.structure.parse.resolve import (  # noqa: E402
+from docstrata.structure.parse import parse_sections
+from docstrata.structure.parse.resolve import (
     FEATURES,
     WEIGHTS_FILE,
     Candidate,
@@ -83,7 +83,6 @@ def examples_of(doc, truth: dict, by_title_only: bool) -> list[tuple[dict[str, f
     tree = parse_sections(doc.markdown, doc.doc_key, doc.title, list_items=doc.list_items,
                           heading_levels=doc.heading_levels, context=ctx)
     m = sr.match_sections(truth["sections"], tree.sections, by_title_only=by_title_only)
-    matched = {m_j for m_j in m.values()}
     # the truth speaks only of the numbers it has: a candidate whose number no truth section
     # carries (an amending Act's items, a requirement "3.1.1" under an outline's "3.1") is left out
     known = {sr.norm_number(t.get("number")) for t in truth["sections"] if t.get("number")}
@@ -190,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         entry = sr._split_of(key, sr.REALDOCS_ENTRIES, {}) if truth_path.is_relative_to(sr.REALDOCS) else {}
         try:
             doc = _convert(inp, key, args.cache)
-        except Exception as e:  # one broken file never stops the fit
+        except Exception as e:
             print(f"{key}: not converted ({type(e).__name__}: {e})", file=sys.stderr)
             continue
         ex = examples_of(doc, truth, entry.get("kind") in ("pptx", "xlsx"))

@@ -12,7 +12,12 @@ import pytest
 from docstrata.models import Document
 from docstrata.structure import build_tree
 from docstrata.structure.parse import parse_sections
-from docstrata.structure.parse.resolve import FEATURES, WEIGHTS_FILE, ParseContext, load_weights
+from docstrata.structure.parse.resolve import (
+    FEATURES,
+    WEIGHTS_FILE,
+    ParseContext,
+    load_weights,
+)
 
 
 def _tree(markdown: str, key: str = "act.pdf"):

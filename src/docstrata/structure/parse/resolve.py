@@ -42,7 +42,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .labels import _continues_numbering, _heading_label, _label_path, _ordinal, _plain, _roman_value
+from .labels import (
+    _continues_numbering,
+    _heading_label,
+    _label_path,
+    _ordinal,
+    _plain,
+    _roman_value,
+)
 from .patterns import _FUNCTION_WORDS, _KEYWORDS, _REFERENCE_WORDS, _TOC_RE, _Marker
 
 WEIGHTS_FILE = Path(__file__).with_name("resolver_weights.json")
@@ -96,7 +103,7 @@ _MONTHS = frozenset(
 # vocabulary at merge; until then the list the scanner uses plus the statute forms it lacks.
 _CONTENTS_TITLE_RE = re.compile(
     r"^(?:#{1,6}\s+)?\**(?:table\s+of\s+contents|contents|arrangement\s+of\s+(?:sections|clauses|regulations|rules)"
-    r"|table\s+of\s+provisions|inhalts(?:verzeichnis|übersicht)|sommaire)\**\s*:?$", re.I)
+    r"|table\s+of\s+provisions|inhalts(?:verzeichnis|übersicht)|sommaire)\**\s*:?$", re.IGNORECASE)
 
 
 @dataclass
@@ -399,10 +406,10 @@ def _contents_features(cands: list[Candidate], markers: list[_Marker], lines: li
         same = later.get(keys[k], [])
         if not same or len(same) < 2:
             continue
-        if c.unary["no_body"] or c.unary["in_contents"]:
-            if any(j > k and not cands[j].unary["in_contents"]
-                   and (not cands[j].unary["no_body"] or cands[j].unary["has_keyword"]) for j in same):
-                c.unary["contents_entry"] = 1.0
+        if (c.unary["no_body"] or c.unary["in_contents"]) and any(
+                j > k and not cands[j].unary["in_contents"]
+                and (not cands[j].unary["no_body"] or cands[j].unary["has_keyword"]) for j in same):
+            c.unary["contents_entry"] = 1.0
         if any(j < k and (cands[j].unary["no_body"] or cands[j].unary["in_contents"]) for j in same) \
                 and not c.unary["no_body"]:
             c.unary["listed_in_contents"] = 1.0
