@@ -376,7 +376,11 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         }
         nxt = markers[n + 1] if n + 1 < len(markers) else None
         nk = _kind_of(nxt) if nxt is not None else None
-        f["opens_sections"] = float(nxt is not None and nxt.kind != "heading" and (
+        # a container label over a numbered heading ("Unterabschnitt 2" above "## § 10") holds it
+        heads_section = nxt is not None and nxt.kind == "heading" and m.kind == "label" \
+            and series[0] not in ("num", "item") and bool(_heading_label(nxt)) \
+            and not (_heading_label(nxt)[0][0].startswith("kw:") and _heading_label(nxt)[0][0].split(":")[1])
+        f["opens_sections"] = float(heads_section or nxt is not None and nxt.kind != "heading" and (
             nxt.kind == "item" and nxt.indent > m.indent  # "12. General Terms" over its indented 1. … 12.
             or m.kind != "item" and nk is not None and nk[0][:1] != series[:1]  # "Part 2" over its "5 Title"
             or m.kind != "item" and nk is not None and len(nk[1]) > len(path) and nk[1][:len(path)] == path))
