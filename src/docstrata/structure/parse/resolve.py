@@ -72,7 +72,7 @@ UNARY = (
     "in_contents",  # inside the document's contents pages
     "contents_entry",  # its number and title come back later with text: a contents line
     "listed_in_contents",  # a contents entry earlier announced this number and title
-    "no_body",  # no text between it and the next proposal
+    "no_body",  # no text between it and the next proposal (not at the end: an excerpt may stop at a label)
     "date_like",  # "05 February 2026", "3 March", a year after it
     "leading_zero",  # "05"
     "rule_contents_entry",  # the contents-list rule of filtering.py (a run of >= 3 entries that come back)
@@ -366,7 +366,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "prev_mid_sentence": float(_mid_sentence(prev)),
             "prev_citation_word": float(_citation_word(prev)),
             "in_contents": float(any(a <= m.line <= b for a, b in spans)),
-            "no_body": float(not body),
+            "no_body": float(not body and n + 1 < len(markers)),  # another proposal follows at once
             "date_like": float(bool(words) and (words[0].lower().strip(".,") in _MONTHS
                                                 or bool(re.search(r"\b(?:1[89]|20)\d\d\b", " ".join(words[:3])))
                                                 and len(words) <= 4)),
