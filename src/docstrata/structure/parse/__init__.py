@@ -51,7 +51,9 @@ is flush text of the provision holding the list: a section ``<parent>-flush`` of
 
 Modules, in pipeline order: ``frames`` (ASCII boxes unwrapped), ``patterns`` (label grammar, marker records), ``labels`` (label and
 title reading, numbering arithmetic), ``scan`` (markers found line by line), ``recitals`` (an act's
-numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``ranks``
+numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``resolve``
+(numbered proposals scored as candidates with fitted weights and chosen once per numbering series;
+a second proposal pass without the rejected labels), ``ranks``
 (container ranks from the document's layout), ``build`` (markers nested into sections with
 normalised ids), ``flush`` (flush text after a list), ``ids`` (ids made unique, parent chains and citation aliases).
 """
