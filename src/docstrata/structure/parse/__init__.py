@@ -52,7 +52,9 @@ is flush text of the provision holding the list: a section ``<parent>-flush`` of
 Modules, in pipeline order: ``frames`` (ASCII boxes unwrapped), ``patterns`` (label grammar, marker records), ``labels`` (label and
 title reading, numbering arithmetic), ``scan`` (markers found line by line), ``stated`` (the
 headings a converter's blocks state, taken as they are), ``recitals`` (an act's
-numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``ranks``
+numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``resolve``
+(numbered proposals scored as candidates with fitted weights and chosen once per numbering series;
+a second proposal pass without the rejected labels), ``ranks``
 (container ranks from the document's layout), ``build`` (markers nested into sections with
 normalised ids), ``flush`` (flush text after a list), ``ids`` (ids made unique, parent chains and citation aliases).
 """
@@ -65,10 +67,11 @@ from ...models import DocumentTree
 from .build import HEADING_LEVELS_ARE_NESTING, _build
 from .flush import split_flush_text
 from .frames import unframe_boxes
-from .filtering import _drop_contents_entries, _filter_markers, _merge_subtitles
+from .filtering import _contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .recitals import nest_recitals_in_preamble, recital_markers
+from .resolve import ParseContext, resolve_candidates
 from .scan import _scan
 from .stated import stated_heading_markers
 
@@ -122,8 +125,27 @@ def _consecutive(numbers: list[str | None]) -> bool:
                for a, b in zip(parsed, parsed[1:]))
 
 
+def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: ParseContext,
+               veto: frozenset[int], stated_blocks: list | None = None, markdown: str = "") -> list:
+    """Markers proposed by the scanner (never at a ``veto`` line), with the headings a converter's
+    blocks state taken as they are (``stated_blocks``, :mod:`.stated`), cleaned up and resolved
+    (:func:`.resolve.resolve_candidates`); the lines of the candidates the resolver rejects are added to
+    ``ctx.rejected``."""
+    markers = _scan(lines, markdown_flavour, veto, ctx)
+    if not list_items:
+        markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
+    if stated_blocks is not None:
+        markers = stated_heading_markers(markers, lines, stated_blocks, markdown)
+    markers = _merge_subtitles(markers, lines)
+    markers = recital_markers(markers, lines)
+    markers = _filter_markers(markers, markdown_flavour, lines)
+    # the contents-list rule names entries; the resolver weighs that with the other evidence
+    return resolve_candidates(markers, ctx, _contents_entries(markers, lines))
+
+
 def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,
-                   heading_levels: bool = False, blocks: list | None = None) -> DocumentTree:
+                   heading_levels: bool = False, blocks: list | None = None,
+                   context: ParseContext | None = None) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
     Args:
@@ -141,6 +163,9 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
             ``markdown``). When some heading block states its number from markup, the source states
             its structure: headings are taken from the blocks with their stated level and number
             (:mod:`.stated`), never re-detected, and nest by level (``heading_levels`` is implied).
+        context: the resolver's settings (:class:`.resolve.ParseContext`: weights, whether it
+            runs, a trace list for ``bench/fit_structure.py``); its ``lines``,
+            ``markdown_flavour`` and ``heading_levels`` are filled here. Default: the shipped weights.
 
     Returns:
         A tree whose ``sections`` cover every line of ``markdown`` exactly once (heading
@@ -150,22 +175,26 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     """
     lines = unframe_boxes(markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     markdown_flavour = any(_ATX_RE.match(ln) for ln in lines)
-    markers = _scan(lines, markdown_flavour)
     stated = False
     if blocks:  # the converter contract (imported here: reading a tree needs no converter loaded)
         from ...convert.document import states_structure
 
         stated = states_structure(blocks)
-    if not list_items:
-        markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
+    stated_blocks = blocks if stated else None
+    ctx = context or ParseContext(lines)
+    ctx.lines, ctx.markdown_flavour, ctx.heading_levels = lines, markdown_flavour, heading_levels or stated
+    ctx.rejected = set()
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels or stated)
     try:
-        if stated:
-            markers = stated_heading_markers(markers, lines, blocks or [], markdown)
-        markers = _merge_subtitles(markers, lines)
-        markers = recital_markers(markers, lines)
-        markers = _filter_markers(markers, markdown_flavour, lines)
-        markers = _drop_contents_entries(markers, lines)
+        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(), stated_blocks, markdown)
+        if ctx.rejected:
+            # the scanner's numbering checks read the proposals before each line: once the
+            # resolver has rejected some ("05 February 2026"), propose again without them, so a
+            # "1 Short title" after the false "05" is read against the numbering that holds
+            if ctx.trace is not None:
+                del ctx.trace[:]
+            markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks,
+                                 markdown)
         sections = _build(markers, lines, title)
         stealing = _items_taking_heading_ids(markers, sections)
         if stealing:

@@ -324,7 +324,13 @@ def _merge_title_line(m: _Marker, stop: int, lines: list[str]) -> None:
 
 
 def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
-    """The document's own table of contents is evidence, not structure: a run of three or more
+    """``markers`` without the contents entries :func:`_contents_entries` names."""
+    drop = _contents_entries(markers, lines)
+    return [m for n, m in enumerate(markers) if n not in drop]
+
+
+def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
+    """Positions of the markers that are contents entries. The document's own table of contents is evidence, not structure: a run of three or more
     numbered markers with (almost) no text of their own, each of whose numbers comes back later
     in the document as a section with text, is a contents list (a US Code chapter "analysis",
     a PDF contents page without dot leaders, a German "Inhaltsübersicht"); its lines stay body
@@ -382,7 +388,7 @@ def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Ma
         if sum(candidate[start:end + 1]) >= 3:
             drop.update(range(start, end + 1))
         n = end + 1
-    return [m for n, m in enumerate(markers) if n not in drop]
+    return drop
 
 
 def _dot_leader_blocks(lines: list[str]) -> list[tuple[int, int]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from contextvars import ContextVar
 
 from ..grammar import contents_title_pattern
 from .labels import (
@@ -19,6 +18,7 @@ from .labels import (
     _plain,
     _title_of,
 )
+from .resolve import ParseContext
 from .signs import series_scope, sign_marker
 from .patterns import (
     _ATX_RE,
@@ -43,12 +43,10 @@ from .patterns import (
 # a dash and the provision's own label (AustLII and other legal portals print every section so).
 _RUNNING_LABEL_RE = re.compile(rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
                                rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$")
-_RUNNING_TITLES: ContextVar[frozenset[str]] = ContextVar("_RUNNING_TITLES", default=frozenset())
 # "1.Definitions", "2.Scope of the rights granted by the Licence" (the EUPL's plain text): a number, its
 # dot and the title with no space between. A decimal ("3.14 metres") has a digit after the dot, an
 # abbreviation ("e.g.This") no number before it.
 _TIGHT_LABEL_RE = re.compile(r"^(?P<label>\d{1,3}\.)(?P<rest>[A-ZÄÖÜ][a-zäöüß].*)$")
-_TIGHT_LABELS: ContextVar[frozenset[int]] = ContextVar("_TIGHT_LABELS", default=frozenset())
 
 
 def _running_titles(lines: list[str]) -> frozenset[str]:
@@ -58,10 +56,11 @@ def _running_titles(lines: list[str]) -> frozenset[str]:
     return frozenset(p for p, n in counts.items() if n >= 2)
 
 
-def _without_running_title(text: str) -> str:
-    """``SECT 2A`` for ``ACTS INTERPRETATION ACT 1901 - SECT 2A`` when that prefix is a running title."""
+def _without_running_title(text: str, running_titles: frozenset[str]) -> str:
+    """``SECT 2A`` for ``ACTS INTERPRETATION ACT 1901 - SECT 2A`` when that prefix is one of the
+    document's ``running_titles`` (:func:`_running_titles`)."""
     m = _RUNNING_LABEL_RE.match(text)
-    return m.group("label") if m and m.group("prefix").casefold() in _RUNNING_TITLES.get() else text
+    return m.group("label") if m and m.group("prefix").casefold() in running_titles else text
 
 
 def _tight_label_series(lines: list[str]) -> frozenset[int]:
@@ -81,19 +80,19 @@ def _tight_label_series(lines: list[str]) -> frozenset[int]:
     return frozenset(series)
 
 
-def _scan(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
-    """Find every section marker in document order."""
-    token = _RUNNING_TITLES.set(_running_titles(lines))
-    tight = _TIGHT_LABELS.set(_tight_label_series(lines))
-    try:
-        with series_scope(lines):
-            return _scan_lines(lines, markdown_flavour)
-    finally:
-        _TIGHT_LABELS.reset(tight)
-        _RUNNING_TITLES.reset(token)
+def _scan(lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset(),
+          ctx: ParseContext | None = None) -> list[_Marker]:
+    """Find every section marker in document order; lines in ``veto`` (0-based) start none (the
+    resolver rejected their candidates, :func:`.resolve.resolve_candidates`). The document's running titles
+    and tight-label series are read first into ``ctx`` (a new context when ``None``)."""
+    ctx = ctx or ParseContext(lines)
+    ctx.running_titles = _running_titles(lines)
+    ctx.tight_labels = _tight_label_series(lines)
+    with series_scope(lines):
+        return _scan_lines(lines, markdown_flavour, veto, ctx)
 
 
-def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
+def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], ctx: ParseContext) -> list[_Marker]:
     markers: list[_Marker] = []
     # a memo laid out as RFCs are: a plain-text table of contents, body text indented below
     # unnumbered headings at the margin ("Abstract", "Status of This Memo", "Acknowledgments")
@@ -122,9 +121,13 @@ def _scan_lines(lines: list[str], markdown_flavour: bool) -> list[_Marker]:
             prev_blank = True
             i += 1
             continue
-        marker = _heading_marker(lines, i, prev_blank) or _sign_marker(lines, i, prev_blank) \
+        if i in veto:
+            prev_blank = False
+            i += 1
+            continue
+        marker = _heading_marker(lines, i, prev_blank, ctx) or _sign_marker(lines, i, prev_blank) \
             or (None if markdown_flavour else _contents_marker(lines, i, prev_blank)) \
-            or _label_marker(lines, i, markdown_flavour, prev_blank, markers) \
+            or _label_marker(lines, i, markdown_flavour, prev_blank, markers, ctx) \
             or (_margin_heading_marker(lines, i, prev_blank) if memo else None)
         if marker is not None:
             markers.append(marker)
@@ -145,12 +148,12 @@ def _sign_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
     return sign_marker(lines, i, len(expanded) - len(expanded.lstrip()))
 
 
-def _heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
+def _heading_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContext) -> _Marker | None:
     """An ATX heading at line ``i`` or a setext heading whose underline is line ``i + 1``."""
     line = lines[i]
     m = _ATX_RE.match(line)
     if m:
-        text = _without_running_title(m.group("text") or "")
+        text = _without_running_title(m.group("text") or "", ctx.running_titles)
         return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")))
     if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
         u = _SETEXT_RE.match(lines[i + 1])
@@ -199,7 +202,7 @@ def _margin_heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marke
 
 
 def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: bool,
-                  markers: list[_Marker]) -> _Marker | None:
+                  markers: list[_Marker], ctx: ParseContext) -> _Marker | None:
     """A numbered label, keyword label or enumerated item starting line ``i``.
 
     ``markers`` are the markers found before line ``i``: a numbered line directly under
@@ -208,7 +211,7 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     line = lines[i]
     expanded = line.expandtabs(4)
     indent = len(expanded) - len(expanded.lstrip())
-    text = _without_running_title(line.strip())
+    text = _without_running_title(line.strip(), ctx.running_titles)
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
     if markdown_flavour:
@@ -225,7 +228,7 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
             return _Marker(i, i + 1, "item", "", f"{m.group('label')} {title}".strip(), indent=indent,
                            style=style, value=value, marker_text=m.group("label"),
                            components=[("paren", m.group("label"), m.group("label"))])
-    if i in _TIGHT_LABELS.get():
+    if i in ctx.tight_labels:
         tm = _TIGHT_LABEL_RE.match(text)
         title, _ = _title_of(tm.group("rest"))
         return _Marker(i, i + 1, "label", line, f"{tm.group('label')[:-1]} {title}", indent=indent,
