@@ -60,12 +60,21 @@ from docstrata.structure.parse.resolve import (
 )
 
 
+def _converter_version() -> str:
+    """A digest of the converters' and models' source: a cached conversion from other code is stale."""
+    import docstrata
+
+    root = Path(docstrata.__file__).parent
+    files = sorted((root / "convert").glob("*.py")) + [root / "models.py"]
+    return hashlib.sha1(b"".join(f.read_bytes() for f in files)).hexdigest()[:12]
+
+
 def _convert(inp: Path, key: str, cache: Path):
     from docstrata.convert import convert_file
     from docstrata.models import SourceFile
 
     st = inp.stat()
-    tag = hashlib.sha1(f"{inp.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    tag = hashlib.sha1(f"{inp.resolve()}|{st.st_size}|{st.st_mtime_ns}|{_converter_version()}".encode()).hexdigest()[:16]
     path = cache / f"{tag}.pickle"
     if path.exists():
         return pickle.loads(path.read_bytes())
@@ -81,7 +90,7 @@ def examples_of(doc, truth: dict, by_title_only: bool) -> list[tuple[dict[str, f
     """(features, label) for every candidate of one document (see the module docstring)."""
     ctx = ParseContext([], resolve=False, trace=[])
     tree = parse_sections(doc.markdown, doc.doc_key, doc.title, list_items=doc.list_items,
-                          heading_levels=doc.heading_levels, context=ctx)
+                          heading_levels=doc.heading_levels, blocks=doc.blocks, context=ctx)
     m = sr.match_sections(truth["sections"], tree.sections, by_title_only=by_title_only)
     # the truth speaks only of the numbers it has: a candidate whose number no truth section
     # carries (an amending Act's items, a requirement "3.1.1" under an outline's "3.1") is left out

@@ -366,7 +366,10 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "prev_mid_sentence": float(_mid_sentence(prev)),
             "prev_citation_word": float(_citation_word(prev)),
             "in_contents": float(any(a <= m.line <= b for a, b in spans)),
-            "no_body": float(not body and n + 1 < len(markers)),  # another proposal follows at once
+            # another proposal follows at once, and it is no "(1)" paragraph of this one (a provision
+            # whose body is its numbered paragraphs has a body: "Artikel 5 Inkrafttreten" then "(1) …")
+            "no_body": float(not body and n + 1 < len(markers)
+                             and not (markers[n + 1].kind == "item" and markers[n + 1].marker_text.startswith("("))),
             "date_like": float(bool(words) and (words[0].lower().strip(".,") in _MONTHS
                                                 or bool(re.search(r"\b(?:1[89]|20)\d\d\b", " ".join(words[:3])))
                                                 and len(words) <= 4)),
