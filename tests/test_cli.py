@@ -387,3 +387,18 @@ def test_inspect_of_xhtml_prints_no_parser_warning(tmp_path):
     proc = run("inspect", "act.html", cwd=tmp_path, check=True)
     assert "Article 2" in proc.stdout
     assert "XMLParsedAsHTMLWarning" not in proc.stderr and "HTML parser" not in proc.stderr, proc.stderr
+
+
+def test_every_configuration_error_prints_on_a_line_of_its_own(tmp_path):
+    """A file with two mistakes gets both in one round, one per line: the lines are the loader's
+    own, so they are not escaped into one line with literal ``\\n`` (new-user trial, session 11)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "agent.yaml").write_text(
+        "tools:\n  - name: a\n    type: hierarchical_document\n    source: docs/\n    search_mode: hybird\n"
+        "  - name: b\n    type: hierarchical_document\n    source: docs/\n    top_k: 500\n")
+    proc = run("search", "-c", "agent.yaml", "x", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "\\n" not in proc.stderr, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert any("search_mode" in ln for ln in lines) and any("top_k" in ln for ln in lines)
+    assert not any("search_mode" in ln and "top_k" in ln for ln in lines), proc.stderr

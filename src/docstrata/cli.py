@@ -76,7 +76,10 @@ def _load(config: str):
     try:
         toolset = Toolset(load_config(config))
     except ConfigError as e:
-        _console(stderr=True).print(f"[red]Configuration error[/red] {_safe(e)}", soft_wrap=True)
+        # the message lists every problem, one per line (the lines are the loader's own); each line
+        # is made safe on its own
+        lines = "\n".join(_safe(line) for line in str(e).split("\n"))
+        _console(stderr=True).print(f"[red]Configuration error[/red] {lines}", soft_wrap=True)
         raise typer.Exit(2) from None
     if not len(toolset):
         _fail(f"{config} configures no hierarchical_document or vectorstore tool")
