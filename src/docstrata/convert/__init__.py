@@ -24,6 +24,10 @@ Per format:
   numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
+* scanned PDF pages (no text layer, a stamp on a scan, or a garbage text layer) and ``png`` /
+  ``jpg`` / ``jpeg`` / ``tif`` / ``tiff`` images — OCR (``ocr``: RapidOCR's bundled models or
+  Tesseract; ``pdf_ocr`` picks and renders the pages, ``image`` reads image files), whose line
+  boxes become layout lines (``ocr_layout``) that go through the PDF stages above.
 * ``xml`` — legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
   drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
@@ -49,6 +53,8 @@ from ..models import Document, SourceFile
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
+from .image import IMAGE_EXTENSIONS, convert_image
+from .ocr import OcrSettings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
 
@@ -58,6 +64,7 @@ __all__ = [
     "convert_file",
     "docx_heading_numbers",
     "first_heading",
+    "OcrSettings",
     "normalize_heading",
     "number_docx_headings",
     "strip_pagination",
@@ -70,8 +77,11 @@ _OFFICE_EXTENSIONS = frozenset({"docx", "pptx", "xlsx"})
 _REJECTED_REASONS: dict[str, str] = {}
 
 
-def convert_file(source: SourceFile) -> Document:
+def convert_file(source: SourceFile, ocr: OcrSettings | None = None) -> Document:
     """Convert one file to Markdown.
+
+    ``ocr``: how scanned PDF pages and image files are read (:class:`~.ocr.OcrSettings`; default:
+    on, the bundled engine, English, an in-process cache keyed by ``source.state.sha256``).
 
     ``source.path`` is read once; the format comes from the extension of ``source.doc_key``
     (case-insensitive). Returns a :class:`Document` whose ``title`` is the PDF metadata title or
@@ -91,7 +101,11 @@ def convert_file(source: SourceFile) -> Document:
     if not data.strip():
         raise ConversionError(source.doc_key, "empty file")
     try:
-        converted = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+        family = _family(ext)
+        if family in ("pdf", "image"):
+            converted = _CONVERTERS[family](data, ext, source.doc_key, ocr, source.state.sha256)
+        else:
+            converted = _CONVERTERS[family](data, ext, source.doc_key)
         markdown, meta_title, warnings = converted[:3]
         marks = converted[3] if len(converted) > 3 else {}  # markup facts: anchors, marked_definitions
     except ConversionError:
@@ -125,6 +139,8 @@ def _family(ext: str) -> str:
         return "pdf"
     if ext == "xml":
         return "xml"
+    if ext in IMAGE_EXTENSIONS:
+        return "image"
     return "office"
 
 
@@ -182,4 +198,4 @@ _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
 
 
 _CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,
-               "xml": convert_xml}
+               "xml": convert_xml, "image": convert_image}
