@@ -193,6 +193,19 @@ class SqliteOcrCache:
 _PROCESS_CACHE = MemoryOcrCache()
 
 
+def ocr_cache_dir(provider: str, index_dir: Path) -> Path | None:
+    """Where a tool's OCR cache lives: beside an embedded index (``.docstrata/<tool>/``); for a
+    server database (PostgreSQL, Qdrant, Chroma server) in the user cache directory
+    (``$XDG_CACHE_HOME/docstrata``), OCR being a pure function of the file's bytes and the
+    settings; None (in memory, per process) for an in-memory index."""
+    if provider == "in-memory":
+        return None
+    if provider == "embedded":
+        return index_dir
+    base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or str(Path.home() / ".cache")
+    return Path(base) / "docstrata"
+
+
 def cache_key(file_sha256: str, page: int, dpi: int, engine_id: str, languages: tuple[str, ...]) -> str:
     """The cache key of one page's OCR: hex sha256 of the file's sha256, the 0-based page, the
     resolution, the engine (with its version) and the languages."""
