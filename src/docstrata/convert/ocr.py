@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-OCR_VERSION = 1  # bump when what is stored per line changes: older cache entries are then ignored
+OCR_VERSION = 2  # bump when what is stored per line changes: older cache entries are then ignored
 ENGINES = ("auto", "rapidocr", "tesseract")
 _RAPIDOCR_LANGUAGES = frozenset({"en", "eng", "zh", "ch", "chi_sim", "chinese"})
 # ISO 639-1 → Tesseract traineddata names (a Tesseract name is accepted as it is)
@@ -283,17 +283,22 @@ class RapidOcrEngine:
         self._ocr = RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1, max_side_len=4000)
         self._labels = _ClsRecorder(self._ocr.text_cls)
         self._ocr.text_cls = self._labels
+        self._rec = _RecRecorder(self._ocr.text_rec)
+        self._ocr.text_rec = self._rec
         self._lock = threading.Lock()  # one inference at a time (the recorder holds the last page's votes)
         self.id = f"rapidocr-{version('rapidocr-onnxruntime')}"
 
     def _run(self, array) -> tuple[list[OcrLine], list[tuple[bool, str, float]]]:
         """Lines (score ≥ 0.5) and, for every detected line, (tall box, angle label, label score)."""
         with self._lock:
-            self._labels.last = []
+            self._labels.last, self._rec.last = [], ([], [])
             result, _ = self._ocr(array, text_score=0.0)
             labels = list(self._labels.last)
+            crops, recognised = self._rec.last
         lines, votes = [], []
-        for n, (box, text, score) in enumerate(result or []):
+        for n, (box, text, score, *_) in enumerate(result or []):
+            if n < len(recognised) and len(recognised[n]) > 2:
+                text = _respace(text, recognised[n][2], crops[n])
             xs, ys = [p[0] for p in box], [p[1] for p in box]
             tall = (max(ys) - min(ys)) > 1.5 * (max(xs) - min(xs))
             label, label_score = labels[n] if n < len(labels) else ("0", 0.0)
@@ -331,6 +336,69 @@ class _ClsRecorder:
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
+
+
+class _RecRecorder:
+    """Wraps RapidOCR's recogniser to keep each line's crop and the CTC column of every decoded
+    character (PaddleOCR's word-box information, asked for on every call), for :func:`_respace`."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.last: tuple[list, list] = ([], [])
+
+    def __call__(self, images, return_word_box: bool = False):
+        out = self.inner(images, True)
+        self.last = (list(images) if isinstance(images, list) else [images], out[0])
+        if return_word_box:
+            return out
+        return [tuple(r[:2]) for r in out[0]], out[1]
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+_SPACE_RUN = 0.3  # of the line crop's height: a blank gap this wide between two letters is a word space
+
+
+def _respace(text: str, info, crop) -> str:
+    """``text`` with the word spaces the recogniser dropped put back: PP-OCR's recogniser, trained
+    mostly on Chinese, often reads a tightly set English line without its spaces
+    ("shallhavebeencreated"). Between two consecutive non-space characters (placed at their CTC
+    columns, scaled to the crop's width) a run of ink-free pixel columns at least 0.3 of the crop's
+    height wide (inside a word: under 0.2; a word space: 0.35-0.5) is a space."""
+    import numpy as np
+
+    try:
+        n_cols, words, cols = float(info[0]), info[1], info[2]
+    except (TypeError, IndexError, ValueError):
+        return text
+    chars = [ch for word in words for ch in word]
+    places = [c for word in cols for c in word]
+    if len(chars) != len(places) or "".join(chars) != text or n_cols <= 0 or len(chars) < 2:
+        return text
+    gray = np.asarray(crop, dtype=np.float32)
+    if gray.ndim == 3:
+        gray = gray.mean(axis=2)
+    height, width = gray.shape
+    lo, hi = np.percentile(gray, (5, 95))
+    if hi - lo < 40:
+        return text
+    ink = (gray[int(height * 0.15):max(int(height * 0.85), 1)] < (lo + hi) / 2).any(axis=0)
+    need = max(2, int(_SPACE_RUN * height))
+    out = [chars[0]]
+    for i in range(1, len(chars)):
+        a, b = chars[i - 1], chars[i]
+        if not a.isspace() and not b.isspace():
+            x0 = int((places[i - 1] + 0.5) * width / n_cols)
+            x1 = int((places[i] + 0.5) * width / n_cols)
+            run = best = 0
+            for dark in ink[max(x0, 0):min(x1, width)]:
+                run = 0 if dark else run + 1
+                best = max(best, run)
+            if best >= need:
+                out.append(" ")
+        out.append(b)
+    return "".join(out)
 
 
 def _orientation(votes: list[tuple[bool, str, float, int]]) -> int:

@@ -17,17 +17,17 @@ What the layout stages read from a text layer is rebuilt from the image:
   band — a vertical one only when at least one body-line height wide, a column gutter — and the
   parts read top to bottom, left to right, so two-column pages read column by column;
 * text boxes (paragraphs): consecutive lines in reading order, overlapping horizontally, with a
-  vertical gap under 0.35 body-line heights.
+  vertical gap under 0.25 body-line heights.
 """
 
 from __future__ import annotations
 
 from .ocr import OcrLine, OcrPage
-from .pdf_layout import _PdfLine
+from .pdf_layout import _PdfLine, _vertical_overlap
 
 _HEIGHT_PER_EM = {"rapidocr": 1.08, "tesseract": 0.9}
 _BOLD_RATIO = 1.25
-_PARAGRAPH_GAP = 0.35  # of the body line height
+_PARAGRAPH_GAP = 0.25  # of the body line height
 _GUTTER = 1.0  # of the body line height: the narrowest vertical gap taken for a column gutter
 
 
@@ -120,18 +120,27 @@ def xy_cut(lines: list[_PdfLine], gutter: float) -> list[_PdfLine]:
     the widest empty band across the region splits it — a horizontal band of any height, a
     vertical band only when at least ``gutter`` points wide — and the parts are read top to
     bottom (horizontal split) or left to right (vertical split); a region that no band splits is
-    read by its lines' tops, left to right within a row."""
+    read row by row (lines overlapping by half their height form a row), left to right in a row.
+    OCR boxes are padded and touch their neighbours above and below, so the bands are looked for
+    between the middle 60 % of each line's height."""
     if len(lines) <= 1:
         return list(lines)
-    h_gap, h_at = _widest_gap([(-ln.y1, -ln.y0) for ln in lines])  # top-down
+    trim = [0.2 * (ln.y1 - ln.y0) for ln in lines]
+    h_gap, h_at = _widest_gap([(-ln.y1 + t, -ln.y0 - t) for ln, t in zip(lines, trim)])  # top-down
     v_gap, v_at = _widest_gap([(ln.x0, ln.x1) for ln in lines])
     if v_gap >= gutter and v_gap > h_gap:
         left = [ln for ln in lines if ln.x1 <= v_at]
         return xy_cut(left, gutter) + xy_cut([ln for ln in lines if ln.x1 > v_at], gutter)
     if h_gap > 0:
-        top = [ln for ln in lines if -ln.y0 <= h_at]
-        return xy_cut(top, gutter) + xy_cut([ln for ln in lines if -ln.y0 > h_at], gutter)
-    return sorted(lines, key=lambda ln: (round(-ln.y1 / max(ln.y1 - ln.y0, 1)), ln.x0))
+        top = [ln for ln, t in zip(lines, trim) if -ln.y0 - t <= h_at]
+        return xy_cut(top, gutter) + xy_cut([ln for ln, t in zip(lines, trim) if -ln.y0 - t > h_at], gutter)
+    rows: list[list[_PdfLine]] = []
+    for line in sorted(lines, key=lambda ln: -ln.y1):
+        if rows and _vertical_overlap(rows[-1][0], line) > 0.5:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [line for row in rows for line in sorted(row, key=lambda ln: ln.x0)]
 
 
 def _widest_gap(spans: list[tuple[float, float]]) -> tuple[float, float]:
