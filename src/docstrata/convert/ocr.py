@@ -446,7 +446,8 @@ class TesseractEngine:
         done = subprocess.run([self._exe, "stdin", "stdout", "-l", self._lang, *args], input=buf.getvalue(),
                               capture_output=True, timeout=600)  # fmt: skip
         if done.returncode != 0:
-            raise RuntimeError(done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or "tesseract failed")
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise RuntimeError(f"tesseract exited with {done.returncode}: {said[-1] if said else 'no message'}")
         return done.stdout.decode("utf-8", "replace")
 
     def _lines(self, image) -> list[OcrLine]:

@@ -25,7 +25,8 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = 
     lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
     lines, warnings, not_read = ocr_pdf(data, doc_key, lines, n_pages, ocr or OcrSettings(), file_sha256)
     if not any(line.text.strip() for line in lines):
-        raise ConversionError(doc_key, f"no text layer in this PDF (scanned images?); {not_read or 'OCR found no text'}")
+        found = not_read or "; ".join(warnings) or "OCR found no text"
+        raise ConversionError(doc_key, f"no text layer in this PDF (scanned images?); {found}")
     if empty_pages and not any("read by OCR" in w for w in warnings):
         warnings.append(f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)"
                         + (f"; {not_read}" if not_read else ""))
