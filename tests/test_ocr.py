@@ -37,17 +37,18 @@ RIGHT = [("15. Termination", True), ("Either party may end this Agreement", Fals
 
 
 def drawn_page() -> Image.Image:
-    """A letter-width page at 200 dpi: a title, then two columns with a bold numbered heading and
-    three body lines each, and a page number, drawn with Pillow's bundled font."""
+    """A letter-width page at 200 dpi: a title, then two columns (their lines not on common rows,
+    as in a scan of two columns of prose) with a bold numbered heading and three body lines each,
+    and a page number, drawn with Pillow's bundled font."""
     page = Image.new("L", (1700, 1000), 255)
     draw = ImageDraw.Draw(page)
     body, head = ImageFont.load_default(size=34), ImageFont.load_default(size=40)
-    draw.text((150, 90), "MASTER SERVICES AGREEMENT", font=head, fill=0, stroke_width=2, stroke_fill=0)
-    for x, column in ((150, LEFT), (900, RIGHT)):
-        y = 260
+    draw.text((150, 90), "Services Agreement", font=head, fill=0, stroke_width=2, stroke_fill=0)
+    for x, top, column in ((150, 260, LEFT), (900, 282, RIGHT)):  # rows half a line apart
+        y = top
         for text, bold in column:
             draw.text((x, y), text, font=head if bold else body, fill=0, stroke_width=2 if bold else 0, stroke_fill=0)
-            y += 90 if bold else 60
+            y += 80 if bold else 44
     draw.text((830, 900), "7", font=body, fill=0)
     return page
 

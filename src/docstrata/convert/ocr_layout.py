@@ -5,11 +5,11 @@ page-number, table and heading stages as a born-digital PDF page.
 What the layout stages read from a text layer is rebuilt from the image:
 
 * coordinates in PDF points, origin bottom left (pixels × 72 / dpi, y flipped);
-* the font size from the line box's height (the engines' boxes span ascenders to descenders,
-  about 1.08 em for RapidOCR's padded boxes and 0.9 em for Tesseract's tight ones), snapped
-  document-wide to size classes (mode seeking: the heaviest remaining height and every height
-  within −15 % / +18 % of it form one class), so the jitter of box heights does not split body
-  text into many "styles";
+* the font size from the line's core band of ink (x-height ≈ 0.47 em; cap height 0.7 em in a
+  line of capitals; :func:`.ocr._measure_strokes`), not its box, whose height depends on
+  ascenders and descenders; snapped document-wide to size classes (mode seeking: the heaviest
+  remaining size and every size within 10 % of it form one class), so measuring jitter does not
+  split body text into many "styles";
 * the weight: a line whose stroke width per pixel of box height is 1.25 times the body text's
   (weighted median) or more is bold (font ``OCR-Bold``, else ``OCR``);
 * reading order by recursive XY-cut (Nagy & Seth, "Hierarchical representation of optically
@@ -26,6 +26,7 @@ from .ocr import OcrLine, OcrPage
 from .pdf_layout import _PdfLine, _vertical_overlap
 
 _HEIGHT_PER_EM = {"rapidocr": 1.08, "tesseract": 0.9}
+_X_HEIGHT, _CAP_HEIGHT = 0.47, 0.7
 _BOLD_RATIO = 1.25
 _PARAGRAPH_GAP = 0.25  # of the body line height
 _GUTTER = 1.0  # of the body line height: the narrowest vertical gap taken for a column gutter
@@ -44,7 +45,7 @@ def ocr_pdf_lines(pages: dict[int, OcrPage], first_box: int = 0) -> list[_PdfLin
                 placed.append((page_no, line, scale, page.height * scale))
     if not placed:
         return []
-    sizes = _size_classes([(line.y1 - line.y0) * scale / _em_factor(pages[p].engine) for p, line, scale, _ in placed],
+    sizes = _size_classes([_em(line, pages[p].engine) * scale for p, line, scale, _ in placed],
                           [_chars(line.text) for _, line, _, _ in placed])
     body = max(set(sizes), key=lambda s: sum(_chars(line.text) for (_, line, _, _), z in zip(placed, sizes) if z == s))
     ratios = [line.stroke / (line.y1 - line.y0) if line.stroke else 0.0 for _, line, _, _ in placed]
@@ -75,8 +76,15 @@ def _chars(text: str) -> int:
     return sum(not ch.isspace() for ch in text)
 
 
-def _em_factor(engine: str) -> float:
-    return next((f for name, f in _HEIGHT_PER_EM.items() if engine.startswith(name)), 1.0)
+def _em(line: OcrLine, engine: str) -> float:
+    """The line's type size (em) in pixels: its core band over the x-height (0.47 em, the mean of
+    Times, Helvetica, Computer Modern and DejaVu) or, in a line without lower-case letters, the
+    cap height (0.7 em); without a core, its box height over the engine's box/em ratio."""
+    if line.core >= 3:
+        caps = not any(ch.islower() for ch in line.text)
+        return line.core / (_CAP_HEIGHT if caps else _X_HEIGHT)
+    factor = next((f for name, f in _HEIGHT_PER_EM.items() if engine.startswith(name)), 1.0)
+    return (line.y1 - line.y0) / factor
 
 
 def _weighted_median(values: list[tuple[float, int]]) -> float:
@@ -92,7 +100,7 @@ def _weighted_median(values: list[tuple[float, int]]) -> float:
 
 def _size_classes(heights: list[float], weights: list[int]) -> list[float]:
     """Each height's size class (rounded to 0.5 pt): repeatedly the heaviest unassigned height
-    (by character weight, in 0.25 pt bins) and every unassigned height within −15 % / +18 % of it
+    (by character weight, in 0.25 pt bins) and every unassigned height within 10 % of it
     take their weighted median."""
     out: list[float | None] = [None] * len(heights)
     while any(v is None for v in out):
@@ -101,8 +109,8 @@ def _size_classes(heights: list[float], weights: list[int]) -> list[float]:
             if v is None:
                 bins[round(h * 4) / 4] = bins.get(round(h * 4) / 4, 0) + max(w, 1)
         # the heaviest neighbourhood, not the heaviest bin: jitter spreads one size over a few bins
-        centre = max(bins, key=lambda b: sum(w for c, w in bins.items() if 0.85 * b <= c <= 1.18 * b))
-        members = [i for i, (h, v) in enumerate(zip(heights, out)) if v is None and 0.85 * centre <= h <= 1.18 * centre]
+        centre = max(bins, key=lambda b: sum(w for c, w in bins.items() if 0.9 * b <= c <= 1.1 * b))
+        members = [i for i, (h, v) in enumerate(zip(heights, out)) if v is None and 0.9 * centre <= h <= 1.1 * centre]
         size = round(_weighted_median([(heights[i], max(weights[i], 1)) for i in members]) * 2) / 2
         for i in members:
             out[i] = size
