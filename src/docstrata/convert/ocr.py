@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-OCR_VERSION = 3  # bump when what is stored per line changes: older cache entries are then ignored
+OCR_VERSION = 4  # bump when what is stored per line changes: older cache entries are then ignored
 ENGINES = ("auto", "rapidocr", "tesseract")
 _RAPIDOCR_LANGUAGES = frozenset({"en", "eng", "zh", "ch", "chi_sim", "chinese"})
 # ISO 639-1 → Tesseract traineddata names (a Tesseract name is accepted as it is)
@@ -359,15 +359,15 @@ class _RecRecorder:
         return getattr(self.inner, name)
 
 
-_SPACE_RUN = 0.3  # of the line crop's height: a blank gap this wide between two letters is a word space
+_SPACE_RUN = 0.25  # of the line crop's height: a blank gap this wide between two letters is a word space
 
 
 def _respace(text: str, info, crop) -> str:
     """``text`` with the word spaces the recogniser dropped put back: PP-OCR's recogniser, trained
     mostly on Chinese, often reads a tightly set English line without its spaces
     ("shallhavebeencreated"). Between two consecutive non-space characters (placed at their CTC
-    columns, scaled to the crop's width) a run of ink-free pixel columns at least 0.3 of the crop's
-    height wide (inside a word: under 0.2; a word space: 0.35-0.5) is a space."""
+    columns, scaled to the crop's width) a run of ink-free pixel columns at least 0.25 of the crop's
+    height wide (inside a word: under 0.2; a word space: 0.3-0.5) is a space."""
     import numpy as np
 
     try:

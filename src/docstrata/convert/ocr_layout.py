@@ -10,8 +10,8 @@ What the layout stages read from a text layer is rebuilt from the image:
   ascenders and descenders; snapped document-wide to size classes (mode seeking: the heaviest
   remaining size and every size within 10 % of it form one class), so measuring jitter does not
   split body text into many "styles";
-* the weight: a line whose stroke width per pixel of box height is 1.25 times the body text's
-  (weighted median) or more is bold (font ``OCR-Bold``, else ``OCR``);
+* the weight: a line whose stroke width per pixel of core height is 1.25 times its page's
+  (median over the page's characters) or more is bold (font ``OCR-Bold``, else ``OCR``);
 * reading order by recursive XY-cut (Nagy & Seth, "Hierarchical representation of optically
   scanned documents", ICPR 1984): a region is split at its widest empty horizontal or vertical
   band — a vertical one only when at least one body-line height wide, a column gutter — and the
@@ -48,14 +48,17 @@ def ocr_pdf_lines(pages: dict[int, OcrPage], first_box: int = 0) -> list[_PdfLin
     sizes = _size_classes([_em(line, pages[p].engine) * scale for p, line, scale, _ in placed],
                           [_chars(line.text) for _, line, _, _ in placed])
     body = max(set(sizes), key=lambda s: sum(_chars(line.text) for (_, line, _, _), z in zip(placed, sizes) if z == s))
-    ratios = [line.stroke / (line.y1 - line.y0) if line.stroke else 0.0 for _, line, _, _ in placed]
-    body_ratio = _weighted_median([(r, _chars(line.text)) for r, (_, line, _, _), z in zip(ratios, placed, sizes)
-                                   if r and z == body])
+    ratios = [line.stroke / (line.core if line.core >= 3 else line.y1 - line.y0) if line.stroke else 0.0
+              for _, line, _, _ in placed]
+    regular: dict[int, float] = {}  # per page: scans differ in darkness, and pages in typeface
+    for page_no in pages:
+        regular[page_no] = _weighted_median([(r, _chars(line.text)) for r, (p, line, _, _) in zip(ratios, placed)
+                                             if r and p == page_no])
     out: list[_PdfLine] = []
     box = first_box
     by_page: dict[int, list[_PdfLine]] = {}
     for (page_no, line, scale, height_pt), size, ratio in zip(placed, sizes, ratios):
-        bold = bool(body_ratio and ratio >= _BOLD_RATIO * body_ratio)
+        bold = bool(regular[page_no] and ratio >= _BOLD_RATIO * regular[page_no])
         by_page.setdefault(page_no, []).append(_PdfLine(
             page_no, 0, " ".join(line.text.split()), size, "OCR-Bold" if bold else "OCR",
             line.x0 * scale, line.x1 * scale, height_pt - line.y1 * scale, height_pt - line.y0 * scale,
