@@ -40,16 +40,18 @@ def drawn_page() -> Image.Image:
     """A letter-width page at 200 dpi: a title, then two columns (their lines not on common rows,
     as in a scan of two columns of prose) with a bold numbered heading and three body lines each,
     and a page number, drawn with Pillow's bundled font."""
-    page = Image.new("L", (1700, 1000), 255)
+    page = Image.new("L", (1700, 800), 255)
     draw = ImageDraw.Draw(page)
-    body, head = ImageFont.load_default(size=34), ImageFont.load_default(size=40)
-    draw.text((150, 90), "Services Agreement", font=head, fill=0, stroke_width=2, stroke_fill=0)
-    for x, top, column in ((150, 260, LEFT), (900, 282, RIGHT)):  # rows half a line apart
+    # body type about the constitution's 10 pt at 200 dpi, so both are one document's body text
+    body, head = ImageFont.load_default(size=23), ImageFont.load_default(size=32)
+    draw.text((150, 90), "Services Agreement", font=ImageFont.load_default(size=44), fill=0, stroke_width=2,
+              stroke_fill=0)
+    for x, top, column in ((150, 260, LEFT), (900, 277, RIGHT)):  # rows half a line apart
         y = top
         for text, bold in column:
-            draw.text((x, y), text, font=head if bold else body, fill=0, stroke_width=2 if bold else 0, stroke_fill=0)
-            y += 80 if bold else 44
-    draw.text((830, 900), "7", font=body, fill=0)
+            draw.text((x, y), text, font=head if bold else body, fill=0, stroke_width=1 if bold else 0, stroke_fill=0)
+            y += 60 if bold else 34
+    draw.text((830, 700), "7", font=body, fill=0)
     return page
 
 

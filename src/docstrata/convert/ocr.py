@@ -367,7 +367,8 @@ def _respace(text: str, info, crop) -> str:
     mostly on Chinese, often reads a tightly set English line without its spaces
     ("shallhavebeencreated"). Between two consecutive non-space characters (placed at their CTC
     columns, scaled to the crop's width) a run of ink-free pixel columns at least 0.25 of the crop's
-    height wide (inside a word: under 0.2; a word space: 0.3-0.5) is a space."""
+    height wide (inside a word: under 0.2; a word space: 0.3-0.5) is a space — never between two
+    digits (figures are set with wide side bearings) nor before closing punctuation."""
     import numpy as np
 
     try:
@@ -390,7 +391,9 @@ def _respace(text: str, info, crop) -> str:
     out = [chars[0]]
     for i in range(1, len(chars)):
         a, b = chars[i - 1], chars[i]
-        if not a.isspace() and not b.isspace():
+        # never inside a number ("14"), nor before closing punctuation or after opening punctuation
+        if not a.isspace() and not b.isspace() and not (a.isdigit() and b.isdigit()) \
+                and b not in ".,;:!?)]}%'\"" and a not in "([{":
             x0 = int((places[i - 1] + 0.5) * width / n_cols)
             x1 = int((places[i] + 0.5) * width / n_cols)
             run = best = 0
