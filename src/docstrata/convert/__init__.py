@@ -103,7 +103,7 @@ def convert_file(source: SourceFile, ocr: OcrSettings | None = None) -> Document
     try:
         family = _family(ext)
         if family in ("pdf", "image"):
-            converted = _CONVERTERS[family](data, ext, source.doc_key, ocr, source.state.sha256)
+            converted = _CONVERTERS[family](data, ext, source.doc_key, ocr, getattr(source.state, "sha256", None))
         else:
             converted = _CONVERTERS[family](data, ext, source.doc_key)
         markdown, meta_title, warnings = converted[:3]
