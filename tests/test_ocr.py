@@ -69,7 +69,9 @@ def corpus(tmp_path_factory):
     images[0].save(folder / "scan.pdf", format="PDF", save_all=True, append_images=images[1:], resolution=DPI)
     drawn_page().rotate(90, expand=True).save(folder / "contract.png", dpi=(DPI, DPI))
     tool = _tool(folder, {"dpi": DPI})
-    report = tool.ingest()
+    notes: list[str] = []
+    report = tool.ingest(progress=lambda done, total, what: notes.append(what))
+    report.progress_notes = notes
     yield folder, tool, report, with_constitution
     tool.close()
 
@@ -86,6 +88,11 @@ def test_scanned_pdf_and_png_ingest_with_ocr_warnings(corpus):
     assert report.added == 2 and report.chunks > 0
     docs = {d.doc_key: d for d in tool.list_documents()}
     assert set(docs) == {"scan.pdf", "contract.png"}
+    pages = 4 if with_constitution else 1
+    assert any(f"{pages} of {pages} pages read by OCR (rapidocr" in w for w in docs["scan.pdf"].warnings)
+    # progress per page while the pages are read
+    assert [n for n in report.progress_notes if n.startswith("scan.pdf: OCR page")] == \
+        [f"scan.pdf: OCR page {p}/{pages}" for p in range(1, pages + 1)]
 
 
 def test_article_i_section_8_cites_its_page(corpus):

@@ -654,7 +654,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         ext = Path(sf.doc_key).suffix.lower().lstrip(".")
         if self.record_files is None or ext not in RECORD_EXTENSIONS:
-            return convert_file(sf, self._ocr(sf))
+            return convert_file(sf, self._ocr())
         from .models import Document
         from .records import records_as_markdown
 
@@ -665,7 +665,7 @@ class HierarchicalDocumentTool(_BaseTool):
         return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
                         warnings=warnings)
 
-    def _ocr(self, sf):
+    def _ocr(self):
         """OCR settings for one file (:mod:`docstrata.convert.ocr`): the tool's ``ocr`` config, its
         cache beside the index, per-page progress, and the file's conversion deadline."""
         from dataclasses import replace
