@@ -16,8 +16,9 @@ What the layout stages read from a text layer is rebuilt from the image:
   scanned documents", ICPR 1984): a region is split at its widest empty horizontal or vertical
   band — a vertical one only when at least one body-line height wide, a column gutter — and the
   parts read top to bottom, left to right, so two-column pages read column by column;
-* text boxes (paragraphs): consecutive lines in reading order, overlapping horizontally, with a
-  vertical gap under 0.25 body-line heights.
+* text boxes (paragraphs): consecutive lines in reading order, overlapping horizontally, whose
+  centres are at most 1.3 line pitches apart (the pitch: the document's median step between
+  consecutive lines), since the engines' boxes differ in padding but not in pitch.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .pdf_layout import _PdfLine, _vertical_overlap
 _HEIGHT_PER_EM = {"rapidocr": 1.08, "tesseract": 0.9}
 _X_HEIGHT, _CAP_HEIGHT = 0.47, 0.7
 _BOLD_RATIO = 1.25
-_PARAGRAPH_GAP = 0.25  # of the body line height
+_PARAGRAPH_GAP = 1.3  # line pitches: a wider step between two lines starts a paragraph
 _GUTTER = 1.0  # of the body line height: the narrowest vertical gap taken for a column gutter
 
 
@@ -63,16 +64,30 @@ def ocr_pdf_lines(pages: dict[int, OcrPage], first_box: int = 0) -> list[_PdfLin
             page_no, 0, " ".join(line.text.split()), size, "OCR-Bold" if bold else "OCR",
             line.x0 * scale, line.x1 * scale, height_pt - line.y1 * scale, height_pt - line.y0 * scale,
             _chars(line.text)))
-    for page_no in sorted(by_page):
-        ordered = xy_cut(by_page[page_no], gutter=_GUTTER * body)
+    ordered = {page_no: xy_cut(by_page[page_no], gutter=_GUTTER * body) for page_no in sorted(by_page)}
+    pitch = _line_pitch(ordered, body)
+    for page_no, page_lines in ordered.items():
         previous: _PdfLine | None = None
-        for line in ordered:
-            if previous is None or not _same_paragraph(previous, line, body):
+        for line in page_lines:
+            if previous is None or not _same_paragraph(previous, line, pitch):
                 box += 1
             line.box = box
             out.append(line)
             previous = line
     return out
+
+
+def _centre(line: _PdfLine) -> float:
+    return (line.y0 + line.y1) / 2
+
+
+def _line_pitch(pages: dict[int, list[_PdfLine]], body: float) -> float:
+    """The documents' line pitch (points between the centres of consecutive lines of a paragraph):
+    the median over consecutive lines, in reading order, that overlap horizontally and lie below
+    each other by less than three body sizes; 1.2 body sizes when there are none."""
+    steps = sorted(_centre(a) - _centre(b) for lines in pages.values() for a, b in zip(lines, lines[1:])
+                   if min(a.x1, b.x1) > max(a.x0, b.x0) and 0 < _centre(a) - _centre(b) < 3 * body)
+    return steps[len(steps) // 2] if steps else 1.2 * body
 
 
 def _chars(text: str) -> int:
@@ -120,10 +135,12 @@ def _size_classes(heights: list[float], weights: list[int]) -> list[float]:
     return [v or 0.0 for v in out]
 
 
-def _same_paragraph(above: _PdfLine, below: _PdfLine, body: float) -> bool:
+def _same_paragraph(above: _PdfLine, below: _PdfLine, pitch: float) -> bool:
+    """``below`` carries on ``above``'s paragraph: same page, overlapping horizontally, and its
+    centre at most 1.3 line pitches lower (a paragraph break adds space; a heading above its text too)."""
     overlap = min(above.x1, below.x1) - max(above.x0, below.x0)
-    gap = above.y0 - below.y1
-    return above.page == below.page and overlap > 0 and -0.5 * body < gap < _PARAGRAPH_GAP * body * 1.08
+    step = _centre(above) - _centre(below)
+    return above.page == below.page and overlap > 0 and 0 < step <= _PARAGRAPH_GAP * pitch
 
 
 def xy_cut(lines: list[_PdfLine], gutter: float) -> list[_PdfLine]:
