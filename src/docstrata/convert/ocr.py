@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-OCR_VERSION = 4  # bump when what is stored per line changes: older cache entries are then ignored
+OCR_VERSION = 5  # bump when what is stored per line changes: older cache entries are then ignored
 ENGINES = ("auto", "rapidocr", "tesseract")
 _RAPIDOCR_LANGUAGES = frozenset({"en", "eng", "zh", "ch", "chi_sim", "chinese"})
 # ISO 639-1 → Tesseract traineddata names (a Tesseract name is accepted as it is)
@@ -292,13 +292,24 @@ class RapidOcrEngine:
 
     def _run(self, array) -> tuple[list[OcrLine], list[tuple[bool, str, float]]]:
         """Lines (score ≥ 0.5) and, for every detected line, (tall box, angle label, label score)."""
+        import numpy as np
+
         with self._lock:
             self._labels.last, self._rec.last = [], ([], [])
             result, _ = self._ocr(array, text_score=0.0)
             labels = list(self._labels.last)
             crops, recognised = self._rec.last
+            result = [list(r) for r in result or []]
+            for n, row in enumerate(result):
+                # the angle classifier sees a long line squeezed to 192 pixels and sometimes turns an
+                # upright one over, which then reads as nothing: read such a line the other way up too
+                if float(row[2]) < 0.5 and n < len(labels) and str(labels[n][0]) == "180" and n < len(crops):
+                    again = self._rec.inner([np.rot90(crops[n], 2)], True)[0][0]
+                    if float(again[1]) > float(row[2]):
+                        row[1], row[2] = again[0], again[1]
+                        crops[n], recognised[n] = np.rot90(crops[n], 2), again
         lines, votes = [], []
-        for n, (box, text, score, *_) in enumerate(result or []):
+        for n, (box, text, score, *_) in enumerate(result):
             if n < len(recognised) and len(recognised[n]) > 2:
                 text = _respace(text, recognised[n][2], crops[n])
             xs, ys = [p[0] for p in box], [p[1] for p in box]
