@@ -266,11 +266,6 @@ def _rapidocr_problem(languages: tuple[str, ...]) -> str | None:
     return None
 
 
-def tesseract_available() -> bool:
-    """``tesseract`` is on the PATH."""
-    return shutil.which("tesseract") is not None
-
-
 class RapidOcrEngine:
     """RapidOCR with its bundled PP-OCRv4 models (see the module docstring)."""
 
