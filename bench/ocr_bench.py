@@ -17,7 +17,8 @@ Measures, per document, resolution and engine:
 
 * **CER** — character error rate: Levenshtein distance between the page's text layer (pdfminer
   lines, in pdfminer's order) and the OCR'd lines (in docstrata's reading order), both NFKC with
-  runs of white space as one space, divided by the text layer's length; pages pooled;
+  runs of white space as one space and pdfminer's ``(cid:N)`` placeholders dropped, divided by
+  the text layer's length; pages pooled;
 * **section recall** — sections of the structure built from the image-only PDF whose number and
   title (lower case, letters and digits) equal a section built from the born-digital subset (the
   title section named after the file left out); the
@@ -69,7 +70,9 @@ def levenshtein(a: str, b: str) -> int:
 
 
 def norm(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).split())
+    """NFKC, white space runs as one space, pdfminer's ``(cid:N)`` placeholders (glyphs without a
+    Unicode mapping, such as NIST's bullets) removed from the text layer: they are no text."""
+    return " ".join(re.sub(r"\(cid:\d+\)", " ", unicodedata.normalize("NFKC", text)).split())
 
 
 def key(text: str) -> str:
