@@ -51,10 +51,11 @@ def ocr_pdf_lines(pages: dict[int, OcrPage], first_box: int = 0) -> list[_PdfLin
     body = max(set(sizes), key=lambda s: sum(_chars(line.text) for (_, line, _, _), z in zip(placed, sizes) if z == s))
     ratios = [line.stroke / (line.core if line.core >= 3 else line.y1 - line.y0) if line.stroke else 0.0
               for _, line, _, _ in placed]
-    regular: dict[int, float] = {}  # per page: scans differ in darkness, and pages in typeface
-    for page_no in pages:
-        regular[page_no] = _weighted_median([(r, _chars(line.text)) for r, (p, line, _, _) in zip(ratios, placed)
-                                             if r and p == page_no])
+    weighed: dict[int, list[tuple[float, int]]] = {}  # per page: scans differ in darkness, pages in typeface
+    for r, (page_no, line, _, _) in zip(ratios, placed):
+        if r:
+            weighed.setdefault(page_no, []).append((r, _chars(line.text)))
+    regular = {page_no: _weighted_median(weighed.get(page_no, [])) for page_no in pages}
     out: list[_PdfLine] = []
     box = first_box
     by_page: dict[int, list[_PdfLine]] = {}
