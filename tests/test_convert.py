@@ -291,8 +291,10 @@ def test_unreadable_file_is_rejected(tmp_path):
 
 
 def test_unknown_types_are_rejected_with_a_reason(tmp_path):
-    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
-    assert conversion_error(tmp_path / "photo.jpg").reason == "unsupported file type '.jpg'"
+    (tmp_path / "photo.gif").write_bytes(b"GIF89a")
+    assert conversion_error(tmp_path / "photo.gif").reason == "unsupported file type '.gif'"
+    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")  # images are read by OCR: a broken one says so
+    assert conversion_error(tmp_path / "photo.jpg").reason.startswith("cannot read this .jpg image")
     assert SUPPORTED_EXTENSIONS >= {"md", "txt", "html", "pdf", "docx", "pptx", "xlsx", "xml"}
 
 

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
+from .config import AgentConfig, HierarchicalDocumentToolConfig, OcrConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
 from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, clear_unfinished, failed_files, ignored_notice,
@@ -510,6 +510,8 @@ class HierarchicalDocumentTool(_BaseTool):
         # Set for a vectorstore tool's unstructured mode: its config, whose record files (CSV /
         # JSON / JSONL) are read as documents too, one section per record (HoloDeck reads them as text).
         self.record_files: VectorstoreToolConfig | None = None
+        self._ocr_settings = None
+        self._on_ocr_page = None  # set while ingesting: per-page progress of OCR
 
     def _index_settings(self) -> dict:
         c = self.cfg
@@ -519,6 +521,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 "context_model": _model_settings(c.context_model),
                 "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
                 "extract_cross_references": c.extract_cross_references, "pipeline": 8, "analysis": ANALYSIS_VERSION,
+                **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
                 **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
 
     @property
@@ -582,6 +585,7 @@ class HierarchicalDocumentTool(_BaseTool):
             report.skipped += unfinished
             tracker = IngestProgress(progress, len(todo)) if progress else None
             self._on_pages = tracker.pages if tracker else None
+            self._on_ocr_page = tracker.pages if tracker else None  # OCR reports its pages the same way
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
             for i, sf in enumerate(todo):
                 mark_unfinished(store, sf)
@@ -606,6 +610,7 @@ class HierarchicalDocumentTool(_BaseTool):
                 report.chunks += n_chunks
                 report.definitions += n_defs
             self._on_pages = None
+            self._on_ocr_page = None
             if progress:
                 progress(len(todo), len(todo), "done")
             with span("store"):
@@ -667,7 +672,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         ext = Path(sf.doc_key).suffix.lower().lstrip(".")
         if self.record_files is None or ext not in RECORD_EXTENSIONS:
-            return convert_file(sf)
+            return convert_file(sf, self._ocr())
         from .models import Document
         from .records import records_as_markdown
 
@@ -677,6 +682,19 @@ class HierarchicalDocumentTool(_BaseTool):
             raise ConversionError(sf.doc_key, str(e).removeprefix(f"{sf.doc_key}: ")) from None
         return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
                         warnings=warnings)
+
+    def _ocr(self):
+        """OCR settings for one file (:mod:`docstrata.convert.ocr`): the tool's ``ocr`` config, its
+        cache beside the index, per-page progress, and the file's conversion deadline."""
+        from dataclasses import replace
+
+        from .convert.ocr import OcrSettings, ocr_cache_dir
+
+        if self._ocr_settings is None:
+            self._ocr_settings = OcrSettings.from_config(
+                self.cfg.ocr, ocr_cache_dir(self.cfg.database.provider, self.base_dir / ".docstrata" / self.name))
+        return replace(self._ocr_settings, on_page=self._on_ocr_page,
+                       deadline=time.monotonic() + self.cfg.limits.max_conversion_s)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
         from .citers import citation_keys

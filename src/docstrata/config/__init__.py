@@ -18,14 +18,14 @@ from .holodeck import (HOLODECK_TOP_LEVEL, KNOWN_TOP_LEVEL, apply_holodeck_confi
 from .loading import MAX_REPORTED_ERRORS, check_file, load_config, parse_config
 from .models import (DEFAULT_EMBEDDING_MODEL, HOLODECK_IGNORED_FIELDS, OUR_TOOL_TYPES, RECORD_EXTENSIONS,
                      SUPPORTED_DATABASES, UNSUPPORTED_DATABASES, AgentConfig, ContextModelConfig, DatabaseConfig,
-                     EmbeddingProviderConfig, HierarchicalDocumentToolConfig, LimitsConfig, LLMProviderConfig,
+                     EmbeddingProviderConfig, HierarchicalDocumentToolConfig, LimitsConfig, LLMProviderConfig, OcrConfig,
                      ToolConfig, VectorstoreToolConfig, misspelling_pattern)
 from .schema import json_schema
 from .yaml_text import MAX_YAML_NODES, load_yaml, yaml_line
 
 __all__ = [
     "AgentConfig", "ContextModelConfig", "DatabaseConfig", "EmbeddingProviderConfig", "HierarchicalDocumentToolConfig",
-    "LLMProviderConfig", "LimitsConfig", "ToolConfig", "VectorstoreToolConfig",
+    "LLMProviderConfig", "LimitsConfig", "OcrConfig", "ToolConfig", "VectorstoreToolConfig",
     "DEFAULT_EMBEDDING_MODEL", "HOLODECK_IGNORED_FIELDS", "HOLODECK_TOP_LEVEL", "KNOWN_TOP_LEVEL", "MAX_REPORTED_ERRORS",
     "MAX_YAML_NODES", "OUR_TOOL_TYPES", "RECORD_EXTENSIONS", "SUPPORTED_DATABASES", "UNSUPPORTED_DATABASES",
     "apply_holodeck_config", "check_file", "holodeck_global_config", "json_schema", "load_config", "load_dotenv_beside",

@@ -275,6 +275,49 @@ class LimitsConfig(_Strict):
         "How long an ingest waits for another process's ingest of the same tool before giving up"))
 
 
+class OcrConfig(_Strict):
+    """OCR of scanned PDF pages (no text layer, or a garbage one) and of image files (.png, .jpg,
+    .jpeg, .tif, .tiff). On by default with the bundled engine (RapidOCR: PP-OCR models shipped in
+    the rapidocr-onnxruntime wheel, nothing downloaded). ``ocr: false`` turns it off; ``ocr:
+    tesseract`` picks an engine."""
+
+    enabled: bool = Field(default=True, description=(
+        "Read scanned PDF pages and image files by OCR (off: such PDFs and images are skipped with a notice)"))
+    engine: Literal["auto", "rapidocr", "tesseract"] = Field(default="auto", description=(
+        "auto (the bundled rapidocr when it reads the languages, else tesseract), rapidocr (bundled; English "
+        "and Chinese) or tesseract (where installed: apt-get install tesseract-ocr tesseract-ocr-<lang>)"))
+    languages: list[str] = Field(default_factory=lambda: ["en"], min_length=1, description=(
+        "Languages of the scans: ISO 639-1 codes (en, de, fr, …) or Tesseract names (eng, deu, chi_sim)"))
+    dpi: int = Field(default=300, ge=72, le=600, description=(
+        "Resolution at which PDF pages are rendered for OCR (300: small type keeps its word spaces)"))
+
+    @field_validator("languages")
+    @classmethod
+    def _language_codes(cls, v: list[str]) -> list[str]:
+        for lang in v:
+            if not re.fullmatch(r"[A-Za-z]{2,3}(_[A-Za-z]{2,8})?", lang):
+                raise ValueError(f"{lang!r} is not a language code (use ISO 639-1 such as 'en', 'de', or a "
+                                 "Tesseract name such as 'eng', 'chi_sim')")
+        return v
+
+    @model_validator(mode="after")
+    def _engine_reads_languages(self) -> "OcrConfig":
+        other = [lang for lang in self.languages if lang.lower() not in ("en", "eng", "zh", "ch", "chi_sim")]
+        if self.engine == "rapidocr" and other:
+            raise ValueError(f"engine 'rapidocr' (the bundled models) reads English and Chinese only, not "
+                             f"{', '.join(other)}: use engine 'tesseract' (or 'auto') with its language packs")
+        return self
+
+
+def _coerce_ocr(v: Any) -> Any:
+    """``ocr: false`` / ``true`` / ``"tesseract"`` as the mapping they stand for."""
+    if isinstance(v, bool):
+        return {"enabled": v}
+    if isinstance(v, str):
+        return {"engine": v}
+    return v
+
+
 # Fields of HoloDeck's tool configs that docstrata has no use for: dropped with one notice each.
 HOLODECK_IGNORED_FIELDS = {
     "document_domain": "numbering is recognised in every document without a domain hint",
@@ -415,10 +458,15 @@ class HierarchicalDocumentToolConfig(_ToolBase):
     context_concurrency: int = Field(default=10, ge=1, le=100, description="LLM context requests in flight at once")
     extract_definitions: bool = Field(default=True, description="Find defined terms and attach their definitions to results")
     extract_cross_references: bool = Field(default=True, description="Resolve references such as 'see Section 4.2'")
+    ocr: OcrConfig = Field(default_factory=OcrConfig, description=(
+        "OCR of scanned PDF pages and image files: enabled (default true), engine (auto, rapidocr, tesseract), "
+        "languages (default [en]), dpi; false turns it off"))
     enable_reranking: bool = Field(default=False, description="Rerank the fused candidates with reranker_model")
     reranker_model: str | LLMProviderConfig | None = Field(default=None, description=(
         "A local cross-encoder directory, an http(s) rerank API URL (Cohere/TEI/Jina shape), or an LLM "
         "provider object (HoloDeck's form) that reranks listwise"))
+
+    _coerce_ocr = field_validator("ocr", mode="before")(classmethod(lambda cls, v: _coerce_ocr(v)))
 
     @model_validator(mode="after")
     def _check(self) -> "HierarchicalDocumentToolConfig":

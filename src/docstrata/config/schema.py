@@ -62,6 +62,10 @@ def json_schema() -> str:
             props["min_similarity_score"] = {**props["min_score"],
                                              "description": "Same as min_score (HoloDeck's vectorstore spelling)"}
             defs[name]["not"] = {"required": ["min_score", "min_similarity_score"]}
+            ocr = props["ocr"]
+            props["ocr"] = {"description": ocr.get("description", ""), "anyOf": [
+                {"$ref": "#/$defs/OcrConfig"}, {"type": "boolean", "description": "false turns OCR off"},
+                {"type": "string", "enum": ["auto", "rapidocr", "tesseract"], "description": "The engine"}]}
         db = props["database"]
         names = {"type": "string", "enum": ["embedded", "in-memory", "memory", "inmemory", "chromadb", "faiss"],
                  "description": "A provider name"}

@@ -29,6 +29,10 @@ Per format:
   numbers dropped. markitdown's own PDF path is not used because its pdfplumber "form" detection
   turns prose pages into spurious tables and drops inter-word spaces (seen on a LaTeX-typeset
   constitution), which no heading recovery can undo.
+* scanned PDF pages (no text layer, a stamp on a scan, or a garbage text layer) and ``png`` /
+  ``jpg`` / ``jpeg`` / ``tif`` / ``tiff`` images — OCR (``ocr``: RapidOCR's bundled models or
+  Tesseract; ``pdf_ocr`` picks and renders the pages, ``image`` reads image files), whose line
+  boxes become layout lines (``ocr_layout``) that go through the PDF stages above.
 * ``xml`` — a document family with a profile (gesetze-im-internet ``<dokumente>``: ``gii_xml``) is
   read by its converter; legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada; recognised by root namespace) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
@@ -60,6 +64,8 @@ from .document import Block, ConvertedDocument
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
 from .office import _convert_office, docx_heading_numbers, number_docx_headings
+from .image import IMAGE_EXTENSIONS, convert_image
+from .ocr import OcrSettings
 from .pdf import _convert_pdf
 from .text import _convert_text, normalize_heading, strip_pagination
 from .unicode_forms import fold_presentation_forms, fold_text, shift_offset
@@ -73,6 +79,7 @@ __all__ = [
     "convert_file",
     "docx_heading_numbers",
     "first_heading",
+    "OcrSettings",
     "normalize_heading",
     "number_docx_headings",
     "strip_pagination",
@@ -85,8 +92,11 @@ _OFFICE_EXTENSIONS = frozenset({"docx", "pptx", "xlsx"})
 _REJECTED_REASONS: dict[str, str] = {}
 
 
-def convert_file(source: SourceFile) -> Document:
+def convert_file(source: SourceFile, ocr: OcrSettings | None = None) -> Document:
     """Convert one file to Markdown.
+
+    ``ocr``: how scanned PDF pages and image files are read (:class:`~.ocr.OcrSettings`; default:
+    on, the bundled engine, English, an in-process cache keyed by ``source.state.sha256``).
 
     ``source.path`` is read once; the format comes from the extension of ``source.doc_key``
     (case-insensitive). Returns a :class:`Document` whose ``title`` is the PDF metadata title or
@@ -106,7 +116,12 @@ def convert_file(source: SourceFile) -> Document:
     if not data.strip():
         raise ConversionError(source.doc_key, "empty file")
     try:
-        converted: ConvertedDocument = _CONVERTERS[_family(ext)](data, ext, source.doc_key)
+        converted: ConvertedDocument
+        family = _family(ext)
+        if family in ("pdf", "image"):
+            converted = _CONVERTERS[family](data, ext, source.doc_key, ocr, getattr(source.state, "sha256", None))
+        else:
+            converted = _CONVERTERS[family](data, ext, source.doc_key)
     except ConversionError:
         raise
     except Exception as e:  # a converter library failed: report, never leak a traceback or a path
@@ -158,6 +173,8 @@ def _family(ext: str) -> str:
         return "pdf"
     if ext == "xml":
         return "xml"
+    if ext in IMAGE_EXTENSIONS:
+        return "image"
     return "office"
 
 
@@ -234,4 +251,4 @@ _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
 
 
 _CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,
-               "xml": convert_xml}
+               "xml": convert_xml, "image": convert_image}

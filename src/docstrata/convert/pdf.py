@@ -9,24 +9,42 @@ from collections import Counter
 from ..errors import ConversionError
 from .document import ConvertedDocument
 from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
+from .ocr import OcrSettings
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
+from .pdf_ocr import ocr_pdf
 from .pdf_pages import pdf_page_marks
 from .pdf_tables import _table_blocks, _table_cells
 from .text import _is_page_number, _running_key
 
 
-def _convert_pdf(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
+def _convert_pdf(data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = None,
+                 file_sha256: str | None = None) -> ConvertedDocument:
     """PDF bytes → :class:`ConvertedDocument`: headings from the outline (``outline`` blocks) or
-    from font statistics (``font``), page boundaries beside the text."""
+    from font statistics (``font``), page boundaries beside the text. Pages without a usable text
+    layer are read by OCR (``ocr``, default :class:`OcrSettings`; ``file_sha256`` keys its cache)."""
     if b"%PDF" not in data[:1024]:
         raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
     lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
-    laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
+    lines, warnings, not_read = ocr_pdf(data, doc_key, lines, n_pages, ocr or OcrSettings(), file_sha256)
     if not any(line.text.strip() for line in lines):
-        raise ConversionError(doc_key, "no text layer in this PDF (scanned images?); OCR is not supported")
-    warnings = []
-    if empty_pages:
-        warnings.append(f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)")
+        found = not_read or "; ".join(warnings) or "OCR found no text"
+        raise ConversionError(doc_key, f"no text layer in this PDF (scanned images?); {found}")
+    if empty_pages and not any("read by OCR" in w for w in warnings):
+        warnings.append(f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)"
+                        + (f"; {not_read}" if not_read else ""))
+    markdown, marks, provenance = layout_markdown(lines, outline, n_pages, data)
+    return ConvertedDocument.from_markdown(markdown, provenance=provenance, title=meta_title, warnings=warnings,
+                                           **marks)
+
+
+def layout_markdown(lines: list[_PdfLine], outline: list[tuple[int, str]], n_pages: int,
+                    pdf_data: bytes | None = None) -> tuple[str, dict, str]:
+    """Markdown, page marks (:func:`pdf_page_marks`) and heading provenance (``outline`` or
+    ``font``, as :class:`~.document.Block` names it) of laid-out lines — a PDF's text layer, OCR
+    of scanned pages or image files (:mod:`.ocr_layout`) — with running lines dropped, split
+    numbers rejoined, table cells marked and headings recovered (``outline`` first, else fonts).
+    ``pdf_data``: the PDF, whose own page labels win over the folios printed on its pages."""
+    laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
     turned = _drop_repeated_turned(lines, n_pages)
     lines = _drop_running_lines([line for line in lines if not line.turned], n_pages)
     lines = _merge_split_numbers(lines)
@@ -38,8 +56,7 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         provenance = "font"
     block_pages: list[tuple[int, int]] = []
     markdown = _pdf_markdown(_with_turned(lines, turned), block_pages)
-    return ConvertedDocument.from_markdown(markdown, provenance=provenance, title=meta_title, warnings=warnings,
-                                           **pdf_page_marks(data, block_pages, n_pages, len(markdown), laid_out))
+    return markdown, pdf_page_marks(pdf_data, block_pages, n_pages, len(markdown), laid_out), provenance
 
 
 def _drop_repeated_turned(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:

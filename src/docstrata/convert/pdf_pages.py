@@ -22,7 +22,7 @@ _FOLIO_CHAPTER = re.compile(r"(?:page\s+)?([A-Z]{1,3}|\d{1,2})([-–])(\d{1,3})"
 _FOLIO_REACH = 3  # pages within which two folios must agree (a page number and its neighbour's)
 
 
-def pdf_page_marks(data: bytes, block_pages: list[tuple[int, int]], n_pages: int, text_length: int,
+def pdf_page_marks(data: bytes | None, block_pages: list[tuple[int, int]], n_pages: int, text_length: int,
                    lines: list | None = None) -> dict:
     """``{"page_offsets", "page_labels", "page_unit"}`` for ``Document``.
 
@@ -31,6 +31,7 @@ def pdf_page_marks(data: bytes, block_pages: list[tuple[int, int]], n_pages: int
     ``page_offsets[p]`` is the offset of the first block on page ``p`` or later (a page without
     text starts where the next one does; pages after the last text start at the end of the text);
     a block placed out of page order never moves a boundary back.
+    ``data``: the PDF (None for page images without one).
     ``page_labels``: the labels the PDF defines (:func:`pdf_page_labels`); without them, the
     page numbers printed in the pages' headers and footers (:func:`printed_folios`, from the
     layout ``lines``, running lines included), ``""`` for a page without one; ``[]`` when neither.
@@ -47,7 +48,7 @@ def pdf_page_marks(data: bytes, block_pages: list[tuple[int, int]], n_pages: int
         offsets[i] = max(offsets[i], offsets[i - 1])
     if offsets:
         offsets[0] = 0  # the text before the first block (none) belongs to the first page
-    labels = pdf_page_labels(data, n_pages) or (printed_folios(lines, n_pages) if lines else [])
+    labels = (pdf_page_labels(data, n_pages) if data else []) or (printed_folios(lines, n_pages) if lines else [])
     return {"page_offsets": offsets, "page_labels": labels, "page_unit": "page"}
 
 
