@@ -128,6 +128,12 @@ class IngestProgress:
             self.page = f"{doc_key}: page {done}" + (f" of {total}" if total else "")
         self._emit()
 
+    def ocr_page(self, doc_key: str, page: int, total: int) -> None:
+        """Page ``page`` (1-based) of ``doc_key``'s ``total`` is being read by OCR."""
+        with self._lock:
+            self.page = f"{doc_key}: OCR page {page}/{total}"
+        self._emit()
+
     def _emit(self) -> None:
         with self._lock:
             done = self.done

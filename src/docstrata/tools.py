@@ -585,7 +585,7 @@ class HierarchicalDocumentTool(_BaseTool):
             report.skipped += unfinished
             tracker = IngestProgress(progress, len(todo)) if progress else None
             self._on_pages = tracker.pages if tracker else None
-            self._on_ocr_page = tracker.pages if tracker else None  # OCR reports its pages the same way
+            self._on_ocr_page = tracker.ocr_page if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
             for i, sf in enumerate(todo):
                 mark_unfinished(store, sf)
