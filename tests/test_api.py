@@ -204,7 +204,8 @@ def test_holodeck_example_serves_our_tools(holodeck):
                 return names, section, definition, hotel
 
     names, section, definition, hotel = anyio.run(run)
-    assert names == ["hotels_get_record", "hotels_list_documents", "hotels_search", "travel_policy_get_definition",
+    assert names == ["hotels_get_record", "hotels_list_documents", "hotels_search", "travel_policy_cited_by",
+                     "travel_policy_get_definition",
                      "travel_policy_get_neighbours", "travel_policy_get_section", "travel_policy_list_documents",
                      "travel_policy_search"]
     assert not section.is_error and section.structured_content["results"][0]["section_id"] == "3.2"

@@ -164,7 +164,11 @@ def test_inserted_division_and_body_section_beside_a_schedule_clause():
 def test_citation_keys_of_inserted_provisions_divisions_and_regulations():
     from docstrata.index.exact import alias_keys, query_section_keys
 
-    assert query_section_keys("section 7(3)(c.1)") == [["section 7(3)(c.1)", "7(3)(c.1)"]]
+    # the item's own keys first, then its enclosing provisions as fallbacks (citation grammar: a
+    # query naming an item that is no section of its own finds the section holding it)
+    assert query_section_keys("section 7(3)(c.1)") == [["section 7(3)(c.1)", "7(3)(c.1)", "section 7(3)", "7(3)",
+                                                        "section 7", "7"]]
     assert "7(3)(c.1)" in alias_keys("Section 7(3)(c.1)")
     assert query_section_keys("Division 1.1") == [["division 1.1"]] and alias_keys("DIVISION 1.1") == ["division 1.1"]
-    assert query_section_keys("reg. 5(1)(a)") == [["regulation 5(1)(a)", "5(1)(a)"]]
+    assert query_section_keys("reg. 5(1)(a)") == [["regulation 5(1)(a)", "5(1)(a)", "regulation 5(1)", "5(1)",
+                                                   "regulation 5", "5"]]
