@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ..structure.grammar import int_to_letters
 from .document import Block, ConvertedDocument, markdown_blocks
 
 # the front matter ends at a bare "---" line (dropped) or at the first "--- abstract" / "--- middle" (kept)
@@ -156,7 +157,7 @@ def _number_headings(lines: list[str]) -> list[dict]:
             if part == "middle":
                 number = ".".join(str(c) for c in counters)
             else:
-                number = ".".join([_letter(counters[0])] + [str(c) for c in counters[1:]])
+                number = ".".join([int_to_letters(counters[0])] + [str(c) for c in counters[1:]])
         if number and part == "back" and level == 1:
             written, stated_number, cite = f"Appendix {number}.  {words}", f"Appendix {number}", f"Appendix {number}"
         elif number:
@@ -175,15 +176,6 @@ def _auto_id(title: str) -> str:
     t = re.sub(r"[^\w\s-]", "", title.lower().replace("_", ""))
     t = re.sub(r"\s+", "-", t.strip())
     return re.sub(r"^[^a-z]+", "", t) or "section"
-
-
-def _letter(i: int) -> str:
-    """Appendix letters A … Z, then AA, AB … (xml2rfc's scheme)."""
-    out = ""
-    while i:
-        i, r = divmod(i - 1, 26)
-        out = chr(65 + r) + out
-    return out
 
 
 def _resolve(line: str, cites: dict[str, str]) -> str:

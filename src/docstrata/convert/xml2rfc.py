@@ -44,7 +44,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..models import MarkedDefinition
-from ..structure.grammar import int_to_roman
+from ..structure.grammar import int_to_letters, int_to_roman
 from .document import ConvertedDocument
 from .legislation_xml import _local, _squash
 
@@ -150,7 +150,7 @@ def _number(root, symrefs: bool = True) -> _Numbering:
             title = _title(s)
             if numbered and s.get("numbered", "true").lower() not in _UNNUMBERED:
                 count += 1
-                label = _letter(count) if kind == "appendix" and not prefix else str(count)
+                label = int_to_letters(count) if kind == "appendix" and not prefix else str(count)
                 num = f"{prefix}.{label}" if prefix else label
                 target = _Target(kind, num, title)
                 sections(s, num, kind, True)
@@ -224,15 +224,6 @@ def _reference_title(el) -> str:
     front = next(iter(_kids(el, "front")), None)
     title = next(iter(_kids(front, "title")), None) if front is not None else None
     return _squash(_plain_text(title)) if title is not None else ""
-
-
-def _letter(i: int) -> str:
-    """Appendix letters A … Z, then AA, AB … (xml2rfc's scheme)."""
-    out = ""
-    while i:
-        i, r = divmod(i - 1, 26)
-        out = chr(65 + r) + out
-    return out
 
 
 def _cite(t: _Target) -> str:
@@ -602,15 +593,15 @@ _BODY = ("t", "list", "ul", "ol", "dl", "figure", "artwork", "sourcecode", "text
 
 def _list_label(style: str, i: int) -> str:
     if style == "letters":
-        return f"{_letter(i).lower()}."
+        return f"{int_to_letters(i).lower()}."
     if style == "upper":
-        return f"{_letter(i)}."
+        return f"{int_to_letters(i)}."
     if style in ("roman", "upper-roman"):
         r = _roman(i)
         return (r if style == "upper-roman" else r.lower()) + "."
     if style.startswith("format "):
         fmt = style[len("format "):]
-        return fmt.replace("%d", str(i)).replace("%c", _letter(i).lower()).replace("%C", _letter(i)) \
+        return fmt.replace("%d", str(i)).replace("%c", int_to_letters(i).lower()).replace("%C", int_to_letters(i)) \
             .replace("%i", _roman(i).lower()).replace("%I", _roman(i))
     return ""
 

@@ -294,6 +294,16 @@ def is_roman(text: str) -> bool:
     return roman_to_int(text, strict=True) is not None
 
 
+def int_to_letters(n: int) -> str:
+    """Letter numbering as RFC appendices and lettered lists count: 1 → ``A`` … 26 → ``Z``, then
+    27 → ``AA``, ``AB`` … (bijective base 26, xml2rfc's scheme); ``""`` for 0."""
+    out = ""
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
 def int_to_roman(n: int, upper: bool = True) -> str:
     """``14`` → ``"XIV"`` (``"xiv"`` when not ``upper``); ``ValueError`` outside 1–3999."""
     if not 0 < n < 4000:
