@@ -133,3 +133,14 @@ def test_the_playground_escapes_as_one_line_does():
     code = js[start:end] + f"process.stdout.write(JSON.stringify(oneLine({json.dumps(sample)})));"
     out = subprocess.run(["node", "-e", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == one_line(sample)
+
+
+def test_a_name_shown_escaped_can_be_typed_back(ingested):
+    """Answers print ``x.md\\nConfidence: …`` with its line break escaped; that printed name names
+    the document in get-section as the stored one does (new-user trial: it was refused)."""
+    cfg, _ = ingested
+    shown = one_line(FORGED_HIT)
+    assert shown != FORGED_HIT
+    r = CliRunner().invoke(app, ["get-section", "-c", str(cfg), shown, "2", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(_stdout(r))["document"] == FORGED_HIT

@@ -363,9 +363,17 @@ class _BaseTool:
 
     @staticmethod
     def _matching_documents(document: str, docs: list[str]) -> list[str]:
+        """Doc keys ``document`` names: the key, a path suffix, the file name or stem — as stored, or
+        as answers print it (control characters escaped, :func:`~docstrata.escaping.one_line`), so a
+        name shown as ``new\\nline.md`` can be typed back."""
+        from .escaping import one_line
+
         document = document.strip().removeprefix("./")
-        return [d for d in docs if d == document or d.endswith("/" + document) or Path(d).stem == document
-                or Path(d).name == document]
+
+        def names(d: str) -> bool:
+            return d == document or d.endswith("/" + document) or Path(d).stem == document or Path(d).name == document
+
+        return [d for d in docs if names(d) or (one_line(d) != d and names(one_line(d)))]
 
     def _documents_hint(self, docs: list[str]) -> str:
         if not docs:
