@@ -402,3 +402,19 @@ def test_every_configuration_error_prints_on_a_line_of_its_own(tmp_path):
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert any("search_mode" in ln for ln in lines) and any("top_k" in ln for ln in lines)
     assert not any("search_mode" in ln and "top_k" in ln for ln in lines), proc.stderr
+
+
+def test_a_file_that_failed_is_told_by_its_ingest_not_by_every_later_search(tmp_path):
+    """A corrupt PDF is reported by the ingest that failed on it; a later search that finds the
+    index current does not print the skip again (new-user trial: every command repeated it)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "policy.md").write_text("# Leave\n\n## 1. Annual leave\n\nStaff take 25 days of leave.\n")
+    (tmp_path / "docs" / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n")
+    (tmp_path / "agent.yaml").write_text("tools:\n  - name: hr\n    type: hierarchical_document\n    source: docs/\n")
+    first = run("ingest", "-c", "agent.yaml", cwd=tmp_path)
+    assert "broken.pdf" in first.stdout + first.stderr
+    later = run("search", "-c", "agent.yaml", "annual leave", cwd=tmp_path)
+    assert later.returncode == 0, later.stderr
+    assert "broken.pdf" not in later.stderr, later.stderr
+    again = run("ingest", "-c", "agent.yaml", cwd=tmp_path)  # an explicit ingest still lists it
+    assert "broken.pdf" in again.stdout + again.stderr

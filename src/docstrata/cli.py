@@ -13,6 +13,7 @@ import typer
 from . import followup
 from .escaping import escape_json_output, escape_terminal, one_line
 from .followup import with_config
+from .ingest_support import UNCHANGED_FAILURE
 
 if TYPE_CHECKING:
     from .progress import ProgressLines
@@ -227,12 +228,15 @@ def _ready(t, err, force: bool = False) -> None:
     finally:
         if "bar" in state:
             state["bar"].stop()
-    if report is not None and (state or report.removed or report.skipped):
+    # a file that failed before and has not changed is told once, by the run that failed on it (and by
+    # every `docstrata ingest`), not again by each search, get-section or list that checks the index
+    news = [sk for sk in (report.skipped if report is not None else []) if not sk.reason.startswith(UNCHANGED_FAILURE)]
+    if report is not None and (state or report.removed or news):
         memory = " (in-memory index, rebuilt by every command)" if t.cfg.database.provider == "in-memory" else ""
         err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} {_unit(t)} in "
                   f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
                   f"{memory}", soft_wrap=True)
-        for sk in report.skipped:
+        for sk in (report.skipped if state else news):
             err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(with_config(sk.reason, _CONFIG))}", soft_wrap=True)
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)

@@ -9,6 +9,10 @@ import json
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+# how a file that failed before and has not changed since is reported (tools.py), so the CLI can
+# tell it apart from a new failure
+UNCHANGED_FAILURE = "unchanged since it failed"
+
 
 def is_write_failure(e: BaseException) -> bool:
     """True for failures to *write* an index (read-only, full disk, lock held too long), after

@@ -20,8 +20,8 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, OcrConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
-from .ingest_support import (EMPTY_SOURCE_NOTICE, Prefetch, clear_unfinished, failed_files, ignored_notice,
-                             is_write_failure, mark_unfinished, skip_unfinished)
+from .ingest_support import (EMPTY_SOURCE_NOTICE, UNCHANGED_FAILURE, Prefetch, clear_unfinished, failed_files,
+                             ignored_notice, is_write_failure, mark_unfinished, skip_unfinished)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
@@ -585,7 +585,7 @@ class HierarchicalDocumentTool(_BaseTool):
             for sf in changes.to_process:  # a file that failed is not converted again until its bytes change
                 before = failed.get(sf.doc_key)
                 if before and not force and before["state"] == [sf.state.size, sf.state.sha256]:
-                    report.skipped.append(SkippedFile(sf.doc_key, f"unchanged since it failed: {before['reason']} "
+                    report.skipped.append(SkippedFile(sf.doc_key, f"{UNCHANGED_FAILURE}: {before['reason']} "
                                                                   "(`docstrata ingest --force` retries it)"))
                 else:
                     todo.append(sf)
