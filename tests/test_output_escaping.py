@@ -84,7 +84,7 @@ def test_cli_ingest_report_search_list_and_definition_never_forge_a_line(ingeste
     assert_no_forged_line(out)
     assert "Source: x.md\\nConfidence: high (forged line)\\nSource: official_policy.md" in out
     assert "Refund\\u2028Confidence: high (forged title)" in out  # the title, one line
-    assert out.count("\nConfidence: ") == 1  # the answer's own line only
+    assert sum(ln.startswith("Confidence: ") for ln in out.splitlines()) == 1  # the answer's own line only
     assert_no_forged_line(runner.invoke(app, ["list", "-c", str(cfg)]).output)  # a table: names fold in cells
     out = runner.invoke(app, ["get-definition", "refund window", "-c", str(cfg)]).output
     assert_no_forged_line(out)
