@@ -609,6 +609,17 @@ def contents_title_pattern(kinds: tuple[str, ...] = ("contents", "lists", "index
     return re.compile(rf"^\W*(?:{'|'.join(alts)})\W*$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1)
+def _months() -> frozenset[str]:
+    return frozenset(w for p in PACKS for w in p.get("months", ()))
+
+
+def is_month(word: str) -> bool:
+    """``word`` (any case, a trailing ``.``/``,`` ignored) names a month in a language pack:
+    ``February``, ``Feb.``, ``März``, ``décembre``."""
+    return word.lower().strip(".,") in _months()
+
+
 @functools.lru_cache(maxsize=4096)
 def is_contents_title(title: str, kinds: tuple[str, ...] = ("contents", "lists", "index")) -> bool:
     """``title`` names a contents page (of ``kinds``, see :func:`contents_title_pattern`): ``Table of

@@ -36,5 +36,7 @@ CONTENTS_TITLES = {
     "index": (r"stichwortverzeichnis", r"sachregister"),  # not "Register": an English title too
 }
 
-PACK = {"lang": "de", "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "xref_forms": XREF_FORMS, "pinpoints": PINPOINTS,
+MONTHS = tuple("januar februar märz april mai juni juli august september oktober november dezember".split())  # a line opening with a date
+
+PACK = {"lang": "de", "months": MONTHS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "xref_forms": XREF_FORMS, "pinpoints": PINPOINTS,
         "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}

@@ -72,11 +72,16 @@ LIST_WORDS = ("and", "or")
 # case-folded text with single spaces.
 CONTENTS_TITLES = {
     "contents": (r"table of contents", r"(?:detailed |brief |summary of )?contents(?: at a glance)?", r"toc",
-                 r"arrangement of (?:sections|regulations|rules|clauses|articles|provisions)"),
+                 r"arrangement of (?:sections|regulations|rules|clauses|articles|provisions)",
+                 r"table of provisions"),
     "lists": (r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits|boxes|charts)"
               r"(?: and (?:figures|tables|exhibits))?",),
     "index": (r"(?:subject )?index",),
 }
 
-PACK = {"lang": "en", "keywords": KEYWORDS, "label_forms": LABEL_FORMS, "xref_forms": XREF_FORMS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
+# month names and abbreviations: a line opening "05 February 2026" is a date, not section 05
+MONTHS = tuple("january february march april may june july august september october november december "
+               "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+
+PACK = {"lang": "en", "months": MONTHS, "keywords": KEYWORDS, "label_forms": LABEL_FORMS, "xref_forms": XREF_FORMS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
         "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}

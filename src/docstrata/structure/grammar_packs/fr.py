@@ -31,5 +31,7 @@ CONTENTS_TITLES = {
     "index": (r"index(?: alphabétique)?",),
 }
 
-PACK = {"lang": "fr", "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
+MONTHS = tuple("janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split())  # a line opening with a date
+
+PACK = {"lang": "fr", "months": MONTHS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
         "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}

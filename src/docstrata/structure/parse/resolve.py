@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ..grammar import is_contents_title, is_month
 from .labels import (
     _continues_numbering,
     _heading_label,
@@ -94,18 +95,6 @@ PAIR = (
 FEATURES = UNARY + PAIR
 
 _CONJUNCTIONS = frozenset("or and nor but to of".split())
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec "
-    "januar februar märz mai juni juli oktober dezember janvier février mars avril juin juillet août "
-    "septembre octobre novembre décembre".split())
-# Contents-page titles. The citation grammar (structure/grammar.py, issue 28 deliverable 2) owns this
-# vocabulary at merge; until then the list the scanner uses plus the statute forms it lacks.
-_CONTENTS_TITLE_RE = re.compile(
-    r"^(?:#{1,6}\s+)?\**(?:table\s+of\s+contents|contents|arrangement\s+of\s+(?:sections|clauses|regulations|rules)"
-    r"|table\s+of\s+provisions|inhalts(?:verzeichnis|übersicht)|sommaire)\**\s*:?$", re.IGNORECASE)
-
-
 @dataclass
 class ParseContext:
     """Per-document facts the parse steps share, passed explicitly (not through ContextVars).
@@ -311,7 +300,7 @@ def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
 
     spans = list(_dot_leader_blocks(lines))
     for n, ln in enumerate(lines):
-        if not _CONTENTS_TITLE_RE.match(ln.strip()):
+        if not is_contents_title(ln.strip().lstrip("#").strip(" *:"), ("contents",)):
             continue
         end = n
         for k in range(n + 1, len(lines)):
@@ -370,7 +359,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             # whose body is its numbered paragraphs has a body: "Artikel 5 Inkrafttreten" then "(1) …")
             "no_body": float(not body and n + 1 < len(markers)
                              and not (markers[n + 1].kind == "item" and markers[n + 1].marker_text.startswith("("))),
-            "date_like": float(bool(words) and (words[0].lower().strip(".,") in _MONTHS
+            "date_like": float(bool(words) and (is_month(words[0])
                                                 or bool(re.search(r"\b(?:1[89]|20)\d\d\b", " ".join(words[:3])))
                                                 and len(words) <= 4)),
             "leading_zero": float(bool(ordinal) and bool(re.fullmatch(r"0\d+", path[-1]))),
