@@ -26,7 +26,7 @@ from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestRep
                      SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .pinpoint import certain_item, locate_pinpoint
-from .progress import IngestProgress, reporting_pages
+from .progress import IngestProgress
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
@@ -643,34 +643,16 @@ class HierarchicalDocumentTool(_BaseTool):
         return report
 
     def _parse_file(self, sf):
-        """Convert, parse and chunk one file: (document, tree, chunks). Runs one file ahead of the
-        embedder on a worker thread (see :class:`Prefetch`)."""
-        from .chunking import chunk_tree
-        from .structure import build_tree
+        """One file through :func:`~docstrata.pipeline.parse_file` with this tool's settings (runs
+        one file ahead of the embedder on a worker thread, see :class:`Prefetch`)."""
+        from .pipeline import PipelineSettings, parse_file
 
-        from .limits import check_chunks, check_file, check_text, time_limit
-
-        cfg = self.cfg
-        limits = cfg.limits
         count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
         if self._holodeck_units:
             count_tokens = holodeck_tokens
-        check_file(sf.doc_key, sf.path, sf.state.size, limits)
-        on_pages = getattr(self, "_on_pages", None)
-        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s), \
-                reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))):
-            doc = self._convert(sf)
-            check_text(sf.doc_key, doc.markdown, limits)
-            tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
-                              extract_cross_references=cfg.extract_cross_references)
-            chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=cfg.max_chunk_tokens,
-                                overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
-            if doc.page_offsets:  # a PDF's pages, a PPTX's slides: each section's and chunk's first/last
-                from .pages import assign_pages
-
-                assign_pages(doc, tree, chunks)
-        check_chunks(sf.doc_key, len(chunks), limits)
-        return doc, tree, chunks
+        settings = PipelineSettings.from_config(self.cfg, count_tokens, on_pages=getattr(self, "_on_pages", None),
+                                                convert=self._convert)
+        return parse_file(sf, settings)
 
     def _convert(self, sf):
         """The file as a :class:`~docstrata.models.Document`: :func:`~docstrata.convert.convert_file`,
@@ -681,15 +663,9 @@ class HierarchicalDocumentTool(_BaseTool):
         ext = Path(sf.doc_key).suffix.lower().lstrip(".")
         if self.record_files is None or ext not in RECORD_EXTENSIONS:
             return convert_file(sf, self._ocr())
-        from .models import Document
-        from .records import records_as_markdown
+        from .records import records_as_document
 
-        try:
-            markdown, warnings = records_as_markdown(Path(sf.path), sf.doc_key, self.record_files)
-        except RecordError as e:
-            raise ConversionError(sf.doc_key, str(e).removeprefix(f"{sf.doc_key}: ")) from None
-        return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
-                        warnings=warnings)
+        return records_as_document(sf, self.record_files)
 
     def _ocr(self):
         """OCR settings for one file (:mod:`docstrata.convert.ocr`): the tool's ``ocr`` config, its
@@ -710,7 +686,8 @@ class HierarchicalDocumentTool(_BaseTool):
         from .store import StoredChunk
 
         cfg = self.cfg
-        doc, tree, chunks = parsed if parsed is not None else self._parse_file(sf)
+        parsed = parsed if parsed is not None else self._parse_file(sf)
+        doc, tree, chunks, definitions = parsed.document, parsed.tree, parsed.chunks, parsed.definitions
         report.warnings += [f"{sf.doc_key}: {w}" for w in doc.warnings]
         if not chunks:
             raise ConversionError(sf.doc_key, "no text found after conversion")
@@ -726,28 +703,6 @@ class HierarchicalDocumentTool(_BaseTool):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
         vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
-        defined_in: dict[tuple[str, str | None], str] = {}  # (term, defining section) → first chunk stating it
-        for c in chunks:
-            for term in c.definitions:
-                for owner in [*c.metadata.get("sections", []), c.section_id]:
-                    defined_in.setdefault((term_key(term), owner), c.chunk_id)
-                defined_in.setdefault((term_key(term), None), c.chunk_id)
-        definitions = []
-        for d in tree.definitions:
-            d.doc_key = sf.doc_key
-            d.chunk_id = (d.chunk_id or defined_in.get((term_key(d.term), d.section_id))
-                          or defined_in.get((term_key(d.term), None)))
-            definitions.append(d)
-        by_id = {s.section_id: s for s in tree.sections}
-        for c in chunks:  # ancestors let get_section return a section with all its subsections
-            ancestors, node = [], by_id.get(c.section_id)
-            while node is not None and node.parent_id:
-                ancestors.append(node.parent_id)
-                node = by_id.get(node.parent_id)
-            c.metadata["ancestors"] = ancestors
-        from .docinfo import tag_language
-
-        tag_language(chunks, doc.markdown)  # keyword text stemmed and stop-listed in the document's language
         # references naming another document: resolve against the documents indexed so far (search retries)
         external = [c for c in chunks if any(x.document for x in c.cross_references)]
         resolved = resolve_cross_references(self.store, external) if external else {}
