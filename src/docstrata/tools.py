@@ -20,6 +20,8 @@ from typing import Callable
 from .config import AgentConfig, HierarchicalDocumentToolConfig, OcrConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
+from . import scoping
+from .filter_syntax import parse_metadata_filters as parse_metadata_filters
 from .ingest_support import (EMPTY_SOURCE_NOTICE, UNCHANGED_FAILURE, Prefetch, clear_unfinished, failed_files,
                              ignored_notice, is_write_failure, mark_unfinished, skip_unfinished)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
@@ -30,7 +32,7 @@ from .progress import IngestProgress
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
                      run_search)
 from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
-from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
+from .store.base import ChunkFilter, clear_document_entry, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
 from .thresholds import search_notices
@@ -42,53 +44,6 @@ log = logging.getLogger("docstrata")
 ProgressFn = Callable[[float, int, str], None]
 
 _EMBED_BATCH = 64
-_RANGE_OPS = {"gt", "gte", "lt", "lte"}
-
-
-def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
-    """``{"category": "shoes", "price": {"gte": 10, "lt": 100}, "colour": ["red", "blue"]}`` →
-    conditions (see :class:`~docstrata.store.base.MetaCondition`). A string value means string
-    equality (the tools make it ignore case: :meth:`_BaseTool._any_case`), a number numeric
-    equality, a list any of them, a mapping the operators ``eq``,
-    ``in``, ``gt``, ``gte``, ``lt``, ``lte``. Raises :class:`QueryError` naming the bad field."""
-    from .store.base import parse_number
-
-    if not filters:
-        return ()
-    if not isinstance(filters, dict):
-        raise QueryError(f"filters must be a mapping of field → value, got {type(filters).__name__}")
-    out = []
-    for name, spec in filters.items():
-        if not isinstance(name, str) or not name or '"' in name:
-            raise QueryError(f"filters: bad field name {name!r}")
-        ops = spec if isinstance(spec, dict) else {"in" if isinstance(spec, list) else "eq": spec}
-        values: list[str] = []
-        numbers: list[float] = []
-        bounds: dict[str, float] = {}
-        for op, arg in ops.items():
-            if op in ("eq", "in"):
-                items = arg if isinstance(arg, list) else [arg]
-                if op == "in" and not isinstance(arg, list):
-                    raise QueryError(f"filters.{name}.in must be a list, got {arg!r}")
-                for item in items:
-                    if isinstance(item, bool) or item is None or isinstance(item, (dict, list)):
-                        raise QueryError(f"filters.{name}: {item!r} is not a string or a number")
-                    if isinstance(item, (int, float)):
-                        numbers.append(float(item))
-                    else:
-                        values.append(str(item))
-            elif op in _RANGE_OPS:
-                num = parse_number(arg) if not isinstance(arg, str) else parse_number(arg)
-                if num is None:
-                    raise QueryError(f"filters.{name}.{op} must be a number, got {arg!r}")
-                bounds[op] = num
-            else:
-                raise QueryError(f"filters.{name}: unknown operator {op!r} (use eq, in, gt, gte, lt, lte)")
-        if values and numbers:  # a mixed list: compare everything as text
-            values += [f"{n:g}" for n in numbers]
-            numbers = []
-        out.append(MetaCondition(name, tuple(values), tuple(numbers), **bounds))
-    return tuple(out)
 
 
 def holodeck_tokens(text: str) -> int:
@@ -349,125 +304,19 @@ class _BaseTool:
         return SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
                               min_fused_score=fused, min_similarity_score=sim)
 
-    # ---- documents, filters
-    def _resolve_document(self, document: str) -> str:
-        docs = self.store.documents()
-        if document in docs:
-            return document
-        cands = self._matching_documents(document, docs)
-        if len(cands) == 1:
-            return cands[0]
-        if not cands:
-            raise QueryError(f"no document {document!r} in tool '{self.name}'{self._documents_hint(docs)}")
-        raise QueryError(f"document {document!r} is ambiguous: {', '.join(cands[:10])}")
+    # ---- documents, filters (docstrata.scoping)
+    def resolve_document(self, document: str) -> str:
+        """The one doc key ``document`` names (:func:`~docstrata.scoping.resolve_document`);
+        raises :class:`QueryError` when it names none or several."""
+        return scoping.resolve_document(self.store, document, self.name)
 
-    @staticmethod
-    def _matching_documents(document: str, docs: list[str]) -> list[str]:
-        """Doc keys ``document`` names: the key, a path suffix, the file name or stem — as stored, or
-        as answers print it (control characters escaped, :func:`~docstrata.escaping.one_line`), so a
-        name shown as ``new\\nline.md`` can be typed back."""
-        from .escaping import one_line
-
-        document = document.strip().removeprefix("./")
-
-        def names(d: str) -> bool:
-            return d == document or d.endswith("/" + document) or Path(d).stem == document or Path(d).name == document
-
-        return [d for d in docs if names(d) or (one_line(d) != d and names(one_line(d)))]
-
-    def _documents_hint(self, docs: list[str]) -> str:
-        if not docs:
-            return " (it holds no documents)"
-        shown = ", ".join(docs[:8]) + (f", … ({len(docs)} in all; see {self.name}_list_documents)" if len(docs) > 8 else "")
-        return f"; documents: {shown}"
+    _resolve_document = resolve_document
 
     def _document_keys(self, document: str | list[str]) -> tuple[str, ...]:
-        """The doc keys a ``document`` filter names: each entry a doc key, file name, stem or path
-        suffix, matching every document it names. Raises :class:`QueryError` for a name that matches none."""
-        names = [document] if isinstance(document, str) else list(document)
-        docs = self.store.documents()
-        out: list[str] = []
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise QueryError(f"document filter: {name!r} is not a document name")
-            found = self._matching_documents(name, docs)
-            if not found:
-                raise QueryError(f"no document {name!r} in tool '{self.name}'{self._documents_hint(docs)}")
-            out += found
-        return tuple(dict.fromkeys(out))
-
-    def _section_key(self, section: str, doc_keys: tuple[str, ...] | None) -> str:
-        """A ``section`` filter as the section id prefix stores match: the id as given
-        (``4.2``, ``article-17``), or the id of the section a cited form names (``Section 4.2``, ``Art. 17``)."""
-        from .index.exact import alias_keys
-
-        sid = section.strip()
-        if not sid:
-            raise QueryError("section filter is empty")
-        keys = alias_keys(sid)
-        found = self.store.exact_lookup(keys, limit=5, flt=ChunkFilter(doc_keys=doc_keys) if doc_keys else None)
-        from .store.base import chunk_section_path
-
-        for key in keys:
-            ids = found.get(key)
-            chunks = self.store.get_chunks(ids[:1]) if ids else []
-            if not chunks:
-                continue
-            path = chunk_section_path(chunks[0])
-            if sid.lower() in path:
-                return sid.lower()
-            num = key.split(" ", 1)[-1]  # "section 4.2" → "4.2"; "article 17" → "17"
-            for cand in path:  # the section of the chunk the key names: "4.2", "article-17"
-                if cand == num or cand.endswith("-" + num):
-                    return cand
-            for cand in path:  # a container cited in another numbering: "Article I" → "article-i"
-                if set(keys) & cited_keys(cand):
-                    return cand
-            return chunks[0].section_id.lower()
-        return sid.lower()
-
-    def _check_section(self, sec: str, section: str, doc_keys: tuple[str, ...] | None) -> None:
-        """Raise :class:`QueryError` naming ``section`` and the nearest section ids when no chunk
-        (of ``doc_keys``, or of any document) is in section ``sec``."""
-        from .store.base import chunk_section_path
-
-        ids: dict[str, None] = {}
-        for doc_key in (doc_keys or self.store.documents()):
-            for c in self.store.document_chunks(doc_key):
-                path = chunk_section_path(c)
-                if sec in path:
-                    return
-                ids.update(dict.fromkeys(path))
-        where = f" in {', '.join(doc_keys)}" if doc_keys else f" in tool '{self.name}'"
-        raise QueryError(f"section filter: no section {section!r}{where}{near_ids(section, list(ids))}")
-
-    def _any_case(self, conditions: tuple[MetaCondition, ...]) -> tuple[MetaCondition, ...]:
-        """String equality that ignores case (and runs of spaces): each value widened to the
-        spellings the records hold ("Shoes", "SHOES" for "shoes"), found through the exact index's
-        folded value keys, so every store filters with its own plain equality."""
-        import dataclasses
-
-        from .index.exact import value_key
-
-        out = []
-        for cond in conditions:
-            if cond.values:
-                wanted = {value_key(v) for v in cond.values}
-                found = self.store.exact_lookup(sorted(wanted), limit=500)
-                spellings = {str(c.metadata.get("fields", {}).get(cond.name)) for c in
-                             self.store.get_chunks(list(dict.fromkeys(i for ids in found.values() for i in ids)))}
-                extra = [v for v in sorted(spellings) if value_key(v) in wanted and v not in cond.values]
-                cond = dataclasses.replace(cond, values=(*cond.values, *extra))
-            out.append(cond)
-        return tuple(out)
+        return scoping.document_keys(self.store, document, self.name)
 
     def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
-        doc_keys = self._document_keys(document) if document else None
-        sec = self._section_key(section, doc_keys) if section else None
-        meta = self._any_case(parse_metadata_filters(filters))
-        if doc_keys is None and sec is None and not meta:
-            return None
-        return ChunkFilter(doc_keys=doc_keys, section=sec, metadata=meta)
+        return scoping.make_filter(self.store, self.name, document, section, filters)
 
     def list_documents(self) -> list[DocumentEntry]:
         """An entry per indexed document (file), sorted by doc key: title, summary, language, file
@@ -766,7 +615,7 @@ class HierarchicalDocumentTool(_BaseTool):
         run = run_search(self.store, self.embed_query, query, mode=mode or cfg.search_mode,
                          top_k=depth, settings=settings, timing=timing, flt=flt)
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
-            self._check_section(flt.section, section, flt.doc_keys)
+            scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
         from .index.exact import resolve_cross_references
 
         xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
@@ -905,7 +754,7 @@ class HierarchicalDocumentTool(_BaseTool):
         """
         check_max_chars(max_chars)
         self.ensure_ready()
-        doc_key = self._resolve_document(document)
+        doc_key = self.resolve_document(document)
         item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
         if section_id:
             chunks, sid_asked, notice = self._section_chunks(doc_key, section_id)
@@ -959,7 +808,7 @@ class HierarchicalDocumentTool(_BaseTool):
         from .citers import cited_by, citer_page
 
         self.ensure_ready()
-        doc_key = self._resolve_document(document)
+        doc_key = self.resolve_document(document)
         _, sid, notice = self._section_chunks(doc_key, section_id)
         return citer_page(cited_by(self.store, doc_key, sid), doc_key, sid, limit, cursor, notice)
 
@@ -996,7 +845,7 @@ class HierarchicalDocumentTool(_BaseTool):
         from .index.exact import singular_term_keys, term_key
 
         self.ensure_ready()
-        doc_key = self._resolve_document(document) if document else None
+        doc_key = self.resolve_document(document) if document else None
         for key in [term_key(term), *singular_term_keys(term)]:
             found = self.store.definitions(term_key=key, doc_key=doc_key)
             if found:
@@ -1008,7 +857,7 @@ class HierarchicalDocumentTool(_BaseTool):
         :meth:`get_definition` that found nothing; within ``document`` when given."""
         from .term_lookup import similar_terms
 
-        doc_key = self._resolve_document(document) if document else None
+        doc_key = self.resolve_document(document) if document else None
         return similar_terms(term, [d.term for d in self.store.definitions(doc_key=doc_key)])
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
@@ -1165,7 +1014,7 @@ class VectorstoreTool(_BaseTool):
         """Search over records (hybrid by default; ``mode`` as for documents), best first.
 
         ``filters`` on the records' metadata fields (``{"category": "shoes", "price": {"lt": 50}}``;
-        see :func:`parse_metadata_filters`) and ``document`` (source file) apply inside the store
+        see :func:`~docstrata.filter_syntax.parse_metadata_filters`) and ``document`` (source file) apply inside the store
         before ranking. ``min_similarity_score`` (default: the config's; alias ``min_score``) is
         the cosine of query and record; ``min_fused_score`` the fused RRF score. A record whose id
         or a metadata value equals the whole query is pinned first and never dropped.

@@ -212,7 +212,7 @@ def cited_by_view(tool, document: str, section_id: str, limit: int = 50) -> dict
 
 def document_view(tool, document: str) -> dict:
     """A document's section tree, chunks, definitions and cross-references (resolved or not)."""
-    doc_key = tool._resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
+    doc_key = tool.resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
     chunks = tool.store.document_chunks(doc_key)
     xrefs = _grouped([{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
                       for c in chunks for x in c.cross_references], "from_section", "chunk_id")
