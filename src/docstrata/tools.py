@@ -9,7 +9,6 @@ Both are thread-safe for concurrent searches and ingest once under concurrent fi
 from __future__ import annotations
 
 import asyncio
-import re
 import json
 import logging
 import threading
@@ -24,14 +23,12 @@ from . import scoping
 from .filter_syntax import parse_metadata_filters as parse_metadata_filters
 from .ingest_support import (EMPTY_SOURCE_NOTICE, UNCHANGED_FAILURE, Prefetch, clear_unfinished, failed_files,
                              ignored_notice, is_write_failure, mark_unfinished, skip_unfinished)
-from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
-                     SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
+from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile, sha256_text)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
-from .pinpoint import certain_item, locate_pinpoint
 from .progress import IngestProgress
-from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
-                     run_search)
-from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
+from .results import assemble_results, rerank_results, with_pages
+from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, run_search)
+from .section_lookup import read_section, section_chunks
 from .store.base import ChunkFilter, clear_document_entry, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
@@ -616,127 +613,19 @@ class HierarchicalDocumentTool(_BaseTool):
                          top_k=depth, settings=settings, timing=timing, flt=flt)
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
             scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
-        from .index.exact import resolve_cross_references
-
-        xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
-        from .index.exact import query_section_keys
-        from .passage import cite_passage
-
-        named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
-        results = []
-        defs_of: dict[str, list[DefinitionEntry]] = {}
-        used: dict[tuple[str, str, str | None], DefinitionEntry] = {}
-        for h in run.hits:
-            c, f = h.chunk, h.fused
-            doc_defs = defs_of.setdefault(c.doc_key, self._doc_definitions(c.doc_key))
-            pin = locate_pinpoint(c, named_keys) if named_keys else None
-            cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
-            # the passage's own section and its ancestors: a definition applies inside its scope only
-            within = [*dict.fromkeys([pin.section_id if pin is not None else c.section_id, c.section_id,
-                                      *c.metadata.get("sections", []), *c.metadata.get("ancestors", [])])]
-            entries = definition_entries_used([query, cited], doc_defs, skip_chunk=c.chunk_id, within=within)
-            defs = {term: d.definition for term, d in entries.items()}
-            for term, entry in entries.items():
-                used.setdefault((c.doc_key, term, entry.scope), entry)
-            results.append(SearchResult(
-                chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
-                parent_chain=c.parent_chain, section_id=c.section_id,
-                semantic_score=h.similarity, keyword_score=f.scores.get("keyword"),
-                exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
-                keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
-                chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
-                contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
-                score=h.score, pinned=h.pinned, **page_fields(c)))
-            if pin is not None:  # cite the item, with the references it makes
-                results[-1].cross_references = [x for x in results[-1].cross_references
-                                                if x.get("text") and x["text"] in cited]
-                results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
-            else:  # cite the deepest section holding the best-matching sentence
-                cite_passage(results[-1], c, query)
-        from .citers import attach_cited_by
-
-        attach_cited_by(self.store, results)
+        results, used = assemble_results(self.store, run, query)
         if self.reranker is not None:
-            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
-            shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
-            for r, score in zip(results, shown):
-                r.score = score
-            kept = {r.chunk_id for r in results}
-            used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
-                                                              == d.definition and r.source_path == key[0]
-                                                              for r in results)}
+            results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
                                                       is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
-                             self._with_pages(list(used.values())), notices)
+                             with_pages(self.store, list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
-
-    def _with_pages(self, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
-        """``entries`` with the page fields of the chunks defining them (a paged source's)."""
-        import dataclasses
-
-        ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
-        chunks = {c.chunk_id: c for c in self.store.get_chunks(ids)} if ids else {}
-        return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d
-                for d in entries]
-
-    def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
-        return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
-
-    def _section_chunks(self, doc_key: str, section_id: str) -> tuple[list[Chunk], str, str]:
-        """(chunks, section id, notice) of section ``section_id`` of ``doc_key``: the id as given,
-        else the most specific section a cited form names (``Section 2.1(b)`` is ``2.1(b)``, not
-        the ``2.1`` whose chunk holds it), else a unique heading title. A cited pinpoint that is
-        not a section of its own (``Section 2.1(c)``) falls back to the nearest enclosing section
-        that exists, one parenthesised part at a time, and ``notice`` says so (it is ``""`` when
-        no fallback was needed). A dotted number that does not exist (``Section 4.3.7``) never
-        falls back to ``4.3``. Raises :class:`QueryError` when nothing matches."""
-        chunks = self.store.document_chunks(doc_key)
-
-        def holds(c: Chunk, sid: str) -> bool:
-            meta = c.metadata
-            return c.section_id == sid or sid in meta.get("sections", ()) or sid in meta.get("ancestors", ())
-
-        asked = section_id.strip()
-        found = [c for c in chunks if holds(c, asked)]
-        if found:
-            return found, asked, ""
-        if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
-            return found, asked.lower(), ""
-        ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
-                                                                  c.section_id, *c.metadata.get("sections", ())]))
-        from .index.exact import alias_keys
-
-        # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
-        # container): ask, never pick the first.
-        keys = set(alias_keys(asked))
-        alike = [sid for sid in ids if "/" in sid and keys & cited_keys(sid.rsplit("/", 1)[1])]
-        if len(alike) > 1:
-            raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
-                             f"{', '.join(alike[:8])}; ask for one of these ids")
-        cited, notice = asked, ""
-        while cited:
-            target = cited_section(chunks, cited)
-            if target:
-                if cited != asked:
-                    notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
-                              f"section that exists; the pinpoint is inside its text]")
-                return [c for c in chunks if holds(c, target)], target, notice
-            shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
-            cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""
-        titled = sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
-        if len(titled) > 1:
-            raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
-                             f"{', '.join(titled[:8])}; ask for one of these ids")
-        found = [c for c in chunks if titled and holds(c, titled[0])]
-        if not found:
-            raise QueryError(f"no section {section_id!r} in {doc_key}{near_ids(section_id, ids)}")
-        return found, titled[0], ""
 
     def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
                     cursor: str | None = None) -> SectionPage:
@@ -755,44 +644,7 @@ class HierarchicalDocumentTool(_BaseTool):
         check_max_chars(max_chars)
         self.ensure_ready()
         doc_key = self.resolve_document(document)
-        item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
-        if section_id:
-            chunks, sid_asked, notice = self._section_chunks(doc_key, section_id)
-            if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
-                    and sid_asked != chunks[0].section_id:
-                item = certain_item(chunks[0], sid_asked)
-                if item[0] != sid_asked:
-                    item_notice = (f"[the lines of {sid_asked} could not be told apart exactly in chunk "
-                                   f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]")
-        else:
-            chunks = self.store.document_chunks(doc_key)
-        starts, parts, pos = [], [], 0
-        for c in chunks:
-            part = c.content.strip()
-            if item and item[1]:
-                part = c.content[item[1][0]:item[1][1]].strip()
-            starts.append(pos)
-            parts.append(part)
-            pos += len(part) + 2
-        text = "\n\n".join(parts)
-        notice = " ".join(filter(None, [notice, item_notice]))
-        if notice:
-            text = notice + "\n\n" + text
-        scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
-        start = read_cursor(cursor, text, scope)
-        end = page_end(text, start, max_chars)
-        first = chunks[0]
-        in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
-        sid, chain = common_section(chunks) if section_id else ("", [])
-        if item and item[1]:
-            sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
-        title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
-        location = " > ".join(chain) if section_id else title
-        return SectionPage(document=doc_key, section_id=sid, title=title,
-                           location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
-                           offset=start, total_chars=len(text),
-                           next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
-                           notice=notice, **page_range(in_page))
+        return read_section(self.store.document_chunks(doc_key), doc_key, section_id, max_chars, cursor)
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         """:meth:`get_section` on a worker thread, for asyncio callers."""
@@ -809,7 +661,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
         self.ensure_ready()
         doc_key = self.resolve_document(document)
-        _, sid, notice = self._section_chunks(doc_key, section_id)
+        _, sid, notice = section_chunks(self.store.document_chunks(doc_key), doc_key, section_id)
         return citer_page(cited_by(self.store, doc_key, sid), doc_key, sid, limit, cursor, notice)
 
     async def acited_by(self, document: str, section_id: str, **kw):
@@ -849,7 +701,7 @@ class HierarchicalDocumentTool(_BaseTool):
         for key in [term_key(term), *singular_term_keys(term)]:
             found = self.store.definitions(term_key=key, doc_key=doc_key)
             if found:
-                return self._with_pages(found)
+                return with_pages(self.store, found)
         return []
 
     def similar_terms(self, term: str, document: str | None = None) -> list[str]:
