@@ -142,3 +142,70 @@ def skip_unfinished(store, todo: list, implicit: bool) -> tuple[list, list]:
         else:
             keep.append(sf)
     return keep, skipped
+
+
+def sync_file_states(store, source: str, base_dir, report, extensions: frozenset[str], force: bool,
+                     verify: bool = False, follow_symlinks: bool = False):
+    """Compare the files under ``source`` (relative to ``base_dir``) with ``store``'s file states:
+    record mtime-only changes, purge removed files (unless the source is suddenly empty: an
+    unmounted share is no instruction to delete the index), and count everything in ``report``
+    (an :class:`~docstrata.models.IngestReport`). Returns the :class:`~docstrata.sources.ChangeSet`,
+    whose ``stamps`` the caller saves once the files are committed. ``force`` re-processes every
+    file; ``verify`` re-hashes every file. Raises :class:`~docstrata.errors.SourceError` when
+    ``source`` does not exist."""
+    from .models import SkippedFile
+    from .sources import scan
+    from .store.base import clear_document_entry
+
+    stamps = json.loads(store.get_meta("file_stamps") or "{}")
+    changes = scan(source, base_dir, store.file_states(), extensions, force=force,
+                   stamps=stamps, verify=verify, follow_symlinks=follow_symlinks)
+    for sf in changes.touched:  # bytes identical, only mtime moved
+        store.set_file_state(sf.doc_key, sf.state)
+    report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
+    report.unchanged = len(changes.unchanged) + len(changes.touched)
+    report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
+    report.warnings += ignored_notice(changes.ignored)
+    if changes.removed and report.files_total == 0 and not changes.unreadable and not force:
+        # An unmounted share or an emptied folder is not an instruction to delete the index.
+        report.skipped.append(SkippedFile(str(source), EMPTY_SOURCE_NOTICE.format(n=len(changes.removed))))
+        report.unchanged = len(changes.removed)
+        changes.removed.clear()
+    for doc_key in changes.removed:
+        store.delete_document(doc_key)
+        clear_document_entry(store, doc_key)
+        report.removed += 1
+    return changes
+
+
+EMBED_BATCH = 64
+"""Pairs embedded per call of the embedder (and cached per batch, so an interrupted ingest resumes)."""
+
+
+def embed_cached(store, embedder, items: list[tuple[str, str]], report, on_chunks=None) -> list:
+    """One vector per (context, content) pair of ``items``, in order: from ``store``'s embedding
+    cache (keyed by the embedder's ``model_id`` and the pair's sha256) where possible, else from
+    ``embedder.embed_chunks`` in batches of :data:`EMBED_BATCH`, each batch cached as it comes.
+    ``report.embedded`` counts the fresh vectors; ``on_chunks(done, total)`` is called after each
+    batch (cached pairs count as done at once). Raises what the embedder raises
+    (:class:`~docstrata.errors.ProviderError` after its retries)."""
+    from .models import sha256_text
+    from .telemetry import span
+
+    model_id = embedder.model_id
+    keys = [sha256_text(f"{ctx}\n\n{content}") for ctx, content in items]
+    cached = store.cached_vectors(model_id, list(dict.fromkeys(keys)))
+    missing = [i for i, k in enumerate(keys) if k not in cached]
+    fresh: dict[str, object] = {}
+    for start in range(0, len(missing), EMBED_BATCH):
+        idx = [i for i in missing[start:start + EMBED_BATCH] if keys[i] not in fresh]
+        with span("embed_batch", **{"embed.batch_size": len(idx)}):
+            vecs = embedder.embed_chunks([items[i] for i in idx])
+        batch = {keys[i]: v for i, v in zip(idx, vecs)}
+        # Cached per batch, so an interrupted ingest resumes without re-embedding what it had done.
+        store.cache_vectors(model_id, batch)
+        fresh.update(batch)
+        report.embedded += len(batch)
+        if on_chunks:
+            on_chunks(len(items) - len(missing) + min(start + EMBED_BATCH, len(missing)), len(items))
+    return [cached.get(k) if k in cached else fresh[k] for k in keys]

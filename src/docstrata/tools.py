@@ -21,15 +21,15 @@ from .errors import ConfigError, ConversionError, ProviderError, RecordError
 from .index.keyword import ANALYSIS_VERSION
 from . import scoping
 from .filter_syntax import parse_metadata_filters as parse_metadata_filters
-from .ingest_support import (EMPTY_SOURCE_NOTICE, UNCHANGED_FAILURE, Prefetch, clear_unfinished, failed_files,
-                             ignored_notice, is_write_failure, mark_unfinished, skip_unfinished)
-from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile, sha256_text)
+from .ingest_support import (UNCHANGED_FAILURE, Prefetch, clear_unfinished, embed_cached, failed_files,
+                             is_write_failure, mark_unfinished, skip_unfinished, sync_file_states)
+from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .progress import IngestProgress
 from .results import assemble_results, rerank_results, with_pages
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, run_search)
 from .section_lookup import read_section, section_chunks
-from .store.base import ChunkFilter, clear_document_entry, read_document_entry, write_document_entry
+from .store.base import ChunkFilter, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
 from .thresholds import search_notices
@@ -40,7 +40,6 @@ log = logging.getLogger("docstrata")
 # a file's chunks embed (progress.IngestProgress).
 ProgressFn = Callable[[float, int, str], None]
 
-_EMBED_BATCH = 64
 
 
 def holodeck_tokens(text: str) -> int:
@@ -160,25 +159,8 @@ class _BaseTool:
         self.store.set_meta("index_settings", json.dumps(self._index_settings(), sort_keys=True))
 
     def _embed(self, items: list[tuple[str, str]], report: IngestReport, on_chunks=None):
-        """Vectors for (context, content) pairs, from the cache where possible; ``on_chunks(done,
-        total)`` after each batch (cached pairs count as done at once)."""
-        model_id = self.embedder.model_id
-        keys = [sha256_text(f"{ctx}\n\n{content}") for ctx, content in items]
-        cached = self.store.cached_vectors(model_id, list(dict.fromkeys(keys)))
-        missing = [i for i, k in enumerate(keys) if k not in cached]
-        fresh: dict[str, object] = {}
-        for start in range(0, len(missing), _EMBED_BATCH):
-            idx = [i for i in missing[start:start + _EMBED_BATCH] if keys[i] not in fresh]
-            with span("embed_batch", **{"embed.batch_size": len(idx)}):
-                vecs = self.embedder.embed_chunks([items[i] for i in idx])
-            batch = {keys[i]: v for i, v in zip(idx, vecs)}
-            # Cached per batch, so an interrupted ingest resumes without re-embedding what it had done.
-            self.store.cache_vectors(model_id, batch)
-            fresh.update(batch)
-            report.embedded += len(batch)
-            if on_chunks:
-                on_chunks(len(items) - len(missing) + min(start + _EMBED_BATCH, len(missing)), len(items))
-        return [cached.get(k) if k in cached else fresh[k] for k in keys]
+        """Vectors for (context, content) pairs (:func:`~docstrata.ingest_support.embed_cached`)."""
+        return embed_cached(self.store, self.embedder, items, report, on_chunks)
 
     def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
         """Open the index; ingest first if it is empty or stale. Concurrent callers ingest once;
@@ -260,31 +242,12 @@ class _BaseTool:
                           verify: bool = False):
         """Compare the source with the stored file states: purge removed files, record
         mtime-only changes, count everything in ``report``; returns the ChangeSet."""
-        from .sources import scan
-
-        store = self.store
         if not force and self._settings_changed():
             report.warnings.append("index settings changed since the last ingest: rebuilding every file")
             force = True
-        stamps = json.loads(store.get_meta("file_stamps") or "{}")
-        changes = scan(self.cfg.source, self.base_dir, store.file_states(), extensions, force=force,
-                       stamps=stamps, verify=verify, follow_symlinks=self.cfg.follow_symlinks)
-        for sf in changes.touched:  # bytes identical, only mtime moved
-            store.set_file_state(sf.doc_key, sf.state)
+        changes = sync_file_states(self.store, self.cfg.source, self.base_dir, report, extensions, force, verify,
+                                   self.cfg.follow_symlinks)
         self._pending_stamps = changes.stamps
-        report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
-        report.unchanged = len(changes.unchanged) + len(changes.touched)
-        report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
-        report.warnings += ignored_notice(changes.ignored)
-        if changes.removed and report.files_total == 0 and not changes.unreadable and not force:
-            # An unmounted share or an emptied folder is not an instruction to delete the index.
-            report.skipped.append(SkippedFile(str(self.cfg.source), EMPTY_SOURCE_NOTICE.format(n=len(changes.removed))))
-            report.unchanged = len(changes.removed)
-            changes.removed.clear()
-        for doc_key in changes.removed:
-            store.delete_document(doc_key)
-            clear_document_entry(store, doc_key)
-            report.removed += 1
         return changes
 
     async def aingest(self, **kw) -> IngestReport:
@@ -527,8 +490,7 @@ class HierarchicalDocumentTool(_BaseTool):
                        deadline=time.monotonic() + self.cfg.limits.max_conversion_s)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
-        from .citers import citation_keys
-        from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
+        from .index.exact import chunk_exact_keys, resolve_external_references
         from .store import StoredChunk
 
         cfg = self.cfg
@@ -549,24 +511,8 @@ class HierarchicalDocumentTool(_BaseTool):
                 if hasattr(stats, key):
                     report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
         vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
-        # references naming another document: resolve against the documents indexed so far (search retries)
-        external = [c for c in chunks if any(x.document for x in c.cross_references)]
-        resolved = resolve_cross_references(self.store, external) if external else {}
-        for c in external:
-            for x, r in zip(c.cross_references, resolved[c.chunk_id]):
-                x.target_document, x.section_id = r["target_document"], r["target_section_id"]
-        stored = []
-        for c, v in zip(chunks, vectors):
-            keys: list[tuple[str, int]] = []
-            if c.ordinal == 0:  # "section 9 of the GPL" finds this document by any name it is cited by
-                keys += [(k, 0) for k in document_name_keys(doc.title, sf.doc_key)]
-            for alias in c.aliases:
-                for j, key in enumerate(alias_keys(alias)):
-                    keys.append((key, j))
-                keys += [(key, 2) for key in qualified_alias_keys(alias)]  # "Section 3" of Chapter III, of IV…
-            keys += [(term_key(t), 1) for t in c.definitions]
-            keys += [(k, 3) for k in citation_keys(c)]  # "cited by": the sections it cites, read backwards
-            stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
+        resolve_external_references(self.store, chunks)  # against the documents indexed so far (search retries)
+        stored = [StoredChunk(c, v, chunk_exact_keys(c, doc.title, sf.doc_key)) for c, v in zip(chunks, vectors)]
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
         from .docinfo import document_entry
@@ -794,7 +740,7 @@ class VectorstoreTool(_BaseTool):
         from .context import structural_context
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
         from .store import StoredChunk
-        from .index.exact import value_key
+        from .index.exact import record_exact_keys
 
         t0 = time.perf_counter()
         report = IngestReport(tool=self.name)
@@ -825,10 +771,7 @@ class VectorstoreTool(_BaseTool):
                         vecs = self._embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
                         stored = []
                         for c, v in zip(chunks, vecs):
-                            keys = [(value_key(c.chunk_id), 0)]
-                            keys += [(value_key(val), 1) for val in c.metadata["fields"].values()
-                                     if val and len(val) <= 200]
-                            stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
+                            stored.append(StoredChunk(c, v, record_exact_keys(c)))
                         store.upsert_chunks(sf.doc_key, stored)
                         report.records += len(chunks)
                     # the ids loaded are kept by the load in bounded memory, not in a set here
