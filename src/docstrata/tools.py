@@ -16,9 +16,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .config import AgentConfig, HierarchicalDocumentToolConfig, OcrConfig, VectorstoreToolConfig
+from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
 from .errors import ConfigError, ConversionError, ProviderError, RecordError
-from .index.keyword import ANALYSIS_VERSION
 from . import scoping
 from .filter_syntax import parse_metadata_filters as parse_metadata_filters
 from .ingest_support import (UNCHANGED_FAILURE, Prefetch, clear_unfinished, embed_cached, failed_files,
@@ -31,6 +30,8 @@ from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence
 from .section_lookup import read_section, section_chunks
 from .store.base import ChunkFilter, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
+from .docinfo import derived_entry
+from .index_settings import document_index_settings, record_index_settings
 from .telemetry import span
 from .thresholds import search_notices
 
@@ -69,20 +70,6 @@ def _at_user_path(e: ConfigError, cfg, path: str | None = None) -> ConfigError:
     elif "API key is not set" in msg:
         msg += "; set it (in the environment or in a .env file beside the config), or turn enable_reranking off"
     return ConfigError(msg, path=path, file=e.file)
-
-
-def _model_settings(model_cfg) -> dict | None:
-    """The parts of an LLM provider config that change what an index holds (never a key)."""
-    if model_cfg is None:
-        return None
-    return {k: getattr(model_cfg, k) for k in ("provider", "name", "base_url", "api_key_env", "context_window")}
-
-
-def _embedder_settings(cfg) -> dict:
-    """Where a hosted embedding model runs, when one does (absent for local models, so their
-    existing indexes keep their fingerprint)."""
-    p = cfg.embedding_provider
-    return {} if p is None else {"embedding_provider": [p.provider, p.base_url, p.native]}
 
 
 class _BaseTool:
@@ -286,22 +273,11 @@ class _BaseTool:
         out = []
         for doc_key in self.store.documents():
             entry = read_document_entry(self.store, doc_key)
-            out.append(entry if entry is not None else self._derived_entry(doc_key))
+            out.append(entry if entry is not None else derived_entry(doc_key, self.store.document_chunks(doc_key)))
         return out
 
     async def alist_documents(self) -> list[DocumentEntry]:
         return await asyncio.to_thread(self.list_documents)
-
-    def _derived_entry(self, doc_key: str) -> DocumentEntry:
-        chunks = self.store.document_chunks(doc_key)
-        title = next((c.document_title for c in chunks if c.document_title), Path(doc_key).name)
-        sections = list(dict.fromkeys(c.section_id for c in chunks if c.section_id))
-        top = min((c.heading_level for c in chunks if c.section_id), default=1)
-        tops = list(dict.fromkeys((c.section_id, c.parent_chain[-1] if c.parent_chain else c.section_id)
-                                  for c in chunks if c.section_id and c.heading_level == top))
-        return DocumentEntry(doc_key=doc_key, title=title, file_type=Path(doc_key).suffix.lstrip(".").lower(),
-                             section_count=len(sections), total_chunks=len(chunks),
-                             top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
 
     def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
                        verify: bool = False) -> IngestReport:
@@ -331,15 +307,7 @@ class HierarchicalDocumentTool(_BaseTool):
         self._on_ocr_page = None  # set while ingesting: per-page progress of OCR
 
     def _index_settings(self) -> dict:
-        c = self.cfg
-        return {"chunking_strategy": c.chunking_strategy, "max_chunk_tokens": c.max_chunk_tokens,
-                "chunk_overlap": c.chunk_overlap, "embedding_model": c.embedding_model,
-                "contextual_embeddings": c.contextual_embeddings,
-                "context_model": _model_settings(c.context_model),
-                "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 8, "analysis": ANALYSIS_VERSION,
-                **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
-                **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
+        return document_index_settings(self.cfg, self._holodeck_units)
 
     @property
     def _holodeck_units(self) -> bool:
@@ -673,11 +641,7 @@ class VectorstoreTool(_BaseTool):
     cfg: VectorstoreToolConfig
 
     def _index_settings(self) -> dict:
-        c = self.cfg
-        return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
-                "document_field": c.document_field, "field_separator": c.field_separator, "record_path": c.record_path,
-                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 4, "analysis": ANALYSIS_VERSION,
-                **_embedder_settings(c)}
+        return record_index_settings(self.cfg)
 
     @property
     def records_mode(self) -> bool:
