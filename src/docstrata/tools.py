@@ -30,6 +30,8 @@ from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence
 from .section_lookup import read_section, section_chunks
 from .store.base import ChunkFilter, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
+from .chunking import holodeck_tokens as holodeck_tokens
+from .config.user_paths import at_user_path
 from .docinfo import derived_entry
 from .index_settings import document_index_settings, record_index_settings
 from .telemetry import span
@@ -40,36 +42,6 @@ log = logging.getLogger("docstrata")
 # Called as progress(done, total, description) while ingesting; done counts files, fractional while
 # a file's chunks embed (progress.IngestProgress).
 ProgressFn = Callable[[float, int, str], None]
-
-
-
-def holodeck_tokens(text: str) -> int:
-    """Tokens as HoloDeck counts them for a vectorstore's ``chunk_size`` / ``chunk_overlap``: its
-    TextChunker is Semantic Kernel's ``split_plaintext_paragraph``, whose token counter is
-    ``len(text) // 4`` (four characters a token), not a model's tokenizer."""
-    return len(text) // 4
-
-
-_KEY_HINT = ("set it (in the environment or in a .env file beside the config), or drop embedding_model to "
-             "embed with the bundled local model")
-
-
-def _at_user_path(e: ConfigError, cfg, path: str | None = None) -> ConfigError:
-    """``e`` (raised by an embedder or reranker with its own field names, such as
-    ``embedding_provider.api_key_env``) re-raised at the YAML path the user wrote: ``path``, or
-    where the tool's embedding provider came from (its own, the top-level one, the agent's
-    ``model``, or ``embedding_model`` for an OpenAI model), with what to do for a missing key."""
-    msg = str(e)
-    if e.path and msg.startswith(e.path + ": "):
-        msg = msg[len(e.path) + 2:]
-    if path is None:
-        path = cfg.provider_path() if e.path.startswith("embedding_provider") or "API key" in msg \
-            else f"{cfg.yaml_path}.{e.path or 'embedding_model'}"
-        if "API key is not set" in msg:
-            msg += f"; {_KEY_HINT}"
-    elif "API key is not set" in msg:
-        msg += "; set it (in the environment or in a .env file beside the config), or turn enable_reranking off"
-    return ConfigError(msg, path=path, file=e.file)
 
 
 class _BaseTool:
@@ -97,7 +69,7 @@ class _BaseTool:
                                                        self.cfg.embedding_provider,
                                                        backend=getattr(self.cfg, "embedding_backend", "auto"))
                     except ConfigError as e:
-                        raise _at_user_path(e, self.cfg) from None
+                        raise at_user_path(e, self.cfg) from None
         return self._embedder
 
     @property
@@ -336,7 +308,7 @@ class HierarchicalDocumentTool(_BaseTool):
             try:
                 self._reranker = Reranker(self.cfg.reranker_model, base_dir=self.base_dir)
             except ConfigError as e:
-                raise _at_user_path(e, self.cfg, f"{self.cfg.yaml_path}.reranker_model") from None
+                raise at_user_path(e, self.cfg, f"{self.cfg.yaml_path}.reranker_model") from None
         return self._reranker
 
     # ------------------------------------------------------------------ ingest
