@@ -30,7 +30,6 @@ from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence
 from .section_lookup import read_section, section_chunks
 from .store.base import ChunkFilter, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
-from .chunking import holodeck_tokens as holodeck_tokens
 from .config.user_paths import at_user_path
 from .docinfo import derived_entry
 from .index_settings import document_index_settings, record_index_settings
@@ -283,7 +282,7 @@ class HierarchicalDocumentTool(_BaseTool):
 
     @property
     def _holodeck_units(self) -> bool:
-        """A vectorstore tool's own ``chunk_size``: HoloDeck's unit (module :func:`holodeck_tokens`)."""
+        """A vectorstore tool's own ``chunk_size``: HoloDeck's unit (:func:`~docstrata.chunking.holodeck_tokens`)."""
         return self.record_files is not None and self.record_files.chunk_size is not None
 
     @property
@@ -398,6 +397,8 @@ class HierarchicalDocumentTool(_BaseTool):
 
         count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
         if self._holodeck_units:
+            from .chunking import holodeck_tokens
+
             count_tokens = holodeck_tokens
         settings = PipelineSettings.from_config(self.cfg, count_tokens, on_pages=getattr(self, "_on_pages", None),
                                                 convert=self._convert)
@@ -626,33 +627,17 @@ class VectorstoreTool(_BaseTool):
         return self._records_mode
 
     def _documents_only(self) -> bool:
-        from .config import RECORD_EXTENSIONS
-        from .formats import SUPPORTED_EXTENSIONS
-        from .errors import SourceError
-        from .sources import list_source
+        from .records.ingest import documents_only
 
-        if Path(self.cfg.source.strip()).suffix.lower().lstrip(".") in RECORD_EXTENSIONS:
-            return False
-        try:
-            files = list_source(self.cfg.source, self.base_dir).files
-        except SourceError:
-            return False  # reported by the ingest
-        exts = {f.suffix.lower().lstrip(".") for f in files}
-        return not (exts & RECORD_EXTENSIONS) and bool(exts & SUPPORTED_EXTENSIONS)
+        return documents_only(self.cfg.source, self.base_dir)
 
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""
-        c = self.cfg
-        hcfg = HierarchicalDocumentToolConfig(
-            name=c.name, type="hierarchical_document", description=c.description, source=c.source,
-            max_chunk_tokens=c.chunk_size or 512, chunk_overlap=c.chunk_overlap if c.chunk_overlap is not None else 50,
-            top_k=c.top_k, embedding_model=c.embedding_model, embedding_dimensions=c.embedding_dimensions,
-            embedding_provider=c.embedding_provider, database=c.database, follow_symlinks=c.follow_symlinks,
-            limits=c.limits, semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
-            exact_weight=c.exact_weight, rrf_k=c.rrf_k)
-        tool = HierarchicalDocumentTool(hcfg, self.base_dir)
+        from .records.ingest import document_config
+
+        tool = HierarchicalDocumentTool(document_config(self.cfg), self.base_dir)
         tool._embedder, tool._store = self._embedder, self._store
-        tool.record_files = c
+        tool.record_files = self.cfg
         return tool
 
     def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
@@ -673,8 +658,8 @@ class VectorstoreTool(_BaseTool):
                 report.warnings.append(f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
                                        "documents only, read as documents (as HoloDeck reads them)")
             return report
-        from .context import structural_context
         from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
+        from .records.ingest import record_chunks, record_file_entry
         from .store import StoredChunk
         from .index.exact import record_exact_keys
 
@@ -694,16 +679,7 @@ class VectorstoreTool(_BaseTool):
                 try:
                     load = load_records(Path(sf.path), sf.doc_key, self.cfg)
                     for batch in load.batches:
-                        chunks, structure = [], []
-                        for r in batch:
-                            c = Chunk(chunk_id=r.id, doc_key=sf.doc_key, ordinal=r.line or 0, content=r.content,
-                                      section_id="", parent_chain=r.parent_chain, heading_level=0,
-                                      metadata={"id": r.id, "line": r.line, "fields": r.metadata},
-                                      document_title=r.document_title)
-                            # Structure (document_field) feeds BM25 and the embedding; metadata values BM25 only.
-                            structure.append(structural_context(c))  # "" without document_field
-                            c.context = " ".join(v for v in [structure[-1], *r.metadata.values()] if v)
-                            chunks.append(c)
+                        chunks, structure = record_chunks(batch, sf.doc_key)
                         vecs = self._embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
                         stored = []
                         for c, v in zip(chunks, vecs):
@@ -723,7 +699,7 @@ class VectorstoreTool(_BaseTool):
                         load.close()
                 store.delete_chunks(gone)
                 store.set_file_state(sf.doc_key, sf.state)
-                self._write_file_entry(sf.doc_key, load.records, load.warnings)
+                write_document_entry(store, record_file_entry(self.cfg, sf.doc_key, load.records, load.warnings))
                 report.skipped += load.skipped
                 report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
                 report.added += sf in changes.added
@@ -750,6 +726,8 @@ class VectorstoreTool(_BaseTool):
         the cosine of query and record; ``min_fused_score`` the fused RRF score. A record whose id
         or a metadata value equals the whole query is pinned first and never dropped.
         """
+        from .records.ingest import document_hits_as_records, record_result
+
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
@@ -758,13 +736,7 @@ class VectorstoreTool(_BaseTool):
                 query, top_k=top_k, mode=mode, document=document, section=section, filters=filters,
                 min_similarity_score=settings.min_similarity_score, min_fused_score=settings.min_fused_score,
                 timing=timing)
-            return SearchResults(
-                [RecordResult(id=r.chunk_id, content=r.content, score=r.score, source_file=r.source_path,
-                              metadata={**({"location": r.location} if r.parent_chain else {}),
-                                        **({"pages": r.pages} if r.pages else {})},  # a PDF's: "pp. 12–13"
-                              semantic_score=r.semantic_score, keyword_score=r.keyword_score,
-                              exact_match=r.exact_match, fused_score=r.fused_score, pinned=r.pinned)
-                 for r in found], found.confidence, found.definitions, found.notices)
+            return SearchResults(document_hits_as_records(found), found.confidence, found.definitions, found.notices)
         if section:
             raise QueryError("section filters apply to documents; this tool holds records (use filters on fields)")
         kept = cfg.meta_fields
@@ -775,35 +747,16 @@ class VectorstoreTool(_BaseTool):
         flt = self._make_filter(document, None, filters)
         run = run_search(self.store, self.embed_query, query, mode=mode or "hybrid",
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
-        results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
+        results = [record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
                                                       is not None else min_score, "min_fused_score": min_fused_score})
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
-    @staticmethod
-    def _record_result(c: Chunk, score: float | None, scores: dict, exact: bool, similarity: float | None = None,
-                       pinned: bool = False, fused: float | None = None) -> RecordResult:
-        return RecordResult(id=c.chunk_id, content=c.content, score=score, source_file=c.doc_key,
-                            metadata=dict(c.metadata.get("fields", {})), semantic_score=similarity,
-                            keyword_score=scores.get("keyword"), exact_match=exact,
-                            fused_score=score if fused is None else fused, pinned=pinned)
-
     async def asearch(self, query: str, **kw) -> SearchResults:
         """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
-
-    def _write_file_entry(self, doc_key: str, n_records: int, warnings: list[str]) -> None:
-        from .docinfo import now_utc
-
-        fields = self.cfg.meta_fields or []
-        text = self.cfg.resolved_vector_fields or ["(every field)"]
-        summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(text + fields))}"
-        write_document_entry(self.store, DocumentEntry(
-            doc_key=doc_key, title=Path(doc_key).name, summary=summary,
-            file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),
-            warnings=list(warnings)[:20]))
 
     def get_record(self, record_id: str, *, max_chars: int | None = DEFAULT_MAX_CHARS,
                    cursor: str | None = None) -> RecordResult:
@@ -814,6 +767,7 @@ class VectorstoreTool(_BaseTool):
         check_max_chars(max_chars)
         self.ensure_ready()
         from .index.exact import value_key
+        from .records.ingest import record_result
 
         found = self.store.get_chunks([record_id])
         if not found:  # ids match case-insensitively, as searches do
@@ -821,7 +775,7 @@ class VectorstoreTool(_BaseTool):
             found = [c for c in self.store.get_chunks(ids) if value_key(c.chunk_id) == value_key(record_id)]
         if not found:
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
-        r = self._record_result(found[0], None, {}, True)
+        r = record_result(found[0], None, {}, True)
         text = r.content
         scope = f"record:{r.id}"
         start = read_cursor(cursor, text, scope)
