@@ -99,6 +99,16 @@ class _BaseTool:
         exact search never loads it."""
         return self.embedder.embed_query(text)
 
+    def variant(self, **update):
+        """A twin of this tool with config fields ``update`` changed (fusion weights, ``rrf_k``,
+        reranking off), over the same open store, query embedder and reranker, ready to search."""
+        twin = type(self)(self.cfg.model_copy(update=update), self.base_dir)
+        twin._store, twin._ready = self.store, True
+        twin.embed_query = self.embed_query  # type: ignore[method-assign]  # one model, loaded once
+        if "enable_reranking" not in update and getattr(self.cfg, "enable_reranking", False):
+            twin._reranker = self.reranker  # type: ignore[attr-defined]
+        return twin
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
