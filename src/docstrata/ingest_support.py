@@ -209,3 +209,28 @@ def embed_cached(store, embedder, items: list[tuple[str, str]], report, on_chunk
         if on_chunks:
             on_chunks(len(items) - len(missing) + min(start + EMBED_BATCH, len(missing)), len(items))
     return [cached.get(k) if k in cached else fresh[k] for k in keys]
+
+
+def skip_failed_unchanged(failed: dict[str, dict], to_process: list, force: bool, report) -> list:
+    """The files of ``to_process`` to convert: a file whose conversion failed before
+    (``failed``, :func:`failed_files`) is not converted again until its bytes change (or
+    ``force``); it is reported in ``report.skipped`` as :data:`UNCHANGED_FAILURE` with its reason."""
+    from .models import SkippedFile
+
+    todo = []
+    for sf in to_process:
+        before = failed.get(sf.doc_key)
+        if before and not force and before["state"] == [sf.state.size, sf.state.sha256]:
+            report.skipped.append(SkippedFile(sf.doc_key, f"{UNCHANGED_FAILURE}: {before['reason']} "
+                                                          "(`docstrata ingest --force` retries it)"))
+        else:
+            todo.append(sf)
+    return todo
+
+
+def save_failed_files(store, failed: dict[str, dict]) -> None:
+    """Remember the conversion failures ``failed`` (doc key → ``{state: [size, sha256], reason}``)
+    in ``store``'s meta for the next run; a run with nothing new writes nothing."""
+    failed_json = json.dumps(failed, sort_keys=True, separators=(",", ":"))
+    if failed_json != (store.get_meta("failed_files") or "{}"):
+        store.set_meta("failed_files", failed_json)

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Callable
 
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
-from .errors import ConfigError, ConversionError, ProviderError, RecordError
+from .errors import ConfigError, ConversionError, ProviderError
 from . import scoping
 from .filter_syntax import parse_metadata_filters as parse_metadata_filters
-from .ingest_support import (UNCHANGED_FAILURE, Prefetch, clear_unfinished, embed_cached, failed_files,
-                             is_write_failure, mark_unfinished, skip_unfinished, sync_file_states)
-from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile)
+from .ingest_support import (Prefetch, clear_unfinished, embed_cached, failed_files, is_write_failure, mark_unfinished,
+                             save_failed_files, skip_failed_unchanged, skip_unfinished, sync_file_states)
+from .models import (Chunk, DefinitionEntry, DocumentEntry, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
 from .progress import IngestProgress
 from .results import assemble_results, rerank_results, with_pages
@@ -339,14 +339,7 @@ class HierarchicalDocumentTool(_BaseTool):
             store = self.store
             changes = self._sync_file_states(report, extensions, force, verify)
             failed = failed_files(store, changes.to_process)
-            todo = []
-            for sf in changes.to_process:  # a file that failed is not converted again until its bytes change
-                before = failed.get(sf.doc_key)
-                if before and not force and before["state"] == [sf.state.size, sf.state.sha256]:
-                    report.skipped.append(SkippedFile(sf.doc_key, f"{UNCHANGED_FAILURE}: {before['reason']} "
-                                                                  "(`docstrata ingest --force` retries it)"))
-                else:
-                    todo.append(sf)
+            todo = skip_failed_unchanged(failed, changes.to_process, force, report)
             todo, unfinished = skip_unfinished(store, todo, getattr(self, "_implicit", False))
             report.skipped += unfinished
             tracker = IngestProgress(progress, len(todo)) if progress else None
@@ -384,9 +377,7 @@ class HierarchicalDocumentTool(_BaseTool):
             clear_unfinished(store)
             self._save_settings()
             self._save_stamps()
-            failed_json = json.dumps(failed, sort_keys=True, separators=(",", ":"))
-            if failed_json != (store.get_meta("failed_files") or "{}"):  # a read with nothing new writes nothing
-                store.set_meta("failed_files", failed_json)
+            save_failed_files(store, failed)
             report.chunks_total = store.count()
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
                 from .index.exact import term_key
@@ -614,10 +605,6 @@ class HierarchicalDocumentTool(_BaseTool):
         return await asyncio.to_thread(self.get_definition, term, document)
 
 
-_PENDING = FileState(size=-1, mtime_ns=0, sha256="")
-"""The state stored for a record file that failed to load: it matches no file, so the next ingest retries it."""
-
-
 class VectorstoreTool(_BaseTool):
     """Structured records upserted by id (or documents, without ``vector_field``)."""
 
@@ -668,10 +655,8 @@ class VectorstoreTool(_BaseTool):
                 report.warnings.append(f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
                                        "documents only, read as documents (as HoloDeck reads them)")
             return report
-        from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
-        from .records.ingest import record_chunks, record_file_entry
-        from .store import StoredChunk
-        from .index.exact import record_exact_keys
+        from .records import SUPPORTED_RECORD_EXTENSIONS
+        from .records.ingest import ingest_record_file
 
         t0 = time.perf_counter()
         report = IngestReport(tool=self.name)
@@ -684,36 +669,9 @@ class VectorstoreTool(_BaseTool):
                 mark_unfinished(store, sf)
                 if progress:
                     progress(i, len(todo), sf.doc_key)
-                old_ids = set(store.chunk_hashes(sf.doc_key))
-                load = None
-                try:
-                    load = load_records(Path(sf.path), sf.doc_key, self.cfg)
-                    for batch in load.batches:
-                        chunks, structure = record_chunks(batch, sf.doc_key)
-                        vecs = self._embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
-                        stored = []
-                        for c, v in zip(chunks, vecs):
-                            stored.append(StoredChunk(c, v, record_exact_keys(c)))
-                        store.upsert_chunks(sf.doc_key, stored)
-                        report.records += len(chunks)
-                    # the ids loaded are kept by the load in bounded memory, not in a set here
-                    gone = sorted(load.unseen(old_ids)) if old_ids else []
-                except (RecordError, ProviderError) as e:
-                    why = f"embedding failed: {e}" if isinstance(e, ProviderError) else str(e)
-                    report.skipped.append(SkippedFile(sf.doc_key, why))
-                    if old_ids:  # its old records stay searchable, and the file stays pending until it loads
-                        store.set_file_state(sf.doc_key, _PENDING)
-                    continue
-                finally:
-                    if load is not None:
-                        load.close()
-                store.delete_chunks(gone)
-                store.set_file_state(sf.doc_key, sf.state)
-                write_document_entry(store, record_file_entry(self.cfg, sf.doc_key, load.records, load.warnings))
-                report.skipped += load.skipped
-                report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
-                report.added += sf in changes.added
-                report.updated += sf not in changes.added
+                if ingest_record_file(store, sf, self.cfg, self._embed, report):
+                    report.added += sf in changes.added
+                    report.updated += sf not in changes.added
             store.flush()
             clear_unfinished(store)
             self._save_settings()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..config import RECORD_EXTENSIONS, HierarchicalDocumentToolConfig, VectorstoreToolConfig
-from ..models import Chunk, DocumentEntry, RecordResult
+from ..models import Chunk, DocumentEntry, FileState, RecordResult
 
 
 def documents_only(source: str, base_dir) -> bool:
@@ -97,3 +97,50 @@ def record_file_entry(cfg: VectorstoreToolConfig, doc_key: str, n_records: int, 
         doc_key=doc_key, title=Path(doc_key).name, summary=summary,
         file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),
         warnings=list(warnings)[:20])
+
+
+PENDING = FileState(size=-1, mtime_ns=0, sha256="")
+"""The state stored for a record file that failed to load: it matches no file, so the next ingest retries it."""
+
+
+def ingest_record_file(store, sf, cfg: VectorstoreToolConfig, embed, report) -> bool:
+    """Upsert the records of one file ``sf`` (a :class:`~docstrata.models.SourceFile`) into ``store``
+    in bounded batches: each batch's chunks embedded by ``embed(pairs, report)`` (cached vectors
+    reused), upserted with their exact keys; records gone from the file deleted; the file's state
+    and entry written. Counts ``report.records``, adds the load's skipped rows and warnings.
+    A :class:`~docstrata.errors.RecordError` (bad file or mapping) or
+    :class:`~docstrata.errors.ProviderError` (embedding failed) is reported in ``report.skipped``
+    and returns ``False``; the file's old records stay searchable and it stays :data:`PENDING`."""
+    from ..errors import ProviderError, RecordError
+    from ..index.exact import record_exact_keys
+    from ..models import SkippedFile
+    from ..store import StoredChunk
+    from ..store.base import write_document_entry
+    from . import load_records
+
+    old_ids = set(store.chunk_hashes(sf.doc_key))
+    load = None
+    try:
+        load = load_records(Path(sf.path), sf.doc_key, cfg)
+        for batch in load.batches:
+            chunks, structure = record_chunks(batch, sf.doc_key)
+            vecs = embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
+            store.upsert_chunks(sf.doc_key, [StoredChunk(c, v, record_exact_keys(c)) for c, v in zip(chunks, vecs)])
+            report.records += len(chunks)
+        # the ids loaded are kept by the load in bounded memory, not in a set here
+        gone = sorted(load.unseen(old_ids)) if old_ids else []
+    except (RecordError, ProviderError) as e:
+        why = f"embedding failed: {e}" if isinstance(e, ProviderError) else str(e)
+        report.skipped.append(SkippedFile(sf.doc_key, why))
+        if old_ids:  # its old records stay searchable, and the file stays pending until it loads
+            store.set_file_state(sf.doc_key, PENDING)
+        return False
+    finally:
+        if load is not None:
+            load.close()
+    store.delete_chunks(gone)
+    store.set_file_state(sf.doc_key, sf.state)
+    write_document_entry(store, record_file_entry(cfg, sf.doc_key, load.records, load.warnings))
+    report.skipped += load.skipped
+    report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
+    return True
