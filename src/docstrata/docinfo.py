@@ -150,3 +150,12 @@ def derived_entry(doc_key: str, chunks: list) -> DocumentEntry:
     return DocumentEntry(doc_key=doc_key, title=title, file_type=Path(doc_key).suffix.lstrip(".").lower(),
                          section_count=len(sections), total_chunks=len(chunks),
                          top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
+
+
+def ingested_entry(tree: DocumentTree, document, total_chunks: int, embedding_model: str) -> tuple[DocumentEntry, list[str]]:
+    """The entry of a document just ingested (:func:`document_entry`), its warnings joined with the
+    converter's (``document.warnings``), and the warnings that are new (not the converter's)."""
+    entry = document_entry(tree, file_type=document.format, total_chunks=total_chunks, markdown=document.markdown,
+                           embedding_model=embedding_model)
+    entry.warnings = list(dict.fromkeys([*entry.warnings, *document.warnings]))
+    return entry, [w for w in entry.warnings if w not in document.warnings]

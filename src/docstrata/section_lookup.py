@@ -234,3 +234,10 @@ def read_section(chunks: list[Chunk], doc_key: str, section_id: str | None, max_
                        offset=start, total_chars=len(text),
                        next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
                        notice=notice, **page_range(in_page))
+
+
+def neighbour_window(chunks: list[Chunk], chunk_id: str, before: int, after: int) -> list[Chunk]:
+    """Chunk ``chunk_id`` of ``chunks`` (one document's, in order, holding it) with up to ``before``
+    chunks before and ``after`` after it, in document order."""
+    i = next(j for j, c in enumerate(chunks) if c.chunk_id == chunk_id)
+    return chunks[max(0, i - before): i + after + 1]

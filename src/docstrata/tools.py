@@ -23,18 +23,18 @@ from .filter_syntax import parse_metadata_filters as parse_metadata_filters
 from .ingest_support import (Prefetch, clear_unfinished, embed_cached, failed_files, is_write_failure, mark_unfinished,
                              save_failed_files, skip_failed_unchanged, skip_unfinished, sync_file_states)
 from .models import (Chunk, DefinitionEntry, DocumentEntry, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile)
-from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
+from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
 from .results import assemble_results, rerank_results, with_pages
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, run_search)
-from .section_lookup import read_section, section_chunks
+from .section_lookup import neighbour_window, read_section, section_chunks
 from .store.base import ChunkFilter, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
 from .config.user_paths import at_user_path
-from .docinfo import derived_entry
+from .docinfo import derived_entry, ingested_entry
 from .index_settings import document_index_settings, record_index_settings
 from .telemetry import span
-from .thresholds import search_notices
+from .thresholds import search_notices, search_settings
 
 log = logging.getLogger("docstrata")
 
@@ -173,23 +173,15 @@ class _BaseTool:
     def _ingest_lock(self, progress: ProgressFn | None, timeout_s: float | None = None):
         """The tool's cross-process ingest lock (see :mod:`docstrata.locking`); ``timeout_s``
         defaults to ``limits.lock_timeout_s``."""
-        import contextlib
-
-        from .locking import file_lock
+        from .locking import tool_ingest_lock
 
         def on_wait(message: str) -> None:
             log.warning("%s", message)
             if progress:
                 progress(0, 0, message)
 
-        what = f"tool '{self.name}'"
         timeout = self.cfg.limits.lock_timeout_s if timeout_s is None else timeout_s
-        store_lock = getattr(self.store, "ingest_lock", None)
-        if store_lock is not None:
-            return store_lock(what, timeout, on_wait)
-        if self.cfg.database.provider == "in-memory":
-            return contextlib.nullcontext()
-        return file_lock(self.base_dir / ".docstrata" / f"{self.name}.ingest.lock", what, timeout, on_wait)
+        return tool_ingest_lock(self.store, self.name, self.cfg.database.provider, self.base_dir, timeout, on_wait)
 
     def ingest(self, force: bool = False, progress: ProgressFn | None = None, *, verify: bool = False,
                rebuild: bool = False, lock_timeout_s: float | None = None) -> IngestReport:
@@ -222,15 +214,7 @@ class _BaseTool:
         return await asyncio.to_thread(self.ingest, **kw)
 
     def _settings(self, min_similarity_score, min_fused_score, min_score) -> SearchSettings:
-        cfg = self.cfg
-        if min_similarity_score is not None and min_score is not None and min_similarity_score != min_score:
-            raise QueryError("min_score is another name for min_similarity_score: give one of them")
-        sim = min_similarity_score if min_similarity_score is not None else min_score
-        if sim is None:
-            sim = cfg.min_score if hasattr(cfg, "min_score") else cfg.min_similarity_score
-        fused = cfg.min_fused_score if min_fused_score is None else min_fused_score
-        return SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
-                              min_fused_score=fused, min_similarity_score=sim)
+        return search_settings(self.cfg, min_similarity_score, min_fused_score, min_score)
 
     # ---- documents, filters (docstrata.scoping)
     def resolve_document(self, document: str) -> str:
@@ -432,6 +416,7 @@ class HierarchicalDocumentTool(_BaseTool):
                        deadline=time.monotonic() + self.cfg.limits.max_conversion_s)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
+        from .context import contextualize_into
         from .index.exact import chunk_exact_keys, resolve_external_references
         from .store import StoredChunk
 
@@ -445,24 +430,14 @@ class HierarchicalDocumentTool(_BaseTool):
             if c.oversized:
                 report.warnings.append(f"{c.chunk_id}: one indivisible unit ({c.token_count} tokens) exceeds "
                                        f"max_chunk_tokens={cfg.max_chunk_tokens}")
-        with span("contextualize_batch", **{"ingest.chunk_count": len(chunks)}):
-            stats = self.contextualizer.contextualize(doc, chunks)
-            report.warnings += getattr(stats, "warnings", [])
-            for key in ("llm_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
-                        "cache_hits", "failures", "estimated_cost_usd"):
-                if hasattr(stats, key):
-                    report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
+        contextualize_into(self.contextualizer, doc, chunks, report)
         vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
         resolve_external_references(self.store, chunks)  # against the documents indexed so far (search retries)
         stored = [StoredChunk(c, v, chunk_exact_keys(c, doc.title, sf.doc_key)) for c, v in zip(chunks, vectors)]
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
-        from .docinfo import document_entry
-
-        entry = document_entry(tree, file_type=doc.format, total_chunks=len(chunks), markdown=doc.markdown,
-                               embedding_model=cfg.embedding_model)
-        entry.warnings = list(dict.fromkeys([*entry.warnings, *doc.warnings]))
-        report.warnings += [f"{sf.doc_key}: {w}" for w in entry.warnings if w not in doc.warnings]
+        entry, new_warnings = ingested_entry(tree, doc, len(chunks), cfg.embedding_model)
+        report.warnings += [f"{sf.doc_key}: {w}" for w in new_warnings]
         write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
 
@@ -568,9 +543,7 @@ class HierarchicalDocumentTool(_BaseTool):
         if not found:
             raise QueryError(f"no chunk {chunk_id!r} in tool '{self.name}' (ids look like 'doc.md#12', as "
                              "search results show them)")
-        chunks = self.store.document_chunks(found[0].doc_key)
-        i = next(j for j, c in enumerate(chunks) if c.chunk_id == chunk_id)
-        return chunks[max(0, i - before): i + after + 1]
+        return neighbour_window(self.store.document_chunks(found[0].doc_key), chunk_id, before, after)
 
     async def aneighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
         """:meth:`neighbours` on a worker thread, for asyncio callers."""
@@ -745,12 +718,9 @@ class VectorstoreTool(_BaseTool):
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
         r = record_result(found[0], None, {}, True)
         text = r.content
-        scope = f"record:{r.id}"
-        start = read_cursor(cursor, text, scope)
-        end = page_end(text, start, max_chars)
+        start, end, r.next_cursor = cut_page(text, f"record:{r.id}", max_chars, cursor)
         r.content, r.content_chars = text[start:end], len(text)
         r.truncated = start > 0 or end < len(text)
-        r.next_cursor = make_cursor(end, text, scope) if end < len(text) else None
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:
