@@ -234,3 +234,70 @@ def save_failed_files(store, failed: dict[str, dict]) -> None:
     failed_json = json.dumps(failed, sort_keys=True, separators=(",", ":"))
     if failed_json != (store.get_meta("failed_files") or "{}"):
         store.set_meta("failed_files", failed_json)
+
+
+def ingest_files(store, todo: list, added: list, report, ingest_one, failed: dict[str, dict] | None = None) -> None:
+    """Run ``ingest_one(i, sf)`` over the files ``todo`` in order, each marked unfinished while it
+    runs (:func:`mark_unfinished`). ``ingest_one`` returns
+    (chunks, definitions) written, or ``None`` for a file it skipped and reported itself. A
+    :class:`~docstrata.errors.ConversionError` is reported in ``report.skipped``, remembered in
+    ``failed`` (by size and sha256, when given) and takes the file's old chunks out of the index; a
+    :class:`~docstrata.errors.ProviderError` (embedding failed after retries) is reported and the
+    file keeps its old chunks. Counts ``report.added`` (files in ``added``) or ``report.updated``,
+    ``report.chunks`` and ``report.definitions``."""
+    from .errors import ConversionError, ProviderError
+    from .models import SkippedFile
+
+    for i, sf in enumerate(todo):
+        mark_unfinished(store, sf)
+        try:
+            done = ingest_one(i, sf)
+        except ConversionError as e:
+            report.skipped.append(SkippedFile(sf.doc_key, e.reason))
+            if failed is not None:
+                failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
+            if sf.doc_key in store.file_states():  # a file that became unreadable leaves the index
+                store.delete_document(sf.doc_key)
+            continue
+        except ProviderError as e:  # embedding failed after retries: the file keeps its old chunks
+            report.skipped.append(SkippedFile(sf.doc_key, f"embedding failed: {e}"))
+            continue
+        if done is None:
+            continue
+        if failed is not None:
+            failed.pop(sf.doc_key, None)
+        if sf in added:
+            report.added += 1
+        else:
+            report.updated += 1
+        report.chunks += done[0]
+        report.definitions += done[1]
+
+
+def ingest_or_serve(run_ingest, has_data, tool_name: str):
+    """The ingest a first search needs: ``run_ingest(lock_timeout_s)`` (0 = do not wait for another
+    writer when the index already holds data, ``None`` = the configured wait). When it fails to
+    write (:func:`is_write_failure`: read-only folder, full disk, another process holding the lock)
+    and the index holds data (``has_data()``), the index is served as it is: logged, ``None``
+    returned; any other failure is raised. An implicit ingest that purged documents says so in the
+    log. Returns the :class:`~docstrata.models.IngestReport` or ``None``."""
+    import logging
+
+    from .errors import LockTimeout
+    from .redact import redact
+
+    log = logging.getLogger("docstrata")
+    had_data = has_data()
+    try:  # an index with data is searched at once while another process updates it
+        report = run_ingest(0 if had_data else None)
+    except Exception as e:  # noqa: BLE001 - decided here: serve what exists, or re-raise
+        if not is_write_failure(e) or not (had_data or has_data()):
+            raise
+        level = logging.INFO if isinstance(e, LockTimeout) else logging.WARNING
+        log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
+                tool_name, redact(e).splitlines()[0][:300])
+        return None
+    if report is not None and report.removed:  # an implicit ingest never purges silently
+        log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
+                    tool_name, report.removed)
+    return report

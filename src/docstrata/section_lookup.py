@@ -236,6 +236,16 @@ def read_section(chunks: list[Chunk], doc_key: str, section_id: str | None, max_
                        notice=notice, **page_range(in_page))
 
 
+def check_window(before: int, after: int) -> None:
+    """Raise :class:`~docstrata.search.QueryError` unless ``before`` and ``after`` (chunks around a
+    neighbours request) are both within 0–20."""
+    from .search import QueryError
+
+    for name, n in (("before", before), ("after", after)):
+        if not 0 <= n <= 20:
+            raise QueryError(f"{name} must be between 0 and 20, got {n}")
+
+
 def neighbour_window(chunks: list[Chunk], chunk_id: str, before: int, after: int) -> list[Chunk]:
     """Chunk ``chunk_id`` of ``chunks`` (one document's, in order, holding it) with up to ``before``
     chunks before and ``after`` after it, in document order."""

@@ -17,17 +17,17 @@ from pathlib import Path
 from typing import Callable
 
 from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
-from .errors import ConfigError, ConversionError, ProviderError
+from .errors import ConfigError, ConversionError
 from . import scoping
 from .filter_syntax import parse_metadata_filters as parse_metadata_filters
-from .ingest_support import (Prefetch, clear_unfinished, embed_cached, failed_files, is_write_failure, mark_unfinished,
+from .ingest_support import (Prefetch, clear_unfinished, embed_cached, failed_files, ingest_files, ingest_or_serve,
                              save_failed_files, skip_failed_unchanged, skip_unfinished, sync_file_states)
-from .models import (Chunk, DefinitionEntry, DocumentEntry, IngestReport, RecordResult, SearchResults, SectionPage, SkippedFile)
+from .models import (Chunk, DefinitionEntry, DocumentEntry, IngestReport, RecordResult, SearchResults, SectionPage)
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
 from .results import assemble_results, rerank_results, with_pages
 from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, run_search)
-from .section_lookup import neighbour_window, read_section, section_chunks
+from .section_lookup import check_window, neighbour_window, read_section, section_chunks
 from .store.base import ChunkFilter, read_document_entry, write_document_entry
 from .structure.definition_conflicts import definition_conflicts
 from .config.user_paths import at_user_path
@@ -141,26 +141,12 @@ class _BaseTool:
         with self._lock:
             if self._ready:
                 return None
-            from .locking import LockTimeout
-
-            has_data = self._has_data()
             self._implicit = True  # a file the last run never finished is not retried here (skip_unfinished)
-            try:  # an index with data is searched at once while another process updates it
-                report = self.ingest(progress=progress, lock_timeout_s=0 if has_data else None)
-            except Exception as e:  # noqa: BLE001 - decided below: serve what exists, or re-raise
-                if not is_write_failure(e) or not (has_data or self._has_data()):
-                    raise
-                from .redact import redact
-
-                level = logging.INFO if isinstance(e, LockTimeout) else logging.WARNING
-                log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
-                        self.name, redact(e).splitlines()[0][:300])
-                report = None
+            try:
+                report = ingest_or_serve(lambda wait: self.ingest(progress=progress, lock_timeout_s=wait),
+                                         self._has_data, self.name)
             finally:
                 self._implicit = False
-            if report is not None and report.removed:  # an implicit ingest never purges silently
-                log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
-                            self.name, report.removed)
             self._ready = True
             return report
 
@@ -248,6 +234,18 @@ class _BaseTool:
                        verify: bool = False) -> IngestReport:
         raise NotImplementedError
 
+    def _finish_ingest(self, report: IngestReport) -> None:
+        """After the files are committed: clear the unfinished mark, save settings and stamps, count."""
+        clear_unfinished(self.store)
+        self._save_settings()
+        self._save_stamps()
+        report.chunks_total = self.store.count()
+
+    def _notices(self, run, settings: SearchSettings, min_similarity_score, min_score, min_fused_score) -> list[str]:
+        given = {"min_similarity_score": min_similarity_score if min_similarity_score is not None else min_score,
+                 "min_fused_score": min_fused_score}
+        return run.notices + search_notices(run, settings, self.cfg, given)
+
     def _save_stamps(self) -> None:
         """Record the ctime/inode stamps of the last scan (after the documents are committed, so a
         crash in between only costs a re-hash)."""
@@ -330,39 +328,21 @@ class HierarchicalDocumentTool(_BaseTool):
             self._on_pages = tracker.pages if tracker else None
             self._on_ocr_page = tracker.ocr_page if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
-            for i, sf in enumerate(todo):
-                mark_unfinished(store, sf)
+
+            def one(i: int, sf) -> tuple[int, int]:
                 if tracker:
                     tracker.file(i, sf.doc_key, report.chunks)
-                try:
-                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
-                except ConversionError as e:
-                    report.skipped.append(SkippedFile(sf.doc_key, e.reason))
-                    failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
-                    if sf.doc_key in store.file_states():  # a file that became unreadable leaves the index
-                        store.delete_document(sf.doc_key)
-                    continue
-                except ProviderError as e:  # embedding failed after retries: the file keeps its old chunks
-                    report.skipped.append(SkippedFile(sf.doc_key, f"embedding failed: {e}"))
-                    continue
-                failed.pop(sf.doc_key, None)
-                if sf in changes.added:
-                    report.added += 1
-                else:
-                    report.updated += 1
-                report.chunks += n_chunks
-                report.definitions += n_defs
+                return self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
+
+            ingest_files(store, todo, changes.added, report, one, failed)
             self._on_pages = None
             self._on_ocr_page = None
             if progress:
                 progress(len(todo), len(todo), "done")
             with span("store"):
                 store.flush()
-            clear_unfinished(store)
-            self._save_settings()
-            self._save_stamps()
             save_failed_files(store, failed)
-            report.chunks_total = store.count()
+            self._finish_ingest(report)
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
                 from .index.exact import term_key
                 report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
@@ -480,8 +460,7 @@ class HierarchicalDocumentTool(_BaseTool):
         if self.reranker is not None:
             results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
-                                                      is not None else min_score, "min_fused_score": min_fused_score})
+        notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
                              with_pages(self.store, list(used.values())), notices)
@@ -535,9 +514,7 @@ class HierarchicalDocumentTool(_BaseTool):
         """The chunk ``chunk_id`` with up to ``before`` chunks before it and ``after`` after it in
         its document, in document order. Raises :class:`QueryError` for an unknown chunk id or a
         count outside 0–20."""
-        for name, n in (("before", before), ("after", after)):
-            if not 0 <= n <= 20:
-                raise QueryError(f"{name} must be between 0 and 20, got {n}")
+        check_window(before, after)
         self.ensure_ready()
         found = self.store.get_chunks([chunk_id])
         if not found:
@@ -555,15 +532,11 @@ class HierarchicalDocumentTool(_BaseTool):
         the section whose subtree it governs, "In this title" → that title). A plural or possessive
         finds the singular's ("Business Days" → "Business Day") when ``term`` itself is not defined
         (:func:`~docstrata.index.exact.singular_term_keys`)."""
-        from .index.exact import singular_term_keys, term_key
+        from .term_lookup import definitions_of
 
         self.ensure_ready()
         doc_key = self.resolve_document(document) if document else None
-        for key in [term_key(term), *singular_term_keys(term)]:
-            found = self.store.definitions(term_key=key, doc_key=doc_key)
-            if found:
-                return with_pages(self.store, found)
-        return []
+        return with_pages(self.store, definitions_of(self.store, term, doc_key))
 
     def similar_terms(self, term: str, document: str | None = None) -> list[str]:
         """Defined terms close to ``term`` (:func:`~docstrata.term_lookup.similar_terms`), for a
@@ -638,18 +611,14 @@ class VectorstoreTool(_BaseTool):
             changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force, verify)
             todo, report.skipped[len(report.skipped):] = skip_unfinished(store, changes.to_process,
                                                                          getattr(self, "_implicit", False))
-            for i, sf in enumerate(todo):
-                mark_unfinished(store, sf)
+            def one(i: int, sf) -> tuple[int, int] | None:
                 if progress:
                     progress(i, len(todo), sf.doc_key)
-                if ingest_record_file(store, sf, self.cfg, self._embed, report):
-                    report.added += sf in changes.added
-                    report.updated += sf not in changes.added
+                return (0, 0) if ingest_record_file(store, sf, self.cfg, self._embed, report) else None
+
+            ingest_files(store, todo, changes.added, report, one)
             store.flush()
-            clear_unfinished(store)
-            self._save_settings()
-            self._save_stamps()
-            report.chunks_total = store.count()
+            self._finish_ingest(report)
         report.chunks = report.records
         report.elapsed_s = time.perf_counter() - t0
         self._ready = True
@@ -667,7 +636,7 @@ class VectorstoreTool(_BaseTool):
         the cosine of query and record; ``min_fused_score`` the fused RRF score. A record whose id
         or a metadata value equals the whole query is pinned first and never dropped.
         """
-        from .records.ingest import document_hits_as_records, record_result
+        from .records.ingest import check_filter_fields, document_hits_as_records, record_result
 
         self.ensure_ready()
         cfg = self.cfg
@@ -680,19 +649,14 @@ class VectorstoreTool(_BaseTool):
             return SearchResults(document_hits_as_records(found), found.confidence, found.definitions, found.notices)
         if section:
             raise QueryError("section filters apply to documents; this tool holds records (use filters on fields)")
-        kept = cfg.meta_fields
-        for name in (filters or {}) if isinstance(filters, dict) else ():
-            if kept is not None and name not in kept:
-                raise QueryError(f"filters.{name}: not a metadata field of tool '{self.name}' "
-                                 f"(meta_fields: {', '.join(kept) or 'none'})")
+        check_filter_fields(cfg, self.name, filters)
         flt = self._make_filter(document, None, filters)
         run = run_search(self.store, self.embed_query, query, mode=mode or "hybrid",
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
         results = [record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
-                                                      is not None else min_score, "min_fused_score": min_fused_score})
+        notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
@@ -707,16 +671,12 @@ class VectorstoreTool(_BaseTool):
         Raises :class:`QueryError` if there is none, or for a bad ``max_chars`` / cursor."""
         check_max_chars(max_chars)
         self.ensure_ready()
-        from .index.exact import value_key
-        from .records.ingest import record_result
+        from .records.ingest import find_record, record_result
 
-        found = self.store.get_chunks([record_id])
-        if not found:  # ids match case-insensitively, as searches do
-            ids = self.store.exact_lookup([value_key(record_id)], limit=1).get(value_key(record_id), [])
-            found = [c for c in self.store.get_chunks(ids) if value_key(c.chunk_id) == value_key(record_id)]
-        if not found:
+        found = find_record(self.store, record_id)
+        if found is None:
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
-        r = record_result(found[0], None, {}, True)
+        r = record_result(found, None, {}, True)
         text = r.content
         start, end, r.next_cursor = cut_page(text, f"record:{r.id}", max_chars, cursor)
         r.content, r.content_chars = text[start:end], len(text)

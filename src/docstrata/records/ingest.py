@@ -144,3 +144,27 @@ def ingest_record_file(store, sf, cfg: VectorstoreToolConfig, embed, report) -> 
     report.skipped += load.skipped
     report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
     return True
+
+
+def check_filter_fields(cfg: VectorstoreToolConfig, tool_name: str, filters) -> None:
+    """Raise :class:`~docstrata.search.QueryError` naming a field of ``filters`` (a mapping) that is
+    not one of the tool's ``meta_fields`` (any field passes when ``meta_fields`` is unset)."""
+    from ..search import QueryError
+
+    kept = cfg.meta_fields
+    for name in (filters or {}) if isinstance(filters, dict) else ():
+        if kept is not None and name not in kept:
+            raise QueryError(f"filters.{name}: not a metadata field of tool '{tool_name}' "
+                             f"(meta_fields: {', '.join(kept) or 'none'})")
+
+
+def find_record(store, record_id: str) -> Chunk | None:
+    """The stored record with id ``record_id``: exactly, else the one whose id matches it
+    case-insensitively (as searches match ids, through the exact index); ``None`` when none does."""
+    from ..index.exact import value_key
+
+    found = store.get_chunks([record_id])
+    if not found:  # ids match case-insensitively, as searches do
+        ids = store.exact_lookup([value_key(record_id)], limit=1).get(value_key(record_id), [])
+        found = [c for c in store.get_chunks(ids) if value_key(c.chunk_id) == value_key(record_id)]
+    return found[0] if found else None
