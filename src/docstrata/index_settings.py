@@ -1,5 +1,5 @@
 """The fingerprint of the settings an index was built with: what, when changed, makes the next
-ingest rebuild every file (``tools._BaseTool._settings_changed``). Plain JSON-ready dicts; the
+ingest rebuild every file (``tool_base.BaseTool._settings_changed``). Plain JSON-ready dicts; the
 version numbers (``pipeline``) change when the ingest pipeline produces different chunks or keys.
 """
 
