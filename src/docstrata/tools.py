@@ -125,8 +125,8 @@ class HierarchicalDocumentTool(BaseTool):
                 progress(len(todo), len(todo), "done")
             with span("store"):
                 store.flush()
-            save_failed_files(store, failed)
             self._finish_ingest(report)
+            save_failed_files(store, failed)
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
                 from .index.exact import term_key
                 report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
