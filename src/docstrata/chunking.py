@@ -398,3 +398,10 @@ def _to_chunk(ordinal: int, piece: _Piece, tree: DocumentTree, count: Callable[[
         definitions=list(dict.fromkeys(definitions)), cross_references=xrefs, oversized=piece.oversized,
         metadata=metadata,
     )
+
+
+def holodeck_tokens(text: str) -> int:
+    """Tokens as HoloDeck counts them for a vectorstore's ``chunk_size`` / ``chunk_overlap``: its
+    TextChunker is Semantic Kernel's ``split_plaintext_paragraph``, whose token counter is
+    ``len(text) // 4`` (four characters a token), not a model's tokenizer."""
+    return len(text) // 4

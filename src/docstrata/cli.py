@@ -501,25 +501,18 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
             json_out: bool = typer.Option(False, "--json")) -> None:
     """Show a document's section tree, definitions and cross-references."""
     _setup()
-    from .convert import convert_file
+    from .embed import Embedder
     from .errors import ConversionError
-    from .models import FileState, SourceFile
-    from .sources import file_sha256
-    from .structure import build_tree
+    from .models import page_citation
+    from .pipeline import PipelineSettings, parse_file
+    from .sources import source_file
 
-    st = file.stat()
-    sf = SourceFile(file.name, str(file.resolve()), FileState(st.st_size, st.st_mtime_ns, file_sha256(file)))
-    try:
-        doc = convert_file(sf)
+    count = Embedder().count_tokens
+    try:  # the pipeline ingest runs, so the ids shown are the ids the index holds
+        parsed = parse_file(source_file(file), PipelineSettings(count_tokens=count))
     except ConversionError as e:
         _fail(str(e), 1)
-    tree = build_tree(doc)
-    from .embed import Embedder
-    from .models import page_citation
-    from .pages import assign_pages
-
-    assign_pages(doc, tree, [])  # a PDF's sections get their pages
-    count = Embedder().count_tokens
+    doc, tree = parsed.document, parsed.tree
     sections = [{"section_id": s.section_id, "title": s.title, "level": s.level, "number": s.number,
                  "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases,
                  **({"page_start": s.page_start, "page_end": s.page_end, "page_numbering": s.page_numbering}

@@ -473,3 +473,16 @@ def _cache_for(tool_cfg, cache_dir) -> ContextCache:
     if getattr(database, "provider", None) == "in-memory":
         return MemoryContextCache()
     return SqliteContextCache(user_cache_path())
+
+
+def contextualize_into(contextualizer, document: Document, chunks: list[Chunk], report) -> None:
+    """Run ``contextualizer`` over a document's ``chunks`` (setting each chunk's context) and add
+    its warnings and LLM usage (calls, tokens, cache hits, failures, estimated cost) to ``report``
+    (an :class:`~docstrata.models.IngestReport`)."""
+    with span("contextualize_batch", **{"ingest.chunk_count": len(chunks)}):
+        stats = contextualizer.contextualize(document, chunks)
+        report.warnings += getattr(stats, "warnings", [])
+        for key in ("llm_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+                    "cache_hits", "failures", "estimated_cost_usd"):
+            if hasattr(stats, key):
+                report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)

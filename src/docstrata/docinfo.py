@@ -134,3 +134,28 @@ def document_entry(tree: DocumentTree, *, file_type: str, total_chunks: int, mar
                          file_type=file_type, section_count=len(tree.sections), top_sections=tops[:50],
                          total_chunks=total_chunks, ingested_at=now_utc(),
                          warnings=language_warnings(language, embedding_model))
+
+
+def derived_entry(doc_key: str, chunks: list) -> DocumentEntry:
+    """The entry of a document indexed before entries existed, derived from its stored ``chunks``
+    (in document order): title, file type, section count, chunk count and its top-level sections
+    (at most 50); no summary, language or time."""
+    from pathlib import Path
+
+    title = next((c.document_title for c in chunks if c.document_title), Path(doc_key).name)
+    sections = list(dict.fromkeys(c.section_id for c in chunks if c.section_id))
+    top = min((c.heading_level for c in chunks if c.section_id), default=1)
+    tops = list(dict.fromkeys((c.section_id, c.parent_chain[-1] if c.parent_chain else c.section_id)
+                              for c in chunks if c.section_id and c.heading_level == top))
+    return DocumentEntry(doc_key=doc_key, title=title, file_type=Path(doc_key).suffix.lstrip(".").lower(),
+                         section_count=len(sections), total_chunks=len(chunks),
+                         top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
+
+
+def ingested_entry(tree: DocumentTree, document, total_chunks: int, embedding_model: str) -> tuple[DocumentEntry, list[str]]:
+    """The entry of a document just ingested (:func:`document_entry`), its warnings joined with the
+    converter's (``document.warnings``), and the warnings that are new (not the converter's)."""
+    entry = document_entry(tree, file_type=document.format, total_chunks=total_chunks, markdown=document.markdown,
+                           embedding_model=embedding_model)
+    entry.warnings = list(dict.fromkeys([*entry.warnings, *document.warnings]))
+    return entry, [w for w in entry.warnings if w not in document.warnings]

@@ -111,3 +111,18 @@ def postgres_advisory_lock(conn_lock, conn, key: str, what: str, timeout_s: floa
     finally:
         with contextlib.suppress(Exception), conn_lock:  # a lost connection has released it already
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+
+def tool_ingest_lock(store, tool_name: str, provider: str, base_dir: str | Path, timeout_s: float,
+                     on_wait: Callable[[str], None]):
+    """The cross-process ingest lock of tool ``tool_name`` (a context manager): the store's own
+    (``store.ingest_lock``, e.g. PostgreSQL's advisory lock) when it has one, none for an
+    ``in-memory`` store (``provider``), else :func:`file_lock` on
+    ``<base_dir>/.docstrata/<tool>.ingest.lock``. Raises :class:`LockTimeout` after ``timeout_s``."""
+    what = f"tool '{tool_name}'"
+    store_lock = getattr(store, "ingest_lock", None)
+    if store_lock is not None:
+        return store_lock(what, timeout_s, on_wait)
+    if provider == "in-memory":
+        return contextlib.nullcontext()
+    return file_lock(Path(base_dir) / ".docstrata" / f"{tool_name}.ingest.lock", what, timeout_s, on_wait)

@@ -74,3 +74,12 @@ def read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
     if int(off) > len(text):
         raise QueryError(f"cursor {cursor!r} points past the end ({len(text)} characters)")
     return int(off)
+
+
+def cut_page(text: str, scope: str, max_chars: int | None, cursor: str | None) -> tuple[int, int, str | None]:
+    """The page of ``text`` a request reads: (start, end, next cursor or ``None`` at the end),
+    from ``cursor`` (issued for ``scope``), at most ``max_chars`` characters. Raises
+    :class:`QueryError` for a cursor not issued for this text and scope."""
+    start = read_cursor(cursor, text, scope)
+    end = page_end(text, start, max_chars)
+    return start, end, make_cursor(end, text, scope) if end < len(text) else None

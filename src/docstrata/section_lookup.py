@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .models import Chunk
+from .models import Chunk, SectionPage
 
 
 def near_ids(section: str, ids: list[str]) -> str:
@@ -131,3 +131,123 @@ def common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     if sid in path and len(path) == len(chain):
         chain = chain[: path.index(sid) + 1]
     return sid, chain
+
+
+def section_chunks(chunks: list[Chunk], doc_key: str, section_id: str) -> tuple[list[Chunk], str, str]:
+    """(chunks, section id, notice) of section ``section_id`` among ``chunks`` (those of ``doc_key``,
+    in document order): the id as given, else the most specific section a cited form names
+    (``Section 2.1(b)`` is ``2.1(b)``, not the ``2.1`` whose chunk holds it), else a unique
+    heading title. A cited pinpoint that is not a section of its own (``Section 2.1(c)``) falls
+    back to the nearest enclosing section that exists, one parenthesised part at a time, and
+    ``notice`` says so (it is ``""`` when no fallback was needed). A dotted number that does not
+    exist (``Section 4.3.7``) never falls back to ``4.3``. Raises
+    :class:`~docstrata.search.QueryError` when nothing matches, or when several sections are
+    cited or titled alike (listing their ids)."""
+    from .index.exact import alias_keys
+    from .search import QueryError
+
+    def holds(c: Chunk, sid: str) -> bool:
+        meta = c.metadata
+        return c.section_id == sid or sid in meta.get("sections", ()) or sid in meta.get("ancestors", ())
+
+    asked = section_id.strip()
+    found = [c for c in chunks if holds(c, asked)]
+    if found:
+        return found, asked, ""
+    if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
+        return found, asked.lower(), ""
+    ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
+                                                              c.section_id, *c.metadata.get("sections", ())]))
+    # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
+    # container): ask, never pick the first.
+    keys = set(alias_keys(asked))
+    alike = [sid for sid in ids if "/" in sid and keys & cited_keys(sid.rsplit("/", 1)[1])]
+    if len(alike) > 1:
+        raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
+                         f"{', '.join(alike[:8])}; ask for one of these ids")
+    cited, notice = asked, ""
+    while cited:
+        target = cited_section(chunks, cited)
+        if target:
+            if cited != asked:
+                notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
+                          f"section that exists; the pinpoint is inside its text]")
+            return [c for c in chunks if holds(c, target)], target, notice
+        shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
+        cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""
+    titled = sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
+    if len(titled) > 1:
+        raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
+                         f"{', '.join(titled[:8])}; ask for one of these ids")
+    found = [c for c in chunks if titled and holds(c, titled[0])]
+    if not found:
+        raise QueryError(f"no section {section_id!r} in {doc_key}{near_ids(section_id, ids)}")
+    return found, titled[0], ""
+
+
+def read_section(chunks: list[Chunk], doc_key: str, section_id: str | None, max_chars: int | None,
+                 cursor: str | None) -> SectionPage:
+    """One page (at most ``max_chars`` characters; ``None`` = no limit, from ``cursor``) of section
+    ``section_id`` among ``chunks`` (all of ``doc_key``'s, in document order, non-empty), its
+    subsections included; without ``section_id`` of the whole document. The section is found as
+    :func:`section_chunks` finds it; a sub-item sharing its parent's chunk (``article-17(3)``)
+    shows its own lines (:func:`~docstrata.pinpoint.certain_item`), with a notice when they cannot
+    be told apart exactly. Raises :class:`~docstrata.search.QueryError` for an unknown section or a
+    cursor not issued for this text."""
+    from .models import page_range
+    from .paging import make_cursor, page_end, read_cursor
+    from .pinpoint import certain_item
+
+    item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
+    if section_id:
+        chunks, sid_asked, notice = section_chunks(chunks, doc_key, section_id)
+        if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
+                and sid_asked != chunks[0].section_id:
+            item = certain_item(chunks[0], sid_asked)
+            if item[0] != sid_asked:
+                item_notice = (f"[the lines of {sid_asked} could not be told apart exactly in chunk "
+                               f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]")
+    starts, parts, pos = [], [], 0
+    for c in chunks:
+        part = c.content.strip()
+        if item and item[1]:
+            part = c.content[item[1][0]:item[1][1]].strip()
+        starts.append(pos)
+        parts.append(part)
+        pos += len(part) + 2
+    text = "\n\n".join(parts)
+    notice = " ".join(filter(None, [notice, item_notice]))
+    if notice:
+        text = notice + "\n\n" + text
+    scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
+    start = read_cursor(cursor, text, scope)
+    end = page_end(text, start, max_chars)
+    first = chunks[0]
+    in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
+    sid, chain = common_section(chunks) if section_id else ("", [])
+    if item and item[1]:
+        sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
+    title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
+    location = " > ".join(chain) if section_id else title
+    return SectionPage(document=doc_key, section_id=sid, title=title,
+                       location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
+                       offset=start, total_chars=len(text),
+                       next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
+                       notice=notice, **page_range(in_page))
+
+
+def check_window(before: int, after: int) -> None:
+    """Raise :class:`~docstrata.search.QueryError` unless ``before`` and ``after`` (chunks around a
+    neighbours request) are both within 0–20."""
+    from .search import QueryError
+
+    for name, n in (("before", before), ("after", after)):
+        if not 0 <= n <= 20:
+            raise QueryError(f"{name} must be between 0 and 20, got {n}")
+
+
+def neighbour_window(chunks: list[Chunk], chunk_id: str, before: int, after: int) -> list[Chunk]:
+    """Chunk ``chunk_id`` of ``chunks`` (one document's, in order, holding it) with up to ``before``
+    chunks before and ``after`` after it, in document order."""
+    i = next(j for j, c in enumerate(chunks) if c.chunk_id == chunk_id)
+    return chunks[max(0, i - before): i + after + 1]

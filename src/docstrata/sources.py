@@ -29,6 +29,15 @@ def file_sha256(path: str | Path) -> str:
     return h.hexdigest()
 
 
+def source_file(path: str | Path, doc_key: str | None = None) -> SourceFile:
+    """One file on disk as a :class:`~docstrata.models.SourceFile` (its size, mtime and sha256
+    read now), keyed ``doc_key`` or its file name — a single document given by hand, as
+    ``docstrata inspect`` takes it. Raises :class:`OSError` when it cannot be read."""
+    p = Path(path)
+    st = p.stat()
+    return SourceFile(doc_key or p.name, str(p.resolve()), FileState(st.st_size, st.st_mtime_ns, file_sha256(p)))
+
+
 def _abs(p: Path) -> Path:
     # Not Path.resolve(): a symlink keeps its own name (and a dangling one is reported, not renamed).
     return Path(os.path.abspath(p))

@@ -37,3 +37,17 @@ def similar_terms(asked: str, terms: list[str], n: int = 8) -> list[str]:
     out += [f for f in difflib.get_close_matches(want, list(by_fold), n=n, cutoff=0.6) if f not in out]
     same = " ".join(asked.casefold().split())  # the asked term itself (a hyphen spelled as a space is another)
     return [by_fold[f] for f in out if " ".join(by_fold[f].casefold().split()) != same][:n]
+
+
+def definitions_of(store, term: str, doc_key: str | None = None) -> list:
+    """The stored definitions of ``term`` (case-insensitive; of ``doc_key`` only when given), each
+    document's in document order; when ``term`` itself is not defined, those of its singular
+    ("Business Days" → "Business Day", :func:`~docstrata.index.exact.singular_term_keys`). Empty
+    when none is found."""
+    from .index.exact import singular_term_keys, term_key
+
+    for key in [term_key(term), *singular_term_keys(term)]:
+        found = store.definitions(term_key=key, doc_key=doc_key)
+        if found:
+            return found
+    return []

@@ -133,3 +133,22 @@ def search_notices(run, settings, tool_cfg, given: dict[str, float | None]) -> l
     values = {"min_similarity_score": settings.min_similarity_score, "min_fused_score": settings.min_fused_score}
     return dropped_notice(run.dropped_by, values, threshold_origins(tool_cfg, given),
                           getattr(tool_cfg, "_threshold_note", None))
+
+
+def search_settings(tool_cfg, min_similarity_score: float | None, min_fused_score: float | None,
+                    min_score: float | None):
+    """The :class:`~docstrata.search.SearchSettings` of one search call: the tool's fusion weights
+    and ``rrf_k``; the thresholds the call gives (``min_score`` is HoloDeck's name for
+    ``min_similarity_score``), else the config's. Raises :class:`~docstrata.search.QueryError`
+    when both names are given with different values."""
+    from .search import QueryError, SearchSettings
+
+    cfg = tool_cfg
+    if min_similarity_score is not None and min_score is not None and min_similarity_score != min_score:
+        raise QueryError("min_score is another name for min_similarity_score: give one of them")
+    sim = min_similarity_score if min_similarity_score is not None else min_score
+    if sim is None:
+        sim = cfg.min_score if hasattr(cfg, "min_score") else cfg.min_similarity_score
+    fused = cfg.min_fused_score if min_fused_score is None else min_fused_score
+    return SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
+                          min_fused_score=fused, min_similarity_score=sim)

@@ -1,5 +1,10 @@
 """The tools a user configures, and the only place that wires pipeline stages together.
 
+Wiring only: each stage lives in its own module (:mod:`docstrata.pipeline` for convert → structure
+→ chunks, :mod:`docstrata.results` for answers, :mod:`docstrata.scoping` for filters,
+:mod:`docstrata.section_lookup` for sections, :mod:`docstrata.records.ingest` for records);
+what both tools share is :class:`~docstrata.tool_base.BaseTool`.
+
 ``HierarchicalDocumentTool``: sources → convert → structure → chunking → context → embed → store,
 and search with citations and definitions. ``VectorstoreTool``: records (CSV / JSON / JSONL)
 upserted by id, or — without ``vector_field`` — documents, as in HoloDeck's unstructured mode.
@@ -9,504 +14,31 @@ Both are thread-safe for concurrent searches and ingest once under concurrent fi
 from __future__ import annotations
 
 import asyncio
-import re
-import json
-import logging
-import threading
 import time
 from pathlib import Path
-from typing import Callable
 
-from .config import AgentConfig, HierarchicalDocumentToolConfig, OcrConfig, VectorstoreToolConfig
-from .errors import ConfigError, ConversionError, ProviderError, RecordError
-from .index.keyword import ANALYSIS_VERSION
-from .ingest_support import (EMPTY_SOURCE_NOTICE, UNCHANGED_FAILURE, Prefetch, clear_unfinished, failed_files,
-                             ignored_notice, is_write_failure, mark_unfinished, skip_unfinished)
-from .models import (Chunk, DefinitionEntry, DocumentEntry, FileState, IngestReport, RecordResult, SearchResult,
-                     SearchResults, SectionPage, SkippedFile, page_fields, page_range, sha256_text)
-from .paging import DEFAULT_MAX_CHARS, check_max_chars, make_cursor, page_end, read_cursor
-from .pinpoint import certain_item, locate_pinpoint
-from .progress import IngestProgress, reporting_pages
-from .search import (QueryError, SearchSettings, SearchTiming, assess_confidence, definition_entries_used, non_increasing,
-                     run_search)
-from .section_lookup import cited_keys, cited_section, common_section, near_ids, sections_titled
-from .store.base import ChunkFilter, MetaCondition, clear_document_entry, read_document_entry, write_document_entry
+from . import scoping
+from .config import AgentConfig, HierarchicalDocumentToolConfig, VectorstoreToolConfig
+from .config.user_paths import at_user_path
+from .docinfo import ingested_entry
+from .errors import ConfigError, ConversionError
+from .filter_syntax import parse_metadata_filters as parse_metadata_filters
+from .index_settings import document_index_settings, record_index_settings
+from .ingest_support import Prefetch, failed_files, ingest_files, save_failed_files, skip_failed_unchanged, skip_unfinished
+from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResults, SectionPage
+from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
+from .progress import IngestProgress
+from .results import assemble_results, rerank_results, with_pages
+from .search import QueryError, SearchTiming, assess_confidence, run_search
+from .section_lookup import check_window, neighbour_window, read_section, section_chunks
+from .store.base import write_document_entry
 from .structure.definition_conflicts import definition_conflicts
 from .telemetry import span
-from .thresholds import search_notices
+from .tool_base import BaseTool as BaseTool
+from .tool_base import ProgressFn as ProgressFn
 
-log = logging.getLogger("docstrata")
 
-# Called as progress(done, total, description) while ingesting; done counts files, fractional while
-# a file's chunks embed (progress.IngestProgress).
-ProgressFn = Callable[[float, int, str], None]
-
-_EMBED_BATCH = 64
-_RANGE_OPS = {"gt", "gte", "lt", "lte"}
-
-
-def parse_metadata_filters(filters: dict | None) -> tuple[MetaCondition, ...]:
-    """``{"category": "shoes", "price": {"gte": 10, "lt": 100}, "colour": ["red", "blue"]}`` →
-    conditions (see :class:`~docstrata.store.base.MetaCondition`). A string value means string
-    equality (the tools make it ignore case: :meth:`_BaseTool._any_case`), a number numeric
-    equality, a list any of them, a mapping the operators ``eq``,
-    ``in``, ``gt``, ``gte``, ``lt``, ``lte``. Raises :class:`QueryError` naming the bad field."""
-    from .store.base import parse_number
-
-    if not filters:
-        return ()
-    if not isinstance(filters, dict):
-        raise QueryError(f"filters must be a mapping of field → value, got {type(filters).__name__}")
-    out = []
-    for name, spec in filters.items():
-        if not isinstance(name, str) or not name or '"' in name:
-            raise QueryError(f"filters: bad field name {name!r}")
-        ops = spec if isinstance(spec, dict) else {"in" if isinstance(spec, list) else "eq": spec}
-        values: list[str] = []
-        numbers: list[float] = []
-        bounds: dict[str, float] = {}
-        for op, arg in ops.items():
-            if op in ("eq", "in"):
-                items = arg if isinstance(arg, list) else [arg]
-                if op == "in" and not isinstance(arg, list):
-                    raise QueryError(f"filters.{name}.in must be a list, got {arg!r}")
-                for item in items:
-                    if isinstance(item, bool) or item is None or isinstance(item, (dict, list)):
-                        raise QueryError(f"filters.{name}: {item!r} is not a string or a number")
-                    if isinstance(item, (int, float)):
-                        numbers.append(float(item))
-                    else:
-                        values.append(str(item))
-            elif op in _RANGE_OPS:
-                num = parse_number(arg) if not isinstance(arg, str) else parse_number(arg)
-                if num is None:
-                    raise QueryError(f"filters.{name}.{op} must be a number, got {arg!r}")
-                bounds[op] = num
-            else:
-                raise QueryError(f"filters.{name}: unknown operator {op!r} (use eq, in, gt, gte, lt, lte)")
-        if values and numbers:  # a mixed list: compare everything as text
-            values += [f"{n:g}" for n in numbers]
-            numbers = []
-        out.append(MetaCondition(name, tuple(values), tuple(numbers), **bounds))
-    return tuple(out)
-
-
-def holodeck_tokens(text: str) -> int:
-    """Tokens as HoloDeck counts them for a vectorstore's ``chunk_size`` / ``chunk_overlap``: its
-    TextChunker is Semantic Kernel's ``split_plaintext_paragraph``, whose token counter is
-    ``len(text) // 4`` (four characters a token), not a model's tokenizer."""
-    return len(text) // 4
-
-
-_KEY_HINT = ("set it (in the environment or in a .env file beside the config), or drop embedding_model to "
-             "embed with the bundled local model")
-
-
-def _at_user_path(e: ConfigError, cfg, path: str | None = None) -> ConfigError:
-    """``e`` (raised by an embedder or reranker with its own field names, such as
-    ``embedding_provider.api_key_env``) re-raised at the YAML path the user wrote: ``path``, or
-    where the tool's embedding provider came from (its own, the top-level one, the agent's
-    ``model``, or ``embedding_model`` for an OpenAI model), with what to do for a missing key."""
-    msg = str(e)
-    if e.path and msg.startswith(e.path + ": "):
-        msg = msg[len(e.path) + 2:]
-    if path is None:
-        path = cfg.provider_path() if e.path.startswith("embedding_provider") or "API key" in msg \
-            else f"{cfg.yaml_path}.{e.path or 'embedding_model'}"
-        if "API key is not set" in msg:
-            msg += f"; {_KEY_HINT}"
-    elif "API key is not set" in msg:
-        msg += "; set it (in the environment or in a .env file beside the config), or turn enable_reranking off"
-    return ConfigError(msg, path=path, file=e.file)
-
-
-def _model_settings(model_cfg) -> dict | None:
-    """The parts of an LLM provider config that change what an index holds (never a key)."""
-    if model_cfg is None:
-        return None
-    return {k: getattr(model_cfg, k) for k in ("provider", "name", "base_url", "api_key_env", "context_window")}
-
-
-def _embedder_settings(cfg) -> dict:
-    """Where a hosted embedding model runs, when one does (absent for local models, so their
-    existing indexes keep their fingerprint)."""
-    p = cfg.embedding_provider
-    return {} if p is None else {"embedding_provider": [p.provider, p.base_url, p.native]}
-
-
-class _BaseTool:
-    """What both tool types share: lazy embedder and store, embedding with a cache, ingest lock."""
-
-    def __init__(self, cfg, base_dir: str | Path):
-        self.cfg = cfg
-        self.name = cfg.name
-        self.base_dir = Path(base_dir)
-        self._embedder = None
-        self._store = None
-        self._lock = threading.RLock()
-        self._ready = False
-        self._implicit = False  # set while ensure_ready runs the ingest a search needs
-
-    @property
-    def embedder(self):
-        if self._embedder is None:
-            with self._lock:
-                if self._embedder is None:
-                    from .embed import make_embedder
-
-                    try:
-                        self._embedder = make_embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
-                                                       self.cfg.embedding_provider,
-                                                       backend=getattr(self.cfg, "embedding_backend", "auto"))
-                    except ConfigError as e:
-                        raise _at_user_path(e, self.cfg) from None
-        return self._embedder
-
-    @property
-    def store(self):
-        if self._store is None:
-            with self._lock:
-                if self._store is None:
-                    from .store import open_store
-
-                    self._store = open_store(self.cfg.database, self.name, self.base_dir, self.dim)
-        return self._store
-
-    @property
-    def dim(self) -> int:
-        """Vector size, known without loading the model where possible (fast re-ingest and start-up)."""
-        from .embed import model_dimension
-
-        if self._embedder is not None:
-            return self._embedder.dim
-        if self.cfg.embedding_provider is None:
-            local = model_dimension(self.cfg.embedding_model)
-            if local:
-                return self.cfg.embedding_dimensions or local
-        return self.cfg.embedding_dimensions or self.embedder.dim
-
-    def embed_query(self, text: str):
-        """The query's (dim,) vector; the model is loaded here, on first use, so a keyword or
-        exact search never loads it."""
-        return self.embedder.embed_query(text)
-
-    def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-
-    # ---- fingerprint of the settings an index was built with
-    def _index_settings(self) -> dict:
-        raise NotImplementedError
-
-    def _settings_changed(self) -> bool:
-        want = json.dumps(self._index_settings(), sort_keys=True)
-        have = self.store.get_meta("index_settings")
-        return have is not None and have != want
-
-    def _save_settings(self) -> None:
-        self.store.set_meta("index_settings", json.dumps(self._index_settings(), sort_keys=True))
-
-    def _embed(self, items: list[tuple[str, str]], report: IngestReport, on_chunks=None):
-        """Vectors for (context, content) pairs, from the cache where possible; ``on_chunks(done,
-        total)`` after each batch (cached pairs count as done at once)."""
-        model_id = self.embedder.model_id
-        keys = [sha256_text(f"{ctx}\n\n{content}") for ctx, content in items]
-        cached = self.store.cached_vectors(model_id, list(dict.fromkeys(keys)))
-        missing = [i for i, k in enumerate(keys) if k not in cached]
-        fresh: dict[str, object] = {}
-        for start in range(0, len(missing), _EMBED_BATCH):
-            idx = [i for i in missing[start:start + _EMBED_BATCH] if keys[i] not in fresh]
-            with span("embed_batch", **{"embed.batch_size": len(idx)}):
-                vecs = self.embedder.embed_chunks([items[i] for i in idx])
-            batch = {keys[i]: v for i, v in zip(idx, vecs)}
-            # Cached per batch, so an interrupted ingest resumes without re-embedding what it had done.
-            self.store.cache_vectors(model_id, batch)
-            fresh.update(batch)
-            report.embedded += len(batch)
-            if on_chunks:
-                on_chunks(len(items) - len(missing) + min(start + _EMBED_BATCH, len(missing)), len(items))
-        return [cached.get(k) if k in cached else fresh[k] for k in keys]
-
-    def ensure_ready(self, progress: ProgressFn | None = None) -> IngestReport | None:
-        """Open the index; ingest first if it is empty or stale. Concurrent callers ingest once;
-        while another process ingests this tool, this waits for it (reporting through ``progress``)
-        and then finds the work done — unless the index already holds data: then it is searched at
-        once and the other process's writes appear when it commits. An index that cannot be written
-        (read-only folder, full disk) but holds data is served as it is, with a warning in the log."""
-        if self._ready:
-            return None
-        with self._lock:
-            if self._ready:
-                return None
-            from .locking import LockTimeout
-
-            has_data = self._has_data()
-            self._implicit = True  # a file the last run never finished is not retried here (skip_unfinished)
-            try:  # an index with data is searched at once while another process updates it
-                report = self.ingest(progress=progress, lock_timeout_s=0 if has_data else None)
-            except Exception as e:  # noqa: BLE001 - decided below: serve what exists, or re-raise
-                if not is_write_failure(e) or not (has_data or self._has_data()):
-                    raise
-                from .redact import redact
-
-                level = logging.INFO if isinstance(e, LockTimeout) else logging.WARNING
-                log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
-                        self.name, redact(e).splitlines()[0][:300])
-                report = None
-            finally:
-                self._implicit = False
-            if report is not None and report.removed:  # an implicit ingest never purges silently
-                log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
-                            self.name, report.removed)
-            self._ready = True
-            return report
-
-    def _has_data(self) -> bool:
-        try:
-            return self.store.count() > 0
-        except Exception:  # noqa: BLE001 - a store that cannot even count has nothing to serve
-            return False
-
-    def _ingest_lock(self, progress: ProgressFn | None, timeout_s: float | None = None):
-        """The tool's cross-process ingest lock (see :mod:`docstrata.locking`); ``timeout_s``
-        defaults to ``limits.lock_timeout_s``."""
-        import contextlib
-
-        from .locking import file_lock
-
-        def on_wait(message: str) -> None:
-            log.warning("%s", message)
-            if progress:
-                progress(0, 0, message)
-
-        what = f"tool '{self.name}'"
-        timeout = self.cfg.limits.lock_timeout_s if timeout_s is None else timeout_s
-        store_lock = getattr(self.store, "ingest_lock", None)
-        if store_lock is not None:
-            return store_lock(what, timeout, on_wait)
-        if self.cfg.database.provider == "in-memory":
-            return contextlib.nullcontext()
-        return file_lock(self.base_dir / ".docstrata" / f"{self.name}.ingest.lock", what, timeout, on_wait)
-
-    def ingest(self, force: bool = False, progress: ProgressFn | None = None, *, verify: bool = False,
-               rebuild: bool = False, lock_timeout_s: float | None = None) -> IngestReport:
-        """Bring the index in line with ``source`` under the tool's cross-process ingest lock.
-
-        ``force`` re-processes every file; ``verify`` re-hashes every file (whatever its size,
-        times and inode say); ``rebuild`` rebuilds the derived indexes (tantivy, vectors) from the
-        store's system of record first. A second writer waits for the first (one message, then
-        every few seconds) and raises :class:`~docstrata.locking.LockTimeout` after
-        ``lock_timeout_s`` (default ``limits.lock_timeout_s``; 0 = do not wait).
-        """
-        with self._lock, self._ingest_lock(progress, lock_timeout_s):
-            if rebuild and hasattr(self.store, "rebuild_indexes"):
-                self.store.rebuild_indexes()
-            return self._ingest_locked(force=force, progress=progress, verify=verify)
-
-    def _sync_file_states(self, report: IngestReport, extensions: frozenset[str], force: bool,
-                          verify: bool = False):
-        """Compare the source with the stored file states: purge removed files, record
-        mtime-only changes, count everything in ``report``; returns the ChangeSet."""
-        from .sources import scan
-
-        store = self.store
-        if not force and self._settings_changed():
-            report.warnings.append("index settings changed since the last ingest: rebuilding every file")
-            force = True
-        stamps = json.loads(store.get_meta("file_stamps") or "{}")
-        changes = scan(self.cfg.source, self.base_dir, store.file_states(), extensions, force=force,
-                       stamps=stamps, verify=verify, follow_symlinks=self.cfg.follow_symlinks)
-        for sf in changes.touched:  # bytes identical, only mtime moved
-            store.set_file_state(sf.doc_key, sf.state)
-        self._pending_stamps = changes.stamps
-        report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
-        report.unchanged = len(changes.unchanged) + len(changes.touched)
-        report.skipped += [SkippedFile(k, r) for k, r in changes.unreadable]
-        report.warnings += ignored_notice(changes.ignored)
-        if changes.removed and report.files_total == 0 and not changes.unreadable and not force:
-            # An unmounted share or an emptied folder is not an instruction to delete the index.
-            report.skipped.append(SkippedFile(str(self.cfg.source), EMPTY_SOURCE_NOTICE.format(n=len(changes.removed))))
-            report.unchanged = len(changes.removed)
-            changes.removed.clear()
-        for doc_key in changes.removed:
-            store.delete_document(doc_key)
-            clear_document_entry(store, doc_key)
-            report.removed += 1
-        return changes
-
-    async def aingest(self, **kw) -> IngestReport:
-        return await asyncio.to_thread(self.ingest, **kw)
-
-    def _settings(self, min_similarity_score, min_fused_score, min_score) -> SearchSettings:
-        cfg = self.cfg
-        if min_similarity_score is not None and min_score is not None and min_similarity_score != min_score:
-            raise QueryError("min_score is another name for min_similarity_score: give one of them")
-        sim = min_similarity_score if min_similarity_score is not None else min_score
-        if sim is None:
-            sim = cfg.min_score if hasattr(cfg, "min_score") else cfg.min_similarity_score
-        fused = cfg.min_fused_score if min_fused_score is None else min_fused_score
-        return SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
-                              min_fused_score=fused, min_similarity_score=sim)
-
-    # ---- documents, filters
-    def _resolve_document(self, document: str) -> str:
-        docs = self.store.documents()
-        if document in docs:
-            return document
-        cands = self._matching_documents(document, docs)
-        if len(cands) == 1:
-            return cands[0]
-        if not cands:
-            raise QueryError(f"no document {document!r} in tool '{self.name}'{self._documents_hint(docs)}")
-        raise QueryError(f"document {document!r} is ambiguous: {', '.join(cands[:10])}")
-
-    @staticmethod
-    def _matching_documents(document: str, docs: list[str]) -> list[str]:
-        """Doc keys ``document`` names: the key, a path suffix, the file name or stem — as stored, or
-        as answers print it (control characters escaped, :func:`~docstrata.escaping.one_line`), so a
-        name shown as ``new\\nline.md`` can be typed back."""
-        from .escaping import one_line
-
-        document = document.strip().removeprefix("./")
-
-        def names(d: str) -> bool:
-            return d == document or d.endswith("/" + document) or Path(d).stem == document or Path(d).name == document
-
-        return [d for d in docs if names(d) or (one_line(d) != d and names(one_line(d)))]
-
-    def _documents_hint(self, docs: list[str]) -> str:
-        if not docs:
-            return " (it holds no documents)"
-        shown = ", ".join(docs[:8]) + (f", … ({len(docs)} in all; see {self.name}_list_documents)" if len(docs) > 8 else "")
-        return f"; documents: {shown}"
-
-    def _document_keys(self, document: str | list[str]) -> tuple[str, ...]:
-        """The doc keys a ``document`` filter names: each entry a doc key, file name, stem or path
-        suffix, matching every document it names. Raises :class:`QueryError` for a name that matches none."""
-        names = [document] if isinstance(document, str) else list(document)
-        docs = self.store.documents()
-        out: list[str] = []
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise QueryError(f"document filter: {name!r} is not a document name")
-            found = self._matching_documents(name, docs)
-            if not found:
-                raise QueryError(f"no document {name!r} in tool '{self.name}'{self._documents_hint(docs)}")
-            out += found
-        return tuple(dict.fromkeys(out))
-
-    def _section_key(self, section: str, doc_keys: tuple[str, ...] | None) -> str:
-        """A ``section`` filter as the section id prefix stores match: the id as given
-        (``4.2``, ``article-17``), or the id of the section a cited form names (``Section 4.2``, ``Art. 17``)."""
-        from .index.exact import alias_keys
-
-        sid = section.strip()
-        if not sid:
-            raise QueryError("section filter is empty")
-        keys = alias_keys(sid)
-        found = self.store.exact_lookup(keys, limit=5, flt=ChunkFilter(doc_keys=doc_keys) if doc_keys else None)
-        from .store.base import chunk_section_path
-
-        for key in keys:
-            ids = found.get(key)
-            chunks = self.store.get_chunks(ids[:1]) if ids else []
-            if not chunks:
-                continue
-            path = chunk_section_path(chunks[0])
-            if sid.lower() in path:
-                return sid.lower()
-            num = key.split(" ", 1)[-1]  # "section 4.2" → "4.2"; "article 17" → "17"
-            for cand in path:  # the section of the chunk the key names: "4.2", "article-17"
-                if cand == num or cand.endswith("-" + num):
-                    return cand
-            for cand in path:  # a container cited in another numbering: "Article I" → "article-i"
-                if set(keys) & cited_keys(cand):
-                    return cand
-            return chunks[0].section_id.lower()
-        return sid.lower()
-
-    def _check_section(self, sec: str, section: str, doc_keys: tuple[str, ...] | None) -> None:
-        """Raise :class:`QueryError` naming ``section`` and the nearest section ids when no chunk
-        (of ``doc_keys``, or of any document) is in section ``sec``."""
-        from .store.base import chunk_section_path
-
-        ids: dict[str, None] = {}
-        for doc_key in (doc_keys or self.store.documents()):
-            for c in self.store.document_chunks(doc_key):
-                path = chunk_section_path(c)
-                if sec in path:
-                    return
-                ids.update(dict.fromkeys(path))
-        where = f" in {', '.join(doc_keys)}" if doc_keys else f" in tool '{self.name}'"
-        raise QueryError(f"section filter: no section {section!r}{where}{near_ids(section, list(ids))}")
-
-    def _any_case(self, conditions: tuple[MetaCondition, ...]) -> tuple[MetaCondition, ...]:
-        """String equality that ignores case (and runs of spaces): each value widened to the
-        spellings the records hold ("Shoes", "SHOES" for "shoes"), found through the exact index's
-        folded value keys, so every store filters with its own plain equality."""
-        import dataclasses
-
-        from .index.exact import value_key
-
-        out = []
-        for cond in conditions:
-            if cond.values:
-                wanted = {value_key(v) for v in cond.values}
-                found = self.store.exact_lookup(sorted(wanted), limit=500)
-                spellings = {str(c.metadata.get("fields", {}).get(cond.name)) for c in
-                             self.store.get_chunks(list(dict.fromkeys(i for ids in found.values() for i in ids)))}
-                extra = [v for v in sorted(spellings) if value_key(v) in wanted and v not in cond.values]
-                cond = dataclasses.replace(cond, values=(*cond.values, *extra))
-            out.append(cond)
-        return tuple(out)
-
-    def _make_filter(self, document=None, section=None, filters=None) -> ChunkFilter | None:
-        doc_keys = self._document_keys(document) if document else None
-        sec = self._section_key(section, doc_keys) if section else None
-        meta = self._any_case(parse_metadata_filters(filters))
-        if doc_keys is None and sec is None and not meta:
-            return None
-        return ChunkFilter(doc_keys=doc_keys, section=sec, metadata=meta)
-
-    def list_documents(self) -> list[DocumentEntry]:
-        """An entry per indexed document (file), sorted by doc key: title, summary, language, file
-        type, section count, top-level sections, chunks, ingested at. Documents indexed before
-        entries existed get one derived from their chunks (no summary, language or time)."""
-        self.ensure_ready()
-        out = []
-        for doc_key in self.store.documents():
-            entry = read_document_entry(self.store, doc_key)
-            out.append(entry if entry is not None else self._derived_entry(doc_key))
-        return out
-
-    async def alist_documents(self) -> list[DocumentEntry]:
-        return await asyncio.to_thread(self.list_documents)
-
-    def _derived_entry(self, doc_key: str) -> DocumentEntry:
-        chunks = self.store.document_chunks(doc_key)
-        title = next((c.document_title for c in chunks if c.document_title), Path(doc_key).name)
-        sections = list(dict.fromkeys(c.section_id for c in chunks if c.section_id))
-        top = min((c.heading_level for c in chunks if c.section_id), default=1)
-        tops = list(dict.fromkeys((c.section_id, c.parent_chain[-1] if c.parent_chain else c.section_id)
-                                  for c in chunks if c.section_id and c.heading_level == top))
-        return DocumentEntry(doc_key=doc_key, title=title, file_type=Path(doc_key).suffix.lstrip(".").lower(),
-                             section_count=len(sections), total_chunks=len(chunks),
-                             top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
-
-    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
-                       verify: bool = False) -> IngestReport:
-        raise NotImplementedError
-
-    def _save_stamps(self) -> None:
-        """Record the ctime/inode stamps of the last scan (after the documents are committed, so a
-        crash in between only costs a re-hash)."""
-        stamps = getattr(self, "_pending_stamps", None)
-        if stamps is not None:
-            self.store.set_meta("file_stamps", json.dumps(stamps, sort_keys=True, separators=(",", ":")))
-
-
-class HierarchicalDocumentTool(_BaseTool):
+class HierarchicalDocumentTool(BaseTool):
     """Search over a folder of documents along their structure."""
 
     cfg: HierarchicalDocumentToolConfig
@@ -522,19 +54,11 @@ class HierarchicalDocumentTool(_BaseTool):
         self._on_ocr_page = None  # set while ingesting: per-page progress of OCR
 
     def _index_settings(self) -> dict:
-        c = self.cfg
-        return {"chunking_strategy": c.chunking_strategy, "max_chunk_tokens": c.max_chunk_tokens,
-                "chunk_overlap": c.chunk_overlap, "embedding_model": c.embedding_model,
-                "contextual_embeddings": c.contextual_embeddings,
-                "context_model": _model_settings(c.context_model),
-                "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-                "extract_cross_references": c.extract_cross_references, "pipeline": 8, "analysis": ANALYSIS_VERSION,
-                **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
-                **_embedder_settings(c), **({"chunk_unit": "chars/4"} if self._holodeck_units else {})}
+        return document_index_settings(self.cfg, self._holodeck_units)
 
     @property
     def _holodeck_units(self) -> bool:
-        """A vectorstore tool's own ``chunk_size``: HoloDeck's unit (module :func:`holodeck_tokens`)."""
+        """A vectorstore tool's own ``chunk_size``: HoloDeck's unit (:func:`~docstrata.chunking.holodeck_tokens`)."""
         return self.record_files is not None and self.record_files.chunk_size is not None
 
     @property
@@ -559,7 +83,7 @@ class HierarchicalDocumentTool(_BaseTool):
             try:
                 self._reranker = Reranker(self.cfg.reranker_model, base_dir=self.base_dir)
             except ConfigError as e:
-                raise _at_user_path(e, self.cfg, f"{self.cfg.yaml_path}.reranker_model") from None
+                raise at_user_path(e, self.cfg, f"{self.cfg.yaml_path}.reranker_model") from None
         return self._reranker
 
     # ------------------------------------------------------------------ ingest
@@ -581,55 +105,28 @@ class HierarchicalDocumentTool(_BaseTool):
             store = self.store
             changes = self._sync_file_states(report, extensions, force, verify)
             failed = failed_files(store, changes.to_process)
-            todo = []
-            for sf in changes.to_process:  # a file that failed is not converted again until its bytes change
-                before = failed.get(sf.doc_key)
-                if before and not force and before["state"] == [sf.state.size, sf.state.sha256]:
-                    report.skipped.append(SkippedFile(sf.doc_key, f"{UNCHANGED_FAILURE}: {before['reason']} "
-                                                                  "(`docstrata ingest --force` retries it)"))
-                else:
-                    todo.append(sf)
+            todo = skip_failed_unchanged(failed, changes.to_process, force, report)
             todo, unfinished = skip_unfinished(store, todo, getattr(self, "_implicit", False))
             report.skipped += unfinished
             tracker = IngestProgress(progress, len(todo)) if progress else None
             self._on_pages = tracker.pages if tracker else None
             self._on_ocr_page = tracker.ocr_page if tracker else None
             parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
-            for i, sf in enumerate(todo):
-                mark_unfinished(store, sf)
+
+            def one(i: int, sf) -> tuple[int, int]:
                 if tracker:
                     tracker.file(i, sf.doc_key, report.chunks)
-                try:
-                    n_chunks, n_defs = self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
-                except ConversionError as e:
-                    report.skipped.append(SkippedFile(sf.doc_key, e.reason))
-                    failed[sf.doc_key] = {"state": [sf.state.size, sf.state.sha256], "reason": e.reason}
-                    if sf.doc_key in store.file_states():  # a file that became unreadable leaves the index
-                        store.delete_document(sf.doc_key)
-                    continue
-                except ProviderError as e:  # embedding failed after retries: the file keeps its old chunks
-                    report.skipped.append(SkippedFile(sf.doc_key, f"embedding failed: {e}"))
-                    continue
-                failed.pop(sf.doc_key, None)
-                if sf in changes.added:
-                    report.added += 1
-                else:
-                    report.updated += 1
-                report.chunks += n_chunks
-                report.definitions += n_defs
+                return self._ingest_file(sf, report, parsed.get(i), tracker.chunks if tracker else None)
+
+            ingest_files(store, todo, changes.added, report, one, failed)
             self._on_pages = None
             self._on_ocr_page = None
             if progress:
                 progress(len(todo), len(todo), "done")
             with span("store"):
                 store.flush()
-            clear_unfinished(store)
-            self._save_settings()
-            self._save_stamps()
-            failed_json = json.dumps(failed, sort_keys=True, separators=(",", ":"))
-            if failed_json != (store.get_meta("failed_files") or "{}"):  # a read with nothing new writes nothing
-                store.set_meta("failed_files", failed_json)
-            report.chunks_total = store.count()
+            self._finish_ingest(report)
+            save_failed_files(store, failed)
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
                 from .index.exact import term_key
                 report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
@@ -643,34 +140,18 @@ class HierarchicalDocumentTool(_BaseTool):
         return report
 
     def _parse_file(self, sf):
-        """Convert, parse and chunk one file: (document, tree, chunks). Runs one file ahead of the
-        embedder on a worker thread (see :class:`Prefetch`)."""
-        from .chunking import chunk_tree
-        from .structure import build_tree
+        """One file through :func:`~docstrata.pipeline.parse_file` with this tool's settings (runs
+        one file ahead of the embedder on a worker thread, see :class:`Prefetch`)."""
+        from .pipeline import PipelineSettings, parse_file
 
-        from .limits import check_chunks, check_file, check_text, time_limit
-
-        cfg = self.cfg
-        limits = cfg.limits
         count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
         if self._holodeck_units:
-            count_tokens = holodeck_tokens
-        check_file(sf.doc_key, sf.path, sf.state.size, limits)
-        on_pages = getattr(self, "_on_pages", None)
-        with span("parse", **{"document": sf.doc_key}), time_limit(sf.doc_key, limits.max_conversion_s), \
-                reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))):
-            doc = self._convert(sf)
-            check_text(sf.doc_key, doc.markdown, limits)
-            tree = build_tree(doc, extract_definitions=cfg.extract_definitions,
-                              extract_cross_references=cfg.extract_cross_references)
-            chunks = chunk_tree(tree, count_tokens=count_tokens, max_tokens=cfg.max_chunk_tokens,
-                                overlap=cfg.chunk_overlap, strategy=cfg.chunking_strategy)
-            if doc.page_offsets:  # a PDF's pages, a PPTX's slides: each section's and chunk's first/last
-                from .pages import assign_pages
+            from .chunking import holodeck_tokens
 
-                assign_pages(doc, tree, chunks)
-        check_chunks(sf.doc_key, len(chunks), limits)
-        return doc, tree, chunks
+            count_tokens = holodeck_tokens
+        settings = PipelineSettings.from_config(self.cfg, count_tokens, on_pages=getattr(self, "_on_pages", None),
+                                                convert=self._convert)
+        return parse_file(sf, settings)
 
     def _convert(self, sf):
         """The file as a :class:`~docstrata.models.Document`: :func:`~docstrata.convert.convert_file`,
@@ -681,15 +162,9 @@ class HierarchicalDocumentTool(_BaseTool):
         ext = Path(sf.doc_key).suffix.lower().lstrip(".")
         if self.record_files is None or ext not in RECORD_EXTENSIONS:
             return convert_file(sf, self._ocr())
-        from .models import Document
-        from .records import records_as_markdown
+        from .records import records_as_document
 
-        try:
-            markdown, warnings = records_as_markdown(Path(sf.path), sf.doc_key, self.record_files)
-        except RecordError as e:
-            raise ConversionError(sf.doc_key, str(e).removeprefix(f"{sf.doc_key}: ")) from None
-        return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
-                        warnings=warnings)
+        return records_as_document(sf, self.record_files)
 
     def _ocr(self):
         """OCR settings for one file (:mod:`docstrata.convert.ocr`): the tool's ``ocr`` config, its
@@ -705,12 +180,13 @@ class HierarchicalDocumentTool(_BaseTool):
                        deadline=time.monotonic() + self.cfg.limits.max_conversion_s)
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
-        from .citers import citation_keys
-        from .index.exact import alias_keys, document_name_keys, qualified_alias_keys, resolve_cross_references, term_key
+        from .context import contextualize_into
+        from .index.exact import chunk_exact_keys, resolve_external_references
         from .store import StoredChunk
 
         cfg = self.cfg
-        doc, tree, chunks = parsed if parsed is not None else self._parse_file(sf)
+        parsed = parsed if parsed is not None else self._parse_file(sf)
+        doc, tree, chunks, definitions = parsed.document, parsed.tree, parsed.chunks, parsed.definitions
         report.warnings += [f"{sf.doc_key}: {w}" for w in doc.warnings]
         if not chunks:
             raise ConversionError(sf.doc_key, "no text found after conversion")
@@ -718,62 +194,14 @@ class HierarchicalDocumentTool(_BaseTool):
             if c.oversized:
                 report.warnings.append(f"{c.chunk_id}: one indivisible unit ({c.token_count} tokens) exceeds "
                                        f"max_chunk_tokens={cfg.max_chunk_tokens}")
-        with span("contextualize_batch", **{"ingest.chunk_count": len(chunks)}):
-            stats = self.contextualizer.contextualize(doc, chunks)
-            report.warnings += getattr(stats, "warnings", [])
-            for key in ("llm_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
-                        "cache_hits", "failures", "estimated_cost_usd"):
-                if hasattr(stats, key):
-                    report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)
+        contextualize_into(self.contextualizer, doc, chunks, report)
         vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
-        defined_in: dict[tuple[str, str | None], str] = {}  # (term, defining section) → first chunk stating it
-        for c in chunks:
-            for term in c.definitions:
-                for owner in [*c.metadata.get("sections", []), c.section_id]:
-                    defined_in.setdefault((term_key(term), owner), c.chunk_id)
-                defined_in.setdefault((term_key(term), None), c.chunk_id)
-        definitions = []
-        for d in tree.definitions:
-            d.doc_key = sf.doc_key
-            d.chunk_id = (d.chunk_id or defined_in.get((term_key(d.term), d.section_id))
-                          or defined_in.get((term_key(d.term), None)))
-            definitions.append(d)
-        by_id = {s.section_id: s for s in tree.sections}
-        for c in chunks:  # ancestors let get_section return a section with all its subsections
-            ancestors, node = [], by_id.get(c.section_id)
-            while node is not None and node.parent_id:
-                ancestors.append(node.parent_id)
-                node = by_id.get(node.parent_id)
-            c.metadata["ancestors"] = ancestors
-        from .docinfo import tag_language
-
-        tag_language(chunks, doc.markdown)  # keyword text stemmed and stop-listed in the document's language
-        # references naming another document: resolve against the documents indexed so far (search retries)
-        external = [c for c in chunks if any(x.document for x in c.cross_references)]
-        resolved = resolve_cross_references(self.store, external) if external else {}
-        for c in external:
-            for x, r in zip(c.cross_references, resolved[c.chunk_id]):
-                x.target_document, x.section_id = r["target_document"], r["target_section_id"]
-        stored = []
-        for c, v in zip(chunks, vectors):
-            keys: list[tuple[str, int]] = []
-            if c.ordinal == 0:  # "section 9 of the GPL" finds this document by any name it is cited by
-                keys += [(k, 0) for k in document_name_keys(doc.title, sf.doc_key)]
-            for alias in c.aliases:
-                for j, key in enumerate(alias_keys(alias)):
-                    keys.append((key, j))
-                keys += [(key, 2) for key in qualified_alias_keys(alias)]  # "Section 3" of Chapter III, of IV…
-            keys += [(term_key(t), 1) for t in c.definitions]
-            keys += [(k, 3) for k in citation_keys(c)]  # "cited by": the sections it cites, read backwards
-            stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
+        resolve_external_references(self.store, chunks)  # against the documents indexed so far (search retries)
+        stored = [StoredChunk(c, v, chunk_exact_keys(c, doc.title, sf.doc_key)) for c, v in zip(chunks, vectors)]
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
-        from .docinfo import document_entry
-
-        entry = document_entry(tree, file_type=doc.format, total_chunks=len(chunks), markdown=doc.markdown,
-                               embedding_model=cfg.embedding_model)
-        entry.warnings = list(dict.fromkeys([*entry.warnings, *doc.warnings]))
-        report.warnings += [f"{sf.doc_key}: {w}" for w in entry.warnings if w not in doc.warnings]
+        entry, new_warnings = ingested_entry(tree, doc, len(chunks), cfg.embedding_model)
+        report.warnings += [f"{sf.doc_key}: {w}" for w in new_warnings]
         write_document_entry(self.store, entry)
         return len(chunks), len(definitions)
 
@@ -811,128 +239,19 @@ class HierarchicalDocumentTool(_BaseTool):
         run = run_search(self.store, self.embed_query, query, mode=mode or cfg.search_mode,
                          top_k=depth, settings=settings, timing=timing, flt=flt)
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
-            self._check_section(flt.section, section, flt.doc_keys)
-        from .index.exact import resolve_cross_references
-
-        xrefs = resolve_cross_references(self.store, [h.chunk for h in run.hits])
-        from .index.exact import query_section_keys
-        from .passage import cite_passage
-
-        named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
-        results = []
-        defs_of: dict[str, list[DefinitionEntry]] = {}
-        used: dict[tuple[str, str, str | None], DefinitionEntry] = {}
-        for h in run.hits:
-            c, f = h.chunk, h.fused
-            doc_defs = defs_of.setdefault(c.doc_key, self._doc_definitions(c.doc_key))
-            pin = locate_pinpoint(c, named_keys) if named_keys else None
-            cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
-            # the passage's own section and its ancestors: a definition applies inside its scope only
-            within = [*dict.fromkeys([pin.section_id if pin is not None else c.section_id, c.section_id,
-                                      *c.metadata.get("sections", []), *c.metadata.get("ancestors", [])])]
-            entries = definition_entries_used([query, cited], doc_defs, skip_chunk=c.chunk_id, within=within)
-            defs = {term: d.definition for term, d in entries.items()}
-            for term, entry in entries.items():
-                used.setdefault((c.doc_key, term, entry.scope), entry)
-            results.append(SearchResult(
-                chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
-                parent_chain=c.parent_chain, section_id=c.section_id,
-                semantic_score=h.similarity, keyword_score=f.scores.get("keyword"),
-                exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
-                keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
-                chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
-                contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
-                score=h.score, pinned=h.pinned, **page_fields(c)))
-            if pin is not None:  # cite the item, with the references it makes
-                results[-1].cross_references = [x for x in results[-1].cross_references
-                                                if x.get("text") and x["text"] in cited]
-                results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
-            else:  # cite the deepest section holding the best-matching sentence
-                cite_passage(results[-1], c, query)
-        from .citers import attach_cited_by
-
-        attach_cited_by(self.store, results)
+            scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
+        results, used = assemble_results(self.store, run, query)
         if self.reranker is not None:
-            results = self.reranker.rerank(query, results, k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
-            shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
-            for r, score in zip(results, shown):
-                r.score = score
-            kept = {r.chunk_id for r in results}
-            used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
-                                                              == d.definition and r.source_path == key[0]
-                                                              for r in results)}
+            results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
-                                                      is not None else min_score, "min_fused_score": min_fused_score})
+        notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
                                                         run.other_words),
-                             self._with_pages(list(used.values())), notices)
+                             with_pages(self.store, list(used.values())), notices)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
-
-    def _with_pages(self, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
-        """``entries`` with the page fields of the chunks defining them (a paged source's)."""
-        import dataclasses
-
-        ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
-        chunks = {c.chunk_id: c for c in self.store.get_chunks(ids)} if ids else {}
-        return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d
-                for d in entries]
-
-    def _doc_definitions(self, doc_key: str) -> list[DefinitionEntry]:
-        return self.store.definitions(doc_key=doc_key)  # not cached: another process may re-ingest
-
-    def _section_chunks(self, doc_key: str, section_id: str) -> tuple[list[Chunk], str, str]:
-        """(chunks, section id, notice) of section ``section_id`` of ``doc_key``: the id as given,
-        else the most specific section a cited form names (``Section 2.1(b)`` is ``2.1(b)``, not
-        the ``2.1`` whose chunk holds it), else a unique heading title. A cited pinpoint that is
-        not a section of its own (``Section 2.1(c)``) falls back to the nearest enclosing section
-        that exists, one parenthesised part at a time, and ``notice`` says so (it is ``""`` when
-        no fallback was needed). A dotted number that does not exist (``Section 4.3.7``) never
-        falls back to ``4.3``. Raises :class:`QueryError` when nothing matches."""
-        chunks = self.store.document_chunks(doc_key)
-
-        def holds(c: Chunk, sid: str) -> bool:
-            meta = c.metadata
-            return c.section_id == sid or sid in meta.get("sections", ()) or sid in meta.get("ancestors", ())
-
-        asked = section_id.strip()
-        found = [c for c in chunks if holds(c, asked)]
-        if found:
-            return found, asked, ""
-        if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
-            return found, asked.lower(), ""
-        ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
-                                                                  c.section_id, *c.metadata.get("sections", ())]))
-        from .index.exact import alias_keys
-
-        # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
-        # container): ask, never pick the first.
-        keys = set(alias_keys(asked))
-        alike = [sid for sid in ids if "/" in sid and keys & cited_keys(sid.rsplit("/", 1)[1])]
-        if len(alike) > 1:
-            raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
-                             f"{', '.join(alike[:8])}; ask for one of these ids")
-        cited, notice = asked, ""
-        while cited:
-            target = cited_section(chunks, cited)
-            if target:
-                if cited != asked:
-                    notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
-                              f"section that exists; the pinpoint is inside its text]")
-                return [c for c in chunks if holds(c, target)], target, notice
-            shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
-            cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""
-        titled = sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
-        if len(titled) > 1:
-            raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
-                             f"{', '.join(titled[:8])}; ask for one of these ids")
-        found = [c for c in chunks if titled and holds(c, titled[0])]
-        if not found:
-            raise QueryError(f"no section {section_id!r} in {doc_key}{near_ids(section_id, ids)}")
-        return found, titled[0], ""
 
     def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
                     cursor: str | None = None) -> SectionPage:
@@ -950,45 +269,8 @@ class HierarchicalDocumentTool(_BaseTool):
         """
         check_max_chars(max_chars)
         self.ensure_ready()
-        doc_key = self._resolve_document(document)
-        item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
-        if section_id:
-            chunks, sid_asked, notice = self._section_chunks(doc_key, section_id)
-            if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
-                    and sid_asked != chunks[0].section_id:
-                item = certain_item(chunks[0], sid_asked)
-                if item[0] != sid_asked:
-                    item_notice = (f"[the lines of {sid_asked} could not be told apart exactly in chunk "
-                                   f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]")
-        else:
-            chunks = self.store.document_chunks(doc_key)
-        starts, parts, pos = [], [], 0
-        for c in chunks:
-            part = c.content.strip()
-            if item and item[1]:
-                part = c.content[item[1][0]:item[1][1]].strip()
-            starts.append(pos)
-            parts.append(part)
-            pos += len(part) + 2
-        text = "\n\n".join(parts)
-        notice = " ".join(filter(None, [notice, item_notice]))
-        if notice:
-            text = notice + "\n\n" + text
-        scope = f"{doc_key}§{section_id.strip()}" if section_id else doc_key
-        start = read_cursor(cursor, text, scope)
-        end = page_end(text, start, max_chars)
-        first = chunks[0]
-        in_page = [c for c, a, part in zip(chunks, starts, parts) if a < end and a + len(part) > start] or [first]
-        sid, chain = common_section(chunks) if section_id else ("", [])
-        if item and item[1]:
-            sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
-        title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
-        location = " > ".join(chain) if section_id else title
-        return SectionPage(document=doc_key, section_id=sid, title=title,
-                           location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
-                           offset=start, total_chars=len(text),
-                           next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
-                           notice=notice, **page_range(in_page))
+        doc_key = self.resolve_document(document)
+        return read_section(self.store.document_chunks(doc_key), doc_key, section_id, max_chars, cursor)
 
     async def aget_section(self, document: str, section_id: str | None = None, **kw) -> SectionPage:
         """:meth:`get_section` on a worker thread, for asyncio callers."""
@@ -1004,8 +286,8 @@ class HierarchicalDocumentTool(_BaseTool):
         from .citers import cited_by, citer_page
 
         self.ensure_ready()
-        doc_key = self._resolve_document(document)
-        _, sid, notice = self._section_chunks(doc_key, section_id)
+        doc_key = self.resolve_document(document)
+        _, sid, notice = section_chunks(self.store.document_chunks(doc_key), doc_key, section_id)
         return citer_page(cited_by(self.store, doc_key, sid), doc_key, sid, limit, cursor, notice)
 
     async def acited_by(self, document: str, section_id: str, **kw):
@@ -1016,17 +298,13 @@ class HierarchicalDocumentTool(_BaseTool):
         """The chunk ``chunk_id`` with up to ``before`` chunks before it and ``after`` after it in
         its document, in document order. Raises :class:`QueryError` for an unknown chunk id or a
         count outside 0–20."""
-        for name, n in (("before", before), ("after", after)):
-            if not 0 <= n <= 20:
-                raise QueryError(f"{name} must be between 0 and 20, got {n}")
+        check_window(before, after)
         self.ensure_ready()
         found = self.store.get_chunks([chunk_id])
         if not found:
             raise QueryError(f"no chunk {chunk_id!r} in tool '{self.name}' (ids look like 'doc.md#12', as "
                              "search results show them)")
-        chunks = self.store.document_chunks(found[0].doc_key)
-        i = next(j for j, c in enumerate(chunks) if c.chunk_id == chunk_id)
-        return chunks[max(0, i - before): i + after + 1]
+        return neighbour_window(self.store.document_chunks(found[0].doc_key), chunk_id, before, after)
 
     async def aneighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
         """:meth:`neighbours` on a worker thread, for asyncio callers."""
@@ -1038,22 +316,18 @@ class HierarchicalDocumentTool(_BaseTool):
         the section whose subtree it governs, "In this title" → that title). A plural or possessive
         finds the singular's ("Business Days" → "Business Day") when ``term`` itself is not defined
         (:func:`~docstrata.index.exact.singular_term_keys`)."""
-        from .index.exact import singular_term_keys, term_key
+        from .term_lookup import definitions_of
 
         self.ensure_ready()
-        doc_key = self._resolve_document(document) if document else None
-        for key in [term_key(term), *singular_term_keys(term)]:
-            found = self.store.definitions(term_key=key, doc_key=doc_key)
-            if found:
-                return self._with_pages(found)
-        return []
+        doc_key = self.resolve_document(document) if document else None
+        return with_pages(self.store, definitions_of(self.store, term, doc_key))
 
     def similar_terms(self, term: str, document: str | None = None) -> list[str]:
         """Defined terms close to ``term`` (:func:`~docstrata.term_lookup.similar_terms`), for a
         :meth:`get_definition` that found nothing; within ``document`` when given."""
         from .term_lookup import similar_terms
 
-        doc_key = self._resolve_document(document) if document else None
+        doc_key = self.resolve_document(document) if document else None
         return similar_terms(term, [d.term for d in self.store.definitions(doc_key=doc_key)])
 
     async def aget_definition(self, term: str, document: str | None = None) -> list[DefinitionEntry]:
@@ -1061,21 +335,13 @@ class HierarchicalDocumentTool(_BaseTool):
         return await asyncio.to_thread(self.get_definition, term, document)
 
 
-_PENDING = FileState(size=-1, mtime_ns=0, sha256="")
-"""The state stored for a record file that failed to load: it matches no file, so the next ingest retries it."""
-
-
-class VectorstoreTool(_BaseTool):
+class VectorstoreTool(BaseTool):
     """Structured records upserted by id (or documents, without ``vector_field``)."""
 
     cfg: VectorstoreToolConfig
 
     def _index_settings(self) -> dict:
-        c = self.cfg
-        return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
-                "document_field": c.document_field, "field_separator": c.field_separator, "record_path": c.record_path,
-                "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 4, "analysis": ANALYSIS_VERSION,
-                **_embedder_settings(c)}
+        return record_index_settings(self.cfg)
 
     @property
     def records_mode(self) -> bool:
@@ -1088,33 +354,17 @@ class VectorstoreTool(_BaseTool):
         return self._records_mode
 
     def _documents_only(self) -> bool:
-        from .config import RECORD_EXTENSIONS
-        from .formats import SUPPORTED_EXTENSIONS
-        from .errors import SourceError
-        from .sources import list_source
+        from .records.ingest import documents_only
 
-        if Path(self.cfg.source.strip()).suffix.lower().lstrip(".") in RECORD_EXTENSIONS:
-            return False
-        try:
-            files = list_source(self.cfg.source, self.base_dir).files
-        except SourceError:
-            return False  # reported by the ingest
-        exts = {f.suffix.lower().lstrip(".") for f in files}
-        return not (exts & RECORD_EXTENSIONS) and bool(exts & SUPPORTED_EXTENSIONS)
+        return documents_only(self.cfg.source, self.base_dir)
 
     def _document_tool(self) -> HierarchicalDocumentTool:
         """HoloDeck's unstructured mode: the document pipeline on this tool's store."""
-        c = self.cfg
-        hcfg = HierarchicalDocumentToolConfig(
-            name=c.name, type="hierarchical_document", description=c.description, source=c.source,
-            max_chunk_tokens=c.chunk_size or 512, chunk_overlap=c.chunk_overlap if c.chunk_overlap is not None else 50,
-            top_k=c.top_k, embedding_model=c.embedding_model, embedding_dimensions=c.embedding_dimensions,
-            embedding_provider=c.embedding_provider, database=c.database, follow_symlinks=c.follow_symlinks,
-            limits=c.limits, semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
-            exact_weight=c.exact_weight, rrf_k=c.rrf_k)
-        tool = HierarchicalDocumentTool(hcfg, self.base_dir)
+        from .records.ingest import document_config
+
+        tool = HierarchicalDocumentTool(document_config(self.cfg), self.base_dir)
         tool._embedder, tool._store = self._embedder, self._store
-        tool.record_files = c
+        tool.record_files = self.cfg
         return tool
 
     def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
@@ -1135,10 +385,8 @@ class VectorstoreTool(_BaseTool):
                 report.warnings.append(f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
                                        "documents only, read as documents (as HoloDeck reads them)")
             return report
-        from .context import structural_context
-        from .records import SUPPORTED_RECORD_EXTENSIONS, load_records
-        from .store import StoredChunk
-        from .index.exact import value_key
+        from .records import SUPPORTED_RECORD_EXTENSIONS
+        from .records.ingest import ingest_record_file
 
         t0 = time.perf_counter()
         report = IngestReport(tool=self.name)
@@ -1147,57 +395,14 @@ class VectorstoreTool(_BaseTool):
             changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force, verify)
             todo, report.skipped[len(report.skipped):] = skip_unfinished(store, changes.to_process,
                                                                          getattr(self, "_implicit", False))
-            for i, sf in enumerate(todo):
-                mark_unfinished(store, sf)
+            def one(i: int, sf) -> tuple[int, int] | None:
                 if progress:
                     progress(i, len(todo), sf.doc_key)
-                old_ids = set(store.chunk_hashes(sf.doc_key))
-                load = None
-                try:
-                    load = load_records(Path(sf.path), sf.doc_key, self.cfg)
-                    for batch in load.batches:
-                        chunks, structure = [], []
-                        for r in batch:
-                            c = Chunk(chunk_id=r.id, doc_key=sf.doc_key, ordinal=r.line or 0, content=r.content,
-                                      section_id="", parent_chain=r.parent_chain, heading_level=0,
-                                      metadata={"id": r.id, "line": r.line, "fields": r.metadata},
-                                      document_title=r.document_title)
-                            # Structure (document_field) feeds BM25 and the embedding; metadata values BM25 only.
-                            structure.append(structural_context(c))  # "" without document_field
-                            c.context = " ".join(v for v in [structure[-1], *r.metadata.values()] if v)
-                            chunks.append(c)
-                        vecs = self._embed([(ctx, c.content) for ctx, c in zip(structure, chunks)], report)
-                        stored = []
-                        for c, v in zip(chunks, vecs):
-                            keys = [(value_key(c.chunk_id), 0)]
-                            keys += [(value_key(val), 1) for val in c.metadata["fields"].values()
-                                     if val and len(val) <= 200]
-                            stored.append(StoredChunk(c, v, list(dict.fromkeys(keys))))
-                        store.upsert_chunks(sf.doc_key, stored)
-                        report.records += len(chunks)
-                    # the ids loaded are kept by the load in bounded memory, not in a set here
-                    gone = sorted(load.unseen(old_ids)) if old_ids else []
-                except (RecordError, ProviderError) as e:
-                    why = f"embedding failed: {e}" if isinstance(e, ProviderError) else str(e)
-                    report.skipped.append(SkippedFile(sf.doc_key, why))
-                    if old_ids:  # its old records stay searchable, and the file stays pending until it loads
-                        store.set_file_state(sf.doc_key, _PENDING)
-                    continue
-                finally:
-                    if load is not None:
-                        load.close()
-                store.delete_chunks(gone)
-                store.set_file_state(sf.doc_key, sf.state)
-                self._write_file_entry(sf.doc_key, load.records, load.warnings)
-                report.skipped += load.skipped
-                report.warnings += [f"{sf.doc_key}: {w}" for w in load.warnings]
-                report.added += sf in changes.added
-                report.updated += sf not in changes.added
+                return (0, 0) if ingest_record_file(store, sf, self.cfg, self._embed, report) else None
+
+            ingest_files(store, todo, changes.added, report, one)
             store.flush()
-            clear_unfinished(store)
-            self._save_settings()
-            self._save_stamps()
-            report.chunks_total = store.count()
+            self._finish_ingest(report)
         report.chunks = report.records
         report.elapsed_s = time.perf_counter() - t0
         self._ready = True
@@ -1210,11 +415,13 @@ class VectorstoreTool(_BaseTool):
         """Search over records (hybrid by default; ``mode`` as for documents), best first.
 
         ``filters`` on the records' metadata fields (``{"category": "shoes", "price": {"lt": 50}}``;
-        see :func:`parse_metadata_filters`) and ``document`` (source file) apply inside the store
+        see :func:`~docstrata.filter_syntax.parse_metadata_filters`) and ``document`` (source file) apply inside the store
         before ranking. ``min_similarity_score`` (default: the config's; alias ``min_score``) is
         the cosine of query and record; ``min_fused_score`` the fused RRF score. A record whose id
         or a metadata value equals the whole query is pinned first and never dropped.
         """
+        from .records.ingest import check_filter_fields, document_hits_as_records, record_result
+
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
@@ -1223,52 +430,22 @@ class VectorstoreTool(_BaseTool):
                 query, top_k=top_k, mode=mode, document=document, section=section, filters=filters,
                 min_similarity_score=settings.min_similarity_score, min_fused_score=settings.min_fused_score,
                 timing=timing)
-            return SearchResults(
-                [RecordResult(id=r.chunk_id, content=r.content, score=r.score, source_file=r.source_path,
-                              metadata={**({"location": r.location} if r.parent_chain else {}),
-                                        **({"pages": r.pages} if r.pages else {})},  # a PDF's: "pp. 12–13"
-                              semantic_score=r.semantic_score, keyword_score=r.keyword_score,
-                              exact_match=r.exact_match, fused_score=r.fused_score, pinned=r.pinned)
-                 for r in found], found.confidence, found.definitions, found.notices)
+            return SearchResults(document_hits_as_records(found), found.confidence, found.definitions, found.notices)
         if section:
             raise QueryError("section filters apply to documents; this tool holds records (use filters on fields)")
-        kept = cfg.meta_fields
-        for name in (filters or {}) if isinstance(filters, dict) else ():
-            if kept is not None and name not in kept:
-                raise QueryError(f"filters.{name}: not a metadata field of tool '{self.name}' "
-                                 f"(meta_fields: {', '.join(kept) or 'none'})")
+        check_filter_fields(cfg, self.name, filters)
         flt = self._make_filter(document, None, filters)
         run = run_search(self.store, self.embed_query, query, mode=mode or "hybrid",
                          top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
-        results = [self._record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
+        results = [record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
                                        h.pinned, fused=h.fused.score) for h in run.hits]
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = run.notices + search_notices(run, settings, cfg, {"min_similarity_score": min_similarity_score if min_similarity_score
-                                                      is not None else min_score, "min_fused_score": min_fused_score})
+        notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
-
-    @staticmethod
-    def _record_result(c: Chunk, score: float | None, scores: dict, exact: bool, similarity: float | None = None,
-                       pinned: bool = False, fused: float | None = None) -> RecordResult:
-        return RecordResult(id=c.chunk_id, content=c.content, score=score, source_file=c.doc_key,
-                            metadata=dict(c.metadata.get("fields", {})), semantic_score=similarity,
-                            keyword_score=scores.get("keyword"), exact_match=exact,
-                            fused_score=score if fused is None else fused, pinned=pinned)
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
-
-    def _write_file_entry(self, doc_key: str, n_records: int, warnings: list[str]) -> None:
-        from .docinfo import now_utc
-
-        fields = self.cfg.meta_fields or []
-        text = self.cfg.resolved_vector_fields or ["(every field)"]
-        summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(text + fields))}"
-        write_document_entry(self.store, DocumentEntry(
-            doc_key=doc_key, title=Path(doc_key).name, summary=summary,
-            file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),
-            warnings=list(warnings)[:20]))
 
     def get_record(self, record_id: str, *, max_chars: int | None = DEFAULT_MAX_CHARS,
                    cursor: str | None = None) -> RecordResult:
@@ -1278,22 +455,16 @@ class VectorstoreTool(_BaseTool):
         Raises :class:`QueryError` if there is none, or for a bad ``max_chars`` / cursor."""
         check_max_chars(max_chars)
         self.ensure_ready()
-        from .index.exact import value_key
+        from .records.ingest import find_record, record_result
 
-        found = self.store.get_chunks([record_id])
-        if not found:  # ids match case-insensitively, as searches do
-            ids = self.store.exact_lookup([value_key(record_id)], limit=1).get(value_key(record_id), [])
-            found = [c for c in self.store.get_chunks(ids) if value_key(c.chunk_id) == value_key(record_id)]
-        if not found:
+        found = find_record(self.store, record_id)
+        if found is None:
             raise QueryError(f"no record with id {record_id!r} in tool '{self.name}'")
-        r = self._record_result(found[0], None, {}, True)
+        r = record_result(found, None, {}, True)
         text = r.content
-        scope = f"record:{r.id}"
-        start = read_cursor(cursor, text, scope)
-        end = page_end(text, start, max_chars)
+        start, end, r.next_cursor = cut_page(text, f"record:{r.id}", max_chars, cursor)
         r.content, r.content_chars = text[start:end], len(text)
         r.truncated = start > 0 or end < len(text)
-        r.next_cursor = make_cursor(end, text, scope) if end < len(text) else None
         return r
 
     async def aget_record(self, record_id: str, **kw) -> RecordResult:

@@ -438,3 +438,43 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
             items.append(item)
         out[c.chunk_id] = items
     return out
+
+
+def chunk_exact_keys(chunk, doc_title: str, doc_key: str) -> list[tuple[str, int]]:
+    """The exact-index keys of one document chunk at ingest, as ``(key, rank)`` pairs, deduplicated
+    in order: for the first chunk (ordinal 0) the document's name keys (:func:`document_name_keys`,
+    rank 0: "section 9 of the GPL" finds it by any name it is cited by); each alias's keys
+    (:func:`alias_keys`, ranked by position) and qualified keys (:func:`qualified_alias_keys`,
+    rank 2: "Section 3" of Chapter III); its defined terms (:func:`term_key`, rank 1); and the
+    sections it cites (:func:`~docstrata.citers.citation_keys`, rank 3: "cited by" read backwards)."""
+    from ..citers import citation_keys
+
+    keys: list[tuple[str, int]] = []
+    if chunk.ordinal == 0:
+        keys += [(k, 0) for k in document_name_keys(doc_title, doc_key)]
+    for alias in chunk.aliases:
+        for j, key in enumerate(alias_keys(alias)):
+            keys.append((key, j))
+        keys += [(key, 2) for key in qualified_alias_keys(alias)]
+    keys += [(term_key(t), 1) for t in chunk.definitions]
+    keys += [(k, 3) for k in citation_keys(chunk)]
+    return list(dict.fromkeys(keys))
+
+
+def resolve_external_references(store, chunks: list) -> None:
+    """In place, at ingest: the cross-references of ``chunks`` that name another document get the
+    ``target_document`` and ``section_id`` :func:`resolve_cross_references` finds among the documents
+    ``store`` holds so far (searches resolve again, so a document ingested later is found then)."""
+    external = [c for c in chunks if any(x.document for x in c.cross_references)]
+    resolved = resolve_cross_references(store, external) if external else {}
+    for c in external:
+        for x, r in zip(c.cross_references, resolved[c.chunk_id]):
+            x.target_document, x.section_id = r["target_document"], r["target_section_id"]
+
+
+def record_exact_keys(chunk) -> list[tuple[str, int]]:
+    """The exact-index keys of one record chunk: its id (rank 0) and each metadata value of at most
+    200 characters (rank 1), folded by :func:`value_key`, deduplicated in order."""
+    keys = [(value_key(chunk.chunk_id), 0)]
+    keys += [(value_key(val), 1) for val in chunk.metadata["fields"].values() if val and len(val) <= 200]
+    return list(dict.fromkeys(keys))

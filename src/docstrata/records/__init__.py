@@ -160,3 +160,21 @@ def records_as_markdown(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -
             label = r.id if not r.id.startswith(f"{rel_path}:") else f"Record {r.line}"
             out += [f"## {label}", "", "  \n".join(r.content.splitlines()), ""]
     return "\n".join(out), [*load.warnings, *(f"{s.path}: {s.reason}" for s in load.skipped)]
+
+
+def records_as_document(sf, cfg: VectorstoreToolConfig):
+    """A record file (``sf``, a :class:`~docstrata.models.SourceFile`) as a
+    :class:`~docstrata.models.Document` of :func:`records_as_markdown`, titled by its file name,
+    for the document pipeline (:mod:`docstrata.pipeline`). Raises
+    :class:`~docstrata.errors.ConversionError` naming the file where :func:`load_records` would
+    raise :class:`RecordError`."""
+    from ..errors import ConversionError
+    from ..models import Document
+
+    ext = Path(sf.doc_key).suffix.lower().lstrip(".")
+    try:
+        markdown, warnings = records_as_markdown(Path(sf.path), sf.doc_key, cfg)
+    except RecordError as e:
+        raise ConversionError(sf.doc_key, str(e).removeprefix(f"{sf.doc_key}: ")) from None
+    return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
+                    warnings=warnings)

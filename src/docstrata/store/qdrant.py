@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import StoreError
-from ..fusion import DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT
 from ..index.keyword import ANALYSIS_VERSION, analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
 from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
@@ -420,20 +419,27 @@ class QdrantStore:
         hits = [p for p in res.points if needle in f" {p.payload['body']} "]
         return [cid for cid, _ in self._ranked(hits, k)]
 
-    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] = (DEFAULT_SEMANTIC_WEIGHT, DEFAULT_KEYWORD_WEIGHT),
-                      rrf_k: int = DEFAULT_RRF_K) -> list[tuple[str, float]]:
+    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] | None = None,
+                      rrf_k: int | None = None) -> list[tuple[str, float]]:
         """Dense and BM25 candidates fused server-side by Qdrant's Query API (weighted RRF) in one
-        round trip. Qdrant weights ranks as ``1 / (rank / w + k - 1)``, not docstrata's
-        ``w / (k + rank)`` (DESIGN §7), so :mod:`docstrata.search` fuses per-modality results
-        itself; this is for callers that want Qdrant to do the work."""
+        round trip: the best ``k`` as (chunk id, fused score). ``weights`` (dense, BM25) and
+        ``rrf_k`` come from the caller (its ranking settings, e.g. a tool config's
+        ``semantic_weight``, ``keyword_weight``, ``rrf_k``); left ``None``, Qdrant's own RRF
+        defaults apply (equal weights, its k) — the store knows no ranking policy. Qdrant weights
+        ranks as ``1 / (rank / w + k - 1)``, not docstrata's ``w / (k + rank)``
+        (docs/stores.md), so :mod:`docstrata.search` fuses per-modality results itself; this is
+        for callers that want Qdrant to do the work."""
         m, depth = self.m, k * 4 + 16
         prefetch = [m.Prefetch(query=np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist(),
                                using=_DENSE, limit=depth)]
         terms = query_terms(query)
         if terms and self._avgdl is not None:
             prefetch.append(m.Prefetch(query=self._sparse_query(terms), using=_SPARSE, limit=depth))
+        rrf: dict = {} if rrf_k is None else {"k": rrf_k}
+        if weights is not None:
+            rrf["weights"] = list(weights[:len(prefetch)])
         res = self.client.query_points(self.name, prefetch=prefetch, limit=k, with_payload=["chunk_id"],
-                                       query=m.RrfQuery(rrf=m.Rrf(k=rrf_k, weights=list(weights[:len(prefetch)]))))
+                                       query=m.RrfQuery(rrf=m.Rrf(**rrf)))
         return self._ranked(res.points, k)
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:

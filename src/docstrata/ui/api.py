@@ -26,16 +26,14 @@ Shapes (every score is the tool's own; ranks start at 1):
 from __future__ import annotations
 
 import dataclasses
-import functools
-import re
 import tempfile
 import time
 from pathlib import Path
 
+from ..highlight import QueryTerms, highlight_spans, query_terms
 from ..models import RecordResult, pinpoint_line
 from ..search import MODES, QueryError
 
-_WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
 _WEIGHT_KEYS = ("semantic_weight", "keyword_weight", "exact_weight")
 
 
@@ -131,12 +129,7 @@ def _tool_with(tool, s: Settings):
         return tool
     if sum(update.get(k, getattr(c, k)) for k in _WEIGHT_KEYS) <= 0:
         raise QueryError("the semantic, keyword and exact weights are all 0: nothing would be searched")
-    twin = type(tool)(c.model_copy(update=update), tool.base_dir)
-    twin._store, twin._ready = tool.store, True
-    twin.embed_query = tool.embed_query  # one model, loaded once, by the configured tool
-    if "enable_reranking" not in update and getattr(c, "enable_reranking", False):
-        twin._reranker = tool.reranker
-    return twin
+    return tool.variant(**update)
 
 
 # --------------------------------------------------------------------------- documents
@@ -212,7 +205,7 @@ def cited_by_view(tool, document: str, section_id: str, limit: int = 50) -> dict
 
 def document_view(tool, document: str) -> dict:
     """A document's section tree, chunks, definitions and cross-references (resolved or not)."""
-    doc_key = tool._resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
+    doc_key = tool.resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
     chunks = tool.store.document_chunks(doc_key)
     xrefs = _grouped([{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
                       for c in chunks for x in c.cross_references], "from_section", "chunk_id")
@@ -248,35 +241,7 @@ def _search(tool, query: str, s: Settings):
     return t, t.search(query, **kw)
 
 
-@functools.lru_cache(maxsize=65536)
-def _word_tokens(word: str) -> frozenset[str]:
-    from ..index.keyword import analyze
-
-    return frozenset(analyze(word))
-
-
-def _highlights(qa, tokens: set[str], content: str, aliases: list[str]) -> list[list]:
-    """``[start, end, kind]`` spans of ``content``: ``exact`` for quoted phrases, identifiers and
-    the named section's number as written; ``term`` for words whose BM25 token the query has.
-    ``qa`` is the query's exact analysis, ``tokens`` its BM25 tokens (computed once per search)."""
-    from ..index.exact import alias_keys
-
-    spans: list[list] = []
-    low = content.lower()
-    needles = [p for p in qa.phrases + qa.identifiers if p.strip()]
-    wanted = {k for keys in qa.section_keys for k in keys}
-    needles += [a for a in aliases if wanted & set(alias_keys(a))]
-    for n in sorted(set(needles), key=len, reverse=True):
-        for m in re.finditer(re.escape(n.lower()), low):
-            if not any(a < m.end() and m.start() < b for a, b, _ in spans):
-                spans.append([m.start(), m.end(), "exact"])
-    for m in _WORD.finditer(content):
-        if tokens & _word_tokens(m.group(0)) and not any(a < m.end() and m.start() < b for a, b, _ in spans):
-            spans.append([m.start(), m.end(), "term"])
-    return sorted(spans)
-
-
-def _pinpoint(pin, content: str, analysis: tuple, aliases: list[str]) -> dict | None:
+def _pinpoint(pin, content: str, terms: QueryTerms, aliases: list[str]) -> dict | None:
     """The sub-item of the hit the query cites, as the page shows it (see the module docstring);
     ``None`` when the query cites none."""
     if pin is None:
@@ -284,10 +249,10 @@ def _pinpoint(pin, content: str, analysis: tuple, aliases: list[str]) -> dict | 
     view = pin.view(content)[0]
     return {"section_id": pin.section_id, "start": pin.start, "end": pin.end, "text": pin.text,
             "lead": list(pin.lead), "line": pinpoint_line(pin, content), "view": view,
-            "view_highlights": _highlights(*analysis, view, aliases)}
+            "view_highlights": highlight_spans(terms, view, aliases)}
 
 
-def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk) -> dict:
+def _result(r, rank: int, t, mode: str, pinned: set[str], terms: QueryTerms, chunk) -> dict:
     c = t.cfg
     weights = {"semantic": c.semantic_weight, "keyword": c.keyword_weight, "exact": c.exact_weight}
     records = isinstance(r, RecordResult)
@@ -316,8 +281,8 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], analysis: tuple, chunk
                      "parent_chain": list(getattr(r, "parent_chain", [])), "section_id": getattr(r, "section_id", ""),
                      "location": getattr(r, "location", ""), "pages": getattr(r, "pages", "")},
         "content": r.content,
-        "highlights": _highlights(*analysis, r.content, aliases),
-        "pinpoint": _pinpoint(getattr(r, "pinpoint", None), r.content, analysis, aliases),
+        "highlights": highlight_spans(terms, r.content, aliases),
+        "pinpoint": _pinpoint(getattr(r, "pinpoint", None), r.content, terms, aliases),
         "definitions": [{"term": k, "definition": v} for k, v in getattr(r, "definitions_context", {}).items()],
         "cross_references": _grouped([_xref(x, doc) for x in xrefs]),
         "metadata": getattr(r, "metadata", {}) if records else {},
@@ -335,11 +300,8 @@ def search_view(tool, query: str, settings: Settings | None = None) -> dict:
     chunks = {}
     if results and not isinstance(results[0], RecordResult):
         chunks = {c.chunk_id: c for c in tool.store.get_chunks([r.chunk_id for r in results])}
-    from ..index.keyword import analyze_query as bm25_tokens
-    from ..search import analyze_query
-
-    analysis = (analyze_query(query), set(bm25_tokens(query)))
-    out = [_result(r, i, t, rs["mode"], pinned, analysis, chunks.get(getattr(r, "chunk_id", None)))
+    terms = query_terms(query)
+    out = [_result(r, i, t, rs["mode"], pinned, terms, chunks.get(getattr(r, "chunk_id", None)))
            for i, r in enumerate(results, 1)]
     return {"query": query, "tool": tool.name, "settings": rs, "elapsed_ms": round(elapsed * 1000, 2),
             "results": out, "confidence": results.confidence.to_dict(), "notices": list(results.notices)}

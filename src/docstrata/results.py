@@ -1,0 +1,95 @@
+"""A search run's hits as the answers an agent reads: :class:`~docstrata.models.SearchResult`
+objects with their citation (the cited sub-item when the query names one, else the deepest section
+holding the best-matching passage), the definitions that apply inside that section, resolved
+cross-references and "cited by" summaries; optionally reranked.
+
+Functions over a store's read methods and a :class:`~docstrata.search.SearchRun`; the document
+tool (:mod:`docstrata.tools`) calls them in order: :func:`assemble_results`, then
+:func:`rerank_results` when a reranker is configured, then :func:`with_pages` on the definitions used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .models import DefinitionEntry, SearchResult, page_fields
+from .pinpoint import locate_pinpoint
+from .search import SearchRun, definition_entries_used, non_increasing
+
+UsedDefinitions = dict[tuple[str, str, str | None], DefinitionEntry]
+"""Definitions the results drew on, by (doc key, term, scope), in first-use order."""
+
+
+def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResult], UsedDefinitions]:
+    """The hits of ``run`` as results, in its order, and the definitions they used.
+
+    Each result carries its scores and ranks per modality, the definitions of terms the query or
+    its cited text uses that apply within its section (:func:`~docstrata.search.definition_entries_used`),
+    its resolved cross-references, and a citation: the sub-item the query names
+    (:func:`~docstrata.pinpoint.locate_pinpoint`; its own references only) or the passage that
+    best matches (:func:`~docstrata.passage.cite_passage`). "Cited by" summaries are attached last
+    (:func:`~docstrata.citers.attach_cited_by`)."""
+    from .citers import attach_cited_by
+    from .index.exact import query_section_keys, resolve_cross_references
+    from .passage import cite_passage
+
+    xrefs = resolve_cross_references(store, [h.chunk for h in run.hits])
+    named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
+    results = []
+    defs_of: dict[str, list[DefinitionEntry]] = {}
+    used: UsedDefinitions = {}
+    for h in run.hits:
+        c, f = h.chunk, h.fused
+        # not cached across calls: another process may re-ingest
+        doc_defs = defs_of.setdefault(c.doc_key, store.definitions(doc_key=c.doc_key))
+        pin = locate_pinpoint(c, named_keys) if named_keys else None
+        cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
+        # the passage's own section and its ancestors: a definition applies inside its scope only
+        within = [*dict.fromkeys([pin.section_id if pin is not None else c.section_id, c.section_id,
+                                  *c.metadata.get("sections", []), *c.metadata.get("ancestors", [])])]
+        entries = definition_entries_used([query, cited], doc_defs, skip_chunk=c.chunk_id, within=within)
+        defs = {term: d.definition for term, d in entries.items()}
+        for term, entry in entries.items():
+            used.setdefault((c.doc_key, term, entry.scope), entry)
+        results.append(SearchResult(
+            chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
+            parent_chain=c.parent_chain, section_id=c.section_id,
+            semantic_score=h.similarity, keyword_score=f.scores.get("keyword"),
+            exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
+            keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
+            chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
+            contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
+            score=h.score, pinned=h.pinned, **page_fields(c)))
+        if pin is not None:  # cite the item, with the references it makes
+            results[-1].cross_references = [x for x in results[-1].cross_references
+                                            if x.get("text") and x["text"] in cited]
+            results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
+        else:  # cite the deepest section holding the best-matching sentence
+            cite_passage(results[-1], c, query)
+    attach_cited_by(store, results)
+    return results, used
+
+
+def rerank_results(reranker, query: str, results: list[SearchResult], top_k: int, run: SearchRun,
+                   used: UsedDefinitions) -> tuple[list[SearchResult], UsedDefinitions]:
+    """``results`` reordered by ``reranker`` (:class:`~docstrata.rerank.Reranker`; pinned hits of
+    ``run`` stay first), cut to ``top_k``, their shown ``score`` made non-increasing down the list;
+    and the definitions still used by a result kept."""
+    results = reranker.rerank(query, results, top_k, pinned={h.chunk.chunk_id for h in run.hits if h.pinned})
+    shown = non_increasing([r.rerank_score if r.rerank_score is not None else r.fused_score for r in results])
+    for r, score in zip(results, shown):
+        r.score = score
+    kept = {r.chunk_id for r in results}
+    used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
+                                                      == d.definition and r.source_path == key[0]
+                                                      for r in results)}
+    return results, used
+
+
+def with_pages(store, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
+    """``entries`` with the page fields of the chunks defining them (a paged source's); copies,
+    in order, an entry whose chunk is gone unchanged."""
+    ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
+    chunks = {c.chunk_id: c for c in store.get_chunks(ids)} if ids else {}
+    return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d
+            for d in entries]
