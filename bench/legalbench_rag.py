@@ -29,11 +29,13 @@ the characters returned per query at k, document hit@1 (the first hit is in a tr
 share of queries whose first hit holds truth characters, and the share whose first hit is its
 document's first chunk (the preamble problem of issue 29).
 
-docstrata's chunk text is the converted text of the file, whose whitespace differs from the file
-(line breaks and space runs are re-flowed); hits carry no offsets into the source file. The script
-maps each chunk back by a whitespace-insensitive match of its text in the file, walking the
-document's chunks in order, and reports how many chunks mapped exactly, after whitespace
-normalisation, or not at all (an unmapped hit counts as retrieved characters that hit nothing).
+docstrata's chunk text is the converted text of the file, which differs from the file: line breaks
+and space runs are re-flowed into paragraphs, ligatures spelt out ("ﬁ" → "fi"); hits carry no
+offsets into the source file. The script maps each chunk back by matching its text in the file with
+whitespace runs and ligatures normalised on both sides, walking the document's chunks in order,
+and reports how many chunks mapped exactly, after normalisation, or not at all (an unmapped hit
+counts as retrieved characters that hit nothing). It checks that the characters each mapped
+passage lands on hold the passage's text.
 
 Sampling: ``--split`` divides PrivacyQA and ContractNLI by a hash of the query text into ``dev``
 (the half any tuning may look at) and ``holdout``; CUAD and MAUD are measured only (never tuned on:
@@ -53,6 +55,7 @@ import json
 import os
 import sys
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -158,9 +161,16 @@ def char_precision_recall(retrieved: list[Span], truth: list[Span]) -> tuple[flo
 
 # ----------------------------------------------------------------------- mapping chunks to files
 
+def _is_presentation_form(ch: str) -> bool:
+    """A ligature or presentation form, which conversion folds to its NFKC letters
+    (:mod:`docstrata.convert.unicode_forms`: "ﬁ" → "fi")."""
+    return "\uFB00" <= ch <= "\uFDFF" or "\uFE70" <= ch <= "\uFEFE"
+
+
 def _squeeze(text: str) -> tuple[str, list[int]]:
-    """``text`` with leading whitespace dropped and each whitespace run made one space, and for each
-    character of that the index of the character of ``text`` it came from."""
+    """``text`` with leading whitespace dropped, each whitespace run made one space and each
+    ligature spelt out as conversion does, and for each character of that the index of the
+    character of ``text`` it came from."""
     out, idx, space = [], [], True
     for i, ch in enumerate(text):
         if ch.isspace():
@@ -169,8 +179,9 @@ def _squeeze(text: str) -> tuple[str, list[int]]:
                 idx.append(i)
             space = True
         else:
-            out.append(ch)
-            idx.append(i)
+            for letter in unicodedata.normalize("NFKC", ch) if _is_presentation_form(ch) else ch:
+                out.append(letter)
+                idx.append(i)
             space = False
     if out and out[-1] == " ":
         out.pop()
@@ -181,7 +192,7 @@ def _squeeze(text: str) -> tuple[str, list[int]]:
 @dataclass
 class SourceMap:
     """Where each chunk of one document lies in the source file's text: ``place[ordinal] =
-    (start, end, how)``, ``how`` one of ``exact`` / ``whitespace`` / ``none`` (not found)."""
+    (start, end, how)``, ``how`` one of ``exact`` / ``normalised`` (whitespace and ligatures) / ``none`` (not found)."""
 
     text: str
     place: dict[int, tuple[int, int, str]] = field(default_factory=dict)
@@ -216,7 +227,7 @@ class SourceMap:
                 sm.place[c.ordinal] = (cur_raw, cur_raw, "none")
                 continue
             start, end = sm._idx[q], sm._idx[q + len(squeezed) - 1] + 1
-            sm.place[c.ordinal] = (start, end, "whitespace")
+            sm.place[c.ordinal] = (start, end, "normalised")
             cur_raw, cur_norm = end, q + len(squeezed)
         return sm
 
@@ -233,7 +244,7 @@ class SourceMap:
             return a, b
         if how == "exact":
             return a + start, a + end
-        # whitespace-normalised: count the piece's non-collapsed characters from the chunk's start
+        # normalised: count the piece's characters in the squeezed form from the chunk's start
         squeezed, idx = _squeeze(body)
         n0 = bisect.bisect_left(idx, start)
         n1 = bisect.bisect_left(idx, end)
@@ -363,7 +374,7 @@ def run_subset(sample: Sample, root: Path) -> dict:
     for d in sample.docs:  # newline="": the spans count a "\r\n" as two characters
         with open(root / "corpus" / d, encoding="utf-8", newline="") as f:
             texts[d] = f.read()
-    maps, first, mapped = {}, {}, {"exact": 0, "whitespace": 0, "none": 0}
+    maps, first, mapped = {}, {}, {"exact": 0, "normalised": 0, "none": 0}
     for d in sample.docs:
         chunks = store.document_chunks(d)
         if not chunks:
@@ -407,7 +418,7 @@ def run_subset(sample: Sample, root: Path) -> dict:
             elif h.passage:
                 part = sm.span_of(c, h.passage["start"], h.passage["end"])
             ranked_span.append((c.doc_key, *(part or whole)))
-            if part is not None:  # the mapped characters hold the passage's text, whitespace aside
+            if part is not None:  # the mapped characters hold the passage's text, normalisation aside
                 shown = c.content.strip()[slice(*(h.pinpoint.offsets_in(c.content) if h.pinpoint is not None
                                                   else (h.passage["start"], h.passage["end"])))]
                 same = _squeeze(shown)[0] == _squeeze(sm.text[part[0]:part[1]])[0]
@@ -445,13 +456,14 @@ def print_report(res: dict) -> None:
     m = res["chunks_mapped"]
     print(f"\n## {s}: {res['queries']} of {res['queries_in_benchmark']} queries, {res['documents']} of "
           f"{res['documents_in_benchmark']} documents ({res['corpus_chars']:,} characters); "
-          f"{res['chunks']} chunks (mapped to the file: {m['exact']} exact, {m['whitespace']} after "
-          f"whitespace, {m['none']} not found), {res['naive_pieces']} naive pieces; ingest {res['ingest_s']} s, "
+          f"{res['chunks']} chunks (mapped to the file: {m['exact']} exact, {m['normalised']} after "
+          f"whitespace and ligature normalisation, {m['none']} not found), {res['naive_pieces']} naive pieces; "
+          f"ingest {res['ingest_s']} s, "
           f"naive embedding {res['naive_embed_s']} s, queries {res['search_s']} s", flush=True)
     if res["documents_not_indexed"]:
         print(f"documents not indexed: {res['documents_not_indexed']}")
     sc = res["span_check"]
-    print(f"passages mapped to the file: {sc['same']} hold the passage's text (whitespace aside), "
+    print(f"passages mapped to the file: {sc['same']} hold the passage's text (normalisation aside), "
           f"{sc['different']} do not")
     if res["unmapped_hits"]:
         print(f"hits not found in their file (scored as hitting nothing): {res['unmapped_hits']}")

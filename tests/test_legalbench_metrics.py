@@ -56,13 +56,23 @@ def test_passage_offsets_map_to_the_source_file_across_reflowed_whitespace():
     chunks = [_Chunk(0, "PREAMBLE"), _Chunk(1, "1. The Parties agree to keep secrets. Each party may disclose to advisers.")]
     sm = SourceMap.build(source, chunks)
     assert sm.place[0] == (0, 8, "exact")
-    assert sm.place[1][2] == "whitespace"
+    assert sm.place[1][2] == "normalised"
     a, b = sm.span_of(chunks[1])
     assert source[a:b] == "1.  The Parties agree\r\nto keep secrets.   Each party may\n\tdisclose to advisers."
     body = chunks[1].content
     s = body.index("Each party")
     a, b = sm.span_of(chunks[1], s, len(body))
     assert source[a:b] == "Each party may\n\tdisclose to advisers."
+
+
+def test_a_ligature_the_conversion_spelt_out_maps_to_its_one_source_character():
+    source = "4. Conﬁdentiality. The Recipient shall keep the Conﬁdential Information secret."
+    chunk = _Chunk(0, "4. Confidentiality. The Recipient shall keep the Confidential Information secret.")
+    sm = SourceMap.build(source, [chunk])
+    assert sm.place[0] == (0, len(source), "normalised")
+    s = chunk.content.index("Confidential Information")
+    a, b = sm.span_of(chunk, s, s + len("Confidential Information"))
+    assert source[a:b] == "Conﬁdential Information"
 
 
 def test_a_chunk_whose_text_is_not_in_the_file_is_unmapped():
