@@ -484,6 +484,38 @@ def print_report(res: dict) -> None:
         print(f"| {name} | {row['doc_hit@1']:.1f} | {row['truth_in_top1']:.1f} | {row['top1_is_first_chunk']:.1f} |")
 
 
+def macro(results: list[dict], subsets: tuple[str, ...]) -> dict[str, dict]:
+    """Per method, the equal-weight mean over the sub-corpora of ``results`` named in ``subsets``
+    (the paper's overall figure weights its four sub-corpora equally): the same keys as a method's
+    row, plus ``subsets``. Empty when none of them was measured."""
+    rows = [r for r in results if r["subset"] in subsets]
+    if not rows:
+        return {}
+    out: dict[str, dict] = {}
+    for name in rows[0]["methods"]:
+        per = [r["methods"][name] for r in rows]
+        mean = {m: {k: sum(p[m][k] for p in per) / len(per) for k in KS} for m in ("precision", "recall", "chars")}
+        for key in ("doc_hit@1", "truth_in_top1", "top1_is_first_chunk"):
+            mean[key] = sum(p[key] for p in per) / len(per)
+        out[name] = {**mean, "subsets": [r["subset"] for r in rows]}
+    return out
+
+
+def print_macro(title: str, table: dict[str, dict]) -> None:
+    """Print a :func:`macro` table."""
+    if not table:
+        return
+    names = next(iter(table.values()))["subsets"]
+    print(f"\n## {title} (equal-weight mean over {', '.join(names)})\n")
+    print("| method | " + " | ".join(f"R@{k}" for k in KS) + " | " + " | ".join(f"P@{k}" for k in KS)
+          + " | chars@4 | truth in top-1 | top-1 first chunk |")
+    print("|---|" + "---:|" * (2 * len(KS) + 3))
+    for name, row in table.items():
+        print(f"| {name} | " + " | ".join(f"{row['recall'][k]:.1f}" for k in KS) + " | "
+              + " | ".join(f"{row['precision'][k]:.2f}" for k in KS)
+              + f" | {row['chars'][4]:.0f} | {row['truth_in_top1']:.1f} | {row['top1_is_first_chunk']:.1f} |")
+
+
 def _max_docs(value: str | None) -> dict[str, int | None]:
     if not value:
         return dict.fromkeys(SUBSETS)
@@ -528,8 +560,13 @@ def main() -> None:
         res = run_subset(sample, root)
         print_report(res)
         out.append(res)
+    tunable, overall = macro(out, TUNABLE), macro(out, SUBSETS)
+    print_macro("PrivacyQA + ContractNLI", tunable)
+    print_macro("All sub-corpora measured", overall)
     if args.json:
-        Path(args.json).write_text(json.dumps({"args": vars(args), "results": out}, indent=1), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"args": vars(args), "results": out,
+                                               "macro_tunable": tunable, "macro_all": overall}, indent=1),
+                                   encoding="utf-8")
 
 
 if __name__ == "__main__":
