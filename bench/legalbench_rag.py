@@ -34,7 +34,7 @@ and space runs are re-flowed into paragraphs, ligatures spelt out ("ﬁ" → "fi
 offsets into the source file. The script maps each chunk back by matching its text in the file with
 whitespace runs and ligatures normalised on both sides, walking the document's chunks in order,
 and reports how many chunks mapped exactly, after normalisation, or not at all (an unmapped hit
-counts as retrieved characters that hit nothing). It checks that the characters each mapped
+adds no characters: it is scored as retrieving nothing). It checks that the characters each mapped
 passage lands on hold the passage's text.
 
 Sampling: ``--split`` divides PrivacyQA and ContractNLI by a hash of the query text into ``dev``
@@ -411,35 +411,30 @@ def run_subset(sample: Sample, root: Path) -> dict:
                 ranked_span.append((c.doc_key if c else "?", 0, 0))
                 continue
             ranked_chunk.append((c.doc_key, *whole))
-            part = None
-            if h.pinpoint is not None:
-                a, b = h.pinpoint.offsets_in(c.content)
-                part = sm.span_of(c, a, b)
-            elif h.passage:
-                part = sm.span_of(c, h.passage["start"], h.passage["end"])
+            offsets = (h.pinpoint.offsets_in(c.content) if h.pinpoint is not None
+                       else (h.passage["start"], h.passage["end"]) if h.passage else None)
+            part = sm.span_of(c, *offsets) if offsets is not None else None
             ranked_span.append((c.doc_key, *(part or whole)))
             if part is not None:  # the mapped characters hold the passage's text, normalisation aside
-                shown = c.content.strip()[slice(*(h.pinpoint.offsets_in(c.content) if h.pinpoint is not None
-                                                  else (h.passage["start"], h.passage["end"])))]
+                shown = c.content.strip()[offsets[0]:offsets[1]]
                 same = _squeeze(shown)[0] == _squeeze(sm.text[part[0]:part[1]])[0]
                 span_check["same" if same else "different"] += 1
-        top_first = bool(hits) and by_id.get(hits[0].chunk_id) is not None and \
-            by_id[hits[0].chunk_id].ordinal == first.get(by_id[hits[0].chunk_id].doc_key)
+        top = by_id.get(hits[0].chunk_id) if hits else None
+        top_first = top is not None and top.ordinal == first.get(top.doc_key)
         chunk_sc.add(ranked_chunk, truth, top_first)
         span_sc.add(ranked_span, truth, top_first)
         q = tool.embedder.embed_query(t["query"])
         sims = vecs @ q
-        top = np.argsort(-sims, kind="stable")[:max(KS)]
-        naive_sc.add([pieces[i] for i in top], truth,
-                      bool(len(top)) and pieces[top[0]][1] == 0)
+        best = np.argsort(-sims, kind="stable")[:max(KS)]
+        naive_sc.add([pieces[i] for i in best], truth, bool(len(best)) and pieces[best[0]][1] == 0)
     search_s = time.perf_counter() - t2
     tool.close()
     return {"subset": sample.subset, "documents": len(sample.docs), "documents_in_benchmark": sample.total_docs,
             "queries": len(sample.tests), "queries_in_benchmark": sample.total_tests,
             "corpus_chars": sum(len(v) for v in texts.values()), "chunks": report.chunks_total,
             "naive_pieces": len(pieces), "chunks_mapped": mapped, "documents_not_indexed": missing_docs,
-            "unmapped_hits": unmapped_hits, "span_check": span_check, "ingest_s": round(ingest_s, 1), "naive_embed_s": round(naive_s, 1),
-            "search_s": round(search_s, 1),
+            "unmapped_hits": unmapped_hits, "span_check": span_check, "ingest_s": round(ingest_s, 1),
+            "naive_embed_s": round(naive_s, 1), "search_s": round(search_s, 1),
             "methods": {"docstrata-chunk": chunk_sc.row(), "docstrata-span": span_sc.row(),
                         "naive-500": naive_sc.row()}}
 
