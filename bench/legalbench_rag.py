@@ -20,11 +20,12 @@ bundled all-MiniLM-L6-v2, index cached in ``bench/.cache/legalbench/``):
 * ``naive-500``: the file cut into 500-character pieces (no overlap, the paper's "Naive" chunking),
   each embedded with the same model, cosine top-k over the sub-corpus.
 
-Metrics (the paper's section 4, ``legalbenchrag/run_benchmark.py``): for the first k hits, the
+Metrics (the paper's, as its ``legalbenchrag/run_benchmark.py`` computes them): for the first k hits, the
 characters they cover (union of their spans, per file path) against the truth spans of the query:
 precision = |retrieved ∩ truth| / |retrieved|, recall = |retrieved ∩ truth| / |truth|, averaged
 over queries, k = 1, 2, 4, 8, 16, 32, 64. (The reference code sums per pair of spans; that equals
-the union when the retrieved spans do not overlap, which holds for all three methods here.) Also:
+the union when the retrieved spans do not overlap, as the chunks of a document, the sentences of
+different chunks and the naive pieces do not.) Also:
 the characters returned per query at k, document hit@1 (the first hit is in a truth file), the
 share of queries whose first hit holds truth characters, and the share whose first hit is its
 document's first chunk (the preamble problem of issue 29).
