@@ -356,9 +356,11 @@ def read_docx(path: Path) -> Truth:
                 c[k] = 0
             if outline is not None and outline < 9 and text:
                 fmt, lvl_text, _ = levels.get((aid, il), ("decimal", f"%{il + 1}.", 1))
-                number = re.sub(r"%(\d)", lambda mm: _fmt_num(c[int(mm.group(1)) - 1] or 1,
-                                                              levels.get((aid, int(mm.group(1)) - 1), ("decimal",))[0]),
-                                lvl_text).strip().rstrip(".").strip() or None
+                def level_value(mm, c=c, aid=aid):
+                    k = int(mm.group(1)) - 1
+                    return _fmt_num(c[k] or 1, levels.get((aid, k), ("decimal",))[0])
+
+                number = re.sub(r"%(\d)", level_value, lvl_text).strip().rstrip(".").strip() or None
         if outline is None or outline >= 9 or not text:
             continue
         level = outline + 1
