@@ -507,8 +507,11 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     return out
 
 
-def exact_top1(files: list[Path], queries: list[tuple[str, int]], want: dict[int, object], work: Path) -> tuple[int, list[str]]:
-    """How many queries put the wanted section first, with a tool holding only ``files``."""
+def exact_top1(files: list[Path], queries: list[tuple[str, int]], want: dict[int, object], parents: dict[str, str | None],
+               work: Path) -> tuple[int, list[str]]:
+    """How many queries put the wanted section first, with a tool holding only ``files``;
+    ``parents`` maps our section ids to their parent ids (to tell a hit inside a heading-only
+    section)."""
     from docstrata.config import parse_config
     from docstrata.tools import build_tool
 
@@ -528,9 +531,13 @@ def exact_top1(files: list[Path], queries: list[tuple[str, int]], want: dict[int
             target = want.get(i)
             hits = tool.search(q, top_k=1)
             sid = hits[0].section_id if hits else None
+            inside, k, seen = False, sid, set()
+            while k and k not in seen and target is not None:
+                seen.add(k)
+                k = parents.get(k)
+                inside = inside or k == target.section_id
             right = target is not None and sid is not None and (
-                sid == target.section_id
-                or (not (target.text or "").strip() and target.section_id in (hits[0].parent_chain or [])))
+                sid == target.section_id or (not (target.text or "").strip() and inside))
             ok += right
             if not right:
                 wrong.append(f"{q!r} -> {sid!r} (want {getattr(target, 'section_id', None)!r})")
@@ -551,8 +558,9 @@ def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> li
         pairs = [(inp, src)]
     out = []
     for path, src in pairs:
-        key = path.relative_to(root).as_posix()
-        r = Result(key, doc["kind"])
+        # keyed as the tool keys it (path inside its source folder), so both see the same document
+        key = path.relative_to(inp).as_posix() if inp.is_dir() else path.name
+        r = Result(path.relative_to(root).as_posix(), doc["kind"])
         t0 = time.perf_counter()
         truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
                  else reader(src))
@@ -575,7 +583,8 @@ def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> li
             if queries:
                 with tempfile.TemporaryDirectory(prefix="fresh-real-") as tmp:
                     want = {i: tree.sections[m[i]] for i in m}
-                    r.queries_ok, wrong_q = exact_top1([path], queries, want, Path(tmp))
+                    parents = {x.section_id: x.parent_id for x in tree.sections}
+                    r.queries_ok, wrong_q = exact_top1([path], queries, want, parents, Path(tmp))
             else:
                 wrong_q = []
             if not counts_only:
