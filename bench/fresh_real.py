@@ -12,6 +12,15 @@ public GitHub repository that no benchmark, test or document of the project had 
 structure redesign, and must stay unseen: nobody tunes on it. A file whose sha256 differs from
 the manifest is an error (the figures would not be comparable).
 
+**Kinds** (43 documents, 19 manifest entries; see the manifest for sources): ``markdown-rfc``
+(kramdown-rfc and mmark sources), ``rfc-text`` (RFC Editor text, truth from its mmark twin),
+``html-spec`` and ``pdf-standard`` (OASIS OpenC2 specifications rendered from Markdown; the PDFs
+have no outline), ``german-statute-text`` (plain text, truth from the pandoc Markdown of the same
+day), ``german-gii-xml`` (gesetze-im-internet XML), ``word-document`` (an OASIS standard authored
+in Word), ``markdown-tree`` (a mkdocs tree). Not covered, for want of an unused public source
+found in time: Australian/NZ/UK statutes with short citations, statute PDFs without outlines,
+Word contracts, French statutes.
+
 **Truth** is never docstrata's output. It is read by the small readers in this file from each
 document's own markup — where the repository holds the same document in two forms, from the
 marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other form:
