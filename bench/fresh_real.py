@@ -1,0 +1,731 @@
+"""End measurement of issue 28: structure and exact references on fresh real documents.
+
+Run (once, at the end, after all changes)::
+
+    DOCSTRATA_FRESH_DOCS=/work/fresh-docs python bench/fresh_real.py [--kind K] [--doc SUBSTR] [--json]
+    DOCSTRATA_FRESH_DOCS=/work/fresh-docs python bench/fresh_real.py --counts-only --one-per-kind   # smoke test
+
+The documents are NOT in the repository: ``bench/fresh_real_manifest.json`` lists every file with
+its source repository, commit, path, licence, sha256 and kind, so anyone can refetch them into
+``$DOCSTRATA_FRESH_DOCS`` (default ``../fresh-docs`` beside the repository). Each was fetched from a
+public GitHub repository that no benchmark, test or document of the project had used, after the
+structure redesign, and must stay unseen: nobody tunes on it. A file whose sha256 differs from
+the manifest is an error (the figures would not be comparable).
+
+**Kinds** (43 documents, 19 manifest entries; see the manifest for sources): ``markdown-rfc``
+(kramdown-rfc and mmark sources), ``rfc-text`` (RFC Editor text, truth from its mmark twin),
+``html-spec`` and ``pdf-standard`` (OASIS OpenC2 specifications rendered from Markdown; the PDFs
+have no outline), ``german-statute-text`` (plain text, truth from the pandoc Markdown of the same
+day), ``german-gii-xml`` (gesetze-im-internet XML), ``word-document`` (an OASIS standard authored
+in Word), ``markdown-tree`` (a mkdocs tree). Not covered, for want of an unused public source
+found in time: Australian/NZ/UK statutes with short citations, statute PDFs without outlines,
+Word contracts, French statutes.
+
+**Truth** is never docstrata's output. It is read by the small readers in this file from each
+document's own markup — where the repository holds the same document in two forms, from the
+marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other form:
+
+* ``markdown`` reader (Markdown sources: kramdown-rfc, mmark, OASIS Markdown specs, pandoc laws,
+  a mkdocs tree): ATX headings outside code fences, ``{#anchor}``/``{: …}`` attributes dropped;
+  YAML front matter and ``%`` title lines skipped. ``numbering``:
+
+  - ``rfc``: numbers are implied by the heading levels (kramdown-rfc ``--- middle``/``--- back``,
+    mmark ``{mainmatter}``/``{backmatter}``): middle headings get ``1``, ``1.1``…; back headings
+    ``Appendix A``, ``A.1``… (the form xml2rfc prints); ``.#`` (mmark), ``{:numbered="false"}`` and
+    headings before the middle are unnumbered (matched by title). References sections that the
+    tool generates from YAML/bibliography are not headings in the source and not truth.
+  - ``printed``: the number is printed at the start of the heading (``1.2.3 Title``,
+    ``Annex A Title``, ``§ 26a – Title``); only numbered headings are truth sections (the
+    front-matter labels of OASIS specs such as ``#### This version:`` and bibliography keys
+    ``###### [RFC2119]`` are headings but not sections; they count as markup labels below).
+  - ``none``: every heading is a truth section, matched by title.
+
+  Parent = the nearest previous truth heading of a lower Markdown level. Definitions: kramdown/mmark
+  definition lists (``Term`` line followed by a ``: definition`` line) and bold list terms
+  (``* **Term**: …``) inside a section titled Terminology/Definitions/Glossary.
+
+**Metrics** (pooled counts per kind and in total; matching, parent rule, collision count and
+definition matching are those of ``bench/structure_real.py``, imported, so the figures sit beside
+the tuned ones):
+
+* section recall, parent accuracy, id collisions, definition recall — as ``structure_real.py``.
+* **sections from running text**: our sections (not the preamble) that match no truth section and
+  whose key (normalised number, else normalised title) is not one more heading of the markup
+  (every heading of the source counts, with multiplicity, including unnumbered and non-section
+  labels). Parenthesised enumerators under another section (``(1)``, ``(a)``, ``b)``) are counted
+  apart as ``subitems`` (not a failure): they are provisions' own items, not text made a heading.
+* **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
+  with a fixed seed (the document's name), each asked for in the document's own citation style
+  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``…, styles taken in
+  turn), against a tool holding only that document (a query naming no document cannot prefer one
+  document's 4.2 over another's). Right when the first hit's ``section_id`` is our match of that
+  truth section, or that section has no text of its own (a heading-only Part) and the hit is
+  inside it. A truth section we did not find makes its queries wrong.
+
+Thresholds (issue 28, "Done when"), checked on the totals: section recall >= 0.95, parent
+accuracy >= 0.95, 0 id collisions, 0 sections from running text, definition recall >= 0.90,
+exact references top-1 >= 0.95. Exit status 0 when all pass, 1 when one fails, 2 on a setup
+error (missing folder, checksum mismatch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+import structure_real as sr  # noqa: E402  (same matching as the tuned benchmark)
+
+MANIFEST = ROOT / "bench" / "fresh_real_manifest.json"
+THRESHOLDS = {"section_recall": 0.95, "parent_accuracy": 0.95, "id_collisions": 0,
+              "running_text_sections": 0, "definition_recall": 0.90, "exact_top1": 0.95}
+
+
+def fresh_root() -> Path:
+    """``$DOCSTRATA_FRESH_DOCS``, else ``fresh-docs`` beside the repository (or beside a parent
+    folder, for a git worktree)."""
+    if os.environ.get("DOCSTRATA_FRESH_DOCS"):
+        return Path(os.environ["DOCSTRATA_FRESH_DOCS"])
+    for up in ROOT.parents:
+        if (up / "fresh-docs").is_dir():
+            return up / "fresh-docs"
+    return ROOT.parent / "fresh-docs"
+
+
+# ---------------------------------------------------------------- truth from Markdown markup
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_ATX = re.compile(r"^(\.?)(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_ATTR = re.compile(r"\s*\{[#:.][^}]*\}\s*$")
+_PRINTED_NUM = re.compile(
+    r"^(§§\s*\d+[a-z]?\s*(?:bis|und|,|-|–)\s*\d+[a-z]?|(?:§§?\s*)\d+[a-z]?|(?:Annex|Appendix|Anhang|Anlage)\s+[A-Z0-9]+(?:\.\d+)*|[A-Z](?:\.\d+)+|\d+(?:\.\d+)*)"
+    r"(?:\.(?=\s)|\s*[–—:-](?=\s))?\s+(.*)$")
+_DATE_REST = re.compile(r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+                        r"|Januar|Februar|März|Juni|Juli|Oktober|Dezember)\b", re.I)  # "24 November 2019" is a date
+_DEF_SECTION = re.compile(r"terminolog|definition|glossar|begriffsbestimmung", re.I)
+_BOLD_TERM = re.compile(r"^\s*[*+-]\s+\*\*([^*]{1,80}?)\*\*\s*[:–—-]")
+
+
+@dataclass
+class Truth:
+    """Truth read from markup: ``sections`` as in ``structure_real`` (number, title, level,
+    parent_index), ``definitions`` [{term}], ``labels`` every heading key of the source (a
+    Counter of normalised numbers/titles, for the running-text count)."""
+
+    sections: list[dict] = field(default_factory=list)
+    definitions: list[dict] = field(default_factory=list)
+    labels: Counter = field(default_factory=Counter)
+
+
+def _key(number: str | None, title: str | None) -> str:
+    return sr.norm_number(number) if number else sr.norm_title(title)
+
+
+def _appendix_label(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def read_markdown(text: str, numbering: str) -> Truth:
+    """Truth from a Markdown source (see the module docstring for ``numbering``).
+
+    Raises ``ValueError`` for an unknown ``numbering``."""
+    if numbering not in ("rfc", "printed", "none"):
+        raise ValueError(f"unknown numbering {numbering!r}")
+    lines = text.splitlines()
+    i = 0
+    if lines and lines[0].strip() == "---":  # YAML front matter (kramdown-rfc: up to '--- abstract')
+        i = 1
+        while i < len(lines) and not lines[i].startswith("---"):
+            i += 1
+    truth = Truth()
+    part = "front" if numbering == "rfc" else "middle"
+    counters: list[int] = []
+    appendix = -1
+    stack: list[tuple[int, int]] = []  # (markdown level, truth index)
+    fence = None
+    in_defs = False
+    prev_nonblank = ""
+    for j in range(i, len(lines)):
+        line = lines[j]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        s = line.strip()
+        if s.startswith("%"):  # mmark / pandoc title block
+            continue
+        low = s.lower()
+        if low in ("--- middle", "{mainmatter}"):
+            part = "middle"
+            continue
+        if low in ("--- back", "{backmatter}"):
+            part = "back"
+            continue
+        if low.startswith("--- ") or low in ("{frontmatter}",):
+            part = "front" if "abstract" in low or "note" in low else part
+            continue
+        h = _ATX.match(line)
+        if h:
+            dot, hashes, raw = h.groups()
+            level = len(hashes)
+            unnumbered = bool(dot) or "numbered=\"false\"" in raw or "{-}" in raw or (
+                j + 1 < len(lines) and re.match(r'^\{:\s*numbered="false"', lines[j + 1].strip()))
+            title = _ATTR.sub("", raw).strip()
+            title = re.sub(r"\s*\{-\}\s*$", "", title)
+            number = None
+            if numbering == "printed":
+                pm = _PRINTED_NUM.match(title)
+                if pm and pm.group(2).strip() and not _DATE_REST.match(pm.group(2)):
+                    number, title = pm.group(1).strip(), pm.group(2).strip()
+            if numbering == "printed" and number is None:  # a label, not a section
+                truth.labels[_key(None, title)] += 1
+                in_defs = False
+                continue
+            if numbering == "rfc" and not unnumbered and part in ("middle", "back"):
+                if part == "middle":
+                    counters = (counters + [0] * level)[:level]
+                    counters[level - 1] += 1
+                    counters = [c or 1 for c in counters]
+                    number = ".".join(str(c) for c in counters)
+                else:
+                    if level == 1:
+                        appendix += 1
+                        counters = [appendix]
+                        number = f"Appendix {_appendix_label(appendix)}"
+                    else:
+                        counters = (counters + [0] * level)[:level]
+                        counters[level - 1] += 1
+                        counters = [c or 1 for c in counters]
+                        number = ".".join([_appendix_label(counters[0])] + [str(c) for c in counters[1:]])
+            truth.labels[_key(number, title)] += 1
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            parent = stack[-1][1] if stack else None
+            truth.sections.append({"number": number, "title": title, "level": len(stack) + 1,
+                                   "parent_index": parent, "line": j + 1})
+            stack.append((level, len(truth.sections) - 1))
+            in_defs = bool(_DEF_SECTION.search(title))
+            prev_nonblank = ""
+            continue
+        if s.startswith(": ") and prev_nonblank and not prev_nonblank.startswith((":", "#", "*", "-", "|", "{")):
+            term = prev_nonblank.rstrip(":").strip().strip("*_`")
+            if 0 < len(term) <= 80:
+                truth.definitions.append({"term": term, "line": j + 1})
+        elif in_defs:
+            b = _BOLD_TERM.match(line)
+            if b:
+                truth.definitions.append({"term": b.group(1).strip(), "line": j + 1})
+        if s:
+            prev_nonblank = s
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for v, r in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+                 (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while n >= v:
+            out, n = out + r, n - v
+    return out
+
+
+def _fmt_num(n: int, fmt: str) -> str:
+    if fmt in ("upperLetter", "lowerLetter"):
+        s = _appendix_label(n - 1)
+        return s if fmt == "upperLetter" else s.lower()
+    if fmt in ("upperRoman", "lowerRoman"):
+        return _roman(n).upper() if fmt == "upperRoman" else _roman(n)
+    return str(n)
+
+
+def read_docx(path: Path) -> Truth:
+    """Truth from a Word file's own markup: a paragraph is a heading when its style (or the
+    paragraph) has an outline level (``w:outlineLvl`` < 9; level = outline level + 1, following
+    ``w:basedOn``); its number is what Word's list numbering prints for it (``w:numPr`` of the
+    paragraph or its style, ``numbering.xml`` level text and format, counters per abstract list,
+    deeper levels reset), trailing ``.`` dropped; its title the paragraph text. Definitions: the
+    text of paragraphs (or runs) in a style named like "Definition term". Raises ``KeyError``
+    when the package lacks ``word/document.xml``."""
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    z = zipfile.ZipFile(path)
+    doc = ET.fromstring(z.read("word/document.xml"))
+    styles = ET.fromstring(z.read("word/styles.xml")) if "word/styles.xml" in z.namelist() else None
+    numbering = ET.fromstring(z.read("word/numbering.xml")) if "word/numbering.xml" in z.namelist() else None
+    sty: dict[str, dict] = {}
+    for st in (styles.iter(_W + "style") if styles is not None else []):
+        sid = st.get(_W + "styleId")
+        name = st.find(_W + "name")
+        based = st.find(_W + "basedOn")
+        ppr = st.find(_W + "pPr")
+        ol = ppr.find(_W + "outlineLvl") if ppr is not None else None
+        npr = ppr.find(_W + "numPr") if ppr is not None else None
+        sty[sid] = {"name": (name.get(_W + "val") if name is not None else sid) or "",
+                    "based": based.get(_W + "val") if based is not None else None,
+                    "outline": int(ol.get(_W + "val")) if ol is not None else None,
+                    "num": ((npr.find(_W + "numId").get(_W + "val") if npr.find(_W + "numId") is not None else None),
+                            int(npr.find(_W + "ilvl").get(_W + "val")) if npr.find(_W + "ilvl") is not None else None)
+                    if npr is not None else None}
+
+    def style_attr(sid, attr):
+        seen = set()
+        while sid and sid in sty and sid not in seen:
+            seen.add(sid)
+            if sty[sid][attr] is not None:
+                return sty[sid][attr]
+            sid = sty[sid]["based"]
+        return None
+
+    abstract_of: dict[str, str] = {}
+    levels: dict[tuple[str, int], tuple[str, str, int]] = {}
+    if numbering is not None:
+        for an in numbering.iter(_W + "abstractNum"):
+            aid = an.get(_W + "abstractNumId")
+            for lvl in an.iter(_W + "lvl"):
+                il = int(lvl.get(_W + "ilvl"))
+                fmt = lvl.find(_W + "numFmt")
+                txt = lvl.find(_W + "lvlText")
+                start = lvl.find(_W + "start")
+                levels[(aid, il)] = (fmt.get(_W + "val") if fmt is not None else "decimal",
+                                     txt.get(_W + "val") if txt is not None else "",
+                                     int(start.get(_W + "val")) if start is not None else 1)
+        for num in numbering.iter(_W + "num"):
+            a = num.find(_W + "abstractNumId")
+            if a is not None:
+                abstract_of[num.get(_W + "numId")] = a.get(_W + "val")
+    counters: dict[str, list[int]] = {}
+    truth = Truth()
+    stack: list[tuple[int, int]] = []
+    body = doc.find(_W + "body")
+    for p in body.iter(_W + "p"):
+        ppr = p.find(_W + "pPr")
+        ps = ppr.find(_W + "pStyle") if ppr is not None else None
+        sid = ps.get(_W + "val") if ps is not None else None
+        text = "".join(t.text or "" for t in p.iter(_W + "t")).strip()
+        sname = (sty.get(sid, {}).get("name") or sid or "").lower()
+        if re.search(r"definition ?term", sname) and text:
+            truth.definitions.append({"term": text.rstrip(":").strip()})
+        ol = ppr.find(_W + "outlineLvl") if ppr is not None else None
+        outline = int(ol.get(_W + "val")) if ol is not None else style_attr(sid, "outline")
+        npr = ppr.find(_W + "numPr") if ppr is not None else None
+        num = None
+        if npr is not None:
+            ni, il = npr.find(_W + "numId"), npr.find(_W + "ilvl")
+            num = (ni.get(_W + "val") if ni is not None else None, int(il.get(_W + "val")) if il is not None else 0)
+        if num is None or num[0] is None or num[1] is None:  # numId and ilvl may come from the style chain
+            chain, seen, k = [], set(), sid
+            while k and k in sty and k not in seen:
+                seen.add(k)
+                chain.append(sty[k]["num"] or (None, None))
+                k = sty[k]["based"]
+            nid = (num or (None, None))[0] or next((x[0] for x in chain if x[0] is not None), None)
+            lvl_ = (num or (None, None))[1]
+            lvl_ = lvl_ if lvl_ is not None else next((x[1] for x in chain if x[1] is not None), 0)
+            num = (nid, lvl_) if nid else None
+        number = None
+        if num and num[0] and num[0] != "0" and num[0] in abstract_of:
+            aid = abstract_of[num[0]]
+            il = num[1] if num[1] is not None else 0
+            c = counters.setdefault(aid, [0] * 9)
+            for k in range(9):  # a level not yet used starts at its start value - 1
+                if c[k] == 0 and k < il:
+                    c[k] = levels.get((aid, k), ("decimal", "", 1))[2]
+            c[il] = c[il] + 1 if c[il] else levels.get((aid, il), ("decimal", "", 1))[2]
+            for k in range(il + 1, 9):
+                c[k] = 0
+            if outline is not None and outline < 9 and text:
+                fmt, lvl_text, _ = levels.get((aid, il), ("decimal", f"%{il + 1}.", 1))
+                def level_value(mm, c=c, aid=aid):
+                    k = int(mm.group(1)) - 1
+                    return _fmt_num(c[k] or 1, levels.get((aid, k), ("decimal",))[0])
+
+                number = re.sub(r"%(\d)", level_value, lvl_text).strip().rstrip(".").strip() or None
+        if outline is None or outline >= 9 or not text:
+            continue
+        level = outline + 1
+        truth.labels[_key(number, text)] += 1
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        truth.sections.append({"number": number, "title": text, "level": len(stack) + 1,
+                               "parent_index": stack[-1][1] if stack else None, "style": sid})
+        stack.append((level, len(truth.sections) - 1))
+    return truth
+
+
+def read_gii(path: Path) -> Truth:
+    """Truth from a gesetze-im-internet XML file (``<dokumente>/<norm>``, gii-norm.dtd 1.01): a norm
+    with ``<gliederungseinheit>`` is a structural unit (number ``gliederungsbez`` such as
+    ``Abschnitt 2``, title ``gliederungstitel``, depth = length of ``gliederungskennzahl`` / 3); a
+    norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``) is a provision
+    with title ``titel``, under the last structural unit before it (``Anlage`` at the top). The
+    law's first norm (its metadata) is not a section. No terms are marked, so no definitions.
+    Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.fromstring(path.read_bytes())
+    truth = Truth()
+    units: list[tuple[int, int]] = []  # (depth, truth index)
+    for norm in root.iter("norm"):
+        md = norm.find("metadaten")
+        if md is None:
+            continue
+        ge = md.find("gliederungseinheit")
+        enbez = (md.findtext("enbez") or "").strip()
+        if ge is not None:
+            kz = (ge.findtext("gliederungskennzahl") or "").strip()
+            depth = max(1, len(kz) // 3)
+            number = " ".join((ge.findtext("gliederungsbez") or "").split()) or None
+            title = " ".join("".join(ge.find("gliederungstitel").itertext()).split()) if ge.find("gliederungstitel") is not None else ""
+            while units and units[-1][0] >= depth:
+                units.pop()
+            parent = units[-1][1] if units else None
+            truth.sections.append({"number": number, "title": title, "level": len(units) + 1,
+                                   "parent_index": parent, "kennzahl": kz})
+            truth.labels[_key(number, title)] += 1
+            units.append((depth, len(truth.sections) - 1))
+            continue
+        if not enbez or enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
+            continue
+        number = " ".join(enbez.split())
+        title_el = md.find("titel")
+        title = " ".join("".join(title_el.itertext()).split()) if title_el is not None else ""
+        top = number.lower().startswith(("anlage", "anhang"))
+        parent = None if top or not units else units[-1][1]
+        level = 1 if parent is None else truth.sections[parent]["level"] + 1
+        truth.sections.append({"number": number, "title": title or None, "level": level, "parent_index": parent})
+        truth.labels[_key(number, title)] += 1
+    return truth
+
+
+READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii}
+
+
+# ---------------------------------------------------------------- measuring one document
+
+
+@dataclass
+class Result:
+    """Figures for one document (counts; ratios are formed when pooling)."""
+
+    doc: str
+    kind: str
+    sections: int = 0
+    matched: int = 0
+    parent_scored: int = 0
+    parent_ok: int = 0
+    collisions: int = 0
+    running_text: int = 0
+    subitems: int = 0
+    definitions: int = 0
+    definitions_found: int = 0
+    queries: int = 0
+    queries_ok: int = 0
+    seconds: float = 0.0
+    error: str = ""
+    details: dict = field(default_factory=dict)
+
+
+def _tree_of(path: Path, key: str):
+    from docstrata.convert import convert_file
+    from docstrata.models import SourceFile
+    from docstrata.structure import build_tree
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return build_tree(convert_file(SourceFile(key, str(path), None)))
+
+
+def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[list[str], list[str]]:
+    """(sections from running text, parenthesised sub-items) among our unmatched sections."""
+    left = Counter(truth.labels)
+    matched = set(m.values())
+    for j in matched:
+        s = ours[j]
+        left[_key(s.number, s.title)] -= 1
+    running, sub = [], []
+    for j, s in enumerate(ours):
+        if j in matched or s.section_id == "preamble":
+            continue
+        k = _key(s.number, s.title)
+        kt = sr.norm_title(s.title)
+        if left.get(k, 0) > 0:
+            left[k] -= 1
+            continue
+        if kt and left.get(kt, 0) > 0:
+            left[kt] -= 1
+            continue
+        if s.parent_id and re.fullmatch(r"\(?[0-9a-zA-Z]{1,4}\)", (s.number or "").strip()):
+            sub.append(s.section_id)
+            continue
+        running.append(f"{s.section_id} {s.title[:50]!r}")
+    return running, sub
+
+
+def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
+    """(query, truth index) pairs: numbered truth sections sampled with the document's name as
+    seed, each written in the manifest's citation styles taken in turn."""
+    styles = doc.get("citation") or []
+    numbered = [i for i, t in enumerate(truth.sections)  # ranges ("§§ 17 bis 19") cite no one section
+                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage)\s*", "", t["number"])]
+    if not styles or not numbered:
+        return []
+    rng = random.Random(doc["input"])
+    pick = sorted(rng.sample(numbered, min(n, len(numbered))))
+    out = []
+    for q, i in enumerate(pick):
+        num = truth.sections[i]["number"]
+        bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage)\s*", "", num).strip()
+        if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) or re.match(r"^[A-Z]\.\d", num):
+            qs = f"Appendix {bare}"
+        else:
+            style = styles[q % len(styles)]
+            if style == "{n}" and "." not in bare:  # a bare "3" names nothing; a bare "4.2" does
+                style = styles[0]
+            qs = style.format(n=bare)
+        out.append((qs, i))
+    return out
+
+
+def exact_top1(files: list[Path], queries: list[tuple[str, int]], want: dict[int, object], parents: dict[str, str | None],
+               work: Path) -> tuple[int, list[str]]:
+    """How many queries put the wanted section first, with a tool holding only ``files``;
+    ``parents`` maps our section ids to their parent ids (to tell a hit inside a heading-only
+    section)."""
+    from docstrata.config import parse_config
+    from docstrata.tools import build_tool
+
+    src = work / "source"
+    src.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        shutil.copy2(f, src / f.name)
+    cfg = parse_config({"tools": [{"name": "fresh", "type": "hierarchical_document", "source": str(src)}]},
+                       base_dir=work).tools[0]
+    tool = build_tool(cfg, work)
+    ok, wrong = 0, []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tool.ingest()
+        for q, i in queries:
+            target = want.get(i)
+            hits = tool.search(q, top_k=1)
+            sid = hits[0].section_id if hits else None
+            inside, k, seen = False, sid, set()
+            while k and k not in seen and target is not None:
+                seen.add(k)
+                k = parents.get(k)
+                inside = inside or k == target.section_id
+            right = target is not None and sid is not None and (
+                sid == target.section_id or (not (target.text or "").strip() and inside))
+            ok += right
+            if not right:
+                wrong.append(f"{q!r} -> {sid!r} (want {getattr(target, 'section_id', None)!r})")
+    finally:
+        tool.close()
+    return ok, wrong
+
+
+def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> list[Result]:
+    """Results for one manifest entry (a Markdown tree gives one result per file)."""
+    inp = root / doc["input"]
+    t = doc["truth"]
+    reader = READERS[t["reader"]]
+    if inp.is_dir():
+        pairs = [(p, p) for p in sorted(inp.rglob("*.md"))]
+    else:
+        src = root / t["source"]
+        pairs = [(inp, src)]
+    out = []
+    for path, src in pairs:
+        # keyed as the tool keys it (path inside its source folder), so both see the same document
+        key = path.relative_to(inp).as_posix() if inp.is_dir() else path.name
+        r = Result(path.relative_to(root).as_posix(), doc["kind"])
+        t0 = time.perf_counter()
+        truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
+                 else reader(src))
+        r.sections, r.definitions = len(truth.sections), len(truth.definitions)
+        queries = citation_queries(doc, truth, n_queries)
+        r.queries = len(queries)
+        try:
+            tree = _tree_of(path, key)
+            m = sr.match_sections(truth.sections, tree.sections)
+            r.matched = len(m)
+            for i in m:
+                r.parent_scored += 1
+                r.parent_ok += sr.parent_right(i, truth.sections, tree.sections, m)
+            coll = sr.collisions(tree)
+            r.collisions = len(coll)
+            running, sub = running_text_sections(truth, tree.sections, m)
+            r.running_text, r.subitems = len(running), len(sub)
+            ours = {sr._norm_term(d.term) for d in tree.definitions}
+            r.definitions_found = sum(1 for d in truth.definitions if sr._norm_term(d["term"]) in ours)
+            if queries:
+                with tempfile.TemporaryDirectory(prefix="fresh-real-") as tmp:
+                    want = {i: tree.sections[m[i]] for i in m}
+                    parents = {x.section_id: x.parent_id for x in tree.sections}
+                    r.queries_ok, wrong_q = exact_top1([path], queries, want, parents, Path(tmp))
+            else:
+                wrong_q = []
+            if not counts_only:
+                r.details = {"misses": [f"{x.get('number') or ''} {x.get('title') or ''}".strip()
+                                        for i, x in enumerate(truth.sections) if i not in m][:15],
+                             "collisions": coll[:10], "running_text": running[:15], "wrong_queries": wrong_q[:15],
+                             "definitions_missed": [d["term"] for d in truth.definitions
+                                                    if sr._norm_term(d["term"]) not in ours][:15]}
+        except Exception as e:  # a failure is a figure: every truth section and query missed
+            r.error = f"{type(e).__name__}: {e}"[:300]
+        r.seconds = time.perf_counter() - t0
+        out.append(r)
+    return out
+
+
+# ---------------------------------------------------------------- pooling and report
+
+_FIELDS = ("sections", "matched", "parent_scored", "parent_ok", "collisions", "running_text", "subitems",
+           "definitions", "definitions_found", "queries", "queries_ok")
+
+
+def pool(results: list[Result], name: str) -> dict:
+    """Pooled counts and ratios (None where nothing was measured)."""
+    c = {k: sum(getattr(r, k) for r in results) for k in _FIELDS}
+    ratio = lambda a, b: (c[a] / c[b]) if c[b] else None  # noqa: E731
+    return {"name": name, "documents": len(results), "errors": sum(bool(r.error) for r in results), **c,
+            "section_recall": ratio("matched", "sections"), "parent_accuracy": ratio("parent_ok", "parent_scored"),
+            "id_collisions": c["collisions"], "running_text_sections": c["running_text"],
+            "definition_recall": ratio("definitions_found", "definitions"), "exact_top1": ratio("queries_ok", "queries")}
+
+
+def verdict(total: dict) -> dict[str, bool]:
+    """Pass/fail per threshold of issue 28 (a ratio with nothing measured fails)."""
+    out = {}
+    for k, lim in THRESHOLDS.items():
+        v = total[k]
+        out[k] = (v is not None and v >= lim) if isinstance(lim, float) else v <= lim
+    out["no_errors"] = total["errors"] == 0
+    return out
+
+
+def load_manifest(root: Path, check: bool = True) -> list[dict]:
+    """Manifest entries; with ``check``, every listed file must exist under ``root`` with the
+    listed sha256. Raises ``SystemExit`` (status 2) naming the first bad file."""
+    data = json.loads(MANIFEST.read_text())
+    if check:
+        for doc in data["documents"]:
+            for f in doc["files"]:
+                p = root / f["file"]
+                if not p.is_file():
+                    raise SystemExit(f"{p}: missing (refetch {f['repo']}@{f['commit']}:{f['path']})")
+                h = hashlib.sha256(p.read_bytes()).hexdigest()
+                if h != f["sha256"]:
+                    raise SystemExit(f"{p}: sha256 {h} differs from the manifest's {f['sha256']}")
+    return data["documents"]
+
+
+def _fmt(v) -> str:
+    return "  -  " if v is None else f"{v:.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kind", help="only this kind")
+    ap.add_argument("--doc", help="only documents whose input path contains this")
+    ap.add_argument("--one-per-kind", action="store_true", help="first document of each kind (smoke test)")
+    ap.add_argument("--counts-only", action="store_true",
+                    help="run end to end but print only corpus sizes and errors, no scores (keeps the corpus unseen)")
+    ap.add_argument("--queries", type=int, default=12, help="exact-reference queries per document")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list misses, collisions, running-text sections, wrong queries")
+    args = ap.parse_args(argv)
+    root = fresh_root()
+    if not root.is_dir():
+        print(f"{root} is absent: set DOCSTRATA_FRESH_DOCS (files listed in {MANIFEST})", file=sys.stderr)
+        return 2
+    try:
+        docs = load_manifest(root)
+    except SystemExit as e:
+        print(e, file=sys.stderr)
+        return 2
+    docs = [d for d in docs if (not args.kind or d["kind"] == args.kind) and (not args.doc or args.doc in d["input"])]
+    if args.one_per_kind:
+        seen: set[str] = set()
+        docs = [d for d in docs if not (d["kind"] in seen or seen.add(d["kind"]))]
+    t0 = time.perf_counter()
+    results: list[Result] = []
+    for d in docs:
+        results += run_document(d, root, args.queries, args.counts_only)
+    kinds = sorted({r.kind for r in results})
+    per_kind = [pool([r for r in results if r.kind == k], k) for k in kinds]
+    total = pool(results, "TOTAL")
+    if args.counts_only:
+        print(f"{'kind':24} {'docs':>4} {'errors':>6} {'sections':>8} {'definitions':>11} {'queries':>7}")
+        for p in per_kind + [total]:
+            print(f"{p['name']:24} {p['documents']:4d} {p['errors']:6d} {p['sections']:8d} {p['definitions']:11d} {p['queries']:7d}")
+        for r in results:
+            if r.error:
+                print(f"ERROR {r.doc}: {r.error}")
+        print(f"{time.perf_counter() - t0:.0f} s")
+        return 2 if total["errors"] else 0
+    ok = verdict(total)
+    if args.json:
+        print(json.dumps({"per_kind": per_kind, "total": total, "pass": ok,
+                          "documents": [r.__dict__ for r in results]}, indent=1))
+        return 0 if all(ok.values()) else 1
+    head = (f"{'':24} {'docs':>4} {'secs':>5} {'recall':>6} {'parent':>6} {'coll':>4} {'runtxt':>6} {'subit':>5} "
+            f"{'defs':>5} {'defrec':>6} {'qs':>4} {'exact1':>6}")
+    if args.verbose:
+        for r in results:
+            print(f"{r.doc}: recall {r.matched}/{r.sections} parent {r.parent_ok}/{r.parent_scored} coll {r.collisions} "
+                  f"running {r.running_text} defs {r.definitions_found}/{r.definitions} exact {r.queries_ok}/{r.queries}"
+                  + (f" ERROR {r.error}" if r.error else ""))
+            for k, v in r.details.items():
+                for x in v:
+                    print(f"    {k}: {x}")
+    print(head)
+    for p in per_kind + [total]:
+        print(f"{p['name']:24} {p['documents']:4d} {p['sections']:5d} {_fmt(p['section_recall']):>6} "
+              f"{_fmt(p['parent_accuracy']):>6} {p['id_collisions']:4d} {p['running_text_sections']:6d} {p['subitems']:5d} "
+              f"{p['definitions']:5d} {_fmt(p['definition_recall']):>6} {p['queries']:4d} {_fmt(p['exact_top1']):>6}"
+              + (f"  ({p['errors']} failed)" if p["errors"] else ""))
+    print()
+    for k, lim in THRESHOLDS.items():
+        v = total[k]
+        print(f"{k:24} {(_fmt(v) if isinstance(v, float) or v is None else str(v)):>6}  "
+              f"{'>=' if isinstance(lim, float) else '<='} {lim}  {'PASS' if ok[k] else 'FAIL'}")
+    print(f"{'documents converted':24} {total['documents'] - total['errors']}/{total['documents']}  "
+          f"{'PASS' if ok['no_errors'] else 'FAIL'}")
+    print(f"\n{'ALL PASS' if all(ok.values()) else 'NOT ALL PASS'}  ({time.perf_counter() - t0:.0f} s)")
+    return 0 if all(ok.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
