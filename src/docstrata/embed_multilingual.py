@@ -169,7 +169,7 @@ class MultilingualE5Embedder:
 
     def _head(self, text: str, limit: int) -> str:
         total = 0
-        for start, end, k in self._pieces(text):
+        for start, _end, k in self._pieces(text):
             if total + k > limit:
                 return text[:start].rstrip()
             total += k
