@@ -95,6 +95,8 @@ def test_text_without_spaces_is_cut_by_characters_not_truncated(embedder):
     assert len(windows) > 1
     assert all(embedder.tokens_fed(w) <= MAX_POSITIONS for w in windows)
     assert windows[0] == text[:len(windows[0])] and text.endswith(windows[-1])
+    context = "中华人民共和国民法典 第一编 总则 " * 8  # a long context takes its share of the window
+    assert all(embedder.tokens_fed(w) <= MAX_POSITIONS for w in embedder.windows(context, text))
     vecs = embedder.embed_chunks([("", text)])[0]
     assert vecs.shape == (len(windows), 384)
 

@@ -130,11 +130,10 @@ class MultilingualE5Embedder:
         whitespace-separated words."""
         return sum(self._word_tokens(m.group()) for m in _WORD.finditer(text))
 
-    def _pieces(self, text: str) -> list[tuple[int, int, int]]:
-        """``(start, end, tokens)`` character spans of ``text``: its words, a word longer than a
-        window cut by characters into parts that fit."""
+    def _pieces(self, text: str, limit: int) -> list[tuple[int, int, int]]:
+        """``(start, end, tokens)`` character spans of ``text``: its words, a word of more than
+        ``limit`` tokens cut by characters into parts that fit."""
         out, i, n = [], 0, len(text)
-        limit = self.window.size
         while i < n:
             while i < n and text[i].isspace():
                 i += 1
@@ -169,7 +168,7 @@ class MultilingualE5Embedder:
 
     def _head(self, text: str, limit: int) -> str:
         total = 0
-        for start, _end, k in self._pieces(text):
+        for start, _end, k in self._pieces(text, limit):
             if total + k > limit:
                 return text[:start].rstrip()
             total += k
@@ -182,7 +181,7 @@ class MultilingualE5Embedder:
         prefix = self._head(context, self.window.context_tokens) if context else ""
         budget = self.window.size - (self.count_tokens(prefix) if prefix else 0)
         join = (lambda piece: f"{prefix}\n\n{piece}") if prefix else (lambda piece: piece)
-        pieces = self._pieces(content)
+        pieces = self._pieces(content, budget)
         if sum(k for _, _, k in pieces) <= budget:
             return [join(content)]
         out, start = [], 0
