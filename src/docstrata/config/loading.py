@@ -283,7 +283,9 @@ def _names_hosted_model(name: Any, base_dir: str | Path) -> bool:
     Hugging Face id (``org/name``) or a path, not a folder beside the config."""
     if not isinstance(name, str) or not name or "/" in name or "\\" in name or name.startswith((".", "~")):
         return False
-    if name.lower() in ("all-minilm-l6-v2",):
+    from ..embed_multilingual import is_multilingual_model
+
+    if name.lower() in ("all-minilm-l6-v2",) or is_multilingual_model(name):
         return False
     return not (Path(base_dir) / name).exists()
 

