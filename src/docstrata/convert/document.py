@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ..models import MarkedDefinition
 
 BLOCK_KINDS = ("heading", "paragraph", "list_item", "table", "code", "page_furniture")
-PROVENANCES = ("markup", "outline", "style", "font", "layout", "plain_text")
+PROVENANCES = ("markup", "outline", "style", "numbering", "font", "layout", "plain_text")
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ class Block:
     ``text`` is exactly ``document.text[start:end]`` (character offsets, end exclusive).
     ``kind`` is one of :data:`BLOCK_KINDS`; ``provenance`` (one of :data:`PROVENANCES`) says how
     the converter knows the kind: ``markup`` (the source's elements or syntax state it), ``outline``
-    (a PDF outline), ``style`` (Word paragraph styles), ``font`` (typography statistics), ``layout``
+    (a PDF outline), ``style`` (Word paragraph styles), ``numbering`` (a number the source's list
+    numbering displays, such as Word's ``numbering.xml``, which the text alone would not give), ``font`` (typography statistics), ``layout``
     (position on the page) or ``plain_text`` (read from the characters alone).
     ``level`` is the nesting depth the source gives (1 = outermost; for stated structure the depth
     among all stated headings, not capped at Markdown's 6); ``number`` the number as the source
@@ -104,14 +105,18 @@ class ConvertedDocument:
 
     def states_structure(self) -> bool:
         """Whether the source states its headings' nesting and numbers (legislation XML,
-        gesetze-im-internet, kramdown-rfc): some heading block is ``markup`` with a ``number``."""
+        gesetze-im-internet, kramdown-rfc, a Word clause outline): some heading block is ``markup``
+        or ``numbering`` with a ``number``."""
         return states_structure(self.blocks)
 
 
+STATED_PROVENANCES = ("markup", "numbering")  # a heading block of these states its level and number
+
+
 def states_structure(blocks: list[Block]) -> bool:
-    """``True`` when some heading block comes from markup with a stated number (see
-    :meth:`ConvertedDocument.states_structure`)."""
-    return any(b.kind == "heading" and b.provenance == "markup" and b.number for b in blocks)
+    """``True`` when some heading block comes from markup, or from the source's list numbering (a
+    Word clause outline), with a stated number (see :meth:`ConvertedDocument.states_structure`)."""
+    return any(b.kind == "heading" and b.provenance in STATED_PROVENANCES and b.number for b in blocks)
 
 
 def lists_are_numbered(blocks: list[Block]) -> bool:

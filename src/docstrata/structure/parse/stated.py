@@ -20,6 +20,8 @@ import re
 from .labels import _components, _plain
 from .patterns import _Marker
 
+STATED_PROVENANCES = ("markup", "numbering")  # as convert.document.STATED_PROVENANCES
+
 _RANGE = re.compile(r"[–—,]|\d\s*-\s*\d|\bto\b")
 _WORD_NUMBER = re.compile(r"^(?P<word>[^\W\d_]{2,30})\.?\s+(?P<num>[0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,7}|[A-Z])$")
 
@@ -54,10 +56,11 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     stated: list[_Marker] = []
     line_of = _line_finder(text_starts)
     for b in blocks:
-        if b.kind != "heading" or b.provenance != "markup" or b.level is None:
+        if b.kind != "heading" or b.provenance not in STATED_PROVENANCES or b.level is None:
             continue
         i = line_of(b.start)
-        if i >= len(lines) or not lines[i].lstrip().startswith("#"):
+        # a Word clause numbered in its list (provenance "numbering") may be a body paragraph, no "#" line
+        if i >= len(lines) or not (lines[i].lstrip().startswith("#") or b.provenance == "numbering"):
             continue
         words = lines[i].strip().lstrip("#").strip()
         m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level)
@@ -71,7 +74,7 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     # and a source that states its units states every unit named by a keyword (§ 19, Section 5, Title
     # 27): such a label in body text is a citation or a note ("§ 19 Absatz 7 … findet Anwendung."),
     # while numbered provisions printed in the text ("(1)", "1.", "a)") are still read from it
-    kept = [m for m in markers if not (m.kind == "heading" and m.line in taken)
+    kept = [m for m in markers if m.line not in taken  # a stated line is no other marker's (a Word "4." item)
             and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))]
     return sorted(kept + stated, key=lambda m: m.line)
 
