@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..models import MarkedDefinition
+from ..structure.grammar import PINPOINT
 
 BLOCK_KINDS = ("heading", "paragraph", "list_item", "table", "code", "page_furniture")
 PROVENANCES = ("markup", "outline", "style", "numbering", "font", "layout", "plain_text")
@@ -128,6 +129,7 @@ def lists_are_numbered(blocks: list[Block]) -> bool:
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_BULLETED_ENUMERATOR = re.compile(rf"^[ \t]*[-*+][ \t]+({PINPOINT})(?:[ \t]|$)")
 _LIST = re.compile(r"^[ \t]*(?:(\d{1,9}|[a-z]|[A-Z]|[ivx]{1,5})[.)]|[-*+])[ \t]+\S")
 
 
@@ -180,6 +182,8 @@ def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers:
             while j < len(lines) and lines[j].strip() and not _LIST.match(lines[j]) and not _ATX.match(lines[j]):
                 j += 1
             number = lm.group(1) if list_numbers else None
+            if not lm.group(1) and (em := _BULLETED_ENUMERATOR.match(line)):
+                number = em.group(1)  # "- (3) …": the bullet's text starts with its own number
             add(i, j, "list_item", provenance=provenance if lm.group(1) else "plain_text", number=number)
         else:
             while j < len(lines) and lines[j].strip() and not _ATX.match(lines[j]) and not _FENCE.match(lines[j]) \
