@@ -25,7 +25,9 @@ Numbering follows ECMA-376 Part 1 §17.9:
 * ``w:lvlText`` placeholders ``%1`` … ``%9`` are filled with each level's counter in its own
   ``w:numFmt`` (``decimal``, ``decimalZero``, ``lowerLetter``, ``upperLetter``, ``lowerRoman``,
   ``upperRoman``; other formats as decimal), all in Arabic numerals under ``w:isLgl``; ``bullet``
-  and ``none`` levels display no number.
+  and ``none`` levels display no number;
+* an empty paragraph that only carries a section break (``w:pPr/w:sectPr``) is the break, not a
+  list entry: it neither shows nor uses a number.
 
 Heading levels follow the paragraph style: ``Heading N`` → N, ``Title`` → 0, else an outline level
 (``w:outlineLvl`` on the paragraph or its style chain, ``val`` 0–8 → 1–9; 9 is body text).
@@ -322,13 +324,16 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
         if any(a.tag == f"{_W}txbxContent" for a in p.iterancestors()):
             continue  # a text box's paragraphs are drawn apart from the flow
         style_id = _val(p.find(f"{_W}pPr/{_W}pStyle")) or default_style
+        text = _text(p)
+        if not text and p.find(f"{_W}pPr/{_W}sectPr") is not None:
+            continue  # an empty paragraph that only carries a section break shows, and counts, no number
         num_id, ilvl = _numbering_of(p, style_id, styles, counters)
         label = counters.advance(num_id, ilvl) if num_id is not None and ilvl is not None else None
         in_table = any(a.tag == f"{_W}tbl" for a in p.iterancestors())
         heading = _heading_level(styles, style_id, _int(_val(p.find(f"{_W}pPr/{_W}outlineLvl"))))
         name = styles[style_id].name if style_id in styles else ""
         numbered = num_id is not None and ilvl is not None
-        out.append(WordParagraph(text=_text(p), label=label, ilvl=ilvl if numbered else None,
+        out.append(WordParagraph(text=text, label=label, ilvl=ilvl if numbered else None,
                                  heading_level=heading, style=name, in_table=in_table,
                                  list_id=counters._abstract(num_id) if numbered else None,
                                  compound=counters.compound(num_id, ilvl) if numbered else False))
