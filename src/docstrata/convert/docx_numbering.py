@@ -353,6 +353,13 @@ def _key(text: str) -> str:
     return re.sub(r"[^\w]+", "", text.lower())[:80]
 
 
+def _same(paragraph: str, line: str) -> bool:
+    """A line shows a paragraph: equal keys, or one opening the other when a line break inside
+    the paragraph (``w:br``) cut the line short (at least 12 letters and digits in common)."""
+    return paragraph == line or min(len(paragraph), len(line)) >= 12 and (
+        paragraph.startswith(line) or line.startswith(paragraph))
+
+
 @dataclass(frozen=True)
 class LineNumber:
     """What :func:`apply_word_numbers` states about one Markdown line: the paragraph's displayed
@@ -371,7 +378,7 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     """Write the numbers and heading levels Word displays into markitdown's Markdown.
 
     Lines are matched to paragraphs outside tables in document order on their letters and digits
-    (a paragraph mammoth drops is skipped, at most 12 ahead). A matched numbered paragraph's line
+    (:func:`_same`; a paragraph mammoth drops is skipped, at most 12 ahead). A matched numbered paragraph's line
     shows Word's label in place of mammoth's list marker (``1. Fees`` → ``2. Fees``, ``1. the
     Customer`` → ``(a) the Customer``; nested items start at the margin, the label carries their
     depth); a heading keeps its ``#`` marks with the label after them. A paragraph whose style has
@@ -394,7 +401,7 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         key = _key(body)
         if not key:
             continue
-        j = next((k for k in range(pos, min(pos + 12, len(flow))) if _key(flow[k].text) == key), None)
+        j = next((k for k in range(pos, min(pos + 12, len(flow))) if _same(_key(flow[k].text), key)), None)
         if j is None:
             continue
         pos = j + 1

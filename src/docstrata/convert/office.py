@@ -1,8 +1,10 @@
-"""Office formats (DOCX, PPTX, XLSX) for ``convert`` via markitdown, and DOCX heading numbers.
+"""Office formats (DOCX, PPTX, XLSX) for ``convert`` via markitdown, and Word's displayed numbers.
 
-Word keeps auto-numbered heading numbers in ``numbering.xml``, which mammoth (markitdown's DOCX
-engine) ignores; :func:`docx_heading_numbers` recomputes them and :func:`number_docx_headings`
-puts them back in front of the Markdown headings.
+Word keeps automatic clause and heading numbers in ``numbering.xml`` and heading levels in its
+styles, which mammoth (markitdown's DOCX engine) flattens (every clause ``1.``, outline-level
+paragraphs as body text): :mod:`.docx_numbering` reads them from the package, writes them into the
+Markdown and states them on the blocks (provenance ``numbering``); :func:`docx_heading_numbers`
+lists the numbered headings alone.
 """
 
 from __future__ import annotations

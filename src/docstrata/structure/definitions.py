@@ -776,24 +776,29 @@ def _sentence_around(body: str, start: int, end: int) -> str:
     return " ".join(body[para_start + cut:stop].split())[:1500].strip(" :,-|")
 
 
+_CLAUSE_END_RE = re.compile(r"[;\n]|\.(?=\s|$)")  # "Rules 3.8.2 to 3.8.9 are …": a point inside a number ends nothing
+
+
 def _clause_around(body: str, start: int, end: int) -> str:
-    """The clause holding ``body[start:end]``: from the last ``;``, ``.`` or line break before it to
-    the next one after it (a naming definition: "the person accepting the proposal is called the
+    """The clause holding ``body[start:end]``: from the last ``;``, line break or ``.`` before a space
+    before it to the next one after it (a naming definition: "the person accepting the proposal is called the
     "promisee";")."""
-    left = max(body.rfind(c, 0, start) for c in ";.\n") + 1
-    stops = [i for i in (body.find(c, end) for c in ";.\n") if i >= 0]
-    right = min(stops) + 1 if stops else len(body)
+    before = [m.end() for m in _CLAUSE_END_RE.finditer(body, 0, start)]
+    left = before[-1] if before else 0
+    after = _CLAUSE_END_RE.search(body, end)
+    right = after.end() if after else len(body)
     return " ".join(body[left:right].split())[:1500]
 
 
 def _looks_like_term(term: str, quoted: bool) -> bool:
     """Not a bare enumerator or section number as the citation grammar writes one (``2C``, ``4.2``,
-    ``(a)``, ``iv.``: a number beside a definition, never a term), nor, unless quoted, the label of a
-    note (``Note``, ``Example``: :func:`~.grammar.is_note_label`). A roman-looking word of two or
+    ``(a)``, and unless quoted or marked ``iv.``, ``f``: a number beside a definition, never a term),
+    nor, unless quoted or marked, the label of a note (``Note``, ``Example``:
+    :func:`~.grammar.is_note_label`). A roman-looking word of two or
     more capitals (``CD``, ``MD``) stays a term: it is an abbreviation as often as a number."""
     t = term.strip(" *_")
-    if is_enumerator(t) and (any(ch.isdigit() for ch in t) or "(" in t or t.endswith((".", ")"))
-                             or sum(ch.isalpha() for ch in t) == 1):
+    if is_enumerator(t) and (any(ch.isdigit() for ch in t) or "(" in t
+                             or not quoted and (t.endswith((".", ")")) or sum(ch.isalpha() for ch in t) == 1)):
         return False
     return quoted or not is_note_label(t)
 

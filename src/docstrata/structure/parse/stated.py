@@ -8,6 +8,11 @@ re-detected from the Markdown: each becomes a heading marker whose nesting level
 level and whose label components come from the stated number (``§ 13`` → ``13``, ``Abschnitt 2``
 → ``abschnitt-2``, ``A.1`` → ``A.1``, ``Appendix B`` → ``appendix-b``). A number the label grammar
 does not know (``Buch 2``: a container word of one family) still names its container, ``buch-2``.
+A Word document's clause outline is stated the same way by its list numbering (provenance
+``numbering``, :mod:`docstrata.convert.docx_numbering`): each numbered clause, a heading or a body
+paragraph (``1.2 The Supplier shall …``), is a marker at its numbering level with the number Word
+displays (a lone ``a.`` below a clause is the pinpoint ``(a)``: section ``1.2(a)``), and a line so
+stated is no other marker's.
 Only the unmarked text between the headings (numbered provisions ``(1)``, ``1.``) goes through
 detection; a paragraph the markup states as a paragraph holds no section start, nor does a keyword
 label in body text (the source states every unit a keyword names).
