@@ -122,8 +122,11 @@ def states_structure(blocks: list[Block]) -> bool:
 
 def lists_are_numbered(blocks: list[Block]) -> bool:
     """``False`` when the source's ordered-list items are stated by markup without numbers of their
-    own (HTML ``<ol>``): such items are list entries, never sections."""
-    return not any(b.kind == "list_item" and b.provenance == "markup" and b.number is None for b in blocks)
+    own (HTML ``<ol>``), or when the source's list numbering states its clause outline (a Word
+    document, provenance ``numbering``): such items, outside the outline, are list entries, never
+    sections (the steps ``1.`` … ``5.`` of a list inside clause 3 are not clauses 3.1 … 3.5)."""
+    return not any(b.kind == "list_item" and b.provenance == "markup" and b.number is None
+                   or b.kind == "heading" and b.provenance == "numbering" and b.number for b in blocks)
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")

@@ -29,8 +29,9 @@ Numbering follows ECMA-376 Part 1 §17.9:
 * an empty paragraph that only carries a section break (``w:pPr/w:sectPr``) is the break, not a
   list entry: it neither shows nor uses a number.
 
-Heading levels follow the paragraph style: ``Heading N`` → N, ``Title`` → 0, else an outline level
-(``w:outlineLvl`` on the paragraph or its style chain, ``val`` 0–8 → 1–9; 9 is body text).
+Heading levels follow the paragraph: its own outline level (``w:outlineLvl``, ``val`` 0–8 → 1–9;
+9 is body text), else the nearest style of its ``basedOn`` chain with an outline level or named
+``Heading N`` (→ N) or ``Title`` (→ 0).
 """
 
 from __future__ import annotations
@@ -175,15 +176,18 @@ def _chain(styles: dict[str, _Style], sid: str | None):
 
 
 def _heading_level(styles: dict[str, _Style], sid: str | None, direct_outline: int | None) -> int | None:
+    """The paragraph's own outline level, else the nearest style of its ``basedOn`` chain that says
+    one: by ``w:outlineLvl`` (9: body text, as ``TOC Heading`` sets over ``Heading 1``) or by name."""
+    if direct_outline is not None:
+        return direct_outline + 1 if 0 <= direct_outline < 9 else None
     for _, st in _chain(styles, sid):
+        if st.outline is not None:
+            return st.outline + 1 if 0 <= st.outline < 9 else None
         if m := _HEADING_NAME.fullmatch(st.name):
             return int(m.group(1))
         if st.name.lower() == "title":
             return 0
-    outline = direct_outline
-    if outline is None:
-        outline = next((st.outline for _, st in _chain(styles, sid) if st.outline is not None), None)
-    return outline + 1 if outline is not None and 0 <= outline < 9 else None
+    return None
 
 
 def _format(n: int, fmt: str) -> str:
