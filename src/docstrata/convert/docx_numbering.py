@@ -131,7 +131,7 @@ def _read_numbering(root) -> _Numbering:
         return out
     for absn in root.iter(f"{_W}abstractNum"):
         aid = absn.get(f"{_W}abstractNumId")
-        out.abstract[aid] = {_int(lvl.get(f"{_W}ilvl"), 0): _level(lvl) for lvl in absn.iter(f"{_W}lvl")}
+        out.abstract[aid] = {_int(lvl.get(f"{_W}ilvl"), 0) or 0: _level(lvl) for lvl in absn.iter(f"{_W}lvl")}
         if (link := _val(absn.find(f"{_W}numStyleLink"))) is not None:
             out.links[aid] = link
     for num in root.iter(f"{_W}num"):
@@ -209,7 +209,8 @@ class _Counters:
         self.counts: dict[str, dict[int, int]] = {}
         self.used: set[str] = set()
 
-    def _abstract(self, num_id: str) -> str | None:
+    def abstract(self, num_id: str) -> str | None:
+        """The abstract numbering an instance counts in (a ``numStyleLink`` followed), ``None`` if unknown."""
         aid = self.numbering.nums.get(num_id)
         seen: set[str] = set()
         while aid in self.numbering.links and aid not in seen:  # numStyleLink → the style's instance
@@ -222,7 +223,7 @@ class _Counters:
         return aid if aid in self.numbering.abstract else None
 
     def levels(self, num_id: str) -> dict[int, _Level]:
-        aid = self._abstract(num_id)
+        aid = self.abstract(num_id)
         lvls = dict(self.numbering.abstract.get(aid, {})) if aid else {}
         for ilvl, (_, lvl) in self.numbering.overrides.get(num_id, {}).items():
             if lvl is not None:
@@ -235,7 +236,7 @@ class _Counters:
         return lvl is not None and len(set(re.findall(r"%[1-9]", lvl.text))) > 1
 
     def advance(self, num_id: str, ilvl: int) -> str | None:
-        aid = self._abstract(num_id)
+        aid = self.abstract(num_id)
         lvls = self.levels(num_id)
         if aid is None or ilvl not in lvls:
             return None
@@ -332,15 +333,17 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
         if not text and p.find(f"{_W}pPr/{_W}sectPr") is not None:
             continue  # an empty paragraph that only carries a section break shows, and counts, no number
         num_id, ilvl = _numbering_of(p, style_id, styles, counters)
-        label = counters.advance(num_id, ilvl) if num_id is not None and ilvl is not None else None
+        label, list_id, compound = None, None, False
+        if num_id is not None and ilvl is not None:
+            label, list_id = counters.advance(num_id, ilvl), counters.abstract(num_id)
+            compound = counters.compound(num_id, ilvl)
+        else:
+            ilvl = None
         in_table = any(a.tag == f"{_W}tbl" for a in p.iterancestors())
         heading = _heading_level(styles, style_id, _int(_val(p.find(f"{_W}pPr/{_W}outlineLvl"))))
-        name = styles[style_id].name if style_id in styles else ""
-        numbered = num_id is not None and ilvl is not None
-        out.append(WordParagraph(text=text, label=label, ilvl=ilvl if numbered else None,
-                                 heading_level=heading, style=name, in_table=in_table,
-                                 list_id=counters._abstract(num_id) if numbered else None,
-                                 compound=counters.compound(num_id, ilvl) if numbered else False))
+        name = styles[style_id].name if style_id and style_id in styles else ""
+        out.append(WordParagraph(text=text, label=label, ilvl=ilvl, heading_level=heading, style=name,
+                                 in_table=in_table, list_id=list_id, compound=compound))
     return out
 
 
