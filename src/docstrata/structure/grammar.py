@@ -636,7 +636,7 @@ def is_enumerator(text: str) -> bool:
     """``text`` is a bare number or enumerator as the grammar writes one, with at most a closing
     ``.``, ``)`` or ``:``: ``2C``, ``4.2.1``, ``(a)``, ``iv.``, ``A)``, ``§ 7``, never a word of two or
     more letters other than a roman numeral."""
-    t = re.sub(r"^(?:§+|[Ss]s?\.?)\s*", "", text.strip()).rstrip(".:")
+    t = re.sub(r"^(?:§+\s*|[Ss]s?\.\s*|[Ss]s?\s+)", "", text.strip()).rstrip(".:")
     if t.endswith(")") and "(" not in t:
         t = t[:-1]  # "a)", "iv)"
     return bool(t) and bool(re.fullmatch(rf"(?:{NUMBER}|{PINPOINT}|\(?[A-Za-z]\)?)(?:{PINPOINT})*", t))
