@@ -155,3 +155,14 @@ def test_backtick_quoted_term_and_no_enumerator_or_note_as_a_term():
 
     assert [t for t in ("2C", "2D", "(a)", "iv.", "4.2", "Note", "Examples", "CD", "Licence")
             if _looks_like_term(t, quoted=False)] == ["CD", "Licence"]
+
+
+def test_the_displayed_label_replaces_mammoths_marker_once():
+    from docstrata.convert.docx_numbering import WordParagraph, apply_word_numbers
+
+    paragraphs = [WordParagraph("2024 revenue grew", "2.", 0, None, "", False, "1"),
+                  WordParagraph("3. Fees apply", "3.", 0, None, "", False, "1"),  # the author also typed it
+                  WordParagraph("Term", "1.2", 1, 2, "heading 2", False, "1", True)]
+    markdown, stated = apply_word_numbers("1. 2024 revenue grew\n\n1. 3. Fees apply\n\n## **Term**", paragraphs)
+    assert markdown == "2. 2024 revenue grew\n\n3. Fees apply\n\n## 1.2 **Term**"
+    assert stated[4].label == "1.2" and stated[4].level == 2 and stated[4].outline

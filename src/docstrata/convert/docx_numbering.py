@@ -418,8 +418,9 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             continue
         if p.label is not None:
             shown = body.lstrip()
-            if _key(shown).startswith(_key(p.label)) and _key(p.label):
-                text = shown  # the label is typed in the text already
+            typed = re.escape(p.label.rstrip(".").strip())
+            if typed and re.match(rf"{typed}(?![\w.]*\w)", _MARKUP.sub(lambda m: m.group(1) or "", shown)):
+                text = shown  # the label is typed in the text already ("2.", not "2024 revenue")
             else:
                 text = f"{p.label} {shown}"
             lines[i] = f"{heading.group(1)} {text}" if heading else (
