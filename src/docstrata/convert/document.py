@@ -20,9 +20,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..models import MarkedDefinition
+from ..structure.grammar import PINPOINT
 
 BLOCK_KINDS = ("heading", "paragraph", "list_item", "table", "code", "page_furniture")
-PROVENANCES = ("markup", "outline", "style", "font", "layout", "plain_text")
+PROVENANCES = ("markup", "outline", "style", "numbering", "font", "layout", "plain_text")
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class Block:
     ``text`` is exactly ``document.text[start:end]`` (character offsets, end exclusive).
     ``kind`` is one of :data:`BLOCK_KINDS`; ``provenance`` (one of :data:`PROVENANCES`) says how
     the converter knows the kind: ``markup`` (the source's elements or syntax state it), ``outline``
-    (a PDF outline), ``style`` (Word paragraph styles), ``font`` (typography statistics), ``layout``
+    (a PDF outline), ``style`` (Word paragraph styles), ``numbering`` (a number the source's list
+    numbering displays, such as Word's ``numbering.xml``, which the text alone would not give), ``font`` (typography statistics), ``layout``
     (position on the page) or ``plain_text`` (read from the characters alone).
     ``level`` is the nesting depth the source gives (1 = outermost; for stated structure the depth
     among all stated headings, not capped at Markdown's 6); ``number`` the number as the source
@@ -104,25 +106,33 @@ class ConvertedDocument:
 
     def states_structure(self) -> bool:
         """Whether the source states its headings' nesting and numbers (legislation XML,
-        gesetze-im-internet, kramdown-rfc): some heading block is ``markup`` with a ``number``."""
+        gesetze-im-internet, kramdown-rfc, a Word clause outline): some heading block is ``markup``
+        or ``numbering`` with a ``number``."""
         return states_structure(self.blocks)
 
 
+STATED_PROVENANCES = ("markup", "numbering")  # a heading block of these states its level and number
+
+
 def states_structure(blocks: list[Block]) -> bool:
-    """``True`` when some heading block comes from markup with a stated number (see
-    :meth:`ConvertedDocument.states_structure`)."""
-    return any(b.kind == "heading" and b.provenance == "markup" and b.number for b in blocks)
+    """``True`` when some heading block comes from markup, or from the source's list numbering (a
+    Word clause outline), with a stated number (see :meth:`ConvertedDocument.states_structure`)."""
+    return any(b.kind == "heading" and b.provenance in STATED_PROVENANCES and b.number for b in blocks)
 
 
 def lists_are_numbered(blocks: list[Block]) -> bool:
     """``False`` when the source's ordered-list items are stated by markup without numbers of their
-    own (HTML ``<ol>``): such items are list entries, never sections."""
-    return not any(b.kind == "list_item" and b.provenance == "markup" and b.number is None for b in blocks)
+    own (HTML ``<ol>``), or when the source's list numbering states its clause outline (a Word
+    document, provenance ``numbering``): such items, outside the outline, are list entries, never
+    sections (the steps ``1.`` … ``5.`` of a list inside clause 3 are not clauses 3.1 … 3.5)."""
+    return not any(b.kind == "list_item" and b.provenance == "markup" and b.number is None
+                   or b.kind == "heading" and b.provenance == "numbering" and b.number for b in blocks)
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_BULLETED_ENUMERATOR = re.compile(rf"^[ \t]*[-*+][ \t]+({PINPOINT})(?:[ \t]|$)")
 _LIST = re.compile(r"^[ \t]*(?:(\d{1,9}|[a-z]|[A-Z]|[ivx]{1,5})[.)]|[-*+])[ \t]+\S")
 
 
@@ -175,6 +185,8 @@ def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers:
             while j < len(lines) and lines[j].strip() and not _LIST.match(lines[j]) and not _ATX.match(lines[j]):
                 j += 1
             number = lm.group(1) if list_numbers else None
+            if not lm.group(1) and (em := _BULLETED_ENUMERATOR.match(line)):
+                number = em.group(1)  # "- (3) …": the bullet's text starts with its own number
             add(i, j, "list_item", provenance=provenance if lm.group(1) else "plain_text", number=number)
         else:
             while j < len(lines) and lines[j].strip() and not _ATX.match(lines[j]) and not _FENCE.match(lines[j]) \

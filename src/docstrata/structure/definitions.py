@@ -33,7 +33,7 @@ import re
 
 from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 from .definition_scope import definition_scope
-from .grammar import keyword_words
+from .grammar import is_enumerator, is_note_label, keyword_words
 
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
@@ -62,9 +62,10 @@ _NUMBER_PREFIX_RE = re.compile(
     rf"^(?:(?:{'|'.join(keyword_words('label'))}|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
 # quote marks that may open and close a term: straight, English curly, German low-high („…“, ‚…‘),
 # French and Swiss guillemets («…») and their German reversal (»…«)
-_Q_OPEN, _Q_CLOSE = "\"“‘'«„‚»", "\"”’'»“‘«"
+# and the backtick a plain-text or Markdown draft quotes a term with (`Business Day` means …)
+_Q_OPEN, _Q_CLOSE = "\"“‘'«„‚»`", "\"”’'»“‘«`"
 _BOLD = r"(?:\*\*|__)?"  # "**Term**" inside the quotes (Common Paper, markitdown's rendering of <b>)
-_TERM = rf"(?<![\w`'’])[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
+_TERM = rf"(?<![\w`'’])(?<!``)[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+(?:same\s+)?meaning|is\s+defined\s+as|shall\s+include|includes)\b"
 _PAREN = r"(?:\s*\((?P<alt>[^()\n]{0,80})\))?"  # "(or "Your")": another spelling of the term
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
@@ -72,6 +73,15 @@ _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s
 # or a phrase between commas: “alternative format”, with respect to personal information, means (Commonwealth drafting)
 _LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:(?:\s+[A-Za-z][\w-]*){{0,4}}|(?:\s*,(?:\s+[\w’'-]+){{1,12}}){{1,2}}\s*,)"
                        rf"\s*,?\s*{_VERB}")
+# a term named after its description: 'the person making the proposal is called the "promisor"', 'he is
+# said to make a proposal', 'such act is called a consideration for the promise', 'is referred to as the
+# `Agent`'; an unquoted term (one to three words up to a preposition or a stop) only in a definitions block
+_NAMING_RE = re.compile(
+    rf"\b(?:is|are|be|been)\s+(?:called|termed|known\s+as|referred\s+to\s+as|said\s+to\s+(?:be|make|have|give))"
+    rf"\s+(?:(?:an?|the)\s+)?(?:{_TERM.replace('?P<term>', '?P<qterm>')}"
+    rf"|(?P<term>[A-Za-z][\w-]*(?:\s+(?!(?:for|of|to|by|in|on|at|and|or|with|when|if|which|that|who|as|from|under|"
+    rf"upon|is|are|shall|will|may)\b)[A-Za-z][\w-]*){{0,2}})(?=\s*[;:,.]|\s+(?:for|of|to|by|in|on|and|or|with|when|"
+    rf"if|which|that|who|as|from|under|upon)\b))")
 _UNQUOTED_RE = re.compile(
     r"(?:^|(?<=[.\n|]\s)|(?<=\n))(?:\*\*)?(?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5}?)(?:\*\*)?"
     r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b")
@@ -360,6 +370,12 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
             found.append((m.start(), term, definition))
             for alt in _alternative_terms(m.group("alt")):  # "You" (or "Your") means …
                 found.append((m.start() + 1, alt, definition))
+    for m in _NAMING_RE.finditer(body):
+        quoted = m.group("qterm") is not None
+        term = (m.group("qterm") if quoted else m.group("term")).strip(" ,.")
+        if (quoted or in_defs) and _plausible_term(term, quoted=quoted) and term.lower() not in _FUNCTION_WORDS \
+                and not any(t.lower() == term.lower() and abs(p - m.start()) < 300 for p, t, _ in found):
+            found.append((m.start(), term, _clause_around(body, m.start(), m.end())))
     for pos, term, sentence in _parenthetical_terms(body, doc_text):
         if not any(abs(p - pos) < 3 for p, _, _ in found):
             found.append((pos, term, sentence))
@@ -532,7 +548,8 @@ def _table_entries(body: str) -> list[tuple[int, str, str]]:
         if _HEADER_CELL_RE.match(term) and all(_HEADER_CELL_RE.match(c.strip(" *_:")) for c in cells[1:] if c):
             continue
         if not definition or not re.search(r"[^\W\d_]", definition) or len(term) > 100 \
-                or not _plausible_term(term, marked=True) or len(term.split()) > 10:
+                or not _plausible_term(term, marked=True) or not _looks_like_term(term, quoted=False) \
+                or len(term.split()) > 10:
             continue
         names = [term]
         abbreviated = _TRAILING_ABBREVIATION_RE.match(term)
@@ -579,7 +596,8 @@ def _column_pair_entries(body: str) -> list[tuple[int, str, str]]:
                 and not any(x.startswith(("|", "#")) for x in r)
                 for (_, left), (_, r) in zip(paragraphs[n:k], right)):
             for (pos, left), (_, r) in zip(paragraphs[n:k], right):
-                out += [(pos + i, abbreviation, expansion) for i, (abbreviation, expansion) in enumerate(zip(left, r))]
+                out += [(pos + i, abbreviation, expansion) for i, (abbreviation, expansion) in enumerate(zip(left, r))
+                        if _looks_like_term(abbreviation, quoted=False)]  # not "2C" / "Note" of a contents column
             n = k + run
         else:
             n = k + 1 if run else n + 1
@@ -758,6 +776,33 @@ def _sentence_around(body: str, start: int, end: int) -> str:
     return " ".join(body[para_start + cut:stop].split())[:1500].strip(" :,-|")
 
 
+_CLAUSE_END_RE = re.compile(r"[;\n]|\.(?=\s|$)")  # "Rules 3.8.2 to 3.8.9 are …": a point inside a number ends nothing
+
+
+def _clause_around(body: str, start: int, end: int) -> str:
+    """The clause holding ``body[start:end]``: from the last ``;``, line break or ``.`` before a space
+    before it to the next one after it (a naming definition: "the person accepting the proposal is called the
+    "promisee";")."""
+    before = [m.end() for m in _CLAUSE_END_RE.finditer(body, 0, start)]
+    left = before[-1] if before else 0
+    after = _CLAUSE_END_RE.search(body, end)
+    right = after.end() if after else len(body)
+    return " ".join(body[left:right].split())[:1500]
+
+
+def _looks_like_term(term: str, quoted: bool) -> bool:
+    """Not a bare enumerator or section number as the citation grammar writes one (``2C``, ``4.2``,
+    ``(a)``, and unless quoted or marked ``iv.``, ``f``: a number beside a definition, never a term),
+    nor, unless quoted or marked, the label of a note (``Note``, ``Example``:
+    :func:`~.grammar.is_note_label`). A roman-looking word of two or
+    more capitals (``CD``, ``MD``) stays a term: it is an abbreviation as often as a number."""
+    t = term.strip(" *_")
+    if is_enumerator(t) and (any(ch.isdigit() for ch in t) or "(" in t
+                             or not quoted and (t.endswith((".", ")")) or sum(ch.isalpha() for ch in t) == 1)):
+        return False
+    return quoted or not is_note_label(t)
+
+
 def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bool:
     """A noun phrase of 1–8 words: not opened by a pronoun, determiner, conjunction or auxiliary
     (``it``, ``this``, ``such``, ``which``), not only function words. A term the markup marks
@@ -766,6 +811,8 @@ def _plausible_term(term: str, marked: bool = False, quoted: bool = False) -> bo
     lone demonstrative or ``it``."""
     words = term.split()
     if not (0 < len(words) <= 8 and any(ch.isalpha() for ch in term)):
+        return False
+    if not _looks_like_term(term, quoted or marked):
         return False
     lowered = [w.lower().strip("\"'“”‘’„‚«»*_()") for w in words]
     if not marked and re.search(r"[={}\[\]<>|]", term):

@@ -620,6 +620,28 @@ def is_month(word: str) -> bool:
     return word.lower().strip(".,") in _months()
 
 
+@functools.lru_cache(maxsize=1)
+def _note_labels() -> frozenset[str]:
+    return frozenset(w for p in PACKS for w in p.get("note_labels", ()))
+
+
+def is_note_label(text: str) -> bool:
+    """``text`` (any case; a trailing number, ``.``, ``:`` or dash ignored) is the label of a note or
+    annotation in a language pack: ``Note``, ``NOTES``, ``Example 2``, ``Explanation.—``, ``Hinweis``."""
+    words = re.sub(rf"(?:\s+{NUMBER})?[\s.:;,—–-]*$", "", text.strip()).lower()
+    return " ".join(words.split()) in _note_labels()
+
+
+def is_enumerator(text: str) -> bool:
+    """``text`` is a bare number or enumerator as the grammar writes one, with at most a closing
+    ``.``, ``)`` or ``:``: ``2C``, ``4.2.1``, ``(a)``, ``iv.``, ``A)``, ``§ 7``, never a word of two or
+    more letters other than a roman numeral."""
+    t = re.sub(r"^(?:§+\s*|[Ss]s?\.\s*|[Ss]s?\s+)", "", text.strip()).rstrip(".:")
+    if t.endswith(")") and "(" not in t:
+        t = t[:-1]  # "a)", "iv)"
+    return bool(t) and bool(re.fullmatch(rf"(?:{NUMBER}|{PINPOINT}|\(?[A-Za-z]\)?)(?:{PINPOINT})*", t))
+
+
 @functools.lru_cache(maxsize=4096)
 def is_contents_title(title: str, kinds: tuple[str, ...] = ("contents", "lists", "index")) -> bool:
     """``title`` names a contents page (of ``kinds``, see :func:`contents_title_pattern`): ``Table of

@@ -38,5 +38,7 @@ CONTENTS_TITLES = {
 
 MONTHS = tuple("januar februar märz april mai juni juli august september oktober november dezember".split())  # a line opening with a date
 
-PACK = {"lang": "de", "months": MONTHS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "xref_forms": XREF_FORMS, "pinpoints": PINPOINTS,
+NOTE_LABELS = ("hinweis", "anmerkung", "fußnote", "beispiel", "beispiele")  # annotation labels (see en.py)
+
+PACK = {"lang": "de", "months": MONTHS, "note_labels": NOTE_LABELS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "xref_forms": XREF_FORMS, "pinpoints": PINPOINTS,
         "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}

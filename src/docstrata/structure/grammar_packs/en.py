@@ -83,5 +83,10 @@ CONTENTS_TITLES = {
 MONTHS = tuple("january february march april may june july august september october november december "
                "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 
-PACK = {"lang": "en", "months": MONTHS, "keywords": KEYWORDS, "label_forms": LABEL_FORMS, "xref_forms": XREF_FORMS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
+# labels of notes and annotations set into a text ("Note", "Example 2", "Explanation.—"): a line they
+# open is an annotation, and the word is never a defined term
+NOTE_LABELS = ("note", "notes", "editorial note", "example", "examples", "explanation", "illustration",
+               "illustrations", "see also")
+
+PACK = {"lang": "en", "months": MONTHS, "note_labels": NOTE_LABELS, "keywords": KEYWORDS, "label_forms": LABEL_FORMS, "xref_forms": XREF_FORMS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
         "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}

@@ -33,5 +33,7 @@ CONTENTS_TITLES = {
 
 MONTHS = tuple("janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split())  # a line opening with a date
 
-PACK = {"lang": "fr", "months": MONTHS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
+NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation labels (see en.py)
+
+PACK = {"lang": "fr", "note_labels": NOTE_LABELS, "months": MONTHS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
         "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}

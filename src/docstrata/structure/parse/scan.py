@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import contents_title_pattern
+from ..grammar import PINPOINT, contents_title_pattern
 from .labels import (
     _components,
     _continues_numbering,
@@ -41,6 +41,8 @@ from .patterns import (
 
 # "ACTS INTERPRETATION ACT 1901 - SECT 2A": a provision headed by the document's running title,
 # a dash and the provision's own label (AustLII and other legal portals print every section so).
+# a list bullet written in front of an enumerator (grammar.PINPOINT): the enumerator is the item's number
+_BULLETED_ENUMERATOR_RE = re.compile(rf"^[-*+•][ \t]+(?={PINPOINT}(?:[ \t]|$))")
 _RUNNING_LABEL_RE = re.compile(rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
                                rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$")
 # "1.Definitions", "2.Scope of the rights granted by the Licence" (the EUPL's plain text): a number, its
@@ -214,6 +216,8 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     text = _without_running_title(line.strip(), ctx.running_titles)
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
+    if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
+        text = text[bullet.end():]
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
         if mi and not re.match(r"^\d{1,3}\.\d", text) and not _md_item_is_clause(

@@ -8,6 +8,11 @@ re-detected from the Markdown: each becomes a heading marker whose nesting level
 level and whose label components come from the stated number (``§ 13`` → ``13``, ``Abschnitt 2``
 → ``abschnitt-2``, ``A.1`` → ``A.1``, ``Appendix B`` → ``appendix-b``). A number the label grammar
 does not know (``Buch 2``: a container word of one family) still names its container, ``buch-2``.
+A Word document's clause outline is stated the same way by its list numbering (provenance
+``numbering``, :mod:`docstrata.convert.docx_numbering`): each numbered clause, a heading or a body
+paragraph (``1.2 The Supplier shall …``), is a marker at its numbering level with the number Word
+displays (a lone ``a.`` below a clause is the pinpoint ``(a)``: section ``1.2(a)``), and a line so
+stated is no other marker's.
 Only the unmarked text between the headings (numbered provisions ``(1)``, ``1.``) goes through
 detection; a paragraph the markup states as a paragraph holds no section start, nor does a keyword
 label in body text (the source states every unit a keyword names).
@@ -19,6 +24,8 @@ import re
 
 from .labels import _components, _plain
 from .patterns import _Marker
+
+STATED_PROVENANCES = ("markup", "numbering")  # as convert.document.STATED_PROVENANCES
 
 _RANGE = re.compile(r"[–—,]|\d\s*-\s*\d|\bto\b")
 _WORD_NUMBER = re.compile(r"^(?P<word>[^\W\d_]{2,30})\.?\s+(?P<num>[0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,7}|[A-Z])$")
@@ -54,10 +61,11 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     stated: list[_Marker] = []
     line_of = _line_finder(text_starts)
     for b in blocks:
-        if b.kind != "heading" or b.provenance != "markup" or b.level is None:
+        if b.kind != "heading" or b.provenance not in STATED_PROVENANCES or b.level is None:
             continue
         i = line_of(b.start)
-        if i >= len(lines) or not lines[i].lstrip().startswith("#"):
+        # a Word clause numbered in its list (provenance "numbering") may be a body paragraph, no "#" line
+        if i >= len(lines) or not (lines[i].lstrip().startswith("#") or b.provenance == "numbering"):
             continue
         words = lines[i].strip().lstrip("#").strip()
         m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level)
@@ -71,7 +79,7 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     # and a source that states its units states every unit named by a keyword (§ 19, Section 5, Title
     # 27): such a label in body text is a citation or a note ("§ 19 Absatz 7 … findet Anwendung."),
     # while numbered provisions printed in the text ("(1)", "1.", "a)") are still read from it
-    kept = [m for m in markers if not (m.kind == "heading" and m.line in taken)
+    kept = [m for m in markers if m.line not in taken  # a stated line is no other marker's (a Word "4." item)
             and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))]
     return sorted(kept + stated, key=lambda m: m.line)
 

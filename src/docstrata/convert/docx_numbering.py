@@ -1,0 +1,481 @@
+"""The numbers and heading levels a Word document displays, read from the package itself.
+
+mammoth (markitdown's DOCX engine) keeps neither: an automatically numbered clause comes out as a
+Markdown ``1.`` whatever Word shows (``2.``, ``1.2``, ``(a)``, ``Article IV``), and a paragraph whose
+style carries an outline level is a plain paragraph. :func:`word_paragraphs` reads
+``word/document.xml``, ``word/numbering.xml`` and ``word/styles.xml`` (lxml, no entities, DTDs or
+network) and returns every body paragraph in document order with the label Word displays in front
+of it and its heading level; :func:`apply_word_numbers` writes those labels and levels into
+markitdown's Markdown and says which Markdown line shows which paragraph, so the converter can
+state them on its blocks (``docs/architecture.md``, "The converter contract").
+
+Numbering follows ECMA-376 Part 1 §17.9:
+
+* a paragraph's ``w:numPr`` (direct, else inherited through its style's ``basedOn`` chain; a direct
+  ``w:numId`` of ``0`` removes numbering) names a numbering instance (``w:num``) and a level
+  (``w:ilvl``; from a style without one, the level whose ``w:pStyle`` names the style, else 0);
+* an instance points at an abstract numbering (``w:abstractNumId``; an abstract numbering that only
+  links a numbering style, ``w:numStyleLink``, is followed to the style's own instance); its
+  ``w:lvlOverride`` may replace a level (``w:lvl``) or restart it (``w:startOverride``, applied the
+  first time the instance is used);
+* counters are kept per abstract numbering (instances of one abstract numbering continue one
+  list, as Word shows them); using a level resets each deeper level whose ``w:lvlRestart`` allows
+  it (default: any shallower level restarts it; ``0``: never), and a shallower level not used yet
+  counts as its start value;
+* ``w:lvlText`` placeholders ``%1`` … ``%9`` are filled with each level's counter in its own
+  ``w:numFmt`` (``decimal``, ``decimalZero``, ``lowerLetter``, ``upperLetter``, ``lowerRoman``,
+  ``upperRoman``; other formats as decimal), all in Arabic numerals under ``w:isLgl``; ``bullet``
+  and ``none`` levels display no number;
+* an empty paragraph that only carries a section break (``w:pPr/w:sectPr``) is the break, not a
+  list entry: it neither shows nor uses a number.
+
+Heading levels follow the paragraph: its own outline level (``w:outlineLvl``, ``val`` 0–8 → 1–9;
+9 is body text), else the nearest style of its ``basedOn`` chain with an outline level or named
+``Heading N`` (→ N) or ``Title`` (→ 0).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+
+from ..structure.grammar import PINPOINT, int_to_roman
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_HEADING_NAME = re.compile(r"heading\s*([1-9])", re.I)
+
+
+@dataclass(frozen=True)
+class WordParagraph:
+    """One body paragraph as Word displays it.
+
+    Attributes:
+        text: its text (runs joined, whitespace collapsed), without the number.
+        label: the number Word displays in front of it (``"2."``, ``"1.2"``, ``"(a)"``,
+            ``"Article IV."``); ``None`` when it is not numbered or its level is a bullet.
+        ilvl: the numbering level (0 = outermost) when it is numbered, bullets included.
+        heading_level: 1–9 for a ``Heading N`` style or an outline level, 0 for ``Title``, else ``None``.
+        style: the paragraph style's name (``"heading 2"``, ``"List Paragraph"``), ``""`` when none.
+        in_table: whether it sits in a table cell (numbered cells still count in their list).
+        list_id: the abstract numbering it counts in (``None`` when unnumbered); paragraphs of one
+            list share it across numbering instances.
+        compound: whether its level's label shows more than one level (``%1.%2``).
+    """
+
+    text: str
+    label: str | None
+    ilvl: int | None
+    heading_level: int | None
+    style: str
+    in_table: bool
+    list_id: str | None = None
+    compound: bool = False
+
+
+@dataclass
+class _Level:
+    start: int = 1
+    fmt: str = "decimal"
+    text: str = ""
+    style: str | None = None
+    legal: bool = False
+    restart: int | None = None  # w:lvlRestart: None = after any shallower level, 0 = never
+
+
+@dataclass
+class _Style:
+    name: str
+    based_on: str | None
+    num_id: str | None
+    ilvl: int | None
+    outline: int | None
+
+
+@dataclass
+class _Numbering:
+    abstract: dict[str, dict[int, _Level]] = field(default_factory=dict)
+    links: dict[str, str] = field(default_factory=dict)  # abstract id → numbering style id it links
+    nums: dict[str, str] = field(default_factory=dict)  # num id → abstract id
+    overrides: dict[str, dict[int, tuple[int | None, _Level | None]]] = field(default_factory=dict)
+
+
+def _val(el, name: str = "val") -> str | None:
+    return None if el is None else el.get(f"{_W}{name}")
+
+
+def _int(text: str | None, default: int | None = None) -> int | None:
+    try:
+        return int(text) if text is not None else default
+    except ValueError:
+        return default
+
+
+def _on(el) -> bool:
+    return el is not None and (_val(el) or "true").lower() not in ("0", "false", "off")
+
+
+def _level(lvl) -> _Level:
+    restart = lvl.find(f"{_W}lvlRestart")
+    return _Level(start=_int(_val(lvl.find(f"{_W}start")), 1) or 0,
+                  fmt=_val(lvl.find(f"{_W}numFmt")) or "decimal",
+                  text=_val(lvl.find(f"{_W}lvlText")) or "",
+                  style=_val(lvl.find(f"{_W}pStyle")),
+                  legal=_on(lvl.find(f"{_W}isLgl")),
+                  restart=_int(_val(restart)) if restart is not None else None)
+
+
+def _read_numbering(root) -> _Numbering:
+    out = _Numbering()
+    if root is None:
+        return out
+    for absn in root.iter(f"{_W}abstractNum"):
+        aid = absn.get(f"{_W}abstractNumId")
+        out.abstract[aid] = {_int(lvl.get(f"{_W}ilvl"), 0) or 0: _level(lvl) for lvl in absn.iter(f"{_W}lvl")}
+        if (link := _val(absn.find(f"{_W}numStyleLink"))) is not None:
+            out.links[aid] = link
+    for num in root.iter(f"{_W}num"):
+        nid = num.get(f"{_W}numId")
+        out.nums[nid] = _val(num.find(f"{_W}abstractNumId")) or ""
+        over: dict[int, tuple[int | None, _Level | None]] = {}
+        for o in num.iter(f"{_W}lvlOverride"):
+            lvl = o.find(f"{_W}lvl")
+            over[_int(o.get(f"{_W}ilvl"), 0) or 0] = (_int(_val(o.find(f"{_W}startOverride"))),
+                                                      _level(lvl) if lvl is not None else None)
+        if over:
+            out.overrides[nid] = over
+    return out
+
+
+def _read_styles(root) -> tuple[dict[str, _Style], str | None]:
+    styles: dict[str, _Style] = {}
+    default = None
+    if root is None:
+        return styles, None
+    for st in root.iter(f"{_W}style"):
+        sid = st.get(f"{_W}styleId")
+        if not sid:
+            continue
+        num_pr = st.find(f"{_W}pPr/{_W}numPr")
+        styles[sid] = _Style(name=(_val(st.find(f"{_W}name")) or "").strip(),
+                             based_on=_val(st.find(f"{_W}basedOn")),
+                             num_id=_val(num_pr.find(f"{_W}numId")) if num_pr is not None else None,
+                             ilvl=_int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None,
+                             outline=_int(_val(st.find(f"{_W}pPr/{_W}outlineLvl"))))
+        if st.get(f"{_W}type") == "paragraph" and (st.get(f"{_W}default") or "").lower() in ("1", "true", "on"):
+            default = sid
+    return styles, default
+
+
+def _chain(styles: dict[str, _Style], sid: str | None):
+    seen: set[str] = set()
+    while sid and sid in styles and sid not in seen:
+        seen.add(sid)
+        yield sid, styles[sid]
+        sid = styles[sid].based_on
+
+
+def _heading_level(styles: dict[str, _Style], sid: str | None, direct_outline: int | None) -> int | None:
+    """The paragraph's own outline level, else the nearest style of its ``basedOn`` chain that says
+    one: by ``w:outlineLvl`` (9: body text, as ``TOC Heading`` sets over ``Heading 1``) or by name."""
+    if direct_outline is not None:
+        return direct_outline + 1 if 0 <= direct_outline < 9 else None
+    for _, st in _chain(styles, sid):
+        if st.outline is not None:
+            return st.outline + 1 if 0 <= st.outline < 9 else None
+        if m := _HEADING_NAME.fullmatch(st.name):
+            return int(m.group(1))
+        if st.name.lower() == "title":
+            return 0
+    return None
+
+
+def _format(n: int, fmt: str) -> str:
+    if fmt in ("upperLetter", "lowerLetter"):
+        s = chr(ord("A") + (n - 1) % 26) * ((n - 1) // 26 + 1) if n > 0 else str(n)  # Word: Z, AA, BB
+        return s.upper() if fmt == "upperLetter" else s.lower()
+    if fmt in ("upperRoman", "lowerRoman"):
+        return int_to_roman(n, upper=fmt == "upperRoman") if 0 < n < 4000 else str(n)
+    if fmt == "decimalZero":
+        return f"{n:02d}"
+    return str(n)
+
+
+class _Counters:
+    """The running counters of every abstract numbering (module docstring)."""
+
+    def __init__(self, numbering: _Numbering, styles: dict[str, _Style]):
+        self.numbering, self.styles = numbering, styles
+        self.counts: dict[str, dict[int, int]] = {}
+        self.used: set[str] = set()
+
+    def abstract(self, num_id: str) -> str | None:
+        """The abstract numbering an instance counts in (a ``numStyleLink`` followed), ``None`` if unknown."""
+        aid = self.numbering.nums.get(num_id)
+        seen: set[str] = set()
+        while aid in self.numbering.links and aid not in seen:  # numStyleLink → the style's instance
+            seen.add(aid)
+            style = self.styles.get(self.numbering.links[aid])
+            target = self.numbering.nums.get(style.num_id) if style and style.num_id else None
+            if target is None:
+                break
+            aid = target
+        return aid if aid in self.numbering.abstract else None
+
+    def levels(self, num_id: str) -> dict[int, _Level]:
+        aid = self.abstract(num_id)
+        lvls = dict(self.numbering.abstract.get(aid, {})) if aid else {}
+        for ilvl, (_, lvl) in self.numbering.overrides.get(num_id, {}).items():
+            if lvl is not None:
+                lvls[ilvl] = lvl
+        return lvls
+
+    def compound(self, num_id: str, ilvl: int) -> bool:
+        """Whether the level's label shows more than one level's counter (``%1.%2``)."""
+        lvl = self.levels(num_id).get(ilvl)
+        return lvl is not None and len(set(re.findall(r"%[1-9]", lvl.text))) > 1
+
+    def advance(self, num_id: str, ilvl: int) -> str | None:
+        aid = self.abstract(num_id)
+        lvls = self.levels(num_id)
+        if aid is None or ilvl not in lvls:
+            return None
+        counter = self.counts.setdefault(aid, {})
+        if num_id not in self.used:
+            self.used.add(num_id)
+            for k, (start, _) in self.numbering.overrides.get(num_id, {}).items():
+                if start is not None:
+                    counter[k] = start - 1
+                    for deeper in [d for d in counter if d > k]:
+                        del counter[deeper]
+        for shallower in range(ilvl):
+            if shallower in lvls and shallower not in counter:
+                counter[shallower] = lvls[shallower].start
+        counter[ilvl] = counter.get(ilvl, lvls[ilvl].start - 1) + 1
+        for deeper in [k for k in counter if k > ilvl]:
+            restart = lvls[deeper].restart if deeper in lvls else None
+            if restart is None or (restart != 0 and ilvl < restart):
+                del counter[deeper]
+        level = lvls[ilvl]
+        if level.fmt == "bullet":
+            return None
+
+        def fill(m: re.Match) -> str:
+            k = int(m.group(1)) - 1
+            fmt = lvls[k].fmt if k in lvls else "decimal"
+            if fmt == "none":
+                return ""
+            if level.legal and fmt != "decimalZero":
+                fmt = "decimal"
+            return _format(counter.get(k, lvls[k].start if k in lvls else 1), fmt)
+
+        label = " ".join(re.sub(r"%([1-9])", fill, level.text).split())
+        return label or None
+
+
+def _numbering_of(p, style_id: str | None, styles: dict[str, _Style], counters: _Counters) -> tuple[str | None, int | None]:
+    num_pr = p.find(f"{_W}pPr/{_W}numPr")
+    num_id = _val(num_pr.find(f"{_W}numId")) if num_pr is not None else None
+    ilvl = _int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None
+    if num_id is None:
+        for sid, st in _chain(styles, style_id):
+            if st.num_id is not None:
+                num_id = st.num_id
+                if ilvl is None:
+                    ilvl = st.ilvl
+                if ilvl is None:
+                    ilvl = next((k for k, lv in counters.levels(num_id).items() if lv.style == sid), 0)
+                break
+    if num_id is None or num_id == "0":
+        return None, None
+    return num_id, ilvl or 0
+
+
+def _text(p) -> str:
+    parts = []
+    for el in p.iter(f"{_W}t", f"{_W}tab", f"{_W}br", f"{_W}noBreakHyphen"):
+        if el.tag == f"{_W}t":
+            parts.append(el.text or "")
+        else:
+            parts.append("-" if el.tag == f"{_W}noBreakHyphen" else " ")
+    return " ".join("".join(parts).split())
+
+
+def word_paragraphs(data: bytes) -> list[WordParagraph]:
+    """Every paragraph of a .docx body in document order (table cells included, marked
+    ``in_table``), with the number Word displays and its heading level (module docstring).
+
+    Raises ``KeyError`` (no ``word/document.xml``), ``zipfile.BadZipFile`` or
+    ``lxml.etree.XMLSyntaxError`` for a damaged package.
+    """
+    import zipfile
+
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = set(z.namelist())
+        document = etree.fromstring(z.read("word/document.xml"), parser)
+
+        def part(name: str):
+            return etree.fromstring(z.read(name), parser) if name in names else None
+
+        numbering, styles_xml = part("word/numbering.xml"), part("word/styles.xml")
+    styles, default_style = _read_styles(styles_xml)
+    counters = _Counters(_read_numbering(numbering), styles)
+    body = document.find(f"{_W}body")
+    out: list[WordParagraph] = []
+    for p in (body.iter(f"{_W}p") if body is not None else ()):
+        if any(a.tag == f"{_W}txbxContent" for a in p.iterancestors()):
+            continue  # a text box's paragraphs are drawn apart from the flow
+        style_id = _val(p.find(f"{_W}pPr/{_W}pStyle")) or default_style
+        text = _text(p)
+        if not text and p.find(f"{_W}pPr/{_W}sectPr") is not None:
+            continue  # an empty paragraph that only carries a section break shows, and counts, no number
+        num_id, ilvl = _numbering_of(p, style_id, styles, counters)
+        label, list_id, compound = None, None, False
+        if num_id is not None and ilvl is not None:
+            label, list_id = counters.advance(num_id, ilvl), counters.abstract(num_id)
+            compound = counters.compound(num_id, ilvl)
+        else:
+            ilvl = None
+        in_table = any(a.tag == f"{_W}tbl" for a in p.iterancestors())
+        heading = _heading_level(styles, style_id, _int(_val(p.find(f"{_W}pPr/{_W}outlineLvl"))))
+        name = styles[style_id].name if style_id and style_id in styles else ""
+        out.append(WordParagraph(text=text, label=label, ilvl=ilvl, heading_level=heading, style=name,
+                                 in_table=in_table, list_id=list_id, compound=compound))
+    return out
+
+
+# --------------------------------------------------------------------------- Markdown
+
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+_ATX = re.compile(r"^(#{1,6})[ \t]+")
+_MARKUP = re.compile(r"</?u>|\\(?=[\\`*_{}\[\]()#+\-.!|])|\[([^\]]*)\]\([^)]*\)|[*_]{1,3}")
+
+
+def _key(text: str) -> str:
+    """Text reduced to letters and digits, lower-cased (Markdown emphasis, links and escapes dropped)."""
+    text = _MARKUP.sub(lambda m: m.group(1) or "", text)
+    return re.sub(r"[^\w]+", "", text.lower())[:80]
+
+
+def _same(paragraph: str, line: str) -> bool:
+    """A line shows a paragraph: equal keys, or one opening the other when a line break inside
+    the paragraph (``w:br``) cut the line short (at least 12 letters and digits in common)."""
+    return paragraph == line or min(len(paragraph), len(line)) >= 12 and (
+        paragraph.startswith(line) or line.startswith(paragraph))
+
+
+@dataclass(frozen=True)
+class LineNumber:
+    """What :func:`apply_word_numbers` states about one Markdown line: the paragraph's displayed
+    ``label`` (or ``None``), its heading ``level`` (``None`` for body text) and numbering level
+    ``ilvl`` (``None`` when unnumbered); ``outline``: whether the paragraph's list is the document's
+    clause outline (a list some heading-styled paragraph or some multi-level label ``1.2`` uses),
+    whose numbers are section numbers rather than the steps of a list."""
+
+    label: str | None
+    level: int | None
+    ilvl: int | None
+    outline: bool = False
+
+
+def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[str, dict[int, LineNumber]]:
+    """Write the numbers and heading levels Word displays into markitdown's Markdown.
+
+    Lines are matched to paragraphs outside tables in document order on their letters and digits
+    (:func:`_same`; a paragraph mammoth drops is skipped, at most 12 ahead). A matched numbered paragraph's line
+    shows Word's label in place of mammoth's list marker (``1. Fees`` → ``2. Fees``, ``1. the
+    Customer`` → ``(a) the Customer``; nested items start at the margin, the label carries their
+    depth); a heading keeps its ``#`` marks with the label after them. A paragraph whose style has
+    an outline level but which mammoth wrote as body text becomes an ATX heading of that level (at
+    most 6 ``#``). Returns the new Markdown and, per matched line index (0-based) of it, the
+    :class:`LineNumber` stated for it; the text of each line is otherwise unchanged.
+    """
+    lines = markdown.split("\n")
+    flow = [p for p in paragraphs if not p.in_table and _key(p.text)]
+    outline = {p.list_id for p in paragraphs if p.label and p.list_id is not None
+               and (p.compound or (p.heading_level or 0) > 0)}
+    stated: dict[int, LineNumber] = {}
+    pos = 0
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("|") or pos >= len(flow):
+            continue
+        heading = _ATX.match(line)
+        body = line[heading.end():] if heading else _LIST_MARK.sub("", line, count=1)
+        key = _key(body)
+        if not key:
+            continue
+        j = next((k for k in range(pos, min(pos + 12, len(flow))) if _same(_key(flow[k].text), key)), None)
+        if j is None:
+            continue
+        pos = j + 1
+        p = flow[j]
+        level = p.heading_level if p.heading_level is not None else (len(heading.group(1)) if heading else None)
+        if p.label is None and p.ilvl is None and level is None:
+            continue
+        if p.label is not None:
+            shown = body.lstrip()
+            typed = re.escape(p.label.rstrip(".").strip())
+            if typed and re.match(rf"{typed}(?![\w.]*\w)", _MARKUP.sub(lambda m: m.group(1) or "", shown)):
+                text = shown  # the label is typed in the text already ("2.", not "2024 revenue")
+            else:
+                text = f"{p.label} {shown}"
+            lines[i] = f"{heading.group(1)} {text}" if heading else (
+                f"{'#' * max(1, min(level, 6))} {text}" if level else text)
+        elif level and not heading and not _LIST_MARK.match(line):
+            lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
+        stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline)
+    return "\n".join(lines), stated
+
+
+def section_number(label: str, ilvl: int) -> str:
+    """The section number a displayed label states: the closing ``.`` or ``)`` goes (``"2."`` →
+    ``"2"``, ``"Article IV."`` → ``"Article IV"``); a lone enumerator below the outermost level is
+    a pinpoint of the clause above it, written as the citation grammar writes one (``"a."``,
+    ``"a)"``, ``"(a)"`` at level 2 → ``"(a)"``, so the section under ``1.2`` is ``1.2(a)``)."""
+    shown = label.strip()
+    inner = shown.strip("().").rstrip(")")
+    if ilvl > 0 and "." not in inner and re.fullmatch(PINPOINT, f"({inner})") \
+            and re.fullmatch(r"\(?[^()\s]+[.)]?", shown):
+        return f"({inner})"
+    return shown[:-1] if shown.endswith((".", ")")) and not shown.startswith("(") else shown
+
+
+def stated_blocks(markdown: str, blocks: list, stated: dict[int, LineNumber]) -> list:
+    """``blocks`` (cut from ``markdown`` by :func:`~.document.markdown_blocks`) with what Word states
+    about their first line (``stated``, from :func:`apply_word_numbers`), provenance ``numbering``:
+
+    * a paragraph of the clause outline (:class:`LineNumber` ``outline``) is a ``heading`` block whose
+      ``number`` is :func:`section_number` of its label and whose ``level`` is its numbering level + 1:
+      the structure stage takes it as stated (``docs/architecture.md``, "Stated structure");
+    * another numbered paragraph (the steps of a list) is a ``list_item`` whose ``number`` is the
+      label as displayed, its ``level`` the numbering level + 1: detection reads it from the text;
+    * an unnumbered heading takes its style's level.
+
+    Other blocks are returned unchanged."""
+    import bisect
+    from dataclasses import replace
+
+    starts, pos = [], 0
+    for ln in markdown.split("\n"):
+        starts.append(pos)
+        pos += len(ln) + 1
+    out = []
+    for b in blocks:
+        info = stated.get(bisect.bisect_right(starts, b.start) - 1)
+        if info is None or b.kind in ("table", "code"):
+            out.append(b)
+        elif info.label is not None and info.outline:
+            out.append(replace(b, kind="heading", provenance="numbering", level=(info.ilvl or 0) + 1,
+                               number=section_number(info.label, info.ilvl or 0)))
+        elif info.label is not None:
+            out.append(replace(b, kind="list_item" if b.kind != "heading" else "heading", provenance="numbering",
+                               number=info.label, level=(info.ilvl or 0) + 1))
+        elif b.kind == "heading" and info.level:
+            out.append(replace(b, level=info.level))
+        else:
+            out.append(b)
+    return out
