@@ -150,8 +150,10 @@ def read_markdown(text: str, numbering: str) -> Truth:
     """Truth from a Markdown source (see the module docstring for ``numbering``).
 
     Raises ``ValueError`` for an unknown ``numbering``."""
-    if numbering not in ("rfc", "printed", "none"):
+    if numbering not in ("rfc", "printed", "none", "statute"):
         raise ValueError(f"unknown numbering {numbering!r}")
+    if numbering == "statute":
+        return read_statute_markdown(text)
     lines = text.splitlines()
     i = 0
     if lines and lines[0].strip() == "---":  # YAML front matter (kramdown-rfc: up to '--- abstract')
@@ -242,6 +244,106 @@ def read_markdown(text: str, numbering: str) -> Truth:
                 truth.definitions.append({"term": b.group(1).strip(), "line": j + 1})
         if s:
             prev_nonblank = s
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
+_TAG = re.compile(r"<[^>]+>")
+_DIVISION = re.compile(
+    r"^(Part|Division|Subdivision|Chapter|Schedule|Partie|Livre|Titre|Sous-titre|Chapitre|Section|Sous-section"
+    r"|Paragraphe|Sous-paragraphe)\s+([0-9]+[A-Z]{0,3}(?:-[A-Z0-9]+)?|[IVXLCDM]+(?:er|re)?|[A-Z])\b\.?"
+    r"(?:\s*[:—–-]\s*|\s+)?(.*)$", re.I)
+_DIVISION_WORD = re.compile(r"^(Part|Division|Subdivision|Chapter|Schedule|Partie|Livre|Titre|Sous-titre|Chapitre"
+                            r"|Section|Sous-section|Paragraphe|Sous-paragraphe)\b", re.I)
+_ARTICLE = re.compile(r"^(Article)\s+((?:[LRDA]\*{0,2}\.?\s?)?\d+[A-Za-z]*(?:-\d+[A-Za-z]*)*"
+                      r"(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?)\b\.?\s*(?:[:—–-]\s*)?(.*)$")
+_SECTION_NO = re.compile(r"^(\d+[A-Z]{0,3}(?:-\d+[A-Z]?)?)\.?\s+(\S.*)$")
+_ENDNOTES = re.compile(r"^(?:Notes to the\b|Endnotes\b|Notes\s*$)", re.I)
+_STATUTE_DEF_SECTION = re.compile(r"dictionary|definition|interpretation|définition", re.I)
+_STATUTE_TERM = re.compile(r"^\s*(?:<a\b[^>]*>\s*</a>\s*)?(?:\*\*_|_\*\*|\*\*\*)([^*_]{1,80}?)(?:_\*\*|\*\*_|\*\*\*)")
+
+
+def read_statute_markdown(text: str) -> Truth:
+    """Truth from the Markdown of a statute or code (``numbering: statute``): ATX headings outside
+    code fences, HTML tags (``<a id="5A"></a>``) and ``{...}`` attributes dropped. A heading is
+
+    * a **division** when it starts with a division word (Part, Division, Subdivision, Chapter,
+      Schedule; Partie, Livre, Titre, Chapitre, Section, Sous-section, Paragraphe…): number
+      ``Part 2`` / ``Chapitre Ier`` and the rest as title; without a number (``Partie
+      législative``, ``Chapitre unique``) a section matched by title;
+    * a **provision** when it is ``Article L111-4`` (number ``Article L111-4``, any rest as title)
+      or starts with a section number (``5A  Application to …``: number ``5A``);
+    * otherwise a label (the Act's title, ``Contents``, the long title), as is every heading from
+      the endnotes (``Notes to the …``, ``Endnotes``) on: the compilation's history, not the law.
+
+    Parent: a division hangs under the nearest previous division of a lower Markdown level; a
+    provision under the nearest previous division of the same or a lower level (Archeo-Lex writes
+    ``#### Chapitre`` then ``#### Article``; ComLaw ``### Division`` then ``##### 5A``), so
+    provisions are never parents. Definitions: in a provision or division titled Dictionary /
+    Definitions / Interpretation, a line starting with a bold-italic term (``**_term_**``, after
+    an optional ``<a name>`` anchor)."""
+    lines = text.splitlines()
+    i = 0
+    if lines and lines[0].strip() == "---":
+        i = 1
+        while i < len(lines) and not lines[i].startswith("---"):
+            i += 1
+        i += 1
+    truth = Truth()
+    stack: list[tuple[int, int]] = []  # divisions only: (markdown level, truth index)
+    fence = None
+    in_defs = False
+    endnotes = False
+    for j in range(i, len(lines)):
+        line = lines[j]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        h = _ATX.match(line)
+        if not h:
+            if in_defs:
+                d = _STATUTE_TERM.match(line)
+                if d:
+                    truth.definitions.append({"term": d.group(1).strip(), "line": j + 1})
+            continue
+        _, hashes, raw = h.groups()
+        level = len(hashes)
+        title = " ".join(_ATTR.sub("", _TAG.sub("", raw)).split())
+        endnotes = endnotes or bool(_ENDNOTES.match(title))
+        div = _DIVISION.match(title)
+        art = _ARTICLE.match(title)
+        sec = _SECTION_NO.match(title)
+        number, rest, provision = None, title, False
+        if endnotes:
+            pass
+        elif art:
+            number, rest, provision = f"Article {art.group(2).strip()}", art.group(3).strip(), True
+        elif div:
+            number, rest = f"{div.group(1)} {div.group(2)}", div.group(3).strip()
+        elif sec and not _DATE_REST.match(sec.group(2)):
+            number, rest, provision = sec.group(1), sec.group(2).strip(), True
+        if number is None and (endnotes or not _DIVISION_WORD.match(title)):
+            truth.labels[_key(None, title)] += 1
+            in_defs = False
+            continue
+        if provision:
+            while stack and stack[-1][0] > level:
+                stack.pop()
+        else:
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+        parent = stack[-1][1] if stack else None
+        truth.labels[_key(number, rest or title)] += 1
+        truth.sections.append({"number": number, "title": (rest or title) if number is None else (rest or None),
+                               "level": len(stack) + 1, "parent_index": parent, "line": j + 1})
+        if not provision:
+            stack.append((level, len(truth.sections) - 1))
+        in_defs = bool(_STATUTE_DEF_SECTION.search(rest or title))
     truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
     return truth
 
@@ -496,7 +598,7 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     seed, each written in the manifest's citation styles taken in turn."""
     styles = doc.get("citation") or []
     numbered = [i for i, t in enumerate(truth.sections)  # ranges ("§§ 17 bis 19") cite no one section
-                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage)\s*", "", t["number"])]
+                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", t["number"])]
     if not styles or not numbered:
         return []
     rng = random.Random(doc["input"])
@@ -504,14 +606,15 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     out = []
     for q, i in enumerate(pick):
         num = truth.sections[i]["number"]
-        bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage)\s*", "", num).strip()
+        bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", num).strip()
         if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) or re.match(r"^[A-Z]\.\d", num):
             qs = f"Appendix {bare}"
         else:
             style = styles[q % len(styles)]
             if style == "{n}" and "." not in bare:  # a bare "3" names nothing; a bare "4.2" does
                 style = styles[0]
-            qs = style.format(n=bare)
+            # {fr}: the French printed form of a code article number, "L111-4" -> "L. 111-4"
+            qs = style.format(n=bare, fr=re.sub(r"^([LRDA])\*{0,2}\.?\s?(?=\d)", r"\1. ", bare))
         out.append((qs, i))
     return out
 
