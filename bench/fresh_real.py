@@ -369,14 +369,21 @@ def _fmt_num(n: int, fmt: str) -> str:
     return str(n)
 
 
-def read_docx(path: Path) -> Truth:
+def read_docx(path: Path, clauses: bool = False) -> Truth:
     """Truth from a Word file's own markup: a paragraph is a heading when its style (or the
     paragraph) has an outline level (``w:outlineLvl`` < 9; level = outline level + 1, following
     ``w:basedOn``); its number is what Word's list numbering prints for it (``w:numPr`` of the
     paragraph or its style, ``numbering.xml`` level text and format, counters per abstract list,
     deeper levels reset), trailing ``.`` dropped; its title the paragraph text. Definitions: the
     text of paragraphs (or runs) in a style named like "Definition term". Raises ``KeyError``
-    when the package lacks ``word/document.xml``."""
+    when the package lacks ``word/document.xml``.
+
+    ``clauses`` (Word contracts): a paragraph without an outline level is also a section when its
+    *style* carries list numbering (a numbered clause style such as "Def2 Heading 2"; a paragraph
+    numbered directly, a ``List Paragraph``, stays a list item): level = list level + 1, title
+    its text (at most 200 characters), number the printed labels of its list levels joined as a
+    contract cites them (``1.`` then ``(b)`` then ``(i)`` → ``1(b)(i)``; a level whose text
+    already prints its parents' counters, ``%1.%2``, stands alone)."""
     import zipfile
     from xml.etree import ElementTree as ET
 
@@ -441,6 +448,7 @@ def read_docx(path: Path) -> Truth:
         outline = int(ol.get(_W + "val")) if ol is not None else style_attr(sid, "outline")
         npr = ppr.find(_W + "numPr") if ppr is not None else None
         num = None
+        style_numbered = False
         if npr is not None:
             ni, il = npr.find(_W + "numId"), npr.find(_W + "ilvl")
             num = (ni.get(_W + "val") if ni is not None else None, int(il.get(_W + "val")) if il is not None else 0)
@@ -454,6 +462,9 @@ def read_docx(path: Path) -> Truth:
             lvl_ = (num or (None, None))[1]
             lvl_ = lvl_ if lvl_ is not None else next((x[1] for x in chain if x[1] is not None), 0)
             num = (nid, lvl_) if nid else None
+            style_numbered = num is not None
+        if clauses and (outline is None or outline >= 9) and style_numbered and text:
+            outline = num[1] if num[1] is not None else 0
         number = None
         if num and num[0] and num[0] != "0" and num[0] in abstract_of:
             aid = abstract_of[num[0]]
@@ -472,13 +483,17 @@ def read_docx(path: Path) -> Truth:
                     return _fmt_num(c[k] or 1, levels.get((aid, k), ("decimal",))[0])
 
                 number = re.sub(r"%(\d)", level_value, lvl_text).strip().rstrip(".").strip() or None
+                if clauses and number and il > 0 and not re.search(f"%[1-{il}]", lvl_text):
+                    parents = [re.sub(r"%(\d)", level_value, levels.get((aid, k), ("decimal", f"%{k + 1}.", 1))[1])
+                               .strip().rstrip(".").strip() for k in range(il)]
+                    number = "".join(parents) + number
         if outline is None or outline >= 9 or not text:
             continue
         level = outline + 1
         truth.labels[_key(number, text)] += 1
         while stack and stack[-1][0] >= level:
             stack.pop()
-        truth.sections.append({"number": number, "title": text, "level": len(stack) + 1,
+        truth.sections.append({"number": number, "title": text[:200] if clauses else text, "level": len(stack) + 1,
                                "parent_index": stack[-1][1] if stack else None, "style": sid})
         stack.append((level, len(truth.sections) - 1))
     return truth
@@ -675,7 +690,7 @@ def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> li
         r = Result(path.relative_to(root).as_posix(), doc["kind"])
         t0 = time.perf_counter()
         truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
-                 else reader(src))
+                 else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
         r.sections, r.definitions = len(truth.sections), len(truth.definitions)
         queries = citation_queries(doc, truth, n_queries)
         r.queries = len(queries)
