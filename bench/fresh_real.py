@@ -12,14 +12,18 @@ public GitHub repository that no benchmark, test or document of the project had 
 structure redesign, and must stay unseen: nobody tunes on it. A file whose sha256 differs from
 the manifest is an error (the figures would not be comparable).
 
-**Kinds** (43 documents, 19 manifest entries; see the manifest for sources): ``markdown-rfc``
+**Kinds** (47 documents, 23 manifest entries; see the manifest for sources): ``markdown-rfc``
 (kramdown-rfc and mmark sources), ``rfc-text`` (RFC Editor text, truth from its mmark twin),
 ``html-spec`` and ``pdf-standard`` (OASIS OpenC2 specifications rendered from Markdown; the PDFs
 have no outline), ``german-statute-text`` (plain text, truth from the pandoc Markdown of the same
 day), ``german-gii-xml`` (gesetze-im-internet XML), ``word-document`` (an OASIS standard authored
-in Word), ``markdown-tree`` (a mkdocs tree). Not covered, for want of an unused public source
-found in time: Australian/NZ/UK statutes with short citations, statute PDFs without outlines,
-Word contracts, French statutes.
+in Word), ``markdown-tree`` (a mkdocs tree), ``au-statute-markdown`` (two ComLaw compilations of
+one Australian Act as Markdown: Parts, Divisions, sections ``5A``, cited ``s 5A`` / ``section
+5A``), ``french-code-markdown`` (a French code as Archeo-Lex Markdown, cited ``Article L. 313-3``
+/ ``article L313-3``), ``word-contract`` (a Word contract whose clauses are numbered by a
+list-numbered style, cited ``Section 1(b)``). Not covered, for want of an unused public source
+found in time: UK/NZ statutes (CLML / NZ PCO XML), statute PDFs without outlines; the
+Australian, French and contract kinds have fewer documents than the others.
 
 **Truth** is never docstrata's output. It is read by the small readers in this file from each
 document's own markup — where the repository holds the same document in two forms, from the
@@ -39,6 +43,8 @@ marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other fo
     front-matter labels of OASIS specs such as ``#### This version:`` and bibliography keys
     ``###### [RFC2119]`` are headings but not sections; they count as markup labels below).
   - ``none``: every heading is a truth section, matched by title.
+  - ``statute``: statutes and codes, see ``read_statute_markdown`` (divisions and provisions,
+    endnotes as labels, provisions hang under the last division of the same or a lower level).
 
   Parent = the nearest previous truth heading of a lower Markdown level. Definitions: kramdown/mmark
   definition lists (``Term`` line followed by a ``: definition`` line) and bold list terms
@@ -56,8 +62,8 @@ the tuned ones):
   apart as ``subitems`` (not a failure): they are provisions' own items, not text made a heading.
 * **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
   with a fixed seed (the document's name), each asked for in the document's own citation style
-  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``…, styles taken in
-  turn), against a tool holding only that document (a query naming no document cannot prefer one
+  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``, ``Article
+  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``), against a tool holding only that document (a query naming no document cannot prefer one
   document's 4.2 over another's). Right when the first hit's ``section_id`` is our match of that
   truth section, or that section has no text of its own (a heading-only Part) and the hit is
   inside it. A truth section we did not find makes its queries wrong.
