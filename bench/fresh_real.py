@@ -63,7 +63,8 @@ the tuned ones):
 * **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
   with a fixed seed (the document's name), each asked for in the document's own citation style
   from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``, ``Article
-  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``), against a tool holding only that document (a query naming no document cannot prefer one
+  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``),
+  against a tool holding only that document (a query naming no document cannot prefer one
   document's 4.2 over another's). Right when the first hit's ``section_id`` is our match of that
   truth section, or that section has no text of its own (a heading-only Part) and the hit is
   inside it. A truth section we did not find makes its queries wrong.
