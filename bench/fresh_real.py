@@ -12,14 +12,18 @@ public GitHub repository that no benchmark, test or document of the project had 
 structure redesign, and must stay unseen: nobody tunes on it. A file whose sha256 differs from
 the manifest is an error (the figures would not be comparable).
 
-**Kinds** (43 documents, 19 manifest entries; see the manifest for sources): ``markdown-rfc``
+**Kinds** (47 documents, 23 manifest entries; see the manifest for sources): ``markdown-rfc``
 (kramdown-rfc and mmark sources), ``rfc-text`` (RFC Editor text, truth from its mmark twin),
 ``html-spec`` and ``pdf-standard`` (OASIS OpenC2 specifications rendered from Markdown; the PDFs
 have no outline), ``german-statute-text`` (plain text, truth from the pandoc Markdown of the same
 day), ``german-gii-xml`` (gesetze-im-internet XML), ``word-document`` (an OASIS standard authored
-in Word), ``markdown-tree`` (a mkdocs tree). Not covered, for want of an unused public source
-found in time: Australian/NZ/UK statutes with short citations, statute PDFs without outlines,
-Word contracts, French statutes.
+in Word), ``markdown-tree`` (a mkdocs tree), ``au-statute-markdown`` (two ComLaw compilations of
+one Australian Act as Markdown: Parts, Divisions, sections ``5A``, cited ``s 5A`` / ``section
+5A``), ``french-code-markdown`` (a French code as Archeo-Lex Markdown, cited ``Article L. 313-3``
+/ ``article L313-3``), ``word-contract`` (a Word contract whose clauses are numbered by a
+list-numbered style, cited ``Section 1(b)``). Not covered, for want of an unused public source
+found in time: UK/NZ statutes (CLML / NZ PCO XML), statute PDFs without outlines; the
+Australian, French and contract kinds have fewer documents than the others.
 
 **Truth** is never docstrata's output. It is read by the small readers in this file from each
 document's own markup — where the repository holds the same document in two forms, from the
@@ -39,6 +43,8 @@ marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other fo
     front-matter labels of OASIS specs such as ``#### This version:`` and bibliography keys
     ``###### [RFC2119]`` are headings but not sections; they count as markup labels below).
   - ``none``: every heading is a truth section, matched by title.
+  - ``statute``: statutes and codes, see ``read_statute_markdown`` (divisions and provisions,
+    endnotes as labels, provisions hang under the last division of the same or a lower level).
 
   Parent = the nearest previous truth heading of a lower Markdown level. Definitions: kramdown/mmark
   definition lists (``Term`` line followed by a ``: definition`` line) and bold list terms
@@ -56,8 +62,9 @@ the tuned ones):
   apart as ``subitems`` (not a failure): they are provisions' own items, not text made a heading.
 * **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
   with a fixed seed (the document's name), each asked for in the document's own citation style
-  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``…, styles taken in
-  turn), against a tool holding only that document (a query naming no document cannot prefer one
+  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``, ``Article
+  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``),
+  against a tool holding only that document (a query naming no document cannot prefer one
   document's 4.2 over another's). Right when the first hit's ``section_id`` is our match of that
   truth section, or that section has no text of its own (a heading-only Part) and the hit is
   inside it. A truth section we did not find makes its queries wrong.
@@ -150,8 +157,10 @@ def read_markdown(text: str, numbering: str) -> Truth:
     """Truth from a Markdown source (see the module docstring for ``numbering``).
 
     Raises ``ValueError`` for an unknown ``numbering``."""
-    if numbering not in ("rfc", "printed", "none"):
+    if numbering not in ("rfc", "printed", "none", "statute"):
         raise ValueError(f"unknown numbering {numbering!r}")
+    if numbering == "statute":
+        return read_statute_markdown(text)
     lines = text.splitlines()
     i = 0
     if lines and lines[0].strip() == "---":  # YAML front matter (kramdown-rfc: up to '--- abstract')
@@ -246,6 +255,106 @@ def read_markdown(text: str, numbering: str) -> Truth:
     return truth
 
 
+_TAG = re.compile(r"<[^>]+>")
+_DIVISION = re.compile(
+    r"^(Part|Division|Subdivision|Chapter|Schedule|Partie|Livre|Titre|Sous-titre|Chapitre|Section|Sous-section"
+    r"|Paragraphe|Sous-paragraphe)\s+([0-9]+[A-Z]{0,3}(?:-[A-Z0-9]+)?|[IVXLCDM]+(?:er|re)?|[A-Z])\b\.?"
+    r"(?:\s*[:—–-]\s*|\s+)?(.*)$", re.I)
+_DIVISION_WORD = re.compile(r"^(Part|Division|Subdivision|Chapter|Schedule|Partie|Livre|Titre|Sous-titre|Chapitre"
+                            r"|Section|Sous-section|Paragraphe|Sous-paragraphe)\b", re.I)
+_ARTICLE = re.compile(r"^(Article)\s+((?:[LRDA]\*{0,2}\.?\s?)?\d+[A-Za-z]*(?:-\d+[A-Za-z]*)*"
+                      r"(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?)\b\.?\s*(?:[:—–-]\s*)?(.*)$")
+_SECTION_NO = re.compile(r"^(\d+[A-Z]{0,3}(?:-\d+[A-Z]?)?)\.?\s+(\S.*)$")
+_ENDNOTES = re.compile(r"^(?:Notes to the\b|Endnotes\b|Notes\s*$)", re.I)
+_STATUTE_DEF_SECTION = re.compile(r"dictionary|definition|interpretation|définition", re.I)
+_STATUTE_TERM = re.compile(r"^\s*(?:<a\b[^>]*>\s*</a>\s*)?(?:\*\*_|_\*\*|\*\*\*)([^*_]{1,80}?)(?:_\*\*|\*\*_|\*\*\*)")
+
+
+def read_statute_markdown(text: str) -> Truth:
+    """Truth from the Markdown of a statute or code (``numbering: statute``): ATX headings outside
+    code fences, HTML tags (``<a id="5A"></a>``) and ``{...}`` attributes dropped. A heading is
+
+    * a **division** when it starts with a division word (Part, Division, Subdivision, Chapter,
+      Schedule; Partie, Livre, Titre, Chapitre, Section, Sous-section, Paragraphe…): number
+      ``Part 2`` / ``Chapitre Ier`` and the rest as title; without a number (``Partie
+      législative``, ``Chapitre unique``) a section matched by title;
+    * a **provision** when it is ``Article L111-4`` (number ``Article L111-4``, any rest as title)
+      or starts with a section number (``5A  Application to …``: number ``5A``);
+    * otherwise a label (the Act's title, ``Contents``, the long title), as is every heading from
+      the endnotes (``Notes to the …``, ``Endnotes``) on: the compilation's history, not the law.
+
+    Parent: a division hangs under the nearest previous division of a lower Markdown level; a
+    provision under the nearest previous division of the same or a lower level (Archeo-Lex writes
+    ``#### Chapitre`` then ``#### Article``; ComLaw ``### Division`` then ``##### 5A``), so
+    provisions are never parents. Definitions: in a provision or division titled Dictionary /
+    Definitions / Interpretation, a line starting with a bold-italic term (``**_term_**``, after
+    an optional ``<a name>`` anchor)."""
+    lines = text.splitlines()
+    i = 0
+    if lines and lines[0].strip() == "---":
+        i = 1
+        while i < len(lines) and not lines[i].startswith("---"):
+            i += 1
+        i += 1
+    truth = Truth()
+    stack: list[tuple[int, int]] = []  # divisions only: (markdown level, truth index)
+    fence = None
+    in_defs = False
+    endnotes = False
+    for j in range(i, len(lines)):
+        line = lines[j]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        h = _ATX.match(line)
+        if not h:
+            if in_defs:
+                d = _STATUTE_TERM.match(line)
+                if d:
+                    truth.definitions.append({"term": d.group(1).strip(), "line": j + 1})
+            continue
+        _, hashes, raw = h.groups()
+        level = len(hashes)
+        title = " ".join(_ATTR.sub("", _TAG.sub("", raw)).split())
+        endnotes = endnotes or bool(_ENDNOTES.match(title))
+        div = _DIVISION.match(title)
+        art = _ARTICLE.match(title)
+        sec = _SECTION_NO.match(title)
+        number, rest, provision = None, title, False
+        if endnotes:
+            pass
+        elif art:
+            number, rest, provision = f"Article {art.group(2).strip()}", art.group(3).strip(), True
+        elif div:
+            number, rest = f"{div.group(1)} {div.group(2)}", div.group(3).strip()
+        elif sec and not _DATE_REST.match(sec.group(2)):
+            number, rest, provision = sec.group(1), sec.group(2).strip(), True
+        if number is None and (endnotes or not _DIVISION_WORD.match(title)):
+            truth.labels[_key(None, title)] += 1
+            in_defs = False
+            continue
+        if provision:
+            while stack and stack[-1][0] > level:
+                stack.pop()
+        else:
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+        parent = stack[-1][1] if stack else None
+        truth.labels[_key(number, rest or title)] += 1
+        truth.sections.append({"number": number, "title": (rest or title) if number is None else (rest or None),
+                               "level": len(stack) + 1, "parent_index": parent, "line": j + 1})
+        if not provision:
+            stack.append((level, len(truth.sections) - 1))
+        in_defs = bool(_STATUTE_DEF_SECTION.search(rest or title))
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
@@ -267,14 +376,21 @@ def _fmt_num(n: int, fmt: str) -> str:
     return str(n)
 
 
-def read_docx(path: Path) -> Truth:
+def read_docx(path: Path, clauses: bool = False) -> Truth:
     """Truth from a Word file's own markup: a paragraph is a heading when its style (or the
     paragraph) has an outline level (``w:outlineLvl`` < 9; level = outline level + 1, following
     ``w:basedOn``); its number is what Word's list numbering prints for it (``w:numPr`` of the
     paragraph or its style, ``numbering.xml`` level text and format, counters per abstract list,
     deeper levels reset), trailing ``.`` dropped; its title the paragraph text. Definitions: the
     text of paragraphs (or runs) in a style named like "Definition term". Raises ``KeyError``
-    when the package lacks ``word/document.xml``."""
+    when the package lacks ``word/document.xml``.
+
+    ``clauses`` (Word contracts): a paragraph without an outline level is also a section when its
+    *style* carries list numbering (a numbered clause style such as "Def2 Heading 2"; a paragraph
+    numbered directly, a ``List Paragraph``, stays a list item): level = list level + 1, title
+    its text (at most 200 characters), number the printed labels of its list levels joined as a
+    contract cites them (``1.`` then ``(b)`` then ``(i)`` → ``1(b)(i)``; a level whose text
+    already prints its parents' counters, ``%1.%2``, stands alone)."""
     import zipfile
     from xml.etree import ElementTree as ET
 
@@ -339,6 +455,7 @@ def read_docx(path: Path) -> Truth:
         outline = int(ol.get(_W + "val")) if ol is not None else style_attr(sid, "outline")
         npr = ppr.find(_W + "numPr") if ppr is not None else None
         num = None
+        style_numbered = False
         if npr is not None:
             ni, il = npr.find(_W + "numId"), npr.find(_W + "ilvl")
             num = (ni.get(_W + "val") if ni is not None else None, int(il.get(_W + "val")) if il is not None else 0)
@@ -352,6 +469,9 @@ def read_docx(path: Path) -> Truth:
             lvl_ = (num or (None, None))[1]
             lvl_ = lvl_ if lvl_ is not None else next((x[1] for x in chain if x[1] is not None), 0)
             num = (nid, lvl_) if nid else None
+            style_numbered = num is not None
+        if clauses and (outline is None or outline >= 9) and style_numbered and text:
+            outline = num[1] if num[1] is not None else 0
         number = None
         if num and num[0] and num[0] != "0" and num[0] in abstract_of:
             aid = abstract_of[num[0]]
@@ -370,13 +490,17 @@ def read_docx(path: Path) -> Truth:
                     return _fmt_num(c[k] or 1, levels.get((aid, k), ("decimal",))[0])
 
                 number = re.sub(r"%(\d)", level_value, lvl_text).strip().rstrip(".").strip() or None
+                if clauses and number and il > 0 and not re.search(f"%[1-{il}]", lvl_text):
+                    parents = [re.sub(r"%(\d)", level_value, levels.get((aid, k), ("decimal", f"%{k + 1}.", 1))[1])
+                               .strip().rstrip(".").strip() for k in range(il)]
+                    number = "".join(parents) + number
         if outline is None or outline >= 9 or not text:
             continue
         level = outline + 1
         truth.labels[_key(number, text)] += 1
         while stack and stack[-1][0] >= level:
             stack.pop()
-        truth.sections.append({"number": number, "title": text, "level": len(stack) + 1,
+        truth.sections.append({"number": number, "title": text[:200] if clauses else text, "level": len(stack) + 1,
                                "parent_index": stack[-1][1] if stack else None, "style": sid})
         stack.append((level, len(truth.sections) - 1))
     return truth
@@ -496,7 +620,7 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     seed, each written in the manifest's citation styles taken in turn."""
     styles = doc.get("citation") or []
     numbered = [i for i, t in enumerate(truth.sections)  # ranges ("§§ 17 bis 19") cite no one section
-                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage)\s*", "", t["number"])]
+                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", t["number"])]
     if not styles or not numbered:
         return []
     rng = random.Random(doc["input"])
@@ -504,14 +628,15 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     out = []
     for q, i in enumerate(pick):
         num = truth.sections[i]["number"]
-        bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage)\s*", "", num).strip()
+        bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", num).strip()
         if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) or re.match(r"^[A-Z]\.\d", num):
             qs = f"Appendix {bare}"
         else:
             style = styles[q % len(styles)]
             if style == "{n}" and "." not in bare:  # a bare "3" names nothing; a bare "4.2" does
                 style = styles[0]
-            qs = style.format(n=bare)
+            # {fr}: the French printed form of a code article number, "L111-4" -> "L. 111-4"
+            qs = style.format(n=bare, fr=re.sub(r"^([LRDA])\*{0,2}\.?\s?(?=\d)", r"\1. ", bare))
         out.append((qs, i))
     return out
 
@@ -572,7 +697,7 @@ def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> li
         r = Result(path.relative_to(root).as_posix(), doc["kind"])
         t0 = time.perf_counter()
         truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
-                 else reader(src))
+                 else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
         r.sections, r.definitions = len(truth.sections), len(truth.definitions)
         queries = citation_queries(doc, truth, n_queries)
         r.queries = len(queries)
