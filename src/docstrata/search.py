@@ -532,16 +532,52 @@ def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter
     return _LEGS[1].submit(contextvars.copy_context().run, _semantic, embed_query, query, search)
 
 
+SCOPE_DOCUMENTS = True  # scope a query that names its document (bench/doc_scope.py turns it off to compare)
+
+
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                settings: SearchSettings, timing: SearchTiming | None = None,
                flt: ChunkFilter | None = None) -> SearchRun:
     """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits
     among the chunks ``flt`` allows.
 
+    A query that names a document ("section 10 Bank of Canada Act", "Consider the NDA between A
+    and B; …": :mod:`docstrata.query_scope`) is searched inside the named document(s) by the rest
+    of the question; places it leaves empty are filled from the unscoped search, and the first
+    notice says which document it scoped to. ``flt`` naming documents turns this off.
+
     Raises :class:`QueryError` for an empty or non-Unicode query, ``top_k`` outside 1–100, an
     unknown mode, a ``min_fused_score`` below 0 or above the best fused score the mode can give,
     or a ``min_similarity_score`` outside -1..1.
     """
+    scope = None
+    if SCOPE_DOCUMENTS and query and query.strip():
+        from .query_scope import scope_query
+
+        scope = scope_query(store, query, flt)
+    if scope is None:
+        return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
+    inside = ChunkFilter(scope.doc_keys) if flt is None else ChunkFilter(scope.doc_keys, flt.section, flt.metadata,
+                                                                           flt.chunk_ids)
+    run = _run_search(store, embed_query, scope.rest, mode=mode, top_k=top_k, settings=settings, timing=timing,
+                      flt=inside)
+    if not run.hits:  # nothing there: the question as if it named no document
+        return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
+    if len(run.hits) < top_k:  # fill from the other documents, after the named one's
+        more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing,
+                           flt=flt)
+        have = {h.chunk.chunk_id for h in run.hits}
+        run.hits += [h for h in more.hits if h.chunk.chunk_id not in have][:top_k - len(run.hits)]
+        for h, score in zip(run.hits, non_increasing([h.score for h in run.hits])):
+            h.score = score
+    run.notices.insert(0, scope.notice())
+    return run
+
+
+def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
+                settings: SearchSettings, timing: SearchTiming | None = None,
+                flt: ChunkFilter | None = None) -> SearchRun:
+    """:func:`run_search` without document scoping."""
     if not query or not query.strip():
         raise QueryError("query is empty")
     if not 1 <= top_k <= 100:
