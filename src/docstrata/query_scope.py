@@ -65,6 +65,8 @@ MAX_GLUE = 2
 
 _WORD = re.compile(r"[^\W_]+(?:['’][sS]\b)?")
 _BREAK = re.compile(r"[;?!\n]")
+_JOINED = re.compile(r"[^\W_]+(?:[-_./:][^\W_]+)*(?:['’][sS]\b)?")
+_SEPARATOR = re.compile(r"[-_./:]")
 _LEAD = re.compile(r"(?:\b(?:of|in|under|from|to|for|within|by|about|on)\s+)?(?:\b(?:the|this|that)\s+)?$", re.IGNORECASE)
 
 
@@ -79,14 +81,19 @@ def _key(word: str) -> str | None:
 
 def _words(text: str) -> list[tuple[str | None, int, int]]:
     """(key, start, end) of each word of ``text``; a ``None`` key for a stop word and ``"|"`` for a
-    break (``;``, ``?``, ``!``, a new line) that no run crosses."""
+    break (``;``, ``?``, ``!``, a new line) that no run crosses. An identifier with a digit
+    (``REQ-0042``, ``2016/679``, ``8.6``) is one word; other joined words are cut (``Non-Disclosure``)."""
     out: list[tuple[str | None, int, int]] = []
     pos = 0
-    for m in _WORD.finditer(text):
+    for m in _JOINED.finditer(text):
         if _BREAK.search(text, pos, m.start()):
             out.append(("|", pos, m.start()))
-        out.append((_key(m.group(0)), m.start(), m.end()))
         pos = m.end()
+        if any(ch.isdigit() for ch in m.group(0)) and _SEPARATOR.search(m.group(0)):
+            out.append((_key(m.group(0)), m.start(), m.end()))
+            continue
+        for w in _WORD.finditer(m.group(0)):
+            out.append((_key(w.group(0)), m.start() + w.start(), m.start() + w.end()))
     return out
 
 
