@@ -36,7 +36,8 @@ Act" over a "Bank Act" document's "Bank"); runs of equal weight name every docum
 (two editions of one Act).
 
 **Scope** (:class:`QueryScope`). The search is filtered to the named documents and ranked by the
-query with the naming runs (and a preposition/article right before them) removed: "What does
+query with the naming runs (and a preposition/article right before them) removed, and a preface
+clause that only names the document ("Consider X's privacy policy;") removed whole: "What does
 section 10 of the Bank of Canada Act say?" ranks by "What does section 10 say?" inside that Act,
 so "section 10" resolves there. When the rest has no content word ("GDPR"), the whole query
 ranks inside the scope. The caller fills the places the scoped search leaves empty from the
@@ -277,10 +278,30 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
 _CONNECTORS = frozenset({"between", "&", "and", "of", "the", "s"})
 
 
+_CLAUSE = re.compile(r"[^;:\n]+")
+
+
+def _preface_clauses(query: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The clauses (cut at ``;``, ``:``, new lines) of ``query`` that hold a naming span and cite
+    no section, when another clause holds content words and no naming span: a preface that only
+    says which document ("Consider "Fiverr"'s privacy policy; who can see …") goes whole, with the
+    words that say what kind of document it is."""
+    from .index.exact import query_section_keys
+
+    clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(query)]
+    naming = [c for c in clauses if any(c[0] <= a and b <= c[1] for a, b in spans)]
+    other = [c for c in clauses if c not in naming and any(k and k != "|" for k, _, _ in _words(query[c[0]:c[1]]))]
+    if not other:
+        return []
+    return [c for c in naming if not query_section_keys(query[c[0]:c[1]])]
+
+
 def _rest(query: str, spans: list[tuple[int, int]]) -> str:
     """``query`` without ``spans`` (merged across connecting words: "CopAcc **and** ToP Mentors",
-    "Agreement **between** CopAcc") and the preposition and article right before each; the whole
-    query when no content word would be left."""
+    "Agreement **between** CopAcc"), without a preface clause that only names the document
+    (:func:`_preface_clauses`), and without the preposition and article right before each span;
+    the whole query when no content word would be left."""
+    spans = list(spans) + _preface_clauses(query, spans)
     merged: list[list[int]] = []
     for start, end in sorted(set(spans)):
         gap = query[merged[-1][1]:start] if merged else None
