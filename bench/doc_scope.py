@@ -23,8 +23,10 @@ unscoped search missed, and a miss leaves the old behaviour.
 **search** ingests (once, cached in ``bench/.cache/doc_scope-*``) the ContractNLI and PrivacyQA
 corpora and the Acts, and runs a fixed random sample (seed 29) of ``--n`` questions per part,
 with query scoping off (``SearchSettings.scope_documents = False``: the old behaviour) and on.
-Per part: share of questions whose top-1 is its document's first chunk, document hit@1, top-1
-overlapping a truth span; for the Acts, top-1 is the named Act's section N.
+Per part: share of questions whose top-1 is its document's first chunk (and of those, the ones
+where that chunk does not hold the answer), document hit@1, top-1 overlapping a truth span (the
+chunk located in the source text by its first long line); for the Acts, span@1 = top-1 is the
+named Act's section N (or an item of it).
 """
 
 from __future__ import annotations
@@ -96,12 +98,10 @@ def _cached_names(label: str, files: dict[str, Path]) -> dict:
 
 
 def _catalogue(data: dict):
-    from docstrata.index.keyword import analyze
     from docstrata.query_scope import Catalogue
 
-    def text_df(word: str) -> int:
-        terms = analyze(word)
-        return data["df"].get(terms[0], 0) if terms else 0
+    def text_df(key: str) -> int:
+        return data["df"].get(key, 0)
 
     return Catalogue.build(data["names"], text_df)
 
@@ -196,7 +196,7 @@ def _run(tool, qs, scoped: bool, act_mode: bool) -> dict[str, float]:
         chunks = tool.store.document_chunks(key)
         first[key] = chunks[0].chunk_id if chunks else None
     search_mod.SCOPE_DOCUMENTS = scoped
-    n = first_chunk = doc_hit = span_hit = scoped_n = 0
+    n = first_chunk = first_miss = doc_hit = span_hit = scoped_n = 0
     for q, truth, spans in qs:
         res = tool.search(q, top_k=5)
         n += 1
@@ -204,40 +204,36 @@ def _run(tool, qs, scoped: bool, act_mode: bool) -> dict[str, float]:
             continue
         top = res[0]
         scoped_n += any(x.startswith("scoped to") for x in res.notices)
-        first_chunk += top.chunk_id == first.get(top.source_path)
+        is_first = top.chunk_id == first.get(top.source_path)
+        first_chunk += is_first
         doc_hit += top.source_path in truth
         if act_mode:
             sid = top.section_id
-            span_hit += top.source_path in truth and any(sid == s or sid.startswith(s + "(") for _, s in spans)
+            hit = top.source_path in truth and any(sid == s or sid.startswith(s + "(") for _, s in spans)
         else:
-            chunk = tool.store.get_chunks([top.chunk_id])[0]
-            lo, hi = chunk.metadata.get("char_start"), chunk.metadata.get("char_end")
-            if lo is None:
-                lo, hi = _locate(tool, chunk)
-            span_hit += any(f == top.source_path and lo < b and a < hi for f, (a, b) in spans)
+            lo, hi = _locate(tool, tool.store.get_chunks([top.chunk_id])[0])
+            hit = any(f == top.source_path and lo < b and a < hi for f, (a, b) in spans)
+        span_hit += hit
+        first_miss += is_first and not hit
     search_mod.SCOPE_DOCUMENTS = True
-    return {"n": n, "first_chunk": first_chunk / n, "doc_hit@1": doc_hit / n, "span@1": span_hit / n,
-            "scoped": scoped_n / n}
+    return {"n": n, "first_chunk": first_chunk / n, "first_chunk_without_answer": first_miss / n,
+            "doc_hit@1": doc_hit / n, "span@1": span_hit / n, "scoped": scoped_n / n}
 
 
 _TEXTS: dict[str, str] = {}
 
 
 def _locate(tool, chunk) -> tuple[int, int]:
-    """The character range of ``chunk`` in its source file: where its text's first line starts, to
-    that plus its length (txt files convert line for line)."""
+    """The character range of ``chunk`` in its LegalBench source file: where the first of its lines
+    (over 20 characters) is found, to that plus the chunk's length (txt files convert line for
+    line); (-1, -1) when none is found."""
     key = chunk.doc_key
     if key not in _TEXTS:
-        path = Path(tool.cfg.source) if Path(tool.cfg.source).is_absolute() else None
-        src = (path or (CACHE / "x")) / key
-        for base in [LB / "corpus" / "contractnli", LB / "corpus" / "privacy_qa"]:
-            if (base / key).exists():
-                src = base / key
+        src = next(p for p in (LB / "corpus" / part / key for part in ("contractnli", "privacy_qa")) if p.exists())
         _TEXTS[key] = src.read_text(encoding="utf-8", errors="replace")
     text = _TEXTS[key]
-    lines = [ln.strip() for ln in chunk.content.splitlines() if len(ln.strip()) > 20]
-    for ln in lines:
-        at = text.find(ln[:80])
+    for line in (ln.strip() for ln in chunk.content.splitlines()):
+        at = text.find(line[:80]) if len(line) > 20 else -1
         if at >= 0:
             return at, at + len(chunk.content)
     return -1, -1

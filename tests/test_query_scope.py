@@ -120,3 +120,12 @@ def test_a_name_shared_by_many_documents_names_none_and_order_matters():
     assert match(cat, "section 4 of the Personal Information Protection and Electronic Documents Act").rest == \
         "section 4"
     assert match(cat, "documents act on electronic information") is None  # the name's words out of its order
+
+
+def test_a_preface_that_only_names_the_document_goes_whole():
+    cat = Catalogue.build({"Fiverr.txt": ["Fiverr"], "Keep.txt": ["Keep"], "bank.xml": ["Bank of Canada Act"]})
+    scope = match(cat, 'Consider "Fiverr"\'s privacy policy; who can see which tasks i hire workers for?')
+    assert scope.doc_keys == ("Fiverr.txt",) and scope.rest == "who can see which tasks i hire workers for?"
+    assert match(cat, "Bank of Canada Act: section 10").rest == "section 10"  # a clause citing a section stays
+    assert match(cat, "do they keep my data?") is None  # a word, not the app "Keep"
+    assert match(cat, "REQ-0042") is None and match(cat, "Keep").rest == "Keep"  # the whole query when nothing is left

@@ -67,7 +67,6 @@ MAX_GLUE = 2
 _WORD = re.compile(r"[^\W_]+(?:['’][sS]\b)?")
 _BREAK = re.compile(r"[;?!\n]")
 _JOINED = re.compile(r"[^\W_]+(?:[-_./:][^\W_]+)*(?:['’][sS]\b)?")
-_SEPARATOR = re.compile(r"[-_./:]")
 _LEAD = re.compile(r"(?:\b(?:of|in|under|from|to|for|within|by|about|on)\s+)?(?:\b(?:the|this|that)\s+)?$", re.IGNORECASE)
 
 
@@ -80,22 +79,26 @@ def _key(word: str) -> str | None:
     return terms[0] if terms and word.casefold() not in STOPWORDS else None
 
 
-def _words(text: str) -> list[tuple[str | None, int, int]]:
-    """(key, start, end) of each word of ``text``; a ``None`` key for a stop word and ``"|"`` for a
-    break (``;``, ``?``, ``!``, a new line) that no run crosses. An identifier with a digit
-    (``REQ-0042``, ``2016/679``, ``8.6``) is one word; other joined words are cut (``Non-Disclosure``)."""
-    out: list[tuple[str | None, int, int]] = []
+def _words(text: str) -> list[tuple[str | None, int, int, int]]:
+    """(key, start, end, group) of each word of ``text``; a ``None`` key for a stop word and ``"|"``
+    for a break (``;``, ``?``, ``!``, a new line) that no run crosses. Joined words
+    (``Non-Disclosure``, ``M5-Systems``, ``REQ-0042``, ``2016/679``) are cut into their parts,
+    which share a ``group`` number: a run never takes part of a group (:func:`_whole`)."""
+    out: list[tuple[str | None, int, int, int]] = []
     pos = 0
-    for m in _JOINED.finditer(text):
+    for g, m in enumerate(_JOINED.finditer(text)):
         if _BREAK.search(text, pos, m.start()):
-            out.append(("|", pos, m.start()))
+            out.append(("|", pos, m.start(), -1))
         pos = m.end()
-        if any(ch.isdigit() for ch in m.group(0)) and _SEPARATOR.search(m.group(0)):
-            out.append((_key(m.group(0)), m.start(), m.end()))
-            continue
         for w in _WORD.finditer(m.group(0)):
-            out.append((_key(w.group(0)), m.start() + w.start(), m.start() + w.end()))
+            out.append((_key(w.group(0)), m.start() + w.start(), m.start() + w.end(), g))
     return out
+
+
+def _whole(words, start: int, end: int) -> bool:
+    """Whether words ``start``..``end`` begin and end at group bounds: "REQ" of ``REQ-0042`` is no run."""
+    group = lambda i: words[i][3] if 0 <= i < len(words) else -2  # noqa: E731
+    return group(start - 1) != group(start) and group(end + 1) != group(end)
 
 
 @dataclass
@@ -113,8 +116,7 @@ class Catalogue:
 
     names: list[_Name] = field(default_factory=list)
     df: dict[str, int] = field(default_factory=dict)
-    surface: dict[str, str] = field(default_factory=dict)  # key → a word written so, for text_df
-    text_df: Callable[[str], int] | None = None  # word → how many documents' text holds it
+    text_df: Callable[[str], int] | None = None  # analysed word → how many documents' text holds it
     _text_df: dict[str, int] = field(default_factory=dict)
     holders: dict[str, set[str]] = field(default_factory=dict)
     by_key: dict[str, list[int]] = field(default_factory=dict)
@@ -122,18 +124,15 @@ class Catalogue:
 
     @classmethod
     def build(cls, names_of: dict[str, list[str]], text_df: Callable[[str], int] | None = None) -> "Catalogue":
-        """From ``{doc_key: [name, …]}`` (documents without names are left out); ``text_df(word)``
-        counts the documents whose text holds ``word`` (``None``: names alone weigh words)."""
+        """From ``{doc_key: [name, …]}`` (documents without names are left out); ``text_df(key)``
+        counts the documents whose text holds the analysed word ``key`` (``None``: names alone weigh words)."""
         cat = cls(text_df=text_df)
         for doc_key, names in names_of.items():
             if not names:
                 continue
             cat.size += 1
             for text in names:
-                words = [(k, text[a:b]) for k, a, b in _words(text) if k and k != "|"]
-                for k, w in words:
-                    cat.surface.setdefault(k, w)
-                order = tuple(k for k, _ in words)
+                order = tuple(k for k, *_ in _words(text) if k and k != "|")
                 keys = frozenset(order)
                 if not keys:
                     continue
@@ -153,7 +152,7 @@ class Catalogue:
         df = self.df.get(key, 0)
         if self.text_df is not None:
             if key not in self._text_df:
-                self._text_df[key] = self.text_df(self.surface.get(key, key))
+                self._text_df[key] = self.text_df(key)
             df = max(df, self._text_df[key])
         return math.log(1.0 + self.size / max(1, df))
 
@@ -226,13 +225,15 @@ def _runs(words: list[tuple[str | None, int, int]], order: tuple[str, ...]):
 def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, docs: set[str] | None = None):
     """Every run of a name covering at least ``min_coverage`` of it: (weight, sharing, NamedDocument,
     (first, last word)); only names of ``docs`` when given."""
-    present = {k for k, _, _ in words if k and k != "|"}
+    present = {w[0] for w in words if w[0] and w[0] != "|"}
     for i in sorted({i for k in present for i in catalogue.by_key.get(k, ())}):
         name = catalogue.names[i]
         if docs is not None and name.doc_key not in docs:
             continue
         total = sum(catalogue.weight(k) for k in name.keys)
         for start, end, matched in _runs(words, name.order):
+            if not _whole(words, start, end):
+                continue
             got = sum(catalogue.weight(k) for k in matched)
             coverage = got / total if total else 0.0
             if coverage < min_coverage:
@@ -290,7 +291,7 @@ def _preface_clauses(query: str, spans: list[tuple[int, int]]) -> list[tuple[int
 
     clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(query)]
     naming = [c for c in clauses if any(c[0] <= a and b <= c[1] for a, b in spans)]
-    other = [c for c in clauses if c not in naming and any(k and k != "|" for k, _, _ in _words(query[c[0]:c[1]]))]
+    other = [c for c in clauses if c not in naming and any(k and k != "|" for k, *_ in _words(query[c[0]:c[1]]))]
     if not other:
         return []
     return [c for c in naming if not query_section_keys(query[c[0]:c[1]])]
@@ -320,7 +321,7 @@ def _rest(query: str, spans: list[tuple[int, int]]) -> str:
     rest = " ".join(" ".join(out).split())
     rest = re.sub(r"\s+([;,.?!:])", r"\1", rest)
     rest = re.sub(r"^[\s;,:'\"“”]+|[\s;,:'\"“”]+$", "", rest)
-    return rest if any(k and k != "|" for k, _, _ in _words(rest)) else query
+    return rest if any(k and k != "|" for k, *_ in _words(rest)) else query
 
 
 # ---- the catalogue of a store, cached per store and per state of its files
@@ -358,8 +359,10 @@ TEXT_DF_DEPTH = 400  # chunks read to count the documents whose text holds a wor
 
 
 def _documents_using(store, word: str) -> int:
-    """How many documents hold ``word``: the distinct documents of its best :data:`TEXT_DF_DEPTH`
-    keyword hits (BM25 spreads a common word's hits over the documents; a rare word's are all of them)."""
+    """How many documents hold the analysed word ``word`` (a stem, analysed again to itself: the
+    surface form "ResConnect" would also search its parts "res" and "connect"): the distinct
+    documents of its best :data:`TEXT_DF_DEPTH` keyword hits (BM25 spreads a common word's hits
+    over the documents; a rare word's are all of them)."""
     try:
         hits = store.keyword_search(word, TEXT_DF_DEPTH)
     except Exception:  # noqa: BLE001 - a word the keyword index cannot read weighs as a name word
