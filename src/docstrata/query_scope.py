@@ -14,26 +14,31 @@ state of the index (cached per store and per set of file versions).
 
 **Matching** (:func:`match`). Query and names are cut into words and each word analysed as the
 keyword index analyses it (case and accents folded, Snowball-stemmed, possessive dropped: "Acts"
-and "Act's" are "act"). A word weighs its inverse document frequency *among the documents'
-names*, ``ln(1 + N / df)``: "agreement" or "act", in most names of a corpus of contracts or
-statutes, weighs little; "CopAcc", "PIPEDA" or "Canada" weigh much. A *run* is a stretch of the
-query whose words are all words of one name, with at most :data:`MAX_GLUE` stop words between
-two of them ("Bank **of** Canada Act"), not crossing a ``;``, ``?`` or ``!``. Its **coverage** is
+and "Act's" are "act"). A word weighs its inverse document frequency ``ln(1 + N / df)``, ``df``
+the documents whose names hold it or, when more, whose text does (the keyword index's hits):
+"agreement", "act" or "UAE", in most documents of a corpus of contracts, statutes or rulebooks,
+weigh little; "CopAcc", "PIPEDA" or "Kenway" weigh much, and a file name's "Form" or "Blank" does
+not dilute its "Kenway". A *run* is a stretch of the query whose words are words of one name in
+the name's order, with at most :data:`MAX_GLUE` stop words between two of them ("Bank **of**
+Canada Act"), not crossing a ``;``, ``?`` or ``!`` and never taking part of a joined word ("REQ"
+of ``REQ-0042``). Its **coverage** is
 the weight of the name's words it holds over the weight of all the name's words (1.0: the whole
 name is written). A run names its document when
 
 * its coverage is at least :data:`MIN_COVERAGE`, fit on labelled questions (``bench/doc_scope.py
-  --fit``: the value that scopes most questions to their right document while scoping fewest to a
-  wrong one, on ContractNLI, PrivacyQA, statute citations and SciFact claims, which name nothing), and
+  fit``: the most questions scoped to their right document less three times those scoped to a
+  wrong one, on LegalBench-RAG ContractNLI and PrivacyQA, ObliQA dev — which mostly names no
+  rulebook — and "section N <Act>" citations over six real Acts), and
 * the words it matched are not shared by the names of more than :data:`MAX_SHARING` documents: a
   stretch common to many names ("Non-Disclosure Agreement") names a kind of document, not one; and
 * it holds a word that is not a number ("section 9" does not name "Title 9"), and
 * a run of one word is written with a capital where the name has one: "do they keep my data"
   does not name the app "Keep" (a word and a name differ only there).
 
-Of runs that overlap in the query, the one with the most matched weight wins ("Bank of Canada
-Act" over a "Bank Act" document's "Bank"); runs of equal weight name every document they match
-(two editions of one Act).
+Of the runs that name documents, those whose words the fewest documents share win (a party's
+name unique to one contract over a title three contracts share); of those that overlap in the
+query, the one with the most matched weight ("Bank of Canada Act" over a "Bank Act" document's
+"Bank"); runs of equal weight name every document they match (two editions of one Act).
 
 **Scope** (:class:`QueryScope`). The search is filtered to the named documents and ranked by the
 query with the naming runs (and a preposition/article right before them) removed, and a preface
@@ -57,7 +62,7 @@ from typing import Callable
 from .index.keyword import STOPWORDS, analyze
 
 # Least share of a name's weight a run must hold to name its document: fit by
-# `python bench/doc_scope.py --fit` (docs/benchmarks.md, "Questions that name their document").
+# `python bench/doc_scope.py fit` (docs/benchmarks.md, "Questions that name their document").
 MIN_COVERAGE = 0.5
 # Most documents whose names may share a run's matched words (editions of one Act); more: a kind of document.
 MAX_SHARING = 3
@@ -112,7 +117,9 @@ class _Name:
 @dataclass
 class Catalogue:
     """Every document's names, analysed: ``names`` (one entry per name), ``df`` (key → how many
-    documents have it in one of their names), ``holders`` (key → those documents), ``size`` (N)."""
+    documents have it in one of their names), ``holders`` (key → those documents), ``by_key`` (key →
+    the indexes in ``names`` of the names holding it), ``size`` (N, the documents with names) and
+    ``text_df`` (analysed word → documents whose text holds it; looked up once per word)."""
 
     names: list[_Name] = field(default_factory=list)
     df: dict[str, int] = field(default_factory=dict)
@@ -136,12 +143,10 @@ class Catalogue:
                 keys = frozenset(order)
                 if not keys:
                     continue
-                cat.by_key.setdefault("", [])
                 for k in keys:
                     cat.by_key.setdefault(k, []).append(len(cat.names))
                     cat.holders.setdefault(k, set()).add(doc_key)
                 cat.names.append(_Name(doc_key, text, keys, order))
-        cat.by_key.pop("", None)
         cat.df = {k: len(v) for k, v in cat.holders.items()}
         return cat
 
@@ -191,7 +196,7 @@ class QueryScope:
                 + "; ranked by the rest of the question (pass document=… to choose another)")
 
 
-def _runs(words: list[tuple[str | None, int, int]], order: tuple[str, ...]):
+def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...]):
     """Maximal runs of ``words`` whose keys are words of a name, in the name's order (``order``:
     its keys as written), with at most :data:`MAX_GLUE` stop words in a row between two of them:
     (first word index, last word index, matched keys)."""
