@@ -46,8 +46,10 @@ clause that only names the document ("Consider X's privacy policy;") removed who
 section 10 of the Bank of Canada Act say?" ranks by "What does section 10 say?" inside that Act,
 so "section 10" resolves there. When the rest has no content word ("GDPR"), the whole query
 ranks inside the scope. The caller fills the places the scoped search leaves empty from the
-unscoped search (:func:`docstrata.search.run_search`), so a wrong scope costs order, not hits; the
-answer says which document it scoped to (:meth:`QueryScope.notice`).
+unscoped search (:func:`docstrata.search.run_search`); when a name is used by other documents too
+(its rarest word in more than :data:`MAX_SHARING` documents' text: "FSMR", cited by every ADGM
+guidance) the named document's hits only alternate with the unscoped ones
+(:attr:`QueryScope.exclusive`). The answer says which document it scoped to (:meth:`QueryScope.notice`).
 """
 
 from __future__ import annotations
@@ -150,16 +152,19 @@ class Catalogue:
         cat.df = {k: len(v) for k, v in cat.holders.items()}
         return cat
 
+    def text_count(self, key: str) -> int:
+        """How many documents' text holds ``key`` (:attr:`text_df`; the names' count without it)."""
+        if self.text_df is None:
+            return self.df.get(key, 0)
+        if key not in self._text_df:
+            self._text_df[key] = self.text_df(key)
+        return max(self.df.get(key, 0), self._text_df[key])
+
     def weight(self, key: str) -> float:
         """Inverse document frequency of ``key``: ``ln(1 + N / df)``, ``df`` the documents whose
         names hold it or, when more, whose text does (:attr:`text_df`): a word every document
         uses ("Form", "UAE") is no name even when one file name holds it."""
-        df = self.df.get(key, 0)
-        if self.text_df is not None:
-            if key not in self._text_df:
-                self._text_df[key] = self.text_df(key)
-            df = max(df, self._text_df[key])
-        return math.log(1.0 + self.size / max(1, df))
+        return math.log(1.0 + self.size / max(1, self.text_count(key)))
 
 
 @dataclass
@@ -172,6 +177,7 @@ class NamedDocument:
     span: tuple[int, int]
     coverage: float
     weight: float
+    own: bool = True  # the run's rarest word is in few documents' text: the name is this document's own
 
 
 @dataclass
@@ -184,6 +190,15 @@ class QueryScope:
     rest: str
 
     @property
+    def exclusive(self) -> bool:
+        """Whether the search keeps to the named documents (every name matched is the document's
+        own: its words are in the text of at most :data:`MAX_SHARING` documents — "CopAcc",
+        "Fiverr"), or only puts them first, every other place going to the other documents (a name
+        other documents use and cite — "FSMR", "Venture Capital Fund" —, whose questions are often
+        answered where it is cited: ObliQA's gold passages)."""
+        return all(d.own for d in self.documents)
+
+    @property
     def doc_keys(self) -> tuple[str, ...]:
         """The named documents' keys, without repeats."""
         return tuple(dict.fromkeys(d.doc_key for d in self.documents))
@@ -192,7 +207,8 @@ class QueryScope:
         """One line for the answer: which document(s) the search was scoped to and by which words."""
         spans = list(dict.fromkeys(self.query[d.span[0]:d.span[1]] for d in self.documents))
         docs = ", ".join(self.doc_keys[:5]) + (f" and {len(self.doc_keys) - 5} more" if len(self.doc_keys) > 5 else "")
-        return (f"scoped to {docs}: the query names it as " + " / ".join(f'"{s}"' for s in spans)
+        how = "" if self.exclusive else " first (every other hit from the other documents)"
+        return (f"scoped to {docs}{how}: the query names it as " + " / ".join(f'"{s}"' for s in spans)
                 + "; ranked by the rest of the question (pass document=… to choose another)")
 
 
@@ -249,7 +265,8 @@ def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, do
             if len(matched) == 1 and query[span[0]:span[1]].islower() and not name.text.islower():
                 continue  # one word written in lower case where the name has capitals: "keep" is not the app Keep
             sharing = len(set.intersection(*(catalogue.holders[k] for k in matched)))
-            yield got, sharing, NamedDocument(name.doc_key, name.text, span, coverage, got), (start, end)
+            own = min(catalogue.text_count(k) for k in matched) <= MAX_SHARING
+            yield got, sharing, NamedDocument(name.doc_key, name.text, span, coverage, got, own), (start, end)
 
 
 def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAGE) -> QueryScope | None:

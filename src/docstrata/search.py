@@ -37,6 +37,7 @@ by the embedding alone.
 from __future__ import annotations
 
 import contextvars
+from itertools import zip_longest
 import os
 import re
 import threading
@@ -563,15 +564,37 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                       flt=inside)
     if not run.hits:  # nothing there: the question as if it named no document
         return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
-    if len(run.hits) < top_k:  # fill from the other documents, after the named one's
+    if len(run.hits) < top_k or not scope.exclusive:  # the other documents' hits: after, or every other place
         more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing,
                            flt=flt)
-        have = {h.chunk.chunk_id for h in run.hits}
-        run.hits += [h for h in more.hits if h.chunk.chunk_id not in have][:top_k - len(run.hits)]
-        for h, score in zip(run.hits, non_increasing([h.score for h in run.hits])):
-            h.score = score
+        run.hits = _merge(run.hits, more.hits, top_k, scope.exclusive)
     run.notices.insert(0, scope.notice())
     return run
+
+
+def _merge(scoped: list[RankedHit], other: list[RankedHit], top_k: int, exclusive: bool) -> list[RankedHit]:
+    """The scoped search's hits, then (``exclusive``) the other search's, or (not ``exclusive``)
+    the scoped search's pinned hits, then both lists alternating, the scoped first; no hit twice,
+    at most ``top_k``, shown scores made non-increasing. A hit of the other search is never shown
+    as pinned: its citation matched in a document the query did not name."""
+    for h in other:
+        h.pinned = False
+    if exclusive:
+        order = scoped + other
+    else:
+        pinned = [h for h in scoped if h.pinned]
+        rest = [h for h in scoped if not h.pinned]
+        order = pinned + [h for pair in zip_longest(rest, other) for h in pair if h is not None]
+    seen: set[str] = set()
+    out = []
+    for h in order:
+        if h.chunk.chunk_id not in seen:
+            seen.add(h.chunk.chunk_id)
+            out.append(h)
+    out = out[:top_k]
+    for h, score in zip(out, non_increasing([h.score for h in out])):
+        h.score = score
+    return out
 
 
 def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
