@@ -129,3 +129,16 @@ def test_a_preface_that_only_names_the_document_goes_whole():
     assert match(cat, "Bank of Canada Act: section 10").rest == "section 10"  # a clause citing a section stays
     assert match(cat, "do they keep my data?") is None  # a word, not the app "Keep"
     assert match(cat, "REQ-0042") is None and match(cat, "Keep").rest == "Keep"  # the whole query when nothing is left
+
+
+def test_a_name_other_documents_use_only_puts_its_document_first():
+    """ObliQA: "FSMR" is the Markets Regulations' name, and every guidance cites it: a question naming
+    it is often answered in a guidance, so the scope is not exclusive; a party's name is."""
+    names = {"fsmr.txt": ["FSMR"], **{f"guidance{i}.txt": [f"Guidance {i}"] for i in range(8)},
+             "nda.txt": ["CopAcc"]}
+    in_text = {"fsmr": 9, "copacc": 1}  # documents whose text holds the word
+    cat = Catalogue.build(names, lambda key: in_text.get(key, 1))
+    fsmr = match(cat, "Under the FSMR, when may the Regulator cancel a licence?")
+    assert fsmr.doc_keys == ("fsmr.txt",) and not fsmr.exclusive and "first" in fsmr.notice()
+    copacc = match(cat, "Consider the NDA with CopAcc; how long does it last?")
+    assert copacc.doc_keys == ("nda.txt",) and copacc.exclusive
