@@ -4,6 +4,7 @@
         python bench/doc_scope.py fit                # name matching only (no embedding): the threshold
     DOCSTRATA_LEGALBENCH=/work/legalbench DOCSTRATA_SHARED_DATA=/work/shared/data \\
         python bench/doc_scope.py search [--n 100]   # search before / after scoping
+    DOCSTRATA_SHARED_DATA=/work/shared/data python bench/doc_scope.py obliqa --n 600   # the cost where few name one
 
 **fit** reads every document's names as ingest does (convert → section tree →
 :func:`docstrata.docnames.document_names`; no embedding) and, for each ``MIN_COVERAGE`` in a
@@ -41,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
@@ -254,12 +256,36 @@ def search(n: int) -> None:
     print("acts", json.dumps(out["acts"]), flush=True)
 
 
+def obliqa(limit: int) -> None:
+    """ObliQA dev over the 40 rulebooks as documents (``retrieval_bench.py obliqa-docs``'s tool and
+    index, ``bench/.cache/obliqa-docs``), the first ``limit`` questions, scoping off and on: what
+    naming a document costs where questions mostly name none."""
+    import retrieval_bench as rb
+    from docstrata.config import parse_config
+    from docstrata.eval import evaluate, format_table, load_query_set
+    from docstrata.tools import build_tool
+    import docstrata.search as search_mod
+
+    base = CACHE / "obliqa-docs"
+    base.mkdir(parents=True, exist_ok=True)
+    tool_cfg, queries, qrels = rb._tool_config("obliqa-docs", base)
+    tool = build_tool(parse_config({"tools": [tool_cfg]}, base_dir=base).tools[0], base)
+    tool.ingest(force=True)  # an index from before document names: every entry gets its names
+    qs = load_query_set(queries, qrels, limit)
+    for scoped in (False, True):
+        search_mod.SCOPE_DOCUMENTS = scoped
+        print(f"scoping {'on' if scoped else 'off'}, {len(qs.queries)} questions", flush=True)
+        print(format_table(evaluate(tool, qs, ["hybrid"])), flush=True)
+    search_mod.SCOPE_DOCUMENTS = True
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["fit", "search"])
-    ap.add_argument("--n", type=int, default=100, help="search: questions sampled per LegalBench part")
+    ap.add_argument("what", choices=["fit", "search", "obliqa"])
+    ap.add_argument("--n", type=int, default=100, help="search: questions sampled per LegalBench part; "
+                                                       "obliqa: the first N dev questions")
     args = ap.parse_args()
-    fit() if args.what == "fit" else search(args.n)
+    {"fit": fit, "search": lambda: search(args.n), "obliqa": lambda: obliqa(args.n)}[args.what]()
 
 
 if __name__ == "__main__":
