@@ -12,12 +12,14 @@ can call the document, most specific first, for :mod:`docstrata.query_scope` to 
   first :data:`SHORT_TITLE_CHARS` characters: a statute that amends others cites their short titles later);
 * **parties** of a contract preamble: "… by and between Bosch Automotive Service Solutions Inc.,
   a Delaware corporation, … and CopAcc, …" → "Bosch Automotive Service Solutions Inc.", "CopAcc"
-  (the first "between" in the first :data:`PREAMBLE_CHARS` characters; each party cut at its first
-  comma, parenthesis, quote or description);
+  (the first "between" in the first :data:`PREAMBLE_CHARS` characters whose sentence says an
+  agreement is made — "agreement", "entered", "made", "executed"…, not "between Member States" —;
+  each party cut at its first comma, parenthesis, quote or description);
 * the **file stem** as words ("Fiverr.txt" → "Fiverr", "EFCAConfidentialityAgreement.txt" → "EFCA
-  Confidentiality Agreement", ``%20`` decoded) and the names the
-  cross-reference resolver already knows the document by (acronyms and initialisms of the title:
-  ``GDPR``, ``PIPEDA``; ``RFC 5246``: :func:`~docstrata.structure.xrefs.document_names`).
+  Confidentiality Agreement", ``%20`` decoded) and the names the cross-reference resolver knows the
+  document by (:func:`~docstrata.structure.xrefs.document_names`) that are not single words of the
+  title or stem: initialisms (``PIPEDA``), an acronym in parentheses ("… Regulation (GDPR)"),
+  ``RFC 5246`` — not "FSRA" of "FSRA Guiding Principles" nor "UAE" of "UAE_CRS_Guidance_Notes".
 
 How much of a name a question must hold to name the document is decided at query time, against
 every other document's names (:mod:`docstrata.query_scope`); here nothing is weighted or dropped
