@@ -8,6 +8,7 @@ Built at ingest from the converted document and its section tree, with no LLM:
 * ``language``: ISO 639-1 code from ``py3langid`` (the maintained fork of langid.py, Lui &
   Baldwin, "langid.py: An Off-the-shelf Language Identification Tool", ACL 2012) over the first
   :data:`LANGUAGE_SAMPLE_CHARS` characters of prose; "" for too little text.
+* ``names``: what a question may call the document (:func:`~docstrata.docnames.document_names`).
 * :func:`language_warnings`: a notice when the embedding model or the BM25 analyser (English
   Snowball stemming and stopwords; CJK bigrams) is not made for that language (spec edge case).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from .docnames import document_names
 from .index.keyword import SNOWBALL, stemmed_language
 from .models import DocumentEntry, DocumentTree
 
@@ -133,7 +135,8 @@ def document_entry(tree: DocumentTree, *, file_type: str, total_chunks: int, mar
     return DocumentEntry(doc_key=tree.doc_key, title=tree.title, summary=summarize(tree), language=language,
                          file_type=file_type, section_count=len(tree.sections), top_sections=tops[:50],
                          total_chunks=total_chunks, ingested_at=now_utc(),
-                         warnings=language_warnings(language, embedding_model))
+                         warnings=language_warnings(language, embedding_model),
+                         names=document_names(tree, tree.doc_key, markdown))
 
 
 def derived_entry(doc_key: str, chunks: list) -> DocumentEntry:

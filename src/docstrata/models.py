@@ -886,7 +886,9 @@ class DocumentEntry:
     titles), never LLM-written; ``language`` an ISO 639-1 code detected from the text ("" when
     unknown); ``file_type`` the extension without the dot; ``top_sections`` the
     ``{"section_id", "title"}`` of the top-level sections; ``total_chunks`` the chunks (records)
-    indexed; ``ingested_at`` ISO 8601 UTC; ``warnings`` what ingest noted about the document.
+    indexed; ``ingested_at`` ISO 8601 UTC; ``warnings`` what ingest noted about the document;
+    ``names`` what a question may call it (title, short title, parties, file stem, acronyms:
+    :func:`~docstrata.docnames.document_names`; empty for record files and older indexes).
     """
 
     doc_key: str
@@ -899,6 +901,7 @@ class DocumentEntry:
     total_chunks: int = 0
     ingested_at: str = ""
     warnings: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready values."""

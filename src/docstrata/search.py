@@ -37,6 +37,7 @@ by the embedding alone.
 from __future__ import annotations
 
 import contextvars
+from itertools import zip_longest
 import os
 import re
 import threading
@@ -532,16 +533,74 @@ def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter
     return _LEGS[1].submit(contextvars.copy_context().run, _semantic, embed_query, query, search)
 
 
+SCOPE_DOCUMENTS = True  # scope a query that names its document (bench/doc_scope.py turns it off to compare)
+
+
 def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                settings: SearchSettings, timing: SearchTiming | None = None,
                flt: ChunkFilter | None = None) -> SearchRun:
     """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits
     among the chunks ``flt`` allows.
 
+    A query that names a document ("section 10 Bank of Canada Act", "Consider the NDA between A
+    and B; …": :mod:`docstrata.query_scope`) is searched inside the named document(s) by the rest
+    of the question; places it leaves empty are filled from the unscoped search, and the first
+    notice says which document it scoped to. ``flt`` naming documents turns this off.
+
     Raises :class:`QueryError` for an empty or non-Unicode query, ``top_k`` outside 1–100, an
     unknown mode, a ``min_fused_score`` below 0 or above the best fused score the mode can give,
     or a ``min_similarity_score`` outside -1..1.
     """
+    scope = None
+    if SCOPE_DOCUMENTS and query and query.strip():
+        from .query_scope import scope_query
+
+        scope = scope_query(store, query, flt)
+    if scope is None:
+        return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
+    inside = ChunkFilter(scope.doc_keys) if flt is None else ChunkFilter(scope.doc_keys, flt.section, flt.metadata,
+                                                                           flt.chunk_ids)
+    run = _run_search(store, embed_query, scope.rest, mode=mode, top_k=top_k, settings=settings, timing=timing,
+                      flt=inside)
+    if not run.hits:  # nothing there: the question as if it named no document
+        return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
+    if len(run.hits) < top_k or not scope.exclusive:  # the other documents' hits: after, or every other place
+        more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing,
+                           flt=flt)
+        run.hits = _merge(run.hits, more.hits, top_k, scope.exclusive)
+    run.notices.insert(0, scope.notice())
+    return run
+
+
+def _merge(scoped: list[RankedHit], other: list[RankedHit], top_k: int, exclusive: bool) -> list[RankedHit]:
+    """The scoped search's hits, then (``exclusive``) the other search's, or (not ``exclusive``)
+    the scoped search's pinned hits, then both lists alternating, the scoped first; no hit twice,
+    at most ``top_k``, shown scores made non-increasing. A hit of the other search is never shown
+    as pinned: its citation matched in a document the query did not name."""
+    for h in other:
+        h.pinned = False
+    if exclusive:
+        order = scoped + other
+    else:
+        pinned = [h for h in scoped if h.pinned]
+        rest = [h for h in scoped if not h.pinned]
+        order = pinned + [h for pair in zip_longest(rest, other) for h in pair if h is not None]
+    seen: set[str] = set()
+    out = []
+    for h in order:
+        if h.chunk.chunk_id not in seen:
+            seen.add(h.chunk.chunk_id)
+            out.append(h)
+    out = out[:top_k]
+    for h, score in zip(out, non_increasing([h.score for h in out])):
+        h.score = score
+    return out
+
+
+def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
+                settings: SearchSettings, timing: SearchTiming | None = None,
+                flt: ChunkFilter | None = None) -> SearchRun:
+    """:func:`run_search` without document scoping."""
     if not query or not query.strip():
         raise QueryError("query is empty")
     if not 1 <= top_k <= 100:

@@ -1,0 +1,404 @@
+"""Questions that name their document: find the naming span, scope the search, rank by the rest.
+
+"section 10 Contracts Act 1950", "Consider the Non-Disclosure Agreement between CopAcc and ToP
+Mentors; Does the document …", "Consider "Fiverr"'s privacy policy; who can see …", "in the
+GDPR": part of such a question says *which document* and the rest says *what in it*. Ranked as
+one text, the naming part matches the document's preamble or cover page best (it is where the
+title and the parties are written) and, over several documents, an exact citation ("section
+10") resolves in whichever document has that number. This module separates the two parts.
+
+**Names.** Each document carries the names it may be called by, collected at ingest
+(:func:`docstrata.docnames.document_names`: title, short title, parties, file stem, acronyms),
+stored in its :class:`~docstrata.models.DocumentEntry`. :func:`catalogue` reads them once per
+state of the index (cached per store and per set of file versions).
+
+**Matching** (:func:`match`). Query and names are cut into words and each word analysed as the
+keyword index analyses it (case and accents folded, Snowball-stemmed, possessive dropped: "Acts"
+and "Act's" are "act"). A word weighs its inverse document frequency ``ln(1 + N / df)``, ``df``
+the documents whose names hold it or, when more, whose text does (the keyword index's hits):
+"agreement", "act" or "UAE", in most documents of a corpus of contracts, statutes or rulebooks,
+weigh little; "CopAcc", "PIPEDA" or "Kenway" weigh much, and a file name's "Form" or "Blank" does
+not dilute its "Kenway". A *run* is a stretch of the query whose words are words of one name in
+the name's order, with at most :data:`MAX_GLUE` stop words between two of them ("Bank **of**
+Canada Act"), not crossing a ``;``, ``?`` or ``!`` and never taking part of a joined word ("REQ"
+of ``REQ-0042``). Its **coverage** is
+the weight of the name's words it holds over the weight of all the name's words (1.0: the whole
+name is written). A run names its document when
+
+* its coverage is at least :data:`MIN_COVERAGE`, fit on labelled questions (``bench/doc_scope.py
+  fit``: the most questions scoped to their right document less three times those scoped to a
+  wrong one, on LegalBench-RAG ContractNLI and PrivacyQA, ObliQA dev — which mostly names no
+  rulebook — and "section N <Act>" citations over six real Acts), and
+* the words it matched are not shared by the names of more than :data:`MAX_SHARING` documents: a
+  stretch common to many names ("Non-Disclosure Agreement") names a kind of document, not one; and
+* it holds a word that is not a number ("section 9" does not name "Title 9"), and
+* a run of one word is written with a capital where the name has one: "do they keep my data"
+  does not name the app "Keep" (a word and a name differ only there).
+
+Of the runs that name documents, those whose words the fewest documents share win (a party's
+name unique to one contract over a title three contracts share); of those that overlap in the
+query, the one with the most matched weight ("Bank of Canada Act" over a "Bank Act" document's
+"Bank"); runs of equal weight name every document they match (two editions of one Act).
+
+**Scope** (:class:`QueryScope`). The search is filtered to the named documents and ranked by the
+query with the naming runs (and a preposition/article right before them) removed, and a preface
+clause that only names the document ("Consider X's privacy policy;") removed whole: "What does
+section 10 of the Bank of Canada Act say?" ranks by "What does section 10 say?" inside that Act,
+so "section 10" resolves there. When the rest has no content word ("GDPR"), the whole query
+ranks inside the scope. The caller fills the places the scoped search leaves empty from the
+unscoped search (:func:`docstrata.search.run_search`); when a name is used by other documents too
+(its rarest word in more than :data:`MAX_SHARING` documents' text: "FSMR", cited by every ADGM
+guidance) the named document's hits only alternate with the unscoped ones
+(:attr:`QueryScope.exclusive`). The answer says which document it scoped to (:meth:`QueryScope.notice`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .index.keyword import STOPWORDS, analyze
+
+# Least share of a name's weight a run must hold to name its document: fit by
+# `python bench/doc_scope.py fit` (docs/benchmarks.md, "Questions that name their document").
+MIN_COVERAGE = 0.5
+# Most documents whose names may share a run's matched words (editions of one Act); more: a kind of document.
+MAX_SHARING = 3
+# Most stop words between two matched words of a run ("Bank of Canada", "Department of the Treasury").
+MAX_GLUE = 2
+
+_WORD = re.compile(r"[^\W_]+(?:['’][sS]\b)?")
+_BREAK = re.compile(r"[;?!\n]")
+_JOINED = re.compile(r"[^\W_]+(?:[-_./:][^\W_]+)*(?:['’][sS]\b)?")
+_LEAD = re.compile(r"(?:\b(?:of|in|under|from|to|for|within|by|about|on)\s+)?(?:\b(?:the|this|that)\s+)?$", re.IGNORECASE)
+
+
+def _key(word: str) -> str | None:
+    """A query or name word as the keyword index reads it, or ``None`` for a stop word."""
+    word = re.sub(r"['’][sS]$", "", word)
+    if word in ("s", "S"):  # the possessive of a quoted name: "Fiverr"'s
+        return None
+    terms = analyze(word)
+    return terms[0] if terms and word.casefold() not in STOPWORDS else None
+
+
+def _words(text: str) -> list[tuple[str | None, int, int, int]]:
+    """(key, start, end, group) of each word of ``text``; a ``None`` key for a stop word and ``"|"``
+    for a break (``;``, ``?``, ``!``, a new line) that no run crosses. Joined words
+    (``Non-Disclosure``, ``M5-Systems``, ``REQ-0042``, ``2016/679``) are cut into their parts,
+    which share a ``group`` number: a run never takes part of a group (:func:`_whole`)."""
+    out: list[tuple[str | None, int, int, int]] = []
+    pos = 0
+    for g, m in enumerate(_JOINED.finditer(text)):
+        if _BREAK.search(text, pos, m.start()):
+            out.append(("|", pos, m.start(), -1))
+        pos = m.end()
+        for w in _WORD.finditer(m.group(0)):
+            out.append((_key(w.group(0)), m.start() + w.start(), m.start() + w.end(), g))
+    return out
+
+
+def _whole(words, start: int, end: int) -> bool:
+    """Whether words ``start``..``end`` begin and end at group bounds: "REQ" of ``REQ-0042`` is no run."""
+    group = lambda i: words[i][3] if 0 <= i < len(words) else -2  # noqa: E731
+    return group(start - 1) != group(start) and group(end + 1) != group(end)
+
+
+@dataclass
+class _Name:
+    doc_key: str
+    text: str
+    keys: frozenset[str]
+    order: tuple[str, ...]
+
+
+@dataclass
+class Catalogue:
+    """Every document's names, analysed: ``names`` (one entry per name), ``df`` (key → how many
+    documents have it in one of their names), ``holders`` (key → those documents), ``by_key`` (key →
+    the indexes in ``names`` of the names holding it), ``size`` (N, the documents with names) and
+    ``text_df`` (analysed word → documents whose text holds it; looked up once per word)."""
+
+    names: list[_Name] = field(default_factory=list)
+    df: dict[str, int] = field(default_factory=dict)
+    text_df: Callable[[str], int] | None = None  # analysed word → how many documents' text holds it
+    _text_df: dict[str, int] = field(default_factory=dict)
+    holders: dict[str, set[str]] = field(default_factory=dict)
+    by_key: dict[str, list[int]] = field(default_factory=dict)
+    size: int = 0
+
+    @classmethod
+    def build(cls, names_of: dict[str, list[str]], text_df: Callable[[str], int] | None = None) -> "Catalogue":
+        """From ``{doc_key: [name, …]}`` (documents without names are left out); ``text_df(key)``
+        counts the documents whose text holds the analysed word ``key`` (``None``: names alone weigh words)."""
+        cat = cls(text_df=text_df)
+        for doc_key, names in names_of.items():
+            if not names:
+                continue
+            cat.size += 1
+            for text in names:
+                order = tuple(k for k, *_ in _words(text) if k and k != "|")
+                keys = frozenset(order)
+                if not keys:
+                    continue
+                for k in keys:
+                    cat.by_key.setdefault(k, []).append(len(cat.names))
+                    cat.holders.setdefault(k, set()).add(doc_key)
+                cat.names.append(_Name(doc_key, text, keys, order))
+        cat.df = {k: len(v) for k, v in cat.holders.items()}
+        return cat
+
+    def text_count(self, key: str) -> int:
+        """How many documents' text holds ``key`` (:attr:`text_df`; the names' count without it)."""
+        if self.text_df is None:
+            return self.df.get(key, 0)
+        if key not in self._text_df:
+            self._text_df[key] = self.text_df(key)
+        return max(self.df.get(key, 0), self._text_df[key])
+
+    def weight(self, key: str) -> float:
+        """Inverse document frequency of ``key``: ``ln(1 + N / df)``, ``df`` the documents whose
+        names hold it or, when more, whose text does (:attr:`text_df`): a word every document
+        uses ("Form", "UAE") is no name even when one file name holds it."""
+        return math.log(1.0 + self.size / max(1, self.text_count(key)))
+
+
+@dataclass
+class NamedDocument:
+    """A document the query names: its key, the name matched, the query span ``(start, end)``
+    that names it, the run's coverage of the name and its matched weight."""
+
+    doc_key: str
+    name: str
+    span: tuple[int, int]
+    coverage: float
+    weight: float
+    own: bool = True  # the run's rarest word is in few documents' text: the name is this document's own
+
+
+@dataclass
+class QueryScope:
+    """What :func:`match` found: the ``documents`` named (best first) and ``rest``, the query
+    without the naming spans (the whole query when nothing else is left)."""
+
+    query: str
+    documents: list[NamedDocument]
+    rest: str
+
+    @property
+    def exclusive(self) -> bool:
+        """Whether the search keeps to the named documents (every name matched is the document's
+        own: its words are in the text of at most :data:`MAX_SHARING` documents — "CopAcc",
+        "Fiverr"), or only puts them first, every other place going to the other documents (a name
+        other documents use and cite — "FSMR", "Venture Capital Fund" —, whose questions are often
+        answered where it is cited: ObliQA's gold passages)."""
+        return all(d.own for d in self.documents)
+
+    @property
+    def doc_keys(self) -> tuple[str, ...]:
+        """The named documents' keys, without repeats."""
+        return tuple(dict.fromkeys(d.doc_key for d in self.documents))
+
+    def notice(self) -> str:
+        """One line for the answer: which document(s) the search was scoped to and by which words."""
+        spans = list(dict.fromkeys(self.query[d.span[0]:d.span[1]] for d in self.documents))
+        docs = ", ".join(self.doc_keys[:5]) + (f" and {len(self.doc_keys) - 5} more" if len(self.doc_keys) > 5 else "")
+        how = "" if self.exclusive else " first (every other hit from the other documents)"
+        return (f"scoped to {docs}{how}: the query names it as " + " / ".join(f'"{s}"' for s in spans)
+                + "; ranked by the rest of the question (pass document=… to choose another)")
+
+
+def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...]):
+    """Maximal runs of ``words`` whose keys are words of a name, in the name's order (``order``:
+    its keys as written), with at most :data:`MAX_GLUE` stop words in a row between two of them:
+    (first word index, last word index, matched keys)."""
+    places: dict[str, list[int]] = {}
+    for p, k in enumerate(order):
+        places.setdefault(k, []).append(p)
+    i, n = 0, len(words)
+    while i < n:
+        if words[i][0] not in places:
+            i += 1
+            continue
+        start = end = i
+        at = places[words[i][0]][0]
+        matched = {words[i][0]}
+        j, glue = i + 1, 0
+        while j < n and words[j][0] != "|":
+            k = words[j][0]
+            later = [p for p in places.get(k, ()) if p > at] if k is not None else []
+            if later:
+                end, glue, at = j, 0, later[0]
+                matched.add(k)
+            elif k is None and glue < MAX_GLUE:
+                glue += 1
+            else:
+                break
+            j += 1
+        yield start, end, matched
+        i = end + 1
+
+
+def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, docs: set[str] | None = None):
+    """Every run of a name covering at least ``min_coverage`` of it: (weight, sharing, NamedDocument,
+    (first, last word)); only names of ``docs`` when given."""
+    present = {w[0] for w in words if w[0] and w[0] != "|"}
+    for i in sorted({i for k in present for i in catalogue.by_key.get(k, ())}):
+        name = catalogue.names[i]
+        if docs is not None and name.doc_key not in docs:
+            continue
+        total = sum(catalogue.weight(k) for k in name.keys)
+        for start, end, matched in _runs(words, name.order):
+            if not _whole(words, start, end):
+                continue
+            got = sum(catalogue.weight(k) for k in matched)
+            coverage = got / total if total else 0.0
+            if coverage < min_coverage:
+                continue
+            span = (words[start][1], words[end][2])
+            if all(k.isdigit() for k in matched):
+                continue  # a number alone is a citation ("section 9"), never a name ("Title 9")
+            if len(matched) == 1 and query[span[0]:span[1]].islower() and not name.text.islower():
+                continue  # one word written in lower case where the name has capitals: "keep" is not the app Keep
+            sharing = len(set.intersection(*(catalogue.holders[k] for k in matched)))
+            own = min(catalogue.text_count(k) for k in matched) <= MAX_SHARING
+            yield got, sharing, NamedDocument(name.doc_key, name.text, span, coverage, got, own), (start, end)
+
+
+def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAGE) -> QueryScope | None:
+    """The documents ``query`` names and the query without the naming spans (see the module
+    docstring), or ``None`` when it names none.
+
+    Of the runs that name documents, those whose matched words fewest documents share win (a
+    party's name unique to one contract over a title three contracts share); of overlapping runs,
+    the heaviest. The named documents' every name run (shared or not: "Non-Disclosure Agreement"
+    once the contract is known) is then removed from the ranking text."""
+    if catalogue.size == 0:
+        return None
+    words = _words(query)
+    found = [f for f in _named_runs(catalogue, query, words, min_coverage) if f[1] <= MAX_SHARING]
+    if not found:
+        return None
+    fewest = min(f[1] for f in found)
+    found = sorted((f for f in found if f[1] == fewest), key=lambda f: (-f[0], -f[2].coverage))
+    kept: list[tuple[float, NamedDocument, tuple[int, int]]] = []
+    for got, _, named, (s, e) in found:  # of overlapping runs, the heaviest (and those as heavy) win
+        if any(r[0] > got + 1e-9 for r in kept if r[2][0] <= e and s <= r[2][1]):
+            continue
+        if not any(r[1].doc_key == named.doc_key and r[2] == (s, e) for r in kept):
+            kept.append((got, named, (s, e)))
+    documents = [k[1] for k in kept]
+    chosen = {d.doc_key for d in documents}
+    spans = [d.span for d in documents]
+    spans += [f[2].span for f in _named_runs(catalogue, query, words, min_coverage, chosen)]
+    return QueryScope(query, documents, _rest(query, spans))
+
+
+_CONNECTORS = frozenset({"between", "&", "and", "of", "the", "s"})
+
+
+_CLAUSE = re.compile(r"[^;:\n]+")
+
+
+def _preface_clauses(query: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The clauses (cut at ``;``, ``:``, new lines) of ``query`` that hold a naming span and cite
+    no section, when another clause holds content words and no naming span: a preface that only
+    says which document ("Consider "Fiverr"'s privacy policy; who can see …") goes whole, with the
+    words that say what kind of document it is."""
+    from .index.exact import query_section_keys
+
+    clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(query)]
+    naming = [c for c in clauses if any(c[0] <= a and b <= c[1] for a, b in spans)]
+    other = [c for c in clauses if c not in naming and any(k and k != "|" for k, *_ in _words(query[c[0]:c[1]]))]
+    if not other:
+        return []
+    return [c for c in naming if not query_section_keys(query[c[0]:c[1]])]
+
+
+def _rest(query: str, spans: list[tuple[int, int]]) -> str:
+    """``query`` without ``spans`` (merged across connecting words: "CopAcc **and** ToP Mentors",
+    "Agreement **between** CopAcc"), without a preface clause that only names the document
+    (:func:`_preface_clauses`), and without the preposition and article right before each span;
+    the whole query when no content word would be left."""
+    spans = list(spans) + _preface_clauses(query, spans)
+    merged: list[list[int]] = []
+    for start, end in sorted(set(spans)):
+        gap = query[merged[-1][1]:start] if merged else None
+        if merged and (start <= merged[-1][1] or (not _BREAK.search(gap) and all(
+                w.casefold() in _CONNECTORS or w.casefold() in STOPWORDS for w in _WORD.findall(gap)))):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, pos = [], 0
+    for start, end in merged:
+        head = query[pos:start]
+        lead = _LEAD.search(head)
+        out.append(head[:lead.start()] if lead else head)
+        pos = end
+    out.append(query[pos:])
+    rest = " ".join(" ".join(out).split())
+    rest = re.sub(r"\s+([;,.?!:])", r"\1", rest)
+    rest = re.sub(r"^[\s;,:'\"“”]+|[\s;,:'\"“”]+$", "", rest)
+    return rest if any(k and k != "|" for k, *_ in _words(rest)) else query
+
+
+# ---- the catalogue of a store, cached per store and per state of its files
+_CACHE: "weakref.WeakKeyDictionary[object, tuple[tuple, Catalogue]]" = weakref.WeakKeyDictionary()
+_CACHE_LOCK = threading.Lock()
+
+
+def catalogue(store) -> Catalogue:
+    """The :class:`Catalogue` of the documents ``store`` holds, from their entries' ``names``;
+    rebuilt when a file is added, removed or changed (its sha256 in ``store.file_states()``)."""
+    from .store.base import read_document_entry
+
+    states = store.file_states()
+    stamp = tuple(sorted((k, s.sha256) for k, s in states.items()))
+    try:
+        cached = _CACHE.get(store)
+    except TypeError:  # a store that cannot be weakly referenced: no cache
+        cached = None
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    names_of = {}
+    for doc_key in states:
+        entry = read_document_entry(store, doc_key)
+        names_of[doc_key] = list(entry.names) if entry is not None else []
+    cat = Catalogue.build(names_of, lambda word: _documents_using(store, word))
+    with _CACHE_LOCK:
+        try:
+            _CACHE[store] = (stamp, cat)
+        except TypeError:
+            pass
+    return cat
+
+
+TEXT_DF_DEPTH = 400  # chunks read to count the documents whose text holds a word
+
+
+def _documents_using(store, word: str) -> int:
+    """How many documents hold the analysed word ``word`` (a stem, analysed again to itself: the
+    surface form "ResConnect" would also search its parts "res" and "connect"): the distinct
+    documents of its best :data:`TEXT_DF_DEPTH` keyword hits (BM25 spreads a common word's hits
+    over the documents; a rare word's are all of them)."""
+    try:
+        hits = store.keyword_search(word, TEXT_DF_DEPTH)
+    except Exception:  # noqa: BLE001 - a word the keyword index cannot read weighs as a name word
+        return 0
+    return len({cid.rpartition("#")[0] for cid, _ in hits})
+
+
+def scope_query(store, query: str, flt=None) -> QueryScope | None:
+    """The :class:`QueryScope` of ``query`` over ``store``'s documents, or ``None`` when it names
+    none, or the caller already chose documents (``flt.doc_keys``), or the store keeps no names.
+    A named document outside ``flt``'s other conditions is still named; the scoped search then
+    finds nothing there and the caller falls back to the unscoped one."""
+    if flt is not None and getattr(flt, "doc_keys", None) is not None:
+        return None
+    if not hasattr(store, "file_states"):
+        return None
+    return match(catalogue(store), query)
