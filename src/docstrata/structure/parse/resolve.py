@@ -80,6 +80,8 @@ UNARY = (
     "repeats_heading",  # a Markdown heading of the document has the same number (a running header, a cover line)
     "wide_gap",  # a tab or two or more spaces after the label (layout, as rulebooks and RFCs set labels)
     "opens_sections",  # the next proposal is one level down (Part 2 → 5 Title, 12. → an indented 1., 4 → 4.1)
+    "typography",  # the converter read the line as a heading from the page's typography (a PDF's bold or
+    # larger font, OCR line height), not from markup: a marginal note over "10. (1) …" (:mod:`.notes`)
     "running_text",  # the previous line breaks off on a citation word and this line does not read as a
     # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
 )
@@ -112,6 +114,8 @@ class ParseContext:
             :func:`.scan._running_titles`).
         tight_labels: lines ``N.Title`` that the document's numbering shows to be headings
             (:func:`.scan._tight_label_series`).
+        typographic: lines (0-based) where a heading block the converter inferred from typography
+            starts (:func:`.notes.typographic_heading_lines`; empty for stated structure and text).
     """
 
     lines: list[str]
@@ -123,6 +127,7 @@ class ParseContext:
     rejected: set[int] = field(default_factory=set)
     running_titles: frozenset[str] = frozenset()
     tight_labels: frozenset[int] = frozenset()
+    typographic: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -365,6 +370,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "leading_zero": float(bool(ordinal) and bool(re.fullmatch(r"0\d+", path[-1]))),
             "rule_contents_entry": float(bool(rule_contents) and n in rule_contents),
             "repeats_heading": float(m.kind != "item" and tuple(path) in headed),
+            "typography": float(m.line in ctx.typographic),
         }
         nxt = markers[n + 1] if n + 1 < len(markers) else None
         nk = _kind_of(nxt) if nxt is not None else None
