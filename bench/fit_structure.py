@@ -1,6 +1,9 @@
 """Fit the section-start scorer's weights on the dev split of the truth corpora (issue 28, deliverable 3).
 
-Run: ``python bench/fit_structure.py [--split dev] [--cache DIR] [--prior-scale S] [--dry-run] [--report]``.
+Run: ``python bench/fit_structure.py [--split dev] [--cache DIR] [--prior-scale S] [--extra DIR] [--dry-run] [--report]``.
+
+``--extra DIR`` adds the statute PDFs of ``bench/statute_pdfs.py``'s folder that its ``index.json``
+puts in the split (truth from each PDF's printed Arrangement of Sections).
 
 What it does:
 
@@ -127,6 +130,19 @@ def examples_of(doc, truth: dict, by_title_only: bool) -> list[tuple[dict[str, f
     return out
 
 
+def _extra_cases(folder: Path | None, split: str) -> list[tuple[dict, Path, str, str]]:
+    """(truth document, input, doc_key, split) for the statute PDFs of ``folder`` in ``split``
+    (``bench/statute_pdfs.py``: ``index.json`` names each file's split; truth from the PDF's own
+    Arrangement of Sections)."""
+    if folder is None:
+        return []
+    import statute_pdfs
+
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    return [(statute_pdfs.truth_document(folder / name), folder / name, name, meta.get("split", "dev"))
+            for name, meta in sorted(index.items()) if meta.get("split", "dev") == split]
+
+
 def _matrix(rows: list[tuple[dict[str, float], int]]) -> tuple[np.ndarray, np.ndarray]:
     X = np.array([[x.get(f, 0.0) for f in FEATURES] for x, _ in rows], dtype=float)
     y = np.array([lab for _, lab in rows], dtype=float)
@@ -187,15 +203,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="a document's candidates weigh together at most this many examples")
     ap.add_argument("--dry-run", action="store_true", help="do not write the weights file")
     ap.add_argument("--report", action="store_true", help="then run structure_real.py on holdout and holdout2")
+    ap.add_argument("--extra", type=Path, default=None,
+                    help="also fit on the statute PDFs of this folder whose index.json puts them in --split "
+                         "(truth: each PDF's printed Arrangement of Sections, bench/statute_pdfs.py)")
     args = ap.parse_args(argv)
     data = json.loads(args.weights.read_text(encoding="utf-8"))
     prior = np.array([float(data["prior"].get(f, 0.0)) for f in FEATURES])
     rows: list[tuple[dict[str, float], int]] = []
     sample: list[float] = []
     t0 = time.perf_counter()
-    for truth_path, inp, key, split in sr.load_cases(args.split, None):
-        truth = json.loads(truth_path.read_text())
-        entry = sr._split_of(key, sr.REALDOCS_ENTRIES, {}) if truth_path.is_relative_to(sr.REALDOCS) else {}
+    for truth_path, inp, key, split in sr.load_cases(args.split, None) + _extra_cases(args.extra, args.split):
+        truth = json.loads(truth_path.read_text()) if isinstance(truth_path, Path) else truth_path
+        entry = sr._split_of(key, sr.REALDOCS_ENTRIES, {}) \
+            if isinstance(truth_path, Path) and truth_path.is_relative_to(sr.REALDOCS) else {}
         try:
             doc = _convert(inp, key, args.cache)
         except Exception as e:

@@ -90,6 +90,27 @@ def truth_sections(pages: list[str]) -> list[dict]:
     return out
 
 
+def truth_document(path: Path) -> dict:
+    """The printed Arrangement of Sections of ``path`` as a truth document in the format of
+    ``../shared/data/real`` (``{"sections": [{"number", "title", "level", "parent_index"}]}``): a
+    ``PART III`` / ``CHAPTER II`` container at level 1 holds its sections at level 2. Read by
+    ``bench/fit_structure.py --extra`` to fit the resolver on the dev statute PDFs."""
+    sections: list[dict] = []
+    index_of: dict[str, int] = {}
+    for t in truth_sections(page_texts(path)):
+        parent = None
+        if t["container"]:
+            if t["container"] not in index_of:
+                word, num = t["container"].split("-", 1)
+                index_of[t["container"]] = len(sections)
+                sections.append({"number": f"{word.upper()} {num.upper()}", "title": "", "level": 1,
+                                 "parent_index": None})
+            parent = index_of[t["container"]]
+        sections.append({"number": t["number"], "title": t["title"], "level": 2 if parent is not None else 1,
+                         "parent_index": parent})
+    return {"sections": sections, "definitions": [], "xrefs": []}
+
+
 def edge_lines(pages: list[str]) -> set[str]:
     """Lines at a page edge (first or last two non-blank lines) on a quarter of the pages (and two)."""
     count: Counter[str] = Counter()

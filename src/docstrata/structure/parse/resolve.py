@@ -300,7 +300,7 @@ def _title_words(m: _Marker, comps_written: str) -> list[str]:
 def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
     """Line spans of contents pages: dot-leader runs (:func:`.filtering._dot_leader_blocks`) and the
     lines after a contents title until the first line of prose (a line of 15+ words or one ending a
-    sentence after 8+ words)."""
+    sentence after 8+ words, unless it opens with an entry number: "6. Powers to hold properties, etc.")."""
     from .filtering import _dot_leader_blocks
 
     spans = list(_dot_leader_blocks(lines))
@@ -311,7 +311,8 @@ def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
         for k in range(n + 1, len(lines)):
             s = lines[k].strip()
             words = s.split()
-            if len(words) >= 15 or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s)):
+            entry = bool(re.match(r"^\d{1,4}[A-Z]{0,3}\.\s+\S", s))  # "6.  Powers to hold properties, etc."
+            if len(words) >= 15 or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s) and not entry):
                 break
             if k > n + 1 and s and any(lines[q].strip() == s for q in range(n + 1, k)):
                 break  # the entries start over: the body repeats the contents' first lines
