@@ -55,13 +55,12 @@ def default_dir() -> Path:
 
 
 def page_texts(path: Path) -> list[str]:
-    """The text of each page (pdfminer ``extract_text``, default layout parameters)."""
-    from pdfminer.high_level import extract_text
-    from pdfminer.pdfpage import PDFPage
+    """The text of each page (pdfminer ``extract_pages``, default layout parameters), in one pass."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LTTextContainer
 
-    with path.open("rb") as fh:
-        n = sum(1 for _ in PDFPage.get_pages(fh))
-    return [extract_text(str(path), page_numbers=[k]) for k in range(n)]
+    return ["".join(el.get_text() for el in page if isinstance(el, LTTextContainer))
+            for page in extract_pages(str(path))]
 
 
 def truth_sections(pages: list[str]) -> list[dict]:
