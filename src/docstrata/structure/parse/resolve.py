@@ -300,7 +300,8 @@ def _title_words(m: _Marker, comps_written: str) -> list[str]:
 def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
     """Line spans of contents pages: dot-leader runs (:func:`.filtering._dot_leader_blocks`) and the
     lines after a contents title until the first line of prose (a line of 15+ words or one ending a
-    sentence after 8+ words, unless it opens with an entry number: "6. Powers to hold properties, etc.")."""
+    sentence after 8+ words; 25+ words, and no sentence end, for a line opening with an entry number:
+    "6. Powers to hold properties, etc.", a long entry wrapped by the page)."""
     from .filtering import _dot_leader_blocks
 
     spans = list(_dot_leader_blocks(lines))
@@ -312,10 +313,12 @@ def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
             s = lines[k].strip()
             words = s.split()
             entry = bool(re.match(r"^\d{1,4}[A-Z]{0,3}\.\s+\S", s))  # "6.  Powers to hold properties, etc."
-            if len(words) >= 15 or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s) and not entry):
+            if len(words) >= (25 if entry else 15) or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s)
+                                                       and not entry):
                 break
-            if k > n + 1 and s and any(lines[q].strip() == s for q in range(n + 1, k)):
-                break  # the entries start over: the body repeats the contents' first lines
+            if k > n + 1 and len(words) > 1 and any(lines[q].strip() == s for q in range(n + 1, k)):
+                break  # the entries start over: the body repeats the contents' first lines (not a
+                # one-word column head that each contents page repeats: "Section")
             end = k
         spans.append((n, end))
     return spans
