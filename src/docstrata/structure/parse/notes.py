@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .labels import _heading_label, _plain
+from .labels import _heading_label, _ordinal, _plain
 from .patterns import _Marker
 
 # "10. (1) All agreements …", "24A. Where …", "3. The principal Act …": a section number opening a
@@ -56,7 +56,8 @@ def typographic_heading_lines(blocks: list | None, markdown: str) -> frozenset[i
 
 def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic: frozenset[int]) -> list[_Marker]:
     """``markers`` with each unnumbered typographic heading that stands right above a body line
-    opening with a section number (only blank lines between) replaced by one label marker: its
+    opening with a section number (only blank lines between), the numbers of such pairs running on
+    through the document (:func:`_in_series`), replaced by one label marker: its
     lines are the heading's, its number the body line's, its title the heading's words. A marker
     the scanner proposed at that body line (a ``10.`` list item) is dropped: the pair is one
     proposal. The label keeps the heading's Markdown level (``md_level``), so in nesting it closes the
@@ -65,22 +66,28 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
     if not typographic:
         return markers
     at_line = {m.line: n for n, m in enumerate(markers)}
-    drop: set[int] = set()
-    out: list[_Marker] = []
+    pairs: dict[int, tuple[int, re.Match]] = {}  # heading position -> (body line, its number)
     for n, m in enumerate(markers):
-        if n in drop:
-            continue
         if m.kind != "heading" or m.line not in typographic or _heading_label(m):
-            out.append(m)
             continue
         j = m.end
         while j < len(lines) and not lines[j].strip():
             j += 1
         hit = _NUMBER_OPENS_BODY.match(_plain(lines[j].strip())) if j < len(lines) else None
         other = at_line.get(j)
-        if hit is None or (other is not None and markers[other].kind == "heading"):
+        if hit is not None and not (other is not None and markers[other].kind == "heading"):
+            pairs[n] = (j, hit)
+    pairs = _in_series(pairs)
+    drop: set[int] = set()
+    out: list[_Marker] = []
+    for n, m in enumerate(markers):
+        if n in drop:
+            continue
+        if n not in pairs:
             out.append(m)
             continue
+        j, hit = pairs[n]
+        other = at_line.get(j)
         if other is not None:
             drop.add(other)
         num = hit.group("num")
@@ -90,3 +97,22 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
                            md_level=m.md_level, indent=len(lines[j]) - len(lines[j].lstrip()),
                            components=[("num", num, written)]))
     return out
+
+
+def _in_series(pairs: dict[int, tuple[int, re.Match]]) -> dict[int, tuple[int, re.Match]]:
+    """The pairs whose numbers run on through the document: each kept number is above the one of
+    the pair before it or below the one after it (10, 11, 12A, 14 …), and at least three pairs do.
+    Headings over lists that each start at ``1.`` (a playbook's "Challenge Definition" / "1. …",
+    "Current situation" / "1. We have") make no series: they stay a heading and its list."""
+    keys = sorted(pairs)
+    ords = [_ordinal(pairs[k][1].group("num")) for k in keys]
+    kept = {}
+    for i, k in enumerate(keys):
+        o = ords[i]
+        if o is None:
+            continue
+        up = i > 0 and ords[i - 1] is not None and ords[i - 1] < o
+        on = i + 1 < len(keys) and ords[i + 1] is not None and o < ords[i + 1]
+        if up or on:
+            kept[k] = pairs[k]
+    return kept if len(kept) >= 3 else {}
