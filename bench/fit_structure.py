@@ -1,6 +1,12 @@
 """Fit the section-start scorer's weights on the dev split of the truth corpora (issue 28, deliverable 3).
 
-Run: ``python bench/fit_structure.py [--split dev] [--cache DIR] [--prior-scale S] [--dry-run] [--report]``.
+Run: ``python bench/fit_structure.py [--split dev] [--cache DIR] [--prior-scale S] [--free F1,F2] [--extra DIR] [--dry-run] [--report]``.
+
+``--free F1,F2`` fits only those features, every other weight held at its value in the weights file:
+a new feature is fitted against the model the others already make, without refitting them all.
+
+``--extra DIR`` adds the statute PDFs of ``bench/statute_pdfs.py``'s folder that its ``index.json``
+puts in the split (truth from each PDF's printed Arrangement of Sections).
 
 What it does:
 
@@ -127,6 +133,19 @@ def examples_of(doc, truth: dict, by_title_only: bool) -> list[tuple[dict[str, f
     return out
 
 
+def _extra_cases(folder: Path | None, split: str) -> list[tuple[dict, Path, str, str]]:
+    """(truth document, input, doc_key, split) for the statute PDFs of ``folder`` in ``split``
+    (``bench/statute_pdfs.py``: ``index.json`` names each file's split; truth from the PDF's own
+    Arrangement of Sections)."""
+    if folder is None:
+        return []
+    import statute_pdfs
+
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    return [(statute_pdfs.truth_document(folder / name), folder / name, name, meta.get("split", "dev"))
+            for name, meta in sorted(index.items()) if meta.get("split", "dev") == split]
+
+
 def _matrix(rows: list[tuple[dict[str, float], int]]) -> tuple[np.ndarray, np.ndarray]:
     X = np.array([[x.get(f, 0.0) for f in FEATURES] for x, _ in rows], dtype=float)
     y = np.array([lab for _, lab in rows], dtype=float)
@@ -136,22 +155,23 @@ def _matrix(rows: list[tuple[dict[str, float], int]]) -> tuple[np.ndarray, np.nd
 def _objective(X: np.ndarray, y: np.ndarray, w: np.ndarray, prior: np.ndarray, lam: float, s: np.ndarray) -> float:
     z = X @ w
     # weighted -log-likelihood, stably: log(1 + e^z) - y z
-    return float(np.sum(s * (np.logaddexp(0, z) - y * z)) + 0.5 * lam * np.sum((w - prior) ** 2))
+    return float(np.sum(s * (np.logaddexp(0, z) - y * z)) + 0.5 * np.sum(lam * (w - prior) ** 2))
 
 
-def fit(X: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, s: np.ndarray | None = None,
+def fit(X: np.ndarray, y: np.ndarray, prior: np.ndarray, scale, s: np.ndarray | None = None,
         iters: int = 100) -> np.ndarray:
-    """MAP logistic regression: minimise ``-Σ s_i log p(y_i|x_i,w) + ||w - prior||² / (2 scale²)`` by
-    Newton's method with a backtracking line search (convex; the prior makes it strictly so).
-    ``s``: example weights (default 1)."""
+    """MAP logistic regression: minimise ``-Σ s_i log p(y_i|x_i,w) + Σ_k (w_k - prior_k)² / (2 scale_k²)``
+    by Newton's method with a backtracking line search (convex; the prior makes it strictly so).
+    ``scale``: one standard deviation for every weight, or one per weight (a tiny one holds a weight
+    at its prior). ``s``: example weights (default 1)."""
     s = np.ones(len(y)) if s is None else s
     w = prior.copy()
-    lam = 1.0 / (scale * scale)
+    lam = 1.0 / (np.broadcast_to(np.asarray(scale, dtype=float), w.shape) ** 2)
     f = _objective(X, y, w, prior, lam, s)
     for _ in range(iters):
         p = 1 / (1 + np.exp(-np.clip(X @ w, -50, 50)))
         g = X.T @ (s * (p - y)) + lam * (w - prior)
-        H = (X * (s * p * (1 - p))[:, None]).T @ X + lam * np.eye(len(w))
+        H = (X * (s * p * (1 - p))[:, None]).T @ X + np.diag(lam)
         step = np.linalg.solve(H, g)
         t = 1.0
         while t > 1e-8:
@@ -187,15 +207,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="a document's candidates weigh together at most this many examples")
     ap.add_argument("--dry-run", action="store_true", help="do not write the weights file")
     ap.add_argument("--report", action="store_true", help="then run structure_real.py on holdout and holdout2")
+    ap.add_argument("--free", default="",
+                    help="comma-separated features to fit; every other weight is held at its value in the "
+                         "weights file (a new feature is fitted against the model the others already make)")
+    ap.add_argument("--extra", type=Path, default=None,
+                    help="also fit on the statute PDFs of this folder whose index.json puts them in --split "
+                         "(truth: each PDF's printed Arrangement of Sections, bench/statute_pdfs.py)")
     args = ap.parse_args(argv)
     data = json.loads(args.weights.read_text(encoding="utf-8"))
     prior = np.array([float(data["prior"].get(f, 0.0)) for f in FEATURES])
     rows: list[tuple[dict[str, float], int]] = []
     sample: list[float] = []
     t0 = time.perf_counter()
-    for truth_path, inp, key, split in sr.load_cases(args.split, None):
-        truth = json.loads(truth_path.read_text())
-        entry = sr._split_of(key, sr.REALDOCS_ENTRIES, {}) if truth_path.is_relative_to(sr.REALDOCS) else {}
+    for truth_path, inp, key, split in sr.load_cases(args.split, None) + _extra_cases(args.extra, args.split):
+        truth = json.loads(truth_path.read_text()) if isinstance(truth_path, Path) else truth_path
+        entry = sr._split_of(key, sr.REALDOCS_ENTRIES, {}) \
+            if isinstance(truth_path, Path) and truth_path.is_relative_to(sr.REALDOCS) else {}
         try:
             doc = _convert(inp, key, args.cache)
         except Exception as e:
@@ -210,7 +237,16 @@ def main(argv: list[str] | None = None) -> int:
         sample += [min(1.0, args.per_doc / len(ex))] * len(ex) if ex else []
     (args.cache / "examples.json").write_text(json.dumps(rows))
     X, y = _matrix(rows)
-    w = fit(X, y, prior, args.prior_scale, np.array(sample))
+    scale = np.full(len(FEATURES), args.prior_scale)
+    if args.free:
+        free = {f.strip() for f in args.free.split(",") if f.strip()}
+        unknown = free - set(FEATURES)
+        if unknown:
+            ap.error(f"--free: unknown feature(s) {sorted(unknown)}")
+        held = np.array([float(data["weights"].get(f, data["prior"].get(f, 0.0))) for f in FEATURES])
+        prior = np.where([f in free for f in FEATURES], prior, held)
+        scale = np.where([f in free for f in FEATURES], scale, 1e-4)
+    w = fit(X, y, prior, scale, np.array(sample))
     before, after = _loss(X, y, prior), _loss(X, y, w)
     print(f"{len(rows)} candidates ({int(y.sum())} true) from split {args.split} in {time.perf_counter() - t0:.0f} s")
     print(f"prior: log-loss {before[0]:.4f}, accuracy {before[1]:.4f}; fit: log-loss {after[0]:.4f}, "

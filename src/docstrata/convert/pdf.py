@@ -94,12 +94,17 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
     page whose text (numbers masked, letter suffixes too: ``Section 287AA``) and size recur on at
     least a quarter of the pages (and three), or whose exact text (with letters) and size recur on
     a run of three consecutive pages (or three alternate ones) — a header naming the current
-    chapter ("CHAPTER 1", then "APPENDIX B") changes with the chapter — and page numbers there.
+    chapter ("CHAPTER 1", then "APPENDIX B") changes with the chapter — or whose text (case and
+    OCR noise folded, :func:`_same_place_pages`) stands at the same height on a quarter of the pages
+    and at least two (a short scan), and page numbers there.
     A header block of more rows (a statute's "Part XX …" / "Division 1 …" / "Section 287") is
     peeled row by row: where a pass removed edge lines of a page, the next pass looks at the rows
     that became that page's edge (at most three passes)."""
     body_size = _body_style(lines)[0]
     threshold = max(3, -(-n_pages // 4))  # books alternate headers on odd and even pages
+    # set at the same place on the page as well: a quarter of the pages suffices, and two (a 3-page
+    # scan whose cover has no running head: "Laws of Malaysia / ACT 136" on pages 1 and 3)
+    placed_threshold = max(2, -(-n_pages // 4))
     pages: set[int] | None = None  # pages whose edges the next pass looks at (None: all)
     for peel in range(3):
         by_page: dict[int, list[_PdfLine]] = {}
@@ -116,6 +121,7 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
             for line in edge:  # verbatim, with letters: not a section number atop successive pages
                 if re.search(r"[^\W\d_]", line.text):
                     pages_of.setdefault((" ".join(line.text.split()), line.size), set()).add(page)
+        placed = _edge_places(edges)
         doomed = set()
         for page, edge in edges.items():
             for line in edge:
@@ -123,13 +129,40 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
                 page_number = not peel and _is_page_number(line.text) and line.size <= body_size + 1
                 verbatim = pages_of.get((" ".join(line.text.split()), line.size), set())
                 if page_number or counts[(_edge_key(line.text), line.size)] >= threshold \
-                        or _in_page_run(page, verbatim):
+                        or _in_page_run(page, verbatim) or _same_place_pages(line, page, placed) >= placed_threshold:
                     doomed.add(id(line))
         if not doomed:
             break
         pages = {line.page for line in lines if id(line) in doomed}
         lines = [line for line in lines if id(line) not in doomed]
     return lines
+
+
+def _place_key(text: str) -> str:
+    """An edge line's text as OCR and typesetting vary it: numbers masked, case folded, letters and
+    digits only ("AcT 136" and "ACT 138" are one running head)."""
+    return re.sub(r"[^\w#]+", "", _edge_key(text).casefold())
+
+
+def _edge_places(edges: dict[int, list[_PdfLine]]) -> dict[str, list[tuple[int, float, float]]]:
+    """Edge lines with letters by :func:`_place_key`: (page, baseline ``y1``, size) of each."""
+    placed: dict[str, list[tuple[int, float, float]]] = {}
+    for page, edge in edges.items():
+        for line in edge:
+            if re.search(r"[^\W\d_]{2}", line.text):
+                placed.setdefault(_place_key(line.text), []).append((page, line.y1, line.size))
+    return placed
+
+
+def _same_place_pages(line: _PdfLine, page: int, placed: dict[str, list[tuple[int, float, float]]]) -> int:
+    """On how many pages (this one included) an edge line with the same :func:`_place_key` stands
+    at the same height (within 0.6 of its size, 2 pt at least) in a size within 1.5 pt: the
+    repetition across pages that makes a line page furniture, for a text layer and OCR alike."""
+    if not re.search(r"[^\W\d_]{2}", line.text):
+        return 0
+    tol = max(2.0, 0.6 * line.size)
+    return 1 + len({p for p, y, size in placed.get(_place_key(line.text), [])
+                    if p != page and abs(y - line.y1) <= tol and abs(size - line.size) <= 1.5})
 
 
 def _edge_key(text: str) -> str:

@@ -52,7 +52,8 @@ is flush text of the provision holding the list: a section ``<parent>-flush`` of
 Modules, in pipeline order: ``frames`` (ASCII boxes unwrapped), ``patterns`` (label grammar, marker records), ``labels`` (label and
 title reading, numbering arithmetic), ``scan`` (markers found line by line), ``stated`` (the
 headings a converter's blocks state, taken as they are), ``recitals`` (an act's
-numbered recitals), ``filtering`` (subtitles merged, stray labels and items dropped), ``resolve``
+numbered recitals), ``notes`` (a typographic heading above a body line opening with the section number: one numbered
+proposal, the marginal-note layout of reprinted statutes), ``filtering`` (subtitles merged, stray labels and items dropped), ``resolve``
 (numbered proposals scored as candidates with fitted weights and chosen once per numbering series;
 a second proposal pass without the rejected labels), ``ranks``
 (container ranks from the document's layout), ``build`` (markers nested into sections with
@@ -70,6 +71,7 @@ from .frames import unframe_boxes
 from .filtering import _contents_entries, _filter_markers, _merge_subtitles
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
+from .notes import marginal_note_markers, typographic_heading_lines
 from .recitals import nest_recitals_in_preamble, recital_markers
 from .resolve import ParseContext, resolve_candidates
 from .scan import _scan
@@ -136,6 +138,7 @@ def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: 
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
     if stated_blocks is not None:
         markers = stated_heading_markers(markers, lines, stated_blocks, markdown)
+    markers = marginal_note_markers(markers, lines, ctx.typographic)
     markers = _merge_subtitles(markers, lines)
     markers = recital_markers(markers, lines)
     markers = _filter_markers(markers, markdown_flavour, lines)
@@ -184,6 +187,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     ctx = context or ParseContext(lines)
     ctx.lines, ctx.markdown_flavour, ctx.heading_levels = lines, markdown_flavour, heading_levels or stated
     ctx.rejected = set()
+    ctx.typographic = frozenset() if stated else typographic_heading_lines(blocks, markdown)
     token = HEADING_LEVELS_ARE_NESTING.set(heading_levels or stated)
     try:
         markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(), stated_blocks, markdown)

@@ -162,6 +162,9 @@ def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
                         and _conflicts(top, path, rank, _keyword_of(m)):
                     stack.pop()
                     continue
+                if m.md_level and not top.path and top.marker.md_level >= m.md_level:
+                    stack.pop()  # a marginal-note section (:mod:`.notes`) closes the unnumbered headings of its
+                    continue  # type size and below ("ILLUSTRATIONS" of the section before): siblings in print
                 return top
             if _is_prefix(top.path, path) and len(top.path) < len(path):
                 return top

@@ -33,7 +33,8 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
         if m.kind == "label":
             if base is not None and m.indent != base:
                 continue
-            if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers:
+            if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers \
+                    and not m.md_level:  # a marginal-note section (.notes) is a heading in print: the resolver weighs it
                 continue  # a plain line repeating a numbered heading's number: a contents or cover line
             if _closes_a_bracket_it_never_opened(m.title) and _leaves_a_bracket_open(lines, m.line):
                 continue  # "Appendix III]": the wrapped end of a citation ("[OMB Circular A-130,\nAppendix III]")

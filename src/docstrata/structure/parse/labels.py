@@ -136,7 +136,7 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
     elif re.fullmatch(r"[IVXLC]{1,7}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
         return [("num", body, body)]
     for piece in re.findall(rf"{_COMPONENT}", body):
-        m = re.match(rf"^{_KW_RE}\s?({_NUM})$", piece)
+        m = re.match(rf"^{_KW_RE}[ \t]{{0,3}}({_NUM})$", piece)
         if m:
             kw = m.group("kw").rstrip(".").lower()
             kw = "§" if kw.startswith("§") else kw

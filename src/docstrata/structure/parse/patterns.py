@@ -23,9 +23,11 @@ _NUM = r"(?:\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![
 # consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
 _ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"
 _PAREN = rf"\({_ITEM_INNER}\)"
-# A compound label: keyword components and bare components joined by dots.
+# A compound label: keyword components and bare components joined by dots. A keyword and its number
+# may stand a few spaces apart on a line of their own ("Part  II": justified PDF text widens every gap
+# of a line); in running text ("Section  3 provides …") they stay words.
 _KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
-_COMPONENT = rf"(?:{_KW_ANON}\s?{_NUM}|\d{{1,3}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
+_COMPONENT = rf"(?:{_KW_ANON}(?:\s?|[ \t]{{2,3}}(?={_NUM}\.?[ \t]*$)){_NUM}|\d{{1,3}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
 _LABEL_RE = re.compile(
     rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
     rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"

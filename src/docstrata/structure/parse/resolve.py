@@ -80,6 +80,8 @@ UNARY = (
     "repeats_heading",  # a Markdown heading of the document has the same number (a running header, a cover line)
     "wide_gap",  # a tab or two or more spaces after the label (layout, as rulebooks and RFCs set labels)
     "opens_sections",  # the next proposal is one level down (Part 2 → 5 Title, 12. → an indented 1., 4 → 4.1)
+    "typography",  # the converter read the line as a heading from the page's typography (a PDF's bold or
+    # larger font, OCR line height), not from markup: a marginal note over "10. (1) …" (:mod:`.notes`)
     "running_text",  # the previous line breaks off on a citation word and this line does not read as a
     # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
 )
@@ -112,6 +114,8 @@ class ParseContext:
             :func:`.scan._running_titles`).
         tight_labels: lines ``N.Title`` that the document's numbering shows to be headings
             (:func:`.scan._tight_label_series`).
+        typographic: lines (0-based) where a heading block the converter inferred from typography
+            starts (:func:`.notes.typographic_heading_lines`; empty for stated structure and text).
     """
 
     lines: list[str]
@@ -123,6 +127,7 @@ class ParseContext:
     rejected: set[int] = field(default_factory=set)
     running_titles: frozenset[str] = frozenset()
     tight_labels: frozenset[int] = frozenset()
+    typographic: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -295,7 +300,8 @@ def _title_words(m: _Marker, comps_written: str) -> list[str]:
 def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
     """Line spans of contents pages: dot-leader runs (:func:`.filtering._dot_leader_blocks`) and the
     lines after a contents title until the first line of prose (a line of 15+ words or one ending a
-    sentence after 8+ words)."""
+    sentence after 8+ words; 25+ words, and no sentence end, for a line opening with an entry number:
+    "6. Powers to hold properties, etc.", a long entry wrapped by the page)."""
     from .filtering import _dot_leader_blocks
 
     spans = list(_dot_leader_blocks(lines))
@@ -306,10 +312,13 @@ def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
         for k in range(n + 1, len(lines)):
             s = lines[k].strip()
             words = s.split()
-            if len(words) >= 15 or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s)):
+            entry = bool(re.match(r"^\d{1,4}[A-Z]{0,3}\.\s+\S", s))  # "6.  Powers to hold properties, etc."
+            if len(words) >= (25 if entry else 15) or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s)
+                                                       and not entry):
                 break
-            if k > n + 1 and s and any(lines[q].strip() == s for q in range(n + 1, k)):
-                break  # the entries start over: the body repeats the contents' first lines
+            if k > n + 1 and len(words) > 1 and any(lines[q].strip() == s for q in range(n + 1, k)):
+                break  # the entries start over: the body repeats the contents' first lines (not a
+                # one-word column head that each contents page repeats: "Section")
             end = k
         spans.append((n, end))
     return spans
@@ -365,6 +374,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "leading_zero": float(bool(ordinal) and bool(re.fullmatch(r"0\d+", path[-1]))),
             "rule_contents_entry": float(bool(rule_contents) and n in rule_contents),
             "repeats_heading": float(m.kind != "item" and tuple(path) in headed),
+            "typography": float(m.line in ctx.typographic),
         }
         nxt = markers[n + 1] if n + 1 < len(markers) else None
         nk = _kind_of(nxt) if nxt is not None else None
