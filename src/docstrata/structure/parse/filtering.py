@@ -7,7 +7,6 @@ import re
 from collections import Counter
 
 from ..grammar import inserted_base
-from .build import HEADING_LEVELS_ARE_NESTING
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
@@ -22,8 +21,11 @@ def _label_indent(markers: list[_Marker]) -> int | None:
     return Counter(indents).most_common(1)[0][0] if indents else None
 
 
-def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str]) -> list[_Marker]:
-    """Drop labels off the document's label column and items that start no sensible sequence."""
+def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str],
+                    heading_levels: bool = False) -> list[_Marker]:
+    """Drop labels off the document's label column and items that start no sensible sequence.
+    ``heading_levels``: the converter's heading levels are the source markup's nesting
+    (``ParseContext.heading_levels``)."""
     base = _label_indent(markers)
     dotted_headings = _numbers_subsections_in_headings(markers)
     heading_numbers = _heading_numbers(markers) if markdown_flavour else set()
@@ -44,7 +46,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             if m.components[0][0] == "mditem":
                 # dotted headings ("## 1.1") make "1." lines lists, except where the converter wrote
                 # the provisions itself (legislation XML: "1." is paragraph 1 of its Article)
-                if dotted_headings and not HEADING_LEVELS_ARE_NESTING.get() \
+                if dotted_headings and not heading_levels \
                         or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
             elif base is not None and m.indent > base and not _indented_limbs(markers, idx, lines, kept):
@@ -52,7 +54,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             roman_next = _roman_follows(m, markers, idx)
             if not _continues_sequence(m, open_items, roman_next) and not first_md_item \
-                    and not _markup_item(m, open_items, lines):
+                    and not _markup_item(m, open_items, lines, heading_levels):
                 continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent]
             # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
@@ -241,13 +243,13 @@ def _continues_sequence(m: _Marker, open_items: list[_Marker], roman_next: bool 
     return False
 
 
-def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str]) -> bool:
+def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str], heading_levels: bool) -> bool:
     """In legislation XML (the converter wrote each provision from its ``<num>``), the first item
     after a heading is a provision whatever its number: USLM ``Sec. 2`` opens with an undesignated
     subsection, so its first numbered one is ``(b)``. Not when the text since the heading opens a
     limb with the label before it (CFR "Defense services. (a) The furnishing …" then a "(b)" line:
     the limbs of a definition)."""
-    if not HEADING_LEVELS_ARE_NESTING.get() or any(o.indent == m.indent for o in open_items):
+    if not heading_levels or any(o.indent == m.indent for o in open_items):
         return False
     inner = m.marker_text.strip("().")
     readings = _item_style(inner[:-1] if inner.endswith(")") else inner)
@@ -282,7 +284,7 @@ def _titled_beyond_label(m: _Marker) -> bool:
                for w in re.findall(r"[^\W\d_]+|\d+", rest))
 
 
-def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
+def _merge_subtitles(markers: list[_Marker], lines: list[str], heading_levels: bool = False) -> list[_Marker]:
     """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both; so
     is a keyword heading that is only its label (``## CHAPTER III``, ``## Section 3``) and the one
     title-like line that is its whole body ("Rights of the data subject", as the Official Journal
@@ -295,7 +297,7 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
                 and _heading_label(prev) and not _heading_label(m)
                 and all(not lines[j].strip() for j in range(prev.end, m.line))
                 and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3
-                and not (HEADING_LEVELS_ARE_NESTING.get() and _titled_beyond_label(prev))):
+                and not (heading_levels and _titled_beyond_label(prev))):
             prev.heading = "\n".join(lines[prev.line:m.end])
             prev.title = f"{prev.title} {m.title}"
             prev.end = m.end

@@ -112,6 +112,12 @@ class ParseContext:
             :func:`.scan._running_titles`).
         tight_labels: lines ``N.Title`` that the document's numbering shows to be headings
             (:func:`.scan._tight_label_series`).
+        sign_series: lines of ``§ N`` clauses whose numbers form a series (:func:`.signs.sign_series`).
+        doc_ranks: this document's own container ranks where its layout overrides the grammar's
+            (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
+        label_containers: container keywords this document writes only as plain labels, never as
+            Markdown headings (an HTML statute's "Abschnitt 1" paragraph above "## § 1" headings):
+            such a label holds the headings after it (:func:`.build._build`).
     """
 
     lines: list[str]
@@ -123,6 +129,9 @@ class ParseContext:
     rejected: set[int] = field(default_factory=set)
     running_titles: frozenset[str] = frozenset()
     tight_labels: frozenset[int] = frozenset()
+    sign_series: frozenset[int] = frozenset()
+    doc_ranks: dict[str, float] = field(default_factory=dict)
+    label_containers: frozenset[str] = frozenset()
 
 
 @dataclass
