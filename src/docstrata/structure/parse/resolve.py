@@ -82,6 +82,9 @@ UNARY = (
     "opens_sections",  # the next proposal is one level down (Part 2 → 5 Title, 12. → an indented 1., 4 → 4.1)
     "running_text",  # the previous line breaks off on a citation word and this line does not read as a
     # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
+    "wrapped_mention",  # the line continues a citation broken off above it: only its label after a line that
+    # breaks off mid-sentence ("… in Form DB of" / "Schedule 1."), closing a bracket that line opened
+    # ("[OMB Circular A-130," / "Appendix III]"), or closing a parenthesis right under such a line ("Title 5 Appendix).")
 )
 # Pair features: the candidate given the previous kept candidate of its series (or none).
 PAIR = (
@@ -288,6 +291,22 @@ def _mid_sentence(text: str) -> bool:
                            or last.group() in _KEYWORDS)
 
 
+def _wrapped_mention(m: _Marker, rest: str, prev: str, blank: bool) -> bool:
+    """The marker's line continues a citation broken off on ``prev`` (the last non-blank line
+    above): it is only its label after a line that breaks off mid-sentence (``… in Form DB of`` /
+    ``Schedule 1.``); it closes a bracket ``prev`` opened (``[OMB Circular A-130,`` / ``Appendix
+    III]``); or, right under a line breaking off mid-sentence, it closes a parenthesis it never
+    opened (``… appendices (e.g.,`` / ``Title 5 Appendix).``)."""
+    title = _plain(m.title)
+    closes = title.count("]") > title.count("[") or title.count(")") > title.count("(")
+    if closes and (prev.count("[") > prev.count("]") or prev.count("(") > prev.count(")")):
+        return True
+    broken = _mid_sentence(prev) or prev.endswith(";")
+    if not broken:
+        return False
+    return not rest.strip(" .;,)") and bool(re.search(r"\w$", prev)) or closes and not blank
+
+
 def _citation_word(text: str) -> bool:
     last = re.search(r"[\w§]+\.?$", text.lower())
     if not last:
@@ -389,6 +408,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         f["wide_gap"] = float(bool(re.match(r"^\s*\S+?(?:\t|\s{2,})\S", _plain_keep_gaps(line))))
         f["running_text"] = float(not f["wide_gap"] and bool(f["prev_citation_word"]) and bool(
             f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"]))
+        f["wrapped_mention"] = float(_wrapped_mention(m, rest, prev, blank))
         out.append(Candidate(n, m, series, ordinal, path, f))
     _contents_features(out, markers, lines)
     return out

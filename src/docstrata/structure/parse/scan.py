@@ -140,10 +140,9 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
 
 
 def _sign_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContext) -> _Marker | None:
-    """A clause headed ``§ N`` in a form the label grammar misses (:mod:`.signs`), unless the line
-    continues a sentence broken off above it ("… according to" / "§ 3")."""
-    if not prev_blank and _ends_mid_sentence(lines[i - 1]):
-        return None
+    """A clause headed ``§ N`` in a form the label grammar misses (:mod:`.signs`); one that continues
+    a sentence broken off above it ("… according to" / "§ 3") is the resolver's to reject
+    (:mod:`.resolve`, ``prev_mid_sentence``, ``wrapped_mention``)."""
     expanded = lines[i].expandtabs(4)
     return sign_marker(lines, i, len(expanded) - len(expanded.lstrip()), ctx.sign_series)
 
@@ -242,13 +241,6 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
-    above = next((ln for ln in reversed(lines[max(0, i - 3):i]) if ln.strip()), "")
-    if any(k.startswith("kw:") for k, _, _ in comps) and not rest.strip(" .;,)") and re.search(r"\w$", above.strip()) \
-            and _ends_mid_sentence(above):
-        return None  # "… the checklist in Form DB of" / "Schedule 1.": a wrapped reference
-    if any(k.startswith("kw:") for k, _, _ in comps) and not prev_blank and _ends_mid_sentence(above) \
-            and rest.count(")") > rest.count("("):
-        return None  # "… appendices (e.g.," / "Title 5 Appendix).": closes a sentence's parenthesis
     nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
     if nummer is not None:
         return nummer
