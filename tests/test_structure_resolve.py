@@ -198,9 +198,9 @@ def test_numbered_clauses_of_a_plain_contract_are_all_kept():
     assert all(c.accepted and c.score > 0 for c in ctx.trace)
 
 
-# A keyword label wrapped onto a line of its own inside a sentence, and a cover line repeating a
-# numbered heading: once hard vetoes of the scanner and filtering.py, now candidates the fitted
-# resolver rejects (features ``wrapped_mention`` and ``repeats_heading``).
+# A keyword label wrapped onto a line of its own inside a sentence ("… in Form DB of" / "Schedule
+# 1.", "… (e.g.," / "Title 5 Appendix)."): once hard vetoes of the scanner, now candidates the
+# fitted resolver rejects (feature ``wrapped_mention``).
 WRAPPED = ("Contents page\n\n7 Feedback\n\nPrepared by: the Office\n\n"
            "# 1 Scope\n\nFor the form, complete the checklist in Form DB of\nSchedule 1.\n\n"
            "The appendices (e.g.,\nTitle 5 Appendix).\n\n"
@@ -212,22 +212,3 @@ def test_wrapped_mentions_are_proposed_and_rejected_by_the_resolver():
     unresolved = _unresolved(WRAPPED)
     assert "schedule-1" in unresolved and "title-5" in unresolved  # proposed: no scanner veto left
 
-
-def test_numbered_paragraphs_the_source_states_are_not_re_detected():
-    """A legislation converter states each provision's paragraphs (``list_item`` blocks from markup
-    with their number): a ``(2)`` that the text wraps to the start of a line inside paragraph (1)
-    is text, and a stated ``(c)`` after ``(b)`` is kept as the letter it states."""
-    from docstrata.convert import as_document
-    from docstrata.convert.document import BlockWriter
-
-    w = BlockWriter()
-    w.heading(1, "Definitions", "Section 2")
-    w.add("(1) In this Act, a notice under subsection\n(2) of section 9 is a notice in writing.", "list_item",
-          provenance="markup", number="(1)")
-    w.add("(2) A notice may be given", "list_item", provenance="markup", number="(2)")
-    w.add("(a) by post;", "list_item", provenance="markup", number="(a)")
-    w.add("(b) by hand; or", "list_item", provenance="markup", number="(b)")
-    w.add("(c) by email.", "list_item", provenance="markup", number="(c)")
-    doc = as_document(w.document(title="Act"), "act.xml", "xml")
-    ids = _ids(build_tree(doc))
-    assert ids == ["2", "2(1)", "2(2)", "2(2)(a)", "2(2)(b)", "2(2)(c)"], ids

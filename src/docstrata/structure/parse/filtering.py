@@ -28,13 +28,17 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
     (``ParseContext.heading_levels``)."""
     base = _label_indent(markers)
     dotted_headings = _numbers_subsections_in_headings(markers)
+    heading_numbers = _heading_numbers(markers) if markdown_flavour else set()
     kept: list[_Marker] = []
     open_items: list[_Marker] = []  # recent items, for sequence checks
     for idx, m in enumerate(markers):
-        # a numbered paragraph the source states (stated.py) is never dropped here; the sequence
-        # checks still read its enumerator's style ("(c)" a letter after "(b)", not roman 100)
         if m.kind == "label":
-            if base is not None and m.indent != base and not m.stated:
+            if base is not None and m.indent != base:
+                continue
+            if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers:
+                # a plain line repeating a numbered heading's number: a contents or cover line. Still a
+                # hand rule: the resolver's repeats_heading feature, fitted, kept NIST SP 800-171's
+                # appendix lines "3.1 ACCESS CONTROL" and an amending Act's "1 After section 273A"
                 continue
             open_items = []
         elif m.kind == "heading":
@@ -43,15 +47,15 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             if m.components[0][0] == "mditem":
                 # dotted headings ("## 1.1") make "1." lines lists, except where the converter wrote
                 # the provisions itself (legislation XML: "1." is paragraph 1 of its Article)
-                if not m.stated and (dotted_headings and not heading_levels
-                                     or not _md_item_is_section(m, markers, idx, kept, lines)):
+                if dotted_headings and not heading_levels \
+                        or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
-            elif base is not None and m.indent > base and not m.stated and not _indented_limbs(markers, idx, lines, kept):
+            elif base is not None and m.indent > base and not _indented_limbs(markers, idx, lines, kept):
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             roman_next = _roman_follows(m, markers, idx)
             if not _continues_sequence(m, open_items, roman_next) and not first_md_item \
-                    and not _markup_item(m, open_items, lines, heading_levels) and not m.stated:
+                    and not _markup_item(m, open_items, lines, heading_levels):
                 continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent]
             # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
@@ -101,6 +105,19 @@ def _indented_limbs(markers: list[_Marker], idx: int, lines: list[str], kept: li
         return not above or bool(re.search(r"(?:[:;]|\band|\bor)$", above))
 
     return all(opens_paragraph(o) for o in run)
+
+
+def _heading_numbers(markers: list[_Marker]) -> set[tuple[str, ...]]:
+    """Bare section numbers (``("7",)``, ``("6", "2")``) the document's Markdown headings carry,
+    when at least three of its headings are numbered so: such a document marks its sections with
+    headings (a PDF outline, a converter's heading styles), and a plain line that repeats one of
+    those numbers ("7 Feedback" on a cover page, above the real ``# 7 Feedback``) is body text."""
+    numbers = []
+    for m in markers:
+        comps = _heading_label(m) if m.kind == "heading" else None
+        if comps and all(k == "num" for k, _, _ in comps):
+            numbers.append(tuple(_label_path(comps)))
+    return set(numbers) if len(numbers) >= 3 else set()
 
 
 def _numbers_subsections_in_headings(markers: list[_Marker]) -> bool:

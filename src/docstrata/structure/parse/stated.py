@@ -8,15 +8,9 @@ re-detected from the Markdown: each becomes a heading marker whose nesting level
 level and whose label components come from the stated number (``§ 13`` → ``13``, ``Abschnitt 2``
 → ``abschnitt-2``, ``A.1`` → ``A.1``, ``Appendix B`` → ``appendix-b``). A number the label grammar
 does not know (``Buch 2``: a container word of one family) still names its container, ``buch-2``.
-Numbered paragraphs the source states (``list_item`` blocks from ``markup`` with a ``number``: a
-legislation ``<subsection>``'s ``(1)``, a gesetze-im-internet ``<DT>`` entry ``1.``) are not
-re-detected either: the marker on a stated paragraph's first line is the stated item (it must read
-the stated number; the marker clean-up never drops it), and no marker starts inside one (a ``(2)``
-wrapped into the text of ``(1)`` is text). A stated number the item grammar cannot read (``1°``,
-``I. –``) starts no item, as before. Only the unmarked text between the headings (numbered
-provisions ``(1)``, ``1.`` printed in plain paragraphs) goes through detection; a paragraph the
-markup states as a paragraph holds no section start, nor does a keyword label in body text (the
-source states every unit a keyword names).
+Only the unmarked text between the headings (numbered provisions ``(1)``, ``1.``) goes through
+detection; a paragraph the markup states as a paragraph holds no section start, nor does a keyword
+label in body text (the source states every unit a keyword names).
 """
 
 from __future__ import annotations
@@ -79,38 +73,7 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     # while numbered provisions printed in the text ("(1)", "1.", "a)") are still read from it
     kept = [m for m in markers if not (m.kind == "heading" and m.line in taken)
             and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))]
-    return sorted(_stated_items(kept, blocks, line_of) + stated, key=lambda m: m.line)
-
-
-def _stated_items(markers: list[_Marker], blocks: list, line_of) -> list[_Marker]:
-    """``markers`` with the numbered paragraphs the blocks state taken as stated (see the module
-    docstring): the item or label marker on a stated paragraph's first line that reads its stated
-    number is marked ``stated``; one that reads another number, and every marker on a later line
-    of a stated paragraph, is dropped."""
-    first: dict[int, str] = {}
-    inner: list[tuple[int, int]] = []
-    for b in blocks:
-        if b.kind == "list_item" and b.provenance == "markup" and b.number:
-            a, z = line_of(b.start), line_of(max(b.start, b.end - 1))
-            first[a] = _number_key(b.number)
-            if z > a:
-                inner.append((a + 1, z))
-    out = []
-    for m in markers:
-        if m.kind == "heading":
-            out.append(m)
-        elif m.line in first:
-            if _number_key(m.marker_text or (m.components[-1][2] if m.components else "")) == first[m.line]:
-                m.stated = True
-                out.append(m)
-        elif not _inside(m.line, inner):
-            out.append(m)
-    return out
-
-
-def _number_key(number: str) -> str:
-    """A stated or read item number compared without brackets, dots and spaces: ``(1)``, ``1.`` → ``1``."""
-    return re.sub(r"[\s().]", "", number).lower()
+    return sorted(kept + stated, key=lambda m: m.line)
 
 
 def _keyword_label(m: _Marker) -> bool:
