@@ -20,8 +20,8 @@ Features (all read from the lines, the marker and the other proposals; see :data
 * what comes before it: a blank line, or a previous non-blank line breaking off mid-sentence or
   on a citation word (``… contravenes section`` / ``79B CA; or``: a number inside running text);
 * a line that continues a citation broken off above it (``wrapped_mention``: ``… in Form DB of`` /
-  ``Schedule 1.``, ``[OMB Circular A-130,`` / ``Appendix III]``), a plain line repeating a numbered
-  heading's number (``repeats_heading``): once vetoes of the scanner and the clean-up, now evidence;
+  ``Schedule 1.``, ``[OMB Circular A-130,`` / ``Appendix III]``): once vetoes of the scanner and
+  the clean-up, now evidence;
 * the document's own contents: inside a contents page (dot leaders, a ``Contents`` /
   ``Arrangement of Sections`` heading above a run of entries without text), an entry whose
   number and title come back later with text (the contents line, not the section), an entry that

@@ -19,11 +19,13 @@ between); the marker spans both lines, so the ``§ N`` line is the heading of it
 from __future__ import annotations
 
 import re
+
 from .labels import _components, _plain, _title_of
 from .patterns import _ATX_RE, _ITEM_RE, _LABEL_RE, _Marker
 
 _SIGN_RE = re.compile(r"^§\s?(?P<num>\d{1,4})(?P<suffix>[a-z]{0,2})\.?(?:\s+(?P<rest>\S.*))?$")
 _WRAPPED_RE = re.compile(r"^(?P<mark>\*\*|__|\*|_)(?P<text>\S(?:.*\S)?)(?P=mark)$")
+
 
 def _sign(line: str) -> re.Match | None:
     """The ``§ N`` reading of a line, emphasis and tags dropped; ``None`` for ``§§`` and prose."""
