@@ -224,6 +224,23 @@ def test_expand_fills_ranges_and_lists():
     assert ids("sections 4.13.5 to 4.13.7") == ["4.13.5", "4.13.6", "4.13.7"]
 
 
+def test_one_expansion_for_lists_ranges_and_items():
+    """Cross-references and citations expand through the same grammar function: items after a
+    number belong to it (``6(1)(a) to (c)``), roman and letter ranges, non-sequences keep their ends."""
+    def nums(text, member=""):
+        return grammar.expand_numbers(grammar.list_members(text, member))
+
+    item = r"\d+(?:\(\w+\))*|\(\w+\)"
+    assert nums("6(1)(a) to (c)", item) == ["6(1)(a)", "6(1)(b)", "6(1)(c)"]
+    assert nums("6(1)(a) and (c)", item) == ["6(1)(a)", "6(1)(c)"]
+    assert nums("5(1)(i) to (iv)", item) == ["5(1)(i)", "5(1)(ii)", "5(1)(iii)", "5(1)(iv)"]
+    assert nums("(1) to (3)", item) == ["(1)", "(2)", "(3)"]
+    assert nums("V to X") == ["V", "VI", "VII", "VIII", "IX", "X"]
+    assert nums("A to C") == ["A", "B", "C"]
+    assert nums("10A to 12") == ["10A", "12"] and nums("4.1 to 5.2") == ["4.1", "5.2"]
+    assert nums("1 to 500") == ["1", "500"]  # wider than grammar.RANGE_LIMIT: its ends
+
+
 def test_one_roman_parser_and_the_contents_titles_of_every_pack():
     assert grammar.roman_to_int("XIV") == 14 and grammar.roman_to_int("mcmxciv") == 1994
     assert grammar.roman_to_int("IIII", strict=True) is None and grammar.roman_to_int("A1") is None

@@ -196,3 +196,19 @@ def test_numbered_clauses_of_a_plain_contract_are_all_kept():
     tree = parse_sections(text, "c.txt", "Contract", context=ctx)
     assert [s.section_id for s in tree.sections if s.section_id != "preamble"] == ["1", "2", "3", "4", "5"]
     assert all(c.accepted and c.score > 0 for c in ctx.trace)
+
+
+# A keyword label wrapped onto a line of its own inside a sentence ("… in Form DB of" / "Schedule
+# 1.", "… (e.g.," / "Title 5 Appendix)."): once hard vetoes of the scanner, now candidates the
+# fitted resolver rejects (feature ``wrapped_mention``).
+WRAPPED = ("Contents page\n\n7 Feedback\n\nPrepared by: the Office\n\n"
+           "# 1 Scope\n\nFor the form, complete the checklist in Form DB of\nSchedule 1.\n\n"
+           "The appendices (e.g.,\nTitle 5 Appendix).\n\n"
+           "# 2 Terms\n\nText.\n\n# 3 Models\n\nText.\n\n# 7 Feedback\n\nSend comments.\n")
+
+
+def test_wrapped_mentions_are_proposed_and_rejected_by_the_resolver():
+    assert _ids(_tree(WRAPPED, "guide.pdf")) == ["preamble", "1", "2", "3", "7"]
+    unresolved = _unresolved(WRAPPED)
+    assert "schedule-1" in unresolved and "title-5" in unresolved  # proposed: no scanner veto left
+

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field, replace
+from typing import Iterable
 
 from .grammar_packs import PACKS
 
@@ -464,9 +465,15 @@ def citation_key(citation: Citation, qualified: bool = False) -> str:
     return own
 
 
-def _between(first: str, last: str) -> list[str] | None:
-    """The numbers from ``first`` to ``last`` inclusive, or ``None`` when they are not two ends of
-    one sequence: ``10``–``12``; ``4.13.5``–``4.13.8``; ``II``–``IV``; ``A``–``C``. At most 200."""
+RANGE_LIMIT = 200  # the most members a range expands to; a wider one gives its two ends
+
+
+def _sequence(first: str, last: str) -> list[str] | None:
+    """The numbers from ``first`` to ``last`` inclusive when they are two ends of one sequence:
+    ``10``–``12``; ``4.13.5``–``4.13.8`` (dotted siblings); ``II``–``IV``, ``V``–``X``, ``i``–``iv``
+    (roman; two single letters are roman only when both are ``I``/``V``/``X``, or the first is
+    ``i``/``I``); ``A``–``C``, ``a``–``c`` (letters). ``None`` otherwise or beyond
+    :data:`RANGE_LIMIT` members."""
     fa, _, fl = first.rpartition(".")
     la, _, ll = last.rpartition(".")
     if fa != la:
@@ -474,34 +481,103 @@ def _between(first: str, last: str) -> list[str] | None:
     head = fa + "." if fa else ""
     if fl.isdigit() and ll.isdigit():
         lo, hi = int(fl), int(ll)
-        return [f"{head}{k}" for k in range(lo, hi + 1)] if 0 <= hi - lo <= 200 else None
-    # roman ends ("II to IV", "I to V"); two single letters other than a leading I are letters ("C to D")
+        return [f"{head}{k}" for k in range(lo, hi + 1)] if 0 <= hi - lo <= RANGE_LIMIT else None
     if not head and is_roman(fl) and is_roman(ll) and fl.isupper() == ll.isupper() \
-            and (len(fl) > 1 or len(ll) > 1 or fl in ("I", "i")):
+            and (len(fl) > 1 or len(ll) > 1 or fl in ("I", "i") or (fl + ll).upper() in ("VX", "IX", "XV", "XX")):
         rlo, rhi = roman_to_int(fl), roman_to_int(ll)
         if rlo is None or rhi is None:
             return None
-        return [int_to_roman(k, fl.isupper()) for k in range(rlo, rhi + 1)] if 0 <= rhi - rlo <= 200 else None
+        return [int_to_roman(k, fl.isupper()) for k in range(rlo, rhi + 1)] if 0 <= rhi - rlo <= RANGE_LIMIT else None
     if len(fl) == 1 and len(ll) == 1 and fl.isalpha() and ll.isalpha() and fl.isupper() == ll.isupper() \
             and ord(fl) <= ord(ll):
         return [head + chr(k) for k in range(ord(fl), ord(ll) + 1)]
     return None
 
 
+_LAST_ITEM = re.compile(r"(.*)\(([^()]+)\)")
+
+
+def _between(first: str, last: str) -> list[str] | None:
+    """The members of the range ``first``–``last`` inclusive (:func:`_sequence`), also of items of
+    one provision: ``83(4)(a)``–``83(4)(c)`` → ``83(4)(a)``, ``83(4)(b)``, ``83(4)(c)``;
+    ``5(1)(i)``–``5(1)(iv)``. ``None`` when the ends are no two members of one sequence."""
+    fi, li = _LAST_ITEM.fullmatch(first), _LAST_ITEM.fullmatch(last)
+    if fi or li:
+        if not (fi and li) or fi.group(1) != li.group(1):
+            return None
+        inner = _sequence(fi.group(2), li.group(2))
+        return None if inner is None else [f"{fi.group(1)}({x})" for x in inner]
+    return _sequence(first, last)
+
+
+def list_members(text: str, member: str = "") -> tuple[tuple[str, str | None], ...]:
+    """The members of a written list or range, as ``(first, last)`` pairs (``last`` is ``None``
+    for a single member): ``8, 11, 25 to 39 and 42`` → ``(("8", None), ("11", None), ("25",
+    "39"), ("42", None))``. Members are matches of the regex ``member`` (default :data:`NUMBER`);
+    two members joined by a dash or a range word of any pack (``to``, ``bis``, ``à``) are a range,
+    anything else between them lists them. Members are kept as written (brackets included)."""
+    range_re = _range_join_re()
+    out: list[list] = []
+    pos = 0
+    for m in re.finditer(member or rf"(?<![\w.])(?:{NUMBER})", text):
+        between = text[pos:m.start()]
+        pos = m.end()
+        if out and range_re.fullmatch(between) and out[-1][1] is None:
+            out[-1][1] = m.group(0)
+        else:
+            out.append([m.group(0), None])
+    return tuple((a, b) for a, b in out)
+
+
+@functools.lru_cache(maxsize=1)
+def _range_join_re() -> re.Pattern:
+    return re.compile(r"\s*(?:[-–—]|" + "|".join(rf"\b{re.escape(w)}\b" for w in range_words()) + r")\s*", re.I)
+
+
+def expand_numbers(members: Iterable[tuple[str, str | None]]) -> list[str]:
+    """The written numbers a list or range names, in order, each once — the one expansion of
+    ranges and lists (:func:`expand` and cross-references read it). Each ``(first, last)`` pair of
+    :func:`list_members` gives its members (:func:`_between`; ends not of one sequence, ``10A to
+    12`` or ``4.1 to 5.2``, give the two ends). A bracketed member written after a number with
+    brackets is an item of that number: ``6(1)(a) and (c)`` → ``6(1)(a)``, ``6(1)(c)``;
+    ``83(4)(a) to (c)`` → ``83(4)(a)``, ``83(4)(b)``, ``83(4)(c)``. Whitespace inside a member is
+    dropped from such item members only; other members are returned as written."""
+    out: list[str] = []
+    prev: str | None = None  # the last member written as a number, for the items that follow it
+
+    def full(member: str) -> str:
+        nonlocal prev
+        if not member.startswith("("):
+            prev = member
+        elif prev and "(" in prev:  # "(c)" after "6(1)(a)": that number's item (c)
+            member = re.sub(r"\s*\([^()]*\)$", "", prev) + re.sub(r"\s+", "", member)
+        return member
+
+    for first, last in members:
+        a = full(first)
+        if last is None:
+            out.append(a)
+            continue
+        b = full(last)
+        squeeze = (re.sub(r"\s+", "", a), re.sub(r"\s+", "", b))
+        numbers = _between(*squeeze)
+        out.extend(numbers if numbers is not None else [a, b])
+    return list(dict.fromkeys(out))
+
+
 def expand(citation: Citation) -> list[Citation]:
-    """One citation per member of a list or range, ranges filled in: ``ss 10–12`` → s 10, s 11,
-    s 12; ``Articles 8, 11, 25 to 27 and 42`` → 8, 11, 25, 26, 27, 42; ``§§ 3, 4`` → § 3, § 4. A
-    range whose ends are not one sequence (``10A to 12``) gives its two ends. A single citation
-    gives itself."""
+    """One citation per member of a list or range, ranges filled in (:func:`expand_numbers`):
+    ``ss 10–12`` → s 10, s 11, s 12; ``Articles 8, 11, 25 to 27 and 42`` → 8, 11, 25, 26, 27, 42;
+    ``§§ 3, 4`` → § 3, § 4. A range whose ends are not one sequence (``10A to 12``) gives its two
+    ends. A single citation gives itself."""
     if not citation.is_multiple:
         return [citation]
     out: list[Citation] = []
-    for first, last in citation.members:
-        numbers = [first] if last is None else (_between(first, last) or [first, last])
-        for n in numbers:
-            unit = replace(citation.unit, number=n)
-            out.append(replace(citation, chain=(*citation.chain[:-1], unit), members=((n, None),),
-                               pinpoint=citation.pinpoint if len(citation.members) == 1 and last is None else ()))
+    single = len(citation.members) == 1 and citation.members[0][1] is None
+    for n in expand_numbers(citation.members):
+        unit = replace(citation.unit, number=n)
+        out.append(replace(citation, chain=(*citation.chain[:-1], unit), members=((n, None),),
+                           pinpoint=citation.pinpoint if single else ()))
     return out
 
 
@@ -516,17 +592,8 @@ def _unit_re() -> re.Pattern:
 
 
 def _members(first: str, more: str) -> tuple[tuple[str, str | None], ...]:
-    range_re = re.compile(r"\s*(?:[-–—]|" + "|".join(rf"\b{re.escape(w)}\b" for w in range_words()) + r")\s*", re.I)
-    out: list[list] = [[first, None]]
-    pos = 0
-    for m in re.finditer(rf"(?<![\w.])(?:{NUMBER})", more):
-        between = more[pos:m.start()]
-        pos = m.end()
-        if range_re.fullmatch(between) and out[-1][1] is None:
-            out[-1][1] = m.group(0)
-        else:
-            out.append([m.group(0), None])
-    return tuple((a, b) for a, b in out)
+    """The list or range a unit's number opens: ``first`` then what :func:`list_members` reads in ``more``."""
+    return list_members(first + more)
 
 
 def match_citation(text: str, pos: int = 0) -> tuple[Citation, int] | None:

@@ -39,12 +39,14 @@ from pathlib import PurePosixPath
 from ..models import CrossReference, DocumentTree
 from .grammar import (
     ROMAN_PATTERN,
-    int_to_roman,
-    roman_to_int,
     contents_title_pattern,
+    expand_numbers,
     keyword,
     keywords,
+    list_members,
+    list_words,
     pinpoint_tail,
+    range_words,
     xref_keyword_pattern,
 )
 
@@ -56,7 +58,9 @@ _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)(?:\s?\((?:\d{1,
 _LETTER = r"(?:[A-Z](?![\w'’-])(?!\.\w))"
 # the citation grammar's cross-reference words (structure/grammar.py: Section, Art., Artikel, s, §§ …)
 _KEYWORD = xref_keyword_pattern()
-_SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|through|until|und|oder|bis)\s+|\s*[-–]\s*)"
+# list and range joins of the citation grammar ("and", "or", "to", "through", "bis", "à" …)
+_JOINS = "|".join(re.escape(w) for w in (*list_words(), *range_words()))
+_SEP = rf"(?:\s*,\s*(?:(?:{'|'.join(re.escape(w) for w in list_words())})\s+)?|\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
 )
@@ -71,8 +75,7 @@ _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<nu
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 _BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
-_ONE_NUMBER_RE = re.compile(rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}")
-_RANGE_RE = re.compile(r"\s+(?:to|through|until|bis)\s+|\s*[-–]\s*")
+_ONE_NUMBER = rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}"  # one member of a list or range (grammar.list_members)
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
@@ -107,68 +110,6 @@ def _normalise(number: str, prefix: str) -> str:
         head = re.match(r"^([^.(]+)(.*)$", n)
         return f"{prefix}-{head.group(1).lower()}{head.group(2)}"
     return n
-
-
-def _expand(nums: str) -> list[str]:
-    """The members of a reference list or range, as written numbers, in order, each once.
-
-    The one place ranges and lists are read (a citation grammar may take its place whole):
-    ``4.13.5 to 4.13.8`` → the four numbers; ``8.1 and 8.2`` → both; ``8, 11, 25 to 39 and 42``
-    → 8, 11, 25…39, 42; ``10–12`` / ``1 bis 14`` (German) → every number between; ``III to V``
-    → III, IV, V; an item range ``83(4)(a) to (c)`` → ``83(4)(a)``, ``83(4)(b)``, ``83(4)(c)``,
-    and an item listed after a number (``6(1)(a) and (c)``) is an item of that number
-    (``6(1)(c)``), never a relative item. A range wider than 50 members, or whose ends are not
-    siblings (``4.1 to 5.2``), gives its two ends only.
-    """
-    found = [m for m in _ONE_NUMBER_RE.finditer(nums)]
-    out: list[str] = []
-    prev_full: str | None = None  # the last member written as a number, for the items that follow it
-    for i, a in enumerate(found):
-        member = a.group(0)
-        if not member.startswith("("):
-            prev_full = member
-        elif prev_full and "(" in prev_full:  # "(c)" after "6(1)(a)": that number's item (c)
-            member = re.sub(r"\s*\([^()]*\)$", "", prev_full) + re.sub(r"\s+", "", member)
-        if i > 0 and _RANGE_RE.fullmatch(nums[found[i - 1].end():a.start()]):
-            out.extend(_between(out[-1], member))
-        out.append(member)
-    return list(dict.fromkeys(out))
-
-
-def _roman(text: str) -> int | None:
-    """A capital roman numeral of at most seven digits up to C (``III``, ``XIV``), read by the grammar."""
-    return roman_to_int(text) if re.fullmatch(r"[IVXLC]{1,7}", text) else None
-
-
-def _between(first: str, last: str) -> list[str]:
-    """Members strictly between two siblings: ``4.13.5``, ``4.13.8`` → ``4.13.6``, ``4.13.7``;
-    ``83(4)(a)``, ``83(4)(c)`` → ``83(4)(b)``; ``III``, ``V`` → ``IV``. ``[]`` when they are no
-    siblings or more than 50 apart."""
-    fi = re.fullmatch(r"(.*)\((\d{1,3}|[a-z]{1,2}|[A-Z])\)", first)
-    li = re.fullmatch(r"(.*)\((\d{1,3}|[a-z]{1,2}|[A-Z])\)", last)
-    if fi and li:  # items of one provision: "(a)" … "(c)", "(1)" … "(4)"
-        if fi.group(1) != li.group(1):
-            return []
-        a, b = fi.group(2), li.group(2)
-        if a.isdigit() and b.isdigit() and 0 < int(b) - int(a) <= 50:
-            return [f"{fi.group(1)}({k})" for k in range(int(a) + 1, int(b))]
-        ra, rb = _roman(a.upper()), _roman(b.upper())
-        if a.islower() and ra and rb and (a == "i" or len(a) > 1 or len(b) > 1) and 0 < rb - ra <= 20:
-            return [f"{fi.group(1)}({int_to_roman(k, upper=False)})" for k in range(ra + 1, rb)]  # "(i) to (iv)"
-        if len(a) == len(b) == 1 and a.isalpha() and b.isalpha() and a.islower() == b.islower() \
-                and 0 < ord(b) - ord(a) <= 25:
-            return [f"{fi.group(1)}({chr(k)})" for k in range(ord(a) + 1, ord(b))]
-        return []
-    ra, rb = _roman(first), _roman(last)
-    if ra and rb and 0 < rb - ra <= 50:
-        return [int_to_roman(k) for k in range(ra + 1, rb)]
-    fa, la = first.rsplit(".", 1) if "." in first else ("", first), last.rsplit(".", 1) if "." in last else ("", last)
-    if fa[0] != la[0] or not fa[1].isdigit() or not la[1].isdigit():
-        return []
-    lo, hi = int(fa[1]), int(la[1])
-    if not 0 < hi - lo <= 50:
-        return []
-    return [f"{fa[0]}.{k}" if fa[0] else str(k) for k in range(lo + 1, hi)]
 
 
 _GENERIC_NAMES = frozenset(
@@ -718,7 +659,7 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
             continue
         prefix = _keyword_prefix(m.group("kw"))
-        numbers = _expand(m.group("nums"))
+        numbers = expand_numbers(list_members(m.group("nums"), _ONE_NUMBER))
         before = text[max(0, m.start() - 60):m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:

@@ -65,7 +65,7 @@ from __future__ import annotations
 import re
 
 from ...models import DocumentTree
-from .build import HEADING_LEVELS_ARE_NESTING, _build
+from .build import _build
 from .flush import split_flush_text
 from .frames import unframe_boxes
 from .filtering import _contents_entries, _filter_markers, _merge_subtitles
@@ -139,9 +139,9 @@ def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: 
     if stated_blocks is not None:
         markers = stated_heading_markers(markers, lines, stated_blocks, markdown)
     markers = marginal_note_markers(markers, lines, ctx.typographic)
-    markers = _merge_subtitles(markers, lines)
+    markers = _merge_subtitles(markers, lines, ctx.heading_levels)
     markers = recital_markers(markers, lines)
-    markers = _filter_markers(markers, markdown_flavour, lines)
+    markers = _filter_markers(markers, markdown_flavour, lines, ctx.heading_levels)
     # the contents-list rule names entries; the resolver weighs that with the other evidence
     return resolve_candidates(markers, ctx, _contents_entries(markers, lines))
 
@@ -188,24 +188,20 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
     ctx.lines, ctx.markdown_flavour, ctx.heading_levels = lines, markdown_flavour, heading_levels or stated
     ctx.rejected = set()
     ctx.typographic = frozenset() if stated else typographic_heading_lines(blocks, markdown)
-    token = HEADING_LEVELS_ARE_NESTING.set(heading_levels or stated)
-    try:
-        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(), stated_blocks, markdown)
-        if ctx.rejected:
-            # the scanner's numbering checks read the proposals before each line: once the
-            # resolver has rejected some ("05 February 2026"), propose again without them, so a
-            # "1 Short title" after the false "05" is read against the numbering that holds
-            if ctx.trace is not None:
-                del ctx.trace[:]
-            markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks,
-                                 markdown)
-        sections = _build(markers, lines, title)
-        stealing = _items_taking_heading_ids(markers, sections)
-        if stealing:
-            markers = [m for n, m in enumerate(markers) if n not in stealing]
-            sections = _build(markers, lines, title)
-    finally:
-        HEADING_LEVELS_ARE_NESTING.reset(token)
+    markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(), stated_blocks, markdown)
+    if ctx.rejected:
+        # the scanner's numbering checks read the proposals before each line: once the
+        # resolver has rejected some ("05 February 2026"), propose again without them, so a
+        # "1 Short title" after the false "05" is read against the numbering that holds
+        if ctx.trace is not None:
+            del ctx.trace[:]
+        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks,
+                             markdown)
+    sections = _build(markers, lines, title, ctx)
+    stealing = _items_taking_heading_ids(markers, sections)
+    if stealing:
+        markers = [m for n, m in enumerate(markers) if n not in stealing]
+        sections = _build(markers, lines, title, ctx)
     _pair_headings_with_bodies(sections)
     nest_recitals_in_preamble(sections)
     sections = split_flush_text(sections)

@@ -4,12 +4,15 @@ normalised ids (``4.2.1``, ``203(a)(1)``, ``article-17``, a slug for unnumbered 
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from ...models import Section
 from .labels import _heading_label, _label_path, _plain
 from .patterns import _KEYWORDS, _Marker, _Open
 from .ranks import _CANON, document_ranks
+
+if TYPE_CHECKING:
+    from .resolve import ParseContext
 
 
 def _slug(text: str) -> str:
@@ -34,25 +37,21 @@ def _id_from_path(path: list[str]) -> str:
     return out
 
 
-# This document's own container ranks, where its layout overrides the keyword table (:mod:`.ranks`):
-# GDPR's "Section" holds its "Article"s (Chapter III > Section 3 > Article 17).
-_DOC_RANKS: ContextVar[dict[str, float]] = ContextVar("_DOC_RANKS", default={})  # noqa: B039 - never mutated: set() swaps it per document
+# Per-document facts nesting reads are in the ParseContext (resolve.ParseContext), set by _build:
+# ``doc_ranks``, the document's own container ranks where its layout overrides the keyword table
+# (:mod:`.ranks`: GDPR's "Section" holds its "Article"s); ``label_containers``, the containers it
+# writes only as plain labels (an HTML statute whose "Abschnitt 1" is a paragraph above "## § 1"
+# headings: such a label holds the headings after it; where containers are also headings, a plain
+# container line is a running header or a wrapped reference, "… in Schedule 1.", and holds
+# nothing); ``heading_levels``, the converter's heading levels are the source markup's nesting
+# (legislation XML: a heading's parent is the nearest heading of a lower Markdown level, whatever
+# container words it names).
 
 
-# Whether this document writes its containers only as plain labels (an HTML statute whose
-# "Abschnitt 1" is a paragraph above "## § 1" headings): then a container label holds the headings
-# after it. Where containers are also headings, a plain container line is a running header or a
-# wrapped reference ("… in Schedule 1."), and holds nothing.
-# the converter's heading levels are the source markup's nesting (legislation XML): a heading's
-# parent is the nearest heading of a lower Markdown level, whatever container words it names
-HEADING_LEVELS_ARE_NESTING: ContextVar[bool] = ContextVar("HEADING_LEVELS_ARE_NESTING", default=False)
-_LABEL_CONTAINERS: ContextVar[frozenset[str]] = ContextVar("_LABEL_CONTAINERS", default=frozenset())
-
-
-def _label_only_containers(markers: list[_Marker]) -> frozenset[str]:
+def _label_only_containers(markers: list[_Marker], ctx: ParseContext) -> frozenset[str]:
     """Container keywords (``abschnitt``, ``part``) this document writes as plain labels and never
     as Markdown headings."""
-    labels = {_keyword_of(m) for m in markers if m.kind == "label" and _rank(m) < 9}
+    labels = {_keyword_of(m) for m in markers if m.kind == "label" and _rank(m, ctx) < 9}
     headings = {_keyword_of(m) for m in markers if m.kind == "heading"}
     return frozenset(k for k in labels - headings if k)
 
@@ -62,8 +61,8 @@ def _keyword_of(m: _Marker) -> str | None:
     return comps[0][0].split(":")[2] if comps and comps[0][0].startswith("kw:") else None
 
 
-def _rank(marker: _Marker) -> float:
-    doc = _DOC_RANKS.get()
+def _rank(marker: _Marker, ctx: ParseContext) -> float:
+    doc = ctx.doc_ranks
     ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS.get(kw, ("", 5))[1]) for k, _, _ in marker.components
              if k.startswith("kw:") and (kw := k.split(":")[2])]
     bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
@@ -73,17 +72,14 @@ def _rank(marker: _Marker) -> float:
     return ranks[-1] if ranks else 9
 
 
-def _build(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
-    """Nest markers into sections; each section's text runs to the next marker."""
+def _build(markers: list[_Marker], lines: list[str], doc_title: str, ctx: ParseContext) -> list[Section]:
+    """Nest markers into sections; each section's text runs to the next marker. Sets the
+    document's ``ctx.doc_ranks`` and ``ctx.label_containers`` first (read by the nesting)."""
     ranks = document_ranks(markers, lines)
     _name_promoted_keywords(markers, ranks)
-    token = _DOC_RANKS.set(ranks)
-    token2 = _LABEL_CONTAINERS.set(_label_only_containers(markers))
-    try:
-        return _nest(markers, lines, doc_title)
-    finally:
-        _LABEL_CONTAINERS.reset(token2)
-        _DOC_RANKS.reset(token)
+    ctx.doc_ranks = ranks
+    ctx.label_containers = _label_only_containers(markers, ctx)
+    return _nest(markers, lines, doc_title, ctx)
 
 
 def _name_promoted_keywords(markers: list[_Marker], ranks: dict[str, float]) -> None:
@@ -102,7 +98,7 @@ def _name_promoted_keywords(markers: list[_Marker], ranks: dict[str, float]) -> 
                          else (k, v, w) for k, v, w in comps]
 
 
-def _nest(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Section]:
+def _nest(markers: list[_Marker], lines: list[str], doc_title: str, ctx: ParseContext) -> list[Section]:
     sections: list[Section] = []
     stack: list[_Open] = []
     first = markers[0].line if markers else len(lines)
@@ -116,7 +112,7 @@ def _nest(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Sect
                                 text=pre, start_line=1))
     for n, m in enumerate(markers):
         body_end = markers[n + 1].line if n + 1 < len(markers) else len(lines)
-        parent = _find_parent(m, stack)
+        parent = _find_parent(m, stack, ctx)
         path, local_id = _path_and_id(m, parent)
         level = (parent.marker and sections[parent.index].level or 0) + 1 if parent else 1
         if m.heading:
@@ -128,7 +124,7 @@ def _nest(markers: list[_Marker], lines: list[str], doc_title: str) -> list[Sect
                       parent_id=sections[parent.index].section_id if parent else None,
                       heading=m.heading, text=text, start_line=m.line + 1)
         sections.append(sec)
-        stack.append(_Open(len(sections) - 1, m, path, -1 if (m.kind == "heading") else _rank(m)))
+        stack.append(_Open(len(sections) - 1, m, path, -1 if (m.kind == "heading") else _rank(m, ctx)))
     return sections
 
 
@@ -141,7 +137,7 @@ def _written_number(m: _Marker) -> str | None:
     return " ".join(w for _, _, w in comps) if len(comps) == 1 else ".".join(w for _, _, w in comps)
 
 
-def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
+def _find_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | None:
     """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
     if m.flat:  # a plain-text table of contents, a memo's margin heading: top level, containing nothing
         stack.clear()
@@ -149,17 +145,17 @@ def _find_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     while stack and stack[-1].marker.flat:
         stack.pop()
     if m.kind == "heading":
-        return _heading_parent(m, stack)
+        return _heading_parent(m, stack, ctx)
     if m.kind == "label":
         path = _label_path(m.components)
-        rank = _rank(m)
+        rank = _rank(m, ctx)
         while stack:
             top = stack[-1]
             if top.marker.kind == "heading":
                 if top.path and _is_prefix(top.path, path):
                     return top
                 if top.path and _label_path(_heading_label(top.marker) or []) \
-                        and _conflicts(top, path, rank, _keyword_of(m)):
+                        and _conflicts(top, path, rank, ctx, _keyword_of(m)):
                     stack.pop()
                     continue
                 if m.md_level and not top.path and top.marker.md_level >= m.md_level:
@@ -194,36 +190,36 @@ def _item_form(m: _Marker) -> str:
     return "paren" if m.marker_text.startswith("(") else "dot"
 
 
-def _container_rank(m: _Marker) -> int | None:
+def _container_rank(m: _Marker, ctx: ParseContext) -> int | None:
     """The container rank of a heading that names a container (``Part 4``, ``CHAPTER III``,
     ``Section 3`` of GDPR), 9 for a numbered section (``29 Fees``, ``§ 1``, ``4.2``), ``None``
     for an unnumbered heading."""
     comps = _heading_label(m)
     if not comps:
         return None
-    return _rank(m) if comps[0][0] != "paren" else 10
+    return _rank(m, ctx) if comps[0][0] != "paren" else 10
 
 
-def _heading_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
+def _heading_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | None:
     """The parent of a Markdown heading: by container kind where both headings name one (a
     ``### Part 4`` is never inside ``# 29 Fees``; ``## Section 3`` sits inside the ``## CHAPTER
     III`` before it), otherwise by Markdown level."""
-    if HEADING_LEVELS_ARE_NESTING.get():  # a DIVISION holds the TITLEs the XML puts inside it
+    if ctx.heading_levels:  # a DIVISION holds the TITLEs the XML puts inside it
         while stack and (stack[-1].marker.kind != "heading" or stack[-1].marker.md_level >= m.md_level):
             stack.pop()
         return stack[-1] if stack else None
-    rank = _container_rank(m)
+    rank = _container_rank(m, ctx)
     while stack:
         top = stack[-1]
         if top.marker.kind != "heading":
             # a container label in plain text ("Abschnitt 1Auslandszuschlag" above "## § 1 …")
             # holds the numbered headings and lower containers after it
             if top.marker.kind == "label" and rank is not None and top.rank < 9 and top.rank < rank \
-                    and _keyword_of(top.marker) in _LABEL_CONTAINERS.get():
+                    and _keyword_of(top.marker) in ctx.label_containers:
                 return top
             stack.pop()
             continue
-        top_rank = _container_rank(top.marker)
+        top_rank = _container_rank(top.marker, ctx)
         if rank is not None and top_rank is not None:
             if top_rank < rank and (rank < 9 or top_rank < 9):
                 return top  # a container holds lower containers and numbered sections
@@ -237,12 +233,12 @@ def _heading_parent(m: _Marker, stack: list[_Open]) -> _Open | None:
     return None
 
 
-def _conflicts(top: _Open, path: list[str], rank: int, label_kw: str | None = None) -> bool:
+def _conflicts(top: _Open, path: list[str], rank: float, ctx: ParseContext, label_kw: str | None = None) -> bool:
     """A numbered heading is closed by a label that is neither inside it nor a lower-rank item."""
     if _is_prefix(top.path, path):
         return False
-    top_rank = _rank(top.marker) if top.marker.components else 9
-    if top_rank == 9 and rank < 9 and top.marker.kind == "heading" and label_kw in _LABEL_CONTAINERS.get():
+    top_rank = _rank(top.marker, ctx) if top.marker.components else 9
+    if top_rank == 9 and rank < 9 and top.marker.kind == "heading" and label_kw in ctx.label_containers:
         return True  # a container label ("Abschnitt 2") closes a numbered section heading ("§ 7")
     return rank <= top_rank and top_rank != 9 or (top_rank == 9 and rank == 9 and bool(top.path) and
                                                   not top.path[-1].startswith("("))

@@ -7,7 +7,6 @@ import re
 from collections import Counter
 
 from ..grammar import inserted_base
-from .build import HEADING_LEVELS_ARE_NESTING
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
@@ -22,8 +21,11 @@ def _label_indent(markers: list[_Marker]) -> int | None:
     return Counter(indents).most_common(1)[0][0] if indents else None
 
 
-def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str]) -> list[_Marker]:
-    """Drop labels off the document's label column and items that start no sensible sequence."""
+def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str],
+                    heading_levels: bool = False) -> list[_Marker]:
+    """Drop labels off the document's label column and items that start no sensible sequence.
+    ``heading_levels``: the converter's heading levels are the source markup's nesting
+    (``ParseContext.heading_levels``)."""
     base = _label_indent(markers)
     dotted_headings = _numbers_subsections_in_headings(markers)
     heading_numbers = _heading_numbers(markers) if markdown_flavour else set()
@@ -35,9 +37,10 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
                 continue
             if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers \
                     and not m.md_level:  # a marginal-note section (.notes) is a heading in print: the resolver weighs it
-                continue  # a plain line repeating a numbered heading's number: a contents or cover line
-            if _closes_a_bracket_it_never_opened(m.title) and _leaves_a_bracket_open(lines, m.line):
-                continue  # "Appendix III]": the wrapped end of a citation ("[OMB Circular A-130,\nAppendix III]")
+                # a plain line repeating a numbered heading's number: a contents or cover line. Still a
+                # hand rule: the resolver's repeats_heading feature, fitted, kept NIST SP 800-171's
+                # appendix lines "3.1 ACCESS CONTROL" and an amending Act's "1 After section 273A"
+                continue
             open_items = []
         elif m.kind == "heading":
             open_items = []
@@ -45,7 +48,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             if m.components[0][0] == "mditem":
                 # dotted headings ("## 1.1") make "1." lines lists, except where the converter wrote
                 # the provisions itself (legislation XML: "1." is paragraph 1 of its Article)
-                if dotted_headings and not HEADING_LEVELS_ARE_NESTING.get() \
+                if dotted_headings and not heading_levels \
                         or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
             elif base is not None and m.indent > base and not _indented_limbs(markers, idx, lines, kept):
@@ -53,7 +56,7 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             roman_next = _roman_follows(m, markers, idx)
             if not _continues_sequence(m, open_items, roman_next) and not first_md_item \
-                    and not _markup_item(m, open_items, lines):
+                    and not _markup_item(m, open_items, lines, heading_levels):
                 continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent]
             # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
@@ -103,18 +106,6 @@ def _indented_limbs(markers: list[_Marker], idx: int, lines: list[str], kept: li
         return not above or bool(re.search(r"(?:[:;]|\band|\bor)$", above))
 
     return all(opens_paragraph(o) for o in run)
-
-
-def _closes_a_bracket_it_never_opened(title: str) -> bool:
-    """``II]`` or ``1)`` after a label: more closing than opening brackets."""
-    return title.count("]") > title.count("[") or title.count(")") > title.count("(")
-
-
-def _leaves_a_bracket_open(lines: list[str], line: int) -> bool:
-    """The last non-blank line before ``line`` opens a bracket it does not close (``[OMB Circular
-    A-130,``): with :func:`_closes_a_bracket_it_never_opened`, the label line continues that citation."""
-    prev = next((lines[n] for n in range(line - 1, -1, -1) if lines[n].strip()), "")
-    return prev.count("[") > prev.count("]") or prev.count("(") > prev.count(")")
 
 
 def _heading_numbers(markers: list[_Marker]) -> set[tuple[str, ...]]:
@@ -242,13 +233,13 @@ def _continues_sequence(m: _Marker, open_items: list[_Marker], roman_next: bool 
     return False
 
 
-def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str]) -> bool:
+def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str], heading_levels: bool) -> bool:
     """In legislation XML (the converter wrote each provision from its ``<num>``), the first item
     after a heading is a provision whatever its number: USLM ``Sec. 2`` opens with an undesignated
     subsection, so its first numbered one is ``(b)``. Not when the text since the heading opens a
     limb with the label before it (CFR "Defense services. (a) The furnishing …" then a "(b)" line:
     the limbs of a definition)."""
-    if not HEADING_LEVELS_ARE_NESTING.get() or any(o.indent == m.indent for o in open_items):
+    if not heading_levels or any(o.indent == m.indent for o in open_items):
         return False
     inner = m.marker_text.strip("().")
     readings = _item_style(inner[:-1] if inner.endswith(")") else inner)
@@ -283,7 +274,7 @@ def _titled_beyond_label(m: _Marker) -> bool:
                for w in re.findall(r"[^\W\d_]+|\d+", rest))
 
 
-def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
+def _merge_subtitles(markers: list[_Marker], lines: list[str], heading_levels: bool = False) -> list[_Marker]:
     """``### Article 4`` directly followed by ``#### Definitions`` is one section titled by both; so
     is a keyword heading that is only its label (``## CHAPTER III``, ``## Section 3``) and the one
     title-like line that is its whole body ("Rights of the data subject", as the Official Journal
@@ -296,7 +287,7 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
                 and _heading_label(prev) and not _heading_label(m)
                 and all(not lines[j].strip() for j in range(prev.end, m.line))
                 and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3
-                and not (HEADING_LEVELS_ARE_NESTING.get() and _titled_beyond_label(prev))):
+                and not (heading_levels and _titled_beyond_label(prev))):
             prev.heading = "\n".join(lines[prev.line:m.end])
             prev.title = f"{prev.title} {m.title}"
             prev.end = m.end

@@ -122,10 +122,12 @@ def _item_style(inner: str) -> list[tuple[str, int]]:
     return readings
 
 
-def _components(label: str) -> list[tuple[str, str, str]] | None:
+def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] | None:
     """Split a compound label into (kind, value, written) parts; ``None`` if not a label.
 
     kind is ``kw:<prefix>`` for keyword parts, ``num`` for bare numbers, ``paren`` for (a).
+    ``joined``: the label is the source markup's (``ParseContext.heading_levels``), so a container
+    keyword's dotted number is one number (``DIVISION 1.1``), not a container and a section.
     """
     parts: list[tuple[str, str, str]] = []
     body, parens = re.match(rf"^(.*?)((?:\.?{_PAREN})*)\.?$", label).groups()
@@ -150,7 +152,7 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
                 return None
             parts.append(("num", piece, piece))
     if len(parts) >= 2 and not parens and parts[0][0].split(":")[1:2] != [""] and parts[0][0].startswith("kw:") \
-            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]) and _markup_labels():
+            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]) and joined:
         # "DIVISION 1.1", "PART 2.1" of legislation XML (the label is the markup's <Label>/<num>: an
         # inserted container of a Canadian or Australian act): one number of the container, not
         # Division 1's section 1. In text and PDF "PART 5.12.3.1" is rule 12.3.1 of Part 5 (ADGM).
@@ -160,13 +162,6 @@ def _components(label: str) -> list[tuple[str, str, str]] | None:
     for p in re.findall(_PAREN, parens or ""):
         parts.append(("paren", p, p))
     return parts or None
-
-
-def _markup_labels() -> bool:
-    """Heading levels and labels come from legislation markup (``Document.heading_levels``)."""
-    from .build import HEADING_LEVELS_ARE_NESTING  # build imports this module
-
-    return bool(HEADING_LEVELS_ARE_NESTING.get())
 
 
 def _ordinal(part: str) -> tuple[int, str] | None:
@@ -232,15 +227,15 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
     # "4.6. 0-RTT", "D.3. 0-RTT Backward Compatibility": a title opening with a figure
     dm = re.match(r"((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})*)\.\s+\d+-[^\W\d_]", text)
-    if dm and (comps := _components(dm.group(1))):
+    if dm and (comps := _components(dm.group(1), m.markup_numbers)):
         m.components = comps
         return comps
     lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if lm:
-        comps = _components(lm.group("label"))
+        comps = _components(lm.group("label"), m.markup_numbers)
         rest = lm.group("rest").strip()
         inner = _LABEL_RE.match(rest) if rest else None
-        inner_comps = _components(inner.group("label")) if inner else None
+        inner_comps = _components(inner.group("label"), m.markup_numbers) if inner else None
         if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps) and comps \
                 and all(k == "num" and v.isdigit() for k, v, _ in comps) and _stands_alone(inner):
             comps = inner_comps  # "1. Article I": the keyword label names the section

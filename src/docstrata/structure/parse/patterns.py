@@ -77,6 +77,8 @@ class _Marker:
     marker_text: str = ""  # item label as written: "(a)", "12."
     flat: bool = False  # a top-level section closed by the next marker: a plain-text "Table of Contents"
     # line, a memo's unnumbered margin heading ("Abstract", "Authors' Addresses")
+    markup_numbers: bool = False  # a heading whose label the source markup wrote (ParseContext.heading_levels):
+    # "PART 2.1" is one container number there (labels._components, ``joined``)
 
 
 @dataclass

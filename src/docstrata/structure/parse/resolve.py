@@ -19,6 +19,9 @@ Features (all read from the lines, the marker and the other proposals; see :data
   conjunction start (``or 34(3)(d) must be examined …``, ``CA; or``);
 * what comes before it: a blank line, or a previous non-blank line breaking off mid-sentence or
   on a citation word (``… contravenes section`` / ``79B CA; or``: a number inside running text);
+* a line that continues a citation broken off above it (``wrapped_mention``: ``… in Form DB of`` /
+  ``Schedule 1.``, ``[OMB Circular A-130,`` / ``Appendix III]``): once vetoes of the scanner and
+  the clean-up, now evidence;
 * the document's own contents: inside a contents page (dot leaders, a ``Contents`` /
   ``Arrangement of Sections`` heading above a run of entries without text), an entry whose
   number and title come back later with text (the contents line, not the section), an entry that
@@ -84,6 +87,9 @@ UNARY = (
     # larger font, OCR line height), not from markup: a marginal note over "10. (1) …" (:mod:`.notes`)
     "running_text",  # the previous line breaks off on a citation word and this line does not read as a
     # heading (ends like a limb, starts lower-case or with a conjunction): a wrapped mention, "… section" / "79B CA; or"
+    "wrapped_mention",  # the line continues a citation broken off above it: only its label after a line that
+    # breaks off mid-sentence ("… in Form DB of" / "Schedule 1."), closing a bracket that line opened
+    # ("[OMB Circular A-130," / "Appendix III]"), or closing a parenthesis right under such a line ("Title 5 Appendix).")
 )
 # Pair features: the candidate given the previous kept candidate of its series (or none).
 PAIR = (
@@ -116,6 +122,12 @@ class ParseContext:
             (:func:`.scan._tight_label_series`).
         typographic: lines (0-based) where a heading block the converter inferred from typography
             starts (:func:`.notes.typographic_heading_lines`; empty for stated structure and text).
+        sign_series: lines of ``§ N`` clauses whose numbers form a series (:func:`.signs.sign_series`).
+        doc_ranks: this document's own container ranks where its layout overrides the grammar's
+            (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
+        label_containers: container keywords this document writes only as plain labels, never as
+            Markdown headings (an HTML statute's "Abschnitt 1" paragraph above "## § 1" headings):
+            such a label holds the headings after it (:func:`.build._build`).
     """
 
     lines: list[str]
@@ -128,6 +140,9 @@ class ParseContext:
     running_titles: frozenset[str] = frozenset()
     tight_labels: frozenset[int] = frozenset()
     typographic: frozenset[int] = frozenset()
+    sign_series: frozenset[int] = frozenset()
+    doc_ranks: dict[str, float] = field(default_factory=dict)
+    label_containers: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -284,6 +299,22 @@ def _mid_sentence(text: str) -> bool:
                            or last.group() in _KEYWORDS)
 
 
+def _wrapped_mention(m: _Marker, rest: str, prev: str, blank: bool) -> bool:
+    """The marker's line continues a citation broken off on ``prev`` (the last non-blank line
+    above): it is only its label after a line that breaks off mid-sentence (``… in Form DB of`` /
+    ``Schedule 1.``); it closes a bracket ``prev`` opened (``[OMB Circular A-130,`` / ``Appendix
+    III]``); or, right under a line breaking off mid-sentence, it closes a parenthesis it never
+    opened (``… appendices (e.g.,`` / ``Title 5 Appendix).``)."""
+    title = _plain(m.title)
+    closes = title.count("]") > title.count("[") or title.count(")") > title.count("(")
+    if closes and (prev.count("[") > prev.count("]") or prev.count("(") > prev.count(")")):
+        return True
+    broken = _mid_sentence(prev) or prev.endswith(";")
+    if not broken:
+        return False
+    return not rest.strip(" .;,)") and bool(re.search(r"\w$", prev)) or closes and not blank
+
+
 def _citation_word(text: str) -> bool:
     last = re.search(r"[\w§]+\.?$", text.lower())
     if not last:
@@ -390,6 +421,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         f["wide_gap"] = float(bool(re.match(r"^\s*\S+?(?:\t|\s{2,})\S", _plain_keep_gaps(line))))
         f["running_text"] = float(not f["wide_gap"] and bool(f["prev_citation_word"]) and bool(
             f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"]))
+        f["wrapped_mention"] = float(_wrapped_mention(m, rest, prev, blank))
         out.append(Candidate(n, m, series, ordinal, path, f))
     _contents_features(out, markers, lines)
     return out

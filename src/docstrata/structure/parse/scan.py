@@ -19,7 +19,7 @@ from .labels import (
     _title_of,
 )
 from .resolve import ParseContext
-from .signs import series_scope, sign_marker
+from .signs import sign_marker, sign_series
 from .patterns import (
     _ATX_RE,
     _KW_ANON,
@@ -90,8 +90,8 @@ def _scan(lines: list[str], markdown_flavour: bool, veto: frozenset[int] = froze
     ctx = ctx or ParseContext(lines)
     ctx.running_titles = _running_titles(lines)
     ctx.tight_labels = _tight_label_series(lines)
-    with series_scope(lines):
-        return _scan_lines(lines, markdown_flavour, veto, ctx)
+    ctx.sign_series = sign_series(lines)
+    return _scan_lines(lines, markdown_flavour, veto, ctx)
 
 
 def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], ctx: ParseContext) -> list[_Marker]:
@@ -127,7 +127,7 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
             prev_blank = False
             i += 1
             continue
-        marker = _heading_marker(lines, i, prev_blank, ctx) or _sign_marker(lines, i, prev_blank) \
+        marker = _heading_marker(lines, i, prev_blank, ctx) or _sign_marker(lines, i, prev_blank, ctx) \
             or (None if markdown_flavour else _contents_marker(lines, i, prev_blank)) \
             or _label_marker(lines, i, markdown_flavour, prev_blank, markers, ctx) \
             or (_margin_heading_marker(lines, i, prev_blank) if memo else None)
@@ -141,13 +141,12 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
     return markers
 
 
-def _sign_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | None:
-    """A clause headed ``§ N`` in a form the label grammar misses (:mod:`.signs`), unless the line
-    continues a sentence broken off above it ("… according to" / "§ 3")."""
-    if not prev_blank and _ends_mid_sentence(lines[i - 1]):
-        return None
+def _sign_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContext) -> _Marker | None:
+    """A clause headed ``§ N`` in a form the label grammar misses (:mod:`.signs`); one that continues
+    a sentence broken off above it ("… according to" / "§ 3") is the resolver's to reject
+    (:mod:`.resolve`, ``prev_mid_sentence``, ``wrapped_mention``)."""
     expanded = lines[i].expandtabs(4)
-    return sign_marker(lines, i, len(expanded) - len(expanded.lstrip()))
+    return sign_marker(lines, i, len(expanded) - len(expanded.lstrip()), ctx.sign_series)
 
 
 def _heading_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContext) -> _Marker | None:
@@ -156,12 +155,14 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContex
     m = _ATX_RE.match(line)
     if m:
         text = _without_running_title(m.group("text") or "", ctx.running_titles)
-        return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")))
+        return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")),
+                       markup_numbers=ctx.heading_levels)
     if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
         u = _SETEXT_RE.match(lines[i + 1])
         if u and line.strip() and len(line) - len(line.lstrip()) < 4:
             level = 1 if u.group("ch")[0] == "=" else 2
-            return _Marker(i, i + 2, "heading", line + "\n" + lines[i + 1], _plain(line), md_level=level)
+            return _Marker(i, i + 2, "heading", line + "\n" + lines[i + 1], _plain(line), md_level=level,
+                           markup_numbers=ctx.heading_levels)
     return None
 
 
@@ -236,21 +237,14 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
         tm = _TIGHT_LABEL_RE.match(text)
         title, _ = _title_of(tm.group("rest"))
         return _Marker(i, i + 1, "label", line, f"{tm.group('label')[:-1]} {title}", indent=indent,
-                       components=_components(tm.group("label")))
+                       components=_components(tm.group("label"), ctx.heading_levels))
     m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if not m:
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
-    comps = _components(label)
+    comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
-    above = next((ln for ln in reversed(lines[max(0, i - 3):i]) if ln.strip()), "")
-    if any(k.startswith("kw:") for k, _, _ in comps) and not rest.strip(" .;,)") and re.search(r"\w$", above.strip()) \
-            and _ends_mid_sentence(above):
-        return None  # "… the checklist in Form DB of" / "Schedule 1.": a wrapped reference
-    if any(k.startswith("kw:") for k, _, _ in comps) and not prev_blank and _ends_mid_sentence(above) \
-            and rest.count(")") > rest.count("("):
-        return None  # "… appendices (e.g.," / "Title 5 Appendix).": closes a sentence's parenthesis
     nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
     if nummer is not None:
         return nummer
@@ -260,7 +254,7 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
         follows = _continues_numbering(prev_path, path) \
             and not (len(path) == 1 and _under_unnumbered_list_line(lines, i, markers))
     else:
-        follows = not prev_blank and _opens_numbering(lines, i, path, markers)
+        follows = not prev_blank and _opens_numbering(lines, i, path, markers, ctx.heading_levels)
     if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
         sibling = _sibling_number(lines, i, comps, label, sep, rest, markers)
         if sibling is None:
@@ -430,7 +424,7 @@ def _under_unnumbered_list_line(lines: list[str], i: int, markers: list[_Marker]
     return bool(re.match(r"^\s*(?:\d{1,3}[.)]|\(\w{1,4}\)|[a-zA-Z][.)])\s", lines[i - 1]))
 
 
-def _opens_numbering(lines: list[str], i: int, path: list[str], markers: list[_Marker]) -> bool:
+def _opens_numbering(lines: list[str], i: int, path: list[str], markers: list[_Marker], joined: bool = False) -> bool:
     """A first clause (``1.``, ``1.1``) directly under a title line, confirmed by the next line
     continuing its numbering (``1.1 …`` under ``1. Warranty Period``). Not under a line ending in
     a colon ("Payment is due:" introduces a list) or breaking off mid-sentence."""
@@ -438,7 +432,7 @@ def _opens_numbering(lines: list[str], i: int, path: list[str], markers: list[_M
             or lines[i - 1].rstrip().endswith(":") or _under_unnumbered_list_line(lines, i, markers):
         return False
     nxt = _LABEL_RE.match(lines[i + 1].strip())
-    comps = _components(nxt.group("label")) if nxt else None
+    comps = _components(nxt.group("label"), joined) if nxt else None
     return bool(comps and re.match(r"^[A-Z“\"'‘]", nxt.group("rest").strip())
                 and _continues_numbering(path, _label_path(comps)))
 

@@ -19,15 +19,12 @@ between); the marker spans both lines, so the ``§ N`` line is the heading of it
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
 
 from .labels import _components, _plain, _title_of
 from .patterns import _ATX_RE, _ITEM_RE, _LABEL_RE, _Marker
 
 _SIGN_RE = re.compile(r"^§\s?(?P<num>\d{1,4})(?P<suffix>[a-z]{0,2})\.?(?:\s+(?P<rest>\S.*))?$")
 _WRAPPED_RE = re.compile(r"^(?P<mark>\*\*|__|\*|_)(?P<text>\S(?:.*\S)?)(?P=mark)$")
-
-_SERIES: ContextVar[frozenset[int]] = ContextVar("_SERIES", default=frozenset())
 
 
 def _sign(line: str) -> re.Match | None:
@@ -57,28 +54,14 @@ def sign_series(lines: list[str]) -> frozenset[int]:
     return frozenset(out)
 
 
-class series_scope:
-    """Context manager setting the document's ``§`` series (:func:`sign_series`) for :func:`sign_marker`."""
-
-    def __init__(self, lines: list[str]):
-        self._series = sign_series(lines)
-
-    def __enter__(self):
-        self._token = _SERIES.set(self._series)
-        return self
-
-    def __exit__(self, *exc):
-        _SERIES.reset(self._token)
-        return False
-
-
-def sign_marker(lines: list[str], i: int, indent: int) -> _Marker | None:
-    """A section marker for the ``§ N`` line ``i`` of the document's series, else ``None``.
+def sign_marker(lines: list[str], i: int, indent: int, series: frozenset[int]) -> _Marker | None:
+    """A section marker for the ``§ N`` line ``i`` of the document's ``series`` (:func:`sign_series`,
+    held in ``ParseContext.sign_series``), else ``None``.
 
     Only the forms the generic grammar misses are taken: an emphasised line (``**§ 4**``,
     ``**§ 4.** Remuneration``) and a bare ``§ N`` whose title is below it. ``§ 4 Remuneration``
     in plain text is a label of :mod:`.scan` already."""
-    if i not in _SERIES.get():
+    if i not in series:
         return None
     line = lines[i].strip()
     m = _sign(line)

@@ -38,7 +38,7 @@ def stated_components(number: str) -> list[tuple[str, str, str]] | None:
     for a span (``PARTS 400–446``), whose heading text is then read as any heading's."""
     if _RANGE.search(number):  # "PARTS 400–446 [RESERVED]", "§§ 3, 4": a span of units, not one number
         return None
-    comps = _components(number.strip())
+    comps = _components(number.strip(), joined=True)
     m = _WORD_NUMBER.match(number.strip())
     if comps and not (m and not any(k.startswith("kw:") for k, _, _ in comps)):
         return comps  # the grammar read the whole label, not just the number after a word it does not know
@@ -68,7 +68,7 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
         if i >= len(lines) or not (lines[i].lstrip().startswith("#") or b.provenance == "numbering"):
             continue
         words = lines[i].strip().lstrip("#").strip()
-        m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level)
+        m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level, markup_numbers=True)
         if b.number and (comps := stated_components(b.number)):
             m.components = comps
         stated.append(m)
