@@ -35,7 +35,7 @@ def document_index_settings(cfg, holodeck_units: bool = False) -> dict:
             "contextual_embeddings": c.contextual_embeddings,
             "context_model": model_settings(c.context_model),
             "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-            "extract_cross_references": c.extract_cross_references, "pipeline": 8, "analysis": ANALYSIS_VERSION,
+            "extract_cross_references": c.extract_cross_references, "pipeline": 9, "analysis": ANALYSIS_VERSION,
             **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
             **embedder_settings(c), **({"chunk_unit": "chars/4"} if holodeck_units else {})}
 
