@@ -1,9 +1,9 @@
 """docstrata: structure-aware hybrid search over documents and records for AI agents.
 
-    import docstrata
-    tools = docstrata.open("agent.yaml")
-    for r in tools["policies"].search("right to erasure"):
-        print(r.format())
+import docstrata
+tools = docstrata.open("agent.yaml")
+for r in tools["policies"].search("right to erasure"):
+    print(r.format())
 """
 
 from __future__ import annotations
@@ -27,10 +27,20 @@ def open(path: str | Path = "agent.yaml") -> "Toolset":  # noqa: A001 - mirrors 
 
 def __getattr__(name: str):
     lazy = {
-        "ConfigError": "errors", "ConversionError": "errors", "RecordError": "errors", "SourceError": "errors",
-        "StoreError": "errors", "ProviderError": "errors", "DocstrataError": "errors", "QueryError": "errors",
-        "SearchResult": "models", "RecordResult": "models", "IngestReport": "models", "Toolset": "tools",
-        "HierarchicalDocumentTool": "tools", "VectorstoreTool": "tools",
+        "ConfigError": "errors",
+        "ConversionError": "errors",
+        "RecordError": "errors",
+        "SourceError": "errors",
+        "StoreError": "errors",
+        "ProviderError": "errors",
+        "DocstrataError": "errors",
+        "QueryError": "errors",
+        "SearchResult": "models",
+        "RecordResult": "models",
+        "IngestReport": "models",
+        "Toolset": "tools",
+        "HierarchicalDocumentTool": "tools",
+        "VectorstoreTool": "tools",
     }
     if name in lazy:
         import importlib
@@ -40,7 +50,20 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "open", "__version__", "ConfigError", "ConversionError", "RecordError", "SourceError", "StoreError",
-    "ProviderError", "DocstrataError", "QueryError", "SearchResult", "RecordResult", "IngestReport", "Toolset",
-    "HierarchicalDocumentTool", "VectorstoreTool",
+    "open",
+    "__version__",
+    "ConfigError",
+    "ConversionError",
+    "RecordError",
+    "SourceError",
+    "StoreError",
+    "ProviderError",
+    "DocstrataError",
+    "QueryError",
+    "SearchResult",
+    "RecordResult",
+    "IngestReport",
+    "Toolset",
+    "HierarchicalDocumentTool",
+    "VectorstoreTool",
 ]

@@ -20,8 +20,17 @@ from typing import Any
 
 from .escaping import escape_terminal, one_line
 from .index.keyword import QUERY_STOPWORDS
-from .models import (PAGE_FIELDS, DocumentEntry, RecordResult, SearchResult, SearchResults, SectionPage, page_citation,
-                     page_fields, reference_lines)
+from .models import (
+    PAGE_FIELDS,
+    DocumentEntry,
+    RecordResult,
+    SearchResult,
+    SearchResults,
+    SectionPage,
+    page_citation,
+    page_fields,
+    reference_lines,
+)
 
 DEFAULT_SEARCH_CHARS = 12_000
 SEPARATOR = "\n\n---\n\n"
@@ -45,15 +54,16 @@ def _densest_start(text: str, words: list[str], cap: int) -> int | None:
         j = max(j, i)
         while j + 1 < len(hits) and hits[j + 1][0] < pos + cap * 4 // 5:
             j += 1
-        inside = hits[i:j + 1]
+        inside = hits[i : j + 1]
         key = (len({w for _, w in inside}), len(inside))
         if key > best_key:
             best, best_key = pos, key
     return best
 
 
-def excerpt(content: str, query: str, cap: int | None, from_start: bool = False,
-            at: int | None = None) -> tuple[str, bool]:
+def excerpt(
+    content: str, query: str, cap: int | None, from_start: bool = False, at: int | None = None
+) -> tuple[str, bool]:
     """``content`` cut to at most ``cap`` characters (``None`` = whole): the window that holds the
     most query words (distinct words first), starting a little before them (or at the start with
     ``from_start``, or at character ``at`` of ``content``: a pinpointed item's lines), cut at word
@@ -96,9 +106,17 @@ def _definition_rows(results: SearchResults, cap: int | None, shown: dict[str, s
         holder = next((cid for cid, content in shown.items() if text[:120] in " ".join(content.split())), None)
         shown_text = f"(stated in passage {holder} above)" if holder else text
         if not holder and cap is not None and len(text) > cap:
-            shown_text = (text[:cap].rsplit(" ", 1)[0] + " …") if cap else "(left out for size; get_definition gives it)"
-        row = {"term": d.term, "definition": shown_text, "document": d.doc_key, "section_id": d.section_id,
-               **({"scope": d.scope, "applies_in": d.applies_in} if getattr(d, "scope", None) else {}), **_pages_of(d)}
+            shown_text = (
+                (text[:cap].rsplit(" ", 1)[0] + " …") if cap else "(left out for size; get_definition gives it)"
+            )
+        row = {
+            "term": d.term,
+            "definition": shown_text,
+            "document": d.doc_key,
+            "section_id": d.section_id,
+            **({"scope": d.scope, "applies_in": d.applies_in} if getattr(d, "scope", None) else {}),
+            **_pages_of(d),
+        }
         same[(d.term.casefold(), text)] = row
         rows.append(row)
     return rows
@@ -118,16 +136,33 @@ def _read_more(tool: str, r) -> str:
 
 # Left out of a hit's JSON when empty, false or null (the output schema gives these defaults):
 # compact answers for agents, not a different meaning.
-_OPTIONAL = ("rerank_score", "semantic_score", "keyword_score", "exact_match", "pinned", "truncated", "pinpoint",
-             "cross_references", "definitions", "chunk_type", "document_title", "cited_by", "cited_by_total", "passage",
-             *PAGE_FIELDS)
+_OPTIONAL = (
+    "rerank_score",
+    "semantic_score",
+    "keyword_score",
+    "exact_match",
+    "pinned",
+    "truncated",
+    "pinpoint",
+    "cross_references",
+    "definitions",
+    "chunk_type",
+    "document_title",
+    "cited_by",
+    "cited_by_total",
+    "passage",
+    *PAGE_FIELDS,
+)
 
 
 def compact(hit: dict[str, Any]) -> dict[str, Any]:
     """``hit`` without the optional fields (:data:`_OPTIONAL`) that hold their default, scores
     rounded to 6 decimals."""
-    return {k: round(v, 6) if isinstance(v, float) else v for k, v in hit.items()
-            if not (k in _OPTIONAL and (v is None or v is False or v == [] or (k == "chunk_type" and v == "content")))}
+    return {
+        k: round(v, 6) if isinstance(v, float) else v
+        for k, v in hit.items()
+        if not (k in _OPTIONAL and (v is None or v is False or v == [] or (k == "chunk_type" and v == "content")))
+    }
 
 
 def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
@@ -185,12 +220,20 @@ def _span_text(r, cap: int | None) -> str | None:
     p = getattr(r, "passage", None)
     if not p:
         return None
-    text = r.content.strip()[p["start"]:p["end"]].strip()
-    return text if cap is None or len(text) <= cap else text[:max(cap - 2, 0)].rsplit(" ", 1)[0] + " …"
+    text = r.content.strip()[p["start"] : p["end"]].strip()
+    return text if cap is None or len(text) <= cap else text[: max(cap - 2, 0)].rsplit(" ", 1)[0] + " …"
 
 
-def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None, ref_cap: int, read_more=None,
-            span: bool = False):
+def _render(
+    results,
+    query: str,
+    tool: str,
+    cap: int | None,
+    def_cap: int | None,
+    ref_cap: int,
+    read_more=None,
+    span: bool = False,
+):
     hits, blocks, shown = [], [], {}
     read_more = read_more or (lambda r: _read_more(tool, r))
     for r in results:
@@ -228,8 +271,11 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
                 block = replace(r, content=content, cross_references=[], parent_chain=chain).format(definitions=False)
             if followed or total > len(refs):
                 more = total - len(followed)
-                block += ("\n\nReferences: " + "; ".join(reference_lines(followed))
-                    + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else ""))
+                block += (
+                    "\n\nReferences: "
+                    + "; ".join(reference_lines(followed))
+                    + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else "")
+                )
         else:
             block = replace(r, content=content).format()
         hits.append(compact(data))
@@ -237,8 +283,11 @@ def _render(results, query: str, tool: str, cap: int | None, def_cap: int | None
         if pin is not None or (spanned is not None and cut):
             block = block.replace(content, content + f"\n[whole chunk: {read_more(r)}]", 1)
         elif cut:
-            block = block.replace(content, content + f"\n[cut to {len(content)} of {data['content_chars']} characters; "
-                                                     f"whole: {read_more(r)}]", 1)
+            block = block.replace(
+                content,
+                content + f"\n[cut to {len(content)} of {data['content_chars']} characters; whole: {read_more(r)}]",
+                1,
+            )
         blocks.append(block)
     return hits, blocks, shown
 
@@ -259,14 +308,24 @@ def _assemble(results: SearchResults, query: str, hits, blocks, shown, def_cap, 
         text += "\n\n---\n\nDefinitions (each once; hits name the terms they use):\n" + "\n".join(
             f"- {one_line(d['term'])} ({one_line(d['document'])}"
             + (f", section {one_line(d['section_id'])}" if d["section_id"] else "")
-            + (f", {page_citation(d['page_start'], d.get('page_end'), d.get('page_numbering'))}"
-               if d.get("page_start") else "")
+            + (
+                f", {page_citation(d['page_start'], d.get('page_end'), d.get('page_numbering'))}"
+                if d.get("page_start")
+                else ""
+            )
             + (f"; also {', '.join(map(one_line, d['also_in']))}" if d.get("also_in") else "")
-            + (f"; applies in {one_line(d['applies_in'])}" if d.get("scope") else "") + f"): {one_line(d['definition'])}"
-            for d in defs)
+            + (f"; applies in {one_line(d['applies_in'])}" if d.get("scope") else "")
+            + f"): {one_line(d['definition'])}"
+            for d in defs
+        )
     confidence = {k: round(v, 6) if isinstance(v, float) else v for k, v in results.confidence.to_dict().items()}
-    data = {"results": hits, "definitions": defs, "confidence": confidence,
-            "notices": notices, "truncated": bool(left_out) or any(h.get("truncated") for h in hits)}
+    data = {
+        "results": hits,
+        "definitions": defs,
+        "confidence": confidence,
+        "notices": notices,
+        "truncated": bool(left_out) or any(h.get("truncated") for h in hits),
+    }
     return text, data
 
 
@@ -283,9 +342,15 @@ def _size(text: str, data: dict[str, Any], shape) -> int:
     return max(len(text), len(json.dumps(shaped, ensure_ascii=False, separators=(",", ":"))))
 
 
-def render_search(results: SearchResults, query: str, tool: str,
-                  max_chars: int = DEFAULT_SEARCH_CHARS, shape=None, read_more=None,
-                  span: bool = False) -> tuple[str, dict[str, Any]]:
+def render_search(
+    results: SearchResults,
+    query: str,
+    tool: str,
+    max_chars: int = DEFAULT_SEARCH_CHARS,
+    shape=None,
+    read_more=None,
+    span: bool = False,
+) -> tuple[str, dict[str, Any]]:
     """The answer to one search within ``max_chars`` characters, text and compact JSON each
     (``shape``: the function that turns ``data`` into what is sent, so its size is what is
     measured; ``None`` = ``data`` as is). Passages are cut to a common share first (after the
@@ -375,9 +440,9 @@ def _cut_to(text: str, budget: int, keep_end: bool) -> str:
     if budget < 20:
         return "…"
     if keep_end:
-        tail = text[len(text) - budget + 2:]
+        tail = text[len(text) - budget + 2 :]
         return "… " + (tail.split(" ", 1)[1] if " " in tail[:40] else tail)
-    return text[:budget - 2].rsplit(" ", 1)[0] + " …"
+    return text[: budget - 2].rsplit(" ", 1)[0] + " …"
 
 
 def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -394,11 +459,21 @@ def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> t
             text, cut = _cut_to(text, budget, keep_end=asked is not None and i < asked), True
         loc = " > ".join(c.parent_chain)
         is_asked = i == asked
-        out.append({"chunk_id": c.chunk_id, "section_id": c.section_id, "location": loc, "content": text,
-                    **_pages_of(c), **({"requested": True} if is_asked else {})})
+        out.append(
+            {
+                "chunk_id": c.chunk_id,
+                "section_id": c.section_id,
+                "location": loc,
+                "content": text,
+                **_pages_of(c),
+                **({"requested": True} if is_asked else {}),
+            }
+        )
         pages = page_citation(c.page_start, c.page_end, c.page_numbering)
-        blocks.append(f"Chunk: {one_line(c.chunk_id)}{' (asked for)' if is_asked else ''}\nLocation: {one_line(loc)}\n"
-                      f"Section: {one_line(c.section_id)}\n" + (f"Pages: {pages}\n" if pages else "") + f"\n{text}")
+        blocks.append(
+            f"Chunk: {one_line(c.chunk_id)}{' (asked for)' if is_asked else ''}\nLocation: {one_line(loc)}\n"
+            f"Section: {one_line(c.section_id)}\n" + (f"Pages: {pages}\n" if pages else "") + f"\n{text}"
+        )
     doc = chunks[0].doc_key if chunks else ""
     text = f"Source: {one_line(doc)}\n\n" + SEPARATOR.join(blocks)
     if cut:
@@ -408,7 +483,7 @@ def render_neighbours(chunks, max_chars: int, requested: str | None = None) -> t
 
 def render_documents(entries: list[DocumentEntry], offset: int, limit: int) -> tuple[str, dict[str, Any]]:
     """One page of document entries (``offset``, ``limit``), each with at most 12 top-level sections."""
-    page = entries[offset:offset + limit]
+    page = entries[offset : offset + limit]
     rows = []
     for e in page:
         d = e.to_dict()

@@ -18,5 +18,4 @@ def check_length(name: str, value: object, limit: int) -> None:
     """Raise ``ValueError`` (``"query is 7,900,000 characters; at most 4,000 are accepted: 'abc…'"``)
     when ``value`` is a string longer than ``limit`` characters; anything else passes."""
     if isinstance(value, str) and len(value) > limit:
-        raise ValueError(f"{name} is {len(value):,} characters; at most {limit:,} are accepted: "
-                         f"{short(value, 40)}")
+        raise ValueError(f"{name} is {len(value):,} characters; at most {limit:,} are accepted: {short(value, 40)}")

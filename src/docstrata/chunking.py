@@ -52,7 +52,8 @@ _TABLE_SEP_RE = re.compile(r"^\s{0,3}\|?\s*:?-{2,}")
 _SENTENCE_RE = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
 _ITEM_NUMBER_RE = re.compile(r"^\(?\w{1,4}[.)]$")
 _REQUIREMENT_RE = re.compile(
-    r"\b(shall|must|MUST|SHALL|REQUIRED|may not|is required to|are required to|is prohibited|are prohibited)\b")
+    r"\b(shall|must|MUST|SHALL|REQUIRED|may not|is required to|are required to|is prohibited|are prohibited)\b"
+)
 
 
 @dataclass
@@ -77,8 +78,14 @@ class _Piece:
     headings_only: bool = False  # only headings of sections without body text
 
 
-def chunk_tree(tree: DocumentTree, *, count_tokens: Callable[[str], int], max_tokens: int = 800,
-               overlap: int = 50, strategy: Literal["structure", "token"] = "structure") -> list[Chunk]:
+def chunk_tree(
+    tree: DocumentTree,
+    *,
+    count_tokens: Callable[[str], int],
+    max_tokens: int = 800,
+    overlap: int = 50,
+    strategy: Literal["structure", "token"] = "structure",
+) -> list[Chunk]:
     """Split ``tree`` into :class:`Chunk` objects in document order.
 
     Args:
@@ -123,6 +130,7 @@ def _remembering(count_tokens: Callable[[str], int], size: int = 4096) -> Callab
                 memo.clear()
             n = memo[text] = count_tokens(text)
         return n
+
     return count
 
 
@@ -131,6 +139,7 @@ def _section_text(s: Section) -> str:
 
 
 # --------------------------------------------------------------------------- structure strategy
+
 
 def _is_item(s: Section) -> bool:
     return bool(s.number and _ITEM_NUMBER_RE.match(s.number))
@@ -165,8 +174,7 @@ def _structure_pieces(tree: DocumentTree, count: Callable[[str], int], budget: i
     return pieces
 
 
-def _item_group(sections: list[Section], i: int, count: Callable[[str], int],
-                budget: int) -> tuple[list[Section], int]:
+def _item_group(sections: list[Section], i: int, count: Callable[[str], int], budget: int) -> tuple[list[Section], int]:
     """Section ``i`` with the enumerated sub-items that follow it, if together they fit
     ``budget``; else section ``i`` alone. Returns the group and the index after it."""
     head = sections[i]
@@ -269,8 +277,15 @@ def _table_header(text: str) -> int:
     return 2 if len(lines) > 2 and _TABLE_SEP_RE.match(lines[1]) else 0
 
 
-def _split_lines(lines: list[str], count: Callable[[str], int], budget: int, *, header_rows: int = 0,
-                 fence: tuple[str, str] | None = None, closes: bool = True) -> list[tuple[str, int, bool, str, str]]:
+def _split_lines(
+    lines: list[str],
+    count: Callable[[str], int],
+    budget: int,
+    *,
+    header_rows: int = 0,
+    fence: tuple[str, str] | None = None,
+    closes: bool = True,
+) -> list[tuple[str, int, bool, str, str]]:
     """Group whole lines; repeat a table header or re-open/close a fence in each piece."""
     header = lines[:header_rows]
     rows = lines[header_rows:]
@@ -330,6 +345,7 @@ def _split_prose(text: str, count: Callable[[str], int], budget: int) -> list[tu
 
 # --------------------------------------------------------------------------- token windows
 
+
 def token_windows(text: str, count_tokens: Callable[[str], int], max_tokens: int, overlap: int) -> list[str]:
     """Cut ``text`` into word-aligned windows of ≤ ``max_tokens`` tokens sharing ~``overlap`` tokens.
 
@@ -365,6 +381,7 @@ def token_windows(text: str, count_tokens: Callable[[str], int], max_tokens: int
 
 # --------------------------------------------------------------------------- chunk objects
 
+
 def _chunk_type(piece: _Piece, definitions: list[str]) -> ChunkType:
     if is_contents_section(piece.section):
         return "contents"  # a contents page or index lists sections: search ranks it after them
@@ -381,21 +398,31 @@ def _to_chunk(ordinal: int, piece: _Piece, tree: DocumentTree, count: Callable[[
     s = piece.section
     owners = set(piece.section_ids or [s.section_id])
     lowered = piece.text.lower()
-    definitions = [d.term for d in tree.definitions
-                   if d.section_id in owners and d.term.lower() in lowered]
-    xrefs: list[CrossReference] = [x for x in find_cross_references(piece.text, tree, s.section_id)
-                                   if x.section_id != s.section_id]
+    definitions = [d.term for d in tree.definitions if d.section_id in owners and d.term.lower() in lowered]
+    xrefs: list[CrossReference] = [
+        x for x in find_cross_references(piece.text, tree, s.section_id) if x.section_id != s.section_id
+    ]
     metadata: dict = {"sections": list(piece.section_ids)} if piece.section_ids else {}
     if piece.added_prefix:
         metadata["added_prefix"] = piece.added_prefix
     if piece.added_suffix:
         metadata["added_suffix"] = piece.added_suffix
     return Chunk(
-        chunk_id=f"{tree.doc_key}#{ordinal}", doc_key=tree.doc_key, ordinal=ordinal, content=piece.text,
-        section_id=s.section_id, parent_chain=list(s.parent_chain), heading_level=s.level,
-        chunk_type=_chunk_type(piece, definitions), token_count=count(piece.text),
-        document_title=tree.title, section_title=s.title, aliases=list(piece.aliases),
-        definitions=list(dict.fromkeys(definitions)), cross_references=xrefs, oversized=piece.oversized,
+        chunk_id=f"{tree.doc_key}#{ordinal}",
+        doc_key=tree.doc_key,
+        ordinal=ordinal,
+        content=piece.text,
+        section_id=s.section_id,
+        parent_chain=list(s.parent_chain),
+        heading_level=s.level,
+        chunk_type=_chunk_type(piece, definitions),
+        token_count=count(piece.text),
+        document_title=tree.title,
+        section_title=s.title,
+        aliases=list(piece.aliases),
+        definitions=list(dict.fromkeys(definitions)),
+        cross_references=xrefs,
+        oversized=piece.oversized,
         metadata=metadata,
     )
 

@@ -77,9 +77,15 @@ class CitedByPage:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of the fields (CLI ``--json``, MCP structured content)."""
-        return {"document": self.document, "section_id": self.section_id, "total": self.total,
-                "offset": self.offset, "citers": [c.to_dict() for c in self.citers],
-                "next_cursor": self.next_cursor, **({"notice": self.notice} if self.notice else {})}
+        return {
+            "document": self.document,
+            "section_id": self.section_id,
+            "total": self.total,
+            "offset": self.offset,
+            "citers": [c.to_dict() for c in self.citers],
+            "next_cursor": self.next_cursor,
+            **({"notice": self.notice} if self.notice else {}),
+        }
 
     def format(self) -> str:
         """Plain text: a header line, then one block per citing section."""
@@ -89,8 +95,12 @@ class CitedByPage:
             lines.append(self.notice)
         for c in self.citers:
             part = "" if c.cites == [self.section_id] else f" (cites {', '.join(c.cites)})"
-            lines += ["", f"- {c.document} § {c.section_id}{part}: {'; '.join(c.references)}",
-                      f"  Location: {c.location}", f"  Chunk: {c.chunk_id}"]
+            lines += [
+                "",
+                f"- {c.document} § {c.section_id}{part}: {'; '.join(c.references)}",
+                f"  Location: {c.location}",
+                f"  Chunk: {c.chunk_id}",
+            ]
             if c.excerpt:
                 lines.append(f"  {c.excerpt}")
         if self.next_cursor:
@@ -152,11 +162,11 @@ def _cites(x: CrossReference, chunk: Chunk, doc_key: str, sid: str, names: set[s
 def _excerpt(content: str, pos: int, limit: int = 300) -> str:
     start = content.rfind("\n", 0, pos) + 1
     end = content.find("\n", pos)
-    line = content[start: len(content) if end < 0 else end].strip()
+    line = content[start : len(content) if end < 0 else end].strip()
     if len(line) > limit:
         at = pos - start
         lo = max(0, min(at - limit // 3, len(line) - limit))
-        line = ("…" if lo else "") + line[lo: lo + limit].strip() + ("…" if lo + limit < len(line) else "")
+        line = ("…" if lo else "") + line[lo : lo + limit].strip() + ("…" if lo + limit < len(line) else "")
     return line
 
 
@@ -181,8 +191,13 @@ def citers_of_chunks(chunks: list[Chunk], doc_key: str, section_id: str, names: 
                 continue  # a section's own text naming itself or its parts is no citation of it
             citer = out.get((c.doc_key, where))
             if citer is None:
-                citer = out[(c.doc_key, where)] = Citer(c.doc_key, where, c.chunk_id, " > ".join(c.parent_chain),
-                                                        excerpt=_excerpt(c.content, pos) if pos >= 0 else "")
+                citer = out[(c.doc_key, where)] = Citer(
+                    c.doc_key,
+                    where,
+                    c.chunk_id,
+                    " > ".join(c.parent_chain),
+                    excerpt=_excerpt(c.content, pos) if pos >= 0 else "",
+                )
             if x.text and x.text not in citer.references:
                 citer.references.append(x.text)
             if cited not in citer.cites:
@@ -190,8 +205,14 @@ def citers_of_chunks(chunks: list[Chunk], doc_key: str, section_id: str, names: 
     return list(out.values())
 
 
-def citing_chunk_ids(store, doc_key: str, section_id: str, names: list[str] | None = None,
-                     limit: int = LOOKUP_LIMIT, flt: ChunkFilter | None = None) -> list[str]:
+def citing_chunk_ids(
+    store,
+    doc_key: str,
+    section_id: str,
+    names: list[str] | None = None,
+    limit: int = LOOKUP_LIMIT,
+    flt: ChunkFilter | None = None,
+) -> list[str]:
     """Ids of the chunks that cite ``section_id`` of ``doc_key`` (or a part of it), own document
     first, then by document and ordinal: one exact-index look-up (every backend)."""
     names = document_names_of(store, doc_key) if names is None else names
@@ -214,8 +235,9 @@ def cited_by(store, doc_key: str, section_id: str) -> list[Citer]:
     return citers_of_chunks(store.get_chunks(ids), doc_key, section_id, names)
 
 
-def citer_ranking(store, named: list[str], words: list[str], limit: int,
-                  flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+def citer_ranking(
+    store, named: list[str], words: list[str], limit: int, flt: ChunkFilter | None = None
+) -> list[tuple[str, float]]:
     """The chunks citing the sections the chunks ``named`` start (a query's named provision),
     ranked by BM25 on the query's other ``words`` among themselves (the best match to "how much
     … fined" of Article 17's citers is Article 83(5)); those matching none of the words are left
@@ -230,14 +252,19 @@ def citer_ranking(store, named: list[str], words: list[str], limit: int,
     citing = [cid for cid in dict.fromkeys(citing) if cid not in named]
     if not citing:
         return []
-    within = ChunkFilter(doc_keys=flt.doc_keys if flt else None, section=flt.section if flt else None,
-                         metadata=flt.metadata if flt else (), chunk_ids=tuple(citing))
+    within = ChunkFilter(
+        doc_keys=flt.doc_keys if flt else None,
+        section=flt.section if flt else None,
+        metadata=flt.metadata if flt else (),
+        chunk_ids=tuple(citing),
+    )
     query = " ".join(w for w in words if re.search(r"\w", w))
     return store.keyword_search(query, limit, flt=within) if query else []
 
 
-def citer_page(citers: list[Citer], doc_key: str, section_id: str, limit: int = 20, cursor: str | None = None,
-               notice: str = "") -> CitedByPage:
+def citer_page(
+    citers: list[Citer], doc_key: str, section_id: str, limit: int = 20, cursor: str | None = None, notice: str = ""
+) -> CitedByPage:
     """One page of ``citers`` (at most ``limit``, 1–200) from where ``cursor`` points (the
     previous page's ``next_cursor``; get_section's cursor format, :mod:`~docstrata.paging`,
     scoped to ``doc_key § section_id`` and bound to the list it was issued for). Raises
@@ -251,7 +278,7 @@ def citer_page(citers: list[Citer], doc_key: str, section_id: str, limit: int = 
     scope = f"{doc_key}§{section_id}"
     start = read_cursor(cursor, listing, scope)
     first = listing.count("\n", 0, start)  # the offset is where a line of the listing starts
-    page = citers[first:first + limit]
+    page = citers[first : first + limit]
     end = first + len(page)
     nxt = None
     if end < len(citers):
@@ -259,9 +286,9 @@ def citer_page(citers: list[Citer], doc_key: str, section_id: str, limit: int = 
     return CitedByPage(doc_key, section_id, page, len(citers), first, nxt, notice)
 
 
-
-def citer_summaries(store, sections: list[tuple[str, str]], first: int = 3,
-                    per_section: int = 200) -> dict[tuple[str, str], tuple[int, list[Citer]]]:
+def citer_summaries(
+    store, sections: list[tuple[str, str]], first: int = 3, per_section: int = 200
+) -> dict[tuple[str, str], tuple[int, list[Citer]]]:
     """For each ``(doc_key, section_id)``: how many sections cite it and the first ``first`` of
     them (own document first), for search answers. One exact-index look-up and one chunk fetch
     for all of them; at most ``per_section`` citing chunks read per section."""
@@ -275,6 +302,7 @@ def citer_summaries(store, sections: list[tuple[str, str]], first: int = 3,
     chunks = {c.chunk_id: c for c in store.get_chunks(list(dict.fromkeys(i for ids in ids_of.values() for i in ids)))}
     out: dict[tuple[str, str], tuple[int, list[Citer]]] = {}
     for (doc, sid), ids in ids_of.items():
+
         def order(c: Chunk, doc: str = doc) -> tuple[bool, str, int]:
             return (c.doc_key != doc, c.doc_key, c.ordinal)
 
@@ -292,5 +320,4 @@ def attach_cited_by(store, results: list, first: int = 3) -> None:
     for r in results:
         total, citers = summary.get((r.source_path, r.section_id), (0, []))
         r.cited_by_total = total or None  # left out of compact answers when nothing cites it
-        r.cited_by = [{"document": c.document, "section_id": c.section_id, "references": c.references}
-                      for c in citers]
+        r.cited_by = [{"document": c.document, "section_id": c.section_id, "references": c.references} for c in citers]

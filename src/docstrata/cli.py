@@ -18,8 +18,11 @@ from .ingest_support import UNCHANGED_FAILURE
 if TYPE_CHECKING:
     from .progress import ProgressLines
 
-app = typer.Typer(add_completion=True, no_args_is_help=True,
-                  help="Structure-aware hybrid search over documents and records, for agents and people.")
+app = typer.Typer(
+    add_completion=True,
+    no_args_is_help=True,
+    help="Structure-aware hybrid search over documents and records, for agents and people.",
+)
 
 ConfigOpt = typer.Option("agent.yaml", "-c", "--config", help="Path to agent.yaml")
 ToolOpt = typer.Option(None, "--tool", "-t", help="Tool name (default: the only tool)")
@@ -34,10 +37,14 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit"),
-          verbose: bool = typer.Option(False, "--verbose", "-v",
-                                       help="Log details: each ignored config setting, provider calls")) -> None:
+def _main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit"
+    ),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="Log details: each ignored config setting, provider calls"
+    ),
+) -> None:
     """Structure-aware hybrid search over documents and records, for agents and people.
 
     Shell completion: `docstrata --install-completion` (bash, zsh, fish, PowerShell), or
@@ -147,9 +154,14 @@ def _read(config: str, tool: Optional[str], kind: type, read):
             _fail(str(e), 1)
 
 
-def _check_search_args(t, mode: Optional[str], min_score: Optional[float] = None,
-                       min_fused_score: Optional[float] = None, section: Optional[str] = None,
-                       filters: Optional[dict] = None) -> None:
+def _check_search_args(
+    t,
+    mode: Optional[str],
+    min_score: Optional[float] = None,
+    min_fused_score: Optional[float] = None,
+    section: Optional[str] = None,
+    filters: Optional[dict] = None,
+) -> None:
     """Exit 2 on a bad mode, threshold, filter or reranker before any index is opened or model loaded.
 
     ``min_score`` is the cosine similarity of query and hit (0-1, HoloDeck's meaning);
@@ -164,28 +176,36 @@ def _check_search_args(t, mode: Optional[str], min_score: Optional[float] = None
         _fail(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
     c = t.cfg
     if min_score is not None and not (math.isfinite(min_score) and 0 <= min_score <= 1):
-        _fail(f"--min-score is a cosine similarity between 0 and 1, got {min_score:g} "
-              "(the fused RRF threshold is --min-fused-score)")
+        _fail(
+            f"--min-score is a cosine similarity between 0 and 1, got {min_score:g} "
+            "(the fused RRF threshold is --min-fused-score)"
+        )
     if min_fused_score is not None:
         if not (math.isfinite(min_fused_score) and min_fused_score >= 0):
             _fail(f"--min-fused-score must be a number >= 0, got {min_fused_score:g}")
         single = (mode or getattr(c, "search_mode", "hybrid")) != "hybrid"
         best = max_fused_score(1.0 if single else c.semantic_weight + c.keyword_weight + c.exact_weight, c.rrf_k)
         if min_fused_score > best:
-            _fail(f"--min-fused-score {min_fused_score:g} can never be met: fused RRF scores are at most "
-                  f"{best:.4f} here (for a cosine threshold use --min-score)")
+            _fail(
+                f"--min-fused-score {min_fused_score:g} can never be met: fused RRF scores are at most "
+                f"{best:.4f} here (for a cosine threshold use --min-score)"
+            )
     records = c.type == "vectorstore"
     if section and records and getattr(c, "structured", True):
         _fail(f"--section applies to documents; tool '{t.name}' holds records (filter fields with --filter)")
     if filters:
         kept = getattr(c, "meta_fields", None) if records else None
         if not records:
-            _fail(f"--filter applies to record fields; tool '{t.name}' holds documents "
-                  "(narrow with --document and --section)")
+            _fail(
+                f"--filter applies to record fields; tool '{t.name}' holds documents "
+                "(narrow with --document and --section)"
+            )
         unknown = [f for f in filters if kept is not None and f not in kept]
         if unknown:
-            _fail(f"--filter {unknown[0]}: not a metadata field of tool '{t.name}' "
-                  f"(meta_fields: {', '.join(kept) or 'none'})")
+            _fail(
+                f"--filter {unknown[0]}: not a metadata field of tool '{t.name}' "
+                f"(meta_fields: {', '.join(kept) or 'none'})"
+            )
     try:
         getattr(t, "reranker", None)  # builds the Reranker: a hub name or missing directory fails here
     except ConfigError as e:
@@ -215,8 +235,13 @@ def _ready(t, err, force: bool = False) -> None:
             if total == 0:
                 return
             if t.cfg.database.provider != "in-memory":  # an in-memory index is built by every command: no advice
-                err.print(with_config(f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this "
-                                      "ahead of time)", _CONFIG), soft_wrap=True)
+                err.print(
+                    with_config(
+                        f"{t.name}: indexing {total} file(s) first (`docstrata ingest` does this ahead of time)",
+                        _CONFIG,
+                    ),
+                    soft_wrap=True,
+                )
             bar = _bar(err)
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("loading model", total=total)
@@ -233,11 +258,16 @@ def _ready(t, err, force: bool = False) -> None:
     news = [sk for sk in (report.skipped if report is not None else []) if not sk.reason.startswith(UNCHANGED_FAILURE)]
     if report is not None and (state or report.removed or news):
         memory = " (in-memory index, rebuilt by every command)" if t.cfg.database.provider == "in-memory" else ""
-        err.print(f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} {_unit(t)} in "
-                  f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
-                  f"{memory}", soft_wrap=True)
-        for sk in (report.skipped if state else news):
-            err.print(f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(with_config(sk.reason, _CONFIG))}", soft_wrap=True)
+        err.print(
+            f"{t.name}: indexed {report.files_total} file(s), {report.chunks_total} {_unit(t)} in "
+            f"{report.elapsed_s:.1f} s ({report.added} added, {report.updated} updated, {report.removed} removed)"
+            f"{memory}",
+            soft_wrap=True,
+        )
+        for sk in report.skipped if state else news:
+            err.print(
+                f"  [red]skipped[/red] {_safe(sk.path)}: {_safe(with_config(sk.reason, _CONFIG))}", soft_wrap=True
+            )
     if t.store.count() == 0:
         _fail(f"{t.name}: no indexed files: nothing under source {t.cfg.source!r} could be indexed", 1)
 
@@ -283,8 +313,14 @@ def _bar(err):
         return _NoBar()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
 
 
 def _load_model_if_needed(t, mode: Optional[str], err) -> None:
@@ -298,14 +334,19 @@ def _load_model_if_needed(t, mode: Optional[str], err) -> None:
 
 
 @app.command()
-def ingest(config: str = ConfigOpt,
-           tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
-           force: bool = typer.Option(False, "--force", help="Rebuild from scratch"),
-           verify: bool = typer.Option(False, "--verify", help="Re-hash every file, whatever its size and times say"),
-           rebuild: bool = typer.Option(False, "--rebuild", help="Rebuild the keyword and vector indexes from the "
-                                                                  "stored chunks first (repairs a damaged index)"),
-           json_out: bool = typer.Option(False, "--json", help="Print the reports as JSON"),
-           trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
+def ingest(
+    config: str = ConfigOpt,
+    tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
+    force: bool = typer.Option(False, "--force", help="Rebuild from scratch"),
+    verify: bool = typer.Option(False, "--verify", help="Re-hash every file, whatever its size and times say"),
+    rebuild: bool = typer.Option(
+        False,
+        "--rebuild",
+        help="Rebuild the keyword and vector indexes from the stored chunks first (repairs a damaged index)",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the reports as JSON"),
+    trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console"),
+) -> None:
     """Index every configured tool's source (only what changed). Exit 1 if any file was skipped."""
     _setup()
     _start_trace(trace)
@@ -337,15 +378,20 @@ def ingest(config: str = ConfigOpt,
         _print_reports(reports, {r.tool: _unit(toolset[r.tool]) for r in reports})
     empty = [r.tool for r in reports if r.chunks_total == 0]
     for name in empty:
-        err.print(f"[red]Error[/red] {name}: no indexed files: nothing under source "
-                  f"{toolset[name].cfg.source!r} could be indexed")
+        err.print(
+            f"[red]Error[/red] {name}: no indexed files: nothing under source "
+            f"{toolset[name].cfg.source!r} could be indexed"
+        )
     if empty or any(r.failed for r in reports):
         raise typer.Exit(1)
 
 
-_LLM_LABELS = {"cache_read_tokens": "provider prompt-cache read tokens",
-               "cache_write_tokens": "provider prompt-cache write tokens",
-               "cache_hits": "contexts reused from docstrata's cache", "estimated_cost_usd": "estimated cost USD"}
+_LLM_LABELS = {
+    "cache_read_tokens": "provider prompt-cache read tokens",
+    "cache_write_tokens": "provider prompt-cache write tokens",
+    "cache_hits": "contexts reused from docstrata's cache",
+    "estimated_cost_usd": "estimated cost USD",
+}
 """Names for the context-generation counters of an ingest report: the provider's prompt cache
 (tokens) and docstrata's own context cache (whole contexts) are different caches."""
 
@@ -362,13 +408,20 @@ def _print_reports(reports, units: Optional[dict] = None) -> None:
     out = _console()
     for r in reports:
         unit = (units or {}).get(r.tool) or ("records" if r.records else "chunks")
-        run = f"{r.chunks} written, {r.embedded} embedded" + (f", {r.definitions} definitions" if unit == "chunks" else "")
-        out.print(f"[bold]{r.tool}[/bold]: {r.files_total} files "
-                  f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
-                  f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s", soft_wrap=True)
+        run = f"{r.chunks} written, {r.embedded} embedded" + (
+            f", {r.definitions} definitions" if unit == "chunks" else ""
+        )
+        out.print(
+            f"[bold]{r.tool}[/bold]: {r.files_total} files "
+            f"({r.added} added, {r.updated} updated, {r.removed} removed, {r.unchanged} unchanged), "
+            f"{r.chunks_total} {unit} in the index (this run: {run}), {r.elapsed_s:.1f} s",
+            soft_wrap=True,
+        )
         if r.llm.get("llm_calls") or r.llm.get("cache_hits"):
-            out.print("  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()),
-                      soft_wrap=True)
+            out.print(
+                "  LLM: " + ", ".join(f"{_LLM_LABELS.get(k, k.replace('_', ' '))} {v}" for k, v in r.llm.items()),
+                soft_wrap=True,
+            )
         for w in r.warnings[:20]:
             out.print(f"  [yellow]warning[/yellow] {_safe(with_config(w, _CONFIG))}", soft_wrap=True)  # one line each
         if len(r.warnings) > 20:
@@ -395,30 +448,47 @@ dense leg runs (not for --mode keyword or exact)."""
 
 
 @app.command(help=_SEARCH_HELP)
-def search(query: Optional[str] = typer.Argument(None, help="The query"),
-           config: str = ConfigOpt,
-           tool: Optional[str] = ToolOpt,
-           top_k: Optional[int] = typer.Option(None, "--top-k", "-k", min=1, max=100),
-           mode: Optional[str] = typer.Option(None, "--mode", "-m", help="hybrid | semantic | keyword | exact"),
-           document: list[str] = typer.Option(None, "--document", "-d",
-                                              help="Only this document (file name, stem or path); repeatable"),
-           section: Optional[str] = typer.Option(None, "--section", "-s",
-                                                 help="Only this section and its subsections: 4.2, article-17, 'Section 4.2'"),
-           filter_: list[str] = typer.Option(None, "--filter", "-f",
-                                             help="Record field condition: FIELD=VALUE, FIELD=A,B, FIELD<N, <=, >, >= "
-                                                  "(repeatable; all must hold)"),
-           min_score: Optional[float] = typer.Option(None, "--min-score",
-                                                     help="Drop hits whose cosine similarity to the query is below "
-                                                          "this (0-1; HoloDeck's min_similarity_score)"),
-           min_fused_score: Optional[float] = typer.Option(None, "--min-fused-score",
-                                                           help="Drop hits whose fused RRF score is below this"),
-           json_out: bool = typer.Option(False, "--json", help="The answer as JSON (results, definitions, confidence, notices)"),
-           span: bool = typer.Option(False, "--span", help="Each hit's best-matching sentence alone, cited to the "
-                                                           "deepest section holding it"),
-           batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"query_id", "query"} ("-" = stdin); '
-                                                                       'prints {"query_id", "query", "results", "definitions", '
-                                                                       '"confidence", "notices"} per line'),
-           trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console")) -> None:
+def search(
+    query: Optional[str] = typer.Argument(None, help="The query"),
+    config: str = ConfigOpt,
+    tool: Optional[str] = ToolOpt,
+    top_k: Optional[int] = typer.Option(None, "--top-k", "-k", min=1, max=100),
+    mode: Optional[str] = typer.Option(None, "--mode", "-m", help="hybrid | semantic | keyword | exact"),
+    document: list[str] = typer.Option(
+        None, "--document", "-d", help="Only this document (file name, stem or path); repeatable"
+    ),
+    section: Optional[str] = typer.Option(
+        None, "--section", "-s", help="Only this section and its subsections: 4.2, article-17, 'Section 4.2'"
+    ),
+    filter_: list[str] = typer.Option(
+        None,
+        "--filter",
+        "-f",
+        help="Record field condition: FIELD=VALUE, FIELD=A,B, FIELD<N, <=, >, >= (repeatable; all must hold)",
+    ),
+    min_score: Optional[float] = typer.Option(
+        None,
+        "--min-score",
+        help="Drop hits whose cosine similarity to the query is below this (0-1; HoloDeck's min_similarity_score)",
+    ),
+    min_fused_score: Optional[float] = typer.Option(
+        None, "--min-fused-score", help="Drop hits whose fused RRF score is below this"
+    ),
+    json_out: bool = typer.Option(
+        False, "--json", help="The answer as JSON (results, definitions, confidence, notices)"
+    ),
+    span: bool = typer.Option(
+        False, "--span", help="Each hit's best-matching sentence alone, cited to the deepest section holding it"
+    ),
+    batch: Optional[Path] = typer.Option(
+        None,
+        "--batch",
+        help='JSONL of {"query_id", "query"} ("-" = stdin); '
+        'prints {"query_id", "query", "results", "definitions", '
+        '"confidence", "notices"} per line',
+    ),
+    trace: Optional[str] = typer.Option(None, "--trace", help="Print OpenTelemetry spans to stderr: console"),
+) -> None:
     """The ``search`` command (its help text is ``_SEARCH_HELP``)."""
     _setup()
     _start_trace(trace)
@@ -433,8 +503,15 @@ def search(query: Optional[str] = typer.Argument(None, help="The query"),
     with toolset:
         t = _pick_tool(toolset, tool)
         _check_search_args(t, mode, min_score, min_fused_score, section, filters)
-        kw = {"top_k": top_k, "mode": mode, "document": list(document or []) or None, "section": section,
-              "filters": filters, "min_similarity_score": min_score, "min_fused_score": min_fused_score}
+        kw = {
+            "top_k": top_k,
+            "mode": mode,
+            "document": list(document or []) or None,
+            "section": section,
+            "filters": filters,
+            "min_similarity_score": min_score,
+            "min_fused_score": min_fused_score,
+        }
         err = _console(stderr=True)
         try:
             _ready(t, err)
@@ -464,11 +541,24 @@ def _answer(results, query: str, tool_name: str, config: str = "agent.yaml", spa
     from .answers import render_search
 
     results.notices = [with_config(n, config) for n in results.notices]  # commands they name run from any folder
-    text, data = render_search(results, query, tool_name, max_chars=10**12, read_more=lambda r: followup.command(
-        "neighbours", r.chunk_id, config=config, tool=tool_name, raw="--before 0 --after 0"), span=span)
+    text, data = render_search(
+        results,
+        query,
+        tool_name,
+        max_chars=10**12,
+        read_more=lambda r: followup.command(
+            "neighbours", r.chunk_id, config=config, tool=tool_name, raw="--before 0 --after 0"
+        ),
+        span=span,
+    )
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
-        hit.update({k: getattr(r, k) for k in ("semantic_rank", "keyword_rank", "exact_rank")
-                    if getattr(r, k, None) is not None})
+        hit.update(
+            {
+                k: getattr(r, k)
+                for k in ("semantic_rank", "keyword_rank", "exact_rank")
+                if getattr(r, k, None) is not None
+            }
+        )
         if hit.get("pinpoint"):  # the whole chunk for scripts; the text shows the pinpoint
             hit["content"], hit["truncated"] = r.content.strip(), False
     return text, data
@@ -492,13 +582,18 @@ def _search_batch(t, batch: Path, kw: dict) -> None:
             _, data = _answer(t.search(q, **kw), q, t.name)
             print(escape_json_output(json.dumps({"query_id": qid, "query": q, **data}, ensure_ascii=False)))
         except QueryError as e:
-            print(escape_json_output(json.dumps({"query_id": qid, "query": q, "error": str(e), "results": []},
-                                                ensure_ascii=False)))
+            print(
+                escape_json_output(
+                    json.dumps({"query_id": qid, "query": q, "error": str(e), "results": []}, ensure_ascii=False)
+                )
+            )
 
 
 @app.command()
-def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A document"),
-            json_out: bool = typer.Option(False, "--json")) -> None:
+def inspect(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A document"),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
     """Show a document's section tree, definitions and cross-references."""
     _setup()
     from .embed import Embedder
@@ -513,17 +608,43 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
     except ConversionError as e:
         _fail(str(e), 1)
     doc, tree = parsed.document, parsed.tree
-    sections = [{"section_id": s.section_id, "title": s.title, "level": s.level, "number": s.number,
-                 "parent_id": s.parent_id, "tokens": count(s.text) if s.text else 0, "aliases": s.aliases,
-                 **({"page_start": s.page_start, "page_end": s.page_end, "page_numbering": s.page_numbering}
-                    if s.page_start else {})}
-                for s in tree.sections]
+    sections = [
+        {
+            "section_id": s.section_id,
+            "title": s.title,
+            "level": s.level,
+            "number": s.number,
+            "parent_id": s.parent_id,
+            "tokens": count(s.text) if s.text else 0,
+            "aliases": s.aliases,
+            **(
+                {"page_start": s.page_start, "page_end": s.page_end, "page_numbering": s.page_numbering}
+                if s.page_start
+                else {}
+            ),
+        }
+        for s in tree.sections
+    ]
     if json_out:
-        print(escape_json_output(json.dumps({"document": doc.doc_key, "title": tree.title, "sections": sections,
-                          "definitions": [{"term": d.term, "definition": d.definition, "section_id": d.section_id}
-                                          for d in tree.definitions],
-                          "cross_references": [x.__dict__ for x in tree.cross_references],
-                          "warnings": tree.warnings + doc.warnings}, indent=2, ensure_ascii=False)))
+        print(
+            escape_json_output(
+                json.dumps(
+                    {
+                        "document": doc.doc_key,
+                        "title": tree.title,
+                        "sections": sections,
+                        "definitions": [
+                            {"term": d.term, "definition": d.definition, "section_id": d.section_id}
+                            for d in tree.definitions
+                        ],
+                        "cross_references": [x.__dict__ for x in tree.cross_references],
+                        "warnings": tree.warnings + doc.warnings,
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
+        )
         return
     from rich.tree import Tree
 
@@ -533,9 +654,11 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
     for s in sections:
         parent = nodes.get(s["parent_id"], root)
         pages = page_citation(s.get("page_start"), s.get("page_end"), s.get("page_numbering"))
-        nodes[s["section_id"]] = parent.add(f"{_section_label(s)} "
-                                            f"[dim](level {s['level']}, {s['tokens']} tokens"
-                                            f"{', ' + _safe(pages) if pages else ''})[/dim]")
+        nodes[s["section_id"]] = parent.add(
+            f"{_section_label(s)} "
+            f"[dim](level {s['level']}, {s['tokens']} tokens"
+            f"{', ' + _safe(pages) if pages else ''})[/dim]"
+        )
     out.print(root)
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
     for d in tree.definitions:
@@ -546,8 +669,11 @@ def inspect(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="
 
     for x in tree.cross_references[:200]:
         if x.section_id:
-            where = _safe(x.section_id) + (f" [dim](holds {_safe(x.target)}, no section of its own)[/dim]"
-                                           if pinpoint_enclosed(x.target, x.section_id) else "")
+            where = _safe(x.section_id) + (
+                f" [dim](holds {_safe(x.target)}, no section of its own)[/dim]"
+                if pinpoint_enclosed(x.target, x.section_id)
+                else ""
+            )
         else:
             where = f"[yellow]in {_safe(x.document)}[/yellow]" if x.document else "[red]unresolved[/red]"
         out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → {where}")
@@ -558,7 +684,7 @@ def _section_label(s: dict) -> str:
     from .models import section_label
 
     label = section_label(s["section_id"], s["title"])
-    rest = label[len(s["section_id"]):] if label.startswith(s["section_id"]) else " " + label
+    rest = label[len(s["section_id"]) :] if label.startswith(s["section_id"]) else " " + label
     return f"[cyan]{_safe(s['section_id'])}[/cyan]{_safe(rest)}"
 
 
@@ -566,35 +692,54 @@ def _section_label(s: dict) -> str:
 # These call the tools API directly (get_section, get_record, neighbours, get_definition,
 # list_documents); pages of a section or record follow the API's max_chars + cursor.
 
-MaxCharsOpt = typer.Option(None, "--max-chars", min=200, max=1_000_000,
-                           help="Print at most this many characters (default: all), with a --cursor to read on")
+MaxCharsOpt = typer.Option(
+    None,
+    "--max-chars",
+    min=200,
+    max=1_000_000,
+    help="Print at most this many characters (default: all), with a --cursor to read on",
+)
 CursorOpt = typer.Option(None, "--cursor", help="Continue where a cut page stopped (the cursor it printed)")
 
 
 def _read_on(command: str, max_chars: Optional[int], cursor: str, config: str, tool: Optional[str]) -> str:
     """The command that prints the next page (with the same -c, as an absolute path, and --tool as this one)."""
     sub, _, args = command.partition(" ")
-    return "continue with: " + followup.command(sub, config=config, tool=tool,
-                                                raw=f"{args} --max-chars {max_chars} --cursor {shlex.quote(cursor)}")
+    return "continue with: " + followup.command(
+        sub, config=config, tool=tool, raw=f"{args} --max-chars {max_chars} --cursor {shlex.quote(cursor)}"
+    )
 
 
 @app.command(name="get-section")
-def get_section(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
-                section_id: Optional[str] = typer.Argument(None, help="Section id as shown in results (Section:), or as "
-                                                                      "cited: 'Section 4.2'; none = the whole document"),
-                max_chars: Optional[int] = MaxCharsOpt, cursor: Optional[str] = CursorOpt,
-                config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
-                json_out: bool = typer.Option(False, "--json", help="The page as JSON (document, section_id, title, "
-                                                                    "location, content, chunk_ids, offset, total_chars, "
-                                                                    "next_cursor, truncated)")) -> None:
+def get_section(
+    document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
+    section_id: Optional[str] = typer.Argument(
+        None, help="Section id as shown in results (Section:), or as cited: 'Section 4.2'; none = the whole document"
+    ),
+    max_chars: Optional[int] = MaxCharsOpt,
+    cursor: Optional[str] = CursorOpt,
+    config: str = ConfigOpt,
+    tool: Optional[str] = ToolOpt,
+    json_out: bool = typer.Option(
+        False,
+        "--json",
+        help="The page as JSON (document, section_id, title, "
+        "location, content, chunk_ids, offset, total_chars, "
+        "next_cursor, truncated)",
+    ),
+) -> None:
     """Print one section of a document with all its subsections, or the whole document.
 
     With --max-chars the text comes in pages: a cut page ends with the command that prints the next."""
     _setup()
     from .tools import HierarchicalDocumentTool
 
-    _, page = _read(config, tool, HierarchicalDocumentTool,
-                    lambda t: t.get_section(document, section_id or None, max_chars=max_chars, cursor=cursor))
+    _, page = _read(
+        config,
+        tool,
+        HierarchicalDocumentTool,
+        lambda t: t.get_section(document, section_id or None, max_chars=max_chars, cursor=cursor),
+    )
     if json_out:
         print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
         return
@@ -604,19 +749,27 @@ def get_section(document: str = typer.Argument(..., help="Document path as shown
     if page.next_cursor:
         where = " ".join(shlex.quote(a) for a in [document, *([section_id] if section_id else [])])
         more = page.total_chars - page.offset - len(page.content)
-        text = text[: text.rindex("\n\n[cut: ")] + f"\n\n[cut: {more} more characters; " \
-            + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool) + "]"
+        text = (
+            text[: text.rindex("\n\n[cut: ")]
+            + f"\n\n[cut: {more} more characters; "
+            + _read_on(f"get-section {where}", max_chars, page.next_cursor, config, tool)
+            + "]"
+        )
     print(escape_terminal(text))
 
 
 @app.command(name="cited-by")
-def cited_by(document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
-             section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: "
-                                                        "'Article 17'"),
-             limit: int = typer.Option(20, "--limit", "-n", min=1, max=200, help="Citing sections per page"),
-             cursor: Optional[str] = CursorOpt, config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
-             json_out: bool = typer.Option(False, "--json", help="The page as JSON (document, section_id, total, "
-                                                                 "offset, citers, next_cursor)")) -> None:
+def cited_by(
+    document: str = typer.Argument(..., help="Document path as shown in results (Source:), its file name or stem"),
+    section_id: str = typer.Argument(..., help="Section id as shown in results (Section:), or as cited: 'Article 17'"),
+    limit: int = typer.Option(20, "--limit", "-n", min=1, max=200, help="Citing sections per page"),
+    cursor: Optional[str] = CursorOpt,
+    config: str = ConfigOpt,
+    tool: Optional[str] = ToolOpt,
+    json_out: bool = typer.Option(
+        False, "--json", help="The page as JSON (document, section_id, total, offset, citers, next_cursor)"
+    ),
+) -> None:
     """Print the sections that cite a section (or a part of it), in its document and in the tool's
     other documents, a page at a time: a page with more after it ends with the command that prints the next."""
     _setup()
@@ -624,26 +777,35 @@ def cited_by(document: str = typer.Argument(..., help="Document path as shown in
 
     from .tools import HierarchicalDocumentTool
 
-    _, page = _read(config, tool, HierarchicalDocumentTool,
-                    lambda t: t.cited_by(document, section_id, limit=limit, cursor=cursor))
+    _, page = _read(
+        config, tool, HierarchicalDocumentTool, lambda t: t.cited_by(document, section_id, limit=limit, cursor=cursor)
+    )
     if json_out:
         print(escape_json_output(json.dumps(page.to_dict(), indent=2, ensure_ascii=False)))
         return
     text = page.format()
     if page.next_cursor:  # the API's read-on line names cursor=; the CLI's names --cursor
-        opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (f" -t {shlex.quote(tool)}" if tool else "")
+        opts = (f" -c {shlex.quote(config)}" if config != "agent.yaml" else "") + (
+            f" -t {shlex.quote(tool)}" if tool else ""
+        )
         text = text[: text.rindex("\n\n[more: ")] + (
             f"\n\n[more: continue with: docstrata cited-by {shlex.quote(document)} {shlex.quote(section_id)}{opts} "
-            f"--limit {limit} --cursor {page.next_cursor}]")
+            f"--limit {limit} --cursor {page.next_cursor}]"
+        )
     print(escape_terminal(text))
 
 
 @app.command(name="get-record")
-def get_record(record_id: str = typer.Argument(..., help="The record's id, as search results show it (Id:)"),
-               max_chars: Optional[int] = MaxCharsOpt, cursor: Optional[str] = CursorOpt,
-               config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
-               json_out: bool = typer.Option(False, "--json", help="The record as JSON (id, content, metadata, "
-                                                                   "source_path, next_cursor, truncated, ...)")) -> None:
+def get_record(
+    record_id: str = typer.Argument(..., help="The record's id, as search results show it (Id:)"),
+    max_chars: Optional[int] = MaxCharsOpt,
+    cursor: Optional[str] = CursorOpt,
+    config: str = ConfigOpt,
+    tool: Optional[str] = ToolOpt,
+    json_out: bool = typer.Option(
+        False, "--json", help="The record as JSON (id, content, metadata, source_path, next_cursor, truncated, ...)"
+    ),
+) -> None:
     """Print one record of a vectorstore tool by its id (case-insensitive). Exit 1 when there is none."""
     _setup()
     from .tools import VectorstoreTool
@@ -657,63 +819,106 @@ def get_record(record_id: str = typer.Argument(..., help="The record's id, as se
 
     print(escape_terminal(replace(r, next_cursor=None).format()))
     if r.next_cursor:
-        print(escape_terminal(f"\n[cut: {r.content_chars} characters in all; "
-              + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool) + "]"))
+        print(
+            escape_terminal(
+                f"\n[cut: {r.content_chars} characters in all; "
+                + _read_on(f"get-record {shlex.quote(record_id)}", max_chars, r.next_cursor, config, tool)
+                + "]"
+            )
+        )
 
 
 @app.command()
-def neighbours(chunk_id: str = typer.Argument(..., help="A chunk id, as search results show it (Chunk:)"),
-               before: int = typer.Option(1, "--before", "-b", min=0, max=20, help="Chunks before it"),
-               after: int = typer.Option(1, "--after", "-a", min=0, max=20, help="Chunks after it"),
-               config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
-               json_out: bool = typer.Option(False, "--json", help="{document, chunks: [{chunk_id, section_id, "
-                                                                   "location, content}]}")) -> None:
+def neighbours(
+    chunk_id: str = typer.Argument(..., help="A chunk id, as search results show it (Chunk:)"),
+    before: int = typer.Option(1, "--before", "-b", min=0, max=20, help="Chunks before it"),
+    after: int = typer.Option(1, "--after", "-a", min=0, max=20, help="Chunks after it"),
+    config: str = ConfigOpt,
+    tool: Optional[str] = ToolOpt,
+    json_out: bool = typer.Option(
+        False, "--json", help="{document, chunks: [{chunk_id, section_id, location, content}]}"
+    ),
+) -> None:
     """Print a chunk with the chunks around it in its document, in document order."""
     _setup()
     from .answers import render_neighbours
     from .tools import HierarchicalDocumentTool
 
-    _, chunks = _read(config, tool, HierarchicalDocumentTool,
-                      lambda t: t.neighbours(chunk_id, before=before, after=after))
+    _, chunks = _read(
+        config, tool, HierarchicalDocumentTool, lambda t: t.neighbours(chunk_id, before=before, after=after)
+    )
     text, data = render_neighbours(chunks, max_chars=10**12, requested=chunk_id)
     print(escape_json_output(json.dumps(data, indent=2, ensure_ascii=False)) if json_out else escape_terminal(text))
 
 
 @app.command(name="get-definition")
-def get_definition(term: str = typer.Argument(..., help="The defined term, any case"),
-                   document: Optional[str] = typer.Option(None, "--document", "-d", help="Only this document"),
-                   config: str = ConfigOpt, tool: Optional[str] = ToolOpt,
-                   json_out: bool = typer.Option(False, "--json")) -> None:
+def get_definition(
+    term: str = typer.Argument(..., help="The defined term, any case"),
+    document: Optional[str] = typer.Option(None, "--document", "-d", help="Only this document"),
+    config: str = ConfigOpt,
+    tool: Optional[str] = ToolOpt,
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
     """Print how the documents define a term (one entry per document and scope, each with where it
     applies). Exit 1 when none does."""
     _setup()
     from .models import page_fields
     from .tools import HierarchicalDocumentTool
 
-    t, (found, near) = _read(config, tool, HierarchicalDocumentTool, lambda t: (
-        (hits := t.get_definition(term, document)), [] if hits else t.similar_terms(term, document)))
-    hits = [{"term": d.term, "definition": d.definition, "document": d.doc_key, "section_id": d.section_id,
-             "scope": d.scope, "scope_label": d.scope_label, "applies_in": d.applies_in,
-             **{k: v for k, v in page_fields(d).items() if v is not None}} for d in found]
+    t, (found, near) = _read(
+        config,
+        tool,
+        HierarchicalDocumentTool,
+        lambda t: ((hits := t.get_definition(term, document)), [] if hits else t.similar_terms(term, document)),
+    )
+    hits = [
+        {
+            "term": d.term,
+            "definition": d.definition,
+            "document": d.doc_key,
+            "section_id": d.section_id,
+            "scope": d.scope,
+            "scope_label": d.scope_label,
+            "applies_in": d.applies_in,
+            **{k: v for k, v in page_fields(d).items() if v is not None},
+        }
+        for d in found
+    ]
     if json_out:
         print(escape_json_output(json.dumps({"term": term, "definitions": hits}, indent=2, ensure_ascii=False)))
     else:
-        print(escape_terminal("\n\n---\n\n".join(f"Term: {one_line(h['term'])}\nSource: {one_line(h['document'])}"
-                                                   + (f", {d.pages}" if d.pages else "")
-                                                   + (f"\nSection: {one_line(h['section_id'])}" if h["section_id"] else "")
-                                                   + f"\nApplies in: {one_line(h['applies_in'])}"
-                                                   + f"\n\n{h['definition'].strip()}" for h, d in zip(hits, found))))
+        print(
+            escape_terminal(
+                "\n\n---\n\n".join(
+                    f"Term: {one_line(h['term'])}\nSource: {one_line(h['document'])}"
+                    + (f", {d.pages}" if d.pages else "")
+                    + (f"\nSection: {one_line(h['section_id'])}" if h["section_id"] else "")
+                    + f"\nApplies in: {one_line(h['applies_in'])}"
+                    + f"\n\n{h['definition'].strip()}"
+                    for h, d in zip(hits, found)
+                )
+            )
+        )
     if not hits:
         where = f" in {document!r}" if document else ""
-        _fail(f"no definition of {term!r}{where} in tool '{t.name}'" + (f"; similar: {', '.join(near)}" if near else ""), 1)
+        _fail(
+            f"no definition of {term!r}{where} in tool '{t.name}'" + (f"; similar: {', '.join(near)}" if near else ""),
+            1,
+        )
 
 
 @app.command(name="list")
-def list_(config: str = ConfigOpt,
-          tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
-          json_out: bool = typer.Option(False, "--json", help="[{tool, type, documents: [{doc_key, title, summary, "
-                                                              "language, file_type, section_count, top_sections, "
-                                                              "total_chunks, ingested_at, warnings}]}]")) -> None:
+def list_(
+    config: str = ConfigOpt,
+    tool: list[str] = typer.Option(None, "--tool", "-t", help="Only these tools (repeatable)"),
+    json_out: bool = typer.Option(
+        False,
+        "--json",
+        help="[{tool, type, documents: [{doc_key, title, summary, "
+        "language, file_type, section_count, top_sections, "
+        "total_chunks, ingested_at, warnings}]}]",
+    ),
+) -> None:
     """List each tool's indexed documents (title, type, language, sections, chunks, ingested at,
     summary) or record files (records)."""
     _setup()
@@ -727,8 +932,9 @@ def list_(config: str = ConfigOpt,
             t = _pick_tool(toolset, name)
             try:
                 _ready(t, err)
-                listing.append({"tool": t.name, "type": t.cfg.type,
-                                "documents": [e.to_dict() for e in t.list_documents()]})
+                listing.append(
+                    {"tool": t.name, "type": t.cfg.type, "documents": [e.to_dict() for e in t.list_documents()]}
+                )
             except DocstrataError as e:
                 _fail(f"{name}: {e}")
     if json_out:
@@ -745,11 +951,18 @@ def list_(config: str = ConfigOpt,
     for entry in listing:
         records = entry["type"] == "vectorstore"
         table = Table(title=Text(f"{entry['tool']} ({entry['type']})"), title_justify="left", show_lines=not records)
-        cols = ["file", "type", "records", "ingested at", "summary"] if records else \
-            ["document", "title / summary", "type", "lang", "sections", "chunks", "ingested at"]
+        cols = (
+            ["file", "type", "records", "ingested at", "summary"]
+            if records
+            else ["document", "title / summary", "type", "lang", "sections", "chunks", "ingested at"]
+        )
         for col in cols:
-            table.add_column(col, justify="right" if col in ("sections", "chunks", "records") else "left",
-                             ratio=3 if col in ("summary", "title / summary") else None, overflow="fold")
+            table.add_column(
+                col,
+                justify="right" if col in ("sections", "chunks", "records") else "left",
+                ratio=3 if col in ("summary", "title / summary") else None,
+                overflow="fold",
+            )
         for d in entry["documents"]:
             when = d["ingested_at"].replace("T", " ")[:16]
             summary = d["summary"] if len(d["summary"]) <= 160 else d["summary"][:159].rsplit(" ", 1)[0] + " …"
@@ -757,25 +970,45 @@ def list_(config: str = ConfigOpt,
             if summary:
                 title.append("\n" + one_line(summary), style="dim")
             key, ftype = Text(one_line(d["doc_key"])), Text(one_line(d["file_type"]))
-            table.add_row(*([key, ftype, str(d["total_chunks"]), when, Text(one_line(summary))] if records else
-                            [key, title, ftype, Text(one_line(d["language"] or "–")), str(d["section_count"]),
-                             str(d["total_chunks"]), when]))
+            table.add_row(
+                *(
+                    [key, ftype, str(d["total_chunks"]), when, Text(one_line(summary))]
+                    if records
+                    else [
+                        key,
+                        title,
+                        ftype,
+                        Text(one_line(d["language"] or "–")),
+                        str(d["section_count"]),
+                        str(d["total_chunks"]),
+                        when,
+                    ]
+                )
+            )
         out.print(table)
 
 
 @app.command(name="eval")
-def eval_(config: str = ConfigOpt,
-          tool: str = typer.Option(..., "--tool", "-t", help="Tool to evaluate"),
-          queries: Path = typer.Option(..., "--queries", "-q", exists=True,
-                                       help="BEIR queries.jsonl (or dataset folder), Anthropic evaluation_set.jsonl, or ObliQA json"),
-          qrels: Optional[Path] = typer.Option(None, "--qrels", exists=True, help="BEIR qrels .tsv"),
-          k: int = typer.Option(10, "-k", min=1, max=100, help="Depth reported in the summary line"),
-          modes: str = typer.Option("semantic,keyword,exact,hybrid", "--modes", help="Comma-separated search modes"),
-          limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N queries"),
-          no_context: bool = typer.Option(False, "--no-context",
-                                          help="Index without structural context (in memory) to measure its effect"),
-          force: bool = typer.Option(False, "--force", help="Re-ingest from scratch first"),
-          json_out: bool = typer.Option(False, "--json")) -> None:
+def eval_(
+    config: str = ConfigOpt,
+    tool: str = typer.Option(..., "--tool", "-t", help="Tool to evaluate"),
+    queries: Path = typer.Option(
+        ...,
+        "--queries",
+        "-q",
+        exists=True,
+        help="BEIR queries.jsonl (or dataset folder), Anthropic evaluation_set.jsonl, or ObliQA json",
+    ),
+    qrels: Optional[Path] = typer.Option(None, "--qrels", exists=True, help="BEIR qrels .tsv"),
+    k: int = typer.Option(10, "-k", min=1, max=100, help="Depth reported in the summary line"),
+    modes: str = typer.Option("semantic,keyword,exact,hybrid", "--modes", help="Comma-separated search modes"),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N queries"),
+    no_context: bool = typer.Option(
+        False, "--no-context", help="Index without structural context (in memory) to measure its effect"
+    ),
+    force: bool = typer.Option(False, "--force", help="Re-ingest from scratch first"),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
     """Ingest once, then measure every search mode on a query set (nDCG@10, Recall, MAP@10, MRR@10, Pass@k)."""
     _setup()
     from .errors import DocstrataError
@@ -786,8 +1019,12 @@ def eval_(config: str = ConfigOpt,
     try:
         cfg = toolset.config.tool(tool)
         if no_context:
-            cfg = cfg.model_copy(update={"contextual_embeddings": False, "database": cfg.database.model_copy(
-                update={"provider": "in-memory"})})
+            cfg = cfg.model_copy(
+                update={
+                    "contextual_embeddings": False,
+                    "database": cfg.database.model_copy(update={"provider": "in-memory"}),
+                }
+            )
         t = build_tool(cfg, toolset.config.base_dir)
         mode_list = [m.strip() for m in modes.split(",") if m.strip()]
         for m in mode_list:
@@ -802,9 +1039,26 @@ def eval_(config: str = ConfigOpt,
     except DocstrataError as e:
         _fail(str(e))
     if json_out:
-        print(json.dumps({"query_set": qs.name, "queries": len(qs.queries), "no_context": no_context,
-                          "results": [{"mode": r.mode, **r.metrics, "qps": r.qps, "embed_s_per_query": r.embed_s,
-                                       "search_s_per_query": r.search_s} for r in results]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "query_set": qs.name,
+                    "queries": len(qs.queries),
+                    "no_context": no_context,
+                    "results": [
+                        {
+                            "mode": r.mode,
+                            **r.metrics,
+                            "qps": r.qps,
+                            "embed_s_per_query": r.embed_s,
+                            "search_s_per_query": r.search_s,
+                        }
+                        for r in results
+                    ],
+                },
+                indent=2,
+            )
+        )
         return
     print(format_table(results))
     best = max(results, key=lambda r: r.metrics.get(f"ndcg@{k}", r.metrics["ndcg@10"]))
@@ -814,8 +1068,14 @@ def eval_(config: str = ConfigOpt,
 def _evaluate_with_progress(t, qs, modes: list[str], err, evaluate):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as bar:
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
         task = bar.add_task("evaluating", total=len(qs.queries))
 
         def progress(mode: str, i: int, n: int) -> None:
@@ -825,8 +1085,11 @@ def _evaluate_with_progress(t, qs, modes: list[str], err, evaluate):
 
 
 @app.command()
-def schema(check_file: Optional[Path] = typer.Option(None, "--check", metavar="FILE", help=(
-        "Validate FILE instead (same as `docstrata check -c FILE`)"))) -> None:
+def schema(
+    check_file: Optional[Path] = typer.Option(
+        None, "--check", metavar="FILE", help=("Validate FILE instead (same as `docstrata check -c FILE`)")
+    ),
+) -> None:
     """Print the JSON Schema of agent.yaml (with --check FILE: validate FILE)."""
     if check_file is not None:
         return check(str(check_file))
@@ -836,10 +1099,17 @@ def schema(check_file: Optional[Path] = typer.Option(None, "--check", metavar="F
 
 
 @app.command()
-def check(config: str = ConfigOpt,
-          suggest: bool = typer.Option(False, "--suggest-thresholds", help=(
-              "Also measure a min_similarity_score on each tool's index and embedding model (the 10th percentile "
-              "of the top-1 cosines of section-title queries); loads the model"))) -> None:
+def check(
+    config: str = ConfigOpt,
+    suggest: bool = typer.Option(
+        False,
+        "--suggest-thresholds",
+        help=(
+            "Also measure a min_similarity_score on each tool's index and embedding model (the 10th percentile "
+            "of the top-1 cosines of section-title queries); loads the model"
+        ),
+    ),
+) -> None:
     """Validate a config file with the loader's own checks: each error as FILE:LINE: YAML path:
     message. Exit 0 when valid (printing its tools), 2 otherwise. Reads nothing but the file
     (and HoloDeck's config.yaml and the .env beside it), unless --suggest-thresholds."""
@@ -868,7 +1138,9 @@ def _suggest_thresholds(config: str) -> None:
     with _load(config) as toolset:
         for t in toolset:
             if not t._has_data():
-                out.print(with_config(f"{t.name}: not indexed yet; run `docstrata ingest` first", config), soft_wrap=True)
+                out.print(
+                    with_config(f"{t.name}: not indexed yet; run `docstrata ingest` first", config), soft_wrap=True
+                )
                 continue
             s = suggest_similarity_threshold(t)
             sim = getattr(t.cfg, "min_score", None) if hasattr(t.cfg, "min_score") else t.cfg.min_similarity_score
@@ -876,23 +1148,31 @@ def _suggest_thresholds(config: str) -> None:
             if s is None:
                 out.print(f"{t.name}: too few sections to measure a min_similarity_score{now}", soft_wrap=True)
                 continue
-            out.print(f"{t.name}: suggested min_similarity_score {s.value:.2f} for {_safe(t.cfg.embedding_model)} "
-                      f"(the {s.percentile}th percentile of the top-1 cosines of {s.queries} section-title queries "
-                      f"on this index){now}", soft_wrap=True)
+            out.print(
+                f"{t.name}: suggested min_similarity_score {s.value:.2f} for {_safe(t.cfg.embedding_model)} "
+                f"(the {s.percentile}th percentile of the top-1 cosines of {s.queries} section-title queries "
+                f"on this index){now}",
+                soft_wrap=True,
+            )
 
 
 @app.command()
-def serve(config: str = ConfigOpt,
-          transport: str = typer.Option("stdio", "--transport", help="stdio | http"),
-          host: str = typer.Option("127.0.0.1", "--host"),
-          port: int = typer.Option(8000, "--port"),
-          token_env: Optional[str] = typer.Option(None, "--token-env",
-                                                  help="Env var holding a bearer token required over HTTP"),
-          allowed_host: list[str] = typer.Option(None, "--allowed-host",
-                                                 help="Extra Host name accepted over HTTP (repeatable; '*' = any)"),
-          insecure_no_token: bool = typer.Option(False, "--insecure-no-token",
-                                                 help="Serve HTTP off loopback WITHOUT a bearer token"),
-          ui: bool = typer.Option(False, "--ui", help="Serve the search playground page instead (see `docstrata ui`)")) -> None:
+def serve(
+    config: str = ConfigOpt,
+    transport: str = typer.Option("stdio", "--transport", help="stdio | http"),
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8000, "--port"),
+    token_env: Optional[str] = typer.Option(
+        None, "--token-env", help="Env var holding a bearer token required over HTTP"
+    ),
+    allowed_host: list[str] = typer.Option(
+        None, "--allowed-host", help="Extra Host name accepted over HTTP (repeatable; '*' = any)"
+    ),
+    insecure_no_token: bool = typer.Option(
+        False, "--insecure-no-token", help="Serve HTTP off loopback WITHOUT a bearer token"
+    ),
+    ui: bool = typer.Option(False, "--ui", help="Serve the search playground page instead (see `docstrata ui`)"),
+) -> None:
     """Run the MCP server over stdio (default) or streamable HTTP; with --ui, the playground page."""
     _setup()
     if ui:
@@ -904,29 +1184,47 @@ def serve(config: str = ConfigOpt,
     except ImportError as e:  # a trimmed install (--no-deps, an old environment)
         _fail(f"the MCP server needs the `mcp` package ({e}): pip install 'docstrata[mcp]'")
     try:
-        _serve(config, transport=transport, host=host, port=port, token_env=token_env,
-               allowed_hosts=allowed_host or None, insecure_no_token=insecure_no_token)
+        _serve(
+            config,
+            transport=transport,
+            host=host,
+            port=port,
+            token_env=token_env,
+            allowed_hosts=allowed_host or None,
+            insecure_no_token=insecure_no_token,
+        )
     except ConfigError as e:
         _fail(f"configuration: {e}")
 
 
 @app.command(name="ui")
-def ui_(config: str = ConfigOpt,
-        host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)"),
-        port: int = typer.Option(8000, "--port", help="0 picks a free port"),
-        token_env: Optional[str] = typer.Option(None, "--token-env",
-                                                help="Env var holding a bearer token the page's API requires"),
-        allowed_host: list[str] = typer.Option(None, "--allowed-host",
-                                               help="Extra Host name accepted (repeatable; '*' = any)"),
-        insecure_no_token: bool = typer.Option(False, "--insecure-no-token",
-                                               help="Serve off loopback WITHOUT a bearer token")) -> None:
+def ui_(
+    config: str = ConfigOpt,
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)"),
+    port: int = typer.Option(8000, "--port", help="0 picks a free port"),
+    token_env: Optional[str] = typer.Option(
+        None, "--token-env", help="Env var holding a bearer token the page's API requires"
+    ),
+    allowed_host: list[str] = typer.Option(
+        None, "--allowed-host", help="Extra Host name accepted (repeatable; '*' = any)"
+    ),
+    insecure_no_token: bool = typer.Option(
+        False, "--insecure-no-token", help="Serve off loopback WITHOUT a bearer token"
+    ),
+) -> None:
     """Serve the search playground: search, document structure and compare views, on the same index."""
     _setup()
     _serve_ui(config, host, port, token_env, allowed_host or None, insecure_no_token)
 
 
-def _serve_ui(config: str, host: str, port: int, token_env: Optional[str],
-              allowed_hosts: Optional[list[str]] = None, insecure_no_token: bool = False) -> None:
+def _serve_ui(
+    config: str,
+    host: str,
+    port: int,
+    token_env: Optional[str],
+    allowed_hosts: Optional[list[str]] = None,
+    insecure_no_token: bool = False,
+) -> None:
     import os
 
     from .errors import ConfigError
@@ -942,16 +1240,28 @@ def _serve_ui(config: str, host: str, port: int, token_env: Optional[str],
         with toolset:
             for t in toolset:  # the page searches at once: index what changed first, with progress
                 _ready(t, err)
-            serve_ui(toolset, host=host, port=port, token_env=token_env, allowed_hosts=allowed_hosts,
-                     insecure_no_token=insecure_no_token,
-                     announce=lambda url: _console(stderr=True).print(f"docstrata playground: [bold]{url}[/bold] "
-                                                                      "(Ctrl+C to stop)"))
+            serve_ui(
+                toolset,
+                host=host,
+                port=port,
+                token_env=token_env,
+                allowed_hosts=allowed_hosts,
+                insecure_no_token=insecure_no_token,
+                announce=lambda url: _console(stderr=True).print(
+                    f"docstrata playground: [bold]{url}[/bold] (Ctrl+C to stop)"
+                ),
+            )
     except ConfigError as e:
         _fail(f"configuration: {e}")
 
 
-_DISK_FULL = ("database or disk is full", "disk i/o error", "cannot rollback - no transaction is active",
-              "no space left on device", "disk quota exceeded")
+_DISK_FULL = (
+    "database or disk is full",
+    "disk i/o error",
+    "cannot rollback - no transaction is active",
+    "no space left on device",
+    "disk quota exceeded",
+)
 
 
 def _disk_full(e: BaseException) -> bool:
@@ -978,16 +1288,22 @@ def fault_message(e: BaseException) -> str:
 
     first = (redact(e).strip().splitlines() or [type(e).__name__])[0][:300]
     if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return (f"no space left writing {redact(e.filename or 'the index')}: free some space and run the command "
-                "again (what was committed is kept)")
+        return (
+            f"no space left writing {redact(e.filename or 'the index')}: free some space and run the command "
+            "again (what was committed is kept)"
+        )
     if isinstance(e, sqlite3.DatabaseError) and _disk_full(e):  # the index is healthy: the disk is not
-        return (f"the disk is full or refused a write ({first}): free some space (or check the disk) and run the "
-                "command again; the index is not damaged and what was committed is kept")
+        return (
+            f"the disk is full or refused a write ({first}): free some space (or check the disk) and run the "
+            "command again; the index is not damaged and what was committed is kept"
+        )
     if isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"permission denied: {first}; run as a user who may write there, or point database.path elsewhere"
     if isinstance(e, sqlite3.DatabaseError):
-        return (f"the index database failed: {first}; if it is damaged, move the tool's .docstrata folder aside "
-                "and run 'docstrata ingest' to rebuild it")
+        return (
+            f"the index database failed: {first}; if it is damaged, move the tool's .docstrata folder aside "
+            "and run 'docstrata ingest' to rebuild it"
+        )
     if type(e).__module__.startswith("psycopg"):
         return f"PostgreSQL failed: {first}; check that the server is up and run the command again"
     return f"{type(e).__name__}: {first} (set DOCSTRATA_DEBUG=1 for the traceback)"

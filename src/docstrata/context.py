@@ -75,6 +75,7 @@ class ContextStats:
 class Contextualizer(Protocol):
     """Sets each chunk's situating ``context`` at ingest (structural, LLM-written, or none);
     ``name`` identifies it in the chunk's stored hash, so a change re-embeds."""
+
     name: str
 
     def contextualize(self, document: Document, chunks: list[Chunk]) -> ContextStats:
@@ -154,8 +155,10 @@ class SqliteContextCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-        self._db.execute("CREATE TABLE IF NOT EXISTS contexts (key TEXT PRIMARY KEY, context TEXT NOT NULL, "
-                         "model TEXT, prompt_version TEXT, created REAL)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS contexts (key TEXT PRIMARY KEY, context TEXT NOT NULL, "
+            "model TEXT, prompt_version TEXT, created REAL)"
+        )
         self._db.commit()
 
     def get_many(self, keys: list[str]) -> dict[str, str]:
@@ -163,7 +166,7 @@ class SqliteContextCache:
         out: dict[str, str] = {}
         with self._lock:
             for start in range(0, len(keys), 500):
-                part = keys[start:start + 500]
+                part = keys[start : start + 500]
                 q = f"SELECT key, context FROM contexts WHERE key IN ({','.join('?' * len(part))})"
                 out.update(self._db.execute(q, part).fetchall())
         return out
@@ -172,8 +175,10 @@ class SqliteContextCache:
         """Store contexts by key with the model and prompt version that wrote them, in one commit."""
         now = time.time()
         with self._lock:
-            self._db.executemany("INSERT OR REPLACE INTO contexts VALUES (?, ?, ?, ?, ?)",
-                                 [(k, v, model, prompt_version, now) for k, v in items.items()])
+            self._db.executemany(
+                "INSERT OR REPLACE INTO contexts VALUES (?, ?, ?, ?, ?)",
+                [(k, v, model, prompt_version, now) for k, v in items.items()],
+            )
             self._db.commit()
 
     def close(self) -> None:
@@ -276,10 +281,10 @@ def fit_document(text: str, max_tokens: int) -> tuple[str, bool]:
     cut = head.rfind("\n")
     if cut > head_len * 0.8:
         head = head[:cut]
-    tail = text[len(text) - tail_len:] if tail_len else ""
+    tail = text[len(text) - tail_len :] if tail_len else ""
     nl = tail.find("\n")
     if 0 <= nl < tail_len * 0.2:
-        tail = tail[nl + 1:]
+        tail = tail[nl + 1 :]
     omitted = len(text) - len(head) - len(tail)
     return head + marker.format(omitted) + tail, True
 
@@ -306,10 +311,19 @@ class LLMContextualizer:
     document are asked once. Never raises for a provider failure: see the module docstring.
     """
 
-    def __init__(self, provider, *, max_tokens: int = 100, concurrency: int = 10,
-                 cache: ContextCache | None = None, retry: RetryPolicy = RetryPolicy(),
-                 window: int | None = None, quiet_period: float = 30.0, request_timeout: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        provider,
+        *,
+        max_tokens: int = 100,
+        concurrency: int = 10,
+        cache: ContextCache | None = None,
+        retry: RetryPolicy = RetryPolicy(),
+        window: int | None = None,
+        quiet_period: float = 30.0,
+        request_timeout: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         from .llm import PROMPT_VERSION, context_window
 
         self.provider = provider
@@ -329,8 +343,9 @@ class LLMContextualizer:
 
     # ---- keys and document fitting
     def _cache_key(self, doc_hash: str, chunk_text: str) -> str:
-        return sha256_text(json.dumps([self.name, self.prompt_version, self.max_tokens, doc_hash,
-                                       sha256_text(chunk_text)]))
+        return sha256_text(
+            json.dumps([self.name, self.prompt_version, self.max_tokens, doc_hash, sha256_text(chunk_text)])
+        )
 
     def _document_for(self, document: Document, chunks: list[Chunk]) -> tuple[str, bool]:
         longest_chunk = max((estimate_tokens(c.content) for c in chunks), default=0)
@@ -349,14 +364,23 @@ class LLMContextualizer:
             epoch = self.limiter.acquire()
             try:
                 out.calls += 1
-                with span("llm.situate", **{"gen_ai.system": self.provider.provider,
-                                            "gen_ai.request.model": self.provider.model,
-                                            "gen_ai.request.max_tokens": self.max_tokens}):
+                with span(
+                    "llm.situate",
+                    **{
+                        "gen_ai.system": self.provider.provider,
+                        "gen_ai.request.model": self.provider.model,
+                        "gen_ai.request.max_tokens": self.max_tokens,
+                    },
+                ):
                     return self.provider.situate(document_text, chunk_text, self.max_tokens, self.request_timeout)
             except LLMRequestError as e:
                 if e.rate_limited:
                     self.limiter.throttled(epoch)
-                if not e.retryable and e.status in (401, 403, 404):  # bad key or unknown model: every request would fail
+                if not e.retryable and e.status in (
+                    401,
+                    403,
+                    404,
+                ):  # bad key or unknown model: every request would fail
                     self._fatal = str(e)
                 raise
             finally:
@@ -379,10 +403,12 @@ class LLMContextualizer:
         results[keys[0]] = self._ask(document_text, jobs[keys[0]])
         rest = keys[1:]
         if rest:
-            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(rest)),
-                                    thread_name_prefix="docstrata-llm") as pool:
-                futures = {k: pool.submit(contextvars.copy_context().run, self._ask, document_text, jobs[k])
-                           for k in rest}
+            with ThreadPoolExecutor(
+                max_workers=min(self.concurrency, len(rest)), thread_name_prefix="docstrata-llm"
+            ) as pool:
+                futures = {
+                    k: pool.submit(contextvars.copy_context().run, self._ask, document_text, jobs[k]) for k in rest
+                }
                 for k, f in futures.items():
                     results[k] = f.result()
         return results
@@ -423,20 +449,29 @@ class LLMContextualizer:
                 c.context = f"{c.context}\n{text}" if c.context else text
             else:
                 stats.failures += 1
-                stats.warnings.append(f"{c.chunk_id}: LLM context failed ({outcomes[k].error}); "
-                                      "kept the structural context")
+                stats.warnings.append(
+                    f"{c.chunk_id}: LLM context failed ({outcomes[k].error}); kept the structural context"
+                )
         if truncated:
-            stats.warnings.append(f"{document.doc_key}: longer than {self.name}'s {self.window}-token window; "
-                                  "the LLM saw its beginning and end only")
+            stats.warnings.append(
+                f"{document.doc_key}: longer than {self.name}'s {self.window}-token window; "
+                "the LLM saw its beginning and end only"
+            )
         cost = estimate_cost(self.provider.model, total)
         if cost is None and stats.llm_calls and not self._unpriced_said:
             self._unpriced_said = True
             log.info("no price known for %s: estimated_cost_usd is reported as 0", self.name)
         stats.estimated_cost_usd = cost or 0.0
-        set_attributes(**{"context.llm_calls": stats.llm_calls, "context.cache_hits": stats.cache_hits,
-                          "context.failures": stats.failures, "context.truncated": truncated,
-                          "gen_ai.usage.input_tokens": stats.input_tokens,
-                          "gen_ai.usage.output_tokens": stats.output_tokens})
+        set_attributes(
+            **{
+                "context.llm_calls": stats.llm_calls,
+                "context.cache_hits": stats.cache_hits,
+                "context.failures": stats.failures,
+                "context.truncated": truncated,
+                "gen_ai.usage.input_tokens": stats.input_tokens,
+                "gen_ai.usage.output_tokens": stats.output_tokens,
+            }
+        )
         return stats
 
 
@@ -455,15 +490,22 @@ def make_contextualizer(tool_cfg, cache_dir=None) -> Contextualizer:
     if model_cfg is None:
         if tool_name not in _ANNOUNCED:
             _ANNOUNCED.add(tool_name)
-            log.info("tool '%s': contextual_embeddings without a context_model: using the structural context "
-                     "(document title and section chain); set context_model for LLM-written contexts", tool_name)
+            log.info(
+                "tool '%s': contextual_embeddings without a context_model: using the structural context "
+                "(document title and section chain); set context_model for LLM-written contexts",
+                tool_name,
+            )
         return StructuralContextualizer(max_tokens)
     from .llm import make_provider
 
     provider = make_provider(model_cfg)
-    return LLMContextualizer(provider, max_tokens=max_tokens,
-                             concurrency=getattr(tool_cfg, "context_concurrency", 10),
-                             cache=_cache_for(tool_cfg, cache_dir), window=model_cfg.context_window)
+    return LLMContextualizer(
+        provider,
+        max_tokens=max_tokens,
+        concurrency=getattr(tool_cfg, "context_concurrency", 10),
+        cache=_cache_for(tool_cfg, cache_dir),
+        window=model_cfg.context_window,
+    )
 
 
 def _cache_for(tool_cfg, cache_dir) -> ContextCache:
@@ -482,7 +524,15 @@ def contextualize_into(contextualizer, document: Document, chunks: list[Chunk], 
     with span("contextualize_batch", **{"ingest.chunk_count": len(chunks)}):
         stats = contextualizer.contextualize(document, chunks)
         report.warnings += getattr(stats, "warnings", [])
-        for key in ("llm_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
-                    "cache_hits", "failures", "estimated_cost_usd"):
+        for key in (
+            "llm_calls",
+            "input_tokens",
+            "output_tokens",
+            "cache_read_tokens",
+            "cache_write_tokens",
+            "cache_hits",
+            "failures",
+            "estimated_cost_usd",
+        ):
             if hasattr(stats, key):
                 report.llm[key] = report.llm.get(key, 0) + getattr(stats, key)

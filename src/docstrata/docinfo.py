@@ -31,10 +31,29 @@ MIN_LANGUAGE_LETTERS = 40
 # (stemming, stopwords; docstrata.index.keyword.SNOWBALL) and Chinese / Japanese / Korean (character bigrams).
 ANALYSER_LANGUAGES = frozenset({"en", "zh", "ja", "ko", *SNOWBALL})
 # Embedding models known to read English only, and name marks of multilingual ones.
-ENGLISH_ONLY_MODELS = ("all-minilm-l6-v2", "all-minilm-l12-v2", "all-mpnet-base-v2", "bge-small-en", "bge-base-en",
-                       "bge-large-en", "gte-small", "gte-base", "e5-small-v2", "e5-base-v2", "nomic-embed-text")
-MULTILINGUAL_MARKS = ("multilingual", "labse", "bge-m3", "text-embedding-3", "text-embedding-ada", "multi-", "mxbai",
-                      "jina-embeddings-v3")
+ENGLISH_ONLY_MODELS = (
+    "all-minilm-l6-v2",
+    "all-minilm-l12-v2",
+    "all-mpnet-base-v2",
+    "bge-small-en",
+    "bge-base-en",
+    "bge-large-en",
+    "gte-small",
+    "gte-base",
+    "e5-small-v2",
+    "e5-base-v2",
+    "nomic-embed-text",
+)
+MULTILINGUAL_MARKS = (
+    "multilingual",
+    "labse",
+    "bge-m3",
+    "text-embedding-3",
+    "text-embedding-ada",
+    "multi-",
+    "mxbai",
+    "jina-embeddings-v3",
+)
 
 _NOT_PROSE = re.compile(r"^\s*(?:[|#>`~]|[-*+]\s|\d+[.)]\s|\(?[a-z0-9]{1,4}\)\s|!\[|<)", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`#>|\[\]]+|\(https?://[^)]*\)")
@@ -64,7 +83,7 @@ def summarize(tree: DocumentTree) -> str:
                 return para
             cut = para[:SUMMARY_CHARS]
             end = max(cut.rfind(". "), cut.rfind("; "))
-            return (cut[:end + 1] if end > SUMMARY_CHARS // 3 else cut.rsplit(" ", 1)[0]) + " …"
+            return (cut[: end + 1] if end > SUMMARY_CHARS // 3 else cut.rsplit(" ", 1)[0]) + " …"
     tops = [s.title for s in tree.sections if s.level == min((x.level for x in tree.sections), default=1) and s.title]
     return ("Sections: " + "; ".join(tops[:12])) if tops else ""
 
@@ -102,11 +121,15 @@ def language_warnings(language: str, embedding_model: str) -> list[str]:
         return []
     out = []
     if model_reads(embedding_model, language) is False:
-        out.append(f"language '{language}' detected, but the embedding model {embedding_model} is trained on "
-                   "English: semantic search will be weak (use a multilingual embedding_model)")
+        out.append(
+            f"language '{language}' detected, but the embedding model {embedding_model} is trained on "
+            "English: semantic search will be weak (use a multilingual embedding_model)"
+        )
     if language not in ANALYSER_LANGUAGES:
-        out.append(f"language '{language}' detected: keyword search folds case and accents but has no stemming "
-                   "or stopwords for it (the BM25 analyser stems English and the Snowball languages)")
+        out.append(
+            f"language '{language}' detected: keyword search folds case and accents but has no stemming "
+            "or stopwords for it (the BM25 analyser stems English and the Snowball languages)"
+        )
     return out
 
 
@@ -122,8 +145,9 @@ def tag_language(chunks: list, markdown: str) -> str:
     return language
 
 
-def document_entry(tree: DocumentTree, *, file_type: str, total_chunks: int, markdown: str,
-                   embedding_model: str) -> DocumentEntry:
+def document_entry(
+    tree: DocumentTree, *, file_type: str, total_chunks: int, markdown: str, embedding_model: str
+) -> DocumentEntry:
     """The entry of one ingested document (see the module docstring)."""
     language = detect_language(markdown)
     top_level = min((s.level for s in tree.sections), default=1)
@@ -132,11 +156,19 @@ def document_entry(tree: DocumentTree, *, file_type: str, total_chunks: int, mar
         root = tops[0]["section_id"]
         children = [{"section_id": s.section_id, "title": s.title} for s in tree.sections if s.parent_id == root]
         tops = children or tops
-    return DocumentEntry(doc_key=tree.doc_key, title=tree.title, summary=summarize(tree), language=language,
-                         file_type=file_type, section_count=len(tree.sections), top_sections=tops[:50],
-                         total_chunks=total_chunks, ingested_at=now_utc(),
-                         warnings=language_warnings(language, embedding_model),
-                         names=document_names(tree, tree.doc_key, markdown))
+    return DocumentEntry(
+        doc_key=tree.doc_key,
+        title=tree.title,
+        summary=summarize(tree),
+        language=language,
+        file_type=file_type,
+        section_count=len(tree.sections),
+        top_sections=tops[:50],
+        total_chunks=total_chunks,
+        ingested_at=now_utc(),
+        warnings=language_warnings(language, embedding_model),
+        names=document_names(tree, tree.doc_key, markdown),
+    )
 
 
 def derived_entry(doc_key: str, chunks: list) -> DocumentEntry:
@@ -148,17 +180,34 @@ def derived_entry(doc_key: str, chunks: list) -> DocumentEntry:
     title = next((c.document_title for c in chunks if c.document_title), Path(doc_key).name)
     sections = list(dict.fromkeys(c.section_id for c in chunks if c.section_id))
     top = min((c.heading_level for c in chunks if c.section_id), default=1)
-    tops = list(dict.fromkeys((c.section_id, c.parent_chain[-1] if c.parent_chain else c.section_id)
-                              for c in chunks if c.section_id and c.heading_level == top))
-    return DocumentEntry(doc_key=doc_key, title=title, file_type=Path(doc_key).suffix.lstrip(".").lower(),
-                         section_count=len(sections), total_chunks=len(chunks),
-                         top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]])
+    tops = list(
+        dict.fromkeys(
+            (c.section_id, c.parent_chain[-1] if c.parent_chain else c.section_id)
+            for c in chunks
+            if c.section_id and c.heading_level == top
+        )
+    )
+    return DocumentEntry(
+        doc_key=doc_key,
+        title=title,
+        file_type=Path(doc_key).suffix.lstrip(".").lower(),
+        section_count=len(sections),
+        total_chunks=len(chunks),
+        top_sections=[{"section_id": a, "title": b} for a, b in tops[:50]],
+    )
 
 
-def ingested_entry(tree: DocumentTree, document, total_chunks: int, embedding_model: str) -> tuple[DocumentEntry, list[str]]:
+def ingested_entry(
+    tree: DocumentTree, document, total_chunks: int, embedding_model: str
+) -> tuple[DocumentEntry, list[str]]:
     """The entry of a document just ingested (:func:`document_entry`), its warnings joined with the
     converter's (``document.warnings``), and the warnings that are new (not the converter's)."""
-    entry = document_entry(tree, file_type=document.format, total_chunks=total_chunks, markdown=document.markdown,
-                           embedding_model=embedding_model)
+    entry = document_entry(
+        tree,
+        file_type=document.format,
+        total_chunks=total_chunks,
+        markdown=document.markdown,
+        embedding_model=embedding_model,
+    )
     entry.warnings = list(dict.fromkeys([*entry.warnings, *document.warnings]))
     return entry, [w for w in entry.warnings if w not in document.warnings]

@@ -43,16 +43,21 @@ _MARKUP = re.compile(r"<[^>]+>|[*_`#>|]+|\[([^\]]*)\]\([^)]*\)")
 _SHORT_TITLE = re.compile(
     r"(?:(?:may|shall|is to)\s+be\s+cited\s+(?:for\s+all\s+purposes\s+)?as|short\s+title\s+of\s+th(?:is|e)\s+"
     r"(?:Act|Law|Ordinance|Regulations?|Rules?|Order|Code)\s+(?:is|shall\s+be))\s+(?:the\s+)?[\"“”'‘]?"
-    r"(?P<name>[^\n\"“”‘’.;:]{3,160}?)\s*(?:[\"“”’']|[.;:,]\s|\.?$|\s+and\s|\n)", re.IGNORECASE | re.MULTILINE)
+    r"(?P<name>[^\n\"“”‘’.;:]{3,160}?)\s*(?:[\"“”’']|[.;:,]\s|\.?$|\s+and\s|\n)",
+    re.IGNORECASE | re.MULTILINE,
+)
 _BETWEEN = re.compile(r"\b(?:by\s+and\s+)?between\b\s*:?\s*", re.IGNORECASE)
 # where a party's name ends: its description, address, defined-term parenthesis, or role
 _PARTY_END = re.compile(
     r"\s*(?:[,(\[\"“”;:]|\n\s*\n|\s-\s|\b(?:a|an)\s+(?=[A-Z]?[a-z])|\bhaving\b|\bwith\s+(?:its|a|an|offices?)\b|"
     r"\bwhose\b|\blocated\b|\bincorporated\b|\borgani[sz]ed\b|\bhereinafter\b|\bof\s+the\s+(?:one|other|first|"
-    r"second)\b|\bresiding\b|\b(?:on|dated|effective)\s+(?:this|the|as)\b|\bdated\b|\bwhich\b|\bwho\b)", re.IGNORECASE)
+    r"second)\b|\bresiding\b|\b(?:on|dated|effective)\s+(?:this|the|as)\b|\bdated\b|\bwhich\b|\bwho\b)",
+    re.IGNORECASE,
+)
 # the words of a preamble's sentence before "between": the parties of an agreement, not "between Member States"
-_MADE = re.compile(r"\b(?:agreement|contract|deed|memorandum|lease|made|entered|concluded|executed|signed)\b",
-                   re.IGNORECASE)
+_MADE = re.compile(
+    r"\b(?:agreement|contract|deed|memorandum|lease|made|entered|concluded|executed|signed)\b", re.IGNORECASE
+)
 _PARTY_SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and|AND|And)\b\s*:?\s*|\n\s*\n")
 
 
@@ -63,8 +68,7 @@ def _clean(text: str) -> str:
 
 def _usable(name: str) -> bool:
     words = name.split()
-    return (2 <= len(name) <= MAX_NAME_CHARS and 0 < len(words) <= MAX_NAME_WORDS
-            and sum(c.isalnum() for c in name) >= 2)
+    return 2 <= len(name) <= MAX_NAME_CHARS and 0 < len(words) <= MAX_NAME_WORDS and sum(c.isalnum() for c in name) >= 2
 
 
 def short_titles(text: str) -> list[str]:
@@ -87,10 +91,13 @@ def _sentence_end(text: str) -> int:
     """Where the preamble sentence at the start of ``text`` ends: the first full stop followed by a
     capital that does not close an abbreviation ("Inc.", "Ltd."), a blank line before a recital, or
     "WHEREAS" / "NOW, THEREFORE"; else the whole text."""
-    for m in re.finditer(r"\.\s+(?=[A-Z(])|\n\s*\n(?=\s*(?:WHEREAS|RECITALS|BACKGROUND|NOW|\d))|\bWHEREAS\b|"
-                         r"\bNOW,?\s+THEREFORE\b", text):
+    for m in re.finditer(
+        r"\.\s+(?=[A-Z(])|\n\s*\n(?=\s*(?:WHEREAS|RECITALS|BACKGROUND|NOW|\d))|\bWHEREAS\b|"
+        r"\bNOW,?\s+THEREFORE\b",
+        text,
+    ):
         if m.group(0).startswith("."):
-            word = re.search(r"([\w.]+)$", text[:m.start()])
+            word = re.search(r"([\w.]+)$", text[: m.start()])
             if word and word.group(1).casefold().replace(".", "") in {a.replace(".", "") for a in _ABBREVIATIONS}:
                 continue
             if word and len(word.group(1)) == 1:  # an initial: "John A. Smith"
@@ -125,18 +132,19 @@ def contract_parties(text: str) -> list[str]:
     :data:`PREAMBLE_CHARS` characters of ``text``, each cut at its first comma, parenthesis, quote
     or description ("a Delaware corporation", "with offices at", "hereinafter"); at most four."""
     head = text[:PREAMBLE_CHARS]
-    m = next((m for m in _BETWEEN.finditer(head) if _MADE.search(re.split(r"\.\s|\n\s*\n", head[:m.start()])[-1])),
-             None)
+    m = next(
+        (m for m in _BETWEEN.finditer(head) if _MADE.search(re.split(r"\.\s|\n\s*\n", head[: m.start()])[-1])), None
+    )
     if not m:
         return []
-    rest = head[m.end():m.end() + 1200]
-    rest = rest[:_sentence_end(rest)]
+    rest = head[m.end() : m.end() + 1200]
+    rest = rest[: _sentence_end(rest)]
     out = []
     for part in _top_level_parts(rest)[:4]:
         part = re.sub(r"^\s*(?:\(?\d\)|\(?[ivx]+\)|\(?[a-d]\))\s*", "", part)  # "(1) Acme Ltd"
         part = re.sub(r"^(?:the\s+)?(?:party\s+)?", "", part.strip(), flags=re.IGNORECASE)
         cut = _PARTY_END.search(part)
-        name = _clean(part[:cut.start()] if cut else part)
+        name = _clean(part[: cut.start()] if cut else part)
         if _usable(name) and any(ch.isupper() for ch in name):
             out.append(name)
     return out

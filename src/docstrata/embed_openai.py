@@ -51,9 +51,13 @@ DEFAULT_MAX_INPUT_TOKENS = 512
 # Input limits in tokens, matched by model-name prefix (longest first); the provider's
 # ``max_input_tokens`` overrides.
 MAX_INPUT_TOKENS: dict[str, int] = {
-    "text-embedding-3": 8191, "text-embedding-ada-002": 8191,
+    "text-embedding-3": 8191,
+    "text-embedding-ada-002": 8191,
     "nomic-embed-text": 2048,  # Ollama's default num_ctx, below the model's 8,192
-    "mxbai-embed-large": 512, "bge-m3": 8192, "snowflake-arctic-embed": 512, "all-minilm": 256,
+    "mxbai-embed-large": 512,
+    "bge-m3": 8192,
+    "snowflake-arctic-embed": 512,
+    "all-minilm": 256,
 }
 # Models OpenAI serves: chosen by name alone, no embedding_provider needed.
 OPENAI_MODELS = ("text-embedding-3-small", "text-embedding-3-large", "text-embedding-ada-002")
@@ -89,11 +93,23 @@ class OpenAICompatibleEmbedder:
     missing SDK, key or endpoint; :class:`~docstrata.llm.LLMRequestError` when a batch fails.
     """
 
-    def __init__(self, model: str, *, provider: str = "openai", base_url: str | None = None,
-                 api_key_env: str | None = None, explicit_key: str | None = None, api_version: str | None = None,
-                 dimensions: int | None = None, max_input_tokens: int | None = None, batch_size: int = 64,
-                 native: bool = False, retry: RetryPolicy = RetryPolicy(), request_timeout: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        model: str,
+        *,
+        provider: str = "openai",
+        base_url: str | None = None,
+        api_key_env: str | None = None,
+        explicit_key: str | None = None,
+        api_version: str | None = None,
+        dimensions: int | None = None,
+        max_input_tokens: int | None = None,
+        batch_size: int = 64,
+        native: bool = False,
+        retry: RetryPolicy = RetryPolicy(),
+        request_timeout: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.model_name = model
         self.provider = provider
         self.native = native and provider == "ollama"
@@ -110,14 +126,21 @@ class OpenAICompatibleEmbedder:
 
             self._root = (base_url or "http://localhost:11434").rstrip("/").removesuffix("/v1")
             self._http = httpx.Client(timeout=request_timeout)
-            key = api_key(provider, api_key_env, self._root, explicit=explicit_key,
-                          path="embedding_provider.api_key_env")
+            key = api_key(
+                provider, api_key_env, self._root, explicit=explicit_key, path="embedding_provider.api_key_env"
+            )
             self._headers = {"authorization": f"Bearer {key}"} if key != "not-needed" else {}
         else:
             from .llm import openai_client
 
-            self._sdk, self._client = openai_client(provider, base_url, api_key_env, explicit_key=explicit_key,
-                                                    api_version=api_version, path="embedding_provider")
+            self._sdk, self._client = openai_client(
+                provider,
+                base_url,
+                api_key_env,
+                explicit_key=explicit_key,
+                api_version=api_version,
+                path="embedding_provider",
+            )
         limit = max_input_tokens or _lookup(MAX_INPUT_TOKENS, model) or DEFAULT_MAX_INPUT_TOKENS
         self.max_input_tokens = limit
         self.window = WindowSpec(size=limit, stride=max(limit * 3 // 4, 1), context_tokens=min(64, limit // 3))
@@ -173,6 +196,7 @@ class OpenAICompatibleEmbedder:
     # ---- requests
     def _request(self, texts: list[str]) -> np.ndarray:
         """One batch through the retry policy → (len(texts), dim) float32, L2-normalised."""
+
         def attempt() -> list[list[float]]:
             self.calls += 1
             return self._native(texts) if self.native else self._openai(texts)
@@ -187,17 +211,22 @@ class OpenAICompatibleEmbedder:
         if self._dimensions and self.model_name.lower().removeprefix("openai/").startswith(_ASKS_DIMENSIONS):
             kw["dimensions"] = self._dimensions
         try:
-            resp = self._client.embeddings.create(model=self.model_name, input=texts, encoding_format="float",
-                                                  timeout=self.request_timeout, **kw)
+            resp = self._client.embeddings.create(
+                model=self.model_name, input=texts, encoding_format="float", timeout=self.request_timeout, **kw
+            )
         except self._sdk.APIError as exc:
             raise translate_sdk_error(self._sdk, self.model_name, exc) from None
         except ValueError as exc:  # a body that is not JSON
-            raise LLMRequestError(self.model_name, f"malformed response ({type(exc).__name__})", retryable=True) from None
+            raise LLMRequestError(
+                self.model_name, f"malformed response ({type(exc).__name__})", retryable=True
+            ) from None
         try:
             data = sorted(resp.data, key=lambda d: d.index)
             return [list(d.embedding) for d in data]
         except (AttributeError, TypeError, ValueError) as exc:
-            raise LLMRequestError(self.model_name, f"malformed response ({type(exc).__name__})", retryable=True) from None
+            raise LLMRequestError(
+                self.model_name, f"malformed response ({type(exc).__name__})", retryable=True
+            ) from None
 
     def _native(self, texts: list[str]) -> list[list[float]]:
         import httpx
@@ -206,27 +235,36 @@ class OpenAICompatibleEmbedder:
         try:
             r = self._http.post(f"{self._root}/api/embed", json=body, headers=self._headers)
         except httpx.TimeoutException:
-            raise LLMRequestError(self.model_name, f"request timed out ({self._root}/api/embed)", retryable=True) from None
+            raise LLMRequestError(
+                self.model_name, f"request timed out ({self._root}/api/embed)", retryable=True
+            ) from None
         except httpx.HTTPError:
             from .llm import connection_hint
 
-            raise LLMRequestError(self.model_name, "could not connect" + connection_hint(f"{self._root}/api/embed"),
-                                  retryable=True) from None
+            raise LLMRequestError(
+                self.model_name, "could not connect" + connection_hint(f"{self._root}/api/embed"), retryable=True
+            ) from None
         if r.status_code != 200:
             try:
                 detail = str(r.json().get("error", ""))[:200]
             except ValueError:
                 detail = ""
-            raise LLMRequestError(self.model_name, f"HTTP {r.status_code} {detail}".strip(),
-                                  retryable=r.status_code in RETRYABLE_STATUS, status=r.status_code,
-                                  retry_after=parse_retry_after(r.headers))
+            raise LLMRequestError(
+                self.model_name,
+                f"HTTP {r.status_code} {detail}".strip(),
+                retryable=r.status_code in RETRYABLE_STATUS,
+                status=r.status_code,
+                retry_after=parse_retry_after(r.headers),
+            )
         try:
             rows = r.json()["embeddings"]
             if not isinstance(rows, list):
                 raise TypeError("embeddings is not a list")
             return rows
         except (ValueError, KeyError, TypeError) as exc:
-            raise LLMRequestError(self.model_name, f"malformed response ({type(exc).__name__})", retryable=True) from None
+            raise LLMRequestError(
+                self.model_name, f"malformed response ({type(exc).__name__})", retryable=True
+            ) from None
 
     def _check(self, rows: list[list[float]], n: int) -> np.ndarray:
         if len(rows) != n:
@@ -234,18 +272,25 @@ class OpenAICompatibleEmbedder:
         try:
             vecs = np.asarray(rows, dtype=np.float32)
         except (TypeError, ValueError):
-            raise LLMRequestError(self.model_name, "embeddings of unequal or non-numeric length", retryable=False) from None
+            raise LLMRequestError(
+                self.model_name, "embeddings of unequal or non-numeric length", retryable=False
+            ) from None
         if vecs.ndim != 2 or vecs.shape[1] == 0:
             raise LLMRequestError(self.model_name, "empty embedding returned", retryable=False)
         want = self._dim
         if want is not None and vecs.shape[1] != want:
-            raise LLMRequestError(self.model_name, f"returned {vecs.shape[1]}-dimensional vectors, expected {want} "
-                                  "(embedding_dimensions or the index's size)", retryable=False)
+            raise LLMRequestError(
+                self.model_name,
+                f"returned {vecs.shape[1]}-dimensional vectors, expected {want} "
+                "(embedding_dimensions or the index's size)",
+                retryable=False,
+            )
         norms = np.linalg.norm(vecs, axis=1)
         bad = ~np.isfinite(norms) | (norms == 0)
         if bad.any():
-            raise LLMRequestError(self.model_name, f"{int(bad.sum())} zero or non-finite vector(s) returned",
-                                  retryable=False)
+            raise LLMRequestError(
+                self.model_name, f"{int(bad.sum())} zero or non-finite vector(s) returned", retryable=False
+            )
         return np.ascontiguousarray(vecs / norms[:, None], dtype=np.float32)
 
     def _batches(self, texts: list[str]):
@@ -288,11 +333,19 @@ def make_openai_embedder(model: str, provider_cfg, dimensions: int | None) -> Op
     if provider_cfg is None:
         return OpenAICompatibleEmbedder(model.removeprefix("openai/"), dimensions=dimensions)
     if provider_cfg.provider == "anthropic":
-        raise ConfigError("anthropic has no embeddings API: use openai, azure_openai or ollama",
-                          path="embedding_provider.provider")
+        raise ConfigError(
+            "anthropic has no embeddings API: use openai, azure_openai or ollama", path="embedding_provider.provider"
+        )
     secret = provider_cfg.api_key
     return OpenAICompatibleEmbedder(
-        model, provider=provider_cfg.provider, base_url=provider_cfg.base_url, api_key_env=provider_cfg.api_key_env,
+        model,
+        provider=provider_cfg.provider,
+        base_url=provider_cfg.base_url,
+        api_key_env=provider_cfg.api_key_env,
         explicit_key=secret.get_secret_value() if secret is not None else None,
-        api_version=provider_cfg.api_version, dimensions=dimensions, max_input_tokens=provider_cfg.max_input_tokens,
-        batch_size=provider_cfg.batch_size, native=provider_cfg.native)
+        api_version=provider_cfg.api_version,
+        dimensions=dimensions,
+        max_input_tokens=provider_cfg.max_input_tokens,
+        batch_size=provider_cfg.batch_size,
+        native=provider_cfg.native,
+    )

@@ -67,13 +67,17 @@ class FastTokenizer:
     def batch(self, texts: list[str]) -> dict[str, np.ndarray]:
         """Padded, truncated model inputs for ``texts`` (int64 arrays of shape (n, longest))."""
         encs = self._batch.encode_batch(texts)
-        return {"input_ids": np.array([e.ids for e in encs], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in encs], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in encs], dtype=np.int64)}
+        return {
+            "input_ids": np.array([e.ids for e in encs], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in encs], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in encs], dtype=np.int64),
+        }
 
 
 def _onnx_path(model_dir: Path, quantized: bool) -> Path:
-    weights = next((model_dir / n for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).exists()), None)
+    weights = next(
+        (model_dir / n for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).exists()), None
+    )
     if weights is None:
         raise ConfigError(f"no weights (model.safetensors) in {model_dir} to export", path="embedding_backend")
     st = weights.stat()
@@ -106,8 +110,9 @@ def _export(model_dir: Path, out: Path) -> None:
             self.model = model
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.model(input_ids=input_ids, attention_mask=attention_mask,
-                              token_type_ids=token_type_ids).last_hidden_state
+            return self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
 
     model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
     out.mkdir(parents=True, exist_ok=True)
@@ -116,9 +121,16 @@ def _export(model_dir: Path, out: Path) -> None:
     names = ["input_ids", "attention_mask", "token_type_ids"]
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")
-        torch.onnx.export(_States(model), (dummy, dummy, torch.zeros_like(dummy)), str(tmp), input_names=names,
-                          output_names=["token_states"], opset_version=17, dynamo=False,
-                          dynamic_axes={n: {0: "batch", 1: "tokens"} for n in names + ["token_states"]})
+        torch.onnx.export(
+            _States(model),
+            (dummy, dummy, torch.zeros_like(dummy)),
+            str(tmp),
+            input_names=names,
+            output_names=["token_states"],
+            opset_version=17,
+            dynamo=False,
+            dynamic_axes={n: {0: "batch", 1: "tokens"} for n in names + ["token_states"]},
+        )
     os.replace(tmp, out / "model.onnx")
 
 
@@ -131,8 +143,11 @@ class RuntimeEncoder:
 
     def __init__(self, model_dir: str | Path, backend: str, threads: int | None = None):
         model_dir = Path(model_dir)
-        cfg = json.loads((model_dir / "sentence_bert_config.json").read_text()) \
-            if (model_dir / "sentence_bert_config.json").exists() else {}
+        cfg = (
+            json.loads((model_dir / "sentence_bert_config.json").read_text())
+            if (model_dir / "sentence_bert_config.json").exists()
+            else {}
+        )
         self.max_seq_length = int(cfg.get("max_seq_length", 256))
         self.tokenizer = FastTokenizer(model_dir, self.max_seq_length)
         self.dim = int(json.loads((model_dir / "1_Pooling" / "config.json").read_text())["word_embedding_dimension"])
@@ -143,9 +158,15 @@ class RuntimeEncoder:
                 import openvino as ov
 
                 # CACHE_DIR keeps the compiled graph, so a later process (a CLI search) skips compiling.
-                compiled = ov.Core().compile_model(str(path), "CPU", {
-                    "INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY",
-                    "CACHE_DIR": str(path.parent / "openvino-cache")})
+                compiled = ov.Core().compile_model(
+                    str(path),
+                    "CPU",
+                    {
+                        "INFERENCE_NUM_THREADS": threads,
+                        "PERFORMANCE_HINT": "LATENCY",
+                        "CACHE_DIR": str(path.parent / "openvino-cache"),
+                    },
+                )
                 # A compiled model's default infer request serves one call at a time ("Infer Request
                 # is busy" under concurrent searches): each thread gets its own request.
                 local = threading.local()
@@ -165,11 +186,13 @@ class RuntimeEncoder:
                 sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
                 self._run = lambda feed: sess.run(None, feed)[0]
             else:
-                raise ConfigError(f"embedding_backend must be one of {', '.join(BACKENDS)}, got {backend!r}",
-                                  path="embedding_backend")
+                raise ConfigError(
+                    f"embedding_backend must be one of {', '.join(BACKENDS)}, got {backend!r}", path="embedding_backend"
+                )
         except ImportError as e:
-            raise ConfigError(f"embedding_backend {backend!r} needs {e.name} (pip install {e.name})",
-                              path="embedding_backend") from None
+            raise ConfigError(
+                f"embedding_backend {backend!r} needs {e.name} (pip install {e.name})", path="embedding_backend"
+            ) from None
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         """Mean-pooled, L2-normalised embeddings of ``texts``: a (len(texts), dim) float32 array in
@@ -177,7 +200,7 @@ class RuntimeEncoder:
         order = np.argsort([-len(t) for t in texts], kind="stable")  # similar lengths share a batch
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(texts), batch_size):
-            idx = order[start:start + batch_size]
+            idx = order[start : start + batch_size]
             feed = self.tokenizer.batch([texts[i] for i in idx])
             states = np.asarray(self._run(feed), dtype=np.float32)
             mask = feed["attention_mask"][..., None].astype(np.float32)

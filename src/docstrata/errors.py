@@ -110,8 +110,9 @@ class LLMRequestError(ProviderError):
     """One failed LLM request: ``status`` (HTTP code or None), ``rate_limited`` (HTTP 429),
     ``retry_after`` (seconds the server asked us to wait, or None), ``retryable``."""
 
-    def __init__(self, model: str, reason: str, *, retryable: bool, status: int | None = None,
-                 retry_after: float | None = None):
+    def __init__(
+        self, model: str, reason: str, *, retryable: bool, status: int | None = None, retry_after: float | None = None
+    ):
         super().__init__(model, reason, retryable=retryable, retry_after=retry_after)
         self.status = status
         self.rate_limited = status == 429

@@ -27,8 +27,15 @@ from typing import Callable
 from .errors import ConfigError
 
 METRICS = ["ndcg@10", "recall@10", "recall@100", "map@10", "mrr@10", "recall@5", "recall@20"]
-DISPLAY = {"ndcg@10": "nDCG@10", "recall@10": "Recall@10", "recall@100": "Recall@100", "map@10": "MAP@10",
-           "mrr@10": "MRR@10", "recall@5": "Pass@5", "recall@20": "Pass@20"}
+DISPLAY = {
+    "ndcg@10": "nDCG@10",
+    "recall@10": "Recall@10",
+    "recall@100": "Recall@100",
+    "map@10": "MAP@10",
+    "mrr@10": "MRR@10",
+    "recall@5": "Pass@5",
+    "recall@20": "Pass@20",
+}
 
 
 @dataclass
@@ -99,8 +106,9 @@ def load_query_set(queries: Path, qrels: Path | None = None, limit: int | None =
                 raise ConfigError("a BEIR queries.jsonl needs --qrels", file=str(queries))
             qs = _beir(rows, Path(qrels))
         else:
-            raise ConfigError("unknown query-set format (expected BEIR, Anthropic evaluation_set or ObliQA)",
-                              file=str(queries))
+            raise ConfigError(
+                "unknown query-set format (expected BEIR, Anthropic evaluation_set or ObliQA)", file=str(queries)
+            )
     if limit:
         qs.queries = qs.queries[:limit]
     return qs
@@ -159,8 +167,9 @@ def _obliqa(rows: list[dict]) -> QuerySet:
     return QuerySet("obliqa", queries, judge)
 
 
-def evaluate(tool, qs: QuerySet, modes: list[str], depth: int = 100,
-             progress: Callable[[str, int, int], None] | None = None) -> list[ModeResult]:
+def evaluate(
+    tool, qs: QuerySet, modes: list[str], depth: int = 100, progress: Callable[[str, int, int], None] | None = None
+) -> list[ModeResult]:
     """Run every query of ``qs`` in each of ``modes`` against ``tool`` (already ingested)."""
     from ranx import Qrels, Run, evaluate as ranx_evaluate
 
@@ -187,8 +196,16 @@ def evaluate(tool, qs: QuerySet, modes: list[str], depth: int = 100,
             warnings.simplefilter("ignore")
             scores = ranx_evaluate(qrels, Run(run), METRICS, make_comparable=True)
         n = max(len(qs.queries), 1)
-        results.append(ModeResult(mode, {m: float(scores[m]) for m in METRICS}, n / elapsed if elapsed else 0.0,
-                                  timing.embed_s / n, timing.search_s / n, len(qs.queries)))
+        results.append(
+            ModeResult(
+                mode,
+                {m: float(scores[m]) for m in METRICS},
+                n / elapsed if elapsed else 0.0,
+                timing.embed_s / n,
+                timing.search_s / n,
+                len(qs.queries),
+            )
+        )
     return results
 
 
@@ -196,7 +213,10 @@ def format_table(results: list[ModeResult]) -> str:
     """A Markdown table: one row per mode."""
     head = "| mode | " + " | ".join(DISPLAY[m] for m in METRICS) + " | q/s | embed ms | search ms |"
     sep = "|" + "---|" * (len(METRICS) + 4)
-    rows = [f"| {r.mode} | " + " | ".join(f"{r.metrics[m]:.4f}" for m in METRICS)
-            + f" | {r.qps:.1f} | {r.embed_s * 1000:.1f} | {r.search_s * 1000:.1f} |" for r in results]
+    rows = [
+        f"| {r.mode} | "
+        + " | ".join(f"{r.metrics[m]:.4f}" for m in METRICS)
+        + f" | {r.qps:.1f} | {r.embed_s * 1000:.1f} | {r.search_s * 1000:.1f} |"
+        for r in results
+    ]
     return "\n".join([head, sep, *rows])
-

@@ -60,8 +60,10 @@ def parse_filter_expressions(exprs: list[str] | tuple[str, ...], option: str = "
             if key in spec:
                 raise QueryError(f"{option} {expr!r}: {name} already has a {op} bound")
             spec[key] = num
-    return {name: (spec["eq"] if list(spec) == ["eq"] else spec["in"] if list(spec) == ["in"] else spec)
-            for name, spec in out.items()}
+    return {
+        name: (spec["eq"] if list(spec) == ["eq"] else spec["in"] if list(spec) == ["in"] else spec)
+        for name, spec in out.items()
+    }
 
 
 _RANGE_OPS = {"gt", "gte", "lt", "lte"}

@@ -5,7 +5,23 @@ of the converters, whose imports cost ~0.2 s of a search's start-up (issue 18)."
 from __future__ import annotations
 
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
-    {"md", "markdown", "txt", "text", "html", "htm", "pdf", "docx", "pptx", "xlsx", "xml",
-     "png", "jpg", "jpeg", "tif", "tiff"}  # images: read by OCR (convert/image.py)
+    {
+        "md",
+        "markdown",
+        "txt",
+        "text",
+        "html",
+        "htm",
+        "pdf",
+        "docx",
+        "pptx",
+        "xlsx",
+        "xml",
+        "png",
+        "jpg",
+        "jpeg",
+        "tif",
+        "tiff",
+    }  # images: read by OCR (convert/image.py)
 )
 """File extensions (lower case, no dot) :func:`~docstrata.convert.convert_file` accepts."""

@@ -31,8 +31,9 @@ class FusedHit:
     scores: dict[str, float] = field(default_factory=dict)
 
 
-def weighted_rrf(rankings: dict[str, list[tuple[str, float]]], weights: dict[str, float],
-                 k: int = DEFAULT_RRF_K) -> list[FusedHit]:
+def weighted_rrf(
+    rankings: dict[str, list[tuple[str, float]]], weights: dict[str, float], k: int = DEFAULT_RRF_K
+) -> list[FusedHit]:
     """Fuse ranked lists ``{modality: [(chunk_id, raw_score), ...best first]}``.
 
     ``weights`` maps modality → weight ≥ 0 (missing = 0). A chunk repeated within one list

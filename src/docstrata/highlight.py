@@ -31,8 +31,12 @@ def query_terms(query: str) -> QueryTerms:
     from .search import analyze_query
 
     qa = analyze_query(query)
-    return QueryTerms(tuple(qa.phrases), tuple(qa.identifiers), frozenset(k for keys in qa.section_keys for k in keys),
-                      frozenset(bm25_tokens(query)))
+    return QueryTerms(
+        tuple(qa.phrases),
+        tuple(qa.identifiers),
+        frozenset(k for keys in qa.section_keys for k in keys),
+        frozenset(bm25_tokens(query)),
+    )
 
 
 @functools.lru_cache(maxsize=65536)

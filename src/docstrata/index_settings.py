@@ -30,21 +30,38 @@ def document_index_settings(cfg, holodeck_units: bool = False) -> dict:
     from .config import OcrConfig
 
     c = cfg
-    return {"chunking_strategy": c.chunking_strategy, "max_chunk_tokens": c.max_chunk_tokens,
-            "chunk_overlap": c.chunk_overlap, "embedding_model": c.embedding_model,
-            "contextual_embeddings": c.contextual_embeddings,
-            "context_model": model_settings(c.context_model),
-            "context_max_tokens": c.context_max_tokens, "extract_definitions": c.extract_definitions,
-            "extract_cross_references": c.extract_cross_references, "pipeline": 9, "analysis": ANALYSIS_VERSION,
-            **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
-            **embedder_settings(c), **({"chunk_unit": "chars/4"} if holodeck_units else {})}
+    return {
+        "chunking_strategy": c.chunking_strategy,
+        "max_chunk_tokens": c.max_chunk_tokens,
+        "chunk_overlap": c.chunk_overlap,
+        "embedding_model": c.embedding_model,
+        "contextual_embeddings": c.contextual_embeddings,
+        "context_model": model_settings(c.context_model),
+        "context_max_tokens": c.context_max_tokens,
+        "extract_definitions": c.extract_definitions,
+        "extract_cross_references": c.extract_cross_references,
+        "pipeline": 9,
+        "analysis": ANALYSIS_VERSION,
+        **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
+        **embedder_settings(c),
+        **({"chunk_unit": "chars/4"} if holodeck_units else {}),
+    }
 
 
 def record_index_settings(cfg) -> dict:
     """The fingerprint of a record index (a ``VectorstoreToolConfig``): field mapping, model,
     chunk size, pipeline and keyword-analysis versions."""
     c = cfg
-    return {"vector_fields": c.resolved_vector_fields, "id_field": c.id_field, "meta_fields": c.meta_fields,
-            "document_field": c.document_field, "field_separator": c.field_separator, "record_path": c.record_path,
-            "embedding_model": c.embedding_model, "chunk_size": c.chunk_size, "pipeline": 4, "analysis": ANALYSIS_VERSION,
-            **embedder_settings(c)}
+    return {
+        "vector_fields": c.resolved_vector_fields,
+        "id_field": c.id_field,
+        "meta_fields": c.meta_fields,
+        "document_field": c.document_field,
+        "field_separator": c.field_separator,
+        "record_path": c.record_path,
+        "embedding_model": c.embedding_model,
+        "chunk_size": c.chunk_size,
+        "pipeline": 4,
+        "analysis": ANALYSIS_VERSION,
+        **embedder_settings(c),
+    }

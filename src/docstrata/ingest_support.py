@@ -25,13 +25,29 @@ def is_write_failure(e: BaseException) -> bool:
 
     if isinstance(e, LockTimeout):
         return True
-    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG,
-                                               errno.EDQUOT):
+    if isinstance(e, OSError) and e.errno in (
+        errno.ENOSPC,
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+        errno.EFBIG,
+        errno.EDQUOT,
+    ):
         return True
     text = str(e).lower()
     if isinstance(e, (sqlite3.OperationalError, StoreError, ValueError, RuntimeError)):
-        return any(w in text for w in ("readonly", "read-only", "disk is full", "no space", "disk quota",
-                                       "file too large", "permission denied"))
+        return any(
+            w in text
+            for w in (
+                "readonly",
+                "read-only",
+                "disk is full",
+                "no space",
+                "disk quota",
+                "file too large",
+                "permission denied",
+            )
+        )
     return False
 
 
@@ -103,8 +119,10 @@ class Prefetch:
 
 
 UNFINISHED_KEY = "ingest_unfinished"
-UNFINISHED_REASON = ("a previous ingest did not finish this file (stopped, killed or out of memory while converting or "
-                     "embedding it); a search does not retry it: `docstrata ingest` does")
+UNFINISHED_REASON = (
+    "a previous ingest did not finish this file (stopped, killed or out of memory while converting or "
+    "embedding it); a search does not retry it: `docstrata ingest` does"
+)
 
 
 def mark_unfinished(store, sf) -> None:
@@ -144,8 +162,16 @@ def skip_unfinished(store, todo: list, implicit: bool) -> tuple[list, list]:
     return keep, skipped
 
 
-def sync_file_states(store, source: str, base_dir, report, extensions: frozenset[str], force: bool,
-                     verify: bool = False, follow_symlinks: bool = False):
+def sync_file_states(
+    store,
+    source: str,
+    base_dir,
+    report,
+    extensions: frozenset[str],
+    force: bool,
+    verify: bool = False,
+    follow_symlinks: bool = False,
+):
     """Compare the files under ``source`` (relative to ``base_dir``) with ``store``'s file states:
     record mtime-only changes, purge removed files (unless the source is suddenly empty: an
     unmounted share is no instruction to delete the index), and count everything in ``report``
@@ -158,8 +184,16 @@ def sync_file_states(store, source: str, base_dir, report, extensions: frozenset
     from .store.base import clear_document_entry
 
     stamps = json.loads(store.get_meta("file_stamps") or "{}")
-    changes = scan(source, base_dir, store.file_states(), extensions, force=force,
-                   stamps=stamps, verify=verify, follow_symlinks=follow_symlinks)
+    changes = scan(
+        source,
+        base_dir,
+        store.file_states(),
+        extensions,
+        force=force,
+        stamps=stamps,
+        verify=verify,
+        follow_symlinks=follow_symlinks,
+    )
     for sf in changes.touched:  # bytes identical, only mtime moved
         store.set_file_state(sf.doc_key, sf.state)
     report.files_total = len(changes.added) + len(changes.changed) + len(changes.unchanged) + len(changes.touched)
@@ -198,7 +232,7 @@ def embed_cached(store, embedder, items: list[tuple[str, str]], report, on_chunk
     missing = [i for i, k in enumerate(keys) if k not in cached]
     fresh: dict[str, object] = {}
     for start in range(0, len(missing), EMBED_BATCH):
-        idx = [i for i in missing[start:start + EMBED_BATCH] if keys[i] not in fresh]
+        idx = [i for i in missing[start : start + EMBED_BATCH] if keys[i] not in fresh]
         with span("embed_batch", **{"embed.batch_size": len(idx)}):
             vecs = embedder.embed_chunks([items[i] for i in idx])
         batch = {keys[i]: v for i, v in zip(idx, vecs)}
@@ -221,8 +255,11 @@ def skip_failed_unchanged(failed: dict[str, dict], to_process: list, force: bool
     for sf in to_process:
         before = failed.get(sf.doc_key)
         if before and not force and before["state"] == [sf.state.size, sf.state.sha256]:
-            report.skipped.append(SkippedFile(sf.doc_key, f"{UNCHANGED_FAILURE}: {before['reason']} "
-                                                          "(`docstrata ingest --force` retries it)"))
+            report.skipped.append(
+                SkippedFile(
+                    sf.doc_key, f"{UNCHANGED_FAILURE}: {before['reason']} (`docstrata ingest --force` retries it)"
+                )
+            )
         else:
             todo.append(sf)
     return todo
@@ -294,10 +331,17 @@ def ingest_or_serve(run_ingest, has_data, tool_name: str):
         if not is_write_failure(e) or not (had_data or has_data()):
             raise
         level = logging.INFO if isinstance(e, LockTimeout) else logging.WARNING
-        log.log(level, "tool '%s': the index is not updated by this process (%s); searching it as it is",
-                tool_name, redact(e).splitlines()[0][:300])
+        log.log(
+            level,
+            "tool '%s': the index is not updated by this process (%s); searching it as it is",
+            tool_name,
+            redact(e).splitlines()[0][:300],
+        )
         return None
     if report is not None and report.removed:  # an implicit ingest never purges silently
-        log.warning("tool '%s': %d document(s) removed from the index: their files are gone from the source",
-                    tool_name, report.removed)
+        log.warning(
+            "tool '%s': %d document(s) removed from the index: their files are gone from the source",
+            tool_name,
+            report.removed,
+        )
     return report

@@ -29,8 +29,10 @@ def check_file(doc_key: str, path: str, size: int, limits) -> None:
     ``limits.max_zip_ratio`` times its compressed size, and the members' declared uncompressed
     total within ``limits.max_expanded_mb``."""
     if size > limits.max_file_mb * _MB:
-        raise ConversionError(doc_key, f"file is {_mb(size)}, over limits.max_file_mb = {limits.max_file_mb:g} "
-                                       "(raise it to index this file)")
+        raise ConversionError(
+            doc_key,
+            f"file is {_mb(size)}, over limits.max_file_mb = {limits.max_file_mb:g} (raise it to index this file)",
+        )
     ext = doc_key.rsplit(".", 1)[-1].lower() if "." in doc_key else ""
     if ext not in ZIP_FORMATS:
         return
@@ -41,30 +43,39 @@ def check_file(doc_key: str, path: str, size: int, limits) -> None:
         return  # not a zip after all: the converter reports it
     expanded = sum(i.file_size for i in infos)
     if expanded > limits.max_expanded_mb * _MB:
-        raise ConversionError(doc_key, f"its zip members expand to {_mb(expanded)} (from {_mb(size)}), over "
-                                       f"limits.max_expanded_mb = {limits.max_expanded_mb:g} (a zip bomb?)")
+        raise ConversionError(
+            doc_key,
+            f"its zip members expand to {_mb(expanded)} (from {_mb(size)}), over "
+            f"limits.max_expanded_mb = {limits.max_expanded_mb:g} (a zip bomb?)",
+        )
     ratio_cap: float = getattr(limits, "max_zip_ratio", None) or 0  # 0 or unset: no ratio check
     floor = getattr(limits, "max_zip_ratio_above_mb", 5.0) * _MB
     for i in infos if ratio_cap else ():
         if i.file_size > floor and i.file_size > ratio_cap * max(i.compress_size, 1):
             ratio = i.file_size / max(i.compress_size, 1)
-            raise ConversionError(doc_key, f"zip member {i.filename[:80]!r} expands {ratio:,.0f}x "
-                                           f"(from {_mb(i.compress_size)} to {_mb(i.file_size)}), over "
-                                           f"limits.max_zip_ratio = {ratio_cap:g} (a zip bomb?)")
+            raise ConversionError(
+                doc_key,
+                f"zip member {i.filename[:80]!r} expands {ratio:,.0f}x "
+                f"(from {_mb(i.compress_size)} to {_mb(i.file_size)}), over "
+                f"limits.max_zip_ratio = {ratio_cap:g} (a zip bomb?)",
+            )
 
 
 def check_text(doc_key: str, text: str, limits) -> None:
     """After conversion: the Markdown within ``limits.max_text_mb`` (counted in characters)."""
     if len(text) > limits.max_text_mb * _MB:
-        raise ConversionError(doc_key, f"converted text is {len(text) / _MB:,.1f} M characters, over "
-                                       f"limits.max_text_mb = {limits.max_text_mb:g}")
+        raise ConversionError(
+            doc_key,
+            f"converted text is {len(text) / _MB:,.1f} M characters, over limits.max_text_mb = {limits.max_text_mb:g}",
+        )
 
 
 def check_chunks(doc_key: str, n_chunks: int, limits) -> None:
     """After chunking: at most ``limits.max_chunks_per_file`` chunks."""
     if n_chunks > limits.max_chunks_per_file:
-        raise ConversionError(doc_key, f"{n_chunks:,} chunks, over limits.max_chunks_per_file = "
-                                       f"{limits.max_chunks_per_file:,}")
+        raise ConversionError(
+            doc_key, f"{n_chunks:,} chunks, over limits.max_chunks_per_file = {limits.max_chunks_per_file:,}"
+        )
 
 
 class _Overtime(BaseException):

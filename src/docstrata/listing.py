@@ -29,11 +29,22 @@ def plain_listing(listing: list[dict], width: int = 80) -> str:
             if records:
                 facts += [f"{d['total_chunks']} records"]
             else:
-                facts += [one_line(d["language"] or "–"), f"{d['section_count']} sections",
-                          f"{d['total_chunks']} chunks"]
+                facts += [
+                    one_line(d["language"] or "–"),
+                    f"{d['section_count']} sections",
+                    f"{d['total_chunks']} chunks",
+                ]
             lines.append("  " + " · ".join([*facts, when]))
             text = [one_line(x) for x in ([] if records else [d["title"]]) + [d["summary"]] if x]
             for para in text:
-                lines += textwrap.wrap(" ".join(para.split()), width=max(40, width), initial_indent="    ",
-                                       subsequent_indent="    ", break_on_hyphens=False) or []
+                lines += (
+                    textwrap.wrap(
+                        " ".join(para.split()),
+                        width=max(40, width),
+                        initial_indent="    ",
+                        subsequent_indent="    ",
+                        break_on_hyphens=False,
+                    )
+                    or []
+                )
     return "\n".join(lines)

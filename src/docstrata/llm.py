@@ -48,8 +48,12 @@ Please give a short succinct context to situate this chunk within the overall do
 Answer only with the succinct context and nothing else.
 """
 
-DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY",
-                   "azure_openai": "AZURE_OPENAI_API_KEY", "ollama": "OLLAMA_API_KEY"}
+DEFAULT_KEY_ENV = {
+    "anthropic": "ANTHROPIC_API_KEY",
+    "openai": "OPENAI_API_KEY",
+    "azure_openai": "AZURE_OPENAI_API_KEY",
+    "ollama": "OLLAMA_API_KEY",
+}
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 
 # A key is required only by the hosted services; local OpenAI-compatible servers (Ollama, vLLM,
@@ -150,8 +154,14 @@ class RetryPolicy:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-def api_key(provider: str, api_key_env: str | None, base_url: str | None, *, explicit: str | None = None,
-            path: str = "context_model.api_key_env") -> str:
+def api_key(
+    provider: str,
+    api_key_env: str | None,
+    base_url: str | None,
+    *,
+    explicit: str | None = None,
+    path: str = "context_model.api_key_env",
+) -> str:
     """The API key for ``provider``: ``explicit`` (HoloDeck's ``api_key: ${VAR}``, already read from
     the environment), else the variable ``api_key_env`` (default :data:`DEFAULT_KEY_ENV`), else a
     placeholder for a self-hosted ``base_url``. Raises :class:`ConfigError` naming ``path``."""
@@ -178,9 +188,15 @@ def openai_base_url(provider: str, base_url: str | None) -> str | None:
     return base_url
 
 
-def openai_client(provider: str, base_url: str | None = None, api_key_env: str | None = None, *,
-                  explicit_key: str | None = None, api_version: str | None = None,
-                  path: str = "context_model"):
+def openai_client(
+    provider: str,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    *,
+    explicit_key: str | None = None,
+    api_version: str | None = None,
+    path: str = "context_model",
+):
     """An ``openai.OpenAI`` (or ``openai.AzureOpenAI`` for ``azure_openai``) client with the SDK's
     own retries off (:class:`RetryPolicy` owns them). Raises :class:`ConfigError` (no SDK, no key,
     Azure without an endpoint)."""
@@ -188,18 +204,26 @@ def openai_client(provider: str, base_url: str | None = None, api_key_env: str |
     key = api_key(provider, api_key_env, base_url, explicit=explicit_key, path=f"{path}.api_key_env")
     if provider == "azure_openai":
         if not base_url:
-            raise ConfigError("provider 'azure_openai' needs 'endpoint' (https://<resource>.openai.azure.com)",
-                              path=f"{path}.endpoint")
-        return sdk, sdk.AzureOpenAI(azure_endpoint=base_url, api_key=key, max_retries=0,
-                                    api_version=api_version or DEFAULT_AZURE_API_VERSION)
+            raise ConfigError(
+                "provider 'azure_openai' needs 'endpoint' (https://<resource>.openai.azure.com)",
+                path=f"{path}.endpoint",
+            )
+        return sdk, sdk.AzureOpenAI(
+            azure_endpoint=base_url, api_key=key, max_retries=0, api_version=api_version or DEFAULT_AZURE_API_VERSION
+        )
     return sdk, sdk.OpenAI(api_key=key, base_url=openai_base_url(provider, base_url), max_retries=0)
 
 
 def _status_error(model: str, status: int, headers: Any, sdk_message: str) -> LLMRequestError:
     # Keep the SDK's first line only: never a header (which could carry the key) or the request.
     first_line = sdk_message.splitlines()[0][:200] if sdk_message else ""
-    return LLMRequestError(model, f"HTTP {status} {first_line}".strip(), retryable=status in RETRYABLE_STATUS,
-                           status=status, retry_after=parse_retry_after(headers))
+    return LLMRequestError(
+        model,
+        f"HTTP {status} {first_line}".strip(),
+        retryable=status in RETRYABLE_STATUS,
+        status=status,
+        retry_after=parse_retry_after(headers),
+    )
 
 
 def _plain_error(model: str, message: str, retryable: bool) -> LLMRequestError:
@@ -220,8 +244,11 @@ def connection_hint(url: str | None) -> str:
     if not url:
         return " (check the provider's endpoint / base_url and that its server is running)"
     local = any(h in url for h in ("://localhost", "://127.0.0.1", "://[::1]", "://0.0.0.0"))
-    check = ("is the server running on this machine (Ollama: `ollama serve`) and listening on that port?"
-             if local else "check the endpoint / base_url, the network and any proxy")
+    check = (
+        "is the server running on this machine (Ollama: `ollama serve`) and listening on that port?"
+        if local
+        else "check the endpoint / base_url, the network and any proxy"
+    )
     return f" to {url} ({check})"
 
 
@@ -250,8 +277,10 @@ def _import_sdk(name: str):
     try:
         return __import__(name)
     except ImportError:
-        raise ConfigError(f"context_model provider '{name}' needs the '{name}' package: "
-                          "pip install 'docstrata[llm]'", path="context_model.provider") from None
+        raise ConfigError(
+            f"context_model provider '{name}' needs the '{name}' package: pip install 'docstrata[llm]'",
+            path="context_model.provider",
+        ) from None
 
 
 class AnthropicProvider:
@@ -266,20 +295,25 @@ class AnthropicProvider:
 
     provider = "anthropic"
 
-    def __init__(self, model: str, base_url: str | None = None, api_key_env: str | None = None, *,
-                 api_key: str | None = None):
+    def __init__(
+        self, model: str, base_url: str | None = None, api_key_env: str | None = None, *, api_key: str | None = None
+    ):
         self._sdk = _import_sdk("anthropic")
         self.model = model
         self.base_url = base_url
-        self._client = self._sdk.Anthropic(api_key=_api_key("anthropic", api_key_env, base_url, explicit=api_key),
-                                           base_url=base_url, max_retries=0)
+        self._client = self._sdk.Anthropic(
+            api_key=_api_key("anthropic", api_key_env, base_url, explicit=api_key), base_url=base_url, max_retries=0
+        )
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         """:meth:`LLMProvider.situate` with the document as a cached prompt block, so the requests
         for a document's other chunks read it from Anthropic's prompt cache."""
         content: list[dict] = [
-            {"type": "text", "text": DOCUMENT_CONTEXT_PROMPT.format(doc_content=document),
-             "cache_control": {"type": "ephemeral"}},
+            {
+                "type": "text",
+                "text": DOCUMENT_CONTEXT_PROMPT.format(doc_content=document),
+                "cache_control": {"type": "ephemeral"},
+            },
             {"type": "text", "text": CHUNK_CONTEXT_PROMPT.format(chunk_content=chunk)},
         ]
         return self._message(content, max_tokens, timeout)
@@ -290,8 +324,12 @@ class AnthropicProvider:
 
     def _message(self, content: list[dict], max_tokens: int, timeout: float) -> LLMReply:
         try:
-            resp = self._client.messages.create(model=self.model, max_tokens=max_tokens,
-                                                messages=[{"role": "user", "content": content}], timeout=timeout)
+            resp = self._client.messages.create(
+                model=self.model,
+                max_tokens=max_tokens,
+                messages=[{"role": "user", "content": content}],
+                timeout=timeout,
+            )
         except self._sdk.APIError as exc:
             raise _translate(self._sdk, self.model, exc) from None
         except ValueError as exc:  # a body that is not JSON
@@ -299,9 +337,12 @@ class AnthropicProvider:
         try:
             text = "".join(b.text for b in resp.content if getattr(b, "type", "") == "text").strip()
             u = resp.usage
-            usage = LLMUsage(u.input_tokens or 0, u.output_tokens or 0,
-                             getattr(u, "cache_read_input_tokens", 0) or 0,
-                             getattr(u, "cache_creation_input_tokens", 0) or 0)
+            usage = LLMUsage(
+                u.input_tokens or 0,
+                u.output_tokens or 0,
+                getattr(u, "cache_read_input_tokens", 0) or 0,
+                getattr(u, "cache_creation_input_tokens", 0) or 0,
+            )
         except (AttributeError, TypeError, ValueError) as exc:
             raise _malformed(self.model, exc) from None
         if not text:
@@ -320,12 +361,21 @@ class OpenAIProvider:
 
     provider = "openai"
 
-    def __init__(self, model: str, base_url: str | None = None, api_key_env: str | None = None, *,
-                 kind: str = "openai", api_key: str | None = None, api_version: str | None = None):
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key_env: str | None = None,
+        *,
+        kind: str = "openai",
+        api_key: str | None = None,
+        api_version: str | None = None,
+    ):
         self.model = model
         self.base_url = base_url
-        self._sdk, self._client = openai_client(kind, base_url, api_key_env, explicit_key=api_key,
-                                                api_version=api_version)
+        self._sdk, self._client = openai_client(
+            kind, base_url, api_key_env, explicit_key=api_key, api_version=api_version
+        )
 
     def situate(self, document: str, chunk: str, max_tokens: int, timeout: float) -> LLMReply:
         """:meth:`LLMProvider.situate` as one user message (document prompt, then the chunk)."""
@@ -335,9 +385,13 @@ class OpenAIProvider:
     def complete(self, prompt: str, max_tokens: int, timeout: float) -> LLMReply:
         """One user message ``prompt`` → the answer (contexts, the LLM reranker)."""
         try:
-            resp = self._client.chat.completions.create(model=self.model, max_tokens=max_tokens, temperature=0.0,
-                                                        messages=[{"role": "user", "content": prompt}],
-                                                        timeout=timeout)
+            resp = self._client.chat.completions.create(
+                model=self.model,
+                max_tokens=max_tokens,
+                temperature=0.0,
+                messages=[{"role": "user", "content": prompt}],
+                timeout=timeout,
+            )
         except self._sdk.APIError as exc:
             raise _translate(self._sdk, self.model, exc) from None
         except ValueError as exc:  # a body that is not JSON
@@ -366,8 +420,14 @@ def make_provider(cfg) -> LLMProvider:
     key = secret.get_secret_value() if secret is not None else None
     if cfg.provider == "anthropic":
         return AnthropicProvider(cfg.name, base_url=cfg.base_url, api_key_env=cfg.api_key_env, api_key=key)
-    return OpenAIProvider(cfg.name, base_url=cfg.base_url, api_key_env=cfg.api_key_env, kind=cfg.provider,
-                          api_key=key, api_version=getattr(cfg, "api_version", None))
+    return OpenAIProvider(
+        cfg.name,
+        base_url=cfg.base_url,
+        api_key_env=cfg.api_key_env,
+        kind=cfg.provider,
+        api_key=key,
+        api_version=getattr(cfg, "api_version", None),
+    )
 
 
 # USD per million tokens: (input, output, cache read, cache write). Public list prices as of
@@ -404,15 +464,24 @@ def estimate_cost(model: str, usage: LLMUsage) -> float | None:
     if prices is None:
         return None
     p_in, p_out, p_read, p_write = prices
-    return (usage.input_tokens * p_in + usage.output_tokens * p_out + usage.cache_read_tokens * p_read
-            + usage.cache_write_tokens * p_write) / 1_000_000
+    return (
+        usage.input_tokens * p_in
+        + usage.output_tokens * p_out
+        + usage.cache_read_tokens * p_read
+        + usage.cache_write_tokens * p_write
+    ) / 1_000_000
 
 
 # Context windows in tokens, matched by prefix like the prices. Servers we know nothing about
 # (a local Ollama model, often 4–8k) get DEFAULT_CONTEXT_WINDOW; set context_model.context_window
 # to say otherwise.
-CONTEXT_WINDOWS: dict[str, int] = {"claude": 200_000, "gpt-4o": 128_000, "gpt-4.1": 1_000_000,
-                                   "gpt-4-turbo": 128_000, "gpt-3.5-turbo": 16_385}
+CONTEXT_WINDOWS: dict[str, int] = {
+    "claude": 200_000,
+    "gpt-4o": 128_000,
+    "gpt-4.1": 1_000_000,
+    "gpt-4-turbo": 128_000,
+    "gpt-3.5-turbo": 16_385,
+}
 DEFAULT_CONTEXT_WINDOW = 8_192
 
 

@@ -34,8 +34,14 @@ def _holder(path: Path) -> str:
     return f"process {pid}" if pid.isdigit() else "another process"
 
 
-def _poll(acquire: Callable[[], bool], holder: Callable[[], str], what: str, timeout_s: float,
-          on_wait: Callable[[str], None] | None, report_every_s: float) -> None:
+def _poll(
+    acquire: Callable[[], bool],
+    holder: Callable[[], str],
+    what: str,
+    timeout_s: float,
+    on_wait: Callable[[str], None] | None,
+    report_every_s: float,
+) -> None:
     """Call ``acquire`` every ``_POLL_S`` seconds until it returns True. Meanwhile ``on_wait``
     hears why, once and then every ``report_every_s`` seconds; after ``timeout_s`` seconds raises
     :class:`LockTimeout`. ``holder()`` names who holds the lock ("process 4242", "another session")."""
@@ -45,8 +51,9 @@ def _poll(acquire: Callable[[], bool], holder: Callable[[], str], what: str, tim
         now = time.monotonic()
         waited = now - start
         if waited >= timeout_s:
-            raise LockTimeout(f"{what}: {holder()} is still ingesting after {waited:.0f} s of waiting; "
-                              "try again when it has finished")
+            raise LockTimeout(
+                f"{what}: {holder()} is still ingesting after {waited:.0f} s of waiting; try again when it has finished"
+            )
         if on_wait and (not reported or now - last >= report_every_s):
             on_wait(f"{what}: waiting for {holder()} to finish ingesting ({waited:.0f} s)")
             reported, last = True, now
@@ -54,8 +61,13 @@ def _poll(acquire: Callable[[], bool], holder: Callable[[], str], what: str, tim
 
 
 @contextlib.contextmanager
-def file_lock(path: str | Path, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
-              on_wait: Callable[[str], None] | None = None, report_every_s: float = 5.0) -> Iterator[None]:
+def file_lock(
+    path: str | Path,
+    what: str,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    on_wait: Callable[[str], None] | None = None,
+    report_every_s: float = 5.0,
+) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``path`` (created if missing) for the ``with`` block.
 
     ``what`` names the lock in messages ("tool 'docs'"). Raises :class:`LockTimeout` after
@@ -68,8 +80,11 @@ def file_lock(path: str | Path, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        raise DocstrataError(f"{what}: cannot create the ingest lock {path.name}: {e.strerror or e}; "
-                             "ingest needs a writable index folder") from None
+        raise DocstrataError(
+            f"{what}: cannot create the ingest lock {path.name}: {e.strerror or e}; "
+            "ingest needs a writable index folder"
+        ) from None
+
     def try_flock() -> bool:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -93,14 +108,21 @@ def file_lock(path: str | Path, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
 
 
 @contextlib.contextmanager
-def postgres_advisory_lock(conn_lock, conn, key: str, what: str, timeout_s: float = DEFAULT_TIMEOUT_S,
-                           on_wait: Callable[[str], None] | None = None,
-                           report_every_s: float = 5.0) -> Iterator[None]:
+def postgres_advisory_lock(
+    conn_lock,
+    conn,
+    key: str,
+    what: str,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    on_wait: Callable[[str], None] | None = None,
+    report_every_s: float = 5.0,
+) -> Iterator[None]:
     """Hold PostgreSQL's session advisory lock ``hashtext(key)`` on ``conn`` for the block.
 
     Polls ``pg_try_advisory_lock`` so the shared connection (guarded by ``conn_lock``) is never
     blocked; raises :class:`LockTimeout` after ``timeout_s``.
     """
+
     def try_advisory_lock() -> bool:
         with conn_lock:
             return bool(conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()[0])
@@ -113,8 +135,9 @@ def postgres_advisory_lock(conn_lock, conn, key: str, what: str, timeout_s: floa
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
 
 
-def tool_ingest_lock(store, tool_name: str, provider: str, base_dir: str | Path, timeout_s: float,
-                     on_wait: Callable[[str], None]):
+def tool_ingest_lock(
+    store, tool_name: str, provider: str, base_dir: str | Path, timeout_s: float, on_wait: Callable[[str], None]
+):
     """The cross-process ingest lock of tool ``tool_name`` (a context manager): the store's own
     (``store.ingest_lock``, e.g. PostgreSQL's advisory lock) when it has one, none for an
     ``in-memory`` store (``provider``), else :func:`file_lock` on

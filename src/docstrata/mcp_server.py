@@ -62,8 +62,7 @@ from .tools import HierarchicalDocumentTool, Toolset, VectorstoreTool
 
 log = logging.getLogger("docstrata.mcp")
 
-_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                             open_world_hint=False)
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 _RESULT_SEPARATOR = "\n\n---\n\n"
 MAX_ERROR_CHARS = 500  # an error never echoes more than this (arguments appear as short prefixes)
 
@@ -81,8 +80,11 @@ class CrossReferenceHit(_Out):
     target_document: str | None = None
     target_section_id: str | None = None
     resolved: bool = False
-    enclosing: bool | None = Field(default=None, description="True when the pinpoint (25(6)) is no section of "
-                                                              "its own: target_section_id is the section holding it")
+    enclosing: bool | None = Field(
+        default=None,
+        description="True when the pinpoint (25(6)) is no section of "
+        "its own: target_section_id is the section holding it",
+    )
 
 
 class PassageOut(_Out):
@@ -97,8 +99,9 @@ class CitingSectionRef(_Out):
 
     document: str
     section_id: str
-    references: list[str] = Field(default_factory=list, description="The references as written there "
-                                                                     "('Articles 12 to 22')")
+    references: list[str] = Field(
+        default_factory=list, description="The references as written there ('Articles 12 to 22')"
+    )
 
 
 class CiterOut(_Out):
@@ -147,16 +150,23 @@ class ConfidenceOut(_Out):
     keyword_hits: int = 0
     exact_hits: int = 0
     content_words: bool = True
-    ambiguous: list[CitedSectionOut] = Field(default_factory=list, description=(
-        "When the query cites a number several sections carry (Section 3 of Chapters III, IV and VII): "
-        "each of them; ask again naming the chapter or document, or get_section one of the ids"))
-    unresolved: list[str] = Field(default_factory=list, description="Citations in the query that no section "
-                                                                    "in the searched scope answers to")
+    ambiguous: list[CitedSectionOut] = Field(
+        default_factory=list,
+        description=(
+            "When the query cites a number several sections carry (Section 3 of Chapters III, IV and VII): "
+            "each of them; ask again naming the chapter or document, or get_section one of the ids"
+        ),
+    )
+    unresolved: list[str] = Field(
+        default_factory=list, description="Citations in the query that no section in the searched scope answers to"
+    )
 
 
-_PAGE_START = ("Label of the page the passage starts on, for a paged source (PDF page, PPTX slide): the printed "
-               "label the PDF defines ('iv', '14') or, with page_numbering 'physical', the page's position in "
-               "the file; absent for an unpaged source")
+_PAGE_START = (
+    "Label of the page the passage starts on, for a paged source (PDF page, PPTX slide): the printed "
+    "label the PDF defines ('iv', '14') or, with page_numbering 'physical', the page's position in "
+    "the file; absent for an unpaged source"
+)
 
 
 class _Pages(_Out):
@@ -164,10 +174,14 @@ class _Pages(_Out):
 
     page_start: str | None = Field(default=None, description=_PAGE_START)
     page_end: str | None = Field(default=None, description="Label of the page it ends on (as page_start)")
-    page_numbering: str | None = Field(default=None, description="'printed' (the PDF's own page labels), "
-                                       "'physical' (no labels: 1-based position in the file) or 'slide'")
-    physical_page_start: int | None = Field(default=None, description="1-based position of the first page in "
-                                            "the file (a viewer's 'go to page')")
+    page_numbering: str | None = Field(
+        default=None,
+        description="'printed' (the PDF's own page labels), "
+        "'physical' (no labels: 1-based position in the file) or 'slide'",
+    )
+    physical_page_start: int | None = Field(
+        default=None, description="1-based position of the first page in the file (a viewer's 'go to page')"
+    )
     physical_page_end: int | None = None
 
     @model_serializer(mode="wrap")
@@ -182,23 +196,28 @@ class _Pages(_Out):
 
 class DefinitionRef(_Pages):
     """A defined term the results use, with its definition and where it is defined."""
+
     term: str
     definition: str
     document: str
     section_id: str | None = None
     also_in: list[str] = Field(default_factory=list, description="Other documents defining the term the same way")
-    scope: str | None = Field(default=None, description="Id of the section whose subtree the definition governs; "
-                                                         "null: the whole document")
-    applies_in: str | None = Field(default=None, description="Where a scoped definition applies, e.g. 'Title III, "
-                                                             "Subtitle D (subtitle-d)'")
+    scope: str | None = Field(
+        default=None, description="Id of the section whose subtree the definition governs; null: the whole document"
+    )
+    applies_in: str | None = Field(
+        default=None, description="Where a scoped definition applies, e.g. 'Title III, Subtitle D (subtitle-d)'"
+    )
 
 
 class PinpointOut(_Out):
     """The sub-item of the chunk the query cites; the hit's content shows it under the lead-in of its enclosing items."""
 
     section_id: str = Field(description="The cited item ('article-17(3)(b)'), as get_section takes it")
-    start: int = Field(description="Where the item starts in the whole chunk (characters; the chunk is "
-                                   "content_chars long, read it with *_get_neighbours)")
+    start: int = Field(
+        description="Where the item starts in the whole chunk (characters; the chunk is "
+        "content_chars long, read it with *_get_neighbours)"
+    )
     end: int = Field(description="Where the item ends in the whole chunk (exclusive)")
     text: str = Field(description="The item's text (cut like content to the answer's budget)")
 
@@ -211,40 +230,62 @@ class SearchHit(_Pages):
     chunk_id: str
     content: str
     score: float = Field(description=_SCORE)
-    fused_score: float = Field(description="Weighted reciprocal rank fusion score, a pinned hit's own (its score "
-                                           "is lifted to the next hit's to keep the order)")
+    fused_score: float = Field(
+        description="Weighted reciprocal rank fusion score, a pinned hit's own (its score "
+        "is lifted to the next hit's to keep the order)"
+    )
     rerank_score: float | None = None
     semantic_score: float | None = Field(default=None, description=_SIM)
     keyword_score: float | None = Field(default=None, description="BM25 score; null when BM25 did not find it")
     exact_match: bool = False
-    pinned: bool = Field(default=False, description="Placed first, in every mode, because the query names "
-                                                       "it (a section reference, a record id)")
+    pinned: bool = Field(
+        default=False,
+        description="Placed first, in every mode, because the query names it (a section reference, a record id)",
+    )
     source_path: str = Field(description="Document path relative to the tool's source")
-    document_title: str = Field(default="", description="The document's title, the same on every hit of a "
-                                "document (left out of an answer cut to its tightest budget)")
+    document_title: str = Field(
+        default="",
+        description="The document's title, the same on every hit of a "
+        "document (left out of an answer cut to its tightest budget)",
+    )
     section_id: str
     location: str = Field(description="Section titles from the outermost down, joined by ' > '")
     chunk_type: str = "content"
-    definitions: list[str] = Field(default_factory=list, description="Defined terms this passage uses; their "
-                                                                      "definitions are in the answer's 'definitions'")
-    cross_references: list[CrossReferenceHit] = Field(default_factory=list, description="Each once, resolved "
-                                                      "ones first, at most 5 (see cross_references_total)")
-    cross_references_total: int | None = Field(default=None, description="How many references the passage makes "
-                                                                          "when more than those listed")
-    truncated: bool = Field(default=False, description="content is not the whole chunk: cut to the answer's size "
-                                                       "budget, or the pinpoint shown without the rest")
+    definitions: list[str] = Field(
+        default_factory=list,
+        description="Defined terms this passage uses; their definitions are in the answer's 'definitions'",
+    )
+    cross_references: list[CrossReferenceHit] = Field(
+        default_factory=list, description="Each once, resolved ones first, at most 5 (see cross_references_total)"
+    )
+    cross_references_total: int | None = Field(
+        default=None, description="How many references the passage makes when more than those listed"
+    )
+    truncated: bool = Field(
+        default=False,
+        description="content is not the whole chunk: cut to the answer's size "
+        "budget, or the pinpoint shown without the rest",
+    )
     content_chars: int = 0
-    pinpoint: PinpointOut | None = Field(default=None, description="Set when the query cites a sub-item of this "
-                                                                   "chunk ('Art. 17(3)(b)'): section_id is that item")
-    passage: PassageOut | None = Field(default=None, description="The sentence matching the query best: its "
-                                       "characters in the chunk; section_id is the deepest section holding it")
-    cited_by: list[CitingSectionRef] = Field(default_factory=list, description="The first sections citing "
-                                             "section_id (own document first); *_cited_by lists them all")
+    pinpoint: PinpointOut | None = Field(
+        default=None,
+        description="Set when the query cites a sub-item of this chunk ('Art. 17(3)(b)'): section_id is that item",
+    )
+    passage: PassageOut | None = Field(
+        default=None,
+        description="The sentence matching the query best: its "
+        "characters in the chunk; section_id is the deepest section holding it",
+    )
+    cited_by: list[CitingSectionRef] = Field(
+        default_factory=list,
+        description="The first sections citing section_id (own document first); *_cited_by lists them all",
+    )
     cited_by_total: int | None = Field(default=None, description="How many sections cite section_id")
 
 
 class SearchOutput(_Out):
     """A search's hits, best first, with the definitions they use and how confident the match is."""
+
     results: list[SearchHit]
     definitions: list[DefinitionRef] = Field(default_factory=list)
     confidence: ConfidenceOut
@@ -254,6 +295,7 @@ class SearchOutput(_Out):
 
 class SectionOutput(_Pages):
     """One page of a section's text (or of the whole document); follow next_cursor for the next page."""
+
     document: str
     section_id: str = Field(description="'' when the whole document was read")
     title: str = ""
@@ -262,13 +304,15 @@ class SectionOutput(_Pages):
     chunk_ids: list[str]
     offset: int = Field(default=0, description="Where this page starts in the section's text (characters)")
     total_chars: int = 0
-    next_cursor: str | None = Field(default=None, description="Pass back as 'cursor' to read the next page; "
-                                                              "null on the last page")
+    next_cursor: str | None = Field(
+        default=None, description="Pass back as 'cursor' to read the next page; null on the last page"
+    )
     truncated: bool = False
 
 
 class NeighbourChunk(_Pages):
     """A chunk of the document around the one asked for."""
+
     chunk_id: str
     section_id: str
     location: str
@@ -278,6 +322,7 @@ class NeighbourChunk(_Pages):
 
 class NeighboursOutput(_Out):
     """The chunk asked for with its neighbours, in document order."""
+
     document: str
     chunks: list[NeighbourChunk]
     truncated: bool = False
@@ -285,6 +330,7 @@ class NeighboursOutput(_Out):
 
 class DocumentOut(_Out):
     """One indexed document: its key, title and what was detected at ingest."""
+
     doc_key: str = Field(description="Pass as 'document' to the other tools")
     title: str
     summary: str = ""
@@ -300,6 +346,7 @@ class DocumentOut(_Out):
 
 class DocumentsOutput(_Out):
     """A page of the indexed documents; pass next_offset as offset for the next page."""
+
     documents: list[DocumentOut]
     total: int
     next_offset: int | None = None
@@ -307,25 +354,32 @@ class DocumentsOutput(_Out):
 
 class DefinitionHit(_Pages):
     """One definition of the term, with the section it is written in and the part of the document it governs."""
+
     term: str
     definition: str
     document: str
     section_id: str | None = None
-    scope: str | None = Field(default=None, description="Id of the section whose subtree the definition governs "
-                                                         "('In this title' → that title); null: the whole document")
-    scope_label: str | None = Field(default=None, description="That section by its numbering, e.g. 'Title III, "
-                                                              "Subtitle D'")
+    scope: str | None = Field(
+        default=None,
+        description="Id of the section whose subtree the definition governs "
+        "('In this title' → that title); null: the whole document",
+    )
+    scope_label: str | None = Field(
+        default=None, description="That section by its numbering, e.g. 'Title III, Subtitle D'"
+    )
     applies_in: str = Field(default="the whole document", description="Where the definition applies, as shown")
 
 
 class DefinitionOutput(_Out):
     """Every definition of the term, each document's in document order."""
+
     term: str
     definitions: list[DefinitionHit]
 
 
 class RecordHit(_Out):
     """One structured record: its id, text, scores (when searched) and metadata fields."""
+
     id: str
     content: str
     score: float | None = Field(default=None, description=_SCORE + "; null for a record fetched by id")
@@ -345,6 +399,7 @@ class RecordHit(_Out):
 
 class RecordSearchOutput(_Out):
     """A record search's hits, best first, with how confident the match is."""
+
     results: list[RecordHit]
     definitions: list[DefinitionRef] = Field(default_factory=list)
     confidence: ConfidenceOut
@@ -382,11 +437,18 @@ class _Tools:
         :data:`MAX_ERROR_CHARS`."""
         if isinstance(e, StoreError) or not isinstance(e, (DocstrataError, ValueError, KeyError)):
             ref = uuid.uuid4().hex[:12]
-            log.error("tool call failed [error id %s]: %s: %s", ref, type(e).__name__, redact(e),
-                      exc_info=not isinstance(e, DocstrataError))
+            log.error(
+                "tool call failed [error id %s]: %s: %s",
+                ref,
+                type(e).__name__,
+                redact(e),
+                exc_info=not isinstance(e, DocstrataError),
+            )
             what = "the index store" if isinstance(e, StoreError) else "the server"
-            return ToolError(f"{what} failed to answer (error id {ref}); this is not caused by the arguments: "
-                             "retry later, or ask the operator to look up the error id in the server log")
+            return ToolError(
+                f"{what} failed to answer (error id {ref}); this is not caused by the arguments: "
+                "retry later, or ask the operator to look up the error id in the server log"
+            )
         text = redact(scrub_paths(str(e), self.roots))
         if len(text) > MAX_ERROR_CHARS:
             text = text[:MAX_ERROR_CHARS] + "…"
@@ -420,7 +482,9 @@ class _ProgressReporter:
     def __call__(self, done: int, total: int, description: str) -> None:
         self.done, self.total = done, total
         try:
-            anyio.from_thread.run(self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {one_line(description)}")
+            anyio.from_thread.run(
+                self.ctx.report_progress, done, total, f"indexing {self.tool_name}: {one_line(description)}"
+            )
         except Exception as e:  # noqa: BLE001 - a lost progress message must not stop the ingest
             log.debug("progress notification not sent: %s", e)
 
@@ -435,8 +499,10 @@ class _ProgressReporter:
 def _text_result(text: str, structured: BaseModel) -> CallToolResult:
     """The tool's answer: ``text`` (controls and separators other than its own line breaks escaped,
     :func:`~docstrata.escaping.escape_terminal`; names in it went through ``one_line``) and its JSON."""
-    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
-                          structured_content=structured.model_dump(mode="json"))
+    return CallToolResult(
+        content=[TextContent(type="text", text=escape_terminal(text))],
+        structured_content=structured.model_dump(mode="json"),
+    )
 
 
 def _describe(cfg, what: str) -> str:
@@ -445,26 +511,53 @@ def _describe(cfg, what: str) -> str:
 
 
 # --------------------------------------------------------------------------- tool registration
-_Document = Annotated[str | list[str] | None, Field(description="Only these documents: a path as shown in results "
-                                                                "('Source:'), a file name or stem, or a list of them")]
-_MinSim = Annotated[float | None, Field(ge=-1.0, le=1.0, description="Leave out hits whose cosine similarity to "
-                                                                    "the query is below this (0-1; e.g. 0.3)")]
-_MinFused = Annotated[float | None, Field(ge=0.0, description="Leave out hits whose fused RRF score is below this "
-                                                             "(at most ~0.17 by default)")]
+_Document = Annotated[
+    str | list[str] | None,
+    Field(
+        description="Only these documents: a path as shown in results "
+        "('Source:'), a file name or stem, or a list of them"
+    ),
+]
+_MinSim = Annotated[
+    float | None,
+    Field(
+        ge=-1.0, le=1.0, description="Leave out hits whose cosine similarity to the query is below this (0-1; e.g. 0.3)"
+    ),
+]
+_MinFused = Annotated[
+    float | None,
+    Field(ge=0.0, description="Leave out hits whose fused RRF score is below this (at most ~0.17 by default)"),
+]
 # 2,000: one hit's citation and metadata alone can take ~1,000 characters (GDPR's long title), so a
 # smaller budget could hold no passage at all
-_MaxSearch = Annotated[int, Field(ge=2000, le=200_000, description=(
-    "Size budget of the answer in characters (at least 2,000), its text and its JSON each (the whole result is at "
-    "most twice it): passages, citations, scores and definitions together; long passages are cut to fit, with how "
-    "to read them whole"))]
+_MaxSearch = Annotated[
+    int,
+    Field(
+        ge=2000,
+        le=200_000,
+        description=(
+            "Size budget of the answer in characters (at least 2,000), its text and its JSON each (the whole result is at "
+            "most twice it): passages, citations, scores and definitions together; long passages are cut to fit, with how "
+            "to read them whole"
+        ),
+    ),
+]
 # A page's max_chars counts its content (section or record text, the chunks around a passage), as
 # in the Python API and the CLI; the citation, location, cursor and chunk ids come on top, bounded.
 PAGE_ENVELOPE_CHARS = 2000
-_MaxPage = Annotated[int, Field(ge=200, le=1_000_000, description=(
-    "Characters of text per page (the section's, record's or passages' own text, at least 200). The "
-    f"citation, location, page cursor and chunk ids come on top: each form of the answer (text, JSON) "
-    f"is at most max_chars + {PAGE_ENVELOPE_CHARS:,} characters (typically + 300-900), the whole result "
-    "(both forms) about twice that"))]
+_MaxPage = Annotated[
+    int,
+    Field(
+        ge=200,
+        le=1_000_000,
+        description=(
+            "Characters of text per page (the section's, record's or passages' own text, at least 200). The "
+            f"citation, location, page cursor and chunk ids come on top: each form of the answer (text, JSON) "
+            f"is at most max_chars + {PAGE_ENVELOPE_CHARS:,} characters (typically + 300-900), the whole result "
+            "(both forms) about twice that"
+        ),
+    ),
+]
 _Cursor = Annotated[str | None, Field(description="'next_cursor' of the previous page, to read on")]
 
 
@@ -505,8 +598,7 @@ def _search_text(results, query: str, name: str, max_chars: int, output, span: b
         return structured
 
     text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span)
-    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))],
-                          structured_content=structured)
+    return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))], structured_content=structured)
 
 
 def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocumentTool) -> None:
@@ -514,53 +606,106 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
     name = tool.name
 
     async def search(
-        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
-                                    description="What to look for: a question, keywords, a section "
-                                                "reference ('Section 4.2', 'Article 17') or a defined term")],
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_QUERY_CHARS,
+                description="What to look for: a question, keywords, a section "
+                "reference ('Section 4.2', 'Article 17') or a defined term",
+            ),
+        ],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many passages to return (1-100)")] = cfg.top_k,
-        mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and "
-                                                      "exact matching; or one of them alone")] = cfg.search_mode,
+        mode: Annotated[
+            SearchMode,
+            Field(description="hybrid (default) combines semantic, keyword and exact matching; or one of them alone"),
+        ] = cfg.search_mode,
         document: _Document = None,
-        section: Annotated[str | None, Field(description="Only this section and its subsections: a section id "
-                                                         "prefix ('4.2', 'article-17') or 'Section 4.2'")] = None,
+        section: Annotated[
+            str | None,
+            Field(
+                description="Only this section and its subsections: a section id "
+                "prefix ('4.2', 'article-17') or 'Section 4.2'"
+            ),
+        ] = None,
         min_similarity_score: _MinSim = None,
         min_fused_score: _MinFused = None,
         max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
-        span: Annotated[bool, Field(description="Return each hit's best-matching sentence alone (cited to the "
-                                                "deepest section holding it) instead of a passage of its chunk")] = False,
+        span: Annotated[
+            bool,
+            Field(
+                description="Return each hit's best-matching sentence alone (cited to the "
+                "deepest section holding it) instead of a passage of its chunk"
+            ),
+        ] = False,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
-        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
-                                  section=section, min_similarity_score=min_similarity_score,
-                                  min_fused_score=min_fused_score)
+        results = await tools.run(
+            tool,
+            ctx,
+            tool.search,
+            query,
+            top_k=top_k,
+            mode=mode,
+            document=document,
+            section=section,
+            min_similarity_score=min_similarity_score,
+            min_fused_score=min_fused_score,
+        )
         return _search_text(results, query, name, max_chars, SearchOutput, span=span)
 
     async def get_section(
-        document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown in search results "
-                                                                 "('Source:'), or its file name or stem")],
-        section_id: Annotated[str | None, Field(max_length=MAX_NAME_CHARS,
-                                                description="Section id as shown in search results ('Section:'), "
-                                                            "e.g. '4.2.1' or 'article-17', a citation ('Section 2.1(b)', "
-                                                            "'Appendix D.2'; a pinpoint that is no section of its "
-                                                            "own returns the section holding it, with a note), or a "
-                                                            "heading title one section has ('Definitions'); omit to "
-                                                            "read the whole document")] = None,
+        document: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME_CHARS,
+                description="Document path as shown in search results ('Source:'), or its file name or stem",
+            ),
+        ],
+        section_id: Annotated[
+            str | None,
+            Field(
+                max_length=MAX_NAME_CHARS,
+                description="Section id as shown in search results ('Section:'), "
+                "e.g. '4.2.1' or 'article-17', a citation ('Section 2.1(b)', "
+                "'Appendix D.2'; a pinpoint that is no section of its "
+                "own returns the section holding it, with a note), or a "
+                "heading title one section has ('Definitions'); omit to "
+                "read the whole document",
+            ),
+        ] = None,
         max_chars: _MaxPage = 8000,
         cursor: _Cursor = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SectionOutput]:
         def read_page():
-            return _fit_page(lambda budget: tool.get_section(document, section_id, max_chars=budget, cursor=cursor),
-                        lambda page: answers.render_section(page, name), max_chars)
+            return _fit_page(
+                lambda budget: tool.get_section(document, section_id, max_chars=budget, cursor=cursor),
+                lambda page: answers.render_section(page, name),
+                max_chars,
+            )
 
         text, data = await tools.run(tool, ctx, read_page)
         return _text_result(text, SectionOutput.model_validate(data))
 
     async def cited_by(
-        document: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Document path as shown "
-                                       "in search results ('Source:'), or its file name or stem")],
-        section_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="Section id or "
-                                         "citation, as get_section takes it ('article-17', 'Article 17', '4.2')")],
+        document: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME_CHARS,
+                description="Document path as shown in search results ('Source:'), or its file name or stem",
+            ),
+        ],
+        section_id: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME_CHARS,
+                description="Section id or citation, as get_section takes it ('article-17', 'Article 17', '4.2')",
+            ),
+        ],
         limit: Annotated[int, Field(ge=1, le=200, description="Citing sections per page")] = 20,
         cursor: _Cursor = None,
         ctx: Context = None,
@@ -569,71 +714,131 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         return _text_result(page.format(), CitedByOutput.model_validate(page.to_dict()))
 
     async def get_neighbours(
-        chunk_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="A chunk id from search results ('Chunk:', 'id')")],
+        chunk_id: Annotated[
+            str,
+            Field(
+                min_length=1, max_length=MAX_NAME_CHARS, description="A chunk id from search results ('Chunk:', 'id')"
+            ),
+        ],
         before: Annotated[int, Field(ge=0, le=20, description="Chunks before it to include")] = 1,
         after: Annotated[int, Field(ge=0, le=20, description="Chunks after it to include")] = 1,
         max_chars: _MaxPage = 8000,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, NeighboursOutput]:
         chunks = await tools.run(tool, ctx, tool.neighbours, chunk_id, before, after)
-        text, data = _fit_page(lambda budget: budget,
-                               lambda budget: answers.render_neighbours(chunks, budget, chunk_id), max_chars)
+        text, data = _fit_page(
+            lambda budget: budget, lambda budget: answers.render_neighbours(chunks, budget, chunk_id), max_chars
+        )
         return _text_result(text, NeighboursOutput.model_validate(data))
 
     async def get_definition(
         term: Annotated[str, Field(min_length=1, max_length=MAX_TERM_CHARS, description="The defined term, any case")],
-        document: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="Only this document (path, file name or stem)")] = None,
+        document: Annotated[
+            str | None, Field(max_length=MAX_NAME_CHARS, description="Only this document (path, file name or stem)")
+        ] = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, DefinitionOutput]:
         found = await tools.run(tool, ctx, tool.get_definition, term, document)
         if not found:
             where = f" in {short(document)}" if document else ""
             near = await anyio.to_thread.run_sync(tool.similar_terms, term, document)
-            raise ToolError(f"no definition of {short(term)}{where} in tool '{name}'"
-                            + (f"; similar: {', '.join(short(x) for x in near)}" if near else ""))
-        hits = [DefinitionHit(term=d.term, definition=d.definition, document=d.doc_key, section_id=d.section_id,
-                              scope=d.scope, scope_label=d.scope_label, applies_in=d.applies_in,
-                              **page_fields(d)) for d in found]
+            raise ToolError(
+                f"no definition of {short(term)}{where} in tool '{name}'"
+                + (f"; similar: {', '.join(short(x) for x in near)}" if near else "")
+            )
+        hits = [
+            DefinitionHit(
+                term=d.term,
+                definition=d.definition,
+                document=d.doc_key,
+                section_id=d.section_id,
+                scope=d.scope,
+                scope_label=d.scope_label,
+                applies_in=d.applies_in,
+                **page_fields(d),
+            )
+            for d in found
+        ]
         text = _RESULT_SEPARATOR.join(
-            f"Term: {one_line(h.term)}\nSource: {one_line(h.document)}" + (f", {d.pages}" if d.pages else "")
-            + (f"\nSection: {one_line(h.section_id)}" if h.section_id else "") + f"\nApplies in: {one_line(h.applies_in)}"
-            + f"\n\n{h.definition.strip()}" for h, d in zip(hits, found))
+            f"Term: {one_line(h.term)}\nSource: {one_line(h.document)}"
+            + (f", {d.pages}" if d.pages else "")
+            + (f"\nSection: {one_line(h.section_id)}" if h.section_id else "")
+            + f"\nApplies in: {one_line(h.applies_in)}"
+            + f"\n\n{h.definition.strip()}"
+            for h, d in zip(hits, found)
+        )
         return _text_result(text, DefinitionOutput(term=term, definitions=hits))
 
-    server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
-                    description=_describe(cfg, "Searches these documents along their structure and returns the "
-                                               "best passages, each with its score, source document, section id, "
-                                               "location (section titles), pages (PDF page, PPTX slide) and the "
-                                               "defined terms it uses (their "
-                                               "definitions once, at the end), plus a confidence signal. Narrow "
-                                               "with 'document' and 'section'."))
-    server.add_tool(get_section, name=f"{name}_get_section", title=f"Read a section of {name}",
-                    annotations=_READ_ONLY,
-                    description=_describe(cfg, "Returns the text of one section (with its subsections), or of a "
-                                               "whole document, by document and section id as shown in search "
-                                               "results, in pages with a cursor to read on. max_chars is the characters of "
-                                               "section text per page (pages end at a paragraph, line or "
-                                               "sentence break near it); the source, location, section id, "
-                                               "page numbers, cursor and chunk ids come on top, at most "
-                                               f"{PAGE_ENVELOPE_CHARS:,} more characters in the text and in "
-                                               "the JSON."))
-    server.add_tool(get_neighbours, name=f"{name}_get_neighbours", title=f"Read around a passage of {name}",
-                    annotations=_READ_ONLY,
-                    description=_describe(cfg, "Returns a passage (by chunk id from search results) with the "
-                                               "passages just before and after it in its document; max_chars is the "
-                                               "characters of passage text in all (neighbours are cut first), "
-                                               "their citations on top."))
-    server.add_tool(get_definition, name=f"{name}_get_definition", title=f"Look up a defined term in {name}",
-                    annotations=_READ_ONLY,
-                    description=_describe(cfg, "Returns how the documents define a term: one entry per document "
-                                               "and scope, each saying where it applies (a definition 'In this "
-                                               "title' governs that title only)."))
-    server.add_tool(cited_by, name=f"{name}_cited_by", title=f"What cites a section of {name}",
-                    annotations=_READ_ONLY,
-                    description=_describe(cfg, "Lists the sections that cite a section (or a part of it), in its "
-                                               "own document and in the tool's other documents, with the "
-                                               "references as written ('Articles 12 to 22' cites Article 17), "
-                                               "in pages with a cursor."))
+    server.add_tool(
+        search,
+        name=f"{name}_search",
+        title=f"Search {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg,
+            "Searches these documents along their structure and returns the "
+            "best passages, each with its score, source document, section id, "
+            "location (section titles), pages (PDF page, PPTX slide) and the "
+            "defined terms it uses (their "
+            "definitions once, at the end), plus a confidence signal. Narrow "
+            "with 'document' and 'section'.",
+        ),
+    )
+    server.add_tool(
+        get_section,
+        name=f"{name}_get_section",
+        title=f"Read a section of {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg,
+            "Returns the text of one section (with its subsections), or of a "
+            "whole document, by document and section id as shown in search "
+            "results, in pages with a cursor to read on. max_chars is the characters of "
+            "section text per page (pages end at a paragraph, line or "
+            "sentence break near it); the source, location, section id, "
+            "page numbers, cursor and chunk ids come on top, at most "
+            f"{PAGE_ENVELOPE_CHARS:,} more characters in the text and in "
+            "the JSON.",
+        ),
+    )
+    server.add_tool(
+        get_neighbours,
+        name=f"{name}_get_neighbours",
+        title=f"Read around a passage of {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg,
+            "Returns a passage (by chunk id from search results) with the "
+            "passages just before and after it in its document; max_chars is the "
+            "characters of passage text in all (neighbours are cut first), "
+            "their citations on top.",
+        ),
+    )
+    server.add_tool(
+        get_definition,
+        name=f"{name}_get_definition",
+        title=f"Look up a defined term in {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg,
+            "Returns how the documents define a term: one entry per document "
+            "and scope, each saying where it applies (a definition 'In this "
+            "title' governs that title only).",
+        ),
+    )
+    server.add_tool(
+        cited_by,
+        name=f"{name}_cited_by",
+        title=f"What cites a section of {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg,
+            "Lists the sections that cite a section (or a part of it), in its "
+            "own document and in the tool's other documents, with the "
+            "references as written ('Articles 12 to 22' cites Article 17), "
+            "in pages with a cursor.",
+        ),
+    )
     _add_list_documents(server, tools, tool)
 
 
@@ -649,13 +854,22 @@ def _add_list_documents(server: MCPServer, tools: _Tools, tool) -> None:
         text, data = answers.render_documents(entries, offset, limit)
         return _text_result(text, DocumentsOutput.model_validate(data))
 
-    what = ("Lists the indexed documents: path (use it as 'document'), title, summary, language, file type, "
-            "section count, top-level sections, chunks and when each was ingested.")
+    what = (
+        "Lists the indexed documents: path (use it as 'document'), title, summary, language, file type, "
+        "section count, top-level sections, chunks and when each was ingested."
+    )
     if isinstance(tool, VectorstoreTool) and tool.records_mode:
-        what = ("Lists the indexed source files: path (use it as 'document'), type, record count, fields and "
-                "when each was ingested.")
-    server.add_tool(list_documents, name=f"{name}_list_documents", title=f"List the documents of {name}",
-                    annotations=_READ_ONLY, description=_describe(tool.cfg, what))
+        what = (
+            "Lists the indexed source files: path (use it as 'document'), type, record count, fields and "
+            "when each was ingested."
+        )
+    server.add_tool(
+        list_documents,
+        name=f"{name}_list_documents",
+        title=f"List the documents of {name}",
+        annotations=_READ_ONLY,
+        description=_describe(tool.cfg, what),
+    )
 
 
 def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -> None:
@@ -664,60 +878,110 @@ def _add_record_tools(server: MCPServer, tools: _Tools, tool: VectorstoreTool) -
     fields = ", ".join(cfg.meta_fields or []) or "any kept field"
 
     async def search(
-        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
-                                    description="What to look for: words, a question, or an exact id or value")],
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_QUERY_CHARS,
+                description="What to look for: words, a question, or an exact id or value",
+            ),
+        ],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many records to return (1-100)")] = cfg.top_k,
-        mode: Annotated[SearchMode, Field(description="hybrid (default) combines semantic, keyword and exact "
-                                                      "id/value matching; or one of them alone")] = "hybrid",
+        mode: Annotated[
+            SearchMode,
+            Field(
+                description="hybrid (default) combines semantic, keyword and exact "
+                "id/value matching; or one of them alone"
+            ),
+        ] = "hybrid",
         document: _Document = None,
-        filters: Annotated[dict[str, Any] | None, Field(description=(
-            f"Only records whose fields match ({fields}): {{'field': 'value'}}, {{'field': ['a', 'b']}}, "
-            "{'price': {'gte': 10, 'lt': 100}} (operators eq, in, gt, gte, lt, lte); several fields = all must "
-            "match"))] = None,
+        filters: Annotated[
+            dict[str, Any] | None,
+            Field(
+                description=(
+                    f"Only records whose fields match ({fields}): {{'field': 'value'}}, {{'field': ['a', 'b']}}, "
+                    "{'price': {'gte': 10, 'lt': 100}} (operators eq, in, gt, gte, lt, lte); several fields = all must "
+                    "match"
+                )
+            ),
+        ] = None,
         min_similarity_score: _MinSim = None,
         min_fused_score: _MinFused = None,
         max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, RecordSearchOutput]:
-        results = await tools.run(tool, ctx, tool.search, query, top_k=top_k, mode=mode, document=document,
-                                  filters=filters, min_similarity_score=min_similarity_score,
-                                  min_fused_score=min_fused_score)
+        results = await tools.run(
+            tool,
+            ctx,
+            tool.search,
+            query,
+            top_k=top_k,
+            mode=mode,
+            document=document,
+            filters=filters,
+            min_similarity_score=min_similarity_score,
+            min_fused_score=min_fused_score,
+        )
         return _search_text(results, query, name, max_chars, RecordSearchOutput)
 
     async def get_record(
-        id: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS,
-                                 description="The record's id, as shown in search results ('Id:')")],  # noqa: A002
+        id: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME_CHARS,
+                description="The record's id, as shown in search results ('Id:')",
+            ),
+        ],  # noqa: A002
         max_chars: _MaxPage = 8000,
         cursor: _Cursor = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, RecordHit]:
         def read_record():
-            return _fit_page(lambda budget: tool.get_record(id, max_chars=budget, cursor=cursor),
-                             answers.render_record, max_chars)
+            return _fit_page(
+                lambda budget: tool.get_record(id, max_chars=budget, cursor=cursor), answers.render_record, max_chars
+            )
 
         text, data = await tools.run(tool, ctx, read_record)
         return _text_result(text, RecordHit.model_validate(data))
 
-    server.add_tool(search, name=f"{name}_search", title=f"Search {name}", annotations=_READ_ONLY,
-                    description=_describe(cfg, "Hybrid search (semantic + keyword + exact id/value match) over "
-                                               "these records; returns each record's id, text, score and fields, "
-                                               "plus a confidence signal. Narrow with 'filters' on fields."))
-    server.add_tool(get_record, name=f"{name}_get_record", title=f"Fetch a record of {name}",
-                    annotations=_READ_ONLY, description=_describe(cfg, "Returns one record by its id, its text in pages "
-                                                                            "of max_chars characters with a "
-                                                                            "cursor to read on."))
+    server.add_tool(
+        search,
+        name=f"{name}_search",
+        title=f"Search {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg,
+            "Hybrid search (semantic + keyword + exact id/value match) over "
+            "these records; returns each record's id, text, score and fields, "
+            "plus a confidence signal. Narrow with 'filters' on fields.",
+        ),
+    )
+    server.add_tool(
+        get_record,
+        name=f"{name}_get_record",
+        title=f"Fetch a record of {name}",
+        annotations=_READ_ONLY,
+        description=_describe(
+            cfg, "Returns one record by its id, its text in pages of max_chars characters with a cursor to read on."
+        ),
+    )
     _add_list_documents(server, tools, tool)
 
 
 def build_server(toolset: Toolset, name: str = "docstrata") -> MCPServer:
     """An ``MCPServer`` exposing every tool of ``toolset`` (see the module docstring for the tool list)."""
-    server = MCPServer(name=name, version=__version__, log_level="WARNING",
-                       instructions="Search tools over configured document collections and record sets. "
-                                    "Use *_list_documents to see what is there; *_search (narrow it with "
-                                    "'document', 'section' or record 'filters'; check its 'confidence'); "
-                                    "*_get_section to read a section or document page by page (pass "
-                                    "'next_cursor' back as 'cursor'), *_get_neighbours for the passages "
-                                    "around a hit and *_get_definition for defined terms.")
+    server = MCPServer(
+        name=name,
+        version=__version__,
+        log_level="WARNING",
+        instructions="Search tools over configured document collections and record sets. "
+        "Use *_list_documents to see what is there; *_search (narrow it with "
+        "'document', 'section' or record 'filters'; check its 'confidence'); "
+        "*_get_section to read a section or document page by page (pass "
+        "'next_cursor' back as 'cursor'), *_get_neighbours for the passages "
+        "around a hit and *_get_definition for defined terms.",
+    )
     tools = _Tools(toolset)
     for tool in toolset:
         if isinstance(tool, HierarchicalDocumentTool):
@@ -815,12 +1079,20 @@ def preload(toolset: Toolset) -> None:
             log.warning("tool '%s' is not ready: %s", tool.name, str(e).splitlines()[0][:300])
             continue
         if report is not None and (lines.lines or report.removed or report.skipped):
-            print(f"{tool.name}: indexed {report.files_total} file(s), {report.chunks_total} chunk(s) in the index, "
-                  f"{report.elapsed_s:.1f} s", file=sys.stderr, flush=True)
+            print(
+                f"{tool.name}: indexed {report.files_total} file(s), {report.chunks_total} chunk(s) in the index, "
+                f"{report.elapsed_s:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         if report is not None and report.skipped:  # the server's log (stderr): commands it names carry -c
             config = getattr(tool.cfg, "_config_file", "") or "agent.yaml"
-            log.warning("tool '%s': %d file(s) skipped: %s", tool.name, len(report.skipped),
-                        "; ".join(f"{s.path}: {with_config(s.reason, config)}" for s in report.skipped[:5]))
+            log.warning(
+                "tool '%s': %d file(s) skipped: %s",
+                tool.name,
+                len(report.skipped),
+                "; ".join(f"{s.path}: {with_config(s.reason, config)}" for s in report.skipped[:5]),
+            )
 
 
 class BearerTokenMiddleware:
@@ -838,9 +1110,17 @@ class BearerTokenMiddleware:
         if scheme.lower() == b"bearer" and hmac.compare_digest(credentials.strip(), self._expected):
             return await self.app(scope, receive, send)
         body = json.dumps({"error": "unauthorized", "error_description": "missing or wrong bearer token"}).encode()
-        await send({"type": "http.response.start", "status": 401,
-                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
-                                (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"www-authenticate", b"Bearer"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
@@ -874,17 +1154,30 @@ def _malformed_reply(exc: Exception):
     try:
         msg = json.loads(line)
     except ValueError:
-        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
-            code=-32700, message="parse error: the line is not JSON; send one JSON-RPC message per line"))
+        return JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(
+                code=-32700, message="parse error: the line is not JSON; send one JSON-RPC message per line"
+            ),
+        )
     if not isinstance(msg, dict):
-        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
-            code=-32600, message=f"invalid request: a JSON {type(msg).__name__}, not a JSON-RPC object"))
+        return JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(
+                code=-32600, message=f"invalid request: a JSON {type(msg).__name__}, not a JSON-RPC object"
+            ),
+        )
     if "method" not in msg or not isinstance(msg.get("id"), (str, int)):
         return None
     text = json.dumps(msg, ensure_ascii=True)
     bad = "malformed Unicode (a lone surrogate)" if re.search(r"\\ud[89a-f][0-9a-f]{2}", text) else "invalid fields"
-    return JSONRPCError(jsonrpc="2.0", id=msg["id"], error=ErrorData(
-        code=-32602, message=f"invalid request: it holds {bad}; send valid UTF-8 text"))
+    return JSONRPCError(
+        jsonrpc="2.0",
+        id=msg["id"],
+        error=ErrorData(code=-32602, message=f"invalid request: it holds {bad}; send valid UTF-8 text"),
+    )
 
 
 async def _run_stdio(server: MCPServer) -> None:
@@ -943,8 +1236,7 @@ def transport_security(host: str, allowed_hosts: list[str] | None = None):
             continue
         hosts += [name, f"{name}:*"]
         origins += [f"http://{name}", f"http://{name}:*", f"https://{name}", f"https://{name}:*"]
-    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
-                                     allowed_origins=origins)
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
 
 
 def check_http_exposure(host: str, token: str | None, insecure_no_token: bool) -> None:
@@ -953,15 +1245,21 @@ def check_http_exposure(host: str, token: str | None, insecure_no_token: bool) -
     if token or host in LOOPBACK_HOSTS:
         return
     if not insecure_no_token:
-        raise ConfigError(f"refusing to serve HTTP on {host} without a bearer token: anyone who can reach the "
-                          "port could query the tools. Set one with --token-env VAR, bind to 127.0.0.1, or pass "
-                          "--insecure-no-token to serve without one")
-    log.warning("INSECURE: serving on %s WITHOUT A BEARER TOKEN (--insecure-no-token): anyone who can reach "
-                "this port can query the tools", host)
+        raise ConfigError(
+            f"refusing to serve HTTP on {host} without a bearer token: anyone who can reach the "
+            "port could query the tools. Set one with --token-env VAR, bind to 127.0.0.1, or pass "
+            "--insecure-no-token to serve without one"
+        )
+    log.warning(
+        "INSECURE: serving on %s WITHOUT A BEARER TOKEN (--insecure-no-token): anyone who can reach "
+        "this port can query the tools",
+        host,
+    )
 
 
-async def _serve_http(server: MCPServer, host: str, port: int, token: str | None,
-                      allowed_hosts: list[str] | None = None) -> None:
+async def _serve_http(
+    server: MCPServer, host: str, port: int, token: str | None, allowed_hosts: list[str] | None = None
+) -> None:
     import uvicorn
 
     app: Any = server.streamable_http_app(host=host, transport_security=transport_security(host, allowed_hosts))
@@ -969,14 +1267,24 @@ async def _serve_http(server: MCPServer, host: str, port: int, token: str | None
         app = BearerTokenMiddleware(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     shown = f"[{host}]" if ":" in host else host
-    print(f"docstrata MCP server (streamable HTTP) at http://{shown}:{port}/mcp"
-          + (" (bearer token required)" if token else ""), file=sys.stderr, flush=True)
+    print(
+        f"docstrata MCP server (streamable HTTP) at http://{shown}:{port}/mcp"
+        + (" (bearer token required)" if token else ""),
+        file=sys.stderr,
+        flush=True,
+    )
     await uvicorn.Server(config).serve()
 
 
-def serve(config_path: str, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
-          token_env: str | None = None, allowed_hosts: list[str] | None = None,
-          insecure_no_token: bool = False) -> None:
+def serve(
+    config_path: str,
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    token_env: str | None = None,
+    allowed_hosts: list[str] | None = None,
+    insecure_no_token: bool = False,
+) -> None:
     """Serve the tools of ``config_path`` over MCP until the client disconnects (stdio) or the process stops.
 
     ``transport``: ``"stdio"`` or ``"http"`` (streamable HTTP at ``http://host:port/mcp``).
@@ -1027,8 +1335,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--insecure-no-token", action="store_true")
     a = p.parse_args(argv)
     try:
-        serve(a.config, transport=a.transport, host=a.host, port=a.port, token_env=a.token_env,
-              allowed_hosts=a.allowed_host, insecure_no_token=a.insecure_no_token)
+        serve(
+            a.config,
+            transport=a.transport,
+            host=a.host,
+            port=a.port,
+            token_env=a.token_env,
+            allowed_hosts=a.allowed_host,
+            insecure_no_token=a.insecure_no_token,
+        )
     except ConfigError as e:
         print(f"Configuration error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -1038,6 +1353,17 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["build_server", "serve", "preload", "scrub_paths", "BearerTokenMiddleware", "SearchOutput",
-           "SectionOutput", "DefinitionOutput", "RecordSearchOutput", "RecordHit", "DocumentsOutput",
-           "NeighboursOutput"]
+__all__ = [
+    "build_server",
+    "serve",
+    "preload",
+    "scrub_paths",
+    "BearerTokenMiddleware",
+    "SearchOutput",
+    "SectionOutput",
+    "DefinitionOutput",
+    "RecordSearchOutput",
+    "RecordHit",
+    "DocumentsOutput",
+    "NeighboursOutput",
+]

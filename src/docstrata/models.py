@@ -313,11 +313,17 @@ def page_range(items: list[Any]) -> dict[str, Any]:
     if not paged:
         return dict.fromkeys(PAGE_FIELDS)
     first, last = paged[0], paged[-1]
-    out = {"page_start": first.page_start, "page_end": last.page_end, "page_numbering": first.page_numbering,
-           "physical_page_start": first.physical_page_start, "physical_page_end": last.physical_page_end}
+    out = {
+        "page_start": first.page_start,
+        "page_end": last.page_end,
+        "page_numbering": first.page_numbering,
+        "physical_page_start": first.physical_page_start,
+        "physical_page_end": last.physical_page_end,
+    }
     if first.page_numbering != last.page_numbering:  # printed at one end only: both by position
-        out.update(page_start=str(first.physical_page_start), page_end=str(last.physical_page_end),
-                   page_numbering="physical")
+        out.update(
+            page_start=str(first.physical_page_start), page_end=str(last.physical_page_end), page_numbering="physical"
+        )
     return out
 
 
@@ -440,11 +446,11 @@ class Record:
 # Scores, as every result reports them (docs/architecture.md; README "Scores"):
 SCORE_DOC = {
     "score": "the score the list is ordered by; never increases down a list (the rerank score when a reranker "
-             "ran, else fused_score)",
+    "ran, else fused_score)",
     "fused_score": "weighted Reciprocal Rank Fusion, sum of w / (k + rank) over the modalities that found the hit; "
-                   "a pinned hit keeps its own (its score is lifted to the next hit's to keep the order)",
+    "a pinned hit keeps its own (its score is lifted to the next hit's to keep the order)",
     "semantic_score": "cosine similarity of the query and the hit's best window, -1..1 (filled for every returned "
-                      "hit whenever the query was embedded); the scale of min_similarity_score",
+    "hit whenever the query was embedded); the scale of min_similarity_score",
     "keyword_score": "BM25 score (k1 1.2, b 0.75) of the hit for the query; None when BM25 did not retrieve it",
     "rerank_score": "the reranker's score (cross-encoder logit, rerank API relevance)",
 }
@@ -465,15 +471,23 @@ def reference_lines(refs: list[dict]) -> list[str]:
     article-18``), never the whole text once per member; otherwise :func:`reference_line`."""
     groups: list[list[dict]] = []
     for x in refs:
-        if groups and groups[-1][0]["text"] == x["text"] and groups[-1][0]["target_document"] == x["target_document"] \
-                and not x.get("enclosing") and not groups[-1][0].get("enclosing"):
+        if (
+            groups
+            and groups[-1][0]["text"] == x["text"]
+            and groups[-1][0]["target_document"] == x["target_document"]
+            and not x.get("enclosing")
+            and not groups[-1][0].get("enclosing")
+        ):
             groups[-1].append(x)
         else:
             groups.append([x])
-    return [reference_line(g[0]) if len(g) == 1 else
-            f"{g[0]['text']} → {g[0]['target_document']} § "
-            + ", ".join(dict.fromkeys(x["target_section_id"] for x in g))
-            for g in groups]
+    return [
+        reference_line(g[0])
+        if len(g) == 1
+        else f"{g[0]['text']} → {g[0]['target_document']} § "
+        + ", ".join(dict.fromkeys(x["target_section_id"] for x in g))
+        for g in groups
+    ]
 
 
 def score_line(score: float, fused: float | None, pinned: bool, similarity: float | None, flags: list[str]) -> str:
@@ -492,8 +506,10 @@ def pinpoint_line(pin: Pinpoint, content: str) -> str:
     the chunk (``content``, counted as answers show it: stripped) a pinpointed hit shows."""
     start, end = pin.offsets_in(content)
     lead = " under the lead-in of its enclosing item" + ("s" if len(pin.lead) > 1 else "") if pin.lead else ""
-    return (f"Pinpoint: {one_line(pin.section_id)}, characters {start}-{end} of the chunk's {len(content.strip())}, "
-            f"shown{lead}; the rest of the chunk is left out")
+    return (
+        f"Pinpoint: {one_line(pin.section_id)}, characters {start}-{end} of the chunk's {len(content.strip())}, "
+        f"shown{lead}; the rest of the chunk is left out"
+    )
 
 
 def _cut_marker(result) -> str:
@@ -550,11 +566,11 @@ class Pinpoint:
                 parts.append("…")
             parts.append(shown[i])
             pos = at + len(self.lead[i])
-        if _holds_body(content[pos:self.start]):
+        if _holds_body(content[pos : self.start]):
             parts.append("…")
         text = self.text if budget is None else _cut_words(self.text, max(budget, 40))
         parts.append(text)
-        if _holds_body(content[self.end:]):
+        if _holds_body(content[self.end :]):
             parts.append("…")
         return "\n".join(parts), text
 
@@ -689,14 +705,22 @@ class SearchResult(Paged):
             lines += ["", "Relevant definitions:"]
             lines += [f"- {one_line(t)}: {one_line(d)}" for t, d in self.definitions_context.items()]
         elif self.definitions_context:
-            lines += ["", "Defined terms used (see Definitions below): " + ", ".join(map(one_line, self.definitions_context))]
+            lines += [
+                "",
+                "Defined terms used (see Definitions below): " + ", ".join(map(one_line, self.definitions_context)),
+            ]
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
             lines += ["", "References: " + "; ".join(reference_lines(followed[:8]))]
         if self.cited_by_total:
-            lines += ["", f"Cited by ({self.cited_by_total}): " + "; ".join(
-                f"{c['document']} § {c['section_id']} ({', '.join(c['references'][:2])})" for c in self.cited_by)
-                + (" …" if self.cited_by_total > len(self.cited_by) else "")]
+            lines += [
+                "",
+                f"Cited by ({self.cited_by_total}): "
+                + "; ".join(
+                    f"{c['document']} § {c['section_id']} ({', '.join(c['references'][:2])})" for c in self.cited_by
+                )
+                + (" …" if self.cited_by_total > len(self.cited_by) else ""),
+            ]
         return "\n".join(lines)
 
 
@@ -752,10 +776,16 @@ class RecordResult:
         metadata fields."""
         lines = []
         if self.score is not None:
-            flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
+            flags = [
+                f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on
+            ]
             lines.append(score_line(self.score, self.fused_score, self.pinned, self.semantic_score, flags))
-        lines += [f"Id: {one_line(self.id)}", f"Source: {one_line(self.source_file)}", "",
-                  self.content.strip() + _cut_marker(self)]
+        lines += [
+            f"Id: {one_line(self.id)}",
+            f"Source: {one_line(self.source_file)}",
+            "",
+            self.content.strip() + _cut_marker(self),
+        ]
         if self.metadata:
             lines += ["", "Metadata:"] + [f"- {one_line(k)}: {one_line(v)}" for k, v in self.metadata.items()]
         if self.next_cursor:
@@ -808,8 +838,13 @@ class SearchResults(list):
     answer says: ``confidence`` (:class:`Confidence`), ``definitions`` (each definition any hit
     uses, once) and ``notices`` (e.g. a threshold or filter that removed hits)."""
 
-    def __init__(self, results=(), confidence: Confidence | None = None,
-                 definitions: list[DefinitionEntry] | None = None, notices: list[str] | None = None):
+    def __init__(
+        self,
+        results=(),
+        confidence: Confidence | None = None,
+        definitions: list[DefinitionEntry] | None = None,
+        notices: list[str] | None = None,
+    ):
         super().__init__(results)
         self.confidence = confidence or Confidence("none", "no search was run")
         self.definitions = definitions or []
@@ -866,15 +901,20 @@ class SectionPage(Paged):
     def format(self, cursor_hint: str = "") -> str:
         """Human/agent-readable text: source, location, section, the character range when paged, the
         text; ``cursor_hint`` says how to ask for the next page."""
-        head = [f"Source: {one_line(self.document)}" + (f", {self.pages}" if self.pages else ""),
-                f"Location: {one_line(self.location)}", f"Section: {one_line(self.section_id or '(whole document)')}"]
+        head = [
+            f"Source: {one_line(self.document)}" + (f", {self.pages}" if self.pages else ""),
+            f"Location: {one_line(self.location)}",
+            f"Section: {one_line(self.section_id or '(whole document)')}",
+        ]
         end = self.offset + len(self.content)
         if self.truncated:
             head.append(f"Characters {self.offset + 1}-{end} of {self.total_chars}")
         text = "\n".join(head) + "\n\n" + self.content
         if self.next_cursor:
-            text += (f"\n\n[cut: {self.total_chars - end} more characters; call again with "
-                     f"cursor='{self.next_cursor}'{cursor_hint} to read on]")
+            text += (
+                f"\n\n[cut: {self.total_chars - end} more characters; call again with "
+                f"cursor='{self.next_cursor}'{cursor_hint} to read on]"
+            )
         return text
 
 
@@ -916,14 +956,19 @@ class DocumentEntry:
     def format(self) -> str:
         """Human/agent-readable text: document key, title, type, language, size and ingest time."""
         lines = [f"Document: {one_line(self.doc_key)}", f"Title: {one_line(self.title)}"]
-        facts = [f"type {one_line(self.file_type)}" if self.file_type else "",
-                 f"language {one_line(self.language)}" if self.language else "",
-                 f"{self.section_count} sections" if self.section_count else "", f"{self.total_chunks} chunks",
-                 f"ingested {self.ingested_at}" if self.ingested_at else ""]
+        facts = [
+            f"type {one_line(self.file_type)}" if self.file_type else "",
+            f"language {one_line(self.language)}" if self.language else "",
+            f"{self.section_count} sections" if self.section_count else "",
+            f"{self.total_chunks} chunks",
+            f"ingested {self.ingested_at}" if self.ingested_at else "",
+        ]
         lines.append(", ".join(f for f in facts if f))
         if self.top_sections:
-            lines.append("Top-level sections: " + "; ".join(
-                section_label(s["section_id"], s["title"]) for s in self.top_sections))
+            lines.append(
+                "Top-level sections: "
+                + "; ".join(section_label(s["section_id"], s["title"]) for s in self.top_sections)
+            )
         if self.summary:
             lines.append(f"Summary: {one_line(self.summary)}")
         return "\n".join(lines)

@@ -91,8 +91,11 @@ def section_spans(document: Document, tree: DocumentTree) -> dict[str, PageSpan]
     out: dict[str, PageSpan] = {}
     for n, s in enumerate(order):
         a = line_starts[min(s.start_line - 1, len(line_starts) - 1)]
-        b = line_starts[order[n + 1].start_line - 1] if n + 1 < len(order) and \
-            order[n + 1].start_line - 1 < len(line_starts) else len(markdown)
+        b = (
+            line_starts[order[n + 1].start_line - 1]
+            if n + 1 < len(order) and order[n + 1].start_line - 1 < len(line_starts)
+            else len(markdown)
+        )
         piece = markdown[a:b]
         lead = len(piece) - len(piece.lstrip())
         trail = len(piece.rstrip())
@@ -109,7 +112,7 @@ def _chunk_body(chunk: Chunk) -> str:
     text = chunk.content
     prefix, suffix = chunk.metadata.get("added_prefix", ""), chunk.metadata.get("added_suffix", "")
     if prefix and text.startswith(prefix):
-        text = text[len(prefix):]
+        text = text[len(prefix) :]
     if suffix and text.endswith(suffix):
         text = text[: len(text) - len(suffix)]
     return _normalise(text)

@@ -35,8 +35,12 @@ def page_end(text: str, start: int, max_chars: int | None) -> int:
     if max_chars is None or len(text) - start <= max_chars:
         return len(text)
     limit = start + max_chars
-    for seps, lo in ((("\n\n",), limit - max_chars // 4), (("\n",), limit - max_chars // 4),
-                     ((". ", "? ", "! ", "; "), limit - max_chars // 4), ((" ",), start + max_chars // 2)):
+    for seps, lo in (
+        (("\n\n",), limit - max_chars // 4),
+        (("\n",), limit - max_chars // 4),
+        ((". ", "? ", "! ", "; "), limit - max_chars // 4),
+        ((" ",), start + max_chars // 2),
+    ):
         cut = max((i + len(sep) for sep in seps if (i := text.rfind(sep, lo, limit)) > start), default=-1)
         if cut > start:
             return cut
@@ -53,7 +57,9 @@ def scope_name(scope: str) -> str:
     """A cursor's scope as an error message names it: ``doc.md § 4.2``, ``record 17``,
     ``doc.md (whole document)``."""
     doc, sep, sid = scope.partition("§")
-    return f"{doc} § {sid}" if sep else f"record {scope[7:]}" if scope.startswith("record:") else f"{doc} (whole document)"
+    return (
+        f"{doc} § {sid}" if sep else f"record {scope[7:]}" if scope.startswith("record:") else f"{doc} (whole document)"
+    )
 
 
 def read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
@@ -67,8 +73,10 @@ def read_cursor(cursor: str | None, text: str, scope: str = "") -> int:
     if not off.isdigit() or len(digest) != 8:
         raise QueryError(f"cursor {cursor!r} is not one this tool issued (it looks like '8000:1a2b3c4d@doc.md § 4')")
     if issued_for and scope and issued_for != quote(scope, safe=_SCOPE_SAFE):
-        raise QueryError(f"this cursor belongs to {scope_name(unquote(issued_for))}, not {scope_name(scope)}: pass "
-                         "it with the same document and section it came from, or read again without cursor")
+        raise QueryError(
+            f"this cursor belongs to {scope_name(unquote(issued_for))}, not {scope_name(scope)}: pass "
+            "it with the same document and section it came from, or read again without cursor"
+        )
     if digest != sha256_text(text)[:8]:
         raise QueryError("the text changed since this cursor was issued (re-ingested); read again without cursor")
     if int(off) > len(text):

@@ -53,7 +53,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             b -= 1
         if b <= a:
             continue
-        if out and _LABEL_ONLY.fullmatch(text[out[-1][0]:out[-1][1]]):
+        if out and _LABEL_ONLY.fullmatch(text[out[-1][0] : out[-1][1]]):
             out[-1] = (out[-1][0], b)  # "2." and its sentence are one: a list label is no sentence
         else:
             out.append((a, b))

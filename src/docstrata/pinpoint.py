@@ -61,7 +61,7 @@ def item_starts(chunk: Chunk) -> dict[str, int]:
     content = chunk.content
     starts: dict[str, int] = {chunk.section_id: 0}
     pos = 0  # where the last located section starts: later sections start after it
-    before_own = set(held[:held.index(chunk.section_id)]) if chunk.section_id in held else set()
+    before_own = set(held[: held.index(chunk.section_id)]) if chunk.section_id in held else set()
     for h in held:
         if h in starts:
             continue
@@ -97,7 +97,7 @@ def item_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
     if sid not in starts:
         return None
     start, end = starts[sid], len(chunk.content)
-    after = [starts[h] for h in held[held.index(sid) + 1:] if h in starts and not h.startswith(sid + "(")]
+    after = [starts[h] for h in held[held.index(sid) + 1 :] if h in starts and not h.startswith(sid + "(")]
     later = [a for a in after if a > start]
     if later:
         end = min(later)
@@ -138,7 +138,7 @@ _CHAPEAU_CHARS = 400
 
 def _line_at(content: str, at: int, stop: int) -> str:
     end = content.find("\n", at)
-    return content[at: stop if end < 0 else min(end, stop)].strip()
+    return content[at : stop if end < 0 else min(end, stop)].strip()
 
 
 def _chapeau(content: str, first_item: int) -> str:
@@ -176,7 +176,7 @@ def lead_lines(chunk: Chunk, sid: str, start: int) -> list[str]:
             at = label_at(content, re.findall(r"\(([^()]+)\)", cur)[-1], 0)
             if at is not None and at < min(first_item, start) and (line := _line_at(content, at, start)):
                 out.append(line)
-        elif (intro := _chapeau(content, min(first_item, start))):
+        elif intro := _chapeau(content, min(first_item, start)):
             out.append(intro)
     return out[::-1]
 

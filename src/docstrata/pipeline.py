@@ -48,9 +48,16 @@ class PipelineSettings:
     def from_config(cls, cfg, count_tokens: Callable[[str], int], **kw) -> "PipelineSettings":
         """Settings from a ``HierarchicalDocumentToolConfig`` (chunking, extraction, limits);
         ``kw`` sets the rest (``ocr``, ``on_pages``, ``convert``)."""
-        return cls(count_tokens=count_tokens, max_chunk_tokens=cfg.max_chunk_tokens, chunk_overlap=cfg.chunk_overlap,
-                   chunking_strategy=cfg.chunking_strategy, extract_definitions=cfg.extract_definitions,
-                   extract_cross_references=cfg.extract_cross_references, limits=cfg.limits, **kw)
+        return cls(
+            count_tokens=count_tokens,
+            max_chunk_tokens=cfg.max_chunk_tokens,
+            chunk_overlap=cfg.chunk_overlap,
+            chunking_strategy=cfg.chunking_strategy,
+            extract_definitions=cfg.extract_definitions,
+            extract_cross_references=cfg.extract_cross_references,
+            limits=cfg.limits,
+            **kw,
+        )
 
 
 @dataclass
@@ -87,15 +94,26 @@ def parse_file(sf: SourceFile, settings: PipelineSettings) -> ParsedDocument:
         check_file(sf.doc_key, sf.path, sf.state.size, limits)
     on_pages = settings.on_pages
     timer = time_limit(sf.doc_key, limits.max_conversion_s) if limits is not None else contextlib.nullcontext()
-    with span("parse", **{"document": sf.doc_key}), timer, \
-            reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))):
+    with (
+        span("parse", **{"document": sf.doc_key}),
+        timer,
+        reporting_pages(on_pages and (lambda done, total: on_pages(sf.doc_key, done, total))),
+    ):
         doc = settings.convert(sf) if settings.convert is not None else _convert(sf, settings.ocr)
         if limits is not None:
             check_text(sf.doc_key, doc.markdown, limits)
-        tree = build_tree(doc, extract_definitions=settings.extract_definitions,
-                          extract_cross_references=settings.extract_cross_references)
-        chunks = chunk_tree(tree, count_tokens=settings.count_tokens, max_tokens=settings.max_chunk_tokens,
-                            overlap=settings.chunk_overlap, strategy=settings.chunking_strategy)
+        tree = build_tree(
+            doc,
+            extract_definitions=settings.extract_definitions,
+            extract_cross_references=settings.extract_cross_references,
+        )
+        chunks = chunk_tree(
+            tree,
+            count_tokens=settings.count_tokens,
+            max_tokens=settings.max_chunk_tokens,
+            overlap=settings.chunk_overlap,
+            strategy=settings.chunking_strategy,
+        )
         if doc.page_offsets:  # a PDF's pages, a PPTX's slides: each section's and chunk's first/last
             from .pages import assign_pages
 
@@ -132,8 +150,9 @@ def link_chunks(parsed: ParsedDocument, doc_key: str) -> list[DefinitionEntry]:
     definitions = []
     for d in tree.definitions:
         d.doc_key = doc_key
-        d.chunk_id = (d.chunk_id or defined_in.get((term_key(d.term), d.section_id))
-                      or defined_in.get((term_key(d.term), None)))
+        d.chunk_id = (
+            d.chunk_id or defined_in.get((term_key(d.term), d.section_id)) or defined_in.get((term_key(d.term), None))
+        )
         definitions.append(d)
     by_id = {s.section_id: s for s in tree.sections}
     for c in chunks:  # ancestors let get_section return a section with all its subsections

@@ -14,8 +14,10 @@ from .errors import ConfigError
 
 def listen_error(host: str, port: int, e: OSError) -> ConfigError:
     """The :class:`ConfigError` for a failed bind of ``host:port``: the reason, then the option."""
-    return ConfigError(f"cannot listen on {host}:{port}: {e.strerror or e}; another program may hold the port "
-                       f"(HoloDeck's Chroma server uses 8000): pick another with --port, e.g. --port {port + 1}")
+    return ConfigError(
+        f"cannot listen on {host}:{port}: {e.strerror or e}; another program may hold the port "
+        f"(HoloDeck's Chroma server uses 8000): pick another with --port, e.g. --port {port + 1}"
+    )
 
 
 def check_port_free(host: str, port: int) -> None:

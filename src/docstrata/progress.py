@@ -37,8 +37,13 @@ class ProgressLines:
         clock: seconds, monotonic (``time.monotonic``).
     """
 
-    def __init__(self, name: str, stream: TextIO | None = None, every_s: float | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        name: str,
+        stream: TextIO | None = None,
+        every_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         if every_s is None:
             try:
                 every_s = max(0.0, float(os.environ.get("DOCSTRATA_PROGRESS_S", "5")))
@@ -99,8 +104,9 @@ class IngestProgress:
     ETA is the elapsed time per file-fraction done times the fraction left. Thread-safe.
     """
 
-    def __init__(self, progress: Callable[[float, int, str], None], total: int,
-                 clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self, progress: Callable[[float, int, str], None], total: int, clock: Callable[[], float] = time.perf_counter
+    ):
         self.progress, self.total, self.clock = progress, total, clock
         self.t_start = clock()
         self.done, self.chunks_before, self.chunks_now = 0.0, 0, 0
@@ -145,7 +151,9 @@ class IngestProgress:
             chunks = self.chunks_before + self.chunks_now
             if done > 0 and elapsed > 0:
                 eta = elapsed / done * (self.total - done)
-                parts.append(f"{chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s")
+                parts.append(
+                    f"{chunks} chunks, {chunks / elapsed:.1f} chunks/s, ETA {int(eta // 60)}m{int(eta % 60):02d}s"
+                )
         try:
             self.progress(done, self.total, " · ".join(parts))
         except Exception:  # noqa: BLE001 - a lost progress message must not stop the ingest

@@ -74,7 +74,9 @@ MAX_GLUE = 2
 _WORD = re.compile(r"[^\W_]+(?:['’][sS]\b)?")
 _BREAK = re.compile(r"[;?!\n]")
 _JOINED = re.compile(r"[^\W_]+(?:[-_./:][^\W_]+)*(?:['’][sS]\b)?")
-_LEAD = re.compile(r"(?:\b(?:of|in|under|from|to|for|within|by|about|on)\s+)?(?:\b(?:the|this|that)\s+)?$", re.IGNORECASE)
+_LEAD = re.compile(
+    r"(?:\b(?:of|in|under|from|to|for|within|by|about|on)\s+)?(?:\b(?:the|this|that)\s+)?$", re.IGNORECASE
+)
 
 
 def _key(word: str) -> str | None:
@@ -205,11 +207,14 @@ class QueryScope:
 
     def notice(self) -> str:
         """One line for the answer: which document(s) the search was scoped to and by which words."""
-        spans = list(dict.fromkeys(self.query[d.span[0]:d.span[1]] for d in self.documents))
+        spans = list(dict.fromkeys(self.query[d.span[0] : d.span[1]] for d in self.documents))
         docs = ", ".join(self.doc_keys[:5]) + (f" and {len(self.doc_keys) - 5} more" if len(self.doc_keys) > 5 else "")
         how = "" if self.exclusive else " first (every other hit from the other documents)"
-        return (f"scoped to {docs}{how}: the query names it as " + " / ".join(f'"{s}"' for s in spans)
-                + "; ranked by the rest of the question (pass document=… to choose another)")
+        return (
+            f"scoped to {docs}{how}: the query names it as "
+            + " / ".join(f'"{s}"' for s in spans)
+            + "; ranked by the rest of the question (pass document=… to choose another)"
+        )
 
 
 def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...]):
@@ -221,20 +226,21 @@ def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...])
         places.setdefault(k, []).append(p)
     i, n = 0, len(words)
     while i < n:
-        if words[i][0] not in places:
+        first = words[i][0]
+        if first is None or first not in places:
             i += 1
             continue
         start = end = i
-        at = places[words[i][0]][0]
-        matched = {words[i][0]}
+        at = places[first][0]
+        matched = {first}
         j, glue = i + 1, 0
         while j < n and words[j][0] != "|":
-            k = words[j][0]
-            later = [p for p in places.get(k, ()) if p > at] if k is not None else []
-            if later:
+            key = words[j][0]
+            later = [p for p in places.get(key, ()) if p > at] if key is not None else []
+            if later and key is not None:
                 end, glue, at = j, 0, later[0]
-                matched.add(k)
-            elif k is None and glue < MAX_GLUE:
+                matched.add(key)
+            elif key is None and glue < MAX_GLUE:
                 glue += 1
             else:
                 break
@@ -262,7 +268,7 @@ def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, do
             span = (words[start][1], words[end][2])
             if all(k.isdigit() for k in matched):
                 continue  # a number alone is a citation ("section 9"), never a name ("Title 9")
-            if len(matched) == 1 and query[span[0]:span[1]].islower() and not name.text.islower():
+            if len(matched) == 1 and query[span[0] : span[1]].islower() and not name.text.islower():
                 continue  # one word written in lower case where the name has capitals: "keep" is not the app Keep
             sharing = len(set.intersection(*(catalogue.holders[k] for k in matched)))
             own = min(catalogue.text_count(k) for k in matched) <= MAX_SHARING
@@ -313,10 +319,10 @@ def _preface_clauses(query: str, spans: list[tuple[int, int]]) -> list[tuple[int
 
     clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(query)]
     naming = [c for c in clauses if any(c[0] <= a and b <= c[1] for a, b in spans)]
-    other = [c for c in clauses if c not in naming and any(k and k != "|" for k, *_ in _words(query[c[0]:c[1]]))]
+    other = [c for c in clauses if c not in naming and any(k and k != "|" for k, *_ in _words(query[c[0] : c[1]]))]
     if not other:
         return []
-    return [c for c in naming if not query_section_keys(query[c[0]:c[1]])]
+    return [c for c in naming if not query_section_keys(query[c[0] : c[1]])]
 
 
 def _rest(query: str, spans: list[tuple[int, int]]) -> str:
@@ -327,9 +333,14 @@ def _rest(query: str, spans: list[tuple[int, int]]) -> str:
     spans = list(spans) + _preface_clauses(query, spans)
     merged: list[list[int]] = []
     for start, end in sorted(set(spans)):
-        gap = query[merged[-1][1]:start] if merged else None
-        if merged and (start <= merged[-1][1] or (not _BREAK.search(gap) and all(
-                w.casefold() in _CONNECTORS or w.casefold() in STOPWORDS for w in _WORD.findall(gap)))):
+        gap = query[merged[-1][1] : start] if merged else ""
+        if merged and (
+            start <= merged[-1][1]
+            or (
+                not _BREAK.search(gap)
+                and all(w.casefold() in _CONNECTORS or w.casefold() in STOPWORDS for w in _WORD.findall(gap))
+            )
+        ):
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
@@ -337,7 +348,7 @@ def _rest(query: str, spans: list[tuple[int, int]]) -> str:
     for start, end in merged:
         head = query[pos:start]
         lead = _LEAD.search(head)
-        out.append(head[:lead.start()] if lead else head)
+        out.append(head[: lead.start()] if lead else head)
         pos = end
     out.append(query[pos:])
     rest = " ".join(" ".join(out).split())

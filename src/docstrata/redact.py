@@ -34,7 +34,8 @@ MASK = "***"
 _URL_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)([^:@/\s]*):([^\n]*)@")
 _KEY_VALUE = re.compile(
     r"(?i)\b(password|passwd|pwd|sslpassword|secret|token|api[_-]?key|access[_-]?key)(\s*=\s*)"
-    r"('(?:[^'\\\n]|\\.|'')*'?|\"(?:[^\"\\\n]|\\.)*\"?|[^&;\n]*?(?=\s+[A-Za-z_][\w.-]*\s*=|[&;,)\]}\n]|$))")
+    r"('(?:[^'\\\n]|\\.|'')*'?|\"(?:[^\"\\\n]|\\.)*\"?|[^&;\n]*?(?=\s+[A-Za-z_][\w.-]*\s*=|[&;,)\]}\n]|$))"
+)
 _BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[^\s\"',]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{6,}")
 _SECRET_NAME = re.compile(r"(?i)pass|secret|token|key|dsn|credential|auth|conn")
 
@@ -56,8 +57,11 @@ def register_secret(value: str | None) -> None:
     parts = [] if _CONNECTION.match(value) else [value]
     for pw in _passwords_in(value):
         pieces = pw.split("@")  # parsers disagree on which '@' ends the password: register every split
-        parts += [pw] + ["@".join(pieces[:i]) for i in range(1, len(pieces))] + ["@".join(pieces[i:])
-                                                                               for i in range(1, len(pieces))]
+        parts += (
+            [pw]
+            + ["@".join(pieces[:i]) for i in range(1, len(pieces))]
+            + ["@".join(pieces[i:]) for i in range(1, len(pieces))]
+        )
     with _lock:
         _secrets.update(p for p in parts if len(p) >= _MIN_SECRET_LEN)
 
@@ -123,8 +127,11 @@ def install_log_redaction() -> None:
     def make(*args, **kwargs):
         record = factory(*args, **kwargs)
         if record.args:  # a name or field put into a log line can never forge a line of its own
-            record.args = ({k: _log_arg(v) for k, v in record.args.items()} if isinstance(record.args, dict)
-                           else tuple(_log_arg(v) for v in record.args))
+            record.args = (
+                {k: _log_arg(v) for k, v in record.args.items()}
+                if isinstance(record.args, dict)
+                else tuple(_log_arg(v) for v in record.args)
+            )
         try:
             msg = record.getMessage()
         except Exception:  # noqa: BLE001 - a malformed record is left for logging to report
@@ -136,4 +143,3 @@ def install_log_redaction() -> None:
         return record
 
     logging.setLogRecordFactory(make)
-

@@ -53,8 +53,9 @@ def _load_cross_encoder(path: str):
             try:
                 _CROSS_ENCODERS[path] = CrossEncoder(path, device="cpu")
             except Exception as e:  # noqa: BLE001 - any loader failure is a configuration problem
-                raise ConfigError(f"cannot load cross-encoder from {Path(path).name!r}: {e}",
-                                  path="reranker_model") from None
+                raise ConfigError(
+                    f"cannot load cross-encoder from {Path(path).name!r}: {e}", path="reranker_model"
+                ) from None
         return _CROSS_ENCODERS[path]
 
 
@@ -65,8 +66,9 @@ class _CrossEncoderBackend:
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
         model = _load_cross_encoder(self.path)
-        scores = model.predict([(query, p) for p in passages], batch_size=self.batch_size,
-                               show_progress_bar=False, convert_to_numpy=True)
+        scores = model.predict(
+            [(query, p) for p in passages], batch_size=self.batch_size, show_progress_bar=False, convert_to_numpy=True
+        )
         return [float(s) for s in scores]
 
 
@@ -93,9 +95,12 @@ class _HttpBackend:
             raise ProviderError("reranker", f"{self.url}: {type(e).__name__}: {e}", retryable=True) from None
         if r.status_code != 200:
             retry_after = r.headers.get("retry-after")
-            raise ProviderError("reranker", f"{self.url} answered HTTP {r.status_code}: {r.text[:200]}",
-                                retryable=r.status_code == 429 or r.status_code >= 500,
-                                retry_after=float(retry_after) if retry_after and retry_after.isdigit() else None)
+            raise ProviderError(
+                "reranker",
+                f"{self.url} answered HTTP {r.status_code}: {r.text[:200]}",
+                retryable=r.status_code == 429 or r.status_code >= 500,
+                retry_after=float(retry_after) if retry_after and retry_after.isdigit() else None,
+            )
         try:
             return _scores_from_response(r.json(), len(passages))
         except (ValueError, KeyError, TypeError) as e:
@@ -144,10 +149,13 @@ class Reranker:
         if not path.is_absolute():
             path = Path(base_dir) / path
         if not path.is_dir():
-            raise ConfigError(f"{model!r} is not a local model directory or an http(s) rerank URL; docstrata "
-                              "does not download models at run time: download the cross-encoder (for example "
-                              "with `huggingface-cli download NAME --local-dir DIR`) and set reranker_model to "
-                              "that directory", path="reranker_model")
+            raise ConfigError(
+                f"{model!r} is not a local model directory or an http(s) rerank URL; docstrata "
+                "does not download models at run time: download the cross-encoder (for example "
+                "with `huggingface-cli download NAME --local-dir DIR`) and set reranker_model to "
+                "that directory",
+                path="reranker_model",
+            )
         self.kind = "cross-encoder"
         self._backend = _CrossEncoderBackend(path)
 
@@ -158,8 +166,9 @@ class Reranker:
             return []
         return self._backend.score(query, passages)
 
-    def rerank(self, query: str, results: Sequence[SearchResult], top_k: int,
-               pinned: Iterable[str] = ()) -> list[SearchResult]:
+    def rerank(
+        self, query: str, results: Sequence[SearchResult], top_k: int, pinned: Iterable[str] = ()
+    ) -> list[SearchResult]:
         """The best ``top_k`` of ``results`` by reranker score, as new objects with ``rerank_score`` set.
 
         Chunk ids in ``pinned`` (chunks that start a section the query names) stay in front, in
@@ -167,8 +176,10 @@ class Reranker:
         """
         scores = self.score(query, [r.content for r in results])
         pinned = set(pinned)
-        order = sorted(range(len(results)), key=lambda i: (results[i].chunk_id not in pinned, scores[i] is None,
-                                                          -(scores[i] or 0.0), i))
+        order = sorted(
+            range(len(results)),
+            key=lambda i: (results[i].chunk_id not in pinned, scores[i] is None, -(scores[i] or 0.0), i),
+        )
         return [replace(results[i], rerank_score=scores[i]) for i in order[:top_k]]
 
 

@@ -33,13 +33,17 @@ PROMPT_VERSION = "rankgpt-listwise-2023"
 PASSAGE_WORDS = 150
 MAX_ANSWER_TOKENS = 400
 
-_HEAD = ("You are RankGPT, an intelligent assistant that can rank passages based on their relevancy to the query.\n"
-         "I will provide you with {n} passages, each indicated by number identifier []. "
-         "Rank the passages based on their relevance to query: {query}.\n\n")
-_TAIL = ("\nSearch Query: {query}.\nRank the {n} passages above based on their relevance to the search query. "
-         "The passages should be listed in descending order using identifiers. The most relevant passages should "
-         "be listed first. The output format should be [] > [], e.g., [1] > [2]. Only response the ranking "
-         "results, do not say any word or explain.")
+_HEAD = (
+    "You are RankGPT, an intelligent assistant that can rank passages based on their relevancy to the query.\n"
+    "I will provide you with {n} passages, each indicated by number identifier []. "
+    "Rank the passages based on their relevance to query: {query}.\n\n"
+)
+_TAIL = (
+    "\nSearch Query: {query}.\nRank the {n} passages above based on their relevance to the search query. "
+    "The passages should be listed in descending order using identifiers. The most relevant passages should "
+    "be listed first. The output format should be [] > [], e.g., [1] > [2]. Only response the ranking "
+    "results, do not say any word or explain."
+)
 
 
 def listwise_prompt(query: str, passages: Sequence[str], words: int = PASSAGE_WORDS) -> str:
@@ -66,8 +70,13 @@ class LLMRerankBackend:
     construction when the provider's SDK or key is missing.
     """
 
-    def __init__(self, model_cfg, retry: RetryPolicy = RetryPolicy(), request_timeout: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        model_cfg,
+        retry: RetryPolicy = RetryPolicy(),
+        request_timeout: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.provider = make_provider(model_cfg)
         self.name = f"{model_cfg.provider}:{model_cfg.name}"
         self.max_tokens = model_cfg.max_tokens or MAX_ANSWER_TOKENS

@@ -45,24 +45,48 @@ def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResu
         pin = locate_pinpoint(c, named_keys) if named_keys else None
         cited = c.content if pin is None else "\n".join([*pin.lead, pin.text])  # a pinpoint: its own terms
         # the passage's own section and its ancestors: a definition applies inside its scope only
-        within = [*dict.fromkeys([pin.section_id if pin is not None else c.section_id, c.section_id,
-                                  *c.metadata.get("sections", []), *c.metadata.get("ancestors", [])])]
+        within = [
+            *dict.fromkeys(
+                [
+                    pin.section_id if pin is not None else c.section_id,
+                    c.section_id,
+                    *c.metadata.get("sections", []),
+                    *c.metadata.get("ancestors", []),
+                ]
+            )
+        ]
         entries = definition_entries_used([query, cited], doc_defs, skip_chunk=c.chunk_id, within=within)
         defs = {term: d.definition for term, d in entries.items()}
         for term, entry in entries.items():
             used.setdefault((c.doc_key, term, entry.scope), entry)
-        results.append(SearchResult(
-            chunk_id=c.chunk_id, content=c.content, fused_score=f.score, source_path=c.doc_key,
-            parent_chain=c.parent_chain, section_id=c.section_id,
-            semantic_score=h.similarity, keyword_score=f.scores.get("keyword"),
-            exact_match="exact" in f.ranks, semantic_rank=f.ranks.get("semantic"),
-            keyword_rank=f.ranks.get("keyword"), exact_rank=f.ranks.get("exact"),
-            chunk_type=c.chunk_type, document_title=c.document_title, definitions_context=defs,
-            contextualized_content=c.contextualized_content, cross_references=xrefs.get(c.chunk_id, []),
-            score=h.score, pinned=h.pinned, **page_fields(c)))
+        results.append(
+            SearchResult(
+                chunk_id=c.chunk_id,
+                content=c.content,
+                fused_score=f.score,
+                source_path=c.doc_key,
+                parent_chain=c.parent_chain,
+                section_id=c.section_id,
+                semantic_score=h.similarity,
+                keyword_score=f.scores.get("keyword"),
+                exact_match="exact" in f.ranks,
+                semantic_rank=f.ranks.get("semantic"),
+                keyword_rank=f.ranks.get("keyword"),
+                exact_rank=f.ranks.get("exact"),
+                chunk_type=c.chunk_type,
+                document_title=c.document_title,
+                definitions_context=defs,
+                contextualized_content=c.contextualized_content,
+                cross_references=xrefs.get(c.chunk_id, []),
+                score=h.score,
+                pinned=h.pinned,
+                **page_fields(c),
+            )
+        )
         if pin is not None:  # cite the item, with the references it makes
-            results[-1].cross_references = [x for x in results[-1].cross_references
-                                            if x.get("text") and x["text"] in cited]
+            results[-1].cross_references = [
+                x for x in results[-1].cross_references if x.get("text") and x["text"] in cited
+            ]
             results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
         else:  # cite the deepest section holding the best-matching sentence
             cite_passage(results[-1], c, query)
@@ -70,8 +94,9 @@ def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResu
     return results, used
 
 
-def rerank_results(reranker, query: str, results: list[SearchResult], top_k: int, run: SearchRun,
-                   used: UsedDefinitions) -> tuple[list[SearchResult], UsedDefinitions]:
+def rerank_results(
+    reranker, query: str, results: list[SearchResult], top_k: int, run: SearchRun, used: UsedDefinitions
+) -> tuple[list[SearchResult], UsedDefinitions]:
     """``results`` reordered by ``reranker`` (:class:`~docstrata.rerank.Reranker`; pinned hits of
     ``run`` stay first), cut to ``top_k``, their shown ``score`` made non-increasing down the list;
     and the definitions still used by a result kept."""
@@ -80,9 +105,14 @@ def rerank_results(reranker, query: str, results: list[SearchResult], top_k: int
     for r, score in zip(results, shown):
         r.score = score
     kept = {r.chunk_id for r in results}
-    used = {key: d for key, d in used.items() if any(r.chunk_id in kept and r.definitions_context.get(key[1])
-                                                      == d.definition and r.source_path == key[0]
-                                                      for r in results)}
+    used = {
+        key: d
+        for key, d in used.items()
+        if any(
+            r.chunk_id in kept and r.definitions_context.get(key[1]) == d.definition and r.source_path == key[0]
+            for r in results
+        )
+    }
     return results, used
 
 
@@ -91,5 +121,4 @@ def with_pages(store, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
     in order, an entry whose chunk is gone unchanged."""
     ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
     chunks = {c.chunk_id: c for c in store.get_chunks(ids)} if ids else {}
-    return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d
-            for d in entries]
+    return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d for d in entries]

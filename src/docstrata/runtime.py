@@ -13,9 +13,14 @@ def quiet_offline_environment() -> None:
 
     Variables the user has set are left as they are.
     """
-    for name, value in (("HF_HUB_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "1"), ("TOKENIZERS_PARALLELISM", "false"),
-                        ("TRANSFORMERS_VERBOSITY", "error"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
-                        ("TQDM_DISABLE", "1")):
+    for name, value in (
+        ("HF_HUB_OFFLINE", "1"),
+        ("TRANSFORMERS_OFFLINE", "1"),
+        ("TOKENIZERS_PARALLELISM", "false"),
+        ("TRANSFORMERS_VERBOSITY", "error"),
+        ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
+        ("TQDM_DISABLE", "1"),
+    ):
         os.environ.setdefault(name, value)
     from .redact import install_log_redaction
 

@@ -105,7 +105,7 @@ def check_section(store, sec: str, section: str, doc_keys: tuple[str, ...] | Non
     """Raise :class:`QueryError` naming ``section`` and the nearest section ids when no chunk
     (of ``doc_keys``, or of any document) is in section ``sec`` (a :func:`section_key`)."""
     ids: dict[str, None] = {}
-    for doc_key in (doc_keys or store.documents()):
+    for doc_key in doc_keys or store.documents():
         for c in store.document_chunks(doc_key):
             path = chunk_section_path(c)
             if sec in path:
@@ -126,8 +126,10 @@ def any_case(store, conditions: tuple[MetaCondition, ...]) -> tuple[MetaConditio
         if cond.values:
             wanted = {value_key(v) for v in cond.values}
             found = store.exact_lookup(sorted(wanted), limit=500)
-            spellings = {str(c.metadata.get("fields", {}).get(cond.name)) for c in
-                         store.get_chunks(list(dict.fromkeys(i for ids in found.values() for i in ids)))}
+            spellings = {
+                str(c.metadata.get("fields", {}).get(cond.name))
+                for c in store.get_chunks(list(dict.fromkeys(i for ids in found.values() for i in ids)))
+            }
             extra = [v for v in sorted(spellings) if value_key(v) in wanted and v not in cond.values]
             cond = dataclasses.replace(cond, values=(*cond.values, *extra))
         out.append(cond)

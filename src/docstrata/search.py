@@ -47,11 +47,28 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import QueryError  # defined in the error tree; importable from here as before
-from .fusion import (DEFAULT_EXACT_WEIGHT, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RRF_K, DEFAULT_SEMANTIC_WEIGHT, FusedHit,
-                     max_fused_score, weighted_rrf)
-from .index.exact import (query_document_keys, query_identifiers, query_names_section, query_other_words,
-                          query_qualified_keys, query_section_keys, query_term_keys, quoted_phrases, term_pattern,
-                          title_words, value_key)
+from .fusion import (
+    DEFAULT_EXACT_WEIGHT,
+    DEFAULT_KEYWORD_WEIGHT,
+    DEFAULT_RRF_K,
+    DEFAULT_SEMANTIC_WEIGHT,
+    FusedHit,
+    max_fused_score,
+    weighted_rrf,
+)
+from .index.exact import (
+    query_document_keys,
+    query_identifiers,
+    query_names_section,
+    query_other_words,
+    query_qualified_keys,
+    query_section_keys,
+    query_term_keys,
+    quoted_phrases,
+    term_pattern,
+    title_words,
+    value_key,
+)
 from .index.keyword import QUERY_STOPWORDS
 from .structure.grammar import contents_words_pattern
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
@@ -169,9 +186,16 @@ class QueryAnalysis:
 def analyze_query(query: str) -> QueryAnalysis:
     """What the exact leg reads from ``query``, computed once per search: section, term and
     document keys, quoted phrases, identifiers, value key, whether it names a section, other words."""
-    return QueryAnalysis(query_section_keys(query), query_term_keys(query), quoted_phrases(query),
-                         query_identifiers(query), value_key(query), query_names_section(query),
-                         query_document_keys(query), query_other_words(query))
+    return QueryAnalysis(
+        query_section_keys(query),
+        query_term_keys(query),
+        quoted_phrases(query),
+        query_identifiers(query),
+        value_key(query),
+        query_names_section(query),
+        query_document_keys(query),
+        query_other_words(query),
+    )
 
 
 def _titled(store, ids: list[str], words: list[str]) -> tuple[list[str], bool]:
@@ -181,8 +205,10 @@ def _titled(store, ids: list[str], words: list[str]) -> tuple[list[str], bool]:
     3.1.5 standard practice implementation" then picks the 3.1.5 titled so over another
     document's 3.1.5."""
     want = set(words)
-    overlap = {c.chunk_id: len(want & title_words([t for t in [*c.parent_chain, c.section_title]
-                                                   if t != c.document_title])) for c in store.get_chunks(ids)}
+    overlap = {
+        c.chunk_id: len(want & title_words([t for t in [*c.parent_chain, c.section_title] if t != c.document_title]))
+        for c in store.get_chunks(ids)
+    }
     best = max(overlap.values(), default=0)
     if not best:
         return [], False
@@ -212,8 +238,9 @@ def non_increasing(scores: list[float]) -> list[float]:
 MAX_LISTED = 20  # candidates of an ambiguous citation listed in Confidence.ambiguous (the reason gives the count)
 
 
-def assess_confidence(hits, content_words: bool, embedded: bool, citations: list[Citation] | None = None,
-                      other_words: bool = True) -> Confidence:
+def assess_confidence(
+    hits, content_words: bool, embedded: bool, citations: list[Citation] | None = None, other_words: bool = True
+) -> Confidence:
     """The per-answer signal (see :class:`~docstrata.models.Confidence`) from hits that carry
     ``semantic_score``, ``keyword_score`` and ``exact_match``, and what the query's section
     ``citations`` name (:class:`Citation`, from :func:`exact_ranking`).
@@ -231,27 +258,40 @@ def assess_confidence(hits, content_words: bool, embedded: bool, citations: list
         return level
     why = []
     for c in ambiguous:
-        listed = ", ".join(f"{s.section_id}" + (f" ({s.title})" if s.title else "")
-                           + (f" of {s.document}" if len({x.document for x in c.sections}) > 1 else "")
-                           for s in c.sections[:8])
+        listed = ", ".join(
+            f"{s.section_id}"
+            + (f" ({s.title})" if s.title else "")
+            + (f" of {s.document}" if len({x.document for x in c.sections}) > 1 else "")
+            for s in c.sections[:8]
+        )
         more = f", … ({len(c.sections) - 8} more)" if len(c.sections) > 8 else ""
         what = "chapter or document" if len({x.document for x in c.sections}) == 1 else "document or chapter"
         why.append(f"'{c.cited}' names {len(c.sections)} sections: {listed}{more}; name the {what}")
     for cited in unresolved:
         why.append(f"no section here is cited as '{cited}': these hits only match the query's words")
-    capped = "low" if unresolved and not ambiguous and not other_words else \
-        ("medium" if level.level == "high" else level.level)
+    capped = (
+        "low"
+        if unresolved and not ambiguous and not other_words
+        else ("medium" if level.level == "high" else level.level)
+    )
     level.level, level.reason = capped, "; ".join(why) + f" ({level.reason})"
-    level.ambiguous = [{"cited": c.cited, "document": s.document, "section_id": s.section_id, "title": s.title}
-                       for c in ambiguous for s in c.sections[:MAX_LISTED]]
+    level.ambiguous = [
+        {"cited": c.cited, "document": s.document, "section_id": s.section_id, "title": s.title}
+        for c in ambiguous
+        for s in c.sections[:MAX_LISTED]
+    ]
     level.unresolved = unresolved
     return level
 
 
 def _assess(hits, content_words: bool, embedded: bool) -> Confidence:
     if not content_words:
-        return Confidence("none", "the query has no content words (only stopwords or question words): nothing "
-                                  "to match; add the words you are looking for", content_words=False)
+        return Confidence(
+            "none",
+            "the query has no content words (only stopwords or question words): nothing "
+            "to match; add the words you are looking for",
+            content_words=False,
+        )
     if not hits:
         return Confidence("none", "nothing matched", best_similarity=None)
     sims = [h.semantic_score for h in hits if h.semantic_score is not None]
@@ -265,13 +305,24 @@ def _assess(hits, content_words: bool, embedded: bool) -> Confidence:
         level, why = "high", f"best similarity {best:.2f} and {kw} keyword match(es)"
     elif close or kw:
         level = "medium"
-        why = (f"best similarity {best:.2f} but no keyword match" if close else
-               f"{kw} keyword match(es) but " + (f"best similarity only {best:.2f} (< {LOW_SIMILARITY})"
-                                                 if best is not None else "the query was not embedded"))
+        why = (
+            f"best similarity {best:.2f} but no keyword match"
+            if close
+            else f"{kw} keyword match(es) but "
+            + (
+                f"best similarity only {best:.2f} (< {LOW_SIMILARITY})"
+                if best is not None
+                else "the query was not embedded"
+            )
+        )
     else:
         level = "low"
-        why = (f"no keyword or exact match and best similarity {best:.2f} < {LOW_SIMILARITY}: these are only "
-               "the nearest passages, probably not an answer" if best is not None else "no keyword or exact match")
+        why = (
+            f"no keyword or exact match and best similarity {best:.2f} < {LOW_SIMILARITY}: these are only "
+            "the nearest passages, probably not an answer"
+            if best is not None
+            else "no keyword or exact match"
+        )
     return Confidence(level, why, best_similarity=best, keyword_hits=kw, exact_hits=ex)
 
 
@@ -279,8 +330,11 @@ def _label_key(value_key: str) -> str | None:
     """The alias key (``alias:v6.2``) of a whole query that is one label with a digit (``V6.2``),
     else ``None``: a section indexed under that label is named by the query."""
     word = value_key.removeprefix("value:")
-    return f"alias:{word}" if re.fullmatch(r"\S{2,40}", word) and re.search(r"\d", word) \
-        and re.search(r"[^\W\d_]", word) else None
+    return (
+        f"alias:{word}"
+        if re.fullmatch(r"\S{2,40}", word) and re.search(r"\d", word) and re.search(r"[^\W\d_]", word)
+        else None
+    )
 
 
 def _cited_label(key: str) -> str:
@@ -310,15 +364,20 @@ def _cited_sections(store, ids: list[str], key: str) -> list[CitedSection]:
         held = [*c.metadata.get("sections", ()), c.section_id]
         sid = next((s for s in held if want & cited_keys(s.rsplit("/", 1)[-1])), c.section_id)
         path = [*reversed(c.metadata.get("ancestors", ())), c.section_id]
-        chain = list(c.parent_chain[-len(path):]) if c.parent_chain else []
-        title = dict(zip(path[-len(chain):], chain)).get(sid, c.section_title if sid == c.section_id else "")
+        chain = list(c.parent_chain[-len(path) :]) if c.parent_chain else []
+        title = dict(zip(path[-len(chain) :], chain)).get(sid, c.section_title if sid == c.section_id else "")
         out.setdefault((c.doc_key, sid), CitedSection(c.doc_key, sid, _NUMBERED_TITLE.sub("", title or "").strip()))
     return list(out.values())
 
 
-def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None = None,
-                  citations: list[Citation] | None = None,
-                  named: list[str] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
+def exact_ranking(
+    store,
+    qa: QueryAnalysis,
+    limit: int,
+    flt: ChunkFilter | None = None,
+    citations: list[Citation] | None = None,
+    named: list[str] | None = None,
+) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
 
@@ -339,15 +398,16 @@ def exact_ranking(store, qa: QueryAnalysis, limit: int, flt: ChunkFilter | None 
     # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
     label = _label_key(qa.value_key) if not qa.section_keys else None
     refs = qa.section_keys
-    joined = [query_qualified_keys(refs[i:i + 2]) for i in range(len(refs) - 1)]
+    joined = [query_qualified_keys(refs[i : i + 2]) for i in range(len(refs) - 1)]
     within = [f"within:{k}" for keys in refs for k in keys]
     all_keys = [k for keys in refs for k in keys] + qa.term_keys + [qa.value_key] + qa.document_keys
-    found = store.exact_lookup(all_keys + ([label] if label else []) + [k for ks in joined for k in ks] + within,
-                               limit=limit, flt=flt)
+    found = store.exact_lookup(
+        all_keys + ([label] if label else []) + [k for ks in joined for k in ks] + within, limit=limit, flt=flt
+    )
     for i, keys in enumerate(joined):  # "Chapter IV, Section 3": one citation of one section
         pair = [k for k in keys if found.get(k)][:1]
         if pair and i + 1 < len(refs):
-            refs = refs[:i] + [pair] + refs[i + 2:]
+            refs = refs[:i] + [pair] + refs[i + 2 :]
             break
     if label and found.get(label):
         ranked += found[label]
@@ -432,11 +492,14 @@ def _check_thresholds(settings: SearchSettings, best_fused: float) -> None:
         if not fused >= 0:  # also NaN
             raise QueryError(f"min_fused_score must be a number ≥ 0, got {fused:g}")
         if fused > best_fused:
-            raise QueryError(f"min_fused_score {fused:g} can never be met: fused RRF scores are at most "
-                             f"{best_fused:.4f} here (for a cosine similarity use min_similarity_score)")
+            raise QueryError(
+                f"min_fused_score {fused:g} can never be met: fused RRF scores are at most "
+                f"{best_fused:.4f} here (for a cosine similarity use min_similarity_score)"
+            )
     if sim is not None and not -1 <= sim <= 1:  # also NaN
-        raise QueryError(f"min_similarity_score is a cosine similarity between -1 and 1 (HoloDeck uses 0-1), "
-                         f"got {sim:g}")
+        raise QueryError(
+            f"min_similarity_score is a cosine similarity between -1 and 1 (HoloDeck uses 0-1), got {sim:g}"
+        )
 
 
 def similarities(store, vec, chunk_ids: list[str], flt: ChunkFilter | None = None) -> dict[str, float]:
@@ -445,8 +508,9 @@ def similarities(store, vec, chunk_ids: list[str], flt: ChunkFilter | None = Non
     if not chunk_ids:
         return {}
     ids = tuple(dict.fromkeys(chunk_ids))
-    restricted = ChunkFilter(chunk_ids=ids) if flt is None else ChunkFilter(
-        flt.doc_keys, flt.section, flt.metadata, ids)
+    restricted = (
+        ChunkFilter(chunk_ids=ids) if flt is None else ChunkFilter(flt.doc_keys, flt.section, flt.metadata, ids)
+    )
     return dict(store.dense_search(np.asarray(vec), len(ids), flt=restricted))
 
 
@@ -536,9 +600,17 @@ def _start_semantic(store, embed_query, query: str, depth: int, flt: ChunkFilter
 SCOPE_DOCUMENTS = True  # scope a query that names its document (bench/doc_scope.py turns it off to compare)
 
 
-def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
-               settings: SearchSettings, timing: SearchTiming | None = None,
-               flt: ChunkFilter | None = None) -> SearchRun:
+def run_search(
+    store,
+    embed_query,
+    query: str,
+    *,
+    mode: SearchMode,
+    top_k: int,
+    settings: SearchSettings,
+    timing: SearchTiming | None = None,
+    flt: ChunkFilter | None = None,
+) -> SearchRun:
     """Search one store. ``embed_query(text) -> (dim,) float32``. Returns at most ``top_k`` hits
     among the chunks ``flt`` allows.
 
@@ -558,15 +630,18 @@ def run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
         scope = scope_query(store, query, flt)
     if scope is None:
         return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
-    inside = ChunkFilter(scope.doc_keys) if flt is None else ChunkFilter(scope.doc_keys, flt.section, flt.metadata,
-                                                                           flt.chunk_ids)
-    run = _run_search(store, embed_query, scope.rest, mode=mode, top_k=top_k, settings=settings, timing=timing,
-                      flt=inside)
+    inside = (
+        ChunkFilter(scope.doc_keys)
+        if flt is None
+        else ChunkFilter(scope.doc_keys, flt.section, flt.metadata, flt.chunk_ids)
+    )
+    run = _run_search(
+        store, embed_query, scope.rest, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=inside
+    )
     if not run.hits:  # nothing there: the question as if it named no document
         return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
     if len(run.hits) < top_k or not scope.exclusive:  # the other documents' hits: after, or every other place
-        more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing,
-                           flt=flt)
+        more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
         run.hits = _merge(run.hits, more.hits, top_k, scope.exclusive)
     run.notices.insert(0, scope.notice())
     return run
@@ -597,9 +672,17 @@ def _merge(scoped: list[RankedHit], other: list[RankedHit], top_k: int, exclusiv
     return out
 
 
-def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
-                settings: SearchSettings, timing: SearchTiming | None = None,
-                flt: ChunkFilter | None = None) -> SearchRun:
+def _run_search(
+    store,
+    embed_query,
+    query: str,
+    *,
+    mode: SearchMode,
+    top_k: int,
+    settings: SearchSettings,
+    timing: SearchTiming | None = None,
+    flt: ChunkFilter | None = None,
+) -> SearchRun:
     """:func:`run_search` without document scoping."""
     if not query or not query.strip():
         raise QueryError("query is empty")
@@ -612,8 +695,7 @@ def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
     except UnicodeEncodeError as e:
         raise QueryError(f"query is not valid Unicode text (a lone surrogate at character {e.start})") from None
     timing = timing or SearchTiming()
-    weights = {"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
-               "exact": settings.exact_weight}
+    weights = {"semantic": settings.semantic_weight, "keyword": settings.keyword_weight, "exact": settings.exact_weight}
     if mode != "hybrid":
         weights = {m: (1.0 if m == mode else 0.0) for m in weights}
     _check_thresholds(settings, max_fused_score(sum(weights.values()), settings.rrf_k))
@@ -622,13 +704,15 @@ def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
     rankings: dict[str, list[tuple[str, float]]] = {}
     vec = None
     semantic = weights["semantic"] > 0 or min_sim is not None
-    with span("hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k},
-              **query_attributes(query)) as root:
+    with span(
+        "hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k}, **query_attributes(query)
+    ) as root:
         qa = analyze_query(query)
         # The semantic leg (query embedding + dense scan) runs on a second thread while this one runs
         # the exact and keyword legs, when the store can split off its dense work (see _start_semantic).
-        semantic_leg = _start_semantic(store, embed_query, query, depth, flt) \
-            if semantic and has_content_words(query) else None
+        semantic_leg = (
+            _start_semantic(store, embed_query, query, depth, flt) if semantic and has_content_words(query) else None
+        )
         with span("exact_match") as s:
             citations: list[Citation] = []
             named: list[str] = []
@@ -656,8 +740,9 @@ def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             timing.embed_s += embed_s
             timing.search_s += search_s
         elif semantic:
-            vec, embed_s, search_s, rankings["semantic"] = _semantic(embed_query, query,
-                                                                    lambda v: store.dense_search(v, depth, flt=flt))
+            vec, embed_s, search_s, rankings["semantic"] = _semantic(
+                embed_query, query, lambda v: store.dense_search(v, depth, flt=flt)
+            )
             timing.embed_s += embed_s
             timing.search_s += search_s
         with span("rrf_fusion"):
@@ -677,8 +762,11 @@ def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
                 # A chunk outside a full dense list scores at most its last cosine: compute only when that passes.
                 if missing and (len(dense) < depth or dense[-1][1] >= min_sim):
                     cosine.update(similarities(store, vec, missing, flt))
-                out = [cosine.get(h.chunk_id, -2.0) for h in fused
-                       if h.chunk_id not in pinned and cosine.get(h.chunk_id, -2.0) < min_sim]
+                out = [
+                    cosine.get(h.chunk_id, -2.0)
+                    for h in fused
+                    if h.chunk_id not in pinned and cosine.get(h.chunk_id, -2.0) < min_sim
+                ]
                 fused = [h for h in fused if h.chunk_id in pinned or cosine.get(h.chunk_id, -2.0) >= min_sim]
                 if out:
                     best = max(out)
@@ -687,9 +775,10 @@ def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             candidates, fused = fused, fused[:top_k]
             timing.search_s += time.perf_counter() - t
         chunks = {c.chunk_id: c for c in store.get_chunks([h.chunk_id for h in fused])}
-        if any(c.chunk_type == "contents" and c.chunk_id not in pinned for c in chunks.values()) \
-                and not asks_for_contents(query):  # refill the places of contents hits from the candidates after
-            more = candidates[top_k: 2 * top_k]
+        if any(
+            c.chunk_type == "contents" and c.chunk_id not in pinned for c in chunks.values()
+        ) and not asks_for_contents(query):  # refill the places of contents hits from the candidates after
+            more = candidates[top_k : 2 * top_k]
             chunks.update((c.chunk_id, c) for c in store.get_chunks([h.chunk_id for h in more]))
             fused = demote_contents(fused + more, chunks, pinned)[:top_k]
         fused = [h for h in fused if h.chunk_id in chunks]
@@ -697,15 +786,24 @@ def _run_search(store, embed_query, query: str, *, mode: SearchMode, top_k: int,
             missing = [h.chunk_id for h in fused if h.chunk_id not in cosine]
             cosine.update(similarities(store, vec, missing, flt))
         shown = non_increasing(_capped_scores(fused, chunks, pinned))
-        hits = [RankedHit(chunks[h.chunk_id], h, h.chunk_id in pinned, score, cosine.get(h.chunk_id))
-                for h, score in zip(fused, shown)]
+        hits = [
+            RankedHit(chunks[h.chunk_id], h, h.chunk_id in pinned, score, cosine.get(h.chunk_id))
+            for h, score in zip(fused, shown)
+        ]
         if root is not None:
             root.set_attribute("search.result_count", len(hits))
             root.set_attribute("search.exact_match_count", len(rankings["exact"]))
     gap = store.semantic_gap() if semantic and hasattr(store, "semantic_gap") else ""
-    return SearchRun(hits, embedded=vec is not None, dropped=dropped, citations=citations, dropped_by=dropped_by,
-                     other_words=bool(qa.other_words), notices=[gap] if gap else [],
-                     vectors_lost=bool(gap) and not getattr(store, "read_only", False))
+    return SearchRun(
+        hits,
+        embedded=vec is not None,
+        dropped=dropped,
+        citations=citations,
+        dropped_by=dropped_by,
+        other_words=bool(qa.other_words),
+        notices=[gap] if gap else [],
+        vectors_lost=bool(gap) and not getattr(store, "read_only", False),
+    )
 
 
 _ASKS_FOR_CONTENTS = contents_words_pattern()  # the citation grammar's contents titles, as words
@@ -726,6 +824,7 @@ def demote_contents(fused: list[FusedHit], chunks: dict[str, Chunk], pinned: set
     the contents page matches on BM25 and the embedding almost as well as the section itself while
     answering nothing: it must never outrank the passages it lists (SP 800-150's contents page came
     second for "Section 3.4.2", ahead of the section's body)."""
+
     def listed(h: FusedHit) -> bool:
         chunk = chunks.get(h.chunk_id)
         return chunk is not None and chunk.chunk_type == "contents" and h.chunk_id not in pinned
@@ -750,8 +849,13 @@ def _is_abbreviation(term: str) -> bool:
     return any(ch.isupper() for ch in term) and not any(ch.islower() for ch in term)
 
 
-def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
-                     skip_chunk: str | None = None, within: list[str] | None = None) -> dict[str, str]:
+def definitions_used(
+    texts: list[str],
+    definitions: list[DefinitionEntry],
+    limit: int = 5,
+    skip_chunk: str | None = None,
+    within: list[str] | None = None,
+) -> dict[str, str]:
     """Definitions whose term occurs (whole words, case-insensitive, or its English plural or
     possessive: "two Business Days" uses "Business Day", see :func:`~docstrata.index.exact.term_pattern`)
     in any of ``texts``, in the order of ``texts``; at most ``limit``. A term in capitals (an
@@ -761,9 +865,13 @@ def definitions_used(texts: list[str], definitions: list[DefinitionEntry], limit
     return {t: d.definition for t, d in definition_entries_used(texts, definitions, limit, skip_chunk, within).items()}
 
 
-def definition_entries_used(texts: list[str], definitions: list[DefinitionEntry], limit: int = 5,
-                            skip_chunk: str | None = None,
-                            within: list[str] | None = None) -> dict[str, DefinitionEntry]:
+def definition_entries_used(
+    texts: list[str],
+    definitions: list[DefinitionEntry],
+    limit: int = 5,
+    skip_chunk: str | None = None,
+    within: list[str] | None = None,
+) -> dict[str, DefinitionEntry]:
     """As :func:`definitions_used`, term → the :class:`~docstrata.models.DefinitionEntry` that
     applies. ``within``: the passage's section ids, its own first and then its ancestors, nearest
     first (``None``: scopes are not checked). A definition applies when its ``scope`` is ``None``

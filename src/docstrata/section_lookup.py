@@ -15,7 +15,7 @@ from .models import Chunk, SectionPage
 
 
 def near_ids(section: str, ids: list[str]) -> str:
-    """"; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
+    """ "; similar: a, b, ..." — section ids holding ``section`` or spelled closest to it
     (difflib ratio), at most 10; else how many sections there are and the top-level ids (those
     without a dot: ``1``, ``article-iv``; at most 12, in document order), so the caller can pick one."""
     import difflib
@@ -75,8 +75,13 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     from .index.exact import alias_keys
 
     keys = alias_keys(cited)
-    ids = list(dict.fromkeys(sid for c in chunks for sid in
-                             [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]))
+    ids = list(
+        dict.fromkeys(
+            sid
+            for c in chunks
+            for sid in [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]
+        )
+    )
     for key in keys:  # most specific key first: "section 2.1(b)", then "2.1(b)"
         named = [sid for sid in ids if key in cited_keys(sid)]
         if named:
@@ -118,6 +123,7 @@ def common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     """The section a ``get_section`` answer is, and its parent chain: the deepest section every
     chunk holds ("Section 4" gives chunks 4.1-4.3 that all hold 4, though the first chunk's own
     id is 4.1, whose chunk carries the heading-only section 4)."""
+
     def held(c: Chunk) -> list[str]:  # the chunk's sections, less sub-items of its own one ("article-17(3)")
         m = c.metadata
         own = [s for s in m.get("sections", []) if s == c.section_id or not s.startswith(c.section_id)]
@@ -156,37 +162,49 @@ def section_chunks(chunks: list[Chunk], doc_key: str, section_id: str) -> tuple[
         return found, asked, ""
     if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
         return found, asked.lower(), ""
-    ids = list(dict.fromkeys(sid for c in chunks for sid in [*reversed(c.metadata.get("ancestors", ())),
-                                                              c.section_id, *c.metadata.get("sections", ())]))
+    ids = list(
+        dict.fromkeys(
+            sid
+            for c in chunks
+            for sid in [*reversed(c.metadata.get("ancestors", ())), c.section_id, *c.metadata.get("sections", ())]
+        )
+    )
     # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
     # container): ask, never pick the first.
     keys = set(alias_keys(asked))
     alike = [sid for sid in ids if "/" in sid and keys & cited_keys(sid.rsplit("/", 1)[1])]
     if len(alike) > 1:
-        raise QueryError(f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
-                         f"{', '.join(alike[:8])}; ask for one of these ids")
+        raise QueryError(
+            f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
+            f"{', '.join(alike[:8])}; ask for one of these ids"
+        )
     cited, notice = asked, ""
     while cited:
         target = cited_section(chunks, cited)
         if target:
             if cited != asked:
-                notice = (f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
-                          f"section that exists; the pinpoint is inside its text]")
+                notice = (
+                    f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
+                    f"section that exists; the pinpoint is inside its text]"
+                )
             return [c for c in chunks if holds(c, target)], target, notice
         shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
         cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""
     titled = sections_titled(chunks, asked)  # a heading title ("Introduction"), when one section has it
     if len(titled) > 1:
-        raise QueryError(f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
-                         f"{', '.join(titled[:8])}; ask for one of these ids")
+        raise QueryError(
+            f"{len(titled)} sections of {doc_key} are titled {section_id!r}: "
+            f"{', '.join(titled[:8])}; ask for one of these ids"
+        )
     found = [c for c in chunks if titled and holds(c, titled[0])]
     if not found:
         raise QueryError(f"no section {section_id!r} in {doc_key}{near_ids(section_id, ids)}")
     return found, titled[0], ""
 
 
-def read_section(chunks: list[Chunk], doc_key: str, section_id: str | None, max_chars: int | None,
-                 cursor: str | None) -> SectionPage:
+def read_section(
+    chunks: list[Chunk], doc_key: str, section_id: str | None, max_chars: int | None, cursor: str | None
+) -> SectionPage:
     """One page (at most ``max_chars`` characters; ``None`` = no limit, from ``cursor``) of section
     ``section_id`` among ``chunks`` (all of ``doc_key``'s, in document order, non-empty), its
     subsections included; without ``section_id`` of the whole document. The section is found as
@@ -201,17 +219,22 @@ def read_section(chunks: list[Chunk], doc_key: str, section_id: str | None, max_
     item, notice, item_notice = None, "", ""  # item: a sub-item sharing its parent's chunk ("article-17(3)")
     if section_id:
         chunks, sid_asked, notice = section_chunks(chunks, doc_key, section_id)
-        if len(chunks) == 1 and sid_asked in chunks[0].metadata.get("sections", ()) \
-                and sid_asked != chunks[0].section_id:
+        if (
+            len(chunks) == 1
+            and sid_asked in chunks[0].metadata.get("sections", ())
+            and sid_asked != chunks[0].section_id
+        ):
             item = certain_item(chunks[0], sid_asked)
             if item[0] != sid_asked:
-                item_notice = (f"[the lines of {sid_asked} could not be told apart exactly in chunk "
-                               f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]")
+                item_notice = (
+                    f"[the lines of {sid_asked} could not be told apart exactly in chunk "
+                    f"{chunks[0].chunk_id}; showing {item[0]}, the smallest unit certain to hold it]"
+                )
     starts, parts, pos = [], [], 0
     for c in chunks:
         part = c.content.strip()
         if item and item[1]:
-            part = c.content[item[1][0]:item[1][1]].strip()
+            part = c.content[item[1][0] : item[1][1]].strip()
         starts.append(pos)
         parts.append(part)
         pos += len(part) + 2
@@ -229,11 +252,20 @@ def read_section(chunks: list[Chunk], doc_key: str, section_id: str | None, max_
         sid, chain = item[0], [*chain[: len(chain)], item[0]] if chain else [item[0]]
     title = (chain[-1] if chain else first.document_title) if section_id else (first.document_title or doc_key)
     location = " > ".join(chain) if section_id else title
-    return SectionPage(document=doc_key, section_id=sid, title=title,
-                       location=location, content=text[start:end], chunk_ids=[c.chunk_id for c in in_page],
-                       offset=start, total_chars=len(text),
-                       next_cursor=make_cursor(end, text, scope) if end < len(text) else None, chunks=in_page,
-                       notice=notice, **page_range(in_page))
+    return SectionPage(
+        document=doc_key,
+        section_id=sid,
+        title=title,
+        location=location,
+        content=text[start:end],
+        chunk_ids=[c.chunk_id for c in in_page],
+        offset=start,
+        total_chars=len(text),
+        next_cursor=make_cursor(end, text, scope) if end < len(text) else None,
+        chunks=in_page,
+        notice=notice,
+        **page_range(in_page),
+    )
 
 
 def check_window(before: int, after: int) -> None:
@@ -250,4 +282,4 @@ def neighbour_window(chunks: list[Chunk], chunk_id: str, before: int, after: int
     """Chunk ``chunk_id`` of ``chunks`` (one document's, in order, holding it) with up to ``before``
     chunks before and ``after`` after it, in document order."""
     i = next(j for j, c in enumerate(chunks) if c.chunk_id == chunk_id)
-    return chunks[max(0, i - before): i + after + 1]
+    return chunks[max(0, i - before) : i + after + 1]

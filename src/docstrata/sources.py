@@ -75,7 +75,9 @@ def list_source(source: str, base_dir: str | Path, follow_symlinks: bool = False
         full = pattern if os.path.isabs(pattern) else str(base / pattern)
         fixed = Path(full.split("*")[0].split("?")[0].split("[")[0])
         root = _abs(fixed if fixed.is_dir() else fixed.parent)
-        found = sorted(_abs(Path(p)) for p in glob.glob(full, recursive=True) if Path(p).is_file() or Path(p).is_symlink())
+        found = sorted(
+            _abs(Path(p)) for p in glob.glob(full, recursive=True) if Path(p).is_file() or Path(p).is_symlink()
+        )
         return _keep_inside(Listing(root, found), follow_symlinks)
     p = Path(pattern)
     p = p if p.is_absolute() else base / p
@@ -156,10 +158,17 @@ class ChangeSet:
         return self.added + self.changed
 
 
-def scan(source: str, base_dir: str | Path, known: dict[str, FileState],
-         extensions: frozenset[str] | None = None, force: bool = False, *,
-         stamps: dict[str, list[int]] | None = None, verify: bool = False,
-         follow_symlinks: bool = False) -> ChangeSet:
+def scan(
+    source: str,
+    base_dir: str | Path,
+    known: dict[str, FileState],
+    extensions: frozenset[str] | None = None,
+    force: bool = False,
+    *,
+    stamps: dict[str, list[int]] | None = None,
+    verify: bool = False,
+    follow_symlinks: bool = False,
+) -> ChangeSet:
     """Compare the files under ``source`` with ``known`` (doc_key → stored state).
 
     A file is re-read (sha256) when any cheap check says it may have changed: its size, mtime,
@@ -180,8 +189,9 @@ def scan(source: str, base_dir: str | Path, known: dict[str, FileState],
     cs = ChangeSet(root=root)
     seen: set[str] = set()
     for key in listing.outside:  # reported, not followed; anything once indexed through it is purged below
-        cs.unreadable.append((key, "symlink leading outside the source root, not followed "
-                                   "(set follow_symlinks: true to follow it)"))
+        cs.unreadable.append(
+            (key, "symlink leading outside the source root, not followed (set follow_symlinks: true to follow it)")
+        )
     for path in listing.files:
         ext = path.suffix.lower().lstrip(".")
         key = doc_key_for(path, root)
@@ -193,8 +203,14 @@ def scan(source: str, base_dir: str | Path, known: dict[str, FileState],
             st = path.stat()
             stamp = [st.st_ctime_ns, st.st_ino]
             old = known.get(key)
-            if (old is not None and not force and not verify and old.size == st.st_size
-                    and old.mtime_ns == st.st_mtime_ns and stamps.get(key) == stamp):
+            if (
+                old is not None
+                and not force
+                and not verify
+                and old.size == st.st_size
+                and old.mtime_ns == st.st_mtime_ns
+                and stamps.get(key) == stamp
+            ):
                 cs.unchanged.append(SourceFile(key, str(path), old))
                 cs.stamps[key] = stamp
                 continue

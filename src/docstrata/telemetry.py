@@ -132,8 +132,9 @@ def configure(exporter: str | None) -> Any:
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
     except ImportError:
-        raise ConfigError("--trace needs the OpenTelemetry SDK: pip install 'docstrata[otel]'",
-                          path="--trace") from None
+        raise ConfigError(
+            "--trace needs the OpenTelemetry SDK: pip install 'docstrata[otel]'", path="--trace"
+        ) from None
     provider = TracerProvider(resource=Resource.create({"service.name": "docstrata"}))
     provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=sys.stderr)))
     use_tracer_provider(provider)

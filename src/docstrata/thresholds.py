@@ -32,14 +32,20 @@ def foreign_threshold_note(tool_cfg, holodeck_file: bool) -> str | None:
     sim = getattr(tool_cfg, "min_score", None) if hasattr(tool_cfg, "min_score") else tool_cfg.min_similarity_score
     if not holodeck_file or sim is None or tool_cfg.embedding_provider is not None:
         return None
-    return (f"{tool_cfg.yaml_path}: min_similarity_score {sim:g} comes from a HoloDeck file, whose thresholds are set "
-            f"for a hosted embedding model; this tool embeds with {tool_cfg.embedding_model}, whose cosines run "
-            "lower (a right answer often scores 0.35-0.55): `docstrata check --suggest-thresholds` measures a value "
-            "on this index")
+    return (
+        f"{tool_cfg.yaml_path}: min_similarity_score {sim:g} comes from a HoloDeck file, whose thresholds are set "
+        f"for a hosted embedding model; this tool embeds with {tool_cfg.embedding_model}, whose cosines run "
+        "lower (a right answer often scores 0.35-0.55): `docstrata check --suggest-thresholds` measures a value "
+        "on this index"
+    )
 
 
-def dropped_notice(dropped_by: dict[str, tuple[int, float | None]], values: dict[str, float | None],
-                   origins: dict[str, str], foreign: str | None = None) -> list[str]:
+def dropped_notice(
+    dropped_by: dict[str, tuple[int, float | None]],
+    values: dict[str, float | None],
+    origins: dict[str, str],
+    foreign: str | None = None,
+) -> list[str]:
     """One notice per threshold that left candidates out.
 
     Args:
@@ -58,8 +64,10 @@ def dropped_notice(dropped_by: dict[str, tuple[int, float | None]], values: dict
         if name not in dropped_by:
             continue
         n, best = dropped_by[name]
-        text = f"{n} candidate(s) below {name} {values.get(name):g} (set by {origins.get(name, 'the configuration')}) " \
-               "were left out"
+        text = (
+            f"{n} candidate(s) below {name} {values.get(name):g} (set by {origins.get(name, 'the configuration')}) "
+            "were left out"
+        )
         if best is not None:
             text += f"; the best of them scored {best:.{4 if name == 'min_fused_score' else 2}f}"
         if name == "min_similarity_score" and foreign:
@@ -78,7 +86,9 @@ class ThresholdSuggestion:
     queries: int
 
 
-def suggest_similarity_threshold(tool, sample: int = 200, percentile: int = SUGGEST_PERCENTILE) -> ThresholdSuggestion | None:
+def suggest_similarity_threshold(
+    tool, sample: int = 200, percentile: int = SUGGEST_PERCENTILE
+) -> ThresholdSuggestion | None:
     """A similarity threshold measured on ``tool``'s own index and embedding model.
 
     Method: take up to ``sample`` distinct section titles of the indexed chunks (a record's first
@@ -120,8 +130,10 @@ def threshold_origins(tool_cfg, given: dict[str, float | None]) -> dict[str, str
     (``tools[0].min_score in /abs/agent.yaml``)."""
     where = f" in {tool_cfg._config_file}" if getattr(tool_cfg, "_config_file", "") else ""
     sim_field = "min_score" if hasattr(tool_cfg, "min_score") else "min_similarity_score"
-    return {name: "this call" if given.get(name) is not None else f"{tool_cfg.yaml_path}.{field}{where}"
-            for name, field in (("min_similarity_score", sim_field), ("min_fused_score", "min_fused_score"))}
+    return {
+        name: "this call" if given.get(name) is not None else f"{tool_cfg.yaml_path}.{field}{where}"
+        for name, field in (("min_similarity_score", sim_field), ("min_fused_score", "min_fused_score"))
+    }
 
 
 def search_notices(run, settings, tool_cfg, given: dict[str, float | None]) -> list[str]:
@@ -131,12 +143,14 @@ def search_notices(run, settings, tool_cfg, given: dict[str, float | None]) -> l
     if not run.dropped:
         return []
     values = {"min_similarity_score": settings.min_similarity_score, "min_fused_score": settings.min_fused_score}
-    return dropped_notice(run.dropped_by, values, threshold_origins(tool_cfg, given),
-                          getattr(tool_cfg, "_threshold_note", None))
+    return dropped_notice(
+        run.dropped_by, values, threshold_origins(tool_cfg, given), getattr(tool_cfg, "_threshold_note", None)
+    )
 
 
-def search_settings(tool_cfg, min_similarity_score: float | None, min_fused_score: float | None,
-                    min_score: float | None):
+def search_settings(
+    tool_cfg, min_similarity_score: float | None, min_fused_score: float | None, min_score: float | None
+):
     """The :class:`~docstrata.search.SearchSettings` of one search call: the tool's fusion weights
     and ``rrf_k``; the thresholds the call gives (``min_score`` is HoloDeck's name for
     ``min_similarity_score``), else the config's. Raises :class:`~docstrata.search.QueryError`
@@ -150,5 +164,11 @@ def search_settings(tool_cfg, min_similarity_score: float | None, min_fused_scor
     if sim is None:
         sim = cfg.min_score if hasattr(cfg, "min_score") else cfg.min_similarity_score
     fused = cfg.min_fused_score if min_fused_score is None else min_fused_score
-    return SearchSettings(cfg.semantic_weight, cfg.keyword_weight, cfg.exact_weight, cfg.rrf_k,
-                          min_fused_score=fused, min_similarity_score=sim)
+    return SearchSettings(
+        cfg.semantic_weight,
+        cfg.keyword_weight,
+        cfg.exact_weight,
+        cfg.rrf_k,
+        min_fused_score=fused,
+        min_similarity_score=sim,
+    )

@@ -53,9 +53,12 @@ class BaseTool:
                     from .embed import make_embedder
 
                     try:
-                        self._embedder = make_embedder(self.cfg.embedding_model, self.cfg.embedding_dimensions,
-                                                       self.cfg.embedding_provider,
-                                                       backend=getattr(self.cfg, "embedding_backend", "auto"))
+                        self._embedder = make_embedder(
+                            self.cfg.embedding_model,
+                            self.cfg.embedding_dimensions,
+                            self.cfg.embedding_provider,
+                            backend=getattr(self.cfg, "embedding_backend", "auto"),
+                        )
                     except ConfigError as e:
                         raise at_user_path(e, self.cfg) from None
         return self._embedder
@@ -134,8 +137,9 @@ class BaseTool:
                 return None
             self._implicit = True  # a file the last run never finished is not retried here (skip_unfinished)
             try:
-                report = ingest_or_serve(lambda wait: self.ingest(progress=progress, lock_timeout_s=wait),
-                                         self._has_data, self.name)
+                report = ingest_or_serve(
+                    lambda wait: self.ingest(progress=progress, lock_timeout_s=wait), self._has_data, self.name
+                )
             finally:
                 self._implicit = False
             self._ready = True
@@ -160,8 +164,15 @@ class BaseTool:
         timeout = self.cfg.limits.lock_timeout_s if timeout_s is None else timeout_s
         return tool_ingest_lock(self.store, self.name, self.cfg.database.provider, self.base_dir, timeout, on_wait)
 
-    def ingest(self, force: bool = False, progress: ProgressFn | None = None, *, verify: bool = False,
-               rebuild: bool = False, lock_timeout_s: float | None = None) -> IngestReport:
+    def ingest(
+        self,
+        force: bool = False,
+        progress: ProgressFn | None = None,
+        *,
+        verify: bool = False,
+        rebuild: bool = False,
+        lock_timeout_s: float | None = None,
+    ) -> IngestReport:
         """Bring the index in line with ``source`` under the tool's cross-process ingest lock.
 
         ``force`` re-processes every file; ``verify`` re-hashes every file (whatever its size,
@@ -175,15 +186,15 @@ class BaseTool:
                 self.store.rebuild_indexes()
             return self._ingest_locked(force=force, progress=progress, verify=verify)
 
-    def _sync_file_states(self, report: IngestReport, extensions: frozenset[str], force: bool,
-                          verify: bool = False):
+    def _sync_file_states(self, report: IngestReport, extensions: frozenset[str], force: bool, verify: bool = False):
         """Compare the source with the stored file states: purge removed files, record
         mtime-only changes, count everything in ``report``; returns the ChangeSet."""
         if not force and self._settings_changed():
             report.warnings.append("index settings changed since the last ingest: rebuilding every file")
             force = True
-        changes = sync_file_states(self.store, self.cfg.source, self.base_dir, report, extensions, force, verify,
-                                   self.cfg.follow_symlinks)
+        changes = sync_file_states(
+            self.store, self.cfg.source, self.base_dir, report, extensions, force, verify, self.cfg.follow_symlinks
+        )
         self._pending_stamps = changes.stamps
         return changes
 
@@ -223,8 +234,9 @@ class BaseTool:
         """:meth:`list_documents` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.list_documents)
 
-    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
-                       verify: bool = False) -> IngestReport:
+    def _ingest_locked(
+        self, force: bool = False, progress: ProgressFn | None = None, verify: bool = False
+    ) -> IngestReport:
         raise NotImplementedError
 
     def _finish_ingest(self, report: IngestReport) -> None:
@@ -235,8 +247,10 @@ class BaseTool:
         report.chunks_total = self.store.count()
 
     def _notices(self, run, settings: SearchSettings, min_similarity_score, min_score, min_fused_score) -> list[str]:
-        given = {"min_similarity_score": min_similarity_score if min_similarity_score is not None else min_score,
-                 "min_fused_score": min_fused_score}
+        given = {
+            "min_similarity_score": min_similarity_score if min_similarity_score is not None else min_score,
+            "min_fused_score": min_fused_score,
+        }
         return run.notices + search_notices(run, settings, self.cfg, given)
 
     def _save_stamps(self) -> None:

@@ -24,7 +24,14 @@ from .docinfo import ingested_entry
 from .errors import ConfigError, ConversionError
 from .filter_syntax import parse_metadata_filters as parse_metadata_filters
 from .index_settings import document_index_settings, record_index_settings
-from .ingest_support import Prefetch, failed_files, ingest_files, save_failed_files, skip_failed_unchanged, skip_unfinished
+from .ingest_support import (
+    Prefetch,
+    failed_files,
+    ingest_files,
+    save_failed_files,
+    skip_failed_unchanged,
+    skip_unfinished,
+)
 from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResults, SectionPage
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
@@ -87,8 +94,9 @@ class HierarchicalDocumentTool(BaseTool):
         return self._reranker
 
     # ------------------------------------------------------------------ ingest
-    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
-                       verify: bool = False) -> IngestReport:
+    def _ingest_locked(
+        self, force: bool = False, progress: ProgressFn | None = None, verify: bool = False
+    ) -> IngestReport:
         """Bring the index in line with the files under ``source`` (the caller holds the ingest lock).
 
         Only added and changed files are converted and embedded; removed files are purged.
@@ -111,7 +119,9 @@ class HierarchicalDocumentTool(BaseTool):
             tracker = IngestProgress(progress, len(todo)) if progress else None
             self._on_pages = tracker.pages if tracker else None
             self._on_ocr_page = tracker.ocr_page if tracker else None
-            parsed = Prefetch(self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch")
+            parsed = Prefetch(
+                self._parse_file, todo, overlap=len(todo) > 1 and getattr(self.embedder, "backend", "remote") != "torch"
+            )
 
             def one(i: int, sf) -> tuple[int, int]:
                 if tracker:
@@ -129,6 +139,7 @@ class HierarchicalDocumentTool(BaseTool):
             save_failed_files(store, failed)
             if todo:  # a no-op ingest does not repeat the warnings of the ingest that brought the files in
                 from .index.exact import term_key
+
                 report.warnings += definition_conflicts(self.store.definitions(), term_key, {sf.doc_key for sf in todo})
             if root is not None:
                 root.set_attribute("ingest.chunk_count", report.chunks)
@@ -149,8 +160,9 @@ class HierarchicalDocumentTool(BaseTool):
             from .chunking import holodeck_tokens
 
             count_tokens = holodeck_tokens
-        settings = PipelineSettings.from_config(self.cfg, count_tokens, on_pages=getattr(self, "_on_pages", None),
-                                                convert=self._convert)
+        settings = PipelineSettings.from_config(
+            self.cfg, count_tokens, on_pages=getattr(self, "_on_pages", None), convert=self._convert
+        )
         return parse_file(sf, settings)
 
     def _convert(self, sf):
@@ -175,9 +187,11 @@ class HierarchicalDocumentTool(BaseTool):
 
         if self._ocr_settings is None:
             self._ocr_settings = OcrSettings.from_config(
-                self.cfg.ocr, ocr_cache_dir(self.cfg.database.provider, self.base_dir / ".docstrata" / self.name))
-        return replace(self._ocr_settings, on_page=self._on_ocr_page,
-                       deadline=time.monotonic() + self.cfg.limits.max_conversion_s)
+                self.cfg.ocr, ocr_cache_dir(self.cfg.database.provider, self.base_dir / ".docstrata" / self.name)
+            )
+        return replace(
+            self._ocr_settings, on_page=self._on_ocr_page, deadline=time.monotonic() + self.cfg.limits.max_conversion_s
+        )
 
     def _ingest_file(self, sf, report: IngestReport, parsed=None, on_chunks=None) -> tuple[int, int]:
         from .context import contextualize_into
@@ -192,8 +206,10 @@ class HierarchicalDocumentTool(BaseTool):
             raise ConversionError(sf.doc_key, "no text found after conversion")
         for c in chunks:
             if c.oversized:
-                report.warnings.append(f"{c.chunk_id}: one indivisible unit ({c.token_count} tokens) exceeds "
-                                       f"max_chunk_tokens={cfg.max_chunk_tokens}")
+                report.warnings.append(
+                    f"{c.chunk_id}: one indivisible unit ({c.token_count} tokens) exceeds "
+                    f"max_chunk_tokens={cfg.max_chunk_tokens}"
+                )
         contextualize_into(self.contextualizer, doc, chunks, report)
         vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
         resolve_external_references(self.store, chunks)  # against the documents indexed so far (search retries)
@@ -206,10 +222,20 @@ class HierarchicalDocumentTool(BaseTool):
         return len(chunks), len(definitions)
 
     # ------------------------------------------------------------------ search
-    def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
-               document: str | list[str] | None = None, section: str | None = None, filters: dict | None = None,
-               min_similarity_score: float | None = None, min_fused_score: float | None = None,
-               min_score: float | None = None, timing: SearchTiming | None = None) -> SearchResults:
+    def search(
+        self,
+        query: str,
+        top_k: int | None = None,
+        mode: str | None = None,
+        *,
+        document: str | list[str] | None = None,
+        section: str | None = None,
+        filters: dict | None = None,
+        min_similarity_score: float | None = None,
+        min_fused_score: float | None = None,
+        min_score: float | None = None,
+        timing: SearchTiming | None = None,
+    ) -> SearchResults:
         """Hybrid (or single-mode) search. Returns at most ``top_k`` results, best first, as
         :class:`~docstrata.models.SearchResults` (a list with ``confidence``, ``definitions``, ``notices``).
 
@@ -224,8 +250,9 @@ class HierarchicalDocumentTool(BaseTool):
         1–100, an unknown mode, an unknown document, a bad filter or threshold.
         """
         if filters:  # documents' chunks have no record fields: every hit would be filtered out, silently
-            raise QueryError(f"filters apply to record fields; tool '{self.name}' holds documents "
-                             "(narrow with document and section)")
+            raise QueryError(
+                f"filters apply to record fields; tool '{self.name}' holds documents (narrow with document and section)"
+            )
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
@@ -236,8 +263,16 @@ class HierarchicalDocumentTool(BaseTool):
             from .rerank import candidate_depth
 
             depth = candidate_depth(k)
-        run = run_search(self.store, self.embed_query, query, mode=mode or cfg.search_mode,
-                         top_k=depth, settings=settings, timing=timing, flt=flt)
+        run = run_search(
+            self.store,
+            self.embed_query,
+            query,
+            mode=mode or cfg.search_mode,
+            top_k=depth,
+            settings=settings,
+            timing=timing,
+            flt=flt,
+        )
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
             scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
         results, used = assemble_results(self.store, run, query)
@@ -245,16 +280,25 @@ class HierarchicalDocumentTool(BaseTool):
             results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
-        return SearchResults(results, assess_confidence(results, run.content_words, run.embedded, run.citations,
-                                                        run.other_words),
-                             with_pages(self.store, list(used.values())), notices)
+        return SearchResults(
+            results,
+            assess_confidence(results, run.content_words, run.embedded, run.citations, run.other_words),
+            with_pages(self.store, list(used.values())),
+            notices,
+        )
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
 
-    def get_section(self, document: str, section_id: str | None = None, *, max_chars: int | None = DEFAULT_MAX_CHARS,
-                    cursor: str | None = None) -> SectionPage:
+    def get_section(
+        self,
+        document: str,
+        section_id: str | None = None,
+        *,
+        max_chars: int | None = DEFAULT_MAX_CHARS,
+        cursor: str | None = None,
+    ) -> SectionPage:
         """One page (at most ``max_chars`` characters; ``None`` = no limit) of section
         ``section_id`` of ``document``, its subsections included, in document order; without
         ``section_id``, of the whole document. ``cursor`` (from the previous page's
@@ -302,8 +346,9 @@ class HierarchicalDocumentTool(BaseTool):
         self.ensure_ready()
         found = self.store.get_chunks([chunk_id])
         if not found:
-            raise QueryError(f"no chunk {chunk_id!r} in tool '{self.name}' (ids look like 'doc.md#12', as "
-                             "search results show them)")
+            raise QueryError(
+                f"no chunk {chunk_id!r} in tool '{self.name}' (ids look like 'doc.md#12', as search results show them)"
+            )
         return neighbour_window(self.store.document_chunks(found[0].doc_key), chunk_id, before, after)
 
     async def aneighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
@@ -367,8 +412,9 @@ class VectorstoreTool(BaseTool):
         tool.record_files = self.cfg
         return tool
 
-    def _ingest_locked(self, force: bool = False, progress: ProgressFn | None = None,
-                       verify: bool = False) -> IngestReport:
+    def _ingest_locked(
+        self, force: bool = False, progress: ProgressFn | None = None, verify: bool = False
+    ) -> IngestReport:
         """Load records from every CSV / JSON / JSONL file under ``source`` and upsert them by id.
 
         Unchanged files are skipped; in a changed file, changed rows are re-embedded, unchanged
@@ -381,9 +427,13 @@ class VectorstoreTool(BaseTool):
             tool._implicit = getattr(self, "_implicit", False)
             report = tool._ingest_locked(force=force, progress=progress, verify=verify)
             if self.cfg.structured and report.added + report.updated:
-                given = [k for k in ("id_field", "vector_field", "vector_fields", "meta_fields") if getattr(self.cfg, k)]
-                report.warnings.append(f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
-                                       "documents only, read as documents (as HoloDeck reads them)")
+                given = [
+                    k for k in ("id_field", "vector_field", "vector_fields", "meta_fields") if getattr(self.cfg, k)
+                ]
+                report.warnings.append(
+                    f"{', '.join(given)} name record fields; source {self.cfg.source!r} holds "
+                    "documents only, read as documents (as HoloDeck reads them)"
+                )
             return report
         from .records import SUPPORTED_RECORD_EXTENSIONS
         from .records.ingest import ingest_record_file
@@ -393,8 +443,10 @@ class VectorstoreTool(BaseTool):
         with self._lock, span("vectorstore.ingest", **{"tool.name": self.name}):
             store = self.store
             changes = self._sync_file_states(report, SUPPORTED_RECORD_EXTENSIONS, force, verify)
-            todo, report.skipped[len(report.skipped):] = skip_unfinished(store, changes.to_process,
-                                                                         getattr(self, "_implicit", False))
+            todo, report.skipped[len(report.skipped) :] = skip_unfinished(
+                store, changes.to_process, getattr(self, "_implicit", False)
+            )
+
             def one(i: int, sf) -> tuple[int, int] | None:
                 if progress:
                     progress(i, len(todo), sf.doc_key)
@@ -408,10 +460,20 @@ class VectorstoreTool(BaseTool):
         self._ready = True
         return report
 
-    def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
-               document: str | list[str] | None = None, filters: dict | None = None, section: str | None = None,
-               min_similarity_score: float | None = None, min_fused_score: float | None = None,
-               min_score: float | None = None, timing: SearchTiming | None = None) -> SearchResults:
+    def search(
+        self,
+        query: str,
+        top_k: int | None = None,
+        mode: str | None = None,
+        *,
+        document: str | list[str] | None = None,
+        filters: dict | None = None,
+        section: str | None = None,
+        min_similarity_score: float | None = None,
+        min_fused_score: float | None = None,
+        min_score: float | None = None,
+        timing: SearchTiming | None = None,
+    ) -> SearchResults:
         """Search over records (hybrid by default; ``mode`` as for documents), best first.
 
         ``filters`` on the records' metadata fields (``{"category": "shoes", "price": {"lt": 50}}``;
@@ -427,18 +489,37 @@ class VectorstoreTool(BaseTool):
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
         if not self.records_mode:
             found = self._document_tool().search(
-                query, top_k=top_k, mode=mode, document=document, section=section, filters=filters,
-                min_similarity_score=settings.min_similarity_score, min_fused_score=settings.min_fused_score,
-                timing=timing)
+                query,
+                top_k=top_k,
+                mode=mode,
+                document=document,
+                section=section,
+                filters=filters,
+                min_similarity_score=settings.min_similarity_score,
+                min_fused_score=settings.min_fused_score,
+                timing=timing,
+            )
             return SearchResults(document_hits_as_records(found), found.confidence, found.definitions, found.notices)
         if section:
             raise QueryError("section filters apply to documents; this tool holds records (use filters on fields)")
         check_filter_fields(cfg, self.name, filters)
         flt = self._make_filter(document, None, filters)
-        run = run_search(self.store, self.embed_query, query, mode=mode or "hybrid",
-                         top_k=cfg.top_k if top_k is None else top_k, settings=settings, timing=timing, flt=flt)
-        results = [record_result(h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity,
-                                       h.pinned, fused=h.fused.score) for h in run.hits]
+        run = run_search(
+            self.store,
+            self.embed_query,
+            query,
+            mode=mode or "hybrid",
+            top_k=cfg.top_k if top_k is None else top_k,
+            settings=settings,
+            timing=timing,
+            flt=flt,
+        )
+        results = [
+            record_result(
+                h.chunk, h.score, h.fused.scores, "exact" in h.fused.ranks, h.similarity, h.pinned, fused=h.fused.score
+            )
+            for h in run.hits
+        ]
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
@@ -447,8 +528,9 @@ class VectorstoreTool(BaseTool):
         """:meth:`search` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.search, query, **kw)
 
-    def get_record(self, record_id: str, *, max_chars: int | None = DEFAULT_MAX_CHARS,
-                   cursor: str | None = None) -> RecordResult:
+    def get_record(
+        self, record_id: str, *, max_chars: int | None = DEFAULT_MAX_CHARS, cursor: str | None = None
+    ) -> RecordResult:
         """The record with id ``record_id`` (ids match case-insensitively when not exact), its
         content cut to ``max_chars`` (``None`` = no limit) with ``next_cursor`` to read on from
         ``cursor``. Its ``score`` is ``None``: it was fetched, not ranked.

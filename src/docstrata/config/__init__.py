@@ -13,21 +13,66 @@ and line), :mod:`.env` (``${VAR}`` and ``.env``), :mod:`.holodeck` (HoloDeck's k
 """
 
 from .env import load_dotenv_beside
-from .holodeck import (HOLODECK_TOP_LEVEL, KNOWN_TOP_LEVEL, apply_holodeck_config, holodeck_global_config,
-                       summarize_notices)
+from .holodeck import (
+    HOLODECK_TOP_LEVEL,
+    KNOWN_TOP_LEVEL,
+    apply_holodeck_config,
+    holodeck_global_config,
+    summarize_notices,
+)
 from .loading import MAX_REPORTED_ERRORS, check_file, load_config, parse_config
-from .models import (DEFAULT_EMBEDDING_MODEL, HOLODECK_IGNORED_FIELDS, OUR_TOOL_TYPES, RECORD_EXTENSIONS,
-                     SUPPORTED_DATABASES, UNSUPPORTED_DATABASES, AgentConfig, ContextModelConfig, DatabaseConfig,
-                     EmbeddingProviderConfig, HierarchicalDocumentToolConfig, LimitsConfig, LLMProviderConfig, OcrConfig,
-                     ToolConfig, VectorstoreToolConfig, misspelling_pattern)
+from .models import (
+    DEFAULT_EMBEDDING_MODEL,
+    HOLODECK_IGNORED_FIELDS,
+    OUR_TOOL_TYPES,
+    RECORD_EXTENSIONS,
+    SUPPORTED_DATABASES,
+    UNSUPPORTED_DATABASES,
+    AgentConfig,
+    ContextModelConfig,
+    DatabaseConfig,
+    EmbeddingProviderConfig,
+    HierarchicalDocumentToolConfig,
+    LimitsConfig,
+    LLMProviderConfig,
+    OcrConfig,
+    ToolConfig,
+    VectorstoreToolConfig,
+    misspelling_pattern,
+)
 from .schema import json_schema
 from .yaml_text import MAX_YAML_NODES, load_yaml, yaml_line
 
 __all__ = [
-    "AgentConfig", "ContextModelConfig", "DatabaseConfig", "EmbeddingProviderConfig", "HierarchicalDocumentToolConfig",
-    "LLMProviderConfig", "LimitsConfig", "OcrConfig", "ToolConfig", "VectorstoreToolConfig",
-    "DEFAULT_EMBEDDING_MODEL", "HOLODECK_IGNORED_FIELDS", "HOLODECK_TOP_LEVEL", "KNOWN_TOP_LEVEL", "MAX_REPORTED_ERRORS",
-    "MAX_YAML_NODES", "OUR_TOOL_TYPES", "RECORD_EXTENSIONS", "SUPPORTED_DATABASES", "UNSUPPORTED_DATABASES",
-    "apply_holodeck_config", "check_file", "holodeck_global_config", "json_schema", "load_config", "load_dotenv_beside",
-    "load_yaml", "misspelling_pattern", "parse_config", "summarize_notices", "yaml_line",
+    "AgentConfig",
+    "ContextModelConfig",
+    "DatabaseConfig",
+    "EmbeddingProviderConfig",
+    "HierarchicalDocumentToolConfig",
+    "LLMProviderConfig",
+    "LimitsConfig",
+    "OcrConfig",
+    "ToolConfig",
+    "VectorstoreToolConfig",
+    "DEFAULT_EMBEDDING_MODEL",
+    "HOLODECK_IGNORED_FIELDS",
+    "HOLODECK_TOP_LEVEL",
+    "KNOWN_TOP_LEVEL",
+    "MAX_REPORTED_ERRORS",
+    "MAX_YAML_NODES",
+    "OUR_TOOL_TYPES",
+    "RECORD_EXTENSIONS",
+    "SUPPORTED_DATABASES",
+    "UNSUPPORTED_DATABASES",
+    "apply_holodeck_config",
+    "check_file",
+    "holodeck_global_config",
+    "json_schema",
+    "load_config",
+    "load_dotenv_beside",
+    "load_yaml",
+    "misspelling_pattern",
+    "parse_config",
+    "summarize_notices",
+    "yaml_line",
 ]

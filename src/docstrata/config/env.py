@@ -36,12 +36,14 @@ def _substitute_env(value: Any, path: str, used: dict[str, str] | None = None) -
             if default is not None:
                 return default
             raise ConfigError(f"environment variable {name} is not set", path=path)
+
         return _ENV.sub(repl, value)
     if isinstance(value, list):
         return [_substitute_env(v, f"{path}[{i}]", used) for i, v in enumerate(value)]
     if isinstance(value, dict):
         return {k: _substitute_env(v, f"{path}.{k}" if path else str(k), used) for k, v in value.items()}
     return value
+
 
 def load_dotenv_beside(config_path: str | Path) -> list[str]:
     """Read the ``.env`` file in the config file's folder into the environment, as HoloDeck loads

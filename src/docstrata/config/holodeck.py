@@ -15,18 +15,27 @@ from .yaml_text import load_yaml
 
 # HoloDeck's own top-level keys: accepted and skipped (docstrata reads tools and embedding_provider).
 HOLODECK_TOP_LEVEL = {
-    "name": "Agent name (HoloDeck)", "description": "Agent description (HoloDeck)", "author": "Agent author (HoloDeck)",
-    "model": "The agent's LLM (HoloDeck)", "instructions": "System prompt, inline or file (HoloDeck)",
-    "response_format": "Structured output schema (HoloDeck)", "evaluations": "Evaluation metrics (HoloDeck)",
-    "test_cases": "Test scenarios (HoloDeck)", "test_cases_file": "Test scenarios in a file (HoloDeck)",
-    "tool_filtering": "Per-request tool filtering (HoloDeck)", "execution": "Execution settings (HoloDeck)",
-    "observability": "Tracing and metrics (HoloDeck)", "deployment": "Deployment settings (HoloDeck)",
-    "claude": "Claude Agent SDK settings (HoloDeck)", "openai": "OpenAI Agents settings (HoloDeck)",
+    "name": "Agent name (HoloDeck)",
+    "description": "Agent description (HoloDeck)",
+    "author": "Agent author (HoloDeck)",
+    "model": "The agent's LLM (HoloDeck)",
+    "instructions": "System prompt, inline or file (HoloDeck)",
+    "response_format": "Structured output schema (HoloDeck)",
+    "evaluations": "Evaluation metrics (HoloDeck)",
+    "test_cases": "Test scenarios (HoloDeck)",
+    "test_cases_file": "Test scenarios in a file (HoloDeck)",
+    "tool_filtering": "Per-request tool filtering (HoloDeck)",
+    "execution": "Execution settings (HoloDeck)",
+    "observability": "Tracing and metrics (HoloDeck)",
+    "deployment": "Deployment settings (HoloDeck)",
+    "claude": "Claude Agent SDK settings (HoloDeck)",
+    "openai": "OpenAI Agents settings (HoloDeck)",
 }
 KNOWN_TOP_LEVEL = ("tools", "embedding_provider", *HOLODECK_TOP_LEVEL)
 """Top-level keys accepted silently-by-name: ours and HoloDeck's (its ``Agent`` model, extra="forbid",
 plus ``test_cases_file`` and ``tool_filtering`` of earlier releases). A key one edit from one of them
 is refused with a "did you mean"; any other key is ignored with a notice (schema and loader alike)."""
+
 
 def _model_as_embedding_provider(model: Any) -> dict | None:
     """HoloDeck embeds with the agent's ``model`` provider when it has embeddings (openai,
@@ -35,18 +44,25 @@ def _model_as_embedding_provider(model: Any) -> dict | None:
         return None
     return {k: model[k] for k in ("provider", "endpoint", "api_key", "api_version") if model.get(k) is not None}
 
+
 def summarize_notices(notices: list[str]) -> str | None:
     """One line for every notice of a config file: what was ignored, by name (details: ``-v``)."""
     if not notices:
         return None
     top = [re.search(r"'([^']+)'", n).group(1) for n in notices if n.startswith("ignoring top-level key")]
-    tools = [re.sub(r"ignoring tool '([^']+)' of type '([^']+)'.*", r"\1 (\2)", n)
-             for n in notices if n.startswith("ignoring tool ")]
+    tools = [
+        re.sub(r"ignoring tool '([^']+)' of type '([^']+)'.*", r"\1 (\2)", n)
+        for n in notices
+        if n.startswith("ignoring tool ")
+    ]
     fields = [n.split(":", 1)[0].split(".", 1)[-1] for n in notices if re.match(r"tools\[\d+\]\.", n)]
     kw_index = "keyword_index" in fields
     fields = [f for f in fields if f != "keyword_index"]
-    other = [n for n in notices if not n.startswith(("ignoring top-level key", "ignoring tool "))
-             and not re.match(r"tools\[\d+\]\.", n)]
+    other = [
+        n
+        for n in notices
+        if not n.startswith(("ignoring top-level key", "ignoring tool ")) and not re.match(r"tools\[\d+\]\.", n)
+    ]
     parts = []
     if top:
         parts.append(f"top-level {', '.join(top)}")
@@ -56,8 +72,11 @@ def summarize_notices(notices: list[str]) -> str | None:
         parts.append(f"fields {', '.join(dict.fromkeys(fields))}")
     if kw_index:
         parts.append("keyword_index: docstrata's own BM25 is used")
-    line = f"ignored {len(notices) - len(other)} HoloDeck-only setting(s) docstrata does not use: {'; '.join(parts)}" \
-        if parts else ""
+    line = (
+        f"ignored {len(notices) - len(other)} HoloDeck-only setting(s) docstrata does not use: {'; '.join(parts)}"
+        if parts
+        else ""
+    )
     line = "; ".join(x for x in [line, *other] if x)
     return line + " (details: -v)"
 
@@ -136,7 +155,8 @@ def apply_holodeck_config(data: Any, agent_dir: str | Path) -> list[str]:
     model = data.get("model")
     if isinstance(model, dict) and model.get("provider") and providers:
         entry = providers.get(model["provider"]) or next(
-            (p for p in providers.values() if isinstance(p, dict) and p.get("provider") == model["provider"]), None)
+            (p for p in providers.values() if isinstance(p, dict) and p.get("provider") == model["provider"]), None
+        )
         if isinstance(entry, dict):
             for key, value in entry.items():
                 model.setdefault(key, value)

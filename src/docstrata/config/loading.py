@@ -14,15 +14,30 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import ConfigError
 from .env import _substitute_env, load_dotenv_beside
-from .holodeck import (HOLODECK_TOP_LEVEL, KNOWN_TOP_LEVEL, _model_as_embedding_provider, apply_holodeck_config,
-                       summarize_notices)
-from .models import (HOLODECK_IGNORED_FIELDS, OUR_TOOL_TYPES, UNSUPPORTED_DATABASES, AgentConfig, DatabaseConfig,
-                     HierarchicalDocumentToolConfig, VectorstoreToolConfig, _misspelling_of, accepted_keys)
+from .holodeck import (
+    HOLODECK_TOP_LEVEL,
+    KNOWN_TOP_LEVEL,
+    _model_as_embedding_provider,
+    apply_holodeck_config,
+    summarize_notices,
+)
+from .models import (
+    HOLODECK_IGNORED_FIELDS,
+    OUR_TOOL_TYPES,
+    UNSUPPORTED_DATABASES,
+    AgentConfig,
+    DatabaseConfig,
+    HierarchicalDocumentToolConfig,
+    VectorstoreToolConfig,
+    _misspelling_of,
+    accepted_keys,
+)
 from .yaml_text import load_yaml, yaml_line
 
 log = logging.getLogger("docstrata")
 _TOOL_MODELS = {"hierarchical_document": HierarchicalDocumentToolConfig, "vectorstore": VectorstoreToolConfig}
 _ANY_TOOL_KEY = accepted_keys(HierarchicalDocumentToolConfig) | accepted_keys(VectorstoreToolConfig)
+
 
 def _yaml_path(loc: tuple, tool_index_map: list[int]) -> str:
     parts: list[str] = []
@@ -65,9 +80,17 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
     # provider): ${VAR}s read once, at the path the user wrote them, not once per tool.
     shared_embedding = _substituted(data.get("embedding_provider"), "embedding_provider", from_env, problems)
     model_provider = _model_as_embedding_provider(data.get("model"))
-    model_used = model_provider is not None and shared_embedding is None and any(
-        isinstance(t, dict) and t.get("type") in OUR_TOOL_TYPES and "embedding_provider" not in t
-        and _names_hosted_model(t.get("embedding_model"), base_dir) for t in tools_raw)
+    model_used = (
+        model_provider is not None
+        and shared_embedding is None
+        and any(
+            isinstance(t, dict)
+            and t.get("type") in OUR_TOOL_TYPES
+            and "embedding_provider" not in t
+            and _names_hosted_model(t.get("embedding_model"), base_dir)
+            for t in tools_raw
+        )
+    )
     model_provider = _substituted(model_provider, "model", from_env, problems) if model_used else None
     for key in data:
         if key in ("tools", "embedding_provider") or (key == "model" and model_used):
@@ -103,18 +126,26 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
             if shared_embedding is _UNSET:
                 continue  # reported once at embedding_provider
             t["embedding_provider"], origin = dict(shared_embedding), "embedding_provider"
-        elif model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir):
+        elif (
+            model_provider and "embedding_provider" not in t and _names_hosted_model(t.get("embedding_model"), base_dir)
+        ):
             if model_provider is _UNSET:
                 continue  # reported once at model
             t["embedding_provider"], origin = dict(model_provider), "model"  # HoloDeck embeds with the agent's provider
         db = t.get("database")
         if isinstance(db, dict):
-            extra = [k for k in db if (k not in DatabaseConfig.model_fields and k != "connection_string")
-                     or (k in ("host", "port") and db.get("provider") != "chromadb")]
+            extra = [
+                k
+                for k in db
+                if (k not in DatabaseConfig.model_fields and k != "connection_string")
+                or (k in ("host", "port") and db.get("provider") != "chromadb")
+            ]
             if extra and db.get("provider") not in UNSUPPORTED_DATABASES:
                 t["database"] = {k: v for k, v in db.items() if k not in extra}
-                notices.append(f"tools[{i}].database: ignored {', '.join(map(repr, extra))} "
-                               f"(not used by the {db.get('provider')} store)")
+                notices.append(
+                    f"tools[{i}].database: ignored {', '.join(map(repr, extra))} "
+                    f"(not used by the {db.get('provider')} store)"
+                )
         for key, why in HOLODECK_IGNORED_FIELDS.items():
             if key in t:
                 t.pop(key)
@@ -133,8 +164,11 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
                 t["embedding_provider"] = provider
             ours.append(t)
         except ConfigError as e:
-            hint = _HOSTED_KEY_HINT.replace("drop embedding_model", f"remove tools[{i}].embedding_provider") \
-                if ".embedding_provider." in e.path else ""
+            hint = (
+                _HOSTED_KEY_HINT.replace("drop embedding_model", f"remove tools[{i}].embedding_provider")
+                if ".embedding_provider." in e.path
+                else ""
+            )
             problems.append((e.path, str(e).split(": ", 1)[-1] + hint))
             continue
         index_map.append(i)
@@ -167,8 +201,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
         if w := t.weight_warning():
             notices.append(w)
         if t.database.provider == "chromadb" and not t.database.chroma_server and not t.database.path:
-            notices.append(f"tool '{t.name}': database chromadb without url / host / connection_string runs Chroma "
-                           f"embedded under .docstrata/{t.name}/chroma")
+            notices.append(
+                f"tool '{t.name}': database chromadb without url / host / connection_string runs Chroma "
+                f"embedded under .docstrata/{t.name}/chroma"
+            )
     cfg.base_dir = str(Path(base_dir).resolve())
     cfg.notices = notices
     return cfg
@@ -177,8 +213,10 @@ def parse_config(data: Any, base_dir: str | Path = ".", file: str | None = None)
 _UNSET = object()
 """Marks a shared provider whose ``${VAR}`` is not set (reported once where it was written)."""
 
-_HOSTED_KEY_HINT = ("; set it (in the environment or in a .env file beside the config), or drop embedding_model "
-                    "to embed with the bundled local model")
+_HOSTED_KEY_HINT = (
+    "; set it (in the environment or in a .env file beside the config), or drop embedding_model "
+    "to embed with the bundled local model"
+)
 
 
 def _substituted(value: Any, path: str, from_env: dict[str, str], problems: list, hint: str = "") -> Any:
@@ -189,8 +227,9 @@ def _substituted(value: Any, path: str, from_env: dict[str, str], problems: list
     try:
         return _substitute_env(value, path, from_env)
     except ConfigError as e:
-        hint = hint or (_HOSTED_KEY_HINT if path == "model" else _HOSTED_KEY_HINT.replace(
-            "drop embedding_model", f"remove {path}"))
+        hint = hint or (
+            _HOSTED_KEY_HINT if path == "model" else _HOSTED_KEY_HINT.replace("drop embedding_model", f"remove {path}")
+        )
         problems.append((e.path, str(e).split(": ", 1)[-1] + hint))
         return _UNSET
 
@@ -253,8 +292,14 @@ def _missing_field_message(loc: tuple, path: str) -> str:
                     else:
                         stack += [a for a in typing.get_args(t) if a is not type(None)]
         models = nxt or models
-    desc = next((m.model_fields[field_name].description for m in models
-                 if field_name in getattr(m, "model_fields", {}) and m.model_fields[field_name].description), None)
+    desc = next(
+        (
+            m.model_fields[field_name].description
+            for m in models
+            if field_name in getattr(m, "model_fields", {}) and m.model_fields[field_name].description
+        ),
+        None,
+    )
     parent = path.rsplit(".", 1)[0] if "." in path else "the top level"
     return f"missing: add '{field_name}: …' under {parent}" + (f" ({desc})" if desc else "")
 
@@ -269,14 +314,18 @@ def _config_errors(problems: list[tuple[str, str]], file: str | None) -> ConfigE
     per further problem (up to :data:`MAX_REPORTED_ERRORS` lines in all)."""
     (path, msg), rest = problems[0], problems[1:]
     if rest:
-        shown = rest[:MAX_REPORTED_ERRORS - 1]
+        shown = rest[: MAX_REPORTED_ERRORS - 1]
         lines = [f"  {p}: {m}" if p else f"  {m}" for p, m in shown]
         more = len(rest) - len(shown)
-        msg = (f"{msg}\n{len(problems)} errors in all; also:\n" + "\n".join(lines)
-               + (f"\n  … and {more} more" if more else ""))
+        msg = (
+            f"{msg}\n{len(problems)} errors in all; also:\n"
+            + "\n".join(lines)
+            + (f"\n  … and {more} more" if more else "")
+        )
     err = ConfigError(msg, path=path, file=file)
     err.problems = problems
     return err
+
 
 def _names_hosted_model(name: Any, base_dir: str | Path) -> bool:
     """True for an ``embedding_model`` that can only be a hosted one: not the bundled model, not a
@@ -299,8 +348,9 @@ def _did_you_mean(field: str, loc: tuple) -> str:
             owner = models[part]
         elif isinstance(part, str) and owner is not None and part in owner.model_fields:
             ann = owner.model_fields[part].annotation
-            owner = next((a for a in getattr(ann, "__args__", (ann,))
-                          if isinstance(a, type) and issubclass(a, BaseModel)), None)
+            owner = next(
+                (a for a in getattr(ann, "__args__", (ann,)) if isinstance(a, type) and issubclass(a, BaseModel)), None
+            )
     if owner is HierarchicalDocumentToolConfig and field == "min_similarity_score":
         return "; it is the same setting as min_score here: give one of them"
     if owner is VectorstoreToolConfig and field in ("min_score", "min_similarity", "similarity_threshold"):
@@ -310,6 +360,7 @@ def _did_you_mean(field: str, loc: tuple) -> str:
         names += list(HOLODECK_IGNORED_FIELDS)
     close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
     return f"; did you mean '{close[0]}'?" if close else ""
+
 
 def check_file(path: str | Path) -> tuple[AgentConfig | None, list[tuple[int | None, str, str]]]:
     """Validate ``path`` exactly as :func:`load_config` does (the same code: the two cannot

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from ..errors import ConfigError
 
-_KEY_HINT = ("set it (in the environment or in a .env file beside the config), or drop embedding_model to "
-             "embed with the bundled local model")
+_KEY_HINT = (
+    "set it (in the environment or in a .env file beside the config), or drop embedding_model to "
+    "embed with the bundled local model"
+)
 
 
 def at_user_path(e: ConfigError, cfg, path: str | None = None) -> ConfigError:
@@ -16,10 +18,13 @@ def at_user_path(e: ConfigError, cfg, path: str | None = None) -> ConfigError:
     ``cfg`` is the tool's config (``provider_path()``, ``yaml_path``)."""
     msg = str(e)
     if e.path and msg.startswith(e.path + ": "):
-        msg = msg[len(e.path) + 2:]
+        msg = msg[len(e.path) + 2 :]
     if path is None:
-        path = cfg.provider_path() if e.path.startswith("embedding_provider") or "API key" in msg \
+        path = (
+            cfg.provider_path()
+            if e.path.startswith("embedding_provider") or "API key" in msg
             else f"{cfg.yaml_path}.{e.path or 'embedding_model'}"
+        )
         if "API key is not set" in msg:
             msg += f"; {_KEY_HINT}"
     elif "API key is not set" in msg:

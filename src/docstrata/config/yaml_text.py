@@ -38,8 +38,10 @@ def load_yaml(text: str) -> Any:
             else:
                 total = 1
             if total > MAX_YAML_NODES:
-                raise ValueError(f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes "
-                                 "(an alias/anchor bomb?); write the values out or remove the aliases")
+                raise ValueError(
+                    f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes "
+                    "(an alias/anchor bomb?); write the values out or remove the aliases"
+                )
             open_nodes.discard(key)
             expanded[key] = total
             return total
@@ -57,6 +59,7 @@ def load_yaml(text: str) -> Any:
         return loader.construct_document(node)
     finally:
         loader.dispose()
+
 
 def yaml_line(text: str, path: str) -> int | None:
     """The 1-based line of the YAML path ``path`` (``tools[0].database.provider``, as

@@ -138,22 +138,38 @@ def as_document(converted: ConvertedDocument, doc_key: str, ext: str) -> Documen
     if ends:
         spans = [(shift_offset(b.start, ends, added), shift_offset(b.end, ends, added)) for b in converted.blocks]
         converted = replace(
-            converted, text=markdown, title=fold_text(converted.title) if converted.title else converted.title,
+            converted,
+            text=markdown,
+            title=fold_text(converted.title) if converted.title else converted.title,
             blocks=[replace(b, start=a, end=z, text=markdown[a:z]) for b, (a, z) in zip(converted.blocks, spans)],
             page_offsets=[shift_offset(o, ends, added) for o in converted.page_offsets],
-            marked_definitions=[replace(d, term=fold_text(d.term), definition=fold_text(d.definition),
-                                        heading=fold_text(d.heading)) for d in converted.marked_definitions])
+            marked_definitions=[
+                replace(d, term=fold_text(d.term), definition=fold_text(d.definition), heading=fold_text(d.heading))
+                for d in converted.marked_definitions
+            ],
+        )
     lead = len(markdown) - len(markdown.lstrip("\n"))
     markdown = markdown.strip("\n") + "\n"
     if not markdown.strip():
         raise ConversionError(doc_key, f"no text content in this .{ext} file")
-    blocks = [replace(b, start=b.start - lead, end=b.end - lead) for b in converted.blocks] if lead else converted.blocks
+    blocks = (
+        [replace(b, start=b.start - lead, end=b.end - lead) for b in converted.blocks] if lead else converted.blocks
+    )
     pages = [max(0, o - lead) for o in converted.page_offsets]
     title = converted.title or first_heading(markdown) or PurePosixPath(doc_key).stem
-    return Document(doc_key=doc_key, title=title, markdown=markdown, format=ext, warnings=list(converted.warnings),
-                    marked_definitions=list(converted.marked_definitions), anchors=dict(converted.anchors),
-                    blocks=blocks, page_offsets=pages, page_labels=list(converted.page_labels),
-                    page_unit=converted.page_unit)
+    return Document(
+        doc_key=doc_key,
+        title=title,
+        markdown=markdown,
+        format=ext,
+        warnings=list(converted.warnings),
+        marked_definitions=list(converted.marked_definitions),
+        anchors=dict(converted.anchors),
+        blocks=blocks,
+        page_offsets=pages,
+        page_labels=list(converted.page_labels),
+        page_unit=converted.page_unit,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,8 +215,11 @@ def _root_cause(error: BaseException) -> BaseException:
     seen = set()
     while id(error) not in seen:
         seen.add(id(error))
-        attempts = [a.exc_info[1] for a in getattr(error, "attempts", None) or []
-                    if getattr(a, "exc_info", None) and a.exc_info[1] is not None]
+        attempts = [
+            a.exc_info[1]
+            for a in getattr(error, "attempts", None) or []
+            if getattr(a, "exc_info", None) and a.exc_info[1] is not None
+        ]
         inner = attempts[-1] if attempts else error.__cause__
         if inner is None or not str(inner).strip():
             break
@@ -250,5 +269,11 @@ _CONTENTS_HEADING = contents_title_pattern(("contents",))  # Contents, Table of 
 _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
 
 
-_CONVERTERS = {"text": _convert_text, "html": _convert_html, "office": _convert_office, "pdf": _convert_pdf,
-               "xml": convert_xml, "image": convert_image}
+_CONVERTERS = {
+    "text": _convert_text,
+    "html": _convert_html,
+    "office": _convert_office,
+    "pdf": _convert_pdf,
+    "xml": convert_xml,
+    "image": convert_image,
+}

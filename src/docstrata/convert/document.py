@@ -87,12 +87,13 @@ class ConvertedDocument:
         for b in self.blocks:
             if b.kind not in BLOCK_KINDS or b.provenance not in PROVENANCES:
                 raise ValueError(f"block kind {b.kind!r} / provenance {b.provenance!r} is not part of the contract")
-            if self.text[b.start:b.end] != b.text:
+            if self.text[b.start : b.end] != b.text:
                 raise ValueError(f"block at {b.start}-{b.end} does not match the document text")
 
     @classmethod
-    def from_markdown(cls, markdown: str, *, provenance: str = "plain_text", list_numbers: bool = True,
-                      **fields) -> ConvertedDocument:
+    def from_markdown(
+        cls, markdown: str, *, provenance: str = "plain_text", list_numbers: bool = True, **fields
+    ) -> ConvertedDocument:
         """Wrap Markdown a library produced: the text unchanged, cut into blocks (ATX/setext
         headings with their Markdown level, fenced code, tables, list items, paragraphs).
 
@@ -125,8 +126,15 @@ def lists_are_numbered(blocks: list[Block]) -> bool:
     own (HTML ``<ol>``), or when the source's list numbering states its clause outline (a Word
     document, provenance ``numbering``): such items, outside the outline, are list entries, never
     sections (the steps ``1.`` … ``5.`` of a list inside clause 3 are not clauses 3.1 … 3.5)."""
-    return not any(b.kind == "list_item" and b.provenance == "markup" and b.number is None
-                   or b.kind == "heading" and b.provenance == "numbering" and b.number for b in blocks)
+    return not any(
+        b.kind == "list_item"
+        and b.provenance == "markup"
+        and b.number is None
+        or b.kind == "heading"
+        and b.provenance == "numbering"
+        and b.number
+        for b in blocks
+    )
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -136,8 +144,9 @@ _BULLETED_ENUMERATOR = re.compile(rf"^[ \t]*[-*+][ \t]+({PINPOINT})(?:[ \t]|$)")
 _LIST = re.compile(r"^[ \t]*(?:(\d{1,9}|[a-z]|[A-Z]|[ivx]{1,5})[.)]|[-*+])[ \t]+\S")
 
 
-def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers: bool = True,
-                    paragraph_provenance: str = "plain_text") -> list[Block]:
+def markdown_blocks(
+    markdown: str, provenance: str = "plain_text", list_numbers: bool = True, paragraph_provenance: str = "plain_text"
+) -> list[Block]:
     """Blocks of ``markdown`` (see :meth:`ConvertedDocument.from_markdown`), offsets into it.
     ``paragraph_provenance="markup"`` says the source's markup states its paragraphs (xml2rfc
     ``<t>``, a kramdown-rfc paragraph): a numbered line in one is never a section start."""
@@ -170,10 +179,13 @@ def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers:
             add(i, i + 1, "heading", provenance=provenance, level=len(m.group(1)), title=(m.group(2) or "").strip())
             i += 1
             continue
-        if i + 1 < len(lines) and (u := _SETEXT.match(lines[i + 1])) and not _LIST.match(line) \
-                and not line.lstrip().startswith(("|", ">")):
-            add(i, i + 2, "heading", provenance=provenance, level=1 if u.group(1)[0] == "=" else 2,
-                title=line.strip())
+        if (
+            i + 1 < len(lines)
+            and (u := _SETEXT.match(lines[i + 1]))
+            and not _LIST.match(line)
+            and not line.lstrip().startswith(("|", ">"))
+        ):
+            add(i, i + 2, "heading", provenance=provenance, level=1 if u.group(1)[0] == "=" else 2, title=line.strip())
             i += 2
             continue
         j = i + 1
@@ -189,8 +201,14 @@ def markdown_blocks(markdown: str, provenance: str = "plain_text", list_numbers:
                 number = em.group(1)  # "- (3) …": the bullet's text starts with its own number
             add(i, j, "list_item", provenance=provenance if lm.group(1) else "plain_text", number=number)
         else:
-            while j < len(lines) and lines[j].strip() and not _ATX.match(lines[j]) and not _FENCE.match(lines[j]) \
-                    and not _LIST.match(lines[j]) and not (j + 1 < len(lines) and _SETEXT.match(lines[j + 1])):
+            while (
+                j < len(lines)
+                and lines[j].strip()
+                and not _ATX.match(lines[j])
+                and not _FENCE.match(lines[j])
+                and not _LIST.match(lines[j])
+                and not (j + 1 < len(lines) and _SETEXT.match(lines[j + 1]))
+            ):
                 j += 1
             add(i, j, "paragraph", provenance=paragraph_provenance)
         i = j
@@ -219,13 +237,27 @@ class BlockWriter:
         self.blocks.append(Block(text, kind, self._pos, self._pos + len(text), **kw))
         self._pos += len(text)
 
-    def heading(self, level: int, title: str, number: str | None = None, *, written: str | None = None,
-                anchor: str | None = None) -> None:
+    def heading(
+        self,
+        level: int,
+        title: str,
+        number: str | None = None,
+        *,
+        written: str | None = None,
+        anchor: str | None = None,
+    ) -> None:
         """Append a heading the markup states: ``#``×min(level, 6), then ``written`` (default
         ``"{number} {title}"``)."""
         words = written if written is not None else " ".join(x for x in (number, title) if x)
-        self.add(f"{'#' * max(1, min(level, 6))} {words}", "heading", provenance="markup", level=level,
-                 number=number, title=title, anchor=anchor)
+        self.add(
+            f"{'#' * max(1, min(level, 6))} {words}",
+            "heading",
+            provenance="markup",
+            level=level,
+            number=number,
+            title=title,
+            anchor=anchor,
+        )
 
     def document(self, **fields) -> ConvertedDocument:
         """The :class:`ConvertedDocument` of the blocks added so far (text ends with a newline)."""

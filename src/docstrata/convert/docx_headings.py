@@ -101,10 +101,14 @@ def _read_styles(styles) -> tuple[dict[str, _Style], str | None, int | None, boo
         rpr, ppr = st.find(f"{_W}rPr"), st.find(f"{_W}pPr")
         outline = ppr is not None and ppr.find(f"{_W}outlineLvl") is not None
         numbered = ppr is not None and ppr.find(f"{_W}numPr") is not None
-        out[sid] = _Style(name=name_el.get(f"{_W}val", "") if name_el is not None else "",
-                          based_on=based_el.get(f"{_W}val") if based_el is not None else None,
-                          size=_size(rpr), bold=_flag(rpr.find(f"{_W}b")) if rpr is not None else None,
-                          outline=outline, numbered=numbered)
+        out[sid] = _Style(
+            name=name_el.get(f"{_W}val", "") if name_el is not None else "",
+            based_on=based_el.get(f"{_W}val") if based_el is not None else None,
+            size=_size(rpr),
+            bold=_flag(rpr.find(f"{_W}b")) if rpr is not None else None,
+            outline=outline,
+            numbered=numbered,
+        )
         if st.get(f"{_W}type") == "paragraph" and (st.get(f"{_W}default") or "").lower() in ("1", "true", "on"):
             default_para = sid
     return out, default_para, doc_size, doc_bold
@@ -168,7 +172,8 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
         pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
         pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
         if p.find(f"{_W}pPr/{_W}outlineLvl") is not None or any(
-                st.outline or _HEADING_STYLE_RE.fullmatch(st.name.strip()) for st in _chain(styles, pstyle)):
+            st.outline or _HEADING_STYLE_RE.fullmatch(st.name.strip()) for st in _chain(styles, pstyle)
+        ):
             return []  # the author marks headings with styles: those are the evidence
     for p in _body_paragraphs(body):
         pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
@@ -198,8 +203,9 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
     if not sizes:
         return []
     body_size = sizes.most_common(1)[0][0]
-    kinds: list[tuple[int, bool] | None] = [None if titled else _kind(t, size, bold, numbered, body_size)
-                                            for t, size, bold, numbered, titled in paragraphs]  # Title: mapped already
+    kinds: list[tuple[int, bool] | None] = [
+        None if titled else _kind(t, size, bold, numbered, body_size) for t, size, bold, numbered, titled in paragraphs
+    ]  # Title: mapped already
     picked = []
     for i, kind in enumerate(kinds):
         if kind is None:
@@ -211,8 +217,10 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
     if len(picked) < 2 or len(picked) * 2 > len(paragraphs):
         return []
     order = sorted({k for _, k in picked}, key=lambda k: (-k[0], not k[1]))
-    return [InferredHeading(text=paragraphs[i][0], level=min(order.index(k) + 1, 6), size=k[0], bold=k[1])
-            for i, k in picked]
+    return [
+        InferredHeading(text=paragraphs[i][0], level=min(order.index(k) + 1, 6), size=k[0], bold=k[1])
+        for i, k in picked
+    ]
 
 
 def _kind(text: str, size: int, bold: bool, numbered: bool, body_size: int) -> tuple[int, bool] | None:

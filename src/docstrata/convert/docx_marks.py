@@ -81,8 +81,8 @@ def link_references(markdown: str, refs: list[tuple[str, str]]) -> str:
             if line.lstrip().startswith("#") or re.search(r"(?:\.\s?){4,}\s*\d+\s*$|\t\d+\s*$", line):
                 continue
             m = pattern.search(line)
-            if m and "](" not in line[m.end():m.end() + 2]:
-                lines[i] = f"{line[:m.start()]}[{text}](#{bookmark}){line[m.end():]}"
+            if m and "](" not in line[m.end() : m.end() + 2]:
+                lines[i] = f"{line[: m.start()]}[{text}](#{bookmark}){line[m.end() :]}"
                 pos = i
                 break
     return "\n".join(lines)

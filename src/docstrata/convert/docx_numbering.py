@@ -117,12 +117,14 @@ def _on(el) -> bool:
 
 def _level(lvl) -> _Level:
     restart = lvl.find(f"{_W}lvlRestart")
-    return _Level(start=_int(_val(lvl.find(f"{_W}start")), 1) or 0,
-                  fmt=_val(lvl.find(f"{_W}numFmt")) or "decimal",
-                  text=_val(lvl.find(f"{_W}lvlText")) or "",
-                  style=_val(lvl.find(f"{_W}pStyle")),
-                  legal=_on(lvl.find(f"{_W}isLgl")),
-                  restart=_int(_val(restart)) if restart is not None else None)
+    return _Level(
+        start=_int(_val(lvl.find(f"{_W}start")), 1) or 0,
+        fmt=_val(lvl.find(f"{_W}numFmt")) or "decimal",
+        text=_val(lvl.find(f"{_W}lvlText")) or "",
+        style=_val(lvl.find(f"{_W}pStyle")),
+        legal=_on(lvl.find(f"{_W}isLgl")),
+        restart=_int(_val(restart)) if restart is not None else None,
+    )
 
 
 def _read_numbering(root) -> _Numbering:
@@ -140,8 +142,10 @@ def _read_numbering(root) -> _Numbering:
         over: dict[int, tuple[int | None, _Level | None]] = {}
         for o in num.iter(f"{_W}lvlOverride"):
             lvl = o.find(f"{_W}lvl")
-            over[_int(o.get(f"{_W}ilvl"), 0) or 0] = (_int(_val(o.find(f"{_W}startOverride"))),
-                                                      _level(lvl) if lvl is not None else None)
+            over[_int(o.get(f"{_W}ilvl"), 0) or 0] = (
+                _int(_val(o.find(f"{_W}startOverride"))),
+                _level(lvl) if lvl is not None else None,
+            )
         if over:
             out.overrides[nid] = over
     return out
@@ -157,11 +161,13 @@ def _read_styles(root) -> tuple[dict[str, _Style], str | None]:
         if not sid:
             continue
         num_pr = st.find(f"{_W}pPr/{_W}numPr")
-        styles[sid] = _Style(name=(_val(st.find(f"{_W}name")) or "").strip(),
-                             based_on=_val(st.find(f"{_W}basedOn")),
-                             num_id=_val(num_pr.find(f"{_W}numId")) if num_pr is not None else None,
-                             ilvl=_int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None,
-                             outline=_int(_val(st.find(f"{_W}pPr/{_W}outlineLvl"))))
+        styles[sid] = _Style(
+            name=(_val(st.find(f"{_W}name")) or "").strip(),
+            based_on=_val(st.find(f"{_W}basedOn")),
+            num_id=_val(num_pr.find(f"{_W}numId")) if num_pr is not None else None,
+            ilvl=_int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None,
+            outline=_int(_val(st.find(f"{_W}pPr/{_W}outlineLvl"))),
+        )
         if st.get(f"{_W}type") == "paragraph" and (st.get(f"{_W}default") or "").lower() in ("1", "true", "on"):
             default = sid
     return styles, default
@@ -273,7 +279,9 @@ class _Counters:
         return label or None
 
 
-def _numbering_of(p, style_id: str | None, styles: dict[str, _Style], counters: _Counters) -> tuple[str | None, int | None]:
+def _numbering_of(
+    p, style_id: str | None, styles: dict[str, _Style], counters: _Counters
+) -> tuple[str | None, int | None]:
     num_pr = p.find(f"{_W}pPr/{_W}numPr")
     num_id = _val(num_pr.find(f"{_W}numId")) if num_pr is not None else None
     ilvl = _int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None
@@ -325,7 +333,7 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
     counters = _Counters(_read_numbering(numbering), styles)
     body = document.find(f"{_W}body")
     out: list[WordParagraph] = []
-    for p in (body.iter(f"{_W}p") if body is not None else ()):
+    for p in body.iter(f"{_W}p") if body is not None else ():
         if any(a.tag == f"{_W}txbxContent" for a in p.iterancestors()):
             continue  # a text box's paragraphs are drawn apart from the flow
         style_id = _val(p.find(f"{_W}pPr/{_W}pStyle")) or default_style
@@ -342,8 +350,18 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
         in_table = any(a.tag == f"{_W}tbl" for a in p.iterancestors())
         heading = _heading_level(styles, style_id, _int(_val(p.find(f"{_W}pPr/{_W}outlineLvl"))))
         name = styles[style_id].name if style_id and style_id in styles else ""
-        out.append(WordParagraph(text=text, label=label, ilvl=ilvl, heading_level=heading, style=name,
-                                 in_table=in_table, list_id=list_id, compound=compound))
+        out.append(
+            WordParagraph(
+                text=text,
+                label=label,
+                ilvl=ilvl,
+                heading_level=heading,
+                style=name,
+                in_table=in_table,
+                list_id=list_id,
+                compound=compound,
+            )
+        )
     return out
 
 
@@ -363,8 +381,11 @@ def _key(text: str) -> str:
 def _same(paragraph: str, line: str) -> bool:
     """A line shows a paragraph: equal keys, or one opening the other when a line break inside
     the paragraph (``w:br``) cut the line short (at least 12 letters and digits in common)."""
-    return paragraph == line or min(len(paragraph), len(line)) >= 12 and (
-        paragraph.startswith(line) or line.startswith(paragraph))
+    return (
+        paragraph == line
+        or min(len(paragraph), len(line)) >= 12
+        and (paragraph.startswith(line) or line.startswith(paragraph))
+    )
 
 
 @dataclass(frozen=True)
@@ -395,8 +416,11 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     """
     lines = markdown.split("\n")
     flow = [p for p in paragraphs if not p.in_table and _key(p.text)]
-    outline = {p.list_id for p in paragraphs if p.label and p.list_id is not None
-               and (p.compound or (p.heading_level or 0) > 0)}
+    outline = {
+        p.list_id
+        for p in paragraphs
+        if p.label and p.list_id is not None and (p.compound or (p.heading_level or 0) > 0)
+    }
     stated: dict[int, LineNumber] = {}
     pos = 0
     for i, line in enumerate(lines):
@@ -404,7 +428,7 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         if not stripped or stripped.startswith("|") or pos >= len(flow):
             continue
         heading = _ATX.match(line)
-        body = line[heading.end():] if heading else _LIST_MARK.sub("", line, count=1)
+        body = line[heading.end() :] if heading else _LIST_MARK.sub("", line, count=1)
         key = _key(body)
         if not key:
             continue
@@ -423,8 +447,11 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
                 text = shown  # the label is typed in the text already ("2.", not "2024 revenue")
             else:
                 text = f"{p.label} {shown}"
-            lines[i] = f"{heading.group(1)} {text}" if heading else (
-                f"{'#' * max(1, min(level, 6))} {text}" if level else text)
+            lines[i] = (
+                f"{heading.group(1)} {text}"
+                if heading
+                else (f"{'#' * max(1, min(level, 6))} {text}" if level else text)
+            )
         elif level and not heading and not _LIST_MARK.match(line):
             lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
         stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline)
@@ -438,8 +465,12 @@ def section_number(label: str, ilvl: int) -> str:
     ``"a)"``, ``"(a)"`` at level 2 → ``"(a)"``, so the section under ``1.2`` is ``1.2(a)``)."""
     shown = label.strip()
     inner = shown.strip("().").rstrip(")")
-    if ilvl > 0 and "." not in inner and re.fullmatch(PINPOINT, f"({inner})") \
-            and re.fullmatch(r"\(?[^()\s]+[.)]?", shown):
+    if (
+        ilvl > 0
+        and "." not in inner
+        and re.fullmatch(PINPOINT, f"({inner})")
+        and re.fullmatch(r"\(?[^()\s]+[.)]?", shown)
+    ):
         return f"({inner})"
     return shown[:-1] if shown.endswith((".", ")")) and not shown.startswith("(") else shown
 
@@ -469,11 +500,25 @@ def stated_blocks(markdown: str, blocks: list, stated: dict[int, LineNumber]) ->
         if info is None or b.kind in ("table", "code"):
             out.append(b)
         elif info.label is not None and info.outline:
-            out.append(replace(b, kind="heading", provenance="numbering", level=(info.ilvl or 0) + 1,
-                               number=section_number(info.label, info.ilvl or 0)))
+            out.append(
+                replace(
+                    b,
+                    kind="heading",
+                    provenance="numbering",
+                    level=(info.ilvl or 0) + 1,
+                    number=section_number(info.label, info.ilvl or 0),
+                )
+            )
         elif info.label is not None:
-            out.append(replace(b, kind="list_item" if b.kind != "heading" else "heading", provenance="numbering",
-                               number=info.label, level=(info.ilvl or 0) + 1))
+            out.append(
+                replace(
+                    b,
+                    kind="list_item" if b.kind != "heading" else "heading",
+                    provenance="numbering",
+                    number=info.label,
+                    level=(info.ilvl or 0) + 1,
+                )
+            )
         elif b.kind == "heading" and info.level:
             out.append(replace(b, level=info.level))
         else:

@@ -73,13 +73,19 @@ def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
             bez = _text_of(_kid(unit, "gliederungsbez"))
             heading = _text_of(_kid(unit, "gliederungstitel"))
             depth = max(1, len(code) // 3) if code.isdigit() else depth + 1
-            out.heading(depth, heading, _outline_number(bez, profile) or None,
-                        written=" ".join(x for x in (bez, heading) if x), anchor=norm.get("doknr"))
+            out.heading(
+                depth,
+                heading,
+                _outline_number(bez, profile) or None,
+                written=" ".join(x for x in (bez, heading) if x),
+                anchor=norm.get("doknr"),
+            )
         elif enbez:
             heading = _text_of(_kid(meta, "titel"))
             number = _unit_number(enbez, profile)
-            out.heading(depth + 1, heading, number, written=" ".join(x for x in (enbez, heading) if x),
-                        anchor=norm.get("doknr"))
+            out.heading(
+                depth + 1, heading, number, written=" ".join(x for x in (enbez, heading) if x), anchor=norm.get("doknr")
+            )
         _body(norm, out)
         notes = _kid(_kid(norm, "textdaten"), "fussnoten")
         if notes is not None and _text_of(notes):
@@ -110,8 +116,9 @@ def _outline_number(bez: str, profile) -> str:
 def _unit_number(enbez: str, profile) -> str | None:
     """``§ 13`` → ``§ 13``; ``Art 5`` → ``Artikel 5``; ``Anlage 1``, ``Anhang 2`` as printed; ``II.`` → ``II``; an unnumbered
     unit (``Eingangsformel``, ``Inhaltsübersicht``) or a span (``§§ 5 bis 7``) → ``None``."""
-    m = re.fullmatch(r"(§|Art\.?|[A-ZÄÖÜ][a-zäöüß]{1,15})\s*(\d{1,4}[a-z]?(?:\.\d{1,3})*)(?:\s+\(.*\)|\s+[A-ZÄÖÜ].*)?",
-                     enbez)
+    m = re.fullmatch(
+        r"(§|Art\.?|[A-ZÄÖÜ][a-zäöüß]{1,15})\s*(\d{1,4}[a-z]?(?:\.\d{1,3})*)(?:\s+\(.*\)|\s+[A-ZÄÖÜ].*)?", enbez
+    )
     if m:  # "§ 13", "§ 1.2", "Art 5", "Anlage 1", "Anhang 2", "Muster 3"
         return f"{profile.section_words.get(m.group(1), m.group(1))} {m.group(2)}"
     m = re.fullmatch(r"([IVXLC]{1,7}|\d{1,3})\.", enbez)  # "II.", "3.": a numbered part of an administrative rule
@@ -189,8 +196,11 @@ def _list_entries(dl) -> list[str]:
                     nested.extend(_list_entries(d))
             for part in c:
                 if _local(part) != "DL":
-                    words.append(_squash("".join(t for t in part.itertext())) if not part.findall(".//DL")
-                                 else _squash(part.text or ""))
+                    words.append(
+                        _squash("".join(t for t in part.itertext()))
+                        if not part.findall(".//DL")
+                        else _squash(part.text or "")
+                    )
             text = _squash((c.text or "") + " " + " ".join(words))
             if text or nested:  # an entry without text (a repealed "4a.") is no provision to cite
                 out.append(f"{label} {text}".strip())
@@ -218,12 +228,17 @@ def _toc(toc, out: BlockWriter) -> None:
 
 
 def _table(el) -> str:
-    rows = [[_text_of(e).replace("|", "\\|") for e in row if _local(e) == "entry"]
-            for row in el.iter() if _local(row) == "row"]
+    rows = [
+        [_text_of(e).replace("|", "\\|") for e in row if _local(e) == "entry"]
+        for row in el.iter()
+        if _local(row) == "row"
+    ]
     rows = [r for r in rows if r]
     if not rows:
         return ""
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width] + ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width] + [
+        "| " + " | ".join(r) + " |" for r in rows[1:]
+    ]
     return "\n".join(lines)

@@ -22,12 +22,15 @@ warnings.filterwarnings("ignore", message=_XML_AS_HTML)
 
 def _quiet_xml_as_html(fn):
     """``fn`` run with bs4's XMLParsedAsHTMLWarning ignored (see above)."""
+
     @functools.wraps(fn)
     def run(*args, **kwargs):
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=_XML_AS_HTML)
             return fn(*args, **kwargs)
+
     return run
+
 
 _CHROME_TAGS = ("script", "style", "noscript", "template", "iframe", "nav", "button", "svg")
 # page-level only: inside main/article these hold the article's own title, notes and call-outs
@@ -58,9 +61,15 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     # steps, points) is body text, never sections; only lists that print their own numbers
     # ("1.", "a)": legislation renderings) hold numbered provisions
     printed = soup.find(attrs={"data-printed-numbers": True}) is not None
-    return ConvertedDocument.from_markdown(markdown, provenance="markup", list_numbers=printed,
-                                           title=_html_title(data), warnings=warnings, anchors=anchors,
-                                           marked_definitions=definitions)
+    return ConvertedDocument.from_markdown(
+        markdown,
+        provenance="markup",
+        list_numbers=printed,
+        title=_html_title(data),
+        warnings=warnings,
+        anchors=anchors,
+        marked_definitions=definitions,
+    )
 
 
 @_quiet_xml_as_html
@@ -88,8 +97,9 @@ def _id_like(text: str) -> bool:
     ``<title>L_2022152EN.01000101.xml</title>``); ``Python3`` or ``RFC5246`` stay titles."""
     if " " in text or len(text) <= 3:
         return False
-    return bool(re.search(r"\.[A-Za-z]{2,4}$", text)
-                or (len(text) >= 8 and re.search(r"\d", text) and re.search(r"[._]", text)))
+    return bool(
+        re.search(r"\.[A-Za-z]{2,4}$", text) or (len(text) >= 8 and re.search(r"\d", text) and re.search(r"[._]", text))
+    )
 
 
 @_quiet_xml_as_html
@@ -283,7 +293,9 @@ def _has_chrome_token(tag) -> bool:
 
 _NUMBERED_HEADING_RE = re.compile(
     rf"^(?:§+\s*|(?:{'|'.join(keyword_words('label'))})\s+)?"
-    r"(?:[0-9]{1,3}[A-Za-z]?|[A-Z]|[IVXLC]{1,6})(?:\.[0-9]{1,3})*[.:)]?(?:\s|$)", re.I)
+    r"(?:[0-9]{1,3}[A-Za-z]?|[A-Z]|[IVXLC]{1,6})(?:\.[0-9]{1,3})*[.:)]?(?:\s|$)",
+    re.I,
+)
 _LARGE_SHARE = 0.15  # of the page's text: no banner, menu or share bar holds that much
 
 
@@ -343,8 +355,11 @@ def drop_contents_lists(soup) -> int:
                 if getattr(child, "name", None) in ("ul", "ol"):
                     continue
                 own.extend(child.get_text(" ").split() if getattr(child, "name", None) else str(child).split())
-                links = [child] if getattr(child, "name", None) == "a" else (
-                    child.find_all("a", href=True) if getattr(child, "name", None) else [])
+                links = (
+                    [child]
+                    if getattr(child, "name", None) == "a"
+                    else (child.find_all("a", href=True) if getattr(child, "name", None) else [])
+                )
                 for a in links:
                     if str(a.get("href") or "").startswith("#") and str(a["href"])[1:] in targets:
                         linked.extend(a.get_text(" ").split())
@@ -357,7 +372,9 @@ def drop_contents_lists(soup) -> int:
 
 
 _ENTRY_TAGS = ("dt", "dd", "dfn", "cite", "figure", "figcaption", "table", "li")
-_SECTION_REF_RE = re.compile(rf"^(?:§|sec\.|{'|'.join(keyword_words('label'))}|\d)", re.I)  # the citation grammar's words
+_SECTION_REF_RE = re.compile(
+    rf"^(?:§|sec\.|{'|'.join(keyword_words('label'))}|\d)", re.I
+)  # the citation grammar's words
 _REFERENCES_HEADING_RE = re.compile(r"\b(references|bibliography|works cited|citations|sources)\s*$", re.I)
 
 

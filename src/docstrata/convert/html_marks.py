@@ -26,8 +26,11 @@ from ..models import MarkedDefinition
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BLOCKS = ("p", "li", "dd", "td", "div", "dt", "section", "blockquote")
-_DEFS_HEADING = re.compile(r"\b(definitions?|terminology|glossary|defined terms|terms and definitions|"
-                           r"interpretation|dictionary)\b", re.I)
+_DEFS_HEADING = re.compile(
+    r"\b(definitions?|terminology|glossary|defined terms|terms and definitions|"
+    r"interpretation|dictionary)\b",
+    re.I,
+)
 
 
 def _text(tag) -> str:

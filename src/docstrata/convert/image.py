@@ -19,8 +19,9 @@ _MAX_PIXELS = 60_000_000  # per frame; Pillow's own decompression-bomb guard sit
 _DEFAULT_DPI = 300.0  # an image that does not say its resolution
 
 
-def convert_image(data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = None,
-                  file_sha256: str | None = None) -> ConvertedDocument:
+def convert_image(
+    data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = None, file_sha256: str | None = None
+) -> ConvertedDocument:
     """An image file read by OCR, as a :class:`ConvertedDocument` (no title; page marks per frame;
     headings from the text's sizes, provenance ``font``).
 
@@ -41,18 +42,26 @@ def convert_image(data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None =
     warnings: list[str] = []
     for frame in range(n_frames):
         if settings.deadline is not None and time.monotonic() > settings.deadline:
-            raise ConversionError(doc_key, f"OCR stopped before page {frame + 1} of {n_frames}: conversion took "
-                                           "longer than limits.max_conversion_s")
+            raise ConversionError(
+                doc_key,
+                f"OCR stopped before page {frame + 1} of {n_frames}: conversion took "
+                "longer than limits.max_conversion_s",
+            )
         if settings.on_page:
             settings.on_page(doc_key, frame + 1, n_frames)
         try:
             image.seek(frame)
             if image.width * image.height > _MAX_PIXELS:
-                raise ConversionError(doc_key, f"page {frame + 1} is {image.width}x{image.height} pixels, over "
-                                               f"{_MAX_PIXELS // 1_000_000} M pixels")
+                raise ConversionError(
+                    doc_key,
+                    f"page {frame + 1} is {image.width}x{image.height} pixels, over "
+                    f"{_MAX_PIXELS // 1_000_000} M pixels",
+                )
             dpi = _dpi(image)
             scale = _upscale(image, dpi, settings.dpi)
-            pages[frame] = read_page(lambda scale=scale: _scaled(image, scale), settings, file_sha256, frame, dpi * scale)
+            pages[frame] = read_page(
+                lambda scale=scale: _scaled(image, scale), settings, file_sha256, frame, dpi * scale
+            )
         except OcrUnavailable as e:
             raise ConversionError(doc_key, f"page {frame + 1}: cannot OCR this image: {e}") from None
         except ConversionError:

@@ -42,10 +42,12 @@ def convert_kramdown_rfc(text: str, doc_key: str, warnings: list[str], profile) 
     ``profile`` is the family's :class:`~docstrata.profiles.Profile`. Front matter that is not
     valid YAML is read for ``title:`` by line and reported in ``warnings``; never raises."""
     m = _FRONT.match(text)
-    front, body = (m.group(1), text[m.end():]) if m else ("", text)
+    front, body = (m.group(1), text[m.end() :]) if m else ("", text)
     meta = _front_matter(front, warnings)
     title = _front_title(meta, front)
-    entities = {str(k): str(v) for k, v in (meta.get("entity") or {}).items()} if isinstance(meta.get("entity"), dict) else {}
+    entities = (
+        {str(k): str(v) for k, v in (meta.get("entity") or {}).items()} if isinstance(meta.get("entity"), dict) else {}
+    )
     lines = [_entities(ln, entities) for ln in body.split("\n")]
     headings = _number_headings(lines)
     cites = {h["anchor"]: h["cite"] for h in headings if h["anchor"]}
@@ -82,8 +84,9 @@ def convert_kramdown_rfc(text: str, doc_key: str, warnings: list[str], profile) 
     markdown = "\n".join(out)
     blocks = _with_stated_headings(markdown, stated)
     anchors = {h["anchor"]: h["written"] for h in headings if h["anchor"]}
-    return ConvertedDocument(text=markdown, blocks=blocks, title=title, warnings=warnings, anchors=anchors,
-                             profile=profile.name)
+    return ConvertedDocument(
+        text=markdown, blocks=blocks, title=title, warnings=warnings, anchors=anchors, profile=profile.name
+    )
 
 
 def _front_matter(front: str, warnings: list[str]) -> dict:
@@ -142,11 +145,14 @@ def _number_headings(lines: list[str]) -> list[dict]:
         anchor_m = _ANCHOR.search(words)
         anchor = anchor_m.group(1) if anchor_m else None
         words = _ANCHOR.sub("", words).strip()
-        nxt = next((ln for ln in lines[i + 1:] if ln.strip()), "")
+        nxt = next((ln for ln in lines[i + 1 :] if ln.strip()), "")
         if unnumbered_below is not None and level <= unnumbered_below:
             unnumbered_below = None
-        unnumbered = unnumbered_below is not None or bool(_IAL.match(nxt) and _UNNUMBERED.search(nxt)) \
+        unnumbered = (
+            unnumbered_below is not None
+            or bool(_IAL.match(nxt) and _UNNUMBERED.search(nxt))
             or bool(re.search(r"\{:[^}]*numbered\s*=\s*[\"']?false", line))
+        )
         number = None
         if unnumbered:
             unnumbered_below = level if unnumbered_below is None else unnumbered_below
@@ -164,9 +170,18 @@ def _number_headings(lines: list[str]) -> list[dict]:
             written, stated_number = f"{number}.  {words}", number
             cite = ("Appendix " if part == "back" else "Section ") + number
         else:
-            written, stated_number, cite = words, None, f"\"{words}\""
-        out.append({"line": i, "level": level, "number": stated_number, "title": words, "written": written,
-                    "anchor": anchor or _auto_id(words), "cite": cite})
+            written, stated_number, cite = words, None, f'"{words}"'
+        out.append(
+            {
+                "line": i,
+                "level": level,
+                "number": stated_number,
+                "title": words,
+                "written": written,
+                "anchor": anchor or _auto_id(words),
+                "cite": cite,
+            }
+        )
     return out
 
 
@@ -181,6 +196,7 @@ def _auto_id(title: str) -> str:
 def _resolve(line: str, cites: dict[str, str]) -> str:
     """``{{anchor}}`` → ``Section 3.1``; ``{{RFC7231}}`` / ``{{!RFC2119}}`` → ``[RFC7231]``;
     ``<xref target="x">words</xref>`` → its words (or the cited section)."""
+
     def ref(m: re.Match) -> str:
         target = m.group(2)
         return cites.get(target) or f"[{target}]"
@@ -203,7 +219,16 @@ def _with_stated_headings(markdown: str, stated: dict[int, dict]) -> list[Block]
     for b in markdown_blocks(markdown, provenance="markup", list_numbers=False, paragraph_provenance="markup"):
         h = stated.get(starts.get(b.start, -1)) if b.kind == "heading" else None
         if h is not None:
-            b = Block(b.text, "heading", b.start, b.end, provenance="markup", level=h["level"], number=h["number"],
-                      title=h["title"], anchor=h.get("anchor"))
+            b = Block(
+                b.text,
+                "heading",
+                b.start,
+                b.end,
+                provenance="markup",
+                level=h["level"],
+                number=h["number"],
+                title=h["title"],
+                anchor=h.get("anchor"),
+            )
         blocks.append(b)
     return blocks

@@ -77,21 +77,29 @@ def _names(text: str) -> frozenset[str]:
 
 USLM = Dialect(
     "USLM",
-    containers=_names("title subtitle chapter subchapter part subpart division subdivision article section "
-                      "appendix compiledAct courtRules reorganizationPlan legislativeHistory"),
+    containers=_names(
+        "title subtitle chapter subchapter part subpart division subdivision article section "
+        "appendix compiledAct courtRules reorganizationPlan legislativeHistory"
+    ),
     items=_names("subsection paragraph subparagraph clause subclause item subitem subsubitem level"),
-    num=_names("num"), heading=_names("heading"),
-    skip=_names("meta toc tocItem layout referenceItem headingItem groupItem leftRunningHead rightRunningHead "
-                "index img figure page"),
+    num=_names("num"),
+    heading=_names("heading"),
+    skip=_names(
+        "meta toc tocItem layout referenceItem headingItem groupItem leftRunningHead rightRunningHead "
+        "index img figure page"
+    ),
     flat=_names("quotedContent quotedText note notes sourceCredit editorialNote source authority footnote"),
     terms=_names("term"),
 )
 AKOMA_NTOSO = Dialect(
     "Akoma Ntoso",
-    containers=_names("book tome part subpart title subtitle chapter subchapter division subdivision section "
-                      "subsection article rule subrule tblock hcontainer"),
+    containers=_names(
+        "book tome part subpart title subtitle chapter subchapter division subdivision section "
+        "subsection article rule subrule tblock hcontainer"
+    ),
     items=_names("paragraph subparagraph point item indent alinea clause subclause list"),
-    num=_names("num"), heading=_names("heading subheading"),
+    num=_names("num"),
+    heading=_names("heading subheading"),
     skip=_names("meta toc tocItem marker authorialNote noteRef"),
     flat=_names("quotedStructure quotedText mod embeddedStructure notes note"),
     terms=_names("def"),
@@ -100,9 +108,11 @@ CLML = Dialect(
     "CLML",
     containers=_names("Group Part Chapter Pblock PsubBlock P1group Schedule Appendix"),
     items=_names("P1 P2 P3 P4 P5 P6 P7"),
-    num=_names("Number Pnumber"), heading=_names("Title Subtitle"),
-    skip=_names("Metadata Contents Commentaries CommentaryRef FootnoteRef Footnotes MarginNotes Resources "
-                "Image Figure"),
+    num=_names("Number Pnumber"),
+    heading=_names("Title Subtitle"),
+    skip=_names(
+        "Metadata Contents Commentaries CommentaryRef FootnoteRef Footnotes MarginNotes Resources Image Figure"
+    ),
     flat=_names("BlockAmendment BlockExtract BlockText"),
     terms=_names("Term"),
 )
@@ -110,17 +120,35 @@ JUSTICE_CA = Dialect(
     "Justice Canada",
     containers=_names("Group Section Schedule"),
     items=_names("Subsection Paragraph Subparagraph Clause Subclause Subsubclause Provision FormulaParagraph"),
-    num=_names("Label"), heading=_names("TitleText MarginalNote"),
-    skip=_names("RunningHead BillHistory Chapter InstrumentNumber RegistrationDate ConsolidationDate "
-                "RegulationMakerOrder ShortTitle FootnoteRef ImageGroup Image"),
+    num=_names("Label"),
+    heading=_names("TitleText MarginalNote"),
+    skip=_names(
+        "RunningHead BillHistory Chapter InstrumentNumber RegistrationDate ConsolidationDate "
+        "RegulationMakerOrder ShortTitle FootnoteRef ImageGroup Image"
+    ),
     flat=_names("AmendedText QuotedText HistoricalNote Footnote Note"),
     terms=_names("DefinedTermEn"),
 )
-_BY_NAMESPACE = (("uslm", USLM), ("akn", AKOMA_NTOSO), ("akomantoso", AKOMA_NTOSO), ("legaldocml", AKOMA_NTOSO),
-                 ("legislation.gov.uk/namespaces/legislation", CLML))
-_BY_ROOT = {"uscDoc": USLM, "lawDoc": USLM, "billDoc": USLM, "statuteCompilation": USLM, "cfrDoc": USLM,
-            "resolutionDoc": USLM, "akomaNtoso": AKOMA_NTOSO, "Legislation": CLML, "Primary": CLML,
-            "Secondary": CLML, "EURetained": CLML}
+_BY_NAMESPACE = (
+    ("uslm", USLM),
+    ("akn", AKOMA_NTOSO),
+    ("akomantoso", AKOMA_NTOSO),
+    ("legaldocml", AKOMA_NTOSO),
+    ("legislation.gov.uk/namespaces/legislation", CLML),
+)
+_BY_ROOT = {
+    "uscDoc": USLM,
+    "lawDoc": USLM,
+    "billDoc": USLM,
+    "statuteCompilation": USLM,
+    "cfrDoc": USLM,
+    "resolutionDoc": USLM,
+    "akomaNtoso": AKOMA_NTOSO,
+    "Legislation": CLML,
+    "Primary": CLML,
+    "Secondary": CLML,
+    "EURetained": CLML,
+}
 _TABLES = frozenset({"table", "Tabular"})
 _MARGIN_NOTES = frozenset({"sidenote", "marginalNote"})
 _AKN_PARTS = frozenset({"component", "attachment", "conclusions"})
@@ -130,11 +158,19 @@ _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
 # as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
 _BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
 _BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
-_MARKER_START = re.compile(rf"^(?:[\"“‘]?\(?[0-9A-Za-z]{{1,6}}[).]|(?:sec|{'|'.join(keyword_words('label'))}|§)\.?\s*\d)",
-                           re.I)
+_MARKER_START = re.compile(
+    rf"^(?:[\"“‘]?\(?[0-9A-Za-z]{{1,6}}[).]|(?:sec|{'|'.join(keyword_words('label'))}|§)\.?\s*\d)", re.I
+)
 _QUOTES = "\"“”‘’'«»"
-_CLML_DEFAULT_PUNCTUATION = {"P1": ("", ""), "P2": ("(", ")"), "P3": ("(", ")"), "P4": ("(", ")"),
-                             "P5": ("(", ")"), "P6": ("(", ")"), "P7": ("(", ")")}
+_CLML_DEFAULT_PUNCTUATION = {
+    "P1": ("", ""),
+    "P2": ("(", ")"),
+    "P3": ("(", ")"),
+    "P4": ("(", ")"),
+    "P5": ("(", ")"),
+    "P6": ("(", ")"),
+    "P7": ("(", ")"),
+}
 
 
 def _local(tag) -> str:
@@ -161,8 +197,15 @@ def parse_xml(data: bytes, doc_key: str):
     """Parse XML bytes safely (no entities, DTDs or network). Raises :class:`ConversionError`."""
     from lxml import etree
 
-    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True,
-                             remove_comments=True, remove_pis=True, recover=False)
+    parser = etree.XMLParser(
+        resolve_entities=False,
+        load_dtd=False,
+        no_network=True,
+        huge_tree=True,
+        remove_comments=True,
+        remove_pis=True,
+        recover=False,
+    )
     try:
         return etree.fromstring(data, parser)
     except etree.XMLSyntaxError as e:
@@ -181,10 +224,13 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDoc
     dialect = detect_dialect(root)
     if dialect is None:
         ns = _namespace(root.tag)
-        raise ConversionError(doc_key, f"XML is not supported for this schema (root <{_local(root.tag)}>"
-                                       f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
-                                       "USLM, Akoma Ntoso, UK CLML and Justice Canada legislation XML; convert other XML to "
-                                       "HTML or Markdown first")
+        raise ConversionError(
+            doc_key,
+            f"XML is not supported for this schema (root <{_local(root.tag)}>"
+            f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
+            "USLM, Akoma Ntoso, UK CLML and Justice Canada legislation XML; convert other XML to "
+            "HTML or Markdown first",
+        )
     if dialect is JUSTICE_CA:
         legislation_ca.nest_headings(root)
     writer = _Writer(dialect)
@@ -200,8 +246,11 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDoc
         elif n in writer.notes:  # the markup states it is a note or quotation: no section starts in it
             out.add(text, "paragraph", provenance="markup")
         else:  # a <p> may print a provision's number in its text ("(1) Frames"): read from its characters
-            out.add(text, "table" if text.startswith("|") else "paragraph",
-                    provenance="markup" if text.startswith("|") else "plain_text")
+            out.add(
+                text,
+                "table" if text.startswith("|") else "paragraph",
+                provenance="markup" if text.startswith("|") else "plain_text",
+            )
     return out.document(title=title, warnings=writer.warnings, anchors=writer.anchors)
 
 
@@ -272,7 +321,9 @@ class _Writer:
         elif name in _TABLES:
             self._table(el)
         elif self.d is AKOMA_NTOSO and name == "recital" and (num := self._recital_number(el)):
-            self._children(el, depth, lead=[num], number=num)  # "(1) The registration …", as the Official Journal prints it
+            self._children(
+                el, depth, lead=[num], number=num
+            )  # "(1) The registration …", as the Official Journal prints it
         elif self._has_structure(el):
             for c in el:  # the heading of an unnumbered block that is no container is text, not structure
                 if _local(c.tag) in self.d.heading and (text := self.inline(c)):
@@ -331,27 +382,33 @@ class _Writer:
                 # provision's own opening words, on the line of its number
                 own = [c.text] if c.text and c.text.strip() else []
                 sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)])
-                return own + sub_lead, sub_rest + children[i + 1:]
+                return own + sub_lead, sub_rest + children[i + 1 :]
             inline_quote = in_text and name in self.d.flat and lead and not self._has_structure(c)
-            if not inline_quote and (name in self.d.items or name in self.d.containers or name in self.d.flat
-                                     or name in _TABLES or self.d is AKOMA_NTOSO and name in _AKN_PARTS):
+            if not inline_quote and (
+                name in self.d.items
+                or name in self.d.containers
+                or name in self.d.flat
+                or name in _TABLES
+                or self.d is AKOMA_NTOSO
+                and name in _AKN_PARTS
+            ):
                 return lead, children[i:]
             if self._has_structure(c):
                 own = [c.text] if c.text and c.text.strip() else []
                 mixed = bool(own) or any(x.tail and x.tail.strip() for x in c if isinstance(x.tag, str))
                 sub_lead, sub_rest = self._split([x for x in c if isinstance(x.tag, str)], in_text=mixed)
                 if not mixed:
-                    return lead + own + sub_lead, sub_rest + children[i + 1:]
+                    return lead + own + sub_lead, sub_rest + children[i + 1 :]
                 words = "".join(own + sub_lead)  # mixed content: its tails carry its spacing
                 if sub_rest:
-                    return lead + [words], sub_rest + children[i + 1:]
+                    return lead + [words], sub_rest + children[i + 1 :]
                 lead += [words] + tail  # a sentence whose quotations were all inline: it goes on
                 continue
             text = self.inline(c)
             if text or tail:
                 lead.extend([text] + tail if text else tail)
             if name in _BLOCKS:
-                return lead, children[i + 1:]
+                return lead, children[i + 1 :]
         return lead, []
 
     def _part(self, el, depth: int) -> None:
@@ -371,8 +428,9 @@ class _Writer:
         self.labels = saved
 
     def _holds_numbered_limbs(self, el) -> bool:
-        return any(_local(e.tag) in self.d.items and self._num(e) for e in el.iter() if e is not el
-                   and isinstance(e.tag, str))
+        return any(
+            _local(e.tag) in self.d.items and self._num(e) for e in el.iter() if e is not el and isinstance(e.tag, str)
+        )
 
     def _limbs_text(self, el) -> str:
         """``el``'s text with its numbered limbs inline: ``… who— (a) controls …, or (b) provides …;``."""
@@ -390,8 +448,12 @@ class _Writer:
     def _sub_provision(self, el) -> bool:
         """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
         ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
-        return self.d is AKOMA_NTOSO and _local(el.tag) in _SUB_PROVISIONS and not self._heading(el) \
+        return (
+            self.d is AKOMA_NTOSO
+            and _local(el.tag) in _SUB_PROVISIONS
+            and not self._heading(el)
             and bool(self._num(el))
+        )
 
     def _loose_heading(self, el) -> bool:
         """A USLM heading that is no provision's or container's own (``<content><heading>Need for
@@ -399,8 +461,14 @@ class _Writer:
         document, written as a bold line, never dropped as a label already written."""
         parent = el.getparent()
         pname = _local(parent.tag) if parent is not None else ""
-        return self.d is USLM and pname not in self.d.items and pname not in self.d.containers \
-            and pname not in self.d.flat and pname not in _MARGIN_NOTES and pname != "legislativeHistory"
+        return (
+            self.d is USLM
+            and pname not in self.d.items
+            and pname not in self.d.containers
+            and pname not in self.d.flat
+            and pname not in _MARGIN_NOTES
+            and pname != "legislativeHistory"
+        )
 
     def _labelled(self, el) -> bool:
         return bool(self._num(el) or self._heading(el))
@@ -439,7 +507,7 @@ class _Writer:
             cname = _local(child.tag)
             if cname in self.d.num or cname in self.d.heading or cname == "TitleBlock":
                 continue
-            if cname in _NOTES and structured and not notes_open and not self._provision_follows(kids[i + 1:]):
+            if cname in _NOTES and structured and not notes_open and not self._provision_follows(kids[i + 1 :]):
                 # the section's own notes block, not the tail of its last (a)(1): a heading one level down
                 self._open_heading(depth + 2, "", _notes_title(el, child, self.d))
                 notes_open = True
@@ -456,8 +524,11 @@ class _Writer:
         """A numbered item or container comes after: editorial matter between provisions (USLM
         compilations cite "[15 U.S.C. 1636]" after each subsection) stays with the provision before
         it, and only notes that trail the last provision open a notes block."""
-        return any(_local(c.tag) in self.d.items or _local(c.tag) in self.d.containers and self._labelled(c)
-                   for c in siblings if isinstance(c.tag, str))
+        return any(
+            _local(c.tag) in self.d.items or _local(c.tag) in self.d.containers and self._labelled(c)
+            for c in siblings
+            if isinstance(c.tag, str)
+        )
 
     def _item(self, el, depth: int) -> None:
         if self.d is AKOMA_NTOSO and _local(el.tag) == "item" and not self._num(el) and self._holds_numbered_limbs(el):
@@ -491,9 +562,15 @@ class _Writer:
         if _local(el.tag) == "footnote":
             self._footnote(el)
             return
-        if len(el) and not self._has_structure(el) and not any(
+        if (
+            len(el)
+            and not self._has_structure(el)
+            and not any(
                 _local(c.tag) in self.d.flat or _local(c.tag) in _TABLES or _local(c.tag) in self.d.heading
-                for c in el if isinstance(c.tag, str)):
+                for c in el
+                if isinstance(c.tag, str)
+            )
+        ):
             self._flat_text(self.inline(el))
             return
         # mixed content (``<content>The percentage shall be as follows:<table>…</table></content>``): the
@@ -507,9 +584,16 @@ class _Writer:
                 continue
             if self.d is USLM and name in _MARGIN_NOTES:
                 self.margin.append(self.inline(c))
-            elif mixed and not (name in _TABLES or name in self.d.flat or name in self.d.heading or name in self.d.num
-                                or name in _BLOCKS or name in self.d.items or name in self.d.containers
-                                or self._has_structure(c)):
+            elif mixed and not (
+                name in _TABLES
+                or name in self.d.flat
+                or name in self.d.heading
+                or name in self.d.num
+                or name in _BLOCKS
+                or name in self.d.items
+                or name in self.d.containers
+                or self._has_structure(c)
+            ):
                 run.append(self._inline(c))  # an inline element of the sentence (<ref>, <i>, <amendingAction>)
             else:
                 self._flat_text("".join(run))
@@ -633,8 +717,10 @@ class _Writer:
 # elements printed as blocks or lines of their own, so a space follows them when they are read as one
 # line: Justice Canada labels and titles; a USLM preface "Public Law 113–67 113th Congress" (<dc:type>,
 # <docNumber>, <congress> written with nothing between them), its long title "Joint Resolution Making …"
-_SPACED = frozenset("p P Text br td th Label TitleText MarginalNote BilingualItemEn type docNumber congress session "
-                    "docTitle officialTitle longTitle enactingFormula resolvingClause actionDescription".split())
+_SPACED = frozenset(
+    "p P Text br td th Label TitleText MarginalNote BilingualItemEn type docNumber congress session "
+    "docTitle officialTitle longTitle enactingFormula resolvingClause actionDescription".split()
+)
 
 # editorial matter that belongs to the provision it stands in (USLM notes and source credits, CFR
 # source and authority notes, Akoma Ntoso notes), not to the provision's last numbered item
@@ -646,7 +732,7 @@ def _notes_title(container, first, d: Dialect) -> str:
     """Title of a provision's trailing notes block: ``Notes`` when it holds notes, else the kind of
     its first element (``Source credit``, ``Source``, ``Authority``)."""
     tail = [_local(c.tag) for c in container if isinstance(c.tag, str)]
-    tail = tail[tail.index(_local(first.tag)):]
+    tail = tail[tail.index(_local(first.tag)) :]
     if any(n in ("notes", "note", "editorialNote") for n in tail if n in _NOTES):
         return "Notes"
     return _NOTES_TITLES.get(_local(first.tag), "Notes")
@@ -697,7 +783,8 @@ def _is_footnote_ref(el) -> bool:
     (Akoma Ntoso ``<noteRef>`` and CLML ``<FootnoteRef>`` are empty and skipped)."""
     name = _local(el.tag)
     return name == "footnoteRef" or (
-        name == "ref" and "footnote" in (el.get("class", "") + el.get("style", "")).lower())
+        name == "ref" and "footnote" in (el.get("class", "") + el.get("style", "")).lower()
+    )
 
 
 def _item_number(num: str) -> str:
@@ -712,8 +799,12 @@ def _squash(text: str) -> str:
 
 
 def _document_title(root, d: Dialect) -> str | None:
-    wanted = {USLM: ("title", "docTitle", "shortTitle"), AKOMA_NTOSO: ("shortTitle", "docTitle", "longTitle"),
-              CLML: ("Title",), JUSTICE_CA: ("ShortTitle", "LongTitle")}[d]
+    wanted = {
+        USLM: ("title", "docTitle", "shortTitle"),
+        AKOMA_NTOSO: ("shortTitle", "docTitle", "longTitle"),
+        CLML: ("Title",),
+        JUSTICE_CA: ("ShortTitle", "LongTitle"),
+    }[d]
     for name in wanted:
         for e in root.iter():
             if not isinstance(e.tag, str) or _local(e.tag) != name:

@@ -115,8 +115,9 @@ class OcrSettings:
         """Settings from a tool's ``ocr`` config (:class:`~docstrata.config.models.OcrConfig`), with
         the SQLite cache ``<cache_dir>/ocr.sqlite`` when ``cache_dir`` is given."""
         cache = SqliteOcrCache(Path(cache_dir) / "ocr.sqlite") if cache_dir is not None and cfg.enabled else None
-        return cls(enabled=cfg.enabled, engine=cfg.engine, languages=tuple(cfg.languages), dpi=cfg.dpi,
-                   cache=cache, **kw)
+        return cls(
+            enabled=cfg.enabled, engine=cfg.engine, languages=tuple(cfg.languages), dpi=cfg.dpi, cache=cache, **kw
+        )
 
 
 # --------------------------------------------------------------------------- cache
@@ -171,8 +172,10 @@ class SqliteOcrCache:
         if self._db is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-            self._db.execute("CREATE TABLE IF NOT EXISTS ocr_pages (key TEXT PRIMARY KEY, page TEXT NOT NULL, "
-                             "engine TEXT, created REAL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS ocr_pages (key TEXT PRIMARY KEY, page TEXT NOT NULL, "
+                "engine TEXT, created REAL)"
+            )
             self._db.commit()
         return self._db
 
@@ -187,8 +190,9 @@ class SqliteOcrCache:
     def put(self, key: str, page: OcrPage) -> None:
         """Store ``page`` under ``key``."""
         with self._lock:
-            self._conn().execute("INSERT OR REPLACE INTO ocr_pages VALUES (?, ?, ?, ?)",
-                                 (key, page.to_json(), page.engine, time.time()))
+            self._conn().execute(
+                "INSERT OR REPLACE INTO ocr_pages VALUES (?, ?, ?, ?)", (key, page.to_json(), page.engine, time.time())
+            )
             self._conn().commit()
 
     def __len__(self) -> int:
@@ -269,8 +273,10 @@ def _make_engine(engine: str, languages: tuple[str, ...]) -> OcrEngine:
 def _rapidocr_problem(languages: tuple[str, ...]) -> str | None:
     other = [lang for lang in languages if lang.lower() not in _RAPIDOCR_LANGUAGES]
     if other:
-        return (f"the bundled OCR engine (rapidocr) reads English and Chinese only, not {', '.join(other)} "
-                "(set ocr.engine: tesseract and install its language packs)")
+        return (
+            f"the bundled OCR engine (rapidocr) reads English and Chinese only, not {', '.join(other)} "
+            "(set ocr.engine: tesseract and install its language packs)"
+        )
     try:
         import rapidocr_onnxruntime  # noqa: F401
     except ImportError:
@@ -405,18 +411,23 @@ def _respace(text: str, info, crop) -> str:
     lo, hi = np.percentile(gray, (5, 95))
     if hi - lo < 40:
         return text
-    ink = (gray[int(height * 0.15):max(int(height * 0.85), 1)] < (lo + hi) / 2).any(axis=0)
+    ink = (gray[int(height * 0.15) : max(int(height * 0.85), 1)] < (lo + hi) / 2).any(axis=0)
     need = max(2, int(_SPACE_RUN * height))
     out = [chars[0]]
     for i in range(1, len(chars)):
         a, b = chars[i - 1], chars[i]
         # never inside a number ("14"), nor before closing punctuation or after opening punctuation
-        if not a.isspace() and not b.isspace() and not (a.isdigit() and b.isdigit()) \
-                and b not in ".,;:!?)]}%'\"" and a not in "([{":
+        if (
+            not a.isspace()
+            and not b.isspace()
+            and not (a.isdigit() and b.isdigit())
+            and b not in ".,;:!?)]}%'\""
+            and a not in "([{"
+        ):
             x0 = int((places[i - 1] + 0.5) * width / n_cols)
             x1 = int((places[i] + 0.5) * width / n_cols)
             run = best = 0
-            for dark in ink[max(x0, 0):min(x1, width)]:
+            for dark in ink[max(x0, 0) : min(x1, width)]:
                 run = 0 if dark else run + 1
                 best = max(best, run)
             if best >= need:
@@ -449,17 +460,21 @@ class TesseractEngine:
     def __init__(self, languages: tuple[str, ...]):
         exe = shutil.which("tesseract")
         if exe is None:
-            raise OcrUnavailable("tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr; "
-                                 "or use ocr.engine: rapidocr, the bundled engine)")
+            raise OcrUnavailable(
+                "tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr; "
+                "or use ocr.engine: rapidocr, the bundled engine)"
+            )
         self._exe = exe
         installed = set(subprocess.run([exe, "--list-langs"], capture_output=True, text=True,
                                        timeout=60).stdout.split()[1:])  # fmt: skip
         codes = [_TESSERACT_CODES.get(lang.lower(), lang) for lang in languages]
         missing = [c for c in codes if c not in installed]
         if missing:
-            raise OcrUnavailable(f"tesseract has no language data for {', '.join(missing)} (install "
-                                 f"{' '.join('tesseract-ocr-' + c.replace('_', '-') for c in missing)}; installed: "
-                                 f"{', '.join(sorted(installed)) or 'none'})")
+            raise OcrUnavailable(
+                f"tesseract has no language data for {', '.join(missing)} (install "
+                f"{' '.join('tesseract-ocr-' + c.replace('_', '-') for c in missing)}; installed: "
+                f"{', '.join(sorted(installed)) or 'none'})"
+            )
         self._lang = "+".join(codes)
         first = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
         self.id = "tesseract-" + ((first.stdout or first.stderr).split() or ["?", "?"])[1]
@@ -528,7 +543,7 @@ def _measure_strokes(image, lines: list[OcrLine]) -> None:
 
     gray = np.asarray(image.convert("L"), dtype=np.uint8)
     for line in lines:
-        crop = gray[max(0, int(line.y0)):int(line.y1) + 1, max(0, int(line.x0)):int(line.x1) + 1]
+        crop = gray[max(0, int(line.y0)) : int(line.y1) + 1, max(0, int(line.x0)) : int(line.x1) + 1]
         if crop.size < 4:
             continue
         lo, hi = np.percentile(crop, (5, 95))

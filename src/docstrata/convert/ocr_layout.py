@@ -46,11 +46,15 @@ def ocr_pdf_lines(pages: dict[int, OcrPage], first_box: int = 0) -> list[_PdfLin
                 placed.append((page_no, line, scale, page.height * scale))
     if not placed:
         return []
-    sizes = _size_classes([_em(line, pages[p].engine) * scale for p, line, scale, _ in placed],
-                          [_chars(line.text) for _, line, _, _ in placed])
+    sizes = _size_classes(
+        [_em(line, pages[p].engine) * scale for p, line, scale, _ in placed],
+        [_chars(line.text) for _, line, _, _ in placed],
+    )
     body = max(set(sizes), key=lambda s: sum(_chars(line.text) for (_, line, _, _), z in zip(placed, sizes) if z == s))
-    ratios = [line.stroke / (line.core if line.core >= 3 else line.y1 - line.y0) if line.stroke else 0.0
-              for _, line, _, _ in placed]
+    ratios = [
+        line.stroke / (line.core if line.core >= 3 else line.y1 - line.y0) if line.stroke else 0.0
+        for _, line, _, _ in placed
+    ]
     weighed: dict[int, list[tuple[float, int]]] = {}  # per page: scans differ in darkness, pages in typeface
     for r, (page_no, line, _, _) in zip(ratios, placed):
         if r:
@@ -61,10 +65,20 @@ def ocr_pdf_lines(pages: dict[int, OcrPage], first_box: int = 0) -> list[_PdfLin
     by_page: dict[int, list[_PdfLine]] = {}
     for (page_no, line, scale, height_pt), size, ratio in zip(placed, sizes, ratios):
         bold = bool(regular[page_no] and ratio >= _BOLD_RATIO * regular[page_no])
-        by_page.setdefault(page_no, []).append(_PdfLine(
-            page_no, 0, " ".join(line.text.split()), size, "OCR-Bold" if bold else "OCR",
-            line.x0 * scale, line.x1 * scale, height_pt - line.y1 * scale, height_pt - line.y0 * scale,
-            _chars(line.text)))
+        by_page.setdefault(page_no, []).append(
+            _PdfLine(
+                page_no,
+                0,
+                " ".join(line.text.split()),
+                size,
+                "OCR-Bold" if bold else "OCR",
+                line.x0 * scale,
+                line.x1 * scale,
+                height_pt - line.y1 * scale,
+                height_pt - line.y0 * scale,
+                _chars(line.text),
+            )
+        )
     ordered = {page_no: xy_cut(by_page[page_no], gutter=_GUTTER * body) for page_no in sorted(by_page)}
     pitch = _line_pitch(ordered, body)
     for page_lines in ordered.values():
@@ -86,8 +100,12 @@ def _line_pitch(pages: dict[int, list[_PdfLine]], body: float) -> float:
     """The documents' line pitch (points between the centres of consecutive lines of a paragraph):
     the median over consecutive lines, in reading order, that overlap horizontally and lie below
     each other by less than three body sizes; 1.2 body sizes when there are none."""
-    steps = sorted(_centre(a) - _centre(b) for lines in pages.values() for a, b in zip(lines, lines[1:])
-                   if min(a.x1, b.x1) > max(a.x0, b.x0) and 0 < _centre(a) - _centre(b) < 3 * body)
+    steps = sorted(
+        _centre(a) - _centre(b)
+        for lines in pages.values()
+        for a, b in zip(lines, lines[1:])
+        if min(a.x1, b.x1) > max(a.x0, b.x0) and 0 < _centre(a) - _centre(b) < 3 * body
+    )
     return steps[len(steps) // 2] if steps else 1.2 * body
 
 

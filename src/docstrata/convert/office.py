@@ -117,8 +117,11 @@ def docx_heading_numbers(data: bytes) -> list[tuple[str, str]]:
     """``(heading text, number as Word shows it)`` for each auto-numbered heading (a ``Heading N`` or
     ``Title`` paragraph) of a .docx, numbered as :func:`.docx_numbering.word_paragraphs` reads
     ``numbering.xml`` (ECMA-376 Part 1 §17.9). Bullets and unnumbered headings are omitted."""
-    return [(p.text, p.label) for p in word_paragraphs(data)
-            if p.label and p.text and re.fullmatch(r"heading\s*\d|title", p.style, re.IGNORECASE)]
+    return [
+        (p.text, p.label)
+        for p in word_paragraphs(data)
+        if p.label and p.text and re.fullmatch(r"heading\s*\d|title", p.style, re.IGNORECASE)
+    ]
 
 
 def number_docx_headings(markdown: str, numbered: list[tuple[str, str]]) -> str:

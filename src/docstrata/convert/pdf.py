@@ -17,8 +17,9 @@ from .pdf_tables import _table_blocks, _table_cells
 from .text import _is_page_number, _running_key
 
 
-def _convert_pdf(data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = None,
-                 file_sha256: str | None = None) -> ConvertedDocument:
+def _convert_pdf(
+    data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = None, file_sha256: str | None = None
+) -> ConvertedDocument:
     """PDF bytes → :class:`ConvertedDocument`: headings from the outline (``outline`` blocks) or
     from font statistics (``font``), page boundaries beside the text. Pages without a usable text
     layer are read by OCR (``ocr``, default :class:`OcrSettings`; ``file_sha256`` keys its cache)."""
@@ -30,15 +31,19 @@ def _convert_pdf(data: bytes, ext: str, doc_key: str, ocr: OcrSettings | None = 
         found = not_read or "; ".join(warnings) or "OCR found no text"
         raise ConversionError(doc_key, f"no text layer in this PDF (scanned images?); {found}")
     if empty_pages and not any("read by OCR" in w for w in warnings):
-        warnings.append(f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)"
-                        + (f"; {not_read}" if not_read else ""))
+        warnings.append(
+            f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)"
+            + (f"; {not_read}" if not_read else "")
+        )
     markdown, marks, provenance = layout_markdown(lines, outline, n_pages, data)
-    return ConvertedDocument.from_markdown(markdown, provenance=provenance, title=meta_title, warnings=warnings,
-                                           **marks)
+    return ConvertedDocument.from_markdown(
+        markdown, provenance=provenance, title=meta_title, warnings=warnings, **marks
+    )
 
 
-def layout_markdown(lines: list[_PdfLine], outline: list[tuple[int, str]], n_pages: int,
-                    pdf_data: bytes | None = None) -> tuple[str, dict, str]:
+def layout_markdown(
+    lines: list[_PdfLine], outline: list[tuple[int, str]], n_pages: int, pdf_data: bytes | None = None
+) -> tuple[str, dict, str]:
     """Markdown, page marks (:func:`pdf_page_marks`) and heading provenance (``outline`` or
     ``font``, as :class:`~.document.Block` names it) of laid-out lines — a PDF's text layer, OCR
     of scanned pages or image files (:mod:`.ocr_layout`) — with running lines dropped, split
@@ -112,8 +117,16 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
             by_page.setdefault(line.page, []).append(line)
         edges = {p: _edge_lines(ls) for p, ls in by_page.items() if pages is None or p in pages}
         if peel:  # below a header row only header text ("Section 287"), never a lone number or glyph
-            edges = {p: [ln for ln in edge if re.search(r"[^\W\d_]{2}", ln.text) and len(ln.text.split()) <= 8
-                         and not re.search(r"[.;,:]$", ln.text.strip())] for p, edge in edges.items()}
+            edges = {
+                p: [
+                    ln
+                    for ln in edge
+                    if re.search(r"[^\W\d_]{2}", ln.text)
+                    and len(ln.text.split()) <= 8
+                    and not re.search(r"[.;,:]$", ln.text.strip())
+                ]
+                for p, edge in edges.items()
+            }
         counts: Counter[tuple[str, float]] = Counter()
         pages_of: dict[tuple[str, float], set[int]] = {}
         for page, edge in edges.items():
@@ -128,8 +141,12 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
                 # a bare number under a header row is a contents entry's section number, not a page's
                 page_number = not peel and _is_page_number(line.text) and line.size <= body_size + 1
                 verbatim = pages_of.get((" ".join(line.text.split()), line.size), set())
-                if page_number or counts[(_edge_key(line.text), line.size)] >= threshold \
-                        or _in_page_run(page, verbatim) or _same_place_pages(line, page, placed) >= placed_threshold:
+                if (
+                    page_number
+                    or counts[(_edge_key(line.text), line.size)] >= threshold
+                    or _in_page_run(page, verbatim)
+                    or _same_place_pages(line, page, placed) >= placed_threshold
+                ):
                     doomed.add(id(line))
         if not doomed:
             break
@@ -161,8 +178,13 @@ def _same_place_pages(line: _PdfLine, page: int, placed: dict[str, list[tuple[in
     if not re.search(r"[^\W\d_]{2}", line.text):
         return 0
     tol = max(2.0, 0.6 * line.size)
-    return 1 + len({p for p, y, size in placed.get(_place_key(line.text), [])
-                    if p != page and abs(y - line.y1) <= tol and abs(size - line.size) <= 1.5})
+    return 1 + len(
+        {
+            p
+            for p, y, size in placed.get(_place_key(line.text), [])
+            if p != page and abs(y - line.y1) <= tol and abs(size - line.size) <= 1.5
+        }
+    )
 
 
 def _edge_key(text: str) -> str:

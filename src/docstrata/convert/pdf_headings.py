@@ -19,12 +19,15 @@ _PDF_NUMBERING = re.compile(
 _BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
 # A heading line opening with a section number ("1.", "2.3", "Article 4"), not a wrapped title's
 # next line that happens to start with a figure ("2020 Annual Report").
-_NEW_NUMBER = re.compile(r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:],
-                         re.IGNORECASE)
+_NEW_NUMBER = re.compile(
+    r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:], re.IGNORECASE
+)
 # dot leaders (dots or ellipsis characters "……"), with the page number ("7", "iv", an appendix's "A.1-5") on
 # the line or set in a column of its own (". . . . .")
-_TOC_LINE = re.compile(r"([.…]\s?){4,}\s*([\divxlc]+|[A-Z]{1,2}[-.]\d{1,3}([-.]\d{1,3})?)\s*$|[.…]{3,}\s*$|(\.\s){4,}\.?\s*$",
-                       re.IGNORECASE)
+_TOC_LINE = re.compile(
+    r"([.…]\s?){4,}\s*([\divxlc]+|[A-Z]{1,2}[-.]\d{1,3}([-.]\d{1,3})?)\s*$|[.…]{3,}\s*$|(\.\s){4,}\.?\s*$",
+    re.IGNORECASE,
+)
 # the section number a line prints before an outline entry's title ("6.2.1 Amendment Documents"
 # for the bookmark "Amendment Documents")
 _PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*|[ivxlc]{1,6})\s+(?=\S)")
@@ -98,8 +101,9 @@ def _contents_pages(lines: list[_PdfLine]) -> set[int]:
     return {page for page, n in leaders.items() if n >= 3 and n * 6 >= per_page[page]}
 
 
-def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: list[tuple[int, str]],
-                            contents: set[int], taken: set[int]) -> list[tuple[int, int, int, str]]:
+def _contents_entry_matches(
+    lines: list[_PdfLine], keys: list[str], outline: list[tuple[int, str]], contents: set[int], taken: set[int]
+) -> list[tuple[int, int, int, str]]:
     """Matches ``(line index, 1, level, title)`` for the outline entries that name a contents page
     or an index (``Table of Contents``, ``List of Tables``, ``Index``): the line whose text is the
     entry's title, on a contents page first (its title atop the page), else the first such line
@@ -111,8 +115,14 @@ def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: lis
         target = _outline_key(title)
         if not _CONTENTS_ENTRY.match(target):
             continue
-        found = [i for i, key in enumerate(keys) if key == target and i not in taken
-                 and not _TOC_LINE.search(lines[i].text) and not re.search(r"[.…]{4,}", lines[i].text)]
+        found = [
+            i
+            for i, key in enumerate(keys)
+            if key == target
+            and i not in taken
+            and not _TOC_LINE.search(lines[i].text)
+            and not re.search(r"[.…]{4,}", lines[i].text)
+        ]
         if found:
             # a back-of-book index stands at the end (a lone "Index" line earlier is a table's column)
             i = next((k for k in found if lines[k].page in contents), found[-1] if target == "index" else found[0])
@@ -121,31 +131,49 @@ def _contents_entry_matches(lines: list[_PdfLine], keys: list[str], outline: lis
     return out
 
 
-def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: int, page_start: int,
-                contents: set[int], taken: set[int], body_size: float, limit: int | None = None) -> tuple[int, int] | None:
+def _find_entry(
+    lines: list[_PdfLine],
+    keys: list[str],
+    target: str,
+    position: int,
+    page_start: int,
+    contents: set[int],
+    taken: set[int],
+    body_size: float,
+    limit: int | None = None,
+) -> tuple[int, int] | None:
     """``(line index, lines used)`` of the first line (in :func:`_outline_search_order` from
     ``position``, before line ``limit`` when given) that heads the outline entry whose key is
     ``target``, or ``None``; see :func:`_apply_outline` for the forms that match."""
     number = re.match(r"\d{1,3}(?:\.\d{1,3})*\s+(?=[^\W\d])", target)
-    unnumbered = target[number.end():] if number else None
+    unnumbered = target[number.end() :] if number else None
     for i in _outline_search_order(lines, position, page_start, limit):
-        if i in taken or lines[i].page in contents or _TOC_LINE.search(lines[i].text) \
-                or re.search(r"[.…]{4,}", lines[i].text):
+        if (
+            i in taken
+            or lines[i].page in contents
+            or _TOC_LINE.search(lines[i].text)
+            or re.search(r"[.…]{4,}", lines[i].text)
+        ):
             continue  # a contents line (dot leaders, a contents page) names a heading, it is not one
         used = 0
         numbered = _PRINTED_NUMBER_KEY.match(keys[i])
-        if numbered and keys[i][numbered.end():] == target and not target[:1].isdigit():
+        if numbered and keys[i][numbered.end() :] == target and not target[:1].isdigit():
             used = 1  # the printed heading carries the number the bookmark leaves out
         elif unnumbered and keys[i] == unnumbered and (lines[i].bold or lines[i].size > body_size):
             used = 1  # a list number drawn without text ("1 Introduction" prints "Introduction" in bold)
-        elif keys[i] == target or _after_stray_glyph(keys[i], target) \
-                or keys[i].replace(" ", "") == target.replace(" ", "") and len(target) > 8:
+        elif (
+            keys[i] == target
+            or _after_stray_glyph(keys[i], target)
+            or keys[i].replace(" ", "") == target.replace(" ", "")
+            and len(target) > 8
+        ):
             used = 1  # spaced letters of a justified line ("Manageme nt") compare without spaces
         else:  # a title wrapped over two or three lines (a long Division title)
             joined = keys[i]
             for k in range(i + 1, min(i + 3, len(lines))):
-                if not _continues_line(lines[k - 1], lines[k]) \
-                        or not target.replace(" ", "").startswith(joined.replace(" ", "")):
+                if not _continues_line(lines[k - 1], lines[k]) or not target.replace(" ", "").startswith(
+                    joined.replace(" ", "")
+                ):
                     break
                 joined = f"{joined} {keys[k]}"
                 if joined == target or joined.replace(" ", "") == target.replace(" ", ""):
@@ -156,8 +184,17 @@ def _find_entry(lines: list[_PdfLine], keys: list[str], target: str, position: i
     return None
 
 
-def _skips_entries(lines: list[_PdfLine], keys: list[str], following: list[str], at: int, position: int,
-                   page_start: int, contents: set[int], taken: set[int], body_size: float) -> bool:
+def _skips_entries(
+    lines: list[_PdfLine],
+    keys: list[str],
+    following: list[str],
+    at: int,
+    position: int,
+    page_start: int,
+    contents: set[int],
+    taken: set[int],
+    body_size: float,
+) -> bool:
     """Two or more of the ``following`` entries (the next eight) are found, on two pages or more,
     between the current position and line ``at``: the entry matched there is out of place (entries found on one page
     only are a contents page's lines, which list what follows) — a match that jumps pages ahead would carry
@@ -205,8 +242,21 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         if found is None:
             continue
         i, used = found
-        if position and lines[i].page > lines[position - 1].page + 1 and _skips_entries(lines, keys, [entries[j][2] for j in ordered[n + 1:n + 9]],
-                                                       i, position, page_start, contents, taken, body_size):
+        if (
+            position
+            and lines[i].page > lines[position - 1].page + 1
+            and _skips_entries(
+                lines,
+                keys,
+                [entries[j][2] for j in ordered[n + 1 : n + 9]],
+                i,
+                position,
+                page_start,
+                contents,
+                taken,
+                body_size,
+            )
+        ):
             continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
         matches.append((i, used, level, title))
         taken.update(range(i, i + used))
@@ -225,8 +275,10 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         printed = " ".join(line.text for line in lines[i : i + used])
         numbered = _PRINTED_NUMBER_KEY.match(_outline_key(printed))
         same = normalize_heading(printed) == normalize_heading(title) or (
-            numbered is not None and _outline_key(printed)[numbered.end():] == _outline_key(title)
-            and not re.match(r"\d", title.strip()))  # (a bookmark with its own number names it)
+            numbered is not None
+            and _outline_key(printed)[numbered.end() :] == _outline_key(title)
+            and not re.match(r"\d", title.strip())
+        )  # (a bookmark with its own number names it)
         # a rule drawn with underscores before the title ("____ APPENDIX B GLOSSARY") is no part of it
         printed = re.sub(r"^[\s_=~]{3,}|[\s_=~]{3,}$", "", printed).strip() or printed
         lines[i].text = printed if same else " ".join(title.split())
@@ -288,8 +340,13 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         following = runs[n + 1][0] if n + 1 < len(runs) else None
         # a line of another face inside a paragraph (an italic title in a reference entry after
         # "…Publication 202, SHA-3 Standard:") goes on into the same box in lower case or digits
-        mid_paragraph = following is not None and n and runs[n - 1][-1].box == first.box \
-            and following.box == run[-1].box and re.match(r"[\da-z]", following.text)
+        mid_paragraph = (
+            following is not None
+            and n
+            and runs[n - 1][-1].box == first.box
+            and following.box == run[-1].box
+            and re.match(r"[\da-z]", following.text)
+        )
         leads_body = (
             following is not None and not mid_paragraph and _starts_block(runs, n)
             and not re.search(r"[.!?]$", text) and text[:1].isupper()
@@ -347,13 +404,24 @@ def _restore_unprinted_numbers(headings: list[tuple[list[_PdfLine], str]]) -> li
     out = []
     for k, (run, text) in enumerate(headings):
         first = run[0]
-        depths = next((c for (size, font, x0), c in shapes.items()
-                       if size == first.size and font == first.font and abs(x0 - first.x0) <= 2), None)
+        depths = next(
+            (
+                c
+                for (size, font, x0), c in shapes.items()
+                if size == first.size and font == first.font and abs(x0 - first.x0) <= 2
+            ),
+            None,
+        )
         if bare[k] and k not in restored and depths:
             depth = depths.most_common(1)[0][0]
-            guess = last[: depth - 1] + (last[depth - 1] + 1,) if len(last) >= depth else \
-                last + (1,) if len(last) == depth - 1 else None
-            following = next((n for n in numbers[k + 1:] if n), None)
+            guess = (
+                last[: depth - 1] + (last[depth - 1] + 1,)
+                if len(last) >= depth
+                else last + (1,)
+                if len(last) == depth - 1
+                else None
+            )
+            following = next((n for n in numbers[k + 1 :] if n), None)
             if guess and guess not in printed and not (following and following[:depth] < guess):
                 restored[k] = guess
         if k in restored:

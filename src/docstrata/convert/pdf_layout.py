@@ -169,8 +169,9 @@ def _pdf_meta_title(document) -> str | None:
         raw = resolve1(info.get("Title")) if isinstance(info, dict) else None
         title = decode_text(raw) if isinstance(raw, bytes) else raw if isinstance(raw, str) else None
         title = " ".join((title or "").replace("\x00", "").split())
-        if title and not re.search(r"^\(?(untitled|anonymous)\)?$|^microsoft word\b|\.(docx?|pdf|tex|dvi)$", title,
-                                   re.IGNORECASE):  # generator placeholders (reportlab: "(anonymous)")
+        if title and not re.search(
+            r"^\(?(untitled|anonymous)\)?$|^microsoft word\b|\.(docx?|pdf|tex|dvi)$", title, re.IGNORECASE
+        ):  # generator placeholders (reportlab: "(anonymous)")
             return title
     return None
 

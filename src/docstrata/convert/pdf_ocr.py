@@ -67,8 +67,9 @@ def _image_cover(pdf, page_no: int) -> float:
     return min(1.0, area / max(width * height, 1.0))
 
 
-def ocr_pdf(data: bytes, doc_key: str, lines: list[_PdfLine], n_pages: int, settings: OcrSettings,
-            file_sha256: str | None) -> tuple[list[_PdfLine], list[str], str | None]:
+def ocr_pdf(
+    data: bytes, doc_key: str, lines: list[_PdfLine], n_pages: int, settings: OcrSettings, file_sha256: str | None
+) -> tuple[list[_PdfLine], list[str], str | None]:
     """The layout ``lines`` with every page that needs OCR read from its image instead.
 
     Returns ``(lines, warnings, reason)``: lines in page order; warnings naming each page that
@@ -89,13 +90,21 @@ def ocr_pdf(data: bytes, doc_key: str, lines: list[_PdfLine], n_pages: int, sett
         read: dict[int, OcrPage] = {}
         for n, page_no in enumerate(todo):
             if settings.deadline is not None and time.monotonic() > settings.deadline:
-                raise ConversionError(doc_key, f"OCR stopped before page {page_no + 1} of {n_pages}: conversion took "
-                                               "longer than limits.max_conversion_s")
+                raise ConversionError(
+                    doc_key,
+                    f"OCR stopped before page {page_no + 1} of {n_pages}: conversion took "
+                    "longer than limits.max_conversion_s",
+                )
             if settings.on_page:
                 settings.on_page(doc_key, n + 1, len(todo))
             try:
-                read[page_no] = read_page(lambda p=page_no: _render(pdf, p, settings.dpi), settings, file_sha256,
-                                          page_no, _dpi(pdf, page_no, settings.dpi))
+                read[page_no] = read_page(
+                    lambda p=page_no: _render(pdf, p, settings.dpi),
+                    settings,
+                    file_sha256,
+                    page_no,
+                    _dpi(pdf, page_no, settings.dpi),
+                )
             except OcrUnavailable as e:
                 pages = ", ".join(str(p + 1) for p in todo)
                 return lines, [f"page(s) {pages} have no usable text layer and were not read: {e}"], str(e)

@@ -22,8 +22,9 @@ _FOLIO_CHAPTER = re.compile(r"(?:page\s+)?([A-Z]{1,3}|\d{1,2})([-–])(\d{1,3})"
 _FOLIO_REACH = 3  # pages within which two folios must agree (a page number and its neighbour's)
 
 
-def pdf_page_marks(data: bytes | None, block_pages: list[tuple[int, int]], n_pages: int, text_length: int,
-                   lines: list | None = None) -> dict:
+def pdf_page_marks(
+    data: bytes | None, block_pages: list[tuple[int, int]], n_pages: int, text_length: int, lines: list | None = None
+) -> dict:
     """``{"page_offsets", "page_labels", "page_unit"}`` for ``Document``.
 
     ``block_pages``: ``(offset, page)`` of each Markdown block in document order (page 0-based);
@@ -113,9 +114,12 @@ def printed_folios(lines: list, n_pages: int) -> list[str]:
     trusted: dict[int, tuple[str, int, str]] = {}
     for page, found in candidates.items():
         for scheme, value, label in found:
-            if any(s == scheme and v - value == other - page
-                   for other in range(page - _FOLIO_REACH, page + _FOLIO_REACH + 1) if other != page
-                   for s, v, _ in candidates.get(other, ())):
+            if any(
+                s == scheme and v - value == other - page
+                for other in range(page - _FOLIO_REACH, page + _FOLIO_REACH + 1)
+                if other != page
+                for s, v, _ in candidates.get(other, ())
+            ):
                 trusted[page] = (scheme, value, label)
                 break
     if not trusted:

@@ -10,8 +10,10 @@ from .pdf_layout import _PdfLine
 
 # a hanging label set in a box of its own left of its text ("(a)", "1.", "4.2", "•"): a list, not a table;
 # letters (but one) only with their punctuation ("ab.", "(iv)"): a bare "ATA" or "Bend" is a glossary term beside its definition
-_HANGING_LABEL = re.compile(r"^(\(?\d{1,4}[.)]?|\(?[A-Za-z][.)]?|\(?[A-Za-z]{2}[.)]|\([A-Za-z]{1,4}\)|\(?[ivxlc]{1,6}[.)]|\d+(\.\d+)+\.?"
-                            r"|[•·▪◦‣–—*-])$")
+_HANGING_LABEL = re.compile(
+    r"^(\(?\d{1,4}[.)]?|\(?[A-Za-z][.)]?|\(?[A-Za-z]{2}[.)]|\([A-Za-z]{1,4}\)|\(?[ivxlc]{1,6}[.)]|\d+(\.\d+)+\.?"
+    r"|[•·▪◦‣–—*-])$"
+)
 
 
 def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
@@ -118,14 +120,22 @@ def _place_leftovers(rows: list[list[list[_PdfLine]]], leftovers: list[list[_Pdf
         box_top, box_bottom, size = max(ln.y1 for ln in box), min(ln.y0 for ln in box), box[0].size
         if box_top > top or box_bottom < bottom - 3 * size:
             continue
-        beside = [row for row in rows if all(_x_apart(box, cell) for cell in row)
-                  and any(min(box_top, max(ln.y1 for ln in c)) > max(box_bottom, min(ln.y0 for ln in c)) for c in row)]
+        beside = [
+            row
+            for row in rows
+            if all(_x_apart(box, cell) for cell in row)
+            and any(min(box_top, max(ln.y1 for ln in c)) > max(box_bottom, min(ln.y0 for ln in c)) for c in row)
+        ]
         if beside:
             beside[0].append(box)
             beside[0].sort(key=lambda b: min(ln.x0 for ln in b))
             continue
-        above = [cell for row in rows for cell in row if not _x_apart(box, cell)
-                 and 0 <= min(ln.y0 for ln in cell) - box_top < 1.5 * size]
+        above = [
+            cell
+            for row in rows
+            for cell in row
+            if not _x_apart(box, cell) and 0 <= min(ln.y0 for ln in cell) - box_top < 1.5 * size
+        ]
         if above:
             above[0].extend(box)
             continue
@@ -190,8 +200,9 @@ def _table_blocks(lines: list[_PdfLine]) -> tuple[dict[int | None, list[tuple[in
             top = _top(table[0])
             left = min(ln.x0 for row in table for cell in row for ln in cell)
             right = max(ln.x1 for row in table for cell in row for ln in cell)
-            column = [ln for ln in on_page if id(ln) not in members and not ln.turned
-                      and ln.x0 < right and ln.x1 > left]  # in the table's column: not the other text column
+            column = [
+                ln for ln in on_page if id(ln) not in members and not ln.turned and ln.x0 < right and ln.x1 > left
+            ]  # in the table's column: not the other text column
             below = [ln for ln in column if ln.y1 <= top + 1]
             if below:
                 anchor = id(below[0])

@@ -50,7 +50,11 @@ def plain_text_title(text: str) -> str | None:
     if not first or len(first) > 120 or (len(lines) > 1 and lines[1].strip()):
         return None
     letters = [ch for ch in first if ch.isalpha()]
-    if not letters or not all(ch.isupper() for ch in letters) or re.match(r"(?:\d+(?:\.\d+)*[.)]?|[IVXLC]+[.)])\s", first):
+    if (
+        not letters
+        or not all(ch.isupper() for ch in letters)
+        or re.match(r"(?:\d+(?:\.\d+)*[.)]?|[IVXLC]+[.)])\s", first)
+    ):
         return None
     if len(first.split()) < 2 and len(letters) < 6:
         return None
@@ -77,9 +81,17 @@ def memo_header_title(text: str) -> str | None:
     width = max((len(ln) for ln in header), default=0)
     # a right-column line alone (the third author, the date) ends at the page's right edge
     two = sum(1 for ln in header if _TWO_COLUMN_RE.match(ln))
-    one_sided = sum(1 for ln in header if not _TWO_COLUMN_RE.match(ln) and (
-        not ln[:1].isspace() and len(ln) <= width * 0.6  # a left-column line alone ("Category: …")
-        or len(ln) >= width - 2 and len(ln) - len(ln.lstrip()) >= width // 3))  # a right one
+    one_sided = sum(
+        1
+        for ln in header
+        if not _TWO_COLUMN_RE.match(ln)
+        and (
+            not ln[:1].isspace()
+            and len(ln) <= width * 0.6  # a left-column line alone ("Category: …")
+            or len(ln) >= width - 2
+            and len(ln) - len(ln.lstrip()) >= width // 3
+        )
+    )  # a right one
     if two < 2 or two + one_sided < len(header):
         return None
     k = len(header)
@@ -121,7 +133,7 @@ def strip_inline_html(markdown: str) -> str:
         if "<" in line:
             pieces, last = [], 0
             for cm in _CODE_SPAN_RE.finditer(line):
-                pieces.append(_INLINE_TAG_RE.sub("", line[last:cm.start()]))
+                pieces.append(_INLINE_TAG_RE.sub("", line[last : cm.start()]))
                 pieces.append(cm.group())
                 last = cm.end()
             pieces.append(_INLINE_TAG_RE.sub("", line[last:]))

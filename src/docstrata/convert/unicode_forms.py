@@ -18,7 +18,7 @@ import bisect
 import re
 import unicodedata
 
-_FORMS_RE = re.compile("[\uFB00-\uFDFF\uFE70-\uFEFE]+")
+_FORMS_RE = re.compile("[\ufb00-\ufdff\ufe70-\ufefe]+")
 
 
 def fold_presentation_forms(text: str) -> tuple[str, list[int], list[int]]:
@@ -31,7 +31,7 @@ def fold_presentation_forms(text: str) -> tuple[str, list[int], list[int]]:
     parts, ends, added, at, total = [], [], [], 0, 0
     for m in _FORMS_RE.finditer(text):
         new = unicodedata.normalize("NFKC", m.group())
-        parts += [text[at:m.start()], new]
+        parts += [text[at : m.start()], new]
         at = m.end()
         total += len(new) - len(m.group())
         ends.append(m.end())

@@ -48,21 +48,39 @@ from ..structure.grammar import int_to_letters, int_to_roman
 from .document import ConvertedDocument
 from .legislation_xml import _local, _squash
 
-_DEFS_HEADING = re.compile(r"\b(definitions?|terminology|glossary|defined terms|terms and definitions|"
-                           r"terms used|interpretation|dictionary|abbreviations)\b", re.I)
+_DEFS_HEADING = re.compile(
+    r"\b(definitions?|terminology|glossary|defined terms|terms and definitions|"
+    r"terms used|interpretation|dictionary|abbreviations)\b",
+    re.I,
+)
 _UNNUMBERED = ("false", "no")
 _APPENDIX_NUMBER = re.compile(r"^[A-Z](?:\.|$)")
 _ENTITIES = {"nbsp": " ", "nbhy": "-", "wj": "", "zwsp": "", "shy": "", "ndash": "–", "mdash": "—"}
 _PRE = frozenset({"artwork", "sourcecode"})
-_SKIP = frozenset({"cref", "iref", "boilerplate", "toc", "displayreference", "seriesInfo", "author", "date",
-                   "keyword", "area", "workgroup", "link"})
+_SKIP = frozenset(
+    {
+        "cref",
+        "iref",
+        "boilerplate",
+        "toc",
+        "displayreference",
+        "seriesInfo",
+        "author",
+        "date",
+        "keyword",
+        "area",
+        "workgroup",
+        "link",
+    }
+)
 
 
 def is_xml2rfc(root) -> bool:
     """Whether a parsed root is an xml2rfc source: ``<rfc>`` (no namespace) holding ``<front>``
     or ``<middle>``."""
-    return _local(root.tag) == "rfc" and any(_local(c.tag) in ("front", "middle") for c in root
-                                              if isinstance(c.tag, str))
+    return _local(root.tag) == "rfc" and any(
+        _local(c.tag) in ("front", "middle") for c in root if isinstance(c.tag, str)
+    )
 
 
 @dataclass
@@ -101,8 +119,11 @@ def _title(el) -> str:
 def _plain_text(el) -> str:
     out = [el.text or ""]
     for c in el:
-        out.append(_entity(c) if _is_entity(c) else (_plain_text(c) if isinstance(c.tag, str) and
-                                                     _local(c.tag) not in _SKIP else ""))
+        out.append(
+            _entity(c)
+            if _is_entity(c)
+            else (_plain_text(c) if isinstance(c.tag, str) and _local(c.tag) not in _SKIP else "")
+        )
         out.append(c.tail or "")
     return "".join(out)
 
@@ -283,7 +304,12 @@ class _Writer:
             if t is None:
                 continue
             for el in s.iter():
-                if el is not s and isinstance(el.tag, str) and el.get("anchor") and el.get("anchor") not in self.n.by_anchor:
+                if (
+                    el is not s
+                    and isinstance(el.tag, str)
+                    and el.get("anchor")
+                    and el.get("anchor") not in self.n.by_anchor
+                ):
                     self.containing[el.get("anchor")] = t
 
     def _heading(self, level: int, text: str, el) -> None:
@@ -373,8 +399,9 @@ class _Writer:
         elif name in ("aside", "blockquote"):
             start = len(self.blocks)
             self._blocks(_kids(el), indent) if _kids(el, *_BODY) else self._text_block(el, indent)
-            self.blocks[start:] = ["\n".join(pad + "> " + line[indent:] for line in b.split("\n"))
-                                   for b in self.blocks[start:]]
+            self.blocks[start:] = [
+                "\n".join(pad + "> " + line[indent:] for line in b.split("\n")) for b in self.blocks[start:]
+            ]
         elif name in ("preamble", "postamble"):
             self._text_block(el, indent)
         elif _kids(el, *_BODY):
@@ -409,7 +436,9 @@ class _Writer:
 
     def _list(self, el, indent: int) -> None:
         name = _local(el.tag)
-        style = el.get("style", "symbols") if name == "list" else {"ul": "symbols", "ol": "numbers", "dl": "hanging"}[name]
+        style = (
+            el.get("style", "symbols") if name == "list" else {"ul": "symbols", "ol": "numbers", "dl": "hanging"}[name]
+        )
         if name == "ol":
             style = {"a": "letters", "A": "upper", "i": "roman", "I": "upper-roman"}.get(el.get("type", "1"), "numbers")
             fmt = el.get("type", "")
@@ -473,7 +502,7 @@ class _Writer:
         clean = term.strip().rstrip(":").strip()
         if in_defs and clean and 0 < len(clean.split()) <= 8 and body is not None:
             text = _squash(" ".join(b.strip() for b in self.blocks[start:]))
-            text = text[len(lead.strip()):].strip() if text.startswith(lead.strip()) else text
+            text = text[len(lead.strip()) :].strip() if text.startswith(lead.strip()) else text
             if text:
                 self.definitions.append(MarkedDefinition(clean, text[:1500], self.heading))
 
@@ -502,8 +531,9 @@ class _Writer:
         text = textwrap.dedent(text)
         fence = "~~~~" if "```" in text else "```"
         pad = " " * indent
-        self.blocks.append("\n".join([pad + fence] + [pad + line if line else "" for line in text.split("\n")]
-                                     + [pad + fence]))
+        self.blocks.append(
+            "\n".join([pad + fence] + [pad + line if line else "" for line in text.split("\n")] + [pad + fence])
+        )
 
     def _table(self, el, indent: int) -> None:
         rows: list[list[str]] = []
@@ -513,7 +543,7 @@ class _Writer:
             width = max(len(cols), 1)
             rows.append([_squash(self.inline(c)) for c in cols])
             for i in range(0, len(cells), width):
-                rows.append([_squash(self.inline(c)) for c in cells[i:i + width]])
+                rows.append([_squash(self.inline(c)) for c in cells[i : i + width]])
             for c in _kids(el, "preamble"):
                 self._text_block(c, indent)
         else:
@@ -570,7 +600,8 @@ class _Writer:
             words = ("Appendix " if _APPENDIX_NUMBER.match(where) else "Section ") + where
             ref = _cite(t)
             cite = {"comma": f"{ref}, {words}", "parens": f"{ref} ({words})", "bare": where}.get(
-                x.get("sectionFormat", "of"), f"{words} of {ref}")
+                x.get("sectionFormat", "of"), f"{words} of {ref}"
+            )
             return f"{text} ({cite})" if text and x.get("sectionFormat") != "bare" else (text or cite)
         elif fmt == "none":
             return text
@@ -587,8 +618,21 @@ class _Writer:
         return text
 
 
-_BODY = ("t", "list", "ul", "ol", "dl", "figure", "artwork", "sourcecode", "texttable", "table", "aside",
-         "blockquote", "artset")
+_BODY = (
+    "t",
+    "list",
+    "ul",
+    "ol",
+    "dl",
+    "figure",
+    "artwork",
+    "sourcecode",
+    "texttable",
+    "table",
+    "aside",
+    "blockquote",
+    "artset",
+)
 
 
 def _list_label(style: str, i: int) -> str:
@@ -600,9 +644,14 @@ def _list_label(style: str, i: int) -> str:
         r = _roman(i)
         return (r if style == "upper-roman" else r.lower()) + "."
     if style.startswith("format "):
-        fmt = style[len("format "):]
-        return fmt.replace("%d", str(i)).replace("%c", int_to_letters(i).lower()).replace("%C", int_to_letters(i)) \
-            .replace("%i", _roman(i).lower()).replace("%I", _roman(i))
+        fmt = style[len("format ") :]
+        return (
+            fmt.replace("%d", str(i))
+            .replace("%c", int_to_letters(i).lower())
+            .replace("%C", int_to_letters(i))
+            .replace("%i", _roman(i).lower())
+            .replace("%I", _roman(i))
+        )
     return ""
 
 
@@ -647,11 +696,19 @@ def convert_xml2rfc(root, data: bytes, doc_key: str) -> ConvertedDocument:
     includes = sum(1 for e in root.iter() if isinstance(e.tag, str) and _local(e.tag) == "include")
     if includes:
         warnings.append(f"{includes} xi:include element(s) not read (references kept on bib.ietf.org are not fetched)")
-    converted = ConvertedDocument.from_markdown(markdown, provenance="markup", list_numbers=False, title=title,
-                                                warnings=warnings, anchors=writer.anchors,
-                                                marked_definitions=writer.definitions)
-    converted.blocks = [replace(b, number=m.group(1)) if b.kind == "heading" and (m := _HEADING_NUMBER.match(b.title or ""))
-                        else b for b in converted.blocks]
+    converted = ConvertedDocument.from_markdown(
+        markdown,
+        provenance="markup",
+        list_numbers=False,
+        title=title,
+        warnings=warnings,
+        anchors=writer.anchors,
+        marked_definitions=writer.definitions,
+    )
+    converted.blocks = [
+        replace(b, number=m.group(1)) if b.kind == "heading" and (m := _HEADING_NUMBER.match(b.title or "")) else b
+        for b in converted.blocks
+    ]
     return converted
 
 

@@ -30,8 +30,9 @@ from .document import ConvertedDocument
 from .legislation_xml import _local, _namespace, _squash
 
 _TITLE_NAMES = frozenset({"title", "name", "head", "heading"})
-_PRE_NAMES = frozenset({"artwork", "sourcecode", "programlisting", "pre", "screen", "literallayout", "code",
-                        "codeblock", "verbatim"})
+_PRE_NAMES = frozenset(
+    {"artwork", "sourcecode", "programlisting", "pre", "screen", "literallayout", "code", "codeblock", "verbatim"}
+)
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
 
@@ -124,10 +125,15 @@ class _GenericWriter:
                 self.blocks.append(_with_attributes(el))
             return
         values = [_squash("".join(c.itertext())) for c in kids]
-        if (len(kids) >= 2 and all(not _elements(c) for c in kids) and len({_local(c.tag) for c in kids}) > 1
-                and max(len(v) for v in values) <= 200):  # a record of short leaf fields
-            lines = [f"{_local(c.tag)}: {v}" if v else _with_attributes(c) for c, v in zip(kids, values)
-                     if v or c.attrib]
+        if (
+            len(kids) >= 2
+            and all(not _elements(c) for c in kids)
+            and len({_local(c.tag) for c in kids}) > 1
+            and max(len(v) for v in values) <= 200
+        ):  # a record of short leaf fields
+            lines = [
+                f"{_local(c.tag)}: {v}" if v else _with_attributes(c) for c, v in zip(kids, values) if v or c.attrib
+            ]
             if lines:
                 self.blocks.append("  \n".join(lines))
             return
@@ -184,6 +190,8 @@ def convert_generic_xml(root, doc_key: str) -> ConvertedDocument:
     ns = _namespace(root.tag)
     where = f"root <{_local(root.tag)}>" + (f", namespace {ns}" if ns else "")
     shape = f"{writer.headings} titled elements as headings" if writer.headings else "no titled elements"
-    warnings = [f"not a legislation XML schema ({where}): read as generic XML — element text as paragraphs, "
-                f"{shape}; no numbering, definitions or references are read from its tags"]
+    warnings = [
+        f"not a legislation XML schema ({where}): read as generic XML — element text as paragraphs, "
+        f"{shape}; no numbering, definitions or references are read from its tags"
+    ]
     return ConvertedDocument.from_markdown(markdown, provenance="markup", title=_first_title(root), warnings=warnings)

@@ -31,8 +31,9 @@ def _faiss():
     except ImportError:
         from ..errors import ConfigError
 
-        raise ConfigError("database provider 'faiss' needs faiss-cpu: pip install faiss-cpu",
-                          path="database.provider") from None
+        raise ConfigError(
+            "database provider 'faiss' needs faiss-cpu: pip install faiss-cpu", path="database.provider"
+        ) from None
     return faiss
 
 
@@ -47,7 +48,9 @@ class FaissDenseIndex(DenseIndex):
         self._index: Any = None  # the faiss index, built on first search
         self._rows_in_index = 0
         self._index_kind = ""
-        self.on_built: Callable[[], None] | None = None  # called after a (re)build: the FAISS store persists the index then
+        self.on_built: Callable[[], None] | None = (
+            None  # called after a (re)build: the FAISS store persists the index then
+        )
 
     def _wanted_kind(self, n: int) -> str:
         return self.kind if self.kind != "auto" else ("hnsw" if n >= ANN_THRESHOLD else "flat")
@@ -82,8 +85,12 @@ class FaissDenseIndex(DenseIndex):
     def persistable(self) -> bool:
         """True when the FAISS index covers exactly the live rows in order (no pending, no dead
         rows), so it matches the vector file :meth:`arrays` writes and can be saved beside it."""
-        return (self._index is not None and not self._pending and self._rows_in_index == len(self._matrix)
-                and bool(self._alive.all()))
+        return (
+            self._index is not None
+            and not self._pending
+            and self._rows_in_index == len(self._matrix)
+            and bool(self._alive.all())
+        )
 
     def write_index(self, path) -> None:
         """Save the FAISS index to ``path`` (a temporary file renamed over it: readers never see half)."""
@@ -122,7 +129,7 @@ class FaissDenseIndex(DenseIndex):
         if self._index is None or compacted or grew_past or self._rows_in_index > n:
             self._build()
         elif self._rows_in_index < n:
-            self._index.add(self._matrix[self._rows_in_index:])
+            self._index.add(self._matrix[self._rows_in_index :])
             self._rows_in_index = n
 
     def scan_threads(self, allowed=None) -> int:

@@ -187,8 +187,10 @@ class DenseIndex:
             self._id_hashes = (h[order], order)
         hashes, order = self._id_hashes
         ids, out = self._ids, []
-        for cid, i in zip(chunk_ids, np.searchsorted(hashes, np.fromiter(map(hash, chunk_ids), dtype=np.int64,
-                                                                          count=len(chunk_ids))).tolist()):
+        for cid, i in zip(
+            chunk_ids,
+            np.searchsorted(hashes, np.fromiter(map(hash, chunk_ids), dtype=np.int64, count=len(chunk_ids))).tolist(),
+        ):
             hc = hash(cid)
             while i < len(hashes) and hashes[i] == hc:  # equal hashes of different ids: checked one by one
                 if ids[order[i]] == cid:
@@ -219,8 +221,11 @@ class DenseIndex:
         self._ids = list(chunk_ids)
         self._slot_map = self._id_hashes = None  # built at first need (see _slot_of, _slots)
         # A plain ndarray view of a memory map: np.memmap's __getitem__ wrapper cost 9 ms a query.
-        self._matrix = np.asarray(matrix) if matrix.dtype == np.float32 and matrix.flags.c_contiguous else \
-            np.ascontiguousarray(matrix, dtype=np.float32)
+        self._matrix = (
+            np.asarray(matrix)
+            if matrix.dtype == np.float32 and matrix.flags.c_contiguous
+            else np.ascontiguousarray(matrix, dtype=np.float32)
+        )
         self._owner = np.asarray(owner, dtype=np.int64)
         self._alive = np.ones(len(self._owner), dtype=bool)
         self._pre = self._by_owner = None
@@ -419,9 +424,9 @@ def _quantise(blocks, dim: int, sink) -> tuple[np.ndarray, tuple[float, float, f
         sink(codes)
     # Rounding of the float32 arithmetic: each norm computed with a relative error below dim·2^-23,
     # each residual component within 4·2^-24·|x| of its exact value (c·(1/s) and the subtraction).
-    grow = 1 + dim * 2.0 ** -23
+    grow = 1 + dim * 2.0**-23
     row_norm = np.sqrt(x2) * grow
-    resid = np.sqrt(r2) * grow + 2.0 ** -21 * row_norm
+    resid = np.sqrt(r2) * grow + 2.0**-21 * row_norm
     return scale32.astype(np.float64), (resid, np.sqrt(c2) * grow, row_norm)
 
 
@@ -463,10 +468,10 @@ class Int8Prefilter:
         if faiss is None:
             raise ImportError("faiss is not installed")
         n, dim = matrix.shape
-        index = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_8bit_direct_signed,
-                                           faiss.METRIC_INNER_PRODUCT)
+        index = faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_8bit_direct_signed, faiss.METRIC_INNER_PRODUCT)
         scale, bounds = _quantise(
-            lambda: (np.asarray(matrix[s:s + _SLICE], dtype=np.float32) for s in range(0, n, _SLICE)), dim, index.add)
+            lambda: (np.asarray(matrix[s : s + _SLICE], dtype=np.float32) for s in range(0, n, _SLICE)), dim, index.add
+        )
         return cls(index, scale, *bounds)
 
     @classmethod
@@ -499,8 +504,11 @@ class Int8Prefilter:
         try:
             with open(path, "wb") as out:
                 out.write(_spliced(head, n, len(code)))
-                scale, bounds = _quantise(lambda: _npy_blocks(npy_path, _SLICE), dim,
-                                          lambda codes: out.write(empty.sa_encode(codes).tobytes()))
+                scale, bounds = _quantise(
+                    lambda: _npy_blocks(npy_path, _SLICE),
+                    dim,
+                    lambda codes: out.write(empty.sa_encode(codes).tobytes()),
+                )
                 out.flush()
                 os.fsync(out.fileno())
         except RuntimeError as e:  # faiss reports failures as RuntimeError
@@ -522,11 +530,11 @@ class Int8Prefilter:
             a = np.rint(v * t)
         dim = len(v)
         eps = qn * self.resid + float(np.linalg.norm(v - a / t)) * self.code_norm
-        eps += dim * 2.0 ** -23 * qn * self.row_norm  # float32 summation of the exact rescoring
-        if float(np.linalg.norm(a)) * self.code_norm >= 2.0 ** 24:  # the integer dot may round in float32
-            eps += dim * 2.0 ** -23 * float(np.linalg.norm(a)) * self.code_norm / t
+        eps += dim * 2.0**-23 * qn * self.row_norm  # float32 summation of the exact rescoring
+        if float(np.linalg.norm(a)) * self.code_norm >= 2.0**24:  # the integer dot may round in float32
+            eps += dim * 2.0**-23 * float(np.linalg.norm(a)) * self.code_norm / t
         scores, rows = _scan(self.index, a.astype(np.float32).reshape(1, -1), depth)
-        return scores.astype(np.float64) / t, rows, eps * (1 + 2.0 ** -20)
+        return scores.astype(np.float64) / t, rows, eps * (1 + 2.0**-20)
 
     def write(self, path) -> None:
         """Write the codes to ``path`` (faiss format) and the scale and bounds to ``path.npy``.
@@ -554,9 +562,15 @@ class Int8Prefilter:
             index = faiss.read_index(path, faiss.IO_FLAG_MMAP_IFC | faiss.IO_FLAG_READ_ONLY)
         except (OSError, ValueError, RuntimeError):
             return None
-        if params.shape != (dim + 3,) or not np.isfinite(params).all() or index.ntotal != n_rows or index.d != dim \
-                or not isinstance(index, faiss.IndexScalarQuantizer) \
-                or index.sq.qtype != faiss.ScalarQuantizer.QT_8bit_direct_signed or not (params[:dim] > 0).all():
+        if (
+            params.shape != (dim + 3,)
+            or not np.isfinite(params).all()
+            or index.ntotal != n_rows
+            or index.d != dim
+            or not isinstance(index, faiss.IndexScalarQuantizer)
+            or index.sq.qtype != faiss.ScalarQuantizer.QT_8bit_direct_signed
+            or not (params[:dim] > 0).all()
+        ):
             return None
         return cls(index, params[:dim], *params[dim:])
 
@@ -589,7 +603,7 @@ def _npy_blocks(npy_path, rows: int):
         n, dim = shape
         buf = np.empty((min(rows, n), dim), dtype=np.float32)
         for start in range(0, n, rows):
-            part = buf[:min(rows, n - start)]
+            part = buf[: min(rows, n - start)]
             if f.readinto(memoryview(part).cast("B")) != part.nbytes:
                 raise OSError(f"{npy_path}: shorter than its header says")
             yield part

@@ -48,8 +48,12 @@ _REF = re.compile(
 
 def _norm_number(num: str, kind: str | None) -> str:
     num = re.sub(r"\s+", "", num).rstrip(".").lower()
-    if kind and kind not in _TRANSPARENT and not (len(num) == 1 and num not in "ivx") \
-            and (r := roman_to_int(num)) is not None:
+    if (
+        kind
+        and kind not in _TRANSPARENT
+        and not (len(num) == 1 and num not in "ivx")
+        and (r := roman_to_int(num)) is not None
+    ):
         return str(r)
     return num
 
@@ -96,8 +100,9 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     if enclosing and n.endswith(")") and "(" in n and not num.strip().startswith("("):
         # "section 59A(1)(ba)" where no item (ba) is a section: the nearest enclosing item that is,
         # as get-section and cross-references resolve it ("section 59a(1)", then "section 59a")
-        keys += [k for k in reference_keys(kind_text, re.sub(r"\s*\([^()]*\)$", "", num.strip()), True)
-                 if k not in keys]
+        keys += [
+            k for k in reference_keys(kind_text, re.sub(r"\s*\([^()]*\)$", "", num.strip()), True) if k not in keys
+        ]
     return keys
 
 
@@ -114,7 +119,10 @@ def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
     a = _recital_forms(fold_pinpoints(alias.strip()))
-    m = re.fullmatch(r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?", a)
+    m = re.fullmatch(
+        r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
+        a,
+    )
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
     kind_text = m.group("kind") or None
@@ -189,7 +197,8 @@ def query_section_keys(query: str) -> list[list[str]]:
 _QUERY_FILLER = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
     "this to was will with what which does do did say says said show shows tell me give text full read about see "
-    "under per according where whole entire content contents".split())
+    "under per according where whole entire content contents".split()
+)
 
 
 def query_names_section(query: str, max_other_words: int = 4) -> bool:
@@ -271,7 +280,9 @@ def term_pattern(term: str) -> str:
 _DEFINITION_REQUEST = re.compile(
     r"^\s*(?:(?:what|who)\s+(?:is|are|does|do)\s+|define\s+|definition\s+of\s+|meaning\s+of\s+|"
     r"what\s+is\s+meant\s+by\s+)?(?:an?\s+|the\s+)?[\"“‘']?(?P<term>[^\"”’'?]{1,80}?)[\"”’']?"
-    r"(?:\s+(?:mean|means|stand\s+for))?\s*\??\s*$", re.IGNORECASE)
+    r"(?:\s+(?:mean|means|stand\s+for))?\s*\??\s*$",
+    re.IGNORECASE,
+)
 
 
 def query_term_keys(query: str) -> list[str]:
@@ -305,8 +316,7 @@ def _is_identifier(name: str, called: bool) -> bool:
     if "." in name:  # os.path.join, but not e.g / i.e
         return all(len(p) >= 2 for p in name.split("."))
     # camelCase needs two lowercase letters before a capital: getTarget, isValid; not iPhone, mRNA
-    return ("_" in name or re.search(r"[a-z]{2}[A-Z]", name) is not None
-            or re.search(r"[A-Za-z]\d", name) is not None)
+    return "_" in name or re.search(r"[a-z]{2}[A-Z]", name) is not None or re.search(r"[A-Za-z]\d", name) is not None
 
 
 def query_identifiers(query: str) -> list[str]:
@@ -323,8 +333,11 @@ def query_identifiers(query: str) -> list[str]:
     rest = _BACKTICKED.sub(" ", query)
     out += [m.group(0) for m in _TICKET_ID.finditer(rest) if re.search(r"[A-Z]", m.group(0))]
     rest = _TICKET_ID.sub(" ", rest)
-    out += [m.group(0).removesuffix("()") for m in _BARE_NAME.finditer(rest)
-            if _is_identifier(m.group(0).removesuffix("()"), bool(m.group("call")))]
+    out += [
+        m.group(0).removesuffix("()")
+        for m in _BARE_NAME.finditer(rest)
+        if _is_identifier(m.group(0).removesuffix("()"), bool(m.group("call")))
+    ]
     return list(dict.fromkeys(x for x in out if _matchable(x)))
 
 
@@ -397,8 +410,9 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
     that document under the reference's section key, whose ``section_id`` is the target. Two
     batched exact-index look-ups and one chunk fetch per call, whatever the number of chunks.
     """
-    pending = [(c, x) for c in chunks for x in c.cross_references
-               if x.document and not (x.target_document and x.section_id)]
+    pending = [
+        (c, x) for c in chunks for x in c.cross_references if x.document and not (x.target_document and x.section_id)
+    ]
     doc_of_name: dict[str, str] = {}
     section_of: dict[tuple[str, str], str] = {}
     if pending:
@@ -408,8 +422,11 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
             docs = list(dict.fromkeys(_doc_of(cid) for cid in found.get(key, [])))
             if docs:
                 doc_of_name[key] = docs[0]
-        wanted = [(doc_of_name[document_key(x.document)], x.target) for _, x in pending
-                  if document_key(x.document) in doc_of_name]
+        wanted = [
+            (doc_of_name[document_key(x.document)], x.target)
+            for _, x in pending
+            if document_key(x.document) in doc_of_name
+        ]
         keys = list(dict.fromkeys(k for _, t in wanted for k in _target_keys(t)))
         hits = store.exact_lookup(keys, limit=100) if keys else {}
         first: dict[tuple[str, str], str] = {}
@@ -431,8 +448,13 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
                 sid = section_of.get((doc, x.target)) if doc else None
             elif sid and not doc:
                 doc = c.doc_key
-            item = {"text": x.text, "target": x.target, "target_document": doc, "target_section_id": sid,
-                    "resolved": bool(doc and sid)}
+            item = {
+                "text": x.text,
+                "target": x.target,
+                "target_document": doc,
+                "target_section_id": sid,
+                "resolved": bool(doc and sid),
+            }
             if sid and pinpoint_enclosed(x.target, sid):
                 item["enclosing"] = True
             items.append(item)

@@ -60,8 +60,10 @@ PAIR_WEIGHT = 0.2
 PAIR_JOIN = "\u2192"  # never inside an analysed token (tokens are word characters and . _ - / : ' ( ))
 
 # Lucene's EnglishAnalyzer default stop set.
-STOPWORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
-                      "then there these they this to was will with".split())
+STOPWORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with".split()
+)
 
 # Also dropped from BM25 *queries* (never from the index): pronouns, question words and
 # auxiliaries, from NLTK's English stopword list. They match almost every passage and only add
@@ -71,7 +73,8 @@ QUERY_STOPWORDS = STOPWORDS | frozenset(
     "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers "
     "herself its itself them theirs themselves what which who whom whose when where why how those am were been "
     "being have has had having do does did doing would should could can may might must shall about s t just "
-    "please".split())
+    "please".split()
+)
 # A query word is dropped only when written in lower case, or capitalised as a sentence's first
 # word: "WHERE clause", "MUST NOT" and "Don Quixote" keep theirs.
 _QUERY_WORD = re.compile(r"(?<![\w.:/'(-])([A-Za-z]+)(?![\w.:/')(-])")  # never part of 203(a) or a.b
@@ -104,11 +107,36 @@ def _stemmer():
 
 
 # ISO 639-1 code → Snowball algorithm (PyStemmer) of the languages stemmed besides English
-SNOWBALL = {"ar": "arabic", "ca": "catalan", "da": "danish", "de": "german", "el": "greek", "es": "spanish",
-            "eu": "basque", "fi": "finnish", "fr": "french", "ga": "irish", "hi": "hindi", "hu": "hungarian",
-            "hy": "armenian", "id": "indonesian", "it": "italian", "lt": "lithuanian", "ne": "nepali",
-            "nl": "dutch", "no": "norwegian", "nb": "norwegian", "pt": "portuguese", "ro": "romanian",
-            "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish"}
+SNOWBALL = {
+    "ar": "arabic",
+    "ca": "catalan",
+    "da": "danish",
+    "de": "german",
+    "el": "greek",
+    "es": "spanish",
+    "eu": "basque",
+    "fi": "finnish",
+    "fr": "french",
+    "ga": "irish",
+    "hi": "hindi",
+    "hu": "hungarian",
+    "hy": "armenian",
+    "id": "indonesian",
+    "it": "italian",
+    "lt": "lithuanian",
+    "ne": "nepali",
+    "nl": "dutch",
+    "no": "norwegian",
+    "nb": "norwegian",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sr": "serbian",
+    "sv": "swedish",
+    "ta": "tamil",
+    "tr": "turkish",
+    "yi": "yiddish",
+}
 
 
 def stemmed_language(language: str | None) -> str:
@@ -138,6 +166,7 @@ def language_stopwords(language: str) -> frozenset[str]:
         return STOPWORDS
     try:
         from stop_words import get_stop_words
+
         return frozenset(fold(w) for w in get_stop_words(language))
     except Exception:  # noqa: BLE001 - StopWordError for a language without a list, ImportError
         return frozenset()
@@ -212,9 +241,10 @@ def _token_terms(raw: str, language: str = "en") -> tuple[str, ...]:
 
         def stem(word: str) -> str:
             return fold(lang_stem(word))
+
     tok = fold(raw)
     if _CJK_RUN.match(tok):
-        return (tok,) if len(tok) == 1 else tuple(tok[i:i + 2] for i in range(len(tok) - 1))
+        return (tok,) if len(tok) == 1 else tuple(tok[i : i + 2] for i in range(len(tok) - 1))
     pieces = _pieces(raw)
     if len(pieces) == 1 and pieces[0] == tok:
         if tok in stop:
@@ -331,8 +361,8 @@ def writer_threads() -> tuple[int, int]:
     threads = max(1, min(threads, heap // _MIN_THREAD_HEAP))
     return threads, (heap if threads > 1 else WRITER_HEAP_BYTES)
 
-_MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
+_MAX_TIE_FETCH = 4096  # bounds the work when thousands of chunks tie (identical texts)
 
 
 class KeywordIndex:
@@ -367,8 +397,9 @@ class KeywordIndex:
 
     def add(self, chunk_id: str, doc_key: str, text: str, language: str = "en") -> None:
         """Queue one chunk (``text`` is raw; it is analysed here, in ``language``)."""
-        self.writer.add_document(self._tantivy.Document(chunk_id=chunk_id, doc_key=doc_key,
-                                                        body=analyzed_text(text, language)))
+        self.writer.add_document(
+            self._tantivy.Document(chunk_id=chunk_id, doc_key=doc_key, body=analyzed_text(text, language))
+        )
 
     def delete_document(self, doc_key: str) -> None:
         """Queue removal of every chunk of ``doc_key``."""
@@ -442,8 +473,11 @@ class KeywordIndex:
         clauses = []
         for tokens in dict.fromkeys(tuple(analyze(phrase, lang)) for lang in (languages or ("en",))):
             if tokens:
-                clauses.append(Q.term_query(self.schema, "body", tokens[0], index_option="freq") if len(tokens) == 1
-                               else Q.phrase_query(self.schema, "body", list(tokens)))
+                clauses.append(
+                    Q.term_query(self.schema, "body", tokens[0], index_option="freq")
+                    if len(tokens) == 1
+                    else Q.phrase_query(self.schema, "body", list(tokens))
+                )
         if not clauses:
             return []
         q = clauses[0] if len(clauses) == 1 else Q.boolean_query([(Occur.Should, c) for c in clauses])

@@ -108,8 +108,11 @@ def read_rows(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> RowLoad:
     """
     fmt = Path(rel_path).suffix.lower().lstrip(".") or Path(path).suffix.lower().lstrip(".")
     if fmt not in SUPPORTED_RECORD_EXTENSIONS:
-        raise RecordError(rel_path, f"unsupported record file type '.{fmt}'; supported: "
-                          + ", ".join(f".{e}" for e in sorted(SUPPORTED_RECORD_EXTENSIONS)))
+        raise RecordError(
+            rel_path,
+            f"unsupported record file type '.{fmt}'; supported: "
+            + ", ".join(f".{e}" for e in sorted(SUPPORTED_RECORD_EXTENSIONS)),
+        )
     if fmt in ("csv", "tsv"):
         return _read_csv(Path(path), rel_path, cfg, fmt)
     if fmt == "json":
@@ -153,9 +156,12 @@ def records_as_markdown(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -
         n += len(batch)
         if n > most:  # each record is a section, a chunk at least: refused before the file is held whole
             load.close()
-            raise RecordError(rel_path, f"more than {most:,} records, each a section of one document: over "
-                                        f"limits.max_chunks_per_file = {most:,} (name vector_field to index the "
-                                        "records one by one, in bounded batches, or raise the limit)")
+            raise RecordError(
+                rel_path,
+                f"more than {most:,} records, each a section of one document: over "
+                f"limits.max_chunks_per_file = {most:,} (name vector_field to index the "
+                "records one by one, in bounded batches, or raise the limit)",
+            )
         for r in batch:
             label = r.id if not r.id.startswith(f"{rel_path}:") else f"Record {r.line}"
             out += [f"## {label}", "", "  \n".join(r.content.splitlines()), ""]
@@ -176,5 +182,4 @@ def records_as_document(sf, cfg: VectorstoreToolConfig):
         markdown, warnings = records_as_markdown(Path(sf.path), sf.doc_key, cfg)
     except RecordError as e:
         raise ConversionError(sf.doc_key, str(e).removeprefix(f"{sf.doc_key}: ")) from None
-    return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext,
-                    warnings=warnings)
+    return Document(doc_key=sf.doc_key, title=Path(sf.doc_key).name, markdown=markdown, format=ext, warnings=warnings)

@@ -68,8 +68,9 @@ def _read_sample(path: Path, encoding: str, skip_lines: int) -> tuple[list[str],
     return lines, True
 
 
-def _sample_records(lines: list[str], delimiter: str, complete: bool, rel_path: str,
-                    first_line: int) -> list[tuple[int, list[str]]]:
+def _sample_records(
+    lines: list[str], delimiter: str, complete: bool, rel_path: str, first_line: int
+) -> list[tuple[int, list[str]]]:
     """Parsed records of the sample with their starting line; an unfinished last record is dropped.
 
     A malformed record is left out (the full pass reports it), unless it comes before any
@@ -143,9 +144,8 @@ class _RowShaper:
         if n == self.width:
             return row
         if n > self.width:
-            if any(cell.strip() for cell in row[self.width:]):
-                return (f"ragged row: {n} fields, the header has {self.width} "
-                        "(the extra fields are not empty)")
+            if any(cell.strip() for cell in row[self.width :]):
+                return f"ragged row: {n} fields, the header has {self.width} (the extra fields are not empty)"
             self.trimmed += 1
             return row[: self.width]
         if n >= self.min_width:
@@ -153,8 +153,9 @@ class _RowShaper:
         return f"ragged row: {n} fields, the header has {self.width}"
 
 
-def _check_widths(shaper: _RowShaper, records: list[tuple[int, list[str]]], rel_path: str,
-                  header_line: int, delimiter: str) -> None:
+def _check_widths(
+    shaper: _RowShaper, records: list[tuple[int, list[str]]], rel_path: str, header_line: int, delimiter: str
+) -> None:
     """Raise :class:`RecordError` when most sampled rows cannot be fitted to the header and share
     one width (the header, not the rows, is then wrong).
 
@@ -172,8 +173,7 @@ def _check_widths(shaper: _RowShaper, records: list[tuple[int, list[str]]], rel_
         return  # ragged rows of differing widths: each is skipped with its reason, the file is read
     first_line, first_row = next((line, row) for line, row in bad if len(row) == width)
     if width > shaper.width:
-        cause = (f"line {first_line} has {width} fields and its fields "
-                 f"{shaper.width + 1}-{width} are not empty")
+        cause = f"line {first_line} has {width} fields and its fields {shaper.width + 1}-{width} are not empty"
     else:
         cause = f"line {first_line} has {width} fields, {shaper.width - width} short"
     shown = {"\t": "tab"}.get(delimiter, repr(delimiter))
@@ -195,30 +195,50 @@ def _read_csv(path: Path, rel_path: str, cfg: VectorstoreToolConfig, fmt: str) -
     skip = (cfg.header_row or 1) - 1
     lines, complete = _read_sample(path, encoding, skip)
     if cfg.header_row and not lines:
-        raise RecordError(rel_path, f"header_row {cfg.header_row} is past the end of the file",
-                          line=cfg.header_row, field="header_row")
+        raise RecordError(
+            rel_path,
+            f"header_row {cfg.header_row} is past the end of the file",
+            line=cfg.header_row,
+            field="header_row",
+        )
     delimiter = cfg.delimiter or _sniff_delimiter(lines, prefer_tab=fmt == "tsv")
     records = _sample_records(lines, delimiter, complete, rel_path, skip + 1)
     if not any(_filled(row) for _, row in records):
-        raise RecordError(rel_path, "no header row: the file has no non-blank line"
-                          + (f" from line {cfg.header_row} on" if cfg.header_row else ""))
+        raise RecordError(
+            rel_path,
+            "no header row: the file has no non-blank line"
+            + (f" from line {cfg.header_row} on" if cfg.header_row else ""),
+        )
     header_index = 0
     if cfg.header_row is None:
         header_index, preamble = _guess_header(records)
         if preamble:
             lines_text = f"line {preamble[0]}" if len(preamble) == 1 else f"lines {preamble[0]}-{preamble[-1]}"
             verb = "looks" if len(preamble) == 1 else "look"
-            warnings.append(f"{lines_text} {verb} like a preamble; header taken from line "
-                            f"{records[header_index][0]} (set 'header_row' to choose another)")
+            warnings.append(
+                f"{lines_text} {verb} like a preamble; header taken from line "
+                f"{records[header_index][0]} (set 'header_row' to choose another)"
+            )
     header_line, header = records[header_index]
     fields = _header_names(header, warnings)
     if len(fields) > cfg.limits.max_columns:  # before any row is read: 100,000 columns stalled an ingest
-        raise RecordError(rel_path, f"the header has {len(fields):,} columns, over limits.max_columns = "
-                                    f"{cfg.limits.max_columns:,} (raise it to index this file)", line=header_line)
+        raise RecordError(
+            rel_path,
+            f"the header has {len(fields):,} columns, over limits.max_columns = "
+            f"{cfg.limits.max_columns:,} (raise it to index this file)",
+            line=header_line,
+        )
     shaper = _RowShaper(fields)
-    _check_widths(shaper, records[header_index + 1:], rel_path, header_line, delimiter)
-    load = RowLoad(fields=fields, rows=iter(()), format=fmt, warnings=warnings, encoding=encoding,
-                   delimiter=delimiter, header_line=header_line)
+    _check_widths(shaper, records[header_index + 1 :], rel_path, header_line, delimiter)
+    load = RowLoad(
+        fields=fields,
+        rows=iter(()),
+        format=fmt,
+        warnings=warnings,
+        encoding=encoding,
+        delimiter=delimiter,
+        header_line=header_line,
+    )
     load.rows = _stream_csv(path, rel_path, load, shaper)
     return load
 
@@ -243,8 +263,11 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
             except StopIteration:
                 break
             except csv.Error as e:
-                _skip(load, f"{rel_path}:{start}", f"CSV syntax error: {e} (record starting here, "
-                      f"up to line {skip + reader.line_num})")
+                _skip(
+                    load,
+                    f"{rel_path}:{start}",
+                    f"CSV syntax error: {e} (record starting here, up to line {skip + reader.line_num})",
+                )
                 continue
             if not any(map(str.strip, row)):
                 continue
@@ -257,6 +280,7 @@ def _stream_csv(path: Path, rel_path: str, load: RowLoad, shaper: _RowShaper) ->
     if nul_warning:
         load.warnings.append(nul_warning)
     if shaper.trimmed:
-        log.debug("%s: dropped the empty extra trailing field(s) of %d rows (trailing delimiter)",
-                  rel_path, shaper.trimmed)
+        log.debug(
+            "%s: dropped the empty extra trailing field(s) of %d rows (trailing delimiter)", rel_path, shaper.trimmed
+        )
     _summarise_skipped(load, rel_path)

@@ -26,8 +26,9 @@ from ..structure.code import ScopeTracker, declared_names
 _MAX_WARNED = 5
 
 
-def with_document_structure(batches: Iterable[list[Record]], batch_size: int,
-                            warnings: list[str] | None = None) -> Iterator[list[Record]]:
+def with_document_structure(
+    batches: Iterable[list[Record]], batch_size: int, warnings: list[str] | None = None
+) -> Iterator[list[Record]]:
     """Re-batch ``batches`` so no document is split across two batches (a batch holds whole
     documents, about ``batch_size`` records, more when one document is longer), setting each
     record's ``document_title`` and ``parent_chain`` in place. Linear in the records' text.
@@ -48,8 +49,10 @@ def with_document_structure(batches: Iterable[list[Record]], batch_size: int,
             if record.document and record.document in done and not run and warnings is not None:
                 warned += 1
                 if warned <= _MAX_WARNED:
-                    warnings.append(f"records of document '{record.document}' are not consecutive (line "
-                                    f"{record.line}); each run gets its own structure")
+                    warnings.append(
+                        f"records of document '{record.document}' are not consecutive (line "
+                        f"{record.line}); each run gets its own structure"
+                    )
             run.append(record)
     out += _structure(run)
     if out:

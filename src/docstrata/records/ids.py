@@ -38,8 +38,12 @@ class IdRegistry:
         assert self._db is not None  # the ids moved from the dict to SQLite: one of the two is set
         found: dict[str, int] = {}
         for start in range(0, len(ids), 20_000):
-            found.update(self._db.execute("SELECT id, line FROM seen WHERE id IN (SELECT value FROM json_each(?))",
-                                          (json.dumps(ids[start:start + 20_000]),)))
+            found.update(
+                self._db.execute(
+                    "SELECT id, line FROM seen WHERE id IN (SELECT value FROM json_each(?))",
+                    (json.dumps(ids[start : start + 20_000]),),
+                )
+            )
         return found
 
     def add(self, pairs: list[tuple[str, int]]) -> None:

@@ -36,12 +36,24 @@ def document_config(c: VectorstoreToolConfig) -> HierarchicalDocumentToolConfig:
     source, store, model, limits and fusion settings; ``chunk_size`` (default 512) and
     ``chunk_overlap`` (default 50) as the chunk bounds."""
     return HierarchicalDocumentToolConfig(
-        name=c.name, type="hierarchical_document", description=c.description, source=c.source,
-        max_chunk_tokens=c.chunk_size or 512, chunk_overlap=c.chunk_overlap if c.chunk_overlap is not None else 50,
-        top_k=c.top_k, embedding_model=c.embedding_model, embedding_dimensions=c.embedding_dimensions,
-        embedding_provider=c.embedding_provider, database=c.database, follow_symlinks=c.follow_symlinks,
-        limits=c.limits, semantic_weight=c.semantic_weight, keyword_weight=c.keyword_weight,
-        exact_weight=c.exact_weight, rrf_k=c.rrf_k)
+        name=c.name,
+        type="hierarchical_document",
+        description=c.description,
+        source=c.source,
+        max_chunk_tokens=c.chunk_size or 512,
+        chunk_overlap=c.chunk_overlap if c.chunk_overlap is not None else 50,
+        top_k=c.top_k,
+        embedding_model=c.embedding_model,
+        embedding_dimensions=c.embedding_dimensions,
+        embedding_provider=c.embedding_provider,
+        database=c.database,
+        follow_symlinks=c.follow_symlinks,
+        limits=c.limits,
+        semantic_weight=c.semantic_weight,
+        keyword_weight=c.keyword_weight,
+        exact_weight=c.exact_weight,
+        rrf_k=c.rrf_k,
+    )
 
 
 def record_chunks(batch: list, doc_key: str) -> tuple[list[Chunk], list[str]]:
@@ -53,36 +65,70 @@ def record_chunks(batch: list, doc_key: str) -> tuple[list[Chunk], list[str]]:
 
     chunks, structure = [], []
     for r in batch:
-        c = Chunk(chunk_id=r.id, doc_key=doc_key, ordinal=r.line or 0, content=r.content,
-                  section_id="", parent_chain=r.parent_chain, heading_level=0,
-                  metadata={"id": r.id, "line": r.line, "fields": r.metadata},
-                  document_title=r.document_title)
+        c = Chunk(
+            chunk_id=r.id,
+            doc_key=doc_key,
+            ordinal=r.line or 0,
+            content=r.content,
+            section_id="",
+            parent_chain=r.parent_chain,
+            heading_level=0,
+            metadata={"id": r.id, "line": r.line, "fields": r.metadata},
+            document_title=r.document_title,
+        )
         structure.append(structural_context(c))  # "" without document_field
         c.context = " ".join(v for v in [structure[-1], *r.metadata.values()] if v)
         chunks.append(c)
     return chunks, structure
 
 
-def record_result(c: Chunk, score: float | None, scores: dict, exact: bool, similarity: float | None = None,
-                  pinned: bool = False, fused: float | None = None) -> RecordResult:
+def record_result(
+    c: Chunk,
+    score: float | None,
+    scores: dict,
+    exact: bool,
+    similarity: float | None = None,
+    pinned: bool = False,
+    fused: float | None = None,
+) -> RecordResult:
     """A stored record chunk as a result: ``score`` (``None`` when fetched, not ranked), the
     per-modality ``scores`` (``keyword`` read), whether the exact modality found it, its cosine
     ``similarity`` and ``fused`` RRF score (default: ``score``)."""
-    return RecordResult(id=c.chunk_id, content=c.content, score=score, source_file=c.doc_key,
-                        metadata=dict(c.metadata.get("fields", {})), semantic_score=similarity,
-                        keyword_score=scores.get("keyword"), exact_match=exact,
-                        fused_score=score if fused is None else fused, pinned=pinned)
+    return RecordResult(
+        id=c.chunk_id,
+        content=c.content,
+        score=score,
+        source_file=c.doc_key,
+        metadata=dict(c.metadata.get("fields", {})),
+        semantic_score=similarity,
+        keyword_score=scores.get("keyword"),
+        exact_match=exact,
+        fused_score=score if fused is None else fused,
+        pinned=pinned,
+    )
 
 
 def document_hits_as_records(found) -> list[RecordResult]:
     """Document search results (unstructured mode) as record results: the chunk id as id, the
     source path as file, the location and a paged source's pages (``"pp. 12–13"``) as metadata."""
-    return [RecordResult(id=r.chunk_id, content=r.content, score=r.score, source_file=r.source_path,
-                         metadata={**({"location": r.location} if r.parent_chain else {}),
-                                   **({"pages": r.pages} if r.pages else {})},
-                         semantic_score=r.semantic_score, keyword_score=r.keyword_score,
-                         exact_match=r.exact_match, fused_score=r.fused_score, pinned=r.pinned)
-            for r in found]
+    return [
+        RecordResult(
+            id=r.chunk_id,
+            content=r.content,
+            score=r.score,
+            source_file=r.source_path,
+            metadata={
+                **({"location": r.location} if r.parent_chain else {}),
+                **({"pages": r.pages} if r.pages else {}),
+            },
+            semantic_score=r.semantic_score,
+            keyword_score=r.keyword_score,
+            exact_match=r.exact_match,
+            fused_score=r.fused_score,
+            pinned=r.pinned,
+        )
+        for r in found
+    ]
 
 
 def record_file_entry(cfg: VectorstoreToolConfig, doc_key: str, n_records: int, warnings: list[str]) -> DocumentEntry:
@@ -94,9 +140,14 @@ def record_file_entry(cfg: VectorstoreToolConfig, doc_key: str, n_records: int, 
     text = cfg.resolved_vector_fields or ["(every field)"]
     summary = f"{n_records} records; fields: {', '.join(dict.fromkeys(text + fields))}"
     return DocumentEntry(
-        doc_key=doc_key, title=Path(doc_key).name, summary=summary,
-        file_type=Path(doc_key).suffix.lstrip(".").lower(), total_chunks=n_records, ingested_at=now_utc(),
-        warnings=list(warnings)[:20])
+        doc_key=doc_key,
+        title=Path(doc_key).name,
+        summary=summary,
+        file_type=Path(doc_key).suffix.lstrip(".").lower(),
+        total_chunks=n_records,
+        ingested_at=now_utc(),
+        warnings=list(warnings)[:20],
+    )
 
 
 PENDING = FileState(size=-1, mtime_ns=0, sha256="")
@@ -154,8 +205,9 @@ def check_filter_fields(cfg: VectorstoreToolConfig, tool_name: str, filters) -> 
     kept = cfg.meta_fields
     for name in (filters or {}) if isinstance(filters, dict) else ():
         if kept is not None and name not in kept:
-            raise QueryError(f"filters.{name}: not a metadata field of tool '{tool_name}' "
-                             f"(meta_fields: {', '.join(kept) or 'none'})")
+            raise QueryError(
+                f"filters.{name}: not a metadata field of tool '{tool_name}' (meta_fields: {', '.join(kept) or 'none'})"
+            )
 
 
 def find_record(store, record_id: str) -> Chunk | None:

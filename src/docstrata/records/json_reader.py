@@ -35,11 +35,15 @@ def _read_json(path: Path, rel_path: str, cfg: VectorstoreToolConfig) -> RowLoad
         arrays = list(_array_paths(data, "", 0))
         if len(arrays) == 1:
             record_path = arrays[0][0]
-            logging.getLogger("docstrata").debug("%s: records read from '%s', the file's only array of "
-                                                 "objects (record_path chooses another)", rel_path, record_path)
+            logging.getLogger("docstrata").debug(
+                "%s: records read from '%s', the file's only array of objects (record_path chooses another)",
+                rel_path,
+                record_path,
+            )
     items = _records_at(data, record_path, rel_path)
-    load = RowLoad(fields=_field_paths(items[:_SAMPLE_RECORDS]), rows=iter(()), format="json",
-                   warnings=warnings, encoding=encoding)
+    load = RowLoad(
+        fields=_field_paths(items[:_SAMPLE_RECORDS]), rows=iter(()), format="json", warnings=warnings, encoding=encoding
+    )
     load.rows = _json_items(items, rel_path, load, may_hold_surrogates=bool(_SURROGATE_ESCAPE.search(text)))
     return load
 
@@ -68,8 +72,11 @@ def _records_at(data: Any, record_path: str | None, rel_path: str) -> list[Any]:
     if record_path:
         found = resolve_field(data, record_path)
         if is_missing(found):
-            raise RecordError(rel_path, f"record_path '{record_path}' not found; arrays of objects in the file: "
-                              f"{_describe_arrays(data)}", field="record_path")
+            raise RecordError(
+                rel_path,
+                f"record_path '{record_path}' not found; arrays of objects in the file: {_describe_arrays(data)}",
+                field="record_path",
+            )
         data = found
         if isinstance(data, list) and data and all(isinstance(item, list) for item in data):
             # The path crossed a list ("details" over an array of orders): one record per inner item.
@@ -77,9 +84,12 @@ def _records_at(data: Any, record_path: str | None, rel_path: str) -> list[Any]:
     if isinstance(data, list):
         return data
     where = f"record_path '{record_path}' leads to" if record_path else "the top level is"
-    raise RecordError(rel_path, f"{where} a JSON {type(data).__name__ if not isinstance(data, dict) else 'object'}, "
-                      f"not an array of records; set 'record_path' to one of: {_describe_arrays(data)}",
-                      field="record_path")
+    raise RecordError(
+        rel_path,
+        f"{where} a JSON {type(data).__name__ if not isinstance(data, dict) else 'object'}, "
+        f"not an array of records; set 'record_path' to one of: {_describe_arrays(data)}",
+        field="record_path",
+    )
 
 
 def _describe_arrays(data: Any, prefix: str = "", depth: int = 0) -> str:
@@ -107,8 +117,14 @@ def _surrogate_reason(obj: Any, prefix: str = "") -> str | None:
     surrogate (JSON may escape one, ``"\\ud800"``; UTF-8 cannot encode it), or ``None``."""
     if isinstance(obj, str):
         m = _SURROGATE.search(obj)
-        return None if m is None else (f"field '{prefix or '(value)'}' holds a lone surrogate "
-                                       f"(\\u{ord(m.group(0)):04x}), which is not valid Unicode")
+        return (
+            None
+            if m is None
+            else (
+                f"field '{prefix or '(value)'}' holds a lone surrogate "
+                f"(\\u{ord(m.group(0)):04x}), which is not valid Unicode"
+            )
+        )
     if isinstance(obj, dict):
         for k, v in obj.items():
             path = f"{prefix}.{k}" if prefix else str(k)
@@ -125,8 +141,9 @@ def _surrogate_reason(obj: Any, prefix: str = "") -> str | None:
     return None
 
 
-def _json_items(items: list[Any], rel_path: str, load: RowLoad,
-                may_hold_surrogates: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
+def _json_items(
+    items: list[Any], rel_path: str, load: RowLoad, may_hold_surrogates: bool = True
+) -> Iterator[tuple[int, dict[str, Any]]]:
     for index, item in enumerate(items, start=1):
         why = _surrogate_reason(item) if may_hold_surrogates and isinstance(item, dict) else None
         if why:
@@ -138,8 +155,9 @@ def _json_items(items: list[Any], rel_path: str, load: RowLoad,
     _summarise_skipped(load, rel_path)
 
 
-def _read_jsonl(path: Path, rel_path: str, cfg: VectorstoreToolConfig, fmt: str,
-                warnings: list[str] | None = None) -> RowLoad:
+def _read_jsonl(
+    path: Path, rel_path: str, cfg: VectorstoreToolConfig, fmt: str, warnings: list[str] | None = None
+) -> RowLoad:
     warnings = warnings if warnings is not None else []
     encoding, note = detect_encoding(path, rel_path, cfg.encoding)
     if note and note not in warnings:
@@ -179,7 +197,9 @@ def _jsonl_objects(lines: Iterable[str], record_path: str | None) -> Iterator[tu
             yield number, obj if isinstance(obj, dict) else f"a JSON {type(obj).__name__}, not an object"
 
 
-def _stream_jsonl(path: Path, rel_path: str, record_path: str | None, load: RowLoad) -> Iterator[tuple[int, dict[str, Any]]]:
+def _stream_jsonl(
+    path: Path, rel_path: str, record_path: str | None, load: RowLoad
+) -> Iterator[tuple[int, dict[str, Any]]]:
     assert load.encoding
     with _open_jsonl(path, load.encoding) as f:
         lines = _NulStripper(f)

@@ -67,8 +67,12 @@ class _RecordMapper:
         self.meta_fields = cfg.meta_fields
         self.limits = cfg.limits
         self.document_field = cfg.document_field
-        configured = [self.id_field, *self.vector_fields, *(cfg.meta_fields or []),
-                      *([cfg.document_field] if cfg.document_field else [])]
+        configured = [
+            self.id_field,
+            *self.vector_fields,
+            *(cfg.meta_fields or []),
+            *([cfg.document_field] if cfg.document_field else []),
+        ]
         self._check_present([f for f in configured if f != LINE_ID_FIELD], rows.fields, rows)
         self.used = {self.id_field, *self.vector_fields}
         self.fields = rows.fields
@@ -89,9 +93,12 @@ class _RecordMapper:
             shown = ", ".join(fields[:60]) + (f", ... ({len(fields)} in all)" if len(fields) > 60 else "")
             raise RecordError(
                 self.rel_path,
-                f"field '{name}' is not in the source" + (f" (did you mean '{hint[0]}'?)" if hint else "")
+                f"field '{name}' is not in the source"
+                + (f" (did you mean '{hint[0]}'?)" if hint else "")
                 + f"; available fields: {shown or 'none'}",
-                line=rows.header_line, field=name)
+                line=rows.header_line,
+                field=name,
+            )
 
     def record(self, line: int, row: dict[str, Any]) -> tuple[Record | None, str]:
         """``(record, "")``, or ``(None, why)`` with why = "empty" (vector fields) or "no id"."""
@@ -111,8 +118,14 @@ class _RecordMapper:
         if not record_id:
             return None, "no id"
         document = value_to_text(self._get(row, self.document_field)) if self.document_field else ""
-        return Record(id=record_id, content=content, metadata=self._metadata(row),
-                      source_file=self.rel_path, line=line, document=document), ""
+        return Record(
+            id=record_id,
+            content=content,
+            metadata=self._metadata(row),
+            source_file=self.rel_path,
+            line=line,
+            document=document,
+        ), ""
 
     def _get(self, row: dict[str, Any], name: str) -> Any:
         return row.get(name, _MISSING) if self.flat else resolve_field(row, name)
@@ -151,12 +164,21 @@ def _top_level(row: dict[str, Any], fields: list[str]) -> list[str]:
 
 def _duplicate(mapper: _RecordMapper, kind: str, record_id: str, first: int, line: int) -> RecordError:
     if mapper.auto_id:
-        return RecordError(mapper.rel_path, f"the id field detected, '{mapper.id_field}', repeats '{record_id}' "
-                           f"({kind}s {first} and {line}); set id_field to the field holding unique ids, or "
-                           f"id_field: {LINE_ID_FIELD} to number the rows", line=line, field=mapper.id_field)
-    return RecordError(mapper.rel_path, f"duplicate id '{record_id}' in field '{mapper.id_field}' "
-                       f"({kind}s {first} and {line}); ids must be unique (or use id_field: {LINE_ID_FIELD})",
-                       line=line, field=mapper.id_field)
+        return RecordError(
+            mapper.rel_path,
+            f"the id field detected, '{mapper.id_field}', repeats '{record_id}' "
+            f"({kind}s {first} and {line}); set id_field to the field holding unique ids, or "
+            f"id_field: {LINE_ID_FIELD} to number the rows",
+            line=line,
+            field=mapper.id_field,
+        )
+    return RecordError(
+        mapper.rel_path,
+        f"duplicate id '{record_id}' in field '{mapper.id_field}' "
+        f"({kind}s {first} and {line}); ids must be unique (or use id_field: {LINE_ID_FIELD})",
+        line=line,
+        field=mapper.id_field,
+    )
 
 
 def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size: int) -> Iterator[list[Record]]:
@@ -215,19 +237,23 @@ def _batches(rows: RowLoad, mapper: _RecordMapper, load: RecordLoad, batch_size:
     load.skipped_rows = rows.skipped_rows
     if load.empty_vector_rows:
         more = ", ..." if load.empty_vector_rows > len(empty_lines) else ""
-        load.warnings.append(f"{load.empty_vector_rows} row(s) with empty vector field(s) "
-                             f"{', '.join(mapper.vector_fields)} not loaded ({kind}s {', '.join(map(str, empty_lines))}{more})")
+        load.warnings.append(
+            f"{load.empty_vector_rows} row(s) with empty vector field(s) "
+            f"{', '.join(mapper.vector_fields)} not loaded ({kind}s {', '.join(map(str, empty_lines))}{more})"
+        )
     if load.records == 0:
-        raise RecordError(mapper.rel_path, _no_records_reason(load, mapper),
-                          field=mapper.vector_fields[0] if mapper.vector_fields else "")
+        raise RecordError(
+            mapper.rel_path,
+            _no_records_reason(load, mapper),
+            field=mapper.vector_fields[0] if mapper.vector_fields else "",
+        )
 
 
 def over_limits(row: dict[str, Any], limits) -> str:
     """Why ``row`` (a CSV row or JSON record) breaks ``limits.max_columns`` (its top-level fields)
     or ``limits.max_field_chars`` (a text value's length), or ``""``."""
     if len(row) > limits.max_columns:
-        return (f"{len(row):,} fields, over limits.max_columns = {limits.max_columns:,} "
-                "(raise it to index this record)")
+        return f"{len(row):,} fields, over limits.max_columns = {limits.max_columns:,} (raise it to index this record)"
     try:  # a CSV row: every value a string, measured in C
         if max(map(len, row.values()), default=0) <= limits.max_field_chars:
             return ""
@@ -235,8 +261,10 @@ def over_limits(row: dict[str, Any], limits) -> str:
         pass
     for name, value in row.items():
         if isinstance(value, str) and len(value) > limits.max_field_chars:
-            return (f"field '{name}' holds {len(value):,} characters, over limits.max_field_chars = "
-                    f"{limits.max_field_chars:,} (raise it to index this record)")
+            return (
+                f"field '{name}' holds {len(value):,} characters, over limits.max_field_chars = "
+                f"{limits.max_field_chars:,} (raise it to index this record)"
+            )
     return ""
 
 

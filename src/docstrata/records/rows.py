@@ -43,4 +43,6 @@ def _skip(load: RowLoad, where: str, reason: str) -> None:
 def _summarise_skipped(load: RowLoad, rel_path: str) -> None:
     hidden = load.skipped_rows - len(load.skipped)
     if hidden > 0:
-        load.skipped.append(SkippedFile(path=rel_path, reason=f"{hidden} more rows skipped (first {len(load.skipped)} listed)"))
+        load.skipped.append(
+            SkippedFile(path=rel_path, reason=f"{hidden} more rows skipped (first {len(load.skipped)} listed)")
+        )

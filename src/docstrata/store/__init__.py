@@ -45,8 +45,15 @@ def open_store(db: DatabaseConfig, tool: str, base_dir: str | Path, dim: int) ->
         chroma_path = db.path
         if chroma_path and chroma_path != ":memory:" and not Path(chroma_path).is_absolute():
             chroma_path = str(Path(base_dir) / chroma_path)
-        return ChromaStore(root / tool, dim=dim, tool=tool, chroma_path=chroma_path,
-                           collection=db.collection_name, server_url=db.chroma_server, api_key_env=db.api_key_env)
+        return ChromaStore(
+            root / tool,
+            dim=dim,
+            tool=tool,
+            chroma_path=chroma_path,
+            collection=db.collection_name,
+            server_url=db.chroma_server,
+            api_key_env=db.api_key_env,
+        )
     if db.provider == "postgres":
         from .postgres import PostgresStore
 

@@ -120,7 +120,7 @@ def section_path(section_id: str, ancestors: Sequence[str] = (), sections: Seque
         out.append(sid)
         for m in _NUMERIC_PREFIX.finditer(sid):
             if m.start() > 0:
-                out.append(sid[:m.start()].rstrip("."))
+                out.append(sid[: m.start()].rstrip("."))
     return list(dict.fromkeys(out))
 
 
@@ -229,8 +229,9 @@ class Store(Protocol):
     def file_states(self) -> dict[str, FileState]:
         """doc_key → state of every stored file."""
 
-    def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
-                         definitions: list[DefinitionEntry]) -> None:
+    def replace_document(
+        self, doc_key: str, state: FileState, chunks: list[StoredChunk], definitions: list[DefinitionEntry]
+    ) -> None:
         """Atomically replace everything stored for ``doc_key``."""
 
     def delete_document(self, doc_key: str) -> None:
@@ -306,8 +307,11 @@ def record_or_check_dimension(store: "Store", backend: str, where: str, schema_v
         store.set_meta("dim", str(store.dim))
         store.set_meta("schema_version", schema_version)
     elif int(stored) != store.dim:
-        raise StoreError(backend, f"{where} holds {stored}-dimensional vectors but the model makes {store.dim}; "
-                                  "re-ingest with --force to rebuild it")
+        raise StoreError(
+            backend,
+            f"{where} holds {stored}-dimensional vectors but the model makes {store.dim}; "
+            "re-ingest with --force to rebuild it",
+        )
 
 
 def checked_vectors(sc: StoredChunk, dim: int, backend: str) -> np.ndarray:

@@ -34,8 +34,9 @@ def _chromadb():
     try:
         import chromadb
     except ImportError:
-        raise ConfigError("database provider 'chromadb' needs chromadb: pip install 'docstrata[chroma]'",
-                          path="database.provider") from None
+        raise ConfigError(
+            "database provider 'chromadb' needs chromadb: pip install 'docstrata[chroma]'", path="database.provider"
+        ) from None
     return chromadb
 
 
@@ -56,11 +57,17 @@ def _http_client(chromadb, url: str, settings, api_key_env: str | None):
     if api_key_env:
         key = os.environ.get(api_key_env)
         if not key:
-            raise ConfigError(f"environment variable {api_key_env} (the Chroma server's key) is not set",
-                              path="database.api_key_env")
+            raise ConfigError(
+                f"environment variable {api_key_env} (the Chroma server's key) is not set", path="database.api_key_env"
+            )
         headers["X-Chroma-Token"] = key
-    return chromadb.HttpClient(host=parts.hostname or "localhost", port=parts.port or (443 if ssl else 8000),
-                               ssl=ssl, headers=headers or None, settings=settings)
+    return chromadb.HttpClient(
+        host=parts.hostname or "localhost",
+        port=parts.port or (443 if ssl else 8000),
+        ssl=ssl,
+        headers=headers or None,
+        settings=settings,
+    )
 
 
 class ChromaDenseIndex:
@@ -85,8 +92,11 @@ class ChromaDenseIndex:
             ids.append(f"{cid}#w{window}")
             prev = cid
         for i in range(0, len(ids), self.batch):
-            self.collection.add(ids=ids[i:i + self.batch], embeddings=matrix[i:i + self.batch],
-                                metadatas=[{"chunk": c} for c in row_ids[i:i + self.batch]])
+            self.collection.add(
+                ids=ids[i : i + self.batch],
+                embeddings=matrix[i : i + self.batch],
+                metadatas=[{"chunk": c} for c in row_ids[i : i + self.batch]],
+            )
 
     def add(self, chunk_id: str, vectors: np.ndarray) -> None:
         """Queue ``vectors`` ((n_windows, dim) float32) for ``chunk_id``; written to Chroma at the next
@@ -106,7 +116,7 @@ class ChromaDenseIndex:
         pending, self._pending = self._pending, {}
         touched = list(pending)
         for i in range(0, len(touched), 500):
-            self.collection.delete(where={"chunk": {"$in": touched[i:i + 500]}})
+            self.collection.delete(where={"chunk": {"$in": touched[i : i + 500]}})
         ids, vecs, metas = [], [], []
         for cid, v in pending.items():
             if v is None:
@@ -116,8 +126,11 @@ class ChromaDenseIndex:
                 vecs.append(v[w])
                 metas.append({"chunk": cid})
         for i in range(0, len(ids), self.batch):
-            self.collection.add(ids=ids[i:i + self.batch], embeddings=np.stack(vecs[i:i + self.batch]),
-                                metadatas=metas[i:i + self.batch])
+            self.collection.add(
+                ids=ids[i : i + self.batch],
+                embeddings=np.stack(vecs[i : i + self.batch]),
+                metadatas=metas[i : i + self.batch],
+            )
 
     def scan_threads(self, allowed=None) -> int:
         """1: Chroma answers on the calling thread (see ``search._start_semantic``)."""
@@ -139,8 +152,12 @@ class ChromaDenseIndex:
                 return []
             where = {"chunk": {"$in": allowed}}
         m = min(n, k * 4 + 16)  # several windows of one chunk must not crowd out k chunks
-        res = self.collection.query(query_embeddings=[np.asarray(query, dtype=np.float32)], n_results=m,
-                                    where=where, include=["distances", "metadatas"])
+        res = self.collection.query(
+            query_embeddings=[np.asarray(query, dtype=np.float32)],
+            n_results=m,
+            where=where,
+            include=["distances", "metadatas"],
+        )
         best: dict[str, float] = {}
         for dist, meta in zip(res["distances"][0], res["metadatas"][0]):
             cid = meta["chunk"]
@@ -162,8 +179,16 @@ class ChromaStore(EmbeddedStore):
     _vector_file = False  # Chroma holds the vectors
     _threaded_dense = False  # Chroma's client is called on the caller's thread only
 
-    def __init__(self, root: str | Path | None, dim: int, tool: str = "tool", chroma_path: str | Path | None = None,
-                 collection: str | None = None, server_url: str | None = None, api_key_env: str | None = None):
+    def __init__(
+        self,
+        root: str | Path | None,
+        dim: int,
+        tool: str = "tool",
+        chroma_path: str | Path | None = None,
+        collection: str | None = None,
+        server_url: str | None = None,
+        api_key_env: str | None = None,
+    ):
         chromadb = _chromadb()
         from chromadb.config import Settings
 
@@ -193,8 +218,11 @@ class ChromaStore(EmbeddedStore):
             self._batch = max(1, min(int(self._client.get_max_batch_size()), 4096))
         except Exception as e:  # noqa: BLE001 - chromadb raises many kinds; the store names the folder
             where = f"the Chroma server {server_url}" if server_url else f"Chroma at {self.chroma_path or 'memory'}"
-            hint = (" (is the server running and reachable? start one with `chroma run --path DIR --port N`)"
-                    if server_url else "")
+            hint = (
+                " (is the server running and reachable? start one with `chroma run --path DIR --port N`)"
+                if server_url
+                else ""
+            )
             raise StoreError("chromadb", f"cannot open {where}: {type(e).__name__}: {e}{hint}") from None
 
     # ---- the dense index is Chroma's collection, loaded (or rebuilt) from SQLite when out of step
@@ -204,8 +232,9 @@ class ChromaStore(EmbeddedStore):
                 self._client.delete_collection(self.collection_name)
             except Exception:  # noqa: BLE001 - absent already
                 pass
-        return self._client.get_or_create_collection(self.collection_name, metadata=dict(_HNSW),
-                                                     embedding_function=None)
+        return self._client.get_or_create_collection(
+            self.collection_name, metadata=dict(_HNSW), embedding_function=None
+        )
 
     def _synced_generation(self) -> int | None:
         if self._marker_dir is None:

@@ -39,8 +39,15 @@ from ..errors import DocstrataError, StoreError
 from ..index.dense import DenseIndex, Int8Prefilter, persists_prefilter, wants_prefilter
 from ..index.keyword import KeywordIndex, analyze, chunk_language
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
-                   prepare_chunk, record_or_check_dimension)
+from .base import (
+    ChunkFilter,
+    StoredChunk,
+    checked_vector_batch,
+    keyword_languages,
+    note_keyword_languages,
+    prepare_chunk,
+    record_or_check_dimension,
+)
 from .repair import DB_NAME, set_aside, truncation
 
 
@@ -77,6 +84,7 @@ def filter_sql(flt: ChunkFilter, alias: str = "c") -> tuple[str, list]:
                 args += [_json_key(mc.name), bound]
     return (" AND ".join(conds) or "1"), args
 
+
 SCHEMA_VERSION = "1"
 
 log = logging.getLogger("docstrata.store")
@@ -86,7 +94,8 @@ def _io_failure(e: Exception | None) -> bool:
     """True when SQLite failed to read or write the files (permissions, full disk), not on their content."""
     text = str(e).lower()
     return isinstance(e, sqlite3.OperationalError) and any(
-        w in text for w in ("disk i/o", "unable to open", "readonly", "read-only", "disk is full", "locking protocol"))
+        w in text for w in ("disk i/o", "unable to open", "readonly", "read-only", "disk is full", "locking protocol")
+    )
 
 
 class DamagedIndex(StoreError):
@@ -95,8 +104,11 @@ class DamagedIndex(StoreError):
 
     def __init__(self, root, cause: object):
         self.cause = str(cause)
-        super().__init__("embedded", f"the index database {root}/index.sqlite is damaged ({cause}); "
-                                     "move it aside and run 'docstrata ingest' to rebuild it from the sources")
+        super().__init__(
+            "embedded",
+            f"the index database {root}/index.sqlite is damaged ({cause}); "
+            "move it aside and run 'docstrata ingest' to rebuild it from the sources",
+        )
 
 
 def _corrupt(root, e: object) -> StoreError:
@@ -287,8 +299,13 @@ class EmbeddedStore:
                 if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('meta','files','chunks','vectors',"
-                              "'exact','definitions','embed_cache','keyword_dirty')").fetchone()[0] < 8:
+                if (
+                    db.execute(
+                        "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('meta','files','chunks','vectors',"
+                        "'exact','definitions','embed_cache','keyword_dirty')"
+                    ).fetchone()[0]
+                    < 8
+                ):
                     db.executescript(_DDL)
                 if not self._has_body_column(db):  # an index written before chunk texts were compressed
                     db.execute("ALTER TABLE chunks ADD COLUMN body BLOB")
@@ -303,8 +320,11 @@ class EmbeddedStore:
                     raise _corrupt(self.root, e) from None
                 log.info("index at %s cannot be written (%s): opening it read-only", self.root, e)
         if not path.exists():
-            raise StoreError("embedded", f"no index at {self.root} and the folder is not writable: "
-                                         "run 'docstrata ingest' as a user who may write there")
+            raise StoreError(
+                "embedded",
+                f"no index at {self.root} and the folder is not writable: "
+                "run 'docstrata ingest' as a user who may write there",
+            )
         self.read_only = True
         uri = path.resolve().as_uri()
         err: Exception | None = None
@@ -321,8 +341,11 @@ class EmbeddedStore:
                 err = e
                 if not _io_failure(e):
                     break
-        raise _corrupt(self.root, err) if not _io_failure(err) else StoreError(
-            "embedded", f"cannot read the index at {self.root}: {err}")
+        raise (
+            _corrupt(self.root, err)
+            if not _io_failure(err)
+            else StoreError("embedded", f"cannot read the index at {self.root}: {err}")
+        )
 
     @staticmethod
     def _has_body_column(db: sqlite3.Connection) -> bool:
@@ -355,9 +378,12 @@ class EmbeddedStore:
         if self.root is None:
             return contextlib.nullcontext()
         if self.read_only:
-            raise StoreError("embedded", f"the index at {self.root} is read-only here (another user's files, "
-                                         "a read-only folder or a full disk): ingest as its owner, free space, "
-                                         "or point database.path at a writable folder")
+            raise StoreError(
+                "embedded",
+                f"the index at {self.root} is read-only here (another user's files, "
+                "a read-only folder or a full disk): ingest as its owner, free space, "
+                "or point database.path at a writable folder",
+            )
 
         @contextlib.contextmanager
         def held():
@@ -554,8 +580,13 @@ class EmbeddedStore:
             owner = np.load(owner_p) if len(ids) else np.zeros(0, dtype=np.int32)
         except (OSError, ValueError):
             return False
-        if mat.ndim != 2 or mat.shape[1] != self.dim or len(owner) != len(mat) or mat.dtype != np.float32 \
-                or (len(owner) and int(owner.max()) >= len(ids)):
+        if (
+            mat.ndim != 2
+            or mat.shape[1] != self.dim
+            or len(owner) != len(mat)
+            or mat.dtype != np.float32
+            or (len(owner) and int(owner.max()) >= len(ids))
+        ):
             return False
         return ids, owner, mat
 
@@ -595,8 +626,10 @@ class EmbeddedStore:
             legacy = self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
             if legacy:  # an index written before the vector file became the record
                 rows = self._db.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id, window").fetchall()
-                di.load([r[0] for r in rows], np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-                        .reshape(len(rows), self.dim))
+                di.load(
+                    [r[0] for r in rows],
+                    np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim),
+                )
                 self._vectors_changed = self._wrote = not self.read_only  # the next flush writes the file
                 return True
             if generation and self.count():
@@ -632,9 +665,12 @@ class EmbeddedStore:
         if not lost:
             return
         self._lost_vectors.update(lost)
-        log.warning("the vector file of the index at %s is missing or damaged: %d document(s) have no vectors "
-                    "and are left out of semantic search until the next 'docstrata ingest' embeds them again",
-                    self.root, len(lost))
+        log.warning(
+            "the vector file of the index at %s is missing or damaged: %d document(s) have no vectors "
+            "and are left out of semantic search until the next 'docstrata ingest' embeds them again",
+            self.root,
+            len(lost),
+        )
         if not self.read_only:
             with self._lock:
                 self._db.executemany("DELETE FROM files WHERE doc_key=?", [(dk,) for dk in lost])
@@ -646,10 +682,15 @@ class EmbeddedStore:
         n = len(self._lost_vectors)
         if not n:
             return ""
-        fix = ("run 'docstrata ingest' as the index's owner" if self.read_only else
-               "the next ingest (run by the next search) embeds them again (from the embedding cache when it holds them)")
-        return (f"semantic search is unavailable for {n} document(s): the index's vector file was missing or "
-                f"damaged, so these hits come from keyword and exact matching only; {fix}")
+        fix = (
+            "run 'docstrata ingest' as the index's owner"
+            if self.read_only
+            else "the next ingest (run by the next search) embeds them again (from the embedding cache when it holds them)"
+        )
+        return (
+            f"semantic search is unavailable for {n} document(s): the index's vector file was missing or "
+            f"damaged, so these hits come from keyword and exact matching only; {fix}"
+        )
 
     def _merge_left_pending(self) -> None:
         """Pending vectors of a writer that never flushed (a killed ingest) go into a new
@@ -675,8 +716,10 @@ class EmbeddedStore:
             db = sqlite3.connect(self._pending_path(self._generation), check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("CREATE TABLE IF NOT EXISTS pending (chunk_id TEXT NOT NULL, sha256 TEXT NOT NULL, "
-                       "n INTEGER NOT NULL, vecs BLOB NOT NULL, UNIQUE (chunk_id, sha256))")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS pending (chunk_id TEXT NOT NULL, sha256 TEXT NOT NULL, "
+                "n INTEGER NOT NULL, vecs BLOB NOT NULL, UNIQUE (chunk_id, sha256))"
+            )
             self._pending_db = db
         return self._pending_db
 
@@ -744,11 +787,17 @@ class EmbeddedStore:
         if attached:
             db.execute("ATTACH DATABASE ? AS pend", (str(pend),))
         try:
-            join = ("FROM pend.pending p JOIN chunks c ON c.chunk_id = p.chunk_id AND c.sha256 = p.sha256"
-                    if attached else None)
+            join = (
+                "FROM pend.pending p JOIN chunks c ON c.chunk_id = p.chunk_id AND c.sha256 = p.sha256"
+                if attached
+                else None
+            )
             n_new, rows_new = db.execute(f"SELECT COUNT(*), TOTAL(p.n) {join}").fetchone() if join else (0, 0)
             old_ids, old_owner, old_mat = self._read_vector_file(self._generation) or (
-                [], np.zeros(0, dtype=np.int32), np.zeros((0, self.dim), dtype=np.float32))
+                [],
+                np.zeros(0, dtype=np.int32),
+                np.zeros((0, self.dim), dtype=np.float32),
+            )
             if old_ids:
                 live = {r[0] for r in db.execute("SELECT chunk_id FROM chunks")}
                 if join:
@@ -771,14 +820,19 @@ class EmbeddedStore:
                 # process's resident memory until written back (1.5 GB at 1M chunks).
                 with open(mat_path, "wb") as out:
                     np.lib.format.write_array_header_1_0(
-                        out, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
-                              "shape": (total, self.dim)})
+                        out,
+                        {
+                            "descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)),
+                            "fortran_order": False,
+                            "shape": (total, self.dim),
+                        },
+                    )
                     for start in range(0, len(old_owner), block):
-                        keep = row_keep[start:start + block]
+                        keep = row_keep[start : start + block]
                         m = int(keep.sum())
                         if m:
-                            out.write(np.ascontiguousarray(old_mat[start:start + block][keep]).tobytes())
-                            owner[pos:pos + m] = new_slot[old_owner[start:start + block][keep]]
+                            out.write(np.ascontiguousarray(old_mat[start : start + block][keep]).tobytes())
+                            owner[pos : pos + m] = new_slot[old_owner[start : start + block][keep]]
                             pos += m
                     slot = n_kept
                     if join:
@@ -789,7 +843,7 @@ class EmbeddedStore:
                             cids, ns, blobs = zip(*batch)
                             out.write(b"".join(blobs))
                             m = sum(ns)
-                            owner[pos:pos + m] = np.repeat(np.arange(slot, slot + len(batch), dtype=np.int32), ns)
+                            owner[pos : pos + m] = np.repeat(np.arange(slot, slot + len(batch), dtype=np.int32), ns)
                             ids_f.write(("\n" if slot else "") + "\n".join(map(_id_line, cids)))
                             pos += m
                             slot += len(batch)
@@ -842,11 +896,17 @@ class EmbeddedStore:
             self._write_pending(vec_rows)
         else:
             db.executemany("DELETE FROM vectors WHERE chunk_id=?", ids)
-            db.executemany("INSERT INTO vectors VALUES (?,?,?)",
-                           [(cid, i, blob[i * self.dim * 4:(i + 1) * self.dim * 4])
-                            for cid, _sha, n, blob in vec_rows for i in range(n)])
-        db.executemany("INSERT OR REPLACE INTO chunks (chunk_id, doc_key, ordinal, sha256, data, body) "
-                       "VALUES (?,?,?,?,?,?)", rows)
+            db.executemany(
+                "INSERT INTO vectors VALUES (?,?,?)",
+                [
+                    (cid, i, blob[i * self.dim * 4 : (i + 1) * self.dim * 4])
+                    for cid, _sha, n, blob in vec_rows
+                    for i in range(n)
+                ],
+            )
+        db.executemany(
+            "INSERT OR REPLACE INTO chunks (chunk_id, doc_key, ordinal, sha256, data, body) VALUES (?,?,?,?,?,?)", rows
+        )
         db.executemany("DELETE FROM exact WHERE chunk_id=?", ids)
         db.executemany("INSERT INTO exact VALUES (?,?,?)", exact_rows)
 
@@ -867,8 +927,9 @@ class EmbeddedStore:
         for cid in removed:
             self._keyword.delete_chunk(cid)
         for sc in chunks:
-            self._keyword.add(sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content,
-                              chunk_language(sc.chunk))
+            self._keyword.add(
+                sc.chunk.chunk_id, sc.chunk.doc_key, sc.chunk.contextualized_content, chunk_language(sc.chunk)
+            )
         note_keyword_languages(self, chunks)
         if self._dense is not None:
             for cid in removed:
@@ -876,8 +937,9 @@ class EmbeddedStore:
             for sc in chunks:
                 self._dense.add(sc.chunk.chunk_id, sc.vectors)
 
-    def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
-                         definitions: list[DefinitionEntry]) -> None:
+    def replace_document(
+        self, doc_key: str, state: FileState, chunks: list[StoredChunk], definitions: list[DefinitionEntry]
+    ) -> None:
         """:meth:`Store.replace_document`: one ``BEGIN IMMEDIATE`` SQLite transaction over the
         chunk, exact-key, definition and file rows (the document marked for the keyword index);
         the in-memory indices are updated after the commit and made durable by :meth:`flush`."""
@@ -894,10 +956,23 @@ class EmbeddedStore:
                 self._db.executemany(
                     "INSERT INTO definitions (doc_key, term_key, term, definition, section_id, chunk_id, scope, "
                     "scope_label) VALUES (?,?,?,?,?,?,?,?)",
-                    [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id, d.scope,
-                      d.scope_label) for d in definitions])
-                self._db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?)",
-                                 (doc_key, state.size, state.mtime_ns, state.sha256))
+                    [
+                        (
+                            doc_key,
+                            term_key(d.term),
+                            d.term,
+                            d.definition,
+                            d.section_id,
+                            d.chunk_id,
+                            d.scope,
+                            d.scope_label,
+                        )
+                        for d in definitions
+                    ],
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO files VALUES (?,?,?,?)", (doc_key, state.size, state.mtime_ns, state.sha256)
+                )
                 self._db.execute("INSERT OR IGNORE INTO keyword_dirty VALUES (?)", (doc_key,))
                 self._db.execute("COMMIT")
             except BaseException:
@@ -914,7 +989,7 @@ class EmbeddedStore:
             ids = [sc.chunk.chunk_id for sc in chunks]
             moved, stored = set(), []  # documents of the chunks already stored, and their ids
             for i in range(0, len(ids), 500):
-                part = ids[i:i + 500]
+                part = ids[i : i + 500]
                 q = f"SELECT chunk_id, doc_key FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
                 for cid, dk in self._db.execute(q, part):
                     stored.append(cid)
@@ -975,8 +1050,9 @@ class EmbeddedStore:
     def set_file_state(self, doc_key: str, state: FileState) -> None:
         """:meth:`Store.set_file_state`: size, mtime (ns) and sha256 of the file, replacing any earlier state."""
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?)",
-                             (doc_key, state.size, state.mtime_ns, state.sha256))
+            self._db.execute(
+                "INSERT OR REPLACE INTO files VALUES (?,?,?,?)", (doc_key, state.size, state.mtime_ns, state.sha256)
+            )
 
     def flush(self) -> None:
         """Commit the keyword index and announce the writes to readers; nothing when nothing was
@@ -986,7 +1062,9 @@ class EmbeddedStore:
             if not self._wrote:
                 return
             new = self._read_generation() + 1
-            if self._file_record and (self._vectors_changed or self._dense is not None or not self._link_vector_file(new)):
+            if self._file_record and (
+                self._vectors_changed or self._dense is not None or not self._link_vector_file(new)
+            ):
                 # tantivy's commit (its last segment's serialisation: seconds at 100k chunks) runs on a
                 # thread of its own, GIL released, while this one writes the vector file; both are
                 # done before the generation moves, as when they ran one after the other.
@@ -1024,7 +1102,7 @@ class EmbeddedStore:
             return False
         try:
             for src in self._generation_files(self._generation):
-                dst = self.root / ("vectors-" + str(new) + src.name[len(f"vectors-{self._generation}"):])
+                dst = self.root / ("vectors-" + str(new) + src.name[len(f"vectors-{self._generation}") :])
                 dst.unlink(missing_ok=True)
                 os.link(src, dst)
             return True
@@ -1065,7 +1143,7 @@ class EmbeddedStore:
         """:meth:`Store.get_chunks`: chunks by id in the order asked (500 ids a query); unknown ids left out."""
         found: dict[str, Chunk] = {}
         for i in range(0, len(chunk_ids), 500):
-            part = chunk_ids[i:i + 500]
+            part = chunk_ids[i : i + 500]
             q = f"SELECT chunk_id, data, {self._body} FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
             for cid, data, body in self._db.execute(q, part):
                 found[cid] = _chunk(data, body)
@@ -1112,15 +1190,24 @@ class EmbeddedStore:
 
     def _dense_job(self, k: int, flt: ChunkFilter | None):
         self._refresh_if_changed()
-        if flt is not None and flt.chunk_ids is not None and flt.doc_keys is None and flt.section is None \
-                and not flt.metadata:  # named chunks only (the cosine of returned hits): no SQL needed
+        if (
+            flt is not None
+            and flt.chunk_ids is not None
+            and flt.doc_keys is None
+            and flt.section is None
+            and not flt.metadata
+        ):  # named chunks only (the cosine of returned hits): no SQL needed
             ids = flt.chunk_ids
         else:
             doc_keys, ids = self._allowed(flt)
             if doc_keys is not None:
-                ids = [r[0] for r in self._db.execute(
-                    f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})",
-                    list(doc_keys))]
+                ids = [
+                    r[0]
+                    for r in self._db.execute(
+                        f"SELECT chunk_id FROM chunks WHERE doc_key IN ({','.join('?' * len(doc_keys))})",
+                        list(doc_keys),
+                    )
+                ]
         di = self._dense_index()
 
         def job(vector):
@@ -1141,8 +1228,9 @@ class EmbeddedStore:
         adjacent and in order, among those ``flt`` allows."""
         self._refresh_if_changed()
         doc_keys, ids = self._allowed(flt)
-        return self._keyword.phrase_search(phrase, k, doc_keys=doc_keys, chunk_ids=ids,
-                                           languages=keyword_languages(self))
+        return self._keyword.phrase_search(
+            phrase, k, doc_keys=doc_keys, chunk_ids=ids, languages=keyword_languages(self)
+        )
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
         """:meth:`Store.exact_lookup`: key → up to ``limit`` chunk ids, by key priority then document
@@ -1151,9 +1239,11 @@ class EmbeddedStore:
         if not keys:
             return out
         where, args = filter_sql(flt) if flt is not None else ("1", [])
-        q = (f"SELECT e.key, e.chunk_id FROM exact e JOIN chunks c ON c.chunk_id = e.chunk_id "
-             f"WHERE e.key IN ({','.join('?' * len(keys))}) AND {where} "
-             f"ORDER BY e.priority, c.doc_key, c.ordinal, c.chunk_id")
+        q = (
+            f"SELECT e.key, e.chunk_id FROM exact e JOIN chunks c ON c.chunk_id = e.chunk_id "
+            f"WHERE e.key IN ({','.join('?' * len(keys))}) AND {where} "
+            f"ORDER BY e.priority, c.doc_key, c.ordinal, c.chunk_id"
+        )
         for key, cid in self._db.execute(q, [*keys, *args]):
             lst = out.setdefault(key, [])
             if len(lst) < limit:
@@ -1172,15 +1262,17 @@ class EmbeddedStore:
             q += " AND doc_key=?"
             args.append(doc_key)
         q += " ORDER BY doc_key, rowid"
-        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c, scope=sc, scope_label=sl)
-                for dk, t, d, s, c, sc, sl in self._db.execute(q, args)]
+        return [
+            DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c, scope=sc, scope_label=sl)
+            for dk, t, d, s, c, sc, sl in self._db.execute(q, args)
+        ]
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
         """:meth:`Store.cached_vectors`: sha256 → (n_windows, dim) float32 vectors cached for ``model_id``."""
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(hashes), 500):
-            part = hashes[i:i + 500]
+            part = hashes[i : i + 500]
             q = f"SELECT sha256, n, vecs FROM embed_cache WHERE model_id=? AND sha256 IN ({','.join('?' * len(part))})"
             for h, n, blob in self._db.execute(q, [model_id, *part]):
                 out[h] = np.frombuffer(blob, dtype=np.float32).reshape(n, self.dim)
@@ -1190,9 +1282,13 @@ class EmbeddedStore:
         """:meth:`Store.cache_vectors`: add or replace embedding-cache entries, in one transaction."""
         with self._lock:
             self._db.execute("BEGIN")
-            self._db.executemany("INSERT OR REPLACE INTO embed_cache VALUES (?,?,?,?)",
-                                 [(model_id, h, v.shape[0], np.ascontiguousarray(v, dtype=np.float32).tobytes())
-                                  for h, v in items.items()])
+            self._db.executemany(
+                "INSERT OR REPLACE INTO embed_cache VALUES (?,?,?,?)",
+                [
+                    (model_id, h, v.shape[0], np.ascontiguousarray(v, dtype=np.float32).tobytes())
+                    for h, v in items.items()
+                ],
+            )
             self._db.execute("COMMIT")
 
     def get_meta(self, key: str) -> str | None:

@@ -34,8 +34,15 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
-                   prepare_chunk, record_or_check_dimension)
+from .base import (
+    ChunkFilter,
+    StoredChunk,
+    checked_vector_batch,
+    keyword_languages,
+    note_keyword_languages,
+    prepare_chunk,
+    record_or_check_dimension,
+)
 
 SCHEMA_VERSION = "1"
 K1, B = 1.2, 0.75
@@ -141,8 +148,9 @@ def tsvector_literal(tokens: list[str]) -> str:
 def _tsvector_bytes(positions: dict[str, list[int]]) -> int:
     """Bytes PostgreSQL counts against a tsvector's limit: per lexeme its bytes rounded up to
     even, a 2-byte position count and 2 bytes per distinct position (at most 256)."""
-    return sum((len(t.encode("utf-8")) + 1) // 2 * 2 + 2 + 2 * min(len(set(p)), MAX_POSITIONS)
-               for t, p in positions.items())
+    return sum(
+        (len(t.encode("utf-8")) + 1) // 2 * 2 + 2 + 2 * min(len(set(p)), MAX_POSITIONS) for t, p in positions.items()
+    )
 
 
 def filter_sql(flt: ChunkFilter | None, alias: str = "c") -> tuple[str, dict]:
@@ -229,8 +237,9 @@ class PostgresStore:
             self._conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         except psycopg.Error as e:
             self._conn.close()
-            raise StoreError("postgres", f"the pgvector extension ('vector') is not available on {_redact(dsn)}: "
-                                         f"{str(e).strip()}") from None
+            raise StoreError(
+                "postgres", f"the pgvector extension ('vector') is not available on {_redact(dsn)}: {str(e).strip()}"
+            ) from None
         try:
             register_vector(self._conn)
             self._create_schema()
@@ -255,8 +264,10 @@ class PostgresStore:
                 c = self._psycopg.connect(self._dsn, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
                 register_vector(c)
             except self._psycopg.Error as e:
-                raise StoreError("postgres", f"the connection was lost and cannot be re-opened: {str(e).strip()}; "
-                                             "check that the server is up") from None
+                raise StoreError(
+                    "postgres",
+                    f"the connection was lost and cannot be re-opened: {str(e).strip()}; check that the server is up",
+                ) from None
             self._c, self._ef_search = c, 0
         return self._c
 
@@ -272,8 +283,9 @@ class PostgresStore:
 
         @contextlib.contextmanager
         def held():
-            with postgres_advisory_lock(self._lock, self._conn, f"docstrata-ingest:{self.schema}", what,
-                                        timeout_s, on_wait):
+            with postgres_advisory_lock(
+                self._lock, self._conn, f"docstrata-ingest:{self.schema}", what, timeout_s, on_wait
+            ):
                 self._locked = True
                 try:
                     yield
@@ -315,8 +327,17 @@ class PostgresStore:
             c = prepare_chunk(sc.chunk)
             text = c.contextualized_content
             tokens = analyze(text, chunk_language(c))
-            chunk_rows.append((c.chunk_id, c.doc_key, c.ordinal, sha256_text(text), Jsonb(c.to_dict()),
-                               tsvector_literal(tokens), len(tokens) + max(len(tokens) - 1, 0)))  # = len(index_terms)
+            chunk_rows.append(
+                (
+                    c.chunk_id,
+                    c.doc_key,
+                    c.ordinal,
+                    sha256_text(text),
+                    Jsonb(c.to_dict()),
+                    tsvector_literal(tokens),
+                    len(tokens) + max(len(tokens) - 1, 0),
+                )
+            )  # = len(index_terms)
             vec_rows += [(c.chunk_id, i, vecs[i]) for i in range(vecs.shape[0])]
             exact_rows += [(k, c.chunk_id, p) for k, p in sc.exact_keys]
         ids = [r[0] for r in chunk_rows]
@@ -334,8 +355,9 @@ class PostgresStore:
             except self._psycopg.OperationalError as e:
                 raise StoreError("postgres", f"write failed: {str(e).strip()}") from None
 
-    def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
-                         definitions: list[DefinitionEntry]) -> None:
+    def replace_document(
+        self, doc_key: str, state: FileState, chunks: list[StoredChunk], definitions: list[DefinitionEntry]
+    ) -> None:
         """:meth:`Store.replace_document`: the document's chunks, exact keys, definitions and file
         state replaced in one PostgreSQL transaction."""
         from ..index.exact import term_key
@@ -347,17 +369,22 @@ class PostgresStore:
             cur.executemany(
                 f"INSERT INTO {self._t('definitions')} (doc_key, term_key, term, definition, section_id, chunk_id, "
                 f"scope, scope_label) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
-                [(doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id, d.scope, d.scope_label)
-                 for d in definitions])
+                [
+                    (doc_key, term_key(d.term), d.term, d.definition, d.section_id, d.chunk_id, d.scope, d.scope_label)
+                    for d in definitions
+                ],
+            )
             self._upsert_state(cur, doc_key, state)
 
         self._write(run)
         note_keyword_languages(self, chunks)
 
     def _upsert_state(self, cur, doc_key: str, state: FileState) -> None:
-        cur.execute(f"INSERT INTO {self._t('files')} VALUES (%s,%s,%s,%s) ON CONFLICT (doc_key) DO UPDATE "
-                    f"SET size = EXCLUDED.size, mtime_ns = EXCLUDED.mtime_ns, sha256 = EXCLUDED.sha256",
-                    (doc_key, state.size, state.mtime_ns, state.sha256))
+        cur.execute(
+            f"INSERT INTO {self._t('files')} VALUES (%s,%s,%s,%s) ON CONFLICT (doc_key) DO UPDATE "
+            f"SET size = EXCLUDED.size, mtime_ns = EXCLUDED.mtime_ns, sha256 = EXCLUDED.sha256",
+            (doc_key, state.size, state.mtime_ns, state.sha256),
+        )
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
         """:meth:`Store.upsert_chunks`: insert or replace ``chunks`` by id, in one transaction."""
@@ -368,11 +395,13 @@ class PostgresStore:
     def delete_chunks(self, chunk_ids: list[str]) -> None:
         """:meth:`Store.delete_chunks`: delete by id in one statement; unknown ids are ignored."""
         if chunk_ids:
-            self._write(lambda cur: cur.execute(f"DELETE FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)",
-                                                (list(chunk_ids),)))
+            self._write(
+                lambda cur: cur.execute(f"DELETE FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)", (list(chunk_ids),))
+            )
 
     def delete_document(self, doc_key: str) -> None:
         """:meth:`Store.delete_document`: its chunks, definitions and file state, in one transaction."""
+
         def run(cur) -> None:
             for table in ("chunks", "definitions", "files"):
                 cur.execute(f"DELETE FROM {self._t(table)} WHERE doc_key = %s", (doc_key,))
@@ -404,7 +433,9 @@ class PostgresStore:
         """:meth:`Store.get_chunks`: chunks by id in the order asked; unknown ids left out."""
         if not chunk_ids:
             return []
-        rows = self._rows(f"SELECT chunk_id, data FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)", (list(chunk_ids),))
+        rows = self._rows(
+            f"SELECT chunk_id, data FROM {self._t('chunks')} WHERE chunk_id = ANY(%s)", (list(chunk_ids),)
+        )
         found = {cid: Chunk.from_dict(data) for cid, data in rows}
         return [found[c] for c in chunk_ids if c in found]
 
@@ -435,10 +466,15 @@ class PostgresStore:
         q = np.asarray(vector, dtype=np.float32).reshape(self.dim)
         if flt is not None and not flt.empty:
             where, args = filter_sql(flt)
-            return [(cid, float(s)) for cid, s in self._rows(
-                f"SELECT v.chunk_id, max(1 - (v.vec <=> %(q)s)) AS s FROM {self._t('vectors')} v "
-                f"JOIN {self._t('chunks')} c USING (chunk_id) WHERE {where} "
-                f"GROUP BY v.chunk_id ORDER BY s DESC, v.chunk_id LIMIT %(k)s", {"q": q, "k": k, **args})]
+            return [
+                (cid, float(s))
+                for cid, s in self._rows(
+                    f"SELECT v.chunk_id, max(1 - (v.vec <=> %(q)s)) AS s FROM {self._t('vectors')} v "
+                    f"JOIN {self._t('chunks')} c USING (chunk_id) WHERE {where} "
+                    f"GROUP BY v.chunk_id ORDER BY s DESC, v.chunk_id LIMIT %(k)s",
+                    {"q": q, "k": k, **args},
+                )
+            ]
         with self._lock:
             want = min(1000, max(40, m))
             if want != self._ef_search:
@@ -447,11 +483,14 @@ class PostgresStore:
             rows = self._conn.execute(
                 f"SELECT chunk_id, max(1 - d) AS s FROM ("
                 f"  SELECT chunk_id, vec <=> %(q)s AS d FROM {self._t('vectors')} ORDER BY vec <=> %(q)s LIMIT %(m)s"
-                f") w GROUP BY chunk_id ORDER BY s DESC, chunk_id LIMIT %(k)s", {"q": q, "m": m, "k": k}).fetchall()
+                f") w GROUP BY chunk_id ORDER BY s DESC, chunk_id LIMIT %(k)s",
+                {"q": q, "m": m, "k": k},
+            ).fetchall()
         return [(cid, float(s)) for cid, s in rows]
 
-    def _bm25(self, weighted: list[tuple[str, float]], k: int, phrase: bool,
-              flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
+    def _bm25(
+        self, weighted: list[tuple[str, float]], k: int, phrase: bool, flt: ChunkFilter | None = None
+    ) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, Σ weight × BM25) over (term, weight) pairs; with ``phrase``, only
         chunks holding the terms as adjacent lexemes, in the given order."""
         weights = dict(weighted)  # a phrase may repeat a term (all weights 1.0 there)
@@ -465,10 +504,14 @@ class PostgresStore:
             if n_docs == 0:
                 return []
             # One row per term (not one column: a long query has more terms than a select list allows).
-            dfs = [df for (df,) in self._conn.execute(
-                f"SELECT (SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ q.tsq::tsquery) "
-                f"FROM unnest(%s::text[]) WITH ORDINALITY AS q(tsq, i) ORDER BY q.i",
-                ([_quote(t) for t in terms],)).fetchall()]
+            dfs = [
+                df
+                for (df,) in self._conn.execute(
+                    f"SELECT (SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ q.tsq::tsquery) "
+                    f"FROM unnest(%s::text[]) WITH ORDINALITY AS q(tsq, i) ORDER BY q.i",
+                    ([_quote(t) for t in terms],),
+                ).fetchall()
+            ]
             idfs = [weights[t] * float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5))) for t, df in zip(terms, dfs)]
             where, fargs = filter_sql(flt)
             rows = self._conn.execute(
@@ -480,8 +523,18 @@ class PostgresStore:
                 f"JOIN unnest(%(terms)s::text[], %(idfs)s::float8[]) AS t(term, idf) ON t.term = f.lexeme "
                 f"WHERE c.tsv @@ %(tsq)s::tsquery AND {where} "
                 f"GROUP BY c.chunk_id ORDER BY score DESC, c.chunk_id LIMIT %(k)s",
-                {"k1p": K1 + 1, "k1": K1, "b": B, "avgdl": n_tokens / n_docs, "terms": terms, "idfs": idfs,
-                 "tsq": tsq, "k": k, **fargs}).fetchall()
+                {
+                    "k1p": K1 + 1,
+                    "k1": K1,
+                    "b": B,
+                    "avgdl": n_tokens / n_docs,
+                    "terms": terms,
+                    "idfs": idfs,
+                    "tsq": tsq,
+                    "k": k,
+                    **fargs,
+                },
+            ).fetchall()
         return [(cid, float(s)) for cid, s in rows]
 
     def keyword_search(self, query: str, k: int, flt: ChunkFilter | None = None) -> list[tuple[str, float]]:
@@ -501,9 +554,12 @@ class PostgresStore:
         if not keys:
             return out
         where, args = filter_sql(flt)
-        rows = self._rows(f"SELECT e.key, e.chunk_id FROM {self._t('exact')} e JOIN {self._t('chunks')} c "
-                          f"USING (chunk_id) WHERE e.key = ANY(%(f_keys)s) AND {where} ORDER BY e.priority, "
-                          f"c.doc_key, c.ordinal, c.chunk_id", {"f_keys": list(keys), **args})
+        rows = self._rows(
+            f"SELECT e.key, e.chunk_id FROM {self._t('exact')} e JOIN {self._t('chunks')} c "
+            f"USING (chunk_id) WHERE e.key = ANY(%(f_keys)s) AND {where} ORDER BY e.priority, "
+            f"c.doc_key, c.ordinal, c.chunk_id",
+            {"f_keys": list(keys), **args},
+        )
         for key, cid in rows:
             lst = out.setdefault(key, [])
             if len(lst) < limit:
@@ -512,28 +568,40 @@ class PostgresStore:
 
     def definitions(self, term_key: str | None = None, doc_key: str | None = None) -> list[DefinitionEntry]:
         """:meth:`Store.definitions`: definitions by exact-index term key and/or document, in the order written."""
-        q = (f"SELECT doc_key, term, definition, section_id, chunk_id, scope, scope_label FROM {self._t('definitions')} "
-             f"WHERE (%(t)s::text IS NULL OR term_key = %(t)s) AND (%(d)s::text IS NULL OR doc_key = %(d)s) "
-             f"ORDER BY doc_key, id")
-        return [DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c, scope=sc, scope_label=sl)
-                for dk, t, d, s, c, sc, sl in self._rows(q, {"t": term_key, "d": doc_key})]
+        q = (
+            f"SELECT doc_key, term, definition, section_id, chunk_id, scope, scope_label FROM {self._t('definitions')} "
+            f"WHERE (%(t)s::text IS NULL OR term_key = %(t)s) AND (%(d)s::text IS NULL OR doc_key = %(d)s) "
+            f"ORDER BY doc_key, id"
+        )
+        return [
+            DefinitionEntry(term=t, definition=d, doc_key=dk, section_id=s, chunk_id=c, scope=sc, scope_label=sl)
+            for dk, t, d, s, c, sc, sl in self._rows(q, {"t": term_key, "d": doc_key})
+        ]
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
         """:meth:`Store.cached_vectors`: sha256 → (n_windows, dim) float32 vectors cached for ``model_id``."""
         if not hashes:
             return {}
-        rows = self._rows(f"SELECT sha256, n, vecs FROM {self._t('embed_cache')} WHERE model_id = %s "
-                          f"AND sha256 = ANY(%s)", (model_id, list(hashes)))
+        rows = self._rows(
+            f"SELECT sha256, n, vecs FROM {self._t('embed_cache')} WHERE model_id = %s AND sha256 = ANY(%s)",
+            (model_id, list(hashes)),
+        )
         return {h: np.frombuffer(bytes(blob), dtype=np.float32).reshape(n, self.dim) for h, n, blob in rows}
 
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
         """:meth:`Store.cache_vectors`: add or replace embedding-cache entries, in one transaction."""
-        rows = [(model_id, h, v.shape[0], np.ascontiguousarray(v, dtype=np.float32).tobytes()) for h, v in items.items()]
+        rows = [
+            (model_id, h, v.shape[0], np.ascontiguousarray(v, dtype=np.float32).tobytes()) for h, v in items.items()
+        ]
         if rows:
-            self._write(lambda cur: cur.executemany(
-                f"INSERT INTO {self._t('embed_cache')} VALUES (%s,%s,%s,%s) ON CONFLICT (model_id, sha256) "
-                f"DO UPDATE SET n = EXCLUDED.n, vecs = EXCLUDED.vecs", rows))
+            self._write(
+                lambda cur: cur.executemany(
+                    f"INSERT INTO {self._t('embed_cache')} VALUES (%s,%s,%s,%s) ON CONFLICT (model_id, sha256) "
+                    f"DO UPDATE SET n = EXCLUDED.n, vecs = EXCLUDED.vecs",
+                    rows,
+                )
+            )
 
     def get_meta(self, key: str) -> str | None:
         """:meth:`Store.get_meta`: the stored value of ``key``, or None."""
@@ -542,9 +610,12 @@ class PostgresStore:
 
     def set_meta(self, key: str, value: str) -> None:
         """:meth:`Store.set_meta`: store ``value`` under ``key`` (upsert)."""
-        self._write(lambda cur: cur.execute(
-            f"INSERT INTO {self._t('meta')} VALUES (%s,%s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-            (key, value)))
+        self._write(
+            lambda cur: cur.execute(
+                f"INSERT INTO {self._t('meta')} VALUES (%s,%s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (key, value),
+            )
+        )
 
     def close(self) -> None:
         """Close the connection and stop reconnecting; safe to call twice."""

@@ -49,8 +49,14 @@ import numpy as np
 from ..errors import StoreError
 from ..index.keyword import ANALYSIS_VERSION, analyze, chunk_language, query_terms, term_pairs
 from ..models import Chunk, DefinitionEntry, FileState, sha256_text
-from .base import (ChunkFilter, StoredChunk, checked_vector_batch, keyword_languages, note_keyword_languages,
-                   prepare_chunk)
+from .base import (
+    ChunkFilter,
+    StoredChunk,
+    checked_vector_batch,
+    keyword_languages,
+    note_keyword_languages,
+    prepare_chunk,
+)
 
 K1, B = 1.2, 0.75
 _NS = uuid.UUID("5b0c8a6e-2f39-4a57-9d0e-6f1f3b7f2a10")
@@ -126,8 +132,14 @@ class QdrantStore:
     vectors of another size.
     """
 
-    def __init__(self, url: str | None = None, path: str | None = None, tool: str = "default", dim: int = 384,
-                 api_key_env: str | None = None):
+    def __init__(
+        self,
+        url: str | None = None,
+        path: str | None = None,
+        tool: str = "default",
+        dim: int = 384,
+        api_key_env: str | None = None,
+    ):
         try:
             from qdrant_client import QdrantClient, models
         except ImportError:
@@ -183,20 +195,35 @@ class QdrantStore:
         if not c.collection_exists(self.name):
             c.create_collection(
                 self.name,
-                vectors_config={_DENSE: m.VectorParams(size=self.dim, distance=m.Distance.COSINE,
-                                                       multivector_config=m.MultiVectorConfig(
-                                                           comparator=m.MultiVectorComparator.MAX_SIM))},
-                sparse_vectors_config={_SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)})
+                vectors_config={
+                    _DENSE: m.VectorParams(
+                        size=self.dim,
+                        distance=m.Distance.COSINE,
+                        multivector_config=m.MultiVectorConfig(comparator=m.MultiVectorComparator.MAX_SIM),
+                    )
+                },
+                sparse_vectors_config={_SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
+            )
             for fld in ("chunk_id", "doc_key", "exact_keys", "gen", "section_path"):
                 c.create_payload_index(self.name, fld, m.PayloadSchemaType.KEYWORD)
-            c.create_payload_index(self.name, "body", m.TextIndexParams(
-                type=m.TextIndexType.TEXT, tokenizer=m.TokenizerType.WHITESPACE, lowercase=False,
-                phrase_matching=True))
+            c.create_payload_index(
+                self.name,
+                "body",
+                m.TextIndexParams(
+                    type=m.TextIndexType.TEXT,
+                    tokenizer=m.TokenizerType.WHITESPACE,
+                    lowercase=False,
+                    phrase_matching=True,
+                ),
+            )
         else:
             size = c.get_collection(self.name).config.params.vectors[_DENSE].size
             if size != self.dim:
-                raise StoreError("qdrant", f"collection {self.name} at {self.where} holds {size}-dimensional "
-                                           f"vectors but the model makes {self.dim}; delete the collection to rebuild")
+                raise StoreError(
+                    "qdrant",
+                    f"collection {self.name} at {self.where} holds {size}-dimensional "
+                    f"vectors but the model makes {self.dim}; delete the collection to rebuild",
+                )
         if not c.collection_exists(self.aux):
             c.create_collection(self.aux, vectors_config={})
             for fld in ("kind", "doc_key", "term_key", "gen"):
@@ -231,8 +258,21 @@ class QdrantStore:
                 must.append(m.FieldCondition(key="n", range=m.Range(gt=mc.gt, gte=mc.gte, lt=mc.lt, lte=mc.lte)))
             nested = [m.NestedCondition(nested=m.Nested(key="mf", filter=m.Filter(must=must)))]
             if mc.numbers:  # numeric equality: any of the numbers
-                nested.append(m.Filter(should=[m.NestedCondition(nested=m.Nested(key="mf", filter=m.Filter(must=[
-                    must[0], m.FieldCondition(key="n", range=m.Range(gte=x, lte=x))]))) for x in mc.numbers]))
+                nested.append(
+                    m.Filter(
+                        should=[
+                            m.NestedCondition(
+                                nested=m.Nested(
+                                    key="mf",
+                                    filter=m.Filter(
+                                        must=[must[0], m.FieldCondition(key="n", range=m.Range(gte=x, lte=x))]
+                                    ),
+                                )
+                            )
+                            for x in mc.numbers
+                        ]
+                    )
+                )
             out += nested
         return out
 
@@ -243,8 +283,9 @@ class QdrantStore:
     def _scroll(self, collection: str, flt, fields: list[str] | bool = True) -> list:
         points, offset = [], None
         while True:
-            page, offset = self.client.scroll(collection, scroll_filter=flt, limit=_PAGE, offset=offset,
-                                              with_payload=fields, with_vectors=False)
+            page, offset = self.client.scroll(
+                collection, scroll_filter=flt, limit=_PAGE, offset=offset, with_payload=fields, with_vectors=False
+            )
             points += page
             if offset is None:
                 return points
@@ -258,57 +299,110 @@ class QdrantStore:
             self._avgdl = max(1.0, float(np.mean([len(terms) for terms in terms_of])))
             self.set_meta(AVGDL_META, repr(self._avgdl))
         points = []
-        for sc, tokens, terms, vecs in zip(chunks, tokens_of, terms_of, checked_vector_batch(chunks, self.dim, "qdrant")):
+        for sc, tokens, terms, vecs in zip(
+            chunks, tokens_of, terms_of, checked_vector_batch(chunks, self.dim, "qdrant")
+        ):
             c = prepare_chunk(sc.chunk)
             text = c.contextualized_content
             indices, values = bm25_weights(terms, self._avgdl)
             vector: dict[str, Any] = {_DENSE: vecs.tolist()}
             if indices:
                 vector[_SPARSE] = self.m.SparseVector(indices=indices, values=values)
-            points.append(self.m.PointStruct(id=_point_id("chunk", c.chunk_id), vector=vector, payload={
-                "chunk_id": c.chunk_id, "doc_key": c.doc_key, "ordinal": c.ordinal, "sha256": sha256_text(text),
-                "data": c.to_dict(), "exact_keys": [k for k, _ in sc.exact_keys],
-                "exact_priority": [[k, p] for k, p in sc.exact_keys], "body": " ".join(tokens), "gen": gen,
-                "section_path": c.metadata["section_path"],
-                "mf": [{"k": k, "v": v, "n": c.metadata.get("numbers", {}).get(k)}
-                       for k, v in c.metadata.get("fields", {}).items()]}))
+            points.append(
+                self.m.PointStruct(
+                    id=_point_id("chunk", c.chunk_id),
+                    vector=vector,
+                    payload={
+                        "chunk_id": c.chunk_id,
+                        "doc_key": c.doc_key,
+                        "ordinal": c.ordinal,
+                        "sha256": sha256_text(text),
+                        "data": c.to_dict(),
+                        "exact_keys": [k for k, _ in sc.exact_keys],
+                        "exact_priority": [[k, p] for k, p in sc.exact_keys],
+                        "body": " ".join(tokens),
+                        "gen": gen,
+                        "section_path": c.metadata["section_path"],
+                        "mf": [
+                            {"k": k, "v": v, "n": c.metadata.get("numbers", {}).get(k)}
+                            for k, v in c.metadata.get("fields", {}).items()
+                        ],
+                    },
+                )
+            )
         return points
 
     def _upsert(self, collection: str, points: list) -> None:
         for i in range(0, len(points), 256):
-            self.client.upsert(collection, points[i:i + 256], wait=True)
+            self.client.upsert(collection, points[i : i + 256], wait=True)
 
-    def replace_document(self, doc_key: str, state: FileState, chunks: list[StoredChunk],
-                         definitions: list[DefinitionEntry]) -> None:
+    def replace_document(
+        self, doc_key: str, state: FileState, chunks: list[StoredChunk], definitions: list[DefinitionEntry]
+    ) -> None:
         """:meth:`Store.replace_document`: the file state is removed first and written last; between,
         the new points (under a fresh generation id) and the deletion of older ones go in one batch,
         so a search never sees the document missing and an interrupted replace is redone next ingest."""
         from ..index.exact import term_key
 
         m, gen = self.m, uuid.uuid4().hex
-        stale = m.Filter(must=[m.FieldCondition(key="doc_key", match=m.MatchValue(value=doc_key))],
-                         must_not=[m.FieldCondition(key="gen", match=m.MatchValue(value=gen))])
+        stale = m.Filter(
+            must=[m.FieldCondition(key="doc_key", match=m.MatchValue(value=doc_key))],
+            must_not=[m.FieldCondition(key="gen", match=m.MatchValue(value=gen))],
+        )
         with self._lock:
             self.client.delete(self.aux, m.PointIdsList(points=[_point_id("file", doc_key)]), wait=True)
             ops = [m.UpsertOperation(upsert=m.PointsList(points=self._chunk_points(chunks, gen)))] if chunks else []
             ops.append(m.DeleteOperation(delete=m.FilterSelector(filter=stale)))
             self.client.batch_update_points(self.name, ops, wait=True)
-            defs = [m.PointStruct(id=_point_id("def", f"{doc_key}\x00{i}"), vector={}, payload={
-                "kind": "def", "doc_key": doc_key, "term_key": term_key(d.term), "term": d.term,
-                "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id, "scope": d.scope,
-                "scope_label": d.scope_label, "seq": i, "gen": gen})
-                for i, d in enumerate(definitions)]
+            defs = [
+                m.PointStruct(
+                    id=_point_id("def", f"{doc_key}\x00{i}"),
+                    vector={},
+                    payload={
+                        "kind": "def",
+                        "doc_key": doc_key,
+                        "term_key": term_key(d.term),
+                        "term": d.term,
+                        "definition": d.definition,
+                        "section_id": d.section_id,
+                        "chunk_id": d.chunk_id,
+                        "scope": d.scope,
+                        "scope_label": d.scope_label,
+                        "seq": i,
+                        "gen": gen,
+                    },
+                )
+                for i, d in enumerate(definitions)
+            ]
             aux_ops = [m.UpsertOperation(upsert=m.PointsList(points=defs))] if defs else []
-            aux_ops += [m.DeleteOperation(delete=m.FilterSelector(filter=m.Filter(
-                must=[m.FieldCondition(key="kind", match=m.MatchValue(value="def")),
-                      m.FieldCondition(key="doc_key", match=m.MatchValue(value=doc_key))],
-                must_not=[m.FieldCondition(key="gen", match=m.MatchValue(value=gen))]))),
-                m.UpsertOperation(upsert=m.PointsList(points=[self._state_point(doc_key, state)]))]
+            aux_ops += [
+                m.DeleteOperation(
+                    delete=m.FilterSelector(
+                        filter=m.Filter(
+                            must=[
+                                m.FieldCondition(key="kind", match=m.MatchValue(value="def")),
+                                m.FieldCondition(key="doc_key", match=m.MatchValue(value=doc_key)),
+                            ],
+                            must_not=[m.FieldCondition(key="gen", match=m.MatchValue(value=gen))],
+                        )
+                    )
+                ),
+                m.UpsertOperation(upsert=m.PointsList(points=[self._state_point(doc_key, state)])),
+            ]
             self.client.batch_update_points(self.aux, aux_ops, wait=True)
 
     def _state_point(self, doc_key: str, state: FileState):
-        return self.m.PointStruct(id=_point_id("file", doc_key), vector={}, payload={
-            "kind": "file", "doc_key": doc_key, "size": state.size, "mtime_ns": state.mtime_ns, "sha256": state.sha256})
+        return self.m.PointStruct(
+            id=_point_id("file", doc_key),
+            vector={},
+            payload={
+                "kind": "file",
+                "doc_key": doc_key,
+                "size": state.size,
+                "mtime_ns": state.mtime_ns,
+                "sha256": state.sha256,
+            },
+        )
 
     def upsert_chunks(self, doc_key: str, chunks: list[StoredChunk]) -> None:
         """:meth:`Store.upsert_chunks`: insert or replace the chunks' points by id (waits for Qdrant)."""
@@ -346,13 +440,17 @@ class QdrantStore:
     # ---------------------------------------------------------------- reads
     def file_states(self) -> dict[str, FileState]:
         """:meth:`Store.file_states`: doc_key → :class:`FileState` of every stored file."""
-        return {p.payload["doc_key"]: FileState(p.payload["size"], p.payload["mtime_ns"], p.payload["sha256"])
-                for p in self._scroll(self.aux, self._match(kind="file"))}
+        return {
+            p.payload["doc_key"]: FileState(p.payload["size"], p.payload["mtime_ns"], p.payload["sha256"])
+            for p in self._scroll(self.aux, self._match(kind="file"))
+        }
 
     def chunk_hashes(self, doc_key: str) -> dict[str, str]:
         """:meth:`Store.chunk_hashes`: chunk_id → sha256 of the stored text, for one document."""
-        return {p.payload["chunk_id"]: p.payload["sha256"]
-                for p in self._scroll(self.name, self._match(doc_key=doc_key), ["chunk_id", "sha256"])}
+        return {
+            p.payload["chunk_id"]: p.payload["sha256"]
+            for p in self._scroll(self.name, self._match(doc_key=doc_key), ["chunk_id", "sha256"])
+        }
 
     def get_chunks(self, chunk_ids: list[str]) -> list[Chunk]:
         """:meth:`Store.get_chunks`: chunks by id in the order asked; unknown ids left out."""
@@ -386,8 +484,9 @@ class QdrantStore:
         if k <= 0:
             return []
         q = np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist()
-        res = self.client.query_points(self.name, query=q, using=_DENSE, limit=k + 16, with_payload=["chunk_id"],
-                                       query_filter=self._filter(flt))
+        res = self.client.query_points(
+            self.name, query=q, using=_DENSE, limit=k + 16, with_payload=["chunk_id"], query_filter=self._filter(flt)
+        )
         return self._ranked(res.points, k)
 
     def _sparse_query(self, weighted: list[tuple[str, float]]):
@@ -401,8 +500,14 @@ class QdrantStore:
         terms = query_terms(query, keyword_languages(self))
         if not terms or k <= 0 or self._avgdl is None:
             return []
-        res = self.client.query_points(self.name, query=self._sparse_query(terms), using=_SPARSE, limit=k + 16,
-                                       with_payload=["chunk_id"], query_filter=self._filter(flt))
+        res = self.client.query_points(
+            self.name,
+            query=self._sparse_query(terms),
+            using=_SPARSE,
+            limit=k + 16,
+            with_payload=["chunk_id"],
+            query_filter=self._filter(flt),
+        )
         return self._ranked(res.points, k)
 
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
@@ -413,14 +518,26 @@ class QdrantStore:
             return []
         m = self.m
         pf = self._filter(flt, m.FieldCondition(key="body", match=m.MatchPhrase(phrase=" ".join(tokens))))
-        res = self.client.query_points(self.name, query=self._sparse_query([(t, 1.0) for t in tokens]), using=_SPARSE, query_filter=pf,
-                                       limit=k * 4 + 16, with_payload=["chunk_id", "body"])
+        res = self.client.query_points(
+            self.name,
+            query=self._sparse_query([(t, 1.0) for t in tokens]),
+            using=_SPARSE,
+            query_filter=pf,
+            limit=k * 4 + 16,
+            with_payload=["chunk_id", "body"],
+        )
         needle = f" {' '.join(tokens)} "
         hits = [p for p in res.points if needle in f" {p.payload['body']} "]
         return [cid for cid, _ in self._ranked(hits, k)]
 
-    def hybrid_search(self, vector: np.ndarray, query: str, k: int, weights: tuple[float, float] | None = None,
-                      rrf_k: int | None = None) -> list[tuple[str, float]]:
+    def hybrid_search(
+        self,
+        vector: np.ndarray,
+        query: str,
+        k: int,
+        weights: tuple[float, float] | None = None,
+        rrf_k: int | None = None,
+    ) -> list[tuple[str, float]]:
         """Dense and BM25 candidates fused server-side by Qdrant's Query API (weighted RRF) in one
         round trip: the best ``k`` as (chunk id, fused score). ``weights`` (dense, BM25) and
         ``rrf_k`` come from the caller (its ranking settings, e.g. a tool config's
@@ -430,16 +547,20 @@ class QdrantStore:
         (docs/stores.md), so :mod:`docstrata.search` fuses per-modality results itself; this is
         for callers that want Qdrant to do the work."""
         m, depth = self.m, k * 4 + 16
-        prefetch = [m.Prefetch(query=np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist(),
-                               using=_DENSE, limit=depth)]
+        prefetch = [
+            m.Prefetch(
+                query=np.asarray(vector, dtype=np.float32).reshape(1, self.dim).tolist(), using=_DENSE, limit=depth
+            )
+        ]
         terms = query_terms(query)
         if terms and self._avgdl is not None:
             prefetch.append(m.Prefetch(query=self._sparse_query(terms), using=_SPARSE, limit=depth))
         rrf: dict = {} if rrf_k is None else {"k": rrf_k}
         if weights is not None:
-            rrf["weights"] = list(weights[:len(prefetch)])
-        res = self.client.query_points(self.name, prefetch=prefetch, limit=k, with_payload=["chunk_id"],
-                                       query=m.RrfQuery(rrf=m.Rrf(**rrf)))
+            rrf["weights"] = list(weights[: len(prefetch)])
+        res = self.client.query_points(
+            self.name, prefetch=prefetch, limit=k, with_payload=["chunk_id"], query=m.RrfQuery(rrf=m.Rrf(**rrf))
+        )
         return self._ranked(res.points, k)
 
     def exact_lookup(self, keys: list[str], limit: int = 100, flt: ChunkFilter | None = None) -> dict[str, list[str]]:
@@ -450,8 +571,9 @@ class QdrantStore:
         wanted = set(keys)
         hits: dict[str, list[tuple]] = {}
         keyed = self.m.FieldCondition(key="exact_keys", match=self.m.MatchAny(any=list(wanted)))
-        for p in self._scroll(self.name, self._filter(flt, keyed),
-                              ["chunk_id", "doc_key", "ordinal", "exact_priority"]):
+        for p in self._scroll(
+            self.name, self._filter(flt, keyed), ["chunk_id", "doc_key", "ordinal", "exact_priority"]
+        ):
             pl = p.payload
             for key, prio in pl["exact_priority"]:
                 if key in wanted:
@@ -465,29 +587,51 @@ class QdrantStore:
             conds["term_key"] = term_key
         if doc_key is not None:
             conds["doc_key"] = doc_key
-        rows = sorted((p.payload for p in self._scroll(self.aux, self._match(**conds))),
-                      key=lambda pl: (pl["doc_key"], pl["seq"]))
-        return [DefinitionEntry(term=pl["term"], definition=pl["definition"], doc_key=pl["doc_key"],
-                                section_id=pl["section_id"], chunk_id=pl["chunk_id"], scope=pl.get("scope"),
-                                scope_label=pl.get("scope_label")) for pl in rows]
+        rows = sorted(
+            (p.payload for p in self._scroll(self.aux, self._match(**conds))), key=lambda pl: (pl["doc_key"], pl["seq"])
+        )
+        return [
+            DefinitionEntry(
+                term=pl["term"],
+                definition=pl["definition"],
+                doc_key=pl["doc_key"],
+                section_id=pl["section_id"],
+                chunk_id=pl["chunk_id"],
+                scope=pl.get("scope"),
+                scope_label=pl.get("scope_label"),
+            )
+            for pl in rows
+        ]
 
     # ---------------------------------------------------------------- caches and meta
     def cached_vectors(self, model_id: str, hashes: list[str]) -> dict[str, np.ndarray]:
         """:meth:`Store.cached_vectors`: sha256 → (n_windows, dim) float32 vectors cached for ``model_id``."""
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(hashes), _PAGE):
-            ids = [_point_id("cache", f"{model_id}\x00{h}") for h in hashes[i:i + _PAGE]]
+            ids = [_point_id("cache", f"{model_id}\x00{h}") for h in hashes[i : i + _PAGE]]
             for p in self.client.retrieve(self.aux, ids, with_payload=True):
                 pl = p.payload
-                out[pl["sha256"]] = np.frombuffer(base64.b64decode(pl["vecs"]), dtype=np.float32).reshape(pl["n"], self.dim)
+                out[pl["sha256"]] = np.frombuffer(base64.b64decode(pl["vecs"]), dtype=np.float32).reshape(
+                    pl["n"], self.dim
+                )
         return out
 
     def cache_vectors(self, model_id: str, items: dict[str, np.ndarray]) -> None:
         """:meth:`Store.cache_vectors`: add or replace embedding-cache entries (base64 vectors in payloads)."""
-        points = [self.m.PointStruct(id=_point_id("cache", f"{model_id}\x00{h}"), vector={}, payload={
-            "kind": "cache", "model_id": model_id, "sha256": h, "n": int(v.shape[0]),
-            "vecs": base64.b64encode(np.ascontiguousarray(v, dtype=np.float32).tobytes()).decode("ascii")})
-            for h, v in items.items()]
+        points = [
+            self.m.PointStruct(
+                id=_point_id("cache", f"{model_id}\x00{h}"),
+                vector={},
+                payload={
+                    "kind": "cache",
+                    "model_id": model_id,
+                    "sha256": h,
+                    "n": int(v.shape[0]),
+                    "vecs": base64.b64encode(np.ascontiguousarray(v, dtype=np.float32).tobytes()).decode("ascii"),
+                },
+            )
+            for h, v in items.items()
+        ]
         with self._lock:
             self._upsert(self.aux, points)
 
@@ -498,8 +642,9 @@ class QdrantStore:
 
     def set_meta(self, key: str, value: str) -> None:
         """:meth:`Store.set_meta`: store ``value`` under ``key``."""
-        point = self.m.PointStruct(id=_point_id("meta", key), vector={},
-                                   payload={"kind": "meta", "key": key, "value": value})
+        point = self.m.PointStruct(
+            id=_point_id("meta", key), vector={}, payload={"kind": "meta", "key": key, "value": value}
+        )
         with self._lock:
             self.client.upsert(self.aux, [point], wait=True)
 

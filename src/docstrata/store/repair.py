@@ -69,6 +69,11 @@ def set_aside(root: Path, reason: str) -> Path:
             shutil.rmtree(p)
         else:
             p.unlink()
-    log.warning("the index database %s was damaged (%s): set aside in %s; a new index is being built from the "
-                "sources by the next ingest (a search runs it)", root / DB_NAME, reason, aside)
+    log.warning(
+        "the index database %s was damaged (%s): set aside in %s; a new index is being built from the "
+        "sources by the next ingest (a search runs it)",
+        root / DB_NAME,
+        reason,
+        aside,
+    )
     return aside

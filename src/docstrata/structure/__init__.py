@@ -9,8 +9,9 @@ from __future__ import annotations
 from ..models import Document, DocumentTree
 
 
-def build_tree(document: Document, *, extract_definitions: bool = True,
-               extract_cross_references: bool = True) -> DocumentTree:
+def build_tree(
+    document: Document, *, extract_definitions: bool = True, extract_cross_references: bool = True
+) -> DocumentTree:
     """Parse ``document.markdown`` into a :class:`DocumentTree`.
 
     Sections come in document order (a preamble section holds text before the first
@@ -22,9 +23,14 @@ def build_tree(document: Document, *, extract_definitions: bool = True,
     """
     from .parse import parse_sections
 
-    tree = parse_sections(document.markdown, doc_key=document.doc_key, title=document.title,
-                          list_items=document.list_items, heading_levels=document.heading_levels,
-                          blocks=document.blocks)
+    tree = parse_sections(
+        document.markdown,
+        doc_key=document.doc_key,
+        title=document.title,
+        list_items=document.list_items,
+        heading_levels=document.heading_levels,
+        blocks=document.blocks,
+    )
     tree.anchors = dict(document.anchors)
     if extract_definitions:
         from .definitions import extract_definitions as _defs

@@ -31,10 +31,12 @@ _DECLARATION = re.compile(
     rf"\s+(?:alignas\([^)\n]*\)\s+|[A-Z][A-Z0-9_]{{2,}}\s+)?({_NAME}(?:\.{_NAME})*)"
     rf"|type\s+({_NAME})(?:\[[^\]\n]*\])?\s+(?:struct|interface)\b)"  # Go
     r"(?=\s*$|\s*[{(:<;\[=]|\s+(?:extends|implements|inherits|with|where|of|as|is|final|sealed|open)\b)",
-    re.MULTILINE)
+    re.MULTILINE,
+)
 _NEVER_ENCLOSES = re.compile(
     r"^\s*(?:[)\]}>;,{]|//|#|/\*|\*|@|--|"
-    r"(?:where|else|elif|except|finally|catch|case|default)\b)")
+    r"(?:where|else|elif|except|finally|catch|case|default)\b)"
+)
 _MAX_LINE = 160
 
 
@@ -53,7 +55,7 @@ def declared_names(text: str, limit: int = 6) -> list[str]:
 
 def _indent(line: str) -> int:
     stripped = line.lstrip(" \t")
-    return len(line[:len(line) - len(stripped)].expandtabs(4))
+    return len(line[: len(line) - len(stripped)].expandtabs(4))
 
 
 class ScopeTracker:

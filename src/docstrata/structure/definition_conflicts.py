@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable
 from ..models import DefinitionEntry
 
 
-def definition_conflicts(definitions: Iterable[DefinitionEntry], key: Callable[[str], str],
-                         docs: set[str] | None = None) -> list[str]:
+def definition_conflicts(
+    definitions: Iterable[DefinitionEntry], key: Callable[[str], str], docs: set[str] | None = None
+) -> list[str]:
     """One warning per term that several documents define differently for the whole document.
 
     Args:

@@ -31,16 +31,70 @@ import re
 from ..models import Section
 from .grammar import keyword, keyword_words
 
-_GROUPS = ("title", "subtitle", "part", "subpart", "chapter", "subchapter", "division", "subdivision",
-           "schedule", "annex", "appendix", "article", "book")
+_GROUPS = (
+    "title",
+    "subtitle",
+    "part",
+    "subpart",
+    "chapter",
+    "subchapter",
+    "division",
+    "subdivision",
+    "schedule",
+    "annex",
+    "appendix",
+    "article",
+    "book",
+)
 _ITEMS = {"subsection": 1, "paragraph": 2, "subparagraph": 3, "clause": 4, "subclause": 5}
 # the whole instrument: "this Act", "this Agreement", "these Regulations", "this Regulation" (EU)
-_DOCUMENT = ("act", "agreement", "directive", "code", "order", "ordinance", "instrument", "contract", "policy",
-             "licence", "license", "document", "convention", "treaty", "statute", "law", "specification",
-             "standard", "constitution", "deed", "decision", "measure", "bylaw", "bylaws", "protocol", "charter",
-             "guidelines", "terms")
-_KIND_WORDS = "|".join(sorted([*_GROUPS, *_ITEMS, "sub-section", "sub-paragraph", "sub-clause", "section",
-                               "regulations?", "rules?", *_DOCUMENT], key=len, reverse=True))
+_DOCUMENT = (
+    "act",
+    "agreement",
+    "directive",
+    "code",
+    "order",
+    "ordinance",
+    "instrument",
+    "contract",
+    "policy",
+    "licence",
+    "license",
+    "document",
+    "convention",
+    "treaty",
+    "statute",
+    "law",
+    "specification",
+    "standard",
+    "constitution",
+    "deed",
+    "decision",
+    "measure",
+    "bylaw",
+    "bylaws",
+    "protocol",
+    "charter",
+    "guidelines",
+    "terms",
+)
+_KIND_WORDS = "|".join(
+    sorted(
+        [
+            *_GROUPS,
+            *_ITEMS,
+            "sub-section",
+            "sub-paragraph",
+            "sub-clause",
+            "section",
+            "regulations?",
+            "rules?",
+            *_DOCUMENT,
+        ],
+        key=len,
+        reverse=True,
+    )
+)
 # a lead-in opens a clause: after the start, a stop, a dash, a colon, a comma or an item label
 # ("(1) In this section", "Definitions.— In this subsection", "The term X, as used in this Article,")
 SCOPE_LEAD_RE = re.compile(
@@ -49,7 +103,9 @@ SCOPE_LEAD_RE = re.compile(
     # Canadian federal drafting: "The following definitions apply in this section.", "The definitions in
     # this subsection apply in this Part."
     rf"(?:the\s+)?(?:following\s+)?(?:definitions?|terms?|expressions?)(?:\s+in\s+this\s+[\w-]+)?\s+appl(?:y|ies)\s+in)\s+"
-    rf"(?P<det>this|these)\s+(?P<kind>{_KIND_WORDS})\b", re.I)
+    rf"(?P<det>this|these)\s+(?P<kind>{_KIND_WORDS})\b",
+    re.I,
+)
 # "In subsection (4)", "For the purpose of subsection (2)", "In sub-paragraph (2)(a)": a named item of the
 # enclosing provision (UK and Commonwealth drafting)
 NAMED_LEAD_RE = re.compile(
@@ -57,11 +113,17 @@ NAMED_LEAD_RE = re.compile(
     r"(?P<kind>sub-?sections?|sub-?paragraphs?|paragraphs?|clauses?|sub-?clauses?)\s+"
     r"(?P<label>(?:\([0-9A-Za-z]{1,6}\))+)(?![\w(])"
     # the term follows ("In subsection (4), “relevant criteria” …"), not an amendment ("in subsection (1)— (c) after")
-    r"(?=[ \t]*[,—–:-]?\s*(?:the\s+(?:terms?|expressions?|words?)\s+)?[*_]*[“\"‘'])", re.I)
-_VERB_RE = re.compile(r"\b(?:means|mean|includes|shall\s+mean|has\s+the\s+(?:same\s+)?meaning|refers?\s+to|"
-                      r"is\s+defined\s+as)\b", re.I)
+    r"(?=[ \t]*[,—–:-]?\s*(?:the\s+(?:terms?|expressions?|words?)\s+)?[*_]*[“\"‘'])",
+    re.I,
+)
+_VERB_RE = re.compile(
+    r"\b(?:means|mean|includes|shall\s+mean|has\s+the\s+(?:same\s+)?meaning|refers?\s+to|"
+    r"is\s+defined\s+as)\b",
+    re.I,
+)
 _UNIT_KEYWORD_RE = re.compile(
-    rf"^\s*(?:\*\*)?(?P<kw>§|sec\b\.?|art\b\.?|{'|'.join(keyword_words('label', 'scope'))})", re.I)
+    rf"^\s*(?:\*\*)?(?P<kw>§|sec\b\.?|art\b\.?|{'|'.join(keyword_words('label', 'scope'))})", re.I
+)
 _BARE_NUMBER_RE = re.compile(r"^\s*\d+(?:\.\d+)*[A-Z]{0,3}\.?\s*$")  # "5", "12A", "24.1" (Canada), "3."
 _ITEM_LABEL_RE = re.compile(r"^\s*(?:\([0-9A-Za-z]{1,6}\))+\s*$|^\s*[0-9a-z]{1,4}[.)]\s*$")
 _CLIMB = 6  # enclosing provisions whose own text may hold the lead-in of a definition below them
@@ -89,10 +151,10 @@ def find_lead_in(body: str, start: int) -> re.Match | None:
     """The lead-in governing a definition at offset ``start`` of ``body``: one between the term and
     its verb (``, as used in this Article,``), else the last one before ``start``
     (:data:`SCOPE_LEAD_RE` or :data:`NAMED_LEAD_RE`)."""
-    head = body[start:start + 240]
+    head = body[start : start + 240]
     verb = _VERB_RE.search(head)
     if verb:
-        inline = SCOPE_LEAD_RE.search(head[:verb.start()])
+        inline = SCOPE_LEAD_RE.search(head[: verb.start()])
         if inline:
             return inline
     end = start + (verb.start() if verb else 0)
@@ -100,8 +162,9 @@ def find_lead_in(body: str, start: int) -> re.Match | None:
     return max(found, key=lambda m: m.start(), default=None)
 
 
-def definition_scope(s: Section, body: str, start: int, by_id: dict[str, Section],
-                     own_text) -> tuple[str | None, str | None]:
+def definition_scope(
+    s: Section, body: str, start: int, by_id: dict[str, Section], own_text
+) -> tuple[str | None, str | None]:
     """``(scope section id, scope label)`` of a definition at offset ``start`` of section ``s``'s
     ``body``; ``(None, None)`` for document scope. ``own_text(section)`` gives an enclosing
     section's own text (where its chapeau ``In this title:`` stands)."""
@@ -148,18 +211,21 @@ def resolve_unit(kind_word: str, det: str, holder: Section, by_id: dict[str, Sec
     if kind in ("regulation", "rule"):
         if kind_word[0].isupper() and not any(k == kind for k in kinds):
             return None  # "this Regulation" of an EU act: the act itself
-        return next((x for x, k in zip(chain, kinds) if k == kind), None) or \
-            next((x for x, k in zip(chain, kinds) if k == "numbered"), None)
+        return next((x for x, k in zip(chain, kinds) if k == kind), None) or next(
+            (x for x, k in zip(chain, kinds) if k == "numbered"), None
+        )
     if kind == "section":
-        return next((x for x, k in zip(chain, kinds) if k == "section"), None) or \
-            next((x for x, k in zip(chain, kinds) if k == "numbered"), None)
+        return next((x for x, k in zip(chain, kinds) if k == "section"), None) or next(
+            (x for x, k in zip(chain, kinds) if k == "numbered"), None
+        )
     if kind in _ITEMS:
-        at = next((i for i, k in enumerate(kinds) if k in ("section", "numbered", "article", "regulation", "rule")),
-                  None)
+        at = next(
+            (i for i, k in enumerate(kinds) if k in ("section", "numbered", "article", "regulation", "rule")), None
+        )
         if at is None:
             items = [x for x, k in zip(chain, kinds) if k == "item"][::-1]
             return items[min(_ITEMS[kind], len(items)) - 1] if items else holder
-        if kind == "paragraph" and "schedule" in kinds[at + 1:]:
+        if kind == "paragraph" and "schedule" in kinds[at + 1 :]:
             return chain[at]  # "In this paragraph" of a schedule: its numbered paragraph
         items = chain[:at][::-1]  # top down below the section
         return items[min(_ITEMS[kind], len(items)) - 1] if items else chain[at]

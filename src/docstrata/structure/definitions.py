@@ -38,17 +38,23 @@ from .grammar import is_enumerator, is_note_label, keyword_words
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
     r"\b(definitions?|glossary|defined terms|terms (?:and|&) definitions|terms used|interpretation|meaning of terms|"
-    r"terminology|dictionary|acronyms|abbreviations)\b", re.I)
+    r"terminology|dictionary|acronyms|abbreviations)\b",
+    re.I,
+)
 # "In this Act —", "In this Part:", "For the purposes of this Regulation:" open a definitions block
 _BLOCK_OPENER_RE = re.compile(
     r"(?im)^[ \t>*-]*(?:\(\d+\)\s*|\d+\.?\s+)?(?:In|For the purposes of)\s+this\s+(?:Act|Part|Division|Chapter|"
     r"Agreement|Regulation|Directive|Schedule|section|subsection|Article|Code|Ordinance|Policy|Licen[cs]e|instrument|"
-    r"Order|Rules?|Specification|Standard|Contract|document|Title|subchapter)\b[^.\n]{0,80}?(?:[—–:]|\s-\s|,?\s*—?$)")
+    r"Order|Rules?|Specification|Standard|Contract|document|Title|subchapter)\b[^.\n]{0,80}?(?:[—–:]|\s-\s|,?\s*—?$)"
+)
 _UNQUOTED_BLOCK_RE = re.compile(
     r"(?m)^[ \t>*-]*(?:\(?[0-9a-zA-Z]{1,4}[.)]\s+)?(?:\*\*|__)?(?P<term>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’()-]*){0,5}?)"
-    r"(?:\*\*|__)?,?\s+(?P<verb>means|includes|has\s+the\s+(?:same\s+)?meaning|refers\s+to|shall\s+mean)\b")
-_HANGING_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?P<term>[A-Za-z][^\n.;]{0,60}?)[ \t]*\n(?P<ind2>[ \t]+)"
-                         r"(?P<def>\S[^\n]*(?:\n(?P=ind2)\S[^\n]*)*)")
+    r"(?:\*\*|__)?,?\s+(?P<verb>means|includes|has\s+the\s+(?:same\s+)?meaning|refers\s+to|shall\s+mean)\b"
+)
+_HANGING_RE = re.compile(
+    r"(?m)^(?P<ind>[ \t]*)(?P<term>[A-Za-z][^\n.;]{0,60}?)[ \t]*\n(?P<ind2>[ \t]+)"
+    r"(?P<def>\S[^\n]*(?:\n(?P=ind2)\S[^\n]*)*)"
+)
 _DEFLIST_RE = re.compile(r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*\n(?:[ \t]*\n)?:[ \t]+(?P<def>\S[^\n]*)")
 _DEMONSTRATIVES = frozenset("it its this that these those such which there here".split())
 _FUNCTION_WORDS = frozenset(
@@ -56,23 +62,29 @@ _FUNCTION_WORDS = frozenset(
     "we our you your i me my each any all some every either neither both no none one other another a an and or "
     "but if unless when where while as of to in on at by for from with without is are was were be been being "
     "has have had do does did shall will would should may might can could must not also so then than thus "
-    "here hereby herein thereof".split())
+    "here hereby herein thereof".split()
+)
 _TAG_RE = re.compile(r"<[^>]+>")
 _NUMBER_PREFIX_RE = re.compile(
-    rf"^(?:(?:{'|'.join(keyword_words('label'))}|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I)
+    rf"^(?:(?:{'|'.join(keyword_words('label'))}|§)\s*)?[\w.()]*\d[\w.()]*(?:\s*[:\-–—]\s*|\s+)", re.I
+)
 # quote marks that may open and close a term: straight, English curly, German low-high („…“, ‚…‘),
 # French and Swiss guillemets («…») and their German reversal (»…«)
 # and the backtick a plain-text or Markdown draft quotes a term with (`Business Day` means …)
 _Q_OPEN, _Q_CLOSE = "\"“‘'«„‚»`", "\"”’'»“‘«`"
 _BOLD = r"(?:\*\*|__)?"  # "**Term**" inside the quotes (Common Paper, markitdown's rendering of <b>)
-_TERM = rf"(?<![\w`'’])(?<!``)[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
+_TERM = (
+    rf"(?<![\w`'’])(?<!``)[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
+)
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+(?:same\s+)?meaning|is\s+defined\s+as|shall\s+include|includes)\b"
 _PAREN = r"(?:\s*\((?P<alt>[^()\n]{0,80})\))?"  # "(or "Your")": another spelling of the term
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
 # in a definitions section, words may qualify the term before the verb: "Patent Claims" of a Contributor means;
 # or a phrase between commas: “alternative format”, with respect to personal information, means (Commonwealth drafting)
-_LOOSE_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:(?:\s+[A-Za-z][\w-]*){{0,4}}|(?:\s*,(?:\s+[\w’'-]+){{1,12}}){{1,2}}\s*,)"
-                       rf"\s*,?\s*{_VERB}")
+_LOOSE_RE = re.compile(
+    rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:(?:\s+[A-Za-z][\w-]*){{0,4}}|(?:\s*,(?:\s+[\w’'-]+){{1,12}}){{1,2}}\s*,)"
+    rf"\s*,?\s*{_VERB}"
+)
 # a term named after its description: 'the person making the proposal is called the "promisor"', 'he is
 # said to make a proposal', 'such act is called a consideration for the promise', 'is referred to as the
 # `Agent`'; an unquoted term (one to three words up to a preposition or a stop) only in a definitions block
@@ -81,25 +93,35 @@ _NAMING_RE = re.compile(
     rf"\s+(?:(?:an?|the)\s+)?(?:{_TERM.replace('?P<term>', '?P<qterm>')}"
     rf"|(?P<term>[A-Za-z][\w-]*(?:\s+(?!(?:for|of|to|by|in|on|at|and|or|with|when|if|which|that|who|as|from|under|"
     rf"upon|is|are|shall|will|may)\b)[A-Za-z][\w-]*){{0,2}})(?=\s*[;:,.]|\s+(?:for|of|to|by|in|on|and|or|with|when|"
-    rf"if|which|that|who|as|from|under|upon)\b))")
+    rf"if|which|that|who|as|from|under|upon)\b))"
+)
 _UNQUOTED_RE = re.compile(
     r"(?:^|(?<=[.\n|]\s)|(?<=\n))(?:\*\*)?(?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5}?)(?:\*\*)?"
-    r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b")
+    r"(?::\s*(?P<verb>means)|\s+(?P<verb2>is\s+defined\s+as))\b"
+)
 # a parenthesis that names the term just introduced: (“**MNDA**”), (the "Agreement"), (each, a "Party"),
 # (together with its Affiliates, "Customer"), (hereinafter "the Seller")
 _PAREN_RE = re.compile(rf"\((?P<inner>[^()\n]{{0,80}}?[{_Q_OPEN}][^()\n]{{1,160}}?)\)")
 _QUOTED_RE = re.compile(rf"[{_Q_OPEN}]{_BOLD}(?P<term>[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]")
-_LEAD_IN = frozenset("the a an each collectively together individually jointly severally hereinafter hereafter "
-                     "herein referred to as and or also known called".split())
+_LEAD_IN = frozenset(
+    "the a an each collectively together individually jointly severally hereinafter hereafter "
+    "herein referred to as and or also known called".split()
+)
 _NAMING_LEAD = frozenset("the hereinafter hereafter referred as called known".split())
 _BCP14 = frozenset("MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL".split())
-_GLOSSARY_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*(?P<bold>[^*\n]{1,60})\*\*|(?P<colon>[A-Z][\w ()/-]{0,60}?):)\s+(?P<def>\S.*)$")
+_GLOSSARY_LINE_RE = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*(?P<bold>[^*\n]{1,60})\*\*|(?P<colon>[A-Z][\w ()/-]{0,60}?):)\s+(?P<def>\S.*)$"
+)
 # "   client:  The endpoint initiating the TLS connection." (RFC terminology lists): a term of up to
 # four words, a colon, the definition, continued on the lines indented below it
-_COLON_ENTRY_RE = re.compile(r"(?m)^(?P<ind>[ \t]*)(?:[-*][ \t]+)?(?P<term>[A-Za-z][\w()/'’-]*(?:[ ][A-Za-z0-9][\w()/'’-]*){0,3})"
-                             r":[ \t]+(?P<def>\S[^\n]*(?:\n(?P=ind)[ \t]+\S[^\n]*)*)")
+_COLON_ENTRY_RE = re.compile(
+    r"(?m)^(?P<ind>[ \t]*)(?:[-*][ \t]+)?(?P<term>[A-Za-z][\w()/'’-]*(?:[ ][A-Za-z0-9][\w()/'’-]*){0,3})"
+    r":[ \t]+(?P<def>\S[^\n]*(?:\n(?P=ind)[ \t]+\S[^\n]*)*)"
+)
 # a definition whose paragraph ends by introducing its limbs: "means any of the following:", "means—"
-_INTRO_END_RE = re.compile(r"(?:[:—–]|\s-|\b(?:means|includes|following|who|which|that|where|if|either|because))\s*$", re.I)
+_INTRO_END_RE = re.compile(
+    r"(?:[:—–]|\s-|\b(?:means|includes|following|who|which|that|where|if|either|because))\s*$", re.I
+)
 # a footnote's own line ("[^eu8]: Directive 2000/31/EC … (‘Directive on electronic commerce’)"; mammoth's
 # "1. … [↑](#footnote-ref-1)"): a parenthesis there gives the short title of the instrument it cites
 _FOOTNOTE_LINE_RE = re.compile(r"^\s*\[\^[^\]\s]+\]:|\]\(#(?:footnote|endnote)-ref-", re.M)
@@ -217,9 +239,16 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         if key in seen or not definition:
             return
         seen.add(key)
-        out.append(DefinitionEntry(term=term, definition=definition, doc_key=tree.doc_key,
-                                   section_id=section.section_id if section is not None else None,
-                                   scope=scope, scope_label=label))
+        out.append(
+            DefinitionEntry(
+                term=term,
+                definition=definition,
+                doc_key=tree.doc_key,
+                section_id=section.section_id if section is not None else None,
+                scope=scope,
+                scope_label=label,
+            )
+        )
 
     doc_text = "\n".join(_clean(x.text) for x in tree.sections)  # where a lower-case short form must recur
     headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
@@ -233,8 +262,11 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             pairs = {(t, d) for _, t, d in found}
-            found += [(p + opener, t, d) for p, t, d in _find_at(body[opener:], True, doc_text=doc_text)
-                      if (t, d) not in pairs]
+            found += [
+                (p + opener, t, d)
+                for p, t, d in _find_at(body[opener:], True, doc_text=doc_text)
+                if (t, d) not in pairs
+            ]
         if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(0, _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
         for at, term, definition in found:
@@ -268,7 +300,7 @@ def _limb_text(tree: DocumentTree, s: Section) -> str:
     if at is None:
         return ""
     inside, parts = {s.section_id}, []
-    for x in tree.sections[at + 1:]:
+    for x in tree.sections[at + 1 :]:
         if x.parent_id not in inside or not _ITEM_NUMBER_RE.fullmatch(x.number or ""):
             break
         inside.add(x.section_id)
@@ -373,8 +405,12 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
     for m in _NAMING_RE.finditer(body):
         quoted = m.group("qterm") is not None
         term = (m.group("qterm") if quoted else m.group("term")).strip(" ,.")
-        if (quoted or in_defs) and _plausible_term(term, quoted=quoted) and term.lower() not in _FUNCTION_WORDS \
-                and not any(t.lower() == term.lower() and abs(p - m.start()) < 300 for p, t, _ in found):
+        if (
+            (quoted or in_defs)
+            and _plausible_term(term, quoted=quoted)
+            and term.lower() not in _FUNCTION_WORDS
+            and not any(t.lower() == term.lower() and abs(p - m.start()) < 300 for p, t, _ in found)
+        ):
             found.append((m.start(), term, _clause_around(body, m.start(), m.end())))
     for pos, term, sentence in _parenthetical_terms(body, doc_text):
         if not any(abs(p - pos) < 3 for p, _, _ in found):
@@ -399,18 +435,24 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
                 found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
         for m in _UNQUOTED_BLOCK_RE.finditer(body):
             term = m.group("term").strip()
-            if _plausible_term(term) and not any(abs(p - m.start()) < 12 or t.lower() == term.lower()
-                                                 for p, t, _ in found):
+            if _plausible_term(term) and not any(
+                abs(p - m.start()) < 12 or t.lower() == term.lower() for p, t, _ in found
+            ):
                 found.append((m.start(), term, _definition_after(body, m.start("verb"))))
     if in_defs:
-        for pos, term, definition in sorted(_table_entries(body) + _column_pair_entries(body)) \
-                or _term_paragraph_entries(body):
+        for pos, term, definition in sorted(
+            _table_entries(body) + _column_pair_entries(body)
+        ) or _term_paragraph_entries(body):
             if not any(t.lower() == term.lower() for _, t, _ in found):
                 found.append((pos, term, definition))
     if in_defs:
-        entries = [m for m in _COLON_ENTRY_RE.finditer(body)
-                   if _plausible_term(m.group("term")) and len(m.group("def").split()) >= 2
-                   and not _continues_a_sentence(body, m.start())]
+        entries = [
+            m
+            for m in _COLON_ENTRY_RE.finditer(body)
+            if _plausible_term(m.group("term"))
+            and len(m.group("def").split()) >= 2
+            and not _continues_a_sentence(body, m.start())
+        ]
         if len(entries) >= 2:  # a list of "term:  definition" lines, not one "Note: …"
             starts = {m.start() for m in entries}
             for m in entries:
@@ -422,7 +464,7 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
         for line in body.splitlines():
             g = _GLOSSARY_LINE_RE.match(line)
             if g:
-                term = (g.group("bold") or g.group("colon")).strip(" :\"“”")
+                term = (g.group("bold") or g.group("colon")).strip(' :"“”')
                 if _plausible_term(term) and len(g.group("def").split()) >= 3:
                     definition, alternatives = _glossary_body(g.group("def"))
                     for t in [term, *alternatives]:
@@ -431,8 +473,10 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
     return found
 
 
-_HANGING_TERM_RE = re.compile(r"^(?P<ind>[ \t]*)(?P<term>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,4}"
-                              r"(?: \([A-Za-z][\w-]{0,14}\))?)[ \t]*$")
+_HANGING_TERM_RE = re.compile(
+    r"^(?P<ind>[ \t]*)(?P<term>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,4}"
+    r"(?: \([A-Za-z][\w-]{0,14}\))?)[ \t]*$"
+)
 
 
 def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
@@ -465,14 +509,21 @@ def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
         if m and nxt.strip() and nind >= ind + 2 and (run_indent is None or ind == run_indent):
             para = []
             k = i + 1
-            while k < len(lines) and lines[k].strip() and \
-                    len(lines[k].expandtabs()) - len(lines[k].expandtabs().lstrip()) >= ind + 2:
+            while (
+                k < len(lines)
+                and lines[k].strip()
+                and len(lines[k].expandtabs()) - len(lines[k].expandtabs().lstrip()) >= ind + 2
+            ):
                 para.append(lines[k].strip())
                 k += 1
             text = " ".join(para)
             first = text.split()[0].strip(".,;:")
-            if text[:1].isupper() and not (first.isupper() and len(first) > 1) and _CLOSED_RE.search(text) \
-                    and _plausible_term(m.group("term")):
+            if (
+                text[:1].isupper()
+                and not (first.isupper() and len(first) > 1)
+                and _CLOSED_RE.search(text)
+                and _plausible_term(m.group("term"))
+            ):
                 if run_indent is None:
                     prev = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
                     intro = prev.rstrip().endswith(":")
@@ -491,8 +542,11 @@ def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
 _TABLE_ROW_RE = re.compile(r"(?m)^[ \t]*\|(?P<cells>.*)\|[ \t]*$")
 _SEPARATOR_CELL_RE = re.compile(r"^\s*:?-{3,}:?\s*$")
 # a glossary table's own header row: "| Term | Definition |", "| Acronym | Meaning |"
-_HEADER_CELL_RE = re.compile(r"^(?:terms?|acronyms?|abbreviations?|definitions?|meanings?|descriptions?|expansions?|"
-                             r"full (?:name|term)|sources?|references?|notes?|word|phrase|name)$", re.I)
+_HEADER_CELL_RE = re.compile(
+    r"^(?:terms?|acronyms?|abbreviations?|definitions?|meanings?|descriptions?|expansions?|"
+    r"full (?:name|term)|sources?|references?|notes?|word|phrase|name)$",
+    re.I,
+)
 # a term cell ending in its abbreviation: "Tactics, Techniques, and Procedures (TTPs)"
 _TRAILING_ABBREVIATION_RE = re.compile(r"^(?P<term>.*\S)\s*\((?P<abbr>[^()\n]{1,20})\)$")
 
@@ -504,7 +558,7 @@ def _paragraph_rest(body: str, end: int, entry_starts: set[int]) -> str:
     pos = end
     while pos < len(body) and body[pos] == "\n":
         nxt = body.find("\n", pos + 1)
-        line = body[pos + 1:nxt if nxt >= 0 else len(body)]
+        line = body[pos + 1 : nxt if nxt >= 0 else len(body)]
         if not line.strip() or pos + 1 in entry_starts or line.lstrip().startswith(("#", "|")):
             break
         out.append(line)
@@ -547,9 +601,14 @@ def _table_entries(body: str) -> list[tuple[int, str, str]]:
             continue
         if _HEADER_CELL_RE.match(term) and all(_HEADER_CELL_RE.match(c.strip(" *_:")) for c in cells[1:] if c):
             continue
-        if not definition or not re.search(r"[^\W\d_]", definition) or len(term) > 100 \
-                or not _plausible_term(term, marked=True) or not _looks_like_term(term, quoted=False) \
-                or len(term.split()) > 10:
+        if (
+            not definition
+            or not re.search(r"[^\W\d_]", definition)
+            or len(term) > 100
+            or not _plausible_term(term, marked=True)
+            or not _looks_like_term(term, quoted=False)
+            or len(term.split()) > 10
+        ):
             continue
         names = [term]
         abbreviated = _TRAILING_ABBREVIATION_RE.match(term)
@@ -568,8 +627,11 @@ def _is_abbreviation_line(line: str) -> bool:
     """``ACL``, ``PCI DSS``, ``IPsec``, ``3DES``: at most three words, each with two capitals or a
     capital and a digit (``Access Control List`` has one capital a word: an expansion)."""
     return bool(_ABBREVIATION_LINE_RE.match(line)) and all(
-        sum(ch.isupper() for ch in word) >= 2 or (word[:1].isupper() or word[:1].isdigit()) and any(ch.isdigit() for ch in word)
-        for word in line.split())
+        sum(ch.isupper() for ch in word) >= 2
+        or (word[:1].isupper() or word[:1].isdigit())
+        and any(ch.isdigit() for ch in word)
+        for word in line.split()
+    )
 
 
 def _column_pair_entries(body: str) -> list[tuple[int, str, str]]:
@@ -580,8 +642,10 @@ def _column_pair_entries(body: str) -> list[tuple[int, str, str]]:
     (``Access Control List`` …), paired line by line. Paragraphs of unequal length (an expansion
     wrapped over two lines) are not paired: a shifted pairing would be wrong on every row after
     the wrap. Three pairs at least."""
-    paragraphs = [(m.start(), [x.strip() for x in m.group(0).strip().splitlines()])
-                  for m in re.finditer(r"(?s)\S.*?(?=\n[ \t]*\n|\Z)", body)]
+    paragraphs = [
+        (m.start(), [x.strip() for x in m.group(0).strip().splitlines()])
+        for m in re.finditer(r"(?s)\S.*?(?=\n[ \t]*\n|\Z)", body)
+    ]
     abbreviations = [all(map(_is_abbreviation_line, lines)) for _, lines in paragraphs]
     out: list[tuple[int, str, str]] = []
     n = 0
@@ -590,14 +654,23 @@ def _column_pair_entries(body: str) -> list[tuple[int, str, str]]:
         while k < len(paragraphs) and abbreviations[k]:
             k += 1
         run = k - n
-        right = paragraphs[k:k + run]
-        if run and len(right) == run and all(
-                len(r) == len(left) and sum(map(_is_abbreviation_line, r)) * 2 <= len(r)
+        right = paragraphs[k : k + run]
+        if (
+            run
+            and len(right) == run
+            and all(
+                len(r) == len(left)
+                and sum(map(_is_abbreviation_line, r)) * 2 <= len(r)
                 and not any(x.startswith(("|", "#")) for x in r)
-                for (_, left), (_, r) in zip(paragraphs[n:k], right)):
+                for (_, left), (_, r) in zip(paragraphs[n:k], right)
+            )
+        ):
             for (pos, left), (_, r) in zip(paragraphs[n:k], right):
-                out += [(pos + i, abbreviation, expansion) for i, (abbreviation, expansion) in enumerate(zip(left, r))
-                        if _looks_like_term(abbreviation, quoted=False)]  # not "2C" / "Note" of a contents column
+                out += [
+                    (pos + i, abbreviation, expansion)
+                    for i, (abbreviation, expansion) in enumerate(zip(left, r))
+                    if _looks_like_term(abbreviation, quoted=False)
+                ]  # not "2C" / "Note" of a contents column
             n = k + run
         else:
             n = k + 1 if run else n + 1
@@ -621,10 +694,15 @@ def _term_paragraph_entries(body: str) -> list[tuple[int, str, str]]:
     n = 0
     while n + 1 < len(paragraphs):
         (pos, term), (_, text) = paragraphs[n], paragraphs[n + 1]
-        if "\n" not in term and _TERM_LINE_RE.match(term) and not term.endswith((".", ":", ";", ",")) \
-                and _plausible_term(term) and len(text.split()) >= 3 \
-                and re.match(r"[A-Z0-9\"“(]", text) and not (_TERM_LINE_RE.match(text) and "\n" not in text
-                                                          and len(text.split()) <= 4):
+        if (
+            "\n" not in term
+            and _TERM_LINE_RE.match(term)
+            and not term.endswith((".", ":", ";", ","))
+            and _plausible_term(term)
+            and len(text.split()) >= 3
+            and re.match(r"[A-Z0-9\"“(]", text)
+            and not (_TERM_LINE_RE.match(text) and "\n" not in text and len(text.split()) <= 4)
+        ):
             out.append((pos, term, " ".join(text.split())[:1500]))
             n += 2
             continue
@@ -634,8 +712,10 @@ def _term_paragraph_entries(body: str) -> list[tuple[int, str, str]]:
 
 # "**Term** (ABBR) – definition", "**Term** or **Other name** – …", "**A** (X) and **B** (Y) – …": the
 # names before the separator, then the definition
-_GLOSSARY_HEAD_RE = re.compile(r"^(?P<head>(?:\s*(?:\([^()\n]{1,40}\)|or|and|\*\*[^*\n]{1,80}\*\*))*)\s*"
-                               r"(?:[–—]|-(?=\s)|:)\s*(?P<rest>\S.*)$")
+_GLOSSARY_HEAD_RE = re.compile(
+    r"^(?P<head>(?:\s*(?:\([^()\n]{1,40}\)|or|and|\*\*[^*\n]{1,80}\*\*))*)\s*"
+    r"(?:[–—]|-(?=\s)|:)\s*(?P<rest>\S.*)$"
+)
 _ABBREVIATION_RE = re.compile(r"(?=[^()\s]*[A-Z])[A-Za-z][\w./+-]{0,14}")
 
 
@@ -687,27 +767,28 @@ def _parenthetical_terms(body: str, doc_text: str = "") -> list[tuple[int, str, 
     for m in _PAREN_RE.finditer(body):
         line_start = body.rfind("\n", 0, m.start()) + 1
         line_end = body.find("\n", m.end())
-        if _FOOTNOTE_LINE_RE.search(body[line_start:len(body) if line_end < 0 else line_end]):
+        if _FOOTNOTE_LINE_RE.search(body[line_start : len(body) if line_end < 0 else line_end]):
             continue  # a footnote citing another instrument names that instrument, it defines nothing here
         inner = m.group("inner")
         quoted = list(_QUOTED_RE.finditer(inner))
-        if not quoted or inner[quoted[-1].end():].strip(" ,;.*_") or "\n" in inner:
+        if not quoted or inner[quoted[-1].end() :].strip(" ,;.*_") or "\n" in inner:
             continue
-        head = inner[:quoted[0].start()]
+        head = inner[: quoted[0].start()]
         if _EXAMPLE_LEAD_RE.match(head):  # '(e.g., "Request for parameter: example")' shows an example
             continue
         lead = head.rsplit(",", 1)[-1] if "," in head or ";" in head else head
         if not set(_lead_words(lead.rsplit(";", 1)[-1])) <= _LEAD_IN:
             continue
-        if any(not set(_lead_words(inner[a.end():b.start()])) <= _LEAD_IN for a, b in zip(quoted, quoted[1:])):
+        if any(not set(_lead_words(inner[a.end() : b.start()])) <= _LEAD_IN for a, b in zip(quoted, quoted[1:])):
             continue
         for i, q in enumerate(quoted):
             term = q.group("term").strip(" ,.")
-            before = set(_lead_words(head if i == 0 else inner[quoted[i - 1].end():q.start()]))
+            before = set(_lead_words(head if i == 0 else inner[quoted[i - 1].end() : q.start()]))
             if not term or term in _BCP14 or not _plausible_term(term):
                 continue
-            if not (term[0].isupper() or term[0].isdigit() or before & _NAMING_LEAD) \
-                    and not _lower_case_short_form(body, m, term, head if i == 0 else "x", doc_text):
+            if not (term[0].isupper() or term[0].isdigit() or before & _NAMING_LEAD) and not _lower_case_short_form(
+                body, m, term, head if i == 0 else "x", doc_text
+            ):
                 continue
             named = _named_phrase(body, m.start(), term)
             definition = f"{named} {m.group(0)}" if named else _sentence_around(body, m.start(), m.end())
@@ -721,10 +802,10 @@ def _lower_case_short_form(body: str, m: re.Match, term: str, head: str, doc_tex
     throughout. Without a naming word (``the``, ``hereinafter``) the reuse is the evidence: a
     quoted aside is not used again as a term. The reuse is looked for in ``body`` outside the
     parenthesis, and in ``doc_text`` (the whole document, the parenthesis included: twice)."""
-    if head.strip() or not body[:m.start()].rstrip()[-1:].isalpha():
+    if head.strip() or not body[: m.start()].rstrip()[-1:].isalpha():
         return False
     word = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.I)
-    rest = body[:m.start()] + " " + body[m.end():]
+    rest = body[: m.start()] + " " + body[m.end() :]
     return word.search(rest) is not None or len(word.findall(doc_text, 0)) >= 2
 
 
@@ -739,8 +820,10 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
     by ``of``, ``the``, ``and`` …) just before the parenthesis and must hold the term's first
     word; ``None`` when there is no such run or it opens the sentence (``This Agreement (the
     "Agreement") is made …``: the sentence, which says who makes it, is the better definition)."""
-    head = body[max(0, paren_start - 300):paren_start]
-    head = head[max(head.rfind("\n\n"), head.rfind("#")) + 1:]  # a name never runs back into a heading or an earlier paragraph
+    head = body[max(0, paren_start - 300) : paren_start]
+    head = head[
+        max(head.rfind("\n\n"), head.rfind("#")) + 1 :
+    ]  # a name never runs back into a heading or an earlier paragraph
     words = list(re.finditer(r"\S+", head))
     start = None
     for w in reversed(words):
@@ -753,11 +836,11 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
             break
     if start is None:
         return None
-    name = head[start.start():].strip()
+    name = head[start.start() :].strip()
     first_word = term.split()[0].lower().strip("\"'“”‘’„‚«»*_")
     if first_word not in [t.lower() for t in re.findall(r"[\w’'-]+", name)]:
         return None
-    before = head[:start.start()].rstrip()
+    before = head[: start.start()].rstrip()
     if not before or re.search(r"[.!?;:]\W*$", before) or before.endswith("\n"):
         return None  # the name opens its sentence
     return name
@@ -773,7 +856,7 @@ def _sentence_around(body: str, start: int, end: int) -> str:
     cut = max((mm.end() for mm in re.finditer(r"[.!?;]\s+(?=[A-Z“\"*])", head)), default=0)
     tail = re.search(r"[.!?;](?=\s|$)", body[end:para_end])
     stop = end + tail.end() if tail else para_end
-    return " ".join(body[para_start + cut:stop].split())[:1500].strip(" :,-|")
+    return " ".join(body[para_start + cut : stop].split())[:1500].strip(" :,-|")
 
 
 _CLAUSE_END_RE = re.compile(r"[;\n]|\.(?=\s|$)")  # "Rules 3.8.2 to 3.8.9 are …": a point inside a number ends nothing
@@ -797,8 +880,12 @@ def _looks_like_term(term: str, quoted: bool) -> bool:
     :func:`~.grammar.is_note_label`). A roman-looking word of two or
     more capitals (``CD``, ``MD``) stays a term: it is an abbreviation as often as a number."""
     t = term.strip(" *_")
-    if is_enumerator(t) and (any(ch.isdigit() for ch in t) or "(" in t
-                             or not quoted and (t.endswith((".", ")")) or sum(ch.isalpha() for ch in t) == 1)):
+    if is_enumerator(t) and (
+        any(ch.isdigit() for ch in t)
+        or "(" in t
+        or not quoted
+        and (t.endswith((".", ")")) or sum(ch.isalpha() for ch in t) == 1)
+    ):
         return False
     return quoted or not is_note_label(t)
 

@@ -35,11 +35,38 @@ from typing import Iterable
 from .grammar_packs import PACKS
 
 __all__ = [
-    "Keyword", "Unit", "Citation", "keyword", "keywords", "label_keywords", "label_keyword_pattern",
-    "citation_kinds", "transparent_kinds", "back_matter_prefixes", "container_prefixes", "relative_words",
-    "citation_keyword_pattern", "xref_keyword_pattern", "fold_pinpoints", "pinpoint_spans", "pinpoint_tail", "canonical_label", "roman_to_int", "int_to_roman",
-    "is_roman", "split_number", "inserted_base", "match_citation", "parse_citation", "expand", "citation_key", "is_contents_title",
-    "contents_title_pattern", "SUFFIX_WORDS", "range_words", "list_words",
+    "Keyword",
+    "Unit",
+    "Citation",
+    "keyword",
+    "keywords",
+    "label_keywords",
+    "label_keyword_pattern",
+    "citation_kinds",
+    "transparent_kinds",
+    "back_matter_prefixes",
+    "container_prefixes",
+    "relative_words",
+    "citation_keyword_pattern",
+    "xref_keyword_pattern",
+    "fold_pinpoints",
+    "pinpoint_spans",
+    "pinpoint_tail",
+    "canonical_label",
+    "roman_to_int",
+    "int_to_roman",
+    "is_roman",
+    "split_number",
+    "inserted_base",
+    "match_citation",
+    "parse_citation",
+    "expand",
+    "citation_key",
+    "is_contents_title",
+    "contents_title_pattern",
+    "SUFFIX_WORDS",
+    "range_words",
+    "list_words",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -74,8 +101,11 @@ def _forms(raw: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     for f in raw:
         if f == "+s":
-            out += [w + ("es" if w.endswith(("x", "s")) else "s") for w in raw if w != "+s" and w[-1:].isalpha()
-                    and len(w) > 2]
+            out += [
+                w + ("es" if w.endswith(("x", "s")) else "s")
+                for w in raw
+                if w != "+s" and w[-1:].isalpha() and len(w) > 2
+            ]
         else:
             out.append(f)
     return list(dict.fromkeys(out))
@@ -91,8 +121,16 @@ def keywords() -> dict[str, Keyword]:
             forms = _forms(raw)
             for f in forms:
                 if f not in out:
-                    out[f] = Keyword(f, forms[0], kind, prefix, float(rank), frozenset(roles.split()), pack["lang"],
-                                     pack["case_sensitive"].get(f, ""))
+                    out[f] = Keyword(
+                        f,
+                        forms[0],
+                        kind,
+                        prefix,
+                        float(rank),
+                        frozenset(roles.split()),
+                        pack["lang"],
+                        pack["case_sensitive"].get(f, ""),
+                    )
     return out
 
 
@@ -310,8 +348,21 @@ def int_to_roman(n: int, upper: bool = True) -> str:
     if not 0 < n < 4000:
         raise ValueError(f"no roman numeral for {n}: only 1-3999 have one")
     out = ""
-    for v, sym in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
-                   (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+    for v, sym in (
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
         while n >= v:
             out, n = out + sym, n - v
     return out if upper else out.lower()
@@ -319,8 +370,10 @@ def int_to_roman(n: int, upper: bool = True) -> str:
 
 _SUFFIX_RE = "|".join(SUFFIX_WORDS)
 # one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter
-NUMBER = (rf"(?:\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
-          rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)")
+NUMBER = (
+    rf"(?:\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
+    rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
+)
 # bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
 PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"
 
@@ -388,8 +441,11 @@ def fold_pinpoints(text: str, keep_length: bool = False) -> str:
 
     def sub(m: re.Match) -> str:
         tail = m.group("tail")
-        out = "".join(f"({p.group('num')})" for p in _pinpoint_one_re().finditer(tail)
-                      if words.get(p.group("word").lower()) == "item")
+        out = "".join(
+            f"({p.group('num')})"
+            for p in _pinpoint_one_re().finditer(tail)
+            if words.get(p.group("word").lower()) == "item"
+        )
         return out.ljust(len(tail)) if keep_length else out
 
     return _pinpoint_re().sub(sub, text)
@@ -400,7 +456,7 @@ def pinpoint_tail(text: str, pos: int) -> tuple[int, str] | None:
     brackets)``: ``" Abs. 3 Satz 2"`` after ``§ 7`` → ``(pos + 13, "(3)")``; ``None`` when none
     follow."""
     m = _pinpoint_re().match(text, pos)
-    return (m.end(), fold_pinpoints(text[max(0, pos - 1):m.end()])[1:]) if m else None
+    return (m.end(), fold_pinpoints(text[max(0, pos - 1) : m.end()])[1:]) if m else None
 
 
 def pinpoint_spans(text: str) -> list[tuple[int, int]]:
@@ -482,14 +538,25 @@ def _sequence(first: str, last: str) -> list[str] | None:
     if fl.isdigit() and ll.isdigit():
         lo, hi = int(fl), int(ll)
         return [f"{head}{k}" for k in range(lo, hi + 1)] if 0 <= hi - lo <= RANGE_LIMIT else None
-    if not head and is_roman(fl) and is_roman(ll) and fl.isupper() == ll.isupper() \
-            and (len(fl) > 1 or len(ll) > 1 or fl in ("I", "i") or (fl + ll).upper() in ("VX", "IX", "XV", "XX")):
+    if (
+        not head
+        and is_roman(fl)
+        and is_roman(ll)
+        and fl.isupper() == ll.isupper()
+        and (len(fl) > 1 or len(ll) > 1 or fl in ("I", "i") or (fl + ll).upper() in ("VX", "IX", "XV", "XX"))
+    ):
         rlo, rhi = roman_to_int(fl), roman_to_int(ll)
         if rlo is None or rhi is None:
             return None
         return [int_to_roman(k, fl.isupper()) for k in range(rlo, rhi + 1)] if 0 <= rhi - rlo <= RANGE_LIMIT else None
-    if len(fl) == 1 and len(ll) == 1 and fl.isalpha() and ll.isalpha() and fl.isupper() == ll.isupper() \
-            and ord(fl) <= ord(ll):
+    if (
+        len(fl) == 1
+        and len(ll) == 1
+        and fl.isalpha()
+        and ll.isalpha()
+        and fl.isupper() == ll.isupper()
+        and ord(fl) <= ord(ll)
+    ):
         return [head + chr(k) for k in range(ord(fl), ord(ll) + 1)]
     return None
 
@@ -520,7 +587,7 @@ def list_members(text: str, member: str = "") -> tuple[tuple[str, str | None], .
     out: list[list] = []
     pos = 0
     for m in re.finditer(member or rf"(?<![\w.])(?:{NUMBER})", text):
-        between = text[pos:m.start()]
+        between = text[pos : m.start()]
         pos = m.end()
         if out and range_re.fullmatch(between) and out[-1][1] is None:
             out[-1][1] = m.group(0)
@@ -576,8 +643,14 @@ def expand(citation: Citation) -> list[Citation]:
     single = len(citation.members) == 1 and citation.members[0][1] is None
     for n in expand_numbers(citation.members):
         unit = replace(citation.unit, number=n)
-        out.append(replace(citation, chain=(*citation.chain[:-1], unit), members=((n, None),),
-                           pinpoint=citation.pinpoint if single else ()))
+        out.append(
+            replace(
+                citation,
+                chain=(*citation.chain[:-1], unit),
+                members=((n, None),),
+                pinpoint=citation.pinpoint if single else (),
+            )
+        )
     return out
 
 
@@ -588,7 +661,9 @@ def _unit_re() -> re.Pattern:
     sep = rf"(?:\s*,\s*(?:(?:{joins})\s+)?|\s+(?:{joins})\s+|\s*[-–—]\s*)"
     return re.compile(
         rf"\s*(?P<kw>{citation_keyword_pattern()})?\s*(?P<num>{member})(?P<pins>(?:\s?{PINPOINT})*)"
-        rf"(?P<more>(?:{sep}{member}(?!\s*\.\w))*)", re.IGNORECASE)
+        rf"(?P<more>(?:{sep}{member}(?!\s*\.\w))*)",
+        re.IGNORECASE,
+    )
 
 
 def _members(first: str, more: str) -> tuple[tuple[str, str | None], ...]:
@@ -648,8 +723,9 @@ def parse_citation(text: str) -> Citation | None:
             pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
             members = _members(m.group("num"), m.group("more"))
         pos = m.end()
-        of = re.match(rf"\s*,?\s*{_OUTER_WORDS}\s+(?:the\s+|this\s+|dieses\s+|der\s+|des\s+|la\s+|le\s+)?",
-                      folded[pos:], re.I)
+        of = re.match(
+            rf"\s*,?\s*{_OUTER_WORDS}\s+(?:the\s+|this\s+|dieses\s+|der\s+|des\s+|la\s+|le\s+)?", folded[pos:], re.I
+        )
         if of:
             of_seen = True
             pos += of.end()
@@ -726,8 +802,9 @@ def canonical_label(form: str) -> str:
         return form
     if k.word.isalpha():
         return k.word
-    return next((w.word for w in keywords().values() if w.kind == k.kind and w.prefix == k.prefix and w.word.isalpha()),
-                form)
+    return next(
+        (w.word for w in keywords().values() if w.kind == k.kind and w.prefix == k.prefix and w.word.isalpha()), form
+    )
 
 
 # a roman numeral as container numbers write it (Part XIV, CHAPTER iii): the shape, for regexes
@@ -738,8 +815,15 @@ def keyword_words(*roles: str) -> list[str]:
     """The full words (lower case, no abbreviations or plurals) of the rows having any of ``roles``
     (``label``: section, article, part, chapter, division, schedule, teil, kapitel, titre …), for
     building a regex with ``re.IGNORECASE`` where a converter needs "a keyword then a number"."""
-    return sorted({raw[0] for p in PACKS for raw, _, _, _, r in p["keywords"] if set(r.split()) & set(roles)
-                   and raw[0][0].isalpha()}, key=lambda w: (-len(w), w))
+    return sorted(
+        {
+            raw[0]
+            for p in PACKS
+            for raw, _, _, _, r in p["keywords"]
+            if set(r.split()) & set(roles) and raw[0][0].isalpha()
+        },
+        key=lambda w: (-len(w), w),
+    )
 
 
 @functools.lru_cache(maxsize=1)

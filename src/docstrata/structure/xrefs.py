@@ -65,32 +65,38 @@ _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
-_INNER_AFTER_RE = re.compile(
-    rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
+_INNER_AFTER_RE = re.compile(rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
 # "Section 3 of Article II" / "section 3 of this Article": a section inside a container named after it
 _OUTER_AFTER_RE = re.compile(
-    rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
+    rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})"
+)
 # "Part V Division 1AA", "Buch 2 Abschnitt 8": a container inside a container named right before it
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
-_BARE_RE = re.compile(r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)")
+_BARE_RE = re.compile(
+    r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)"
+)
 _ONE_NUMBER = rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}"  # one member of a list or range (grammar.list_members)
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
     r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[A-Z][A-Za-z]*"
-    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![\w/])|\([A-Z][\w.]*\)))*)")
+    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![\w/])|\([A-Z][\w.]*\)))*)"
+)
 # the name of an instrument cited before the reference: "Regulation (EU) 2016/679 Article 6",
 # "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5"
 _INSTRUMENT_BEFORE_RE = re.compile(
     rf"(?P<name>\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}|"
     r"\b[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,5}\s+(?:Act|Law|Code|Ordinance)\s+\d{4}(?:\s+\([A-Z][\w.]*\))?)"
-    r"\s*,?\s*$")
+    r"\s*,?\s*$"
+)
 _INSTRUMENT_AFTER_RE = re.compile(r"\s*(?:No\.?\s*)?\d{1,4}/\d|/\d")
-_INSTRUMENT_WORDS_RE = re.compile(r"\b(Act|Law|Regulations?|Rules|Directives?|Decisions?|Recommendation|Code|Treaty|Convention|Charter|"
-                                  r"Constitution|Protocol|Ordinance|Statute|License|Licence|Agreement|Standard|"
-                                  r"Specification)\b")
+_INSTRUMENT_WORDS_RE = re.compile(
+    r"\b(Act|Law|Regulations?|Rules|Directives?|Decisions?|Recommendation|Code|Treaty|Convention|Charter|"
+    r"Constitution|Protocol|Ordinance|Statute|License|Licence|Agreement|Standard|"
+    r"Specification)\b"
+)
 # "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
 
@@ -115,11 +121,13 @@ def _normalise(number: str, prefix: str) -> str:
 _GENERIC_NAMES = frozenset(
     "act agreement license licence contract regulation regulations directive policy standard specification "
     "document terms code rules rulebook treaty convention constitution statute law readme index charter protocol "
-    "ordinance decision".split())
+    "ordinance decision".split()
+)
 _SMALL_WORDS = frozenset("of and the for on in to a an".split())
 _CAPS_STOP = frozenset(
     "MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL AND OR THE OF TO IN FOR ON AT BY IS ARE BE NO "
-    "AS AN IF IT ANY ALL WITH FROM THIS THAT SEE ALSO NOTE".split())
+    "AS AN IF IT ANY ALL WITH FROM THIS THAT SEE ALSO NOTE".split()
+)
 
 
 def fold_document_name(name: str) -> str:
@@ -128,8 +136,13 @@ def fold_document_name(name: str) -> str:
     n = re.sub(r"^(?:the|this)\s+", "", n, flags=re.I)
     n = re.sub(r"\b(rfc)\s*-?\s*(\d{1,5})\b", r"\1 \2", n, flags=re.I)
     # "Regulation (EU) No 2016/679" → "regulation 2016/679": the number names the instrument
-    n = re.sub(r"\b(regulation|directive|decision)\s+(?:\((?:eu|ec|eec|euratom)\)\s*)?(?:no\.?\s*)?"
-               r"(\d{1,4}/\d{1,4}(?:/[a-z]{2,8})?)", r"\1 \2", n, flags=re.I)
+    n = re.sub(
+        r"\b(regulation|directive|decision)\s+(?:\((?:eu|ec|eec|euratom)\)\s*)?(?:no\.?\s*)?"
+        r"(\d{1,4}/\d{1,4}(?:/[a-z]{2,8})?)",
+        r"\1 \2",
+        n,
+        flags=re.I,
+    )
     return n.lower()
 
 
@@ -152,10 +165,16 @@ def document_names(title: str, doc_key: str) -> list[str]:
         names.append(f"rfc {int(m.group(1))}")
     for m in re.finditer(rf"\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}", clean_title):
         names.append(fold_document_name(m.group(0)))  # "Regulation (EU) 2016/679" → "regulation 2016/679"
-    names += [a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,7}\b", clean_title)
-              if a not in _CAPS_STOP and not a.isdigit() and not re.fullmatch(r"[IVXLC]+", a)]
-    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", re.split(r"[,:;(–—]| - ", clean_title)[0])
-             if w.lower() not in _SMALL_WORDS]
+    names += [
+        a.lower()
+        for a in re.findall(r"\b[A-Z][A-Z0-9]{1,7}\b", clean_title)
+        if a not in _CAPS_STOP and not a.isdigit() and not re.fullmatch(r"[IVXLC]+", a)
+    ]
+    words = [
+        w
+        for w in re.findall(r"[A-Za-z][\w'-]*", re.split(r"[,:;(–—]| - ", clean_title)[0])
+        if w.lower() not in _SMALL_WORDS
+    ]
     caps = [w for w in words if w[0].isupper()]
     if len(caps) == len(words) and len(caps) >= 3:
         names.append("".join(w[0] for w in caps).lower())
@@ -232,10 +251,14 @@ class _Resolver:
         if len(candidates) < 2:
             return None
         line_end = text.find("\n", end)
-        after = text[end:line_end if line_end >= 0 else len(text)]
+        after = text[end : line_end if line_end >= 0 else len(text)]
         words = _title_words(re.sub(r"(?:[ \t]*[.…][ \t]?){3,}.*$", "", after))
-        matching = [c for c in candidates if (title := _title_words(self.titles.get(c, ""), True))
-                    and (words == title or words.startswith(title + " "))]
+        matching = [
+            c
+            for c in candidates
+            if (title := _title_words(self.titles.get(c, ""), True))
+            and (words == title or words.startswith(title + " "))
+        ]
         return matching[0] if len(matching) == 1 else None
 
     def resolve_fragment(self, fragment: str) -> str | None:
@@ -254,8 +277,9 @@ class _Resolver:
                     return found
         if frag.lower() in self.by_slug:
             return self.by_slug[frag.lower()]
-        m = re.fullmatch(r"(?:section|sec|s|appendix|article|art)[-.]?([A-Za-z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)", frag,
-                         re.I)
+        m = re.fullmatch(
+            r"(?:section|sec|s|appendix|article|art)[-.]?([A-Za-z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)", frag, re.I
+        )
         if m:
             kind = frag[:3].lower()
             prefix = "appendix" if kind == "app" else "article" if kind == "art" else ""
@@ -292,7 +316,7 @@ class _Resolver:
                 if container_id in self.ancestors(cand)[1:]:
                     if tail == target:
                         return cand
-                    finer = f"{cand}{target[len(head):]}"
+                    finer = f"{cand}{target[len(head) :]}"
                     return finer if finer in self.ids else cand
         return None
 
@@ -322,8 +346,9 @@ class _Resolver:
         number = re.search(r"\d{1,4}/\d{1,4}", name)
         if number:
             return number.group(0) in self.own_numbers
-        return folded in self.own_folded or bool(set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names
-                                                 and not folded.startswith("rfc "))
+        return folded in self.own_folded or bool(
+            set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names and not folded.startswith("rfc ")
+        )
 
     def _resolve(self, target: str) -> str | None:
         if target in self.ids:
@@ -347,10 +372,10 @@ class _Resolver:
         import bisect
 
         pos = bisect.bisect_left(self.sorted_ids, target)
-        for cand in self.sorted_ids[pos:pos + 50]:
+        for cand in self.sorted_ids[pos : pos + 50]:
             if not cand.startswith(target):
                 break
-            if cand[len(target):len(target) + 1] in ("(", "."):
+            if cand[len(target) : len(target) + 1] in ("(", "."):
                 return self.local[cand]
         return None
 
@@ -373,10 +398,13 @@ def _resolver(tree: DocumentTree) -> _Resolver:
 # a statute's abbreviation in German, Austrian and Swiss citation: mixed case, capital first and last,
 # two or more capitals ("KSchG", "BUrlG", "ArbZG", "TzBfG", "StGB", "GewO", "AÜG"), or capitals with one
 # small letter last ("GRCh"); never a company form ("GmbH", "mbH")
-_STATUTE_ABBR = r"(?:(?=[A-ZÄÖÜ][a-zäöüß]{0,4}[A-ZÄÖÜ])[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]{0,6}[A-ZÄÖÜ](?<!mbH)|[A-ZÄÖÜ]{2,6}[a-z])(?![\w-])"
+_STATUTE_ABBR = (
+    r"(?:(?=[A-ZÄÖÜ][a-zäöüß]{0,4}[A-ZÄÖÜ])[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]{0,6}[A-ZÄÖÜ](?<!mbH)|[A-ZÄÖÜ]{2,6}[a-z])(?![\w-])"
+)
 _STATUTE_ABBR_RE = re.compile(rf"(?<![\w-]){_STATUTE_ABBR}")
 _NAMED_AFTER_RE = re.compile(
-    rf"^\s+(?P<name>RFC\s?\d{{1,5}}|[A-Z][A-Z0-9]{{1,7}}\b(?![-.]?\d)|{_STATUTE_ABBR}(?!\s?\d))")
+    rf"^\s+(?P<name>RFC\s?\d{{1,5}}|[A-Z][A-Z0-9]{{1,7}}\b(?![-.]?\d)|{_STATUTE_ABBR}(?!\s?\d))"
+)
 _NAMED_BEFORE_RE = re.compile(rf"(?<![\w-])(?P<name>RFC\s?\d{{1,5}}|[A-Z][A-Z]{{2,7}}|{_STATUTE_ABBR})\s*,?\s*$")
 # the pinpoint of a German-style citation between the number and the act: "§ 7 Abs. 3 BUrlG",
 # "Art. 6 Abs. 1 S. 1 lit. f DSGVO", "§ 87 para. 1 no. 2 BetrVG", "§§ 1 ff. KSchG"
@@ -384,7 +412,8 @@ _PINPOINT_RE = re.compile(
     r"^(?:\s*,?\s*(?:(?:Abs|Absatz|S|Satz|Nr|Nrn|Nummer|lit|Buchst|Buchstabe|UAbs|Unterabs|Unterabsatz|Hs|Halbsatz|"
     r"Alt|Alternative|Var|Ziff|Ziffer|Rn|para|paras|subpara|sentence|no|nos|item|point|letter|indent)\.?\s*"
     r"(?:\d{1,3}[a-z]?|[a-z]\)?|[IVX]{1,4})(?:\s*(?:,|und|bis|or|and|to|-|–)\s*(?:\d{1,3}[a-z]?|[a-z]\)?))*|"
-    r"ff?\.|a\.\s?F\.|n\.\s?F\.))+")
+    r"ff?\.|a\.\s?F\.|n\.\s?F\.))+"
+)
 
 
 def _kind_word(word: str) -> str:
@@ -400,8 +429,10 @@ _LABEL_BEFORE_RE = re.compile(r"\[(?P<name>[A-Za-z][\w.+-]{0,30})\],?\s*$")
 
 # "Article 2 of the Annex to Commission Recommendation 2003/361/EC", "Article 5 of Chapter II of Directive …":
 # a part of some instrument; whose part it is comes after it
-_PART_OF_RE = re.compile(r"^\s*(?:of|in|under)\s+(?:the\s+)?(?:Annex(?:es)?|Appendix|Appendices|Schedules?|Protocol|"
-                         r"Parts?|Chapters?|Titles?|Articles?|Sections?)(?:\s+[A-Z0-9][\w.]*)?\s+(?=(?:to|of)\s)")
+_PART_OF_RE = re.compile(
+    r"^\s*(?:of|in|under)\s+(?:the\s+)?(?:Annex(?:es)?|Appendix|Appendices|Schedules?|Protocol|"
+    r"Parts?|Chapters?|Titles?|Articles?|Sections?)(?:\s+[A-Z0-9][\w.]*)?\s+(?=(?:to|of)\s)"
+)
 # "chapter 5 of title 5, United States Code", "chapter 5, title 5, …": a title of a code (compared with the document's own names)
 _OF_TITLE_RE = re.compile(r"^\s*(?:of|,)\s+(?P<name>title\s+\d{1,3}[A-Za-z]?)\b")
 
@@ -411,7 +442,8 @@ _OF_TITLE_RE = re.compile(r"^\s*(?:of|,)\s+(?P<name>title\s+\d{1,3}[A-Za-z]?)\b"
 _ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
 _POINT = r"\((?:\d{1,3}|[a-z]{1,4})\)(?:\s?\((?:\d{1,3}|[ivx]{1,5})\))*"
 _QUALIFIER_RE = re.compile(
-    rf"(?:\s*,?\s*(?:{_ORDINAL}\s+(?:sub)?paragraph|points?\s+{_POINT}(?:\s*(?:,|and|or|to)\s*{_POINT})*))+\s*,?(?=\s)")
+    rf"(?:\s*,?\s*(?:{_ORDINAL}\s+(?:sub)?paragraph|points?\s+{_POINT}(?:\s*(?:,|and|or|to)\s*{_POINT})*))+\s*,?(?=\s)"
+)
 
 
 def _after_chain(text: str, end: int) -> int:
@@ -423,7 +455,7 @@ def _after_chain(text: str, end: int) -> int:
         q = _QUALIFIER_RE.match(text, pos)  # "Article 5d(2), point (a), of Regulation …"
         if q:
             pos = q.end()
-        m = re.match(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+)", text[pos:pos + 12])
+        m = re.match(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+)", text[pos : pos + 12])
         ref = _KW_REF_RE.match(text, pos + m.end()) if m else None
         if ref is None or _keyword_prefix(ref.group("kw")) is None:
             break
@@ -435,10 +467,10 @@ def _named_after_chain(text: str, end: int, before: str) -> str | None:
     """The document a reference ending at ``end`` names (:func:`_named_document`, generic names
     kept): right after it or before it, else in an ``of …`` after the references listed with it
     (``Article 25(6) or Article 26(4) of Directive 95/46/EC``) or after the last of them (``§87, §98, §99 BetrVG``)."""
-    name = _named_document(text[end:end + 120], before, generic=True)
+    name = _named_document(text[end : end + 120], before, generic=True)
     tail = _after_chain(text, end) if name is None else end
     if tail != end:  # "… of Directive 95/46/EC", "§87, §98, §99 BetrVG": what follows the last names them all
-        name = _named_document(text[tail:tail + 120], "", generic=True)
+        name = _named_document(text[tail : tail + 120], "", generic=True)
     return name
 
 
@@ -458,7 +490,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
         return m.group("name")
     part = _PART_OF_RE.match(after)
     if part:  # "of the Annex to Commission Recommendation …": the instrument the part belongs to
-        rest = after[part.end():]
+        rest = after[part.end() :]
         return _named_document(" of " + rest.split(None, 1)[1] if " " in rest.strip() else "", "", generic)
     m = _OF_TITLE_RE.match(after)
     if m:  # the caller compares "title 5" with the document's own names
@@ -474,17 +506,24 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
             words = words[1:]
         if not words:
             return None
-        name = re.split(r"\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
-                        r"Rules?|Clauses?|Paragraphs?|Annex|Appendix|Regulation|Directive|Decision)\b)|"
-                        r"(?<=\d)\s+(?:and|or)\s+", " ".join(words))[0]  # "the GPL and RFC 5246"
+        name = re.split(
+            r"\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
+            r"Rules?|Clauses?|Paragraphs?|Annex|Appendix|Regulation|Directive|Decision)\b)|"
+            r"(?<=\d)\s+(?:and|or)\s+",
+            " ".join(words),
+        )[0]  # "the GPL and RFC 5246"
         name = re.sub(r"(?:\s+(?:of|the|and|No\.))+$", "", name)
         if anaphoric:
             return name if _INSTRUMENT_WORDS_RE.search(name) else None
         words = name.split()
         acronyms = (set(re.findall(r"\b[A-Z]{2,8}\b", name)) - _CAPS_STOP) | set(_STATUTE_ABBR_RE.findall(name))
         generic_only = all(w.lower() in _GENERIC_NAMES | _SMALL_WORDS for w in words)
-        if re.match(r"RFC\s?\d", name) or acronyms or re.search(r"\d{1,4}/\d{1,4}", name) or (
-                not generic_only and _INSTRUMENT_WORDS_RE.search(name)):
+        if (
+            re.match(r"RFC\s?\d", name)
+            or acronyms
+            or re.search(r"\d{1,4}/\d{1,4}", name)
+            or (not generic_only and _INSTRUMENT_WORDS_RE.search(name))
+        ):
             return name
         if generic and generic_only and _INSTRUMENT_WORDS_RE.search(name):
             return name
@@ -493,7 +532,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     shouting = len(letters) >= 12 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
     pin = _PINPOINT_RE.match(after)
     if pin and pin.end() < len(after) and after[pin.end()].isspace():
-        after = after[pin.end():]  # "§ 7 Abs. 3 BUrlG": the act comes after the pinpoint
+        after = after[pin.end() :]  # "§ 7 Abs. 3 BUrlG": the act comes after the pinpoint
     m = _NAMED_AFTER_RE.match(after)
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
@@ -511,7 +550,7 @@ def referenced_document_names(text: str) -> list[str]:
     GPL`` → ``GPL``), as written, in text order; for reading a query."""
     out = []
     for m in _KW_REF_RE.finditer(text):
-        name = _named_document(text[m.end():m.end() + 120], text[max(0, m.start() - 30):m.start()])
+        name = _named_document(text[m.end() : m.end() + 120], text[max(0, m.start() - 30) : m.start()])
         if name:
             out.append(name)
     return list(dict.fromkeys(out))
@@ -519,8 +558,10 @@ def referenced_document_names(text: str) -> list[str]:
 
 _RESPEC_RE = re.compile(r"\[\[\[#(?P<frag>[\w.:-]{1,120})\]\]\]")  # ReSpec source: [[[#section-id]]]
 _TOC_TITLE_RE = contents_title_pattern(("contents",))
-_TOC_LINE_RE = re.compile(r"(?m)^[ \t*+-]*(?P<num>(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\.?[ \t]+(?P<title>[^\n]*?\w[^\n]*?)"
-                          r"(?:[ \t]*(?:\.[ \t]?){3,}[ \t]*\d+)?[ \t]*$")
+_TOC_LINE_RE = re.compile(
+    r"(?m)^[ \t*+-]*(?P<num>(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\.?[ \t]+(?P<title>[^\n]*?\w[^\n]*?)"
+    r"(?:[ \t]*(?:\.[ \t]?){3,}[ \t]*\d+)?[ \t]*$"
+)
 _LINK_RE = re.compile(r"(?<!!)\[(?P<label>[^\[\]\n]{1,200})\]\((?P<url>[^()\s]{1,300})(?:\s+\"[^\"]*\")?\)")
 
 
@@ -544,8 +585,9 @@ def _slugs(title: str) -> set[str]:
     return {x for x in out if x}
 
 
-def _toc_references(text: str, resolver: "_Resolver", tree: DocumentTree,
-                    source_section_id: str | None) -> list[tuple[int, CrossReference]]:
+def _toc_references(
+    text: str, resolver: "_Resolver", tree: DocumentTree, source_section_id: str | None
+) -> list[tuple[int, CrossReference]]:
     """A table of contents points at every section it lists: ``1.1.  Specification of Requirements``
     is a reference to section 1.1 when that section has that title (nothing is guessed)."""
     title = resolver.titles.get(source_section_id or "", "")
@@ -554,13 +596,24 @@ def _toc_references(text: str, resolver: "_Resolver", tree: DocumentTree,
     for m in _TOC_LINE_RE.finditer(text):
         found = resolver.resolve(m.group("num"))
         if found and _title_words(resolver.titles.get(found, ""), True) == _title_words(m.group("title"), True):
-            out.append((m.start(), CrossReference(text=m.group("num"), target=m.group("num"), section_id=found,
-                                                  source_section_id=source_section_id, target_document=tree.doc_key)))
+            out.append(
+                (
+                    m.start(),
+                    CrossReference(
+                        text=m.group("num"),
+                        target=m.group("num"),
+                        section_id=found,
+                        source_section_id=source_section_id,
+                        target_document=tree.doc_key,
+                    ),
+                )
+            )
     return out if in_toc or len(out) >= 3 else []  # three lines naming sections as titled: a contents list
 
 
-def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", source_section_id: str | None,
-                     taken: list[tuple[int, int]]) -> list[tuple[int, CrossReference]]:
+def _link_references(
+    text: str, tree: DocumentTree, resolver: "_Resolver", source_section_id: str | None, taken: list[tuple[int, int]]
+) -> list[tuple[int, CrossReference]]:
     """References made by Markdown links to a heading in this document or to another file."""
     import posixpath
 
@@ -568,8 +621,18 @@ def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", sourc
     for m in _RESPEC_RE.finditer(text):
         found = resolver.resolve_fragment(m.group("frag"))
         if found and found != source_section_id:
-            out.append((m.start(), CrossReference(text=m.group(0), target=m.group("frag"), section_id=found,
-                                                  source_section_id=source_section_id, target_document=tree.doc_key)))
+            out.append(
+                (
+                    m.start(),
+                    CrossReference(
+                        text=m.group(0),
+                        target=m.group("frag"),
+                        section_id=found,
+                        source_section_id=source_section_id,
+                        target_document=tree.doc_key,
+                    ),
+                )
+            )
     for m in _LINK_RE.finditer(text):
         if _inside(m.span(), taken):
             continue
@@ -581,20 +644,40 @@ def _link_references(text: str, tree: DocumentTree, resolver: "_Resolver", sourc
         if not path:
             found = resolver.resolve_fragment(frag)
             if found and found != source_section_id:
-                out.append((m.start(), CrossReference(text=label_text, target=frag, section_id=found,
-                                                      source_section_id=source_section_id,
-                                                      target_document=tree.doc_key)))
+                out.append(
+                    (
+                        m.start(),
+                        CrossReference(
+                            text=label_text,
+                            target=frag,
+                            section_id=found,
+                            source_section_id=source_section_id,
+                            target_document=tree.doc_key,
+                        ),
+                    )
+                )
             continue
         if not re.search(r"\.(?:md|markdown|html?|txt|pdf|docx|xml)/?$", path, re.I):
             continue
         base = posixpath.dirname(tree.doc_key)
-        target_doc = posixpath.normpath(posixpath.join(base, path.rstrip("/"))) if not path.startswith("/") \
-            else path.strip("/")
+        target_doc = (
+            posixpath.normpath(posixpath.join(base, path.rstrip("/"))) if not path.startswith("/") else path.strip("/")
+        )
         if target_doc.startswith(".."):
             continue
-        out.append((m.start(), CrossReference(text=label_text, target=frag, section_id=None,
-                                              source_section_id=source_section_id, document=target_doc,
-                                              target_document=target_doc if not frag else None)))
+        out.append(
+            (
+                m.start(),
+                CrossReference(
+                    text=label_text,
+                    target=frag,
+                    section_id=None,
+                    source_section_id=source_section_id,
+                    document=target_doc,
+                    target_document=target_doc if not frag else None,
+                ),
+            )
+        )
     return out
 
 
@@ -612,8 +695,10 @@ def _relative_base(source_section_id: str | None) -> str | None:
 
 # an amendment instruction: "(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of
 # the … Act is amended—": its relative references ("paragraph (1)") name items of the amended provision
-_AMENDING_RE = re.compile(r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
-                          r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b")
+_AMENDING_RE = re.compile(
+    r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
+    r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b"
+)
 
 
 # "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
@@ -660,7 +745,7 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             continue
         prefix = _keyword_prefix(m.group("kw"))
         numbers = expand_numbers(list_members(m.group("nums"), _ONE_NUMBER))
-        before = text[max(0, m.start() - 60):m.start()]
+        before = text[max(0, m.start() - 60) : m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:
             ref_text, target, section_id, end, other_title = compound
@@ -683,8 +768,12 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
                 number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
-            amending = (number.startswith("(") or prefix is None) and _in_amendment(text, m.start()) \
-                and not _OF_THIS_RE.match(text, m.end()) and not _BY_THIS_RE.search(text[max(0, m.start() - 40):m.start()])
+            amending = (
+                (number.startswith("(") or prefix is None)
+                and _in_amendment(text, m.start())
+                and not _OF_THIS_RE.match(text, m.end())
+                and not _BY_THIS_RE.search(text[max(0, m.start() - 40) : m.start()])
+            )
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
                 number = re.sub(r"\s+", "", number)
                 found = None if amending else resolver.resolve_item(number, source_section_id)
@@ -696,14 +785,17 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             else:
                 if re.fullmatch(_ROMAN, number) and not prefix:
                     continue
-                if re.fullmatch(r"[A-Z]", number) and not re.fullmatch(_ROMAN, number) \
-                        and prefix not in ("appendix", "annex", "schedule", "part"):
+                if (
+                    re.fullmatch(r"[A-Z]", number)
+                    and not re.fullmatch(_ROMAN, number)
+                    and prefix not in ("appendix", "annex", "schedule", "part")
+                ):
                     continue  # a lone letter names only a lettered container ("Appendix C", "Schedule A")  # "Section I" style is too ambiguous without a container keyword
                 target = _normalise(number, prefix)
                 found = resolver.resolve(target)
                 if len(numbers) == 1:
                     found = resolver.named_by_title(target, text, m.end()) or found
-            written = text[m.start():tail[0]] if tail else m.group(0)
+            written = text[m.start() : tail[0]] if tail else m.group(0)
             refs.append((m.start(), _ref(written, target, None if name else found, source_section_id, name)))
         taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
@@ -711,18 +803,29 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
             continue
         own = m.group("doc") in resolver.own_names
         target = _normalise(m.group("nums"), "")
-        refs.append((m.start(), _ref(m.group(0), target, resolver.resolve(target) if own else None, source_section_id,
-                                     None if own else m.group("doc"))))
+        refs.append(
+            (
+                m.start(),
+                _ref(
+                    m.group(0),
+                    target,
+                    resolver.resolve(target) if own else None,
+                    source_section_id,
+                    None if own else m.group("doc"),
+                ),
+            )
+        )
         taken.append(m.span())
     for m in _BARE_RE.finditer(text):
         if _inside(m.span(), taken) or _starts_line(text, m.start()):
             continue  # a number opening a line is a label, not a reference
         target = _normalise(m.group("nums"), "")
-        name = _named_document(text[m.end():m.end() + 120], "")
+        name = _named_document(text[m.end() : m.end() + 120], "")
         if name and resolver.is_own(name):
             name = None
-        refs.append((m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target),
-                                     source_section_id, name)))
+        refs.append(
+            (m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target), source_section_id, name))
+        )
     refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
@@ -731,8 +834,9 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
     return [r for _, r in refs]
 
 
-def _merge_links(refs: list[tuple[int, CrossReference]],
-                 links: list[tuple[int, CrossReference]]) -> list[tuple[int, CrossReference]]:
+def _merge_links(
+    refs: list[tuple[int, CrossReference]], links: list[tuple[int, CrossReference]]
+) -> list[tuple[int, CrossReference]]:
     """A link whose label is also a textual reference ("[Section 4.2](#tls-version)") counts once:
     the textual one, resolved by the link target when the text alone did not resolve."""
     out = list(refs)
@@ -747,22 +851,28 @@ def _merge_links(refs: list[tuple[int, CrossReference]],
     return out
 
 
-def _compound(m, prefix: str | None, numbers: list[str], text: str,
-              resolver: _Resolver) -> tuple[str, str, str | None, int, str | None] | None:
+def _compound(
+    m, prefix: str | None, numbers: list[str], text: str, resolver: _Resolver
+) -> tuple[str, str, str | None, int, str | None] | None:
     """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end,
     document) or None; ``document`` is set for ``section 552 of title 5`` in a document that is
     not title 5 (another title of a code)."""
     if len(numbers) != 1:
         return None
-    after = text[m.end():m.end() + 80]
+    after = text[m.end() : m.end() + 80]
     inner = None
     if prefix in _CONTAINER_PREFIXES and (inner := _INNER_AFTER_RE.match(after)):
         container = _normalise(numbers[0], prefix)
         number = re.sub(r"\s+", "", inner.group("num"))
         end = m.end() + inner.end()
-    elif prefix in _CONTAINER_PREFIXES and (nested := _INNER_CONTAINER_RE.match(after)) \
-            and (outer_kw := keyword(m.group("kw"))) and (inner_kw := keyword(nested.group("kw"))) \
-            and inner_kw.prefix and inner_kw.rank > outer_kw.rank:  # "Part V Division 1AA": a division of Part V
+    elif (
+        prefix in _CONTAINER_PREFIXES
+        and (nested := _INNER_CONTAINER_RE.match(after))
+        and (outer_kw := keyword(m.group("kw")))
+        and (inner_kw := keyword(nested.group("kw")))
+        and inner_kw.prefix
+        and inner_kw.rank > outer_kw.rank
+    ):  # "Part V Division 1AA": a division of Part V
         container = _normalise(numbers[0], prefix)
         number = _normalise(nested.group("num"), inner_kw.prefix)
         end = m.end() + nested.end()
@@ -773,15 +883,19 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
         end = m.end() + outer.end()
     else:
         return None
-    if prefix == "article" and inner is not None and inner.group("kw").lower().startswith("paragraph") \
-            and number.isdigit():  # "Article 3, paragraph 5": the Article's paragraph, article-3(5)
+    if (
+        prefix == "article"
+        and inner is not None
+        and inner.group("kw").lower().startswith("paragraph")
+        and number.isdigit()
+    ):  # "Article 3, paragraph 5": the Article's paragraph, article-3(5)
         target = f"{container}({number})"
-        return " ".join(text[m.start():end].split()), target, resolver.resolve(target), end, None
+        return " ".join(text[m.start() : end].split()), target, resolver.resolve(target), end, None
     container_id = resolver.resolve(container)
     if container_id is None and prefix == "":
         if outer_prefix == "title" and not resolver.is_own(f"title {outer.group('num')}"):
             # "section 552 of title 5" cited from another title: that title's section, never ours
-            return " ".join(text[m.start():end].split()), number, None, end, f"title {outer.group('num')}"
+            return " ".join(text[m.start() : end].split()), number, None, end, f"title {outer.group('num')}"
         return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
     if found is None and container_id and re.fullmatch(r"[0-9]{1,3}[A-Za-z]?|[IVXLC]{1,7}", number):
@@ -789,22 +903,28 @@ def _compound(m, prefix: str | None, numbers: list[str], text: str,
         # "chapter-iii/section-3"): "Section 3 of Chapter III" names it
         named = resolver.resolve_within(container_id, f"section-{number.lower()}")
         if named:
-            return " ".join(text[m.start():end].split()), named, named, end, None
-    return " ".join(text[m.start():end].split()), f"{container}/{number}", found, end, None
+            return " ".join(text[m.start() : end].split()), named, named, end, None
+    return " ".join(text[m.start() : end].split()), f"{container}/{number}", found, end, None
 
 
 def _starts_line(text: str, pos: int) -> bool:
-    return not text[text.rfind("\n", 0, pos) + 1:pos].strip(" \t#*>|")
+    return not text[text.rfind("\n", 0, pos) + 1 : pos].strip(" \t#*>|")
 
 
 def _inside(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
     return any(a <= span[0] < b or a < span[1] <= b for a, b in taken)
 
 
-def _ref(text: str, target: str, section_id: str | None, source: str | None,
-         document: str | None = None) -> CrossReference:
-    return CrossReference(text=" ".join(text.split()), target=target, section_id=section_id, source_section_id=source,
-                          document=" ".join(document.split()) if document else None)
+def _ref(
+    text: str, target: str, section_id: str | None, source: str | None, document: str | None = None
+) -> CrossReference:
+    return CrossReference(
+        text=" ".join(text.split()),
+        target=target,
+        section_id=section_id,
+        source_section_id=source,
+        document=" ".join(document.split()) if document else None,
+    )
 
 
 def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:

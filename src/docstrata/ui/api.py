@@ -109,12 +109,18 @@ def _filters(v) -> dict | None:
 def resolved(tool, s: Settings) -> dict:
     """The settings a search with ``s`` actually uses (tool defaults filled in)."""
     c = tool.cfg
-    return {"mode": s.mode or getattr(c, "search_mode", "hybrid"), "top_k": s.top_k or c.top_k,
-            **{k: (getattr(s, k) if getattr(s, k) is not None else getattr(c, k)) for k in _WEIGHT_KEYS},
-            "rrf_k": s.rrf_k or c.rrf_k,
-            "rerank": bool(getattr(c, "enable_reranking", False)) if s.rerank is None else s.rerank,
-            "document": s.document, "section": s.section, "filters": s.filters,
-            "min_score": s.min_score, "min_fused_score": s.min_fused_score}
+    return {
+        "mode": s.mode or getattr(c, "search_mode", "hybrid"),
+        "top_k": s.top_k or c.top_k,
+        **{k: (getattr(s, k) if getattr(s, k) is not None else getattr(c, k)) for k in _WEIGHT_KEYS},
+        "rrf_k": s.rrf_k or c.rrf_k,
+        "rerank": bool(getattr(c, "enable_reranking", False)) if s.rerank is None else s.rerank,
+        "document": s.document,
+        "section": s.section,
+        "filters": s.filters,
+        "min_score": s.min_score,
+        "min_fused_score": s.min_fused_score,
+    }
 
 
 def _tool_with(tool, s: Settings):
@@ -142,8 +148,10 @@ def _entry(x) -> dict:
 def documents(tool) -> list[dict]:
     """The tool's document entries (:meth:`list_documents`), each with its count of definitions."""
     records = tool.cfg.type == "vectorstore"
-    return [{**e.to_dict(), "definitions": 0 if records else len(tool.store.definitions(doc_key=e.doc_key))}
-            for e in tool.list_documents()]
+    return [
+        {**e.to_dict(), "definitions": 0 if records else len(tool.store.definitions(doc_key=e.doc_key))}
+        for e in tool.list_documents()
+    ]
 
 
 def _sections(chunks) -> dict[str, dict]:
@@ -155,13 +163,26 @@ def _sections(chunks) -> dict[str, dict]:
         titles = c.parent_chain if len(c.parent_chain) == len(chain) else [""] * (len(chain) - 1) + [c.section_title]
         for depth, (sid, title) in enumerate(zip(chain, titles)):
             if sid not in sections:
-                sections[sid] = {"section_id": sid, "title": title or sid, "level": depth + 1,
-                                 "parent_id": chain[depth - 1] if depth else None, "tokens": 0, "chunks": []}
+                sections[sid] = {
+                    "section_id": sid,
+                    "title": title or sid,
+                    "level": depth + 1,
+                    "parent_id": chain[depth - 1] if depth else None,
+                    "tokens": 0,
+                    "chunks": [],
+                }
         s = sections[c.section_id]
         s["level"] = c.heading_level or s["level"]
         s["tokens"] += c.token_count
-        s["chunks"].append({"chunk_id": c.chunk_id, "ordinal": c.ordinal, "tokens": c.token_count,
-                            "chunk_type": c.chunk_type, "holds": c.metadata.get("sections", [c.section_id])})
+        s["chunks"].append(
+            {
+                "chunk_id": c.chunk_id,
+                "ordinal": c.ordinal,
+                "tokens": c.token_count,
+                "chunk_type": c.chunk_type,
+                "holds": c.metadata.get("sections", [c.section_id]),
+            }
+        )
     return sections
 
 
@@ -169,8 +190,13 @@ def _xref(x, doc_key: str) -> dict:
     d = _entry(x)
     target_doc = d.get("target_document") or doc_key
     sid = d.get("target_section_id", d.get("section_id"))
-    return {"text": d.get("text", ""), "target": d.get("target", ""), "document": target_doc if sid else
-            d.get("target_document"), "section_id": sid, "resolved": bool(sid)}
+    return {
+        "text": d.get("text", ""),
+        "target": d.get("target", ""),
+        "document": target_doc if sid else d.get("target_document"),
+        "section_id": sid,
+        "resolved": bool(sid),
+    }
 
 
 def _grouped(rows: list[dict], *same: str) -> list[dict]:
@@ -181,8 +207,11 @@ def _grouped(rows: list[dict], *same: str) -> list[dict]:
     for row in rows:
         last = out[-1] if out else None
         members = (last.get("members") or [last]) if last is not None else []
-        if last is not None and all(last.get(k) == row.get(k) for k in ("text", *same)) \
-                and all(m.get("target") != row.get("target") for m in members):  # a repeat is another mention
+        if (
+            last is not None
+            and all(last.get(k) == row.get(k) for k in ("text", *same))
+            and all(m.get("target") != row.get("target") for m in members)
+        ):  # a repeat is another mention
             if "members" not in last:
                 last["members"] = [{k: last[k] for k in ("target", "document", "section_id", "resolved")}]
             last["members"].append({k: row[k] for k in ("target", "document", "section_id", "resolved")})
@@ -207,13 +236,28 @@ def document_view(tool, document: str) -> dict:
     """A document's section tree, chunks, definitions and cross-references (resolved or not)."""
     doc_key = tool.resolve_document(document)  # doc key, file name, stem or path suffix, as get_section takes
     chunks = tool.store.document_chunks(doc_key)
-    xrefs = _grouped([{"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
-                      for c in chunks for x in c.cross_references], "from_section", "chunk_id")
-    defs = [{"term": d.term, "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id}
-            for d in tool.store.definitions(doc_key=doc_key)]
-    return {"doc_key": doc_key, "title": (chunks[0].document_title if chunks else "") or Path(doc_key).stem,
-            "sections": list(_sections(chunks).values()), "definitions": defs, "cross_references": xrefs,
-            "chunks": len(chunks), "tokens": sum(c.token_count for c in chunks)}
+    xrefs = _grouped(
+        [
+            {"from_section": c.section_id, "chunk_id": c.chunk_id, **_xref(x, doc_key)}
+            for c in chunks
+            for x in c.cross_references
+        ],
+        "from_section",
+        "chunk_id",
+    )
+    defs = [
+        {"term": d.term, "definition": d.definition, "section_id": d.section_id, "chunk_id": d.chunk_id}
+        for d in tool.store.definitions(doc_key=doc_key)
+    ]
+    return {
+        "doc_key": doc_key,
+        "title": (chunks[0].document_title if chunks else "") or Path(doc_key).stem,
+        "sections": list(_sections(chunks).values()),
+        "definitions": defs,
+        "cross_references": xrefs,
+        "chunks": len(chunks),
+        "tokens": sum(c.token_count for c in chunks),
+    }
 
 
 def section_view(tool, document: str, section_id: str | None = None) -> dict:
@@ -222,20 +266,31 @@ def section_view(tool, document: str, section_id: str | None = None) -> dict:
     budget is for agents). Raises :class:`QueryError` for an unknown document or section."""
     page = tool.get_section(document, section_id or None, max_chars=None)
     chunks = list(page.chunks)
-    return {"document": page.document, "document_title": chunks[0].document_title if chunks else "",
-            "section_id": page.section_id, "title": page.title,
-            "parent_chain": page.location.split(" > ") if page.location else [],
-            "content": page.content, "chunk_ids": list(page.chunk_ids),
-            "cross_references": _grouped([_xref(x, page.document) for c in chunks for x in c.cross_references]),
-            "cited_by": cited_by_view(tool, page.document, page.section_id) if section_id else None}
+    return {
+        "document": page.document,
+        "document_title": chunks[0].document_title if chunks else "",
+        "section_id": page.section_id,
+        "title": page.title,
+        "parent_chain": page.location.split(" > ") if page.location else [],
+        "content": page.content,
+        "chunk_ids": list(page.chunk_ids),
+        "cross_references": _grouped([_xref(x, page.document) for c in chunks for x in c.cross_references]),
+        "cited_by": cited_by_view(tool, page.document, page.section_id) if section_id else None,
+    }
 
 
 # --------------------------------------------------------------------------- search
 def _search(tool, query: str, s: Settings):
     """``tool.search`` under settings ``s``: filters and thresholds go to the API (applied in the store)."""
     t = _tool_with(tool, s)
-    kw = {"top_k": s.top_k, "mode": s.mode, "document": s.document, "filters": s.filters,
-          "min_similarity_score": s.min_score, "min_fused_score": s.min_fused_score}
+    kw = {
+        "top_k": s.top_k,
+        "mode": s.mode,
+        "document": s.document,
+        "filters": s.filters,
+        "min_similarity_score": s.min_score,
+        "min_fused_score": s.min_fused_score,
+    }
     if s.section:
         kw["section"] = s.section
     return t, t.search(query, **kw)
@@ -247,9 +302,16 @@ def _pinpoint(pin, content: str, terms: QueryTerms, aliases: list[str]) -> dict 
     if pin is None:
         return None
     view = pin.view(content)[0]
-    return {"section_id": pin.section_id, "start": pin.start, "end": pin.end, "text": pin.text,
-            "lead": list(pin.lead), "line": pinpoint_line(pin, content), "view": view,
-            "view_highlights": highlight_spans(terms, view, aliases)}
+    return {
+        "section_id": pin.section_id,
+        "start": pin.start,
+        "end": pin.end,
+        "text": pin.text,
+        "lead": list(pin.lead),
+        "line": pinpoint_line(pin, content),
+        "view": view,
+        "view_highlights": highlight_spans(terms, view, aliases),
+    }
 
 
 def _result(r, rank: int, t, mode: str, pinned: set[str], terms: QueryTerms, chunk) -> dict:
@@ -258,14 +320,21 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], terms: QueryTerms, chu
     records = isinstance(r, RecordResult)
     cid = r.id if records else r.chunk_id
     mod: dict[str, dict] = {}
-    ranks = {"semantic": getattr(r, "semantic_rank", None), "keyword": getattr(r, "keyword_rank", None),
-             "exact": getattr(r, "exact_rank", None)}
+    ranks = {
+        "semantic": getattr(r, "semantic_rank", None),
+        "keyword": getattr(r, "keyword_rank", None),
+        "exact": getattr(r, "exact_rank", None),
+    }
     raw = {"semantic": r.semantic_score, "keyword": r.keyword_score, "exact": 1.0 if r.exact_match else None}
     for m in ("semantic", "keyword", "exact"):
         w = weights[m] if mode == "hybrid" else (1.0 if m == mode else 0.0)
         rk = ranks[m]
-        mod[m] = {"rank": rk, "score": raw[m] if (rk is not None or records) else None, "weight": w,
-                  "contribution": (w / (c.rrf_k + rk)) if rk is not None and w else 0.0}
+        mod[m] = {
+            "rank": rk,
+            "score": raw[m] if (rk is not None or records) else None,
+            "weight": w,
+            "contribution": (w / (c.rrf_k + rk)) if rk is not None and w else 0.0,
+        }
     if getattr(r, "rerank_score", None) is not None:
         mod["rerank"] = {"rank": None, "score": r.rerank_score, "weight": None, "contribution": None}
     xrefs = getattr(r, "cross_references", None)
@@ -274,12 +343,20 @@ def _result(r, rank: int, t, mode: str, pinned: set[str], terms: QueryTerms, chu
     doc = getattr(r, "source_path", None) or r.source_file
     aliases = chunk.aliases if chunk is not None else []
     return {
-        "rank": rank, "chunk_id": cid, "fused_score": r.fused_score if not records else r.score,
-        "pinned": cid in pinned, "chunk_type": getattr(r, "chunk_type", "record"),
+        "rank": rank,
+        "chunk_id": cid,
+        "fused_score": r.fused_score if not records else r.score,
+        "pinned": cid in pinned,
+        "chunk_type": getattr(r, "chunk_type", "record"),
         "modalities": mod,
-        "citation": {"document": doc, "document_title": getattr(r, "document_title", ""),
-                     "parent_chain": list(getattr(r, "parent_chain", [])), "section_id": getattr(r, "section_id", ""),
-                     "location": getattr(r, "location", ""), "pages": getattr(r, "pages", "")},
+        "citation": {
+            "document": doc,
+            "document_title": getattr(r, "document_title", ""),
+            "parent_chain": list(getattr(r, "parent_chain", [])),
+            "section_id": getattr(r, "section_id", ""),
+            "location": getattr(r, "location", ""),
+            "pages": getattr(r, "pages", ""),
+        },
         "content": r.content,
         "highlights": highlight_spans(terms, r.content, aliases),
         "pinpoint": _pinpoint(getattr(r, "pinpoint", None), r.content, terms, aliases),
@@ -301,10 +378,19 @@ def search_view(tool, query: str, settings: Settings | None = None) -> dict:
     if results and not isinstance(results[0], RecordResult):
         chunks = {c.chunk_id: c for c in tool.store.get_chunks([r.chunk_id for r in results])}
     terms = query_terms(query)
-    out = [_result(r, i, t, rs["mode"], pinned, terms, chunks.get(getattr(r, "chunk_id", None)))
-           for i, r in enumerate(results, 1)]
-    return {"query": query, "tool": tool.name, "settings": rs, "elapsed_ms": round(elapsed * 1000, 2),
-            "results": out, "confidence": results.confidence.to_dict(), "notices": list(results.notices)}
+    out = [
+        _result(r, i, t, rs["mode"], pinned, terms, chunks.get(getattr(r, "chunk_id", None)))
+        for i, r in enumerate(results, 1)
+    ]
+    return {
+        "query": query,
+        "tool": tool.name,
+        "settings": rs,
+        "elapsed_ms": round(elapsed * 1000, 2),
+        "results": out,
+        "confidence": results.confidence.to_dict(),
+        "notices": list(results.notices),
+    }
 
 
 def compare_view(tool, query: str, a: Settings, b: Settings) -> dict:
@@ -317,8 +403,9 @@ def compare_view(tool, query: str, a: Settings, b: Settings) -> dict:
 
 
 # --------------------------------------------------------------------------- evaluation
-def eval_view(tool, queries_text: str, qrels_text: str | None, settings: list[tuple[str, Settings]],
-              k: int = 10, limit: int = 500) -> dict:
+def eval_view(
+    tool, queries_text: str, qrels_text: str | None, settings: list[tuple[str, Settings]], k: int = 10, limit: int = 500
+) -> dict:
     """nDCG@10 and Recall@k per setting over a query set given as text (the ``docstrata eval``
     inputs: BEIR queries.jsonl + qrels .tsv, an Anthropic evaluation_set.jsonl, or ObliQA json),
     judged as ``docstrata eval`` judges (binary relevance). Computed here rather than with ranx,
@@ -350,9 +437,14 @@ def eval_view(tool, queries_text: str, qrels_text: str | None, settings: list[tu
                 judged.append(found[0] if found else "")
             per_query.append(ranking_metrics(judged, q.gold, k))
         n = len(per_query)
-        rows.append({"label": label, "settings": resolved(tool, s),
-                     "metrics": {m: sum(p[m] for p in per_query) / n for m in per_query[0]},
-                     "seconds": round(time.perf_counter() - t0, 2)})
+        rows.append(
+            {
+                "label": label,
+                "settings": resolved(tool, s),
+                "metrics": {m: sum(p[m] for p in per_query) / n for m in per_query[0]},
+                "seconds": round(time.perf_counter() - t0, 2),
+            }
+        )
     return {"query_set": qs.name, "queries": len(queries), "k": k, "settings": rows}
 
 
@@ -366,16 +458,26 @@ def ranking_metrics(judged: list[str], gold: set[str], k: int) -> dict[str, floa
 
     dcg = sum(1 / math.log2(i + 2) for i, g in enumerate(judged[:10]) if g)
     ideal = sum(1 / math.log2(i + 2) for i in range(min(len(gold), 10)))
-    return {"ndcg@10": dcg / ideal if ideal else 0.0,
-            f"recall@{k}": len({g for g in judged[:k] if g}) / len(gold) if gold else 0.0}
+    return {
+        "ndcg@10": dcg / ideal if ideal else 0.0,
+        f"recall@{k}": len({g for g in judged[:k] if g}) / len(gold) if gold else 0.0,
+    }
 
 
 def tool_info(tool) -> dict:
     """What the page needs to build its forms: name, type, description and the configured defaults."""
     c = tool.cfg
-    return {"name": tool.name, "type": c.type, "description": c.description,
-            "defaults": {"mode": getattr(c, "search_mode", "hybrid"), "top_k": c.top_k, "rrf_k": c.rrf_k,
-                         **{k: getattr(c, k) for k in _WEIGHT_KEYS},
-                         "rerank": bool(getattr(c, "enable_reranking", False))},
-            "can_rerank": bool(getattr(c, "enable_reranking", False)),
-            "meta_fields": list(getattr(c, "meta_fields", None) or []) if c.type == "vectorstore" else []}
+    return {
+        "name": tool.name,
+        "type": c.type,
+        "description": c.description,
+        "defaults": {
+            "mode": getattr(c, "search_mode", "hybrid"),
+            "top_k": c.top_k,
+            "rrf_k": c.rrf_k,
+            **{k: getattr(c, k) for k in _WEIGHT_KEYS},
+            "rerank": bool(getattr(c, "enable_reranking", False)),
+        },
+        "can_rerank": bool(getattr(c, "enable_reranking", False)),
+        "meta_fields": list(getattr(c, "meta_fields", None) or []) if c.type == "vectorstore" else [],
+    }

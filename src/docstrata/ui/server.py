@@ -46,8 +46,12 @@ from . import api
 
 log = logging.getLogger("docstrata.ui")
 
-_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-          ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
 _MAX_BODY = 8 * 1024 * 1024  # an uploaded query set and its qrels
 
 
@@ -55,7 +59,7 @@ def _hostname(value: str) -> str:
     """The host part of a ``Host`` header or an origin's authority (port and IPv6 brackets dropped), lower case."""
     value = value.strip().lower()
     if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value[1:]
+        return value[1 : value.find("]")] if "]" in value else value[1:]
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
@@ -124,7 +128,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+        self.send_header(
+            "Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'"
+        )
         self.end_headers()
         self.wfile.write(body)
 
@@ -134,8 +140,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _allowed(self) -> bool:
         host = self.headers.get("Host") or ""
         if not self.server.host_allowed(host):
-            self._json(403, {"error": f"host {_hostname(host)[:80]!r} refused: the playground answers loopback "
-                                      "names, its bound address and --allowed-host names only"})
+            self._json(
+                403,
+                {
+                    "error": f"host {_hostname(host)[:80]!r} refused: the playground answers loopback "
+                    "names, its bound address and --allowed-host names only"
+                },
+            )
             return False
         origin = self.headers.get("Origin")
         if origin is not None and not self.server.any_host:
@@ -178,9 +189,10 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if length < 0 or length > _MAX_BODY:
             self.close_connection = True
-            return self._json(413 if length > 0 else 400,
-                              {"error": f"request body over {_MAX_BODY // 2**20} MB" if length > 0
-                               else "bad Content-Length"})
+            return self._json(
+                413 if length > 0 else 400,
+                {"error": f"request body over {_MAX_BODY // 2**20} MB" if length > 0 else "bad Content-Length"},
+            )
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
             if not isinstance(body, dict):
@@ -192,9 +204,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _api(self, path: str, q: dict, checked: bool = False) -> None:
         if not checked and not self._allowed():
             return
-        routes = {"/api/tools": self._tools, "/api/documents": self._documents, "/api/document": self._document,
-                  "/api/section": self._section, "/api/search": self._search, "/api/compare": self._compare,
-                  "/api/eval": self._eval}
+        routes = {
+            "/api/tools": self._tools,
+            "/api/documents": self._documents,
+            "/api/document": self._document,
+            "/api/section": self._section,
+            "/api/search": self._search,
+            "/api/compare": self._compare,
+            "/api/eval": self._eval,
+        }
         handler = routes.get(path)
         if handler is None:
             return self._json(404, {"error": f"no API route {path}"})
@@ -237,13 +255,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _eval(self, q):
         k = int(q.get("k") or 10)
-        return api.eval_view(self._tool(q), _required(q, "queries"), q.get("qrels") or None,
-                             [("A", api.Settings.from_dict(q.get("a"))), ("B", api.Settings.from_dict(q.get("b")))],
-                             k=k)
+        return api.eval_view(
+            self._tool(q),
+            _required(q, "queries"),
+            q.get("qrels") or None,
+            [("A", api.Settings.from_dict(q.get("a"))), ("B", api.Settings.from_dict(q.get("b")))],
+            k=k,
+        )
 
 
-_LIMITS = {"query": MAX_QUERY_CHARS, "document": MAX_NAME_CHARS, "section": MAX_NAME_CHARS,
-           "section_id": MAX_NAME_CHARS}
+_LIMITS = {
+    "query": MAX_QUERY_CHARS,
+    "document": MAX_NAME_CHARS,
+    "section": MAX_NAME_CHARS,
+    "section_id": MAX_NAME_CHARS,
+}
 
 
 def _required(q: dict, name: str) -> str:
@@ -274,8 +300,14 @@ def check_exposure(host: str, token: str | None, insecure_no_token: bool = False
     check_http_exposure("127.0.0.1" if loopback else host, token, insecure_no_token)
 
 
-def make_server(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: str | None = None,
-                allowed_hosts: list[str] | None = None, insecure_no_token: bool = False) -> PlaygroundServer:
+def make_server(
+    toolset,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    token_env: str | None = None,
+    allowed_hosts: list[str] | None = None,
+    insecure_no_token: bool = False,
+) -> PlaygroundServer:
     """A bound (not yet serving) playground server; ``port=0`` picks a free port (see ``.url``).
 
     ``allowed_hosts``: extra ``Host`` names accepted (``["*"]``: any, the operator's explicit
@@ -294,8 +326,15 @@ def make_server(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: s
     return server
 
 
-def serve_ui(toolset, host: str = "127.0.0.1", port: int = 8000, token_env: str | None = None,
-             announce=print, allowed_hosts: list[str] | None = None, insecure_no_token: bool = False) -> None:
+def serve_ui(
+    toolset,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    token_env: str | None = None,
+    announce=print,
+    allowed_hosts: list[str] | None = None,
+    insecure_no_token: bool = False,
+) -> None:
     """Serve the playground over ``toolset`` until interrupted; ``announce(url)`` is called once
     listening. Arguments as :func:`make_server`."""
     server = make_server(toolset, host, port, token_env, allowed_hosts, insecure_no_token)
@@ -318,9 +357,14 @@ def _warm(tool) -> None:
         log.warning("could not preload the embedding model of '%s': %s", tool.name, e)
 
 
-def serve_in_thread(toolset, host: str = "127.0.0.1", port: int = 0, token_env: str | None = None,
-                    allowed_hosts: list[str] | None = None,
-                    insecure_no_token: bool = False) -> tuple[PlaygroundServer, threading.Thread]:
+def serve_in_thread(
+    toolset,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    token_env: str | None = None,
+    allowed_hosts: list[str] | None = None,
+    insecure_no_token: bool = False,
+) -> tuple[PlaygroundServer, threading.Thread]:
     """Start a playground server in a daemon thread (tests, notebooks); stop it with ``server.shutdown()``."""
     server = make_server(toolset, host, port, token_env, allowed_hosts, insecure_no_token)
     thread = threading.Thread(target=server.serve_forever, name="docstrata-ui", daemon=True)

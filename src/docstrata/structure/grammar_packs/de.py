@@ -36,9 +36,21 @@ CONTENTS_TITLES = {
     "index": (r"stichwortverzeichnis", r"sachregister"),  # not "Register": an English title too
 }
 
-MONTHS = tuple("januar februar märz april mai juni juli august september oktober november dezember".split())  # a line opening with a date
+MONTHS = tuple(
+    "januar februar märz april mai juni juli august september oktober november dezember".split()
+)  # a line opening with a date
 
 NOTE_LABELS = ("hinweis", "anmerkung", "fußnote", "beispiel", "beispiele")  # annotation labels (see en.py)
 
-PACK = {"lang": "de", "months": MONTHS, "note_labels": NOTE_LABELS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "xref_forms": XREF_FORMS, "pinpoints": PINPOINTS,
-        "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}
+PACK = {
+    "lang": "de",
+    "months": MONTHS,
+    "note_labels": NOTE_LABELS,
+    "keywords": KEYWORDS,
+    "case_sensitive": CASE_SENSITIVE,
+    "xref_forms": XREF_FORMS,
+    "pinpoints": PINPOINTS,
+    "range_words": RANGE_WORDS,
+    "list_words": LIST_WORDS,
+    "contents_titles": CONTENTS_TITLES,
+}

@@ -20,7 +20,13 @@ Keyword rows: ``(forms, kind, prefix, rank, roles)``
 """
 
 KEYWORDS = (
-    (("book", "+s"), "book", "book", 0.5, "cite scope"),  # "In this Book" (a code's books); no label: "Book 2" opens prose too
+    (
+        ("book", "+s"),
+        "book",
+        "book",
+        0.5,
+        "cite scope",
+    ),  # "In this Book" (a code's books); no label: "Book 2" opens prose too
     (("title",), "title", "title", 0, "label cite"),
     (("subtitle",), "subtitle", "subtitle", 0.5, "label"),  # US Acts and Code: Title I > Subtitle A > Part 1
     (("part", "+s"), "part", "part", 1, "label cite xref"),
@@ -34,8 +40,13 @@ KEYWORDS = (
     (("annex", "annexes"), "annex", "annex", 1, "label cite xref back"),
     (("amendment",), "amendment", "amendment", 1, "label cite"),
     (("article", "art.", "arts.", "+s"), "article", "article", 4, "label cite xref"),
-    (("section", "sec.", "sect.", "secs.", "sect", "sec", "s", "s.", "ss", "ss.", "+s"), "section", "", 5,
-     "label cite xref transparent"),
+    (
+        ("section", "sec.", "sect.", "secs.", "sect", "sec", "s", "s.", "ss", "ss.", "+s"),
+        "section",
+        "",
+        5,
+        "label cite xref transparent",
+    ),
     (("§", "§§"), "section", "", 5, "label cite xref transparent"),
     (("rule", "r.", "rr.", "+s"), "rule", "", 5, "label cite xref transparent"),
     (("clause", "cl.", "+s"), "clause", "", 5, "label cite xref transparent"),
@@ -71,22 +82,50 @@ LIST_WORDS = ("and", "or")
 # "lists" (lists of figures, tables …), "index" (a back-of-book index). Regular expressions over
 # case-folded text with single spaces.
 CONTENTS_TITLES = {
-    "contents": (r"table of contents", r"(?:detailed |brief |summary of )?contents(?: at a glance)?", r"toc",
-                 r"arrangement of (?:sections|regulations|rules|clauses|articles|provisions)",
-                 r"table of provisions"),
-    "lists": (r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits|boxes|charts)"
-              r"(?: and (?:figures|tables|exhibits))?",),
+    "contents": (
+        r"table of contents",
+        r"(?:detailed |brief |summary of )?contents(?: at a glance)?",
+        r"toc",
+        r"arrangement of (?:sections|regulations|rules|clauses|articles|provisions)",
+        r"table of provisions",
+    ),
+    "lists": (
+        r"list of (?:figures|tables|appendices|appendixes|illustrations|exhibits|boxes|charts)"
+        r"(?: and (?:figures|tables|exhibits))?",
+    ),
     "index": (r"(?:subject )?index",),
 }
 
 # month names and abbreviations: a line opening "05 February 2026" is a date, not section 05
-MONTHS = tuple("january february march april may june july august september october november december "
-               "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+MONTHS = tuple(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 
 # labels of notes and annotations set into a text ("Note", "Example 2", "Explanation.—"): a line they
 # open is an annotation, and the word is never a defined term
-NOTE_LABELS = ("note", "notes", "editorial note", "example", "examples", "explanation", "illustration",
-               "illustrations", "see also")
+NOTE_LABELS = (
+    "note",
+    "notes",
+    "editorial note",
+    "example",
+    "examples",
+    "explanation",
+    "illustration",
+    "illustrations",
+    "see also",
+)
 
-PACK = {"lang": "en", "months": MONTHS, "note_labels": NOTE_LABELS, "keywords": KEYWORDS, "label_forms": LABEL_FORMS, "xref_forms": XREF_FORMS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
-        "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}
+PACK = {
+    "lang": "en",
+    "months": MONTHS,
+    "note_labels": NOTE_LABELS,
+    "keywords": KEYWORDS,
+    "label_forms": LABEL_FORMS,
+    "xref_forms": XREF_FORMS,
+    "case_sensitive": CASE_SENSITIVE,
+    "pinpoints": PINPOINTS,
+    "range_words": RANGE_WORDS,
+    "list_words": LIST_WORDS,
+    "contents_titles": CONTENTS_TITLES,
+}

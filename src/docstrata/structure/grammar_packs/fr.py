@@ -31,9 +31,20 @@ CONTENTS_TITLES = {
     "index": (r"index(?: alphabétique)?",),
 }
 
-MONTHS = tuple("janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split())  # a line opening with a date
+MONTHS = tuple(
+    "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()
+)  # a line opening with a date
 
 NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation labels (see en.py)
 
-PACK = {"lang": "fr", "note_labels": NOTE_LABELS, "months": MONTHS, "keywords": KEYWORDS, "case_sensitive": CASE_SENSITIVE, "pinpoints": PINPOINTS,
-        "range_words": RANGE_WORDS, "list_words": LIST_WORDS, "contents_titles": CONTENTS_TITLES}
+PACK = {
+    "lang": "fr",
+    "note_labels": NOTE_LABELS,
+    "months": MONTHS,
+    "keywords": KEYWORDS,
+    "case_sensitive": CASE_SENSITIVE,
+    "pinpoints": PINPOINTS,
+    "range_words": RANGE_WORDS,
+    "list_words": LIST_WORDS,
+    "contents_titles": CONTENTS_TITLES,
+}

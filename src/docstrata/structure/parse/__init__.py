@@ -88,8 +88,9 @@ def _items_taking_heading_ids(markers: list, sections: list) -> set[int]:
     offset = len(sections) - len(markers)  # 1 when a preamble section comes first
     claimed = {sections[n + offset].section_id for n, m in enumerate(markers) if m.kind != "item"}
     items = [n for n, m in enumerate(markers) if m.kind == "item" and m.components[0][0] == "mditem"]
-    lists = {(sections[n + offset].parent_id, markers[n].indent) for n in items
-             if sections[n + offset].section_id in claimed}
+    lists = {
+        (sections[n + offset].parent_id, markers[n].indent) for n in items if sections[n + offset].section_id in claimed
+    }
     return {n for n in items if (sections[n + offset].parent_id, markers[n].indent) in lists}  # the whole list
 
 
@@ -103,16 +104,27 @@ def _pair_headings_with_bodies(sections: list) -> None:
     while i < len(sections):
         first = sections[i]
         j = i
-        while (j < len(sections) and sections[j].heading and sections[j].number and not sections[j].text.strip()
-               and sections[j].level == first.level and sections[j].parent_id == first.parent_id):
+        while (
+            j < len(sections)
+            and sections[j].heading
+            and sections[j].number
+            and not sections[j].text.strip()
+            and sections[j].level == first.level
+            and sections[j].parent_id == first.parent_id
+        ):
             j += 1
         if j - i >= 2 and j < len(sections):
             last = sections[j]
-            if last.heading and last.number and last.level == first.level and last.parent_id == first.parent_id \
-                    and _consecutive([s.number for s in sections[i:j + 1]]):
+            if (
+                last.heading
+                and last.number
+                and last.level == first.level
+                and last.parent_id == first.parent_id
+                and _consecutive([s.number for s in sections[i : j + 1]])
+            ):
                 paragraphs = [p.strip("\n") for p in re.split(r"\n[ \t]*\n", last.text) if p.strip()]
                 if len(paragraphs) == j - i + 1:
-                    for s, text in zip(sections[i:j + 1], paragraphs):
+                    for s, text in zip(sections[i : j + 1], paragraphs):
                         s.text = "\n" + text + "\n"
         i = max(j, i + 1)
 
@@ -123,12 +135,21 @@ def _consecutive(numbers: list[str | None]) -> bool:
     parsed = [re.fullmatch(r"(.*?)(\d+)\.?", (n or "").strip()) for n in numbers]
     if not all(parsed):
         return False
-    return all(b.group(1) == a.group(1) and int(b.group(2)) == int(a.group(2)) + 1  # type: ignore[union-attr]
-               for a, b in zip(parsed, parsed[1:]))
+    return all(
+        b.group(1) == a.group(1) and int(b.group(2)) == int(a.group(2)) + 1  # type: ignore[union-attr]
+        for a, b in zip(parsed, parsed[1:])
+    )
 
 
-def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: ParseContext,
-               veto: frozenset[int], stated_blocks: list | None = None, markdown: str = "") -> list:
+def _proposals(
+    lines: list[str],
+    markdown_flavour: bool,
+    list_items: bool,
+    ctx: ParseContext,
+    veto: frozenset[int],
+    stated_blocks: list | None = None,
+    markdown: str = "",
+) -> list:
     """Markers proposed by the scanner (never at a ``veto`` line), with the headings a converter's
     blocks state taken as they are (``stated_blocks``, :mod:`.stated`), cleaned up and resolved
     (:func:`.resolve.resolve_candidates`); the lines of the candidates the resolver rejects are added to
@@ -146,9 +167,16 @@ def _proposals(lines: list[str], markdown_flavour: bool, list_items: bool, ctx: 
     return resolve_candidates(markers, ctx, _contents_entries(markers, lines))
 
 
-def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool = True,
-                   heading_levels: bool = False, blocks: list | None = None,
-                   context: ParseContext | None = None) -> DocumentTree:
+def parse_sections(
+    markdown: str,
+    doc_key: str,
+    title: str,
+    *,
+    list_items: bool = True,
+    heading_levels: bool = False,
+    blocks: list | None = None,
+    context: ParseContext | None = None,
+) -> DocumentTree:
     """Parse ``markdown`` into a :class:`DocumentTree` with sections in document order.
 
     Args:
@@ -195,8 +223,7 @@ def parse_sections(markdown: str, doc_key: str, title: str, *, list_items: bool 
         # "1 Short title" after the false "05" is read against the numbering that holds
         if ctx.trace is not None:
             del ctx.trace[:]
-        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks,
-                             markdown)
+        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks, markdown)
     sections = _build(markers, lines, title, ctx)
     stealing = _items_taking_heading_ids(markers, sections)
     if stealing:

@@ -63,10 +63,14 @@ def _keyword_of(m: _Marker) -> str | None:
 
 def _rank(marker: _Marker, ctx: ParseContext) -> float:
     doc = ctx.doc_ranks
-    ranks = [doc.get(_CANON.get(kw, kw), _KEYWORDS.get(kw, ("", 5))[1]) for k, _, _ in marker.components
-             if k.startswith("kw:") and (kw := k.split(":")[2])]
+    ranks = [
+        doc.get(_CANON.get(kw, kw), _KEYWORDS.get(kw, ("", 5))[1])
+        for k, _, _ in marker.components
+        if k.startswith("kw:") and (kw := k.split(":")[2])
+    ]
     bare = any(k in ("num", "paren") for k, _, _ in marker.components) or any(
-        k.startswith("kw::") for k, _, _ in marker.components)
+        k.startswith("kw::") for k, _, _ in marker.components
+    )
     if bare:
         return 9
     return ranks[-1] if ranks else 9
@@ -93,9 +97,12 @@ def _name_promoted_keywords(markers: list[_Marker], ranks: dict[str, float]) -> 
         comps = _heading_label(m)
         if not comps:
             continue
-        m.components = [(f"kw:{_CANON.get(k.split(':')[2], k.split(':')[2])}:{k.split(':')[2]}", v, w)
-                         if k.startswith("kw::") and _CANON.get(k.split(":")[2], k.split(":")[2]) in promoted
-                         else (k, v, w) for k, v, w in comps]
+        m.components = [
+            (f"kw:{_CANON.get(k.split(':')[2], k.split(':')[2])}:{k.split(':')[2]}", v, w)
+            if k.startswith("kw::") and _CANON.get(k.split(":")[2], k.split(":")[2]) in promoted
+            else (k, v, w)
+            for k, v, w in comps
+        ]
 
 
 def _nest(markers: list[_Marker], lines: list[str], doc_title: str, ctx: ParseContext) -> list[Section]:
@@ -107,22 +114,35 @@ def _nest(markers: list[_Marker], lines: list[str], doc_title: str, ctx: ParseCo
         # text before the first heading belongs to the document, not to that heading: when the
         # document's title is only the first heading's text, the preamble is not titled by it
         named_by_heading = bool(markers) and _plain(doc_title or "") == _plain(markers[0].title)
-        sections.append(Section(section_id="preamble", title="Preamble" if named_by_heading or not doc_title
-                                else doc_title, level=1,
-                                text=pre, start_line=1))
+        sections.append(
+            Section(
+                section_id="preamble",
+                title="Preamble" if named_by_heading or not doc_title else doc_title,
+                level=1,
+                text=pre,
+                start_line=1,
+            )
+        )
     for n, m in enumerate(markers):
         body_end = markers[n + 1].line if n + 1 < len(markers) else len(lines)
         parent = _find_parent(m, stack, ctx)
         path, local_id = _path_and_id(m, parent)
         level = (parent.marker and sections[parent.index].level or 0) + 1 if parent else 1
         if m.heading:
-            text = "\n".join(lines[m.end:body_end])
+            text = "\n".join(lines[m.end : body_end])
         else:
-            text = "\n".join(lines[m.line:body_end])
+            text = "\n".join(lines[m.line : body_end])
         number = _written_number(m)
-        sec = Section(section_id=local_id, title=m.title or number or "", level=level, number=number,
-                      parent_id=sections[parent.index].section_id if parent else None,
-                      heading=m.heading, text=text, start_line=m.line + 1)
+        sec = Section(
+            section_id=local_id,
+            title=m.title or number or "",
+            level=level,
+            number=number,
+            parent_id=sections[parent.index].section_id if parent else None,
+            heading=m.heading,
+            text=text,
+            start_line=m.line + 1,
+        )
         sections.append(sec)
         stack.append(_Open(len(sections) - 1, m, path, -1 if (m.kind == "heading") else _rank(m, ctx)))
     return sections
@@ -154,8 +174,11 @@ def _find_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | N
             if top.marker.kind == "heading":
                 if top.path and _is_prefix(top.path, path):
                     return top
-                if top.path and _label_path(_heading_label(top.marker) or []) \
-                        and _conflicts(top, path, rank, ctx, _keyword_of(m)):
+                if (
+                    top.path
+                    and _label_path(_heading_label(top.marker) or [])
+                    and _conflicts(top, path, rank, ctx, _keyword_of(m))
+                ):
                     stack.pop()
                     continue
                 if m.md_level and not top.path and top.marker.md_level >= m.md_level:
@@ -214,8 +237,13 @@ def _heading_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open 
         if top.marker.kind != "heading":
             # a container label in plain text ("Abschnitt 1Auslandszuschlag" above "## § 1 …")
             # holds the numbered headings and lower containers after it
-            if top.marker.kind == "label" and rank is not None and top.rank < 9 and top.rank < rank \
-                    and _keyword_of(top.marker) in ctx.label_containers:
+            if (
+                top.marker.kind == "label"
+                and rank is not None
+                and top.rank < 9
+                and top.rank < rank
+                and _keyword_of(top.marker) in ctx.label_containers
+            ):
                 return top
             stack.pop()
             continue
@@ -240,8 +268,11 @@ def _conflicts(top: _Open, path: list[str], rank: float, ctx: ParseContext, labe
     top_rank = _rank(top.marker, ctx) if top.marker.components else 9
     if top_rank == 9 and rank < 9 and top.marker.kind == "heading" and label_kw in ctx.label_containers:
         return True  # a container label ("Abschnitt 2") closes a numbered section heading ("§ 7")
-    return rank <= top_rank and top_rank != 9 or (top_rank == 9 and rank == 9 and bool(top.path) and
-                                                  not top.path[-1].startswith("("))
+    return (
+        rank <= top_rank
+        and top_rank != 9
+        or (top_rank == 9 and rank == 9 and bool(top.path) and not top.path[-1].startswith("("))
+    )
 
 
 def _shares_keyword_with(top_path: list[str], path: list[str]) -> bool:
@@ -289,6 +320,12 @@ def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent:
     """A bare number label (``1.   The Commission shall …``) directly under an Article is that
     Article's numbered paragraph, cited ``Article 5(1)`` as EU acts write it; its id is
     ``article-5(1)``, as the legislation-XML converters name Akoma Ntoso and CLML paragraphs."""
-    return (m.kind == "label" and len(comps) == 1 and comps[0][0] == "num" and parent is not None
-            and bool(parent.path) and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
-            and comps[0][1].isdigit())
+    return (
+        m.kind == "label"
+        and len(comps) == 1
+        and comps[0][0] == "num"
+        and parent is not None
+        and bool(parent.path)
+        and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
+        and comps[0][1].isdigit()
+    )

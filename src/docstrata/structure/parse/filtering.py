@@ -21,8 +21,9 @@ def _label_indent(markers: list[_Marker]) -> int | None:
     return Counter(indents).most_common(1)[0][0] if indents else None
 
 
-def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[str],
-                    heading_levels: bool = False) -> list[_Marker]:
+def _filter_markers(
+    markers: list[_Marker], markdown_flavour: bool, lines: list[str], heading_levels: bool = False
+) -> list[_Marker]:
     """Drop labels off the document's label column and items that start no sensible sequence.
     ``heading_levels``: the converter's heading levels are the source markup's nesting
     (``ParseContext.heading_levels``)."""
@@ -35,8 +36,11 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
         if m.kind == "label":
             if base is not None and m.indent != base:
                 continue
-            if all(k == "num" for k, _, _ in m.components) and tuple(_label_path(m.components)) in heading_numbers \
-                    and not m.md_level:  # a marginal-note section (.notes) is a heading in print: the resolver weighs it
+            if (
+                all(k == "num" for k, _, _ in m.components)
+                and tuple(_label_path(m.components)) in heading_numbers
+                and not m.md_level
+            ):  # a marginal-note section (.notes) is a heading in print: the resolver weighs it
                 # a plain line repeating a numbered heading's number: a contents or cover line. Still a
                 # hand rule: the resolver's repeats_heading feature, fitted, kept NIST SP 800-171's
                 # appendix lines "3.1 ACCESS CONTROL" and an amending Act's "1 After section 273A"
@@ -48,24 +52,34 @@ def _filter_markers(markers: list[_Marker], markdown_flavour: bool, lines: list[
             if m.components[0][0] == "mditem":
                 # dotted headings ("## 1.1") make "1." lines lists, except where the converter wrote
                 # the provisions itself (legislation XML: "1." is paragraph 1 of its Article)
-                if dotted_headings and not heading_levels \
-                        or not _md_item_is_section(m, markers, idx, kept, lines):
+                if dotted_headings and not heading_levels or not _md_item_is_section(m, markers, idx, kept, lines):
                     continue
             elif base is not None and m.indent > base and not _indented_limbs(markers, idx, lines, kept):
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
             roman_next = _roman_follows(m, markers, idx)
-            if not _continues_sequence(m, open_items, roman_next) and not first_md_item \
-                    and not _markup_item(m, open_items, lines, heading_levels):
+            if (
+                not _continues_sequence(m, open_items, roman_next)
+                and not first_md_item
+                and not _markup_item(m, open_items, lines, heading_levels)
+            ):
                 continue  # a Markdown list may start at any number; other items must start a sequence
             open_items = [o for o in open_items if o.indent <= m.indent]
             # continuing a list closes the lists opened under its previous item: after "(4)(a)…(h)",
             # "(6)" then "(a)", "(i)" is roman i under (a), not a letter continuing (h)
             step = 0 if _inserted(m) else 1
-            prev = next((n for n in range(len(open_items) - 1, -1, -1) if open_items[n].indent == m.indent
-                         and open_items[n].style == m.style and open_items[n].value == m.value - step), None)
+            prev = next(
+                (
+                    n
+                    for n in range(len(open_items) - 1, -1, -1)
+                    if open_items[n].indent == m.indent
+                    and open_items[n].style == m.style
+                    and open_items[n].value == m.value - step
+                ),
+                None,
+            )
             if prev is not None:
-                del open_items[prev + 1:]
+                del open_items[prev + 1 :]
             open_items.append(m)
         kept.append(m)
     return kept
@@ -84,8 +98,12 @@ def _indented_limbs(markers: list[_Marker], idx: int, lines: list[str], kept: li
     if m.components[0][0] != "paren":
         return False
     provision = next((o for o in reversed(markers[:idx]) if o.kind != "item"), None)
-    if provision is None or provision.kind != "label" or provision.indent >= m.indent \
-            or not any(o is provision for o in kept):
+    if (
+        provision is None
+        or provision.kind != "label"
+        or provision.indent >= m.indent
+        or not any(o is provision for o in kept)
+    ):
         return False
     start = idx
     while start > 0 and markers[start - 1].kind == "item" and markers[start - 1].indent >= m.indent:
@@ -93,7 +111,7 @@ def _indented_limbs(markers: list[_Marker], idx: int, lines: list[str], kept: li
     end = idx
     while end + 1 < len(markers) and markers[end + 1].kind == "item" and markers[end + 1].indent >= m.indent:
         end += 1
-    run = [o for o in markers[start:end + 1] if o.indent == m.indent and o.components[0][0] == "paren"]
+    run = [o for o in markers[start : end + 1] if o.indent == m.indent and o.components[0][0] == "paren"]
     if len(run) < 2:
         return False
     readings = [_item_style(o.marker_text[1:-1]) for o in run]
@@ -140,8 +158,9 @@ def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list
     """A Markdown list item is a section under a numbered section, when it has an ordered sub-list,
     or when it and a neighbour of its list are titled clauses (``1. **Introduction**. This …``)."""
     if _titled_clause(m, lines) and any(
-            o.kind == "item" and o.indent == m.indent and o.components[0][0] == "mditem" and _titled_clause(o, lines)
-            for o in markers[max(0, idx - 1):idx] + markers[idx + 1:idx + 2]):
+        o.kind == "item" and o.indent == m.indent and o.components[0][0] == "mditem" and _titled_clause(o, lines)
+        for o in markers[max(0, idx - 1) : idx] + markers[idx + 1 : idx + 2]
+    ):
         return True
     numbered_parent = False
     for k in reversed(kept):
@@ -154,15 +173,26 @@ def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list
         if k.kind == "item" and k.indent == m.indent:
             # sibling of an accepted item; after other text at the list's indentation, only when
             # it continues that item's numbering (a new list of steps is not a clause)
-            interrupted = any(lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) <= m.indent
-                              and not _MD_LIST_LINE_RE.match(lines[j]) for j in range(k.line + 1, m.line))
+            interrupted = any(
+                lines[j].strip()
+                and len(lines[j]) - len(lines[j].lstrip()) <= m.indent
+                and not _MD_LIST_LINE_RE.match(lines[j])
+                for j in range(k.line + 1, m.line)
+            )
             return not interrupted or _ordinal_of(m) == _ordinal_of(k) + 1
     if numbered_parent:
         return True
     nxt = markers[idx + 1] if idx + 1 < len(markers) else None
-    return bool(nxt and nxt.kind == "item" and nxt.components[0][0] == "mditem" and nxt.indent > m.indent
-                and all(not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > m.indent
-                        for j in range(m.line + 1, nxt.line)))
+    return bool(
+        nxt
+        and nxt.kind == "item"
+        and nxt.components[0][0] == "mditem"
+        and nxt.indent > m.indent
+        and all(
+            not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > m.indent
+            for j in range(m.line + 1, nxt.line)
+        )
+    )
 
 
 _MD_LIST_LINE_RE = re.compile(r"^\s*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)]\s")
@@ -186,8 +216,12 @@ def _titled_clause(m: _Marker, lines: list[str]) -> bool:
 def _inserted(m: _Marker) -> bool:
     """An inserted provision's label (``(c.1)``, ``(2.1)``, ``(ba)``): it follows its base, at the
     base's ordinal (:func:`.grammar.inserted_base`)."""
-    return m.kind == "item" and m.marker_text.startswith("(") and m.marker_text.endswith(")") \
+    return (
+        m.kind == "item"
+        and m.marker_text.startswith("(")
+        and m.marker_text.endswith(")")
         and inserted_base(m.marker_text[1:-1]) is not None
+    )
 
 
 def _roman_follows(m: _Marker, markers: list[_Marker], idx: int) -> bool:
@@ -196,7 +230,7 @@ def _roman_follows(m: _Marker, markers: list[_Marker], idx: int) -> bool:
     (i) one hundred years … (ii) twenty years …"."""
     if m.marker_text not in ("(i)", "(I)"):
         return False
-    nxt = next((o for o in markers[idx + 1:] if o.kind == "item" and o.indent == m.indent), None)
+    nxt = next((o for o in markers[idx + 1 :] if o.kind == "item" and o.indent == m.indent), None)
     return nxt is not None and nxt.marker_text == ("(ii)" if m.marker_text == "(i)" else "(II)")
 
 
@@ -246,9 +280,12 @@ def _markup_item(m: _Marker, open_items: list[_Marker], lines: list[str], headin
     if not readings:
         return False
     style, value = readings[0]
-    before = {"digit": str(value - 1), "lower": chr(96 + value - 1) if value > 1 else "",
-              "upper": chr(64 + value - 1) if value > 1 else ""}.get(style, "")
-    for line in reversed(lines[:m.line]):
+    before = {
+        "digit": str(value - 1),
+        "lower": chr(96 + value - 1) if value > 1 else "",
+        "upper": chr(64 + value - 1) if value > 1 else "",
+    }.get(style, "")
+    for line in reversed(lines[: m.line]):
         if line.lstrip().startswith("#"):
             break
         if before and re.search(rf"\({before}\)\s+[A-Za-z]", line):  # "(a) The …", not a quoted "“(a)”"
@@ -270,8 +307,10 @@ def _titled_beyond_label(m: _Marker) -> bool:
     rest = _plain(m.title)
     for _, _, written in comps:
         rest = rest.replace(written, " ", 1)
-    return any(len(w) >= 3 and w.lower() not in _LABEL_SUFFIX_WORDS and not re.fullmatch(r"[IVXLC]+|\d+", w)
-               for w in re.findall(r"[^\W\d_]+|\d+", rest))
+    return any(
+        len(w) >= 3 and w.lower() not in _LABEL_SUFFIX_WORDS and not re.fullmatch(r"[IVXLC]+|\d+", w)
+        for w in re.findall(r"[^\W\d_]+|\d+", rest)
+    )
 
 
 def _merge_subtitles(markers: list[_Marker], lines: list[str], heading_levels: bool = False) -> list[_Marker]:
@@ -283,12 +322,19 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str], heading_levels: b
     for n, m in enumerate(markers):
         _merge_title_line(m, markers[n + 1].line if n + 1 < len(markers) else len(lines), lines)
         prev = out[-1] if out else None
-        if (prev is not None and m.kind == "heading" and prev.kind == "heading" and m.md_level > prev.md_level
-                and _heading_label(prev) and not _heading_label(m)
-                and all(not lines[j].strip() for j in range(prev.end, m.line))
-                and _plain(prev.title).split()[-1:] and len(prev.title.split()) <= 3
-                and not (heading_levels and _titled_beyond_label(prev))):
-            prev.heading = "\n".join(lines[prev.line:m.end])
+        if (
+            prev is not None
+            and m.kind == "heading"
+            and prev.kind == "heading"
+            and m.md_level > prev.md_level
+            and _heading_label(prev)
+            and not _heading_label(m)
+            and all(not lines[j].strip() for j in range(prev.end, m.line))
+            and _plain(prev.title).split()[-1:]
+            and len(prev.title.split()) <= 3
+            and not (heading_levels and _titled_beyond_label(prev))
+        ):
+            prev.heading = "\n".join(lines[prev.line : m.end])
             prev.title = f"{prev.title} {m.title}"
             prev.end = m.end
             continue
@@ -307,11 +353,17 @@ def _merge_title_line(m: _Marker, stop: int, lines: list[str]) -> None:
     if len(body) != 1:
         return
     text = _plain(lines[body[0]].strip())
-    if not text or len(text.split()) > 12 or text.endswith((".", ";", ":", ",")) or not text[:1].isupper() \
-            or text.startswith(("#", "|", ">", "<", "(")) or not _title_of(text)[1]:
+    if (
+        not text
+        or len(text.split()) > 12
+        or text.endswith((".", ";", ":", ","))
+        or not text[:1].isupper()
+        or text.startswith(("#", "|", ">", "<", "("))
+        or not _title_of(text)[1]
+    ):
         return
     m.title = f"{m.title} {text}"
-    m.heading = "\n".join(lines[m.line:body[0] + 1])
+    m.heading = "\n".join(lines[m.line : body[0] + 1])
     m.end = body[0] + 1
 
 
@@ -334,7 +386,7 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
     for n, m in enumerate(markers):
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
         # lines with dot leaders are contents lines themselves, never a section's own text
-        text = [ln for ln in lines[m.end:stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
+        text = [ln for ln in lines[m.end : stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
         body.append(text)
     words = [_entry_words(m, body[n]) for n, m in enumerate(markers)]
     positions: dict[tuple, list[int]] = {}
@@ -349,21 +401,40 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
         return n + 1 < len(markers) and markers[n + 1].kind == "item"
 
     def comes_back(n: int) -> bool:
-        return any(later > n and (len(body[later]) > 2 or markers[later].kind == "heading" or container[later]
-                                  or bool(markers[later].heading and (body[later] or opens_items(later))))
-                   and words[later][:len(words[n])] == words[n] for later in positions[keys[n]])
+        return any(
+            later > n
+            and (
+                len(body[later]) > 2
+                or markers[later].kind == "heading"
+                or container[later]
+                or bool(markers[later].heading and (body[later] or opens_items(later)))
+            )
+            and words[later][: len(words[n])] == words[n]
+            for later in positions[keys[n]]
+        )
 
-    candidate = [k is not None and len(body[n]) <= 2 and all(len(t) <= 160 for t in body[n])
-                 and (bool(words[n]) or container[n]) and comes_back(n) for n, k in enumerate(keys)]
+    candidate = [
+        k is not None
+        and len(body[n]) <= 2
+        and all(len(t) <= 160 for t in body[n])
+        and (bool(words[n]) or container[n])
+        and comes_back(n)
+        for n, k in enumerate(keys)
+    ]
     blocks = _dot_leader_blocks(lines)
     # inside a contents page (dot-leader lines all around), an entry that comes back is contents
     # whatever its neighbours: statute contents print section lines with leaders between Part lines
-    drop: set[int] = {n for n, k in enumerate(keys) if k is not None and bool(words[n]) and comes_back(n)
-                      and any(a <= markers[n].line <= b for a, b in blocks)}
+    drop: set[int] = {
+        n
+        for n, k in enumerate(keys)
+        if k is not None and bool(words[n]) and comes_back(n) and any(a <= markers[n].line <= b for a, b in blocks)
+    }
     # a container entry with no text of its own ("PART 2--INTERPRETATION" of an AustLII table of
     # provisions, whose body never repeats the Part lines) bridges two runs of entries
-    bridge = [container[n] and not candidate[n] and markers[n].kind == "label" and len(body[n]) <= 1
-              for n in range(len(markers))]
+    bridge = [
+        container[n] and not candidate[n] and markers[n].kind == "label" and len(body[n]) <= 1
+        for n in range(len(markers))
+    ]
     n = 0
     while n < len(markers):
         if not candidate[n]:
@@ -377,7 +448,7 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
             end += 1
         while bridge[end]:
             end -= 1  # a Part line after the last entry opens the body
-        if sum(candidate[start:end + 1]) >= 3:
+        if sum(candidate[start : end + 1]) >= 3:
             drop.update(range(start, end + 1))
         n = end + 1
     return drop
@@ -413,4 +484,3 @@ def _entry_words(m: _Marker, body: list[str]) -> list[str]:
     if not found and body:
         found = [w.lower() for w in re.findall(r"[^\W\d_]+", _plain(body[0]))]
     return found[:3]
-

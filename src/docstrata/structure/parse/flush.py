@@ -43,15 +43,28 @@ def split_flush_text(sections: list[Section]) -> list[Section]:
         out.append(s)
         label = _label_indent(s)
         nxt = sections[n + 1] if n + 1 < len(sections) else None
-        if label is None or nxt is not None and (nxt.number or "").startswith("(") and \
-                nxt.parent_id in _ancestors(s, by_id):
+        if (
+            label is None
+            or nxt is not None
+            and (nxt.number or "").startswith("(")
+            and nxt.parent_id in _ancestors(s, by_id)
+        ):
             continue  # not an item, or not the last limb of its list
         lines = s.text.split("\n")
         first = next(i for i, ln in enumerate(lines) if ln.strip())
         if first + 1 >= len(lines) or not lines[first + 1].strip() or _indent(lines[first + 1]) <= label:
             continue  # no hanging indent: no evidence where the limb ends
-        cut = next((i for i in range(first + 2, len(lines)) if lines[i].strip() and not lines[i - 1].strip()
-                    and _indent(lines[i]) <= label and not re.match(r"\s*\(", lines[i])), None)
+        cut = next(
+            (
+                i
+                for i in range(first + 2, len(lines))
+                if lines[i].strip()
+                and not lines[i - 1].strip()
+                and _indent(lines[i]) <= label
+                and not re.match(r"\s*\(", lines[i])
+            ),
+            None,
+        )
         if cut is None:
             continue
         owner = by_id.get(s.parent_id or "")
@@ -60,9 +73,14 @@ def split_flush_text(sections: list[Section]) -> list[Section]:
         if owner is None:
             continue
         s.text = "\n".join(lines[:cut])
-        flush = Section(section_id=f"{owner.section_id}-flush", title=f"{owner.title} (continued)",
-                        level=owner.level + 1, parent_id=owner.section_id, text="\n".join(lines[cut:]),
-                        start_line=s.start_line + cut)
+        flush = Section(
+            section_id=f"{owner.section_id}-flush",
+            title=f"{owner.title} (continued)",
+            level=owner.level + 1,
+            parent_id=owner.section_id,
+            text="\n".join(lines[cut:]),
+            start_line=s.start_line + cut,
+        )
         out.append(flush)
         by_id[flush.section_id] = flush
     return out

@@ -90,8 +90,14 @@ def _container_name(s: Section, parent: Section | None) -> str | None:
     cid = s.section_id.split("/")[0] if "/" in s.section_id else (parent.section_id if parent else "")
     cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", cid or "")
     own = re.match(r"^([a-z]+)-", s.section_id.split("/")[-1])
-    if not cm or cm.group(1) not in _CONTAINER_PREFIXES or s.section_id.startswith(cid + "(") or own \
-            and "/" not in s.section_id and not _PREFIX_RANK.get(cm.group(1), 9) < _PREFIX_RANK.get(own.group(1), 0) < 4:
+    if (
+        not cm
+        or cm.group(1) not in _CONTAINER_PREFIXES
+        or s.section_id.startswith(cid + "(")
+        or own
+        and "/" not in s.section_id
+        and not _PREFIX_RANK.get(cm.group(1), 9) < _PREFIX_RANK.get(own.group(1), 0) < 4
+    ):
         # a keyword unit is cited inside its container only when it is a container of a lower rank
         # itself: "Part V, Division 1AA" (so "Part V Division 1AA" names the Division), not
         # "Chapter II, Article 5" (an Article's number is unique in its act)
@@ -135,8 +141,12 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
     # a paragraph's bare number ("4" of article-7(4)) cites nothing alone: "§ 4" is a section sign
     paragraph = bool(m) and bool(m.group(3)) and bool(re.fullmatch(r"\d{1,3}[a-z]?", s.number or ""))
-    if s.number and s.number not in out and not paragraph \
-            and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number):
+    if (
+        s.number
+        and s.number not in out
+        and not paragraph
+        and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number)
+    ):
         out.append(s.number.rstrip("."))
     if undeduped:
         return []  # a second "3.3.3" ("-2"): citing its number names the first one

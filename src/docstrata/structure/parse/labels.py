@@ -49,8 +49,7 @@ def _title_of(rest: str) -> tuple[str, bool]:
     term = leading_defined_term(text)
     if term:
         return f'"{term}"', False
-    if len(words) <= 12 and len(text) <= 100 and not re.search(r"[;,]$", text) \
-            and not _reads_as_sentence(text, words):
+    if len(words) <= 12 and len(text) <= 100 and not re.search(r"[;,]$", text) and not _reads_as_sentence(text, words):
         return text, True
     lead = _LEAD_PHRASE_RE.match(text)
     if lead and len(lead.group(1).split()) <= 8:
@@ -134,7 +133,7 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
     lead = re.match(r"^([IVXLC]{1,7}|[A-Z])\.(?=\d|$)", body)
     if lead:  # "A.2", "IV." — a letter or roman first part
         parts.append(("num", lead.group(1), lead.group(1)))
-        body = body[lead.end():]
+        body = body[lead.end() :]
     elif re.fullmatch(r"[IVXLC]{1,7}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
         return [("num", body, body)]
     for piece in re.findall(rf"{_COMPONENT}", body):
@@ -151,8 +150,14 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
             if re.search(r"\d{4}", piece) or int(re.match(r"\D*(\d+)", piece).group(1)) > 999:
                 return None
             parts.append(("num", piece, piece))
-    if len(parts) >= 2 and not parens and parts[0][0].split(":")[1:2] != [""] and parts[0][0].startswith("kw:") \
-            and all(k == "num" and v.isdigit() for k, v, _ in parts[1:]) and joined:
+    if (
+        len(parts) >= 2
+        and not parens
+        and parts[0][0].split(":")[1:2] != [""]
+        and parts[0][0].startswith("kw:")
+        and all(k == "num" and v.isdigit() for k, v, _ in parts[1:])
+        and joined
+    ):
         # "DIVISION 1.1", "PART 2.1" of legislation XML (the label is the markup's <Label>/<num>: an
         # inserted container of a Canadian or Australian act): one number of the container, not
         # Division 1's section 1. In text and PDF "PART 5.12.3.1" is rule 12.3.1 of Part 5 (ADGM).
@@ -209,8 +214,13 @@ def _stands_alone(label: re.Match) -> bool:
     section only when it stands apart from the words after it; in "D. CHAPTER 11 CASES
     CONVERTED FROM CHAPTER 7" the keyword is a word of the title."""
     rest = label.group("rest").strip()
-    return not rest or label.group("label").endswith(".") or label.group("sep").startswith("\t") \
-        or len(label.group("sep")) >= 2 or rest[:1] in "-–—:"
+    return (
+        not rest
+        or label.group("label").endswith(".")
+        or label.group("sep").startswith("\t")
+        or len(label.group("sep")) >= 2
+        or rest[:1] in "-–—:"
+    )
 
 
 # A keyword label followed by a colon in a heading: "Chapter 1: Introduction", "Appendix A: References".
@@ -236,15 +246,25 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         rest = lm.group("rest").strip()
         inner = _LABEL_RE.match(rest) if rest else None
         inner_comps = _components(inner.group("label"), m.markup_numbers) if inner else None
-        if inner_comps and all(k.startswith("kw:") for k, _, _ in inner_comps) and comps \
-                and all(k == "num" and v.isdigit() for k, v, _ in comps) and _stands_alone(inner):
+        if (
+            inner_comps
+            and all(k.startswith("kw:") for k, _, _ in inner_comps)
+            and comps
+            and all(k == "num" and v.isdigit() for k, v, _ in comps)
+            and _stands_alone(inner)
+        ):
             comps = inner_comps  # "1. Article I": the keyword label names the section
         keyword = any(k.startswith("kw:") for k, _, _ in comps or [])
         dash = rest[:1] in "—–" or rest.startswith("--")  # "TITLE 1—GENERAL", "PART 1--PRELIMINARY"
         glued = bool(re.match(r"[A-ZÄÖÜ][a-zäöüß]", rest))  # "Abschnitt 1Allgemeine Vorschriften" (PDF text)
         if comps and (lm.group("sep") or not rest or keyword and (dash or glued)) and not rest[:1].isdigit():
-            if any(k.startswith("kw:") for k, _, _ in comps) or "." in lm.group("label") or not rest \
-                    or rest[:1].isupper() or re.match(r"[-–—]\s+[A-Z]", rest):  # "# 3 - Requirements"
+            if (
+                any(k.startswith("kw:") for k, _, _ in comps)
+                or "." in lm.group("label")
+                or not rest
+                or rest[:1].isupper()
+                or re.match(r"[-–—]\s+[A-Z]", rest)
+            ):  # "# 3 - Requirements"
                 m.components = comps
                 return comps
     im = _ITEM_RE.match(text)

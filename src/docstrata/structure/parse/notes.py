@@ -39,8 +39,7 @@ def typographic_heading_lines(blocks: list | None, markdown: str) -> frozenset[i
     ``None`` (no blocks: nothing is typographic)."""
     if not blocks:
         return frozenset()
-    starts = sorted(b.start for b in blocks
-                    if b.kind == "heading" and b.provenance in ("font", "layout"))
+    starts = sorted(b.start for b in blocks if b.kind == "heading" and b.provenance in ("font", "layout"))
     if not starts:
         return frozenset()
     out, line, pos, k = set(), 0, 0, 0
@@ -93,9 +92,18 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
         num = hit.group("num")
         written = f"{num}."
         title = _plain(m.title).strip()
-        out.append(_Marker(m.line, m.end, "label", m.heading, f"{written} {title}".strip(),
-                           md_level=m.md_level, indent=len(lines[j]) - len(lines[j].lstrip()),
-                           components=[("num", num, written)]))
+        out.append(
+            _Marker(
+                m.line,
+                m.end,
+                "label",
+                m.heading,
+                f"{written} {title}".strip(),
+                md_level=m.md_level,
+                indent=len(lines[j]) - len(lines[j].lstrip()),
+                components=[("num", num, written)],
+            )
+        )
     return out
 
 
@@ -111,8 +119,10 @@ def _in_series(pairs: dict[int, tuple[int, re.Match]]) -> dict[int, tuple[int, r
         o = ords[i]
         if o is None:
             continue
-        up = i > 0 and ords[i - 1] is not None and ords[i - 1] < o
-        on = i + 1 < len(keys) and ords[i + 1] is not None and o < ords[i + 1]
+        before = ords[i - 1] if i > 0 else None
+        after = ords[i + 1] if i + 1 < len(keys) else None
+        up = before is not None and before < o
+        on = after is not None and o < after
         if up or on:
             kept[k] = pairs[k]
     return kept if len(kept) >= 3 else {}

@@ -34,8 +34,10 @@ _LABEL_RE = re.compile(
 )
 # "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces);
 # 'A.1.  "client_id" Syntax' (RFC 6749): or with a quoted name, also after a wide gap only
-_FIRST_ROMAN_OR_LETTER_RE = re.compile(r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)"
-                                       r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))(?:\d(?=[\w-]*[A-Za-z])|[\"“‘'][\w-]+[\"”’']\s)).*)$")
+_FIRST_ROMAN_OR_LETTER_RE = re.compile(
+    r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)"
+    r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))(?:\d(?=[\w-]*[A-Za-z])|[\"“‘'][\w-]+[\"”’']\s)).*)$"
+)
 _ITEM_RE = re.compile(rf"^(?P<label>\({_ITEM_INNER}\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
 _MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -43,8 +45,9 @@ _SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
 _FENCE_RE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")  # indented too: fences inside admonitions
 # a contents line's dot leader (dots or ellipsis characters "……") and page label: "2", "iii", "E-1" /
 # "A.3" / "A.1-5" (an appendix's own page numbering)
-_TOC_RE = re.compile(r"(?:[.…]\s?){4,}\s*(?:\d*|[ivxlc]{1,6}|[A-Z]{1,2}[-.]\d{1,3}(?:[-.]\d{1,3})?)\s*$|\.{3,}\s*\d+\s*$",
-                     re.I)
+_TOC_RE = re.compile(
+    r"(?:[.…]\s?){4,}\s*(?:\d*|[ivxlc]{1,6}|[A-Z]{1,2}[-.]\d{1,3}(?:[-.]\d{1,3})?)\s*$|\.{3,}\s*\d+\s*$", re.I
+)
 _TAG_RE = re.compile(r"<[^>]+>")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # emphasis marks; an underscore inside a word ("client_id") is part of it
@@ -55,7 +58,8 @@ _LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\
 _FINITE_VERBS = frozenset(
     "shall must may will should would can cannot could might is are was were has have had does do did "
     "means mean includes include applies apply constitutes refers requires survive survives agrees warrants represents "
-    "acknowledges governs prevails remains continues".split())
+    "acknowledges governs prevails remains continues".split()
+)
 _FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or nor but as from that which".split())
 _REFERENCE_WORDS = frozenset("sections clauses articles paragraph paragraphs rules see under per no".split())
 

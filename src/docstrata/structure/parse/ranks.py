@@ -54,8 +54,9 @@ def _title_only(lines: list[str]) -> bool:
     """The lines between two headings are at most the first one's title ("Rectification and
     erasure"): two short non-blank lines at most, none reading as a sentence."""
     text = [ln.strip() for ln in lines if ln.strip()]
-    return len(text) <= 2 and all(len(t.split()) <= 14 and _title_of(t)[1] and not t.endswith((".", ";", ":", ","))
-                                  for t in text)
+    return len(text) <= 2 and all(
+        len(t.split()) <= 14 and _title_of(t)[1] and not t.endswith((".", ";", ":", ",")) for t in text
+    )
 
 
 def _opening_votes(markers: list[_Marker], lines: list[str]) -> dict[tuple[str, str], int]:
@@ -66,7 +67,7 @@ def _opening_votes(markers: list[_Marker], lines: list[str]) -> dict[tuple[str, 
         if not (a.kind == "heading" or a.heading) or not (b.kind == "heading" or b.heading):
             continue
         ka, kb = canonical_keyword(a), canonical_keyword(b)
-        if not ka or not kb or ka == kb or not _title_only(lines[a.end:b.line]):
+        if not ka or not kb or ka == kb or not _title_only(lines[a.end : b.line]):
             continue
         votes[(ka, kb)] = votes.get((ka, kb), 0) + 1
         votes[(kb, ka)] = votes.get((kb, ka), 0) - 1
@@ -104,8 +105,13 @@ def document_ranks(markers: list[_Marker], lines: list[str]) -> dict[str, float]
 
     applied: set[tuple[str, str]] = set()
     for (holder, held), n in sorted(votes.items(), key=lambda kv: -kv[1]):
-        if n < 2 or 2 * n < counts.get(holder, 0) or n < 3 and _level_order(markers, holder, held) < 0 \
-                or rank(holder) < rank(held):
+        if (
+            n < 2
+            or 2 * n < counts.get(holder, 0)
+            or n < 3
+            and _level_order(markers, holder, held) < 0
+            or rank(holder) < rank(held)
+        ):
             continue
         if any((held, holder) == e for e in applied):
             continue

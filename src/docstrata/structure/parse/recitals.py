@@ -29,15 +29,21 @@ _WHEREAS_RE = re.compile(
     r"^\s*(?:#{1,6}\s+)?[*_]*(?:whereas|considérant ce qui suit|in erwägung nachstehender gründe|"
     r"considerando quanto segue|considerando lo siguiente|overwegende hetgeen volgt|considerando o seguinte)"
     r"[*_]*\s*[:,]?[*_]*\s*$"
-    r"|^\s*#{1,6}\s+[*_]*(?:whereas(?:\s+clauses)?|recitals)[*_]*\s*:?\s*$", re.IGNORECASE)  # "## Whereas Clauses"
+    r"|^\s*#{1,6}\s+[*_]*(?:whereas(?:\s+clauses)?|recitals)[*_]*\s*:?\s*$",
+    re.IGNORECASE,
+)  # "## Whereas Clauses"
 # the line that closes them: "HAVE ADOPTED THIS REGULATION:", "HAS ADOPTED THIS DECISION:"
 _ADOPTED_RE = re.compile(
     r"^\s*(?:#{1,6}\s+)?[*_]*(?:ha(?:ve|s)\s+adopted\s+th(?:is|ese)\b|ont adopté|a adopté|"
     r"haben folgende|hat folgende|hanno adottato|ha adottato|han adoptado|ha adoptado|hebben de volgende|"
-    r"heeft de volgende|adotaram|adotou|now,? therefore|it is (?:hereby )?agreed|the parties agree)", re.IGNORECASE)
+    r"heeft de volgende|adotaram|adotou|now,? therefore|it is (?:hereby )?agreed|the parties agree)",
+    re.IGNORECASE,
+)
 # a recital's number opening its line, after any list or table syntax: "(26)", "26.", "26. |", "[26]"
-_NUMBER_RE = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+)?(?:\|\s*)?[*_]*(?:\((?P<p>\d{1,3})\)|(?P<d>\d{1,3})\.|\[(?P<b>\d{1,3})\])"
-                        r"[*_]*(?=\s|\||$)")
+_NUMBER_RE = re.compile(
+    r"^\s*(?:#{1,6}\s+|[-*+]\s+)?(?:\|\s*)?[*_]*(?:\((?P<p>\d{1,3})\)|(?P<d>\d{1,3})\.|\[(?P<b>\d{1,3})\])"
+    r"[*_]*(?=\s|\||$)"
+)
 _CLOSING_KINDS = ("kw:",)  # a keyword label or heading (CHAPTER I, Article 1, TITLE I) ends the preamble
 
 
@@ -64,7 +70,8 @@ def recital_zone(lines: list[str], markers: list[_Marker]) -> tuple[int, int] | 
 
     def closes(m: _Marker) -> bool:  # a keyword heading or titled label: "## CHAPTER I", "Article 1"
         return (m.kind == "heading" or bool(m.heading)) and any(
-            k.startswith(_CLOSING_KINDS) for k, _, _ in (_heading_label(m) or []))
+            k.startswith(_CLOSING_KINDS) for k, _, _ in (_heading_label(m) or [])
+        )
 
     first_keyword = next((m.line for m in markers if m.line < start and closes(m)), None)
     if first_keyword is not None:
@@ -96,21 +103,33 @@ def recital_markers(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
     # title of a cited act set as a heading by a PDF rendering) and stays text of its recital
     kept = [m for m in markers if not (m.line in taken or m.kind == "heading" and found[0][0] < m.line < end)]
     for i, n, written in found:
-        kept.append(_Marker(i, i + 1, "label", "", f"Recital {n}", indent=0,
-                            components=[("kw:recital:recital", str(n), f"Recital {n}")],
-                            marker_text=written))
+        kept.append(
+            _Marker(
+                i,
+                i + 1,
+                "label",
+                "",
+                f"Recital {n}",
+                indent=0,
+                components=[("kw:recital:recital", str(n), f"Recital {n}")],
+                marker_text=written,
+            )
+        )
     level = next((m.md_level for m in reversed(kept) if m.kind == "heading" and m.line < start), 0)
     after = next((m for m in kept if m.line > end), None)
-    if end < len(lines) and _ADOPTED_RE.match(lines[end]) and not any(m.line == end for m in kept) \
-            and not (after is not None and after.kind == "label"):
+    if (
+        end < len(lines)
+        and _ADOPTED_RE.match(lines[end])
+        and not any(m.line == end for m in kept)
+        and not (after is not None and after.kind == "label")
+    ):
         # "HAVE ADOPTED THIS REGULATION:" closes the preamble: a section of its own, not the last
         # recital's final line (nor the holder of a contract's "1." clauses after "NOW, THEREFORE"),
         # at the level of the heading that opened the recitals or of the heading after it, whichever
         # is higher; not where plain-text labels ("Chapter 1") follow, which a heading would hold
         if after is not None and after.kind == "heading":
             level = min(level or after.md_level, after.md_level)
-        kept.append(_Marker(end, end + 1, "heading", lines[end], _plain(lines[end].strip(" #*_")),
-                            md_level=level or 1))
+        kept.append(_Marker(end, end + 1, "heading", lines[end], _plain(lines[end].strip(" #*_")), md_level=level or 1))
     kept.sort(key=lambda m: m.line)
     return kept
 

@@ -103,6 +103,8 @@ PAIR = (
 FEATURES = UNARY + PAIR
 
 _CONJUNCTIONS = frozenset("or and nor but to of".split())
+
+
 @dataclass
 class ParseContext:
     """Per-document facts the parse steps share, passed explicitly (not through ContextVars).
@@ -176,7 +178,9 @@ class Candidate:
     score: float = 0.0
     accepted: bool = True
     sibling: bool = False
-    region: int = 0  # containers (headings, Parts, shallower labels) opened before it: a restart between regions is no repeat
+    region: int = (
+        0  # containers (headings, Parts, shallower labels) opened before it: a restart between regions is no repeat
+    )
 
 
 @lru_cache(maxsize=4)
@@ -224,7 +228,7 @@ def _ordinal_of(part: str, container: bool = False) -> tuple[int, int] | None:
     o = _ordinal(part)
     if o is not None:
         n, suffix = o
-        return n, sum((ord(ch) - 64) * 27 ** k for k, ch in enumerate(reversed(suffix)))
+        return n, sum((ord(ch) - 64) * 27**k for k, ch in enumerate(reversed(suffix)))
     if re.fullmatch(r"[IVXLC]{1,7}|[ivxlc]{1,7}", part):
         return _roman_value(part), 0
     if re.fullmatch(r"[a-z]", part):
@@ -272,7 +276,7 @@ def _rest_after_label(m: _Marker, line: str) -> str:
         comps = _heading_label(m) or []
         written = comps[-1][2] if comps else ""
     at = text.find(written) if written else -1
-    rest = text[at + len(written):] if at >= 0 else text
+    rest = text[at + len(written) :] if at >= 0 else text
     return rest.lstrip(" .:\t)—–-")
 
 
@@ -295,8 +299,9 @@ def _mid_sentence(text: str) -> bool:
     if t.endswith((",", "(", "—", "–", "-")):  # not ";": the end of a list's limb
         return True
     last = re.search(r"[\w§]+$", t)
-    return bool(last) and (last.group() in _FUNCTION_WORDS or last.group() in _REFERENCE_WORDS
-                           or last.group() in _KEYWORDS)
+    return bool(last) and (
+        last.group() in _FUNCTION_WORDS or last.group() in _REFERENCE_WORDS or last.group() in _KEYWORDS
+    )
 
 
 def _wrapped_mention(m: _Marker, rest: str, prev: str, blank: bool) -> bool:
@@ -344,8 +349,9 @@ def _contents_spans(lines: list[str]) -> list[tuple[int, int]]:
             s = lines[k].strip()
             words = s.split()
             entry = bool(re.match(r"^\d{1,4}[A-Z]{0,3}\.\s+\S", s))  # "6.  Powers to hold properties, etc."
-            if len(words) >= (25 if entry else 15) or (len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s)
-                                                       and not entry):
+            if len(words) >= (25 if entry else 15) or (
+                len(words) >= 8 and s.endswith(".") and not _TOC_RE.search(s) and not entry
+            ):
                 break
             if k > n + 1 and len(words) > 1 and any(lines[q].strip() == s for q in range(n + 1, k)):
                 break  # the entries start over: the body repeats the contents' first lines (not a
@@ -378,7 +384,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         prev = _prev_nonblank(lines, m.line)
         blank = m.line == 0 or not lines[m.line - 1].strip()
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
-        body = [ln for ln in lines[m.end:stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
+        body = [ln for ln in lines[m.end : stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
         first = rest.lstrip(" |*_")  # a quoted term ("‘personal data’ means") is no lower-case start
         f = {
             "bias": 1.0,
@@ -397,11 +403,19 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             "in_contents": float(any(a <= m.line <= b for a, b in spans)),
             # another proposal follows at once, and it is no "(1)" paragraph of this one (a provision
             # whose body is its numbered paragraphs has a body: "Artikel 5 Inkrafttreten" then "(1) …")
-            "no_body": float(not body and n + 1 < len(markers)
-                             and not (markers[n + 1].kind == "item" and markers[n + 1].marker_text.startswith("("))),
-            "date_like": float(bool(words) and (is_month(words[0])
-                                                or bool(re.search(r"\b(?:1[89]|20)\d\d\b", " ".join(words[:3])))
-                                                and len(words) <= 4)),
+            "no_body": float(
+                not body
+                and n + 1 < len(markers)
+                and not (markers[n + 1].kind == "item" and markers[n + 1].marker_text.startswith("("))
+            ),
+            "date_like": float(
+                bool(words)
+                and (
+                    is_month(words[0])
+                    or bool(re.search(r"\b(?:1[89]|20)\d\d\b", " ".join(words[:3])))
+                    and len(words) <= 4
+                )
+            ),
             "leading_zero": float(bool(ordinal) and bool(re.fullmatch(r"0\d+", path[-1]))),
             "rule_contents_entry": float(bool(rule_contents) and n in rule_contents),
             "repeats_heading": float(m.kind != "item" and tuple(path) in headed),
@@ -410,17 +424,37 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         nxt = markers[n + 1] if n + 1 < len(markers) else None
         nk = _kind_of(nxt) if nxt is not None else None
         # a container label over a numbered heading ("Unterabschnitt 2" above "## § 10") holds it
-        heads_section = nxt is not None and nxt.kind == "heading" and m.kind == "label" \
-            and series[0] not in ("num", "item") and bool(_heading_label(nxt)) \
+        heads_section = (
+            nxt is not None
+            and nxt.kind == "heading"
+            and m.kind == "label"
+            and series[0] not in ("num", "item")
+            and bool(_heading_label(nxt))
             and not (_heading_label(nxt)[0][0].startswith("kw:") and _heading_label(nxt)[0][0].split(":")[1])
-        f["opens_sections"] = float(heads_section or nxt is not None and nxt.kind != "heading" and (
-            nxt.kind == "item" and nxt.indent > m.indent  # "12. General Terms" over its indented 1. … 12.
-            or m.kind != "item" and nk is not None and nk[0][:1] != series[:1]  # "Part 2" over its "5 Title"
-            or m.kind != "item" and nk is not None and len(nk[1]) > len(path) and nk[1][:len(path)] == path))
+        )
+        f["opens_sections"] = float(
+            heads_section
+            or nxt is not None
+            and nxt.kind != "heading"
+            and (
+                nxt.kind == "item"
+                and nxt.indent > m.indent  # "12. General Terms" over its indented 1. … 12.
+                or m.kind != "item"
+                and nk is not None
+                and nk[0][:1] != series[:1]  # "Part 2" over its "5 Title"
+                or m.kind != "item"
+                and nk is not None
+                and len(nk[1]) > len(path)
+                and nk[1][: len(path)] == path
+            )
+        )
         # a tab or a wide gap after the label is layout, which running text never has
         f["wide_gap"] = float(bool(re.match(r"^\s*\S+?(?:\t|\s{2,})\S", _plain_keep_gaps(line))))
-        f["running_text"] = float(not f["wide_gap"] and bool(f["prev_citation_word"]) and bool(
-            f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"]))
+        f["running_text"] = float(
+            not f["wide_gap"]
+            and bool(f["prev_citation_word"])
+            and bool(f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"])
+        )
         f["wrapped_mention"] = float(_wrapped_mention(m, rest, prev, blank))
         out.append(Candidate(n, m, series, ordinal, path, f))
     _contents_features(out, markers, lines)
@@ -430,9 +464,13 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
 def _contents_features(cands: list[Candidate], markers: list[_Marker], lines: list[str]) -> None:
     """``contents_entry`` / ``listed_in_contents``: an entry with at most one short line of text
     whose series, number and first title words come back later on a candidate with text."""
+
     def words(c: Candidate) -> tuple:
-        written = (_heading_label(c.marker) or [("", "", c.marker.marker_text)])[-1][2] \
-            if c.marker.kind != "item" else c.marker.marker_text
+        written = (
+            (_heading_label(c.marker) or [("", "", c.marker.marker_text)])[-1][2]
+            if c.marker.kind != "item"
+            else c.marker.marker_text
+        )
         return tuple(_title_words(c.marker, written))
 
     keys = [(c.series[0] if c.series[0] != "item" else "num", c.ordinal, words(c)) for c in cands]
@@ -445,11 +483,16 @@ def _contents_features(cands: list[Candidate], markers: list[_Marker], lines: li
         if not same or len(same) < 2:
             continue
         if (c.unary["no_body"] or c.unary["in_contents"]) and any(
-                j > k and not cands[j].unary["in_contents"]
-                and (not cands[j].unary["no_body"] or cands[j].unary["has_keyword"]) for j in same):
+            j > k
+            and not cands[j].unary["in_contents"]
+            and (not cands[j].unary["no_body"] or cands[j].unary["has_keyword"])
+            for j in same
+        ):
             c.unary["contents_entry"] = 1.0
-        if any(j < k and (cands[j].unary["no_body"] or cands[j].unary["in_contents"]) for j in same) \
-                and not c.unary["no_body"]:
+        if (
+            any(j < k and (cands[j].unary["no_body"] or cands[j].unary["in_contents"]) for j in same)
+            and not c.unary["no_body"]
+        ):
             c.unary["listed_in_contents"] = 1.0
     for c in cands:
         c.unary.setdefault("contents_entry", 0.0)
@@ -465,7 +508,7 @@ def _step(prev: Candidate, cur: Candidate) -> str:
     if all(_ordinal(x) for x in prev.path) and _continues_numbering(prev.path, cur.path):
         return "next"
     depth = len(c)
-    if len(p) >= depth and p[:depth - 1] == c[:depth - 1]:
+    if len(p) >= depth and p[: depth - 1] == c[: depth - 1]:
         (pn, ps), (cn, cs) = p[depth - 1], c[depth - 1]
         if (cn == pn + 1 and cs <= 1) or (cn == pn and cs > ps):
             return "next"  # Part IV → Part V, 12 → 13A; inserted numbers
@@ -542,8 +585,14 @@ def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: d
             continue  # not the first of its list
         parent = _parent_section(markers, c.position)
         pc = by_pos.get(parent) if parent is not None else None
-        if pc is None or pc.series != ("num",) or pc.ordinal is None or len(pc.ordinal) != 1 \
-                or c.ordinal[0][0] == 1 or c.ordinal[0][0] != pc.ordinal[0][0] + 1:
+        if (
+            pc is None
+            or pc.series != ("num",)
+            or pc.ordinal is None
+            or len(pc.ordinal) != 1
+            or c.ordinal[0][0] == 1
+            or c.ordinal[0][0] != pc.ordinal[0][0] + 1
+        ):
             continue
         if logit({"continues_parent": 1.0}, weights) > 0:
             # the list's following items continue the re-read numbering: 96., 97. … are sections too
@@ -564,7 +613,9 @@ def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: d
             c.pair = {"continues_parent": 1.0}
 
 
-def resolve_candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int] | None = None) -> list[_Marker]:
+def resolve_candidates(
+    markers: list[_Marker], ctx: ParseContext, rule_contents: set[int] | None = None
+) -> list[_Marker]:
     """Score the numbered proposals among ``markers`` and keep, per numbering series, the subset
     with the highest total log-odds (see the module docstring). Markers that are not candidates
     (Markdown headings, ``(a)`` items, bullet items) pass through. A list item re-read as its

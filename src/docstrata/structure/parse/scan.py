@@ -43,8 +43,10 @@ from .patterns import (
 # a dash and the provision's own label (AustLII and other legal portals print every section so).
 # a list bullet written in front of an enumerator (grammar.PINPOINT): the enumerator is the item's number
 _BULLETED_ENUMERATOR_RE = re.compile(rf"^[-*+•][ \t]+(?={PINPOINT}(?:[ \t]|$))")
-_RUNNING_LABEL_RE = re.compile(rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
-                               rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$")
+_RUNNING_LABEL_RE = re.compile(
+    rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
+    rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$"
+)
 # "1.Definitions", "2.Scope of the rights granted by the Licence" (the EUPL's plain text): a number, its
 # dot and the title with no space between. A decimal ("3.14 metres") has a digit after the dot, an
 # abbreviation ("e.g.This") no number before it.
@@ -82,8 +84,9 @@ def _tight_label_series(lines: list[str]) -> frozenset[int]:
     return frozenset(series)
 
 
-def _scan(lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset(),
-          ctx: ParseContext | None = None) -> list[_Marker]:
+def _scan(
+    lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset(), ctx: ParseContext | None = None
+) -> list[_Marker]:
     """Find every section marker in document order; lines in ``veto`` (0-based) start none (the
     resolver rejected their candidates, :func:`.resolve.resolve_candidates`). The document's running titles
     and tight-label series are read first into ``ctx`` (a new context when ``None``)."""
@@ -98,8 +101,9 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
     markers: list[_Marker] = []
     # a memo laid out as RFCs are: a plain-text table of contents, body text indented below
     # unnumbered headings at the margin ("Abstract", "Status of This Memo", "Acknowledgments")
-    memo = not markdown_flavour and any(_CONTENTS_HEAD_RE.match(ln) and _contents_marker(lines, n, True)
-                                        for n, ln in enumerate(lines))
+    memo = not markdown_flavour and any(
+        _CONTENTS_HEAD_RE.match(ln) and _contents_marker(lines, n, True) for n, ln in enumerate(lines)
+    )
     fence: str | None = None
     prev_blank = True
     i = 0
@@ -107,8 +111,12 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
         line = lines[i]
         fm = _FENCE_RE.match(line)
         if fence is not None:
-            if fm and fm.group("fence")[0] == fence[0] and len(fm.group("fence")) >= len(fence) \
-                    and not line.strip()[len(fm.group("fence")):].strip():
+            if (
+                fm
+                and fm.group("fence")[0] == fence[0]
+                and len(fm.group("fence")) >= len(fence)
+                and not line.strip()[len(fm.group("fence")) :].strip()
+            ):
                 fence = None
             i += 1
             prev_blank = False
@@ -127,10 +135,13 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
             prev_blank = False
             i += 1
             continue
-        marker = _heading_marker(lines, i, prev_blank, ctx) or _sign_marker(lines, i, prev_blank, ctx) \
-            or (None if markdown_flavour else _contents_marker(lines, i, prev_blank)) \
-            or _label_marker(lines, i, markdown_flavour, prev_blank, markers, ctx) \
+        marker = (
+            _heading_marker(lines, i, prev_blank, ctx)
+            or _sign_marker(lines, i, prev_blank, ctx)
+            or (None if markdown_flavour else _contents_marker(lines, i, prev_blank))
+            or _label_marker(lines, i, markdown_flavour, prev_blank, markers, ctx)
             or (_margin_heading_marker(lines, i, prev_blank) if memo else None)
+        )
         if marker is not None:
             markers.append(marker)
             i = marker.end
@@ -155,14 +166,22 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContex
     m = _ATX_RE.match(line)
     if m:
         text = _without_running_title(m.group("text") or "", ctx.running_titles)
-        return _Marker(i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")),
-                       markup_numbers=ctx.heading_levels)
+        return _Marker(
+            i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")), markup_numbers=ctx.heading_levels
+        )
     if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
         u = _SETEXT_RE.match(lines[i + 1])
         if u and line.strip() and len(line) - len(line.lstrip()) < 4:
             level = 1 if u.group("ch")[0] == "=" else 2
-            return _Marker(i, i + 2, "heading", line + "\n" + lines[i + 1], _plain(line), md_level=level,
-                           markup_numbers=ctx.heading_levels)
+            return _Marker(
+                i,
+                i + 2,
+                "heading",
+                line + "\n" + lines[i + 1],
+                _plain(line),
+                md_level=level,
+                markup_numbers=ctx.heading_levels,
+            )
     return None
 
 
@@ -181,7 +200,7 @@ def _contents_marker(lines: list[str], i: int, prev_blank: bool) -> _Marker | No
         return None
     if i + 1 < len(lines) and lines[i + 1].strip():
         return None
-    below = [ln for ln in lines[i + 1:i + 12] if ln.strip()][:5]
+    below = [ln for ln in lines[i + 1 : i + 12] if ln.strip()][:5]
     if sum(1 for ln in below if _CONTENTS_LINE_RE.match(ln)) < 3:
         return None
     return _Marker(i, i + 1, "heading", line, _plain(line), md_level=1, flat=True)
@@ -198,14 +217,15 @@ def _margin_heading_marker(lines: list[str], i: int, prev_blank: bool) -> _Marke
     line = lines[i].rstrip()
     if not prev_blank or not _MARGIN_HEADING_RE.match(line) or i + 2 >= len(lines) or lines[i + 1].strip():
         return None
-    nxt = next((ln for ln in lines[i + 2:i + 6] if ln.strip()), "")
+    nxt = next((ln for ln in lines[i + 2 : i + 6] if ln.strip()), "")
     if not nxt[:2].isspace() or nxt[:2] != "  ":
         return None
     return _Marker(i, i + 1, "heading", lines[i], _plain(line), md_level=1, flat=True)
 
 
-def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: bool,
-                  markers: list[_Marker], ctx: ParseContext) -> _Marker | None:
+def _label_marker(
+    lines: list[str], i: int, markdown_flavour: bool, prev_blank: bool, markers: list[_Marker], ctx: ParseContext
+) -> _Marker | None:
     """A numbered label, keyword label or enumerated item starting line ``i``.
 
     ``markers`` are the markers found before line ``i``: a numbered line directly under
@@ -218,11 +238,14 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
-        text = text[bullet.end():]
+        text = text[bullet.end() :]
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
-        if mi and not re.match(r"^\d{1,3}\.\d", text) and not _md_item_is_clause(
-                mi, lines, i, _numbering_above(lines, i, markers, prev_blank, past_lists=False)):
+        if (
+            mi
+            and not re.match(r"^\d{1,3}\.\d", text)
+            and not _md_item_is_clause(mi, lines, i, _numbering_above(lines, i, markers, prev_blank, past_lists=False))
+        ):
             return _md_item(mi, line, i, indent)
     m = _ITEM_RE.match(text)
     if m:
@@ -230,14 +253,30 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
         if readings and (m.group("rest") == "" or m.group("sep")):
             title, is_heading = _title_of(m.group("rest"))
             style, value = readings[0]
-            return _Marker(i, i + 1, "item", "", f"{m.group('label')} {title}".strip(), indent=indent,
-                           style=style, value=value, marker_text=m.group("label"),
-                           components=[("paren", m.group("label"), m.group("label"))])
+            return _Marker(
+                i,
+                i + 1,
+                "item",
+                "",
+                f"{m.group('label')} {title}".strip(),
+                indent=indent,
+                style=style,
+                value=value,
+                marker_text=m.group("label"),
+                components=[("paren", m.group("label"), m.group("label"))],
+            )
     if i in ctx.tight_labels:
         tm = _TIGHT_LABEL_RE.match(text)
         title, _ = _title_of(tm.group("rest"))
-        return _Marker(i, i + 1, "label", line, f"{tm.group('label')[:-1]} {title}", indent=indent,
-                       components=_components(tm.group("label"), ctx.heading_levels))
+        return _Marker(
+            i,
+            i + 1,
+            "label",
+            line,
+            f"{tm.group('label')[:-1]} {title}",
+            indent=indent,
+            components=_components(tm.group("label"), ctx.heading_levels),
+        )
     m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if not m:
         return None
@@ -251,8 +290,9 @@ def _label_marker(lines: list[str], i: int, markdown_flavour: bool, prev_blank: 
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
     path = _label_path(comps)
     if prev_path is not None:
-        follows = _continues_numbering(prev_path, path) \
-            and not (len(path) == 1 and _under_unnumbered_list_line(lines, i, markers))
+        follows = _continues_numbering(prev_path, path) and not (
+            len(path) == 1 and _under_unnumbered_list_line(lines, i, markers)
+        )
     else:
         follows = not prev_blank and _opens_numbering(lines, i, path, markers, ctx.heading_levels)
     if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
@@ -279,15 +319,23 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
     if i + 1 >= len(lines) or not lines[i + 1].strip() or i + 2 < len(lines) and lines[i + 2].strip():
         return "", i + 1
     below = lines[i + 1].strip()
-    if _LABEL_RE.match(below) or _ITEM_RE.match(below) or _ATX_RE.match(below) or _SETEXT_RE.match(below) \
-            or not re.match(r"^[A-ZÄÖÜ“\"'‘]", below):
+    if (
+        _LABEL_RE.match(below)
+        or _ITEM_RE.match(below)
+        or _ATX_RE.match(below)
+        or _SETEXT_RE.match(below)
+        or not re.match(r"^[A-ZÄÖÜ“\"'‘]", below)
+    ):
         return "", i + 1
     title, is_heading = _title_of(below)
     if is_heading and len(below.split()) <= 12:
         return below, i + 2
     words = below.split()
-    if len(words) <= 25 and not re.search(r"[.;:,]$", below) and (
-            below.upper() == below or not any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", below))):
+    if (
+        len(words) <= 25
+        and not re.search(r"[.;:,]$", below)
+        and (below.upper() == below or not any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", below)))
+    ):
         # an EU Article's or Chapter's title may be long ("Reporting of wallet-relying parties to
         # supervisory authorities established under Article 51 of …"): a line in capitals, or one
         # with no finite verb and no closing punctuation, is a title, never prose
@@ -295,8 +343,9 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
     return "", i + 1
 
 
-def _nummer_under_absatz(comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker],
-                         line: str, i: int, indent: int) -> _Marker | None:
+def _nummer_under_absatz(
+    comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker], line: str, i: int, indent: int
+) -> _Marker | None:
     """``1.`` right after an ``(1)`` item of a keyword-numbered section (``§ 3`` / ``(1)`` / ``1.``,
     as German statutes number Paragraph, Absatz, Nummer): in plain text it is an item of that
     ``(1)``, not section 1 of the document, unless it continues the section's own numbering."""
@@ -311,17 +360,32 @@ def _nummer_under_absatz(comps: list[tuple[str, str, str]], label: str, rest: st
     section = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
     comps_s = _heading_label(section) if section else None
     path_s = _label_path(comps_s) if comps_s else []
-    if not comps_s or not any(k.startswith("kw:") for k, _, _ in comps_s) \
-            or all(_ordinal(p) for p in path_s) and _continues_numbering(path_s, [comps[0][1]]):
+    if (
+        not comps_s
+        or not any(k.startswith("kw:") for k, _, _ in comps_s)
+        or all(_ordinal(p) for p in path_s)
+        and _continues_numbering(path_s, [comps[0][1]])
+    ):
         return None
     value = int(comps[0][1])
     title, _ = _title_of(rest)
-    return _Marker(i, i + 1, "item", "", f"{label} {title}".strip(), indent=indent, style="digit", value=value,
-                   marker_text=label, components=[("mditem", comps[0][1], label)])
+    return _Marker(
+        i,
+        i + 1,
+        "item",
+        "",
+        f"{label} {title}".strip(),
+        indent=indent,
+        style="digit",
+        value=value,
+        marker_text=label,
+        components=[("mditem", comps[0][1], label)],
+    )
 
 
-def _sibling_number(lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str,
-                    rest: str, markers: list[_Marker]) -> _Marker | None:
+def _sibling_number(
+    lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, markers: list[_Marker]
+) -> _Marker | None:
     """A bare, undotted number that the shape rules reject (``12A Obstruction of a footpath``:
     one space, no dot; ``12B`` alone, its title on the next line, as PDF text of statutes prints
     them) is a section when the numbering evidence supports it: it continues the number of the
@@ -337,8 +401,7 @@ def _sibling_number(lines: list[str], i: int, comps: list[tuple[str, str, str]],
         if i and lines[i - 1].strip():
             return None
     elif last_path is not None:
-        if not (all(_ordinal(p) for p in last_path) and len(last_path) == 1
-                and _continues_numbering(last_path, path)):
+        if not (all(_ordinal(p) for p in last_path) and len(last_path) == 1 and _continues_numbering(last_path, path)):
             return None
     elif path != ["1"]:
         return None
@@ -378,8 +441,7 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
         return dotted or label.endswith(".")
     if sep.startswith("\t") or len(sep) >= 2:
         # "1<TAB>GENERAL PROVISIONS": a bare number needs a heading-like title after a tab
-        return dotted or label.endswith(".") or (sep.startswith("\t") and _title_of(rest)[1]
-                                                 and rest_s[:1].isupper())
+        return dotted or label.endswith(".") or (sep.startswith("\t") and _title_of(rest)[1] and rest_s[:1].isupper())
     if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
         return False
     # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start, set apart
@@ -393,12 +455,14 @@ def _ends_mid_sentence(line: str) -> bool:
     if text.endswith((",", ";", "(", "—", "–", "-")):
         return True
     last = re.search(r"[\w§]+$", text)
-    return bool(last) and (last.group() in _FUNCTION_WORDS or last.group() in _KEYWORDS
-                           or last.group() in _REFERENCE_WORDS)
+    return bool(last) and (
+        last.group() in _FUNCTION_WORDS or last.group() in _KEYWORDS or last.group() in _REFERENCE_WORDS
+    )
 
 
-def _numbering_above(lines: list[str], i: int, markers: list[_Marker], prev_blank: bool,
-                     past_lists: bool) -> list[str] | None:
+def _numbering_above(
+    lines: list[str], i: int, markers: list[_Marker], prev_blank: bool, past_lists: bool
+) -> list[str] | None:
     """The numbering a label on line ``i``, directly under another line, would have to
     continue: the bare path (``['1', '2']``) of the last label or numbered heading, looking past
     ``(a)`` items (and Markdown list items when ``past_lists``). ``None`` after a blank line,
@@ -428,13 +492,19 @@ def _opens_numbering(lines: list[str], i: int, path: list[str], markers: list[_M
     """A first clause (``1.``, ``1.1``) directly under a title line, confirmed by the next line
     continuing its numbering (``1.1 …`` under ``1. Warranty Period``). Not under a line ending in
     a colon ("Payment is due:" introduces a list) or breaking off mid-sentence."""
-    if any(p != "1" for p in path) or i + 1 >= len(lines) or _ends_mid_sentence(lines[i - 1]) \
-            or lines[i - 1].rstrip().endswith(":") or _under_unnumbered_list_line(lines, i, markers):
+    if (
+        any(p != "1" for p in path)
+        or i + 1 >= len(lines)
+        or _ends_mid_sentence(lines[i - 1])
+        or lines[i - 1].rstrip().endswith(":")
+        or _under_unnumbered_list_line(lines, i, markers)
+    ):
         return False
     nxt = _LABEL_RE.match(lines[i + 1].strip())
     comps = _components(nxt.group("label"), joined) if nxt else None
-    return bool(comps and re.match(r"^[A-Z“\"'‘]", nxt.group("rest").strip())
-                and _continues_numbering(path, _label_path(comps)))
+    return bool(
+        comps and re.match(r"^[A-Z“\"'‘]", nxt.group("rest").strip()) and _continues_numbering(path, _label_path(comps))
+    )
 
 
 def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[str] | None) -> bool:
@@ -445,7 +515,7 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     number = m.group("marker")
     if m.group("delim") != "." or not number.isdigit():
         return False
-    nxt = next((ln.strip() for ln in lines[i + 1:] if ln.strip()), "")
+    nxt = next((ln.strip() for ln in lines[i + 1 :] if ln.strip()), "")
     if re.match(rf"^{number}\.1[.\s]", nxt):
         return True
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
@@ -464,6 +534,15 @@ def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:
     bold = re.match(r"^\*\*(?P<title>[^*\"“”]{2,80}?)(?:[.:]\*\*|\*\*[.:])(?:\s|$)", rest.strip())
     title = bold.group("title").strip() if bold else _title_of(rest)[0]  # "1. **Introduction**. This …"
     written = marker + delim
-    return _Marker(i, i + 1, "item", "", f"{written} {title}".strip(), indent=indent, style=style,
-                   value=value, marker_text=written,
-                   components=[("mditem", marker, written)])
+    return _Marker(
+        i,
+        i + 1,
+        "item",
+        "",
+        f"{written} {title}".strip(),
+        indent=indent,
+        style=style,
+        value=value,
+        marker_text=written,
+        components=[("mditem", marker, written)],
+    )

@@ -48,7 +48,7 @@ def sign_series(lines: list[str]) -> frozenset[int]:
     out = set()
     for k, (i, n) in enumerate(found):
         before = next((v for _, v in reversed(found[:k]) if v != n), None)
-        after = next((v for _, v in found[k + 1:] if v != n), None)
+        after = next((v for _, v in found[k + 1 :] if v != n), None)
         if before == n - 1 or after == n + 1:
             out.add(i)
     return frozenset(out)
@@ -76,11 +76,19 @@ def sign_marker(lines: list[str], i: int, indent: int, series: frozenset[int]) -
         if _LABEL_RE.match(line):
             return None  # "§ 4 Remuneration": the generic grammar reads it
         title, is_heading = _title_of(rest)
-        return _Marker(i, i + 1, "label", lines[i] if is_heading else "", f"{label} {title}".strip(),
-                       indent=indent, components=comps)
+        return _Marker(
+            i,
+            i + 1,
+            "label",
+            lines[i] if is_heading else "",
+            f"{label} {title}".strip(),
+            indent=indent,
+            components=comps,
+        )
     title, end = _title_below(lines, i)
-    return _Marker(i, end, "label", "\n".join(lines[i:end]), f"{label} {title}".strip(), indent=indent,
-                   components=comps)
+    return _Marker(
+        i, end, "label", "\n".join(lines[i:end]), f"{label} {title}".strip(), indent=indent, components=comps
+    )
 
 
 def _title_below(lines: list[str], i: int) -> tuple[str, int]:

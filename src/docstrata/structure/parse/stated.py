@@ -79,8 +79,12 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     # and a source that states its units states every unit named by a keyword (§ 19, Section 5, Title
     # 27): such a label in body text is a citation or a note ("§ 19 Absatz 7 … findet Anwendung."),
     # while numbered provisions printed in the text ("(1)", "1.", "a)") are still read from it
-    kept = [m for m in markers if m.line not in taken  # a stated line is no other marker's (a Word "4." item)
-            and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))]
+    kept = [
+        m
+        for m in markers
+        if m.line not in taken  # a stated line is no other marker's (a Word "4." item)
+        and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))
+    ]
     return sorted(kept + stated, key=lambda m: m.line)
 
 
