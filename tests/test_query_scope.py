@@ -142,3 +142,14 @@ def test_a_name_other_documents_use_only_puts_its_document_first():
     assert fsmr.doc_keys == ("fsmr.txt",) and not fsmr.exclusive and "first" in fsmr.notice()
     copacc = match(cat, "Consider the NDA with CopAcc; how long does it last?")
     assert copacc.doc_keys == ("nda.txt",) and copacc.exclusive
+
+
+def test_part_of_a_name_scopes_but_stays_in_the_ranking_text():
+    """A question about leave names "leave.md" by its file stem: the search keeps to that document,
+    and "leave" (the question's subject) still ranks inside it; a name spelt out whole leaves."""
+    names = {"leave.md": ["Leave Policy", "leave"], "scope.md": ["Scope"], "bank.xml": ["Bank of Canada Act"]}
+    cat = Catalogue.build(names, lambda key: 1)
+    scope = match(cat, "carry over unused leave days")  # the file stem "leave", a word of the question
+    assert scope is not None and scope.doc_keys == ("leave.md",)
+    assert scope.rest == "carry over unused leave days"
+    assert match(cat, "how many days does the Leave Policy give?").rest == "how many days does give?"

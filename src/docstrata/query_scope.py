@@ -70,6 +70,9 @@ MIN_COVERAGE = 0.5
 MAX_SHARING = 3
 # Most stop words between two matched words of a run ("Bank of Canada", "Department of the Treasury").
 MAX_GLUE = 2
+# Coverage at which a run spells a name out whole (weights are floats): only such a run leaves the
+# ranking text.
+WHOLE_NAME = 0.999
 
 _WORD = re.compile(r"[^\W_]+(?:['’][sS]\b)?")
 _BREAK = re.compile(r"[;?!\n]")
@@ -282,7 +285,10 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
     Of the runs that name documents, those whose matched words fewest documents share win (a
     party's name unique to one contract over a title three contracts share); of overlapping runs,
     the heaviest. The named documents' every name run (shared or not: "Non-Disclosure Agreement"
-    once the contract is known) is then removed from the ranking text."""
+    once the contract is known) that spells the whole name out is then removed from the ranking
+    text; a run holding only part of a name, or one lower-case word (a file called "leave.md"),
+    scopes the search but stays in the ranking text, since its words may be the question's subject
+    ("carry over unused leave days" names the leave policy and asks about leave)."""
     if catalogue.size == 0:
         return None
     words = _words(query)
@@ -299,9 +305,14 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
             kept.append((got, named, (s, e)))
     documents = [k[1] for k in kept]
     chosen = {d.doc_key for d in documents}
-    spans = [d.span for d in documents]
-    spans += [f[2].span for f in _named_runs(catalogue, query, words, min_coverage, chosen)]
-    return QueryScope(query, documents, _rest(query, spans))
+    runs = documents + [f[2] for f in _named_runs(catalogue, query, words, min_coverage, chosen)]
+    whole = [d.span for d in runs if d.coverage >= WHOLE_NAME and not _ordinary_word(query[d.span[0] : d.span[1]])]
+    return QueryScope(query, documents, _rest(query, [d.span for d in runs], whole))
+
+
+def _ordinary_word(span: str) -> bool:
+    """Whether a naming span is one lower-case word ("leave"): a word of the question as much as a name."""
+    return " " not in span.strip() and span.islower()
 
 
 _CONNECTORS = frozenset({"between", "&", "and", "of", "the", "s"})
@@ -325,12 +336,12 @@ def _preface_clauses(query: str, spans: list[tuple[int, int]]) -> list[tuple[int
     return [c for c in naming if not query_section_keys(query[c[0] : c[1]])]
 
 
-def _rest(query: str, spans: list[tuple[int, int]]) -> str:
+def _rest(query: str, naming: list[tuple[int, int]], spans: list[tuple[int, int]]) -> str:
     """``query`` without ``spans`` (merged across connecting words: "CopAcc **and** ToP Mentors",
     "Agreement **between** CopAcc"), without a preface clause that only names the document
-    (:func:`_preface_clauses`), and without the preposition and article right before each span;
-    the whole query when no content word would be left."""
-    spans = list(spans) + _preface_clauses(query, spans)
+    (:func:`_preface_clauses` over every ``naming`` span), and without the preposition and article
+    right before each span; the whole query when no content word would be left."""
+    spans = list(spans) + _preface_clauses(query, naming)
     merged: list[list[int]] = []
     for start, end in sorted(set(spans)):
         gap = query[merged[-1][1] : start] if merged else ""
