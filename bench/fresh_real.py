@@ -224,13 +224,13 @@ def read_markdown(text: str, numbering: str) -> Truth:
                 else:
                     if level == 1:
                         appendix += 1
-                        counters = [appendix]
+                        counters = [appendix + 1]  # 1-based like the middle counters: A is 1
                         number = f"Appendix {_appendix_label(appendix)}"
                     else:
                         counters = (counters + [0] * level)[:level]
                         counters[level - 1] += 1
                         counters = [c or 1 for c in counters]
-                        number = ".".join([_appendix_label(counters[0])] + [str(c) for c in counters[1:]])
+                        number = ".".join([_appendix_label(counters[0] - 1)] + [str(c) for c in counters[1:]])
             truth.labels[_key(number, title)] += 1
             while stack and stack[-1][0] >= level:
                 stack.pop()
