@@ -36,8 +36,10 @@ marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other fo
   - ``rfc``: numbers are implied by the heading levels (kramdown-rfc ``--- middle``/``--- back``,
     mmark ``{mainmatter}``/``{backmatter}``): middle headings get ``1``, ``1.1``…; back headings
     ``Appendix A``, ``A.1``… (the form xml2rfc prints); ``.#`` (mmark), ``{:numbered="false"}`` and
-    headings before the middle are unnumbered (matched by title). References sections that the
-    tool generates from YAML/bibliography are not headings in the source and not truth.
+    headings before the middle are unnumbered (matched by title); kramdown-rfc's ``--- abstract``
+    is an unnumbered ``Abstract`` section (the heading xml2rfc prints, as mmark's ``.# Abstract``).
+    References sections that the tool generates from YAML/bibliography are not headings in the
+    source and not truth.
   - ``printed``: the number is printed at the start of the heading (``1.2.3 Title``,
     ``Annex A Title``, ``§ 26a – Title``); only numbered headings are truth sections (the
     front-matter labels of OASIS specs such as ``#### This version:`` and bibliography keys
@@ -197,6 +199,13 @@ def read_markdown(text: str, numbering: str) -> Truth:
             continue
         if low.startswith("--- ") or low in ("{frontmatter}",):
             part = "front" if "abstract" in low or "note" in low else part
+            if low == "--- abstract":  # xml2rfc prints an "Abstract" heading, as mmark's ".# Abstract"
+                truth.labels[_key(None, "Abstract")] += 1
+                stack = []
+                truth.sections.append({"number": None, "title": "Abstract", "level": 1, "parent_index": None,
+                                       "line": j + 1})
+                stack.append((1, len(truth.sections) - 1))
+                in_defs = False
             continue
         h = _ATX.match(line)
         if h:
