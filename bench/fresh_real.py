@@ -560,6 +560,50 @@ def read_gii(path: Path) -> Truth:
     return truth
 
 
+_RFC_TEXT_HEADING = re.compile(r"^(?:(Appendix\s+[A-Z]|[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)\.?\s+)?(\S.*?)\s*$")
+
+
+def displayed_rfc_headings(text: str) -> list[tuple[str | None, str]]:
+    """(number, title) of every heading an RFC Editor text file displays: a line at the margin
+    (RFC text indents body lines), after a blank line (or a page break) and at most 72
+    characters, that is not a page header (``RFC 7511 … April 2015``), footer (``… [Page 3]``)
+    or the two-column front page header (``Independent Submission     M. Wilhelm``)."""
+    out = []
+    prev = ""
+    for line in text.splitlines():
+        line = line.rstrip("\f").rstrip()
+        if (not prev.strip() and line[:1].isalnum() and len(line) <= 72 and not re.search(r"\S\s{3,}\S", line)
+                and not re.search(r"\[Page \d+\]$", line) and not re.match(r"^RFC \d+\s", line)):
+            m = _RFC_TEXT_HEADING.match(line)
+            if m:
+                out.append((m.group(1), m.group(2)))
+        prev = line if not re.search(r"\[Page \d+\]$", line) else ""
+    return out
+
+
+def as_displayed_rfc_text(truth: Truth, text: str) -> Truth:
+    """Truth from an RFC's Markdown twin held to what its RFC Editor text displays: a truth
+    number the text does not print for that title is dropped (RFC 7511's back-matter
+    ``Acknowledgements`` is printed unnumbered, not ``Appendix A``), and every heading the text
+    prints (``Status of This Memo``, ``Table of Contents``, ``7.  References``, ``Author's
+    Address``, which the RFC tools generate and the Markdown does not hold) is a markup label, so
+    a section made of it is not running text."""
+    shown = displayed_rfc_headings(text)
+    numbers = {sr.norm_number(n) for n, _ in shown if n}
+    titles = {sr.norm_title(t) for _, t in shown}
+    for t in truth.sections:
+        n = t.get("number")
+        if n and sr.norm_number(n) not in numbers and sr.norm_number(re.sub(r"^Appendix\s+", "", n)) not in numbers \
+                and sr.norm_title(t.get("title")) in titles:
+            truth.labels[_key(n, t.get("title"))] -= 1
+            t["number"] = None
+            truth.labels[_key(None, t.get("title"))] += 1
+    for n, t in shown:
+        truth.labels[_key(n, t)] += 1
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
 READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii}
 
 
@@ -707,6 +751,8 @@ def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> li
         t0 = time.perf_counter()
         truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
                  else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
+        if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
+            truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
         r.sections, r.definitions = len(truth.sections), len(truth.definitions)
         queries = citation_queries(doc, truth, n_queries)
         r.queries = len(queries)
