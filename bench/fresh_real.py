@@ -60,12 +60,15 @@ the tuned ones):
 * **sections from running text**: our sections (not the preamble) that match no truth section and
   whose key (normalised number, else normalised title) is not one more heading of the markup
   (every heading of the source counts, with multiplicity, including unnumbered and non-section
-  labels). Parenthesised enumerators under another section (``(1)``, ``(a)``, ``b)``) are counted
-  apart as ``subitems`` (not a failure): they are provisions' own items, not text made a heading.
+  labels). Parenthesised enumerators under another section (``(1)``, ``(a)``, ``b)``), and
+  sections numbered by a list-item label the markup states (gesetze-im-internet ``<DT>1.</DT>``,
+  a Nummer cited ``§ 5 Abs. 5 Nr. 1``), are counted apart as ``subitems`` (not a failure): they
+  are provisions' own items, not text made a heading.
 * **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
   with a fixed seed (the document's name), each asked for in the document's own citation style
-  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``, ``Article
-  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``),
+  from the manifest (``Section 4.2``, ``4.2``, ``§ 7``, ``s 59A``, ``Article
+  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``; an
+  annex as the document names it, ``Appendix A``, ``Annex A``, ``Anlage 1``),
   against a tool holding only that document (a query naming no document cannot prefer one
   document's 4.2 over another's). Right when the first hit's ``section_id`` is our match of that
   truth section, or that section has no text of its own (a heading-only Part) and the hit is
@@ -135,11 +138,14 @@ _BOLD_TERM = re.compile(r"^\s*[*+-]\s+\*\*([^*]{1,80}?)\*\*\s*[:–—-]")
 class Truth:
     """Truth read from markup: ``sections`` as in ``structure_real`` (number, title, level,
     parent_index), ``definitions`` [{term}], ``labels`` every heading key of the source (a
-    Counter of normalised numbers/titles, for the running-text count)."""
+    Counter of normalised numbers/titles, for the running-text count), ``items`` the labels of list
+    items the markup states as such (gesetze-im-internet ``<DT>1.</DT>``, normalised numbers): a
+    section made of one is a provision's item (a ``subitem``), not running text."""
 
     sections: list[dict] = field(default_factory=list)
     definitions: list[dict] = field(default_factory=list)
     labels: Counter = field(default_factory=Counter)
+    items: Counter = field(default_factory=Counter)  # list-item labels the markup states (gii <DT>)
 
 
 def _key(number: str | None, title: str | None) -> str:
@@ -519,7 +525,8 @@ def read_gii(path: Path) -> Truth:
     """Truth from a gesetze-im-internet XML file (``<dokumente>/<norm>``, gii-norm.dtd 1.01): a norm
     with ``<gliederungseinheit>`` is a structural unit (number ``gliederungsbez`` such as
     ``Abschnitt 2``, title ``gliederungstitel``, depth = length of ``gliederungskennzahl`` / 3); a
-    norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``) is a provision
+    norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``, ``Eingangsformel``,
+    ``Schlussformel``, which are printed headings and count as labels) is a provision
     with title ``titel``, under the last structural unit before it (``Anlage`` at the top). The
     law's first norm (its metadata) is not a section. No terms are marked, so no definitions.
     Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
@@ -527,6 +534,10 @@ def read_gii(path: Path) -> Truth:
 
     root = ET.fromstring(path.read_bytes())
     truth = Truth()
+    for dt in root.iter("DT"):  # a Nummer's label, "1." / "2.6.1" / "a)": a list item of the norm
+        label = " ".join("".join(dt.itertext()).split())
+        if label:
+            truth.items[sr.norm_number(label)] += 1
     units: list[tuple[int, int]] = []  # (depth, truth index)
     for norm in root.iter("norm"):
         md = norm.find("metadaten")
@@ -547,7 +558,10 @@ def read_gii(path: Path) -> Truth:
             truth.labels[_key(number, title)] += 1
             units.append((depth, len(truth.sections) - 1))
             continue
-        if not enbez or enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
+        if not enbez:
+            continue
+        if enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
+            truth.labels[_key(None, " ".join(enbez.split()))] += 1  # printed as a heading, not a provision
             continue
         number = " ".join(enbez.split())
         title_el = md.find("titel")
@@ -650,6 +664,7 @@ def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[
         s = ours[j]
         left[_key(s.number, s.title)] -= 1
     running, sub = [], []
+    items = Counter(truth.items)
     for j, s in enumerate(ours):
         if j in matched or s.section_id == "preamble":
             continue
@@ -660,6 +675,11 @@ def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[
             continue
         if kt and left.get(kt, 0) > 0:
             left[kt] -= 1
+            continue
+        num = sr.norm_number(s.number)
+        if num and items.get(num, 0) > 0:  # a list item the markup states (a German Nummer "1.")
+            items[num] -= 1
+            sub.append(s.section_id)
             continue
         if s.parent_id and re.fullmatch(r"\(?[0-9a-zA-Z]{1,4}\)", (s.number or "").strip()):
             sub.append(s.section_id)
@@ -683,7 +703,9 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
         num = truth.sections[i]["number"]
         bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", num).strip()
         if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) or re.match(r"^[A-Z]\.\d", num):
-            qs = f"Appendix {bare}"
+            # in the document's own word: an OASIS "Annex A", a German "Anlage 1" is not cited "Appendix"
+            word = num.split()[0] if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) else "Appendix"
+            qs = f"{word} {bare}"
         else:
             style = styles[q % len(styles)]
             if style == "{n}" and "." not in bare:  # a bare "3" names nothing; a bare "4.2" does
