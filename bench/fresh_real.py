@@ -403,9 +403,11 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
     ``clauses`` (Word contracts): a paragraph without an outline level is also a section when its
     *style* carries list numbering (a numbered clause style such as "Def2 Heading 2"; a paragraph
     numbered directly, a ``List Paragraph``, stays a list item): level = list level + 1, title
-    its text (at most 200 characters), number the printed labels of its list levels joined as a
-    contract cites them (``1.`` then ``(b)`` then ``(i)`` → ``1(b)(i)``; a level whose text
-    already prints its parents' counters, ``%1.%2``, stands alone)."""
+    its text (at most 200 characters), number the label Word prints in front of it (``(b)``: the
+    clause is identified by that label under its parent, as the document shows it) and ``cite``
+    the printed labels of its list levels joined as a contract cites them (``1.`` then ``(b)``
+    then ``(i)`` → ``1(b)(i)``; a level whose text already prints its parents' counters,
+    ``%1.%2``, stands alone), the form the exact-reference queries ask for."""
     import zipfile
     from xml.etree import ElementTree as ET
 
@@ -487,7 +489,7 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
             style_numbered = num is not None
         if clauses and (outline is None or outline >= 9) and style_numbered and text:
             outline = num[1] if num[1] is not None else 0
-        number = None
+        number = cite = None
         if num and num[0] and num[0] != "0" and num[0] in abstract_of:
             aid = abstract_of[num[0]]
             il = num[1] if num[1] is not None else 0
@@ -505,10 +507,11 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
                     return _fmt_num(c[k] or 1, levels.get((aid, k), ("decimal",))[0])
 
                 number = re.sub(r"%(\d)", level_value, lvl_text).strip().rstrip(".").strip() or None
+                cite = number
                 if clauses and number and il > 0 and not re.search(f"%[1-{il}]", lvl_text):
                     parents = [re.sub(r"%(\d)", level_value, levels.get((aid, k), ("decimal", f"%{k + 1}.", 1))[1])
                                .strip().rstrip(".").strip() for k in range(il)]
-                    number = "".join(parents) + number
+                    cite = "".join(parents) + number
         if outline is None or outline >= 9 or not text:
             continue
         level = outline + 1
@@ -516,7 +519,7 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
         while stack and stack[-1][0] >= level:
             stack.pop()
         truth.sections.append({"number": number, "title": text[:200] if clauses else text, "level": len(stack) + 1,
-                               "parent_index": stack[-1][1] if stack else None, "style": sid})
+                               "parent_index": stack[-1][1] if stack else None, "style": sid, "cite": cite})
         stack.append((level, len(truth.sections) - 1))
     return truth
 
@@ -693,14 +696,15 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     seed, each written in the manifest's citation styles taken in turn."""
     styles = doc.get("citation") or []
     numbered = [i for i, t in enumerate(truth.sections)  # ranges ("§§ 17 bis 19") cite no one section
-                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", t["number"])]
+                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "",
+                                                         t.get("cite") or t["number"])]
     if not styles or not numbered:
         return []
     rng = random.Random(doc["input"])
     pick = sorted(rng.sample(numbered, min(n, len(numbered))))
     out = []
     for q, i in enumerate(pick):
-        num = truth.sections[i]["number"]
+        num = truth.sections[i].get("cite") or truth.sections[i]["number"]
         bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", num).strip()
         if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) or re.match(r"^[A-Z]\.\d", num):
             # in the document's own word: an OASIS "Annex A", a German "Anlage 1" is not cited "Appendix"
