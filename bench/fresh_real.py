@@ -36,8 +36,10 @@ marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other fo
   - ``rfc``: numbers are implied by the heading levels (kramdown-rfc ``--- middle``/``--- back``,
     mmark ``{mainmatter}``/``{backmatter}``): middle headings get ``1``, ``1.1``…; back headings
     ``Appendix A``, ``A.1``… (the form xml2rfc prints); ``.#`` (mmark), ``{:numbered="false"}`` and
-    headings before the middle are unnumbered (matched by title). References sections that the
-    tool generates from YAML/bibliography are not headings in the source and not truth.
+    headings before the middle are unnumbered (matched by title); kramdown-rfc's ``--- abstract``
+    is an unnumbered ``Abstract`` section (the heading xml2rfc prints, as mmark's ``.# Abstract``).
+    References sections that the tool generates from YAML/bibliography are not headings in the
+    source and not truth.
   - ``printed``: the number is printed at the start of the heading (``1.2.3 Title``,
     ``Annex A Title``, ``§ 26a – Title``); only numbered headings are truth sections (the
     front-matter labels of OASIS specs such as ``#### This version:`` and bibliography keys
@@ -58,12 +60,15 @@ the tuned ones):
 * **sections from running text**: our sections (not the preamble) that match no truth section and
   whose key (normalised number, else normalised title) is not one more heading of the markup
   (every heading of the source counts, with multiplicity, including unnumbered and non-section
-  labels). Parenthesised enumerators under another section (``(1)``, ``(a)``, ``b)``) are counted
-  apart as ``subitems`` (not a failure): they are provisions' own items, not text made a heading.
+  labels). Parenthesised enumerators under another section (``(1)``, ``(a)``, ``b)``), and
+  sections numbered by a list-item label the markup states (gesetze-im-internet ``<DT>1.</DT>``,
+  a Nummer cited ``§ 5 Abs. 5 Nr. 1``), are counted apart as ``subitems`` (not a failure): they
+  are provisions' own items, not text made a heading.
 * **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
   with a fixed seed (the document's name), each asked for in the document's own citation style
-  from the manifest (``Section 4.2``, ``4.2``, ``Appendix A``, ``§ 7``, ``s 59A``, ``Article
-  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``),
+  from the manifest (``Section 4.2``, ``4.2``, ``§ 7``, ``s 59A``, ``Article
+  L. 111-4``…, styles taken in turn; ``{fr}`` writes a French code number as ``L. 111-4``; an
+  annex as the document names it, ``Appendix A``, ``Annex A``, ``Anlage 1``),
   against a tool holding only that document (a query naming no document cannot prefer one
   document's 4.2 over another's). Right when the first hit's ``section_id`` is our match of that
   truth section, or that section has no text of its own (a heading-only Part) and the hit is
@@ -133,11 +138,14 @@ _BOLD_TERM = re.compile(r"^\s*[*+-]\s+\*\*([^*]{1,80}?)\*\*\s*[:–—-]")
 class Truth:
     """Truth read from markup: ``sections`` as in ``structure_real`` (number, title, level,
     parent_index), ``definitions`` [{term}], ``labels`` every heading key of the source (a
-    Counter of normalised numbers/titles, for the running-text count)."""
+    Counter of normalised numbers/titles, for the running-text count), ``items`` the labels of list
+    items the markup states as such (gesetze-im-internet ``<DT>1.</DT>``, normalised numbers): a
+    section made of one is a provision's item (a ``subitem``), not running text."""
 
     sections: list[dict] = field(default_factory=list)
     definitions: list[dict] = field(default_factory=list)
     labels: Counter = field(default_factory=Counter)
+    items: Counter = field(default_factory=Counter)  # list-item labels the markup states (gii <DT>)
 
 
 def _key(number: str | None, title: str | None) -> str:
@@ -197,6 +205,13 @@ def read_markdown(text: str, numbering: str) -> Truth:
             continue
         if low.startswith("--- ") or low in ("{frontmatter}",):
             part = "front" if "abstract" in low or "note" in low else part
+            if low == "--- abstract":  # xml2rfc prints an "Abstract" heading, as mmark's ".# Abstract"
+                truth.labels[_key(None, "Abstract")] += 1
+                stack = []
+                truth.sections.append({"number": None, "title": "Abstract", "level": 1, "parent_index": None,
+                                       "line": j + 1})
+                stack.append((1, len(truth.sections) - 1))
+                in_defs = False
             continue
         h = _ATX.match(line)
         if h:
@@ -224,13 +239,13 @@ def read_markdown(text: str, numbering: str) -> Truth:
                 else:
                     if level == 1:
                         appendix += 1
-                        counters = [appendix]
+                        counters = [appendix + 1]  # 1-based like the middle counters: A is 1
                         number = f"Appendix {_appendix_label(appendix)}"
                     else:
                         counters = (counters + [0] * level)[:level]
                         counters[level - 1] += 1
                         counters = [c or 1 for c in counters]
-                        number = ".".join([_appendix_label(counters[0])] + [str(c) for c in counters[1:]])
+                        number = ".".join([_appendix_label(counters[0] - 1)] + [str(c) for c in counters[1:]])
             truth.labels[_key(number, title)] += 1
             while stack and stack[-1][0] >= level:
                 stack.pop()
@@ -388,9 +403,11 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
     ``clauses`` (Word contracts): a paragraph without an outline level is also a section when its
     *style* carries list numbering (a numbered clause style such as "Def2 Heading 2"; a paragraph
     numbered directly, a ``List Paragraph``, stays a list item): level = list level + 1, title
-    its text (at most 200 characters), number the printed labels of its list levels joined as a
-    contract cites them (``1.`` then ``(b)`` then ``(i)`` → ``1(b)(i)``; a level whose text
-    already prints its parents' counters, ``%1.%2``, stands alone)."""
+    its text (at most 200 characters), number the label Word prints in front of it (``(b)``: the
+    clause is identified by that label under its parent, as the document shows it) and ``cite``
+    the printed labels of its list levels joined as a contract cites them (``1.`` then ``(b)``
+    then ``(i)`` → ``1(b)(i)``; a level whose text already prints its parents' counters,
+    ``%1.%2``, stands alone), the form the exact-reference queries ask for."""
     import zipfile
     from xml.etree import ElementTree as ET
 
@@ -472,7 +489,7 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
             style_numbered = num is not None
         if clauses and (outline is None or outline >= 9) and style_numbered and text:
             outline = num[1] if num[1] is not None else 0
-        number = None
+        number = cite = None
         if num and num[0] and num[0] != "0" and num[0] in abstract_of:
             aid = abstract_of[num[0]]
             il = num[1] if num[1] is not None else 0
@@ -490,10 +507,11 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
                     return _fmt_num(c[k] or 1, levels.get((aid, k), ("decimal",))[0])
 
                 number = re.sub(r"%(\d)", level_value, lvl_text).strip().rstrip(".").strip() or None
+                cite = number
                 if clauses and number and il > 0 and not re.search(f"%[1-{il}]", lvl_text):
                     parents = [re.sub(r"%(\d)", level_value, levels.get((aid, k), ("decimal", f"%{k + 1}.", 1))[1])
                                .strip().rstrip(".").strip() for k in range(il)]
-                    number = "".join(parents) + number
+                    cite = "".join(parents) + number
         if outline is None or outline >= 9 or not text:
             continue
         level = outline + 1
@@ -501,7 +519,7 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
         while stack and stack[-1][0] >= level:
             stack.pop()
         truth.sections.append({"number": number, "title": text[:200] if clauses else text, "level": len(stack) + 1,
-                               "parent_index": stack[-1][1] if stack else None, "style": sid})
+                               "parent_index": stack[-1][1] if stack else None, "style": sid, "cite": cite})
         stack.append((level, len(truth.sections) - 1))
     return truth
 
@@ -510,7 +528,8 @@ def read_gii(path: Path) -> Truth:
     """Truth from a gesetze-im-internet XML file (``<dokumente>/<norm>``, gii-norm.dtd 1.01): a norm
     with ``<gliederungseinheit>`` is a structural unit (number ``gliederungsbez`` such as
     ``Abschnitt 2``, title ``gliederungstitel``, depth = length of ``gliederungskennzahl`` / 3); a
-    norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``) is a provision
+    norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``, ``Eingangsformel``,
+    ``Schlussformel``, which are printed headings and count as labels) is a provision
     with title ``titel``, under the last structural unit before it (``Anlage`` at the top). The
     law's first norm (its metadata) is not a section. No terms are marked, so no definitions.
     Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
@@ -518,6 +537,10 @@ def read_gii(path: Path) -> Truth:
 
     root = ET.fromstring(path.read_bytes())
     truth = Truth()
+    for dt in root.iter("DT"):  # a Nummer's label, "1." / "2.6.1" / "a)": a list item of the norm
+        label = " ".join("".join(dt.itertext()).split())
+        if label:
+            truth.items[sr.norm_number(label)] += 1
     units: list[tuple[int, int]] = []  # (depth, truth index)
     for norm in root.iter("norm"):
         md = norm.find("metadaten")
@@ -538,7 +561,10 @@ def read_gii(path: Path) -> Truth:
             truth.labels[_key(number, title)] += 1
             units.append((depth, len(truth.sections) - 1))
             continue
-        if not enbez or enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
+        if not enbez:
+            continue
+        if enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
+            truth.labels[_key(None, " ".join(enbez.split()))] += 1  # printed as a heading, not a provision
             continue
         number = " ".join(enbez.split())
         title_el = md.find("titel")
@@ -548,6 +574,50 @@ def read_gii(path: Path) -> Truth:
         level = 1 if parent is None else truth.sections[parent]["level"] + 1
         truth.sections.append({"number": number, "title": title or None, "level": level, "parent_index": parent})
         truth.labels[_key(number, title)] += 1
+    return truth
+
+
+_RFC_TEXT_HEADING = re.compile(r"^(?:(Appendix\s+[A-Z]|[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)\.?\s+)?(\S.*?)\s*$")
+
+
+def displayed_rfc_headings(text: str) -> list[tuple[str | None, str]]:
+    """(number, title) of every heading an RFC Editor text file displays: a line at the margin
+    (RFC text indents body lines), after a blank line (or a page break) and at most 72
+    characters, that is not a page header (``RFC 7511 … April 2015``), footer (``… [Page 3]``)
+    or the two-column front page header (``Independent Submission     M. Wilhelm``)."""
+    out = []
+    prev = ""
+    for line in text.splitlines():
+        line = line.rstrip("\f").rstrip()
+        if (not prev.strip() and line[:1].isalnum() and len(line) <= 72 and not re.search(r"\S\s{3,}\S", line)
+                and not re.search(r"\[Page \d+\]$", line) and not re.match(r"^RFC \d+\s", line)):
+            m = _RFC_TEXT_HEADING.match(line)
+            if m:
+                out.append((m.group(1), m.group(2)))
+        prev = line if not re.search(r"\[Page \d+\]$", line) else ""
+    return out
+
+
+def as_displayed_rfc_text(truth: Truth, text: str) -> Truth:
+    """Truth from an RFC's Markdown twin held to what its RFC Editor text displays: a truth
+    number the text does not print for that title is dropped (RFC 7511's back-matter
+    ``Acknowledgements`` is printed unnumbered, not ``Appendix A``), and every heading the text
+    prints (``Status of This Memo``, ``Table of Contents``, ``7.  References``, ``Author's
+    Address``, which the RFC tools generate and the Markdown does not hold) is a markup label, so
+    a section made of it is not running text."""
+    shown = displayed_rfc_headings(text)
+    numbers = {sr.norm_number(n) for n, _ in shown if n}
+    titles = {sr.norm_title(t) for _, t in shown}
+    for t in truth.sections:
+        n = t.get("number")
+        if n and sr.norm_number(n) not in numbers and sr.norm_number(re.sub(r"^Appendix\s+", "", n)) not in numbers \
+                and sr.norm_title(t.get("title")) in titles:
+            truth.labels[_key(n, t.get("title"))] -= 1
+            t["number"] = None
+            truth.labels[_key(None, t.get("title"))] += 1
+    for n, t in shown:
+        truth.labels[_key(n, t)] += 1
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
     return truth
 
 
@@ -597,6 +667,7 @@ def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[
         s = ours[j]
         left[_key(s.number, s.title)] -= 1
     running, sub = [], []
+    items = Counter(truth.items)
     for j, s in enumerate(ours):
         if j in matched or s.section_id == "preamble":
             continue
@@ -607,6 +678,11 @@ def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[
             continue
         if kt and left.get(kt, 0) > 0:
             left[kt] -= 1
+            continue
+        num = sr.norm_number(s.number)
+        if num and items.get(num, 0) > 0:  # a list item the markup states (a German Nummer "1.")
+            items[num] -= 1
+            sub.append(s.section_id)
             continue
         if s.parent_id and re.fullmatch(r"\(?[0-9a-zA-Z]{1,4}\)", (s.number or "").strip()):
             sub.append(s.section_id)
@@ -620,17 +696,20 @@ def citation_queries(doc: dict, truth: Truth, n: int) -> list[tuple[str, int]]:
     seed, each written in the manifest's citation styles taken in turn."""
     styles = doc.get("citation") or []
     numbered = [i for i, t in enumerate(truth.sections)  # ranges ("§§ 17 bis 19") cite no one section
-                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", t["number"])]
+                if t.get("number") and " " not in re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "",
+                                                         t.get("cite") or t["number"])]
     if not styles or not numbered:
         return []
     rng = random.Random(doc["input"])
     pick = sorted(rng.sample(numbered, min(n, len(numbered))))
     out = []
     for q, i in enumerate(pick):
-        num = truth.sections[i]["number"]
+        num = truth.sections[i].get("cite") or truth.sections[i]["number"]
         bare = re.sub(r"^(?:§§?|Appendix|Annex|Anhang|Anlage|Article)\s*", "", num).strip()
         if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) or re.match(r"^[A-Z]\.\d", num):
-            qs = f"Appendix {bare}"
+            # in the document's own word: an OASIS "Annex A", a German "Anlage 1" is not cited "Appendix"
+            word = num.split()[0] if num.lower().startswith(("appendix", "annex", "anhang", "anlage")) else "Appendix"
+            qs = f"{word} {bare}"
         else:
             style = styles[q % len(styles)]
             if style == "{n}" and "." not in bare:  # a bare "3" names nothing; a bare "4.2" does
@@ -698,6 +777,8 @@ def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> li
         t0 = time.perf_counter()
         truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
                  else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
+        if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
+            truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
         r.sections, r.definitions = len(truth.sections), len(truth.definitions)
         queries = citation_queries(doc, truth, n_queries)
         r.queries = len(queries)
