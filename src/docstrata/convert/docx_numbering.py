@@ -11,9 +11,11 @@ state them on its blocks (``docs/architecture.md``, "The converter contract").
 
 Numbering follows ECMA-376 Part 1 §17.9:
 
-* a paragraph's ``w:numPr`` (direct, else inherited through its style's ``basedOn`` chain; a direct
-  ``w:numId`` of ``0`` removes numbering) names a numbering instance (``w:num``) and a level
-  (``w:ilvl``; from a style without one, the level whose ``w:pStyle`` names the style, else 0);
+* a paragraph's ``w:numPr`` names a numbering instance (``w:num``) and a level (``w:ilvl``); each
+  of the two is its own (direct), else inherited from the nearest style of its ``basedOn`` chain
+  that states it (a ``w:numId`` of ``0`` removes numbering); without a direct ``w:ilvl`` the level
+  whose ``w:pStyle`` names the paragraph's style (else a style of its chain) wins over a style's
+  ``w:ilvl`` (§17.9.23), else the style's ``w:ilvl``, else 0;
 * an instance points at an abstract numbering (``w:abstractNumId``; an abstract numbering that only
   links a numbering style, ``w:numStyleLink``, is followed to the style's own instance); its
   ``w:lvlOverride`` may replace a level (``w:lvl``) or restart it (``w:startOverride``, applied the
@@ -282,20 +284,26 @@ class _Counters:
 def _numbering_of(
     p, style_id: str | None, styles: dict[str, _Style], counters: _Counters
 ) -> tuple[str | None, int | None]:
+    """The numbering instance and level of a paragraph (ECMA-376 Part 1 §17.3.1.19, §17.7.3, §17.9.23).
+
+    ``w:numId`` and ``w:ilvl`` are inherited separately: each comes from the paragraph's own
+    ``w:numPr``, else from the nearest style of its ``basedOn`` chain that states it (``GPS L3``
+    based on ``GPS L2`` may state only ``ilvl 2`` and take ``numId`` from ``GPS L2``). Without a
+    direct ``w:ilvl``, a level of the instance whose ``w:pStyle`` names the paragraph's style (or,
+    failing that, the nearest style of its chain) is the level: §17.9.23 has it override a level
+    a style states; else the style's ``w:ilvl``; else 0."""
     num_pr = p.find(f"{_W}pPr/{_W}numPr")
     num_id = _val(num_pr.find(f"{_W}numId")) if num_pr is not None else None
     ilvl = _int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None
+    chain = list(_chain(styles, style_id))
+    style_ilvl = next((st.ilvl for _, st in chain if st.ilvl is not None), None)
     if num_id is None:
-        for sid, st in _chain(styles, style_id):
-            if st.num_id is not None:
-                num_id = st.num_id
-                if ilvl is None:
-                    ilvl = st.ilvl
-                if ilvl is None:
-                    ilvl = next((k for k, lv in counters.levels(num_id).items() if lv.style == sid), 0)
-                break
+        num_id = next((st.num_id for _, st in chain if st.num_id is not None), None)
     if num_id is None or num_id == "0":
         return None, None
+    if ilvl is None:
+        by_style = {lv.style: k for k, lv in sorted(counters.levels(num_id).items(), reverse=True) if lv.style}
+        ilvl = next((by_style[sid] for sid, _ in chain if sid in by_style), style_ilvl)
     return num_id, ilvl or 0
 
 
