@@ -375,7 +375,8 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
 
 # --------------------------------------------------------------------------- Markdown
 
-_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+# a list marker; mammoth writes an ordered list nested straight in a bullet item as "* 1. text"
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 _ATX = re.compile(r"^(#{1,6})[ \t]+")
 _MARKUP = re.compile(r"</?u>|\\(?=[\\`*_{}\[\]()#+\-.!|])|\[([^\]]*)\]\([^)]*\)|[*_]{1,3}")
 
@@ -503,32 +504,60 @@ def stated_blocks(markdown: str, blocks: list, stated: dict[int, LineNumber]) ->
         starts.append(pos)
         pos += len(ln) + 1
     out = []
-    for b in blocks:
-        info = stated.get(bisect.bisect_right(starts, b.start) - 1)
-        if info is None or b.kind in ("table", "code"):
-            out.append(b)
-        elif info.label is not None and info.outline:
-            out.append(
-                replace(
-                    b,
-                    kind="heading",
-                    provenance="numbering",
-                    level=(info.ilvl or 0) + 1,
-                    number=section_number(info.label, info.ilvl or 0),
-                )
-            )
-        elif info.label is not None:
-            out.append(
-                replace(
-                    b,
-                    kind="list_item" if b.kind != "heading" else "heading",
-                    provenance="numbering",
-                    number=info.label,
-                    level=(info.ilvl or 0) + 1,
-                )
-            )
-        elif b.kind == "heading" and info.level:
-            out.append(replace(b, level=info.level))
-        else:
-            out.append(b)
+    for whole in blocks:
+        for b in _split_at_stated(markdown, whole, starts, stated):
+            out.append(_stated_block(b, stated.get(bisect.bisect_right(starts, b.start) - 1)))
     return out
+
+
+def _split_at_stated(markdown: str, b, starts: list[int], stated: dict[int, LineNumber]) -> list:
+    """A block of several lines (a Markdown list: mammoth writes a whole numbered list as one) cut
+    at each later line Word states a number for, so every numbered paragraph opens its own block;
+    tables and code stay whole."""
+    import bisect
+    from dataclasses import replace
+
+    if b.kind in ("table", "code"):
+        return [b]
+    first = bisect.bisect_right(starts, b.start) - 1
+    last = bisect.bisect_right(starts, max(b.start, b.end - 1)) - 1
+    cuts = [starts[i] for i in range(first + 1, last + 1) if i in stated and stated[i].label is not None]
+    if not cuts:
+        return [b]
+    pieces, begin = [], b.start
+    for cut in [*cuts, None]:
+        end = b.end if cut is None else cut
+        text = markdown[begin:end].rstrip()
+        if text.strip():
+            lead = len(text) - len(text.lstrip())
+            s, e = begin + lead, begin + len(text)
+            pieces.append(replace(b, text=markdown[s:e], start=s, end=e))
+        begin = end if cut is not None else begin
+    return pieces
+
+
+def _stated_block(b, info: LineNumber | None):
+    """``b`` with what Word states about its first line (:func:`stated_blocks`)."""
+    from dataclasses import replace
+
+    if info is None or b.kind in ("table", "code"):
+        return b
+    if info.label is not None and info.outline:
+        return replace(
+            b,
+            kind="heading",
+            provenance="numbering",
+            level=(info.ilvl or 0) + 1,
+            number=section_number(info.label, info.ilvl or 0),
+        )
+    if info.label is not None:
+        return replace(
+            b,
+            kind="list_item" if b.kind != "heading" else "heading",
+            provenance="numbering",
+            number=info.label,
+            level=(info.ilvl or 0) + 1,
+        )
+    if b.kind == "heading" and info.level:
+        return replace(b, level=info.level)
+    return b
