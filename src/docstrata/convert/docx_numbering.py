@@ -432,9 +432,14 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     }
     stated: dict[int, LineNumber] = {}
     pos = 0
+    cells = [p for p in paragraphs if p.in_table and p.ilvl is not None and _key(p.text)]
+    cell_pos = 0
     for i, line in enumerate(lines):
         stripped = line.strip()
-        if not stripped or stripped.startswith("|") or pos >= len(flow):
+        if stripped.startswith("|"):
+            cell_pos = _number_cells(lines, i, cells, cell_pos)
+            continue
+        if not stripped or pos >= len(flow):
             continue
         heading = _ATX.match(line)
         body = line[heading.end() :] if heading else _LIST_MARK.sub("", line, count=1)
@@ -465,6 +470,40 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
         stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline)
     return "\n".join(lines), stated
+
+
+# mammoth's list marker inside a Markdown table cell: at the cell's start or after a space
+_CELL_MARK = re.compile(r"(?:(?<=\|)|(?<=\s))[ \t]*(\d{1,3}\.|[*+-])[ \t]+(?=\S)")
+
+
+def _number_cells(lines: list[str], i: int, numbered: list[WordParagraph], pos: int) -> int:
+    """Rewrite, in the table row ``lines[i]``, each list marker mammoth wrote (``1.``, ``2.``: it
+    counts every list in a cell from 1; ``*``) as the label Word displays for that paragraph
+    (``a)``), or drop it when Word shows none (a numbered style whose level has no text) or the
+    text types the label already. A marker is taken for
+    a paragraph only when the words after it open that paragraph's text (``numbered``: the
+    numbered table paragraphs in order, searched from ``pos``, at most 12 ahead); returns the new
+    ``pos``."""
+    line = lines[i]
+    out, last = [], 0
+    for m in _CELL_MARK.finditer(line):
+        if pos >= len(numbered):
+            break
+        key = _key(line[m.end() : m.end() + 60].split("|")[0])[:16]
+        if len(key) < 4:
+            continue
+        j = next((k for k in range(pos, min(pos + 12, len(numbered))) if _key(numbered[k].text).startswith(key)), None)
+        if j is None:
+            continue
+        pos = j + 1
+        label = numbered[j].label
+        typed = label and _MARKUP.sub(lambda g: g.group(1) or "", line[m.end() :]).startswith(label)
+        out.append(line[last : m.start(1)])
+        out.append(f"{label} " if label and not typed else "")
+        last = m.end()
+    if out:
+        lines[i] = "".join(out) + line[last:]
+    return pos
 
 
 def section_number(label: str, ilvl: int) -> str:
