@@ -596,7 +596,7 @@ def _declared_table_entries(body: str) -> list[tuple[int, str, str]]:
     names its columns as a glossary's (``| DEFINITION | MEANING |``, ``| Term | Definition |``:
     every header cell a column name, one of them ``term``/``definition``/``meaning``/an acronym
     list's), or its rows read as term → meaning (at least three rows, four in five of them with a
-    quoted first cell: ``| "Auditor" | the Buyer's internal and external auditors … |``, a
+    first cell opening with a quoted term: ``| "Auditor" | the Buyer's internal and external auditors … |``, a
     contract's definitions schedule)."""
     out: list[tuple[int, str, str]] = []
     for run in _TABLE_RUN_RE.finditer(body):
@@ -610,7 +610,7 @@ def _declared_table_entries(body: str) -> list[tuple[int, str, str]]:
         header = [c for c in rows[0] if c]
         named = all(_HEADER_CELL_RE.match(c) for c in header) and any(_GLOSSARY_HEADER_RE.match(c) for c in header)
         body_rows = [r for r in rows[1:] if r[0]] if named else [r for r in rows if r[0]]
-        quoted = sum(bool(_QUOTED_CELL_RE.match(r[0])) for r in body_rows)
+        quoted = sum(bool(_QUOTED_PART_RE.match(r[0].strip("*_"))) for r in body_rows)
         if named or (len(body_rows) >= 3 and quoted * 5 >= len(body_rows) * 4):
             out += [(run.start() + pos, term, d) for pos, term, d in _table_entries(run.group(0))]
     return out
