@@ -11,9 +11,11 @@ state them on its blocks (``docs/architecture.md``, "The converter contract").
 
 Numbering follows ECMA-376 Part 1 §17.9:
 
-* a paragraph's ``w:numPr`` (direct, else inherited through its style's ``basedOn`` chain; a direct
-  ``w:numId`` of ``0`` removes numbering) names a numbering instance (``w:num``) and a level
-  (``w:ilvl``; from a style without one, the level whose ``w:pStyle`` names the style, else 0);
+* a paragraph's ``w:numPr`` names a numbering instance (``w:num``) and a level (``w:ilvl``); each
+  of the two is its own (direct), else inherited from the nearest style of its ``basedOn`` chain
+  that states it (a ``w:numId`` of ``0`` removes numbering); without a direct ``w:ilvl`` the level
+  whose ``w:pStyle`` names the paragraph's style (else a style of its chain) wins over a style's
+  ``w:ilvl`` (§17.9.23), else the style's ``w:ilvl``, else 0;
 * an instance points at an abstract numbering (``w:abstractNumId``; an abstract numbering that only
   links a numbering style, ``w:numStyleLink``, is followed to the style's own instance); its
   ``w:lvlOverride`` may replace a level (``w:lvl``) or restart it (``w:startOverride``, applied the
@@ -282,20 +284,26 @@ class _Counters:
 def _numbering_of(
     p, style_id: str | None, styles: dict[str, _Style], counters: _Counters
 ) -> tuple[str | None, int | None]:
+    """The numbering instance and level of a paragraph (ECMA-376 Part 1 §17.3.1.19, §17.7.3, §17.9.23).
+
+    ``w:numId`` and ``w:ilvl`` are inherited separately: each comes from the paragraph's own
+    ``w:numPr``, else from the nearest style of its ``basedOn`` chain that states it (``GPS L3``
+    based on ``GPS L2`` may state only ``ilvl 2`` and take ``numId`` from ``GPS L2``). Without a
+    direct ``w:ilvl``, a level of the instance whose ``w:pStyle`` names the paragraph's style (or,
+    failing that, the nearest style of its chain) is the level: §17.9.23 has it override a level
+    a style states; else the style's ``w:ilvl``; else 0."""
     num_pr = p.find(f"{_W}pPr/{_W}numPr")
     num_id = _val(num_pr.find(f"{_W}numId")) if num_pr is not None else None
     ilvl = _int(_val(num_pr.find(f"{_W}ilvl"))) if num_pr is not None else None
+    chain = list(_chain(styles, style_id))
+    style_ilvl = next((st.ilvl for _, st in chain if st.ilvl is not None), None)
     if num_id is None:
-        for sid, st in _chain(styles, style_id):
-            if st.num_id is not None:
-                num_id = st.num_id
-                if ilvl is None:
-                    ilvl = st.ilvl
-                if ilvl is None:
-                    ilvl = next((k for k, lv in counters.levels(num_id).items() if lv.style == sid), 0)
-                break
+        num_id = next((st.num_id for _, st in chain if st.num_id is not None), None)
     if num_id is None or num_id == "0":
         return None, None
+    if ilvl is None:
+        by_style = {lv.style: k for k, lv in sorted(counters.levels(num_id).items(), reverse=True) if lv.style}
+        ilvl = next((by_style[sid] for sid, _ in chain if sid in by_style), style_ilvl)
     return num_id, ilvl or 0
 
 
@@ -367,7 +375,8 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
 
 # --------------------------------------------------------------------------- Markdown
 
-_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+# a list marker; mammoth writes an ordered list nested straight in a bullet item as "* 1. text"
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 _ATX = re.compile(r"^(#{1,6})[ \t]+")
 _MARKUP = re.compile(r"</?u>|\\(?=[\\`*_{}\[\]()#+\-.!|])|\[([^\]]*)\]\([^)]*\)|[*_]{1,3}")
 
@@ -423,9 +432,14 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     }
     stated: dict[int, LineNumber] = {}
     pos = 0
+    cells = [p for p in paragraphs if p.in_table and p.ilvl is not None and _key(p.text)]
+    cell_pos = 0
     for i, line in enumerate(lines):
         stripped = line.strip()
-        if not stripped or stripped.startswith("|") or pos >= len(flow):
+        if stripped.startswith("|"):
+            cell_pos = _number_cells(lines, i, cells, cell_pos)
+            continue
+        if not stripped or pos >= len(flow):
             continue
         heading = _ATX.match(line)
         body = line[heading.end() :] if heading else _LIST_MARK.sub("", line, count=1)
@@ -456,6 +470,40 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
         stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline)
     return "\n".join(lines), stated
+
+
+# mammoth's list marker inside a Markdown table cell: at the cell's start or after a space
+_CELL_MARK = re.compile(r"(?:(?<=\|)|(?<=\s))[ \t]*(\d{1,3}\.|[*+-])[ \t]+(?=\S)")
+
+
+def _number_cells(lines: list[str], i: int, numbered: list[WordParagraph], pos: int) -> int:
+    """Rewrite, in the table row ``lines[i]``, each list marker mammoth wrote (``1.``, ``2.``: it
+    counts every list in a cell from 1; ``*``) as the label Word displays for that paragraph
+    (``a)``), or drop it when Word shows none (a numbered style whose level has no text) or the
+    text types the label already. A marker is taken for
+    a paragraph only when the words after it open that paragraph's text (``numbered``: the
+    numbered table paragraphs in order, searched from ``pos``, at most 12 ahead); returns the new
+    ``pos``."""
+    line = lines[i]
+    out, last = [], 0
+    for m in _CELL_MARK.finditer(line):
+        if pos >= len(numbered):
+            break
+        key = _key(line[m.end() : m.end() + 60].split("|")[0])[:16]
+        if len(key) < 4:
+            continue
+        j = next((k for k in range(pos, min(pos + 12, len(numbered))) if _key(numbered[k].text).startswith(key)), None)
+        if j is None:
+            continue
+        pos = j + 1
+        label = numbered[j].label
+        typed = label and _MARKUP.sub(lambda g: g.group(1) or "", line[m.end() :]).startswith(label)
+        out.append(line[last : m.start(1)])
+        out.append(f"{label} " if label and not typed else "")
+        last = m.end()
+    if out:
+        lines[i] = "".join(out) + line[last:]
+    return pos
 
 
 def section_number(label: str, ilvl: int) -> str:
@@ -495,32 +543,60 @@ def stated_blocks(markdown: str, blocks: list, stated: dict[int, LineNumber]) ->
         starts.append(pos)
         pos += len(ln) + 1
     out = []
-    for b in blocks:
-        info = stated.get(bisect.bisect_right(starts, b.start) - 1)
-        if info is None or b.kind in ("table", "code"):
-            out.append(b)
-        elif info.label is not None and info.outline:
-            out.append(
-                replace(
-                    b,
-                    kind="heading",
-                    provenance="numbering",
-                    level=(info.ilvl or 0) + 1,
-                    number=section_number(info.label, info.ilvl or 0),
-                )
-            )
-        elif info.label is not None:
-            out.append(
-                replace(
-                    b,
-                    kind="list_item" if b.kind != "heading" else "heading",
-                    provenance="numbering",
-                    number=info.label,
-                    level=(info.ilvl or 0) + 1,
-                )
-            )
-        elif b.kind == "heading" and info.level:
-            out.append(replace(b, level=info.level))
-        else:
-            out.append(b)
+    for whole in blocks:
+        for b in _split_at_stated(markdown, whole, starts, stated):
+            out.append(_stated_block(b, stated.get(bisect.bisect_right(starts, b.start) - 1)))
     return out
+
+
+def _split_at_stated(markdown: str, b, starts: list[int], stated: dict[int, LineNumber]) -> list:
+    """A block of several lines (a Markdown list: mammoth writes a whole numbered list as one) cut
+    at each later line Word states a number for, so every numbered paragraph opens its own block;
+    tables and code stay whole."""
+    import bisect
+    from dataclasses import replace
+
+    if b.kind in ("table", "code"):
+        return [b]
+    first = bisect.bisect_right(starts, b.start) - 1
+    last = bisect.bisect_right(starts, max(b.start, b.end - 1)) - 1
+    cuts = [starts[i] for i in range(first + 1, last + 1) if i in stated and stated[i].label is not None]
+    if not cuts:
+        return [b]
+    pieces, begin = [], b.start
+    for cut in [*cuts, None]:
+        end = b.end if cut is None else cut
+        text = markdown[begin:end].rstrip()
+        if text.strip():
+            lead = len(text) - len(text.lstrip())
+            s, e = begin + lead, begin + len(text)
+            pieces.append(replace(b, text=markdown[s:e], start=s, end=e))
+        begin = end if cut is not None else begin
+    return pieces
+
+
+def _stated_block(b, info: LineNumber | None):
+    """``b`` with what Word states about its first line (:func:`stated_blocks`)."""
+    from dataclasses import replace
+
+    if info is None or b.kind in ("table", "code"):
+        return b
+    if info.label is not None and info.outline:
+        return replace(
+            b,
+            kind="heading",
+            provenance="numbering",
+            level=(info.ilvl or 0) + 1,
+            number=section_number(info.label, info.ilvl or 0),
+        )
+    if info.label is not None:
+        return replace(
+            b,
+            kind="list_item" if b.kind != "heading" else "heading",
+            provenance="numbering",
+            number=info.label,
+            level=(info.ilvl or 0) + 1,
+        )
+    if b.kind == "heading" and info.level:
+        return replace(b, level=info.level)
+    return b

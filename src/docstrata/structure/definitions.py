@@ -445,6 +445,10 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
         ) or _term_paragraph_entries(body):
             if not any(t.lower() == term.lower() for _, t, _ in found):
                 found.append((pos, term, definition))
+    else:  # a table that says it is a glossary, wherever it stands
+        for pos, term, definition in _declared_table_entries(body):
+            if not any(t.lower() == term.lower() for _, t, _ in found):
+                found.append((pos, term, definition))
     if in_defs:
         entries = [
             m
@@ -579,6 +583,39 @@ def _continues_a_sentence(body: str, start: int) -> bool:
     return bool(prev) and not re.search(r"[.;:!?)\]\"”’'*]$", prev)
 
 
+_TABLE_RUN_RE = re.compile(r"(?m)(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+")
+# a header cell that names a glossary's columns ("Term", "Definition", "Meaning", "Abbreviation")
+_GLOSSARY_HEADER_RE = re.compile(r"^(?:terms?|definitions?|meanings?|acronyms?|abbreviations?|defined terms?)$", re.I)
+_QUOTED_PART_RE = re.compile(r"[\"“‘]([^\"“”‘’]{1,100})[\"”’]")
+_QUOTED_CELL_RE = re.compile(r"^[*_]*[\"“‘'][^\"“”‘’]{1,100}[\"”’'][*_]*$")
+
+
+def _declared_table_entries(body: str) -> list[tuple[int, str, str]]:
+    """:func:`_table_entries` of each table in ``body`` (a run of ``| … |`` rows) that declares
+    itself a glossary outside a definitions section: its header row (the first row with text)
+    names its columns as a glossary's (``| DEFINITION | MEANING |``, ``| Term | Definition |``:
+    every header cell a column name, one of them ``term``/``definition``/``meaning``/an acronym
+    list's), or its rows read as term → meaning (at least three rows, four in five of them with a
+    first cell opening with a quoted term: ``| "Auditor" | the Buyer's internal and external auditors … |``, a
+    contract's definitions schedule)."""
+    out: list[tuple[int, str, str]] = []
+    for run in _TABLE_RUN_RE.finditer(body):
+        rows = [
+            [c.strip(" *_:") for c in re.split(r"(?<!\\)\|", m.group("cells"))]
+            for m in _TABLE_ROW_RE.finditer(run.group(0))
+        ]
+        rows = [r for r in rows if any(c for c in r) and not all(_SEPARATOR_CELL_RE.match(c) or not c for c in r)]
+        if not rows or len(rows[0]) < 2:
+            continue
+        header = [c for c in rows[0] if c]
+        named = all(_HEADER_CELL_RE.match(c) for c in header) and any(_GLOSSARY_HEADER_RE.match(c) for c in header)
+        body_rows = [r for r in rows[1:] if r[0]] if named else [r for r in rows if r[0]]
+        quoted = sum(bool(_QUOTED_PART_RE.match(r[0].strip("*_"))) for r in body_rows)
+        if named or (len(body_rows) >= 3 and quoted * 5 >= len(body_rows) * 4):
+            out += [(run.start() + pos, term, d) for pos, term, d in _table_entries(run.group(0))]
+    return out
+
+
 def _table_entries(body: str) -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of the rows of a glossary laid out as a table (the first
     cell the term, the other cells its definition and source: ``| Alert | A brief, usually
@@ -594,6 +631,8 @@ def _table_entries(body: str) -> list[tuple[int, str, str]]:
             continue
         # the term without the source NIST cites beside it ("authentication [FIPS 200, Adapted]")
         term = re.sub(r"\s*\[[^\[\]]{1,80}\]$", "", cells[0].strip(" *_:")).replace("\\|", "|")
+        if _QUOTED_CELL_RE.match(term):  # a contract's definitions table quotes its terms: “Auditor”
+            term = term.strip(" *_").strip("\"“”‘’'").strip()
         definition = " ".join(" ".join(c for c in cells[1:] if c).split()).replace("\\|", "|")
         if not term and out and definition:  # the definition above, carried on
             pos, t, d = out[-1]
@@ -611,6 +650,9 @@ def _table_entries(body: str) -> list[tuple[int, str, str]]:
         ):
             continue
         names = [term]
+        alternatives = _QUOTED_PART_RE.findall(term)
+        if len(alternatives) >= 2 and re.fullmatch(r"(?:\s|,|\bor\b|\band\b|/)*", _QUOTED_PART_RE.sub("", term), re.I):
+            names = [a.strip() for a in alternatives]  # "Intellectual Property Rights" or "IPR": two names
         abbreviated = _TRAILING_ABBREVIATION_RE.match(term)
         if abbreviated and _ABBREVIATION_RE.fullmatch(abbreviated.group("abbr").strip()):
             names = [abbreviated.group("term").strip(), abbreviated.group("abbr").strip()]
