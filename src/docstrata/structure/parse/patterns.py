@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..grammar import canonical_label, label_keyword_pattern, label_keywords
+from ..grammar import LabelKeywords, canonical_label, label_keyword_pattern
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank), read from
 # the citation grammar (structure/grammar.py and its language packs; docs/grammar.md). Rank orders
 # containers: a lower rank encloses a higher one (Title > Part > Chapter > …). "recital" is read
 # only by :mod:`.recitals` (never scanned as a label).
-_KEYWORDS: dict[str, tuple[str, float]] = label_keywords()
+_KEYWORDS: LabelKeywords = LabelKeywords()  # read in the document's language (grammar.document_language)
 _BARE_ALIAS_KEYWORDS = {form for form in _KEYWORDS if canonical_label(form) == "section"}  # section, sec, sect, §
 
 _KW_RE = label_keyword_pattern()
