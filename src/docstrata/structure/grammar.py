@@ -524,12 +524,21 @@ def _pinpoint_one_re() -> re.Pattern:
     return re.compile(rf"(?P<word>{words})(?![\w])\s*\(?(?P<num>\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?", re.IGNORECASE)
 
 
+# an item letter written with its closing bracket only, right after a provision's number or bracket:
+# Canadian French "alinéa 7(3)a)", "sous-alinéa 7(3)c.1)(i)", "l'alinéa 16a)" (= 7(3)(a), 7(3)(c.1)(i), 16(a))
+_CLOSE_ONLY_ITEM = re.compile(r"(?<![\w(.])(\d{1,5}(?:\.\d{1,4})*(?:\([^()\s]{1,6}\))*)([a-z]{1,3}(?:\.\d{1,2})?)\)")
+
+
 def fold_pinpoints(text: str, keep_length: bool = False) -> str:
     """``text`` with pinpoint words written as brackets, the form section ids use:
     ``§ 7 Abs. 3`` → ``§ 7(3)``, ``Artikel 5 Absatz 1 Satz 2`` → ``Artikel 5(1)`` (a sentence is no
-    unit), ``§ 3 Abs. 2 Nr. 4`` → ``§ 3(2)(4)``, ``article 5, alinéa 2`` → ``article 5(2)``. Only a
+    unit), ``§ 3 Abs. 2 Nr. 4`` → ``§ 3(2)(4)``, ``article 5, alinéa 2`` → ``article 5(2)``; an item
+    letter closed by its bracket alone, as Canadian French cites it, gets both (``alinéa 7(3)a)`` →
+    ``alinéa 7(3)(a)``, ``7(3)c.1)(i)`` → ``7(3)(c.1)(i)``; not with ``keep_length``). Only a
     pinpoint word right after a number or a bracket is read (``as mentioned in s. 59A`` keeps its ``s.``). ``keep_length`` pads each rewrite
     with spaces so offsets into ``text`` stay valid (cross-references report spans)."""
+    if not keep_length and ")" in text:
+        text = _CLOSE_ONLY_ITEM.sub(r"\1(\2)", text)
     if not any(c in text for c in ".AaNnSsBbLlUuPpHh"):
         return text
     words = _pinpoint_words()

@@ -46,6 +46,7 @@ from .grammar import (
     list_members,
     list_words,
     pinpoint_tail,
+    provision_words,
     range_words,
     xref_keyword_pattern,
 )
@@ -99,6 +100,12 @@ _INSTRUMENT_WORDS_RE = re.compile(
 )
 # "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
+
+
+def _provision_prefixes() -> set[str]:
+    """Id prefixes of the words the document's language cites a bare-numbered provision by
+    (French ``article``: :func:`.grammar.provision_words`)."""
+    return {k.prefix for w in provision_words() if (k := keyword(w)) is not None and k.prefix}
 
 
 def _keyword_prefix(kw: str) -> str | None:
@@ -295,6 +302,8 @@ class _Resolver:
         found = self._resolve(target)
         if found is None and re.match(r"^(chapter|part)-\d", target):
             found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
+        if found is None and target.split("-", 1)[0] in _provision_prefixes():
+            found = self._resolve(target.split("-", 1)[1])  # "l'article 4.7" of an act numbering its articles bare
         return found
 
     def ancestors(self, section_id: str | None) -> list[str]:
