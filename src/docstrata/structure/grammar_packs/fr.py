@@ -43,6 +43,7 @@ DEFINITIONS = {
     ),
     "lead_ins": (r"(?:on\s+)?entend(?:re)?\s+par", r"est\s+(?:appelée?|dénommée?)", r"ci-après(?:\s+(?:appelée?|dénommée?))?"),
     "entry_quotes": ("«", "»"),
+    "titles": (r"définitions?", r"terminologie", r"glossaire", r"lexique", r"interprétation"),
 }
 
 # "article 5, alinéa 2", "art. 3 al. 1 let. a" (Swiss): the "(2)" of article 5 and items below it
