@@ -211,6 +211,9 @@ class _Resolver:
 
     def __init__(self, tree: DocumentTree):
         self.ids = {s.section_id for s in tree.sections}
+        # provisions numbered bare ("7", "4.7": no keyword or sign before the number), what a French
+        # act's "article" cites when it labels no article (grammar.provision_words)
+        self.bare = {s.section_id for s in tree.sections if s.number and s.number[0].isdigit()}
         self.parent = {s.section_id: s.parent_id for s in tree.sections}
         self.local: dict[str, str] = {}
         self.by_tail: dict[str, list[str]] = {}
@@ -303,7 +306,14 @@ class _Resolver:
         if found is None and re.match(r"^(chapter|part)-\d", target):
             found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
         if found is None and target.split("-", 1)[0] in _provision_prefixes():
-            found = self._resolve(target.split("-", 1)[1])  # "l'article 4.7" of an act numbering its articles bare
+            # "l'article 4.7" of an act numbering its articles bare (a Canadian act in French: ids "4.7",
+            # "7(3)"): only a provision the document numbers bare at its own level, never a "§ 2" or a
+            # repeat under each Titre ("titre-1/2"), and never where the document labels its articles
+            bare = target.split("-", 1)[1]
+            if re.sub(r"\(.*$", "", bare) in self.bare and not any(
+                i.split("/")[-1].startswith(target.split("-", 1)[0] + "-") for i in self.ids
+            ):
+                found = self._resolve(bare)
         return found
 
     def ancestors(self, section_id: str | None) -> list[str]:
