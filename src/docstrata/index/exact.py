@@ -27,6 +27,7 @@ from ..structure.grammar import (
     fold_pinpoints,
     match_citation,
     roman_to_int,
+    strip_determiner,
     transparent_kinds,
 )
 from .keyword import analyze, fold
@@ -73,6 +74,13 @@ def _is_specific(num: str) -> bool:
     return "." in num or "(" in num
 
 
+def _kind(kind_text: str) -> str | None:
+    """The canonical kind of a written citation word, accents kept or folded (``alinéa``, ``alinea``)."""
+    kinds = citation_kinds()
+    written = kind_text.lower().rstrip(".").strip()
+    return kinds.get(written) or kinds.get(fold(kind_text).rstrip(".").strip())
+
+
 def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> list[str]:
     """Canonical keys for one reference, most specific first.
 
@@ -84,7 +92,7 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     its own (``section 59A(1)(ba)`` → ``section 59a(1)``, ``section 59a``), so search answers as
     get-section does when the item is no section of its own; index keys never carry them (an item
     would collide with its parent)."""
-    kind = citation_kinds().get(fold(kind_text).rstrip(".").strip()) if kind_text else None
+    kind = _kind(kind_text) if kind_text else None
     roman = _roman_value(num, kind)
     if roman is not None:
         written = re.sub(r"[\s.]+", "", num).lower()
@@ -119,7 +127,7 @@ def _recital_forms(query: str) -> str:
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
-    a = _recital_forms(fold_pinpoints(alias.strip()))
+    a = _recital_forms(fold_pinpoints(strip_determiner(alias.strip())))
     m = re.fullmatch(
         r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
         a,
@@ -127,7 +135,7 @@ def alias_keys(alias: str) -> list[str]:
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
     kind_text = m.group("kind") or None
-    if kind_text and citation_kinds().get(fold(kind_text).rstrip(".")) is None:
+    if kind_text and _kind(kind_text) is None:
         return [f"alias:{fold(a)}"]
     keys = reference_keys(kind_text, m.group("num"))
     n = _norm_number(m.group("num"), None)

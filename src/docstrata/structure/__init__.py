@@ -28,7 +28,8 @@ def build_tree(
     from .grammar import document_language
     from .parse import parse_sections
 
-    with document_language(detect_language(document.markdown)):
+    language = detect_language(document.markdown) or ""
+    with document_language(language):
         tree = parse_sections(
             document.markdown,
             doc_key=document.doc_key,
@@ -38,6 +39,7 @@ def build_tree(
             blocks=document.blocks,
         )
         tree.anchors = dict(document.anchors)
+        tree.language = language  # later stages (the chunker's references) read the grammar in it too
         if extract_definitions:
             from .definitions import extract_definitions as _defs
 

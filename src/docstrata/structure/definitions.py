@@ -207,7 +207,11 @@ def _is_definitions_section(s: Section, by_id: dict[str, Section]) -> bool:
     while cur is not None and hops < 8:
         words = _NUMBER_PREFIX_RE.sub("", cur.title)
         quoted = words[:1] in _Q_OPEN  # a definition paragraph titled by its term ("Terms"), not a heading
-        if not quoted and (_DEF_SECTION_RE.search(words) or _pack_forms().title.search(words)) and len(words.split()) <= 5:
+        if (
+            not quoted
+            and (_DEF_SECTION_RE.search(words) or _pack_forms().title.search(words))
+            and len(words.split()) <= 5
+        ):
             return True
         cur = by_id.get(cur.parent_id) if cur.parent_id else None
         hops += 1

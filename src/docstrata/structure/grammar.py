@@ -76,6 +76,7 @@ __all__ = [
     "SUFFIX_WORDS",
     "range_words",
     "list_words",
+    "strip_determiner",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -387,6 +388,20 @@ def xref_keyword_pattern(units: str = "all") -> str:
     if cased:
         alt += rf"|(?<!['’])(?:{_alternation(cased)})(?=\s?\d)"
     return "(?P<kw>" + alt + ")"
+
+
+@functools.lru_cache(maxsize=1)
+def _determiner_re() -> re.Pattern:
+    words = [w for p in PACKS for w in p.get("determiners", ())]
+    alt = "|".join(re.escape(w) + ("" if w[-1] in "'’" else r"\s+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"^\s*(?:{alt})(?=\S)", re.IGNORECASE)
+
+
+def strip_determiner(text: str) -> str:
+    """``text`` without a leading determiner of any pack that names nothing before a citation word:
+    ``l'article 7`` → ``article 7``, ``le sous-alinéa 7(3)c.1)(i)`` → ``sous-alinéa 7(3)c.1)(i)``,
+    ``the Section 4.2`` → ``Section 4.2``; other text unchanged."""
+    return _determiner_re().sub("", text, count=1)
 
 
 def range_words() -> tuple[str, ...]:
@@ -801,7 +816,7 @@ def parse_citation(text: str) -> Citation | None:
     II`` is article II, section 3); pinpoint words fold into brackets first
     (:func:`fold_pinpoints`). A bare number (no keyword) reads only when it is dotted, carries a
     bracket or a letter suffix (a lone ``17`` cites nothing)."""
-    folded = fold_pinpoints(" ".join(text.split())).rstrip(" .,;:")
+    folded = fold_pinpoints(strip_determiner(" ".join(text.split()))).rstrip(" .,;:")
     inner: list[Unit] = []  # the units before "of", the cited one last
     outer: list[Unit] = []  # the units after "of": its containers, innermost first
     pins: tuple[str, ...] = ()

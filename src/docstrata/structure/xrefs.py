@@ -38,6 +38,7 @@ from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
 from .grammar import (
+    document_language,
     ROMAN_PATTERN,
     contents_title_pattern,
     expand_numbers,
@@ -748,6 +749,11 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         compound "Article II, Section 3" gives one). A reference naming another document has
         ``document`` set and ``section_id=None``. Nothing on a Markdown heading line is a reference.
     """
+    with document_language(tree.language):  # the chunker calls this outside build_tree's block
+        return _find_cross_references(text, tree, source_section_id)
+
+
+def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
     resolver = _resolver(tree)
     taken: list[tuple[int, int]] = _heading_spans(text)
     links = _link_references(text, tree, resolver, source_section_id, taken) if "](" in text or "[[[#" in text else []

@@ -36,12 +36,16 @@ PROVISION_WORDS = ("Article", "Art.")
 # Canada's French form: "« renseignement personnel » Tout renseignement concernant …")
 DEFINITIONS = {
     "verbs": (
-        r"s['’]entend(?:\s+notamment)?\s+(?:de|d['’]|du|des)",
+        r"s['’]entend(?:\s+notamment)?(?:\s+au\s+sens)?\s+(?:de|d['’]|du|des)",
         r"désigne(?:nt)?",
         r"signifie(?:nt)?",
         r"(?:est|sont)\s+défini(?:e|s|es)?\s+comme",
     ),
-    "lead_ins": (r"(?:on\s+)?entend(?:re)?\s+par", r"est\s+(?:appelée?|dénommée?)", r"ci-après(?:\s+(?:appelée?|dénommée?))?"),
+    "lead_ins": (
+        r"(?:on\s+)?entend(?:re)?\s+par",
+        r"est\s+(?:appelée?|dénommée?)",
+        r"ci-après(?:\s+(?:appelée?|dénommée?))?",
+    ),
     "entry_quotes": ("«", "»"),
     "titles": (r"définitions?", r"terminologie", r"glossaire", r"lexique", r"interprétation"),
 }
@@ -54,6 +58,9 @@ PINPOINTS = (
     (("point",), "item"),
     (("phrase",), "skip"),
 )
+
+# words that may open a citation and name nothing ("l'article 7", "le sous-alinéa 7(3)c.1)(i)")
+DETERMINERS = ("l'", "l’", "le", "la", "les", "au", "aux", "du", "des", "de l'", "de l’", "de la")
 
 RANGE_WORDS = ("à", "au")
 LIST_WORDS = ("et", "ou")
@@ -80,6 +87,7 @@ PACK = {
     "keywords": KEYWORDS,
     "case_sensitive": CASE_SENSITIVE,
     "pinpoints": PINPOINTS,
+    "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,
