@@ -277,3 +277,91 @@ def test_search_for_a_range_finds_every_member(tool):
     assert {h.section_id for h in hits if h.pinned} >= {"67AD", "67AF"}
     hits = tool.search("§§ 6, 8", top_k=5)
     assert {h.section_id for h in hits if h.pinned} == {"6", "8"}
+
+
+# ---------------------------------------------------------------- French (a Canadian act in French)
+
+# the French PIPEDA (Justice Canada XML) up to article 7: tests/fixtures/justice-canada-fr/NOTICE.md
+FR_ACT = Path(__file__).parent / "fixtures" / "justice-canada-fr" / "P-8.6-fra_extrait.xml"
+FR_DOC = "P-8.6-fra_extrait.xml"
+
+# each French citation form → the section it names (the act numbers its articles bare: 7, 7(3)(a))
+FR_FORMS = [
+    ("article 7(3)", "7(3)"),
+    ("Art. 7(3)", "7(3)"),
+    ("l'article 7", "7"),
+    ("paragraphe 7(3)", "7(3)"),
+    ("alinéa 7(3)a)", "7(3)(a)"),
+    ("l'alinéa 7(3)a)", "7(3)(a)"),
+    ("le sous-alinéa 7(3)c.1)(i)", "7(3)(c.1)(i)"),
+]
+
+
+@pytest.fixture(scope="module")
+def fr_tool(tmp_path_factory):
+    root: Path = tmp_path_factory.mktemp("grammar_fr")
+    cfg = doc_project(root, {}, max_chunk_tokens=800, chunk_overlap=0)
+    (root / "docs" / FR_DOC).write_bytes(FR_ACT.read_bytes())
+    ts = docstrata.open(cfg)
+    t = ts["docs"]
+    t.ingest()
+    yield t
+    ts.close()
+
+
+@pytest.mark.parametrize("form,expected", FR_FORMS, ids=[f for f, _ in FR_FORMS])
+def test_a_french_citation_resolves_as_the_english_one_does(fr_tool, form, expected):
+    """'article 7(3)' in a French act is what 'section 7(3)' is in the English one: pinned, exact."""
+    top = fr_tool.search(form, top_k=3)[0]
+    assert top.exact_match and top.pinned, (form, top.section_id)
+    held = _opens(fr_tool, top.chunk_id, top.section_id, top.pinpoint and top.pinpoint.section_id)
+    assert expected in held or any(expected.startswith(h) for h in held if "(" in h), (form, held)
+    assert fr_tool.get_section(FR_DOC, form, max_chars=None).section_id == expected
+
+
+def test_a_french_range_of_articles_names_each_member(fr_tool):
+    from docstrata.index.exact import query_section_keys
+
+    assert query_section_keys("articles 5 à 7") == [["article 5"], ["article 6"], ["article 7"]]
+    hits = fr_tool.search("articles 5 à 7", top_k=8)
+    assert {"5", "6", "7"} <= {h.section_id.split("(")[0] for h in hits if h.pinned}
+
+
+def test_french_section_is_a_division_and_the_articles_keep_their_numbers(fr_tool):
+    """French 'SECTION 1' is the English 'DIVISION 1' (a container under the Partie): articles 2 and
+    3 keep the ids 2 and 3 the English version gives them, and 'Section' stays the English
+    provision in an English document."""
+    ids = {c.section_id for c in fr_tool.store.document_chunks(FR_DOC)}
+    held = {s for c in fr_tool.store.document_chunks(FR_DOC) for s in c.metadata.get("sections", ())}
+    assert {"2(1)", "3"} <= ids | held and "section-1" in ids | held
+    assert not any(i.startswith("partie-1/") and i.split("/")[1][0].isdigit() for i in ids | held)
+    with grammar.document_language("fr"):
+        assert grammar.label_keywords()["section"] == ("section", 2.5)
+        assert grammar.keyword("Section").kind == "division"
+    assert grammar.label_keywords()["section"] == ("", 5)
+    with grammar.document_language("en"):
+        assert grammar.keyword("Section").kind == "section"
+
+
+def test_french_cross_references_resolve_to_the_bare_numbered_articles(fr_tool):
+    refs = {x.text: x.section_id for c in fr_tool.store.document_chunks(FR_DOC) for x in c.cross_references}
+    # the act numbers its articles bare ("7", "6"): a French "article N" names them all the same
+    assert refs.get("article 7") == "7" and refs.get("art. 6") == "6", refs
+    # a sub-item cited relative to its article ("alinéa (3)" inside article 7) resolves within it
+    assert refs.get("alinéa (3)") == "7(3)", refs
+
+
+def test_french_inserted_items_closed_by_one_bracket_are_sections(fr_tool):
+    """'c.1)' of the French act is the English '(c.1)': its own section, its '(i)' nested under it
+    (not under '(c)' and no '-2' duplicate of '(d)(i)')."""
+    ids = {s for c in fr_tool.store.document_chunks(FR_DOC) for s in (c.section_id, *c.metadata.get("sections", ()))}
+    assert {"7(3)(c.1)", "7(3)(c.1)(i)", "7(3)(d.21)", "7(2)(b.1)"} <= ids, sorted(i for i in ids if i.startswith("7("))
+    assert not any(i.endswith("-2") for i in ids), sorted(i for i in ids if i.endswith("-2"))
+
+
+def test_french_item_letters_closed_by_one_bracket_fold_to_the_id_form():
+    assert grammar.fold_pinpoints("alinéa 7(3)a)") == "alinéa 7(3)(a)"
+    assert grammar.fold_pinpoints("sous-alinéa 7(3)c.1)(i)") == "sous-alinéa 7(3)(c.1)(i)"
+    assert grammar.fold_pinpoints("l'alinéa 16a)") == "l'alinéa 16(a)"
+    assert grammar.fold_pinpoints("see (1a) and section 7(3)(a)") == "see (1a) and section 7(3)(a)"
+    assert grammar.fold_pinpoints("article 5, alinéa 2") == "article 5(2)"

@@ -248,6 +248,7 @@ class DocumentTree:
     cross_references: list[CrossReference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     anchors: dict[str, str] = field(default_factory=dict)  # from Document.anchors: link target id → heading text
+    language: str = ""  # ISO 639-1 code the grammar was read in (``"fr"``), ``""`` when undetected
 
     def section(self, section_id: str) -> Section | None:
         """The section with ``section_id``, or ``None``."""

@@ -73,6 +73,7 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     else the section of the first chunk whose aliases meet it, else the section a chain of units
     names (``Part V Division 1AA``: :func:`_chained_section`); ``None`` when none does."""
     from .index.exact import alias_keys
+    from .structure.grammar import parse_citation
 
     keys = alias_keys(cited)
     ids = list(
@@ -91,7 +92,13 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     if not starts:
         return _chained_section(chunks, ids, cited)
     held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
-    return next((sid for sid in held if wanted & cited_keys(sid)), starts[0].section_id)
+    found = next((sid for sid in held if wanted & cited_keys(sid)), None)
+    if found is None and (c := parse_citation(cited)) is not None and not c.is_multiple:
+        # "l'article 7" of an act numbering its articles bare: the chunk's aliases name it (grammar
+        # provision_words), its id is the bare number ("7", not the "7(1)" the chunk opens with)
+        bare = re.sub(r"\s+", "", c.unit.number) + "".join(f"({p})" for p in c.pinpoint)
+        found = bare if bare in held else None
+    return found or starts[0].section_id
 
 
 def _chained_section(chunks: list[Chunk], ids: list[str], cited: str) -> str | None:

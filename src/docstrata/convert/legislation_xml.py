@@ -127,7 +127,7 @@ JUSTICE_CA = Dialect(
         "RegulationMakerOrder ShortTitle FootnoteRef ImageGroup Image"
     ),
     flat=_names("AmendedText QuotedText HistoricalNote Footnote Note"),
-    terms=_names("DefinedTermEn"),
+    terms=_names("DefinedTermEn DefinedTermFr"),  # a French act's terms in guillemets, as printed
 )
 _BY_NAMESPACE = (
     ("uslm", USLM),
@@ -706,7 +706,8 @@ class _Writer:
                     pass  # '‘<term>mixture</term>’ means <def>a mixture or …</def>': the def is the definition
                 elif name in self.d.terms and inner.strip() and inner.strip()[0] not in _QUOTES:
                     prev = "".join(out).rstrip()[-1:]
-                    inner = inner if prev and prev in _QUOTES else f"“{inner.strip()}”"
+                    quotes = ("« ", " »") if name == "DefinedTermFr" else ("“", "”")
+                    inner = inner if prev and prev in _QUOTES else f"{quotes[0]}{inner.strip()}{quotes[1]}"
                 out.append(inner)
                 if name in _SPACED:  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
                     out.append(" ")

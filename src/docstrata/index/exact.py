@@ -22,10 +22,12 @@ import re
 from ..structure.grammar import (
     citation_keyword_pattern,
     citation_kinds,
+    document_language,
     expand,
     fold_pinpoints,
     match_citation,
     roman_to_int,
+    strip_determiner,
     transparent_kinds,
 )
 from .keyword import analyze, fold
@@ -50,7 +52,7 @@ def _norm_number(num: str, kind: str | None) -> str:
     num = re.sub(r"\s+", "", num).rstrip(".").lower()
     if (
         kind
-        and kind not in _TRANSPARENT
+        and kind not in transparent_kinds()
         and not (len(num) == 1 and num not in "ivx")
         and (r := roman_to_int(num)) is not None
     ):
@@ -62,7 +64,7 @@ def _roman_value(num: str, kind: str | None) -> str | None:
     """The arabic value of a roman container number (``IV`` of ``Article IV`` → ``4``), or None.
     A lone letter other than I, V, X is a letter (``Appendix C``, ``Part D``), not 100 or 500."""
     n = re.sub(r"\s+", "", num).rstrip(".").lower()
-    if not kind or kind in _TRANSPARENT or (len(n) == 1 and n not in "ivx"):
+    if not kind or kind in transparent_kinds() or (len(n) == 1 and n not in "ivx"):
         return None
     r = roman_to_int(n)
     return str(r) if r is not None else None
@@ -70,6 +72,13 @@ def _roman_value(num: str, kind: str | None) -> str | None:
 
 def _is_specific(num: str) -> bool:
     return "." in num or "(" in num
+
+
+def _kind(kind_text: str) -> str | None:
+    """The canonical kind of a written citation word, accents kept or folded (``alinéa``, ``alinea``)."""
+    kinds = citation_kinds()
+    written = kind_text.lower().rstrip(".").strip()
+    return kinds.get(written) or kinds.get(fold(kind_text).rstrip(".").strip())
 
 
 def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> list[str]:
@@ -83,7 +92,7 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     its own (``section 59A(1)(ba)`` → ``section 59a(1)``, ``section 59a``), so search answers as
     get-section does when the item is no section of its own; index keys never carry them (an item
     would collide with its parent)."""
-    kind = KINDS.get(fold(kind_text).rstrip(".").strip()) if kind_text else None
+    kind = _kind(kind_text) if kind_text else None
     roman = _roman_value(num, kind)
     if roman is not None:
         written = re.sub(r"[\s.]+", "", num).lower()
@@ -92,7 +101,7 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     keys: list[str] = []
     if kind:
         keys.append(f"{kind} {n}")
-    if kind in _TRANSPARENT or kind is None:
+    if kind in transparent_kinds() or kind is None:
         if _is_specific(n) or kind is not None:
             keys.append(n)
     elif kind in ("appendix", "annex") and re.fullmatch(r"[a-z]\.\d[\w.()]*", n):
@@ -118,7 +127,7 @@ def _recital_forms(query: str) -> str:
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
-    a = _recital_forms(fold_pinpoints(alias.strip()))
+    a = _recital_forms(fold_pinpoints(strip_determiner(alias.strip())))
     m = re.fullmatch(
         r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
         a,
@@ -126,7 +135,7 @@ def alias_keys(alias: str) -> list[str]:
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
     kind_text = m.group("kind") or None
-    if kind_text and KINDS.get(fold(kind_text).rstrip(".")) is None:
+    if kind_text and _kind(kind_text) is None:
         return [f"alias:{fold(a)}"]
     keys = reference_keys(kind_text, m.group("num"))
     n = _norm_number(m.group("num"), None)
@@ -386,7 +395,7 @@ def _target_keys(target: str) -> list[str]:
     """Exact keys of a normalised reference target: ``article-12`` → ``article 12``; ``6.2`` → ``6.2``."""
     last = target.split("/")[-1]
     m = re.match(r"^([a-z]+)-(.+)$", last)
-    if m and m.group(1) in KINDS:
+    if m and m.group(1) in citation_kinds():
         return reference_keys(m.group(1), m.group(2))
     return reference_keys("section", last)
 
@@ -474,12 +483,14 @@ def chunk_exact_keys(chunk, doc_title: str, doc_key: str) -> list[tuple[str, int
     keys: list[tuple[str, int]] = []
     if chunk.ordinal == 0:
         keys += [(k, 0) for k in document_name_keys(doc_title, doc_key)]
-    for alias in chunk.aliases:
-        for j, key in enumerate(alias_keys(alias)):
-            keys.append((key, j))
-        keys += [(key, 2) for key in qualified_alias_keys(alias)]
-    keys += [(term_key(t), 1) for t in chunk.definitions]
-    keys += [(k, 3) for k in citation_keys(chunk)]
+    # aliases read in the document's language: a French "Section 3" is a division, not section 3
+    with document_language(chunk.metadata.get("language")):
+        for alias in chunk.aliases:
+            for j, key in enumerate(alias_keys(alias)):
+                keys.append((key, j))
+            keys += [(key, 2) for key in qualified_alias_keys(alias)]
+        keys += [(term_key(t), 1) for t in chunk.definitions]
+        keys += [(k, 3) for k in citation_keys(chunk)]
     return list(dict.fromkeys(keys))
 
 

@@ -33,7 +33,10 @@ import re
 
 from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 from .definition_scope import definition_scope
-from .grammar import is_enumerator, is_note_label, keyword_words
+import functools
+from dataclasses import dataclass
+
+from .grammar import definition_forms, is_enumerator, is_note_label, keyword_words
 
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
@@ -131,6 +134,68 @@ _CELL_BAR_RE = re.compile(r"(?:(?<=\s)|^)\|(?=\s|$)")
 _LEAD_SEPARATOR_RE = re.compile(r"^(?:[–—-]+|:)\s+")
 
 
+@dataclass(frozen=True)
+class _PackForms:
+    """The language packs' definition forms (:func:`.grammar.definition_forms`) as regexes:
+    ``verb`` — a quoted term then a pack verb (``« X » s'entend de``); ``lead`` — a pack lead-in then
+    a quoted term (``on entend par « X »``); ``entry`` — a line opening with a term in a pack's entry
+    quotes and its meaning after it (``« renseignement personnel » Tout renseignement …``), read in a
+    definitions section only; ``title`` — a pack's definitions-section title (``Définitions``)."""
+
+    verb: re.Pattern
+    lead: re.Pattern
+    entry: re.Pattern
+    title: re.Pattern
+
+
+_NEVER = re.compile(r"(?!x)x")
+
+
+@functools.lru_cache(maxsize=1)
+def _pack_forms() -> _PackForms:
+    forms = definition_forms()
+    quotes = forms.get("entry_quotes", ())
+    pairs = [(quotes[i], quotes[i + 1]) for i in range(0, len(quotes) - 1, 2)]
+    space = r"[\s\u00a0\u202f]"
+    # a term in the packs' quotes (guillemets with their inner spaces) or in any quotes _TERM reads
+    alt_terms = "|".join(
+        rf"{re.escape(o)}{space}*(?P<g{i}>[^{re.escape(o + c)}\n]{{1,80}}?){space}*{re.escape(c)}"
+        for i, (o, c) in enumerate(pairs)
+    )
+    term = rf"(?:{_TERM}{'|' + alt_terms if alt_terms else ''})"
+    verbs, leads = "|".join(forms.get("verbs", ())), "|".join(forms.get("lead_ins", ()))
+    entry = (
+        rf"(?m)^[ \t>*-]*(?:\(?[0-9a-zA-Z]{{1,4}}[.)]\s+)?(?:{alt_terms}){_PAREN}{space}+(?P<def>[^\s(,;.:].*)"
+        if alt_terms
+        else _NEVER.pattern
+    )
+    titles = "|".join(forms.get("titles", ()))
+    return _PackForms(
+        verb=re.compile(rf"{term}{_PAREN}\s*,?\s*(?P<verb>{verbs})(?!\w)", re.I) if verbs else _NEVER,
+        lead=re.compile(rf"\b(?:{leads}){space}+{term}", re.I) if leads else _NEVER,
+        entry=re.compile(entry),
+        title=re.compile(rf"(?i)\b(?:{titles})\b") if titles else _NEVER,
+    )
+
+
+def _pack_term(m: re.Match) -> str:
+    """The term a :class:`_PackForms` match read, in whichever quotes it was written."""
+    return next((v for k, v in m.groupdict().items() if (k == "term" or re.fullmatch(r"g\d+", k)) and v), "")
+
+
+def _pack_definitions(body: str, in_defs: bool) -> list[tuple[int, str, str]]:
+    """``(offset, term, definition)`` of each definition ``body`` writes in a language pack's form."""
+    forms, out = _pack_forms(), []
+    for m in forms.verb.finditer(body):
+        out.append((m.start(), _pack_term(m), _definition_after(body, m.start("verb"))))
+    for m in forms.lead.finditer(body):
+        out.append((m.start(), _pack_term(m), _definition_after(body, m.end())))
+    if in_defs:
+        for m in forms.entry.finditer(body):
+            out.append((m.start(), _pack_term(m), _definition_after(body, m.start("def"))))
+    return [(p, t.strip(" ,."), d) for p, t, d in out if _plausible_term(t.strip(" ,."), quoted=True)]
+
+
 def _clean(text: str) -> str:
     return _TAG_RE.sub("", text)
 
@@ -142,7 +207,11 @@ def _is_definitions_section(s: Section, by_id: dict[str, Section]) -> bool:
     while cur is not None and hops < 8:
         words = _NUMBER_PREFIX_RE.sub("", cur.title)
         quoted = words[:1] in _Q_OPEN  # a definition paragraph titled by its term ("Terms"), not a heading
-        if not quoted and _DEF_SECTION_RE.search(words) and len(words.split()) <= 5:
+        if (
+            not quoted
+            and (_DEF_SECTION_RE.search(words) or _pack_forms().title.search(words))
+            and len(words.split()) <= 5
+        ):
             return True
         cur = by_id.get(cur.parent_id) if cur.parent_id else None
         hops += 1
@@ -402,6 +471,9 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
             found.append((m.start(), term, definition))
             for alt in _alternative_terms(m.group("alt")):  # "You" (or "Your") means …
                 found.append((m.start() + 1, alt, definition))
+    for pos, term, definition in _pack_definitions(body, in_defs):  # French and other packs' forms
+        if not any(abs(p - pos) < 3 or (t.lower() == term.lower() and abs(p - pos) < 300) for p, t, _ in found):
+            found.append((pos, term, definition))
     for m in _NAMING_RE.finditer(body):
         quoted = m.group("qterm") is not None
         term = (m.group("qterm") if quoted else m.group("term")).strip(" ,.")

@@ -27,14 +27,22 @@ What the grammar holds:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import re
 from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping
 from typing import Iterable
 
 from .grammar_packs import PACKS
 
 __all__ = [
+    "document_language",
+    "current_language",
+    "language_pack",
+    "provision_words",
+    "definition_forms",
     "Keyword",
     "Unit",
     "Citation",
@@ -42,6 +50,7 @@ __all__ = [
     "keywords",
     "label_keywords",
     "label_keyword_pattern",
+    "LabelKeywords",
     "citation_kinds",
     "transparent_kinds",
     "back_matter_prefixes",
@@ -67,11 +76,79 @@ __all__ = [
     "SUFFIX_WORDS",
     "range_words",
     "list_words",
+    "strip_determiner",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
 SUFFIX_WORDS = ("bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "novies", "decies")
 NUMBERED = 9  # the rank of a numbered unit that holds no container
+
+
+_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("docstrata_document_language", default="")
+
+
+@contextlib.contextmanager
+def document_language(language: str | None):
+    """Read the grammar as a document in ``language`` (ISO 639-1, ``"fr"``; ``""``/``None``: no
+    language, the packs in their default order) does, inside the ``with`` block: that language's
+    pack is read first, so a form it spells means what it means there (French ``Section`` is a group
+    of articles, a container ranked under ``Chapitre``; English ``Section`` is the numbered
+    provision). The parser, definitions, cross-references and the exact index run inside it."""
+    token = _LANGUAGE.set((language or "").lower()[:2])
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def _per_language(fn):
+    """Cache ``fn`` once per document language (:func:`current_language`) and arguments."""
+    cached = functools.lru_cache(maxsize=32)(lambda lang, *args: fn(*args))
+
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return cached(current_language(), *args)
+
+    wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return wrapper
+
+
+def current_language() -> str:
+    """The language set by the innermost :func:`document_language` block, ``""`` outside one."""
+    return _LANGUAGE.get()
+
+
+def _packs(lang: str) -> tuple[dict, ...]:
+    """The packs in reading order for a document in ``lang``: its own pack first, then the rest."""
+    own = [p for p in PACKS if p["lang"] == lang]
+    return (*own, *(p for p in PACKS if p["lang"] != lang))
+
+
+def language_pack(lang: str | None = None) -> dict | None:
+    """The pack of ``lang`` (default: :func:`current_language`), or ``None`` when none is written."""
+    lang = current_language() if lang is None else lang
+    return next((p for p in PACKS if p["lang"] == lang), None)
+
+
+def provision_words() -> tuple[str, ...]:
+    """The words the current document's language cites a plain-numbered provision by, besides the
+    English ``Section``/``Sec.``/``§`` (French ``Article``/``Art.``: ``l'article 7(3)`` of a Canadian
+    act in French is its section 7(3)); ``()`` outside a language block or for a language with none."""
+    pack = language_pack()
+    return tuple(pack.get("provision_words", ())) if pack else ()
+
+
+def definition_forms() -> dict[str, tuple[str, ...]]:
+    """Every pack's definition forms (:mod:`.grammar_packs.fr`), merged: ``verbs`` (after a quoted
+    term: ``s'entend de``, ``désigne``), ``lead_ins`` (before one: ``on entend par``) and
+    ``entry_quotes`` (an opening and closing quote pair whose quoted term opening a line of a
+    definitions section is followed by its meaning, no verb between: Justice Canada's French
+    ``« renseignement personnel » Tout renseignement …``)."""
+    out: dict[str, list[str]] = {"verbs": [], "lead_ins": [], "entry_quotes": []}
+    for pack in PACKS:
+        for key, values in pack.get("definitions", {}).items():
+            out.setdefault(key, []).extend(values)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -111,12 +188,17 @@ def _forms(raw: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-@functools.lru_cache(maxsize=1)
 def keywords() -> dict[str, Keyword]:
     """Every written form (lower case, dot kept) → its :class:`Keyword`; the first pack that spells
-    a form wins (English ``Art.`` is ``article``, German ``Art.`` reads the same)."""
+    a form wins (English ``Art.`` is ``article``, German ``Art.`` reads the same), the current
+    document's language pack first (:func:`document_language`)."""
+    return _keywords(current_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _keywords(lang: str) -> dict[str, Keyword]:
     out: dict[str, Keyword] = {}
-    for pack in PACKS:
+    for pack in _packs(lang):
         for raw, kind, prefix, rank, roles in pack["keywords"]:
             forms = _forms(raw)
             for f in forms:
@@ -147,14 +229,14 @@ def keyword(written: str) -> Keyword | None:
     return None
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def label_keywords() -> dict[str, tuple[str, float]]:
     """The structure parser's keyword table: written form (lower case, no dot) → (id prefix, rank),
     for every ``label`` row's word, each pack's extra label forms (``sec``, ``art``, ``§``, ``app``)
     and the recital (read by :mod:`.parse.recitals`)."""
     out: dict[str, tuple[str, float]] = {}
     table = keywords()
-    for pack in PACKS:
+    for pack in _packs(current_language()):
         for raw, _, prefix, rank, roles in pack["keywords"]:
             if "label" in roles.split() or raw[0] == "recital":
                 out.setdefault(raw[0], (prefix, rank))
@@ -164,11 +246,25 @@ def label_keywords() -> dict[str, tuple[str, float]]:
     return out
 
 
+class LabelKeywords(Mapping):
+    """A live view of :func:`label_keywords` for the current document's language: the parser's
+    module-level keyword table, read through :func:`document_language` at each lookup."""
+
+    def __getitem__(self, form: str) -> tuple[str, float]:
+        return label_keywords()[form]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(label_keywords())
+
+    def __len__(self) -> int:
+        return len(label_keywords())
+
+
 def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def label_keyword_pattern() -> str:
     """The regex (one named group ``kw``) of a keyword opening a section label: a label row's word
     (any case, whole word), a dotted abbreviation with its dot (``Art.``, ``Sec.``), ``§``/``§§``,
@@ -194,7 +290,7 @@ def label_keyword_pattern() -> str:
     return "(?P<kw>" + "|".join(parts) + ")"
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def citation_kinds() -> dict[str, str]:
     """Written citation word (lower case, with and without its dot) → canonical kind, for every
     ``cite`` row (``"art."``/``"art"`` → ``article``, ``"artikel"`` → ``article``, ``"s"`` →
@@ -207,25 +303,25 @@ def citation_kinds() -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def transparent_kinds() -> frozenset[str]:
     """Kinds whose numbers are plain section numbers (``Rule 3.3.31`` names ``3.3.31``)."""
     return frozenset(k.kind for k in keywords().values() if "transparent" in k.roles)
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def back_matter_prefixes() -> frozenset[str]:
     """Id prefixes of back-matter containers (``schedule``, ``appendix``, ``annex``, ``anlage`` …)."""
     return frozenset(k.prefix for k in keywords().values() if "back" in k.roles and k.prefix)
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def container_prefixes() -> frozenset[str]:
     """Id prefixes of keyword units (``article``, ``part``, ``teil`` …): every row with a prefix."""
     return frozenset(k.prefix for k in keywords().values() if k.prefix)
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def relative_words() -> frozenset[str]:
     """Written forms (no dot) that, in running text, name an item of the enclosing section
     (``paragraph (b)``, ``subsection (1)``)."""
@@ -236,7 +332,7 @@ def _case_free(forms: list[str]) -> list[str]:
     return [f for f in forms if not keywords()[f].case]
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def citation_keyword_pattern() -> str:
     """The regex (non-capturing) of a citation word in a query or an alias, for use with
     ``re.IGNORECASE``: signs (``§``, ``§§``, ``¶``), every ``cite`` form as a whole word with an
@@ -253,7 +349,7 @@ def citation_keyword_pattern() -> str:
     return "(?:" + "|".join(alt) + ")"
 
 
-@functools.lru_cache(maxsize=4)
+@_per_language
 def xref_keyword_pattern(units: str = "all") -> str:
     """The regex (named group ``kw``) of a cross-reference word in running text, case-sensitive:
     each row's words (singular and plural) capitalised, in capitals and in lower case, and the
@@ -292,6 +388,20 @@ def xref_keyword_pattern(units: str = "all") -> str:
     if cased:
         alt += rf"|(?<!['’])(?:{_alternation(cased)})(?=\s?\d)"
     return "(?P<kw>" + alt + ")"
+
+
+@functools.lru_cache(maxsize=1)
+def _determiner_re() -> re.Pattern:
+    words = [w for p in PACKS for w in p.get("determiners", ())]
+    alt = "|".join(re.escape(w) + ("" if w[-1] in "'’" else r"\s+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"^\s*(?:{alt})(?=\S)", re.IGNORECASE)
+
+
+def strip_determiner(text: str) -> str:
+    """``text`` without a leading determiner of any pack that names nothing before a citation word:
+    ``l'article 7`` → ``article 7``, ``le sous-alinéa 7(3)c.1)(i)`` → ``sous-alinéa 7(3)c.1)(i)``,
+    ``the Section 4.2`` → ``Section 4.2``; other text unchanged."""
+    return _determiner_re().sub("", text, count=1)
 
 
 def range_words() -> tuple[str, ...]:
@@ -405,7 +515,7 @@ def inserted_base(label: str) -> str | None:
 # ---------------------------------------------------------------- pinpoint words
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def _pinpoint_words() -> dict[str, str]:
     out: dict[str, str] = {}
     for pack in PACKS:
@@ -415,7 +525,7 @@ def _pinpoint_words() -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def _pinpoint_re() -> re.Pattern:
     words = _alternation(list(_pinpoint_words()))
     one = rf"(?:,\s*|\s+)(?:{words})(?![\w])\s*\(?(?:\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?(?![\w])"
@@ -423,18 +533,27 @@ def _pinpoint_re() -> re.Pattern:
     return re.compile(rf"{after_number}(?P<tail>(?:{one})+)", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def _pinpoint_one_re() -> re.Pattern:
     words = _alternation(list(_pinpoint_words()))
     return re.compile(rf"(?P<word>{words})(?![\w])\s*\(?(?P<num>\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?", re.IGNORECASE)
 
 
+# an item letter written with its closing bracket only, right after a provision's number or bracket:
+# Canadian French "alinéa 7(3)a)", "sous-alinéa 7(3)c.1)(i)", "l'alinéa 16a)" (= 7(3)(a), 7(3)(c.1)(i), 16(a))
+_CLOSE_ONLY_ITEM = re.compile(r"(?<![\w(.])(\d{1,5}(?:\.\d{1,4})*(?:\([^()\s]{1,6}\))*)([a-z]{1,3}(?:\.\d{1,2})?)\)")
+
+
 def fold_pinpoints(text: str, keep_length: bool = False) -> str:
     """``text`` with pinpoint words written as brackets, the form section ids use:
     ``§ 7 Abs. 3`` → ``§ 7(3)``, ``Artikel 5 Absatz 1 Satz 2`` → ``Artikel 5(1)`` (a sentence is no
-    unit), ``§ 3 Abs. 2 Nr. 4`` → ``§ 3(2)(4)``, ``article 5, alinéa 2`` → ``article 5(2)``. Only a
+    unit), ``§ 3 Abs. 2 Nr. 4`` → ``§ 3(2)(4)``, ``article 5, alinéa 2`` → ``article 5(2)``; an item
+    letter closed by its bracket alone, as Canadian French cites it, gets both (``alinéa 7(3)a)`` →
+    ``alinéa 7(3)(a)``, ``7(3)c.1)(i)`` → ``7(3)(c.1)(i)``; not with ``keep_length``). Only a
     pinpoint word right after a number or a bracket is read (``as mentioned in s. 59A`` keeps its ``s.``). ``keep_length`` pads each rewrite
     with spaces so offsets into ``text`` stay valid (cross-references report spans)."""
+    if not keep_length and ")" in text:
+        text = _CLOSE_ONLY_ITEM.sub(r"\1(\2)", text)
     if not any(c in text for c in ".AaNnSsBbLlUuPpHh"):
         return text
     words = _pinpoint_words()
@@ -654,7 +773,7 @@ def expand(citation: Citation) -> list[Citation]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
+@_per_language
 def _unit_re() -> re.Pattern:
     joins = "|".join(re.escape(w) for w in (*range_words(), *list_words()))
     member = rf"(?:{NUMBER})"
@@ -697,7 +816,7 @@ def parse_citation(text: str) -> Citation | None:
     II`` is article II, section 3); pinpoint words fold into brackets first
     (:func:`fold_pinpoints`). A bare number (no keyword) reads only when it is dotted, carries a
     bracket or a letter suffix (a lone ``17`` cites nothing)."""
-    folded = fold_pinpoints(" ".join(text.split())).rstrip(" .,;:")
+    folded = fold_pinpoints(strip_determiner(" ".join(text.split()))).rstrip(" .,;:")
     inner: list[Unit] = []  # the units before "of", the cited one last
     outer: list[Unit] = []  # the units after "of": its containers, innermost first
     pins: tuple[str, ...] = ()

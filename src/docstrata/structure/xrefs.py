@@ -38,6 +38,7 @@ from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
 from .grammar import (
+    document_language,
     ROMAN_PATTERN,
     contents_title_pattern,
     expand_numbers,
@@ -46,6 +47,7 @@ from .grammar import (
     list_members,
     list_words,
     pinpoint_tail,
+    provision_words,
     range_words,
     xref_keyword_pattern,
 )
@@ -99,6 +101,12 @@ _INSTRUMENT_WORDS_RE = re.compile(
 )
 # "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
+
+
+def _provision_prefixes() -> set[str]:
+    """Id prefixes of the words the document's language cites a bare-numbered provision by
+    (French ``article``: :func:`.grammar.provision_words`)."""
+    return {k.prefix for w in provision_words() if (k := keyword(w)) is not None and k.prefix}
 
 
 def _keyword_prefix(kw: str) -> str | None:
@@ -204,6 +212,9 @@ class _Resolver:
 
     def __init__(self, tree: DocumentTree):
         self.ids = {s.section_id for s in tree.sections}
+        # provisions numbered bare ("7", "4.7": no keyword or sign before the number), what a French
+        # act's "article" cites when it labels no article (grammar.provision_words)
+        self.bare = {s.section_id for s in tree.sections if s.number and s.number[0].isdigit()}
         self.parent = {s.section_id: s.parent_id for s in tree.sections}
         self.local: dict[str, str] = {}
         self.by_tail: dict[str, list[str]] = {}
@@ -295,6 +306,15 @@ class _Resolver:
         found = self._resolve(target)
         if found is None and re.match(r"^(chapter|part)-\d", target):
             found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
+        if found is None and target.split("-", 1)[0] in _provision_prefixes():
+            # "l'article 4.7" of an act numbering its articles bare (a Canadian act in French: ids "4.7",
+            # "7(3)"): only a provision the document numbers bare at its own level, never a "§ 2" or a
+            # repeat under each Titre ("titre-1/2"), and never where the document labels its articles
+            bare = target.split("-", 1)[1]
+            if re.sub(r"\(.*$", "", bare) in self.bare and not any(
+                i.split("/")[-1].startswith(target.split("-", 1)[0] + "-") for i in self.ids
+            ):
+                found = self._resolve(bare)
         return found
 
     def ancestors(self, section_id: str | None) -> list[str]:
@@ -729,6 +749,11 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         compound "Article II, Section 3" gives one). A reference naming another document has
         ``document`` set and ``section_id=None``. Nothing on a Markdown heading line is a reference.
     """
+    with document_language(tree.language):  # the chunker calls this outside build_tree's block
+        return _find_cross_references(text, tree, source_section_id)
+
+
+def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
     resolver = _resolver(tree)
     taken: list[tuple[int, int]] = _heading_spans(text)
     links = _link_references(text, tree, resolver, source_section_id, taken) if "](" in text or "[[[#" in text else []

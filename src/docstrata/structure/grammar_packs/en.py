@@ -74,6 +74,9 @@ XREF_FORMS = ("sec.", "secs.", "art.", "arts.", "para.", "paras.", "app.", "app"
 # brackets, so it has none of its own.
 PINPOINTS = ()
 
+# Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
+DETERMINERS = ("the",)
+
 # Words joining the numbers of a range or a list ("Articles 12 to 22", "Articles 8, 11 and 42")
 RANGE_WORDS = ("to", "through", "until")
 LIST_WORDS = ("and", "or")
@@ -125,6 +128,7 @@ PACK = {
     "xref_forms": XREF_FORMS,
     "case_sensitive": CASE_SENSITIVE,
     "pinpoints": PINPOINTS,
+    "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,

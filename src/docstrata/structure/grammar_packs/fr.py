@@ -1,16 +1,54 @@
 """French citation vocabulary: French, Belgian, Swiss, Canadian and EU acts in French. Row format:
-see :mod:`.en`. French "Section" (a group of articles inside a Chapitre) is spelt as the English
-numbered unit; the English row reads it, and the document's own layout (structure.parse.ranks)
-makes it a container where it holds Articles."""
+see :mod:`.en`.
+
+French "Section" is a group of articles: a container under Titre/Chapitre (French codes: Livre >
+Titre > Chapitre > Section > Sous-section > Article; Canadian acts in French: Partie > Section >
+Sous-section > article, the English "Division"). English spells the same word for its numbered
+provision, so which row reads "Section" depends on the document's language
+(``grammar.document_language``): in a French document this pack is read first.
+
+A French act cites its numbered provision "article" (``l'article 7``, ``art. 7``), its subsection
+"paragraphe" (``paragraphe 7(3)``), its paragraph "alinéa" (``alinéa 7(3)a)``) and subparagraph
+"sous-alinéa" (``sous-alinéa 7(3)c.1)(i)``): where a document numbers its provisions bare (a
+Canadian act, ids ``7``, ``7(3)``), ``PROVISION_WORDS`` are what each is cited by."""
 
 KEYWORDS = (
     (("livre", "livres"), "book", "livre", 0.5, "label cite"),
     (("titre", "titres"), "title", "titre", 0.7, "label cite"),
     (("chapitre", "chap.", "chapitres"), "chapter", "chapitre", 2, "label cite"),
-    (("sous-section",), "subsection-group", "sous-section", 3, "cite"),
+    (("section", "sections"), "division", "section", 2.5, "label cite xref"),
+    (("sous-section", "sous-sections"), "subsection-group", "sous-section", 3, "cite"),
+    # "paragraphe 7(3)", "l'alinéa 7(3)a)", "le sous-alinéa 7(3)c.1)(i)": Canadian French names of the
+    # items of a provision, written before its number (after a number they are pinpoint words below)
+    (("paragraphe", "par.", "paragraphes"), "subsection", "", 9, "cite xref transparent relative"),
+    (("alinéa", "al.", "alinéas"), "paragraph", "", 9, "cite xref transparent relative"),
+    (("sous-alinéa", "sous-al.", "sous-alinéas"), "subparagraph", "", 9, "cite transparent relative"),
     (("annexe", "annexes"), "annex", "annexe", 1, "label cite back"),
 )
 CASE_SENSITIVE: dict[str, str] = {}
+
+# how a French document cites a provision it numbers bare ("7(3)" of a Canadian act): "l'article 7(3)"
+PROVISION_WORDS = ("Article", "Art.")
+
+# Definition forms (read by structure.definitions): a quoted term then one of VERBS ("« X » s'entend
+# de …", "« X » désigne …"); one of LEAD_INS then a quoted term ("on entend par « X » …"); and, in a
+# definitions section, a line opening with a term in ENTRY_QUOTES followed by its meaning (Justice
+# Canada's French form: "« renseignement personnel » Tout renseignement concernant …")
+DEFINITIONS = {
+    "verbs": (
+        r"s['’]entend(?:\s+notamment)?(?:\s+au\s+sens)?\s+(?:de|d['’]|du|des)",
+        r"désigne(?:nt)?",
+        r"signifie(?:nt)?",
+        r"(?:est|sont)\s+défini(?:e|s|es)?\s+comme",
+    ),
+    "lead_ins": (
+        r"(?:on\s+)?entend(?:re)?\s+par",
+        r"est\s+(?:appelée?|dénommée?)",
+        r"ci-après(?:\s+(?:appelée?|dénommée?))?",
+    ),
+    "entry_quotes": ("«", "»"),
+    "titles": (r"définitions?", r"terminologie", r"glossaire", r"lexique", r"interprétation"),
+}
 
 # "article 5, alinéa 2", "art. 3 al. 1 let. a" (Swiss): the "(2)" of article 5 and items below it
 PINPOINTS = (
@@ -20,6 +58,9 @@ PINPOINTS = (
     (("point",), "item"),
     (("phrase",), "skip"),
 )
+
+# words that may open a citation and name nothing ("l'article 7", "le sous-alinéa 7(3)c.1)(i)")
+DETERMINERS = ("l'", "l’", "le", "la", "les", "au", "aux", "du", "des", "de l'", "de l’", "de la")
 
 RANGE_WORDS = ("à", "au")
 LIST_WORDS = ("et", "ou")
@@ -39,11 +80,14 @@ NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation
 
 PACK = {
     "lang": "fr",
+    "provision_words": PROVISION_WORDS,
+    "definitions": DEFINITIONS,
     "note_labels": NOTE_LABELS,
     "months": MONTHS,
     "keywords": KEYWORDS,
     "case_sensitive": CASE_SENSITIVE,
     "pinpoints": PINPOINTS,
+    "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,

@@ -9,6 +9,7 @@ import re
 from ...models import Section
 from ..grammar import back_matter_prefixes
 from .labels import _first_words
+from ..grammar import provision_words
 from .patterns import _BARE_ALIAS_KEYWORDS, _KEYWORDS
 
 _CONTAINER_PREFIXES = frozenset(prefix for prefix, _ in _KEYWORDS.values() if prefix)
@@ -136,6 +137,7 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         out += [a + s.number for a in parent.aliases if not a.endswith(")") or "(" in a]
     else:
         out += [f"Section {sid}", f"Sec. {sid}", f"§ {sid}", sid]
+        out[1:1] = [f"{w} {sid}" for w in provision_words()]  # "Article 7(3)" of an act in French
         written_kw = re.match(r"^([A-Za-z]+)\.?\s", s.number or "")
         if written_kw and written_kw.group(1).lower() not in _BARE_ALIAS_KEYWORDS:
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")

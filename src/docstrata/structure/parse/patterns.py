@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..grammar import canonical_label, label_keyword_pattern, label_keywords
+from ..grammar import LabelKeywords, canonical_label, label_keyword_pattern
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank), read from
 # the citation grammar (structure/grammar.py and its language packs; docs/grammar.md). Rank orders
 # containers: a lower rank encloses a higher one (Title > Part > Chapter > …). "recital" is read
 # only by :mod:`.recitals` (never scanned as a label).
-_KEYWORDS: dict[str, tuple[str, float]] = label_keywords()
+_KEYWORDS: LabelKeywords = LabelKeywords()  # read in the document's language (grammar.document_language)
 _BARE_ALIAS_KEYWORDS = {form for form in _KEYWORDS if canonical_label(form) == "section"}  # section, sec, sect, §
 
 _KW_RE = label_keyword_pattern()
@@ -39,7 +39,10 @@ _FIRST_ROMAN_OR_LETTER_RE = re.compile(
     r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))(?:\d(?=[\w-]*[A-Za-z])|[\"“‘'][\w-]+[\"”’']\s)).*)$"
 )
 _ITEM_RE = re.compile(rf"^(?P<label>\({_ITEM_INNER}\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")
-_MD_ITEM_RE = re.compile(r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5})(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$")
+# "c.1) …": an inserted provision closed by its bracket alone (Canadian French consolidations)
+_MD_ITEM_RE = re.compile(
+    r"^(?P<marker>\d{1,3}|[a-z]|[A-Z]|[ivx]{1,5}|[a-z]{1,2}\.\d{1,2}(?=\)))(?P<delim>[.)])(?P<sep>[ \t]+)(?P<rest>\S.*)$"
+)
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_RE = re.compile(r"^ {0,3}(?P<ch>=+|-+)[ \t]*$")
 _FENCE_RE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")  # indented too: fences inside admonitions
