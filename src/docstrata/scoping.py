@@ -21,15 +21,21 @@ from .store.base import ChunkFilter, MetaCondition, chunk_section_path
 def matching_documents(document: str, docs: list[str]) -> list[str]:
     """Doc keys of ``docs`` that ``document`` names: the key, a path suffix, the file name or stem —
     as stored, or as answers print it (control characters escaped, :func:`~docstrata.escaping.one_line`),
-    so a name shown as ``new\\nline.md`` can be typed back. In ``docs`` order; empty when none."""
+    so a name shown as ``new\\nline.md`` can be typed back. A name that matches nothing as typed
+    is compared case-insensitively (``-d agg`` finds ``AGG.xml``; two files differing only in case
+    are then both named). In ``docs`` order; empty when none."""
     from .escaping import one_line
 
     document = document.strip().removeprefix("./")
 
-    def names(d: str) -> bool:
-        return d == document or d.endswith("/" + document) or Path(d).stem == document or Path(d).name == document
+    def names(d: str, want: str) -> bool:
+        return d == want or d.endswith("/" + want) or Path(d).stem == want or Path(d).name == want
 
-    return [d for d in docs if names(d) or (one_line(d) != d and names(one_line(d)))]
+    def matching(fold) -> list[str]:
+        want = fold(document)
+        return [d for d in docs if names(fold(d), want) or (one_line(d) != d and names(fold(one_line(d)), want))]
+
+    return matching(lambda x: x) or matching(str.casefold)
 
 
 def documents_hint(tool_name: str, docs: list[str]) -> str:

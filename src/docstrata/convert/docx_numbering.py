@@ -536,7 +536,6 @@ def stated_blocks(markdown: str, blocks: list, stated: dict[int, LineNumber]) ->
 
     Other blocks are returned unchanged."""
     import bisect
-    from dataclasses import replace
 
     starts, pos = [], 0
     for ln in markdown.split("\n"):
