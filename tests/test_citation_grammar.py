@@ -239,6 +239,13 @@ def test_one_expansion_for_lists_ranges_and_items():
     assert nums("A to C") == ["A", "B", "C"]
     assert nums("10A to 12") == ["10A", "12"] and nums("4.1 to 5.2") == ["4.1", "5.2"]
     assert nums("1 to 500") == ["1", "500"]  # wider than grammar.RANGE_LIMIT: its ends
+    # an end that is an inserted provision (Canadian "(2)(a) to (c.1)", "(b.1) to (d)"): the base
+    # letters between, the inserted end itself (a trial's cited-by misses)
+    item = r"\d+(?:\([\w.]+\))*|\([\w.]+\)"
+    assert nums("7(2)(a) to (c.1)", item) == ["7(2)(a)", "7(2)(b)", "7(2)(c)", "7(2)(c.1)"]
+    assert nums("7(3)(b.1) to (d)", item) == ["7(3)(b.1)", "7(3)(c)", "7(3)(d)"]
+    assert nums("(b.1) to (b.3)", item) == ["(b.1)", "(b.2)", "(b.3)"]
+    assert nums("(ba) to (c)", item) == ["(ba)", "(c)"]  # Australian "ba" follows b: only c after it
 
 
 def test_one_roman_parser_and_the_contents_titles_of_every_pack():

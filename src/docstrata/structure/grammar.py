@@ -691,9 +691,24 @@ def _between(first: str, last: str) -> list[str] | None:
     if fi or li:
         if not (fi and li) or fi.group(1) != li.group(1):
             return None
-        inner = _sequence(fi.group(2), li.group(2))
+        inner = _item_sequence(fi.group(2), li.group(2))
         return None if inner is None else [f"{fi.group(1)}({x})" for x in inner]
     return _sequence(first, last)
+
+
+def _item_sequence(first: str, last: str) -> list[str] | None:
+    """Item labels from ``first`` to ``last``, where either end may be an inserted provision
+    (:func:`inserted_base`): ``a``–``c.1`` → a, b, c, c.1; ``b.1``–``d`` → b.1, c, d. Insertions
+    between the ends are not known from the labels alone (the document's own siblings tell them)."""
+    direct = _sequence(first, last)
+    if direct is not None or (inserted_base(first) is None and inserted_base(last) is None):
+        return direct
+    lo, hi = inserted_base(first) or first, inserted_base(last) or last
+    base = _sequence(lo, hi)
+    if base is None:
+        return None
+    out = ([first] if lo != first else []) + base[1 if lo != first else 0 :]
+    return out + ([last] if hi != last else [])
 
 
 def list_members(text: str, member: str = "") -> tuple[tuple[str, str | None], ...]:
