@@ -25,8 +25,9 @@ class Profile:
 
     ``name``: the family (``"gesetze-im-internet"``). ``formats``: file extensions it comes in.
     Recognised by: ``xml_root`` (local name of the root element) for XML, or for Markdown
-    ``front_matter_keys`` (any of these keys in a leading ``---`` YAML block) together with
-    ``text_markers`` (any of these lines in the text). ``containers``: the family's container
+    ``front_matter_keys`` (any of these keys, ``key:`` or ``key =``, in a leading block between
+    ``front_matter_fence`` lines: ``---`` YAML, ``%%%`` TOML) together with ``text_markers`` (any
+    of these lines in the text). ``containers``: the family's container
     words in its own language, outermost first, with their rank (lower encloses higher); the
     source's markup states the nesting, so ranks order only siblings' kinds. ``ordinals``: ordinal
     words its container labels may use (``Erster Abschnitt`` = ``Abschnitt 1``). ``number_scheme``:
@@ -42,6 +43,7 @@ class Profile:
     converter: str
     xml_root: str | None = None
     front_matter_keys: tuple[str, ...] = ()
+    front_matter_fence: str = "---"
     text_markers: tuple[str, ...] = ()
     containers: tuple[tuple[str, float], ...] = ()
     ordinals: dict[str, int] = field(default_factory=dict)
@@ -56,12 +58,13 @@ class Profile:
         return "xml" in self.formats and self.xml_root is not None and tag == self.xml_root
 
     def recognises_markdown(self, text: str) -> bool:
-        """Whether Markdown ``text`` is of this family: a leading YAML front matter naming one of
-        ``front_matter_keys`` and one of ``text_markers`` on a line of its own."""
+        """Whether Markdown ``text`` is of this family: a leading front matter (between
+        ``front_matter_fence`` lines) naming one of ``front_matter_keys`` and one of
+        ``text_markers`` on a line of its own."""
         if "md" not in self.formats or not self.front_matter_keys:
             return False
-        m = _FRONT_MATTER.match(text)
-        if not m or not any(re.search(rf"(?m)^{re.escape(k)}\s*:", m.group(1)) for k in self.front_matter_keys):
+        m = _front_matter(self.front_matter_fence).match(text)
+        if not m or not any(re.search(rf"(?m)^{re.escape(k)}\s*[:=]", m.group(1)) for k in self.front_matter_keys):
             return False
         return not self.text_markers or any(re.search(rf"(?m)^{re.escape(t)}\s*$", text) for t in self.text_markers)
 
@@ -71,15 +74,20 @@ class Profile:
         return getattr(importlib.import_module(module), func)
 
 
-# kramdown-rfc's front matter runs from the opening "---" to a bare "---" or to the first "--- abstract"
-_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?)\n(?=---(?:[ \t]|$))", re.S | re.M)
+def _front_matter(fence: str) -> re.Pattern:
+    """The leading block from an opening ``fence`` line to the next line opening with ``fence``
+    (kramdown-rfc's YAML runs from ``---`` to a bare ``---`` or to the first ``--- abstract``;
+    mmark's TOML title block from ``%%%`` to ``%%%``)."""
+    f = re.escape(fence)
+    return re.compile(rf"\A(?:\ufeff)?{f}[ \t]*\n(.*?)\n(?={f}(?:[ \t]|$))", re.S | re.M)
 
 
 def _registered() -> tuple[Profile, ...]:
     from .gesetze_im_internet import PROFILE as GII
     from .kramdown_rfc import PROFILE as KRAMDOWN_RFC
+    from .mmark import PROFILE as MMARK
 
-    return (GII, KRAMDOWN_RFC)
+    return (GII, KRAMDOWN_RFC, MMARK)
 
 
 def profile_named(name: str) -> Profile:
