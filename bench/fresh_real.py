@@ -161,6 +161,18 @@ def _appendix_label(i: int) -> str:
     return s
 
 
+def _in_html_comment(line: str, inside: bool) -> bool | None:
+    """Whether ``line`` lies in an HTML comment (``<!--`` … ``-->``, which Markdown renderers do not
+    display): True inside one, None on the line that closes it (skipped too), False outside. A
+    comment opened and closed on one line that holds nothing else is skipped as well."""
+    st = line.strip()
+    if inside:
+        return None if "-->" in st else True
+    if st.startswith("<!--"):
+        return None if "-->" in st[4:] else True
+    return False
+
+
 def read_markdown(text: str, numbering: str) -> Truth:
     """Truth from a Markdown source (see the module docstring for ``numbering``).
 
@@ -183,6 +195,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
     fence = None
     in_defs = False
     prev_nonblank = ""
+    comment = False
     for j in range(i, len(lines)):
         line = lines[j]
         m = _FENCE.match(line)
@@ -192,6 +205,10 @@ def read_markdown(text: str, numbering: str) -> Truth:
             continue
         if m:
             fence = m.group(1)
+            continue
+        comment = _in_html_comment(line, comment)
+        if comment is None or comment:  # inside (or closing) an HTML comment: not displayed
+            comment = bool(comment)
             continue
         s = line.strip()
         if s.startswith("%"):  # mmark / pandoc title block
@@ -316,6 +333,7 @@ def read_statute_markdown(text: str) -> Truth:
     fence = None
     in_defs = False
     endnotes = False
+    comment = False
     for j in range(i, len(lines)):
         line = lines[j]
         m = _FENCE.match(line)
@@ -325,6 +343,10 @@ def read_statute_markdown(text: str) -> Truth:
             continue
         if m:
             fence = m.group(1)
+            continue
+        comment = _in_html_comment(line, comment)
+        if comment is None or comment:
+            comment = bool(comment)
             continue
         h = _ATX.match(line)
         if not h:
@@ -605,12 +627,44 @@ def as_displayed_rfc_text(truth: Truth, text: str) -> Truth:
     prints (``Status of This Memo``, ``Table of Contents``, ``7.  References``, ``Author's
     Address``, which the RFC tools generate and the Markdown does not hold) is a markup label, so
     a section made of it is not running text."""
-    shown = displayed_rfc_headings(text)
+    return _held_to_display(truth, displayed_rfc_headings(text))
+
+
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.I | re.S)
+_HTML_NUMBER = re.compile(r"^((?:Appendix|Annex)\s+[A-Z0-9]+(?:\.\d+)*|[A-Z](?:\.\d+)+|\d+(?:\.\d+)*)\.?\s+(\S.*)$")
+
+
+def displayed_html_headings(html_text: str) -> list[tuple[str | None, str]]:
+    """(number, title) of every ``<h1>``-``<h6>`` an HTML page displays, tags and entities
+    removed; a leading printed number (``1.2.``, ``A.1``, ``Appendix A.``, ``Annex B``) is split off."""
+    import html as _html
+
+    out = []
+    for m in _HTML_HEADING.finditer(html_text):
+        text = " ".join(_html.unescape(_TAG.sub(" ", m.group(2))).replace("\u00b6", " ").split())
+        if not text:
+            continue
+        nm = _HTML_NUMBER.match(text)
+        if nm and _DATE_REST.match(nm.group(2)):  # "17 August 2021" is a date, not section 17
+            nm = None
+        out.append((nm.group(1), nm.group(2).strip()) if nm else (None, text))
+    return out
+
+
+def as_displayed_html(truth: Truth, html_text: str) -> Truth:
+    """Truth from a Markdown twin held to what its HTML rendering displays, as
+    :func:`as_displayed_rfc_text` does for RFC text: a number the page does not print for that title
+    is dropped, and every heading the page displays (``Table of Contents``, ``References``,
+    ``Authors' Addresses``, which the rendering tools generate) is a markup label."""
+    return _held_to_display(truth, displayed_html_headings(html_text))
+
+
+def _held_to_display(truth: Truth, shown: list[tuple[str | None, str]]) -> Truth:
     numbers = {sr.norm_number(n) for n, _ in shown if n}
     titles = {sr.norm_title(t) for _, t in shown}
     for t in truth.sections:
         n = t.get("number")
-        if n and sr.norm_number(n) not in numbers and sr.norm_number(re.sub(r"^Appendix\s+", "", n)) not in numbers \
+        if n and sr.norm_number(n) not in numbers and sr.norm_number(re.sub(r"^(?:Appendix|Annex)\s+", "", n)) not in numbers \
                 and sr.norm_title(t.get("title")) in titles:
             truth.labels[_key(n, t.get("title"))] -= 1
             t["number"] = None
@@ -759,26 +813,40 @@ def exact_top1(files: list[Path], queries: list[tuple[str, int]], want: dict[int
     return ok, wrong
 
 
-def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> list[Result]:
-    """Results for one manifest entry (a Markdown tree gives one result per file)."""
+def document_pairs(doc: dict, root: Path) -> list[tuple[Path, Path]]:
+    """(input docstrata reads, file truth is read from) for one manifest entry: one pair per file of a
+    Markdown tree, else the input and its ``truth.source``."""
     inp = root / doc["input"]
+    if inp.is_dir():
+        return [(p, p) for p in sorted(inp.rglob("*.md"))]
+    return [(inp, root / doc["truth"]["source"])]
+
+
+def truth_of(doc: dict, path: Path, src: Path) -> Truth:
+    """Truth for one document, read only from markup (``src``, and for the display labels of an RFC
+    text or an HTML rendering, the input's own headings) -- never from docstrata."""
     t = doc["truth"]
     reader = READERS[t["reader"]]
-    if inp.is_dir():
-        pairs = [(p, p) for p in sorted(inp.rglob("*.md"))]
-    else:
-        src = root / t["source"]
-        pairs = [(inp, src)]
+    truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
+             else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
+    if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
+        truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
+    elif path.suffix.lower() in (".html", ".htm") and src != path:  # an HTML rendering of a Markdown twin
+        truth = as_displayed_html(truth, path.read_text(encoding="utf-8", errors="replace"))
+    return truth
+
+
+def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> list[Result]:
+    """Results for one manifest entry (a Markdown tree gives one result per file)."""
+    pairs = document_pairs(doc, root)
+    inp = root / doc["input"]
     out = []
     for path, src in pairs:
         # keyed as the tool keys it (path inside its source folder), so both see the same document
         key = path.relative_to(inp).as_posix() if inp.is_dir() else path.name
         r = Result(path.relative_to(root).as_posix(), doc["kind"])
         t0 = time.perf_counter()
-        truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
-                 else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
-        if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
-            truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
+        truth = truth_of(doc, path, src)
         r.sections, r.definitions = len(truth.sections), len(truth.definitions)
         queries = citation_queries(doc, truth, n_queries)
         r.queries = len(queries)
@@ -841,10 +909,10 @@ def verdict(total: dict) -> dict[str, bool]:
     return out
 
 
-def load_manifest(root: Path, check: bool = True) -> list[dict]:
-    """Manifest entries; with ``check``, every listed file must exist under ``root`` with the
+def load_manifest(root: Path, check: bool = True, manifest: Path = MANIFEST) -> list[dict]:
+    """Entries of ``manifest``; with ``check``, every listed file must exist under ``root`` with the
     listed sha256. Raises ``SystemExit`` (status 2) naming the first bad file."""
-    data = json.loads(MANIFEST.read_text())
+    data = json.loads(manifest.read_text())
     if check:
         for doc in data["documents"]:
             for f in doc["files"]:
@@ -855,6 +923,82 @@ def load_manifest(root: Path, check: bool = True) -> list[dict]:
                 if h != f["sha256"]:
                     raise SystemExit(f"{p}: sha256 {h} differs from the manifest's {f['sha256']}")
     return data["documents"]
+
+
+def extract_from(mirrors: Path, root: Path, manifest: Path) -> int:
+    """Refetch: write every file of ``manifest`` under ``root`` from local git snapshots of its
+    repositories (``mirrors/<owner>+<name>/repo`` or ``mirrors/<owner>+<name>``, a git directory
+    as the search tool's ``fetch`` leaves it, or a clone), ``git show <commit>:<path>``, and check
+    its sha256. Returns how many files are missing or differ (0 = all written and verified)."""
+    import subprocess
+
+    bad = 0
+    for doc in json.loads(manifest.read_text())["documents"]:
+        for f in doc["files"]:
+            name = f["repo"].replace("/", "+")
+            gits = [d for d in (mirrors / name / "repo", mirrors / name, mirrors / f["repo"]) if d.exists()]
+            if not gits:
+                print(f"no snapshot of {f['repo']} under {mirrors}", file=sys.stderr)
+                bad += 1
+                continue
+            res = subprocess.run(["git", "--git-dir" if (gits[0] / "HEAD").is_file() else "-C", str(gits[0]),
+                                  "show", f"{f['commit']}:{f['path']}"], capture_output=True)
+            if res.returncode:
+                print(f"{f['repo']}@{f['commit']}:{f['path']}: {res.stderr.decode(errors='replace').strip()}",
+                      file=sys.stderr)
+                bad += 1
+                continue
+            out = root / f["file"]
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(res.stdout)
+            if hashlib.sha256(res.stdout).hexdigest() != f["sha256"]:
+                print(f"{out}: sha256 differs from the manifest", file=sys.stderr)
+                bad += 1
+    return bad
+
+
+def truth_report(docs: list[dict], root: Path, n_queries: int, verbose: bool) -> int:
+    """Print truth counts per document and per kind -- read from markup only, docstrata is never
+    run (so the corpus stays unseen). With ``verbose``, every truth section (level, number,
+    title, parent), definition and exact-reference query, for spot-checks against the document's
+    display. Returns 2 when a truth reader fails, else 0."""
+    rows, failed = [], 0
+    for doc in docs:
+        for path, src in document_pairs(doc, root):
+            name = path.relative_to(root).as_posix()
+            try:
+                truth = truth_of(doc, path, src)
+            except Exception as e:  # a truth reader failing is a setup error
+                print(f"ERROR {name}: {type(e).__name__}: {e}")
+                failed += 1
+                continue
+            qs = citation_queries(doc, truth, n_queries)
+            numbered = sum(1 for t in truth.sections if t.get("number"))
+            rows.append((doc["kind"], name, len(truth.sections), numbered, len(truth.definitions), len(qs),
+                         sum(truth.labels.values())))
+            if verbose:
+                print(f"== {name}: {len(truth.sections)} sections ({numbered} numbered), "
+                      f"{len(truth.definitions)} definitions, {len(qs)} queries")
+                for i, t in enumerate(truth.sections):
+                    par = t.get("parent_index")
+                    pt = truth.sections[par] if par is not None else None
+                    print(f"  {i:4d} L{t['level']} {t.get('number') or '-':>16}  {(t.get('title') or '')[:70]}"
+                          + (f"   <- {pt.get('number') or pt.get('title', '')[:30]}" if pt else ""))
+                for d in truth.definitions:
+                    print(f"  def: {d['term']}")
+                for q, i in qs:
+                    print(f"  query: {q!r} -> {truth.sections[i].get('number')}")
+    print(f"{'kind':22} {'document':58} {'secs':>5} {'numbd':>5} {'defs':>5} {'qs':>4} {'labels':>6}")
+    for r in rows:
+        print(f"{r[0]:22} {r[1][-58:]:58} {r[2]:5d} {r[3]:5d} {r[4]:5d} {r[5]:4d} {r[6]:6d}")
+    print()
+    print(f"{'kind':22} {'docs':>4} {'secs':>6} {'numbd':>6} {'defs':>5} {'qs':>5}")
+    kinds = sorted({r[0] for r in rows})
+    for k in kinds + ["TOTAL"]:
+        rs = [r for r in rows if k in (r[0], "TOTAL")]
+        print(f"{k:22} {len(rs):4d} {sum(r[2] for r in rs):6d} {sum(r[3] for r in rs):6d} "
+              f"{sum(r[4] for r in rs):5d} {sum(r[5] for r in rs):5d}")
+    return 2 if failed else 0
 
 
 def _fmt(v) -> str:
@@ -868,16 +1012,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--one-per-kind", action="store_true", help="first document of each kind (smoke test)")
     ap.add_argument("--counts-only", action="store_true",
                     help="run end to end but print only corpus sizes and errors, no scores (keeps the corpus unseen)")
+    ap.add_argument("--truth-only", action="store_true",
+                    help="print truth counts per document without running docstrata (-v: every truth section)")
+    ap.add_argument("--manifest", type=Path, default=MANIFEST, help="manifest of documents (default %(default)s)")
+    ap.add_argument("--extract-from", type=Path, metavar="DIR",
+                    help="first write the manifest's files into $DOCSTRATA_FRESH_DOCS from git snapshots under DIR")
     ap.add_argument("--queries", type=int, default=12, help="exact-reference queries per document")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="list misses, collisions, running-text sections, wrong queries")
     args = ap.parse_args(argv)
     root = fresh_root()
+    if args.extract_from:
+        root.mkdir(parents=True, exist_ok=True)
+        if extract_from(args.extract_from, root, args.manifest):
+            return 2
     if not root.is_dir():
-        print(f"{root} is absent: set DOCSTRATA_FRESH_DOCS (files listed in {MANIFEST})", file=sys.stderr)
+        print(f"{root} is absent: set DOCSTRATA_FRESH_DOCS (files listed in {args.manifest})", file=sys.stderr)
         return 2
     try:
-        docs = load_manifest(root)
+        docs = load_manifest(root, manifest=args.manifest)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return 2
@@ -885,6 +1038,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.one_per_kind:
         seen: set[str] = set()
         docs = [d for d in docs if not (d["kind"] in seen or seen.add(d["kind"]))]
+    if args.truth_only:
+        return truth_report(docs, root, args.queries, args.verbose)
     t0 = time.perf_counter()
     results: list[Result] = []
     for d in docs:
