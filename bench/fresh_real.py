@@ -675,7 +675,72 @@ def _held_to_display(truth: Truth, shown: list[tuple[str | None, str]]) -> Truth
     return truth
 
 
-READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii}
+_CLML_CONTAINERS = ("Part", "Chapter", "Pblock", "PsubBlock", "Schedule")
+
+
+def read_clml(path: Path) -> Truth:
+    """Truth from a UK CLML file (legislation.gov.uk ``<Legislation>``): every ``Part``,
+    ``Chapter``, ``Pblock``/``PsubBlock`` (a cross-heading: title only) and ``Schedule`` is a
+    division (number its ``<Number>`` -- ``Part 1``, ``Schedule 2`` -- title its ``<Title>``, a
+    schedule's in its ``TitleBlock``); every ``P1`` is a provision (number its ``<Pnumber>``, title
+    the ``<Title>`` of the ``P1group`` holding it, if any), the unit cited ``s 5`` / ``section 5``
+    (a schedule's ``P1`` is its paragraph). Parent = the nearest enclosing division in the XML tree.
+    ``P2``-``P6`` are the provisions' own numbered items, and a ``BlockAmendment`` quotes another
+    law's text: neither is a truth section. Definitions: the
+    ``<Term>`` elements the markup states. Labels: the truth sections' headings and every
+    ``<Title>``/``<Number>`` printed outside the body (the Act's title, ``Explanatory Note``). Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.fromstring(path.read_bytes())
+
+    def local(el) -> str:
+        return el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
+
+    def text_of(el) -> str:
+        return " ".join("".join(el.itertext()).split()) if el is not None else ""
+
+    def child(el, name):
+        return next((c for c in el if local(c) == name), None)
+
+    truth = Truth()
+    skipped = ("Metadata", "PrimaryPrelims", "SecondaryPrelims", "ExplanatoryNotes", "EarlierOrders", "Footnotes",
+               "Commentaries", "Contents")
+    for el in root.iter():
+        if local(el) == "Term" and text_of(el):
+            truth.definitions.append({"term": text_of(el)})
+        elif local(el) in skipped[1:]:  # printed titles outside the body: the Act's title, "Explanatory Note"
+            for t in el.iter():
+                if local(t) in ("Title", "Number") and text_of(t):
+                    truth.labels[_key(None, text_of(t))] += 1
+
+    def walk(el, parent: int | None, level: int, group_title: str | None) -> None:
+        for c in el:
+            name = local(c)
+            if name in skipped or name == "BlockAmendment":  # quoted amending text is not this law's structure
+                continue
+            if name in _CLML_CONTAINERS:
+                number = text_of(child(c, "Number")) or None
+                title_el = child(c, "Title")
+                if title_el is None and child(c, "TitleBlock") is not None:
+                    title_el = child(child(c, "TitleBlock"), "Title")
+                title = text_of(title_el) or None
+                truth.sections.append({"number": number, "title": title, "level": level, "parent_index": parent})
+                truth.labels[_key(number, title)] += 1
+                walk(c, len(truth.sections) - 1, level + 1, None)
+            elif name == "P1group":
+                walk(c, parent, level, text_of(child(c, "Title")) or None)
+            elif name == "P1":
+                number = text_of(child(c, "Pnumber")) or None
+                truth.sections.append({"number": number, "title": group_title, "level": level, "parent_index": parent})
+                truth.labels[_key(number, group_title)] += 1
+            else:
+                walk(c, parent, level, group_title)
+
+    walk(root, None, 1, None)
+    return truth
+
+
+READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml}
 
 
 # ---------------------------------------------------------------- measuring one document
@@ -929,12 +994,17 @@ def extract_from(mirrors: Path, root: Path, manifest: Path) -> int:
     """Refetch: write every file of ``manifest`` under ``root`` from local git snapshots of its
     repositories (``mirrors/<owner>+<name>/repo`` or ``mirrors/<owner>+<name>``, a git directory
     as the search tool's ``fetch`` leaves it, or a clone), ``git show <commit>:<path>``, and check
-    its sha256. Returns how many files are missing or differ (0 = all written and verified)."""
+    its sha256; a file already present with the listed sha256 is kept (those marked ``via``
+    read_file came through the search index, not a snapshot: write them from its ``read_file``
+    text). Returns how many files are missing or differ (0 = all written and verified)."""
     import subprocess
 
     bad = 0
     for doc in json.loads(manifest.read_text())["documents"]:
         for f in doc["files"]:
+            have = root / f["file"]
+            if have.is_file() and hashlib.sha256(have.read_bytes()).hexdigest() == f["sha256"]:
+                continue  # already there (a file read through the search index has no snapshot to come from)
             name = f["repo"].replace("/", "+")
             gits = [d for d in (mirrors / name / "repo", mirrors / name, mirrors / f["repo"]) if d.exists()]
             if not gits:
