@@ -177,10 +177,12 @@ def read_markdown(text: str, numbering: str) -> Truth:
     """Truth from a Markdown source (see the module docstring for ``numbering``).
 
     Raises ``ValueError`` for an unknown ``numbering``."""
-    if numbering not in ("rfc", "printed", "none", "statute"):
+    if numbering not in ("rfc", "printed", "none", "statute", "bold-articles"):
         raise ValueError(f"unknown numbering {numbering!r}")
     if numbering == "statute":
         return read_statute_markdown(text)
+    if numbering == "bold-articles":
+        return read_bold_article_markdown(text)
     lines = text.splitlines()
     i = 0
     if lines and lines[0].strip() == "---":  # YAML front matter (kramdown-rfc: up to '--- abstract')
@@ -388,6 +390,77 @@ def read_statute_markdown(text: str) -> Truth:
         if not provision:
             stack.append((level, len(truth.sections) - 1))
         in_defs = bool(_STATUTE_DEF_SECTION.search(rest or title))
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
+_FR_RANK = {"livre": 1, "titre": 2, "chapitre": 3, "section": 4, "sous-section": 5, "paragraphe": 6}
+_FR_DIVISION = re.compile(
+    r"^(Livre|Titre|Chapitre|Sous-section|Section|Paragraphe)\s+"
+    r"((?:[IVXLCDM]+|\d+)(?:er|ère|re|bis|ter|quater|quinquies)?|unique|premier|préliminaire)(?![\w])\.?\s*(.*)$", re.I)
+_BOLD_ARTICLE = re.compile(r"^\*\*Art\.\s*([0-9]+[a-z]*(?:[/.-][0-9]+[a-z]*)*)\.?\s*\*\*")
+
+
+def read_bold_article_markdown(text: str) -> Truth:
+    """Truth from a statute's Markdown whose divisions are ATX headings named by their word and
+    whose articles are bold labels opening a paragraph (``numbering: bold-articles``; Belgian laws
+    as openjusticebe's be_law_tools writes them: ``## Titre II _ DES BELGES…``, ``#### Section Ière
+    _ DU ROI.``, ``**Art. 3bis.** La Belgique…``). A division's number is its word and numeral
+    (``Titre Ibis``, ``Section Ière``), its title the rest without the ``_`` separator and the
+    inline amendment notes in backticks; its rank is its word's (Livre > Titre > Chapitre >
+    Section > Sous-section > Paragraphe) -- the document's headings use inconsistent ``#`` depths
+    (``# TITRE I.`` then ``## Titre II``), its words do not -- and it hangs under the nearest
+    previous division of a higher rank. An article (number ``Article 3bis``, no title) hangs under
+    the last division. Headings that are no division, the YAML ``title`` and every article label
+    are markup labels. No terms are marked, so no definitions."""
+    lines = text.splitlines()
+    truth = Truth()
+    i = 0
+    if lines and lines[0].strip() == "---":
+        i = 1
+        while i < len(lines) and lines[i].strip() != "---":
+            if lines[i].startswith("title:"):
+                truth.labels[_key(None, lines[i][6:].strip())] += 1
+            i += 1
+        i += 1
+    stack: list[tuple[int, int]] = []  # (rank, truth index)
+    fence = None
+    for j in range(i, len(lines)):
+        line = lines[j]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        a = _BOLD_ARTICLE.match(line)
+        if a:
+            number = f"Article {a.group(1)}"
+            parent = stack[-1][1] if stack else None
+            truth.sections.append({"number": number, "title": None, "level": len(stack) + 1,
+                                   "parent_index": parent, "line": j + 1})
+            truth.labels[_key(number, None)] += 1
+            continue
+        h = _ATX.match(line)
+        if not h:
+            continue
+        raw = " ".join(re.sub(r"`[^`]*`", " ", _TAG.sub("", h.group(3))).split())
+        d = _FR_DIVISION.match(raw)
+        if not d:
+            truth.labels[_key(None, raw)] += 1
+            continue
+        rank = _FR_RANK[d.group(1).lower()]
+        number = f"{d.group(1).capitalize()} {d.group(2)}"
+        title = re.sub(r"^[_\s.:–—-]+", "", d.group(3)).strip() or None
+        while stack and stack[-1][0] >= rank:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        truth.sections.append({"number": number, "title": title, "level": len(stack) + 1,
+                               "parent_index": parent, "line": j + 1})
+        truth.labels[_key(number, title)] += 1
+        stack.append((rank, len(truth.sections) - 1))
     truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
     return truth
 
