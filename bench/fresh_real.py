@@ -4,6 +4,32 @@ Run (once, at the end, after all changes)::
 
     DOCSTRATA_FRESH_DOCS=/work/fresh-docs python bench/fresh_real.py [--kind K] [--doc SUBSTR] [--json]
     DOCSTRATA_FRESH_DOCS=/work/fresh-docs python bench/fresh_real.py --counts-only --one-per-kind   # smoke test
+    DOCSTRATA_FRESH_DOCS=/work/fresh3-docs python bench/fresh_real.py --manifest bench/fresh_real_manifest_2.json
+
+``--manifest PATH`` picks the document set (default ``bench/fresh_real_manifest.json``, the first set,
+now SEEN: developers diagnosed it; ``bench/fresh_real_manifest_2.json`` is the second, unseen set).
+``--truth-only`` prints the truth counts per document and kind (``-v``: every truth section,
+definition and query, for spot-checks against the document's display) without running docstrata,
+so checking the corpus does not unseal it; ``--counts-only`` runs docstrata end to end and prints
+only sizes. ``--extract-from DIR`` first writes the manifest's files into ``$DOCSTRATA_FRESH_DOCS``
+from git snapshots under ``DIR`` (``DIR/<owner>+<name>/repo``, as the search tool's ``fetch``
+leaves them, or clones), ``git show <commit>:<path>``, and checks every sha256 -- the way to
+refetch: ``fetch`` each repository of the manifest, then run with ``--extract-from /work/.mirror
+--truth-only``. Files marked ``via`` read_file came through the search index (no snapshot of that
+repository could be had) and are kept when present with the listed sha256.
+
+**Second set** (``fresh_real_manifest_2.json``, fetched 2026-12-05 from repositories used nowhere
+else in the project; 30 documents in 10 kinds): ``markdown-rfc`` (kramdown-rfc Internet-Drafts),
+``rfc-text`` (xml2rfc text of Internet-Drafts from the i-d-template ``gh-pages`` branch, truth from
+the Markdown of the commit it was built from), ``html-spec`` (xml2rfc v3 HTML of a draft; OASIS
+specifications rendered from Markdown), ``pdf-standard`` (OASIS PDFs without outline, truth from
+their Markdown), ``german-gii-xml`` (canonicalised gesetze-im-internet XML), ``uk-clml-xml``
+(legislation.gov.uk CLML: a Scottish Act cited ``s 5``, a UK SI cited ``article 2``),
+``belgian-law-markdown`` (Belgian laws in French, worded divisions and bold ``**Art. 3bis.**``
+labels), ``word-document`` (a pandoc-built Word agreement), ``markdown-tree`` (a mkdocs tree). Not
+covered there, for want of an unused public source: Word contracts with automatically numbered
+clauses, Archeo-Lex French codes, Australian/NZ statutes, statute PDFs without outline that have a
+marked-up twin.
 
 The documents are NOT in the repository: ``bench/fresh_real_manifest.json`` lists every file with
 its source repository, commit, path, licence, sha256 and kind, so anyone can refetch them into
@@ -962,14 +988,15 @@ def document_pairs(doc: dict, root: Path) -> list[tuple[Path, Path]]:
 
 def truth_of(doc: dict, path: Path, src: Path) -> Truth:
     """Truth for one document, read only from markup (``src``, and for the display labels of an RFC
-    text or an HTML rendering, the input's own headings) -- never from docstrata."""
+    text, or of an HTML rendering whose manifest entry says ``"display": "html"``, the input's own
+    headings) -- never from docstrata."""
     t = doc["truth"]
     reader = READERS[t["reader"]]
     truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
              else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
     if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
         truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
-    elif path.suffix.lower() in (".html", ".htm") and src != path:  # an HTML rendering of a Markdown twin
+    elif t.get("display") == "html":  # an HTML rendering of a Markdown twin: held to its <h1>-<h6>
         truth = as_displayed_html(truth, path.read_text(encoding="utf-8", errors="replace"))
     return truth
 
