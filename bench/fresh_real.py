@@ -4,6 +4,32 @@ Run (once, at the end, after all changes)::
 
     DOCSTRATA_FRESH_DOCS=/work/fresh-docs python bench/fresh_real.py [--kind K] [--doc SUBSTR] [--json]
     DOCSTRATA_FRESH_DOCS=/work/fresh-docs python bench/fresh_real.py --counts-only --one-per-kind   # smoke test
+    DOCSTRATA_FRESH_DOCS=/work/fresh3-docs python bench/fresh_real.py --manifest bench/fresh_real_manifest_2.json
+
+``--manifest PATH`` picks the document set (default ``bench/fresh_real_manifest.json``, the first set,
+now SEEN: developers diagnosed it; ``bench/fresh_real_manifest_2.json`` is the second, unseen set).
+``--truth-only`` prints the truth counts per document and kind (``-v``: every truth section,
+definition and query, for spot-checks against the document's display) without running docstrata,
+so checking the corpus does not unseal it; ``--counts-only`` runs docstrata end to end and prints
+only sizes. ``--extract-from DIR`` first writes the manifest's files into ``$DOCSTRATA_FRESH_DOCS``
+from git snapshots under ``DIR`` (``DIR/<owner>+<name>/repo``, as the search tool's ``fetch``
+leaves them, or clones), ``git show <commit>:<path>``, and checks every sha256 -- the way to
+refetch: ``fetch`` each repository of the manifest, then run with ``--extract-from /work/.mirror
+--truth-only``. Files marked ``via`` read_file came through the search index (no snapshot of that
+repository could be had) and are kept when present with the listed sha256.
+
+**Second set** (``fresh_real_manifest_2.json``, fetched 2026-12-05 from repositories used nowhere
+else in the project; 30 documents in 10 kinds): ``markdown-rfc`` (kramdown-rfc Internet-Drafts),
+``rfc-text`` (xml2rfc text of Internet-Drafts from the i-d-template ``gh-pages`` branch, truth from
+the Markdown of the commit it was built from), ``html-spec`` (xml2rfc v3 HTML of a draft; OASIS
+specifications rendered from Markdown), ``pdf-standard`` (OASIS PDFs without outline, truth from
+their Markdown), ``german-gii-xml`` (canonicalised gesetze-im-internet XML), ``uk-clml-xml``
+(legislation.gov.uk CLML: a Scottish Act cited ``s 5``, a UK SI cited ``article 2``),
+``belgian-law-markdown`` (Belgian laws in French, worded divisions and bold ``**Art. 3bis.**``
+labels), ``word-document`` (a pandoc-built Word agreement), ``markdown-tree`` (a mkdocs tree). Not
+covered there, for want of an unused public source: Word contracts with automatically numbered
+clauses, Archeo-Lex French codes, Australian/NZ statutes, statute PDFs without outline that have a
+marked-up twin.
 
 The documents are NOT in the repository: ``bench/fresh_real_manifest.json`` lists every file with
 its source repository, commit, path, licence, sha256 and kind, so anyone can refetch them into
@@ -161,14 +187,28 @@ def _appendix_label(i: int) -> str:
     return s
 
 
+def _in_html_comment(line: str, inside: bool) -> bool | None:
+    """Whether ``line`` lies in an HTML comment (``<!--`` … ``-->``, which Markdown renderers do not
+    display): True inside one, None on the line that closes it (skipped too), False outside. A
+    comment opened and closed on one line that holds nothing else is skipped as well."""
+    st = line.strip()
+    if inside:
+        return None if "-->" in st else True
+    if st.startswith("<!--"):
+        return None if "-->" in st[4:] else True
+    return False
+
+
 def read_markdown(text: str, numbering: str) -> Truth:
     """Truth from a Markdown source (see the module docstring for ``numbering``).
 
     Raises ``ValueError`` for an unknown ``numbering``."""
-    if numbering not in ("rfc", "printed", "none", "statute"):
+    if numbering not in ("rfc", "printed", "none", "statute", "bold-articles"):
         raise ValueError(f"unknown numbering {numbering!r}")
     if numbering == "statute":
         return read_statute_markdown(text)
+    if numbering == "bold-articles":
+        return read_bold_article_markdown(text)
     lines = text.splitlines()
     i = 0
     if lines and lines[0].strip() == "---":  # YAML front matter (kramdown-rfc: up to '--- abstract')
@@ -183,6 +223,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
     fence = None
     in_defs = False
     prev_nonblank = ""
+    comment = False
     for j in range(i, len(lines)):
         line = lines[j]
         m = _FENCE.match(line)
@@ -192,6 +233,10 @@ def read_markdown(text: str, numbering: str) -> Truth:
             continue
         if m:
             fence = m.group(1)
+            continue
+        comment = _in_html_comment(line, comment)
+        if comment is None or comment:  # inside (or closing) an HTML comment: not displayed
+            comment = bool(comment)
             continue
         s = line.strip()
         if s.startswith("%"):  # mmark / pandoc title block
@@ -316,6 +361,7 @@ def read_statute_markdown(text: str) -> Truth:
     fence = None
     in_defs = False
     endnotes = False
+    comment = False
     for j in range(i, len(lines)):
         line = lines[j]
         m = _FENCE.match(line)
@@ -325,6 +371,10 @@ def read_statute_markdown(text: str) -> Truth:
             continue
         if m:
             fence = m.group(1)
+            continue
+        comment = _in_html_comment(line, comment)
+        if comment is None or comment:
+            comment = bool(comment)
             continue
         h = _ATX.match(line)
         if not h:
@@ -366,6 +416,77 @@ def read_statute_markdown(text: str) -> Truth:
         if not provision:
             stack.append((level, len(truth.sections) - 1))
         in_defs = bool(_STATUTE_DEF_SECTION.search(rest or title))
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
+_FR_RANK = {"livre": 1, "titre": 2, "chapitre": 3, "section": 4, "sous-section": 5, "paragraphe": 6}
+_FR_DIVISION = re.compile(
+    r"^(Livre|Titre|Chapitre|Sous-section|Section|Paragraphe)\s+"
+    r"((?:[IVXLCDM]+|\d+)(?:er|ère|re|bis|ter|quater|quinquies)?|unique|premier|préliminaire)(?![\w])\.?\s*(.*)$", re.I)
+_BOLD_ARTICLE = re.compile(r"^\*\*Art\.\s*([0-9]+[a-z]*(?:[/.-][0-9]+[a-z]*)*)\.?\s*\*\*")
+
+
+def read_bold_article_markdown(text: str) -> Truth:
+    """Truth from a statute's Markdown whose divisions are ATX headings named by their word and
+    whose articles are bold labels opening a paragraph (``numbering: bold-articles``; Belgian laws
+    as openjusticebe's be_law_tools writes them: ``## Titre II _ DES BELGES…``, ``#### Section Ière
+    _ DU ROI.``, ``**Art. 3bis.** La Belgique…``). A division's number is its word and numeral
+    (``Titre Ibis``, ``Section Ière``), its title the rest without the ``_`` separator and the
+    inline amendment notes in backticks; its rank is its word's (Livre > Titre > Chapitre >
+    Section > Sous-section > Paragraphe) -- the document's headings use inconsistent ``#`` depths
+    (``# TITRE I.`` then ``## Titre II``), its words do not -- and it hangs under the nearest
+    previous division of a higher rank. An article (number ``Article 3bis``, no title) hangs under
+    the last division. Headings that are no division, the YAML ``title`` and every article label
+    are markup labels. No terms are marked, so no definitions."""
+    lines = text.splitlines()
+    truth = Truth()
+    i = 0
+    if lines and lines[0].strip() == "---":
+        i = 1
+        while i < len(lines) and lines[i].strip() != "---":
+            if lines[i].startswith("title:"):
+                truth.labels[_key(None, lines[i][6:].strip())] += 1
+            i += 1
+        i += 1
+    stack: list[tuple[int, int]] = []  # (rank, truth index)
+    fence = None
+    for j in range(i, len(lines)):
+        line = lines[j]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        a = _BOLD_ARTICLE.match(line)
+        if a:
+            number = f"Article {a.group(1)}"
+            parent = stack[-1][1] if stack else None
+            truth.sections.append({"number": number, "title": None, "level": len(stack) + 1,
+                                   "parent_index": parent, "line": j + 1})
+            truth.labels[_key(number, None)] += 1
+            continue
+        h = _ATX.match(line)
+        if not h:
+            continue
+        raw = " ".join(re.sub(r"`[^`]*`", " ", _TAG.sub("", h.group(3))).split())
+        d = _FR_DIVISION.match(raw)
+        if not d:
+            truth.labels[_key(None, raw)] += 1
+            continue
+        rank = _FR_RANK[d.group(1).lower()]
+        number = f"{d.group(1).capitalize()} {d.group(2)}"
+        title = re.sub(r"^[_\s.:–—-]+", "", d.group(3)).strip() or None
+        while stack and stack[-1][0] >= rank:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        truth.sections.append({"number": number, "title": title, "level": len(stack) + 1,
+                               "parent_index": parent, "line": j + 1})
+        truth.labels[_key(number, title)] += 1
+        stack.append((rank, len(truth.sections) - 1))
     truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
     return truth
 
@@ -605,12 +726,44 @@ def as_displayed_rfc_text(truth: Truth, text: str) -> Truth:
     prints (``Status of This Memo``, ``Table of Contents``, ``7.  References``, ``Author's
     Address``, which the RFC tools generate and the Markdown does not hold) is a markup label, so
     a section made of it is not running text."""
-    shown = displayed_rfc_headings(text)
+    return _held_to_display(truth, displayed_rfc_headings(text))
+
+
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.I | re.S)
+_HTML_NUMBER = re.compile(r"^((?:Appendix|Annex)\s+[A-Z0-9]+(?:\.\d+)*|[A-Z](?:\.\d+)+|\d+(?:\.\d+)*)\.?\s+(\S.*)$")
+
+
+def displayed_html_headings(html_text: str) -> list[tuple[str | None, str]]:
+    """(number, title) of every ``<h1>``-``<h6>`` an HTML page displays, tags and entities
+    removed; a leading printed number (``1.2.``, ``A.1``, ``Appendix A.``, ``Annex B``) is split off."""
+    import html as _html
+
+    out = []
+    for m in _HTML_HEADING.finditer(html_text):
+        text = " ".join(_html.unescape(_TAG.sub(" ", m.group(2))).replace("\u00b6", " ").split())
+        if not text:
+            continue
+        nm = _HTML_NUMBER.match(text)
+        if nm and _DATE_REST.match(nm.group(2)):  # "17 August 2021" is a date, not section 17
+            nm = None
+        out.append((nm.group(1), nm.group(2).strip()) if nm else (None, text))
+    return out
+
+
+def as_displayed_html(truth: Truth, html_text: str) -> Truth:
+    """Truth from a Markdown twin held to what its HTML rendering displays, as
+    :func:`as_displayed_rfc_text` does for RFC text: a number the page does not print for that title
+    is dropped, and every heading the page displays (``Table of Contents``, ``References``,
+    ``Authors' Addresses``, which the rendering tools generate) is a markup label."""
+    return _held_to_display(truth, displayed_html_headings(html_text))
+
+
+def _held_to_display(truth: Truth, shown: list[tuple[str | None, str]]) -> Truth:
     numbers = {sr.norm_number(n) for n, _ in shown if n}
     titles = {sr.norm_title(t) for _, t in shown}
     for t in truth.sections:
         n = t.get("number")
-        if n and sr.norm_number(n) not in numbers and sr.norm_number(re.sub(r"^Appendix\s+", "", n)) not in numbers \
+        if n and sr.norm_number(n) not in numbers and sr.norm_number(re.sub(r"^(?:Appendix|Annex)\s+", "", n)) not in numbers \
                 and sr.norm_title(t.get("title")) in titles:
             truth.labels[_key(n, t.get("title"))] -= 1
             t["number"] = None
@@ -621,7 +774,72 @@ def as_displayed_rfc_text(truth: Truth, text: str) -> Truth:
     return truth
 
 
-READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii}
+_CLML_CONTAINERS = ("Part", "Chapter", "Pblock", "PsubBlock", "Schedule")
+
+
+def read_clml(path: Path) -> Truth:
+    """Truth from a UK CLML file (legislation.gov.uk ``<Legislation>``): every ``Part``,
+    ``Chapter``, ``Pblock``/``PsubBlock`` (a cross-heading: title only) and ``Schedule`` is a
+    division (number its ``<Number>`` -- ``Part 1``, ``Schedule 2`` -- title its ``<Title>``, a
+    schedule's in its ``TitleBlock``); every ``P1`` is a provision (number its ``<Pnumber>``, title
+    the ``<Title>`` of the ``P1group`` holding it, if any), the unit cited ``s 5`` / ``section 5``
+    (a schedule's ``P1`` is its paragraph). Parent = the nearest enclosing division in the XML tree.
+    ``P2``-``P6`` are the provisions' own numbered items, and a ``BlockAmendment`` quotes another
+    law's text: neither is a truth section. Definitions: the
+    ``<Term>`` elements the markup states. Labels: the truth sections' headings and every
+    ``<Title>``/``<Number>`` printed outside the body (the Act's title, ``Explanatory Note``). Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.fromstring(path.read_bytes())
+
+    def local(el) -> str:
+        return el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
+
+    def text_of(el) -> str:
+        return " ".join("".join(el.itertext()).split()) if el is not None else ""
+
+    def child(el, name):
+        return next((c for c in el if local(c) == name), None)
+
+    truth = Truth()
+    skipped = ("Metadata", "PrimaryPrelims", "SecondaryPrelims", "ExplanatoryNotes", "EarlierOrders", "Footnotes",
+               "Commentaries", "Contents")
+    for el in root.iter():
+        if local(el) == "Term" and text_of(el):
+            truth.definitions.append({"term": text_of(el)})
+        elif local(el) in skipped[1:]:  # printed titles outside the body: the Act's title, "Explanatory Note"
+            for t in el.iter():
+                if local(t) in ("Title", "Number") and text_of(t):
+                    truth.labels[_key(None, text_of(t))] += 1
+
+    def walk(el, parent: int | None, level: int, group_title: str | None) -> None:
+        for c in el:
+            name = local(c)
+            if name in skipped or name == "BlockAmendment":  # quoted amending text is not this law's structure
+                continue
+            if name in _CLML_CONTAINERS:
+                number = text_of(child(c, "Number")) or None
+                title_el = child(c, "Title")
+                if title_el is None and child(c, "TitleBlock") is not None:
+                    title_el = child(child(c, "TitleBlock"), "Title")
+                title = text_of(title_el) or None
+                truth.sections.append({"number": number, "title": title, "level": level, "parent_index": parent})
+                truth.labels[_key(number, title)] += 1
+                walk(c, len(truth.sections) - 1, level + 1, None)
+            elif name == "P1group":
+                walk(c, parent, level, text_of(child(c, "Title")) or None)
+            elif name == "P1":
+                number = text_of(child(c, "Pnumber")) or None
+                truth.sections.append({"number": number, "title": group_title, "level": level, "parent_index": parent})
+                truth.labels[_key(number, group_title)] += 1
+            else:
+                walk(c, parent, level, group_title)
+
+    walk(root, None, 1, None)
+    return truth
+
+
+READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml}
 
 
 # ---------------------------------------------------------------- measuring one document
@@ -759,26 +977,41 @@ def exact_top1(files: list[Path], queries: list[tuple[str, int]], want: dict[int
     return ok, wrong
 
 
-def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> list[Result]:
-    """Results for one manifest entry (a Markdown tree gives one result per file)."""
+def document_pairs(doc: dict, root: Path) -> list[tuple[Path, Path]]:
+    """(input docstrata reads, file truth is read from) for one manifest entry: one pair per file of a
+    Markdown tree, else the input and its ``truth.source``."""
     inp = root / doc["input"]
+    if inp.is_dir():
+        return [(p, p) for p in sorted(inp.rglob("*.md"))]
+    return [(inp, root / doc["truth"]["source"])]
+
+
+def truth_of(doc: dict, path: Path, src: Path) -> Truth:
+    """Truth for one document, read only from markup (``src``, and for the display labels of an RFC
+    text, or of an HTML rendering whose manifest entry says ``"display": "html"``, the input's own
+    headings) -- never from docstrata."""
     t = doc["truth"]
     reader = READERS[t["reader"]]
-    if inp.is_dir():
-        pairs = [(p, p) for p in sorted(inp.rglob("*.md"))]
-    else:
-        src = root / t["source"]
-        pairs = [(inp, src)]
+    truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
+             else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
+    if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
+        truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
+    elif t.get("display") == "html":  # an HTML rendering of a Markdown twin: held to its <h1>-<h6>
+        truth = as_displayed_html(truth, path.read_text(encoding="utf-8", errors="replace"))
+    return truth
+
+
+def run_document(doc: dict, root: Path, n_queries: int, counts_only: bool) -> list[Result]:
+    """Results for one manifest entry (a Markdown tree gives one result per file)."""
+    pairs = document_pairs(doc, root)
+    inp = root / doc["input"]
     out = []
     for path, src in pairs:
         # keyed as the tool keys it (path inside its source folder), so both see the same document
         key = path.relative_to(inp).as_posix() if inp.is_dir() else path.name
         r = Result(path.relative_to(root).as_posix(), doc["kind"])
         t0 = time.perf_counter()
-        truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
-                 else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
-        if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
-            truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
+        truth = truth_of(doc, path, src)
         r.sections, r.definitions = len(truth.sections), len(truth.definitions)
         queries = citation_queries(doc, truth, n_queries)
         r.queries = len(queries)
@@ -841,10 +1074,10 @@ def verdict(total: dict) -> dict[str, bool]:
     return out
 
 
-def load_manifest(root: Path, check: bool = True) -> list[dict]:
-    """Manifest entries; with ``check``, every listed file must exist under ``root`` with the
+def load_manifest(root: Path, check: bool = True, manifest: Path = MANIFEST) -> list[dict]:
+    """Entries of ``manifest``; with ``check``, every listed file must exist under ``root`` with the
     listed sha256. Raises ``SystemExit`` (status 2) naming the first bad file."""
-    data = json.loads(MANIFEST.read_text())
+    data = json.loads(manifest.read_text())
     if check:
         for doc in data["documents"]:
             for f in doc["files"]:
@@ -855,6 +1088,87 @@ def load_manifest(root: Path, check: bool = True) -> list[dict]:
                 if h != f["sha256"]:
                     raise SystemExit(f"{p}: sha256 {h} differs from the manifest's {f['sha256']}")
     return data["documents"]
+
+
+def extract_from(mirrors: Path, root: Path, manifest: Path) -> int:
+    """Refetch: write every file of ``manifest`` under ``root`` from local git snapshots of its
+    repositories (``mirrors/<owner>+<name>/repo`` or ``mirrors/<owner>+<name>``, a git directory
+    as the search tool's ``fetch`` leaves it, or a clone), ``git show <commit>:<path>``, and check
+    its sha256; a file already present with the listed sha256 is kept (those marked ``via``
+    read_file came through the search index, not a snapshot: write them from its ``read_file``
+    text). Returns how many files are missing or differ (0 = all written and verified)."""
+    import subprocess
+
+    bad = 0
+    for doc in json.loads(manifest.read_text())["documents"]:
+        for f in doc["files"]:
+            have = root / f["file"]
+            if have.is_file() and hashlib.sha256(have.read_bytes()).hexdigest() == f["sha256"]:
+                continue  # already there (a file read through the search index has no snapshot to come from)
+            name = f["repo"].replace("/", "+")
+            gits = [d for d in (mirrors / name / "repo", mirrors / name, mirrors / f["repo"]) if d.exists()]
+            if not gits:
+                print(f"no snapshot of {f['repo']} under {mirrors}", file=sys.stderr)
+                bad += 1
+                continue
+            res = subprocess.run(["git", "--git-dir" if (gits[0] / "HEAD").is_file() else "-C", str(gits[0]),
+                                  "show", f"{f['commit']}:{f['path']}"], capture_output=True)
+            if res.returncode:
+                print(f"{f['repo']}@{f['commit']}:{f['path']}: {res.stderr.decode(errors='replace').strip()}",
+                      file=sys.stderr)
+                bad += 1
+                continue
+            out = root / f["file"]
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(res.stdout)
+            if hashlib.sha256(res.stdout).hexdigest() != f["sha256"]:
+                print(f"{out}: sha256 differs from the manifest", file=sys.stderr)
+                bad += 1
+    return bad
+
+
+def truth_report(docs: list[dict], root: Path, n_queries: int, verbose: bool) -> int:
+    """Print truth counts per document and per kind -- read from markup only, docstrata is never
+    run (so the corpus stays unseen). With ``verbose``, every truth section (level, number,
+    title, parent), definition and exact-reference query, for spot-checks against the document's
+    display. Returns 2 when a truth reader fails, else 0."""
+    rows, failed = [], 0
+    for doc in docs:
+        for path, src in document_pairs(doc, root):
+            name = path.relative_to(root).as_posix()
+            try:
+                truth = truth_of(doc, path, src)
+            except Exception as e:  # a truth reader failing is a setup error
+                print(f"ERROR {name}: {type(e).__name__}: {e}")
+                failed += 1
+                continue
+            qs = citation_queries(doc, truth, n_queries)
+            numbered = sum(1 for t in truth.sections if t.get("number"))
+            rows.append((doc["kind"], name, len(truth.sections), numbered, len(truth.definitions), len(qs),
+                         sum(truth.labels.values())))
+            if verbose:
+                print(f"== {name}: {len(truth.sections)} sections ({numbered} numbered), "
+                      f"{len(truth.definitions)} definitions, {len(qs)} queries")
+                for i, t in enumerate(truth.sections):
+                    par = t.get("parent_index")
+                    pt = truth.sections[par] if par is not None else None
+                    print(f"  {i:4d} L{t['level']} {t.get('number') or '-':>16}  {(t.get('title') or '')[:70]}"
+                          + (f"   <- {pt.get('number') or pt.get('title', '')[:30]}" if pt else ""))
+                for d in truth.definitions:
+                    print(f"  def: {d['term']}")
+                for q, i in qs:
+                    print(f"  query: {q!r} -> {truth.sections[i].get('number')}")
+    print(f"{'kind':22} {'document':58} {'secs':>5} {'numbd':>5} {'defs':>5} {'qs':>4} {'labels':>6}")
+    for r in rows:
+        print(f"{r[0]:22} {r[1][-58:]:58} {r[2]:5d} {r[3]:5d} {r[4]:5d} {r[5]:4d} {r[6]:6d}")
+    print()
+    print(f"{'kind':22} {'docs':>4} {'secs':>6} {'numbd':>6} {'defs':>5} {'qs':>5}")
+    kinds = sorted({r[0] for r in rows})
+    for k in kinds + ["TOTAL"]:
+        rs = [r for r in rows if k in (r[0], "TOTAL")]
+        print(f"{k:22} {len(rs):4d} {sum(r[2] for r in rs):6d} {sum(r[3] for r in rs):6d} "
+              f"{sum(r[4] for r in rs):5d} {sum(r[5] for r in rs):5d}")
+    return 2 if failed else 0
 
 
 def _fmt(v) -> str:
@@ -868,16 +1182,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--one-per-kind", action="store_true", help="first document of each kind (smoke test)")
     ap.add_argument("--counts-only", action="store_true",
                     help="run end to end but print only corpus sizes and errors, no scores (keeps the corpus unseen)")
+    ap.add_argument("--truth-only", action="store_true",
+                    help="print truth counts per document without running docstrata (-v: every truth section)")
+    ap.add_argument("--manifest", type=Path, default=MANIFEST, help="manifest of documents (default %(default)s)")
+    ap.add_argument("--extract-from", type=Path, metavar="DIR",
+                    help="first write the manifest's files into $DOCSTRATA_FRESH_DOCS from git snapshots under DIR")
     ap.add_argument("--queries", type=int, default=12, help="exact-reference queries per document")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="list misses, collisions, running-text sections, wrong queries")
     args = ap.parse_args(argv)
     root = fresh_root()
+    if args.extract_from:
+        root.mkdir(parents=True, exist_ok=True)
+        if extract_from(args.extract_from, root, args.manifest):
+            return 2
     if not root.is_dir():
-        print(f"{root} is absent: set DOCSTRATA_FRESH_DOCS (files listed in {MANIFEST})", file=sys.stderr)
+        print(f"{root} is absent: set DOCSTRATA_FRESH_DOCS (files listed in {args.manifest})", file=sys.stderr)
         return 2
     try:
-        docs = load_manifest(root)
+        docs = load_manifest(root, manifest=args.manifest)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return 2
@@ -885,6 +1208,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.one_per_kind:
         seen: set[str] = set()
         docs = [d for d in docs if not (d["kind"] in seen or seen.add(d["kind"]))]
+    if args.truth_only:
+        return truth_report(docs, root, args.queries, args.verbose)
     t0 = time.perf_counter()
     results: list[Result] = []
     for d in docs:
