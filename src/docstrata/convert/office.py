@@ -58,12 +58,16 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     warnings: list[str] = []
     stated: dict[int, LineNumber] = {}
     definitions: list[MarkedDefinition] = []
+    paragraphs = None
     try:  # the numbers and heading levels Word displays, which mammoth flattens to "1." and body text
         paragraphs = word_paragraphs(data)
         markdown, stated = apply_word_numbers(markdown, paragraphs)
-        definitions = word_definitions(paragraphs)  # "Definition term" / "Definition" paragraph pairs
     except Exception as e:  # numbering is a refinement; the text is already there
         warnings.append(f"list and heading numbers not recovered: {type(e).__name__}")
+    try:  # "Definition term" / "Definition" paragraph pairs: Word's <dt>/<dd>
+        definitions = word_definitions(paragraphs) if paragraphs is not None else []
+    except Exception as e:  # marked definitions are a refinement too
+        warnings.append(f"style-marked definitions not recovered: {type(e).__name__}")
     try:  # clause titles marked only by size or bold, in a document without heading styles
         from .docx_headings import inferred_headings, mark_inferred_headings
 
