@@ -212,3 +212,59 @@ def test_wrapped_mentions_are_proposed_and_rejected_by_the_resolver():
     unresolved = _unresolved(WRAPPED)
     assert "schedule-1" in unresolved and "title-5" in unresolved  # proposed: no scanner veto left
 
+
+
+def test_a_date_line_is_running_text_whatever_the_weights():
+    # the veto is the resolver's, not a weight's: with the date and leading-zero evidence weighed
+    # at nothing, "05 February 2026" is still no section (and with the resolver off it is one)
+    weights = {**load_weights(), "date_like": 0.0, "leading_zero": 0.0, "bias": 6.0}
+    ctx = ParseContext([], weights=weights)
+    ids = [s.section_id for s in parse_sections(DATE, "act.txt", "Act", context=ctx).sections]
+    assert "05" not in ids and "1" in ids and "2" in ids
+    german = DATE.replace("PART I PRELIMINARY", "Teil 1 Allgemeines").replace("05 February 2026", "24. November 2019")
+    ids = [s.section_id for s in parse_sections(german, "gesetz.txt", "Gesetz", context=ctx).sections]
+    assert "24" not in ids and "1" in ids
+
+
+# The front page of an OASIS specification rendered from Markdown by pandoc: the date is a heading of
+# its own ("<h2>24 November 2019</h2>"), followed by "This version:" and the document's URLs.
+FRONT_PAGE = """<html><head><title>Specification for Transfer of OpenC2 Messages via HTTPS Version 1.0</title></head><body>
+<h1>Specification for Transfer of OpenC2 Messages via HTTPS Version 1.0</h1>
+<h2 id="committee-specification-01">Committee Specification 01</h2>
+<h2 id="24-november-2019">24 November 2019</h2>
+<br />
+<h4 id="this-version">This version:</h4>
+<p><a href="https://docs.oasis-open.org/openc2/open-impl-https/v1.0/cs01/open-impl-https-v1.0-cs01.md">https://docs.oasis-open.org/openc2/open-impl-https/v1.0/cs01/open-impl-https-v1.0-cs01.md</a></p>
+<h2 id="notices">Notices</h2>
+<p>Copyright © OASIS Open 2019. All Rights Reserved.</p>
+<h1 id="1-introduction">1 Introduction</h1>
+<p>OpenC2 is a suite of specifications that enables command and control of cyber defense systems.</p>
+<h2 id="11-ipr-policy">1.1 IPR Policy</h2>
+<p>This specification is provided under the Non-Assertion Mode of the OASIS IPR Policy.</p>
+<h1 id="2-operating-model">2 Operating Model</h1>
+<p>This section describes the operating model.</p>
+<h1 id="24-conformance">24 Conformance</h1>
+<p>A conformant implementation satisfies section 2.</p>
+</body></html>
+"""
+
+
+@pytest.mark.parametrize("fmt", ["html", "md"])
+def test_a_date_heading_is_no_numbered_section(tmp_path, fmt):
+    from docstrata.convert import convert_file
+    from docstrata.models import FileState, SourceFile
+
+    if fmt == "html":
+        path = tmp_path / "spec.html"
+        path.write_text(FRONT_PAGE, encoding="utf-8")
+        doc = convert_file(SourceFile(path.name, str(path), FileState(0, 0, "")))
+    else:
+        markdown = "# Specification\n\n## Committee Specification 02\n\n## 05 February 2026\n\n#### This version:\n\n" \
+            "https://example.org/spec.html\n\n# 1 Introduction\n\nText.\n\n# 5 Conformance\n\nText.\n"
+        doc = Document(doc_key="spec.md", title="Specification", markdown=markdown, format="md")
+    tree = build_tree(doc)
+    dated = next(s for s in tree.sections if s.title in ("24 November 2019", "05 February 2026"))
+    assert dated.number is None and dated.aliases == []  # a titled heading, no number to cite
+    assert dated.section_id in ("24-november-2019", "05-february-2026")
+    numbered = [s.number for s in tree.sections if s.number]
+    assert numbered == (["1", "1.1", "2", "24"] if fmt == "html" else ["1", "5"])

@@ -63,6 +63,9 @@ class WordParagraph:
         list_id: the abstract numbering it counts in (``None`` when unnumbered); paragraphs of one
             list share it across numbering instances.
         compound: whether its level's label shows more than one level (``%1.%2``).
+        style_chain: the names and ids of its paragraph style and of every style that one is
+            ``basedOn``, nearest first (``("Glossary Term", "GlossaryTerm", "Definition term",
+            "Definitionterm", "Normal", "Normal")``); empty when it has no style.
     """
 
     text: str
@@ -73,6 +76,7 @@ class WordParagraph:
     in_table: bool
     list_id: str | None = None
     compound: bool = False
+    style_chain: tuple[str, ...] = ()
 
 
 @dataclass
@@ -368,6 +372,7 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
                 in_table=in_table,
                 list_id=list_id,
                 compound=compound,
+                style_chain=tuple(x for sid, st in _chain(styles, style_id) for x in (st.name, sid)),
             )
         )
     return out

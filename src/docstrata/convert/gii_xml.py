@@ -21,6 +21,7 @@ Family facts (container words, ordinals, how a unit's number is written) come fr
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from .document import BlockWriter, ConvertedDocument
 
@@ -80,17 +81,22 @@ def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
                 written=" ".join(x for x in (bez, heading) if x),
                 anchor=norm.get("doknr"),
             )
-        elif enbez:
+        items_level = None  # the stated level of a back-matter unit's list entries
+        if enbez:
             heading = _text_of(_kid(meta, "titel"))
             number = _unit_number(enbez, profile)
+            # an Anlage belongs to the law, beside its outline units, not inside the last of them
+            back = _back_matter(enbez)
+            level = 1 if back else depth + 1
             out.heading(
-                depth + 1, heading, number, written=" ".join(x for x in (enbez, heading) if x), anchor=norm.get("doknr")
+                level, heading, number, written=" ".join(x for x in (enbez, heading) if x), anchor=norm.get("doknr")
             )
-        _body(norm, out)
+            items_level = level + 1 if back else None
+        _body(norm, out, items_level)
         notes = _kid(_kid(norm, "textdaten"), "fussnoten")
         if notes is not None and _text_of(notes):
             for p in _paragraphs(notes):  # footnotes: the markup says so, no section starts in them
-                out.add(p, "paragraph", provenance="markup")
+                out.add(p.text, "paragraph", provenance="markup")
     if title and jurabk:
         title = f"{title} ({jurabk})"
     if not out.blocks:
@@ -125,7 +131,22 @@ def _unit_number(enbez: str, profile) -> str | None:
     return m.group(1) if m else None
 
 
-def _body(norm, out: BlockWriter) -> None:
+def _back_matter(enbez: str) -> bool:
+    """Whether a unit's ``<enbez>`` names back matter (``Anlage 1``, ``Anlage``): a word the citation
+    grammar marks ``back`` (:func:`~docstrata.structure.grammar.keyword`)."""
+    from ..structure.grammar import keyword
+
+    word = enbez.split()[0] if enbez.split() else ""
+    kw = keyword(word)
+    return kw is not None and "back" in kw.roles
+
+
+def _body(norm, out: BlockWriter, items_level: int | None = None) -> None:
+    """The text of a norm as blocks. ``items_level``: for a back-matter unit (an Anlage), the
+    level its list entries are stated at (nested lists one deeper): the source numbers them
+    (``<DT>1.1</DT>``, ``<DT>2.6.1</DT>``) inside the Anlage, and those numbers are items of the
+    Anlage (``Anlage 2 Nummer 2.6.1``), never the law's own section numbers; elsewhere entries are
+    ``list_item`` blocks read from their text."""
     text = _kid(_kid(norm, "textdaten"), "text")
     if text is None:
         return
@@ -135,54 +156,68 @@ def _body(norm, out: BlockWriter) -> None:
             _toc(part, out)
         elif name == "Content":
             for p in _paragraphs(part):  # an Absatz prints its "(1)" in the <P>'s text: read from the characters
-                if p.startswith("|"):
-                    out.add(p, "table", provenance="markup")
-                elif m := _ENTRY.match(p):
-                    out.add(p, "list_item", provenance="markup", number=m.group(1))
+                if p.text.startswith("|"):
+                    out.add(p.text, "table", provenance="markup")
+                elif items_level is not None and p.depth and p.label:
+                    out.add(p.text, "list_item", provenance="markup", number=p.label, level=items_level + p.depth - 1)
+                elif m := _ENTRY.match(p.text):
+                    out.add(p.text, "list_item", provenance="markup", number=m.group(1))
                 else:
-                    out.add(p, "paragraph", provenance="plain_text")
+                    out.add(p.text, "paragraph", provenance="plain_text")
 
 
 _ENTRY = re.compile(r"^(\d{1,3}[a-z]?\.|[a-z]{1,3}\)|[a-z]{2}\))\s")  # a <DT> label written before its entry
 
 
-def _paragraphs(content) -> list[str]:
+@dataclass(frozen=True)
+class _Para:
+    """One paragraph of a norm's text: ``text`` as written; for a list entry its ``<DT>`` ``label``
+    (``"1."``, ``"2.6.1"``, ``"a)"``) and ``depth`` (1 for a list in the text, 2 for a list inside
+    an entry …); ``depth`` 0 and ``label`` ``""`` for running text and tables."""
+
+    text: str
+    label: str = ""
+    depth: int = 0
+
+
+def _paragraphs(content) -> list[_Para]:
     """The paragraphs of a ``<Content>`` (or ``<fussnoten>``): each ``<P>`` one paragraph, a list
     inside it split into its entries (``1. …``, ``a) …``), the words after the list a paragraph of
     their own; tables as Markdown tables."""
-    out: list[str] = []
+    out: list[_Para] = []
     for el in content.iter():
         if _local(el) == "P" and not any(_local(a) in ("P", "DD", "entry") for a in el.iterancestors()):
             out.extend(_paragraph(el))
         elif _local(el) == "table" and not any(_local(a) == "P" for a in el.iterancestors()):
-            out.append(_table(el))
-    return [p for p in out if p.strip()]
+            out.append(_Para(_table(el)))
+    return [p for p in out if p.text.strip()]
 
 
-def _paragraph(el) -> list[str]:
+def _paragraph(el) -> list[_Para]:
     run = [el.text or ""]
-    out: list[str] = []
+    out: list[_Para] = []
     for c in el:
         if _local(c) == "DL":
-            out.append(_squash("".join(run)))
+            out.append(_Para(_squash("".join(run))))
             out.extend(_list_entries(c))
             run = []
         elif _local(c) == "BR":
             run.append(" ")
         elif _local(c) == "table":
-            out.append(_squash("".join(run)))
-            out.append(_table(c))
+            out.append(_Para(_squash("".join(run))))
+            out.append(_Para(_table(c)))
             run = []
         else:
             run.append("".join(c.itertext()))
         run.append(c.tail or "")
-    out.append(_squash("".join(run)))
+    out.append(_Para(_squash("".join(run))))
     return out
 
 
-def _list_entries(dl) -> list[str]:
-    """``<DL><DT>1.</DT><DD><LA>text</LA></DD>…`` → ``["1. text", …]`` (nested lists after their entry)."""
-    out: list[str] = []
+def _list_entries(dl, depth: int = 1) -> list[_Para]:
+    """``<DL><DT>1.</DT><DD><LA>text</LA></DD>…`` → ``[_Para("1. text", "1.", depth), …]`` (nested
+    lists after their entry, one deeper)."""
+    out: list[_Para] = []
     label = ""
     for c in dl:
         if _local(c) == "DT":
@@ -190,10 +225,8 @@ def _list_entries(dl) -> list[str]:
         elif _local(c) == "DD":
             words, nested = [], []
             for d in c.iter():
-                if d is c:
-                    continue
-                if _local(d) == "DL":
-                    nested.extend(_list_entries(d))
+                if d is not c and _local(d) == "DL" and _outermost_in(d, c):
+                    nested.extend(_list_entries(d, depth + 1))  # a list inside a list of it reads its own
             for part in c:
                 if _local(part) != "DL":
                     words.append(
@@ -203,9 +236,19 @@ def _list_entries(dl) -> list[str]:
                     )
             text = _squash((c.text or "") + " " + " ".join(words))
             if text or nested:  # an entry without text (a repealed "4a.") is no provision to cite
-                out.append(f"{label} {text}".strip())
+                out.append(_Para(f"{label} {text}".strip(), label, depth))
             out.extend(nested)
     return out
+
+
+def _outermost_in(dl, dd) -> bool:
+    """No other ``<DL>`` lies between ``dl`` and the ``<DD>`` holding it."""
+    for a in dl.iterancestors():
+        if a is dd:
+            return True
+        if _local(a) == "DL":
+            return False
+    return True
 
 
 def _toc(toc, out: BlockWriter) -> None:

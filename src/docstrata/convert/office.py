@@ -4,7 +4,8 @@ Word keeps automatic clause and heading numbers in ``numbering.xml`` and heading
 styles, which mammoth (markitdown's DOCX engine) flattens (every clause ``1.``, outline-level
 paragraphs as body text): :mod:`.docx_numbering` reads them from the package, writes them into the
 Markdown and states them on the blocks (provenance ``numbering``); :func:`docx_heading_numbers`
-lists the numbered headings alone.
+lists the numbered headings alone. Terms marked by paragraph styles (``Definition term`` then
+``Definition``, :mod:`.docx_definitions`) become the document's marked definitions.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import io
 import re
 
 from ..errors import ConversionError
+from ..models import MarkedDefinition
 from .document import ConvertedDocument
+from .docx_definitions import word_definitions
 from .docx_numbering import LineNumber, apply_word_numbers, stated_blocks, word_paragraphs
 from .text import normalize_heading
 
@@ -54,10 +57,17 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     markdown = _markitdown_convert(data, ext, style_map=_DOCX_STYLE_MAP)
     warnings: list[str] = []
     stated: dict[int, LineNumber] = {}
+    definitions: list[MarkedDefinition] = []
+    paragraphs = None
     try:  # the numbers and heading levels Word displays, which mammoth flattens to "1." and body text
-        markdown, stated = apply_word_numbers(markdown, word_paragraphs(data))
+        paragraphs = word_paragraphs(data)
+        markdown, stated = apply_word_numbers(markdown, paragraphs)
     except Exception as e:  # numbering is a refinement; the text is already there
         warnings.append(f"list and heading numbers not recovered: {type(e).__name__}")
+    try:  # "Definition term" / "Definition" paragraph pairs: Word's <dt>/<dd>
+        definitions = word_definitions(paragraphs) if paragraphs is not None else []
+    except Exception as e:  # marked definitions are a refinement too
+        warnings.append(f"style-marked definitions not recovered: {type(e).__name__}")
     try:  # clause titles marked only by size or bold, in a document without heading styles
         from .docx_headings import inferred_headings, mark_inferred_headings
 
@@ -72,7 +82,9 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         markdown = link_references(markdown, refs)
     except Exception as e:  # cross-references are a refinement too
         warnings.append(f"cross-references not recovered: {type(e).__name__}")
-    converted = ConvertedDocument.from_markdown(markdown, provenance="style", warnings=warnings, anchors=anchors)
+    converted = ConvertedDocument.from_markdown(
+        markdown, provenance="style", warnings=warnings, anchors=anchors, marked_definitions=definitions
+    )
     converted.blocks = stated_blocks(markdown, converted.blocks, stated)
     return converted
 

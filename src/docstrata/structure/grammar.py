@@ -897,6 +897,23 @@ def is_month(word: str) -> bool:
     return word.lower().strip(".,") in _months()
 
 
+# a day of the month as a date opens with it: "5", "05", "24." (German), "1st", "1er" (French)
+_DAY_MONTH_RE = re.compile(r"^[\W_]*(?:0?[1-9]|[12][0-9]|3[01])(?:\.|st|nd|rd|th|er)?\s+([^\W\d_]+)\.?,?(?:\s+(\S+))?")
+
+
+def is_date(text: str) -> bool:
+    """``text`` opens with a date written day first: a day of the month (``5``, ``05``, ``24.``,
+    ``1st``, ``1er``), a month name of a language pack (:func:`is_month`), then a year, the end of
+    the text or punctuation: ``24 November 2019 This version:``, ``05 February 2026``, ``1. Januar
+    2020``, ``3 Sept.``; not ``2 May be used`` (the month word followed by other words), not
+    ``32 March 2019`` (no such day)."""
+    m = _DAY_MONTH_RE.match(text.strip())
+    if not m or not is_month(m.group(1)):
+        return False
+    after = m.group(2)
+    return after is None or bool(re.match(r"(?:\d{4}(?!\d)|[^\w\s])", after))
+
+
 @functools.lru_cache(maxsize=1)
 def _note_labels() -> frozenset[str]:
     return frozenset(w for p in PACKS for w in p.get("note_labels", ()))

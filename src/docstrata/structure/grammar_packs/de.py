@@ -37,8 +37,9 @@ CONTENTS_TITLES = {
 }
 
 MONTHS = tuple(
-    "januar februar märz april mai juni juli august september oktober november dezember".split()
-)  # a line opening with a date
+    "januar februar märz april mai juni juli august september oktober november dezember jänner "
+    "jan jän feb mär apr jun jul aug sep sept okt nov dez".split()
+)  # a line opening with a date ("24. November 2019", "1. Jan. 2020"; Jänner: Austria)
 
 NOTE_LABELS = ("hinweis", "anmerkung", "fußnote", "beispiel", "beispiele")  # annotation labels (see en.py)
 

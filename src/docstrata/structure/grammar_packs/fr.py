@@ -73,8 +73,9 @@ CONTENTS_TITLES = {
 }
 
 MONTHS = tuple(
-    "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()
-)  # a line opening with a date
+    "janvier février mars avril mai juin juillet août septembre octobre novembre décembre "
+    "janv févr fév avr juil sept oct nov déc".split()
+)  # a line opening with a date ("1er janvier 2020", "5 févr. 2019")
 
 NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation labels (see en.py)
 

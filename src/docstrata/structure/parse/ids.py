@@ -143,10 +143,13 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
             out.insert(0, f"{written_kw.group(1).capitalize()} {sid}")
     # a paragraph's bare number ("4" of article-7(4)) cites nothing alone: "§ 4" is a section sign
     paragraph = bool(m) and bool(m.group(3)) and bool(re.fullmatch(r"\d{1,3}[a-z]?", s.number or ""))
+    # an item numbered inside its unit ("1.1" of anlage-2(1.1): "Anlage 2 Nummer 1.1") is cited with it
+    item = bool(re.search(rf"\({re.escape(s.number.strip('().'))}\)$", sid)) if s.number.strip("().") else False
     if (
         s.number
         and s.number not in out
         and not paragraph
+        and not item
         and not re.fullmatch(r"\(?\w{1,4}(?:\.\d{1,2})?[.)]", s.number)
     ):
         out.append(s.number.rstrip("."))

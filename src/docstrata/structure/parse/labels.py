@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..definitions import leading_defined_term
-from ..grammar import inserted_base, roman_to_int
+from ..grammar import inserted_base, is_date, roman_to_int
 from .patterns import (
     _COMPONENT,
     _EMPH_RE,
@@ -233,6 +233,8 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         return m.components or None
     if m.components:
         return m.components
+    if is_date(_plain(m.title)):
+        return None  # "## 24 November 2019" on a specification's front page: a date, not section 24
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
     text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
     # "4.6. 0-RTT", "D.3. 0-RTT Backward Compatibility": a title opening with a figure

@@ -26,7 +26,9 @@ Features (all read from the lines, the marker and the other proposals; see :data
   ``Arrangement of Sections`` heading above a run of entries without text), an entry whose
   number and title come back later with text (the contents line, not the section), an entry that
   the contents list announced (evidence for the body section);
-* date shape (``05 February 2026``), a leading zero;
+* date shape (``3 March``, a year after the number), a leading zero; a line that opens with a
+  date written day first (``05 February 2026``, ``24. November 2019``, month names from the
+  grammar's language packs) is no candidate at all: running text whatever else it shows;
 * numbering continuity with the previous kept candidate of its series (pair features), and for
   a ``96.`` list item right under section ``95`` whose list would start at 96: the reading as
   the next *section* (a sibling of 95), not item 96 of 95.
@@ -45,7 +47,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..grammar import is_contents_title, is_month
+from ..grammar import is_contents_title, is_date, is_month
 from .labels import (
     _continues_numbering,
     _heading_label,
@@ -164,6 +166,9 @@ class Candidate:
         score: log-odds ``w·x`` (unary + pair) of the final reading.
         accepted: the resolver's decision.
         sibling: a list item re-read as the next section after its parent (``95`` → ``96.``).
+        dated: its line opens with a date (``24 November 2019 This version:``,
+            :func:`~docstrata.structure.grammar.is_date`): running text, never a section, whatever
+            the other features say.
         region: how many containers opened before it (:func:`_boundaries`); two members of a series
             in different regions have a container between them.
     """
@@ -178,6 +183,7 @@ class Candidate:
     score: float = 0.0
     accepted: bool = True
     sibling: bool = False
+    dated: bool = False
     region: int = (
         0  # containers (headings, Parts, shallower labels) opened before it: a restart between regions is no repeat
     )
@@ -456,7 +462,9 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             and bool(f["ends_clause"] or f["starts_lower"] or f["starts_conjunction"])
         )
         f["wrapped_mention"] = float(_wrapped_mention(m, rest, prev, blank))
-        out.append(Candidate(n, m, series, ordinal, path, f))
+        c = Candidate(n, m, series, ordinal, path, f)
+        c.dated = is_date(_plain(line.strip()).lstrip("#>|*_ "))
+        out.append(c)
     _contents_features(out, markers, lines)
     return out
 
@@ -635,6 +643,9 @@ def resolve_candidates(
         c.score = logit(c.unary, weights)
     series: dict[tuple, list[Candidate]] = {}
     for c in cands:
+        if c.dated:  # a date line ("05 February 2026") is running text: no member of any numbering
+            c.accepted = False
+            continue
         series.setdefault(c.series, []).append(c)
     for members in series.values():
         _viterbi(members, markers, weights)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .labels import _components, _plain
+from .labels import _components, _plain, _title_of
 from .patterns import _Marker
 
 STATED_PROVENANCES = ("markup", "numbering")  # as convert.document.STATED_PROVENANCES
@@ -61,6 +61,11 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
     stated: list[_Marker] = []
     line_of = _line_finder(text_starts)
     for b in blocks:
+        if _stated_item(b):
+            i = line_of(b.start)
+            if i < len(lines):
+                stated.append(_item_marker(b, i, lines[i]))
+            continue
         if b.kind != "heading" or b.provenance not in STATED_PROVENANCES or b.level is None:
             continue
         i = line_of(b.start)
@@ -86,6 +91,27 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
         and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))
     ]
     return sorted(kept + stated, key=lambda m: m.line)
+
+
+def _stated_item(b) -> bool:
+    """A list entry the markup states with its printed label and its depth (``level``): an
+    Anlage's ``<DT>2.6.1</DT>`` entry in gesetze-im-internet XML."""
+    return b.kind == "list_item" and b.provenance == "markup" and b.level is not None and bool(b.number)
+
+
+def _item_marker(b, i: int, line: str) -> _Marker:
+    """The marker of a stated list entry (:func:`_stated_item`): nested at its stated level, numbered
+    as an item of the unit it stands in (``2.6.1`` in Anlage 2 → ``anlage-2(2.6.1)``, ``a)`` below
+    it → ``anlage-2(2.6.1)(a)``), never as a number of the document's own sections."""
+    label = b.number.strip()
+    inner = label.strip("()").rstrip(".)").strip() or label
+    words = line.strip()
+    rest = words[len(label) :] if words.startswith(label) else words
+    title, _ = _title_of(rest)
+    m = _Marker(i, i + 1, "heading", line, " ".join(x for x in (label, title) if x), md_level=b.level)
+    m.markup_numbers = True
+    m.components = [("paren", f"({inner})", label)]
+    return m
 
 
 def _keyword_label(m: _Marker) -> bool:
