@@ -152,3 +152,39 @@ def test_holodeck_agent_model_is_not_taken_as_the_multilingual_models_provider(t
                     encoding="utf-8")
     cfg = load_config(path)
     assert cfg.tools[0].embedding_model == "multilingual" and cfg.tools[0].embedding_provider is None
+
+
+def test_each_model_has_its_own_fitted_similarity_floor():
+    """multilingual-e5-small packs cosines into 0.7..0.95, MiniLM spreads them over 0..0.8: the floor
+    an answer's confidence reads is fitted per model (bench/similarity_floor.py), the default for
+    any other model."""
+    from docstrata.embed import similarity_floor
+    from docstrata.models import LOW_SIMILARITY
+
+    assert similarity_floor("multilingual-e5-small") == similarity_floor("multilingual")
+    assert similarity_floor("multilingual-e5-small") > similarity_floor("all-MiniLM-L6-v2") + 0.2
+    assert similarity_floor("sentence-transformers/all-MiniLM-L6-v2") == similarity_floor("all-MiniLM-L6-v2")
+    assert similarity_floor("/models/my-own-model") == LOW_SIMILARITY
+
+
+@needs_package
+def test_confidence_tells_an_unrelated_question_under_the_multilingual_model(tmp_path):
+    """A new user's trial: with the multilingual model every hit scored 0.82-0.90, so every answer
+    was 'medium'. With its own floor, a question the BGB cannot answer reads 'low' and one it
+    answers does not."""
+    import docstrata
+
+    from .helpers import doc_project
+
+    cfg = doc_project(tmp_path, {"bgb.md": BGB.read_text(encoding="utf-8")}, embedding_model="multilingual-e5-small")
+    ts = docstrata.open(cfg)
+    try:
+        t = ts["docs"]
+        t.ingest()
+        unrelated = t.search("How do gluons bind quarks inside a proton?", top_k=5, mode="semantic")
+        assert unrelated.confidence.level == "low", unrelated.confidence
+        assert unrelated.confidence.best_similarity > 0.5  # the fixed MiniLM floor (0.30) would call it close
+        answered = t.search("Was ist ein Verbraucher?", top_k=5, mode="semantic")
+        assert answered.confidence.level in ("medium", "high"), answered.confidence
+    finally:
+        ts.close()

@@ -9,6 +9,7 @@ product is the cosine similarity.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -146,6 +147,35 @@ def make_embedder(
             path="embedding_model",
         )
     return Embedder(model_name, dimensions, backend=backend)
+
+
+def similarity_floor(model_name: str) -> float:
+    """The cosine below which a hit of ``model_name`` is only a nearest neighbour, not a match
+    (the answer's ``confidence``): fitted per model by ``python bench/similarity_floor.py --write``
+    into ``similarity_floors.json`` (all-MiniLM-L6-v2 spreads cosines over 0..0.8,
+    multilingual-e5-small packs them into 0.7..0.95); :data:`~docstrata.models.LOW_SIMILARITY`
+    for a model not fitted there (a local or hosted model)."""
+    from .embed_multilingual import MODEL_NAMES
+    from .models import LOW_SIMILARITY
+
+    floors = _floors()
+    name = (model_name or "").strip().lower()
+    if name in _BUNDLED_NAMES:
+        name = "all-minilm-l6-v2"
+    elif name in MODEL_NAMES:
+        name = "multilingual-e5-small"
+    return float(floors.get(name, LOW_SIMILARITY))
+
+
+@functools.lru_cache(maxsize=1)
+def _floors() -> dict[str, float]:
+    from importlib import resources
+
+    try:
+        data = json.loads(resources.files("docstrata").joinpath("similarity_floors.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k.lower(): float(v) for k, v in data.get("floors", {}).items()}
 
 
 def _is_local_model(name: str) -> bool:

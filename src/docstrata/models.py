@@ -828,9 +828,9 @@ class Confidence:
         return asdict(self)
 
 
-# Below this cosine a hit is a nearest neighbour, not a match, for all-MiniLM-L6-v2 (on the
-# shared documents, relevant passages score 0.35-0.75 and unrelated ones 0.0-0.25); another
-# embedding model may need another level (docs/benchmarks.md, "Answers").
+# Below this cosine a hit is a nearest neighbour, not a match, for a model with no fitted floor of
+# its own; the bundled models' floors are fitted by bench/similarity_floor.py into
+# similarity_floors.json (embed.similarity_floor; docs/benchmarks.md, "Similarity floors").
 LOW_SIMILARITY = 0.30
 
 

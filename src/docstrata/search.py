@@ -239,7 +239,12 @@ MAX_LISTED = 20  # candidates of an ambiguous citation listed in Confidence.ambi
 
 
 def assess_confidence(
-    hits, content_words: bool, embedded: bool, citations: list[Citation] | None = None, other_words: bool = True
+    hits,
+    content_words: bool,
+    embedded: bool,
+    citations: list[Citation] | None = None,
+    other_words: bool = True,
+    low_similarity: float = LOW_SIMILARITY,
 ) -> Confidence:
     """The per-answer signal (see :class:`~docstrata.models.Confidence`) from hits that carry
     ``semantic_score``, ``keyword_score`` and ``exact_match``, and what the query's section
@@ -248,8 +253,10 @@ def assess_confidence(
     A citation that names several sections makes it ``"medium"`` at most, the candidates listed in
     the reason and in ``Confidence.ambiguous``; one (with a kind: "Section 9", not a bare "4.2")
     that names none makes it ``"medium"`` at most, ``"low"`` when the query has no other words
-    (``other_words`` false): its hits are then only passages near the words "Section 9"."""
-    level = _assess(hits, content_words, embedded)
+    (``other_words`` false): its hits are then only passages near the words "Section 9".
+    ``low_similarity`` is the embedding model's floor (:func:`~docstrata.embed.similarity_floor`):
+    a hit with no keyword or exact match is "close" from it up."""
+    level = _assess(hits, content_words, embedded, low_similarity)
     if level.level == "none" or not citations:
         return level
     ambiguous = [c for c in citations if len(c.sections) > 1]
@@ -284,7 +291,7 @@ def assess_confidence(
     return level
 
 
-def _assess(hits, content_words: bool, embedded: bool) -> Confidence:
+def _assess(hits, content_words: bool, embedded: bool, floor: float = LOW_SIMILARITY) -> Confidence:
     if not content_words:
         return Confidence(
             "none",
@@ -298,7 +305,7 @@ def _assess(hits, content_words: bool, embedded: bool) -> Confidence:
     best = max(sims) if sims else None
     kw = sum(h.keyword_score is not None for h in hits)
     ex = sum(bool(h.exact_match) for h in hits)
-    close = best is not None and best >= LOW_SIMILARITY
+    close = best is not None and best >= floor
     if ex:
         level, why = "high", f"{ex} exact match(es) (a named section, id, defined term or quoted phrase)"
     elif close and kw:
@@ -309,16 +316,12 @@ def _assess(hits, content_words: bool, embedded: bool) -> Confidence:
             f"best similarity {best:.2f} but no keyword match"
             if close
             else f"{kw} keyword match(es) but "
-            + (
-                f"best similarity only {best:.2f} (< {LOW_SIMILARITY})"
-                if best is not None
-                else "the query was not embedded"
-            )
+            + (f"best similarity only {best:.2f} (< {floor:.2f})" if best is not None else "the query was not embedded")
         )
     else:
         level = "low"
         why = (
-            f"no keyword or exact match and best similarity {best:.2f} < {LOW_SIMILARITY}: these are only "
+            f"no keyword or exact match and best similarity {best:.2f} < {floor:.2f}: these are only "
             "the nearest passages, probably not an answer"
             if best is not None
             else "no keyword or exact match"

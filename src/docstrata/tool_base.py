@@ -17,7 +17,7 @@ from .config.user_paths import at_user_path
 from .docinfo import derived_entry
 from .errors import ConfigError
 from .ingest_support import clear_unfinished, embed_cached, ingest_or_serve, sync_file_states
-from .models import DocumentEntry, IngestReport
+from .models import LOW_SIMILARITY, DocumentEntry, IngestReport
 from .search import SearchSettings
 from .store.base import ChunkFilter, read_document_entry
 from .thresholds import search_notices, search_settings
@@ -62,6 +62,14 @@ class BaseTool:
                     except ConfigError as e:
                         raise at_user_path(e, self.cfg) from None
         return self._embedder
+
+    @property
+    def similarity_floor(self) -> float:
+        """The cosine below which a hit of this tool's embedding model is only a nearest neighbour
+        (:func:`~docstrata.embed.similarity_floor`; a hosted model gets the default floor)."""
+        from .embed import similarity_floor
+
+        return LOW_SIMILARITY if self.cfg.embedding_provider is not None else similarity_floor(self.cfg.embedding_model)
 
     @property
     def store(self):

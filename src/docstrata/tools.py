@@ -282,7 +282,9 @@ class HierarchicalDocumentTool(BaseTool):
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(
             results,
-            assess_confidence(results, run.content_words, run.embedded, run.citations, run.other_words),
+            assess_confidence(
+                results, run.content_words, run.embedded, run.citations, run.other_words, self.similarity_floor
+            ),
             with_pages(self.store, list(used.values())),
             notices,
         )
@@ -522,7 +524,12 @@ class VectorstoreTool(BaseTool):
         ]
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
-        return SearchResults(results, assess_confidence(results, run.content_words, run.embedded), [], notices)
+        return SearchResults(
+            results,
+            assess_confidence(results, run.content_words, run.embedded, low_similarity=self.similarity_floor),
+            [],
+            notices,
+        )
 
     async def asearch(self, query: str, **kw) -> SearchResults:
         """:meth:`search` on a worker thread, for asyncio callers."""
