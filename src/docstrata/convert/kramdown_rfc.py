@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from ..structure.grammar import int_to_letters
-from .document import Block, ConvertedDocument, markdown_blocks
+from .document import ConvertedDocument
+from .rfc_markdown import FENCE, next_number, rendered_heading, rewrite_lines, with_stated_headings
 
 # the front matter ends at a bare "---" line (dropped) or at the first "--- abstract" / "--- middle" (kept)
 _FRONT = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?)\n(?:---[ \t]*\n|(?=---[ \t]+\S))", re.S)
@@ -32,7 +32,6 @@ _ANCHOR = re.compile(r"[ \t]*\{#([\w.:-]+)(?:[^}]*)\}[ \t]*$")
 _IAL = re.compile(r"^[ \t]*\{:[^}]*\}[ \t]*$")
 _UNNUMBERED = re.compile(r"""numbered\s*=\s*["']?false""")
 _EXTENSION = re.compile(r"^[ \t]*\{::(?:boilerplate|include|comment)[^}]*\}[ \t]*$")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _REF = re.compile(r"\{\{([!?]?)([^{}\s]+?)\}\}")
 _XREF = re.compile(r"<xref\s+target=[\"']([^\"']+)[\"'][^>]*?(?:/>|>(.*?)</xref>)", re.S)
 
@@ -51,38 +50,21 @@ def convert_kramdown_rfc(text: str, doc_key: str, warnings: list[str], profile) 
     lines = [_entities(ln, entities) for ln in body.split("\n")]
     headings = _number_headings(lines)
     cites = {h["anchor"]: h["cite"] for h in headings if h["anchor"]}
-    out: list[str] = []
-    stated: dict[int, dict] = {}  # line of the output → its heading
-    by_line = {h["line"]: h for h in headings}
-    fence = None
-    for i, line in enumerate(lines):
-        if fence is not None:
-            out.append(line)
-            if (fm := _FENCE.match(line)) and fm.group(1)[0] == fence:
-                fence = None
-            continue
-        if fm := _FENCE.match(line):
-            fence = fm.group(1)[0]
-            out.append(line)
-            continue
+
+    def other(i: int, line: str) -> str | dict | None:
         part = _PART.match(line)
         if part:
             name = part.group(1)
             if name == "abstract" or name.startswith("note_"):
                 words = "Abstract" if name == "abstract" else name[5:].replace("_", " ")
-                stated[len(out)] = {"level": 1, "number": None, "title": words, "anchor": None}
-                out.append(f"# {words}")
-            continue
-        if i in by_line:
-            h = by_line[i]
-            stated[len(out)] = h
-            out.append("#" * min(h["level"], 6) + " " + h["written"])
-            continue
+                return {"level": 1, "number": None, "title": words, "anchor": None, "written": words}
+            return None
         if _IAL.match(line) or _EXTENSION.match(line):
-            continue
-        out.append(_resolve(line, cites))
-    markdown = "\n".join(out)
-    blocks = _with_stated_headings(markdown, stated)
+            return None
+        return _resolve(line, cites)
+
+    markdown, stated = rewrite_lines(lines, {h["line"]: h for h in headings}, other)
+    blocks = with_stated_headings(markdown, stated)
     anchors = {h["anchor"]: h["written"] for h in headings if h["anchor"]}
     return ConvertedDocument(
         text=markdown, blocks=blocks, title=title, warnings=warnings, anchors=anchors, profile=profile.name
@@ -127,10 +109,10 @@ def _number_headings(lines: list[str]) -> list[dict]:
     fence = None
     for i, line in enumerate(lines):
         if fence is not None:
-            if (fm := _FENCE.match(line)) and fm.group(1)[0] == fence:
+            if (fm := FENCE.match(line)) and fm.group(1)[0] == fence:
                 fence = None
             continue
-        if fm := _FENCE.match(line):
+        if fm := FENCE.match(line):
             fence = fm.group(1)[0]
             continue
         if p := _PART.match(line):
@@ -157,20 +139,8 @@ def _number_headings(lines: list[str]) -> list[dict]:
         if unnumbered:
             unnumbered_below = level if unnumbered_below is None else unnumbered_below
         else:
-            counters = counters[:level]
-            counters += [0] * (level - len(counters))
-            counters[level - 1] += 1
-            if part == "middle":
-                number = ".".join(str(c) for c in counters)
-            else:
-                number = ".".join([int_to_letters(counters[0])] + [str(c) for c in counters[1:]])
-        if number and part == "back" and level == 1:
-            written, stated_number, cite = f"Appendix {number}.  {words}", f"Appendix {number}", f"Appendix {number}"
-        elif number:
-            written, stated_number = f"{number}.  {words}", number
-            cite = ("Appendix " if part == "back" else "Section ") + number
-        else:
-            written, stated_number, cite = words, None, f'"{words}"'
+            number = next_number(counters, level, back=part == "back")
+        written, stated_number, cite = rendered_heading(number, words, level, back=part == "back")
         out.append(
             {
                 "line": i,
@@ -205,30 +175,3 @@ def _resolve(line: str, cites: dict[str, str]) -> str:
         return (m.group(2) or "").strip() or cites.get(m.group(1)) or f"[{m.group(1)}]"
 
     return _REF.sub(ref, _XREF.sub(xref, line))
-
-
-def _with_stated_headings(markdown: str, stated: dict[int, dict]) -> list[Block]:
-    """The blocks of ``markdown``, its headings at ``stated`` lines stating level, number and anchor."""
-    starts, pos = {}, 0
-    for n, ln in enumerate(markdown.split("\n")):
-        starts[pos] = n
-        pos += len(ln) + 1
-    blocks = []
-    # kramdown-rfc states every section as a heading: its paragraphs are xml2rfc <t>s and its ordered
-    # lists <ol>s that xml2rfc numbers itself, so neither holds a section start
-    for b in markdown_blocks(markdown, provenance="markup", list_numbers=False, paragraph_provenance="markup"):
-        h = stated.get(starts.get(b.start, -1)) if b.kind == "heading" else None
-        if h is not None:
-            b = Block(
-                b.text,
-                "heading",
-                b.start,
-                b.end,
-                provenance="markup",
-                level=h["level"],
-                number=h["number"],
-                title=h["title"],
-                anchor=h.get("anchor"),
-            )
-        blocks.append(b)
-    return blocks

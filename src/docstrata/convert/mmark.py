@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import re
 
-from ..structure.grammar import int_to_letters
 from .document import ConvertedDocument
-from .kramdown_rfc import _with_stated_headings
+from .rfc_markdown import FENCE, next_number, rendered_heading, rewrite_lines, with_stated_headings
 
 _TITLE_BLOCK = re.compile(r"\A(?:\ufeff)?%{3,}[ \t]*\n(.*?)(?:\n%{3,}[ \t]*(?:\n|\Z))", re.S)
 _DIVISION = re.compile(r"^[ \t]*\{(frontmatter|mainmatter|backmatter)\}[ \t]*$")
@@ -40,7 +39,6 @@ _ATTRIBUTES = re.compile(r"^[ \t]*\{(?!\{)([^{}]*)\}[ \t]*$")  # a block attribu
 _UNNUMBERED = re.compile(r"""\bnumbered\s*=\s*["']?false""")
 _ATTR_ID = re.compile(r"(?:^|\s)#([^\s{}\"']+)")
 _INCLUDE = re.compile(r"^[ \t]*<?\{\{([^{}]+)\}\}(?:\[[^\]]*\])?[ \t]*$")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _CITATION = re.compile(r"\[((?:[-!?]?@|@[-!?])[^\[\]\n]*)\]")
 _LINK_XREF = re.compile(r"\[([^\[\]\n]*)\]\(#([^()\s]+)\)")
@@ -61,35 +59,19 @@ def convert_mmark(text: str, doc_key: str, warnings: list[str], profile) -> Conv
     lines = _without_references(body.split("\n"))
     headings = _number_headings(lines)
     cites = {h["anchor"]: h for h in headings if h["anchor"]}
-    out: list[str] = []
-    stated: dict[int, dict] = {}  # line of the output → its heading
-    by_line = {h["line"]: h for h in headings}
-    fence = None
-    for i, line in enumerate(lines):
-        if fence is not None:
-            out.append(line)
-            if (fm := _FENCE.match(line)) and fm.group(1)[0] == fence:
-                fence = None
-            continue
-        if fm := _FENCE.match(line):
-            fence = fm.group(1)[0]
-            out.append(line)
-            continue
-        if i in by_line:
-            h = by_line[i]
-            stated[len(out)] = h
-            out.append("#" * min(h["level"], 6) + " " + h["written"])
-            continue
+
+    def other(i: int, line: str) -> str | None:
         if _DIVISION.match(line) or _ATTRIBUTES.match(line):
-            continue
+            return None
         if inc := _INCLUDE.match(line):
             warnings.append(
                 f"mmark include {{{{{inc.group(1).strip()}}}}} not followed: its text is not in the document"
             )
-            continue
-        out.append(_resolve(line, cites))
-    markdown = "\n".join(out)
-    blocks = _with_stated_headings(markdown, stated)
+            return None
+        return _resolve(line, cites)
+
+    markdown, stated = rewrite_lines(lines, {h["line"]: h for h in headings}, other)
+    blocks = with_stated_headings(markdown, stated)
     anchors = {h["anchor"]: h["written"] for h in headings if h["anchor"]}
     return ConvertedDocument(
         text=markdown, blocks=blocks, title=title, warnings=warnings, anchors=anchors, profile=profile.name
@@ -119,9 +101,9 @@ def _without_references(lines: list[str]) -> list[str]:
     (its lines kept blank, so line numbers stay): mmark passes them to xml2rfc's bibliography."""
     out, fence, inside = [], None, False
     for line in lines:
-        if fence is None and not inside and (fm := _FENCE.match(line)):
+        if fence is None and not inside and (fm := FENCE.match(line)):
             fence = fm.group(1)[0]
-        elif fence is not None and (fm := _FENCE.match(line)) and fm.group(1)[0] == fence:
+        elif fence is not None and (fm := FENCE.match(line)) and fm.group(1)[0] == fence:
             fence = None
         elif fence is None and (inside or _REFERENCE_OPEN.match(line)):
             inside = not (_REFERENCE_CLOSE.search(line) or not inside and line.rstrip().endswith("/>"))
@@ -142,10 +124,10 @@ def _number_headings(lines: list[str]) -> list[dict]:
     fence = None
     for i, line in enumerate(lines):
         if fence is not None:
-            if (fm := _FENCE.match(line)) and fm.group(1)[0] == fence:
+            if (fm := FENCE.match(line)) and fm.group(1)[0] == fence:
                 fence = None
             continue
-        if fm := _FENCE.match(line):
+        if fm := FENCE.match(line):
             fence, attributes = fm.group(1)[0], ""
             continue
         if d := _DIVISION.match(line):
@@ -173,25 +155,14 @@ def _number_headings(lines: list[str]) -> list[dict]:
         if unnumbered:
             unnumbered_below = level if unnumbered_below is None else unnumbered_below
         else:
-            counters = counters[:level]
-            counters += [0] * (level - len(counters))
-            counters[level - 1] += 1
-            if part == "main":
-                number = ".".join(str(c) for c in counters)
-            else:
-                number = ".".join([int_to_letters(counters[0])] + [str(c) for c in counters[1:]])
+            number = next_number(counters, level, back=part == "back")
         auto = None if special else _auto_id(words)  # mmark's id is made from the whole title
         labelled = _LABELLED.match(words) if number is None and not special else None
         if labelled:  # "Appendix A. Example Certificate", unnumbered, prints its own label
             written = f"{labelled.group(1)}.  {labelled.group(2)}"
             stated_number, words, cite = labelled.group(1), labelled.group(2), labelled.group(1)
-        elif number and part == "back" and level == 1:
-            written, stated_number, cite = f"Appendix {number}.  {words}", f"Appendix {number}", f"Appendix {number}"
-        elif number:
-            written, stated_number = f"{number}.  {words}", number
-            cite = ("Appendix " if part == "back" else "Section ") + number
         else:
-            written, stated_number, cite = words, None, f'"{words}"'
+            written, stated_number, cite = rendered_heading(number, words, level, back=part == "back")
         out.append(
             {
                 "line": i,
