@@ -20,7 +20,11 @@ import itertools
 import re
 
 from ..structure.grammar import (
+    CODE_NUMBER,
+    ORDINAL_ONE,
+    canonical_number,
     citation_keyword_pattern,
+    code_number,
     citation_kinds,
     document_language,
     expand,
@@ -41,7 +45,9 @@ _TRANSPARENT = transparent_kinds()
 _NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"
 _REF = re.compile(
     rf"(?P<kind>{citation_keyword_pattern()})?\s*"
-    r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
+    rf"(?P<num>(?<![\w.*-]){CODE_NUMBER}"  # L. 121-4, R*512-9-3: a French code's article number
+    rf"|(?<=\s)(?:{ORDINAL_ONE})(?![\w-])"  # "Chapitre Ier", "Livre 1er"
+    r"|\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
     r"|(?<=[\s§¶])\d+[A-Za-z]{0,3}\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{0,3}\b)",
     re.IGNORECASE,
@@ -49,7 +55,10 @@ _REF = re.compile(
 
 
 def _norm_number(num: str, kind: str | None) -> str:
-    num = re.sub(r"\s+", "", num).rstrip(".").lower()
+    code = code_number(num)
+    if code:
+        return code.lower()  # "L. 121-4" → "l121-4"
+    num = re.sub(r"\s+", "", canonical_number(num)).rstrip(".").lower()
     if (
         kind
         and kind not in transparent_kinds()
@@ -71,7 +80,7 @@ def _roman_value(num: str, kind: str | None) -> str | None:
 
 
 def _is_specific(num: str) -> bool:
-    return "." in num or "(" in num
+    return "." in num or "(" in num or code_number(num) is not None
 
 
 def _kind(kind_text: str) -> str | None:
@@ -101,6 +110,8 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     keys: list[str] = []
     if kind:
         keys.append(f"{kind} {n}")
+    if code_number(num):  # a code's article number names one article alone ("L. 121-4")
+        return [*keys, n]
     if kind in transparent_kinds() or kind is None:
         if _is_specific(n) or kind is not None:
             keys.append(n)
@@ -128,6 +139,9 @@ def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
     a = _recital_forms(fold_pinpoints(strip_determiner(alias.strip())))
+    cm = re.fullmatch(rf"(?:(?P<kind>[^\W\d]+)\.?\s+)?(?P<num>{CODE_NUMBER})", a)
+    if cm and (not cm.group("kind") or _kind(cm.group("kind"))):
+        return reference_keys(cm.group("kind"), cm.group("num"))
     m = re.fullmatch(
         r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
         a,
