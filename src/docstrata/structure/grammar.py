@@ -69,6 +69,7 @@ __all__ = [
     "code_number",
     "ordinal_number",
     "canonical_number",
+    "unnumbered_container",
     "CODE_NUMBER",
     "inserted_base",
     "match_citation",
@@ -526,6 +527,24 @@ def canonical_number(number: str) -> str:
     """A written number as ids and keys write it: a code number canonical (:func:`code_number`), an
     ordinal as its number (:func:`ordinal_number`), any other number as written."""
     return code_number(number) or ordinal_number(number) or number
+
+
+@functools.lru_cache(maxsize=1)
+def _unnumbered_re() -> re.Pattern:
+    words = "|".join(re.escape(w) for p in PACKS for w in p.get("unnumbered_words", ()))
+    return re.compile(rf"^(?P<kw>[^\W\d_][\w-]*)\s+(?:{words})(?![\w-])", re.IGNORECASE)
+
+
+def unnumbered_container(title: str) -> str | None:
+    """The label keyword (lower case) of a container a heading names without a number because it
+    is the only one of its kind (a pack's ``unnumbered_words``: ``Chapitre unique``, ``Titre
+    préliminaire``, ``Section unique : Procédure`` → ``chapitre``, ``titre``, ``section``), or
+    ``None``. Such a heading is no numbered section, but it ranks as its keyword does."""
+    m = _unnumbered_re().match(title.strip())
+    if not m:
+        return None
+    kw = m.group("kw").lower()
+    return kw if kw in label_keywords() and label_keywords()[kw][0] else None
 
 
 # one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, L. 121-4, Ier

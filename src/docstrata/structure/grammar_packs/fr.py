@@ -38,6 +38,10 @@ CASE_SENSITIVE: dict[str, str] = {}
 # "R*512-9-3"): one number, cited alone ("L. 121-4") or after "article" (grammar.code_number)
 CODE_NUMBER_PREFIXES = ("LO", "L", "R", "D", "A")
 
+# words that stand for a container's number when it has no sibling ("Chapitre unique", "Titre préliminaire",
+# "Section unique : Procédure"): the container is unnumbered but still ranks as its keyword does
+UNNUMBERED_WORDS = ("unique", "préliminaire", "liminaire")
+
 # ordinal words a container number is written with ("LIVRE Ier", "Chapitre 1er", "Section 1re"): number 1
 ORDINAL_ONE = ("ier", "1er", "ire", "ière", "1re", "1ère", "premier", "première")
 
@@ -98,6 +102,7 @@ PACK = {
     "provision_words": PROVISION_WORDS,
     "code_number_prefixes": CODE_NUMBER_PREFIXES,
     "ordinal_one": ORDINAL_ONE,
+    "unnumbered_words": UNNUMBERED_WORDS,
     "definitions": DEFINITIONS,
     "note_labels": NOTE_LABELS,
     "months": MONTHS,
