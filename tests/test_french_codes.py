@@ -216,6 +216,14 @@ def test_query_analysis_reads_a_code_article(form, keys):
     assert query_section_keys(form) == keys
 
 
+def test_a_hyphenated_article_number_is_one_key_and_an_ascending_range_still_reads():
+    """The Code civil's 'Article 16-14' (tests/fixtures/code-civil-fr) is cited 'article 16-14':
+    one key, the one its alias gives; 'sections 10-12' may be a range, so its members follow."""
+    assert query_section_keys("article 16-14") == [["article 16-14"]] and alias_keys("Article 16-14") == ["article 16-14"]
+    assert query_section_keys("Article 16-1-1") == [["article 16-1-1"]]
+    assert query_section_keys("sections 10-12")[1:] == [["section 10", "10"], ["section 11", "11"], ["section 12", "12"]]
+
+
 def test_section_aliases_and_citations_meet_on_one_key():
     assert set(alias_keys("Article L121-4")) & set(query_section_keys("l'article L. 121-4")[0])
     with grammar.document_language("fr"):

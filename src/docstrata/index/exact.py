@@ -47,6 +47,7 @@ _REF = re.compile(
     rf"(?P<kind>{citation_keyword_pattern()})?\s*"
     rf"(?P<num>(?<![\w.*-]){CODE_NUMBER}"  # L. 121-4, R*512-9-3: a French code's article number
     rf"|(?<=\s)(?:{ORDINAL_ONE})(?![\w-])"  # "Chapitre Ier", "Livre 1er"
+    r"|(?<=[\s.])\d{1,5}(?:-\d{1,4}){1,4}(?![\w-])"  # "article 16-14" (one article of the Code civil, or a range)
     r"|\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
     r"|(?<=[\s§¶])\d+[A-Za-z]{0,3}\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{0,3}\b)",
@@ -143,7 +144,7 @@ def alias_keys(alias: str) -> list[str]:
     if cm and (not cm.group("kind") or _kind(cm.group("kind"))):
         return reference_keys(cm.group("kind"), cm.group("num"))
     m = re.fullmatch(
-        r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
+        r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*(?:-\d{1,4})*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
         a,
     )
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
@@ -212,7 +213,13 @@ def query_section_keys(query: str) -> list[list[str]]:
             out.append(keys)
         listed = match_citation(query, m.start()) if kind else None
         if listed and listed[0].is_multiple:  # one reference per member, ranges filled in (grammar.expand)
-            out += [ks for c in expand(listed[0])[1:] if (ks := reference_keys(kind, c.unit.number))]
+            # "article 16-14", "article 16-1-1": one article of a code numbering so (its key above), never
+            # a range (no range runs down or has three ends); "sections 10-12" may be either: the key
+            # above, then every member of the range, the first one too
+            hyphen = [int(p) for p in num.split("-")] if re.fullmatch(r"\d+(?:-\d+)+", num) else []
+            if not hyphen or len(hyphen) == 2 and hyphen[0] < hyphen[1]:
+                first = 0 if hyphen else 1
+                out += [ks for c in expand(listed[0])[first:] if (ks := reference_keys(kind, c.unit.number))]
             listed_to = listed[1]
     return out
 
