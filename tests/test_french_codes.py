@@ -301,3 +301,13 @@ def test_code_cross_references_resolve_to_the_articles(cpi_tool):
     assert listed.get("L121-4") == "L121-4" and listed.get("L111-3") == "L111-3", listed
     assert {f"L122-{k}" for k in range(1, 8)} <= set(listed), sorted(listed)  # the range filled in
     assert all(listed[f"L122-{k}"] == f"L122-{k}" for k in range(1, 5))  # the ones the excerpt holds
+
+
+def test_a_reference_into_another_code_names_that_code(cpi_tree):
+    """'article D. 314-128 du code de l'éducation' cites another code: its document, no section of
+    this one (this code has no D314-128, but a number it has would be as wrong)."""
+    refs = [x for x in cpi_tree.cross_references if x.target == "D314-128"]
+    assert [(x.document, x.section_id) for x in refs] == [("code de l'éducation", None)]
+    text = "# Code\n## Article L1-1\nVoir l'article L. 1-2 du code de commerce et l'article L. 1-2.\n## Article L1-2\nTexte.\n"
+    tree = build_tree(Document(doc_key="code.md", title="Code", markdown=text, format="md"))
+    assert [(x.document, x.section_id) for x in tree.cross_references] == [("code de commerce", None), (None, "L1-2")]

@@ -382,6 +382,8 @@ class _Resolver:
         number = re.search(r"\d{1,4}/\d{1,4}", name)
         if number:
             return number.group(0) in self.own_numbers
+        if any(folded.startswith(own + " ") for own in self.own_folded if len(own.split()) >= 3):
+            return True  # "code de la propriété intellectuelle sont fixés …": its own name, then the sentence
         return folded in self.own_folded or bool(
             set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names and not folded.startswith("rfc ")
         )
@@ -499,6 +501,27 @@ def _after_chain(text: str, end: int) -> int:
     return pos
 
 
+# a French reference into another instrument: "article L. 2232-24 du code du travail", "article 34 de la loi
+# n° 78-17 du 6 janvier 1978" (the instrument word, then its name up to the punctuation or 8 words)
+_FR_EXTERNAL_RE = re.compile(
+    r"^\s*,?\s*(?:du|de\s+la|de\s+l['’]|des|de)\s+"
+    r"(?P<name>(?:code|loi|décret|ordonnance|règlement|directive|convention|traité)\b(?:[ \t]+[^\s,;:.()]+){0,8})",
+    re.IGNORECASE,
+)
+
+
+# where the sentence goes on after an instrument's name (which may hold "sur", "à", "relative au": "Loi sur les
+# banques"): a conjunction, a verb or a pronoun opening a clause
+# ("du code du travail ne s'appliquent", "… ci-après reproduits"), or a list going on to another
+# reference ("du code de commerce et l'article L. 1-2"); "et" inside a name stays ("code rural et de la
+# pêche maritime", "code des postes et des communications électroniques")
+_FR_NAME_END_RE = re.compile(
+    r"\s+(?:(?:et|ou)\s+(?:l['’]|les?\b|la\b|aux?\b|à\b|du\b|[LRDA]\b)|n['’]|"
+    r"(?:en|ou|après|avant|qui|que|lorsque|si|sans|ne|ci-après|"
+    r"précitée?s?|reproduite?s?|sont|est|font|fait|peut|peuvent|doit|doivent)(?:\s|$))"
+)
+
+
 def _named_after_chain(text: str, end: int, before: str) -> str | None:
     """The document a reference ending at ``end`` names (:func:`_named_document`, generic names
     kept): right after it or before it, else in an ``of …`` after the references listed with it
@@ -524,6 +547,9 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _LABEL_AFTER_RE.match(after) or _LABEL_BEFORE_RE.search(before[-34:])
     if m:
         return m.group("name")
+    m = _FR_EXTERNAL_RE.match(after) if current_language() == "fr" else None
+    if m:  # "l'article L. 233-16 du code de commerce": another code ("du présent code" names none)
+        return _FR_NAME_END_RE.split(" ".join(m.group("name").split()))[0]
     part = _PART_OF_RE.match(after)
     if part:  # "of the Annex to Commission Recommendation …": the instrument the part belongs to
         rest = after[part.end() :]
