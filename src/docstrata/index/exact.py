@@ -20,7 +20,11 @@ import itertools
 import re
 
 from ..structure.grammar import (
+    CODE_NUMBER,
+    ORDINAL_ONE,
+    canonical_number,
     citation_keyword_pattern,
+    code_number,
     citation_kinds,
     document_language,
     expand,
@@ -41,7 +45,10 @@ _TRANSPARENT = transparent_kinds()
 _NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"
 _REF = re.compile(
     rf"(?P<kind>{citation_keyword_pattern()})?\s*"
-    r"(?P<num>\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
+    rf"(?P<num>(?<![\w.*-]){CODE_NUMBER}"  # L. 121-4, R*512-9-3: a French code's article number
+    rf"|(?<=\s)(?:{ORDINAL_ONE})(?![\w-])"  # "Chapitre Ier", "Livre 1er"
+    r"|(?<=[\s.])\d{1,5}(?:-\d{1,4}){1,4}(?![\w-])"  # "article 16-14" (one article of the Code civil, or a range)
+    r"|\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
     r"|(?<=[\s§¶])\d+[A-Za-z]{0,3}\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{0,3}\b)",
     re.IGNORECASE,
@@ -49,7 +56,10 @@ _REF = re.compile(
 
 
 def _norm_number(num: str, kind: str | None) -> str:
-    num = re.sub(r"\s+", "", num).rstrip(".").lower()
+    code = code_number(num)
+    if code:
+        return code.lower()  # "L. 121-4" → "l121-4"
+    num = re.sub(r"\s+", "", canonical_number(num)).rstrip(".").lower()
     if (
         kind
         and kind not in transparent_kinds()
@@ -71,7 +81,7 @@ def _roman_value(num: str, kind: str | None) -> str | None:
 
 
 def _is_specific(num: str) -> bool:
-    return "." in num or "(" in num
+    return "." in num or "(" in num or code_number(num) is not None
 
 
 def _kind(kind_text: str) -> str | None:
@@ -101,6 +111,8 @@ def reference_keys(kind_text: str | None, num: str, enclosing: bool = False) -> 
     keys: list[str] = []
     if kind:
         keys.append(f"{kind} {n}")
+    if code_number(num):  # a code's article number names one article alone ("L. 121-4")
+        return [*keys, n]
     if kind in transparent_kinds() or kind is None:
         if _is_specific(n) or kind is not None:
             keys.append(n)
@@ -128,8 +140,11 @@ def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
     a = _recital_forms(fold_pinpoints(strip_determiner(alias.strip())))
+    cm = re.fullmatch(rf"(?:(?P<kind>[^\W\d]+)\.?\s+)?(?P<num>{CODE_NUMBER})", a)
+    if cm and (not cm.group("kind") or _kind(cm.group("kind"))):
+        return reference_keys(cm.group("kind"), cm.group("num"))
     m = re.fullmatch(
-        r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
+        r"(?P<kind>[^\d\s(]*?)\.?\s*(?P<num>(?:\d[\w.]*(?:-\d{1,4})*|[A-Za-z]\.\d[\w.]*|[IVXLCDMivxlcdm]+|[A-Za-z])(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*)\.?",
         a,
     )
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
@@ -198,7 +213,13 @@ def query_section_keys(query: str) -> list[list[str]]:
             out.append(keys)
         listed = match_citation(query, m.start()) if kind else None
         if listed and listed[0].is_multiple:  # one reference per member, ranges filled in (grammar.expand)
-            out += [ks for c in expand(listed[0])[1:] if (ks := reference_keys(kind, c.unit.number))]
+            # "article 16-14", "article 16-1-1": one article of a code numbering so (its key above), never
+            # a range (no range runs down or has three ends); "sections 10-12" may be either: the key
+            # above, then every member of the range, the first one too
+            hyphen = [int(p) for p in num.split("-")] if re.fullmatch(r"\d+(?:-\d+)+", num) else []
+            if not hyphen or len(hyphen) == 2 and hyphen[0] < hyphen[1]:
+                first = 0 if hyphen else 1
+                out += [ks for c in expand(listed[0])[first:] if (ks := reference_keys(kind, c.unit.number))]
             listed_to = listed[1]
     return out
 

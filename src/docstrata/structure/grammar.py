@@ -66,6 +66,11 @@ __all__ = [
     "int_to_roman",
     "is_roman",
     "split_number",
+    "code_number",
+    "ordinal_number",
+    "canonical_number",
+    "unnumbered_container",
+    "CODE_NUMBER",
     "inserted_base",
     "match_citation",
     "parse_citation",
@@ -479,9 +484,72 @@ def int_to_roman(n: int, upper: bool = True) -> str:
 
 
 _SUFFIX_RE = "|".join(SUFFIX_WORDS)
-# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter
+
+
+def _code_prefix_pattern() -> str:
+    prefixes = sorted({p for pack in PACKS for p in pack.get("code_number_prefixes", ())}, key=lambda p: (-len(p), p))
+    return "|".join(re.escape(p) for p in prefixes)
+
+
+# a French code's article number (grammar_packs/fr.py): a letter prefix, starred or not, written with a
+# dot or a space or glued to a hyphenated number: L111-1, L. 121-4, R* 512-9-3, D. 321-14, LO 111-1.
+# Case-sensitive wherever it is used ("l. 12-3" is no such number).
+CODE_NUMBER = rf"(?-i:(?:{_code_prefix_pattern()})\*{{0,2}}(?:\.\s?|\s)?\d{{1,5}}(?:-\d{{1,4}}){{1,5}}(?![\w-]))"
+_CODE_NUMBER_RE = re.compile(
+    rf"(?P<prefix>{_code_prefix_pattern()})(?P<star>\*{{0,2}})(?:\.\s?|\s)?(?P<num>\d{{1,5}}(?:-\d{{1,4}}){{1,5}})"
+)
+# "Ier", "1er", "Ire", "Ière", "1re", "premier": the ordinal a French container's first number is written with
+ORDINAL_ONE = "|".join(
+    sorted({re.escape(w) for pack in PACKS for w in pack.get("ordinal_one", ())}, key=lambda w: (-len(w), w))
+)
+
+
+def code_number(text: str) -> str | None:
+    """The canonical form of a French code article number (the id the parser gives it), or
+    ``None`` when ``text`` is none: ``L. 121-4`` → ``L121-4``, ``R* 512-9-3`` → ``R*512-9-3``,
+    ``D321-14`` → ``D321-14``; the prefixes are the packs' ``code_number_prefixes`` (L, LO, R, D,
+    A), the number at least two hyphenated parts."""
+    m = _CODE_NUMBER_RE.fullmatch(text.strip())
+    return f"{m.group('prefix')}{m.group('star')}{m.group('num')}" if m else None
+
+
+def ordinal_number(text: str) -> str | None:
+    """The number an ordinal word writes (any case), or ``None``: ``Ier``/``Ire``/``Ière`` →
+    ``I`` (the first of a roman series: ``LIVRE Ier``, ``Chapitre II``), ``1er``/``1re``/``1ère``
+    and ``premier``/``première`` → ``1``."""
+    t = text.strip().lower()
+    if not re.fullmatch(rf"(?:{ORDINAL_ONE})", t):
+        return None
+    return "I" if t.startswith("i") else "1"
+
+
+def canonical_number(number: str) -> str:
+    """A written number as ids and keys write it: a code number canonical (:func:`code_number`), an
+    ordinal as its number (:func:`ordinal_number`), any other number as written."""
+    return code_number(number) or ordinal_number(number) or number
+
+
+@functools.lru_cache(maxsize=1)
+def _unnumbered_re() -> re.Pattern:
+    words = "|".join(re.escape(w) for p in PACKS for w in p.get("unnumbered_words", ()))
+    return re.compile(rf"^(?P<kw>[^\W\d_][\w-]*)\s+(?:{words})(?![\w-])", re.IGNORECASE)
+
+
+def unnumbered_container(title: str) -> str | None:
+    """The label keyword (lower case) of a container a heading names without a number because it
+    is the only one of its kind (a pack's ``unnumbered_words``: ``Chapitre unique``, ``Titre
+    préliminaire``, ``Section unique : Procédure`` → ``chapitre``, ``titre``, ``section``), or
+    ``None``. Such a heading is no numbered section, but it ranks as its keyword does."""
+    m = _unnumbered_re().match(title.strip())
+    if not m:
+        return None
+    kw = m.group("kw").lower()
+    return kw if kw in label_keywords() and label_keywords()[kw][0] else None
+
+
+# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, L. 121-4, Ier
 NUMBER = (
-    rf"(?:\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
+    rf"(?:{CODE_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
     rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
 )
 # bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
@@ -624,7 +692,10 @@ class Citation:
 
 
 def _number_id(unit: Unit) -> str:
-    number = re.sub(r"\s+", "", unit.number).rstrip(".")
+    code = code_number(unit.number)
+    if code:
+        return code  # "Article L. 121-4" is L121-4: a code's article numbers are unique in it
+    number = re.sub(r"\s+", "", canonical_number(unit.number)).rstrip(".")
     return f"{unit.prefix}-{number.lower()}" if unit.prefix else number
 
 
@@ -687,6 +758,13 @@ def _between(first: str, last: str) -> list[str] | None:
     """The members of the range ``first``–``last`` inclusive (:func:`_sequence`), also of items of
     one provision: ``83(4)(a)``–``83(4)(c)`` → ``83(4)(a)``, ``83(4)(b)``, ``83(4)(c)``;
     ``5(1)(i)``–``5(1)(iv)``. ``None`` when the ends are no two members of one sequence."""
+    cf, cl = code_number(first), code_number(last)
+    if cf and cl:  # "L. 311-1 à L. 311-3": the last hyphenated parts of one head
+        hf, _, nf = cf.rpartition("-")
+        hl, _, nl = cl.rpartition("-")
+        if hf != hl or not 0 <= int(nl) - int(nf) <= RANGE_LIMIT:
+            return None
+        return [f"{hf}-{k}" for k in range(int(nf), int(nl) + 1)]
     fi, li = _LAST_ITEM.fullmatch(first), _LAST_ITEM.fullmatch(last)
     if fi or li:
         if not (fi and li) or fi.group(1) != li.group(1):
@@ -720,7 +798,7 @@ def list_members(text: str, member: str = "") -> tuple[tuple[str, str | None], .
     range_re = _range_join_re()
     out: list[list] = []
     pos = 0
-    for m in re.finditer(member or rf"(?<![\w.])(?:{NUMBER})", text):
+    for m in re.finditer(member or rf"(?<![\w.])(?:{_number_pattern()})", text):
         between = text[pos : m.start()]
         pos = m.end()
         if out and range_re.fullmatch(between) and out[-1][1] is None:
@@ -788,10 +866,16 @@ def expand(citation: Citation) -> list[Citation]:
     return out
 
 
+def _number_pattern() -> str:
+    """:data:`NUMBER`, and in a French document a plain hyphenated number first: ``l'article
+    16-14`` of the Code civil is one article, not the range 16 to 14 an English text would mean."""
+    return rf"\d{{1,5}}(?:-\d{{1,4}})+(?![\w-])|{NUMBER}" if current_language() == "fr" else NUMBER
+
+
 @_per_language
 def _unit_re() -> re.Pattern:
     joins = "|".join(re.escape(w) for w in (*range_words(), *list_words()))
-    member = rf"(?:{NUMBER})"
+    member = rf"(?:{_number_pattern()})"
     sep = rf"(?:\s*,\s*(?:(?:{joins})\s+)?|\s+(?:{joins})\s+|\s*[-–—]\s*)"
     return re.compile(
         rf"\s*(?P<kw>{citation_keyword_pattern()})?\s*(?P<num>{member})(?P<pins>(?:\s?{PINPOINT})*)"
@@ -845,7 +929,12 @@ def parse_citation(text: str) -> Citation | None:
         k = keyword(kw) if kw else None
         if kw and (k is None or not {"cite", "label"} & k.roles):
             return None
-        if not k and not inner and not re.search(r"[.(]|\d[A-Za-z]", m.group("num") + m.group("pins")):
+        if (
+            not k
+            and not inner
+            and not re.search(r"[.(]|\d[A-Za-z]", m.group("num") + m.group("pins"))
+            and not code_number(m.group("num"))
+        ):
             return None  # a bare "17" cites nothing
         unit = Unit(k.kind if k else None, m.group("num"), kw.strip() if kw else "", k.prefix if k else "")
         if of_seen:

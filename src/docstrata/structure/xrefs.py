@@ -38,6 +38,10 @@ from pathlib import PurePosixPath
 
 from ..models import CrossReference, DocumentTree
 from .grammar import (
+    CODE_NUMBER,
+    canonical_number,
+    code_number,
+    current_language,
     document_language,
     ROMAN_PATTERN,
     contents_title_pattern,
@@ -52,7 +56,12 @@ from .grammar import (
     xref_keyword_pattern,
 )
 
-_NUMBER = r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
+# a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), then the other shapes
+_NUMBER = (
+    rf"(?:{CODE_NUMBER}|"
+    + r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
+    + ")"
+)
 _ROMAN = rf"(?:{ROMAN_PATTERN}\b)"
 _ITEM = r"(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
 # a lone capital letter after the keyword: "Appendix C", "Schedule A" (kept only for lettered containers),
@@ -80,6 +89,8 @@ _BARE_RE = re.compile(
     r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)"
 )
 _ONE_NUMBER = rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}"  # one member of a list or range (grammar.list_members)
+# in a French document a plain hyphenated number is one article ("l'article 16-14" of the Code civil), not a range
+_ONE_NUMBER_FR = rf"\d{{1,5}}(?:-\d{{1,4}})+(?![\w-])|{_ONE_NUMBER}"
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
@@ -119,7 +130,12 @@ def _keyword_prefix(kw: str) -> str | None:
 
 
 def _normalise(number: str, prefix: str) -> str:
-    n = re.sub(r"\s+", "", number).rstrip(".")
+    code = code_number(number)
+    if code:
+        return code  # "l'article L. 121-4" → L121-4, whatever the keyword
+    n = re.sub(r"\s+", "", canonical_number(number)).rstrip(".")
+    if prefix and current_language() == "fr" and re.fullmatch(r"\d{1,5}(?:-\d{1,4})+", n):
+        return f"{prefix}-{n}"  # "l'article 16-14" of the Code civil: one article
     if prefix:
         head = re.match(r"^([^.(]+)(.*)$", n)
         return f"{prefix}-{head.group(1).lower()}{head.group(2)}"
@@ -366,6 +382,8 @@ class _Resolver:
         number = re.search(r"\d{1,4}/\d{1,4}", name)
         if number:
             return number.group(0) in self.own_numbers
+        if any(folded.startswith(own + " ") for own in self.own_folded if len(own.split()) >= 3):
+            return True  # "code de la propriété intellectuelle sont fixés …": its own name, then the sentence
         return folded in self.own_folded or bool(
             set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names and not folded.startswith("rfc ")
         )
@@ -483,6 +501,27 @@ def _after_chain(text: str, end: int) -> int:
     return pos
 
 
+# a French reference into another instrument: "article L. 2232-24 du code du travail", "article 34 de la loi
+# n° 78-17 du 6 janvier 1978" (the instrument word, then its name up to the punctuation or 8 words)
+_FR_EXTERNAL_RE = re.compile(
+    r"^\s*,?\s*(?:du|de\s+la|de\s+l['’]|des|de)\s+"
+    r"(?P<name>(?:code|loi|décret|ordonnance|règlement|directive|convention|traité)\b(?:[ \t]+[^\s,;:.()]+){0,8})",
+    re.IGNORECASE,
+)
+
+
+# where the sentence goes on after an instrument's name (which may hold "sur", "à", "relative au": "Loi sur les
+# banques"): a conjunction, a verb or a pronoun opening a clause
+# ("du code du travail ne s'appliquent", "… ci-après reproduits"), or a list going on to another
+# reference ("du code de commerce et l'article L. 1-2"); "et" inside a name stays ("code rural et de la
+# pêche maritime", "code des postes et des communications électroniques")
+_FR_NAME_END_RE = re.compile(
+    r"\s+(?:(?:et|ou)\s+(?:l['’]|les?\b|la\b|aux?\b|à\b|du\b|[LRDA]\b)|n['’]|"
+    r"(?:en|ou|après|avant|qui|que|lorsque|si|sans|ne|ci-après|"
+    r"précitée?s?|reproduite?s?|sont|est|font|fait|peut|peuvent|doit|doivent)(?:\s|$))"
+)
+
+
 def _named_after_chain(text: str, end: int, before: str) -> str | None:
     """The document a reference ending at ``end`` names (:func:`_named_document`, generic names
     kept): right after it or before it, else in an ``of …`` after the references listed with it
@@ -508,6 +547,9 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _LABEL_AFTER_RE.match(after) or _LABEL_BEFORE_RE.search(before[-34:])
     if m:
         return m.group("name")
+    m = _FR_EXTERNAL_RE.match(after) if current_language() == "fr" else None
+    if m:  # "l'article L. 233-16 du code de commerce": another code ("du présent code" names none)
+        return _FR_NAME_END_RE.split(" ".join(m.group("name").split()))[0]
     part = _PART_OF_RE.match(after)
     if part:  # "of the Annex to Commission Recommendation …": the instrument the part belongs to
         rest = after[part.end() :]
@@ -769,7 +811,9 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
             continue
         prefix = _keyword_prefix(m.group("kw"))
-        numbers = expand_numbers(list_members(m.group("nums"), _ONE_NUMBER))
+        numbers = expand_numbers(
+            list_members(m.group("nums"), _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
+        )
         before = text[max(0, m.start() - 60) : m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:

@@ -13,19 +13,37 @@ A French act cites its numbered provision "article" (``l'article 7``, ``art. 7``
 Canadian act, ids ``7``, ``7(3)``), ``PROVISION_WORDS`` are what each is cited by."""
 
 KEYWORDS = (
+    (("partie", "parties"), "part", "partie", 0.3, "label cite"),  # a code's "Partie 1" (its Parties législative …)
     (("livre", "livres"), "book", "livre", 0.5, "label cite"),
     (("titre", "titres"), "title", "titre", 0.7, "label cite"),
     (("chapitre", "chap.", "chapitres"), "chapter", "chapitre", 2, "label cite"),
     (("section", "sections"), "division", "section", 2.5, "label cite xref"),
-    (("sous-section", "sous-sections"), "subsection-group", "sous-section", 3, "cite"),
+    (("sous-section", "sous-sections"), "subsection-group", "sous-section", 3, "label cite"),
     # "paragraphe 7(3)", "l'alinéa 7(3)a)", "le sous-alinéa 7(3)c.1)(i)": Canadian French names of the
     # items of a provision, written before its number (after a number they are pinpoint words below)
     (("paragraphe", "par.", "paragraphes"), "subsection", "", 9, "cite xref transparent relative"),
     (("alinéa", "al.", "alinéas"), "paragraph", "", 9, "cite xref transparent relative"),
     (("sous-alinéa", "sous-al.", "sous-alinéas"), "subparagraph", "", 9, "cite transparent relative"),
     (("annexe", "annexes"), "annex", "annexe", 1, "label cite back"),
+    # a French code's groups of articles below the Sous-section ("Paragraphe 1 : …", "Sous-paragraphe 2"):
+    # heading labels only (as a citation word "paragraphe" is the Canadian item word above)
+    (("paragraphe",), "paragraph-group", "paragraphe", 3.5, "label"),
+    (("sous-paragraphe",), "subparagraph-group", "sous-paragraphe", 3.7, "label"),
 )
 CASE_SENSITIVE: dict[str, str] = {}
+
+# A French code numbers its articles by the part they belong to: a letter (L législative, LO loi
+# organique, R réglementaire (R* décret en Conseil d'État), D décret, A arrêté) and a hyphenated number
+# whose first digits name the Livre, Titre and Chapitre ("L111-1", "R. 211-3", "D. 321-14",
+# "R*512-9-3"): one number, cited alone ("L. 121-4") or after "article" (grammar.code_number)
+CODE_NUMBER_PREFIXES = ("LO", "L", "R", "D", "A")
+
+# words that stand for a container's number when it has no sibling ("Chapitre unique", "Titre préliminaire",
+# "Section unique : Procédure"): the container is unnumbered but still ranks as its keyword does
+UNNUMBERED_WORDS = ("unique", "préliminaire", "liminaire")
+
+# ordinal words a container number is written with ("LIVRE Ier", "Chapitre 1er", "Section 1re"): number 1
+ORDINAL_ONE = ("ier", "1er", "ire", "ière", "1re", "1ère", "premier", "première")
 
 # how a French document cites a provision it numbers bare ("7(3)" of a Canadian act): "l'article 7(3)"
 PROVISION_WORDS = ("Article", "Art.")
@@ -82,6 +100,9 @@ NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation
 PACK = {
     "lang": "fr",
     "provision_words": PROVISION_WORDS,
+    "code_number_prefixes": CODE_NUMBER_PREFIXES,
+    "ordinal_one": ORDINAL_ONE,
+    "unnumbered_words": UNNUMBERED_WORDS,
     "definitions": DEFINITIONS,
     "note_labels": NOTE_LABELS,
     "months": MONTHS,

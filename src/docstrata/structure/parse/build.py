@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...models import Section
+from ..grammar import unnumbered_container
 from .labels import _heading_label, _label_path, _plain
 from .patterns import _KEYWORDS, _Marker, _Open
 from .ranks import _CANON, document_ranks
@@ -219,7 +220,9 @@ def _container_rank(m: _Marker, ctx: ParseContext) -> int | None:
     for an unnumbered heading."""
     comps = _heading_label(m)
     if not comps:
-        return None
+        # "Chapitre unique", "Section unique : Procédure": a container without a number ranks as its keyword
+        kw = unnumbered_container(m.title) if m.kind == "heading" else None
+        return None if kw is None else ctx.doc_ranks.get(_CANON.get(kw, kw), _KEYWORDS[kw][1])
     return _rank(m, ctx) if comps[0][0] != "paren" else 10
 
 

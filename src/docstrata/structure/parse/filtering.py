@@ -448,10 +448,17 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
             end += 1
         while bridge[end]:
             end -= 1  # a Part line after the last entry opens the body
-        if sum(candidate[start : end + 1]) >= 3:
+        if sum(candidate[start : end + 1]) >= 3 and not _nested_opening(markers[start : end + 1]):
             drop.update(range(start, end + 1))
         n = end + 1
     return drop
+
+
+def _nested_opening(run: list[_Marker]) -> bool:
+    """A run of Markdown headings each one level deeper than the one before (``### Livre Ier``,
+    ``#### Titre Ier``, ``##### Chapitre Ier``) opens nested containers, whose numbers and titles a
+    code repeats in its other Partie; a contents list is written flat or comes back up a level."""
+    return all(m.kind == "heading" for m in run) and all(b.md_level > a.md_level for a, b in zip(run, run[1:]))
 
 
 def _dot_leader_blocks(lines: list[str]) -> list[tuple[int, int]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ...models import Section
-from ..grammar import back_matter_prefixes
+from ..grammar import back_matter_prefixes, code_number
 from .labels import _first_words
 from ..grammar import provision_words
 from .patterns import _BARE_ALIAS_KEYWORDS, _KEYWORDS
@@ -59,12 +59,16 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
     return suffixed
 
 
+# a container's id: its prefix (one word or hyphenated: "sous-section") and its number
+_CONTAINER_ID = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
+
+
 def _container_of(pos: int, sections: list[Section]) -> str | None:
     """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``)."""
     level = sections[pos].level
     for x in reversed(sections[:pos]):
         if x.level < level:
-            if x.number and re.match(r"^[a-z]+-[0-9a-z]+$", x.section_id):
+            if x.number and _CONTAINER_ID.match(x.section_id):
                 return x.section_id
             level = x.level
             if level == 1:
@@ -89,10 +93,11 @@ def _container_name(s: Section, parent: Section | None) -> str | None:
     """``Chapter 6`` for a section whose id is qualified by ``chapter-6/`` or whose parent is that
     container (so "Chapter 6, section M" finds section M of chapter 6); ``None`` otherwise."""
     cid = s.section_id.split("/")[0] if "/" in s.section_id else (parent.section_id if parent else "")
-    cm = re.match(r"^([a-z]+)-([0-9a-z]+)$", cid or "")
+    cm = _CONTAINER_ID.match(cid or "")
     own = re.match(r"^([a-z]+)-", s.section_id.split("/")[-1])
     if (
         not cm
+        or code_number(s.section_id.split("/")[-1])  # a code's article number is unique in the code
         or cm.group(1) not in _CONTAINER_PREFIXES
         or s.section_id.startswith(cid + "(")
         or own
@@ -120,12 +125,17 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         return []
     # A repeat's "-2" suffix only makes the id unique; nobody cites it that way.
     sid = (undeduped or s.section_id).split("/")[-1]
-    m = re.match(r"^([a-z]+)-([0-9a-z]+)(.*)$", sid)
+    m = re.match(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)(.*)$", sid)
     out: list[str] = []
-    if m:
+    code = re.match(r"^([^()]+)(.*)$", sid)
+    if code and code_number(code.group(1)):
+        # a French code's article (L121-4): cited "Article L. 121-4", "art. L121-4" or the number alone
+        num, tail = code.groups()
+        out += [f"Article {num}{tail}", f"Art. {num}{tail}", f"{num}{tail}"]
+    elif m:
         kw, num, tail = m.groups()
         num = num.upper() if re.fullmatch(r"[ivxlc]+|[a-z]", num) else num
-        name = kw.capitalize()
+        name = kw.capitalize()  # "Sous-section 1"
         out += [f"{name} {num}{tail}"]
         if kw == "article":
             out.append(f"Art. {num}{tail}")

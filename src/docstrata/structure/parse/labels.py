@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..definitions import leading_defined_term
-from ..grammar import inserted_base, is_date, roman_to_int
+from ..grammar import canonical_number, code_number, inserted_base, is_date, roman_to_int
 from .patterns import (
     _COMPONENT,
     _EMPH_RE,
@@ -198,7 +198,10 @@ def _label_path(comps: list[tuple[str, str, str]]) -> list[str]:
     for kind, value, _ in comps:
         if kind.startswith("kw:"):
             prefix = kind.split(":")[1]
-            if prefix:
+            if code := code_number(value):
+                path.append(code)  # "Article L. 111-1" → L111-1: a code's article numbers are unique in it
+            elif prefix:
+                value = canonical_number(value)  # "LIVRE Ier" → livre-i
                 path.append(f"{prefix}-{value.lower()}")
             else:
                 path.extend(value.split("."))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..grammar import LabelKeywords, canonical_label, label_keyword_pattern
+from ..grammar import CODE_NUMBER, ORDINAL_ONE, LabelKeywords, canonical_label, label_keyword_pattern
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank), read from
 # the citation grammar (structure/grammar.py and its language packs; docs/grammar.md). Rank orders
@@ -18,7 +18,12 @@ _BARE_ALIAS_KEYWORDS = {form for form in _KEYWORDS if canonical_label(form) == "
 
 _KW_RE = label_keyword_pattern()
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
-_NUM = r"(?:\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+# after a keyword, also a French code's article number ("Article L. 111-1", "Article R*512-9-3"), a hyphenated
+# one ("Article 16-14" of the Code civil) and the ordinal of a first container ("LIVRE Ier", "Chapitre 1er")
+_NUM = (
+    rf"(?:{CODE_NUMBER}|\d{{1,5}}(?:-\d{{1,4}}){{1,4}}(?![\w-])|(?i:{ORDINAL_ONE})(?![\w-])|"
+    + r"\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+)
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
 # consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
 _ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"
@@ -53,8 +58,9 @@ _TOC_RE = re.compile(
 )
 _TAG_RE = re.compile(r"<[^>]+>")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-# emphasis marks; an underscore inside a word ("client_id") is part of it
-_EMPH_RE = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")
+# emphasis marks; an underscore inside a word ("client_id") is part of it, and so is the star of a French
+# code's article number ("R*512-9-3": a décret en Conseil d'État), a capital before it and a digit after
+_EMPH_RE = re.compile(r"(?<![LRDA])[*`]+|[*`]+(?!\*?\s?\d)|(?<!\w)_+|_+(?!\w)")
 # "Access and Use. Customer may …", "In general.—The Secretary shall …": a leading phrase.
 _LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\.)(.{2,80}?[.:])(?=\s|[—–]|--)")
 # Words that make a line a sentence: modal and auxiliary verbs and the verbs of rule text.
