@@ -28,17 +28,19 @@ CPI_DOC = CPI.name
 
 # a heading the code numbers: a division word or "Article", then its number as printed
 _NUMBERED_HEADING = re.compile(
-    r"^(?P<hashes>#{1,6}) (?P<number>(?:Livre|Titre|Chapitre|Section|Sous-section|Paragraphe|Article) "
+    r"^(?P<hashes>#{1,9}) (?P<number>(?:Livre|Titre|Chapitre|Section|Sous-section|Paragraphe|Article) "
     r"(?:[LRDA]\*?\.? ?\d+(?:-\d+)+|\d+|[IVXLC]+(?:er)?))(?:\s|$)"
 )
-_DIVISION = re.compile(r"^(?P<hashes>#{1,6}) (?!Article )\S")
+_DIVISION = re.compile(r"^(?P<hashes>#{1,9}) (?!Article )\S")
 
 
 def _headings() -> list[tuple[int, int, str | None, bool]]:
-    """The excerpt's ATX headings: (line, level, printed number or None, is an article)."""
+    """The excerpt's headings: (line, level, printed number or None, is an article). Archeo-Lex
+    writes the articles of a Section with seven '#' and more (deeper than Markdown's six levels):
+    they are headings of the markup too."""
     out = []
     for n, line in enumerate(CPI.read_text(encoding="utf-8").splitlines(), 1):
-        h = re.match(r"^(#{1,6}) (.*)$", line)
+        h = re.match(r"^(#{1,9}) (.*)$", line)
         if h:
             m = _NUMBERED_HEADING.match(line)
             out.append((n, len(h.group(1)), m.group("number") if m else None, h.group(2).startswith("Article ")))
@@ -65,6 +67,19 @@ def test_every_numbered_heading_of_the_code_is_a_numbered_section(cpi_tree):
         if n not in by_line or by_line[n].number != num
     ]
     assert not wrong, wrong[:10]
+
+
+def test_articles_written_deeper_than_six_levels_are_sections_of_their_section(cpi_tree):
+    """Archeo-Lex's '####### Article L132-23' under '###### Section 3': a numbered section whose
+    parent is the division heading right above it (Section or Sous-section), not text of it."""
+    heads = _headings()
+    deep = [(k, n, num) for k, (n, level, num, article) in enumerate(heads) if level > 6 and article]
+    assert len(deep) >= 10
+    by_line = _by_line(cpi_tree)
+    for k, n, num in deep:
+        assert n in by_line and by_line[n].number == num, (n, num)
+        division_above = next(h[0] for h in reversed(heads[:k]) if not h[3])
+        assert by_line[n].parent_id == by_line[division_above].section_id, (num, by_line[n].parent_id)
 
 
 def test_code_article_numbers_are_one_number_and_the_id(cpi_tree):

@@ -32,8 +32,39 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         if family is not None:
             return family(text, doc_key, warnings)
         text = strip_inline_html(text)
+        text, deep = deep_headings_to_six(text)
+        if deep:
+            warnings.append(
+                f"{deep} headings deeper than Markdown's six levels (7 or more '#') read as level-6 headings"
+            )
         return ConvertedDocument.from_markdown(text, provenance="markup", warnings=warnings)
     return ConvertedDocument.from_markdown(text, title=plain_text_title(text), warnings=warnings)
+
+
+_DEEP_ATX = re.compile(r"^( {0,3})#{7,}([ \t]+\S.*)$")
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def deep_headings_to_six(markdown: str) -> tuple[str, int]:
+    """``markdown`` with each heading written with 7 or more ``#`` (outside code fences) as a level-6
+    ATX heading, and how many there were. CommonMark stops at six levels, but generators of deep
+    legal outlines write more (Archeo-Lex renders a French code's ``Article L132-23`` under
+    Partie > Livre > Titre > Chapitre > Section as ``####### Article``); read as text, such an
+    article would vanish into its division. At level 6 the structure stage nests it by its
+    grammar rank (an article below a section), not by the lost depth."""
+    if "#######" not in markdown:
+        return markdown, 0
+    out, fence, n = [], None, 0
+    for line in markdown.split("\n"):
+        fm = _FENCE_LINE.match(line)
+        if fence is not None:
+            fence = None if fm and fm.group(1)[0] == fence else fence
+        elif fm:
+            fence = fm.group(1)[0]
+        elif m := _DEEP_ATX.match(line):
+            line, n = f"{m.group(1)}######{m.group(2)}", n + 1
+        out.append(line)
+    return "\n".join(out), n
 
 
 def plain_text_title(text: str) -> str | None:
