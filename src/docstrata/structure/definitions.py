@@ -6,7 +6,8 @@ optional ``**bold**``, HTML spans stripped):
 * anywhere: ``"X" means …``, ``‘X’ means …``, ``**"X"** means …``, ``"X" shall mean …``,
   ``"X" (or "Y") shall mean …``, ``"Source" form shall mean …``, ``"X" refers to …``,
   ``"X" has the meaning …``, ``X is defined as …``, ``X: means …``; Markdown definition lists
-  (``Term`` / ``: definition``); terms the source markup marks (HTML ``<dfn>``, ``<dl>`` entries
+  (``Term`` / ``: definition``, the term line maybe closed by a colon as kramdown-rfc writes it:
+  ``Ack-eliciting frames:``); terms the source markup marks (HTML ``<dfn>``, ``<dl>`` entries
   under a definitions heading: :class:`~docstrata.models.MarkedDefinition`, found by the converter);
 * inside a definitions section — titled Definitions / Dictionary / Glossary / Terms and Definitions / Terminology /
   Interpretation / Meaning of terms / Defined terms, or a subsection of one — or a definitions
@@ -14,7 +15,16 @@ optional ``**bold**``, HTML spans stripped):
   Regulation:`` — also ``A "covered work" means …``, ``To "modify" a work means …``, unquoted
   ``vessel means …`` / ``business day includes …`` opening a line or item, ``Term: definition`` /
   ``**Term** definition`` lines (``**Term** (ABBR) – definition`` also defines ``ABBR``), and sub-headings that name a term (``### 2.3 CVE`` under
-  ``## 2 Terms and Definitions``), whose body is the definition.
+  ``## 2 Terms and Definitions``), whose body is the definition; lines opening with an emphasised
+  term (``**_term_**``, ``***term***``, ``__term__``, ``*term*``, a code span; one reader,
+  :func:`_term_line_entries`) then a separator (``* **Action**: …``, ``- **Term** — …``,
+  ``appoint: see section 33AA``) or a language pack's definition verb (``**_company_** means:``
+  and its limbs, ``**_X_**, in relation to Y, has the meaning given by section N``); RFC hanging
+  lists (``Option Type`` / its meaning indented below).
+
+Emphasis markers never stay in a term (:func:`_strip_emphasis`, applied to every reader's term). A
+dictionary entry that only points elsewhere (``see section 2G``) gives way to the definition it
+points at when the document holds it in the same scope.
 
 Evidence, not a stop-list alone, decides what is a term: a term is a noun phrase (it does not
 start with a pronoun, determiner, conjunction or auxiliary — ``it``, ``this``, ``such``, ``which``
