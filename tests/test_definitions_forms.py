@@ -163,3 +163,8 @@ def test_bold_lead_ins_that_are_no_terms():
     assert "Fees" in in_definitions
     assert not {"Note", "Access and Use", "Access and Use."} & set(in_definitions)
     assert _definitions(f"## 2. Services\n\n{body}") == {}  # outside a definitions section: none
+
+
+def test_a_quoted_term_in_bold_is_read_once_without_its_quotes():
+    got = _definitions('## Article I Definitions\n\n**"Business Day"** means any day other than a Saturday.\n')
+    assert list(got) == ["Business Day"] and got["Business Day"] == "means any day other than a Saturday."

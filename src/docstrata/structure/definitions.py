@@ -814,6 +814,8 @@ def _term_line_entries(body: str) -> list[tuple[int, str, str]]:
         elif not _term_verb_re().match(line, end):
             continue
         terms = [_strip_emphasis(t).strip(" ,") for t in terms]
+        # '**"Business Day"** means': the quotes are the author's too, not the term's
+        terms = [t[1:-1].strip() if len(t) > 2 and t[0] in _Q_OPEN and t[-1] in _Q_CLOSE else t for t in terms]
         if not all(_plausible_term(t) and not t.endswith((":", ",", "!", "?")) for t in terms):
             continue
         if sep is not None and len(line[sep:].split()) < 2 and not line[sep:].startswith(":"):
