@@ -168,3 +168,15 @@ def test_bold_lead_ins_that_are_no_terms():
 def test_a_quoted_term_in_bold_is_read_once_without_its_quotes():
     got = _definitions('## Article I Definitions\n\n**"Business Day"** means any day other than a Saturday.\n')
     assert list(got) == ["Business Day"] and got["Business Day"] == "means any day other than a Saturday."
+
+
+def test_front_page_fields_and_values_are_no_terms():
+    """xml2rfc's front page (``Stream:`` / ``: IETF``) and a test vector (``client in:`` /
+    ``: 00200f…``) are definition lists of fields and values, not of terms."""
+    got = _definitions(
+        "Stream:\n: Internet Engineering Task Force (IETF)\n\nPublished:\n: May 2021\n\n"
+        "# 1. Introduction\n\nText.\n\n# A. Sample Packet Protection\n\n"
+        "client in:\n: 00200f746c73313320636c69656e7420696e00\n\n"
+        "kGranularity:\n: Timer granularity. This is a system-dependent value.\n"
+    )
+    assert list(got) == ["kGranularity"]

@@ -71,8 +71,10 @@ _HANGING_RE = re.compile(
 # "Term" / ": definition" (kramdown, mmark, PHP Markdown Extra); kramdown-rfc writes the term line with a
 # closing colon ("Ack-eliciting frames:"); the definition carries on over the lines indented under it
 _DEFLIST_RE = re.compile(
-    r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*:?[ \t]*\n(?:[ \t]*\n)?:[ \t]+(?P<def>\S[^\n]*(?:\n[ \t]+\S[^\n]*)*)"
+    r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*(?P<colon>:?)[ \t]*\n(?:[ \t]*\n)?:[ \t]+"
+    r"(?P<def>\S[^\n]*(?:\n[ \t]+\S[^\n]*)*)"
 )
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
 _DEMONSTRATIVES = frozenset("it its this that these those such which there here".split())
 _FUNCTION_WORDS = frozenset(
     "it its this that these those such which who whom whose what whatever there they them their he she his her "
@@ -351,7 +353,8 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, by_id)  # by_id built once: per section it was quadratic
-        found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text)
+        front = s.section_id == "preamble" and len(tree.sections) > 1  # the front page before the first heading
+        found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text, front)
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             pairs = {(t, d) for _, t, d in found}
@@ -489,11 +492,16 @@ def leading_defined_term(text: str) -> str | None:
     return term if _plausible_term(term, quoted=True) else None
 
 
-def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = "") -> list[tuple[int, str, str]]:
+def _find_at(
+    body: str, in_defs: bool, in_form: bool = False, doc_text: str = "", in_front: bool = False
+) -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of each definition in ``body``, in text order; the unquoted
-    forms only ``in_defs`` (a definitions section or block); no hanging list ``in_form`` (a
-    registry's registration template: its lines name a form's fields). ``doc_text``: the whole
-    document's text, where a lower-case parenthesised short form must be used again."""
+    forms only ``in_defs`` (a definitions section or block); no hanging list or definition list
+    ``in_form`` (a registry's registration template: its lines name a form's fields). ``doc_text``:
+    the whole document's text, where a lower-case parenthesised short form must be used again.
+    ``in_front``: the text before a document's first heading, whose ``Stream:`` / ``: IETF``
+    lists are its front page's fields; a definition list whose terms end in a colon is read
+    elsewhere, and only where each definition is a phrase of three words or more."""
     found: list[tuple[int, str, str]] = []
     pattern = _LOOSE_RE if in_defs else _STRICT_RE
     for m in pattern.finditer(body):
@@ -525,9 +533,11 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
             verb_start = m.start("verb") if m.group("verb") else m.start("verb2")
             found.append((m.start(), term, _definition_after(body, verb_start)))
     for m in _DEFLIST_RE.finditer(body):  # Markdown definition list: "Term" / ": definition"
-        term = _strip_emphasis(m.group("term"))
+        term, definition = _strip_emphasis(m.group("term")), " ".join(m.group("def").split())[:1500]
+        if m.group("colon") and (in_front or len(_WORD_RE.findall(definition)) < 3):
+            continue  # "Published:" / ": May 2021", "client in:" / ": 00200f…": a field and its value
         if _plausible_term(term, marked=True) and not in_form:  # not a registration template's fields
-            found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
+            found.append((m.start(), term, definition))
     if not in_defs and not in_form:  # "OAuth defines four roles:" and term lines, each defined below
         found += [e for e in _hanging_list_entries(body) if not any(abs(p - e[0]) < 3 for p, _, _ in found)]
     if in_defs and not in_form:  # a terminology section's hanging list: "Option Type" / indented meaning
