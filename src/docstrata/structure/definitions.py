@@ -6,7 +6,8 @@ optional ``**bold**``, HTML spans stripped):
 * anywhere: ``"X" means …``, ``‘X’ means …``, ``**"X"** means …``, ``"X" shall mean …``,
   ``"X" (or "Y") shall mean …``, ``"Source" form shall mean …``, ``"X" refers to …``,
   ``"X" has the meaning …``, ``X is defined as …``, ``X: means …``; Markdown definition lists
-  (``Term`` / ``: definition``); terms the source markup marks (HTML ``<dfn>``, ``<dl>`` entries
+  (``Term`` / ``: definition``, the term line maybe closed by a colon as kramdown-rfc writes it:
+  ``Ack-eliciting frames:``); terms the source markup marks (HTML ``<dfn>``, ``<dl>`` entries
   under a definitions heading: :class:`~docstrata.models.MarkedDefinition`, found by the converter);
 * inside a definitions section — titled Definitions / Dictionary / Glossary / Terms and Definitions / Terminology /
   Interpretation / Meaning of terms / Defined terms, or a subsection of one — or a definitions
@@ -14,7 +15,16 @@ optional ``**bold**``, HTML spans stripped):
   Regulation:`` — also ``A "covered work" means …``, ``To "modify" a work means …``, unquoted
   ``vessel means …`` / ``business day includes …`` opening a line or item, ``Term: definition`` /
   ``**Term** definition`` lines (``**Term** (ABBR) – definition`` also defines ``ABBR``), and sub-headings that name a term (``### 2.3 CVE`` under
-  ``## 2 Terms and Definitions``), whose body is the definition.
+  ``## 2 Terms and Definitions``), whose body is the definition; lines opening with an emphasised
+  term (``**_term_**``, ``***term***``, ``__term__``, ``*term*``, a code span; one reader,
+  :func:`_term_line_entries`) then a separator (``* **Action**: …``, ``- **Term** — …``,
+  ``appoint: see section 33AA``) or a language pack's definition verb (``**_company_** means:``
+  and its limbs, ``**_X_**, in relation to Y, has the meaning given by section N``); RFC hanging
+  lists (``Option Type`` / its meaning indented below).
+
+Emphasis markers never stay in a term (:func:`_strip_emphasis`, applied to every reader's term). A
+dictionary entry that only points elsewhere (``see section 2G``) gives way to the definition it
+points at when the document holds it in the same scope.
 
 Evidence, not a stop-list alone, decides what is a term: a term is a noun phrase (it does not
 start with a pronoun, determiner, conjunction or auxiliary — ``it``, ``this``, ``such``, ``which``
@@ -34,7 +44,7 @@ import re
 from ..models import DefinitionEntry, DocumentTree, MarkedDefinition, Section
 from .definition_scope import definition_scope
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .grammar import definition_forms, is_enumerator, is_note_label, keyword_words
 
@@ -58,7 +68,13 @@ _HANGING_RE = re.compile(
     r"(?m)^(?P<ind>[ \t]*)(?P<term>[A-Za-z][^\n.;]{0,60}?)[ \t]*\n(?P<ind2>[ \t]+)"
     r"(?P<def>\S[^\n]*(?:\n(?P=ind2)\S[^\n]*)*)"
 )
-_DEFLIST_RE = re.compile(r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*\n(?:[ \t]*\n)?:[ \t]+(?P<def>\S[^\n]*)")
+# "Term" / ": definition" (kramdown, mmark, PHP Markdown Extra); kramdown-rfc writes the term line with a
+# closing colon ("Ack-eliciting frames:"); the definition carries on over the lines indented under it
+_DEFLIST_RE = re.compile(
+    r"(?m)^(?P<term>[^\s#>|:*-][^\n:]{0,79}?)[ \t]*(?P<colon>:?)[ \t]*\n(?:[ \t]*\n)?:[ \t]+"
+    r"(?P<def>\S[^\n]*(?:\n[ \t]+\S[^\n]*)*)"
+)
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
 _DEMONSTRATIVES = frozenset("it its this that these those such which there here".split())
 _FUNCTION_WORDS = frozenset(
     "it its this that these those such which who whom whose what whatever there they them their he she his her "
@@ -302,10 +318,20 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         return _clean(f"{x.heading}\n{x.text}" if x.heading else x.text)
 
     def add(term: str, definition: str, section: Section | None, body: str = "", at: int = 0) -> None:
+        term = _strip_emphasis(term)  # whichever reader found it, "**_ABN_**" defines "ABN"
         scope, label = definition_scope(section, body, at, by_id, own_text) if section is not None else (None, None)
         key = (" ".join(term.lower().split()), scope)
         definition = _tidy(definition)
-        if key in seen or not definition:
+        if not definition:
+            return
+        if key in seen:
+            # a dictionary entry that only points at the definition ("`month`: see section 2G") gives
+            # way to the definition it points at, when the document holds that in the same scope
+            at_ = next(i for i, d in enumerate(out) if (" ".join(d.term.lower().split()), d.scope) == key)
+            if _REFERENCE_ONLY_RE.match(out[at_].definition) and not _REFERENCE_ONLY_RE.match(definition):
+                out[at_] = replace(
+                    out[at_], definition=definition, section_id=section.section_id if section is not None else None
+                )
             return
         seen.add(key)
         out.append(
@@ -327,7 +353,8 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     for s in tree.sections:
         body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
         in_defs = _is_definitions_section(s, by_id)  # by_id built once: per section it was quadratic
-        found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text)
+        front = s.section_id == "preamble" and len(tree.sections) > 1  # the front page before the first heading
+        found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text, front)
         opener = None if in_defs else _block_start(s, by_id)
         if opener is not None:  # "In this Act —": what follows defines, as in a definitions section
             pairs = {(t, d) for _, t, d in found}
@@ -353,6 +380,10 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
     return out
 
 
+# a definition that only sends the reader elsewhere: "see section 2G", "see subsections 16C(2) and (3)"
+_REFERENCE_ONLY_RE = re.compile(r"^see\s+(?:also\s+)?\S+(?:\s+\S+){0,6}?\s*\.?$", re.I)
+
+
 def _tidy(definition: str) -> str:
     """A definition body without lone table-cell bars (``a. | as regards …``) and a leading dash or
     colon separator (``– A list of permitted data``); anything else, such as a closing ``following:``
@@ -373,7 +404,11 @@ def _limb_text(tree: DocumentTree, s: Section) -> str:
         if x.parent_id not in inside or not _ITEM_NUMBER_RE.fullmatch(x.number or ""):
             break
         inside.add(x.section_id)
-        parts.append(_clean(f"{x.heading}\n{x.text}" if x.heading else x.text))
+        text = _clean(f"{x.heading}\n{x.text}" if x.heading else x.text)
+        cut = _first_entry_at(text)
+        parts.append(text if cut is None else text[:cut])
+        if cut is not None:  # the next entry of the list: the limbs end here
+            break
     return " ".join(" ".join(parts).split())[:1500]
 
 
@@ -457,11 +492,16 @@ def leading_defined_term(text: str) -> str | None:
     return term if _plausible_term(term, quoted=True) else None
 
 
-def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = "") -> list[tuple[int, str, str]]:
+def _find_at(
+    body: str, in_defs: bool, in_form: bool = False, doc_text: str = "", in_front: bool = False
+) -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of each definition in ``body``, in text order; the unquoted
-    forms only ``in_defs`` (a definitions section or block); no hanging list ``in_form`` (a
-    registry's registration template: its lines name a form's fields). ``doc_text``: the whole
-    document's text, where a lower-case parenthesised short form must be used again."""
+    forms only ``in_defs`` (a definitions section or block); no hanging list or definition list
+    ``in_form`` (a registry's registration template: its lines name a form's fields). ``doc_text``:
+    the whole document's text, where a lower-case parenthesised short form must be used again.
+    ``in_front``: the text before a document's first heading, whose ``Stream:`` / ``: IETF``
+    lists are its front page's fields; a definition list whose terms end in a colon is read
+    elsewhere, and only where each definition is a phrase of three words or more."""
     found: list[tuple[int, str, str]] = []
     pattern = _LOOSE_RE if in_defs else _STRICT_RE
     for m in pattern.finditer(body):
@@ -493,11 +533,15 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
             verb_start = m.start("verb") if m.group("verb") else m.start("verb2")
             found.append((m.start(), term, _definition_after(body, verb_start)))
     for m in _DEFLIST_RE.finditer(body):  # Markdown definition list: "Term" / ": definition"
-        term = m.group("term").strip(" *_`")
-        if _plausible_term(term, marked=True):
-            found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
+        term, definition = _strip_emphasis(m.group("term")), " ".join(m.group("def").split())[:1500]
+        if m.group("colon") and (in_front or len(_WORD_RE.findall(definition)) < 3):
+            continue  # "Published:" / ": May 2021", "client in:" / ": 00200f…": a field and its value
+        if _plausible_term(term, marked=True) and not in_form:  # not a registration template's fields
+            found.append((m.start(), term, definition))
     if not in_defs and not in_form:  # "OAuth defines four roles:" and term lines, each defined below
         found += [e for e in _hanging_list_entries(body) if not any(abs(p - e[0]) < 3 for p, _, _ in found)]
+    if in_defs and not in_form:  # a terminology section's hanging list: "Option Type" / indented meaning
+        found += [e for e in _hanging_list_entries(body, True) if not any(abs(p - e[0]) < 3 for p, _, _ in found)]
     if in_defs:
         for m in _HANGING_RE.finditer(body):  # RFC-style "Term" line, definition indented below it
             if len(m.group("ind2").expandtabs()) < len(m.group("ind").expandtabs()) + 4:
@@ -507,8 +551,10 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
                 found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))
         for m in _UNQUOTED_BLOCK_RE.finditer(body):
             term = m.group("term").strip()
-            if _plausible_term(term) and not any(
-                abs(p - m.start()) < 12 or t.lower() == term.lower() for p, t, _ in found
+            if (
+                _plausible_term(term)
+                and not _inside_a_list_definition(body, m.start())
+                and not any(abs(p - m.start()) < 12 or t.lower() == term.lower() for p, t, _ in found)
             ):
                 found.append((m.start(), term, _definition_after(body, m.start("verb"))))
     if in_defs:
@@ -536,11 +582,18 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
                 if not any(t.lower() == term.lower() and p < m.start() for p, t, _ in found):
                     definition = m.group("def") + _paragraph_rest(body, m.end(), starts)
                     found.append((m.start(), term, " ".join(definition.split())[:1500]))
+    if in_defs:  # lines opening with an emphasised term: "* **Action**: …", "**_company_** means:"
+        term_lines = _term_line_entries(body)
+        lines_at = {body.rfind("\n", 0, p) for p, _, _ in term_lines}
+        ours = {t.lower() for _, t, _ in term_lines}
+        found = [
+            e for e in found if not (_strip_emphasis(e[1]).lower() in ours and body.rfind("\n", 0, e[0]) in lines_at)
+        ] + term_lines
     if in_defs and not found:
         for line in body.splitlines():
             g = _GLOSSARY_LINE_RE.match(line)
             if g:
-                term = (g.group("bold") or g.group("colon")).strip(' :"“”')
+                term = _strip_emphasis(g.group("bold") or g.group("colon")).strip(' :"“”')
                 if _plausible_term(term) and len(g.group("def").split()) >= 3:
                     definition, alternatives = _glossary_body(g.group("def"))
                     for t in [term, *alternatives]:
@@ -549,20 +602,49 @@ def _find_at(body: str, in_defs: bool, in_form: bool = False, doc_text: str = ""
     return found
 
 
+def _inside_a_list_definition(body: str, at: int) -> bool:
+    """The line holding ``at`` carries on the definition of a list entry above it: a line indented
+    under a Markdown definition (``: An input share …`` / ``  The report share also includes …``)
+    or under a hanging entry's term (``Adj-RIB-Out`` / ``   The Adj-RIBs-Out contains … to specific``
+    / ``   peers by means of …``), in the same paragraph. Words there that read like ``X means``
+    or ``X includes`` belong to that definition; they open no entry of their own."""
+    start = body.rfind("\n", 0, at) + 1
+    line = body[start : body.find("\n", start) if "\n" in body[start:] else len(body)]
+    indent = len(line) - len(line.lstrip(" \t"))
+    if not indent:
+        return False
+    pos = start
+    while pos > 0:  # up the paragraph, to a line indented less than this one
+        prev_start = body.rfind("\n", 0, pos - 1) + 1
+        prev = body[prev_start : pos - 1]
+        if not prev.strip():
+            return False
+        prev_indent = len(prev) - len(prev.lstrip(" \t"))
+        if prev.lstrip().startswith(": ") or prev_indent < indent and _HANGING_TERM_RE.match(prev):
+            return True
+        if prev_indent < indent:
+            return False
+        pos = prev_start
+    return False
+
+
 _HANGING_TERM_RE = re.compile(
     r"^(?P<ind>[ \t]*)(?P<term>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,4}"
     r"(?: \([A-Za-z][\w-]{0,14}\))?)[ \t]*$"
 )
 
 
-def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
-    """A hanging definition list outside a definitions section, as RFCs write them (RFC 6749
-    §1.1: "OAuth defines four roles:", then ``resource owner`` on a line of its own and its
-    definition indented below it): two or more entries in a row at one indentation, introduced by
-    a paragraph ending in a colon. A term is a phrase of words alone (no ``client_id`` or other
-    notation, no colon: a registration template's ``Parameter name:`` is a form field); its
-    definition is a sentence, indented at least two columns deeper, opening with a capital letter
-    and not with a status word in capitals (``REQUIRED.``: a protocol parameter's description)."""
+def _hanging_list_entries(body: str, in_defs: bool = False) -> list[tuple[int, str, str]]:
+    """A hanging definition list, as RFCs write them (RFC 6749 §1.1: "OAuth defines four roles:",
+    then ``resource owner`` on a line of its own and its definition indented below it): two or
+    more entries in a row at one indentation, introduced by a paragraph ending in a colon. A term
+    is a phrase of words alone (no ``client_id`` or other notation, no colon: a registration
+    template's ``Parameter name:`` is a form field); its definition is a sentence, indented at
+    least two columns deeper, opening with a capital letter and not with a status word in
+    capitals (``REQUIRED.``: a protocol parameter's description). ``in_defs`` (a definitions or
+    terminology section, which says itself what its entries are): no introducing colon is needed
+    and a definition may open with a number (a field list: ``Option Type`` / ``8-bit identifier of
+    the type of option.``)."""
     lines = body.split("\n")
     offsets = [0]
     for ln in lines:
@@ -574,7 +656,7 @@ def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
     i = 0
 
     def close() -> None:
-        if intro and len(run) >= 2:
+        if (intro or in_defs) and len(run) >= 2:
             out.extend(run)
 
     while i < len(lines):
@@ -595,7 +677,7 @@ def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
             text = " ".join(para)
             first = text.split()[0].strip(".,;:")
             if (
-                text[:1].isupper()
+                (text[:1].isupper() or in_defs and text[:1].isdigit())
                 and not (first.isupper() and len(first) > 1)
                 and _CLOSED_RE.search(text)
                 and _plausible_term(m.group("term"))
@@ -613,6 +695,163 @@ def _hanging_list_entries(body: str) -> list[tuple[int, str, str]]:
         i += 1
     close()
     return out
+
+
+# Emphasis an author marks a term with, as opening and closing markers (the closing ones mirror the
+# opening ones: "**_ABN_**", "_**ABN**_"); longest first, so "***x***" is not read as "**" + "*x*"
+_EMPHASIS = (
+    ("***", "***"),
+    ("**_", "_**"),
+    ("_**", "**_"),
+    ("__*", "*__"),
+    ("*__", "__*"),
+    ("**", "**"),
+    ("__", "__"),
+    ("*", "*"),
+    ("_", "_"),
+    ("`", "`"),
+)
+
+
+def _strip_emphasis(term: str) -> str:
+    """A term without the emphasis around it: ``**_ABN (Australian Business Number)_**``,
+    ``***term***``, ``__term__``, ``*term*``, ```term``` → the words alone; emphasis markers never
+    stay in a term: a run of ``*`` or ``_`` left at either end by a reader that saw only one side
+    of the emphasis (``business day__``) goes too. Markers inside a word (``client_id``) stay."""
+    t = term.strip()
+    changed = True
+    while changed:
+        changed = False
+        for o, c in _EMPHASIS:
+            if len(t) > len(o) + len(c) and t.startswith(o) and t.endswith(c):
+                t, changed = t[len(o) : -len(c)].strip(), True
+                break
+    return t.strip("*_").strip() or t
+
+
+def _emphasised_span(text: str, at: int) -> tuple[str, int] | None:
+    """``(words, end)`` of the emphasised span opening ``text`` at ``at`` (``**Term**``,
+    ``**_Term_**``, ``***Term***``, ``__Term__``, ``*Term*``, ```Term```), on one line, its words
+    neither opening nor closing with a space; ``None`` when ``text[at:]`` opens no such span."""
+    for o, c in _EMPHASIS:
+        if not text.startswith(o, at):
+            continue
+        start = at + len(o)
+        end = text.find(c, start)
+        while end >= 0:
+            after = text[end + len(c) : end + len(c) + 1]
+            if after not in ("*", "_", "`") and not (c in ("_", "__") and (after.isalnum())):
+                break
+            end = text.find(c, end + 1)
+        if end < 0:
+            return None
+        words = text[start:end]
+        if not words or "\n" in words or words != words.strip() or words.strip("*_`") != words:
+            return None
+        return words, end + len(c)
+    return None
+
+
+# what may open a line before its term: a quotation mark, a bullet, an item label ("(a)", "1.")
+_TERM_LINE_LEAD_RE = re.compile(r"[ \t>]*(?:(?:[-+•]|\*(?=[ \t]))[ \t]+|\(?[0-9a-zA-Z]{1,4}[.)][ \t]+)?")
+_TERM_ABBREVIATION_RE = re.compile(r"[ \t]*\(([^()\n]{1,20})\)")
+_BULLET_ITEM_RE = re.compile(r"([ \t]*)[-*+•][ \t]")
+# between two terms of one entry: "`Minister` or `Minister of State` means", "`A`, `B` or `C` means"
+_TERM_JOIN_RE = re.compile(r"[ \t]*(?:,[ \t]*(?:or|and)?|or|and)[ \t]+(?=[*_`])")
+# after the term(s): a separator then the definition ("**Action**: The task …", "**Term** — …")
+# ("**Action**: The task …", "**Term** — …"), maybe after a qualifying phrase ("`authorised version`, of a
+# registered law: see section 15Z")
+# registered law: see section 15Z", "`Governor` of a State: see section 16B"); a colon closing the line
+# opens the limbs below it ("`Administrative Arrangements Order`:" / "(a) means …; and (b) includes …")
+_TERM_SEPARATOR_RE = re.compile(
+    r"(?:[ \t]*,[^:;.\n]{1,150}?[ \t]*:|(?:[ \t]+[^\s,.;:()]+){1,5}[ \t]*:|[ \t]*(?::|[—–]|-(?=[ \t])))"
+    r"[ \t]*(?=\S|$)"
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _term_verb_re() -> re.Pattern:
+    """A pack's definition verb after a term, maybe after a qualifying phrase between commas
+    (``, in relation to a supply,``) or a few words (``for an * entity``): ``means``, ``includes``,
+    ``has the meaning given by`` (:mod:`.grammar_packs.en`), ``désigne`` (:mod:`.grammar_packs.fr`)."""
+    verbs = "|".join(definition_forms().get("verbs", ())) or _NEVER.pattern
+    return re.compile(rf"(?:[ \t]*,[^\n]{{1,200}}?,|(?:[ \t]+[^\s,.;:]+){{0,5}}?)[ \t]*,?[ \t]+(?:{verbs})(?!\w)", re.I)
+
+
+def _term_line_entries(body: str) -> list[tuple[int, str, str]]:
+    """``(offset, term, definition)`` of each line of a definitions section or block that opens
+    with an emphasised term (:func:`_emphasised_span`; after a bullet or an item label) followed
+    by either a separator and its definition (``* **Action**: The task …``, ``* **Action:** …``,
+    ``- **Term** — …``, ```appoint`: see section 33AA``) or a pack's definition verb
+    (``**_company_** means:``, ``**_ABN_** for an * entity means …``, ``**_connected with
+    Australia_**, in relation to a * supply, has the meaning given by section 9-25``). An entry
+    naming several terms (```Minister` or `Minister of State` means``) defines each. The
+    definition runs from after the term (a qualifying phrase stays, a separator does not) to the
+    end of its paragraph or the next such line, whichever comes first, and keeps the limbs a
+    lead-in ending ``means:`` opens. A run-in heading (``**Access and Use.** Customer may …``) ends
+    its emphasis with a stop and defines nothing; a note label (``**Note**: …``) is no term."""
+    lines = body.split("\n")
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    entries: list[tuple[int, int, list[str], int]] = []  # (line, term, definition offsets), terms
+    for n_line, (line, at) in enumerate(zip(lines, starts)):
+        i = _TERM_LINE_LEAD_RE.match(line).end()  # type: ignore[union-attr]
+        span = _emphasised_span(line, i)
+        if span is None:
+            continue
+        terms, end = [span[0]], span[1]
+        while (j := _TERM_JOIN_RE.match(line, end)) and (more := _emphasised_span(line, j.end())):
+            terms.append(more[0])
+            end = more[1]
+        # "**Cross-Site Scripting** (XSS) – …": an abbreviation in brackets names the term too
+        while (abbr := _TERM_ABBREVIATION_RE.match(line, end)) and _ABBREVIATION_RE.fullmatch(abbr.group(1)):
+            terms.append(abbr.group(1))
+            end = abbr.end()
+        sep = None
+        if terms[-1].endswith(":") and line[end : end + 1] in (" ", "\t"):  # "**Action:** The task …"
+            terms[-1], sep = terms[-1][:-1].rstrip(), end
+        elif (m := _TERM_SEPARATOR_RE.match(line, end)) and (
+            (direct := line[end : m.end()].strip() in (":", "—", "–", "-")) or not _term_verb_re().match(line, end)
+        ):  # a separator right after the term, or after a qualifier holding no verb ("means:" is a verb's)
+            sep = m.end() if direct else end  # a qualifier ("of a State: see …") stays in the definition
+            if not line[m.end() :].strip():  # "`Administrative Arrangements Order`:" and its limbs below
+                below = next((x for x in lines[n_line + 1 :] if x.strip()), "")
+                if not line.rstrip().endswith(":") or below and not _LIMB_RE.match(below.lstrip(" \t-*+")):
+                    continue
+                sep = line.rindex(":") if direct else end
+        elif not _term_verb_re().match(line, end):
+            continue
+        terms = [_strip_emphasis(t).strip(" ,") for t in terms]
+        # '**"Business Day"** means': the quotes are the author's too, not the term's
+        terms = [t[1:-1].strip() if len(t) > 2 and t[0] in _Q_OPEN and t[-1] in _Q_CLOSE else t for t in terms]
+        if not all(_plausible_term(t) and not t.endswith((":", ",", "!", "?")) for t in terms):
+            continue
+        if sep is not None and len(line[sep:].split()) < 2 and not line[sep:].startswith(":"):
+            continue
+        start = sep if sep is not None else end + len(line[end:]) - len(line[end:].lstrip(" \t,"))
+        entries.append((at, at + i, terms, at + start))
+    out: list[tuple[int, str, str]] = []
+    for n, (line_at, at, terms, start) in enumerate(entries):
+        limit = entries[n + 1][0] if n + 1 < len(entries) else len(body)
+        item = _BULLET_ITEM_RE.match(body, line_at)
+        if item:  # a bulleted entry ends at the next item of its list
+            nxt = re.compile(rf"\n[ \t]{{0,{len(item.group(1))}}}[-*+•][ \t]").search(body, start, limit)
+            limit = nxt.start() + 1 if nxt else limit
+        # a bare "Term:" keeps its colon: the limbs it opens are sections of their own, added by the caller
+        definition = _definition_after(body[:limit], start) or body[start : start + 1].strip(" \t\n")
+        out += [(at, t, definition) for t in terms if definition]
+    return out
+
+
+def _first_entry_at(text: str) -> int | None:
+    """Offset of the first line of ``text`` that opens a definition of its own (an emphasised
+    term line, :func:`_term_line_entries`, or a quoted term and its verb), else ``None``: where a
+    limb's text stops belonging to the definition above it."""
+    at = [p for p, _, _ in _term_line_entries(text)]
+    at += [m.start() for m in _STRICT_RE.finditer(text) if m.start() == 0 or text[m.start() - 1] == "\n"]
+    return min(at, default=None)
 
 
 _TABLE_ROW_RE = re.compile(r"(?m)^[ \t]*\|(?P<cells>.*)\|[ \t]*$")

@@ -119,8 +119,23 @@ NOTE_LABELS = (
     "see also",
 )
 
+# Definition forms (read by structure.definitions): the verbs that follow a defined term ("**_company_**
+# means:", "`appoint` includes …", "X, in relation to Y, has the meaning given by section N"); a quoted
+# term before them is read everywhere, an emphasised or bare one in a definitions section or block
+DEFINITIONS = {
+    "verbs": (
+        r"(?:shall\s+)?means?",
+        r"(?:shall\s+)?includes?",
+        r"does\s+not\s+include",
+        r"(?:shall\s+)?refers?\s+to",
+        r"(?:will\s+|shall\s+)?ha(?:s|ve)\s+(?:the\s+(?:same\s+)?|a\s+)meaning",
+        r"is\s+defined\s+as",
+    ),
+}
+
 PACK = {
     "lang": "en",
+    "definitions": DEFINITIONS,
     "months": MONTHS,
     "note_labels": NOTE_LABELS,
     "keywords": KEYWORDS,
