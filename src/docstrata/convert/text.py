@@ -31,13 +31,16 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         family = converter_for_markdown(text)
         if family is not None:
             return family(text, doc_key, warnings)
+        meta, text = split_front_matter(text)
         text = strip_inline_html(text)
         text, deep = deep_headings_to_six(text)
         if deep:
             warnings.append(
                 f"{deep} headings deeper than Markdown's six levels (7 or more '#') read as level-6 headings"
             )
-        return ConvertedDocument.from_markdown(text, provenance="markup", warnings=warnings)
+        return ConvertedDocument.from_markdown(
+            text, title=front_matter_title(meta), provenance="markup", warnings=warnings
+        )
     return ConvertedDocument.from_markdown(text, title=plain_text_title(text), warnings=warnings)
 
 
@@ -65,6 +68,40 @@ def deep_headings_to_six(markdown: str) -> tuple[str, int]:
             line, n = f"{m.group(1)}######{m.group(2)}", n + 1
         out.append(line)
     return "\n".join(out), n
+
+
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+
+
+def split_front_matter(markdown: str) -> tuple[dict, str]:
+    """A leading YAML front matter block (``---`` … ``---`` or ``...``: Jekyll, Hugo, pandoc, the
+    gesetze and Justel Markdown exports) as a dict, and the Markdown after it. The block is the
+    document's metadata, never its text: read as text its ``key: value`` lines became a preamble
+    section and "definitions" (``Fundstelle: …``). A block that is not a YAML mapping is no front
+    matter: ``({}, markdown)`` unchanged."""
+    m = _FRONT_MATTER.match(markdown)
+    if not m:
+        return {}, markdown
+    try:
+        import yaml
+
+        meta = yaml.safe_load(m.group(1))
+    except Exception:  # noqa: BLE001 - not YAML: an opening thematic break, keep the text
+        return {}, markdown
+    if not isinstance(meta, dict) or not meta:
+        return {}, markdown
+    return meta, markdown[m.end() :].lstrip("\n")
+
+
+def front_matter_title(meta: dict) -> str | None:
+    """The document title a front matter states (``title``, ``Title``, ``Titel``, ``titre``), one
+    line, or ``None``."""
+    for key, value in meta.items():
+        if str(key).strip().lower() in ("title", "titel", "titre") and isinstance(value, (str, int)):
+            title = " ".join(str(value).split())
+            if title:
+                return title
+    return None
 
 
 def plain_text_title(text: str) -> str | None:

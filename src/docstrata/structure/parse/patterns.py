@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..grammar import CODE_NUMBER, ORDINAL_ONE, LabelKeywords, canonical_label, label_keyword_pattern
+from ..grammar import CODE_NUMBER, ORDINAL_ONE, SUFFIX_WORDS, LabelKeywords, canonical_label, label_keyword_pattern
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank), read from
 # the citation grammar (structure/grammar.py and its language packs; docs/grammar.md). Rank orders
@@ -22,8 +22,9 @@ _KW_RE = label_keyword_pattern()
 # one ("Article 16-14" of the Code civil) and the ordinal of a first container ("LIVRE Ier", "Chapitre 1er")
 _NUM = (
     rf"(?:{CODE_NUMBER}|\d{{1,5}}(?:-\d{{1,4}}){{1,4}}(?![\w-])|(?i:{ORDINAL_ONE})(?![\w-])|"
-    + r"\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
-)
+    + rf"\d{{1,5}}(?!\d)(?:[A-Z]{{1,3}}|(?:{'|'.join(SUFFIX_WORDS)})(?![a-z])|[a-z](?![a-z]))?"
+    + r"|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+)  # "Art. 3bis", "Article 107quinquies": a Latin suffix numbers an inserted provision
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
 # consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
 _ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"

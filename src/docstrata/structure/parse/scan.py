@@ -43,6 +43,9 @@ from .patterns import (
 # a dash and the provision's own label (AustLII and other legal portals print every section so).
 # a list bullet written in front of an enumerator (grammar.PINPOINT): the enumerator is the item's number
 _BULLETED_ENUMERATOR_RE = re.compile(rf"^[-*+•][ \t]+(?={PINPOINT}(?:[ \t]|$))")
+# "**Art. 1.** La Belgique est …", "__Section 5.__ The …": a label set in bold at the start of a
+# paragraph, its text running on (Belgian and Swiss statutes, contracts rendered to Markdown)
+_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*\*|__)(?P<label>[^*_\n]{1,40}?)(?P=mark)[ \t]+(?P<rest>\S.*)$")
 _RUNNING_LABEL_RE = re.compile(
     rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
     rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$"
@@ -239,6 +242,8 @@ def _label_marker(
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
         text = text[bullet.end() :]
+    if (bold := _BOLD_RUN_IN_RE.match(text)) and _is_whole_label(bold.group("label")):
+        text = f"{bold.group('label').strip()} {bold.group('rest')}"  # the bold marks the label, not a title
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
         if (
@@ -519,6 +524,14 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     if re.match(rf"^{number}\.1[.\s]", nxt):
         return True
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
+
+
+def _is_whole_label(text: str) -> bool:
+    """Whether ``text`` (a bold run at a paragraph's start) is a numbered label and nothing more:
+    a grammar keyword with its number (``Art. 1.``, ``Section 5``, ``§ 3``) or a dotted number
+    (``4.2``); a bold phrase (``Access and Use.``) or a number in words is not."""
+    m = _LABEL_RE.match(text.strip())
+    return bool(m and not m.group("rest").strip() and re.search(r"\d", m.group("label")))
 
 
 def _md_item(m: re.Match, line: str, i: int, indent: int) -> _Marker:

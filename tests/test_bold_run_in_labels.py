@@ -1,0 +1,68 @@
+"""Provisions written as a bold run-in label at the start of their paragraph (``**Art. 3bis.** La
+Belgique comprend …``): the Justel consolidations of Belgian law rendered to Markdown
+(tests/fixtures/be-laws-fr/NOTICE.md), Swiss and other statutes, contracts. The bold marks the
+label; the text runs on. Truth from the fixture's own markup: every bold ``Art. N.`` run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from docstrata.models import Document
+from docstrata.structure import build_tree
+
+CONSTITUTION = Path(__file__).parent / "fixtures" / "be-laws-fr" / "constitution-1831-extrait.md"
+
+
+def _tree(text: str, key: str = "doc.md"):
+    return build_tree(Document(doc_key=key, title="t", markdown=text, format="md"))
+
+
+def test_every_bold_article_label_of_the_constitution_is_a_section():
+    text = CONSTITUTION.read_text(encoding="utf-8")
+    printed = re.findall(r"(?m)^\*\*Art\. (\d+(?:bis|ter|quater)?)\.\*\*", text)
+    assert len(printed) >= 10 and "3bis" in printed and "3ter" in printed
+    tree = _tree(text, CONSTITUTION.name)
+    numbers = {s.number for s in tree.sections if s.number}
+    missing = [n for n in printed if not any(num.endswith(f" {n}") or num == n for num in numbers)]
+    assert not missing, (missing, sorted(numbers))
+    by_number = {s.number.split()[-1]: s for s in tree.sections if s.number}
+    # each article hangs under the Titre heading above it, and holds its own text only
+    assert by_number["2"].parent_id == by_number["1"].parent_id == "titre-i"
+    assert by_number["4"].parent_id == "titre-ii"
+    assert "quatre régions linguistiques" in by_number["3bis"].text
+    assert "quatre régions linguistiques" not in by_number["3"].text
+
+
+def test_a_bold_phrase_or_a_bold_word_number_is_no_label():
+    text = (
+        "# Terms\n\n**Access and Use.** Customer may use the service.\n\n"
+        "**Fees 2024** are due monthly.\n\n**Section 2.** Payment is due within 30 days.\n"
+    )
+    ids = [s.section_id for s in _tree(text).sections]
+    assert ids[-1].endswith("2") and len(ids) == 2, ids  # the heading and Section 2 only
+
+
+def test_yaml_front_matter_is_metadata_not_text():
+    """The Justel export opens with a YAML block (``title: CONSTITUTION DE LA BELGIQUE``, ``url:``,
+    ``pubDate:``): its title is the document's title and none of its lines is text, a preamble or
+    a definition."""
+    from docstrata.convert import convert_file
+    from docstrata.models import FileState, SourceFile
+
+    sf = SourceFile(doc_key=CONSTITUTION.name, path=str(CONSTITUTION), state=FileState(CONSTITUTION.stat().st_size, 0, ""))
+    doc = convert_file(sf)
+    assert doc.title == "CONSTITUTION DE LA BELGIQUE"
+    assert "pubDate" not in doc.markdown and "ejustice.just.fgov.be" not in doc.markdown
+    tree = build_tree(doc)
+    assert tree.sections[0].section_id == "titre-i", [s.section_id for s in tree.sections[:3]]
+    assert not any("pubDate" in d.term or "dtype" in d.term for d in tree.definitions)
+
+
+def test_a_leading_thematic_break_is_no_front_matter():
+    from docstrata.convert.text import split_front_matter
+
+    text = "---\nJust a rule, then a paragraph of prose.\n---\n\n# Title\n"
+    assert split_front_matter("---\n\n# Title\n\nText.\n") == ({}, "---\n\n# Title\n\nText.\n")
+    meta, rest = split_front_matter(text)
+    assert meta == {} and rest == text
