@@ -268,3 +268,23 @@ def test_a_date_heading_is_no_numbered_section(tmp_path, fmt):
     assert dated.section_id in ("24-november-2019", "05-february-2026")
     numbered = [s.number for s in tree.sections if s.number]
     assert numbered == (["1", "1.1", "2", "24"] if fmt == "html" else ["1", "5"])
+
+
+def test_a_wrapped_line_opening_with_a_cited_pinpoint_is_running_text():
+    """BDSG § 26(4) wraps "Dabei haben die Verhandlungspartner" / "Artikel 88 Absatz 2 der Verordnung
+    (EU)": a citation of the GDPR, never a heading (a heading carries no "Absatz 2"). It made a
+    section 'artikel-88' that took § 26(5)-(8) and §§ 27 ff. as its children (a new user's trial;
+    tests/fixtures/bdsg-excerpt/NOTICE.md)."""
+    from pathlib import Path
+
+    from docstrata.models import Document
+    from docstrata.structure import build_tree
+
+    path = Path(__file__).parent / "fixtures" / "bdsg-excerpt" / "bdsg_2018_auszug.md"
+    text = path.read_text(encoding="utf-8")
+    assert "\nArtikel 88 Absatz 2 der Verordnung (EU)\n" in text and "\nArtikel 22 Absatz 2 Buchstabe a" in text
+    tree = build_tree(Document(doc_key=path.name, title="BDSG", markdown=text, format="md"))
+    ids = {s.section_id: s for s in tree.sections}
+    assert not [i for i in ids if "artikel" in i], sorted(ids)
+    assert {"26(5)", "26(6)", "26(7)", "26(8)"} <= set(ids) and ids["26(8)"].parent_id == "26"
+    assert ids["27"].parent_id == ids["26"].parent_id and ids["37"].parent_id == ids["36"].parent_id

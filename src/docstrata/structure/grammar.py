@@ -82,6 +82,7 @@ __all__ = [
     "range_words",
     "list_words",
     "strip_determiner",
+    "opens_with_pinpoint",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -644,6 +645,14 @@ def pinpoint_tail(text: str, pos: int) -> tuple[int, str] | None:
     follow."""
     m = _pinpoint_re().match(text, pos)
     return (m.end(), fold_pinpoints(text[max(0, pos - 1) : m.end()])[1:]) if m else None
+
+
+def opens_with_pinpoint(text: str) -> bool:
+    """Whether ``text`` opens with a pinpoint word of any pack and its number (``Absatz 2 der
+    Verordnung``, ``Abs. 3``, ``alinéa 2``): the words after a cited number, which a heading's
+    title never starts with."""
+    m = _pinpoint_one_re().match(text.lstrip())
+    return m is not None and _pinpoint_words().get(m.group("word").lower()) == "item"
 
 
 def pinpoint_spans(text: str) -> list[tuple[int, int]]:

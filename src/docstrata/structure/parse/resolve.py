@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..grammar import is_contents_title, is_date, is_month
+from ..grammar import is_contents_title, is_date, is_month, opens_with_pinpoint
 from .labels import (
     _continues_numbering,
     _heading_label,
@@ -315,11 +315,15 @@ def _wrapped_mention(m: _Marker, rest: str, prev: str, blank: bool) -> bool:
     above): it is only its label after a line that breaks off mid-sentence (``… in Form DB of`` /
     ``Schedule 1.``); it closes a bracket ``prev`` opened (``[OMB Circular A-130,`` / ``Appendix
     III]``); or, right under a line breaking off mid-sentence, it closes a parenthesis it never
-    opened (``… appendices (e.g.,`` / ``Title 5 Appendix).``)."""
+    opened (``… appendices (e.g.,`` / ``Title 5 Appendix).``); or, right under such a line, its label
+    is followed by a pinpoint word, which no heading carries (``… die Verhandlungspartner`` /
+    ``Artikel 88 Absatz 2 der Verordnung (EU)``: :func:`.grammar.opens_with_pinpoint`)."""
     title = _plain(m.title)
     closes = title.count("]") > title.count("[") or title.count(")") > title.count("(")
     if closes and (prev.count("[") > prev.count("]") or prev.count("(") > prev.count(")")):
         return True
+    if not blank and opens_with_pinpoint(rest) and not re.search(r"[.:!?]\W*$", prev):
+        return True  # "… die Verhandlungspartner" / "Artikel 88 Absatz 2 der Verordnung": a cited pinpoint
     broken = _mid_sentence(prev) or prev.endswith(";")
     if not broken:
         return False
