@@ -66,6 +66,10 @@ class WordParagraph:
         style_chain: the names and ids of its paragraph style and of every style that one is
             ``basedOn``, nearest first (``("Glossary Term", "GlossaryTerm", "Definition term",
             "Definitionterm", "Normal", "Normal")``); empty when it has no style.
+        run_in_title: the bold phrase of at most 12 words ending in ``.`` or ``:`` it opens with,
+            its text running on after it (``What the Company owns.`` of ``**What the Company
+            owns.** The Company owns …``: the title a contract clause carries in its own
+            paragraph); ``""`` when none.
     """
 
     text: str
@@ -77,6 +81,7 @@ class WordParagraph:
     list_id: str | None = None
     compound: bool = False
     style_chain: tuple[str, ...] = ()
+    run_in_title: str = ""
 
 
 @dataclass
@@ -373,9 +378,29 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
                 list_id=list_id,
                 compound=compound,
                 style_chain=tuple(x for sid, st in _chain(styles, style_id) for x in (st.name, sid)),
+                run_in_title=_opens_with_bold_title(p, text),
             )
         )
     return out
+
+
+def _opens_with_bold_title(p, text: str) -> str:
+    """The title paragraph ``p`` (its whole text ``text``) opens with: directly bold runs whose
+    words (at most 12) end in ``.`` or ``:``, with more text after them; ``""`` when none."""
+    lead: list[str] = []
+    for r in p.iter(f"{_W}r"):
+        t = "".join(el.text or "" for el in r.iter(f"{_W}t"))
+        if not t.strip():
+            if lead:
+                lead.append(t)
+            continue
+        b = r.find(f"{_W}rPr/{_W}b")
+        if b is None or _val(b) in ("0", "false", "off"):
+            break
+        lead.append(t)
+    title = " ".join("".join(lead).split())
+    ok = bool(title) and title[-1] in ".:" and len(title.split()) <= 12 and len(text) > len(title) + 1
+    return title if ok else ""
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -408,12 +433,14 @@ class LineNumber:
     ``label`` (or ``None``), its heading ``level`` (``None`` for body text) and numbering level
     ``ilvl`` (``None`` when unnumbered); ``outline``: whether the paragraph's list is the document's
     clause outline (a list some heading-styled paragraph or some multi-level label ``1.2`` uses),
-    whose numbers are section numbers rather than the steps of a list."""
+    whose numbers are section numbers rather than the steps of a list; ``title``: the clause's
+    bold run-in title where that is what makes its list the outline (``What the Company owns``)."""
 
     label: str | None
     level: int | None
     ilvl: int | None
     outline: bool = False
+    title: str | None = None
 
 
 def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[str, dict[int, LineNumber]]:
@@ -435,6 +462,18 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         for p in paragraphs
         if p.label and p.list_id is not None and (p.compound or (p.heading_level or 0) > 0)
     }
+    # in a document with no such list, one whose every top-level item carries its own bold run-in
+    # title is a contract's clause outline ("1. **What the Company owns.** The Company owns …"); its clauses sit one level below
+    # the heading above them
+    titled: dict[str, list[bool]] = {}
+    for p in paragraphs:
+        if p.label and p.list_id is not None and p.ilvl == 0 and not p.in_table and p.heading_level is None:
+            titled.setdefault(p.list_id, []).append(bool(p.run_in_title))
+    clause_lists = (
+        {lid for lid, flags in titled.items() if len(flags) >= 2 and all(flags)} if not outline else set()
+    )  # only where no list is the outline already (a compound or heading-styled one states the clauses)
+    outline |= clause_lists
+    heading_above = 0
     stated: dict[int, LineNumber] = {}
     pos = 0
     cells = [p for p in paragraphs if p.in_table and p.ilvl is not None and _key(p.text)]
@@ -457,6 +496,8 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         pos = j + 1
         p = flow[j]
         level = p.heading_level if p.heading_level is not None else (len(heading.group(1)) if heading else None)
+        if level and (p.label is None or p.list_id not in clause_lists):
+            heading_above = level
         if p.label is None and p.ilvl is None and level is None:
             continue
         if p.label is not None:
@@ -473,7 +514,10 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             )
         elif level and not heading and not _LIST_MARK.match(line):
             lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
-        stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline)
+        if p.label is not None and p.list_id in clause_lists and level is None:
+            level = heading_above + (p.ilvl or 0) + 1  # the clause's depth under its heading
+        title = p.run_in_title.rstrip(".:").strip() if p.list_id in clause_lists else None
+        stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline, title or None)
     return "\n".join(lines), stated
 
 
@@ -590,8 +634,11 @@ def _stated_block(b, info: LineNumber | None):
             b,
             kind="heading",
             provenance="numbering",
-            level=(info.ilvl or 0) + 1,
+            level=info.level
+            if info.title and info.level
+            else (info.ilvl or 0) + 1,  # a titled clause: under its heading
             number=section_number(info.label, info.ilvl or 0),
+            title=info.title or b.title,
         )
     if info.label is not None:
         return replace(

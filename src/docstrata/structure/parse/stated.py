@@ -73,6 +73,9 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
         if i >= len(lines) or not (lines[i].lstrip().startswith("#") or b.provenance == "numbering"):
             continue
         words = lines[i].strip().lstrip("#").strip()
+        body_clause = b.provenance == "numbering" and not lines[i].lstrip().startswith("#")
+        if body_clause and b.title and (at := words.find(b.title)) >= 0:  # its run-in title, not its paragraph
+            words = words[: at + len(b.title)]
         m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level, markup_numbers=True)
         if b.number and (comps := stated_components(b.number)):
             m.components = comps
