@@ -160,9 +160,10 @@ def _written_number(m: _Marker) -> str | None:
 
 def _find_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | None:
     """Pop ``stack`` to the new marker's parent and return it (``None`` = top level)."""
-    if m.flat:  # a plain-text table of contents, a memo's margin heading: top level, containing nothing
-        stack.clear()
+    if m.flat and not (m.kind == "heading" and (m.md_level or 1) > 1):
+        stack.clear()  # a plain-text table of contents, a memo's margin heading: top level, containing nothing
         return None
+    # (a "## Contents" heading nests by its level like any heading, and holds nothing: popped below)
     while stack and stack[-1].marker.flat:
         stack.pop()
     if m.kind == "heading":

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import PINPOINT, contents_title_pattern
+from ..grammar import PINPOINT, contents_title_pattern, is_contents_title
 from .labels import (
     _components,
     _continues_numbering,
@@ -170,7 +170,14 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContex
     if m:
         text = _without_running_title(m.group("text") or "", ctx.running_titles)
         return _Marker(
-            i, i + 1, "heading", line, _plain(text), md_level=len(m.group("hashes")), markup_numbers=ctx.heading_levels
+            i,
+            i + 1,
+            "heading",
+            line,
+            _plain(text),
+            md_level=len(m.group("hashes")),
+            markup_numbers=ctx.heading_levels,
+            flat=is_contents_title(_plain(text)),  # a "Contents" heading lists the sections, holds none
         )
     if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
         u = _SETEXT_RE.match(lines[i + 1])

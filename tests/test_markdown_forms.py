@@ -1,4 +1,4 @@
-"""Provisions written as a bold run-in label at the start of their paragraph (``**Art. 3bis.** La
+"""Markdown forms of structure: provisions written as a bold run-in label at the start of their paragraph (``**Art. 3bis.** La
 Belgique comprend …``): the Justel consolidations of Belgian law rendered to Markdown
 (tests/fixtures/be-laws-fr/NOTICE.md), Swiss and other statutes, contracts. The bold marks the
 label; the text runs on. Truth from the fixture's own markup: every bold ``Art. N.`` run."""
@@ -66,3 +66,20 @@ def test_a_leading_thematic_break_is_no_front_matter():
     assert split_front_matter("---\n\n# Title\n\nText.\n") == ({}, "---\n\n# Title\n\nText.\n")
     meta, rest = split_front_matter(text)
     assert meta == {} and rest == text
+
+
+def test_a_contents_heading_holds_no_sections():
+    """A PDF's 'Contents' page heading read from its typography at level 1, the Act's sections at
+    level 2 below it (a new user's trial: every location in an Australian Act read 'Contents >
+    Schedule 1 > …'): the contents lists the sections, it contains none of them; a '## Contents'
+    under the title still nests under the title."""
+    pdf_like = (
+        "# Contents\n\n1 Short title ........ 1\n2 Commencement ........ 2\n\n"
+        "## 1 Short title\n\nThis Act is the Example Act 2021.\n\n## 2 Commencement\n\nThis Act commences on the day after.\n"
+    )
+    tree = _tree(pdf_like)
+    by_id = {s.section_id: s for s in tree.sections}
+    assert by_id["1"].parent_id is None and by_id["2"].parent_id is None, [(s.section_id, s.parent_id) for s in tree.sections]
+    md = "# My Act\n\n## Contents\n\n1 Short title\n\n## Part 1 Preliminary\n\n### 1 Short title\n\nText.\n"
+    by_id = {s.section_id: s for s in _tree(md).sections}
+    assert by_id["contents"].parent_id == by_id["part-1"].parent_id == "my-act" and by_id["1"].parent_id == "part-1"
