@@ -99,8 +99,10 @@ def norm_number(n: str | None) -> str:
     s = re.sub(r"\[/?expect\]", "", s)
     s = re.sub(r"^((?:§§?|sections?|sec\.?)\s*)\((\w+)\)\.?$", r"\1\2", s, flags=re.I)  # "Sec. (2)" is section 2
     s = _BARE_KW.sub("", s)
-    s = re.sub(r"^art\.?\s*(?=\w)", "article ", s, flags=re.I)
-    s = re.sub(r"^app\.?\s*(?=\w)", "appendix ", s, flags=re.I)
+    # "Art. 5" / "Art 5" is article 5; "Article 5" stays as written (the abbreviation pattern once
+    # matched the "Art" of "Article", turning it into "articleicle")
+    s = re.sub(r"^art(?:\.\s*|\s+)(?=\w)", "article ", s, flags=re.I)
+    s = re.sub(r"^app(?:\.\s*|\s+)(?=\w)", "appendix ", s, flags=re.I)
     s = s.rstrip(" .:—–-")
     return re.sub(r"\s+", "", s).lower()
 
