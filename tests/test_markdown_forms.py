@@ -83,3 +83,18 @@ def test_a_contents_heading_holds_no_sections():
     md = "# My Act\n\n## Contents\n\n1 Short title\n\n## Part 1 Preliminary\n\n### 1 Short title\n\nText.\n"
     by_id = {s.section_id: s for s in _tree(md).sections}
     assert by_id["contents"].parent_id == by_id["part-1"].parent_id == "my-act" and by_id["1"].parent_id == "part-1"
+
+
+def test_latin_suffixes_continue_the_numbering_in_their_order():
+    """'24ter' → '24quater' continues (quater is the fourth, not a word after 'ter' in the
+    alphabet); '107terbis' was inserted after '107ter' (the Belgian Constitution's numbering)."""
+    from docstrata.structure.parse.labels import _ordinal
+
+    assert _ordinal("24") < _ordinal("24bis") < _ordinal("24ter") < _ordinal("24quater") < _ordinal("24quinquies")
+    assert _ordinal("107ter") < _ordinal("107terbis") < _ordinal("107quater")
+    assert _ordinal("24QUATER") == _ordinal("24quater")  # keyword labels arrive upper-cased
+    text = "# TITRE II\n\n" + "".join(
+        f"**Art. {n}.** Texte de l'article {n}.\n\n" for n in ("24", "24bis", "24ter", "24quater", "25")
+    )
+    numbers = [s.number for s in _tree(text).sections if s.number and s.number.startswith("Art")]
+    assert numbers == ["Art. 24", "Art. 24bis", "Art. 24ter", "Art. 24quater", "Art. 25"], numbers
