@@ -71,6 +71,20 @@ class BaseTool:
 
         return LOW_SIMILARITY if self.cfg.embedding_provider is not None else similarity_floor(self.cfg.embedding_model)
 
+    def _confidence(self, results, run):
+        """The answer's :class:`~docstrata.models.Confidence` for ``results`` of the
+        :class:`~docstrata.search.SearchRun` ``run``, read against this tool's similarity floor."""
+        from .search import assess_confidence
+
+        return assess_confidence(
+            results,
+            run.content_words,
+            run.embedded,
+            run.citations,
+            run.other_words,
+            self.similarity_floor,
+        )
+
     @property
     def store(self):
         """The tool's open store (:func:`~docstrata.store.open_store`), opened on first use."""

@@ -36,7 +36,7 @@ from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchRe
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
 from .results import assemble_results, rerank_results, with_pages
-from .search import QueryError, SearchTiming, assess_confidence, run_search
+from .search import QueryError, SearchTiming, run_search
 from .section_lookup import check_window, neighbour_window, read_section, section_chunks
 from .store.base import write_document_entry
 from .structure.definition_conflicts import definition_conflicts
@@ -282,9 +282,7 @@ class HierarchicalDocumentTool(BaseTool):
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(
             results,
-            assess_confidence(
-                results, run.content_words, run.embedded, run.citations, run.other_words, self.similarity_floor
-            ),
+            self._confidence(results, run),
             with_pages(self.store, list(used.values())),
             notices,
         )
@@ -526,7 +524,7 @@ class VectorstoreTool(BaseTool):
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(
             results,
-            assess_confidence(results, run.content_words, run.embedded, low_similarity=self.similarity_floor),
+            self._confidence(results, run),
             [],
             notices,
         )
