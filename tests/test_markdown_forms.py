@@ -98,3 +98,15 @@ def test_latin_suffixes_continue_the_numbering_in_their_order():
     )
     numbers = [s.number for s in _tree(text).sections if s.number and s.number.startswith("Art")]
     assert numbers == ["Art. 24", "Art. 24bis", "Art. 24ter", "Art. 24quater", "Art. 25"], numbers
+
+
+def test_a_bold_label_glued_to_its_text_or_alone_on_its_line():
+    """The Justel export of the 1844 pensions law writes '**Art. 7.**Tout magistrat …' (no space)
+    and '**Art. 5.**' alone over its text: both are article starts."""
+    text = (
+        "# LIVRE II\n\n**Art. 4.** Le Roi définit la fonction principale.\n\n**Art. 5.** \n\n"
+        "Les services rendus comptent pour la pension.\n\n**Art. 7.**Tout magistrat qui aura bien mérité.\n"
+    )
+    numbers = [s.number for s in _tree(text).sections if s.number and s.number.startswith("Art")]
+    assert numbers == ["Art. 4", "Art. 5", "Art. 7"], numbers
+    assert "Les services rendus" in next(s for s in _tree(text).sections if s.number == "Art. 5").text

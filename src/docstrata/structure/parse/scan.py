@@ -44,8 +44,9 @@ from .patterns import (
 # a list bullet written in front of an enumerator (grammar.PINPOINT): the enumerator is the item's number
 _BULLETED_ENUMERATOR_RE = re.compile(rf"^[-*+•][ \t]+(?={PINPOINT}(?:[ \t]|$))")
 # "**Art. 1.** La Belgique est …", "__Section 5.__ The …": a label set in bold at the start of a
-# paragraph, its text running on (Belgian and Swiss statutes, contracts rendered to Markdown)
-_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*\*|__)(?P<label>[^*_\n]{1,40}?)(?P=mark)[ \t]+(?P<rest>\S.*)$")
+# paragraph, its text running on (Belgian and Swiss statutes, contracts rendered to Markdown), also
+# glued to it ("**Art. 7.**Tout …") or alone on its line ("**Art. 5.**" over its text)
+_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*\*|__)(?P<label>[^*_\n]{1,40}?)(?P=mark)[ \t]*(?P<rest>.*)$")
 _RUNNING_LABEL_RE = re.compile(
     rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
     rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$"
@@ -250,7 +251,7 @@ def _label_marker(
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
         text = text[bullet.end() :]
     if (bold := _BOLD_RUN_IN_RE.match(text)) and _is_whole_label(bold.group("label")):
-        text = f"{bold.group('label').strip()} {bold.group('rest')}"  # the bold marks the label, not a title
+        text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
         if (
