@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import PINPOINT, contents_title_pattern, is_contents_title
+from ..grammar import PINPOINT, contents_title_pattern
 from .labels import (
     _components,
     _continues_numbering,
@@ -46,7 +46,7 @@ _BULLETED_ENUMERATOR_RE = re.compile(rf"^[-*+•][ \t]+(?={PINPOINT}(?:[ \t]|$))
 # "**Art. 1.** La Belgique est …", "__Section 5.__ The …": a label set in bold at the start of a
 # paragraph, its text running on (Belgian and Swiss statutes, contracts rendered to Markdown), also
 # glued to it ("**Art. 7.**Tout …") or alone on its line ("**Art. 5.**" over its text)
-_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*\*|__)(?P<label>[^*_\n]{1,40}?)(?P=mark)[ \t]*(?P<rest>.*)$")
+_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*\*|__)(?P<label>[^*_\n]{1,40}?)(?P=mark)(?P<gap>[ \t]*)(?P<rest>.*)$")
 _RUNNING_LABEL_RE = re.compile(
     rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
     rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$"
@@ -178,7 +178,8 @@ def _heading_marker(lines: list[str], i: int, prev_blank: bool, ctx: ParseContex
             _plain(text),
             md_level=len(m.group("hashes")),
             markup_numbers=ctx.heading_levels,
-            flat=is_contents_title(_plain(text)),  # a "Contents" heading lists the sections, holds none
+            # a "Contents" heading lists the sections and holds none (an index keeps its letter groups)
+            flat=bool(_CONTENTS_HEAD_RE.match(_plain(text).strip())),
         )
     if i + 1 < len(lines) and prev_blank and not line.lstrip().startswith(("|", ">", "-", "*", "+")):
         u = _SETEXT_RE.match(lines[i + 1])
@@ -250,7 +251,13 @@ def _label_marker(
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
         text = text[bullet.end() :]
-    if (bold := _BOLD_RUN_IN_RE.match(text)) and _is_whole_label(bold.group("label")):
+    if (
+        (bold := _BOLD_RUN_IN_RE.match(text))
+        and _is_whole_label(bold.group("label"))
+        # glued to its text or alone on its line, the label closes with its own full stop ("**Art. 5.**");
+        # a lone "**§ 613a**" is a bold mention
+        and (bold.group("gap") and bold.group("rest").strip() or bold.group("label").rstrip().endswith("."))
+    ):
         text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
