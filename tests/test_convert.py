@@ -480,3 +480,24 @@ def test_an_id_like_html_title_is_not_the_document_title():
     bare = b"<html><head><title>L_2022152EN.01000101.xml</title></head><body><p>text</p></body></html>"
     assert _html_title(bare) is None
     assert _html_title(b"<html><head><title>Data Governance Act</title></head><body></body></html>") == "Data Governance Act"
+
+
+def test_pdf_running_header_mirrored_on_facing_pages_is_dropped():
+    """An Act's Schedule pages print their running header mirrored on facing pages ("Schedule 2
+    Amendments commencing 1 January 2023" on even pages, the parts the other way round on odd ones;
+    a new user's trial, Australian Act C2021A00135): neither variant reaches a quarter of the pages
+    nor recurs verbatim on three, but together they run over four consecutive pages: one header."""
+    from docstrata.convert.pdf import _drop_running_lines
+
+    lines = []
+    for page in range(1, 13):
+        word = ("alpha", "bravo", "charlie", "delta", "echo", "fox", "golf", "hotel", "ink", "jet", "kilo", "lima")[page - 1]
+        if 5 <= page <= 8:
+            header = "Schedule 2  Amendments commencing 1 January 2023" if page % 2 == 0 else "Amendments commencing 1 January 2023  Schedule 2"
+        else:
+            header = f"About {word}"
+        lines.append(_pdf_line(page, 10 * page, header, 9.0, 760.0))
+        lines += [_pdf_line(page, 10 * page + 1, f"{word} body line {row}", 11.0, 600.0 - 50 * n) for n, row in enumerate("abcd")]
+    kept = [line.text for line in _drop_running_lines(lines, 12)]
+    assert not any("Amendments commencing" in t for t in kept), [t for t in kept if "Amendments" in t]
+    assert "fox body line a" in kept and "About bravo" in kept

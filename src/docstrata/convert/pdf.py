@@ -133,14 +133,14 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
             counts.update({(_edge_key(line.text), line.size) for line in edge})
             for line in edge:  # verbatim, with letters: not a section number atop successive pages
                 if re.search(r"[^\W\d_]", line.text):
-                    pages_of.setdefault((" ".join(line.text.split()), line.size), set()).add(page)
+                    pages_of.setdefault((_facing_key(line.text), line.size), set()).add(page)
         placed = _edge_places(edges)
         doomed = set()
         for page, edge in edges.items():
             for line in edge:
                 # a bare number under a header row is a contents entry's section number, not a page's
                 page_number = not peel and _is_page_number(line.text) and line.size <= body_size + 1
-                verbatim = pages_of.get((" ".join(line.text.split()), line.size), set())
+                verbatim = pages_of.get((_facing_key(line.text), line.size), set())
                 if (
                     page_number
                     or counts[(_edge_key(line.text), line.size)] >= threshold
@@ -189,8 +189,18 @@ def _same_place_pages(line: _PdfLine, page: int, placed: dict[str, list[tuple[in
 
 def _edge_key(text: str) -> str:
     """A page-edge line with its numbers masked, a number's letter suffix included (``Section
-    287AA`` and ``Section 12`` are one running header)."""
-    return re.sub(r"#[A-Z]{1,3}\b", "#", _running_key(text))
+    287AA`` and ``Section 12`` are one running header), its gap-separated parts in one order
+    (:func:`_facing_key`)."""
+    return re.sub(r"#[A-Z]{1,3}\b", "#", _running_key(_facing_key(text)))
+
+
+def _facing_key(text: str) -> str:
+    """``text`` with its parts (runs split by a wide gap) in sorted order: facing pages mirror a
+    running header (``Schedule 2  Amendments commencing 1 January 2023`` on an even page,
+    ``Amendments commencing 1 January 2023  Schedule 2`` on the odd one), and the two are one
+    header. Text without a wide gap is returned with its spaces collapsed."""
+    parts = [" ".join(p.split()) for p in re.split(r"\s{2,}", text.strip()) if p.strip()]
+    return "  ".join(sorted(parts)) if len(parts) > 1 else " ".join(text.split())
 
 
 def _in_page_run(page: int, pages: set[int]) -> bool:
