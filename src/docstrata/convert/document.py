@@ -139,7 +139,7 @@ def lists_are_numbered(blocks: list[Block]) -> bool:
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # a code fence line: its marker in group 1
 _BULLETED_ENUMERATOR = re.compile(rf"^[ \t]*[-*+][ \t]+({PINPOINT})(?:[ \t]|$)")
 _LIST = re.compile(r"^[ \t]*(?:(\d{1,9}|[a-z]|[A-Z]|[ivx]{1,5})[.)]|[-*+])[ \t]+\S")
 
@@ -167,7 +167,7 @@ def markdown_blocks(
         if not line.strip():
             i += 1
             continue
-        if fm := _FENCE.match(line):
+        if fm := FENCE.match(line):
             j = i + 1
             while j < len(lines) and not (lines[j].strip().startswith(fm.group(1)[0] * len(fm.group(1)))):
                 j += 1
@@ -205,7 +205,7 @@ def markdown_blocks(
                 j < len(lines)
                 and lines[j].strip()
                 and not _ATX.match(lines[j])
-                and not _FENCE.match(lines[j])
+                and not FENCE.match(lines[j])
                 and not _LIST.match(lines[j])
                 and not (j + 1 < len(lines) and _SETEXT.match(lines[j + 1]))
             ):

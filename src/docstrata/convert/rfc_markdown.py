@@ -5,13 +5,10 @@ as the rendered RFC prints it, and the blocks of the result with those headings 
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from ..structure.grammar import int_to_letters
-from .document import Block, markdown_blocks
-
-FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+from .document import FENCE, Block, markdown_blocks
 
 
 def rewrite_lines(

@@ -11,7 +11,7 @@ import unicodedata
 from collections import Counter
 
 from ..errors import ConversionError
-from .document import ConvertedDocument
+from .document import FENCE, ConvertedDocument
 
 
 def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
@@ -45,7 +45,6 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
 
 
 _DEEP_ATX = re.compile(r"^( {0,3})#{7,}([ \t]+\S.*)$")
-_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
 def deep_headings_to_six(markdown: str) -> tuple[str, int]:
@@ -59,7 +58,7 @@ def deep_headings_to_six(markdown: str) -> tuple[str, int]:
         return markdown, 0
     out, fence, n = [], None, 0
     for line in markdown.split("\n"):
-        fm = _FENCE_LINE.match(line)
+        fm = FENCE.match(line)
         if fence is not None:
             fence = None if fm and fm.group(1)[0] == fence else fence
         elif fm:
