@@ -83,6 +83,7 @@ __all__ = [
     "list_words",
     "strip_determiner",
     "opens_with_pinpoint",
+    "suffix_letters",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -566,6 +567,16 @@ def split_number(number: str) -> tuple[int, str] | None:
         return int(m.group(1)), m.group(2)
     r = roman_to_int(n, strict=True)
     return (r, "") if r is not None else None
+
+
+def suffix_letters(suffix: str) -> str | None:
+    """A run of Latin ordinal suffixes as the letters of their places, so inserted provisions
+    order as their suffixes count (``"bis"`` → ``"A"``, ``"quater"`` → ``"C"``, ``"terbis"`` →
+    ``"BA"``: inserted after *ter*), any case; ``None`` when ``suffix`` is not such a run."""
+    words = re.findall(_SUFFIX_RE, suffix.lower())
+    if not words or "".join(words) != suffix.lower():
+        return None
+    return "".join(chr(65 + SUFFIX_WORDS.index(w)) for w in words)
 
 
 def inserted_base(label: str) -> str | None:

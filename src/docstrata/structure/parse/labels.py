@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..definitions import leading_defined_term
-from ..grammar import SUFFIX_WORDS, canonical_number, code_number, inserted_base, is_date, roman_to_int
+from ..grammar import canonical_number, code_number, inserted_base, is_date, roman_to_int, suffix_letters
 from .patterns import (
     _COMPONENT,
     _EMPH_RE,
@@ -169,17 +169,13 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
     return parts or None
 
 
-_LATIN_RUN = re.compile(rf"(?:{'|'.join(SUFFIX_WORDS)})+")
-
-
 def _ordinal(part: str) -> tuple[int, str] | None:
     """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); a Latin suffix counts as the
     letter of its place (``'24bis'`` → (24, 'A'), ``'24quater'`` → (24, 'C'), ``'107terbis'`` →
     (107, 'BA'): inserted after 107ter), so 24ter → 24quater continues; ``None`` for other parts."""
     m = re.fullmatch(r"(\d{1,3})([A-Za-z]{3,})", part)  # keyword labels arrive upper-cased ("24QUATER")
-    if m and _LATIN_RUN.fullmatch(m.group(2).lower()):
-        words = re.findall("|".join(SUFFIX_WORDS), m.group(2).lower())
-        return int(m.group(1)), "".join(chr(65 + SUFFIX_WORDS.index(w)) for w in words)
+    if m and (letters := suffix_letters(m.group(2))) is not None:
+        return int(m.group(1)), letters
     m = re.fullmatch(r"(\d{1,3})([A-Z]{0,3}|[a-z])", part)
     if m:
         return int(m.group(1)), m.group(2).upper()
