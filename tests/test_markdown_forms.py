@@ -110,3 +110,16 @@ def test_a_bold_label_glued_to_its_text_or_alone_on_its_line():
     numbers = [s.number for s in _tree(text).sections if s.number and s.number.startswith("Art")]
     assert numbers == ["Art. 4", "Art. 5", "Art. 7"], numbers
     assert "Les services rendus" in next(s for s in _tree(text).sections if s.number == "Art. 5").text
+
+
+def test_a_bold_italic_label_with_a_hard_line_break_before_its_text():
+    """A Markdown Constitution (fresh-document check, geektortoise/La-Constitution-Belge) writes
+    '***Article 1***  ' and the text on the next line of the same paragraph: each is an article,
+    its § paragraphs under it. A lone bold paragraph ('**§ 613a**') still is not."""
+    text = (
+        "# Titre I. X\n\n***Article 1***  \nLa Belgique est divisée en provinces.\n\n"
+        "***Article 2***  \n§1er. Premier alinéa.\n\n§2. Second alinéa.\n\n***Article 3***  \nTexte trois.\n"
+    )
+    by_id = {s.section_id: s for s in _tree(text).sections}
+    assert {"article-1", "article-2", "article-3"} <= set(by_id), sorted(by_id)
+    assert by_id["2"].parent_id == "article-2"

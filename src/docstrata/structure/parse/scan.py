@@ -46,7 +46,7 @@ _BULLETED_ENUMERATOR_RE = re.compile(rf"^[-*+•][ \t]+(?={PINPOINT}(?:[ \t]|$))
 # "**Art. 1.** La Belgique est …", "__Section 5.__ The …": a label set in bold at the start of a
 # paragraph, its text running on (Belgian and Swiss statutes, contracts rendered to Markdown), also
 # glued to it ("**Art. 7.**Tout …") or alone on its line ("**Art. 5.**" over its text)
-_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*\*|__)(?P<label>[^*_\n]{1,40}?)(?P=mark)(?P<gap>[ \t]*)(?P<rest>.*)$")
+_BOLD_RUN_IN_RE = re.compile(r"^(?P<mark>\*{2,3}|_{2,3})(?P<label>[^*_\n]{1,40}?)(?P=mark)(?P<gap>[ \t]*)(?P<rest>.*)$")
 _RUNNING_LABEL_RE = re.compile(
     rf"^(?:#{{1,6}}\s+)?(?P<prefix>\S.{{2,150}}?)\s+[-–—]{{1,2}}\s+"
     rf"(?P<label>{_KW_ANON}\s?{_NUM})\s*$"
@@ -254,9 +254,15 @@ def _label_marker(
     if (
         (bold := _BOLD_RUN_IN_RE.match(text))
         and _is_whole_label(bold.group("label"))
-        # glued to its text or alone on its line, the label closes with its own full stop ("**Art. 5.**");
-        # a lone "**§ 613a**" is a bold mention
-        and (bold.group("gap") and bold.group("rest").strip() or bold.group("label").rstrip().endswith("."))
+        # glued to its text or alone on its line, the label closes with its own full stop ("**Art. 5.**")
+        # or a hard line break joins it to its text ("***Article 1***  " / "La Belgique …"); a lone
+        # "**§ 613a**" paragraph is a bold mention
+        and (
+            bold.group("gap")
+            and bold.group("rest").strip()
+            or bold.group("label").rstrip().endswith(".")
+            or _hard_break_before_text(lines, i)
+        )
     ):
         text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
     if markdown_flavour:
@@ -539,6 +545,12 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     if re.match(rf"^{number}\.1[.\s]", nxt):
         return True
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
+
+
+def _hard_break_before_text(lines: list[str], i: int) -> bool:
+    """Line ``i`` ends in a Markdown hard line break (two spaces or a backslash) and its paragraph
+    goes on on the next line."""
+    return lines[i].endswith(("  ", "\\")) and i + 1 < len(lines) and bool(lines[i + 1].strip())
 
 
 def _is_whole_label(text: str) -> bool:
