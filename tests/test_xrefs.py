@@ -532,3 +532,35 @@ def test_statute_abbreviations_name_other_acts():
     # the pinpoint words are part of the reference (the citation grammar reads "Abs. 2" as "(2)")
     assert got == [("§ 3 Abs. 2", "3", None), ("§ 4 Abs. 1", "4", None), ("section 3", None, "BurlG"),
                    ("§ 1 Abs. 2 S. 1", None, "KSchG"), ("Art. 6 Abs. 1 lit. f", None, "DSGVO"), ("§ 9", "9", None)]
+
+
+ADGM_STYLE = """## CHAPTER 12 CUSTODY
+
+12.1 Application
+
+12.1.1 This Chapter applies to a Fund Manager.
+
+## CHAPTER 15 QUALIFIED INVESTOR FUNDS
+
+15.3 Custody
+
+15.3.1 Requirements for custody.
+
+## APP 11 INTERNAL RISK ASSESSMENT
+
+A11.1 Matters an IRAP covers.
+"""
+
+
+def test_adgm_listed_container_and_glued_appendix():
+    """Two forms of the ADGM rulebooks (sentences from the ObliQA cross-reference data): ``Chapter
+    12, Rule 15.3`` lists two provisions when Chapter 12 holds no rule 15.3 but the document does
+    (``Chapter 12, Rule 12.1`` stays the chapter's rule), and ``App11`` is Appendix 11 written as one
+    word (``App`` / ``APP`` before a number; a lower-case ``app`` is a word of the text)."""
+    tree = parse_sections(ADGM_STYLE, "fund.md", "Funds")
+    text = "In addition to Chapter 12, Rule 15.3 sets out the requirements applicable to a Fund Manager"
+    assert refs(tree, text) == [("chapter-12", "chapter-12"), ("15.3", "15.3")]
+    assert refs(tree, "Chapter 12, Rule 12.1") == [("chapter-12/12.1", "12.1")]
+    assert refs(tree, "is provided in App11.") == [("appendix-11", "appendix-11")]
+    assert refs(tree, "as calculated in App 11 and APP11") == [("appendix-11", "appendix-11")] * 2
+    assert refs(tree, "open the app 11 times") == []

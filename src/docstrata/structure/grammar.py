@@ -167,8 +167,8 @@ class Keyword:
     section-id prefix of a unit so numbered (``artikel``; ``""`` for a plain section number);
     ``rank``: container rank (lower encloses higher; 9 a numbered unit); ``roles``: ``label``,
     ``cite``, ``xref``, ``transparent``, ``relative``, ``back`` (see :mod:`.grammar_packs.en`);
-    ``lang``: the pack's language; ``case``: the only spelling that is this keyword (``s`` but
-    not ``S``; ``APP``), or ``""`` for any case."""
+    ``lang``: the pack's language; ``case``: the only spellings that are this keyword (``s`` but
+    not ``S``; ``APP`` and ``App`` but not ``app``), or ``()`` for any case."""
 
     form: str
     word: str
@@ -177,7 +177,7 @@ class Keyword:
     rank: float
     roles: frozenset[str]
     lang: str
-    case: str = ""
+    case: tuple[str, ...] = ()
 
 
 def _forms(raw: tuple[str, ...]) -> list[str]:
@@ -218,9 +218,14 @@ def _keywords(lang: str) -> dict[str, Keyword]:
                         float(rank),
                         frozenset(roles.split()),
                         pack["lang"],
-                        pack["case_sensitive"].get(f, ""),
+                        _spellings(pack["case_sensitive"].get(f, ())),
                     )
     return out
+
+
+def _spellings(case: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A pack's case-sensitive entry as a tuple: one spelling (``"APP"``) or several."""
+    return (case,) if isinstance(case, str) else tuple(case)
 
 
 def keyword(written: str) -> Keyword | None:
@@ -231,7 +236,7 @@ def keyword(written: str) -> Keyword | None:
     table = keywords()
     for cand in (w.lower(), w.lower().rstrip("."), w.lower() + "."):
         k = table.get(cand)
-        if k is not None and (not k.case or w.rstrip(".") == k.case.rstrip(".")):
+        if k is not None and (not k.case or w.rstrip(".") in {c.rstrip(".") for c in k.case}):
             return k
     return None
 
@@ -283,7 +288,7 @@ def label_keyword_pattern() -> str:
         for f in pack.get("label_forms", ()):
             k = table[f]
             if k.case:
-                cased.append(k.case)
+                cased.extend(k.case)
             elif f.startswith("§"):
                 signs.append(f)
             elif f.endswith("."):
@@ -349,7 +354,7 @@ def citation_keyword_pattern() -> str:
     cite = [f for f, k in table.items() if "cite" in k.roles]
     signs = [f for f in cite if not f[0].isalnum()]
     words = sorted({f.rstrip(".") for f in _case_free([f for f in cite if f[0].isalnum()])})
-    cased = sorted({table[f].case.rstrip(".") for f in cite if table[f].case and table[f].kind != "appendix"})
+    cased = sorted({c.rstrip(".") for f in cite if table[f].kind != "appendix" for c in table[f].case})
     alt = [_alternation(signs), rf"\b(?:{_alternation(words)})\b\.?"]
     if cased:
         alt.append(rf"(?<![\w'’])(?-i:{_alternation(cased)})\b\.?")
@@ -386,7 +391,7 @@ def xref_keyword_pattern(units: str = "all") -> str:
             if found is None or not wanted(found):
                 continue
             if found.case:
-                cased.append(found.case)
+                cased.extend(found.case)
             elif f[:1].isalpha():
                 abbrevs += [f.capitalize(), f.upper(), f]
             else:

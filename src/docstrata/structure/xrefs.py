@@ -967,6 +967,10 @@ def _compound(
             return " ".join(text[m.start() : end].split()), number, None, end, f"title {outer.group('num')}"
         return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
+    if found is None and container_id and inner is not None and after.startswith(",") and resolver.resolve(number):
+        # "In addition to Chapter 12, Rule 15.3 sets out …": no rule 15.3 inside Chapter 12 but one
+        # elsewhere — two references listed, not one compound
+        return None
     if found is None and container_id and re.fullmatch(r"[0-9]{1,3}[A-Za-z]?|[IVXLC]{1,7}", number):
         # a Section that holds Articles is a container with its keyword in its id (GDPR's
         # "chapter-iii/section-3"): "Section 3 of Chapter III" names it
