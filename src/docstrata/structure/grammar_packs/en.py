@@ -60,7 +60,15 @@ KEYWORDS = (
 # Written forms that are a keyword only in the case given: "s 59A" (Australian short citation) and
 # "APP 1" (Australian Privacy Principle) or "App11" (an ADGM rulebook's Appendix 11) — a capital "S"
 # or a lower-case "app" is a word of the text.
-CASE_SENSITIVE: dict[str, str | tuple[str, ...]] = {"s": "s", "s.": "s.", "ss": "ss", "ss.": "ss.", "app": ("APP", "App"), "r.": "r.", "rr.": "rr."}
+CASE_SENSITIVE: dict[str, str | tuple[str, ...]] = {
+    "s": "s",
+    "s.": "s.",
+    "ss": "ss",
+    "ss.": "ss.",
+    "app": ("APP", "App"),
+    "r.": "r.",
+    "rr.": "rr.",
+}
 
 # Forms the structure parser reads as a label besides each label row's word: abbreviations that
 # open a numbered heading ("Sec. 101", "Art. 5", "§ 3", "APP 1" of the Australian Privacy Principles)
