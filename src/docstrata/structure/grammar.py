@@ -282,7 +282,10 @@ def label_keyword_pattern() -> str:
     (any case, whole word), a dotted abbreviation with its dot (``Art.``, ``Sec.``), ``§``/``§§``,
     and a case-sensitive form before a number (``APP 1``)."""
     table = keywords()
-    words, dotted, signs, cased = [], [], [], []
+    words: list[str] = []
+    dotted: list[str] = []
+    signs: list[str] = []
+    cased: list[str] = []
     for pack in PACKS:
         words += [raw[0] for raw, _, _, _, roles in pack["keywords"] if "label" in roles.split()]
         for f in pack.get("label_forms", ()):
