@@ -156,6 +156,8 @@ _PRINTED_NUM = re.compile(
     r"(?:\.(?=\s)|\s*[–—:-](?=\s))?\s+(.*)$")
 _DATE_REST = re.compile(r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
                         r"|Januar|Februar|März|Juni|Juli|Oktober|Dezember)\b", re.I)  # "24 November 2019" is a date
+_MD_LINK = re.compile(r"\[([^\]]*)\]\((?:<[^>]*>|[^)\s]*)(?:\s+\"[^\"]*\")?\)")  # [text](url), [text](<url>)
+_REGISTRATION = re.compile(r"\bIANA\b|registration|registry|media type", re.I)
 _DEF_SECTION = re.compile(r"terminolog|definition|glossar|begriffsbestimmung", re.I)
 _BOLD_TERM = re.compile(r"^\s*[*+-]\s+\*\*([^*]{1,80}?)\*\*\s*[:–—-]")
 
@@ -199,8 +201,17 @@ def _in_html_comment(line: str, inside: bool) -> bool | None:
     return False
 
 
-def read_markdown(text: str, numbering: str) -> Truth:
-    """Truth from a Markdown source (see the module docstring for ``numbering``).
+def read_markdown(text: str, numbering: str, defined_terms: bool = False,
+                  definition_sections: tuple[str, ...] = ()) -> Truth:
+    """Truth from a Markdown source (see the module docstring for ``numbering``). With
+    ``defined_terms`` (manifest ``"definitions": "defined-terms"``), a definition-list entry is a
+    definition only inside a section (or a subsection of one) titled Terminology / Definitions /
+    Glossary or named in ``definition_sections`` (manifest ``"definition_sections"``: titles of the
+    sections where the document says it defines its terms, e.g. GNAP's ``Roles`` and
+    ``Elements``), never inside an IANA/registration section, and only when its term is words,
+    not a literal (a code span or a quoted string): kramdown drafts also write protocol field lists
+    (``"redirect" (string)``, ``adkim``) and media-type templates (``Type name:``) as definition
+    lists, and those define no terms.
 
     Raises ``ValueError`` for an unknown ``numbering``."""
     if numbering not in ("rfc", "printed", "none", "statute", "bold-articles"):
@@ -221,7 +232,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
     appendix = -1
     stack: list[tuple[int, int]] = []  # (markdown level, truth index)
     fence = None
-    in_defs = False
+    in_defs = under_defs = False
     prev_nonblank = ""
     comment = False
     for j in range(i, len(lines)):
@@ -256,7 +267,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
                 truth.sections.append({"number": None, "title": "Abstract", "level": 1, "parent_index": None,
                                        "line": j + 1})
                 stack.append((1, len(truth.sections) - 1))
-                in_defs = False
+                in_defs = under_defs = False
             continue
         h = _ATX.match(line)
         if h:
@@ -264,7 +275,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
             level = len(hashes)
             unnumbered = bool(dot) or "numbered=\"false\"" in raw or "{-}" in raw or (
                 j + 1 < len(lines) and re.match(r'^\{:\s*numbered="false"', lines[j + 1].strip()))
-            title = _ATTR.sub("", raw).strip()
+            title = _MD_LINK.sub(r"\1", _ATTR.sub("", raw)).strip()  # a link shows its text
             title = re.sub(r"\s*\{-\}\s*$", "", title)
             number = None
             if numbering == "printed":
@@ -299,10 +310,14 @@ def read_markdown(text: str, numbering: str) -> Truth:
                                    "parent_index": parent, "line": j + 1})
             stack.append((level, len(truth.sections) - 1))
             in_defs = bool(_DEF_SECTION.search(title))
+            anc = [truth.sections[k]["title"] or "" for _, k in stack]
+            under_defs = (any(_DEF_SECTION.search(a) or a in definition_sections for a in anc)
+                          and not any(_REGISTRATION.search(a) for a in anc))
             prev_nonblank = ""
             continue
-        if s.startswith(": ") and prev_nonblank and not prev_nonblank.startswith((":", "#", "*", "-", "|", "{")):
-            term = prev_nonblank.rstrip(":").strip().strip("*_`")
+        if s.startswith(": ") and prev_nonblank and not prev_nonblank.startswith((":", "#", "*", "-", "|", "{")) \
+                and not (defined_terms and (not under_defs or re.match(r"[`\"“']", prev_nonblank))):
+            term = prev_nonblank.rstrip(":").strip().replace("`", "").strip("*_")  # code spans show no backticks
             if 0 < len(term) <= 80:
                 truth.definitions.append({"term": term, "line": j + 1})
         elif in_defs:
@@ -992,7 +1007,9 @@ def truth_of(doc: dict, path: Path, src: Path) -> Truth:
     headings) -- never from docstrata."""
     t = doc["truth"]
     reader = READERS[t["reader"]]
-    truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
+    truth = (read_markdown(src.read_text(encoding="utf-8"), t.get("numbering", "none"),
+                           defined_terms=t.get("definitions") == "defined-terms",
+                           definition_sections=tuple(t.get("definition_sections", ()))) if t["reader"] == "markdown"
              else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
     if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
         truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
