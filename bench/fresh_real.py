@@ -660,6 +660,91 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
     return truth
 
 
+def read_docx_list_clauses(path: Path) -> Truth:
+    """Truth from a Word contract whose clauses are list paragraphs (manifest ``"clauses": "list"``):
+    every non-empty paragraph that Word numbers (``w:numPr`` of the paragraph or its style, a
+    ``numbering.xml`` level that is not a bullet) is a clause; its number is the label Word prints
+    for it (``lvlText`` with the counters of its abstract list, which start at the level's
+    ``w:start`` -- contracts converted from other formats often give every clause a list of its
+    own, ``3.`` then ``a.`` with start values) without the trailing ``.``; its title the paragraph
+    text (at most 200 characters). Rank: the clause's (list level, number format) in the order
+    the document first uses them (``decimal`` ``1.`` before ``lowerLetter`` ``a.`` at the same
+    level: the letter clauses are the number clauses' sub-clauses); a clause hangs under the
+    nearest previous clause of a lower rank, and is cited by its parents' labels and its own in
+    parentheses (``3(a)``), the form contracts use. No definitions. Raises ``KeyError`` when the
+    package lacks ``word/document.xml``."""
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    z = zipfile.ZipFile(path)
+    doc = ET.fromstring(z.read("word/document.xml"))
+    names = z.namelist()
+    numbering = ET.fromstring(z.read("word/numbering.xml")) if "word/numbering.xml" in names else None
+    styles = ET.fromstring(z.read("word/styles.xml")) if "word/styles.xml" in names else None
+    style_num: dict[str, tuple[str | None, int]] = {}
+    for st in (styles.iter(_W + "style") if styles is not None else []):
+        npr = st.find(f"{_W}pPr/{_W}numPr")
+        if npr is not None and npr.find(_W + "numId") is not None:
+            il = npr.find(_W + "ilvl")
+            style_num[st.get(_W + "styleId")] = (npr.find(_W + "numId").get(_W + "val"),
+                                                 int(il.get(_W + "val")) if il is not None else 0)
+    levels: dict[tuple[str, int], tuple[str, str, int]] = {}
+    abstract_of: dict[str, str] = {}
+    for an in (numbering.iter(_W + "abstractNum") if numbering is not None else []):
+        for lvl in an.iter(_W + "lvl"):
+            def val(tag, default, lvl=lvl):
+                el = lvl.find(_W + tag)
+                return el.get(_W + "val") if el is not None else default
+            levels[(an.get(_W + "abstractNumId"), int(lvl.get(_W + "ilvl")))] = (
+                val("numFmt", "decimal"), val("lvlText", ""), int(val("start", "1")))
+    for num in (numbering.iter(_W + "num") if numbering is not None else []):
+        a = num.find(_W + "abstractNumId")
+        if a is not None:
+            abstract_of[num.get(_W + "numId")] = a.get(_W + "val")
+    truth = Truth()
+    counters: dict[str, list[int]] = {}
+    ranks: list[tuple[int, str]] = []  # (list level, format) in order of first use
+    stack: list[tuple[tuple[int, int], int]] = []  # ((list level, first use), truth index)
+    for p in doc.find(_W + "body").iter(_W + "p"):
+        text = " ".join("".join(t.text or "" for t in p.iter(_W + "t")).split())
+        npr = p.find(f"{_W}pPr/{_W}numPr")
+        ps = p.find(f"{_W}pPr/{_W}pStyle")
+        if npr is not None and npr.find(_W + "numId") is not None:
+            il = npr.find(_W + "ilvl")
+            num = (npr.find(_W + "numId").get(_W + "val"), int(il.get(_W + "val")) if il is not None else 0)
+        else:
+            num = style_num.get(ps.get(_W + "val") if ps is not None else "")
+        if not num or num[0] not in abstract_of:
+            continue
+        aid, il = abstract_of[num[0]], num[1]
+        fmt, lvl_text, start = levels.get((aid, il), ("decimal", f"%{il + 1}.", 1))
+        if fmt in ("bullet", "none"):
+            continue
+        c = counters.setdefault(aid, [0] * 9)
+        for k in range(il):
+            c[k] = c[k] or levels.get((aid, k), ("decimal", "", 1))[2]
+        c[il] = c[il] + 1 if c[il] else start
+        for k in range(il + 1, 9):
+            c[k] = 0
+        if not text:
+            continue
+        label = re.sub(r"%(\d)", lambda m: _fmt_num(c[int(m.group(1)) - 1] or 1,
+                                                   levels.get((aid, int(m.group(1)) - 1), ("decimal",))[0]),
+                       lvl_text).strip().rstrip(".").strip()
+        if (il, fmt) not in ranks:
+            ranks.append((il, fmt))
+        rank = (il, ranks.index((il, fmt)))
+        while stack and stack[-1][0] >= rank:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        cite = label if parent is None else f"{truth.sections[parent]['cite']}({label})"
+        truth.sections.append({"number": label or None, "title": text[:200], "level": len(stack) + 1,
+                               "parent_index": parent, "cite": cite})
+        truth.labels[_key(label, text[:200])] += 1
+        stack.append((rank, len(truth.sections) - 1))
+    return truth
+
+
 def read_gii(path: Path) -> Truth:
     """Truth from a gesetze-im-internet XML file (``<dokumente>/<norm>``, gii-norm.dtd 1.01): a norm
     with ``<gliederungseinheit>`` is a structural unit (number ``gliederungsbez`` such as
@@ -667,7 +752,8 @@ def read_gii(path: Path) -> Truth:
     norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``, ``Eingangsformel``,
     ``Schlussformel``, which are printed headings and count as labels) is a provision
     with title ``titel``, under the last structural unit before it (``Anlage`` at the top). The
-    law's first norm (its metadata) is not a section. No terms are marked, so no definitions.
+    law's first norm (its metadata) is not a section. A leading ``(XXXX)`` (juris's placeholder before
+    a range of repealed norms, ``(XXXX) §§ 3 bis 6``) is not part of the number. No terms are marked, so no definitions.
     Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
     from xml.etree import ElementTree as ET
 
@@ -702,7 +788,7 @@ def read_gii(path: Path) -> Truth:
         if enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
             truth.labels[_key(None, " ".join(enbez.split()))] += 1  # printed as a heading, not a provision
             continue
-        number = " ".join(enbez.split())
+        number = re.sub(r"^\(X+\)\s*", "", " ".join(enbez.split()))  # juris's "(XXXX)" before a repealed range
         title_el = md.find("titel")
         title = " ".join("".join(title_el.itertext()).split()) if title_el is not None else ""
         top = number.lower().startswith(("anlage", "anhang"))
@@ -1010,6 +1096,7 @@ def truth_of(doc: dict, path: Path, src: Path) -> Truth:
     truth = (read_markdown(src.read_text(encoding="utf-8"), t.get("numbering", "none"),
                            defined_terms=t.get("definitions") == "defined-terms",
                            definition_sections=tuple(t.get("definition_sections", ()))) if t["reader"] == "markdown"
+             else read_docx_list_clauses(src) if t["reader"] == "docx" and t.get("clauses") == "list"
              else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
     if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
         truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
