@@ -940,7 +940,76 @@ def read_clml(path: Path) -> Truth:
     return truth
 
 
-READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml}
+_AKN_CONTAINERS = ("book", "tome", "part", "title", "subtitle", "chapter", "subchapter", "section", "subsection",
+                   "division", "subdivision")
+
+
+def read_akn(path: Path) -> Truth:
+    """Truth from an Akoma Ntoso act (any AKN namespace; Legilux, Luxembourg's consolidated acts):
+    inside ``<body>``, every container (``book``, ``part``, ``title``, ``chapter``, ``section``,
+    ``subsection``, ``division``…) is a division -- number its ``<num>`` as printed (``Chapitre
+    Ier``, ``TITRE 1er``, ``Section 2``; a trailing ``.`` / ``.-`` separator dropped), title its
+    ``<heading>`` -- and every ``<article>`` a provision (number its ``<num>``, ``Art. 11bis``,
+    title its ``<heading>`` if it has one, cited by the number after ``Art.``: ``article
+    11bis``). Parent = the nearest enclosing container. Numbered ``<paragraph>`` / ``<point>``
+    are the articles' own items, and ``<quotedStructure>`` / ``<embeddedStructure>`` quote another
+    act's text: neither is a truth section. Definitions: ``<def>`` elements, if the markup has
+    any. Labels: the division headings and the preface's lines (the act's title). Raises
+    ``xml.etree.ElementTree.ParseError`` on malformed XML."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.fromstring(path.read_bytes())
+
+    def local(el) -> str:
+        return el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
+
+    def text_of(el) -> str:  # what is displayed: editors' comments and note markers are not
+        def parts(e):
+            if local(e) in ("comment", "noteRef", "authorialNote"):
+                return [e.tail or ""]
+            return [e.text or ""] + [x for c in e for x in parts(c)] + [e.tail or ""]
+        return " ".join("".join(parts(el)[:-1]).split()) if el is not None else ""
+
+    def child(el, name):
+        return next((c for c in el if local(c) == name), None)
+
+    def num_of(el) -> str:
+        return re.sub(r"[\s.:–—-]+$", "", text_of(child(el, "num"))).strip()
+
+    truth = Truth()
+    for el in root.iter():
+        if local(el) == "preface":
+            for p in el.iter():
+                if local(p) == "p" and text_of(p):
+                    truth.labels[_key(None, text_of(p))] += 1
+        elif local(el) == "def" and text_of(el):
+            truth.definitions.append({"term": text_of(el).strip("«»“”\"' ")})
+    body = next((el for el in root.iter() if local(el) == "body"), None)
+
+    def walk(el, parent: int | None, level: int) -> None:
+        for c in el:
+            name = local(c)
+            if name in ("quotedStructure", "embeddedStructure", "meta", "num", "heading"):
+                continue
+            if name in _AKN_CONTAINERS or name == "article":
+                number = num_of(c) or None
+                title = text_of(child(c, "heading")) or None
+                entry = {"number": number, "title": title, "level": level, "parent_index": parent}
+                if name == "article" and number:
+                    entry["cite"] = re.sub(r"^(?:Art\.?|Article)\s*", "", number)
+                truth.sections.append(entry)
+                truth.labels[_key(number, title)] += 1
+                if name != "article":
+                    walk(c, len(truth.sections) - 1, level + 1)
+            else:
+                walk(c, parent, level)
+
+    if body is not None:
+        walk(body, None, 1)
+    return truth
+
+
+READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml, "akn": read_akn}
 
 
 # ---------------------------------------------------------------- measuring one document
