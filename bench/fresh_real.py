@@ -940,6 +940,44 @@ def read_clml(path: Path) -> Truth:
     return truth
 
 
+def read_html_spec(path: Path) -> Truth:
+    """Truth from a rendered HTML specification (Bikeshed or ReSpec output, as published on a
+    ``gh-pages`` branch): the numbers are in the markup, ``<span class="secno">2.1. </span>`` /
+    ``<bdi class="secno">2.1 </bdi>`` inside an ``<h2>``-``<h6>``. A heading with a section number
+    is a truth section (number without the trailing ``.``, title the heading's other text, level
+    and parent from the heading levels: the nearest previous numbered heading of a lower level);
+    a heading without one (``Abstract``, ``Status of this document``, ``Index``, ``References``,
+    the ``<h1>`` title) is a markup label. Definitions: every ``<dfn>`` outside ``<pre>`` blocks
+    (its visible text), as the ReSpec truth of ``bench/realdocs`` counts them."""
+    import html as _html
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    truth = Truth()
+    stack: list[tuple[int, int]] = []
+    for m in re.finditer(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", text, re.I | re.S):
+        level, inner = int(m.group(1)), m.group(2)
+        sec = re.search(r"<(span|bdi)\b[^>]*class=\"[^\"]*\bsecno\b[^\"]*\"[^>]*>(.*?)</\1>", inner, re.S)
+        number = " ".join(_html.unescape(_TAG.sub("", sec.group(2))).split()).rstrip(".") if sec else None
+        rest = inner[:sec.start()] + inner[sec.end():] if sec else inner
+        title = " ".join(_html.unescape(_TAG.sub(" ", rest)).replace("\u00b6", " ").replace("§", " ").split())
+        if not number or level == 1:
+            truth.labels[_key(None, title)] += 1
+            continue
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        truth.sections.append({"number": number, "title": title or None, "level": len(stack) + 1,
+                               "parent_index": stack[-1][1] if stack else None})
+        truth.labels[_key(number, title)] += 1
+        stack.append((level, len(truth.sections) - 1))
+    outside_pre = re.sub(r"<pre\b.*?</pre\s*>", " ", text, flags=re.I | re.S)
+    for m in re.finditer(r"<dfn\b[^>]*>(.*?)</dfn\s*>", outside_pre, re.I | re.S):
+        term = " ".join(_html.unescape(_TAG.sub("", m.group(1))).split())
+        if term:
+            truth.definitions.append({"term": term})
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
 _AKN_CONTAINERS = ("book", "tome", "part", "title", "subtitle", "chapter", "subchapter", "section", "subsection",
                    "division", "subdivision")
 
@@ -1009,7 +1047,8 @@ def read_akn(path: Path) -> Truth:
     return truth
 
 
-READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml, "akn": read_akn}
+READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml, "akn": read_akn,
+           "html": read_html_spec}
 
 
 # ---------------------------------------------------------------- measuring one document
