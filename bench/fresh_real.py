@@ -31,6 +31,21 @@ covered there, for want of an unused public source: Word contracts with automati
 clauses, Archeo-Lex French codes, Australian/NZ statutes, statute PDFs without outline that have a
 marked-up twin.
 
+**Third set** (``fresh_real_manifest_3.json``, fetched 2026-12-05 from 14 repositories used nowhere
+else in the project, for the one end measurement of session 14; 24 documents in 7 kinds):
+``markdown-rfc`` (kramdown-rfc drafts: WIMSE, JSONPath, GNAP, UUID), ``rfc-text`` (xml2rfc text of
+drafts, truth from the Markdown of the commit it was built from: SCITT, the mmark DMARCbis,
+RateLimit headers), ``html-spec`` (xml2rfc v3 HTML of SCITT and DMARCbis held to their Markdown; a
+Bikeshed and a ReSpec rendering of WICG drafts, truth from their own numbered headings),
+``german-gii-xml`` (the whole BGB), ``lux-akn-xml`` (Luxembourg acts as Legilux Akoma Ntoso: the
+Constitution, the communal law, two recent laws; cited ``article 5bis``), ``word-contract`` (two
+Word agreements whose clauses are list paragraphs numbered by ``numbering.xml``), ``markdown-tree``
+(the mkdocstrings docs). Run with ``DOCSTRATA_FRESH_DOCS=/work/fresh4-docs python bench/fresh_real.py
+--manifest bench/fresh_real_manifest_3.json``. Not covered there, for want of an unused public source:
+Word contracts numbered by a list style, statute PDFs without outline that have a marked-up twin,
+Australian/NZ statutes, UK CLML; gesetze-im-internet has one document (the BGB, whose Buch 1 a
+Markdown fixture of the project holds in another form).
+
 The documents are NOT in the repository: ``bench/fresh_real_manifest.json`` lists every file with
 its source repository, commit, path, licence, sha256 and kind, so anyone can refetch them into
 ``$DOCSTRATA_FRESH_DOCS`` (default ``../fresh-docs`` beside the repository). Each was fetched from a
@@ -55,6 +70,10 @@ Australian, French and contract kinds have fewer documents than the others.
 document's own markup — where the repository holds the same document in two forms, from the
 marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other form:
 
+* ``gii`` (gesetze-im-internet XML), ``clml`` (UK CLML), ``akn`` (Akoma Ntoso), ``html`` (a rendered
+  Bikeshed/ReSpec specification) and ``docx`` (Word; ``"clauses": true`` for a list-styled clause,
+  ``"clauses": "list"`` for clauses that are list paragraphs) read the input's own markup: see each
+  ``read_*`` function.
 * ``markdown`` reader (Markdown sources: kramdown-rfc, mmark, OASIS Markdown specs, pandoc laws,
   a mkdocs tree): ATX headings outside code fences, ``{#anchor}``/``{: …}`` attributes dropped;
   YAML front matter and ``%`` title lines skipped. ``numbering``:
@@ -76,7 +95,10 @@ marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other fo
 
   Parent = the nearest previous truth heading of a lower Markdown level. Definitions: kramdown/mmark
   definition lists (``Term`` line followed by a ``: definition`` line) and bold list terms
-  (``* **Term**: …``) inside a section titled Terminology/Definitions/Glossary.
+  (``* **Term**: …``) inside a section titled Terminology/Definitions/Glossary; with
+  ``"definitions": "defined-terms"`` (the third set) only definition lists whose term is words, in
+  such a section or one the manifest names (``"definition_sections"``), not protocol field lists or
+  IANA templates (see ``read_markdown``). A heading's Markdown link counts as its text.
 
 **Metrics** (pooled counts per kind and in total; matching, parent rule, collision count and
 definition matching are those of ``bench/structure_real.py``, imported, so the figures sit beside
@@ -728,9 +750,9 @@ def read_docx_list_clauses(path: Path) -> Truth:
             c[k] = 0
         if not text:
             continue
-        label = re.sub(r"%(\d)", lambda m: _fmt_num(c[int(m.group(1)) - 1] or 1,
-                                                   levels.get((aid, int(m.group(1)) - 1), ("decimal",))[0]),
-                       lvl_text).strip().rstrip(".").strip()
+        label = re.sub(r"%(\d)", lambda m, c=c, aid=aid: _fmt_num(
+            c[int(m.group(1)) - 1] or 1, levels.get((aid, int(m.group(1)) - 1), ("decimal",))[0]),
+            lvl_text).strip().rstrip(".").strip()
         if (il, fmt) not in ranks:
             ranks.append((il, fmt))
         rank = (il, ranks.index((il, fmt)))
@@ -791,6 +813,8 @@ def read_gii(path: Path) -> Truth:
         number = re.sub(r"^\(X+\)\s*", "", " ".join(enbez.split()))  # juris's "(XXXX)" before a repealed range
         title_el = md.find("titel")
         title = " ".join("".join(title_el.itertext()).split()) if title_el is not None else ""
+        if not number and re.match(r"§§?\s*\d", title):  # "(XXXX)" + titel "§§ 2354 bis 2359": the range is the number
+            number, title = title, ""
         top = number.lower().startswith(("anlage", "anhang"))
         parent = None if top or not units else units[-1][1]
         level = 1 if parent is None else truth.sections[parent]["level"] + 1
