@@ -31,6 +31,21 @@ covered there, for want of an unused public source: Word contracts with automati
 clauses, Archeo-Lex French codes, Australian/NZ statutes, statute PDFs without outline that have a
 marked-up twin.
 
+**Third set** (``fresh_real_manifest_3.json``, fetched 2026-12-05 from 14 repositories used nowhere
+else in the project, for the one end measurement of session 14; 24 documents in 7 kinds):
+``markdown-rfc`` (kramdown-rfc drafts: WIMSE, JSONPath, GNAP, UUID), ``rfc-text`` (xml2rfc text of
+drafts, truth from the Markdown of the commit it was built from: SCITT, the mmark DMARCbis,
+RateLimit headers), ``html-spec`` (xml2rfc v3 HTML of SCITT and DMARCbis held to their Markdown; a
+Bikeshed and a ReSpec rendering of WICG drafts, truth from their own numbered headings),
+``german-gii-xml`` (the whole BGB), ``lux-akn-xml`` (Luxembourg acts as Legilux Akoma Ntoso: the
+Constitution, the communal law, two recent laws; cited ``article 5bis``), ``word-contract`` (two
+Word agreements whose clauses are list paragraphs numbered by ``numbering.xml``), ``markdown-tree``
+(the mkdocstrings docs). Run with ``DOCSTRATA_FRESH_DOCS=/work/fresh4-docs python bench/fresh_real.py
+--manifest bench/fresh_real_manifest_3.json``. Not covered there, for want of an unused public source:
+Word contracts numbered by a list style, statute PDFs without outline that have a marked-up twin,
+Australian/NZ statutes, UK CLML; gesetze-im-internet has one document (the BGB, whose Buch 1 a
+Markdown fixture of the project holds in another form).
+
 The documents are NOT in the repository: ``bench/fresh_real_manifest.json`` lists every file with
 its source repository, commit, path, licence, sha256 and kind, so anyone can refetch them into
 ``$DOCSTRATA_FRESH_DOCS`` (default ``../fresh-docs`` beside the repository). Each was fetched from a
@@ -55,6 +70,10 @@ Australian, French and contract kinds have fewer documents than the others.
 document's own markup — where the repository holds the same document in two forms, from the
 marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other form:
 
+* ``gii`` (gesetze-im-internet XML), ``clml`` (UK CLML), ``akn`` (Akoma Ntoso), ``html`` (a rendered
+  Bikeshed/ReSpec specification) and ``docx`` (Word; ``"clauses": true`` for a list-styled clause,
+  ``"clauses": "list"`` for clauses that are list paragraphs) read the input's own markup: see each
+  ``read_*`` function.
 * ``markdown`` reader (Markdown sources: kramdown-rfc, mmark, OASIS Markdown specs, pandoc laws,
   a mkdocs tree): ATX headings outside code fences, ``{#anchor}``/``{: …}`` attributes dropped;
   YAML front matter and ``%`` title lines skipped. ``numbering``:
@@ -76,7 +95,10 @@ marked-up twin (``<input>.truth-source.md``), and docstrata runs on the other fo
 
   Parent = the nearest previous truth heading of a lower Markdown level. Definitions: kramdown/mmark
   definition lists (``Term`` line followed by a ``: definition`` line) and bold list terms
-  (``* **Term**: …``) inside a section titled Terminology/Definitions/Glossary.
+  (``* **Term**: …``) inside a section titled Terminology/Definitions/Glossary; with
+  ``"definitions": "defined-terms"`` (the third set) only definition lists whose term is words, in
+  such a section or one the manifest names (``"definition_sections"``), not protocol field lists or
+  IANA templates (see ``read_markdown``). A heading's Markdown link counts as its text.
 
 **Metrics** (pooled counts per kind and in total; matching, parent rule, collision count and
 definition matching are those of ``bench/structure_real.py``, imported, so the figures sit beside
@@ -156,6 +178,8 @@ _PRINTED_NUM = re.compile(
     r"(?:\.(?=\s)|\s*[–—:-](?=\s))?\s+(.*)$")
 _DATE_REST = re.compile(r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
                         r"|Januar|Februar|März|Juni|Juli|Oktober|Dezember)\b", re.I)  # "24 November 2019" is a date
+_MD_LINK = re.compile(r"\[([^\]]*)\]\((?:<[^>]*>|[^)\s]*)(?:\s+\"[^\"]*\")?\)")  # [text](url), [text](<url>)
+_REGISTRATION = re.compile(r"\bIANA\b|registration|registry|media type", re.I)
 _DEF_SECTION = re.compile(r"terminolog|definition|glossar|begriffsbestimmung", re.I)
 _BOLD_TERM = re.compile(r"^\s*[*+-]\s+\*\*([^*]{1,80}?)\*\*\s*[:–—-]")
 
@@ -199,8 +223,17 @@ def _in_html_comment(line: str, inside: bool) -> bool | None:
     return False
 
 
-def read_markdown(text: str, numbering: str) -> Truth:
-    """Truth from a Markdown source (see the module docstring for ``numbering``).
+def read_markdown(text: str, numbering: str, defined_terms: bool = False,
+                  definition_sections: tuple[str, ...] = ()) -> Truth:
+    """Truth from a Markdown source (see the module docstring for ``numbering``). With
+    ``defined_terms`` (manifest ``"definitions": "defined-terms"``), a definition-list entry is a
+    definition only inside a section (or a subsection of one) titled Terminology / Definitions /
+    Glossary or named in ``definition_sections`` (manifest ``"definition_sections"``: titles of the
+    sections where the document says it defines its terms, e.g. GNAP's ``Roles`` and
+    ``Elements``), never inside an IANA/registration section, and only when its term is words,
+    not a literal (a code span or a quoted string): kramdown drafts also write protocol field lists
+    (``"redirect" (string)``, ``adkim``) and media-type templates (``Type name:``) as definition
+    lists, and those define no terms.
 
     Raises ``ValueError`` for an unknown ``numbering``."""
     if numbering not in ("rfc", "printed", "none", "statute", "bold-articles"):
@@ -221,7 +254,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
     appendix = -1
     stack: list[tuple[int, int]] = []  # (markdown level, truth index)
     fence = None
-    in_defs = False
+    in_defs = under_defs = False
     prev_nonblank = ""
     comment = False
     for j in range(i, len(lines)):
@@ -256,7 +289,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
                 truth.sections.append({"number": None, "title": "Abstract", "level": 1, "parent_index": None,
                                        "line": j + 1})
                 stack.append((1, len(truth.sections) - 1))
-                in_defs = False
+                in_defs = under_defs = False
             continue
         h = _ATX.match(line)
         if h:
@@ -264,7 +297,7 @@ def read_markdown(text: str, numbering: str) -> Truth:
             level = len(hashes)
             unnumbered = bool(dot) or "numbered=\"false\"" in raw or "{-}" in raw or (
                 j + 1 < len(lines) and re.match(r'^\{:\s*numbered="false"', lines[j + 1].strip()))
-            title = _ATTR.sub("", raw).strip()
+            title = _MD_LINK.sub(r"\1", _ATTR.sub("", raw)).strip()  # a link shows its text
             title = re.sub(r"\s*\{-\}\s*$", "", title)
             number = None
             if numbering == "printed":
@@ -299,10 +332,14 @@ def read_markdown(text: str, numbering: str) -> Truth:
                                    "parent_index": parent, "line": j + 1})
             stack.append((level, len(truth.sections) - 1))
             in_defs = bool(_DEF_SECTION.search(title))
+            anc = [truth.sections[k]["title"] or "" for _, k in stack]
+            under_defs = (any(_DEF_SECTION.search(a) or a in definition_sections for a in anc)
+                          and not any(_REGISTRATION.search(a) for a in anc))
             prev_nonblank = ""
             continue
-        if s.startswith(": ") and prev_nonblank and not prev_nonblank.startswith((":", "#", "*", "-", "|", "{")):
-            term = prev_nonblank.rstrip(":").strip().strip("*_`")
+        if s.startswith(": ") and prev_nonblank and not prev_nonblank.startswith((":", "#", "*", "-", "|", "{")) \
+                and not (defined_terms and (not under_defs or re.match(r"[`\"“']", prev_nonblank))):
+            term = prev_nonblank.rstrip(":").strip().replace("`", "").strip("*_")  # code spans show no backticks
             if 0 < len(term) <= 80:
                 truth.definitions.append({"term": term, "line": j + 1})
         elif in_defs:
@@ -645,6 +682,91 @@ def read_docx(path: Path, clauses: bool = False) -> Truth:
     return truth
 
 
+def read_docx_list_clauses(path: Path) -> Truth:
+    """Truth from a Word contract whose clauses are list paragraphs (manifest ``"clauses": "list"``):
+    every non-empty paragraph that Word numbers (``w:numPr`` of the paragraph or its style, a
+    ``numbering.xml`` level that is not a bullet) is a clause; its number is the label Word prints
+    for it (``lvlText`` with the counters of its abstract list, which start at the level's
+    ``w:start`` -- contracts converted from other formats often give every clause a list of its
+    own, ``3.`` then ``a.`` with start values) without the trailing ``.``; its title the paragraph
+    text (at most 200 characters). Rank: the clause's (list level, number format) in the order
+    the document first uses them (``decimal`` ``1.`` before ``lowerLetter`` ``a.`` at the same
+    level: the letter clauses are the number clauses' sub-clauses); a clause hangs under the
+    nearest previous clause of a lower rank, and is cited by its parents' labels and its own in
+    parentheses (``3(a)``), the form contracts use. No definitions. Raises ``KeyError`` when the
+    package lacks ``word/document.xml``."""
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    z = zipfile.ZipFile(path)
+    doc = ET.fromstring(z.read("word/document.xml"))
+    names = z.namelist()
+    numbering = ET.fromstring(z.read("word/numbering.xml")) if "word/numbering.xml" in names else None
+    styles = ET.fromstring(z.read("word/styles.xml")) if "word/styles.xml" in names else None
+    style_num: dict[str, tuple[str | None, int]] = {}
+    for st in (styles.iter(_W + "style") if styles is not None else []):
+        npr = st.find(f"{_W}pPr/{_W}numPr")
+        if npr is not None and npr.find(_W + "numId") is not None:
+            il = npr.find(_W + "ilvl")
+            style_num[st.get(_W + "styleId")] = (npr.find(_W + "numId").get(_W + "val"),
+                                                 int(il.get(_W + "val")) if il is not None else 0)
+    levels: dict[tuple[str, int], tuple[str, str, int]] = {}
+    abstract_of: dict[str, str] = {}
+    for an in (numbering.iter(_W + "abstractNum") if numbering is not None else []):
+        for lvl in an.iter(_W + "lvl"):
+            def val(tag, default, lvl=lvl):
+                el = lvl.find(_W + tag)
+                return el.get(_W + "val") if el is not None else default
+            levels[(an.get(_W + "abstractNumId"), int(lvl.get(_W + "ilvl")))] = (
+                val("numFmt", "decimal"), val("lvlText", ""), int(val("start", "1")))
+    for num in (numbering.iter(_W + "num") if numbering is not None else []):
+        a = num.find(_W + "abstractNumId")
+        if a is not None:
+            abstract_of[num.get(_W + "numId")] = a.get(_W + "val")
+    truth = Truth()
+    counters: dict[str, list[int]] = {}
+    ranks: list[tuple[int, str]] = []  # (list level, format) in order of first use
+    stack: list[tuple[tuple[int, int], int]] = []  # ((list level, first use), truth index)
+    for p in doc.find(_W + "body").iter(_W + "p"):
+        text = " ".join("".join(t.text or "" for t in p.iter(_W + "t")).split())
+        npr = p.find(f"{_W}pPr/{_W}numPr")
+        ps = p.find(f"{_W}pPr/{_W}pStyle")
+        if npr is not None and npr.find(_W + "numId") is not None:
+            il = npr.find(_W + "ilvl")
+            num = (npr.find(_W + "numId").get(_W + "val"), int(il.get(_W + "val")) if il is not None else 0)
+        else:
+            num = style_num.get(ps.get(_W + "val") if ps is not None else "")
+        if not num or num[0] not in abstract_of:
+            continue
+        aid, il = abstract_of[num[0]], num[1]
+        fmt, lvl_text, start = levels.get((aid, il), ("decimal", f"%{il + 1}.", 1))
+        if fmt in ("bullet", "none"):
+            continue
+        c = counters.setdefault(aid, [0] * 9)
+        for k in range(il):
+            c[k] = c[k] or levels.get((aid, k), ("decimal", "", 1))[2]
+        c[il] = c[il] + 1 if c[il] else start
+        for k in range(il + 1, 9):
+            c[k] = 0
+        if not text:
+            continue
+        label = re.sub(r"%(\d)", lambda m, c=c, aid=aid: _fmt_num(
+            c[int(m.group(1)) - 1] or 1, levels.get((aid, int(m.group(1)) - 1), ("decimal",))[0]),
+            lvl_text).strip().rstrip(".").strip()
+        if (il, fmt) not in ranks:
+            ranks.append((il, fmt))
+        rank = (il, ranks.index((il, fmt)))
+        while stack and stack[-1][0] >= rank:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        cite = label if parent is None else f"{truth.sections[parent]['cite']}({label})"
+        truth.sections.append({"number": label or None, "title": text[:200], "level": len(stack) + 1,
+                               "parent_index": parent, "cite": cite})
+        truth.labels[_key(label, text[:200])] += 1
+        stack.append((rank, len(truth.sections) - 1))
+    return truth
+
+
 def read_gii(path: Path) -> Truth:
     """Truth from a gesetze-im-internet XML file (``<dokumente>/<norm>``, gii-norm.dtd 1.01): a norm
     with ``<gliederungseinheit>`` is a structural unit (number ``gliederungsbez`` such as
@@ -652,7 +774,8 @@ def read_gii(path: Path) -> Truth:
     norm with ``<enbez>`` (``§ 5``, ``Art 3``, ``Anlage 1``; not ``Inhaltsübersicht``, ``Eingangsformel``,
     ``Schlussformel``, which are printed headings and count as labels) is a provision
     with title ``titel``, under the last structural unit before it (``Anlage`` at the top). The
-    law's first norm (its metadata) is not a section. No terms are marked, so no definitions.
+    law's first norm (its metadata) is not a section. A leading ``(XXXX)`` (juris's placeholder before
+    a range of repealed norms, ``(XXXX) §§ 3 bis 6``) is not part of the number. No terms are marked, so no definitions.
     Raises ``xml.etree.ElementTree.ParseError`` on malformed XML."""
     from xml.etree import ElementTree as ET
 
@@ -687,9 +810,11 @@ def read_gii(path: Path) -> Truth:
         if enbez.lower().startswith(("inhalt", "eingangsformel", "schlussformel")):
             truth.labels[_key(None, " ".join(enbez.split()))] += 1  # printed as a heading, not a provision
             continue
-        number = " ".join(enbez.split())
+        number = re.sub(r"^\(X+\)\s*", "", " ".join(enbez.split()))  # juris's "(XXXX)" before a repealed range
         title_el = md.find("titel")
         title = " ".join("".join(title_el.itertext()).split()) if title_el is not None else ""
+        if not number and re.match(r"§§?\s*\d", title):  # "(XXXX)" + titel "§§ 2354 bis 2359": the range is the number
+            number, title = title, ""
         top = number.lower().startswith(("anlage", "anhang"))
         parent = None if top or not units else units[-1][1]
         level = 1 if parent is None else truth.sections[parent]["level"] + 1
@@ -839,7 +964,115 @@ def read_clml(path: Path) -> Truth:
     return truth
 
 
-READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml}
+def read_html_spec(path: Path) -> Truth:
+    """Truth from a rendered HTML specification (Bikeshed or ReSpec output, as published on a
+    ``gh-pages`` branch): the numbers are in the markup, ``<span class="secno">2.1. </span>`` /
+    ``<bdi class="secno">2.1 </bdi>`` inside an ``<h2>``-``<h6>``. A heading with a section number
+    is a truth section (number without the trailing ``.``, title the heading's other text, level
+    and parent from the heading levels: the nearest previous numbered heading of a lower level);
+    a heading without one (``Abstract``, ``Status of this document``, ``Index``, ``References``,
+    the ``<h1>`` title) is a markup label. Definitions: every ``<dfn>`` outside ``<pre>`` blocks
+    (its visible text), as the ReSpec truth of ``bench/realdocs`` counts them."""
+    import html as _html
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    truth = Truth()
+    stack: list[tuple[int, int]] = []
+    for m in re.finditer(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", text, re.I | re.S):
+        level, inner = int(m.group(1)), m.group(2)
+        sec = re.search(r"<(span|bdi)\b[^>]*class=\"[^\"]*\bsecno\b[^\"]*\"[^>]*>(.*?)</\1>", inner, re.S)
+        number = " ".join(_html.unescape(_TAG.sub("", sec.group(2))).split()).rstrip(".") if sec else None
+        rest = inner[:sec.start()] + inner[sec.end():] if sec else inner
+        title = " ".join(_html.unescape(_TAG.sub(" ", rest)).replace("\u00b6", " ").replace("§", " ").split())
+        if not number or level == 1:
+            truth.labels[_key(None, title)] += 1
+            continue
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        truth.sections.append({"number": number, "title": title or None, "level": len(stack) + 1,
+                               "parent_index": stack[-1][1] if stack else None})
+        truth.labels[_key(number, title)] += 1
+        stack.append((level, len(truth.sections) - 1))
+    outside_pre = re.sub(r"<pre\b.*?</pre\s*>", " ", text, flags=re.I | re.S)
+    for m in re.finditer(r"<dfn\b[^>]*>(.*?)</dfn\s*>", outside_pre, re.I | re.S):
+        term = " ".join(_html.unescape(_TAG.sub("", m.group(1))).split())
+        if term:
+            truth.definitions.append({"term": term})
+    truth.labels = Counter({k: v for k, v in truth.labels.items() if v > 0 and k})
+    return truth
+
+
+_AKN_CONTAINERS = ("book", "tome", "part", "title", "subtitle", "chapter", "subchapter", "section", "subsection",
+                   "division", "subdivision")
+
+
+def read_akn(path: Path) -> Truth:
+    """Truth from an Akoma Ntoso act (any AKN namespace; Legilux, Luxembourg's consolidated acts):
+    inside ``<body>``, every container (``book``, ``part``, ``title``, ``chapter``, ``section``,
+    ``subsection``, ``division``…) is a division -- number its ``<num>`` as printed (``Chapitre
+    Ier``, ``TITRE 1er``, ``Section 2``; a trailing ``.`` / ``.-`` separator dropped), title its
+    ``<heading>`` -- and every ``<article>`` a provision (number its ``<num>``, ``Art. 11bis``,
+    title its ``<heading>`` if it has one, cited by the number after ``Art.``: ``article
+    11bis``). Parent = the nearest enclosing container. Numbered ``<paragraph>`` / ``<point>``
+    are the articles' own items, and ``<quotedStructure>`` / ``<embeddedStructure>`` quote another
+    act's text: neither is a truth section. Definitions: ``<def>`` elements, if the markup has
+    any. Labels: the division headings and the preface's lines (the act's title). Raises
+    ``xml.etree.ElementTree.ParseError`` on malformed XML."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.fromstring(path.read_bytes())
+
+    def local(el) -> str:
+        return el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
+
+    def text_of(el) -> str:  # what is displayed: editors' comments and note markers are not
+        def parts(e):
+            if local(e) in ("comment", "noteRef", "authorialNote"):
+                return [e.tail or ""]
+            return [e.text or ""] + [x for c in e for x in parts(c)] + [e.tail or ""]
+        return " ".join("".join(parts(el)[:-1]).split()) if el is not None else ""
+
+    def child(el, name):
+        return next((c for c in el if local(c) == name), None)
+
+    def num_of(el) -> str:
+        return re.sub(r"[\s.:–—-]+$", "", text_of(child(el, "num"))).strip()
+
+    truth = Truth()
+    for el in root.iter():
+        if local(el) == "preface":
+            for p in el.iter():
+                if local(p) == "p" and text_of(p):
+                    truth.labels[_key(None, text_of(p))] += 1
+        elif local(el) == "def" and text_of(el):
+            truth.definitions.append({"term": text_of(el).strip("«»“”\"' ")})
+    body = next((el for el in root.iter() if local(el) == "body"), None)
+
+    def walk(el, parent: int | None, level: int) -> None:
+        for c in el:
+            name = local(c)
+            if name in ("quotedStructure", "embeddedStructure", "meta", "num", "heading"):
+                continue
+            if name in _AKN_CONTAINERS or name == "article":
+                number = num_of(c) or None
+                title = text_of(child(c, "heading")) or None
+                entry = {"number": number, "title": title, "level": level, "parent_index": parent}
+                if name == "article" and number:
+                    entry["cite"] = re.sub(r"^(?:Art\.?|Article)\s*", "", number)
+                truth.sections.append(entry)
+                truth.labels[_key(number, title)] += 1
+                if name != "article":
+                    walk(c, len(truth.sections) - 1, level + 1)
+            else:
+                walk(c, parent, level)
+
+    if body is not None:
+        walk(body, None, 1)
+    return truth
+
+
+READERS = {"markdown": read_markdown, "docx": read_docx, "gii": read_gii, "clml": read_clml, "akn": read_akn,
+           "html": read_html_spec}
 
 
 # ---------------------------------------------------------------- measuring one document
@@ -992,7 +1225,10 @@ def truth_of(doc: dict, path: Path, src: Path) -> Truth:
     headings) -- never from docstrata."""
     t = doc["truth"]
     reader = READERS[t["reader"]]
-    truth = (reader(src.read_text(encoding="utf-8"), t.get("numbering", "none")) if t["reader"] == "markdown"
+    truth = (read_markdown(src.read_text(encoding="utf-8"), t.get("numbering", "none"),
+                           defined_terms=t.get("definitions") == "defined-terms",
+                           definition_sections=tuple(t.get("definition_sections", ()))) if t["reader"] == "markdown"
+             else read_docx_list_clauses(src) if t["reader"] == "docx" and t.get("clauses") == "list"
              else read_docx(src, clauses=bool(t.get("clauses"))) if t["reader"] == "docx" else reader(src))
     if doc["kind"] == "rfc-text":  # truth from the Markdown twin, held to what the text displays
         truth = as_displayed_rfc_text(truth, path.read_text(encoding="utf-8", errors="replace"))
