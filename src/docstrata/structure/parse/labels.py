@@ -4,6 +4,7 @@ path, and numbering arithmetic (does ``1.2`` continue ``1.1``?)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..definitions import leading_defined_term
@@ -169,17 +170,22 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
     return parts or None
 
 
+_SUFFIXED_RE = re.compile(r"(\d{1,3})([A-Za-z]{3,})")  # keyword labels arrive upper-cased ("24QUATER")
+_LETTERED_RE = re.compile(r"(\d{1,3})([A-Z]{0,3}|[a-z])")
+
+
+@functools.lru_cache(maxsize=8192)  # the resolver's numbering DP asks for the same parts again and again
 def _ordinal(part: str) -> tuple[int, str] | None:
     """``'12'`` → (12, ''), ``'9B'`` → (9, 'B'), ``'A'`` → (1, ''); a Latin suffix counts as the
     letter of its place (``'24bis'`` → (24, 'A'), ``'24quater'`` → (24, 'C'), ``'107terbis'`` →
     (107, 'BA'): inserted after 107ter), so 24ter → 24quater continues; ``None`` for other parts."""
-    m = re.fullmatch(r"(\d{1,3})([A-Za-z]{3,})", part)  # keyword labels arrive upper-cased ("24QUATER")
+    m = _SUFFIXED_RE.fullmatch(part)
     if m and (letters := suffix_letters(m.group(2))) is not None:
         return int(m.group(1)), letters
-    m = re.fullmatch(r"(\d{1,3})([A-Z]{0,3}|[a-z])", part)
+    m = _LETTERED_RE.fullmatch(part)
     if m:
         return int(m.group(1)), m.group(2).upper()
-    return (ord(part) - 64, "") if re.fullmatch(r"[A-Z]", part) else None
+    return (ord(part) - 64, "") if len(part) == 1 and "A" <= part <= "Z" else None
 
 
 def _continues_numbering(prev: list[str], cur: list[str]) -> bool:
