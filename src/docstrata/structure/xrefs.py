@@ -232,6 +232,10 @@ class _Resolver:
         # act's "article" cites when it labels no article (grammar.provision_words)
         self.bare = {s.section_id for s in tree.sections if s.number and s.number[0].isdigit()}
         self.parent = {s.section_id: s.parent_id for s in tree.sections}
+        self.order = {s.section_id: n for n, s in enumerate(tree.sections)}
+        self.children: dict[str | None, list[str]] = {}
+        for s in tree.sections:
+            self.children.setdefault(s.parent_id, []).append(s.section_id)
         self.local: dict[str, str] = {}
         self.by_tail: dict[str, list[str]] = {}
         for s in tree.sections:  # "article-ii/1" is also reachable as "1" when unambiguous
@@ -355,6 +359,18 @@ class _Resolver:
                     finer = f"{cand}{target[len(head) :]}"
                     return finer if finer in self.ids else cand
         return None
+
+    def siblings_between(self, first: str, last: str) -> list[str]:
+        """The sections between ``first`` and ``last`` (ids of one parent), in document order:
+        what a range ``sections 10 to 12`` also names when the document inserted ``10A`` and
+        ``11A`` between its ends (numbers alone cannot tell). Empty when the ends are not siblings
+        or not in order."""
+        parent = self.parent.get(first, "?")
+        if parent == "?" or self.parent.get(last, "?") != parent:
+            return []
+        kids = self.children.get(parent, [])
+        a, b = kids.index(first), kids.index(last)
+        return kids[a + 1 : b] if a < b else []
 
     def resolve_item(self, item: str, source_section_id: str | None) -> str | None:
         """A relative item (``(1)``, ``(b)(2)``) in the nearest enclosing section that has it."""
@@ -811,9 +827,8 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
             continue
         prefix = _keyword_prefix(m.group("kw"))
-        numbers = expand_numbers(
-            list_members(m.group("nums"), _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
-        )
+        members = list_members(m.group("nums"), _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
+        numbers = expand_numbers(members)
         before = text[max(0, m.start() - 60) : m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:
@@ -866,6 +881,10 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                     found = resolver.named_by_title(target, text, m.end()) or found
             written = text[m.start() : tail[0]] if tail else m.group(0)
             refs.append((m.start(), _ref(written, target, None if name else found, source_section_id, name)))
+        if prefix is not None and not name and any(last for _, last in members):
+            refs += [
+                (m.start(), r) for r in _inserted_in_ranges(members, prefix, resolver, m.group(0), source_section_id)
+            ]
         taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
@@ -901,6 +920,39 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         if r.section_id and not r.document:
             r.target_document = tree.doc_key
     return [r for _, r in refs]
+
+
+def _inserted_in_ranges(
+    members: tuple[tuple[str, str | None], ...],
+    prefix: str,
+    resolver: _Resolver,
+    written: str,
+    source_section_id: str | None,
+) -> list[CrossReference]:
+    """References to the sections a written range names beyond its arithmetic: ``sections 10 to 12``
+    of a document that inserted ``10A`` and ``11A`` also cites them (its siblings between the two
+    resolved ends, :meth:`_Resolver.siblings_between`). Ranges of items (``(a) to (c)``) are
+    left to the grammar."""
+    out: list[CrossReference] = []
+    for first, last in members:
+        if last is None or first.startswith("(") or last.startswith("("):
+            continue
+        a, b = resolver.resolve(_normalise(first, prefix)), resolver.resolve(_normalise(last, prefix))
+        if not a or not b:
+            continue
+        named = {resolver.resolve(_normalise(n, prefix)) for n in expand_numbers(((first, last),))}
+        lo, hi = _leading_number(a), _leading_number(b)
+        for sibling in resolver.siblings_between(a, b):
+            n = _leading_number(sibling)  # a numbered provision between the ends, not a "Notes" heading
+            if sibling not in named and lo is not None and hi is not None and n is not None and lo <= n <= hi:
+                out.append(_ref(written, sibling, sibling, source_section_id))
+    return out
+
+
+def _leading_number(section_id: str) -> int | None:
+    """The number a section id's last part opens with: ``article-10a`` → 10, ``part-2/181B`` → 181."""
+    m = re.match(r"(?:[a-zäöüéè]+-)?(\d{1,5})", section_id.rsplit("/", 1)[-1])
+    return int(m.group(1)) if m else None
 
 
 def _merge_links(
