@@ -1144,7 +1144,10 @@ def _external_res() -> tuple[re.Pattern, re.Pattern, re.Pattern | None, re.Patte
     )
     joins = "|".join(re.escape(w) for w in (*pack.get("list_words", ()), *pack.get("range_words", ())))
     more = rf"(?:{pin}|\d{{1,3}}(?:er|re)?(?:{_SUFFIX_RE})?°?(?![\w]))"  # "§§ 2 à 4", "6° et 7°", "Abs. 1 und 2"
-    pinpoints = re.compile(rf"(?:\s*,?\s*(?:{pin})(?:\s*(?:,|{joins})\s*{more})*)*(?:\s*,)?", re.IGNORECASE)
+    # led by the other members of a pinpoint list begun before pos ("l'article 3, §§2 et 3 de la loi")
+    pinpoints = re.compile(
+        rf"(?:\s*(?:{joins})\s*{more})*(?:\s*,?\s*(?:{pin})(?:\s*(?:,|{joins})\s*{more})*)*(?:\s*,)?", re.IGNORECASE
+    )
     links = "|".join(table["links"])
     designators = "|".join(table["designators"])
     adjectives = table.get("adjectives", "")
@@ -1156,9 +1159,11 @@ def _external_res() -> tuple[re.Pattern, re.Pattern, re.Pattern | None, re.Patte
         )
     else:  # French: up to 8 words to the punctuation (the name end cuts it where the sentence goes on)
         rest = r"(?:[ \t]+[^\s,;:.()]+){0,8}"
+    anaphoric = "|".join(table.get("anaphoric", ())) or r"(?!)"
     tail = re.compile(
-        rf"\s*,?\s*(?:{links})(?:(?<=['’])\s*|\s+)"
-        rf"(?P<name>(?-i:{adjectives})(?:{designators})(?![\wäöüßàâçéèêëîïôûù]){rest})",
+        rf"\s*,?\s*(?:(?:{links})(?:(?<=['’])\s*|\s+)"
+        rf"(?P<name>(?-i:{adjectives})(?:{designators})(?![\wäöüßàâçéèêëîïôûù]){rest})|"
+        rf"(?P<back>(?:{anaphoric})\s+(?:{designators})(?![\wäöüßàâçéèêëîïôûù]){rest}))",
         re.IGNORECASE,
     )
     end = re.compile(table["name_end"]) if table.get("name_end") else None
@@ -1197,7 +1202,9 @@ def external_document(text: str, pos: int = 0) -> tuple[int, str] | None:
     ``(end, name)`` or ``None``. Pinpoints between the number and the act are read first (``l'article
     1er, 7°, de l'arrêté royal du 8 janvier 1992`` → ``arrêté royal du 8 janvier 1992``; ``, § 2,``,
     ``, alinéa 1er,``), then a link word and a designator (``de la loi du 15 juin 1935 concernant …``,
-    ``du code du travail``, ``des Bürgerlichen Gesetzbuchs``, ``der Verordnung (EU) 2016/679``); the
+    ``du code du travail``, ``des Bürgerlichen Gesetzbuchs``, ``der Verordnung (EU) 2016/679``) or
+    words pointing back at an act named before (``de cet arrêté``, ``du même arrêté royal``: the name
+    is those words and what follows them); the
     name ends at the punctuation or where the sentence goes on. ``de la présente loi``, ``dieses
     Gesetzes`` and a generic designator alone (``des Gesetzes``) name no other act: ``None``."""
     res = _external_res()
@@ -1208,7 +1215,7 @@ def external_document(text: str, pos: int = 0) -> tuple[int, str] | None:
     m = tail.match(text, p.end() if p else pos)
     if m is None:
         return None
-    name = " ".join(m.group("name").split())
+    name = " ".join((m.group("name") or m.group("back")).split())
     if end is not None:
         name = end.split(name)[0]
     if trailing is not None:

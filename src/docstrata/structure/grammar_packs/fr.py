@@ -104,6 +104,17 @@ NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation
 # code" name no other act (no designator follows the link). Regular expressions, case-insensitive.
 EXTERNAL = {
     "links": (r"du", r"de\s+la", r"de\s+l['’]", r"des", r"de"),
+    # words pointing back at an act named before ("l'article 4 de cet arrêté", "du même arrêté royal",
+    # "de ladite loi"): another act all the same, named by these words and its designator
+    "anaphoric": (
+        r"de\s+ce(?:t|tte)?(?:\s+même)?",
+        r"dudit",
+        r"de\s+ladite",
+        r"desdits",
+        r"desdites",
+        r"du\s+même",
+        r"de\s+la\s+même",
+    ),
     "designators": (
         r"code",
         r"loi",
@@ -117,6 +128,8 @@ EXTERNAL = {
         r"accord",
         r"protocole",
         r"circulaire",
+        r"décision",
+        r"statuts?",
     ),
     # what stands between the cited number and the link: "§ 2", "§§ 2 à 4", "7°", "6° et 7°", "alinéa 1er",
     # "premier alinéa", "8e tiret", "a)", "litt. b)"
@@ -128,13 +141,14 @@ EXTERNAL = {
         r"(?:premier|deuxième|troisième|quatrième|cinquième|dernier|avant-dernier)\s+alinéa",
         r"(?:litt?\.\s*)?[a-z]\)",
         r"points?\s+\d{1,3}",
+        r"colonnes?\s+(?:[IVXLC]{1,6}|\d{1,2})\b",
     ),
     # an act named before the citation by its date (and number), as the Justel consolidation notes each
     # amendment ("Modification à la Constitution 1993-05-05/30, art. 1", "L 2007-05-15/50, art. 3",
-    # "L 31-07-1985, art. 1"): capitalised words (and "à", "la", "de" between them), then the date
+    # "L 31-07-1985, art. 1", "AR 2007-12-20/B5, art. 1"): capitalised words (and "à", "la", "de" between them), then the date
     "before": (
         r"(?P<name>(?<![\w'’])[A-Z][\w'’]*(?:[ \t]+(?:à|la|le|les|de|du|des|[A-Z][\w'’]*))*[ \t]+"
-        r"(?:\d{4}-\d{2}-\d{2}(?:/\d{1,4})?|\d{2}-\d{2}-\d{4}))\s*,\s*$"
+        r"(?:\d{4}-\d{2}-\d{2}(?:/[A-Z]?\d{1,4})?|\d{2}-\d{2}-\d{4}))\s*,\s*$"
     ),
     # where the sentence goes on after an act's name (which may hold "sur", "à", "relative au": "Loi sur les
     # banques"): a conjunction, verb or pronoun opening a clause ("du code du travail ne s'appliquent",
