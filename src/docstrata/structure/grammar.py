@@ -90,6 +90,7 @@ __all__ = [
     "pinpoints_end",
     "item_words",
     "version_or_address",
+    "version_words",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -1223,6 +1224,12 @@ def external_document(text: str, pos: int = 0) -> tuple[int, str] | None:
     if not name or name.lower() in generic:
         return None
     return m.end(), name
+
+
+def version_words() -> tuple[str, ...]:
+    """Words that make the dotted number after them a software version, every language (``version``,
+    ``versions``, ``release``, ``Version``): a pack's ``version_words``."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("version_words", ())))
 
 
 @functools.lru_cache(maxsize=1)

@@ -27,7 +27,11 @@ never resolves to ``4.3``), else the first section inside it
   (:func:`.grammar.version_or_address`: ``version 3.2.1``, ``BIND 9.0.0``, ``127.0.0.1``,
   ``192.168.1/24``), or has more levels than the document numbers its sections with, is no
   reference unless the document has a section so numbered; a document's own name before such a
-  number (``BIND 9.18.41`` in the BIND manual) makes it a reference only to a section it has;
+  number (``BIND 9.18.41`` in the BIND manual) makes it a reference only to a section it has, and
+  the name of a product the document gives versions of (``BIND versions 4.9 and 4.9.1``) none
+  (``patched versions of BIND 4.9.5``);
+* a title in italics or quotes after ``of`` names another act like a plain one (``Article 6 of the
+  *Copyright Act 1968*``);
 * in-page links ``[§5.3 Credential Selection](#user-mediated-selection)``, ``[Section 4.2](#tls-version)``
   resolve through the link target: an HTML id the converter recorded (``DocumentTree.anchors``:
   id → heading text), a heading slug (Python-Markdown / GitHub style), or an id that spells a
@@ -72,6 +76,7 @@ from .grammar import (
     range_words,
     SUFFIX_WORDS,
     version_or_address,
+    version_words,
     xref_keyword_pattern,
 )
 
@@ -106,6 +111,11 @@ _OUTER_AFTER_RE = re.compile(
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
+# a name written before a version word ("BIND version 9", "BIND versions 4.9 and 4.9.1"): a product
+_PRODUCT_RE = re.compile(
+    rf"(?<![\w.-])((?-i:[A-Z])[A-Za-z0-9]{{1,11}})\s+(?:{'|'.join(re.escape(w) for w in version_words())})\s*\d",
+    re.IGNORECASE,
+)
 _BARE_RE = re.compile(
     r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)"
 )
@@ -115,8 +125,8 @@ _ONE_NUMBER_FR = rf"\d{{1,5}}(?:-\d{{1,4}})+(?![\w-])|{_ONE_NUMBER}"
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
-    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[A-Z][A-Za-z]*"
-    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![\w/])|\([A-Z][\w.]*\)))*)"
+    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[*_\"“]{0,3}[A-Z][A-Za-z]*"
+    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![A-Za-z0-9/])|\([A-Z][\w.]*\)))*)"
 )
 # the name of an instrument cited before the reference: "Regulation (EU) 2016/679 Article 6",
 # "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5"
@@ -294,6 +304,16 @@ class _Resolver:
             ),
             default=1,
         )
+        # products the document gives releases of ("BIND versions 4.9 and 4.9.1", "BIND 9.0.0"): a number
+        # after one is a release ("patched versions of BIND 4.9.5"), never a section of a document so named
+        self.products: set[str] = set()
+        for s in tree.sections:
+            self.products.update(_PRODUCT_RE.findall(s.text))
+            self.products.update(
+                q.group("doc")
+                for q in _QUALIFIED_RE.finditer(s.text)
+                if version_or_address(s.text, q.start("nums"), q.end("nums")) in ("version", "zero")
+            )
         self.by_number: dict[str, list[str]] = {}
         for s in tree.sections:
             if s.number:
@@ -597,7 +617,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
         return " ".join(m.group("name").split())
     m = _EXTERNAL_RE.match(after)
     if m:
-        name = m.group("name")
+        name = re.sub(r'[*_"“]', "", m.group("name"))  # a title in italics or quotes: "of the *Copyright Act*"
         words = name.split()
         if words[0].lower() in ("this", "these"):
             return None
@@ -911,7 +931,12 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         own = m.group("doc") in resolver.own_names
         target = _normalise(m.group("nums"), "")
         kind = version_or_address(text, m.start("nums"), m.end("nums"))
-        if kind in ("version", "address") or (kind and not own) or (own and resolver.resolve(target) is None):
+        if (
+            kind in ("version", "address")
+            or (kind and not own)
+            or (own and resolver.resolve(target) is None)
+            or m.group("doc") in resolver.products
+        ):
             taken.append(m.span())
             continue  # "BIND 9.18.0-dev", "BIND 9.0.0", "CNAME 1.0.0.0.192"; "BIND 9.18.41" in the BIND manual: a release, no section
         refs.append(
