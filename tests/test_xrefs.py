@@ -402,15 +402,14 @@ def test_a_reference_naming_another_instrument_is_external():
     (ref,) = find_cross_references("see Article 21 of Regulation (EU) 2016/679", own, None)
     assert (ref.section_id, ref.document) == ("article-21", None)
     # another title of a code: "section 552 of title 5" cited from title 1 is not title 1's § 552
-    usc = parse_sections(
-        "# Title 1—GENERAL PROVISIONS\n\n## § 112 Statutes\n\nText.\n\n## § 552 Other\n\nx\n",
-        "usc01.htm",
-        "Title 1—GENERAL PROVISIONS",
-    )
-    assert [
-        (r.section_id, r.document)
-        for r in find_cross_references("section 552 of title 5 and section 112 of this title", usc, None)
-    ] == [(None, "title 5"), ("112", None)]
+    usc = parse_sections("# Title 1—GENERAL PROVISIONS\n\n## § 112 Statutes\n\nText.\n\n## § 552 Other\n\nx\n",
+                         "usc01.htm", "Title 1—GENERAL PROVISIONS")
+    assert [(r.section_id, r.document) for r in find_cross_references(
+        "section 552 of title 5 and section 112 of this title", usc, None)] == [(None, "title 5"), ("112", None)]
+    # a title in italics or quotes names another act as well (Markdown: "of the *Copyright Act*")
+    got = [(r.section_id, r.document) for r in find_cross_references(
+        'Article 6 of the *Copyright Act 1968* and Article 6 of the "Master Services Agreement" apply.', tree, None)]
+    assert got == [(None, "Copyright Act 1968"), (None, "Master Services Agreement")]
     # "of this Agreement" always names the citing document
     nda = parse_sections(
         "# NDA\n\n## 1. Scope\n\nSee Section 2 of this Agreement.\n\n## 2. Term\n\nOne year.\n", "nda.md", "NDA"

@@ -84,6 +84,13 @@ __all__ = [
     "strip_determiner",
     "opens_with_pinpoint",
     "suffix_letters",
+    "chain_words",
+    "external_document",
+    "external_document_before",
+    "pinpoints_end",
+    "item_words",
+    "version_or_address",
+    "version_words",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -143,6 +150,14 @@ def provision_words() -> tuple[str, ...]:
     act in French is its section 7(3)); ``()`` outside a language block or for a language with none."""
     pack = language_pack()
     return tuple(pack.get("provision_words", ())) if pack else ()
+
+
+def item_words() -> frozenset[str]:
+    """The words the current document's language writes, after an article's number and a comma, for
+    one of its paragraphs (French/Belgian ``§``: ``l'article 4, § 2`` is article 4's ``(2)``), besides
+    the relative keywords of every pack (``paragraph``, ``alinéa``); empty outside a language block."""
+    pack = language_pack()
+    return frozenset(pack.get("item_words", ())) if pack else frozenset()
 
 
 def definition_forms() -> dict[str, tuple[str, ...]]:
@@ -422,6 +437,12 @@ def strip_determiner(text: str) -> str:
 def range_words() -> tuple[str, ...]:
     """Words joining the two ends of a range, every language (``to``, ``through``, ``bis``, ``à``)."""
     return tuple(dict.fromkeys(w for p in PACKS for w in p["range_words"]))
+
+
+def chain_words() -> tuple[str, ...]:
+    """Words joining two citations read together, every language (German ``in Verbindung mit``,
+    ``i. V. m.``): the act named after the second is the first's too."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("chain_words", ())))
 
 
 def list_words() -> tuple[str, ...]:
@@ -1100,3 +1121,161 @@ def contents_words_pattern() -> re.Pattern:
     contents``, ``list of figures``, ``index``): every pack's contents titles as whole words."""
     alts = [a for p in PACKS for kind in ("contents", "lists", "index") for a in p["contents_titles"].get(kind, ())]
     return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- citations of another act
+
+
+@_per_language
+def _external_res() -> tuple[re.Pattern, re.Pattern, re.Pattern | None, re.Pattern | None, frozenset[str]] | None:
+    """The compiled ``external`` table of the current language's pack (:func:`external_document`):
+    pinpoints between number and act, link + designator + name, where the sentence goes on after the
+    name, small words a name does not end with, generic designators."""
+    pack = language_pack()
+    if pack is None or not pack.get("external"):
+        return None
+    table = pack["external"]
+    words = _alternation([f for forms, _ in pack.get("pinpoints", ()) for f in forms])
+    # the pack's own pinpoints, and its pinpoint words with their number ("Abs. 2", "alinéa 3")
+    pin = "|".join(
+        (
+            *table.get("pinpoints", ()),
+            *([rf"(?:{words})(?![\w])\s*\(?(?:\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?"] if words else []),
+        )
+    )
+    joins = "|".join(re.escape(w) for w in (*pack.get("list_words", ()), *pack.get("range_words", ())))
+    more = rf"(?:{pin}|\d{{1,3}}(?:er|re)?(?:{_SUFFIX_RE})?°?(?![\w]))"  # "§§ 2 à 4", "6° et 7°", "Abs. 1 und 2"
+    # led by the other members of a pinpoint list begun before pos ("l'article 3, §§2 et 3 de la loi")
+    pinpoints = re.compile(
+        rf"(?:\s*(?:{joins})\s*{more})*(?:\s*,?\s*(?:{pin})(?:\s*(?:,|{joins})\s*{more})*)*(?:\s*,)?", re.IGNORECASE
+    )
+    links = "|".join(table["links"])
+    designators = "|".join(table["designators"])
+    adjectives = table.get("adjectives", "")
+    name_words = table.get("name_words")
+    if name_words:  # German: the act's number, then capitalised words, numbers and the small words of a title
+        rest = (
+            r"(?:\s*(?:\((?:EU|EG|EWG|Euratom)\)\s*)?(?:Nr\.\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?)?"
+            rf"(?:\s+(?:(?-i:[A-ZÄÖÜ])[\wäöüß-]*|\d[\w./]*|(?:{name_words})(?![\w])))*"
+        )
+    else:  # French: up to 8 words to the punctuation (the name end cuts it where the sentence goes on)
+        rest = r"(?:[ \t]+[^\s,;:.()]+){0,8}"
+    anaphoric = "|".join(table.get("anaphoric", ())) or r"(?!)"
+    tail = re.compile(
+        rf"\s*,?\s*(?:(?:{links})(?:(?<=['’])\s*|\s+)"
+        rf"(?P<name>(?-i:{adjectives})(?:{designators})(?![\wäöüßàâçéèêëîïôûù]){rest})|"
+        rf"(?P<back>(?:{anaphoric})\s+(?:{designators})(?![\wäöüßàâçéèêëîïôûù]){rest}))",
+        re.IGNORECASE,
+    )
+    end = re.compile(table["name_end"]) if table.get("name_end") else None
+    trailing = re.compile(rf"(?:\s+(?:{name_words}))+$", re.IGNORECASE) if name_words else None
+    return pinpoints, tail, end, trailing, frozenset(table.get("generic", ()))
+
+
+@_per_language
+def _external_before_re() -> re.Pattern | None:
+    pack = language_pack()
+    before = (pack.get("external") or {}).get("before") if pack else None
+    return re.compile(before) if before else None
+
+
+def external_document_before(before: str) -> str | None:
+    """The other act named right before a citation, as the current document language's pack writes
+    it (``external["before"]``: Justel's ``Loi 2004-12-27/30, art. 2`` → ``Loi 2004-12-27/30``), or
+    ``None``; ``before`` is the text up to the citation word."""
+    pattern = _external_before_re()
+    m = pattern.search(before) if pattern else None
+    return " ".join(m.group("name").split()) if m else None
+
+
+def pinpoints_end(text: str, pos: int) -> int:
+    """Where the pinpoints written after a cited number at ``pos`` of ``text`` end, as the current
+    document language's pack writes them between a citation and what follows it (``, 7°,``, ``, §§ 2
+    à 4,``, ``, alinéa 1er,``, `` Abs. 2 Satz 1``); ``pos`` when none follow or the pack lists none."""
+    res = _external_res()
+    m = res[0].match(text, pos) if res else None
+    return m.end() if m and m.group(0).strip(" ,") else pos
+
+
+def external_document(text: str, pos: int = 0) -> tuple[int, str] | None:
+    """The other act a citation ending at ``pos`` of ``text`` belongs to, as the current document
+    language's pack (``external``: :mod:`.grammar_packs.fr`, :mod:`.grammar_packs.de`) writes it:
+    ``(end, name)`` or ``None``. Pinpoints between the number and the act are read first (``l'article
+    1er, 7°, de l'arrêté royal du 8 janvier 1992`` → ``arrêté royal du 8 janvier 1992``; ``, § 2,``,
+    ``, alinéa 1er,``), then a link word and a designator (``de la loi du 15 juin 1935 concernant …``,
+    ``du code du travail``, ``des Bürgerlichen Gesetzbuchs``, ``der Verordnung (EU) 2016/679``) or
+    words pointing back at an act named before (``de cet arrêté``, ``du même arrêté royal``: the name
+    is those words and what follows them); the
+    name ends at the punctuation or where the sentence goes on. ``de la présente loi``, ``dieses
+    Gesetzes`` and a generic designator alone (``des Gesetzes``) name no other act: ``None``."""
+    res = _external_res()
+    if res is None:
+        return None
+    pinpoints, tail, end, trailing, generic = res
+    p = pinpoints.match(text, pos)
+    m = tail.match(text, p.end() if p else pos)
+    if m is None:
+        return None
+    name = " ".join((m.group("name") or m.group("back")).split())
+    if end is not None:
+        name = end.split(name)[0]
+    if trailing is not None:
+        name = trailing.sub("", name)
+    if not name or name.lower() in generic:
+        return None
+    return m.end(), name
+
+
+def version_words() -> tuple[str, ...]:
+    """Words that make the dotted number after them a software version, every language (``version``,
+    ``versions``, ``release``, ``Version``): a pack's ``version_words``."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("version_words", ())))
+
+
+@functools.lru_cache(maxsize=1)
+def _version_word_re() -> re.Pattern:
+    words = sorted({w for p in PACKS for w in p.get("version_words", ())}, key=len, reverse=True)
+    alt = "|".join(re.escape(w) + (r"\s*" if w.endswith(".") else r"\s+") for w in words)
+    joins = "|".join(re.escape(w) for w in (*list_words(), *range_words()))
+    # "version 3.2.1", "versions 4.9 and 4.9.1", "versions from 4.9.3", "Versionen 2.1 bis 2.4"
+    earlier = rf"(?:\d{{1,4}}(?:\.\d{{1,4}})*[\w+-]*\s*(?:,|{joins})\s+|(?:from|since|before|after|prior\s+to|ab|seit|vor|depuis|avant)\s+)*"
+    return re.compile(rf"(?<![\w.])(?:{alt}){earlier}$", re.IGNORECASE)
+
+
+# what follows a version number: a pre-release or patch tag ("9.18.0-dev", "9.16.44-S1", "3.0rc2", "1.2.3+"),
+# a wildcard ("9.18.x"); what follows an address: a prefix length, a port or a domain name's next label
+# ("10.0.0.0/24", "127.0.0.1:53", "0.0.127.in-addr.arpa", "2.1.10.in-addr.arpa")
+_VERSION_AFTER_RE = re.compile(r"(?:-?(?:rc|RC|alpha|beta|dev|pre|[PSb])\d*(?![\w])|\.[xX*](?![\w])|\+(?![\w]))")
+_ADDRESS_AFTER_RE = re.compile(r"(?:/\d{1,3}|:\d{1,5})(?![\w.])|\.[A-Za-z][\w-]*\.[A-Za-z]|\.\d")
+
+
+def version_or_address(text: str, start: int, end: int) -> str | None:
+    """What the dotted number ``text[start:end]`` is when it is no provision number: ``"version"`` (a
+    pack's ``version_words`` before it — ``version 3.2.1``, ``release 9.18``, ``versions 4.9 and
+    4.9.1``, ``versions from 4.9.3`` — or a release tag after it: ``9.18.0-dev``, ``9.16.44-S1``,
+    ``9.18.x``), ``"address"`` (network address shapes, every part at most 255: a prefix length, a
+    port, a domain label or more dotted parts after it — ``10.0.0.0/24``, ``192.168.1/24``,
+    ``127.0.0.1:53``, ``0.0.127.in-addr.arpa``, ``0.6.8.1.1.0.2.0`` (a reverse name read in part) —, a part over 99 — ``127.0.0.1``, ``192.168.0.1`` —, or zeros after the
+    first part in four parts or more — ``10.0.0.1``, ``1.0.0.0.192``), ``"ipv4"`` (four such parts
+    and nothing else: ``10.1.2.3``), ``"zero"`` (a 0 after the first part: ``9.0.0``, a release, ``2.0``)
+    — these two a provision only where the document numbers one so —, or ``None``. Section numbers
+    are counters: they do not run past 99 below the top level, nor restart at 0."""
+    number = re.sub(r"\(.*$", "", text[start:end])
+    before = text[max(0, start - 48) : start]
+    after = text[end : end + 24]
+    if _version_word_re().search(before) or _VERSION_AFTER_RE.match(after):
+        return "version"
+    if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})+", number):
+        return None
+    parts = [int(p) for p in number.split(".")]
+    if any(p > 255 for p in parts):
+        return None
+    if (
+        _ADDRESS_AFTER_RE.match(after)
+        or (len(parts) >= 3 and any(p > 99 for p in parts))
+        or (len(parts) >= 4 and 0 in parts[1:])
+    ):
+        return "address"
+    if len(parts) == 4:
+        return "ipv4"
+    return "zero" if 0 in parts[1:] else None

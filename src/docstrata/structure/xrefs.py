@@ -17,6 +17,21 @@ never resolves to ``4.3``), else the first section inside it
   ``Art. 12 GDPR``, ``section 196 of the FSMR``) carry that name in ``document``; they resolve
   here only when the name is this document's own (:func:`document_names`), otherwise the tool
   resolves them against the other documents it holds;
+* a citation followed by the act it belongs to, as the document language's pack writes it
+  (:func:`.grammar.external_document`: ``l'article 1er, 7°, de l'arrêté royal du 8 janvier 1992``,
+  ``les articles 6 à 14 de la loi du 17 avril 1878``, ``§ 13 des Bürgerlichen Gesetzbuchs``,
+  ``Artikel 88 Absatz 2 der Verordnung (EU) 2016/679``) or preceded by it (Justel's ``L
+  2007-05-15/50, art. 3``) names that act, for every member of its list or chain (``Artikel 56 Absatz 1
+  in Verbindung mit Artikel 4 …``); ``de la présente loi``, ``dieses Gesetzes`` name this one;
+* a dotted number without a citation word that is a software version or a network address
+  (:func:`.grammar.version_or_address`: ``version 3.2.1``, ``BIND 9.0.0``, ``127.0.0.1``,
+  ``192.168.1/24``), or has more levels than the document numbers its sections with, is no
+  reference unless the document has a section so numbered; a document's own name before such a
+  number (``BIND 9.18.41`` in the BIND manual) makes it a reference only to a section it has, and
+  the name of a product the document gives versions of (``BIND versions 4.9 and 4.9.1``) none
+  (``patched versions of BIND 4.9.5``);
+* a title in italics or quotes after ``of`` names another act like a plain one (``Article 6 of the
+  *Copyright Act 1968*``);
 * in-page links ``[§5.3 Credential Selection](#user-mediated-selection)``, ``[Section 4.2](#tls-version)``
   resolve through the link target: an HTML id the converter recorded (``DocumentTree.anchors``:
   id → heading text), a heading slug (Python-Markdown / GitHub style), or an id that spells a
@@ -40,12 +55,18 @@ from ..models import CrossReference, DocumentTree
 from .grammar import (
     CODE_NUMBER,
     canonical_number,
+    chain_words,
     code_number,
     current_language,
     document_language,
     ROMAN_PATTERN,
     contents_title_pattern,
     expand_numbers,
+    external_document,
+    external_document_before,
+    item_words,
+    pinpoints_end,
+    strip_determiner,
     keyword,
     keywords,
     list_members,
@@ -53,13 +74,18 @@ from .grammar import (
     pinpoint_tail,
     provision_words,
     range_words,
+    SUFFIX_WORDS,
+    version_or_address,
+    version_words,
     xref_keyword_pattern,
 )
 
 # a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), then the other shapes
 _NUMBER = (
     rf"(?:{CODE_NUMBER}|"
-    + r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|[A-Z]?\d{1,5}(?!\d)(?:[A-Z]{1,3}|[a-z](?![a-z]))?(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
+    + r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|1(?:er|re|ère)(?![\w-])|[A-Z]?\d{1,5}(?![\d°])(?:[A-Z]{1,3}|[a-z](?![a-z]))?"
+    + rf"(?:\s?(?:{'|'.join(SUFFIX_WORDS)})\b(?!\s*\d))?"
+    + r"(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
     + ")"
 )
 _ROMAN = rf"(?:{ROMAN_PATTERN}\b)"
@@ -73,7 +99,7 @@ _KEYWORD = xref_keyword_pattern()
 _JOINS = "|".join(re.escape(w) for w in (*list_words(), *range_words()))
 _SEP = rf"(?:\s*,\s*(?:(?:{'|'.join(re.escape(w) for w in list_words())})\s+)?|\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
-    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
+    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?!0\d)(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
 _INNER_AFTER_RE = re.compile(rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
@@ -85,6 +111,11 @@ _OUTER_AFTER_RE = re.compile(
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
+# a name written before a version word ("BIND version 9", "BIND versions 4.9 and 4.9.1"): a product
+_PRODUCT_RE = re.compile(
+    rf"(?<![\w.-])((?-i:[A-Z])[A-Za-z0-9]{{1,11}})\s+(?:{'|'.join(re.escape(w) for w in version_words())})\s*\d",
+    re.IGNORECASE,
+)
 _BARE_RE = re.compile(
     r"(?<![\w.(])(?P<nums>[A-Z]?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]{0,2}){2,5}(?:\((?:\d{1,3}|[a-z]{1,4})\))*)(?![\w.]*\d)"
 )
@@ -94,8 +125,8 @@ _ONE_NUMBER_FR = rf"\d{{1,5}}(?:-\d{{1,4}})+(?![\w-])|{_ONE_NUMBER}"
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
 _EXTERNAL_RE = re.compile(
-    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[A-Z][A-Za-z]*"
-    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![\w/])|\([A-Z][\w.]*\)))*)"
+    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[*_\"“]{0,3}[A-Z][A-Za-z]*"
+    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![A-Za-z0-9/])|\([A-Z][\w.]*\)))*)"
 )
 # the name of an instrument cited before the reference: "Regulation (EU) 2016/679 Article 6",
 # "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5"
@@ -267,6 +298,26 @@ class _Resolver:
                 self.by_slug.setdefault(m.group(1).lower(), s.section_id)
         self.anchors = dict(getattr(tree, "anchors", None) or {})
         self.titles = {s.section_id: s.title for s in tree.sections}
+        # how many levels the document numbers its sections with ("4.2.1": 3): a dotted number with more
+        # parts is none of its sections
+        self.depth = max(
+            (
+                len(m.group(0).split("."))
+                for s in tree.sections
+                if (m := re.match(r"[A-Z]?\d+(?:\.\d+)*", s.number or ""))
+            ),
+            default=1,
+        )
+        # products the document gives releases of ("BIND versions 4.9 and 4.9.1", "BIND 9.0.0"): a number
+        # after one is a release ("patched versions of BIND 4.9.5"), never a section of a document so named
+        self.products: set[str] = set()
+        for s in tree.sections:
+            self.products.update(_PRODUCT_RE.findall(s.text))
+            self.products.update(
+                q.group("doc")
+                for q in _QUALIFIED_RE.finditer(s.text)
+                if version_or_address(s.text, q.start("nums"), q.end("nums")) in ("version", "zero")
+            )
         self.by_number: dict[str, list[str]] = {}
         for s in tree.sections:
             if s.number:
@@ -400,9 +451,26 @@ class _Resolver:
             return number.group(0) in self.own_numbers
         if any(folded.startswith(own + " ") for own in self.own_folded if len(own.split()) >= 3):
             return True  # "code de la propriété intellectuelle sont fixés …": its own name, then the sentence
+        if (
+            len(words) >= 3
+            and re.search(r"\d", folded)
+            and any(own.startswith(folded + " ") for own in self.own_folded)
+        ):
+            return True  # "la loi du 3 juillet 1978" in the "Loi du 3 juillet 1978 relative aux contrats de travail"
         return folded in self.own_folded or bool(
             set(re.findall(r"[A-Z]{2,6}", name)) & self.own_names and not folded.startswith("rfc ")
         )
+
+    def not_a_section(self, text: str, start: int, end: int) -> bool:
+        """Whether the dotted number ``text[start:end]``, written without a citation word, is no
+        section of this document: a software version or a network address
+        (:func:`.grammar.version_or_address`), or a number of more levels than the document numbers
+        its sections with (``8.8.8.8`` in a document numbered ``4.2.1``) that is not one of them."""
+        kind = version_or_address(text, start, end)
+        if kind in ("version", "address"):
+            return True
+        number = re.sub(r"\(.*$", "", text[start:end])
+        return (kind in ("ipv4", "zero") or len(number.split(".")) > self.depth) and self._resolve(number) is None
 
     def _resolve(self, target: str) -> str | None:
         if target in self.ids:
@@ -500,6 +568,13 @@ _QUALIFIER_RE = re.compile(
 )
 
 
+# what joins the references of a chain: a comma, a list word of the grammar ("and", "et", "und"), both, or
+# a word reading two citations together ("in Verbindung mit": grammar.chain_words)
+_LIST_JOIN = "|".join(re.escape(w) for w in list_words())
+_CHAIN_JOIN = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in chain_words())
+_CHAIN_SEP_RE = re.compile(rf"\s*(?:,\s*(?:(?:{_LIST_JOIN})\s+)?|\s+(?:and/or|{_LIST_JOIN}|{_CHAIN_JOIN})\s+)")
+
+
 def _after_chain(text: str, end: int) -> int:
     """Where the words after a reference go on once the references listed with it are skipped:
     in "Article 25(6) or Article 26(4) of Directive 95/46/EC" the document named after the last
@@ -509,33 +584,16 @@ def _after_chain(text: str, end: int) -> int:
         q = _QUALIFIER_RE.match(text, pos)  # "Article 5d(2), point (a), of Regulation …"
         if q:
             pos = q.end()
-        m = re.match(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+)", text[pos : pos + 12])
-        ref = _KW_REF_RE.match(text, pos + m.end()) if m else None
+        pos = pinpoints_end(text, pos)  # "l'article 3, 2°, et l'article 4 de la loi …"
+        m = _CHAIN_SEP_RE.match(text[pos : pos + 32])
+        ref = None
+        if m:  # "… et l'article 4": the next reference, its determiner read and left out
+            rest = text[pos + m.end() : pos + m.end() + 80]
+            ref = _KW_REF_RE.match(text, pos + m.end() + len(rest) - len(strip_determiner(rest)))
         if ref is None or _keyword_prefix(ref.group("kw")) is None:
             break
         pos = ref.end()
     return pos
-
-
-# a French reference into another instrument: "article L. 2232-24 du code du travail", "article 34 de la loi
-# n° 78-17 du 6 janvier 1978" (the instrument word, then its name up to the punctuation or 8 words)
-_FR_EXTERNAL_RE = re.compile(
-    r"^\s*,?\s*(?:du|de\s+la|de\s+l['’]|des|de)\s+"
-    r"(?P<name>(?:code|loi|décret|ordonnance|règlement|directive|convention|traité)\b(?:[ \t]+[^\s,;:.()]+){0,8})",
-    re.IGNORECASE,
-)
-
-
-# where the sentence goes on after an instrument's name (which may hold "sur", "à", "relative au": "Loi sur les
-# banques"): a conjunction, a verb or a pronoun opening a clause
-# ("du code du travail ne s'appliquent", "… ci-après reproduits"), or a list going on to another
-# reference ("du code de commerce et l'article L. 1-2"); "et" inside a name stays ("code rural et de la
-# pêche maritime", "code des postes et des communications électroniques")
-_FR_NAME_END_RE = re.compile(
-    r"\s+(?:(?:et|ou)\s+(?:l['’]|les?\b|la\b|aux?\b|à\b|du\b|[LRDA]\b)|n['’]|"
-    r"(?:en|ou|après|avant|qui|que|lorsque|si|sans|ne|ci-après|"
-    r"précitée?s?|reproduite?s?|sont|est|font|fait|peut|peuvent|doit|doivent)(?:\s|$))"
-)
 
 
 def _named_after_chain(text: str, end: int, before: str) -> str | None:
@@ -563,9 +621,9 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _LABEL_AFTER_RE.match(after) or _LABEL_BEFORE_RE.search(before[-34:])
     if m:
         return m.group("name")
-    m = _FR_EXTERNAL_RE.match(after) if current_language() == "fr" else None
-    if m:  # "l'article L. 233-16 du code de commerce": another code ("du présent code" names none)
-        return _FR_NAME_END_RE.split(" ".join(m.group("name").split()))[0]
+    act = external_document(after)
+    if act:  # "l'article 1er, 7°, de l'arrêté royal du …", "§ 13 des Bürgerlichen Gesetzbuchs" (the language pack's
+        return act[1]  # designators; "de la présente loi", "dieses Gesetzes" name none)
     part = _PART_OF_RE.match(after)
     if part:  # "of the Annex to Commission Recommendation …": the instrument the part belongs to
         rest = after[part.end() :]
@@ -575,7 +633,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
         return " ".join(m.group("name").split())
     m = _EXTERNAL_RE.match(after)
     if m:
-        name = m.group("name")
+        name = re.sub(r'[*_"“]', "", m.group("name"))  # a title in italics or quotes: "of the *Copyright Act*"
         words = name.split()
         if words[0].lower() in ("this", "these"):
             return None
@@ -620,7 +678,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _INSTRUMENT_BEFORE_RE.search(before[-60:])
     if m:
         return " ".join(m.group("name").split())
-    return None
+    return external_document_before(before[-60:])  # Justel's "Loi 2004-12-27/30, art. 2"
 
 
 def referenced_document_names(text: str) -> list[str]:
@@ -885,12 +943,21 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             refs += [
                 (m.start(), r) for r in _inserted_in_ranges(members, prefix, resolver, m.group(0), source_section_id)
             ]
-        taken.append(m.span())
+        taken.append((m.start(), pinpoints_end(text, tail[0] if tail else m.end())))  # "articles 3 et 5, § 2, de …"
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
             continue
         own = m.group("doc") in resolver.own_names
         target = _normalise(m.group("nums"), "")
+        kind = version_or_address(text, m.start("nums"), m.end("nums"))
+        if (
+            kind in ("version", "address")
+            or (kind and not own)
+            or (own and resolver.resolve(target) is None)
+            or m.group("doc") in resolver.products
+        ):
+            taken.append(m.span())
+            continue  # "BIND 9.18.0-dev", "BIND 9.0.0", "CNAME 1.0.0.0.192"; "BIND 9.18.41" in the BIND manual: a release, no section
         refs.append(
             (
                 m.start(),
@@ -911,6 +978,10 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         name = _named_document(text[m.end() : m.end() + 120], "")
         if name and resolver.is_own(name):
             name = None
+        if (name is None and resolver.not_a_section(text, m.start("nums"), m.end("nums"))) or version_or_address(
+            text, m.start("nums"), m.end("nums")
+        ) in ("version", "address"):
+            continue  # "127.0.0.1", "version 3.2.1", "8.8.8.8" in a document numbered 4.2.1: no section
         refs.append(
             (m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target), source_section_id, name))
         )
@@ -1007,9 +1078,9 @@ def _compound(
     if (
         prefix == "article"
         and inner is not None
-        and inner.group("kw").lower().startswith("paragraph")
-        and number.isdigit()
-    ):  # "Article 3, paragraph 5": the Article's paragraph, article-3(5)
+        and (_keyword_prefix(inner.group("kw")) is None or inner.group("kw") in item_words())
+        and re.fullmatch(rf"\d+(?:{'|'.join(SUFFIX_WORDS)})?", number := canonical_number(number))
+    ):  # "Article 3, paragraph 5", "l'article 4, § 2", "l'article 2, alinéa 1er": the article's paragraph, article-3(5)
         target = f"{container}({number})"
         return " ".join(text[m.start() : end].split()), target, resolver.resolve(target), end, None
     container_id = resolver.resolve(container)

@@ -28,6 +28,9 @@ PINPOINTS = (
 )
 
 RANGE_WORDS = ("bis",)
+# words that join two citations read together, the act named after the second being the first's too
+# ("Artikel 56 Absatz 1 in Verbindung mit Artikel 4 Nummer 16 der Verordnung (EU) 2016/679")
+CHAIN_WORDS = ("in Verbindung mit", "i. V. m.", "i.V.m.", "iVm")
 LIST_WORDS = ("und", "oder", "sowie")
 
 CONTENTS_TITLES = {
@@ -43,6 +46,50 @@ MONTHS = tuple(
 
 NOTE_LABELS = ("hinweis", "anmerkung", "fußnote", "beispiel", "beispiele")  # annotation labels (see en.py)
 
+# A citation of another act (read by structure.xrefs through grammar.external_document): after the cited
+# number and its pinpoints, a genitive article, the act's adjectives and a designator — a word or the end
+# of a compound ("§ 13 des Bürgerlichen Gesetzbuchs", "§ 14 des Handelsgesetzbuchs", "§ 13 der
+# Abgabenordnung", "Artikel 88 der Verordnung (EU) 2016/679", "§ 3 des Gesetzes über …"). "dieses
+# Gesetzes", "dieser Verordnung" name this act (no link word). A GENERIC designator alone ("§ 5 des
+# Gesetzes") names no particular act and stays with this one. Regular expressions, case-insensitive.
+EXTERNAL = {
+    "links": (r"des", r"der", r"dem"),
+    "adjectives": r"(?:[A-ZÄÖÜ][\wäöüß]*(?:en|er|es)\s+){0,3}",
+    "designators": (
+        r"[\wäöüß-]*gesetzbuch(?:e?s)?",
+        r"[\wäöüß-]*gesetz(?:e?s)?",
+        r"[\wäöüß-]*ordnung",
+        r"[\wäöüß-]*richtlinie",
+        r"[\wäöüß-]*vertrag(?:e?s)?",
+        r"[\wäöüß-]*übereinkommens?",
+        r"[\wäöüß-]*abkommens?",
+        r"satzung",
+        r"charta",
+        r"beschlusses",
+    ),
+    "generic": (
+        "gesetz",
+        "gesetzes",
+        "gesetzbuch",
+        "gesetzbuchs",
+        "gesetzbuches",
+        "verordnung",
+        "ordnung",
+        "richtlinie",
+        "vertrag",
+        "vertrages",
+        "vertrags",
+        "satzung",
+        "abkommens",
+        "übereinkommens",
+    ),
+    # the act's name goes on with its number ("(EU) 2016/679", "Nr. 1234/2011") or "über", "vom", "zur" …
+    "name_words": r"(?:über|vom|zur|zum|für|zu|mit|von|auf|gegen|bei|des|der|den|dem|die|das|und|betreffend)",
+}
+
+# words before a dotted number that make it a software version, not a provision ("Version 3.2.1")
+VERSION_WORDS = ("version", "versionen")
+
 PACK = {
     "lang": "de",
     "months": MONTHS,
@@ -52,6 +99,9 @@ PACK = {
     "xref_forms": XREF_FORMS,
     "pinpoints": PINPOINTS,
     "range_words": RANGE_WORDS,
+    "chain_words": CHAIN_WORDS,
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,
+    "external": EXTERNAL,
+    "version_words": VERSION_WORDS,
 }

@@ -142,8 +142,13 @@ DEFINITIONS = {
     ),
 }
 
+# words before a dotted number that make it a software version or release, not a provision ("version
+# 3.2.1", "release 9.18", "v. 2.4.1"); a "v" glued to the number ("v1.2.3") is one word and never read
+VERSION_WORDS = ("version", "versions", "ver.", "v.", "release", "releases", "build", "patch", "firmware")
+
 PACK = {
     "lang": "en",
+    "version_words": VERSION_WORDS,
     "definitions": DEFINITIONS,
     "months": MONTHS,
     "note_labels": NOTE_LABELS,

@@ -97,6 +97,77 @@ MONTHS = tuple(
 
 NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation labels (see en.py)
 
+# A citation of another act (read by structure.xrefs through grammar.external_document): after the cited
+# number and its pinpoints ("l'article 1er, 7°, de l'arrêté royal du 8 janvier 1992", "l'article 5, § 2,
+# de la loi du 15 juin 1935", "l'article L. 233-16 du code de commerce") a link word and a designator open
+# the act's name, which runs to the punctuation, to NAME_END or 8 words. "de la présente loi", "du présent
+# code" name no other act (no designator follows the link). Regular expressions, case-insensitive.
+EXTERNAL = {
+    "links": (r"du", r"de\s+la", r"de\s+l['’]", r"des", r"de"),
+    # words pointing back at an act named before ("l'article 4 de cet arrêté", "du même arrêté royal",
+    # "de ladite loi"): another act all the same, named by these words and its designator
+    "anaphoric": (
+        r"de\s+ce(?:t|tte)?(?:\s+même)?",
+        r"dudit",
+        r"de\s+ladite",
+        r"desdits",
+        r"desdites",
+        r"du\s+même",
+        r"de\s+la\s+même",
+    ),
+    "designators": (
+        r"code",
+        r"loi",
+        r"arrêté",
+        r"décret",
+        r"ordonnance",
+        r"règlement",
+        r"directive",
+        r"convention",
+        r"traité",
+        r"accord",
+        r"protocole",
+        r"circulaire",
+        r"décision",
+        r"statuts?",
+    ),
+    # what stands between the cited number and the link: "§ 2", "§§ 2 à 4", "7°", "6° et 7°", "alinéa 1er",
+    # "premier alinéa", "8e tiret", "a)", "litt. b)"
+    "pinpoints": (
+        r"§§?\s*\d{1,3}(?:er|re)?(?:bis|ter|quater)?",
+        r"\d{1,3}°(?:bis|ter)?",
+        r"\d{1,2}(?:e|er|re|ème)\s+tiret",
+        r"alinéas?\s+\d{1,2}(?:er|re)?",
+        r"(?:premier|deuxième|troisième|quatrième|cinquième|dernier|avant-dernier)\s+alinéa",
+        r"(?:litt?\.\s*)?[a-z]\)",
+        r"points?\s+\d{1,3}",
+        r"colonnes?\s+(?:[IVXLC]{1,6}|\d{1,2})\b",
+    ),
+    # an act named before the citation by its date (and number), as the Justel consolidation notes each
+    # amendment ("Modification à la Constitution 1993-05-05/30, art. 1", "L 2007-05-15/50, art. 3",
+    # "L 31-07-1985, art. 1", "AR 2007-12-20/B5, art. 1"): capitalised words (and "à", "la", "de" between them), then the date
+    "before": (
+        r"(?P<name>(?<![\w'’])[A-Z][\w'’]*(?:[ \t]+(?:à|la|le|les|de|du|des|[A-Z][\w'’]*))*[ \t]+"
+        r"(?:\d{4}-\d{2}-\d{2}(?:/[A-Z]?\d{1,4})?|\d{2}-\d{2}-\d{4}))\s*,\s*$"
+    ),
+    # where the sentence goes on after an act's name (which may hold "sur", "à", "relative au": "Loi sur les
+    # banques"): a conjunction, verb or pronoun opening a clause ("du code du travail ne s'appliquent",
+    # "… ci-après reproduits"), or a list going on to another reference ("du code de commerce et
+    # l'article L. 1-2"); "et" inside a name stays ("code rural et de la pêche maritime")
+    "name_end": (
+        r"\s+(?:(?:et|ou)\s+(?:l['’]|les?\b|la\b|aux?\b|à\b|du\b|[LRDA]\b)|n['’]|"
+        r"(?:en|ou|après|avant|qui|que|lorsque|si|sans|ne|ci-après|"
+        r"précitée?s?|reproduite?s?|sont|est|font|fait|peut|peuvent|doit|doivent)(?:\s|$))"
+    ),
+}
+
+# words that, after an article's number and a comma, name one of its paragraphs ("l'article 4, § 2" of a
+# Belgian act is paragraph 2 of article 4, its "(2)"), not a section inside a container
+ITEM_WORDS = ("§", "§§")
+
+# words before a dotted number that make it a software version, not a provision ("version 3.2.1")
+VERSION_WORDS = ("version", "versions")
+
 PACK = {
     "lang": "fr",
     "provision_words": PROVISION_WORDS,
@@ -113,4 +184,7 @@ PACK = {
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,
+    "external": EXTERNAL,
+    "item_words": ITEM_WORDS,
+    "version_words": VERSION_WORDS,
 }
