@@ -527,7 +527,9 @@ def search(
             import math
 
             if not (math.isfinite(min_relative_score) and 0 < min_relative_score <= 1):
-                _fail(f"--min-relative-score is a share of the best hit's fused score in (0, 1], got {min_relative_score:g}")
+                _fail(
+                    f"--min-relative-score is a share of the best hit's fused score in (0, 1], got {min_relative_score:g}"
+                )
             if t.cfg.type != "hierarchical_document":
                 _fail("--min-relative-score applies to a hierarchical_document tool")
             kw["min_relative_score"] = min_relative_score

@@ -606,9 +606,7 @@ def _search_text(results, query: str, name: str, max_chars: int, output, span: b
                 d.pop("also_in", None)
         return structured
 
-    text, structured = answers.render_search(
-        results, query, name, max_chars, shape=shape, span=span, passage=passage
-    )
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span, passage=passage)
     return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))], structured_content=structured)
 
 

@@ -259,9 +259,7 @@ class HierarchicalDocumentTool(BaseTool):
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
-        settings.min_relative_score = (
-            self.cfg.min_relative_score if min_relative_score is None else min_relative_score
-        )
+        settings.min_relative_score = self.cfg.min_relative_score if min_relative_score is None else min_relative_score
         flt = self._make_filter(document, section, filters)
         k = cfg.top_k if top_k is None else top_k
         depth = k
