@@ -589,9 +589,11 @@ def run_subset(sample: Sample, root: Path, params: Params | None = None) -> dict
 
 # ------------------------------------------------------------------------------------------ fit
 
-KEEPS = (0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 2.0)
-SECTION_CHARS = (0, 300, 600, 1000, 1500, 2500)
-CUTS = (1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6, 0.5, 0.4, 0.0001)
+# A first grid (keep 0.25-2.0, section chars 0-2500 in 6 steps, 11 cuts 0.4-1.0) chose keep 0.25,
+# the edge of its range, so the grid reaches lower.
+KEEPS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 2.0)
+SECTION_CHARS = (0, 600, 1000, 1500, 2500)
+CUTS = (1.0, 0.9, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5, 0.0001)
 
 
 def objective(rows_by_subset: dict[str, dict], method: str) -> tuple[int, float]:

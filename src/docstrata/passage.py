@@ -108,7 +108,7 @@ def section_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
 
 # Fitted by ``python bench/legalbench_rag.py --fit`` on the LegalBench-RAG dev half (PrivacyQA +
 # ContractNLI) into passage_fit.json; the values below are used when that file is missing.
-PASSAGE_KEEP = 0.25  # a neighbouring sentence joins the passage while it scores at least this share of the best
+PASSAGE_KEEP = 0.1  # a neighbouring sentence joins the passage while it scores at least this share of the best
 PASSAGE_SECTION_CHARS = 1000  # the passage widens to its deepest section when that section is no longer
 
 
