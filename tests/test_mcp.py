@@ -220,6 +220,9 @@ def test_lists_our_tools_with_yaml_descriptions_and_argument_limits(server):
         props = tools[name].input_schema["properties"]
         assert {"document", "min_similarity_score", "min_fused_score", "max_chars", "mode"} <= set(props)
     assert "section" in tools["policies_search"].input_schema["properties"]
+    props = tools["policies_search"].input_schema["properties"]  # issue 29: passage answers and the cut-off
+    assert props["passage"]["type"] == "boolean" and props["span"]["type"] == "boolean"
+    assert (props["min_relative_score"]["anyOf"][0]["exclusiveMinimum"], props["min_relative_score"]["anyOf"][0]["maximum"]) == (0, 1)
     assert "filters" in tools["products_search"].input_schema["properties"]
     assert {"max_chars", "cursor"} <= set(tools["policies_get_section"].input_schema["properties"])
     assert {"max_chars", "cursor"} <= set(tools["products_get_record"].input_schema["properties"])

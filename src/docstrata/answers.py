@@ -175,7 +175,7 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content"] = content
     d["truncated"] = cut
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
-    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint"):
+    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint", "answer_passage"):
         d.pop(key, None)
     if d.get("passage"):  # its section is the hit's section_id: the characters only
         d["passage"] = {"start": d["passage"]["start"], "end": d["passage"]["end"]}
@@ -213,6 +213,19 @@ def _short_chain(r) -> list[str]:
     if chain and len(chain) > 1 and chain[0] == title and len(title) > _TITLE_IN_LOCATION:
         chain[0] = title[:_TITLE_IN_LOCATION].rsplit(" ", 1)[0] + " …"
     return chain
+
+
+def as_passages(results: SearchResults) -> SearchResults:
+    """``results`` with each hit's ``passage`` (what ``span`` answers show) widened to its
+    ``answer_passage`` (:func:`~docstrata.passage.minimal_passage`) and its ``section_id`` the
+    deepest section holding that; hits without one, and pinpointed hits, unchanged."""
+    out = []
+    for r in results:
+        wide = getattr(r, "answer_passage", None)
+        if wide and getattr(r, "pinpoint", None) is None:
+            r = replace(r, passage=dict(wide), section_id=wide["section_id"])
+        out.append(r)
+    return SearchResults(out, results.confidence, results.definitions, results.notices)
 
 
 def _span_text(r, cap: int | None) -> str | None:
@@ -350,6 +363,7 @@ def render_search(
     shape=None,
     read_more=None,
     span: bool = False,
+    passage: bool = False,
 ) -> tuple[str, dict[str, Any]]:
     """The answer to one search within ``max_chars`` characters, text and compact JSON each
     (``shape``: the function that turns ``data`` into what is sent, so its size is what is
@@ -366,8 +380,13 @@ def render_search(
     it whole (default: the MCP ``*_get_neighbours`` call). ``span``: each hit's content is its
     best-matching sentence alone (its ``passage``, cited to the deepest section holding it), the
     minimal passage, within the same budgets; a hit without one shows its excerpt as usual.
+    ``passage``: each hit's content is its ``answer_passage`` (:func:`as_passages`: the best
+    sentence with the neighbours that match nearly as well, or the short section holding them),
+    shown as ``span`` shows a sentence; it wins over ``span``.
     Returns ``(text, data)`` — ``data``
     shaped when ``shape`` is given."""
+    if passage:
+        results, span = as_passages(results), True
     n = len(results)
 
     def attempt(keep: int, cap, def_cap, ref_cap):

@@ -480,6 +480,17 @@ def search(
     span: bool = typer.Option(
         False, "--span", help="Each hit's best-matching sentence alone, cited to the deepest section holding it"
     ),
+    passage: bool = typer.Option(
+        False,
+        "--passage",
+        help="Each hit's minimal passage: its best sentence with the neighbours that match nearly as well, "
+        "or the short section holding them (wins over --span)",
+    ),
+    min_relative_score: Optional[float] = typer.Option(
+        None,
+        "--min-relative-score",
+        help="Leave out hits whose fused score is below this share (0-1] of the best hit's (a relevance cut-off)",
+    ),
     batch: Optional[Path] = typer.Option(
         None,
         "--batch",
@@ -512,6 +523,16 @@ def search(
             "min_similarity_score": min_score,
             "min_fused_score": min_fused_score,
         }
+        if min_relative_score is not None:
+            import math
+
+            if not (math.isfinite(min_relative_score) and 0 < min_relative_score <= 1):
+                _fail(
+                    f"--min-relative-score is a share of the best hit's fused score in (0, 1], got {min_relative_score:g}"
+                )
+            if t.cfg.type != "hierarchical_document":
+                _fail("--min-relative-score applies to a hierarchical_document tool")
+            kw["min_relative_score"] = min_relative_score
         err = _console(stderr=True)
         try:
             _ready(t, err)
@@ -524,14 +545,16 @@ def search(
             results = t.search(query, **kw)
         except (QueryError, DocstrataError) as e:
             _fail(str(e))
-    text, data = _answer(results, query, t.name, config, span=span)
+    text, data = _answer(results, query, t.name, config, span=span, passage=passage)
     if json_out:
         print(escape_json_output(json.dumps({"query": query, **data}, indent=2, ensure_ascii=False)))
     else:
         print(escape_terminal(text))
 
 
-def _answer(results, query: str, tool_name: str, config: str = "agent.yaml", span: bool = False) -> tuple[str, dict]:
+def _answer(
+    results, query: str, tool_name: str, config: str = "agent.yaml", span: bool = False, passage: bool = False
+) -> tuple[str, dict]:
     """The search answer as the MCP server renders it (answers.render_search), with no size
     budget: whole passages (a pinpointed hit: the cited item, with the command that prints the
     whole chunk), each definition once, the confidence line and notices first; the JSON hits carry
@@ -550,6 +573,7 @@ def _answer(results, query: str, tool_name: str, config: str = "agent.yaml", spa
             "neighbours", r.chunk_id, config=config, tool=tool_name, raw="--before 0 --after 0"
         ),
         span=span,
+        passage=passage,
     )
     for r, hit in zip(results, data["results"]):  # each modality's rank too, for people tuning the fusion
         hit.update(

@@ -3,7 +3,7 @@
 Tools exposed, per configured tool ``<name>``:
 
 - ``hierarchical_document``: ``<name>_search(query, top_k?, mode?, document?, section?,
-  min_similarity_score?, min_fused_score?, max_chars?)``, ``<name>_get_section(document,
+  min_similarity_score?, min_fused_score?, min_relative_score?, max_chars?, span?, passage?)``, ``<name>_get_section(document,
   section_id?, max_chars?, cursor?)``, ``<name>_get_neighbours(chunk_id, before?, after?, max_chars?)``,
   ``<name>_get_definition(term, document?)``, ``<name>_list_documents(offset?, limit?)``;
 - ``vectorstore``: ``<name>_search(query, top_k?, mode?, document?, filters?, min_similarity_score?,
@@ -528,6 +528,15 @@ _MinFused = Annotated[
     float | None,
     Field(ge=0.0, description="Leave out hits whose fused RRF score is below this (at most ~0.17 by default)"),
 ]
+_MinRelative = Annotated[
+    float | None,
+    Field(
+        gt=0.0,
+        le=1.0,
+        description="Relevance cut-off: leave out hits whose fused score is below this share of the best hit's "
+        "(e.g. 0.6), so weak hits do not pad the answer up to top_k",
+    ),
+]
 # 2,000: one hit's citation and metadata alone can take ~1,000 characters (GDPR's long title), so a
 # smaller budget could hold no passage at all
 _MaxSearch = Annotated[
@@ -582,7 +591,7 @@ def _fit_page(read, render, max_chars: int):
         budget = max(200, budget - over - 20)
 
 
-def _search_text(results, query: str, name: str, max_chars: int, output, span: bool = False):
+def _search_text(results, query: str, name: str, max_chars: int, output, span: bool = False, passage: bool = False):
     def shape(data):  # what is sent: the output schema's dump, compacted; measured by render_search
         structured = output.model_validate(data).model_dump(mode="json")
         structured["results"] = [answers.compact(h) for h in structured["results"]]
@@ -597,7 +606,7 @@ def _search_text(results, query: str, name: str, max_chars: int, output, span: b
                 d.pop("also_in", None)
         return structured
 
-    text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span)
+    text, structured = answers.render_search(results, query, name, max_chars, shape=shape, span=span, passage=passage)
     return CallToolResult(content=[TextContent(type="text", text=escape_terminal(text))], structured_content=structured)
 
 
@@ -630,12 +639,20 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         ] = None,
         min_similarity_score: _MinSim = None,
         min_fused_score: _MinFused = None,
+        min_relative_score: _MinRelative = None,
         max_chars: _MaxSearch = answers.DEFAULT_SEARCH_CHARS,
         span: Annotated[
             bool,
             Field(
                 description="Return each hit's best-matching sentence alone (cited to the "
                 "deepest section holding it) instead of a passage of its chunk"
+            ),
+        ] = False,
+        passage: Annotated[
+            bool,
+            Field(
+                description="Return each hit's minimal passage: its best-matching sentence with the neighbouring "
+                "sentences that match nearly as well, or the short section holding them (wins over span)"
             ),
         ] = False,
         ctx: Context = None,
@@ -651,8 +668,9 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
             section=section,
             min_similarity_score=min_similarity_score,
             min_fused_score=min_fused_score,
+            min_relative_score=min_relative_score,
         )
-        return _search_text(results, query, name, max_chars, SearchOutput, span=span)
+        return _search_text(results, query, name, max_chars, SearchOutput, span=span, passage=passage)
 
     async def get_section(
         document: Annotated[

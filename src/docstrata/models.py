@@ -619,7 +619,10 @@ class SearchResult(Paged):
     Without a pinpoint, ``passage`` is the sentence of ``content`` that matches the query best
     (:func:`~docstrata.passage.locate_passage`): ``{"section_id", "start", "end"}``, characters of
     ``content`` stripped (as answers and ``*_get_neighbours`` show it); ``section_id`` is then the
-    deepest section holding it (``2.2`` inside the chunk of 2).
+    deepest section holding it (``2.2`` inside the chunk of 2). ``answer_passage`` (same form) is
+    the minimal passage that answers: that sentence with its neighbours that match nearly as well,
+    or the short section holding them (:func:`~docstrata.passage.minimal_passage`), which passage
+    answers (``--passage``) show instead of the chunk.
     ``cited_by`` lists the first few sections that cite ``section_id`` (or a part of it), each
     ``{"document", "section_id", "references"}`` (the reference texts as written there), and
     ``cited_by_total`` how many do in all (:mod:`docstrata.citers`; ``*_cited_by`` pages through them).
@@ -651,6 +654,8 @@ class SearchResult(Paged):
     content_chars: int = 0
     pinpoint: Pinpoint | None = None  # the sub-item of the chunk the query cites, when it cites one
     passage: dict[str, Any] | None = None  # the best-matching sentence: {section_id, start, end} in content
+    # the minimal passage answering the query (passage.minimal_passage): {section_id, start, end} in content
+    answer_passage: dict[str, Any] | None = None
     cited_by: list[dict[str, Any]] = field(default_factory=list)  # the first sections citing section_id
     cited_by_total: int | None = None  # how many sections cite section_id (None: none, or not looked up)
 

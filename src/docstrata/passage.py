@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .index.keyword import analyze, analyze_query
 from .models import Chunk
-from .pinpoint import section_at
+from .pinpoint import item_span, item_starts, section_at
 
 # a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, or at a line break
 _SENTENCE_END = re.compile(r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n+")
@@ -60,37 +60,127 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def locate_passage(chunk: Chunk, query: str) -> Passage | None:
-    """The sentence of ``chunk`` that holds the query's tokens best (each weighted by
-    ``log(1 + n / (1 + n_t))`` over the chunk's ``n`` sentences, ``n_t`` of them holding token
-    ``t``; ties: the earlier), with the deepest section holding it; ``None`` when no sentence holds
-    any query token."""
+def sentence_scores(chunk: Chunk, query: str) -> list[tuple[int, int, float]]:
+    """``(start, end, score)`` of each sentence of ``chunk`` (:func:`sentence_spans`): the query's
+    tokens it holds, each weighted by ``log(1 + n / (1 + n_t))`` over the chunk's ``n`` sentences,
+    ``n_t`` of them holding token ``t``. Empty when the query has no token."""
     wanted = set(analyze_query(query))
     if not wanted:
-        return None
+        return []
     spans = sentence_spans(chunk.content)
     tokens = [set(analyze(chunk.content[a:b])) & wanted for a, b in spans]
     n = len(spans)
     df = {t: sum(t in ts for ts in tokens) for t in wanted}
     weight = {t: math.log(1 + n / (1 + df[t])) for t in wanted}
+    return [(a, b, sum(weight[t] for t in ts)) for (a, b), ts in zip(spans, tokens)]
+
+
+def _best(scored: list[tuple[int, int, float]]) -> int | None:
     best, best_score = None, 0.0
-    for (a, b), ts in zip(spans, tokens):
-        score = sum(weight[t] for t in ts)
+    for i, (_a, _b, score) in enumerate(scored):
         if score > best_score + 1e-9:
-            best, best_score = (a, b), score
-    if best is None:
+            best, best_score = i, score
+    return best
+
+
+def locate_passage(chunk: Chunk, query: str) -> Passage | None:
+    """The sentence of ``chunk`` that holds the query's tokens best (:func:`sentence_scores`; ties:
+    the earlier), with the deepest section holding it; ``None`` when no sentence holds any query
+    token."""
+    scored = sentence_scores(chunk, query)
+    i = _best(scored)
+    if i is None:
         return None
-    return Passage(section_at(chunk, best[0]), best[0], best[1], round(best_score, 4))
+    a, b, score = scored[i]
+    return Passage(section_at(chunk, a), a, b, round(score, 4))
+
+
+def section_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
+    """Where section ``sid`` lies in ``chunk``'s content: a sub-item's span
+    (:func:`~docstrata.pinpoint.item_span`); for the chunk's own section, from the start to where
+    the next section the chunk holds begins (the whole chunk when none is found); ``None`` when
+    ``sid`` cannot be found in the chunk."""
+    if sid != chunk.section_id:
+        return item_span(chunk, sid)
+    later = [s for h, s in item_starts(chunk).items() if h != sid and s > 0]
+    return 0, min(later, default=len(chunk.content))
+
+
+# Fitted by ``python bench/legalbench_rag.py --fit`` on the LegalBench-RAG dev half (PrivacyQA +
+# ContractNLI) into passage_fit.json; the values below are used when that file is missing.
+PASSAGE_KEEP = 0.1  # a neighbouring sentence joins the passage while it scores at least this share of the best
+PASSAGE_SECTION_CHARS = 1000  # the passage widens to its deepest section when that section is no longer
+
+
+def fitted(name: str, default: float) -> float:
+    """The value ``name`` fitted into ``passage_fit.json`` (see :data:`PASSAGE_KEEP`), else ``default``."""
+    import json
+    from importlib import resources
+
+    try:
+        data = json.loads(resources.files("docstrata").joinpath("passage_fit.json").read_text(encoding="utf-8"))
+        value = data.get(name)
+    except (OSError, ValueError):
+        return default
+    return float(value) if isinstance(value, (int, float)) else default
+
+
+def minimal_passage(
+    chunk: Chunk,
+    query: str,
+    keep: float | None = None,
+    section_chars: int | None = None,
+    scored: list[tuple[int, int, float]] | None = None,
+) -> Passage | None:
+    """The minimal passage of ``chunk`` that answers ``query``: its best-matching sentence
+    (:func:`locate_passage`) with the consecutive sentences on either side that score at least
+    ``keep`` × the best (:func:`sentence_scores`; a sentence below ends the run on that side), or
+    the deepest section holding that run when the section is at most ``section_chars`` characters
+    (a short clause is cited whole rather than cut). ``keep`` above 1 gives the best sentence
+    alone. Defaults: the values fitted into ``passage_fit.json`` (:data:`PASSAGE_KEEP`,
+    :data:`PASSAGE_SECTION_CHARS`). ``scored``: :func:`sentence_scores` of ``chunk`` and
+    ``query`` when the caller has them. ``score`` is the best sentence's; ``None`` when no sentence
+    holds a query token."""
+    keep = fitted("passage_keep", PASSAGE_KEEP) if keep is None else keep
+    limit = int(fitted("passage_section_chars", PASSAGE_SECTION_CHARS)) if section_chars is None else section_chars
+    if scored is None:
+        scored = sentence_scores(chunk, query)
+    i = _best(scored)
+    if i is None:
+        return None
+    floor = keep * scored[i][2]
+    lo = hi = i
+    while lo > 0 and scored[lo - 1][2] >= floor - 1e-9:
+        lo -= 1
+    while hi + 1 < len(scored) and scored[hi + 1][2] >= floor - 1e-9:
+        hi += 1
+    start, end = scored[lo][0], scored[hi][1]
+    sid = section_at(chunk, start)
+    if limit > 0:
+        span = section_span(chunk, sid)
+        if span is not None and span[0] <= start and end <= span[1] and span[1] - span[0] <= limit:
+            text = chunk.content
+            a, b = span
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            start, end = min(a, start), max(b, end)
+    return Passage(sid, start, end, round(scored[i][2], 4))
 
 
 def cite_passage(result, chunk: Chunk, query: str) -> None:
     """Cite ``result`` (a :class:`~docstrata.models.SearchResult` of ``chunk``) by its best-matching
     sentence (:func:`locate_passage`), in place: ``section_id`` becomes the deepest section holding
     it and ``passage`` ``{"section_id", "start", "end"}``, characters of the stripped content (as
-    answers and ``*_get_neighbours`` show it). Unchanged when no sentence holds a query token."""
+    answers and ``*_get_neighbours`` show it); ``answer_passage`` the same for its
+    :func:`minimal_passage`. Unchanged when no sentence holds a query token."""
     found = locate_passage(chunk, query)
     if found is None:
         return
     lead = len(chunk.content) - len(chunk.content.lstrip())
     result.section_id = found.section_id
     result.passage = {"section_id": found.section_id, "start": found.start - lead, "end": found.end - lead}
+    wide = minimal_passage(chunk, query)
+    if wide is not None:
+        result.answer_passage = {"section_id": wide.section_id, "start": wide.start - lead, "end": wide.end - lead}

@@ -27,7 +27,8 @@ def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResu
     its cited text uses that apply within its section (:func:`~docstrata.search.definition_entries_used`),
     its resolved cross-references, and a citation: the sub-item the query names
     (:func:`~docstrata.pinpoint.locate_pinpoint`; its own references only) or the passage that
-    best matches (:func:`~docstrata.passage.cite_passage`). "Cited by" summaries are attached last
+    best matches (:func:`~docstrata.passage.cite_passage`; by the question without the part naming
+    its document, ``run.asked``, when one does). "Cited by" summaries are attached last
     (:func:`~docstrata.citers.attach_cited_by`)."""
     from .citers import attach_cited_by
     from .index.exact import query_section_keys, resolve_cross_references
@@ -89,7 +90,7 @@ def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResu
             ]
             results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
         else:  # cite the deepest section holding the best-matching sentence
-            cite_passage(results[-1], c, query)
+            cite_passage(results[-1], c, run.asked or query)
     attach_cited_by(store, results)
     return results, used
 

@@ -83,7 +83,8 @@ MODES = ("hybrid", "semantic", "keyword", "exact")
 class SearchSettings:
     """Weights, ``rrf_k``, candidate depth per modality, and the thresholds:
     ``min_fused_score`` on the weighted RRF score, ``min_similarity_score`` on the cosine
-    similarity of query and hit."""
+    similarity of query and hit, ``min_relative_score`` a share (0–1] of the best hit's fused score
+    (:func:`relevant_hits`: the answer stops padding itself with weak hits)."""
 
     semantic_weight: float = DEFAULT_SEMANTIC_WEIGHT
     keyword_weight: float = DEFAULT_KEYWORD_WEIGHT
@@ -92,6 +93,7 @@ class SearchSettings:
     candidates: int = 100
     min_fused_score: float | None = None
     min_similarity_score: float | None = None
+    min_relative_score: float | None = None
 
 
 @dataclass
@@ -149,6 +151,9 @@ class SearchRun:
     other_words: bool = True  # the query has words besides its citations and filler
     notices: list[str] = field(default_factory=list)  # what the agent must be told (a semantic leg missing vectors)
     vectors_lost: bool = False  # documents without vectors were found: the tool's next call ingests again
+    # the question without the part that names its document (query_scope), "" when none does: what a
+    # hit's passage is located by (a sentence naming the parties does not answer "…; may it be assigned?")
+    asked: str = ""
 
     def __iter__(self):
         return iter(self.hits)
@@ -624,8 +629,60 @@ def run_search(
 
     Raises :class:`QueryError` for an empty or non-Unicode query, ``top_k`` outside 1–100, an
     unknown mode, a ``min_fused_score`` below 0 or above the best fused score the mode can give,
-    or a ``min_similarity_score`` outside -1..1.
+    a ``min_similarity_score`` outside -1..1, or a ``min_relative_score`` outside (0, 1]. The
+    relative cut-off (:func:`relevant_hits`) applies last, to the merged list.
     """
+    return relevant_hits(
+        _scoped_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt),
+        settings.min_relative_score,
+    )
+
+
+def relative_keep(scores: list[float], pinned: list[bool], fraction: float | None) -> list[bool]:
+    """Which hits a relevance cut-off keeps: those whose fused score is at least ``fraction`` × the
+    best fused score among them, and every pinned hit (the query names it); all when ``fraction``
+    is ``None``. Raises :class:`QueryError` for a ``fraction`` outside (0, 1]."""
+    if fraction is None:
+        return [True] * len(scores)
+    if not 0 < fraction <= 1:  # also NaN
+        raise QueryError(f"min_relative_score is a share of the best hit's fused score, in (0, 1]; got {fraction:g}")
+    free = [s for s, p in zip(scores, pinned) if not p]
+    best = max(free, default=0.0)
+    return [p or s >= fraction * best - 1e-12 for s, p in zip(scores, pinned)]
+
+
+def relevant_hits(run: SearchRun, fraction: float | None) -> SearchRun:
+    """``run`` without the hits below ``fraction`` × the best hit's fused score
+    (:func:`relative_keep`; ``min_relative_score``), which ``run.dropped_by["min_relative_score"]``
+    then counts with the best score among them. Fused scores are rank-based (weighted RRF): a hit
+    both the keyword and the dense ranking place near the top scores about twice one that only one
+    of them found, so a share of the best keeps the hits the modalities agree on instead of every
+    one of ``top_k`` however weak (on LegalBench-RAG's PrivacyQA an answer at k = 32 held 95 k
+    characters for a truth of about 1 k; the share is fitted by ``python bench/legalbench_rag.py --fit``)."""
+    if fraction is None or not run.hits:
+        relative_keep([], [], fraction)  # checks the value
+        return run
+    keep = relative_keep([h.fused.score for h in run.hits], [h.pinned for h in run.hits], fraction)
+    out = [h.fused.score for h, k in zip(run.hits, keep) if not k]
+    if out:
+        run.hits = [h for h, k in zip(run.hits, keep) if k]
+        run.dropped += len(out)
+        run.dropped_by["min_relative_score"] = (len(out), max(out))
+    return run
+
+
+def _scoped_search(
+    store,
+    embed_query,
+    query: str,
+    *,
+    mode: SearchMode,
+    top_k: int,
+    settings: SearchSettings,
+    timing: SearchTiming | None = None,
+    flt: ChunkFilter | None = None,
+) -> SearchRun:
+    """:func:`run_search` without the relative cut-off."""
     scope = None
     if SCOPE_DOCUMENTS and query and query.strip():
         from .query_scope import scope_query
@@ -647,6 +704,7 @@ def run_search(
         more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
         run.hits = _merge(run.hits, more.hits, top_k, scope.exclusive)
     run.notices.insert(0, scope.notice())
+    run.asked = scope.rest if scope.rest != query else ""
     return run
 
 

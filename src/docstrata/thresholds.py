@@ -60,16 +60,16 @@ def dropped_notice(
     in /p/agent.yaml) were left out; the best of them scored 0.42``.
     """
     out = []
-    for name in ("min_similarity_score", "min_fused_score"):
+    for name in ("min_similarity_score", "min_fused_score", "min_relative_score"):
         if name not in dropped_by:
             continue
         n, best = dropped_by[name]
-        text = (
-            f"{n} candidate(s) below {name} {values.get(name):g} (set by {origins.get(name, 'the configuration')}) "
-            "were left out"
-        )
+        what = f"{name} {values.get(name):g}"
+        if name == "min_relative_score":
+            what += " of the best hit's fused score"
+        text = f"{n} candidate(s) below {what} (set by {origins.get(name, 'the configuration')}) were left out"
         if best is not None:
-            text += f"; the best of them scored {best:.{4 if name == 'min_fused_score' else 2}f}"
+            text += f"; the best of them scored {best:.{2 if name == 'min_similarity_score' else 4}f}"
         if name == "min_similarity_score" and foreign:
             text += f". {foreign}"
         out.append(text)
@@ -132,7 +132,11 @@ def threshold_origins(tool_cfg, given: dict[str, float | None]) -> dict[str, str
     sim_field = "min_score" if hasattr(tool_cfg, "min_score") else "min_similarity_score"
     return {
         name: "this call" if given.get(name) is not None else f"{tool_cfg.yaml_path}.{field}{where}"
-        for name, field in (("min_similarity_score", sim_field), ("min_fused_score", "min_fused_score"))
+        for name, field in (
+            ("min_similarity_score", sim_field),
+            ("min_fused_score", "min_fused_score"),
+            ("min_relative_score", "min_relative_score"),
+        )
     }
 
 
@@ -142,7 +146,11 @@ def search_notices(run, settings, tool_cfg, given: dict[str, float | None]) -> l
     :class:`~docstrata.search.SearchSettings`, ``given`` the thresholds the call passed."""
     if not run.dropped:
         return []
-    values = {"min_similarity_score": settings.min_similarity_score, "min_fused_score": settings.min_fused_score}
+    values = {
+        "min_similarity_score": settings.min_similarity_score,
+        "min_fused_score": settings.min_fused_score,
+        "min_relative_score": getattr(settings, "min_relative_score", None),
+    }
     return dropped_notice(
         run.dropped_by, values, threshold_origins(tool_cfg, given), getattr(tool_cfg, "_threshold_note", None)
     )

@@ -268,10 +268,13 @@ class BaseTool:
         self._save_stamps()
         report.chunks_total = self.store.count()
 
-    def _notices(self, run, settings: SearchSettings, min_similarity_score, min_score, min_fused_score) -> list[str]:
+    def _notices(
+        self, run, settings: SearchSettings, min_similarity_score, min_score, min_fused_score, min_relative_score=None
+    ) -> list[str]:
         given = {
             "min_similarity_score": min_similarity_score if min_similarity_score is not None else min_score,
             "min_fused_score": min_fused_score,
+            "min_relative_score": min_relative_score,
         }
         return run.notices + search_notices(run, settings, self.cfg, given)
 

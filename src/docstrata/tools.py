@@ -235,6 +235,7 @@ class HierarchicalDocumentTool(BaseTool):
         min_fused_score: float | None = None,
         min_score: float | None = None,
         timing: SearchTiming | None = None,
+        min_relative_score: float | None = None,
     ) -> SearchResults:
         """Hybrid (or single-mode) search. Returns at most ``top_k`` results, best first, as
         :class:`~docstrata.models.SearchResults` (a list with ``confidence``, ``definitions``, ``notices``).
@@ -243,8 +244,10 @@ class HierarchicalDocumentTool(BaseTool):
         path suffix; a list = any of them), ``section`` (a section id prefix such as ``4.2`` or
         ``article-17``, or a cited form such as ``Section 4.2``), ``filters`` (record metadata; for a
         vectorstore tool). Thresholds: ``min_similarity_score`` (alias ``min_score``, HoloDeck's
-        names) on the cosine of query and hit; ``min_fused_score`` on the fused RRF score; defaults
-        from the tool's config; neither drops a pinned hit.
+        names) on the cosine of query and hit; ``min_fused_score`` on the fused RRF score;
+        ``min_relative_score`` a share (0–1] of the best hit's fused score, the relevance cut-off
+        (:func:`~docstrata.search.relevant_hits`); defaults from the tool's config; none drops a
+        pinned hit.
 
         Raises :class:`~docstrata.search.QueryError` for an empty query, ``top_k`` outside
         1–100, an unknown mode, an unknown document, a bad filter or threshold.
@@ -256,6 +259,7 @@ class HierarchicalDocumentTool(BaseTool):
         self.ensure_ready()
         cfg = self.cfg
         settings = self._settings(min_similarity_score, min_fused_score, min_score)
+        settings.min_relative_score = self.cfg.min_relative_score if min_relative_score is None else min_relative_score
         flt = self._make_filter(document, section, filters)
         k = cfg.top_k if top_k is None else top_k
         depth = k
@@ -279,7 +283,7 @@ class HierarchicalDocumentTool(BaseTool):
         if self.reranker is not None:
             results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
-        notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
+        notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score, min_relative_score)
         return SearchResults(
             results,
             self._confidence(results, run),

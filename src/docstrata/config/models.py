@@ -668,6 +668,17 @@ class HierarchicalDocumentToolConfig(_ToolBase):
         ),
     )
 
+    min_relative_score: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=1.0,
+        description=(
+            "Relevance cut-off: leave out hits whose fused score is below this share of the best hit's "
+            "(a pinned hit is never dropped), so top_k is a ceiling rather than a count to fill. "
+            "bench/legalbench_rag.py --fit gives the value it fits (passage_fit.json)"
+        ),
+    )
+
     _coerce_ocr = field_validator("ocr", mode="before")(classmethod(lambda cls, v: _coerce_ocr(v)))
 
     @model_validator(mode="after")
