@@ -11,6 +11,7 @@ holding it (:func:`~docstrata.pinpoint.section_at`). Lexical on purpose: no mode
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -114,15 +115,20 @@ PASSAGE_SECTION_CHARS = 1000  # the passage widens to its deepest section when t
 
 def fitted(name: str, default: float) -> float:
     """The value ``name`` fitted into ``passage_fit.json`` (see :data:`PASSAGE_KEEP`), else ``default``."""
+    value = _passage_fit().get(name)
+    return float(value) if isinstance(value, (int, float)) else default
+
+
+@functools.lru_cache(maxsize=1)  # read once per process, not once per hit
+def _passage_fit() -> dict:
     import json
     from importlib import resources
 
     try:
         data = json.loads(resources.files("docstrata").joinpath("passage_fit.json").read_text(encoding="utf-8"))
-        value = data.get(name)
     except (OSError, ValueError):
-        return default
-    return float(value) if isinstance(value, (int, float)) else default
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def minimal_passage(
