@@ -16,6 +16,7 @@ from .labels import (
     _label_path,
     _ordinal,
     _plain,
+    _reads_as_sentence,
     _title_of,
 )
 from .resolve import ParseContext
@@ -251,6 +252,7 @@ def _label_marker(
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
         text = text[bullet.end() :]
+    run_in = False  # a bold label whose paragraph's text runs on after it on the same line
     if (
         (bold := _BOLD_RUN_IN_RE.match(text))
         and _is_whole_label(bold.group("label"))
@@ -265,6 +267,7 @@ def _label_marker(
         )
     ):
         text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
+        run_in = bool(bold.group("rest").strip())
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
         if (
@@ -332,9 +335,30 @@ def _label_marker(
     title, is_heading = _title_of(rest)
     if end > i + 1 and not is_heading:  # a long title below its label (:func:`_title_below`): all of it
         title, is_heading = _plain(rest), True
+    elif any(k.startswith("kw:") for k, _, _ in comps) and (not is_heading or run_in):
+        title, is_heading = _stated_title(rest, title, is_heading, run_in)
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
+
+
+def _stated_title(rest: str, title: str, is_heading: bool, run_in: bool) -> tuple[str, bool]:
+    """(title, is_heading) of a keyword label (``Article 3.``, ``**Art. 3.**``) whose line runs on
+    into ``rest`` (:func:`.labels._title_of` read it as ``title``, ``is_heading``): an untitled
+    provision takes no words of its text as title. A bold label's text is its body, unless it reads
+    as a heading and closes with no punctuation (``**4.2** Scope of work``); a plain label keeps a
+    leading phrase that is no sentence (``Definitions.``, ``Access and Use.``) or a defined term,
+    never its first sentence or first words."""
+    text = _plain(rest).strip()
+    if run_in:
+        if is_heading and not re.search(r"[.:;,]$", text):
+            return title, True
+        return "", False
+    if title.startswith('"') or (
+        not title.endswith("…") and title != text and not _reads_as_sentence(title, title.split())
+    ):
+        return title, False
+    return "", False
 
 
 def _title_below(lines: list[str], i: int) -> tuple[str, int]:
@@ -360,7 +384,10 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
     if (
         len(words) <= 25
         and not re.search(r"[.;:,]$", below)
-        and (below.upper() == below or not any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", below)))
+        and (
+            below.upper() == below
+            or not any(w in _FINITE_VERBS for w in re.findall(r"[a-zà-ÿ]+(?:['’][a-zà-ÿ]+)?", below))
+        )
     ):
         # an EU Article's or Chapter's title may be long ("Reporting of wallet-relying parties to
         # supervisory authorities established under Article 51 of …"): a line in capitals, or one
