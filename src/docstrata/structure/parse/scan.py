@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import PINPOINT, contents_title_pattern
+from ..grammar import PINPOINT, SUFFIX_WORDS, contents_title_pattern
 from .labels import (
     _components,
     _continues_numbering,
@@ -56,6 +56,10 @@ _RUNNING_LABEL_RE = re.compile(
 # dot and the title with no space between. A decimal ("3.14 metres") has a digit after the dot, an
 # abbreviation ("e.g.This") no number before it.
 _TIGHT_LABEL_RE = re.compile(r"^(?P<label>\d{1,3}\.)(?P<rest>[A-ZÄÖÜ][a-zäöüß].*)$")
+
+
+_SUFFIX_APART_RE = re.compile(rf"^({'|'.join(SUFFIX_WORDS)})\.?(\s+|$)")
+_KEYWORD_LED_RE = re.compile(rf"^{_KW_ANON}\s?\d{{1,5}}\.?$")
 
 
 def _running_titles(lines: list[str]) -> frozenset[str]:
@@ -310,6 +314,9 @@ def _label_marker(
     if not m:
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
+    if (apart := _SUFFIX_APART_RE.match(rest)) and re.search(r"\d\.?$", label) and _KEYWORD_LED_RE.match(label):
+        # "§4. bis. (Les décrets …", "Art. 5 bis. …": a Latin suffix set apart from its keyword's number
+        label, sep, rest = f"{label.rstrip('.')}{apart.group(1)}.", apart.group(2), rest[apart.end() :]
     comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
