@@ -173,3 +173,23 @@ def test_a_division_numbered_with_a_latin_suffix_keeps_its_number():
     assert by_id["titre-ibis"].number == "Titre Ibis"
     assert by_id["article-3ter"].parent_id == "titre-ibis"
     assert by_id["article-4"].parent_id == "titre-ii"
+
+
+def test_lone_bold_article_labels_in_a_running_series_are_article_starts():
+    """``***Article 5***`` alone in its paragraph, no full stop, its text in the next paragraph: an
+    article start when the document sets its articles so (three or more, numbers running on); a
+    lone bold label among prose, or a list of bold names with no text under them, is not."""
+    series = (
+        "# Titre I. X\n\n***Article 5***\n\nLa Belgique comprend trois communautés.\n\n"
+        "***Article 6***\n\nLa Belgique comprend trois régions.\n\n"
+        "***Article 7***\n\nLes limites de l'État ne peuvent être changées.\n\n"
+        "***Article 7bis***\n\nDans l'exercice de leurs compétences.\n"
+    )
+    tree = _tree(series)
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"article-5", "article-6", "article-7", "article-7bis"} <= set(by_id), sorted(by_id)
+    assert "trois régions" in by_id["article-6"].text and by_id["article-6"].title == "Article 6"
+    lone = "# Vertrag\n\nDie Regeln gelten.\n\n**§ 613a**\n\nEs gilt das Gesetz.\n\n**Article 9**\n\nText.\n"
+    assert [s.section_id for s in _tree(lone).sections] == ["vertrag"]
+    cards = "# Articles\n\n**Article 1**\n\n**Article 2**\n\n**Article 3**\n\n**Article 4**\n\nDate: 10 août\n"
+    assert [s.section_id for s in _tree(cards).sections] == ["articles"]

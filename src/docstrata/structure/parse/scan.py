@@ -103,6 +103,7 @@ def _scan(
     ctx.running_titles = _running_titles(lines)
     ctx.tight_labels = _tight_label_series(lines)
     ctx.sign_series = sign_series(lines)
+    ctx.bold_labels = _bold_label_series(lines)
     return _scan_lines(lines, markdown_flavour, veto, ctx)
 
 
@@ -268,6 +269,9 @@ def _label_marker(
             and bold.group("rest").strip()
             or bold.group("label").rstrip().endswith(".")
             or _hard_break_before_text(lines, i)
+            # or, alone on its line with no full stop, it is one of a running series of such labels
+            # ("***Article 5***" / text, "***Article 6***" / text …)
+            or i in ctx.bold_labels
         )
     ):
         text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
@@ -579,6 +583,39 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     if re.match(rf"^{number}\.1[.\s]", nxt):
         return True
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
+
+
+_LONE_BOLD_RE = re.compile(r"^(?P<mark>\*{2,3}|_{2,3})(?P<label>[^*_\n]{1,40}?)(?P=mark)$")
+
+
+def _bold_label_series(lines: list[str]) -> frozenset[int]:
+    """Lines (0-based) that are a bold keyword label and nothing else (``***Article 5***``,
+    ``**Art. 6**``: no full stop, the text in the next paragraph) and belong to a running series:
+    at least three such lines in the same typography (marks and keyword) whose numbers run on
+    (5 → 6 → 7, 3 → 3bis, gaps of up to two: :func:`.labels._continues_numbering`), each with a
+    paragraph of text below it (not another bold line or a heading). Such a series
+    is how the document sets its articles; a lone bold ``**§ 613a**`` among prose is a mention."""
+    found: list[tuple[int, str, str, str]] = []  # (line, marks, keyword, number)
+    for i, line in enumerate(lines):
+        m = _LONE_BOLD_RE.match(line.strip())
+        if not m or not _is_whole_label(m.group("label")):
+            continue
+        comps = _components(m.group("label").strip().rstrip("."))
+        below = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        if not below or _LONE_BOLD_RE.match(below) or _ATX_RE.match(below):
+            continue  # a list of bold names ("**Article 1**" / "**Article 2**" …) heads no text
+        if comps and len(comps) == 1 and comps[0][0].startswith("kw:"):
+            found.append((i, m.group("mark"), comps[0][0], comps[0][1]))
+    out: set[int] = set()
+    runs: dict[tuple[str, str], list[tuple[int, str]]] = {}  # typography → its current run
+    for i, mark, kw, number in found:
+        run = runs.setdefault((mark, kw), [])
+        if run and not _continues_numbering([run[-1][1].upper()], [number.upper()]):
+            run.clear()
+        run.append((i, number))
+        if len(run) >= 3:
+            out.update(j for j, _ in run)
+    return frozenset(out)
 
 
 def _hard_break_before_text(lines: list[str], i: int) -> bool:
