@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..definitions import numbered_term_entry, opens_definitions
 from ..grammar import PINPOINT, SUFFIX_WORDS, contents_title_pattern
 from .labels import (
     _components,
@@ -257,6 +258,8 @@ def _label_marker(
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
         text = text[bullet.end() :]
+    if _in_definitions_list(lines, i, text):
+        return None  # "1. profil ADN : un code …" under "… on entend par :": a definition, the article's text
     run_in = False  # a bold label whose paragraph's text runs on after it on the same line
     if (
         (bold := _BOLD_RUN_IN_RE.match(text))
@@ -616,6 +619,31 @@ def _bold_label_series(lines: list[str]) -> frozenset[int]:
         if len(run) >= 3:
             out.update(j for j, _ in run)
     return frozenset(out)
+
+
+_ENUMERATED_LINE_RE = re.compile(r"^\s*(?:\(?\d{1,3}(?:[.)°]|\s?°)|[a-z]\))\s")
+
+
+def _in_definitions_list(lines: list[str], i: int, text: str) -> bool:
+    """Line ``i`` (its ``text``) is an entry ``N. term : meaning`` of a list of definitions: the
+    lines above it back to the list's start are entries too (numbered, or a continuation), and the
+    line that introduces the list opens a definitions block ("Pour l'application du présent Code,
+    on entend par :", "In this Act:": :func:`..definitions.opens_definitions`)."""
+    if numbered_term_entry(text) is None:
+        return False
+    j, blanks = i - 1, 0
+    while j >= 0 and i - j <= 80:
+        line = lines[j].strip()
+        if not line:
+            blanks += 1
+            if blanks > 1:
+                return False
+        elif _ENUMERATED_LINE_RE.match(line):
+            blanks = 0
+        else:
+            return opens_definitions(_plain(line))
+        j -= 1
+    return False
 
 
 def _hard_break_before_text(lines: list[str], i: int) -> bool:
