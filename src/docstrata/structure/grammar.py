@@ -585,9 +585,11 @@ def unnumbered_container(title: str) -> str | None:
     return kw if kw in label_keywords() and label_keywords()[kw][0] else None
 
 
-# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, L. 121-4, Ier, Ibis, IIbis
+# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, 107quinquies (a suffix before
+# the letters: read case-blind, 'qui' of it is no letter suffix), 107terbis, L. 121-4, Ier, Ibis, IIbis
 NUMBER = (
-    rf"(?:{CODE_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
+    rf"(?:{CODE_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:\s?(?:{_SUFFIX_RE})+\b(?!\s*\d)|(?:[A-Z]{{1,3}}|[a-z](?![a-z]))"
+    rf"(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?)?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
     rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}(?:(?:{_SUFFIX_RE})+(?![\w-]))?\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
 )
 # bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
