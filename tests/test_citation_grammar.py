@@ -387,3 +387,8 @@ def test_every_latin_suffix_reads_as_part_of_the_number():
     assert keys == {"Art. 107quinquies": "article-107quinquies", "article 24sexies": "article-24sexies",
                     "Art. 107terbis": "article-107terbis", "Titre Ibis": "titre-ibis", "s 59A": "59A",
                     "Art. 5bis": "article-5bis"}
+    from docstrata.index.exact import alias_keys, query_section_keys
+
+    # and the exact index reads the query as the section's alias is indexed
+    assert query_section_keys("Art. 107quinquies") == [["article 107quinquies"]]
+    assert alias_keys("Art. 107quinquies") == ["article 107quinquies"]
