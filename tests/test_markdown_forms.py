@@ -10,6 +10,7 @@ from pathlib import Path
 
 from docstrata.models import Document
 from docstrata.structure import build_tree
+from docstrata.structure.grammar import document_language
 
 CONSTITUTION = Path(__file__).parent / "fixtures" / "be-laws-fr" / "constitution-1831-extrait.md"
 
@@ -193,3 +194,18 @@ def test_lone_bold_article_labels_in_a_running_series_are_article_starts():
     assert [s.section_id for s in _tree(lone).sections] == ["vertrag"]
     cards = "# Articles\n\n**Article 1**\n\n**Article 2**\n\n**Article 3**\n\n**Article 4**\n\nDate: 10 août\n"
     assert [s.section_id for s in _tree(cards).sections] == ["articles"]
+
+
+def test_a_citation_of_an_articles_paragraph_finds_its_sign_paragraph():
+    """The citation grammar reads "l'article 8, § 2" as article 8's paragraph 2; in a law whose
+    articles number their paragraphs ``§2.`` that paragraph is ``article-8/2``, not the limb ``2.``
+    of its § 1 (``article-8(2)``). The law's own text cites "l'article 8, § 1er" (§ 1 runs on after
+    the article's label: no section of its own, the article is found)."""
+    from docstrata.structure.xrefs import find_cross_references
+
+    tree = _tree(LOI_PENSIONS.read_text(encoding="utf-8"), LOI_PENSIONS.name)
+    with document_language("fr"):
+        refs = find_cross_references("Par dérogation à l'article 8, § 2, et à l'article 8, § 1er, …", tree, "article-9")
+    targets = [(r.text, r.section_id) for r in refs]
+    assert ("l'article 8, § 2" in targets[0][0] or "article 8, § 2" in targets[0][0]) and targets[0][1] == "article-8/2", targets
+    assert targets[1][1] == "article-8", targets
