@@ -110,8 +110,10 @@ the tuned ones):
   (every heading of the source counts, with multiplicity, including unnumbered and non-section
   labels). Parenthesised enumerators under another section (``(1)``, ``(a)``, ``b)``), and
   sections numbered by a list-item label the markup states (gesetze-im-internet ``<DT>1.</DT>``,
-  a Nummer cited ``§ 5 Abs. 5 Nr. 1``), are counted apart as ``subitems`` (not a failure): they
-  are provisions' own items, not text made a heading.
+  a Nummer cited ``§ 5 Abs. 5 Nr. 1``), items whose id is their provision's plus a bracketed
+  number (``article-8(1)``: a Belgian limb ``1.``) and an article's ``§ N`` paragraph qualified by
+  it (``article-8/2``), are counted apart as ``subitems`` (not a failure): they are provisions' own
+  items, not text made a heading.
 * **exact references top-1**: per document, up to ``--queries`` numbered truth sections sampled
   with a fixed seed (the document's name), each asked for in the document's own citation style
   from the manifest (``Section 4.2``, ``4.2``, ``§ 7``, ``s 59A``, ``Article
@@ -461,6 +463,10 @@ _FR_RANK = {"livre": 1, "titre": 2, "chapitre": 3, "section": 4, "sous-section":
 _FR_DIVISION = re.compile(
     r"^(Livre|Titre|Chapitre|Sous-section|Section|Paragraphe)\s+"
     r"((?:[IVXLCDM]+|\d+)(?:er|ère|re|bis|ter|quater|quinquies)?|unique|premier|préliminaire)(?![\w])\.?\s*(.*)$", re.I)
+# a division the export prints as a plain line, not an ATX heading ("CHAPITRE IIIbis. _ `CONST …` PREVENTIONS
+# ET REGLEMENT DE CONFLITS."): its word in capitals, its numeral, a dot and be_law_tools' "_" separator
+_PLAIN_DIVISION = re.compile(
+    r"^(?:LIVRE|TITRE|CHAPITRE|SOUS-SECTION|SECTION|PARAGRAPHE)\s+(?:[IVXLCDM]+|\d+)[a-zèé]*\.\s+_\s")
 _BOLD_ARTICLE = re.compile(r"^\*\*Art\.\s*([0-9]+[a-z]*(?:[/.-][0-9]+[a-z]*)*)\.?\s*\*\*")
 
 
@@ -469,7 +475,8 @@ def read_bold_article_markdown(text: str) -> Truth:
     whose articles are bold labels opening a paragraph (``numbering: bold-articles``; Belgian laws
     as openjusticebe's be_law_tools writes them: ``## Titre II _ DES BELGES…``, ``#### Section Ière
     _ DU ROI.``, ``**Art. 3bis.** La Belgique…``). A division's number is its word and numeral
-    (``Titre Ibis``, ``Section Ière``), its title the rest without the ``_`` separator and the
+    (``Titre Ibis``, ``Section Ière``; also a division the export prints as a plain line, ``CHAPITRE
+    IIIbis. _ …``), its title the rest without the ``_`` separator and the
     inline amendment notes in backticks; its rank is its word's (Livre > Titre > Chapitre >
     Section > Sous-section > Paragraphe) -- the document's headings use inconsistent ``#`` depths
     (``# TITRE I.`` then ``## Titre II``), its words do not -- and it hangs under the nearest
@@ -507,9 +514,9 @@ def read_bold_article_markdown(text: str) -> Truth:
             truth.labels[_key(number, None)] += 1
             continue
         h = _ATX.match(line)
-        if not h:
+        if not h and not _PLAIN_DIVISION.match(line):
             continue
-        raw = " ".join(re.sub(r"`[^`]*`", " ", _TAG.sub("", h.group(3))).split())
+        raw = " ".join(re.sub(r"`[^`]*`", " ", _TAG.sub("", h.group(3) if h else line)).split())
         d = _FR_DIVISION.match(raw)
         if not d:
             truth.labels[_key(None, raw)] += 1
@@ -1111,7 +1118,9 @@ def _tree_of(path: Path, key: str):
 
 
 def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[list[str], list[str]]:
-    """(sections from running text, parenthesised sub-items) among our unmatched sections."""
+    """(sections from running text, sub-items) among our unmatched sections: a sub-item is nested under
+    its provision and numbered ``(1)`` / ``a)``, or has its provision's id plus a bracketed number
+    (``article-8(1)``), or is an article's ``§ N`` paragraph qualified by it (``article-8/2``)."""
     left = Counter(truth.labels)
     matched = set(m.values())
     for j in matched:
@@ -1136,6 +1145,15 @@ def running_text_sections(truth: Truth, ours: list, m: dict[int, int]) -> tuple[
             sub.append(s.section_id)
             continue
         if s.parent_id and re.fullmatch(r"\(?[0-9a-zA-Z]{1,4}\)", (s.number or "").strip()):
+            sub.append(s.section_id)
+            continue
+        if s.parent_id and (
+            s.section_id.startswith(s.parent_id + "(")
+            or s.section_id.startswith(s.parent_id + "/") and re.fullmatch(r"§\s?\w{1,8}", (s.number or "").strip())
+        ):
+            # an item whose id is its provision's plus its bracketed number (article-8(1), a Belgian limb
+            # "1." or "A."), or an article's "§ 2" paragraph qualified by it (article-8/2): a provision's
+            # sub-item, as a "(1)" is, which a reader of headings does not count
             sub.append(s.section_id)
             continue
         running.append(f"{s.section_id} {s.title[:50]!r}")

@@ -376,3 +376,19 @@ def test_french_item_letters_closed_by_one_bracket_fold_to_the_id_form():
     assert grammar.fold_pinpoints("l'alinéa 16a)") == "l'alinéa 16(a)"
     assert grammar.fold_pinpoints("see (1a) and section 7(3)(a)") == "see (1a) and section 7(3)(a)"
     assert grammar.fold_pinpoints("article 5, alinéa 2") == "article 5(2)"
+
+
+def test_every_latin_suffix_reads_as_part_of_the_number():
+    """The Belgian Constitution's Art. 107quinquies (fresh-document check: cited 'Art. 107quinquies',
+    found nothing) and 107terbis: a suffix longer than three letters is not read as a letter suffix
+    cut short ('107qui' + 'nquies'); roman numbers take suffixes too (Titre Ibis)."""
+    keys = {t: grammar.citation_key(grammar.parse_citation(t)) for t in (
+        "Art. 107quinquies", "article 24sexies", "Art. 107terbis", "Titre Ibis", "s 59A", "Art. 5bis")}
+    assert keys == {"Art. 107quinquies": "article-107quinquies", "article 24sexies": "article-24sexies",
+                    "Art. 107terbis": "article-107terbis", "Titre Ibis": "titre-ibis", "s 59A": "59A",
+                    "Art. 5bis": "article-5bis"}
+    from docstrata.index.exact import alias_keys, query_section_keys
+
+    # and the exact index reads the query as the section's alias is indexed
+    assert query_section_keys("Art. 107quinquies") == [["article 107quinquies"]]
+    assert alias_keys("Art. 107quinquies") == ["article 107quinquies"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from docstrata.models import Document
 from docstrata.structure import build_tree
+from docstrata.structure.grammar import document_language
 
 CONSTITUTION = Path(__file__).parent / "fixtures" / "be-laws-fr" / "constitution-1831-extrait.md"
 
@@ -122,4 +123,89 @@ def test_a_bold_italic_label_with_a_hard_line_break_before_its_text():
     )
     by_id = {s.section_id: s for s in _tree(text).sections}
     assert {"article-1", "article-2", "article-3"} <= set(by_id), sorted(by_id)
-    assert by_id["2"].parent_id == "article-2"
+    assert by_id["article-2/2"].parent_id == "article-2"  # the article's paragraph, qualified by it
+
+
+LOI_PENSIONS = Path(__file__).parent / "fixtures" / "be-laws-fr" / "loi-pensions-1844-extrait.md"
+
+
+def test_paragraphs_of_a_belgian_article_nest_under_it_with_qualified_ids():
+    """In a law whose provisions are Articles, ``§2.``, ``§4.``, ``§5.`` opening a paragraph of Art. 8
+    are that article's paragraphs (cited "article 8, § 2"), not the law's sections 2, 4, 5: each
+    hangs under Art. 8 with an id qualified by it, and the bare ``4`` / ``5`` no longer stand beside
+    ``article-4`` / ``article-5``. Truth from the fixture's text: every ``§N.`` paragraph start."""
+    text = LOI_PENSIONS.read_text(encoding="utf-8")
+    signs = re.findall(r"(?m)^§(\d+)\.", text)
+    assert signs == ["2", "4", "5"], signs
+    tree = _tree(text, LOI_PENSIONS.name)
+    ids = [s.section_id for s in tree.sections]
+    assert len(ids) == len(set(ids))
+    by_id = {s.section_id: s for s in tree.sections}
+    for n in signs:
+        para = by_id.get(f"article-8/{n}")
+        assert para is not None and para.number == f"§{n}" and para.parent_id == "article-8", (n, ids)
+        assert n not in by_id  # no bare section N
+        assert "Article 8, § " + n in para.aliases
+    # the numbered limbs of § 2 are its items, under it, not sections 2.1, 2.2 …
+    limbs = [s for s in tree.sections if s.parent_id == "article-8/2"]
+    assert len(limbs) >= 30 and all(s.section_id.startswith("article-8/2(") for s in limbs)
+    assert not any(re.fullmatch(r"\d+\.\d+", i) for i in ids), ids
+
+
+def test_an_untitled_article_takes_no_words_of_its_text_as_title():
+    """``**Art. 2.** `L 17-06-1971 …` Peuvent être admises …``: the bold label is all the source
+    states; the article has no title (its number stands for it) and its first line stays its text."""
+    tree = _tree(LOI_PENSIONS.read_text(encoding="utf-8"), LOI_PENSIONS.name)
+    by_id = {s.section_id: s for s in tree.sections}
+    for n in ("1", "2", "6", "7"):
+        art = by_id[f"article-{n}"]
+        assert art.title == f"Art. {n}", art.title
+    assert "Sont susceptibles de conférer des droits" in by_id["article-6"].text
+    plain = _tree("# Loi\n\nArticle 3. Le Roi nomme et révoque ses ministres.\n\nArticle 4. Definitions.\n")
+    titles = {s.section_id: s.title for s in plain.sections}
+    assert titles["article-3"] == "Article 3"
+    assert titles["article-4"] == "Article 4 Definitions."  # a leading phrase that is no sentence
+
+
+def test_a_division_numbered_with_a_latin_suffix_keeps_its_number():
+    """``## Titre Ibis`` (a Titre inserted after Titre I) is numbered ``Titre Ibis`` and holds Art. 3ter."""
+    tree = _tree(CONSTITUTION.read_text(encoding="utf-8"), CONSTITUTION.name)
+    by_id = {s.section_id: s for s in tree.sections}
+    assert by_id["titre-ibis"].number == "Titre Ibis"
+    assert by_id["article-3ter"].parent_id == "titre-ibis"
+    assert by_id["article-4"].parent_id == "titre-ii"
+
+
+def test_lone_bold_article_labels_in_a_running_series_are_article_starts():
+    """``***Article 5***`` alone in its paragraph, no full stop, its text in the next paragraph: an
+    article start when the document sets its articles so (three or more, numbers running on); a
+    lone bold label among prose, or a list of bold names with no text under them, is not."""
+    series = (
+        "# Titre I. X\n\n***Article 5***\n\nLa Belgique comprend trois communautés.\n\n"
+        "***Article 6***\n\nLa Belgique comprend trois régions.\n\n"
+        "***Article 7***\n\nLes limites de l'État ne peuvent être changées.\n\n"
+        "***Article 7bis***\n\nDans l'exercice de leurs compétences.\n"
+    )
+    tree = _tree(series)
+    by_id = {s.section_id: s for s in tree.sections}
+    assert {"article-5", "article-6", "article-7", "article-7bis"} <= set(by_id), sorted(by_id)
+    assert "trois régions" in by_id["article-6"].text and by_id["article-6"].title == "Article 6"
+    lone = "# Vertrag\n\nDie Regeln gelten.\n\n**§ 613a**\n\nEs gilt das Gesetz.\n\n**Article 9**\n\nText.\n"
+    assert [s.section_id for s in _tree(lone).sections] == ["vertrag"]
+    cards = "# Articles\n\n**Article 1**\n\n**Article 2**\n\n**Article 3**\n\n**Article 4**\n\nDate: 10 août\n"
+    assert [s.section_id for s in _tree(cards).sections] == ["articles"]
+
+
+def test_a_citation_of_an_articles_paragraph_finds_its_sign_paragraph():
+    """The citation grammar reads "l'article 8, § 2" as article 8's paragraph 2; in a law whose
+    articles number their paragraphs ``§2.`` that paragraph is ``article-8/2``, not the limb ``2.``
+    of its § 1 (``article-8(2)``). The law's own text cites "l'article 8, § 1er" (§ 1 runs on after
+    the article's label: no section of its own, the article is found)."""
+    from docstrata.structure.xrefs import find_cross_references
+
+    tree = _tree(LOI_PENSIONS.read_text(encoding="utf-8"), LOI_PENSIONS.name)
+    with document_language("fr"):
+        refs = find_cross_references("Par dérogation à l'article 8, § 2, et à l'article 8, § 1er, …", tree, "article-9")
+    targets = [(r.text, r.section_id) for r in refs]
+    assert ("l'article 8, § 2" in targets[0][0] or "article 8, § 2" in targets[0][0]) and targets[0][1] == "article-8/2", targets
+    assert targets[1][1] == "article-8", targets

@@ -153,55 +153,10 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
 
     Raises ``KeyError`` / ``zipfile.BadZipFile`` / ``lxml.etree.XMLSyntaxError`` for a damaged package.
     """
-    import zipfile
-
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True)
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        names = set(z.namelist())
-        root = etree.fromstring(z.read("word/document.xml"), parser)
-        styles_xml = etree.fromstring(z.read("word/styles.xml"), parser) if "word/styles.xml" in names else None
-    styles, default_para, doc_size, doc_bold = _read_styles(styles_xml)
-    body = root.find(f"{_W}body")
-    if body is None:
+    read = _typography(data, honour_heading_styles)
+    if read is None:
         return []
-    paragraphs = []  # (text, smallest run size, all runs bold, numbered, Title style) per non-empty paragraph
-    sizes: Counter[int] = Counter()
-    for p in root.iter(f"{_W}p") if honour_heading_styles else ():
-        pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
-        pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
-        if p.find(f"{_W}pPr/{_W}outlineLvl") is not None or any(
-            st.outline or _HEADING_STYLE_RE.fullmatch(st.name.strip()) for st in _chain(styles, pstyle)
-        ):
-            return []  # the author marks headings with styles: those are the evidence
-    for p in _body_paragraphs(body):
-        pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
-        pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
-        runs, pieces = [], []
-        for r in p.iter(f"{_W}r"):
-            text = "".join(t.text or "" if t.tag == f"{_W}t" else " " for t in r.iter(f"{_W}t", f"{_W}tab", f"{_W}br"))
-            pieces.append(text)
-            if not text.strip():
-                continue  # a blank run (the space between two words) has no say in the typography
-            rpr = r.find(f"{_W}rPr")
-            rstyle_el = rpr.find(f"{_W}rStyle") if rpr is not None else None
-            sids = [rstyle_el.get(f"{_W}val") if rstyle_el is not None else None, pstyle]
-            size = _size(rpr) or _inherited(styles, sids, "size") or doc_size or _DEFAULT_SIZE
-            bold = _flag(rpr.find(f"{_W}b")) if rpr is not None else None
-            if bold is None:
-                bold = _inherited(styles, sids, "bold")
-            runs.append((text, size, bool(bold if bold is not None else doc_bold)))
-        if not runs:
-            continue
-        text = " ".join("".join(pieces).split())
-        for t, size, _ in runs:
-            sizes[size] += len(t)
-        numbered = p.find(f"{_W}pPr/{_W}numPr") is not None or any(st.numbered for st in _chain(styles, pstyle))
-        titled = any(st.name.strip().lower() == "title" for st in _chain(styles, pstyle))
-        paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled))
-    if not sizes:
-        return []
+    paragraphs, sizes = read
     body_size = sizes.most_common(1)[0][0]
     kinds: list[tuple[int, bool] | None] = [
         None if titled else _kind(t, size, bold, numbered, body_size) for t, size, bold, numbered, titled in paragraphs
@@ -262,3 +217,119 @@ def mark_inferred_headings(markdown: str, headings: list[InferredHeading]) -> st
                 pending = j + 1
                 break
     return "\n".join(lines)
+
+
+def _typography(
+    data: bytes, honour_heading_styles: bool = True
+) -> tuple[list[tuple[str, int, bool, bool, bool]], Counter[int]] | None:
+    """``(paragraphs, sizes)`` of a .docx body: per non-empty paragraph outside tables its text,
+    smallest run size (half-points), whether all runs are bold, whether it is numbered, whether it
+    is ``Title``-styled; and the characters set in each size. ``None`` when ``honour_heading_styles``
+    and the document uses heading styles, or when it has no body text."""
+    import zipfile
+
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = set(z.namelist())
+        root = etree.fromstring(z.read("word/document.xml"), parser)
+        styles_xml = etree.fromstring(z.read("word/styles.xml"), parser) if "word/styles.xml" in names else None
+    styles, default_para, doc_size, doc_bold = _read_styles(styles_xml)
+    body = root.find(f"{_W}body")
+    if body is None:
+        return None
+    paragraphs = []  # (text, smallest run size, all runs bold, numbered, Title style) per non-empty paragraph
+    sizes: Counter[int] = Counter()
+    for p in root.iter(f"{_W}p") if honour_heading_styles else ():
+        pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
+        pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
+        if p.find(f"{_W}pPr/{_W}outlineLvl") is not None or any(
+            st.outline or _HEADING_STYLE_RE.fullmatch(st.name.strip()) for st in _chain(styles, pstyle)
+        ):
+            return None  # the author marks headings with styles: those are the evidence
+    for p in _body_paragraphs(body):
+        pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
+        pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
+        runs, pieces = [], []
+        for r in p.iter(f"{_W}r"):
+            text = "".join(t.text or "" if t.tag == f"{_W}t" else " " for t in r.iter(f"{_W}t", f"{_W}tab", f"{_W}br"))
+            pieces.append(text)
+            if not text.strip():
+                continue  # a blank run (the space between two words) has no say in the typography
+            rpr = r.find(f"{_W}rPr")
+            rstyle_el = rpr.find(f"{_W}rStyle") if rpr is not None else None
+            sids = [rstyle_el.get(f"{_W}val") if rstyle_el is not None else None, pstyle]
+            size = _size(rpr) or _inherited(styles, sids, "size") or doc_size or _DEFAULT_SIZE
+            bold = _flag(rpr.find(f"{_W}b")) if rpr is not None else None
+            if bold is None:
+                bold = _inherited(styles, sids, "bold")
+            runs.append((text, size, bool(bold if bold is not None else doc_bold)))
+        if not runs:
+            continue
+        text = " ".join("".join(pieces).split())
+        for t, size, _ in runs:
+            sizes[size] += len(t)
+        numbered = p.find(f"{_W}pPr/{_W}numPr") is not None or any(st.numbered for st in _chain(styles, pstyle))
+        titled = any(st.name.strip().lower() == "title" for st in _chain(styles, pstyle))
+        paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled))
+    if not sizes:
+        return None
+    return paragraphs, sizes
+
+
+_CORE_TITLE_RE = re.compile(r"<dc:title>([^<]*)</dc:title>")
+
+
+def plausible_title(title: str | None) -> str | None:
+    """``title`` (whitespace folded) when it can name a document: not empty, not a generator's or
+    template's placeholder (``Untitled``, ``Document1``, ``Microsoft Word - x.docx``, ``PowerPoint
+    Presentation``, ``(anonymous)``), not a file name (``report_v2.pdf``, ``jadn_v1_0``), at most 30
+    words; else ``None``. Used for PDF ``/Title`` and Word ``dc:title`` alike."""
+    text = " ".join((title or "").replace("\x00", "").split())
+    if not text or len(text.split()) > 30 or not re.search(r"[^\W\d_]", text):
+        return None
+    if re.search(
+        r"^\(?(?:untitled|anonymous|document\s?\d*|title|slide\s?\d*|powerpoint presentation)\)?$"
+        r"|^microsoft (?:word|powerpoint|excel)\b|\.(?:docx?|pdf|tex|dvi|indd|qxd|rtf|odt)$",
+        text,
+        re.IGNORECASE,
+    ):
+        return None
+    if " " not in text and re.search(r"[_]|\d.*[-_.]", text):
+        return None  # "jadn_v1_0_cs01", "draft-ietf-x-03": a file's name, not its title
+    return text
+
+
+def docx_title(data: bytes) -> str | None:
+    """The title a .docx states: its core property ``dc:title`` (``docProps/core.xml``) when
+    plausible (:func:`plausible_title`); else its first body paragraph when no paragraph of the
+    document is set larger and it is larger than the body text, and reads as a title (≤ 15 words, no closing full stop: the title of a template whose ``Title`` style is unused,
+    ``Pilot Agreement`` in 22 pt over an 8 pt body); else ``None``. A ``Title``-styled paragraph is
+    the Markdown's first heading already.
+
+    Raises ``zipfile.BadZipFile`` / ``lxml.etree.XMLSyntaxError`` for a damaged package."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        core = z.read("docProps/core.xml").decode("utf-8", "replace") if "docProps/core.xml" in z.namelist() else ""
+    m = _CORE_TITLE_RE.search(core)
+    if m and (stated := plausible_title(_unescape(m.group(1)))):
+        return stated
+    read = _typography(data, honour_heading_styles=False)
+    if read is None:
+        return None
+    paragraphs, sizes = read
+    text, size, _, numbered, titled = paragraphs[0]
+    body_size = sizes.most_common(1)[0][0]
+    if titled or numbered or size <= body_size or any(other[1] > size for other in paragraphs[1:]):
+        return None
+    if len(text.split()) > 15 or text.endswith((".", ";", ",", ":")):
+        return None
+    return plausible_title(text)
+
+
+def _unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)

@@ -82,8 +82,15 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         markdown = link_references(markdown, refs)
     except Exception as e:  # cross-references are a refinement too
         warnings.append(f"cross-references not recovered: {type(e).__name__}")
+    title = None
+    try:  # the title the package states (core property) or its first paragraph's type shows
+        from .docx_headings import docx_title
+
+        title = docx_title(data)
+    except Exception as e:  # a title is a refinement too: the first heading or the file name stands in
+        warnings.append(f"document title not read: {type(e).__name__}")
     converted = ConvertedDocument.from_markdown(
-        markdown, provenance="style", warnings=warnings, anchors=anchors, marked_definitions=definitions
+        markdown, provenance="style", title=title, warnings=warnings, anchors=anchors, marked_definitions=definitions
     )
     converted.blocks = stated_blocks(markdown, converted.blocks, stated)
     return converted

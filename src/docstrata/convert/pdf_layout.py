@@ -165,14 +165,14 @@ def _pdf_meta_title(document) -> str | None:
     from pdfminer.pdftypes import resolve1
     from pdfminer.utils import decode_text
 
+    from .docx_headings import plausible_title
+
     for info in document.info or []:
         raw = resolve1(info.get("Title")) if isinstance(info, dict) else None
         title = decode_text(raw) if isinstance(raw, bytes) else raw if isinstance(raw, str) else None
-        title = " ".join((title or "").replace("\x00", "").split())
-        if title and not re.search(
-            r"^\(?(untitled|anonymous)\)?$|^microsoft word\b|\.(docx?|pdf|tex|dvi)$", title, re.IGNORECASE
-        ):  # generator placeholders (reportlab: "(anonymous)")
-            return title
+        stated = plausible_title(title)  # not a generator's placeholder (reportlab: "(anonymous)") or a file name
+        if stated:
+            return stated
     return None
 
 

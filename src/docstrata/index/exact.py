@@ -22,6 +22,7 @@ import re
 from ..structure.grammar import (
     CODE_NUMBER,
     ORDINAL_ONE,
+    SUFFIX_WORDS,
     canonical_number,
     citation_keyword_pattern,
     code_number,
@@ -43,6 +44,7 @@ KINDS = citation_kinds()
 _TRANSPARENT = transparent_kinds()
 
 _NUM = r"(?:\d+[A-Z]?(?:\.\d+[A-Z]?)*\.?|[IVXLCDM]+\b|[A-Z]\b)(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"
+_SUFFIXES = "|".join(SUFFIX_WORDS)  # "Art. 107quinquies", "article 24terbis": a Latin suffix of any length
 _REF = re.compile(
     rf"(?P<kind>{citation_keyword_pattern()})?\s*"
     rf"(?P<num>(?<![\w.*-]){CODE_NUMBER}"  # L. 121-4, R*512-9-3: a French code's article number
@@ -50,7 +52,7 @@ _REF = re.compile(
     r"|(?<=[\s.])\d{1,5}(?:-\d{1,4}){1,4}(?![\w-])"  # "article 16-14" (one article of the Code civil, or a range)
     r"|\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
-    r"|(?<=[\s§¶])\d+[A-Za-z]{0,3}\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{0,3}\b)",
+    rf"|(?<=[\s§¶])\d+(?:(?:{_SUFFIXES})+|[A-Za-z]{{0,3}})\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{{0,3}}\b)",
     re.IGNORECASE,
 )
 

@@ -60,6 +60,13 @@ _BLOCK_OPENER_RE = re.compile(
     r"Agreement|Regulation|Directive|Schedule|section|subsection|Article|Code|Ordinance|Policy|Licen[cs]e|instrument|"
     r"Order|Rules?|Specification|Standard|Contract|document|Title|subchapter)\b[^.\n]{0,80}?(?:[—–:]|\s-\s|,?\s*—?$)"
 )
+# a numbered entry of a definitions list: "1. profil ADN : un code …", "2° « vendeur » : toute personne …",
+# "3. Term: definition" (a Belgian or French act's "on entend par :" list, a contract's list of terms):
+# the term (quoted or not, up to eight words, no punctuation) before a colon, its meaning after it
+_NUMBERED_TERM_RE = re.compile(
+    r"(?m)^[ \t>]*(?:\(?\d{1,3}(?:[.)°]|\s?°)|[a-z]\))[ \t]+(?:\*\*)?(?P<q>[\"«“][ \t\u00a0]?)?"
+    r"(?P<term>[^\W\d_][^:;,.!?\"«»“”\n]{0,70}?)(?(q)[ \t\u00a0]?[\"»”])(?:\*\*)?[ \t\u00a0]?:[ \t]+(?P<def>\S[^\n]*)"
+)
 _UNQUOTED_BLOCK_RE = re.compile(
     r"(?m)^[ \t>*-]*(?:\(?[0-9a-zA-Z]{1,4}[.)]\s+)?(?:\*\*|__)?(?P<term>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’()-]*){0,5}?)"
     r"(?:\*\*|__)?,?\s+(?P<verb>means|includes|has\s+the\s+(?:same\s+)?meaning|refers\s+to|shall\s+mean)\b"
@@ -162,6 +169,7 @@ class _PackForms:
     lead: re.Pattern
     entry: re.Pattern
     title: re.Pattern
+    block: re.Pattern = re.compile(r"(?!x)x")
 
 
 _NEVER = re.compile(r"(?!x)x")
@@ -191,6 +199,8 @@ def _pack_forms() -> _PackForms:
         lead=re.compile(rf"\b(?:{leads}){space}+{term}", re.I) if leads else _NEVER,
         entry=re.compile(entry),
         title=re.compile(rf"(?i)\b(?:{titles})\b") if titles else _NEVER,
+        # a lead-in closing its line with a colon: the definitions follow it as a list
+        block=re.compile(rf"(?im)\b(?:{leads}){space}*:[ \t]*$") if leads else _NEVER,
     )
 
 
@@ -443,14 +453,38 @@ def _place_marked(marked: list[MarkedDefinition], tree: DocumentTree) -> list[st
     return out
 
 
+def _opener(text: str) -> re.Match | None:
+    """The first definitions-block opener in ``text``: "In this Act —" (:data:`_BLOCK_OPENER_RE`) or a
+    language pack's lead-in closing its line with a colon ("Pour l'application du présent Code, on
+    entend par :")."""
+    found = [m for m in (_BLOCK_OPENER_RE.search(text), _pack_forms().block.search(text)) if m]
+    return min(found, key=lambda m: m.start()) if found else None
+
+
+def opens_definitions(line: str) -> bool:
+    """Whether ``line`` opens a definitions block whose entries follow it ("In this Act:",
+    "For the purposes of this Regulation:", "Pour l'application de la présente loi, on entend par :")."""
+    return _opener(line) is not None
+
+
+def numbered_term_entry(text: str) -> str | None:
+    """The term a numbered definitions-list entry defines (``1. profil ADN : un code …`` →
+    ``profil ADN``, ``2. "vendeur" : toute personne …`` → ``vendeur``), else ``None``."""
+    m = _NUMBERED_TERM_RE.match(text)
+    if not m or len(m.group("def").split()) < 2:
+        return None
+    term = m.group("term").strip()
+    return term if _plausible_term(term, quoted=bool(m.group("q"))) else None
+
+
 def _block_start(s: Section, by_id: dict[str, Section]) -> int | None:
     """Offset in the section body after an "In this Act —" opener (in it or an enclosing section)."""
     body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
-    m = _BLOCK_OPENER_RE.search(body)
+    m = _opener(body)
     if m:
         return m.end()
     parent = by_id.get(s.parent_id) if s.parent_id else None
-    if parent is not None and _BLOCK_OPENER_RE.search(_clean(parent.text)) and not s.heading.lstrip().startswith("#"):
+    if parent is not None and _opener(_clean(parent.text)) and not s.heading.lstrip().startswith("#"):
         return 0  # an item of the block: "(a) vessel means …" under "(1) In this Act —"
     return None
 
@@ -582,6 +616,13 @@ def _find_at(
                 if not any(t.lower() == term.lower() and p < m.start() for p, t, _ in found):
                     definition = m.group("def") + _paragraph_rest(body, m.end(), starts)
                     found.append((m.start(), term, " ".join(definition.split())[:1500]))
+    if in_defs:  # a numbered list of "1. term : meaning" entries (two or more)
+        numbered = [m for m in _NUMBERED_TERM_RE.finditer(body) if numbered_term_entry(m.group(0).lstrip(" \t>"))]
+        if len(numbered) >= 2:
+            for m in numbered:
+                term = m.group("term").strip()
+                if not any(t.lower() == term.lower() for _, t, _ in found):
+                    found.append((m.start(), term, " ".join(m.group("def").split())[:1500]))  # its own line
     if in_defs:  # lines opening with an emphasised term: "* **Action**: …", "**_company_** means:"
         term_lines = _term_line_entries(body)
         lines_at = {body.rfind("\n", 0, p) for p, _, _ in term_lines}

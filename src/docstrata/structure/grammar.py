@@ -160,6 +160,13 @@ def item_words() -> frozenset[str]:
     return frozenset(pack.get("item_words", ())) if pack else frozenset()
 
 
+def finite_verbs() -> frozenset[str]:
+    """Every pack's ``finite_verbs`` (lower case), merged: the verbs whose presence makes a line
+    ending like a sentence prose rather than a heading's title, in the languages besides English
+    whose verbs :mod:`.parse.patterns` lists (``est``, ``sont``, ``peut`` …)."""
+    return frozenset(v.lower() for pack in PACKS for v in pack.get("finite_verbs", ()))
+
+
 def definition_forms() -> dict[str, tuple[str, ...]]:
     """Every pack's definition forms (:mod:`.grammar_packs.fr`), merged: ``verbs`` (after a quoted
     term: ``s'entend de``, ``désigne``), ``lead_ins`` (before one: ``on entend par``) and
@@ -578,10 +585,12 @@ def unnumbered_container(title: str) -> str | None:
     return kw if kw in label_keywords() and label_keywords()[kw][0] else None
 
 
-# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, L. 121-4, Ier
+# one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, 107quinquies (a suffix before
+# the letters: read case-blind, 'qui' of it is no letter suffix), 107terbis, L. 121-4, Ier, Ibis, IIbis
 NUMBER = (
-    rf"(?:{CODE_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
-    rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
+    rf"(?:{CODE_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:\s?(?:{_SUFFIX_RE})+\b(?!\s*\d)|(?:[A-Z]{{1,3}}|[a-z](?![a-z]))"
+    rf"(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?)?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
+    rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}(?:(?:{_SUFFIX_RE})+(?![\w-]))?\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
 )
 # bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
 PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"

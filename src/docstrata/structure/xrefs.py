@@ -374,6 +374,15 @@ class _Resolver:
             bare = lettered.group(1).upper() + lettered.group(2)
             if bare in self.ids or bare in self.local:
                 return self._resolve(bare)
+        paragraph = re.match(r"^(article-[^()/]+)\((\d+[a-z]*)\)(.*)$", target)
+        if (
+            paragraph
+            and target not in self.ids
+            and (signed := f"{paragraph.group(1)}/{paragraph.group(2)}") in self.ids
+        ):
+            # "l'article 8, § 2" (article-8(2)) of a document whose articles number their paragraphs "§ 2":
+            # the parser's id for that paragraph is article-8/2 (parse.build._is_article_sign_paragraph)
+            return self._resolve(signed + paragraph.group(3))
         found = self._resolve(target)
         if found is None and re.match(r"^(chapter|part)-\d", target):
             found = self._resolve(target.split("-", 1)[1])  # chapters numbered "12." without the keyword
@@ -1082,6 +1091,11 @@ def _compound(
         and re.fullmatch(rf"\d+(?:{'|'.join(SUFFIX_WORDS)})?", number := canonical_number(number))
     ):  # "Article 3, paragraph 5", "l'article 4, § 2", "l'article 2, alinéa 1er": the article's paragraph, article-3(5)
         target = f"{container}({number})"
+        if inner.group("kw") in item_words() and any(i.startswith(f"{container}/") for i in resolver.ids):
+            # an article whose paragraphs are "§ N" sections (parse.build._is_article_sign_paragraph): its
+            # "§ 2" is article-8/2, not a limb "2." (article-8(2)); its "§ 1", run on after the label, the article
+            signed = f"{container}/{number}"
+            target = signed if signed in resolver.ids else container
         return " ".join(text[m.start() : end].split()), target, resolver.resolve(target), end, None
     container_id = resolver.resolve(container)
     if container_id is None and prefix == "":

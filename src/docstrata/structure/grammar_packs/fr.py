@@ -168,6 +168,15 @@ ITEM_WORDS = ("§", "§§")
 # words before a dotted number that make it a software version, not a provision ("version 3.2.1")
 VERSION_WORDS = ("version", "versions")
 
+# finite verbs that make a line prose, not a heading ("Le Roi nomme et révoque ses ministres.",
+# "Sont susceptibles de conférer des droits :"): the drafting verbs of an act's provisions, in the
+# third person (never a heading's noun: "fixe", "règle" are left out)
+FINITE_VERBS = (
+    "est sont peut peuvent doit doivent sera seront était étaient ont serait seraient pourra pourront "
+    "nomme nomment exerce exercent comprend comprennent détermine déterminent s'applique s'appliquent "
+    "entend désigne désignent garantit garantissent"
+).split()
+
 PACK = {
     "lang": "fr",
     "provision_words": PROVISION_WORDS,
@@ -176,6 +185,7 @@ PACK = {
     "unnumbered_words": UNNUMBERED_WORDS,
     "definitions": DEFINITIONS,
     "note_labels": NOTE_LABELS,
+    "finite_verbs": FINITE_VERBS,
     "months": MONTHS,
     "keywords": KEYWORDS,
     "case_sensitive": CASE_SENSITIVE,

@@ -313,6 +313,12 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
             path = parent.path + path
         elif _is_article_paragraph(m, comps, parent):
             path = parent.path + [f"({path[0]})"]  # "1.   text" of Article 5 → article-5(1)
+        elif _is_article_sign_paragraph(comps, parent):
+            assert parent is not None
+            # "§ 2" of Article 8 (a Belgian or Luxembourg article's paragraph, cited "article 8, § 2"):
+            # the article's sub-provision, qualified by it as a repeated number is (article-8/2), never
+            # the document's section 2; its limbs are article-8/2(1)
+            path = parent.path[:-1] + [f"{parent.path[-1]}/{comps[0][1]}"]
         return path, _id_from_path(path)
     return [], _slug(m.title)
 
@@ -332,4 +338,18 @@ def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent:
         and bool(parent.path)
         and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
         and comps[0][1].isdigit()
+    )
+
+
+def _is_article_sign_paragraph(comps: list[tuple[str, str, str]], parent: _Open | None) -> bool:
+    """A ``§ N`` label (the section sign, no keyword of its own) whose parent is an Article: in a
+    document whose provisions are Articles, ``§ N`` numbers the Article's paragraphs (``article 8,
+    § 2``), as ``(2)`` does in an EU act; in one whose provisions are ``§ N`` (German statutes) no
+    ``§`` stands inside an Article."""
+    return (
+        len(comps) == 1
+        and comps[0][0] == "kw::§"
+        and parent is not None
+        and bool(parent.path)
+        and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
     )

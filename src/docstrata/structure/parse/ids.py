@@ -34,7 +34,7 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
         body_one = None not in containers and any(back) and back.count(False) == 1
         bare_kept = False
         for pos, container, in_back in zip(group, containers, back):
-            if container is not None and sid.startswith(container + "("):
+            if container is not None and sid.startswith((container + "(", container + "/")):
                 # article-23(1) twice inside Article 23 (its paragraph 1, then a footnote's "(1)"):
                 # qualifying by the Article says nothing; the first keeps the id, the rest get "-2"
                 bare_kept = True
@@ -165,6 +165,11 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         out.append(s.number.rstrip("."))
     if undeduped:
         return []  # a second "3.3.3" ("-2"): citing its number names the first one
+    sign = re.fullmatch(r"§\s?(\w+)", s.number or "")
+    if sign and parent is not None and s.section_id.startswith(parent.section_id + "/"):
+        # an Article's paragraph "§ 2" (article-8/2, :func:`.build._is_article_sign_paragraph`): cited
+        # with its Article ("article 8, § 2"); alone, "§ 2" names no one paragraph
+        return [f"{a}, § {sign.group(1)}" for a in parent.aliases[:2]]
     container = _container_name(s, parent)
     if container:
         qualified = [f"{container}, {a}" for a in out[:2] if not a.lower().startswith(container.lower())]

@@ -75,7 +75,7 @@ def _reads_as_sentence(text: str, words: list[str]) -> bool:
         return len(words) >= 4 and lowercase >= 0.4 * len(words)
     if not re.search(r"[.!:;,—–-][\"”’')\]]*$", text):
         return False
-    if any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", text)):
+    if any(w in _FINITE_VERBS for w in re.findall(r"[a-zà-ÿ]+(?:['’][a-zà-ÿ]+)?", text)):
         return True
     return len(words) >= 10 and text.rstrip("\"”’')]")[-1:] in ".!" and lowercase >= len(words) / 2
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..grammar import CODE_NUMBER, ORDINAL_ONE, SUFFIX_WORDS, LabelKeywords, canonical_label, label_keyword_pattern
+from ..grammar import (
+    CODE_NUMBER,
+    ORDINAL_ONE,
+    SUFFIX_WORDS,
+    LabelKeywords,
+    canonical_label,
+    finite_verbs,
+    label_keyword_pattern,
+)
 
 # Keyword labels: the written keyword → (id prefix or "" for bare numbers, container rank), read from
 # the citation grammar (structure/grammar.py and its language packs; docs/grammar.md). Rank orders
@@ -20,11 +28,13 @@ _KW_RE = label_keyword_pattern()
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
 # after a keyword, also a French code's article number ("Article L. 111-1", "Article R*512-9-3"), a hyphenated
 # one ("Article 16-14" of the Code civil) and the ordinal of a first container ("LIVRE Ier", "Chapitre 1er")
+_SUFFIXES = "|".join(SUFFIX_WORDS)
 _NUM = (
     rf"(?:{CODE_NUMBER}|\d{{1,5}}(?:-\d{{1,4}}){{1,4}}(?![\w-])|(?i:{ORDINAL_ONE})(?![\w-])|"
-    + rf"\d{{1,5}}(?!\d)(?:[A-Z]{{1,3}}|(?:{'|'.join(SUFFIX_WORDS)})(?![a-z])|[a-z](?![a-z]))?"
-    + r"|[IVXLC]{1,7}(?:[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
-)  # "Art. 3bis", "Article 107quinquies": a Latin suffix numbers an inserted provision
+    + rf"\d{{1,5}}(?!\d)(?:[A-Z]{{1,3}}|(?:{_SUFFIXES})+(?![a-z])|[a-z](?![a-z]))?"
+    + rf"|[IVXLC]{{1,7}}(?:(?:{_SUFFIXES})+(?![a-z])|[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+)  # "Art. 3bis", "Article 107quinquies", "Art. 107terbis", "Titre Ibis", "Chapitre IIbis": a Latin
+# suffix (or a run of them: inserted after 107ter) numbers an inserted provision or division
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
 # consolidations number inserted paragraphs and subsections so, between "(c)" and "(d)")
 _ITEM_INNER = r"(?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?"
@@ -65,11 +75,14 @@ _EMPH_RE = re.compile(r"(?<![LRDA])[*`]+|[*`]+(?!\*?\s?\d)|(?<!\w)_+|_+(?!\w)")
 # "Access and Use. Customer may …", "In general.—The Secretary shall …": a leading phrase.
 _LEAD_PHRASE_RE = re.compile(r"^(?!(?:e\.g|i\.e|Mr|Ms|Mrs|Dr|No|Nos|Art|Sec|St)\.)(.{2,80}?[.:])(?=\s|[—–]|--)")
 # Words that make a line a sentence: modal and auxiliary verbs and the verbs of rule text.
-_FINITE_VERBS = frozenset(
-    "shall must may will should would can cannot could might is are was were has have had does do did "
-    "means mean includes include applies apply constitutes refers requires survive survives agrees warrants represents "
-    "acknowledges governs prevails remains continues".split()
-)
+_FINITE_VERBS = (
+    frozenset(
+        "shall must may will should would can cannot could might is are was were has have had does do did "
+        "means mean includes include applies apply constitutes refers requires survive survives agrees warrants represents "
+        "acknowledges governs prevails remains continues".split()
+    )
+    | finite_verbs()
+)  # and the other languages' (grammar packs: French "est", "sont", "peut" …)
 _FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or nor but as from that which".split())
 _REFERENCE_WORDS = frozenset("sections clauses articles paragraph paragraphs rules see under per no".split())
 

@@ -127,6 +127,8 @@ class ParseContext:
         typographic: lines (0-based) where a heading block the converter inferred from typography
             starts (:func:`.notes.typographic_heading_lines`; empty for stated structure and text).
         sign_series: lines of ``§ N`` clauses whose numbers form a series (:func:`.signs.sign_series`).
+        bold_labels: lines that are a bold keyword label and nothing else (``***Article 5***``) in a
+            running series of such lines (:func:`.scan._bold_label_series`): article starts.
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as
@@ -145,6 +147,7 @@ class ParseContext:
     tight_labels: frozenset[int] = frozenset()
     typographic: frozenset[int] = frozenset()
     sign_series: frozenset[int] = frozenset()
+    bold_labels: frozenset[int] = frozenset()
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import PINPOINT, contents_title_pattern
+from ..definitions import numbered_term_entry, opens_definitions
+from ..grammar import PINPOINT, SUFFIX_WORDS, contents_title_pattern
 from .labels import (
     _components,
     _continues_numbering,
@@ -16,6 +17,7 @@ from .labels import (
     _label_path,
     _ordinal,
     _plain,
+    _reads_as_sentence,
     _title_of,
 )
 from .resolve import ParseContext
@@ -55,6 +57,10 @@ _RUNNING_LABEL_RE = re.compile(
 # dot and the title with no space between. A decimal ("3.14 metres") has a digit after the dot, an
 # abbreviation ("e.g.This") no number before it.
 _TIGHT_LABEL_RE = re.compile(r"^(?P<label>\d{1,3}\.)(?P<rest>[A-ZÄÖÜ][a-zäöüß].*)$")
+
+
+_SUFFIX_APART_RE = re.compile(rf"^({'|'.join(SUFFIX_WORDS)})\.?(\s+|$)")
+_KEYWORD_LED_RE = re.compile(rf"^{_KW_ANON}\s?\d{{1,5}}\.?$")
 
 
 def _running_titles(lines: list[str]) -> frozenset[str]:
@@ -98,6 +104,7 @@ def _scan(
     ctx.running_titles = _running_titles(lines)
     ctx.tight_labels = _tight_label_series(lines)
     ctx.sign_series = sign_series(lines)
+    ctx.bold_labels = _bold_label_series(lines)
     return _scan_lines(lines, markdown_flavour, veto, ctx)
 
 
@@ -251,6 +258,9 @@ def _label_marker(
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
         text = text[bullet.end() :]
+    if _in_definitions_list(lines, i, text):
+        return None  # "1. profil ADN : un code …" under "… on entend par :": a definition, the article's text
+    run_in = False  # a bold label whose paragraph's text runs on after it on the same line
     if (
         (bold := _BOLD_RUN_IN_RE.match(text))
         and _is_whole_label(bold.group("label"))
@@ -262,9 +272,13 @@ def _label_marker(
             and bold.group("rest").strip()
             or bold.group("label").rstrip().endswith(".")
             or _hard_break_before_text(lines, i)
+            # or, alone on its line with no full stop, it is one of a running series of such labels
+            # ("***Article 5***" / text, "***Article 6***" / text …)
+            or i in ctx.bold_labels
         )
     ):
         text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
+        run_in = bool(bold.group("rest").strip())
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
         if (
@@ -307,6 +321,9 @@ def _label_marker(
     if not m:
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
+    if (apart := _SUFFIX_APART_RE.match(rest)) and re.search(r"\d\.?$", label) and _KEYWORD_LED_RE.match(label):
+        # "§4. bis. (Les décrets …", "Art. 5 bis. …": a Latin suffix set apart from its keyword's number
+        label, sep, rest = f"{label.rstrip('.')}{apart.group(1)}.", apart.group(2), rest[apart.end() :]
     comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
@@ -332,9 +349,30 @@ def _label_marker(
     title, is_heading = _title_of(rest)
     if end > i + 1 and not is_heading:  # a long title below its label (:func:`_title_below`): all of it
         title, is_heading = _plain(rest), True
+    elif any(k.startswith("kw:") for k, _, _ in comps) and (not is_heading or run_in):
+        title, is_heading = _stated_title(rest, title, is_heading, run_in)
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
+
+
+def _stated_title(rest: str, title: str, is_heading: bool, run_in: bool) -> tuple[str, bool]:
+    """(title, is_heading) of a keyword label (``Article 3.``, ``**Art. 3.**``) whose line runs on
+    into ``rest`` (:func:`.labels._title_of` read it as ``title``, ``is_heading``): an untitled
+    provision takes no words of its text as title. A bold label's text is its body, unless it reads
+    as a heading and closes with no punctuation (``**4.2** Scope of work``); a plain label keeps a
+    leading phrase that is no sentence (``Definitions.``, ``Access and Use.``) or a defined term,
+    never its first sentence or first words."""
+    text = _plain(rest).strip()
+    if run_in:
+        if is_heading and not re.search(r"[.:;,]$", text):
+            return title, True
+        return "", False
+    if title.startswith('"') or (
+        not title.endswith("…") and title != text and not _reads_as_sentence(title, title.split())
+    ):
+        return title, False
+    return "", False
 
 
 def _title_below(lines: list[str], i: int) -> tuple[str, int]:
@@ -360,7 +398,10 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
     if (
         len(words) <= 25
         and not re.search(r"[.;:,]$", below)
-        and (below.upper() == below or not any(w in _FINITE_VERBS for w in re.findall(r"[a-z]+", below)))
+        and (
+            below.upper() == below
+            or not any(w in _FINITE_VERBS for w in re.findall(r"[a-zà-ÿ]+(?:['’][a-zà-ÿ]+)?", below))
+        )
     ):
         # an EU Article's or Chapter's title may be long ("Reporting of wallet-relying parties to
         # supervisory authorities established under Article 51 of …"): a line in capitals, or one
@@ -545,6 +586,64 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     if re.match(rf"^{number}\.1[.\s]", nxt):
         return True
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
+
+
+_LONE_BOLD_RE = re.compile(r"^(?P<mark>\*{2,3}|_{2,3})(?P<label>[^*_\n]{1,40}?)(?P=mark)$")
+
+
+def _bold_label_series(lines: list[str]) -> frozenset[int]:
+    """Lines (0-based) that are a bold keyword label and nothing else (``***Article 5***``,
+    ``**Art. 6**``: no full stop, the text in the next paragraph) and belong to a running series:
+    at least three such lines in the same typography (marks and keyword) whose numbers run on
+    (5 → 6 → 7, 3 → 3bis, gaps of up to two: :func:`.labels._continues_numbering`), each with a
+    paragraph of text below it (not another bold line or a heading). Such a series
+    is how the document sets its articles; a lone bold ``**§ 613a**`` among prose is a mention."""
+    found: list[tuple[int, str, str, str]] = []  # (line, marks, keyword, number)
+    for i, line in enumerate(lines):
+        m = _LONE_BOLD_RE.match(line.strip())
+        if not m or not _is_whole_label(m.group("label")):
+            continue
+        comps = _components(m.group("label").strip().rstrip("."))
+        below = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        if not below or _LONE_BOLD_RE.match(below) or _ATX_RE.match(below):
+            continue  # a list of bold names ("**Article 1**" / "**Article 2**" …) heads no text
+        if comps and len(comps) == 1 and comps[0][0].startswith("kw:"):
+            found.append((i, m.group("mark"), comps[0][0], comps[0][1]))
+    out: set[int] = set()
+    runs: dict[tuple[str, str], list[tuple[int, str]]] = {}  # typography → its current run
+    for i, mark, kw, number in found:
+        run = runs.setdefault((mark, kw), [])
+        if run and not _continues_numbering([run[-1][1].upper()], [number.upper()]):
+            run.clear()
+        run.append((i, number))
+        if len(run) >= 3:
+            out.update(j for j, _ in run)
+    return frozenset(out)
+
+
+_ENUMERATED_LINE_RE = re.compile(r"^\s*(?:\(?\d{1,3}(?:[.)°]|\s?°)|[a-z]\))\s")
+
+
+def _in_definitions_list(lines: list[str], i: int, text: str) -> bool:
+    """Line ``i`` (its ``text``) is an entry ``N. term : meaning`` of a list of definitions: the
+    lines above it back to the list's start are entries too (numbered, or a continuation), and the
+    line that introduces the list opens a definitions block ("Pour l'application du présent Code,
+    on entend par :", "In this Act:": :func:`..definitions.opens_definitions`)."""
+    if numbered_term_entry(text) is None:
+        return False
+    j, blanks = i - 1, 0
+    while j >= 0 and i - j <= 80:
+        line = lines[j].strip()
+        if not line:
+            blanks += 1
+            if blanks > 1:
+                return False
+        elif _ENUMERATED_LINE_RE.match(line):
+            blanks = 0
+        else:
+            return opens_definitions(_plain(line))
+        j -= 1
+    return False
 
 
 def _hard_break_before_text(lines: list[str], i: int) -> bool:

@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import re
 
+from ..grammar import SUFFIX_WORDS
 from .labels import _components, _plain, _title_of
 from .patterns import _ATX_RE, _ITEM_RE, _LABEL_RE, _Marker
 
-_SIGN_RE = re.compile(r"^§\s?(?P<num>\d{1,4})(?P<suffix>[a-z]{0,2})\.?(?:\s+(?P<rest>\S.*))?$")
+# "§ 4", "§ 4a", "§4 bis.", "§4. bis." (a paragraph inserted after § 4, its Latin suffix set apart: grammar.SUFFIX_WORDS)
+_SIGN_RE = re.compile(
+    rf"^§\s?(?P<num>\d{{1,4}})(?P<suffix>\.?\s?(?:{'|'.join(SUFFIX_WORDS)})+(?![a-z])|[a-z]{{0,2}}(?![a-z]))\.?(?:\s+(?P<rest>\S.*))?$"
+)
 _WRAPPED_RE = re.compile(r"^(?P<mark>\*\*|__|\*|_)(?P<text>\S(?:.*\S)?)(?P=mark)$")
 
 
@@ -67,7 +71,7 @@ def sign_marker(lines: list[str], i: int, indent: int, series: frozenset[int]) -
     m = _sign(line)
     if m is None:
         return None
-    label = "§ " + m.group("num") + m.group("suffix")
+    label = "§ " + m.group("num") + m.group("suffix").lstrip(". ")
     comps = _components(label)
     if comps is None:
         return None
