@@ -209,3 +209,16 @@ def test_a_citation_of_an_articles_paragraph_finds_its_sign_paragraph():
     targets = [(r.text, r.section_id) for r in refs]
     assert ("l'article 8, § 2" in targets[0][0] or "article 8, § 2" in targets[0][0]) and targets[0][1] == "article-8/2", targets
     assert targets[1][1] == "article-8", targets
+
+
+def test_bold_labels_with_hyphenated_code_numbers_do_not_break_the_parse():
+    """Bold article labels numbered as a code numbers them (``**Art. 461-1.**`` then ``**Art. 465.**``,
+    as the Luxembourg law of 7 August 2023 quotes the Code de commerce articles it inserts) have no
+    ordinal to continue from: the series reader compares them as not continuing instead of failing
+    the whole document (a TypeError once lost it from an ingest)."""
+    md = "\n\n".join(
+        f"**Art. {n}.** Le texte de l'article {n} est remplacé comme suit."
+        for n in ("461-1", "465", "490-1", "490-2", "490-3", "2")
+    )
+    numbers = [s.number for s in _tree(md, "loi.md").sections if s.number]  # parsed, not raised
+    assert any("461-1" in n for n in numbers) and any("465" in n for n in numbers)

@@ -199,7 +199,10 @@ def _continues_numbering(prev: list[str], cur: list[str]) -> bool:
         return cur_ord[-1] == (1, "")
     if len(cur) > len(prev) or cur[:-1] != prev[: len(cur) - 1]:
         return False
-    (pn, ps), (cn, cs) = _ordinal(prev[len(cur) - 1]), cur_ord[-1]
+    before = _ordinal(prev[len(cur) - 1])
+    if before is None:  # "I" or "1er" before "2": no ordinal to continue from
+        return False
+    (pn, ps), (cn, cs) = before, cur_ord[-1]
     return (1 <= cn - pn <= 3 and not cs) or (cn == pn and cs > ps)
 
 
