@@ -70,6 +70,8 @@ class WordParagraph:
             its text running on after it (``What the Company owns.`` of ``**What the Company
             owns.** The Company owns …``: the title a contract clause carries in its own
             paragraph); ``""`` when none.
+        bold_heading: its whole text when every run of it is bold and it is at most 12 words
+            (``LICENSE`` of ``1. **LICENSE**``: a clause head printed as a bold line); ``""`` else.
     """
 
     text: str
@@ -82,6 +84,7 @@ class WordParagraph:
     compound: bool = False
     style_chain: tuple[str, ...] = ()
     run_in_title: str = ""
+    bold_heading: str = ""
 
 
 @dataclass
@@ -379,6 +382,7 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
                 compound=compound,
                 style_chain=tuple(x for sid, st in _chain(styles, style_id) for x in (st.name, sid)),
                 run_in_title=_opens_with_bold_title(p, text),
+                bold_heading=_bold_heading(p, text),
             )
         )
     return out
@@ -401,6 +405,59 @@ def _opens_with_bold_title(p, text: str) -> str:
     title = " ".join("".join(lead).split())
     ok = bool(title) and title[-1] in ".:" and len(title.split()) <= 12 and len(text) > len(title) + 1
     return title if ok else ""
+
+
+def _bold_heading(p, text: str) -> str:
+    """``text`` when every run of paragraph ``p`` that shows text is bold and it is 1–12 words,
+    else ``""``."""
+    words = text.split()
+    if not 0 < len(words) <= 12:
+        return ""
+    for r in p.iter(f"{_W}r"):
+        if not "".join(el.text or "" for el in r.iter(f"{_W}t")).strip():
+            continue
+        b = r.find(f"{_W}rPr/{_W}b")
+        if b is None or _val(b) in ("0", "false", "off"):
+            return ""
+    return " ".join(words)
+
+
+_DECIMAL = re.compile(r"(\d{1,3})[.)]?")
+_LETTER = re.compile(r"\(?[a-zA-Z]\)|[a-zA-Z][.)]")
+
+
+def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]]:
+    """A contract's clauses numbered as separate Word lists (each clause its own list, its
+    number a start value): ``id(paragraph)`` → (depth, title) for the longest run of top-level
+    paragraphs outside tables labelled ``1.``, ``2.``, ``3.`` … in document order (three or more),
+    each titled by a bold run-in title or printed as a bold line (``1. **LICENSE**``), depth 0;
+    and the lettered top-level paragraphs between two of them (``a.``, ``(b)``), depth 1 — the
+    sub-clauses Word prints at the same indent. Empty when there is no such run."""
+    top = [p for p in paragraphs if p.label and p.ilvl == 0 and not p.in_table and p.heading_level is None]
+    best: list[WordParagraph] = []
+    run: list[WordParagraph] = []
+    for p in top:
+        m = _DECIMAL.fullmatch(p.label.strip())
+        if m is None:
+            continue
+        n = int(m.group(1))
+        titled = bool(p.run_in_title or p.bold_heading)
+        if titled and run and n == int(_DECIMAL.fullmatch(run[-1].label.strip()).group(1)) + 1:
+            run.append(p)
+        else:
+            run = [p] if titled and n == 1 else []
+        if len(run) > len(best):
+            best = list(run)
+    if len(best) < 3:
+        return {}
+    out = {id(p): (0, (p.run_in_title or p.bold_heading).rstrip(".:").strip()) for p in best}
+    inside = False
+    for p in top:
+        if id(p) in out:
+            inside = True
+        elif inside and _LETTER.fullmatch(p.label.strip()):
+            out[id(p)] = (1, p.run_in_title.rstrip(".:").strip())
+    return out
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -473,6 +530,8 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         {lid for lid, flags in titled.items() if len(flags) >= 2 and all(flags)} if not outline else set()
     )  # only where no list is the outline already (a compound or heading-styled one states the clauses)
     outline |= clause_lists
+    # clauses numbered as one list per clause (each a start value): the run of titled 1., 2., 3. …
+    series = _clause_series(paragraphs) if not outline else {}
     heading_above = 0
     stated: dict[int, LineNumber] = {}
     pos = 0
@@ -496,7 +555,8 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         pos = j + 1
         p = flow[j]
         level = p.heading_level if p.heading_level is not None else (len(heading.group(1)) if heading else None)
-        if level and (p.label is None or p.list_id not in clause_lists):
+        in_series = id(p) in series
+        if level and (p.label is None or p.list_id not in clause_lists) and not in_series:
             heading_above = level
         if p.label is None and p.ilvl is None and level is None:
             continue
@@ -517,7 +577,11 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         if p.label is not None and p.list_id in clause_lists and level is None:
             level = heading_above + (p.ilvl or 0) + 1  # the clause's depth under its heading
         title = p.run_in_title.rstrip(".:").strip() if p.list_id in clause_lists else None
-        stated[i] = LineNumber(p.label, level, p.ilvl, p.list_id in outline, title or None)
+        ilvl = p.ilvl
+        if in_series and level is None:
+            depth, title = series[id(p)]
+            level, ilvl = heading_above + depth + 1, depth  # a sub-clause's "a." is a pinpoint of its clause
+        stated[i] = LineNumber(p.label, level, ilvl, p.list_id in outline or in_series, title or None)
     return "\n".join(lines), stated
 
 
