@@ -436,16 +436,18 @@ def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]
     top = [p for p in paragraphs if p.label and p.ilvl == 0 and not p.in_table and p.heading_level is None]
     best: list[WordParagraph] = []
     run: list[WordParagraph] = []
+    last = 0  # the number of the run's last clause
     for p in top:
-        m = _DECIMAL.fullmatch(p.label.strip())
+        m = _DECIMAL.fullmatch((p.label or "").strip())
         if m is None:
             continue
         n = int(m.group(1))
         titled = bool(p.run_in_title or p.bold_heading)
-        if titled and run and n == int(_DECIMAL.fullmatch(run[-1].label.strip()).group(1)) + 1:
+        if titled and run and n == last + 1:
             run.append(p)
         else:
             run = [p] if titled and n == 1 else []
+        last = n
         if len(run) > len(best):
             best = list(run)
     if len(best) < 3:
@@ -455,7 +457,7 @@ def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]
     for p in top:
         if id(p) in out:
             inside = True
-        elif inside and _LETTER.fullmatch(p.label.strip()):
+        elif inside and _LETTER.fullmatch((p.label or "").strip()):
             out[id(p)] = (1, p.run_in_title.rstrip(".:").strip())
     return out
 
