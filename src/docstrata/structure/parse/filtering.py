@@ -326,7 +326,11 @@ def _merge_subtitles(markers: list[_Marker], lines: list[str], heading_levels: b
             prev is not None
             and m.kind == "heading"
             and prev.kind == "heading"
-            and m.md_level > prev.md_level
+            and (
+                m.md_level > prev.md_level
+                # the Official Journal's PDF prints "Article 23" and "Reporting obligations" in one size
+                or (m.md_level == prev.md_level and not _titled_beyond_label(prev))
+            )
             and _heading_label(prev)
             and not _heading_label(m)
             and all(not lines[j].strip() for j in range(prev.end, m.line))
