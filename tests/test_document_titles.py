@@ -46,3 +46,20 @@ def test_placeholder_and_file_name_titles_are_not_plausible():
         assert plausible_title(placeholder) is None, placeholder
     assert plausible_title("Specification for JSON Abstract Data Notation Version 1.0")
     assert plausible_title("Loi générale sur les pensions") == "Loi générale sur les pensions"
+
+
+def test_a_pdf_metadata_title_not_printed_on_its_first_pages_is_not_its_title():
+    """The Official Journal's PDF of Directive (EU) 2022/2555 carries /Title "Publications Office"
+    (its producer); the words printed on its first page are the directive's. A /Title counts only
+    when most of its words are printed on the first two pages."""
+    from docstrata.convert.pdf import printed_early
+    from docstrata.convert.pdf_layout import _PdfLine
+
+    def line(page: int, text: str) -> _PdfLine:
+        return _PdfLine(page, 0, text, 10.0, "Times", 0.0, 100.0, 0.0, 10.0, len(text))
+
+    first = [line(0, "DIRECTIVE (EU) 2022/2555 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL"),
+             line(0, "on measures for a high common level of cybersecurity across the Union")]
+    assert not printed_early("Publications Office", first)
+    assert printed_early("Directive on measures for a high common level of cybersecurity", first)
+    assert not printed_early("Cybersecurity across the Union", [line(5, "cybersecurity across the Union"), *first[:1]])

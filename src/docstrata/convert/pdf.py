@@ -36,9 +36,25 @@ def _convert_pdf(
             + (f"; {not_read}" if not_read else "")
         )
     markdown, marks, provenance = layout_markdown(lines, outline, n_pages, data)
+    if meta_title and not printed_early(meta_title, lines):
+        meta_title = None  # "Publications Office" of an Official Journal PDF: the producer, not the title
     return ConvertedDocument.from_markdown(
         markdown, provenance=provenance, title=meta_title, warnings=warnings, **marks
     )
+
+
+def printed_early(title: str, lines: list[_PdfLine], pages: int = 2) -> bool:
+    """Whether the metadata ``title`` is printed on the document's first ``pages`` pages: at least
+    60 % of its words (three letters or more, case-folded) occur in their text. A /Title a
+    producer filled with its own name or a template's is not the document's title."""
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", title)}
+    if not words:
+        return True
+    first = min((line.page for line in lines), default=0)
+    early = {
+        w.casefold() for line in lines if line.page < first + pages for w in re.findall(r"[^\W\d_]{3,}", line.text)
+    }
+    return len(words & early) >= 0.6 * len(words)
 
 
 def layout_markdown(
