@@ -118,3 +118,18 @@ def test_relative_keep_never_drops_a_pinned_hit():
     assert relative_keep([0.2, 0.1], [False, False], None) == [True, True]
     with pytest.raises(QueryError):
         relative_keep([0.2], [False], 1.5)
+
+
+def test_a_sentence_wrapped_over_lines_is_one_sentence():
+    """RFC 6749 is hard-wrapped at 72 columns (tests/fixtures/rfc): the sentence asking to review
+    the Trust's documents runs over two lines and is one sentence, not two fragments; a blank line
+    and a list item still end one."""
+    from docstrata.passage import sentence_spans
+
+    text = (Path(__file__).parent / "fixtures" / "rfc" / "rfc6749-excerpt.txt").read_text(encoding="utf-8")
+    at = text.index("Please review these documents")
+    start = text.rindex("\n\n", 0, at) + 2
+    paragraph = text[start : text.index("\n\n", at)]
+    sentences = [" ".join(paragraph[a:b].split()) for a, b in sentence_spans(paragraph)]
+    assert "Please review these documents carefully, as they describe your rights and restrictions with respect to this document." in sentences, sentences
+    assert sentence_spans("One line.\n\nAnother one.\n* an item") == [(0, 9), (11, 23), (24, 33)]

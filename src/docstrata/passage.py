@@ -20,8 +20,13 @@ from .index.keyword import analyze, analyze_query
 from .models import Chunk
 from .pinpoint import item_span, item_starts, section_at
 
-# a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, or at a line break
-_SENTENCE_END = re.compile(r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n+")
+# a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, at a blank line, or at
+# a line break before a list item, heading, table row or quote; a line break inside a paragraph is
+# the source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end
+_SENTENCE_END = re.compile(
+    r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*"
+    r"|\n(?=[ \t]*(?:[#|>*+-][ \t]|\(?[0-9a-zA-Z]{1,4}[.)][ \t]|\([0-9a-zA-Z]{1,4}\)[ \t]))"
+)
 
 
 _LABEL_ONLY = re.compile(r"[\s>*-]*(?:\(?[0-9]{1,3}[.)]|\(?[a-zA-Z]{1,4}[.)]|\([0-9a-zA-Z]{1,4}\))(?:\s*\|)?")
@@ -40,7 +45,8 @@ class Passage:
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each sentence, list item or line of ``text``, blank ones left out."""
+    """``(start, end)`` of each sentence, list item, heading or table row of ``text``, blank ones
+    left out; lines wrapped inside a paragraph are one sentence."""
     spans, pos = [], 0
     for m in _SENTENCE_END.finditer(text):
         spans.append((pos, m.start()))
