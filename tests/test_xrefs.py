@@ -647,3 +647,20 @@ def test_a_range_names_the_provisions_inserted_between_its_ends():
     act = "\n\n".join(f"## {n} Heading of {n}\n\n(1) Text of section {n}." for n in ("181A", "181B", "181C"))
     tree = parse_sections(act, "act.txt", "Act")
     assert sorted(s for _, s in refs(tree, "sections 181A to 181C")) == ["181A", "181B", "181C"]
+
+
+def test_clauses_of_lettered_parts_are_cited_letter_dot_number():
+    """The GitHub Corporate Terms of Service (github/site-policy, CC0) number clauses 1, 2, 3 inside
+    parts lettered A, B, C … and cite them "Sections D.3 through D.6", "Section O.1": each clause is
+    cited so, whether its id is the bare number (the first part's) or qualified (``D/3``)."""
+    md = "\n\n".join(
+        f"## {part}. Part {part}\n\n" + "\n\n".join(f"### {n}. Clause {part}{n}\n\nText {part}{n}." for n in range(1, 7))
+        for part in ("B", "D", "O")
+    )
+    tree = parse_sections(md, "tos.md", "Terms")
+    assert refs(tree, "Customer grants the rights set forth in Sections D.3 through D.6") == [
+        (f"D.{n}", f"D/{n}") for n in range(3, 7)
+    ]
+    assert refs(tree, "under this Section O.1") == [("O.1", "O/1")]
+    first = next(s for s in tree.sections if s.title.startswith("3. Clause B3"))
+    assert "Section B.3" in first.aliases and refs(tree, "Section B.3") == [("B.3", first.section_id)]

@@ -322,6 +322,12 @@ class _Resolver:
         for s in tree.sections:
             if s.number:
                 self.by_number.setdefault(s.number, []).append(s.section_id)
+        # a bare alias the tree gives a section ("D.3" of D/3: clause 3 of Part D), first one wins
+        self.by_alias: dict[str, str] = {}
+        for s in tree.sections:
+            for a in s.aliases:
+                if re.fullmatch(r"[A-Z]\.\d{1,3}", a):
+                    self.by_alias.setdefault(a, s.section_id)
 
     def named_by_title(self, target: str, text: str, end: int) -> str | None:
         """The one section numbered ``target`` whose title the words after the reference repeat,
@@ -486,6 +492,8 @@ class _Resolver:
             return target
         if target in self.local:
             return self.local[target]
+        if target in self.by_alias:
+            return self.by_alias[target]
         coarser = target
         while True:
             # only an item falls back to its enclosing section (its text is there); a dotted

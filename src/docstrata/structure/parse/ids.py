@@ -119,6 +119,20 @@ def _chain_title(title: str) -> str:
     return title if len(words) <= 12 else _first_words(words, 10)
 
 
+def _lettered_part_aliases(s: Section, parent: Section | None) -> list[str]:
+    """How a clause numbered inside a part lettered A, B, C … is cited: ``Section D.3``, ``D.3``
+    (a contract's Part D, clause 3, as the GitHub Corporate Terms cite theirs); empty otherwise."""
+    number = (s.number or "").rstrip(".")
+    if (
+        parent is None
+        or not re.fullmatch(r"[A-Z]", (parent.number or "").rstrip("."))
+        or not re.fullmatch(r"\d{1,3}", number)
+    ):
+        return []
+    dotted = f"{parent.number.rstrip('.')}.{number}"
+    return [f"Section {dotted}", f"Sec. {dotted}", f"§ {dotted}", dotted]
+
+
 def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -> list[str]:
     """The raw ways a reader could cite ``s`` (for the exact index, normalised elsewhere)."""
     if not s.number:
@@ -165,6 +179,9 @@ def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -
         out.append(s.number.rstrip("."))
     if undeduped:
         return []  # a second "3.3.3" ("-2"): citing its number names the first one
+    lettered = _lettered_part_aliases(s, parent)
+    if lettered:  # "Section D.3": clause 3 of a part lettered D, whatever its id
+        return list(dict.fromkeys([*lettered, *([] if "/" in s.section_id else out)]))
     sign = re.fullmatch(r"§\s?(\w+)", s.number or "")
     if sign and parent is not None and s.section_id.startswith(parent.section_id + "/"):
         # an Article's paragraph "§ 2" (article-8/2, :func:`.build._is_article_sign_paragraph`): cited
