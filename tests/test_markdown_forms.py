@@ -222,3 +222,35 @@ def test_bold_labels_with_hyphenated_code_numbers_do_not_break_the_parse():
     )
     numbers = [s.number for s in _tree(md, "loi.md").sections if s.number]  # parsed, not raised
     assert any("461-1" in n for n in numbers) and any("465" in n for n in numbers)
+
+
+def test_roman_numbered_divisions_hold_the_articles_under_them():
+    """The Grundgesetz as Markdown (c3e/grundgesetz-dev; official text, § 5 UrhG): ``# I. Die
+    Grundrechte`` over ``## Artikel 1`` — the roman division holds its articles, and the next
+    division ``# II. …`` after ``## Artikel 19`` is its sibling, not a part of Artikel 19."""
+    md = (
+        "# I. Die Grundrechte\n\n## Artikel 1\n\n(1) Die Würde des Menschen ist unantastbar.\n\n"
+        "## Artikel 19\n\n(1) Soweit nach diesem Grundgesetz ein Grundrecht eingeschränkt werden kann.\n\n"
+        "# II. Der Bund und die Länder\n\n## Artikel 20\n\n(1) Die Bundesrepublik Deutschland ist ein Bundesstaat.\n"
+    )
+    by_id = {s.section_id: s for s in _tree(md, "gg.md").sections}
+    assert by_id["artikel-1"].parent_id == "I" and by_id["artikel-19"].parent_id == "I"
+    assert by_id["II"].parent_id is None and by_id["artikel-20"].parent_id == "II"
+
+
+def test_an_article_label_and_its_title_in_one_size_are_one_heading():
+    """The Official Journal's PDF of Directive (EU) 2022/2555 (NIS 2) prints ``Article 21`` and
+    ``Cybersecurity risk-management measures`` in one type size, so both become ``##`` headings:
+    they are one section, the article, holding its numbered paragraphs — not an empty article
+    beside a title section that holds its text."""
+    md = (
+        "## Article 21\n\n## Cybersecurity risk-management measures\n\n"
+        "1. Member States shall ensure that essential and important entities take appropriate measures.\n\n"
+        "2. The measures referred to in paragraph 1 shall be based on an all-hazards approach.\n\n"
+        "## Article 22\n\n## Union level coordinated security risk assessments\n\n"
+        "1. The Cooperation Group may carry out coordinated security risk assessments.\n"
+    )
+    by_id = {s.section_id: s for s in _tree(md, "nis2.md").sections}
+    assert by_id["article-21"].title == "Article 21 Cybersecurity risk-management measures"
+    assert by_id["article-21(2)"].parent_id == "article-21"
+    assert not any(sid.startswith("cybersecurity") for sid in by_id)

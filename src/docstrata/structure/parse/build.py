@@ -253,8 +253,13 @@ def _heading_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open 
             continue
         top_rank = _container_rank(top.marker, ctx)
         if rank is not None and top_rank is not None:
+            if top_rank < 9 <= rank and m.md_level < top.marker.md_level and _roman_heading(m):
+                stack.pop()  # "# II. Der Bund und die Länder" after "## Artikel 19": the next division
+                continue
             if top_rank < rank and (rank < 9 or top_rank < 9):
                 return top  # a container holds lower containers and numbered sections
+            if rank < 9 <= top_rank and top.marker.md_level < m.md_level and _roman_heading(top.marker):
+                return top  # "# I. Die Grundrechte" over "## Artikel 1": a division numbered apart from its articles
             if rank < 9 or top_rank >= 9 and top.marker.md_level >= m.md_level:
                 stack.pop()  # a container closes containers of its rank or below and numbered sections
                 continue
@@ -263,6 +268,13 @@ def _heading_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open 
             continue
         return top
     return None
+
+
+def _roman_heading(m: _Marker) -> bool:
+    """A heading numbered by a roman numeral alone (``I. Die Grundrechte``): its numbering is not
+    the arabic one of the keyword units under it, so Markdown's levels tell the nesting."""
+    comps = _heading_label(m) or []
+    return len(comps) == 1 and comps[0][0] == "num" and bool(re.fullmatch(r"[IVXLC]{1,7}\.?", comps[0][2]))
 
 
 def _conflicts(top: _Open, path: list[str], rank: float, ctx: ParseContext, label_kw: str | None = None) -> bool:
