@@ -187,3 +187,33 @@ def test_playground_views_group_a_range_and_list_citers(law):
     rows = [x for x in api.document_view(law, "edr")["cross_references"] if x["text"] == "Articles 1 to 3"]
     assert len(rows) == 1  # the range once, its members under it
     assert [m["section_id"] for m in rows[0]["members"]] == ["article-1", "article-2", "article-3"]
+
+
+def test_two_paragraphs_of_one_chunk_citing_the_same_article_are_two_citers():
+    """Grundgesetz Art. 46 (official text, § 5 UrhG): paragraphs (3) and (4) both cite "Artikel 18"
+    and share a chunk; each is a citer of Artikel 18 (a second mention was once found at the first
+    one's place, so (4) was lost)."""
+    from docstrata.chunking import chunk_tree
+    from docstrata.citers import citers_of_chunks
+    from docstrata.structure.parse import parse_sections
+
+    md = textwrap.dedent("""\
+        ## Artikel 18
+
+        Wer die Freiheit der Meinungsäußerung zum Kampfe gegen die freiheitliche demokratische Grundordnung mißbraucht, verwirkt diese Grundrechte.
+
+        ## Artikel 46
+
+        (1) Ein Abgeordneter darf zu keiner Zeit wegen seiner Abstimmung gerichtlich verfolgt werden.
+
+        (2) Wegen einer mit Strafe bedrohten Handlung darf ein Abgeordneter nur mit Genehmigung des Bundestages zur Verantwortung gezogen werden.
+
+        (3) Ein Abgeordneter darf ferner nur mit Genehmigung des Bundestages zur Verantwortung gezogen werden, es sei denn, daß er bei Begehung der Tat festgenommen wird, oder ein Verfahren gegen einen Abgeordneten gemäß Artikel 18 eingeleitet wird.
+
+        (4) Jedes Strafverfahren und jedes Verfahren gemäß Artikel 18 gegen einen Abgeordneten sind auf Verlangen des Bundestages auszusetzen.
+        """)
+    tree = parse_sections(md, "gg.md", "Grundgesetz")
+    chunks = chunk_tree(tree, count_tokens=lambda t: len(t.split()))
+    assert len({c.chunk_id for c in chunks if "(4) Jedes" in c.content and "(3) Ein" in c.content}) == 1
+    citers = citers_of_chunks(chunks, "gg.md", "artikel-18", [])
+    assert [c.section_id for c in citers] == ["artikel-46(3)", "artikel-46(4)"]

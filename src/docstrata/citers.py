@@ -185,7 +185,7 @@ def citers_of_chunks(chunks: list[Chunk], doc_key: str, section_id: str, names: 
             if pos < 0:
                 pos = c.content.find(x.text) if x.text else -1
             else:
-                searched = pos
+                searched = pos + len(x.text)  # a second mention of the same text is further on
             where = section_at(c, pos) if pos >= 0 else (x.source_section_id or c.section_id)
             if c.doc_key == doc_key and (where == section_id or where.startswith(section_id + "(")):
                 continue  # a section's own text naming itself or its parts is no citation of it
