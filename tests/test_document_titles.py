@@ -63,3 +63,18 @@ def test_a_pdf_metadata_title_not_printed_on_its_first_pages_is_not_its_title():
     assert not printed_early("Publications Office", first)
     assert printed_early("Directive on measures for a high common level of cybersecurity", first)
     assert not printed_early("Cybersecurity across the Union", [line(5, "cybersecurity across the Union"), *first[:1]])
+
+
+def test_the_journals_rubric_is_not_the_title():
+    """The Official Journal prints its rubric (``DIRECTIVES``, ``REGULATIONS``) above each act's
+    title; as the first heading it would title NIS 2 "DIRECTIVES". A one-word capitals heading is
+    skipped when the heading below names the same kind of act; other first headings stay."""
+    from docstrata.convert import first_heading
+
+    assert first_heading("# DIRECTIVES\n\n## DIRECTIVE (EU) 2022/2555 OF THE EUROPEAN PARLIAMENT\n") == (
+        "DIRECTIVE (EU) 2022/2555 OF THE EUROPEAN PARLIAMENT"
+    )
+    assert first_heading("# REGULATIONS\n\n## **COMMISSION IMPLEMENTING REGULATION (EU) 2024/2981**\n") == (
+        "COMMISSION IMPLEMENTING REGULATION (EU) 2024/2981"
+    )
+    assert first_heading("# INTRODUCTION\n\n## Scope\n") == "INTRODUCTION"

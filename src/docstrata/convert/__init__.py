@@ -246,7 +246,8 @@ def first_heading(markdown: str) -> str | None:
     contents list is its first section, not the title).
     """
     fence: str | None = None
-    for line in markdown.splitlines():
+    lines = markdown.splitlines()
+    for i, line in enumerate(lines):
         stripped = line.lstrip()
         marker = re.match(r"(`{3,}|~{3,})", stripped)
         if marker:
@@ -260,6 +261,10 @@ def first_heading(markdown: str) -> str | None:
             text = re.sub(r"[*_`]+", "", text).strip()
             if _CONTENTS_HEADING.match(text) or _SECTION_NUMBER.match(text):
                 return None  # a contents list or "1 Introduction" comes first: no title heading
+            below = next((x for x in lines[i + 1 :] if x.strip()), "")
+            kinds = [w.casefold() for w in re.findall(r"[^\W\d_]+", below)[:4]] if re.match(r" {0,3}#", below) else []
+            if text.isupper() and " " not in text and any(text.casefold() in (k, k + "s") for k in kinds):
+                continue  # the journal's rubric over the title ("# DIRECTIVES" / "## DIRECTIVE (EU) 2022/2555 …")
             if text:
                 return text
     return None
