@@ -117,3 +117,17 @@ def test_paragraph_lists_outside_anlagen_are_read_as_before():
     by_id = {s.section_id: s for s in tree.sections}
     # § 2 Absatz 2 Nummer 1-3, read from the text as the other gii tests read them
     assert [by_id[f"2(2)({n})"].parent_id for n in (1, 2, 3)] == ["2(2)"] * 3
+
+
+def test_bgb_unterkapitel_nest_under_their_kapitel_and_the_juris_placeholder_is_dropped():
+    """The BGB's deepest outline units (Buch 2 > Abschnitt 8 > Titel 5 > Untertitel 2 > Kapitel 2 >
+    Unterkapitel 1a > § 556d) and a repealed span juris marks ``(XXXX) §§ 3 bis 6``
+    (tests/fixtures/gesetze-im-internet/bgb-excerpt.xml): an Unterkapitel is its own unit inside its
+    Kapitel (it once read as a second ``kapitel-1``), and the placeholder names nothing."""
+    _, tree = _tree(GII / "bgb-excerpt.xml")
+    by_title = {s.title: s for s in tree.sections}
+    unter = next(s for t, s in by_title.items() if t.startswith("Unterkapitel 1a"))
+    kapitel = next(s for t, s in by_title.items() if t.startswith("Kapitel 2"))
+    assert unter.parent_id == kapitel.section_id and "unterkapitel" in unter.section_id
+    assert next(s for s in tree.sections if s.number and s.number.endswith("556d")).parent_id == unter.section_id
+    assert not any("XXXX" in s.title or "xxxx" in s.section_id for s in tree.sections)

@@ -68,7 +68,8 @@ def convert_gii_xml(root, doc_key: str, profile) -> ConvertedDocument:
         if title is None and langue:
             title = langue
         unit = _kid(meta, "gliederungseinheit")
-        enbez = _text_of(_kid(meta, "enbez"))
+        # juris writes "(XXXX)" before a repealed or future span ("(XXXX) §§ 3 bis 6"): no part of its name
+        enbez = re.sub(r"^\(X+\)\s*", "", _text_of(_kid(meta, "enbez")))
         if unit is not None:
             code = _text_of(_kid(unit, "gliederungskennzahl"))
             bez = _text_of(_kid(unit, "gliederungsbez"))

@@ -5,6 +5,7 @@ KEYWORDS = (
     (("buch", "bücher"), "book", "buch", 0.5, "label cite"),  # BGB: Buch > Abschnitt > Titel > Untertitel > §
     (("teil", "teile"), "part", "teil", 1, "label cite"),
     (("kapitel",), "chapter", "kapitel", 2, "label cite"),
+    (("unterkapitel",), "unterkapitel", "unterkapitel", 2.5, "label cite"),  # BGB §§ 556d ff.: Kapitel > Unterkapitel
     (("abschnitt", "abschn.", "abschnitte"), "abschnitt", "abschnitt", 2, "label cite"),
     (("unterabschnitt", "unterabschnitte"), "unterabschnitt", "unterabschnitt", 3, "label cite"),
     (("titel",), "titel", "titel", 3, "cite"),
