@@ -27,12 +27,18 @@ query (top 64, no cut-off):
   each embedded with the same model, cosine top-k over the sub-corpus.
 
 ``--fit`` (with ``--split dev``, PrivacyQA + ContractNLI only) scores ``docstrata-passage+cut``
-over a grid of the passage's ``keep`` and ``section_chars`` and the cut-off's share, keeps the
+over a grid of the passage's ``keep`` and ``section_chars``, the semantic weight of its sentence
+scores (:func:`docstrata.passage.fused_scores`; the cosines of the first 5 hits' sentences are
+computed once per query) and the cut-off's share, then
+how many first hits are located by meaning (fewest within 0.1 F1 of the best), keeps the
 setting that beats the paper's best published figure (:func:`best_published`) in the most places
 (sub-corpus × k × metric; ties: the mean F1 of P@k and R@k over k), prints the best ten and the
 cut-off alone on whole chunks, and writes the values to ``src/docstrata/passage_fit.json`` (the
 product's passage defaults; the cut-off stays off unless configured). Every run prints where
 ``docstrata-passage+cut`` beats the paper's best figure, k by k, with the characters returned.
+
+Every run times, per query, the one batch of sentence embeddings the product adds (the first
+hits' sentences as many as ``passage_fit.json`` says, or 5 with ``--fit``): the semantic locator's latency.
 
 Metrics (the paper's, as its ``legalbenchrag/run_benchmark.py`` computes them): for the first k hits, the
 characters they cover (union of their spans, per file path) against the truth spans of the query:
@@ -426,15 +432,17 @@ class Collected:
     cosines: dict[tuple[int, str], list[float]] = field(default_factory=dict)
 
 
-def collect_subset(sample: Sample, root: Path) -> Collected:
-    """Ingest (or reuse the cached index) and search one sub-corpus; embed the naive baseline."""
+def collect_subset(sample: Sample, root: Path, semantic_hits: int | None = None) -> Collected:
+    """Ingest (or reuse the cached index) and search one sub-corpus; embed the naive baseline; the
+    cosines of the sentences of the first ``semantic_hits`` hits (default: as many as the product
+    embeds, :func:`docstrata.passage.semantic_setting`) to the query, timed."""
     import numpy as np
 
     from docstrata.passage import semantic_cosines, semantic_setting
     from docstrata.query_scope import scope_query
 
     tool = _tool_for(sample, root)
-    _weight, n_sem = semantic_setting()
+    n_sem = semantic_setting()[1] if semantic_hits is None else semantic_hits
     t0 = time.perf_counter()
     report = tool.ingest()
     ingest_s = time.perf_counter() - t0
@@ -840,7 +848,7 @@ def main() -> None:
         if not sample.tests:
             print(f"\n## {s}: no query in this sample")
             continue
-        cols.append(collect_subset(sample, root))
+        cols.append(collect_subset(sample, root, max(SEMANTIC_HITS) if args.fit else None))
     if os.environ.get("DOCSTRATA_LEGALBENCH_SAVE"):  # the searched hits, for a look at other answer rules
         import pickle
 
