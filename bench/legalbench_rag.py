@@ -77,7 +77,7 @@ import os
 import sys
 import time
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -682,8 +682,6 @@ def fit(cols: list[Collected]) -> tuple[Params, list[tuple]]:
 def fit_hits(cols: list[Collected], best: Params) -> list[tuple]:
     """The :func:`objective` of ``best`` when only the first N hits are located by meaning, for each
     N of :data:`SEMANTIC_HITS` (the work per query grows with N), in N order."""
-    from dataclasses import replace
-
     out = []
     for n in SEMANTIC_HITS:
         p = replace(best, hits=n)
@@ -882,6 +880,17 @@ def main() -> None:
         top = max(x[0] for x in hits_table)
         chosen = next(x for x in hits_table if x[0][0] == top[0] and x[0][1] >= top[1] - 0.1)
         params = chosen[1]
+        # The semantic locator costs a model call per search (one batch of sentences, about as much as
+        # embedding the hit again: 10x a keyword search's time): on by default only when it wins a place more.
+        lexical = next(x for x in table if x[1].weight == 0)
+        semantic = {"weight": params.weight, "keep": params.keep, "section_chars": params.section_chars,
+                    "cut": params.cut, "places": chosen[0][0], "mean_f1": round(chosen[0][1], 4),
+                    "answer_in_first_result": round(_top1(chosen[2]), 1)}
+        if params.weight > 0 and chosen[0][0] <= lexical[0][0]:
+            print(f"\nthe semantic locator wins {chosen[0][0]} places, by words alone {lexical[0][0]}: not worth a model "
+                  "call per search, the default stays by words (passage_semantic_weight 0)")
+            chosen = lexical
+            params = replace(lexical[1], hits=params.hits)
         chunk_table = fit_chunk_cut(cols)
         print("\nWhole chunks with the cut-off alone (docstrata-chunk+cut), every cut:\n")
         print("| cut | wins | mean F1 |\n|---:|---:|---:|")
@@ -893,6 +902,7 @@ def main() -> None:
             "min_relative_score": params.cut,
             "passage_semantic_weight": params.weight,
             "passage_semantic_hits": params.hits,
+            "semantic_best": semantic,
             "min_relative_score_for_chunks": chunk_table[0][1].cut,
             "fitted_by": "python bench/legalbench_rag.py --fit --split dev " + (
                 f"--max-docs {args.max_docs} " if args.max_docs else "") + f"--subsets {','.join(subsets)}",

@@ -13,7 +13,9 @@ answers it ("may I tell my colleagues about it?" against "... disclose Confident
 its employees"), so the sentences of the first :data:`PASSAGE_SEMANTIC_HITS` hits are embedded with
 the tool's own model and each sentence's score is a weighted sum of its lexical score and its cosine
 to the query's vector (the one the search already made), both scaled within the chunk. One model
-call per search (every sentence of those hits in one batch); the weight is fitted.
+call per search (every sentence of those hits in one batch), about as costly as embedding those hits
+again: off by default (``passage_semantic_weight`` 0 in ``passage_fit.json``; on LegalBench-RAG it
+won no place more than words alone), on with a tool's ``passage_semantic_weight``.
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ def section_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
 PASSAGE_KEEP = 0.1  # a neighbouring sentence joins the passage while it scores at least this share of the best
 PASSAGE_SECTION_CHARS = 1000  # the passage widens to its deepest section when that section is no longer
 PASSAGE_SEMANTIC_WEIGHT = 0.0  # the cosine's share of a sentence's score (fused_scores); 0: lexical only
-PASSAGE_SEMANTIC_HITS = 5  # only the first hits' sentences are embedded (the work per search stays small)
+PASSAGE_SEMANTIC_HITS = 1  # only the first hits' sentences are embedded (the work per search stays small)
 
 
 def fitted(name: str, default: float) -> float:

@@ -686,8 +686,8 @@ class HierarchicalDocumentToolConfig(_ToolBase):
         description=(
             "How much a hit's cited sentence and passage are located by meaning: the share of the cosine "
             "(query vector against the sentences of the first hits, the tool's own model) in each sentence's "
-            "score, the rest lexical; 0 = by words only. Default: the value bench/legalbench_rag.py --fit "
-            "fitted (passage_fit.json)"
+            "score, the rest lexical; 0 = by words only. One model call per search (the first hit's sentences). "
+            "Default: passage_fit.json's, 0 (bench/legalbench_rag.py --fit fitted 0.25, which won no place more)"
         ),
     )
 
