@@ -6,7 +6,16 @@ section sends a reader to the wrong place. :func:`locate_passage` scores each se
 item / line) of the chunk by the query's BM25 tokens (:func:`~docstrata.index.keyword.analyze_query`),
 each token weighted by how rare it is among the chunk's sentences (a word every sentence has —
 the parties of a contract — tells no sentence apart), takes the best one and the deepest section
-holding it (:func:`~docstrata.pinpoint.section_at`). Lexical on purpose: no model call per hit.
+holding it (:func:`~docstrata.pinpoint.section_at`).
+
+By meaning as well (:func:`fused_scores`): a question is often worded unlike the clause that
+answers it ("may I tell my colleagues about it?" against "... disclose Confidential Information to
+its employees"), so the sentences of the first :data:`PASSAGE_SEMANTIC_HITS` hits are embedded with
+the tool's own model and each sentence's score is a weighted sum of its lexical score and its cosine
+to the query's vector (the one the search already made), both scaled within the chunk. One model
+call per search (every sentence of those hits in one batch), about as costly as embedding those hits
+again: off by default (``passage_semantic_weight`` 0 in ``passage_fit.json``; on LegalBench-RAG it
+won no place more than words alone), on with a tool's ``passage_semantic_weight``.
 """
 
 from __future__ import annotations
@@ -117,6 +126,8 @@ def section_span(chunk: Chunk, sid: str) -> tuple[int, int] | None:
 # ContractNLI) into passage_fit.json; the values below are used when that file is missing.
 PASSAGE_KEEP = 0.1  # a neighbouring sentence joins the passage while it scores at least this share of the best
 PASSAGE_SECTION_CHARS = 1000  # the passage widens to its deepest section when that section is no longer
+PASSAGE_SEMANTIC_WEIGHT = 0.0  # the cosine's share of a sentence's score (fused_scores); 0: lexical only
+PASSAGE_SEMANTIC_HITS = 1  # only the first hits' sentences are embedded (the work per search stays small)
 
 
 def fitted(name: str, default: float) -> float:
@@ -181,18 +192,87 @@ def minimal_passage(
     return Passage(sid, start, end, round(scored[i][2], 4))
 
 
-def cite_passage(result, chunk: Chunk, query: str) -> None:
+def semantic_setting(weight: float | None = None) -> tuple[float, int]:
+    """``(weight, hits)``: the cosine's share of a sentence's score (``weight``, else the fitted
+    :data:`PASSAGE_SEMANTIC_WEIGHT`, clipped to 0..1) and how many of the first hits are embedded
+    (the fitted :data:`PASSAGE_SEMANTIC_HITS`)."""
+    w = fitted("passage_semantic_weight", PASSAGE_SEMANTIC_WEIGHT) if weight is None else weight
+    return min(max(float(w), 0.0), 1.0), int(fitted("passage_semantic_hits", PASSAGE_SEMANTIC_HITS))
+
+
+def sentence_texts(chunk: Chunk) -> list[str]:
+    """The text of each sentence of ``chunk`` (:func:`sentence_spans`), what :func:`fused_scores` embeds."""
+    return [chunk.content[a:b] for a, b in sentence_spans(chunk.content)]
+
+
+def _scaled(values: list[float]) -> list[float]:
+    """``values`` mapped onto 0..1 within the list (min → 0, max → 1; all equal → 1 each when > 0)."""
+    lo, hi = min(values), max(values)
+    if hi - lo <= 1e-12:
+        return [1.0 if hi > 0 else 0.0 for _ in values]
+    return [(v - lo) / (hi - lo) for v in values]
+
+
+def fused_scores(
+    chunk: Chunk, query: str, cosines: list[float], weight: float, lexical: list[tuple[int, int, float]] | None = None
+) -> list[tuple[int, int, float]]:
+    """``(start, end, score)`` of each sentence of ``chunk`` by words and meaning: ``(1 - weight)``
+    × its :func:`sentence_scores` score over the chunk's best + ``weight`` × its cosine to the query
+    (``cosines``, one per :func:`sentence_spans` sentence, in order) scaled min..max within the chunk
+    onto 0..1. ``weight`` 0 gives the lexical scores unchanged; ``cosines`` of another length (the
+    chunk changed) too. ``lexical``: :func:`sentence_scores` of ``chunk`` and ``query`` when the
+    caller has them."""
+    if lexical is None:
+        lexical = sentence_scores(chunk, query)
+    spans = sentence_spans(chunk.content) if not lexical else [(a, b) for a, b, _s in lexical]
+    if weight <= 0 or not spans or len(cosines) != len(spans):
+        return lexical
+    lex = [s for _a, _b, s in lexical] if lexical else [0.0] * len(spans)
+    top = max(lex)
+    lex = [v / top for v in lex] if top > 0 else lex
+    sem = _scaled([float(c) for c in cosines])
+    return [(a, b, (1 - weight) * x + weight * y) for (a, b), x, y in zip(spans, lex, sem)]
+
+
+def semantic_cosines(chunks: list[Chunk], query_vector, encode) -> list[list[float]]:
+    """The cosine of each sentence of each of ``chunks`` (:func:`sentence_texts`) to
+    ``query_vector`` (L2-normalised, as the search embedded the query), embedded by ``encode``
+    (``texts -> (n, dim)`` L2-normalised, the tool's embedder) in one call."""
+    import numpy as np
+
+    texts = [sentence_texts(c) for c in chunks]
+    flat = [t for ts in texts for t in ts]
+    if not flat:
+        return [[] for _ in chunks]
+    sims = np.asarray(encode(flat), dtype=np.float32) @ np.asarray(query_vector, dtype=np.float32)
+    out, i = [], 0
+    for ts in texts:
+        out.append([float(x) for x in sims[i : i + len(ts)]])
+        i += len(ts)
+    return out
+
+
+def cite_passage(
+    result, chunk: Chunk, query: str, cosines: list[float] | None = None, weight: float | None = None
+) -> None:
     """Cite ``result`` (a :class:`~docstrata.models.SearchResult` of ``chunk``) by its best-matching
     sentence (:func:`locate_passage`), in place: ``section_id`` becomes the deepest section holding
     it and ``passage`` ``{"section_id", "start", "end"}``, characters of the stripped content (as
     answers and ``*_get_neighbours`` show it); ``answer_passage`` the same for its
-    :func:`minimal_passage`. Unchanged when no sentence holds a query token."""
-    found = locate_passage(chunk, query)
-    if found is None:
+    :func:`minimal_passage`. With ``cosines`` (:func:`semantic_cosines` of ``chunk``) the sentences
+    are scored by words and meaning (:func:`fused_scores`, ``weight`` default
+    :data:`PASSAGE_SEMANTIC_WEIGHT` as fitted). Unchanged when no sentence scores above 0."""
+    scored = sentence_scores(chunk, query)
+    if cosines is not None:
+        w = fitted("passage_semantic_weight", PASSAGE_SEMANTIC_WEIGHT) if weight is None else weight
+        scored = fused_scores(chunk, query, cosines, w, lexical=scored)
+    i = _best(scored)
+    if i is None:
         return
+    found = Passage(section_at(chunk, scored[i][0]), scored[i][0], scored[i][1], round(scored[i][2], 4))
     lead = len(chunk.content) - len(chunk.content.lstrip())
     result.section_id = found.section_id
     result.passage = {"section_id": found.section_id, "start": found.start - lead, "end": found.end - lead}
-    wide = minimal_passage(chunk, query)
+    wide = minimal_passage(chunk, query, scored=scored)
     if wide is not None:
         result.answer_passage = {"section_id": wide.section_id, "start": wide.start - lead, "end": wide.end - lead}

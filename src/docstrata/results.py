@@ -20,7 +20,9 @@ UsedDefinitions = dict[tuple[str, str, str | None], DefinitionEntry]
 """Definitions the results drew on, by (doc key, term, scope), in first-use order."""
 
 
-def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResult], UsedDefinitions]:
+def assemble_results(
+    store, run: SearchRun, query: str, encode=None, semantic_weight: float | None = None
+) -> tuple[list[SearchResult], UsedDefinitions]:
     """The hits of ``run`` as results, in its order, and the definitions they used.
 
     Each result carries its scores and ranks per modality, the definitions of terms the query or
@@ -28,14 +30,22 @@ def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResu
     its resolved cross-references, and a citation: the sub-item the query names
     (:func:`~docstrata.pinpoint.locate_pinpoint`; its own references only) or the passage that
     best matches (:func:`~docstrata.passage.cite_passage`; by the question without the part naming
-    its document, ``run.asked``, when one does). "Cited by" summaries are attached last
-    (:func:`~docstrata.citers.attach_cited_by`)."""
+    its document, ``run.asked``, when one does). With ``encode`` (the tool's embedder's
+    ``encode``) and the run's query vector, the sentences of the first
+    :data:`~docstrata.passage.PASSAGE_SEMANTIC_HITS` hits are scored by meaning as well
+    (:func:`~docstrata.passage.fused_scores`, ``semantic_weight``: default the fitted one, 0 off).
+    "Cited by" summaries are attached last (:func:`~docstrata.citers.attach_cited_by`)."""
     from .citers import attach_cited_by
     from .index.exact import query_section_keys, resolve_cross_references
-    from .passage import cite_passage
+    from .passage import cite_passage, semantic_cosines, semantic_setting
 
     xrefs = resolve_cross_references(store, [h.chunk for h in run.hits])
     named_keys = query_section_keys(query)  # "section 5(a)(1)": cite the item, not the chunk's section 5
+    weight, n_hits = semantic_setting(semantic_weight)
+    cosines: dict[str, list[float]] = {}
+    if encode is not None and run.query_vector is not None and weight > 0 and n_hits > 0:
+        first = [h.chunk for h in run.hits[:n_hits] if not (named_keys and locate_pinpoint(h.chunk, named_keys))]
+        cosines = {c.chunk_id: cs for c, cs in zip(first, semantic_cosines(first, run.query_vector, encode))}
     results = []
     defs_of: dict[str, list[DefinitionEntry]] = {}
     used: UsedDefinitions = {}
@@ -90,7 +100,7 @@ def assemble_results(store, run: SearchRun, query: str) -> tuple[list[SearchResu
             ]
             results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
         else:  # cite the deepest section holding the best-matching sentence
-            cite_passage(results[-1], c, run.asked or query)
+            cite_passage(results[-1], c, run.asked or query, cosines.get(c.chunk_id), weight)
     attach_cited_by(store, results)
     return results, used
 

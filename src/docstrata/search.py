@@ -154,6 +154,9 @@ class SearchRun:
     # the question without the part that names its document (query_scope), "" when none does: what a
     # hit's passage is located by (a sentence naming the parties does not answer "…; may it be assigned?")
     asked: str = ""
+    # the query's vector as the semantic leg embedded it (of ``asked`` when set), None when not embedded:
+    # what a hit's sentences are compared with (passage.fused_scores)
+    query_vector: np.ndarray | None = None
 
     def __iter__(self):
         return iter(self.hits)
@@ -864,6 +867,7 @@ def _run_search(
         other_words=bool(qa.other_words),
         notices=[gap] if gap else [],
         vectors_lost=bool(gap) and not getattr(store, "read_only", False),
+        query_vector=vec,
     )
 
 

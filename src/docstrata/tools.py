@@ -279,7 +279,11 @@ class HierarchicalDocumentTool(BaseTool):
         )
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
             scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
-        results, used = assemble_results(self.store, run, query)
+        # the embedder only when the search made a query vector: a keyword or exact search never loads the model
+        encode = self.embedder.encode if run.query_vector is not None else None
+        results, used = assemble_results(
+            self.store, run, query, encode=encode, semantic_weight=cfg.passage_semantic_weight
+        )
         if self.reranker is not None:
             results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again

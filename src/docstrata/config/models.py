@@ -679,6 +679,18 @@ class HierarchicalDocumentToolConfig(_ToolBase):
         ),
     )
 
+    passage_semantic_weight: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "How much a hit's cited sentence and passage are located by meaning: the share of the cosine "
+            "(query vector against the sentences of the first hits, the tool's own model) in each sentence's "
+            "score, the rest lexical; 0 = by words only. One model call per search (the first hit's sentences). "
+            "Default: passage_fit.json's, 0 (bench/legalbench_rag.py --fit fitted 0.25, which won no place more)"
+        ),
+    )
+
     _coerce_ocr = field_validator("ocr", mode="before")(classmethod(lambda cls, v: _coerce_ocr(v)))
 
     @model_validator(mode="after")
