@@ -263,7 +263,6 @@ class _Resolver:
         # act's "article" cites when it labels no article (grammar.provision_words)
         self.bare = {s.section_id for s in tree.sections if s.number and s.number[0].isdigit()}
         self.parent = {s.section_id: s.parent_id for s in tree.sections}
-        self.order = {s.section_id: n for n, s in enumerate(tree.sections)}
         self.children: dict[str | None, list[str]] = {}
         for s in tree.sections:
             self.children.setdefault(s.parent_id, []).append(s.section_id)
