@@ -157,12 +157,16 @@ def search_notices(run, settings, tool_cfg, given: dict[str, float | None]) -> l
 
 
 def search_settings(
-    tool_cfg, min_similarity_score: float | None, min_fused_score: float | None, min_score: float | None
+    tool_cfg,
+    min_similarity_score: float | None,
+    min_fused_score: float | None,
+    min_score: float | None,
+    min_relative_score: float | None = None,
 ):
     """The :class:`~docstrata.search.SearchSettings` of one search call: the tool's fusion weights
     and ``rrf_k``; the thresholds the call gives (``min_score`` is HoloDeck's name for
-    ``min_similarity_score``), else the config's. Raises :class:`~docstrata.search.QueryError`
-    when both names are given with different values."""
+    ``min_similarity_score``; ``min_relative_score`` where the tool has one), else the config's.
+    Raises :class:`~docstrata.search.QueryError` when both names are given with different values."""
     from .search import QueryError, SearchSettings
 
     cfg = tool_cfg
@@ -179,4 +183,7 @@ def search_settings(
         cfg.rrf_k,
         min_fused_score=fused,
         min_similarity_score=sim,
+        min_relative_score=getattr(cfg, "min_relative_score", None)
+        if min_relative_score is None
+        else min_relative_score,
     )

@@ -224,8 +224,8 @@ class BaseTool:
         """:meth:`ingest` on a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.ingest, **kw)
 
-    def _settings(self, min_similarity_score, min_fused_score, min_score) -> SearchSettings:
-        return search_settings(self.cfg, min_similarity_score, min_fused_score, min_score)
+    def _settings(self, min_similarity_score, min_fused_score, min_score, min_relative_score=None) -> SearchSettings:
+        return search_settings(self.cfg, min_similarity_score, min_fused_score, min_score, min_relative_score)
 
     # ---- documents, filters (docstrata.scoping)
     def resolve_document(self, document: str) -> str:

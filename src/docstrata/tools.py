@@ -258,8 +258,7 @@ class HierarchicalDocumentTool(BaseTool):
             )
         self.ensure_ready()
         cfg = self.cfg
-        settings = self._settings(min_similarity_score, min_fused_score, min_score)
-        settings.min_relative_score = self.cfg.min_relative_score if min_relative_score is None else min_relative_score
+        settings = self._settings(min_similarity_score, min_fused_score, min_score, min_relative_score)
         flt = self._make_filter(document, section, filters)
         k = cfg.top_k if top_k is None else top_k
         depth = k
@@ -267,32 +266,20 @@ class HierarchicalDocumentTool(BaseTool):
             from .rerank import candidate_depth
 
             depth = candidate_depth(k)
+        mode = mode or cfg.search_mode
         run = run_search(
-            self.store,
-            self.embed_query,
-            query,
-            mode=mode or cfg.search_mode,
-            top_k=depth,
-            settings=settings,
-            timing=timing,
-            flt=flt,
+            self.store, self.embed_query, query, mode=mode, top_k=depth, settings=settings, timing=timing, flt=flt
         )
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
             scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
-        # the embedder only when the search made a query vector: a keyword or exact search never loads the model
-        encode = self.embedder.encode if run.query_vector is not None else None
-        results, used = assemble_results(
-            self.store, run, query, encode=encode, semantic_weight=cfg.passage_semantic_weight
-        )
+        encode = lambda texts: self.embedder.encode(texts)  # noqa: E731 - loads the model only if called
+        results, used = assemble_results(self.store, run, query, encode, cfg.passage_semantic_weight)
         if self.reranker is not None:
             results, used = rerank_results(self.reranker, query, results, k, run, used)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score, min_relative_score)
         return SearchResults(
-            results,
-            self._confidence(results, run),
-            with_pages(self.store, list(used.values())),
-            notices,
+            results, self._confidence(results, run), with_pages(self.store, list(used.values())), notices
         )
 
     async def asearch(self, query: str, **kw) -> SearchResults:
