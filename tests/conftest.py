@@ -79,3 +79,26 @@ def embedder():
     from docstrata.embed import Embedder
 
     return Embedder()
+
+
+PILOT_AGREEMENT = Path(__file__).parent / "fixtures" / "common-paper" / "pilot-agreement.docx"
+
+
+@pytest.fixture(scope="module")
+def pilot(tmp_path_factory):
+    """The Common Paper Pilot Agreement ingested by a default document tool (the passage tests)."""
+    import shutil
+
+    import docstrata
+
+    root = tmp_path_factory.mktemp("pilot")
+    (root / "docs").mkdir()
+    shutil.copy(PILOT_AGREEMENT, root / "docs" / "pilot-agreement.docx")
+    (root / "agent.yaml").write_text(
+        "tools:\n  - name: law\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
+        encoding="utf-8",
+    )
+    with docstrata.open(root / "agent.yaml") as ts:
+        tool = ts["law"]
+        tool.ingest()
+        yield tool

@@ -5,32 +5,13 @@ padding itself with weak hits. On the Common Paper Pilot Agreement (tests/fixtur
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-import docstrata
 from docstrata.answers import render_search
 from docstrata.passage import locate_passage, minimal_passage
 from docstrata.search import QueryError, relative_keep
-
-FIXTURE = Path(__file__).parent / "fixtures" / "common-paper" / "pilot-agreement.docx"
-
-
-@pytest.fixture(scope="module")
-def pilot(tmp_path_factory):
-    root = tmp_path_factory.mktemp("pilot")
-    (root / "docs").mkdir()
-    shutil.copy(FIXTURE, root / "docs" / "pilot-agreement.docx")
-    (root / "agent.yaml").write_text(
-        "tools:\n  - name: law\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
-        encoding="utf-8",
-    )
-    with docstrata.open(root / "agent.yaml") as ts:
-        tool = ts["law"]
-        tool.ingest()
-        yield tool
 
 
 def _chunk(tool, section_id: str):
@@ -81,7 +62,7 @@ def test_passage_answers_show_the_passage_within_the_budget(pilot):
 
 
 def test_a_question_naming_its_document_locates_the_passage_by_the_rest(pilot):
-    """"Consider the Pilot Agreement; …": the words naming the document do not choose the
+    """ "Consider the Pilot Agreement; …": the words naming the document do not choose the
     sentence (2.3's lead-in "… termination of this Agreement:" holds "Agreement" and nothing asked)."""
     rest = "can the Provider use feedback?"
     query = "Consider the Pilot Agreement; " + rest
@@ -131,5 +112,8 @@ def test_a_sentence_wrapped_over_lines_is_one_sentence():
     start = text.rindex("\n\n", 0, at) + 2
     paragraph = text[start : text.index("\n\n", at)]
     sentences = [" ".join(paragraph[a:b].split()) for a, b in sentence_spans(paragraph)]
-    assert "Please review these documents carefully, as they describe your rights and restrictions with respect to this document." in sentences, sentences
+    assert (
+        "Please review these documents carefully, as they describe your rights and restrictions with respect to this document."
+        in sentences
+    ), sentences
     assert sentence_spans("One line.\n\nAnother one.\n* an item") == [(0, 9), (11, 23), (24, 33)]

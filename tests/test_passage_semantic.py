@@ -5,12 +5,6 @@ the search made; only the first hits are embedded. On the Common Paper Pilot Agr
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-import pytest
-
-import docstrata
 from docstrata.passage import (
     fused_scores,
     locate_passage,
@@ -21,31 +15,12 @@ from docstrata.passage import (
     sentence_texts,
 )
 
-FIXTURE = Path(__file__).parent / "fixtures" / "common-paper" / "pilot-agreement.docx"
+from .test_passage_answers import _chunk
+
 # 1.5 Feedback and Usage Data: "give" and "Provider" are in its first sentence (Feedback), the answer
 # is its last ("Provider may only disclose Usage Data to others if ... aggregated"), worded otherwise
 SHARING = "Is the Provider allowed to give our usage statistics to other companies?"
 ANSWER = "However, **Provider** may only disclose Usage Data to others"
-
-
-@pytest.fixture(scope="module")
-def pilot(tmp_path_factory):
-    root = tmp_path_factory.mktemp("pilot-semantic")
-    (root / "docs").mkdir()
-    shutil.copy(FIXTURE, root / "docs" / "pilot-agreement.docx")
-    (root / "agent.yaml").write_text(
-        "tools:\n  - name: law\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
-        encoding="utf-8",
-    )
-    with docstrata.open(root / "agent.yaml") as ts:
-        tool = ts["law"]
-        tool.ingest()
-        yield tool
-
-
-def _chunk(tool, section_id: str):
-    doc = tool.store.documents()[0]
-    return next(c for c in tool.store.document_chunks(doc) if c.section_id == section_id)
 
 
 def _best_sentence(chunk, scored) -> str:
