@@ -262,7 +262,7 @@ def first_heading(markdown: str) -> str | None:
             if _CONTENTS_HEADING.match(text) or _SECTION_NUMBER.match(text):
                 return None  # a contents list or "1 Introduction" comes first: no title heading
             below = next((x for x in lines[i + 1 :] if x.strip()), "")
-            kinds = [w.casefold() for w in re.findall(r"[^\W\d_]+", below)[:4]] if re.match(r" {0,3}#", below) else []
+            kinds = [w.strip("*_#()").casefold() for w in below.split()[:5]] if below.lstrip().startswith("#") else []
             if text.isupper() and " " not in text and any(text.casefold() in (k, k + "s") for k in kinds):
                 continue  # the journal's rubric over the title ("# DIRECTIVES" / "## DIRECTIVE (EU) 2022/2555 …")
             if text:

@@ -422,10 +422,6 @@ def _bold_heading(p, text: str) -> str:
     return " ".join(words)
 
 
-_DECIMAL = re.compile(r"(\d{1,3})[.)]?")
-_LETTER = re.compile(r"\(?[a-zA-Z]\)|[a-zA-Z][.)]")
-
-
 def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]]:
     """A contract's clauses numbered as separate Word lists (each clause its own list, its
     number a start value): ``id(paragraph)`` → (depth, title) for the longest run of top-level
@@ -438,10 +434,10 @@ def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]
     run: list[WordParagraph] = []
     last = 0  # the number of the run's last clause
     for p in top:
-        m = _DECIMAL.fullmatch((p.label or "").strip())
-        if m is None:
+        digits = (p.label or "").strip().rstrip(".)")
+        if not (digits.isdigit() and len(digits) <= 3):
             continue
-        n = int(m.group(1))
+        n = int(digits)
         titled = bool(p.run_in_title or p.bold_heading)
         if titled and run and n == last + 1:
             run.append(p)
@@ -457,7 +453,7 @@ def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]
     for p in top:
         if id(p) in out:
             inside = True
-        elif inside and _LETTER.fullmatch((p.label or "").strip()):
+        elif inside and (p.label or "").strip("().").isalpha() and section_number(p.label or "", 1).startswith("("):
             out[id(p)] = (1, p.run_in_title.rstrip(".:").strip())
     return out
 

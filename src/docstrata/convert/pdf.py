@@ -47,14 +47,18 @@ def printed_early(title: str, lines: list[_PdfLine], pages: int = 2) -> bool:
     """Whether the metadata ``title`` is printed on the document's first ``pages`` pages: at least
     60 % of its words (three letters or more, case-folded) occur in their text. A /Title a
     producer filled with its own name or a template's is not the document's title."""
-    words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", title)}
+    words = _words(title)
     if not words:
         return True
     first = min((line.page for line in lines), default=0)
-    early = {
-        w.casefold() for line in lines if line.page < first + pages for w in re.findall(r"[^\W\d_]{3,}", line.text)
-    }
+    early = set().union(*(_words(line.text) for line in lines if line.page < first + pages))
     return len(words & early) >= 0.6 * len(words)
+
+
+def _words(text: str) -> set[str]:
+    """The case-folded words of three letters or more in ``text``."""
+    letters = "".join(c if c.isalpha() else " " for c in text)
+    return {w.casefold() for w in letters.split() if len(w) >= 3}
 
 
 def layout_markdown(

@@ -799,10 +799,9 @@ _TERM_ABBREVIATION_RE = re.compile(r"[ \t]*\(([^()\n]{1,20})\)")
 _BULLET_ITEM_RE = re.compile(r"([ \t]*)[-*+•][ \t]")
 # between two terms of one entry: "`Minister` or `Minister of State` means", "`A`, `B` or `C` means"
 _TERM_JOIN_RE = re.compile(r"[ \t]*(?:,[ \t]*(?:or|and)?|or|and)[ \t]+(?=[*_`])")
-# after the term(s): a separator then the definition ("**Action**: The task …", "**Term** — …")
-# ("**Action**: The task …", "**Term** — …"), maybe after a qualifying phrase ("`authorised version`, of a
-# registered law: see section 15Z")
-# registered law: see section 15Z", "`Governor` of a State: see section 16B"); a colon closing the line
+# after the term(s): a separator then the definition ("**Action**: The task …", "**Term** — …"), maybe
+# after a qualifying phrase ("`authorised version`, of a registered law: see section 15Z", "`Governor` of
+# a State: see section 16B"); a colon closing the line
 # opens the limbs below it ("`Administrative Arrangements Order`:" / "(a) means …; and (b) includes …")
 _TERM_SEPARATOR_RE = re.compile(
     r"(?:[ \t]*,[^:;.\n]{1,150}?[ \t]*:|(?:[ \t]+[^\s,.;:()]+){1,5}[ \t]*:|[ \t]*(?::|[—–]|-(?=[ \t])))"

@@ -325,7 +325,7 @@ class _Resolver:
         self.by_alias: dict[str, str] = {}
         for s in tree.sections:
             for a in s.aliases:
-                if re.fullmatch(r"[A-Z]\.\d{1,3}", a):
+                if a[:1].isupper() and a[1:2] == "." and a[2:].isdigit() and len(a) <= 5:
                     self.by_alias.setdefault(a, s.section_id)
 
     def named_by_title(self, target: str, text: str, end: int) -> str | None:

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...models import Section
-from ..grammar import unnumbered_container
+from ..grammar import roman_to_int, unnumbered_container
 from .labels import _heading_label, _label_path, _plain
 from .patterns import _KEYWORDS, _Marker, _Open
 from .ranks import _CANON, document_ranks
@@ -274,7 +274,7 @@ def _roman_heading(m: _Marker) -> bool:
     """A heading numbered by a roman numeral alone (``I. Die Grundrechte``): its numbering is not
     the arabic one of the keyword units under it, so Markdown's levels tell the nesting."""
     comps = _heading_label(m) or []
-    return len(comps) == 1 and comps[0][0] == "num" and bool(re.fullmatch(r"[IVXLC]{1,7}\.?", comps[0][2]))
+    return len(comps) == 1 and comps[0][0] == "num" and roman_to_int(comps[0][2].rstrip("."), strict=True) is not None
 
 
 def _conflicts(top: _Open, path: list[str], rank: float, ctx: ParseContext, label_kw: str | None = None) -> bool:

@@ -122,14 +122,10 @@ def _chain_title(title: str) -> str:
 def _lettered_part_aliases(s: Section, parent: Section | None) -> list[str]:
     """How a clause numbered inside a part lettered A, B, C … is cited: ``Section D.3``, ``D.3``
     (a contract's Part D, clause 3, as the GitHub Corporate Terms cite theirs); empty otherwise."""
-    number = (s.number or "").rstrip(".")
-    if (
-        parent is None
-        or not re.fullmatch(r"[A-Z]", (parent.number or "").rstrip("."))
-        or not re.fullmatch(r"\d{1,3}", number)
-    ):
+    number, part = (s.number or "").rstrip("."), (parent.number or "").rstrip(".") if parent else ""
+    if not (len(part) == 1 and "A" <= part <= "Z" and number.isdigit() and len(number) <= 3):
         return []
-    dotted = f"{parent.number.rstrip('.')}.{number}"
+    dotted = f"{part}.{number}"
     return [f"Section {dotted}", f"Sec. {dotted}", f"§ {dotted}", dotted]
 
 

@@ -588,7 +588,10 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
 
 
-_LONE_BOLD_RE = re.compile(r"^(?P<mark>\*{2,3}|_{2,3})(?P<label>[^*_\n]{1,40}?)(?P=mark)$")
+def _lone_bold(line: str) -> re.Match | None:
+    """The bold run-in match of ``line`` (:data:`_BOLD_RUN_IN_RE`) when the bold label is all of it."""
+    m = _BOLD_RUN_IN_RE.match(line)
+    return m if m and not m.group("gap") and not m.group("rest") else None
 
 
 def _bold_label_series(lines: list[str]) -> frozenset[int]:
@@ -600,12 +603,12 @@ def _bold_label_series(lines: list[str]) -> frozenset[int]:
     is how the document sets its articles; a lone bold ``**§ 613a**`` among prose is a mention."""
     found: list[tuple[int, str, str, str]] = []  # (line, marks, keyword, number)
     for i, line in enumerate(lines):
-        m = _LONE_BOLD_RE.match(line.strip())
+        m = _lone_bold(line.strip())
         if not m or not _is_whole_label(m.group("label")):
             continue
         comps = _components(m.group("label").strip().rstrip("."))
         below = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
-        if not below or _LONE_BOLD_RE.match(below) or _ATX_RE.match(below):
+        if not below or _lone_bold(below) or _ATX_RE.match(below):
             continue  # a list of bold names ("**Article 1**" / "**Article 2**" …) heads no text
         if comps and len(comps) == 1 and comps[0][0].startswith("kw:"):
             found.append((i, m.group("mark"), comps[0][0], comps[0][1]))
