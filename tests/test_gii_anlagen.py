@@ -131,3 +131,14 @@ def test_bgb_unterkapitel_nest_under_their_kapitel_and_the_juris_placeholder_is_
     assert unter.parent_id == kapitel.section_id and "unterkapitel" in unter.section_id
     assert next(s for s in tree.sections if s.number and s.number.endswith("556d")).parent_id == unter.section_id
     assert not any("XXXX" in s.title or "xxxx" in s.section_id for s in tree.sections)
+
+
+def test_a_repealed_span_answers_to_each_of_its_numbers():
+    """``(XXXX) §§ 3 bis 6 (weggefallen)`` is one unit of the BGB that stands for §§ 3, 4, 5 and 6
+    (tests/fixtures/gesetze-im-internet/bgb-excerpt.xml): "§ 5" finds it, as "§ 3" did alone."""
+    _, tree = _tree(GII / "bgb-excerpt.xml")
+    span = next(s for s in tree.sections if s.title.startswith("§§ 3 bis 6"))
+    keys = {k for a in span.aliases for k in alias_keys(a)}
+    for n in ("3", "4", "5", "6"):
+        assert set(query_section_keys(f"§ {n}")[0]) <= keys, n
+    assert not any("7" == k for k in keys)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ...models import Section
-from ..grammar import back_matter_prefixes, code_number
+from ..grammar import back_matter_prefixes, code_number, expand, parse_citation
 from .labels import _first_words
 from ..grammar import provision_words
 from .patterns import _BARE_ALIAS_KEYWORDS, _KEYWORDS
@@ -86,7 +86,23 @@ def _fill_aliases_and_chains(sections: list[Section], suffixed: dict[int, str]) 
         s.parent_id = parent.section_id if parent else None
         s.parent_chain = (parent.parent_chain if parent else []) + [_chain_title(s.title)]
         s.aliases = _aliases(s, parent, suffixed.get(id(s)))
+        s.aliases += [a for a in _span_member_aliases(s) if a not in s.aliases]
         stack.append(s)
+
+
+def _span_member_aliases(s: Section) -> list[str]:
+    """A unit that stands for a span (``§§ 3 bis 6 (weggefallen)``, ``§§ 114 und 115``: repealed
+    provisions the law keeps as one entry) is cited by each member it names: ``§ 4``, ``§ 5`` …
+    (the citation grammar's :func:`~..grammar.expand` of its heading); only its first number was."""
+    head = s.title.split(" (")[0]
+    if not (s.number and head.startswith(s.number)):
+        return []
+    cited = parse_citation(head)
+    if cited is None or not cited.is_multiple:
+        return []
+    first, kw = cited.unit.number, cited.unit.keyword
+    word = "§" if kw.startswith("§") else kw  # "§§ 3 bis 6" → "§ 4"; "Artt. 3 bis 5" → "Artt. 4" reads as Art. 4
+    return [a for c in expand(cited) if (n := c.unit.number) != first for a in (f"{word} {n}", n)]
 
 
 def _container_name(s: Section, parent: Section | None) -> str | None:
