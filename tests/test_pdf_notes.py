@@ -22,6 +22,7 @@ from docstrata.convert import convert_file
 from docstrata.models import FileState, SourceFile
 from docstrata.structure import build_tree
 
+from .conftest import external_file
 from .pdf_writer import Run, pdf_bytes
 
 A4 = (595.0, 842.0)
@@ -51,9 +52,14 @@ def _recital_page(n: int, folio: int) -> list[Run]:
     """A page of 28 lines opening with recital ``(n)``: its label at the top row, in a box of its own
     (full pages of body text, as a real act has, keep the italic of the Article headings rare)."""
     words = ["Union", "Member", "financial", "digital", "market"]
-    return [Run(57, 761, f"({n})")] + [
-        Run(99, 761 - 21 * k, f"{words[(n + k) % 5].capitalize()} {BODY[k % 3].split(' ', 1)[1]}") for k in range(28)
-    ] + _footer(folio)
+    return (
+        [Run(57, 761, f"({n})")]
+        + [
+            Run(99, 761 - 21 * k, f"{words[(n + k) % 5].capitalize()} {BODY[k % 3].split(' ', 1)[1]}")
+            for k in range(28)
+        ]
+        + _footer(folio)
+    )
 
 
 def _pe_cons_pdf(tmp_path: Path) -> Path:
@@ -106,7 +112,9 @@ def test_notes_under_the_rule_are_footnotes_not_sections(pe_cons):
     doc, tree = pe_cons
     assert "[^1]: OJ C 343, 26.8.2021, p. 1." in doc.markdown
     # a note's second line is part of it, not a paragraph of its own ("28 November 2022." is no section)
-    assert re.search(r"^\[\^2\]: Position of the European Parliament .* Official Journal\) and decision", doc.markdown, re.M)
+    assert re.search(
+        r"^\[\^2\]: Position of the European Parliament .* Official Journal\) and decision", doc.markdown, re.M
+    )
     ids = [s.section_id for s in tree.sections]
     assert not [i for i in ids if re.fullmatch(r"\d+", i)], ids  # no bare-numbered section from a marker or folio
 
@@ -124,10 +132,64 @@ def test_recitals_keep_their_labels_at_page_tops(pe_cons):
 def test_title_read_before_its_label_and_a_title_on_two_lines(pe_cons):
     _, tree = pe_cons
     by_id = {s.section_id: s for s in tree.sections}
-    assert by_id["article-12"].title == "Article 12 Backup policies and procedures, restoration and recovery procedures and methods"
+    assert (
+        by_id["article-12"].title
+        == "Article 12 Backup policies and procedures, restoration and recovery procedures and methods"
+    )
     assert by_id["article-13"].title == (
         "Article 13 Operational or security payment-related incidents concerning credit institutions, payment "
         "institutions, account information service providers, and electronic money institutions"
     )
     assert by_id["article-12(1)"].parent_id == "article-12"
     assert by_id["article-13"].parent_id == by_id["article-12"].parent_id
+
+
+# the first words of recitals 1-10 of Regulation (EU) 2016/679 as the Official Journal prints them
+GDPR_RECITALS = [
+    "The protection of natural persons", "The principles of, and rules on", "Directive 95/46/EC of the European",
+    "The processing of personal data", "The economic and social integration", "Rapid technological developments",
+    "Those developments require", "Where this Regulation provides", "The objectives and principles",
+    "In order to ensure a consistent",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def gdpr_excerpt(tmp_path_factory):
+    """Pages 1, 2, 32, 39 and 40 of the Official Journal print of the GDPR (recitals 1-10 with the
+    notes (1)-(4) under a rule, CHAPTER I with Articles 1-3, Articles 10-13 with CHAPTER III), cut
+    with pypdfium2 keeping the text layer."""
+    import pypdfium2 as pdfium
+
+    src = external_file(
+        "DOCSTRATA_EURLEX_DIR", "32016R0679.pdf", "the Official Journal PDF of Regulation (EU) 2016/679"
+    )
+    out = tmp_path_factory.mktemp("gdpr") / "gdpr-excerpt.pdf"
+    dst = pdfium.PdfDocument.new()
+    dst.import_pages(pdfium.PdfDocument(str(src)), [0, 1, 31, 38, 39])
+    dst.save(str(out))
+    doc = _convert(out)
+    return doc, build_tree(doc, extract_definitions=False, extract_cross_references=False)
+
+
+def test_official_journal_notes_recitals_and_chapters(gdpr_excerpt):
+    doc, tree = gdpr_excerpt
+    notes = re.findall(r"^\[\^(\d+)\]: (.*)$", doc.markdown, re.M)
+    assert [n for n, _ in notes] == ["1", "2", "3", "4"]
+    assert notes[0][1] == "OJ C 229, 31.7.2012, p. 90."
+    assert notes[3][1].startswith("Directive 95/46/EC of the European Parliament") and notes[3][1].endswith("p. 31).")
+    by_id = {s.section_id: s for s in tree.sections}
+    assert not [i for i in by_id if re.fullmatch(r"\d+", i) or re.fullmatch(r"recital-\d+\(\d+\)", i)]
+    for n, words in enumerate(GDPR_RECITALS, start=1):
+        text = " ".join(by_id[f"recital-{n}"].text.split())
+        assert text.startswith(f"({n}) {words}"), (n, text[:60])
+
+    def title(sid: str) -> str:
+        return " ".join(by_id[sid].title.split())
+
+    assert title("chapter-i") == "CHAPTER I General provisions"
+    assert by_id["article-1"].parent_id == "chapter-i"
+    assert title("chapter-iii") == "CHAPTER III Rights of the data subject"
+    assert title("article-12") == (
+        "Article 12 Transparent information, communication and modalities for the exercise of the rights of the data subject"
+    )
+    assert by_id["article-12"].parent_id == "chapter-iii"

@@ -320,7 +320,7 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         if first.page in contents and id(first) not in contents_titles:
             continue  # a contents page lists headings (its own title, atop the page, stays one)
         # a label alone on its line above its title ("Article 23" / two lines of title) may be long
-        label_above = len(run) > 1 and _label_alone(first.text)
+        label_above = len(run) > 1 and _label_alone(first.text) or n > 0 and _label_over(runs[n - 1], first)
         if (
             _TOC_LINE.search(text)
             or _CAPTION.match(text)
@@ -363,10 +363,49 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         shouting = text.isupper() and len(text) > 3
         if _PDF_NUMBERING.match(text) or leads_body or shouting:
             headings.append((run, text))
-    _assign_levels(_restore_unprinted_numbers(headings))
+    _assign_levels(_restore_unprinted_numbers(_with_labels_above(headings, runs)))
 
 
 _HEADING_NUMBER = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)\.?\s")
+
+
+def _label_over(label_run: list[_PdfLine], first: _PdfLine) -> bool:
+    """``label_run`` is a heading's label alone (``CHAPTER I``, ``Article 12``) set directly above
+    ``first`` (same page, a gap under 2.5 type sizes) and centred on the same axis (within 3 pt)."""
+    last = label_run[-1]
+    return (
+        _label_alone(" ".join(line.text for line in label_run))
+        and last.page == first.page
+        and 0 <= last.y0 - first.y1 < 2.5 * max(last.size, first.size)
+        and abs((last.x0 + last.x1) - (first.x0 + first.x1)) <= 6
+        and not last.cell
+    )
+
+
+def _with_labels_above(
+    headings: list[tuple[list[_PdfLine], str]], runs: list[list[_PdfLine]]
+) -> list[tuple[list[_PdfLine], str]]:
+    """``headings`` with each label that stands alone right above a heading, centred over it, and is
+    no heading itself (set smaller: the Official Journal's ``CHAPTER I`` over its bold title) made the
+    start of that heading: ``CHAPTER I General provisions``, one heading, not a label line and a
+    title heading of its own."""
+    taken = {id(run[0]) for run, _ in headings}
+    previous = {id(run[0]): runs[n - 1] for n, run in enumerate(runs) if n}
+    out = []
+    for run, text in headings:
+        label = previous.get(id(run[0]))
+        if (
+            label is not None
+            and id(label[0]) not in taken
+            and _label_over(label, run[0])
+            and len(run) + len(label) <= 4
+        ):
+            label_text = " ".join(" ".join(line.text.split()) for line in label)
+            out.append((run + label, f"{label_text} {text}"))  # the title line carries it: its style sets the level
+            taken.add(id(label[0]))
+        else:
+            out.append((run, text))
+    return out
 
 
 def _label_alone(text: str) -> bool:
