@@ -2,7 +2,8 @@
 Journal): notes under a short separator rule are Markdown footnotes, never recitals or sections;
 a paragraph label at the top of a page is the paragraph's, not page furniture; a folio above the
 footer's lowest rows is a page number; a centred title pdfminer reads before its ``Article 12``
-label stays that Article's title, and a long one set on two lines is read whole.
+label stays that Article's title, and a long one set on two lines is read whole; a smaller
+``CHAPTER I`` over its bold title starts that heading; a letter-spaced ``Section 1`` reads whole.
 
 The layout test builds a PE-CONS-like page set with ``pdf_writer`` (positions, sizes and the
 separator rule as the Council prints them) and reads it through pdfminer exactly as ingest does.
@@ -192,4 +193,8 @@ def test_official_journal_notes_recitals_and_chapters(gdpr_excerpt):
     assert title("article-12") == (
         "Article 12 Transparent information, communication and modalities for the exercise of the rights of the data subject"
     )
-    assert by_id["article-12"].parent_id == "chapter-iii"
+    # the Section heading is set letter-spaced: pdfminer reads "S ect i on  1 / Transpa re n cy …"
+    section = next(s for s in tree.sections if s.title.startswith("Section 1"))
+    assert " ".join(section.title.split()) == "Section 1 Transparency and modalities"
+    assert section.parent_id == "chapter-iii"
+    assert by_id["article-12"].parent_id == section.section_id

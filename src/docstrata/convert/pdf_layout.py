@@ -200,7 +200,7 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
     for line in box:
         if not isinstance(line, LTTextLine):
             continue
-        text = line.get_text().strip()
+        text = _line_text(list(line), LTChar).strip()
         styles: Counter[tuple[float, str]] = Counter()
         for ch in line:
             if isinstance(ch, LTChar) and not ch.get_text().isspace():
@@ -211,6 +211,38 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
         out.append(_PdfLine(page_no, box_id, text, size, font, line.x0, line.x1, line.y0, line.y1,
                             sum(styles.values())))  # fmt: skip
     return out
+
+
+def _line_text(items: list, char_type) -> str:
+    """The text of a pdfminer text line (``items``: its characters and the spaces and newline
+    pdfminer inserted), less the spaces pdfminer inserted inside words of a line set letter-spaced
+    (``S ect i on  1`` for a tracked ``Section 1``): in a line whose usual gap between two letters
+    (the median) is 0.25 pt or more but under a quarter of the type size, an inserted space whose gap
+    is at most one and a half times that usual gap (kerning widens some: ``Rectif ication``) splits
+    no words. The document's own space
+    characters always stay."""
+    chars = [obj for obj in items if isinstance(obj, char_type)]
+    gaps = sorted(
+        b.x0 - a.x1 for a, b in zip(chars, chars[1:]) if not a.get_text().isspace() and not b.get_text().isspace()
+    )
+    tracking = gaps[len(gaps) // 2] if len(gaps) >= 4 else 0.0
+    size = max((obj.size for obj in chars), default=0.0)
+    if not 0.25 <= tracking < 0.25 * size:
+        return "".join(obj.get_text() for obj in items)
+    out = []
+    for k, obj in enumerate(items):
+        if not isinstance(obj, char_type) and obj.get_text() == " " and 0 < k < len(items) - 1:
+            before, after = items[k - 1], items[k + 1]
+            if (
+                isinstance(before, char_type)
+                and isinstance(after, char_type)
+                and not before.get_text().isspace()
+                and not after.get_text().isspace()
+                and after.x0 - before.x1 <= 1.5 * tracking
+            ):
+                continue  # tracking, not a word space
+        out.append(obj.get_text())
+    return "".join(out)
 
 
 def _pdf_outline(document) -> list[tuple[int, str]]:
