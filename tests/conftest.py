@@ -7,7 +7,8 @@ Environment variables the suite reads (each test that needs one skips, saying wh
                            that vendor them; too large to keep here (``tests/test_rfc_text.py``,
                            ``bench/rfc_text.py``)
 ``DOCSTRATA_EURLEX_DIR``   EUR-Lex XHTML acts too large to keep here, e.g. ``32024R2981.html``
-                           (``tests/test_eurlex_html.py``; source in ``tests/fixtures/eurlex/NOTICE.md``)
+                           (``tests/test_eurlex_html.py``), and Official Journal PDFs, ``32016R0679.pdf``
+                           (``tests/test_pdf_notes.py``); sources in ``tests/fixtures/eurlex/NOTICE.md``
 ``DOCSTRATA_SCREENSHOTS``  where ``tests/test_ui_browser.py`` writes its screenshots (default: the temp folder)
 """
 

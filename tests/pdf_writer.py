@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-FONTS = {"F1": "Helvetica", "F2": "Helvetica-Bold", "F3": "Times-Roman", "F4": "Times-Bold"}
+FONTS = {"F1": "Helvetica", "F2": "Helvetica-Bold", "F3": "Times-Roman", "F4": "Times-Bold", "F5": "Times-Italic"}
 
 
 @dataclass
@@ -27,9 +27,17 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def pdf_bytes(pages: list[list[Run]], width: float = 612, height: float = 792, catalog: str = "") -> bytes:
+def pdf_bytes(
+    pages: list[list[Run]],
+    width: float = 612,
+    height: float = 792,
+    catalog: str = "",
+    rules: dict[int, list[tuple[float, float, float, float]]] | None = None,
+) -> bytes:
     """A PDF (1.4, uncompressed) with one page per list of runs (ASCII text only); ``catalog``:
-    more entries of the document catalog, as PDF source (``/PageLabels << /Nums [...] >>``)."""
+    more entries of the document catalog, as PDF source (``/PageLabels << /Nums [...] >>``);
+    ``rules``: filled rectangles ``(x, y, width, height)`` to draw on a page (by 0-based index),
+    such as a footnote separator."""
     objects: list[bytes] = []
     font_ids = {}
     for key, base in FONTS.items():
@@ -38,8 +46,8 @@ def pdf_bytes(pages: list[list[Run]], width: float = 612, height: float = 792, c
     resources = "<< /Font << " + " ".join(f"/{k} {n} 0 R" for k, n in font_ids.items()) + " >> >>"
     pages_id = len(objects) + 2 * len(pages) + 1
     page_ids = []
-    for runs in pages:
-        ops = []
+    for index, runs in enumerate(pages):
+        ops = [f"{x:g} {y:g} {w:g} {h:g} re f" for x, y, w, h in (rules or {}).get(index, [])]
         for run in runs:
             cos, sin = math.cos(math.radians(run.angle)), math.sin(math.radians(run.angle))
             ops.append(f"BT /{run.font} {run.size:g} Tf {cos:.4f} {sin:.4f} {-sin:.4f} {cos:.4f} {run.x:g} {run.y:g} Tm "

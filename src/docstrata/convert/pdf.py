@@ -12,6 +12,8 @@ from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .ocr import OcrSettings
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
 from .pdf_ocr import ocr_pdf
+from .pdf_notes import split_notes, with_notes
+from .pdf_order import join_hanging_labels, restore_box_order
 from .pdf_pages import pdf_page_marks
 from .pdf_tables import _table_blocks, _table_cells
 from .text import _is_page_number, _running_key
@@ -68,19 +70,23 @@ def layout_markdown(
     ``font``, as :class:`~.document.Block` names it) of laid-out lines — a PDF's text layer, OCR
     of scanned pages or image files (:mod:`.ocr_layout`) — with running lines dropped, split
     numbers rejoined, table cells marked and headings recovered (``outline`` first, else fonts).
-    ``pdf_data``: the PDF, whose own page labels win over the folios printed on its pages."""
+    ``pdf_data``: the PDF, whose own page labels win over the folios printed on its pages. Page
+    footnotes (:mod:`.pdf_notes`) are set after their page's text as ``[^n]: …`` paragraphs."""
+    lines = restore_box_order(lines)
     laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
     turned = _drop_repeated_turned(lines, n_pages)
     lines = _drop_running_lines([line for line in lines if not line.turned], n_pages)
+    lines, notes = split_notes(lines, _body_style(lines)[0])  # page footnotes: never headings or sections
     lines = _merge_split_numbers(lines)
     for line in (line for row in _table_cells(lines) for cell in row for line in cell):
         line.cell = True
+    lines = join_hanging_labels(lines)
     provenance = "outline"
     if not _apply_outline(lines, outline):
         _classify_by_font(lines)
         provenance = "font"
     block_pages: list[tuple[int, int]] = []
-    markdown = _pdf_markdown(_with_turned(lines, turned), block_pages)
+    markdown = _pdf_markdown(with_notes(_with_turned(lines, turned), notes), block_pages)
     return markdown, pdf_page_marks(pdf_data, block_pages, n_pages, len(markdown), laid_out), provenance
 
 
@@ -155,11 +161,15 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
                 if re.search(r"[^\W\d_]", line.text):
                     pages_of.setdefault((_facing_key(line.text), line.size), set()).add(page)
         placed = _edge_places(edges)
+        folios = _counting_folios(edges)
         doomed = set()
         for page, edge in edges.items():
             for line in edge:
-                # a bare number under a header row is a contents entry's section number, not a page's
-                page_number = not peel and _is_page_number(line.text) and line.size <= body_size + 1
+                # a bare number under a header row is a contents entry's section number, not a page's,
+                # unless it counts with the pages at its height (a folio above a footer's lowest rows)
+                page_number = (
+                    (not peel or id(line) in folios) and _is_page_number(line.text) and line.size <= body_size + 1
+                )
                 verbatim = pages_of.get((_facing_key(line.text), line.size), set())
                 if (
                     page_number
@@ -168,11 +178,57 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
                     or _same_place_pages(line, page, placed) >= placed_threshold
                 ):
                     doomed.add(id(line))
+        doomed -= _labels_beside_text(edges, doomed)
         if not doomed:
             break
         pages = {line.page for line in lines if id(line) in doomed}
         lines = [line for line in lines if id(line) not in doomed]
     return lines
+
+
+def _labels_beside_text(edges: dict[int, list[_PdfLine]], doomed: set[int]) -> set[int]:
+    """Ids of the edge lines without letters (not page numbers) that have a kept line with letters
+    beside them on their row, within 60 pt to the right: a paragraph's label ("(2)", "11.") at the
+    top of a page is set in the same place on many pages, but it is the paragraph's, not the page's."""
+    kept = set()
+    for edge in edges.values():
+        for line in edge:
+            if re.search(r"[^\W\d_]", line.text) or _is_page_number(line.text):
+                continue
+            if any(
+                id(other) not in doomed
+                and re.search(r"[^\W\d_]", other.text)
+                and 0 <= other.x0 - line.x1 + 1 <= 61
+                and _vertical_overlap(line, other) > 0.5
+                for other in edge
+            ):
+                kept.add(id(line))
+    return kept
+
+
+def _counting_folios(edges: dict[int, list[_PdfLine]]) -> set[int]:
+    """Ids of the edge lines that are bare arabic numbers counting with the pages: another page
+    within three has a bare number at the same height (within 2 pt) whose value differs by exactly
+    the pages between them ("2" on page 3 and "4" on page 5)."""
+    numbers = [
+        (page, int(line.text), line)
+        for page, edge in edges.items()
+        for line in edge
+        if re.fullmatch(r"[0-9]{1,4}", line.text.strip())
+    ]
+    by_page: dict[int, list[tuple[int, _PdfLine]]] = {}
+    for page, value, line in numbers:
+        by_page.setdefault(page, []).append((value, line))
+    return {
+        id(line)
+        for page, value, line in numbers
+        if any(
+            v - value == other - page and abs(o.y1 - line.y1) <= 2
+            for other in range(page - 3, page + 4)
+            if other != page
+            for v, o in by_page.get(other, ())
+        )
+    }
 
 
 def _place_key(text: str) -> str:
@@ -257,13 +313,44 @@ def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
     return [line for line in lines if id(line) not in absorbed]
 
 
+def _centred_stack(lines: list[_PdfLine]) -> set[int]:
+    """Ids of the body lines that continue the block of the line before them: each alone in its box,
+    both shorter than the page's widest line (under 0.9 of it), centred on one axis (within 3 pt)
+    and not starting at one margin (a paragraph's lines, set one per box), the second directly
+    below the first (a gap under 2.5 type sizes) — a centred division label and its
+    title ("CHAPTER I" / "GENERAL PROVISIONS") or a signature block, set line by line."""
+    box_sizes: dict[int, int] = {}
+    widest: dict[int, float] = {}
+    for line in lines:
+        box_sizes[line.box] = box_sizes.get(line.box, 0) + 1
+        widest[line.page] = max(widest.get(line.page, 0.0), line.x1 - line.x0)
+    out: set[int] = set()
+    body = [line for line in lines if line.text and not line.level and not line.note and not line.cell]
+    for above, line in zip(body, body[1:]):
+        short = max(above.x1 - above.x0, line.x1 - line.x0) < 0.9 * widest[line.page]
+        if (
+            short
+            and above.page == line.page
+            and abs(above.x0 - line.x0) > 3  # not two lines of a left-aligned paragraph
+            and box_sizes[above.box] == box_sizes[line.box] == 1
+            and abs((above.x0 + above.x1) - (line.x0 + line.x1)) <= 6
+            and 0 <= above.y0 - line.y1 < 2.5 * max(above.size, line.size)
+            and not above.turned
+            and not line.turned
+        ):
+            out.add(id(line))
+    return out
+
+
 def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | None = None) -> str:
     """Render classified lines: headings as ATX lines, table rows (``pdf_tables``) as Markdown
     table rows, each box's other lines as one paragraph (line breaks kept, words hyphenated
     across a line break rejoined, dot leaders cut to four dots), blank lines between.
     ``block_pages``, when given, receives ``(offset, page)`` for each block: where it starts in
-    the returned text and the 0-based page of its first line (a paragraph is one box, on one page)."""
+    the returned text and the 0-based page of its first line (a paragraph is one box, on one page;
+    a short centred line continues the short centred line above it, :func:`_centred_stack`)."""
     tables, in_table = _table_blocks(lines)
+    stacked = _centred_stack(lines)
     blocks: list[str] = []
     pages: list[int] = []  # page of each block
     paragraph: list[str] = []
@@ -288,13 +375,21 @@ def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | No
         place_tables(id(line))
         if not line.text or id(line) in in_table:
             continue
+        if line.note:  # a page footnote, one paragraph each (pdf_notes)
+            flush()
+            blocks.append(line.text)
+            pages.append(line.page)
+            current_box = None
+            continue
         if line.level:
             flush()
             blocks.append("#" * line.level + " " + " ".join(line.text.split()))
             pages.append(line.page)
             current_box = None
             continue
-        if line.box != current_box:
+        if line.box != current_box and id(line) in stacked and paragraph:
+            current_box = line.box  # a centred line under a centred line: one block ("CHAPTER I" / its title)
+        elif line.box != current_box:
             flush()
             current_box, current_page = line.box, line.page
         text = re.sub(r"^(\s*)([#>])", r"\1\\\2", line.text)  # body text must not become a heading/quote

@@ -319,7 +319,14 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         first = run[0]
         if first.page in contents and id(first) not in contents_titles:
             continue  # a contents page lists headings (its own title, atop the page, stays one)
-        if _TOC_LINE.search(text) or _CAPTION.match(text) or len(run) > 3 or len(text.split()) > 20:
+        # a label alone on its line above its title ("Article 23" / two lines of title) may be long
+        label_above = len(run) > 1 and _label_alone(first.text) or n > 0 and _label_over(runs[n - 1], first)
+        if (
+            _TOC_LINE.search(text)
+            or _CAPTION.match(text)
+            or len(run) > 3
+            or len(text.split()) > (30 if label_above else 20)
+        ):
             continue
         if _MONO_FONT.search(first.font) or re.search(r"[,;:]$", text) or re.search(r"[<>={};]|\(\)", text):
             continue  # code and diagram labels are not titles
@@ -330,7 +337,7 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         if larger and (has_letters or (_BARE_NUMBER.match(text) and first.size >= body_size * 1.5)):
             headings.append((run, text))
             continue
-        if not has_letters or first.size < body_size * 0.9 or len(text.split()) > 12:
+        if not has_letters or first.size < body_size * 0.9 or len(text.split()) > (30 if label_above else 12):
             continue
         distinct = (first.bold and not body_bold) or (first.font != body_font and share[first.style] < 0.05)
         if not distinct:
@@ -356,10 +363,55 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         shouting = text.isupper() and len(text) > 3
         if _PDF_NUMBERING.match(text) or leads_body or shouting:
             headings.append((run, text))
-    _assign_levels(_restore_unprinted_numbers(headings))
+    _assign_levels(_restore_unprinted_numbers(_with_labels_above(headings, runs)))
 
 
 _HEADING_NUMBER = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)\.?\s")
+
+
+def _label_over(label_run: list[_PdfLine], first: _PdfLine) -> bool:
+    """``label_run`` is a heading's label alone (``CHAPTER I``, ``Article 12``) set directly above
+    ``first`` (same page, a gap under 2.5 type sizes) and centred on the same axis (within 3 pt)."""
+    last = label_run[-1]
+    return (
+        _label_alone(" ".join(line.text for line in label_run))
+        and last.page == first.page
+        and 0 <= last.y0 - first.y1 < 2.5 * max(last.size, first.size)
+        and abs((last.x0 + last.x1) - (first.x0 + first.x1)) <= 6
+        and not last.cell
+    )
+
+
+def _with_labels_above(
+    headings: list[tuple[list[_PdfLine], str]], runs: list[list[_PdfLine]]
+) -> list[tuple[list[_PdfLine], str]]:
+    """``headings`` with each label that stands alone right above a heading, centred over it, and is
+    no heading itself (set smaller: the Official Journal's ``CHAPTER I`` over its bold title) made the
+    start of that heading: ``CHAPTER I General provisions``, one heading, not a label line and a
+    title heading of its own."""
+    taken = {id(run[0]) for run, _ in headings}
+    previous = {id(run[0]): runs[n - 1] for n, run in enumerate(runs) if n}
+    out = []
+    for run, text in headings:
+        label = previous.get(id(run[0]))
+        if (
+            label is not None
+            and id(label[0]) not in taken
+            and _label_over(label, run[0])
+            and len(run) + len(label) <= 4
+        ):
+            label_text = " ".join(" ".join(line.text.split()) for line in label)
+            out.append((run + label, f"{label_text} {text}"))  # the title line carries it: its style sets the level
+            taken.add(id(label[0]))
+        else:
+            out.append((run, text))
+    return out
+
+
+def _label_alone(text: str) -> bool:
+    """The line is a heading's number and nothing else (``Article 23``, ``4.2``, ``SECTION II``)."""
+    m = _PDF_NUMBERING.match(text.strip())
+    return m is not None and not text.strip()[m.end() :].strip()
 
 
 def _heading_number(text: str) -> tuple[int, ...] | None:
@@ -457,16 +509,25 @@ def _starts_block(runs: list[list[_PdfLine]], n: int) -> bool:
 
 
 def _merge_heading_runs(runs: list[list[_PdfLine]], body_size: float) -> list[list[_PdfLine]]:
-    """Join a large-font run with the next one when it continues the same heading in a new box
-    (same style, same page, the next line directly below) — unless the next run starts with its
-    own section number ("1. Warranty Period" under a document title is the next heading)."""
+    """Join a run with the next one when it continues the same heading in a new box (same style,
+    same page, the next line directly below, three lines at most together): a large-font run, or
+    a run of any size centred on the same axis as the one above when the heading opens with its
+    label alone on a line (a centred ``Article 23`` and the two lines of its long title, each set
+    in a box of its own) — unless the next run starts with
+    its own section number ("1. Warranty Period" under a document title is the next heading)."""
     merged: list[list[_PdfLine]] = []
     for run in runs:
         if merged:
             last, first = merged[-1][-1], run[0]
-            same = last.style == first.style and last.page == first.page and first.size > body_size * 1.15
+            same = last.style == first.style and last.page == first.page
+            centred = (
+                _label_alone(merged[-1][0].text)
+                and abs((last.x0 + last.x1) - (first.x0 + first.x1)) <= 6
+                and not first.cell
+                and not last.cell
+            )
             below = 0 <= last.y0 - first.y1 < first.size and len(merged[-1]) + len(run) <= 3
-            if same and below and not _NEW_NUMBER.match(first.text):
+            if same and (first.size > body_size * 1.15 or centred) and below and not _NEW_NUMBER.match(first.text):
                 merged[-1].extend(run)
                 continue
         merged.append(run)

@@ -33,6 +33,8 @@ class _PdfLine:
     level: int = 0  # heading level once classified, 0 = body text
     turned: bool = False  # set at an angle (a margin note printed up the page): coordinates in its own frame
     cell: bool = False  # in a table cell (``pdf_tables``): never a heading
+    under_rule: bool = False  # below a page's note rule (:func:`_note_rule`): a page footnote if set smaller
+    note: bool = False  # a page footnote (``pdf_notes``): rendered as ``[^n]: …``, never structure
 
     @property
     def style(self) -> tuple[float, str]:
@@ -46,7 +48,7 @@ class _PdfLine:
 def _pdf_layout(data: bytes, doc_key: str):
     """Lay out every page with pdfminer; return lines, outline, metadata title, page counts."""
     from pdfminer.converter import PDFPageAggregator
-    from pdfminer.layout import LAParams, LTChar, LTTextBox
+    from pdfminer.layout import LAParams, LTChar, LTCurve, LTFigure, LTTextBox
     from pdfminer.pdfdocument import PDFDocument, PDFPasswordIncorrect
     from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
     from pdfminer.pdfpage import PDFPage
@@ -84,16 +86,73 @@ def _pdf_layout(data: bytes, doc_key: str):
         n_pages += 1
         interpreter.process_page(page)
         page_done(n_pages, page_count)  # an ingest's progress moves per page
-        boxes = [el for el in device.get_result() if isinstance(el, LTTextBox)]
+        result = device.get_result()
+        boxes = [el for el in result if isinstance(el, LTTextBox)]
         if not boxes and not device.turned_boxes:
             empty_pages += 1
+        page_lines = []
         for box in boxes:
             box_id += 1
-            lines.extend(_box_lines(box, page_no, box_id))
+            page_lines.extend(_box_lines(box, page_no, box_id))
+        rule = _note_rule(_flat_rules(result, LTCurve, LTFigure), page_lines, result.height)
+        for line in page_lines:
+            line.under_rule = rule is not None and line.y1 <= rule[0] + 1 and line.y0 >= rule[1] - 1
+        lines.extend(page_lines)
         for box in device.turned_boxes:
             box_id += 1
             lines.extend(replace(line, turned=True) for line in _box_lines(box, page_no, box_id))
     return lines, _pdf_outline(document), _pdf_meta_title(document), n_pages, empty_pages
+
+
+def _flat_rules(page, curve_type, figure_type) -> list[tuple[float, float, float, float]]:
+    """The drawn shapes of a pdfminer page (lines, rectangles, curves; inside figures too) as
+    ``(x0, x1, y0, y1)``, in PDF points."""
+    out = []
+    stack = list(page)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, figure_type):
+            stack.extend(item)
+        elif isinstance(item, curve_type):  # LTLine and LTRect are LTCurves
+            out.append((item.x0, item.x1, item.y0, item.y1))
+    return out
+
+
+def _note_rule(
+    shapes: list[tuple[float, float, float, float]], lines: list[_PdfLine], page_height: float
+) -> tuple[float, float] | None:
+    """``(y, floor)`` of the page's footnote separator, or ``None``: the lowest short horizontal rule
+    (at most half as wide as the page's widest text line, 1.5 pt thick at most) drawn on the lower
+    two thirds of the page, with text above it and text starting at its left end below it (the
+    notes' left edge), standing alone (no other rule level with it or touching its ends: a table's
+    border is drawn in segments that meet) and underlining nothing. ``floor`` is the next rule below
+    it (a full-width footer rule), else 0: the notes stand between the two. Whether the text under
+    it is set as notes is for the caller to judge (``pdf_notes``)."""
+    if not lines:
+        return None
+    widest = max(line.x1 - line.x0 for line in lines)
+    segments = [s for s in shapes if min(s[1] - s[0], s[3] - s[2]) <= 1.5]  # rules, not filled areas
+    flat = [s for s in segments if s[3] - s[2] <= 1.5 and s[1] - s[0] >= 10]
+    for rule in sorted(flat, key=lambda s: s[3]):  # the lowest first: an underline higher up is no separator
+        x0, x1, y0, y1 = rule
+        if x1 - x0 > 0.5 * widest or y1 > page_height * 2 / 3:
+            continue
+        if any(-1 < line.y0 - y1 < 3 and line.x0 < x1 and line.x1 > x0 for line in lines):
+            continue  # it underlines the text right above it
+        if any(
+            other is not rule
+            and other[2] - 3 <= y1
+            and other[3] + 3 >= y0
+            and other[0] <= x1 + 3
+            and other[1] >= x0 - 3
+            for other in segments
+        ):
+            continue  # a table's border, drawn in segments that meet
+        floor = max((s[3] for s in flat if s[3] < y0 - 1), default=0.0)
+        below = [line for line in lines if line.y1 <= y1 + 1 and line.y0 >= floor - 1]
+        if any(line.y0 >= y1 for line in lines) and any(abs(line.x0 - x0) <= 3 for line in below):
+            return y1, floor
+    return None
 
 
 def _page_count(document) -> int:
@@ -141,7 +200,7 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
     for line in box:
         if not isinstance(line, LTTextLine):
             continue
-        text = line.get_text().strip()
+        text = _line_text(list(line), LTChar).strip()
         styles: Counter[tuple[float, str]] = Counter()
         for ch in line:
             if isinstance(ch, LTChar) and not ch.get_text().isspace():
@@ -152,6 +211,38 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
         out.append(_PdfLine(page_no, box_id, text, size, font, line.x0, line.x1, line.y0, line.y1,
                             sum(styles.values())))  # fmt: skip
     return out
+
+
+def _line_text(items: list, char_type) -> str:
+    """The text of a pdfminer text line (``items``: its characters and the spaces and newline
+    pdfminer inserted), less the spaces pdfminer inserted inside words of a line set letter-spaced
+    (``S ect i on  1`` for a tracked ``Section 1``): in a line whose usual gap between two letters
+    (the median) is 0.25 pt or more but under a quarter of the type size, an inserted space whose gap
+    is at most one and a half times that usual gap (kerning widens some: ``Rectif ication``) splits
+    no words. The document's own space
+    characters always stay."""
+    chars = [obj for obj in items if isinstance(obj, char_type)]
+    gaps = sorted(
+        b.x0 - a.x1 for a, b in zip(chars, chars[1:]) if not a.get_text().isspace() and not b.get_text().isspace()
+    )
+    tracking = gaps[len(gaps) // 2] if len(gaps) >= 4 else 0.0
+    size = max((obj.size for obj in chars), default=0.0)
+    if not 0.25 <= tracking < 0.25 * size:
+        return "".join(obj.get_text() for obj in items)
+    out = []
+    for k, obj in enumerate(items):
+        if not isinstance(obj, char_type) and obj.get_text() == " " and 0 < k < len(items) - 1:
+            before, after = items[k - 1], items[k + 1]
+            if (
+                isinstance(before, char_type)
+                and isinstance(after, char_type)
+                and not before.get_text().isspace()
+                and not after.get_text().isspace()
+                and after.x0 - before.x1 <= 1.5 * tracking
+            ):
+                continue  # tracking, not a word space
+        out.append(obj.get_text())
+    return "".join(out)
 
 
 def _pdf_outline(document) -> list[tuple[int, str]]:
