@@ -466,7 +466,12 @@ def _caption(p: WordParagraph) -> bool:
     characters when it has no spaces, as Chinese or Japanese text) with no closing punctuation
     (``English Version``, ``中文版``)."""
     text = p.text.strip()
-    if p.label is not None or p.heading_level is not None or not text or text.endswith((*_SENTENCE_END, ",", ":", "：", "，")):
+    if (
+        p.label is not None
+        or p.heading_level is not None
+        or not text
+        or text.endswith((*_SENTENCE_END, ",", ":", "：", "，"))
+    ):
         return False
     return len(text.split()) <= 6 and len(text) <= (60 if " " in text else 20)
 
@@ -483,7 +488,9 @@ def _restarting_lists(paragraphs: list[WordParagraph]) -> tuple[dict[int, str], 
     decimal), each a sentence (closing with ``.``, ``;`` …), with a heading (``Heading N``, outline
     level) or a bold title somewhere above it; the document must hold two such lists or more (the
     numbering restarts: each list is the numbered body of what it follows, as a data-use agreement
-    numbers its terms 1–10 under each version). Both empty when there are fewer than two."""
+    numbers its terms 1–10 under each version), and their items must be at least as many as its
+    headings (where headings far outnumber them, as in a specification whose procedures number
+    their steps, the lists are steps within sections). Both empty otherwise."""
     runs: list[tuple[list[WordParagraph], WordParagraph, WordParagraph | None]] = []
     anchor: WordParagraph | None = None
     run: list[WordParagraph] = []
@@ -516,8 +523,9 @@ def _restarting_lists(paragraphs: list[WordParagraph]) -> tuple[dict[int, str], 
             anchor = p
         prev = p
     close()
-    if len(runs) < 2:
-        return {}, {}
+    headings = sum(1 for p in paragraphs if p.heading_level is not None)
+    if len(runs) < 2 or sum(len(items) for items, _, _ in runs) < headings:
+        return {}, {}  # a specification's numbered steps among its many headings are steps, not its clauses
     heads: dict[int, str] = {}
     clauses: dict[int, str] = {}
     for items, a, caption in runs:
