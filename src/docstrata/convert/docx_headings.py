@@ -158,7 +158,7 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
         return []
     paragraphs, sizes, first_page = read
     body_size = sizes.most_common(1)[0][0]
-    cover = first_page if _is_cover(paragraphs, first_page, body_size) else 0
+    cover = first_page if first_page is not None and _is_cover(paragraphs, first_page, body_size) else 0
     kinds: list[tuple[int, bool] | None] = [
         None if titled or i < cover else _kind(t, size, bold, numbered, body_size)
         for i, (t, size, bold, numbered, titled) in enumerate(paragraphs)
@@ -259,7 +259,9 @@ def _typography(
     body = root.find(f"{_W}body")
     if body is None:
         return None
-    paragraphs = []  # (text, smallest run size, all runs bold, numbered, Title style) per non-empty paragraph
+    paragraphs: list[
+        tuple[str, int, bool, bool, bool]
+    ] = []  # (text, smallest run size, all runs bold, numbered, Title style)
     sizes: Counter[int] = Counter()
     first_page: int | None = None
     for p in root.iter(f"{_W}p") if honour_heading_styles else ():
