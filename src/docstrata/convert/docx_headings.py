@@ -156,11 +156,13 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
     read = _typography(data, honour_heading_styles)
     if read is None:
         return []
-    paragraphs, sizes = read
+    paragraphs, sizes, first_page = read
     body_size = sizes.most_common(1)[0][0]
+    cover = first_page if first_page is not None and _is_cover(paragraphs, first_page, body_size) else 0
     kinds: list[tuple[int, bool] | None] = [
-        None if titled else _kind(t, size, bold, numbered, body_size) for t, size, bold, numbered, titled in paragraphs
-    ]  # Title: mapped already
+        None if titled or i < cover else _kind(t, size, bold, numbered, body_size)
+        for i, (t, size, bold, numbered, titled) in enumerate(paragraphs)
+    ]  # Title: mapped already; a cover page's lines are its front matter, heading nothing after it
     picked = []
     for i, kind in enumerate(kinds):
         if kind is None:
@@ -176,6 +178,22 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
         InferredHeading(text=paragraphs[i][0], level=min(order.index(k) + 1, 6), size=k[0], bold=k[1])
         for i, k in picked
     ]
+
+
+def _is_cover(paragraphs: list[tuple[str, int, bool, bool, bool]], first_page: int | None, body_size: int) -> bool:
+    """Whether the first ``first_page`` paragraphs (those before the document's first page break)
+    are a cover page: at most 40 lines, every one set larger than the body text and none of them
+    running text (more than 20 words, or a sentence of 8 or more closing with ``.`` or ``;``), with
+    the document's text after them. A cover page (title, parties, authors, date) is front matter:
+    its large lines head nothing that follows the break; a first page that holds body text under
+    its headings is no cover."""
+    if not first_page or first_page > 40 or first_page >= len(paragraphs):
+        return False
+    for text, size, *_ in paragraphs[:first_page]:
+        words = text.split()
+        if size <= body_size or len(words) > 20 or len(words) >= 8 and text.endswith((".", ";")):
+            return False
+    return True
 
 
 def _kind(text: str, size: int, bold: bool, numbered: bool, body_size: int) -> tuple[int, bool] | None:
@@ -221,11 +239,13 @@ def mark_inferred_headings(markdown: str, headings: list[InferredHeading]) -> st
 
 def _typography(
     data: bytes, honour_heading_styles: bool = True
-) -> tuple[list[tuple[str, int, bool, bool, bool]], Counter[int]] | None:
-    """``(paragraphs, sizes)`` of a .docx body: per non-empty paragraph outside tables its text,
-    smallest run size (half-points), whether all runs are bold, whether it is numbered, whether it
-    is ``Title``-styled; and the characters set in each size. ``None`` when ``honour_heading_styles``
-    and the document uses heading styles, or when it has no body text."""
+) -> tuple[list[tuple[str, int, bool, bool, bool]], Counter[int], int | None] | None:
+    """``(paragraphs, sizes, first_page)`` of a .docx body: per non-empty paragraph outside tables
+    its text, smallest run size (half-points), whether all runs are bold, whether it is numbered,
+    whether it is ``Title``-styled; the characters set in each size; and how many of those
+    paragraphs stand before the first page break (:func:`_page_breaks`), ``None`` when there is
+    none. ``None`` when ``honour_heading_styles`` and the document uses heading styles, or when it
+    has no body text."""
     import zipfile
 
     from lxml import etree
@@ -239,8 +259,11 @@ def _typography(
     body = root.find(f"{_W}body")
     if body is None:
         return None
-    paragraphs = []  # (text, smallest run size, all runs bold, numbered, Title style) per non-empty paragraph
+    paragraphs: list[
+        tuple[str, int, bool, bool, bool]
+    ] = []  # (text, smallest run size, all runs bold, numbered, Title style)
     sizes: Counter[int] = Counter()
+    first_page: int | None = None
     for p in root.iter(f"{_W}p") if honour_heading_styles else ():
         pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
         pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
@@ -249,6 +272,9 @@ def _typography(
         ):
             return None  # the author marks headings with styles: those are the evidence
     for p in _body_paragraphs(body):
+        before, after = _page_breaks(p)
+        if before and first_page is None:
+            first_page = len(paragraphs)
         pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
         pstyle = pstyle_el.get(f"{_W}val") if pstyle_el is not None else default_para
         runs, pieces = [], []
@@ -266,6 +292,8 @@ def _typography(
                 bold = _inherited(styles, sids, "bold")
             runs.append((text, size, bool(bold if bold is not None else doc_bold)))
         if not runs:
+            if after and first_page is None:
+                first_page = len(paragraphs)
             continue
         text = " ".join("".join(pieces).split())
         for t, size, _ in runs:
@@ -273,9 +301,35 @@ def _typography(
         numbered = p.find(f"{_W}pPr/{_W}numPr") is not None or any(st.numbered for st in _chain(styles, pstyle))
         titled = any(st.name.strip().lower() == "title" for st in _chain(styles, pstyle))
         paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled))
+        if after and first_page is None:
+            first_page = len(paragraphs)
     if not sizes:
         return None
-    return paragraphs, sizes
+    return paragraphs, sizes, first_page
+
+
+def _page_breaks(p) -> tuple[bool, bool]:
+    """``(before, after)``: whether paragraph ``p`` starts on a new page (``w:pageBreakBefore``, or
+    a page break, ``w:br w:type="page"`` or Word's ``w:lastRenderedPageBreak``, ahead of its first
+    text) and whether a page break ends it (a page break after its text, or a section break
+    ``w:pPr/w:sectPr`` that is not continuous)."""
+    ppr = p.find(f"{_W}pPr")
+    before = ppr is not None and bool(_flag(ppr.find(f"{_W}pageBreakBefore")))
+    after = False
+    seen_text = False
+    for el in p.iter(f"{_W}t", f"{_W}br", f"{_W}lastRenderedPageBreak"):
+        if el.tag == f"{_W}t":
+            seen_text = seen_text or bool((el.text or "").strip())
+        elif el.tag == f"{_W}lastRenderedPageBreak" or el.get(f"{_W}type") == "page":
+            if seen_text:
+                after = True
+            else:
+                before = True
+    sect = ppr.find(f"{_W}sectPr") if ppr is not None else None
+    if sect is not None:
+        kind = sect.find(f"{_W}type")
+        after = after or kind is None or kind.get(f"{_W}val") != "continuous"
+    return before, after
 
 
 _CORE_TITLE_RE = re.compile(r"<dc:title>([^<]*)</dc:title>")
@@ -319,7 +373,7 @@ def docx_title(data: bytes) -> str | None:
     read = _typography(data, honour_heading_styles=False)
     if read is None:
         return None
-    paragraphs, sizes = read
+    paragraphs, sizes, _ = read
     text, size, _, numbered, titled = paragraphs[0]
     body_size = sizes.most_common(1)[0][0]
     if titled or numbered or size <= body_size or any(other[1] > size for other in paragraphs[1:]):

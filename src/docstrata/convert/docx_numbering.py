@@ -458,6 +458,87 @@ def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]
     return out
 
 
+_SENTENCE_END = (".", ";", "。", "；", "!", "?", "！", "？")
+
+
+def _caption(p: WordParagraph) -> bool:
+    """Whether ``p`` reads as a list's caption line: unnumbered body text of at most 6 words (20
+    characters when it has no spaces, as Chinese or Japanese text) with no closing punctuation
+    (``English Version``, ``中文版``)."""
+    text = p.text.strip()
+    if (
+        p.label is not None
+        or p.heading_level is not None
+        or not text
+        or text.endswith((*_SENTENCE_END, ",", ":", "：", "，"))
+    ):
+        return False
+    return len(text.split()) <= 6 and len(text) <= (60 if " " in text else 20)
+
+
+def _restarting_lists(paragraphs: list[WordParagraph]) -> tuple[dict[int, str], dict[int, str]]:
+    """A document's provisions numbered as lists that restart under each heading or bold title:
+    ``(heads, clauses)``. ``clauses`` maps ``id(paragraph)`` of each item of such a list to what its
+    list follows: ``"heading"``, ``"title"`` (a bold title line: every run bold, at most 12 words)
+    or ``"caption"`` (a caption line right above the list, :func:`_caption`: ``English Version``
+    over the terms in English, ``中文版`` over the same terms in Chinese); ``heads`` maps ``id`` of
+    each such bold title to ``"title"`` and of each caption to ``"caption/title"`` or
+    ``"caption/heading"`` (what the caption itself stands under). A list qualifies when it is a run
+    of top-level items outside tables of one list numbered ``1.``, ``2.``, ``3.`` … (three or more,
+    decimal), each a sentence (closing with ``.``, ``;`` …), with a heading (``Heading N``, outline
+    level) or a bold title somewhere above it; the document must hold two such lists or more (the
+    numbering restarts: each list is the numbered body of what it follows, as a data-use agreement
+    numbers its terms 1–10 under each version), and their items must be at least as many as its
+    headings (where headings far outnumber them, as in a specification whose procedures number
+    their steps, the lists are steps within sections). Both empty otherwise."""
+    runs: list[tuple[list[WordParagraph], WordParagraph, WordParagraph | None]] = []
+    anchor: WordParagraph | None = None
+    run: list[WordParagraph] = []
+    run_anchor: WordParagraph | None = None
+    run_caption: WordParagraph | None = None
+    prev: WordParagraph | None = None
+
+    def close() -> None:
+        if len(run) >= 3 and run_anchor is not None and all(q.text.rstrip().endswith(_SENTENCE_END) for q in run):
+            runs.append((list(run), run_anchor, run_caption))
+        run.clear()
+
+    for p in paragraphs:
+        if p.in_table or not _key(p.text):
+            continue
+        if p.label is not None and p.ilvl and run and p.list_id == run[0].list_id:
+            continue  # a nested item of the run's list: an item of its clause
+        digits = (p.label or "").strip().rstrip(".)")
+        top = p.label is not None and p.ilvl == 0 and p.heading_level is None and digits.isdigit()
+        if top and run and p.list_id == run[0].list_id and int(digits) == len(run) + 1:
+            run.append(p)
+            prev = p
+            continue
+        close()
+        if top and int(digits) == 1 and anchor is not None:
+            run.append(p)
+            run_anchor = anchor
+            run_caption = prev if prev is not None and prev is not anchor and _caption(prev) else None
+        elif p.heading_level is not None or (p.label is None and p.bold_heading):
+            anchor = p
+        prev = p
+    close()
+    headings = sum(1 for p in paragraphs if p.heading_level is not None)
+    if len(runs) < 2 or sum(len(items) for items, _, _ in runs) < headings:
+        return {}, {}  # a specification's numbered steps among its many headings are steps, not its clauses
+    heads: dict[int, str] = {}
+    clauses: dict[int, str] = {}
+    for items, a, caption in runs:
+        under = "heading" if a.heading_level is not None else "title"
+        if under == "title":
+            heads[id(a)] = "title"
+        if caption is not None:
+            heads[id(caption)] = f"caption/{under}"
+        for q in items:
+            clauses[id(q)] = "caption" if caption is not None else under
+    return heads, clauses
+
+
 # --------------------------------------------------------------------------- Markdown
 
 # a list marker; mammoth writes an ordered list nested straight in a bullet item as "* 1. text"
@@ -489,13 +570,16 @@ class LineNumber:
     ``ilvl`` (``None`` when unnumbered); ``outline``: whether the paragraph's list is the document's
     clause outline (a list some heading-styled paragraph or some multi-level label ``1.2`` uses),
     whose numbers are section numbers rather than the steps of a list; ``title``: the clause's
-    bold run-in title where that is what makes its list the outline (``What the Company owns``)."""
+    bold run-in title where that is what makes its list the outline (``What the Company owns``);
+    ``nested``: whether ``level`` counts from the heading or bold title above the clause (a clause
+    of a list that restarts under each heading) rather than from its numbering level."""
 
     label: str | None
     level: int | None
     ilvl: int | None
     outline: bool = False
     title: str | None = None
+    nested: bool = False
 
 
 def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[str, dict[int, LineNumber]]:
@@ -530,7 +614,10 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     outline |= clause_lists
     # clauses numbered as one list per clause (each a start value): the run of titled 1., 2., 3. …
     series = _clause_series(paragraphs) if not outline else {}
+    # else lists restarting at 1 under each heading or bold title: the numbered body of what they follow
+    heads, restarting = _restarting_lists(paragraphs) if not outline and not series else ({}, {})
     heading_above = 0
+    head_levels = {"heading": 0, "title": 0, "caption": 0}  # what a restarting list's clauses nest under
     stated: dict[int, LineNumber] = {}
     pos = 0
     cells = [p for p in paragraphs if p.in_table and p.ilvl is not None and _key(p.text)]
@@ -556,6 +643,15 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         in_series = id(p) in series
         if level and (p.label is None or p.list_id not in clause_lists) and not in_series:
             heading_above = level
+        head_levels["heading"] = heading_above
+        if id(p) in heads and level is None:  # the bold title or caption a restarting list follows: a heading
+            kind = heads[id(p)]
+            under = head_levels["title"] if kind == "caption/title" else heading_above
+            level = head_levels["caption" if kind.startswith("caption") else "title"] = under + 1
+            shown = _MARKUP.sub(lambda m: m.group(1) or "", stripped) if stripped.startswith("**") else stripped
+            lines[i] = f"{'#' * max(1, min(level, 6))} {shown}"
+            stated[i] = LineNumber(None, level, None)
+            continue
         if p.label is None and p.ilvl is None and level is None:
             continue
         if p.label is not None:
@@ -579,7 +675,17 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         if in_series and level is None:
             depth, title = series[id(p)]
             level, ilvl = heading_above + depth + 1, depth  # a sub-clause's "a." is a pinpoint of its clause
-        stated[i] = LineNumber(p.label, level, ilvl, p.list_id in outline or in_series, title or None)
+        in_restarting = id(p) in restarting
+        if in_restarting and level is None:
+            level, ilvl = head_levels[restarting[id(p)]] + 1, 0
+        stated[i] = LineNumber(
+            p.label,
+            level,
+            ilvl,
+            p.list_id in outline or in_series or in_restarting,
+            title or None,
+            nested=in_series or in_restarting,
+        )
     return "\n".join(lines), stated
 
 
@@ -697,8 +803,8 @@ def _stated_block(b, info: LineNumber | None):
             kind="heading",
             provenance="numbering",
             level=info.level
-            if info.title and info.level
-            else (info.ilvl or 0) + 1,  # a titled clause: under its heading
+            if (info.title or info.nested) and info.level
+            else (info.ilvl or 0) + 1,  # a titled or nested clause: under its heading
             number=section_number(info.label, info.ilvl or 0),
             title=info.title or b.title,
         )

@@ -4,7 +4,8 @@ Word keeps automatic clause and heading numbers in ``numbering.xml`` and heading
 styles, which mammoth (markitdown's DOCX engine) flattens (every clause ``1.``, outline-level
 paragraphs as body text): :mod:`.docx_numbering` reads them from the package, writes them into the
 Markdown and states them on the blocks (provenance ``numbering``); :func:`docx_heading_numbers`
-lists the numbered headings alone. Terms marked by paragraph styles (``Definition term`` then
+lists the numbered headings alone. A one-cell table is a frame round paragraphs, read as the
+document's flow (:mod:`.docx_frames`). Terms marked by paragraph styles (``Definition term`` then
 ``Definition``, :mod:`.docx_definitions`) become the document's marked definitions.
 """
 
@@ -54,8 +55,14 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         return ConvertedDocument.from_markdown(markdown, provenance="markup", **slide_marks(starts))
     if ext != "docx":
         return ConvertedDocument.from_markdown(_markitdown_convert(data, ext), provenance="markup")
-    markdown = _markitdown_convert(data, ext, style_map=_DOCX_STYLE_MAP)
     warnings: list[str] = []
+    try:  # a one-cell table frames paragraphs (a boxed passage): they are the document's flow
+        from .docx_frames import unframe_single_cells
+
+        data = unframe_single_cells(data)
+    except Exception as e:  # unframing is a refinement; the table keeps the text
+        warnings.append(f"one-cell tables not unframed: {type(e).__name__}")
+    markdown = _markitdown_convert(data, ext, style_map=_DOCX_STYLE_MAP)
     stated: dict[int, LineNumber] = {}
     definitions: list[MarkedDefinition] = []
     paragraphs = None

@@ -377,6 +377,14 @@ def _drop_contents_entries(markers: list[_Marker], lines: list[str]) -> list[_Ma
     return [m for n, m in enumerate(markers) if n not in drop]
 
 
+def _sentence_line(line: str) -> bool:
+    """A numbered line that is a whole sentence (more than 60 characters closing with ``.``, ``;``
+    or ``。``): a clause with its text, never a contents entry, which names a title (a document in
+    two languages may print its terms twice, the same words under the same numbers)."""
+    text = line.strip()
+    return len(text) > 60 and text.endswith((".", ";", "。", "；"))
+
+
 def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
     """Positions of the markers that are contents entries. The document's own table of contents is evidence, not structure: a run of three or more
     numbered markers with (almost) no text of their own, each of whose numbers comes back later
@@ -384,7 +392,8 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
     a PDF contents page without dot leaders, a German "Inhaltsübersicht"); its lines stay body
     text of the section that holds them, and the later sections keep their ids. An entry comes
     back when a later section has its number and its title starts with the entry's first three
-    title words (numbered paragraphs that restart in every article do not)."""
+    title words (numbered paragraphs that restart in every article do not). A numbered sentence
+    (:func:`_sentence_line`) is no entry."""
     keys = [tuple(_label_path(c)) if (c := _heading_label(m)) and m.kind != "item" else None for m in markers]
     body = []
     for n, m in enumerate(markers):
@@ -422,6 +431,7 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
         and len(body[n]) <= 2
         and all(len(t) <= 160 for t in body[n])
         and (bool(words[n]) or container[n])
+        and not _sentence_line(lines[markers[n].line])
         and comes_back(n)
         for n, k in enumerate(keys)
     ]

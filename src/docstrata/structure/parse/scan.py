@@ -261,6 +261,7 @@ def _label_marker(
     if _in_definitions_list(lines, i, text):
         return None  # "1. profil ADN : un code …" under "… on entend par :": a definition, the article's text
     run_in = False  # a bold label whose paragraph's text runs on after it on the same line
+    bold_title = ""  # the title a bold run states together with the label (:func:`_bold_numbered_title`)
     if (
         (bold := _BOLD_RUN_IN_RE.match(text))
         and _is_whole_label(bold.group("label"))
@@ -279,6 +280,9 @@ def _label_marker(
     ):
         text = f"{bold.group('label').strip()} {bold.group('rest')}".rstrip()  # the bold marks the label
         run_in = bool(bold.group("rest").strip())
+    elif bold and (titled := _bold_numbered_title(bold)):
+        # "**2.2 Lifetime Rate Lock.** As a …": the bold run holds the clause's number and its title
+        text, bold_title, run_in = f"{titled[0]} {bold.group('rest')}", titled[1], True
     if markdown_flavour:
         mi = _MD_ITEM_RE.match(text)
         if (
@@ -347,7 +351,9 @@ def _label_marker(
     if not rest.strip() and any(k.startswith("kw:") for k, _, _ in comps):
         rest, end = _title_below(lines, i)
     title, is_heading = _title_of(rest)
-    if end > i + 1 and not is_heading:  # a long title below its label (:func:`_title_below`): all of it
+    if bold_title:
+        title, is_heading = bold_title, False
+    elif end > i + 1 and not is_heading:  # a long title below its label (:func:`_title_below`): all of it
         title, is_heading = _plain(rest), True
     elif any(k.startswith("kw:") for k, _, _ in comps) and (not is_heading or run_in):
         title, is_heading = _stated_title(rest, title, is_heading, run_in)
@@ -653,6 +659,24 @@ def _hard_break_before_text(lines: list[str], i: int) -> bool:
     """Line ``i`` ends in a Markdown hard line break (two spaces or a backslash) and its paragraph
     goes on on the next line."""
     return lines[i].endswith(("  ", "\\")) and i + 1 < len(lines) and bool(lines[i + 1].strip())
+
+
+def _bold_numbered_title(bold: re.Match) -> tuple[str, str] | None:
+    """``(label, title)`` when a bold run at a paragraph's start (:data:`_BOLD_RUN_IN_RE`) holds a
+    clause's number and its title together and the clause's text runs on after it
+    (``**2.2 Lifetime Rate Lock.** As a …``, ``**6.1 Governing Law:** State of …``): a dotted number
+    (or a keyword with its number) and a short title that closes with ``.`` or ``:``, as a contract
+    typed without automatic numbering sets a clause; else ``None``."""
+    m = _LABEL_RE.match(bold.group("label").strip())
+    if not m or not bold.group("rest").strip() or not re.search(r"\d", m.group("label")):
+        return None
+    title = m.group("rest").strip()
+    words = title.split()
+    if not (1 <= len(words) <= 8) or title[-1] not in ".:" or not title[:1].isupper():
+        return None
+    if _reads_as_sentence(title, words):
+        return None
+    return m.group("label"), title.rstrip(".:").strip()
 
 
 def _is_whole_label(text: str) -> bool:
