@@ -134,6 +134,9 @@ class ParseContext:
         label_containers: container keywords this document writes only as plain labels, never as
             Markdown headings (an HTML statute's "Abschnitt 1" paragraph above "## § 1" headings):
             such a label holds the headings after it (:func:`.build._build`).
+        grouping_ranks: heading line → container rank of the lettered or roman groupings written at
+            the level of the keyword units they group (``### A. General Assembly`` above ``###
+            Article 10``; :func:`.build._grouping_ranks`, set by :func:`.build._build`).
     """
 
     lines: list[str]
@@ -150,6 +153,7 @@ class ParseContext:
     bold_labels: frozenset[int] = frozenset()
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
+    grouping_ranks: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass
