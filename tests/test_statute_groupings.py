@@ -5,7 +5,8 @@ The statutes write their divisions ``## III. Governing Bodies`` and, at the arti
 lettered groups: ``### A. General Assembly`` directly above ``### Article 10``, ``### Article 11``,
 ``### Article 12``; ``### B. Board (Vorstand)`` above Articles 13–18; ``### C. Auditor`` above Article
 19. Truth, read from the document: each letter groups the articles after it up to the next letter or
-division, and sits in the division beside Article 9 (which precedes the first group).
+division, and sits in the division beside Article 9 (which precedes the first group). Article 27(5)
+cites "Article 4 paragraphs 1–2" ("Art. 4 Abs. 1–2" in the German text): both paragraphs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 
 from docstrata.models import Document
 from docstrata.structure import build_tree
+from docstrata.structure.xrefs import find_cross_references
 
 FIXTURES = Path(__file__).parent / "fixtures" / "factharbor-statutes"
 # the groups as the document lays them out: letter → the articles it groups
@@ -57,3 +59,37 @@ def test_a_lettered_heading_inside_an_article_stays_in_it():
     by_id = {s.section_id: s for s in tree.sections}
     assert by_id["A"].parent_id == by_id["B"].parent_id == "article-5"
     assert by_id["article-6"].parent_id == by_id["article-5"].parent_id
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "written", "article"),
+    [
+        ("statutes-en-excerpt.md", "article-27(5)", "Article 4 paragraphs 1–2", "article-4"),
+        ("statuten-de-excerpt.md", "artikel-27(5)", "Art. 4 Abs. 1–2", "artikel-4"),
+    ],
+)
+def test_a_range_of_paragraphs_inside_an_article_names_each(name, source, written, article):
+    tree = _tree(name)
+    refs = [r for r in tree.cross_references if r.source_section_id == source and r.text == written]
+    assert [r.section_id for r in refs] == [f"{article}(1)", f"{article}(2)"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Article 4 paragraphs 1–2",
+        "Article 4(1)–(2)",
+        "paragraphs 1 and 2 of Article 4",
+        "Article 4, paragraphs 1 and 2",
+    ],
+)
+def test_each_form_of_a_compound_list_names_both_paragraphs(text):
+    tree = _tree("statutes-en-excerpt.md")
+    refs = find_cross_references(f"The provisions of {text} may only be amended.", tree, "article-27(5)")
+    assert [r.section_id for r in refs] == ["article-4(1)", "article-4(2)"]
+
+
+def test_a_comma_and_a_later_number_is_no_list():
+    tree = _tree("statutes-en-excerpt.md")
+    refs = find_cross_references("as Article 4, paragraph 1, 2 months after notice", tree, "article-27(5)")
+    assert [r.section_id for r in refs] == ["article-4(1)"]
