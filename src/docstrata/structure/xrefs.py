@@ -74,15 +74,17 @@ from .grammar import (
     pinpoint_tail,
     provision_words,
     range_words,
+    SLASH_NUMBER,
     SUFFIX_WORDS,
     version_or_address,
     version_words,
     xref_keyword_pattern,
 )
 
-# a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), then the other shapes
+# a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), a slash-inserted article
+# ("l'article 216/1": grammar.SLASH_NUMBER), then the other shapes
 _NUMBER = (
-    rf"(?:{CODE_NUMBER}|"
+    rf"(?:{CODE_NUMBER}|{SLASH_NUMBER}|"
     + r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|1(?:er|re|ère)(?![\w-])|[A-Z]?\d{1,5}(?![\d°])(?:[A-Z]{1,3}|[a-z](?![a-z]))?"
     + rf"(?:\s?(?:{'|'.join(SUFFIX_WORDS)})\b(?!\s*\d))?"
     + r"(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
@@ -114,6 +116,8 @@ _OUTER_AFTER_RE = re.compile(
 )
 # "Part V Division 1AA", "Buch 2 Abschnitt 8": a container inside a container named right before it
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
+# the keywords whose provisions are inserted with a slash ("Art. 24/1", "l'article 216/1")
+_PROVISION_SLASH = frozenset({"article", "artikel"})
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 # a name written before a version word ("BIND version 9", "BIND versions 4.9 and 4.9.1"): a product
@@ -906,6 +910,8 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
             continue
         prefix = _keyword_prefix(m.group("kw"))
+        if "/" in m.group("nums") and prefix not in _PROVISION_SLASH:
+            continue  # "Regulation 17/62", "section 5/2": an instrument's number; only articles are inserted so
         members = list_members(m.group("nums"), _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
         numbers = expand_numbers(members)
         before = text[max(0, m.start() - 60) : m.start()]

@@ -409,7 +409,8 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
     return [], _slug(m.title)
 
 
-_ARTICLE_PART = re.compile(r"article-[0-9]+[a-z]*")
+# an article's id part: article-5, article-3bis, article-216-1 ("Art. 216/1", grammar.canonical_number)
+_ARTICLE_PART = re.compile(r"article-[0-9]+[a-z]*(?:-[0-9]+)?")
 
 
 def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent: _Open | None) -> bool:
