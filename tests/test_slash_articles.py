@@ -67,3 +67,22 @@ def test_an_instrument_number_with_a_slash_is_no_article():
     # the amendment notes ("L 2018-07-22/05, art. 4") cite the amending law's article 4, never an article "22/05"
     assert not [r for r in tree.cross_references if "/05" in r.target or "22-05" in r.target]
     assert any(r.text == "art. 4" and r.document == "L 2018-07-22/05" for r in tree.cross_references)
+
+
+PENSIONS = Path(__file__).parent / "fixtures" / "be-laws-fr" / "pensions-1844-chapitre-ii-extrait.md"
+
+
+def test_an_article_inserted_between_two_with_no_heading_between_is_kept():
+    """``**Art. 24/1.**`` stands between Art. 24 and Art. 25 with no heading between: it continues
+    their numbering as an inserted article (like ``24bis``), so the numbering series keeps it, and
+    its ``§2`` is its own paragraph, not Art. 24's."""
+    text = PENSIONS.read_text(encoding="utf-8")
+    printed = re.findall(r"(?m)^\*\*Art\. (\d+(?:/\d+|bis)?)\.\*\*", text)
+    assert "24/1" in printed
+    tree = build_tree(Document(doc_key=PENSIONS.name, title="", markdown=text, format="md"))
+    numbers = [s.number for s in tree.sections if s.number and s.number.startswith("Art.")]
+    assert numbers == [f"Art. {n}" for n in printed]
+    by_id = {s.section_id: s for s in tree.sections}
+    assert by_id["article-24-1"].parent_id == by_id["article-24"].parent_id == "section-ii"
+    assert "au 1er janvier 2012" in by_id["article-24-1"].text and "au 1er janvier 2012" not in by_id["article-24"].text
+    assert by_id["article-24-1/2"].parent_id == "article-24-1"

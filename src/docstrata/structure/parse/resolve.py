@@ -235,9 +235,13 @@ def probability(c: Candidate) -> float:
 
 
 def _ordinal_of(part: str, container: bool = False) -> tuple[int, int] | None:
-    """``(number, suffix rank)`` of a path part; a container's ``I``, ``V``, ``X`` are roman."""
+    """``(number, suffix rank)`` of a path part; a container's ``I``, ``V``, ``X`` are roman. An
+    article's number with one hyphenated part (``24-1``: Belgian ``Art. 24/1``, a French code's
+    ``16-14``) is inserted after its first number as ``24bis`` is: ``(24, 1)``."""
     if container and re.fullmatch(r"[IVXLC]{1,7}", part):
         return _roman_value(part), 0
+    if container and (inserted := re.fullmatch(r"(\d{1,5})-(\d{1,3})", part)):
+        return int(inserted.group(1)), int(inserted.group(2))
     o = _ordinal(part)
     if o is not None:
         n, suffix = o
