@@ -21,6 +21,7 @@ import re
 
 from ..structure.grammar import (
     CODE_NUMBER,
+    SLASH_NUMBER,
     ORDINAL_ONE,
     SUFFIX_WORDS,
     canonical_number,
@@ -49,6 +50,7 @@ _REF = re.compile(
     rf"(?P<kind>{citation_keyword_pattern()})?\s*"
     rf"(?P<num>(?<![\w.*-]){CODE_NUMBER}"  # L. 121-4, R*512-9-3: a French code's article number
     rf"|(?<=\s)(?:{ORDINAL_ONE})(?![\w-])"  # "Chapitre Ier", "Livre 1er"
+    rf"|(?<=[\s.]){SLASH_NUMBER}"  # "Art. 24/1": an article a Belgian act inserted after article 24
     r"|(?<=[\s.])\d{1,5}(?:-\d{1,4}){1,4}(?![\w-])"  # "article 16-14" (one article of the Code civil, or a range)
     r"|\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)

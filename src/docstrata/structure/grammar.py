@@ -69,6 +69,7 @@ __all__ = [
     "code_number",
     "ordinal_number",
     "canonical_number",
+    "SLASH_NUMBER",
     "unnumbered_container",
     "CODE_NUMBER",
     "inserted_base",
@@ -561,9 +562,20 @@ def ordinal_number(text: str) -> str | None:
     return "I" if t.startswith("i") else "1"
 
 
+# an article inserted after another by a slash, as Belgian consolidated acts number them ("Art. 24/1",
+# "l'article 216/1", "Art. 1675/2" of the Code judiciaire): one article; never a year's instrument number
+# ("Regulation 2016/679", "1/2003": the part after the slash has at most three digits)
+SLASH_NUMBER = r"(?!(?:19|20)\d\d/)\d{1,4}/\d{1,3}(?![\w/])"
+_SLASH_NUMBER_RE = re.compile(r"(\d{1,4})/(\d{1,3})")
+
+
 def canonical_number(number: str) -> str:
     """A written number as ids and keys write it: a code number canonical (:func:`code_number`), an
-    ordinal as its number (:func:`ordinal_number`), any other number as written."""
+    ordinal as its number (:func:`ordinal_number`), a slash-inserted article's number with a hyphen
+    (``24/1`` → ``24-1``: one article, as a French code's ``16-14``; the slash is the id's separator of
+    an article's ``§`` paragraphs, ``article-24/2``), any other number as written."""
+    if "/" in number and (m := _SLASH_NUMBER_RE.fullmatch(number.strip())):
+        return f"{m.group(1)}-{m.group(2)}"
     return code_number(number) or ordinal_number(number) or number
 
 
@@ -588,7 +600,7 @@ def unnumbered_container(title: str) -> str | None:
 # one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, 107quinquies (a suffix before
 # the letters: read case-blind, 'qui' of it is no letter suffix), 107terbis, L. 121-4, Ier, Ibis, IIbis
 NUMBER = (
-    rf"(?:{CODE_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:\s?(?:{_SUFFIX_RE})+\b(?!\s*\d)|(?:[A-Z]{{1,3}}|[a-z](?![a-z]))"
+    rf"(?:{CODE_NUMBER}|{SLASH_NUMBER}|(?:{ORDINAL_ONE})(?![\w-])|\d{{1,5}}(?:\s?(?:{_SUFFIX_RE})+\b(?!\s*\d)|(?:[A-Z]{{1,3}}|[a-z](?![a-z]))"
     rf"(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?)?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
     rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}(?:(?:{_SUFFIX_RE})+(?![\w-]))?\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
 )
@@ -777,9 +789,14 @@ def _sequence(first: str, last: str) -> list[str] | None:
     ``10``–``12``; ``4.13.5``–``4.13.8`` (dotted siblings); ``II``–``IV``, ``V``–``X``, ``i``–``iv``
     (roman; two single letters are roman only when both are ``I``/``V``/``X``, or the first is
     ``i``/``I``); ``A``–``C``, ``a``–``c`` (letters). ``None`` otherwise or beyond
-    :data:`RANGE_LIMIT` members."""
-    fa, _, fl = first.rpartition(".")
-    la, _, ll = last.rpartition(".")
+    :data:`RANGE_LIMIT` members. Slash-inserted articles count on after their slash: ``216/1``–``216/7``."""
+    sep = "/" if "/" in first and "/" in last else "."
+    fa, _, fl = first.rpartition(sep)
+    la, _, ll = last.rpartition(sep)
+    if sep == "/":
+        if fa != la or not (fl.isdigit() and ll.isdigit()) or not 0 <= int(ll) - int(fl) <= RANGE_LIMIT:
+            return None
+        return [f"{fa}/{k}" for k in range(int(fl), int(ll) + 1)]
     if fa != la:
         return None
     head = fa + "." if fa else ""

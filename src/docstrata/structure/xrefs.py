@@ -74,15 +74,17 @@ from .grammar import (
     pinpoint_tail,
     provision_words,
     range_words,
+    SLASH_NUMBER,
     SUFFIX_WORDS,
     version_or_address,
     version_words,
     xref_keyword_pattern,
 )
 
-# a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), then the other shapes
+# a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), a slash-inserted article
+# ("l'article 216/1": grammar.SLASH_NUMBER), then the other shapes
 _NUMBER = (
-    rf"(?:{CODE_NUMBER}|"
+    rf"(?:{CODE_NUMBER}|{SLASH_NUMBER}|"
     + r"(?:[A-Z](?:\.\d{1,4}[A-Z]{0,2})+(?![\w.]*\d)|1(?:er|re|ère)(?![\w-])|[A-Z]?\d{1,5}(?![\d°])(?:[A-Z]{1,3}|[a-z](?![a-z]))?"
     + rf"(?:\s?(?:{'|'.join(SUFFIX_WORDS)})\b(?!\s*\d))?"
     + r"(?:\.\d{1,4}[A-Z]{0,2})*(?:\s?\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\))*)"
@@ -103,12 +105,19 @@ _KW_REF_RE = re.compile(
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
 _INNER_AFTER_RE = re.compile(rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
+# the further members of a list or range of numbers inside one container, after its first: "paragraphs 1–2",
+# "paragraphs 1, 2 and 4", "Abs. 1 und 2", "(1)–(2)" (read by _continued_members)
+_MORE_MEMBER_RE = re.compile(
+    rf"(?P<sep>\s*[-–]\s*|\s+(?:{_JOINS})\s+|\s*,\s*)(?P<num>\d{{1,3}}[a-z]?(?![\w.]*\d)(?![\w(])|{_ITEM})"
+)
 # "Section 3 of Article II" / "section 3 of this Article": a section inside a container named after it
 _OUTER_AFTER_RE = re.compile(
     rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})"
 )
 # "Part V Division 1AA", "Buch 2 Abschnitt 8": a container inside a container named right before it
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
+# the keywords whose provisions are inserted with a slash ("Art. 24/1", "l'article 216/1")
+_PROVISION_SLASH = frozenset({"article", "artikel"})
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
 # a name written before a version word ("BIND version 9", "BIND versions 4.9 and 4.9.1"): a product
@@ -901,18 +910,19 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
             continue
         prefix = _keyword_prefix(m.group("kw"))
+        if "/" in m.group("nums") and prefix not in _PROVISION_SLASH:
+            continue  # "Regulation 17/62", "section 5/2": an instrument's number; only articles are inserted so
         members = list_members(m.group("nums"), _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
         numbers = expand_numbers(members)
         before = text[max(0, m.start() - 60) : m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
         if compound is not None:
-            ref_text, target, section_id, end, other_title = compound
+            ref_text, targets, end, other_title = compound
             name = other_title or _named_after_chain(text, end, before)
-            if name and (other_title or not resolver.is_own(name)):
-                section_id = None
-            else:
+            if not (name and (other_title or not resolver.is_own(name))):
                 name = None
-            refs.append((m.start(), _ref(ref_text, target, section_id, source_section_id, name)))
+            for target, section_id in targets:
+                refs.append((m.start(), _ref(ref_text, target, None if name else section_id, source_section_id, name)))
             taken.append((m.start(), end))
             continue
         name = _named_after_chain(text, m.end(), before)
@@ -921,7 +931,9 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         # "§ 7 Abs. 3", "Artikel 5 Absatz 1": the citation grammar's pinpoint words are its brackets
         tail = pinpoint_tail(text, m.end()) if len(numbers) == 1 and prefix is not None else None
         if tail:
-            numbers = [numbers[0] + tail[1]]
+            # "Art. 4 Abs. 1–2", "§ 7 Abs. 3 und 4": a list or range of the last pinpoint names each member
+            numbers, stop = _continued_members(text, numbers[0] + tail[1], tail[0])
+            tail = (stop, tail[1])
             taken.append((m.end(), tail[0]))
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
@@ -1059,20 +1071,59 @@ def _merge_links(
     return out
 
 
+def _continued_members(text: str, first: str, pos: int) -> tuple[list[str], int]:
+    """The numbers a list or range names when it starts with ``first`` (a number just read, ending
+    at ``pos`` of ``text``) and goes on with more numbers of the same unit: ``paragraphs 1–2`` →
+    ``1``, ``2``; ``Abs. 1 und 2`` → ``(1)``, ``(2)`` when ``first`` is ``(1)``; ``4(1)`` +
+    ``–(3)`` → ``4(1)``, ``4(2)``, ``4(3)`` (the citation grammar's :func:`.grammar.list_members` and
+    :func:`.grammar.expand_numbers`). A member joined by a comma alone must be followed by one joined
+    by a word or dash (``1, 2 and 4``): ``paragraph 5, 12 months`` lists nothing. Returns the
+    numbers (``[first]`` when nothing follows) and the end of the last one read."""
+    pairs: list[tuple[str, str, int]] = []
+    at = pos
+    while more := _MORE_MEMBER_RE.match(text, at):
+        pairs.append((more.group("sep"), more.group("num"), more.end()))
+        at = more.end()
+    while pairs and pairs[-1][0].strip() == ",":
+        pairs.pop()
+    if not pairs:
+        return [first], pos
+    bracketed = first.endswith(")")
+    written = first + "".join(
+        sep + (num if num.startswith("(") or not bracketed else f"({num})") for sep, num, _ in pairs
+    )
+    return expand_numbers(list_members(written, _ONE_NUMBER)), pairs[-1][2]
+
+
 def _compound(
     m, prefix: str | None, numbers: list[str], text: str, resolver: _Resolver
-) -> tuple[str, str, str | None, int, str | None] | None:
-    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, target, section id, end,
-    document) or None; ``document`` is set for ``section 552 of title 5`` in a document that is
-    not title 5 (another title of a code)."""
+) -> tuple[str, list[tuple[str, str | None]], int, str | None] | None:
+    """``Article II, Section 3`` / ``Section 3 of Article II``: (text, [(target, section id)],
+    end, document) or None; ``document`` is set for ``section 552 of title 5`` in a document that
+    is not title 5 (another title of a code). A list or range inside the container names each of
+    its members (``Article 4 paragraphs 1–2``, ``paragraphs 1 and 2 of Article 4``: article-4(1)
+    and article-4(2))."""
+    after = text[m.end() : m.end() + 80]
+    if (
+        prefix is None
+        and numbers
+        and (outer := _OUTER_AFTER_RE.match(after))
+        and _keyword_prefix(outer.group("kw")) == "article"
+        and all(re.fullmatch(r"\d{1,3}", n) for n in numbers)
+    ):  # "paragraphs 1 and 2 of Article 4": that article's paragraphs, not the citing article's
+        container = _normalise(outer.group("num"), "article")
+        end = m.end() + outer.end()
+        targets = [(f"{container}({n})", resolver.resolve(f"{container}({n})")) for n in numbers]
+        return " ".join(text[m.start() : end].split()), targets, end, None
     if len(numbers) != 1:
         return None
-    after = text[m.end() : m.end() + 80]
     inner = None
+    inners: list[str] = []
     if prefix in _CONTAINER_PREFIXES and (inner := _INNER_AFTER_RE.match(after)):
         container = _normalise(numbers[0], prefix)
         number = re.sub(r"\s+", "", inner.group("num"))
-        end = m.end() + inner.end()
+        inners, stop = _continued_members(text, number, m.end() + inner.end())
+        end = stop
     elif (
         prefix in _CONTAINER_PREFIXES
         and (nested := _INNER_CONTAINER_RE.match(after))
@@ -1096,19 +1147,29 @@ def _compound(
         and inner is not None
         and (_keyword_prefix(inner.group("kw")) is None or inner.group("kw") in item_words())
         and re.fullmatch(rf"\d+(?:{'|'.join(SUFFIX_WORDS)})?", number := canonical_number(number))
+        and all(re.fullmatch(rf"\d+(?:{'|'.join(SUFFIX_WORDS)})?", canonical_number(n)) for n in inners)
     ):  # "Article 3, paragraph 5", "l'article 4, § 2", "l'article 2, alinéa 1er": the article's paragraph, article-3(5)
-        target = f"{container}({number})"
-        if inner.group("kw") in item_words() and any(i.startswith(f"{container}/") for i in resolver.ids):
-            # an article whose paragraphs are "§ N" sections (parse.build._is_article_sign_paragraph): its
-            # "§ 2" is article-8/2, not a limb "2." (article-8(2)); its "§ 1", run on after the label, the article
-            signed = f"{container}/{number}"
-            target = signed if signed in resolver.ids else container
-        return " ".join(text[m.start() : end].split()), target, resolver.resolve(target), end, None
+        targets = []
+        for member in [canonical_number(n) for n in inners]:
+            target = f"{container}({member})"
+            if inner.group("kw") in item_words() and any(i.startswith(f"{container}/") for i in resolver.ids):
+                # an article whose paragraphs are "§ N" sections (parse.build._is_article_sign_paragraph): its
+                # "§ 2" is article-8/2, not a limb "2." (article-8(2)); its "§ 1", run on after the label, the article
+                signed = f"{container}/{member}"
+                target = signed if signed in resolver.ids else container
+            targets.append((target, resolver.resolve(target)))
+        return " ".join(text[m.start() : end].split()), targets, end, None
+    if len(inners) > 1:  # "Article II, Sections 3 and 4": each of the container's sections
+        container_id = resolver.resolve(container)
+        targets = [
+            (f"{container}/{n}", resolver.resolve_within(container_id, n) if container_id else None) for n in inners
+        ]
+        return " ".join(text[m.start() : end].split()), targets, end, None
     container_id = resolver.resolve(container)
     if container_id is None and prefix == "":
         if outer_prefix == "title" and not resolver.is_own(f"title {outer.group('num')}"):
             # "section 552 of title 5" cited from another title: that title's section, never ours
-            return " ".join(text[m.start() : end].split()), number, None, end, f"title {outer.group('num')}"
+            return " ".join(text[m.start() : end].split()), [(number, None)], end, f"title {outer.group('num')}"
         return None  # "section 112 of title 1" in title 1 (no title 1 section here): a plain section reference
     found = resolver.resolve_within(container_id, number) if container_id else None
     if found is None and container_id and inner is not None and after.startswith(",") and resolver.resolve(number):
@@ -1120,8 +1181,8 @@ def _compound(
         # "chapter-iii/section-3"): "Section 3 of Chapter III" names it
         named = resolver.resolve_within(container_id, f"section-{number.lower()}")
         if named:
-            return " ".join(text[m.start() : end].split()), named, named, end, None
-    return " ".join(text[m.start() : end].split()), f"{container}/{number}", found, end, None
+            return " ".join(text[m.start() : end].split()), [(named, named)], end, None
+    return " ".join(text[m.start() : end].split()), [(f"{container}/{number}", found)], end, None
 
 
 def _starts_line(text: str, pos: int) -> bool:

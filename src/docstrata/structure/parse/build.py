@@ -10,7 +10,7 @@ from ...models import Section
 from ..grammar import roman_to_int, unnumbered_container
 from .labels import _heading_label, _label_path, _plain
 from .patterns import _KEYWORDS, _Marker, _Open
-from .ranks import _CANON, document_ranks
+from .ranks import _CANON, _title_only, document_ranks
 
 if TYPE_CHECKING:
     from .resolve import ParseContext
@@ -84,7 +84,75 @@ def _build(markers: list[_Marker], lines: list[str], doc_title: str, ctx: ParseC
     _name_promoted_keywords(markers, ranks)
     ctx.doc_ranks = ranks
     ctx.label_containers = _label_only_containers(markers, ctx)
+    ctx.grouping_ranks = {}
+    ctx.grouping_ranks = _grouping_ranks(markers, lines, ctx)
     return _nest(markers, lines, doc_title, ctx)
+
+
+def _lone_numeral_styles(markers: list[_Marker]) -> dict[int, str]:
+    """Marker position → ``"letter"`` or ``"roman"`` for the headings numbered by a capital letter
+    or a roman numeral alone (``A. General Assembly``, ``III. Organe``): the numbering of a grouping,
+    apart from the keyword units' own. A single letter that is also a roman digit (``C``, ``I``,
+    ``D``) is a letter where it follows the letter before it (``B.`` then ``C.``) or no roman
+    numeral can read it, a roman numeral otherwise."""
+    styles: dict[int, str] = {}
+    last_letter = ""
+    for n, m in enumerate(markers):
+        comps = _heading_label(m) if m.kind == "heading" else None
+        if not comps or len(comps) != 1 or comps[0][0] != "num":
+            continue
+        value = comps[0][1]
+        roman = roman_to_int(value, strict=True) is not None
+        if len(value) == 1 and value.isupper() and (not roman or (last_letter and ord(value) == ord(last_letter) + 1)):
+            styles[n] = "letter"
+            last_letter = value
+        elif roman and value.isupper():
+            styles[n] = "roman"
+    return styles
+
+
+def _grouping_ranks(markers: list[_Marker], lines: list[str], ctx: ParseContext) -> dict[int, float]:
+    """Marker line → container rank for the lettered or roman groupings that stand at the level of
+    the keyword units they group (``### A. General Assembly`` directly above ``### Article 10``,
+    ``### Article 11``; a Swiss association's statutes, a code's ``A.`` / ``I.`` marginal groups).
+
+    Markdown levels cannot nest them (all are ``###``), and a lone ``A.`` alone reads as a
+    numbered unit, which the Article before it would hold. The document's layout says what it is:
+    headings of one numbering style (letter or roman) at one Markdown level of which at least half
+    directly open a keyword heading at their own level (nothing between but their title) are
+    groupings, ranked just below every keyword container and above the units they open (the unit's
+    rank minus ¼); a style of groupings that opens another (``A.`` above ``I.`` above
+    ``Art. 1``) ranks just above it (minus ⅛). Each such heading holds the units after it up to the
+    next grouping of its rank or above, as a container label does."""
+    styles = _lone_numeral_styles(markers)
+    heads: dict[tuple[str, int], list[int]] = {}
+    opened: dict[tuple[str, int], list[tuple[str, int] | float]] = {}
+    for n, style in styles.items():
+        m = markers[n]
+        key = (style, m.md_level)
+        heads.setdefault(key, []).append(n)
+        nxt = markers[n + 1] if n + 1 < len(markers) else None
+        if nxt is None or nxt.kind != "heading" or nxt.md_level != m.md_level:
+            continue
+        if not _title_only(lines[m.end : nxt.line]):
+            continue
+        comps = _heading_label(nxt)
+        if n + 1 in styles and styles[n + 1] != style:
+            opened.setdefault(key, []).append((styles[n + 1], nxt.md_level))
+        elif comps and comps[0][0].startswith("kw:") and (unit := _container_rank(nxt, ctx)) is not None:
+            opened.setdefault(key, []).append(unit)
+    groupings = {k for k, v in opened.items() if 2 * len(v) >= len(heads[k])}
+    ranks: dict[tuple[str, int], float] = {}
+    for _ in range(len(groupings) + 1):  # a style above a style above the units: settled in as many passes
+        for key in groupings:
+            held = [
+                o - 0.25 if isinstance(o, float | int) else ranks[o] - 0.125
+                for o in opened[key]
+                if isinstance(o, float | int) or o in ranks
+            ]
+            if held:
+                ranks[key] = min(held)
+    return {markers[n].line: ranks[key] for key, ns in heads.items() if key in ranks for n in ns}
 
 
 def _name_promoted_keywords(markers: list[_Marker], ranks: dict[str, float]) -> None:
@@ -219,6 +287,8 @@ def _container_rank(m: _Marker, ctx: ParseContext) -> int | None:
     """The container rank of a heading that names a container (``Part 4``, ``CHAPTER III``,
     ``Section 3`` of GDPR), 9 for a numbered section (``29 Fees``, ``§ 1``, ``4.2``), ``None``
     for an unnumbered heading."""
+    if m.kind == "heading" and m.line in ctx.grouping_ranks:
+        return ctx.grouping_ranks[m.line]  # "### A. General Assembly" above "### Article 10"
     comps = _heading_label(m)
     if not comps:
         # "Chapitre unique", "Section unique : Procédure": a container without a number ranks as its keyword
@@ -271,10 +341,14 @@ def _heading_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open 
 
 
 def _roman_heading(m: _Marker) -> bool:
-    """A heading numbered by a roman numeral alone (``I. Die Grundrechte``): its numbering is not
-    the arabic one of the keyword units under it, so Markdown's levels tell the nesting."""
+    """A heading numbered by a roman numeral or a capital letter alone (``I. Die Grundrechte``,
+    ``A. Allgemeines``): its numbering is not the arabic one of the keyword units under it, so
+    Markdown's levels tell the nesting."""
     comps = _heading_label(m) or []
-    return len(comps) == 1 and comps[0][0] == "num" and roman_to_int(comps[0][2].rstrip("."), strict=True) is not None
+    if len(comps) != 1 or comps[0][0] != "num":
+        return False
+    value = comps[0][2].rstrip(".")
+    return roman_to_int(value, strict=True) is not None or (len(value) == 1 and value.isupper())
 
 
 def _conflicts(top: _Open, path: list[str], rank: float, ctx: ParseContext, label_kw: str | None = None) -> bool:
@@ -335,7 +409,8 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
     return [], _slug(m.title)
 
 
-_ARTICLE_PART = re.compile(r"article-[0-9]+[a-z]*")
+# an article's id part: article-5, article-3bis, article-216-1 ("Art. 216/1", grammar.canonical_number)
+_ARTICLE_PART = re.compile(r"article-[0-9]+[a-z]*(?:-[0-9]+)?")
 
 
 def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent: _Open | None) -> bool:

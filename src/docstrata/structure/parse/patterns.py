@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ..grammar import (
     CODE_NUMBER,
+    SLASH_NUMBER,
     ORDINAL_ONE,
     SUFFIX_WORDS,
     LabelKeywords,
@@ -27,10 +28,10 @@ _BARE_ALIAS_KEYWORDS = {form for form in _KEYWORDS if canonical_label(form) == "
 _KW_RE = label_keyword_pattern()
 # a number with a letter suffix: 12A, 19B, 314AAA, Part XXA; US Code style lower-case single letters: 106a, 112b
 # after a keyword, also a French code's article number ("Article L. 111-1", "Article R*512-9-3"), a hyphenated
-# one ("Article 16-14" of the Code civil) and the ordinal of a first container ("LIVRE Ier", "Chapitre 1er")
+# one ("Article 16-14" of the Code civil), a slash-inserted one ("Art. 24/1", grammar.SLASH_NUMBER) and the ordinal of a first container ("LIVRE Ier", "Chapitre 1er")
 _SUFFIXES = "|".join(SUFFIX_WORDS)
 _NUM = (
-    rf"(?:{CODE_NUMBER}|\d{{1,5}}(?:-\d{{1,4}}){{1,4}}(?![\w-])|(?i:{ORDINAL_ONE})(?![\w-])|"
+    rf"(?:{CODE_NUMBER}|{SLASH_NUMBER}|\d{{1,5}}(?:-\d{{1,4}}){{1,4}}(?![\w-])|(?i:{ORDINAL_ONE})(?![\w-])|"
     + rf"\d{{1,5}}(?!\d)(?:[A-Z]{{1,3}}|(?:{_SUFFIXES})+(?![a-z])|[a-z](?![a-z]))?"
     + rf"|[IVXLC]{{1,7}}(?:(?:{_SUFFIXES})+(?![a-z])|[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
 )  # "Art. 3bis", "Article 107quinquies", "Art. 107terbis", "Titre Ibis", "Chapitre IIbis": a Latin

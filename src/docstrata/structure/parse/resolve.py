@@ -134,6 +134,9 @@ class ParseContext:
         label_containers: container keywords this document writes only as plain labels, never as
             Markdown headings (an HTML statute's "Abschnitt 1" paragraph above "## § 1" headings):
             such a label holds the headings after it (:func:`.build._build`).
+        grouping_ranks: heading line → container rank of the lettered or roman groupings written at
+            the level of the keyword units they group (``### A. General Assembly`` above ``###
+            Article 10``; :func:`.build._grouping_ranks`, set by :func:`.build._build`).
     """
 
     lines: list[str]
@@ -150,6 +153,7 @@ class ParseContext:
     bold_labels: frozenset[int] = frozenset()
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
+    grouping_ranks: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -231,9 +235,13 @@ def probability(c: Candidate) -> float:
 
 
 def _ordinal_of(part: str, container: bool = False) -> tuple[int, int] | None:
-    """``(number, suffix rank)`` of a path part; a container's ``I``, ``V``, ``X`` are roman."""
+    """``(number, suffix rank)`` of a path part; a container's ``I``, ``V``, ``X`` are roman. An
+    article's number with one hyphenated part (``24-1``: Belgian ``Art. 24/1``, a French code's
+    ``16-14``) is inserted after its first number as ``24bis`` is: ``(24, 1)``."""
     if container and re.fullmatch(r"[IVXLC]{1,7}", part):
         return _roman_value(part), 0
+    if container and (inserted := re.fullmatch(r"(\d{1,5})-(\d{1,3})", part)):
+        return int(inserted.group(1)), int(inserted.group(2))
     o = _ordinal(part)
     if o is not None:
         n, suffix = o
