@@ -1,6 +1,8 @@
 """Legislation XML → Markdown: USLM (US Code, CFR, statute compilations), Akoma Ntoso (incl.
-LegalDocML.de), UK CLML and Justice Canada (federal Acts and regulations, reshaped first by
-:mod:`.legislation_ca`), recognised by the root element's namespace or name.
+LegalDocML.de), UK CLML, Justice Canada (federal Acts and regulations, reshaped first by
+:mod:`.legislation_ca`) and US Congress bills in the House/Senate bill DTD (``<bill>`` /
+``<resolution>`` with a ``<legis-body>``, as congress.gov and GovInfo BILLS publish them),
+recognised by the root element's namespace or name.
 
 Every converter returns one :class:`~.document.ConvertedDocument` (``docs/architecture.md``): its
 Markdown text is the single source of truth for chunk text, citations and line numbers, and its
@@ -36,7 +38,14 @@ reads without guessing:
   never a line that reads as a section number, and one between two provisions stays with the first;
   an inline quotation (``striking “<quotedText>title XIX</quotedText>” and inserting``) stays in its sentence;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
-  stays as one paragraph of body text; metadata and TOCs are dropped);
+  stays as one paragraph of body text; metadata and TOCs are dropped); a bill's ``<quoted-block>``
+  (an amendment inserting "Sec. 5203. …" into the Act it amends) is one paragraph per quoted
+  provision, its number and header first (``> (a) In general.— …``), all text of the provision
+  quoting it, so its numbers never become the bill's own;
+* a bill's ``<section>``/``<title>``/``<subtitle>`` … print their label word (``SEC. 5.``, ``TITLE
+  I—``) where the markup gives only the ``<enum>``: headings ``Sec. 5. Header``, ``Title I—Header``;
+  its numbered provisions (``<subsection>`` … ``<subclause>``) state their depth below the section,
+  so they nest as the elements do (``5(a)(1)(A)``) without being re-read from their text;
 * editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
   CFR ``<source>``/``<authority>``, Akoma Ntoso ``<notes>``) is the provision's own: it opens with a
   heading one level below the provision (``#### Notes``, ``#### Source credit``), so it is filed
@@ -157,10 +166,10 @@ US_BILL = Dialect(
         ("subchapter", "Subchapter"),
     ),
 )
-# the House and Senate bill DTDs (``bill.dtd``, ``res.dtd``, ``amend.dtd``): no namespace, a root
-# ``<bill>``/``<resolution>``/``<amendment-doc>`` holding a ``<form>`` and a ``<legis-body>``
-_US_BILL_ROOTS = frozenset({"bill", "resolution", "amendment-doc"})
-_US_BILL_PARTS = frozenset({"form", "legis-body", "resolution-body", "amendment-body", "engrossed-amendment-body"})
+# the House and Senate bill DTDs (``bill.dtd``, ``res.dtd``): no namespace, a root
+# ``<bill>``/``<resolution>`` holding a ``<form>`` and a ``<legis-body>`` (``<resolution-body>``)
+_US_BILL_ROOTS = frozenset({"bill", "resolution"})
+_US_BILL_PARTS = frozenset({"form", "legis-body", "resolution-body"})
 _BY_NAMESPACE = (
     ("uslm", USLM),
     ("akn", AKOMA_NTOSO),
@@ -266,7 +275,7 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDoc
             doc_key,
             f"XML is not supported for this schema (root <{_local(root.tag)}>"
             f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
-            "USLM, Akoma Ntoso, UK CLML and Justice Canada legislation XML; convert other XML to "
+            "USLM, Akoma Ntoso, UK CLML, Justice Canada and US bill-DTD legislation XML; convert other XML to "
             "HTML or Markdown first",
         )
     if dialect is JUSTICE_CA:
