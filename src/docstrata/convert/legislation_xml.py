@@ -1,6 +1,8 @@
 """Legislation XML → Markdown: USLM (US Code, CFR, statute compilations), Akoma Ntoso (incl.
-LegalDocML.de), UK CLML and Justice Canada (federal Acts and regulations, reshaped first by
-:mod:`.legislation_ca`), recognised by the root element's namespace or name.
+LegalDocML.de), UK CLML, Justice Canada (federal Acts and regulations, reshaped first by
+:mod:`.legislation_ca`) and US Congress bills in the House/Senate bill DTD (``<bill>`` /
+``<resolution>`` with a ``<legis-body>``, as congress.gov and GovInfo BILLS publish them),
+recognised by the root element's namespace or name.
 
 Every converter returns one :class:`~.document.ConvertedDocument` (``docs/architecture.md``): its
 Markdown text is the single source of truth for chunk text, citations and line numbers, and its
@@ -36,7 +38,14 @@ reads without guessing:
   never a line that reads as a section number, and one between two provisions stays with the first;
   an inline quotation (``striking “<quotedText>title XIX</quotedText>” and inserting``) stays in its sentence;
 * metadata, tables of contents and quoted amending text keep out of the structure (quoted text
-  stays as one paragraph of body text; metadata and TOCs are dropped);
+  stays as one paragraph of body text; metadata and TOCs are dropped); a bill's ``<quoted-block>``
+  (an amendment inserting "Sec. 5203. …" into the Act it amends) is one paragraph per quoted
+  provision, its number and header first (``> (a) In general.— …``), all text of the provision
+  quoting it, so its numbers never become the bill's own;
+* a bill's ``<section>``/``<title>``/``<subtitle>`` … print their label word (``SEC. 5.``, ``TITLE
+  I—``) where the markup gives only the ``<enum>``: headings ``Sec. 5. Header``, ``Title I—Header``;
+  its numbered provisions (``<subsection>`` … ``<subclause>``) state their depth below the section,
+  so they nest as the elements do (``5(a)(1)(A)``) without being re-read from their text;
 * editorial matter that trails a provision's numbered items (USLM ``<sourceCredit>``/``<notes>``,
   CFR ``<source>``/``<authority>``, Akoma Ntoso ``<notes>``) is the provision's own: it opens with a
   heading one level below the provision (``#### Notes``, ``#### Source credit``), so it is filed
@@ -69,6 +78,12 @@ class Dialect:
     skip: frozenset[str]  # dropped with their content
     flat: frozenset[str]  # kept as plain text, never as structure (quoted amendments, notes)
     terms: frozenset[str]
+    # numbered provisions state their depth (``list_item`` blocks with a ``level``), so the structure
+    # stage nests them as the markup does instead of reading their numbers from the text
+    stated_items: bool = False
+    # a container's printed label word, where the markup gives only its number (``<enum>5.</enum>``
+    # of a ``<section>`` prints "SEC. 5.", of a ``<title>`` "TITLE I—")
+    label_words: tuple[tuple[str, str], ...] = ()
 
 
 def _names(text: str) -> frozenset[str]:
@@ -129,6 +144,32 @@ JUSTICE_CA = Dialect(
     flat=_names("AmendedText QuotedText HistoricalNote Footnote Note"),
     terms=_names("DefinedTermEn DefinedTermFr"),  # a French act's terms in guillemets, as printed
 )
+US_BILL = Dialect(
+    "US bill",
+    containers=_names("division subdivision title subtitle part subpart chapter subchapter section"),
+    items=_names("subsection paragraph subparagraph clause subclause item subitem"),
+    num=_names("enum"),
+    heading=_names("header"),
+    skip=_names("metadata toc distribution-code endorsement footnote-ref"),
+    flat=_names("quoted-block after-quoted-block form attestation preamble"),
+    terms=_names("term"),
+    stated_items=True,
+    label_words=(
+        ("section", "Sec."),
+        ("title", "Title"),
+        ("subtitle", "Subtitle"),
+        ("division", "Division"),
+        ("subdivision", "Subdivision"),
+        ("part", "Part"),
+        ("subpart", "Subpart"),
+        ("chapter", "Chapter"),
+        ("subchapter", "Subchapter"),
+    ),
+)
+# the House and Senate bill DTDs (``bill.dtd``, ``res.dtd``): no namespace, a root
+# ``<bill>``/``<resolution>`` holding a ``<form>`` and a ``<legis-body>`` (``<resolution-body>``)
+_US_BILL_ROOTS = frozenset({"bill", "resolution"})
+_US_BILL_PARTS = frozenset({"form", "legis-body", "resolution-body"})
 _BY_NAMESPACE = (
     ("uslm", USLM),
     ("akn", AKOMA_NTOSO),
@@ -157,7 +198,7 @@ _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
 # section parser nests it by its numbering and qualifies its id ("1(2)", "1(2)(a)"); "1." and "a)" stay
 # as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
 _BARE_ITEM_NUMBER = re.compile(r"^([0-9]{1,4}[A-Za-z]{0,3}|[A-Za-z]{1,6})$")
-_BLOCKS = frozenset({"p", "P", "Text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
+_BLOCKS = frozenset({"p", "P", "Text", "text", "Para", "chapeau", "continuation", "intro", "wrapUp", "blockContainer"})
 _MARKER_START = re.compile(
     rf"^(?:[\"“‘]?\(?[0-9A-Za-z]{{1,6}}[).]|(?:sec|{'|'.join(keyword_words('label'))}|§)\.?\s*\d)", re.I
 )
@@ -186,6 +227,12 @@ def detect_dialect(root) -> Dialect | None:
     Justice Canada ``<Statute>``/``<Regulation>`` by its ``lims`` namespace declaration)."""
     if legislation_ca.is_justice_ca(root):
         return JUSTICE_CA
+    if (
+        _local(root.tag) in _US_BILL_ROOTS
+        and not _namespace(root.tag)
+        and any(_local(c.tag) in _US_BILL_PARTS for c in root)
+    ):
+        return US_BILL
     ns = _namespace(root.tag).lower()
     for marker, dialect in _BY_NAMESPACE:
         if ns and marker in ns:
@@ -228,7 +275,7 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDoc
             doc_key,
             f"XML is not supported for this schema (root <{_local(root.tag)}>"
             f"{', namespace ' + ns if ns else ', no namespace'}): docstrata reads "
-            "USLM, Akoma Ntoso, UK CLML and Justice Canada legislation XML; convert other XML to "
+            "USLM, Akoma Ntoso, UK CLML, Justice Canada and US bill-DTD legislation XML; convert other XML to "
             "HTML or Markdown first",
         )
     if dialect is JUSTICE_CA:
@@ -242,7 +289,7 @@ def convert_legislation_xml(data: bytes, ext: str, doc_key: str) -> ConvertedDoc
             level, number, heading = writer.headings[n]
             out.heading(level, heading, number or None, written=text.lstrip("#").strip())
         elif n in writer.items:
-            out.add(text, "list_item", provenance="markup", number=writer.items[n])
+            out.add(text, "list_item", provenance="markup", number=writer.items[n], level=writer.item_levels.get(n))
         elif n in writer.notes:  # the markup states it is a note or quotation: no section starts in it
             out.add(text, "paragraph", provenance="markup")
         else:  # a <p> may print a provision's number in its text ("(1) Frames"): read from its characters
@@ -265,6 +312,7 @@ class _Writer:
         self.first_heading: str | None = None
         self.headings: dict[int, tuple[int, str, str]] = {}  # index in blocks → (level, number, title) of a heading
         self.items: dict[int, str] = {}  # index in blocks → printed number of a numbered provision
+        self.item_levels: dict[int, int] = {}  # index in blocks → stated depth of that provision (``stated_items``)
         self.notes: set[int] = set()  # indices in blocks of notes, footnotes and quoted text: never structure
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
@@ -316,6 +364,10 @@ class _Writer:
             self._container(el, depth)
         elif name in self.d.items or name in self.d.containers and self._labelled(el):
             self._item(el, depth)
+        elif self.d is US_BILL and name == "quoted-block":
+            self._quoted(el)
+        elif self.d is US_BILL and name == "after-quoted-block" and _follows_quoted_block(el):
+            return  # its closing words (".", "; and") were written on the quotation's last line
         elif name in self.d.flat:
             self._flat(el)
         elif name in _TABLES:
@@ -338,9 +390,12 @@ class _Writer:
             if text:
                 self.blocks.append(text)
 
-    def _children(self, el, depth: int, lead: list[str] | None = None, number: str | None = None) -> None:
+    def _children(
+        self, el, depth: int, lead: list[str] | None = None, number: str | None = None, level: int | None = None
+    ) -> None:
         """Blocks for ``el``'s children: the leading text (joined to ``lead``) as one paragraph, the rest walked;
-        ``number``: the printed number of the provision that paragraph opens (a ``list_item`` block)."""
+        ``number``: the printed number of the provision that paragraph opens (a ``list_item`` block),
+        ``level`` its stated depth (dialects with ``stated_items``)."""
         own = [el.text] if el.text and el.text.strip() else []
         kids = [c for c in el if isinstance(c.tag, str)]
         # mixed content (``<content>Section 1400Z–1 <amendingAction>is amended</amendingAction> by adding …``):
@@ -354,6 +409,8 @@ class _Writer:
         if text:
             if number:  # a numbered provision ("(a) …", "1. …", a recital "(1) …"): the markup states its number
                 self.items[len(self.blocks)] = number
+                if level is not None:
+                    self.item_levels[len(self.blocks)] = level
             self.blocks.append(text)
         self._flush_margin()
         for child in rest:
@@ -495,6 +552,10 @@ class _Writer:
             if len(p1s) == 1:  # "1 Establishment of the Tribunals": the section's number and its title
                 num = self._num(p1s[0])
         text = " ".join(x for x in (num, heading) if x)
+        if num and (word := dict(self.d.label_words).get(name)):
+            num = f"{word} {num}"  # <section><enum>5.</enum> prints "SEC. 5.", <title><enum>I</enum> "TITLE I—"
+            text = f"{num}. {heading}" if word.endswith(".") else f"{num}—{heading}" if heading else num
+            text = text.rstrip(". ") if not heading else text
         self._open_heading(depth + 1, num, heading, text)
         self._flush_margin()
         self.first_heading = self.first_heading or text
@@ -539,14 +600,17 @@ class _Writer:
             self._flush_margin()
             return
         num, heading = self._num(el), self._heading(el)
-        if self.d is AKOMA_NTOSO:  # CLML punctuates its own Pnumbers; USLM prints "(a)"
+        if self.d is AKOMA_NTOSO or self.d is US_BILL:  # CLML punctuates its own Pnumbers; USLM prints "(a)"
             num = _item_number(num)
         if heading and not heading.endswith((".", "—", ":")):
             heading += ".—"
+        level = None
         if num:
             self._anchor(el, self._citation(num))
             self.labels.append(("item", num))
-        self._children(el, depth, lead=[x for x in (num, heading) if x], number=num or None)
+            if self.d.stated_items:  # below its container's heading (at ``depth``), one level per item it is in
+                level = depth + sum(1 for kind, _ in self.labels if kind == "item")
+        self._children(el, depth, lead=[x for x in (num, heading) if x], number=num or None, level=level)
         if num:
             self.labels.pop()
 
@@ -610,6 +674,52 @@ class _Writer:
                     self._flat_text(self.inline(c))
             run.append(c.tail or "")
         self._flat_text("".join(run))
+
+    def _quoted(self, el) -> None:
+        """A bill's ``<quoted-block>``: the text an amendment inserts ("Sec. 5203. Grants …", "(a) In
+        general.— …"), written as text of the provision quoting it — one paragraph per quoted provision,
+        its printed number and header first — and never as this bill's own structure (no heading, no
+        stated item: its numbers belong to the Act it amends). The words after it
+        (``<after-quoted-block>``: ".", "; and") close its last line."""
+        line: list[str] = []
+
+        def flush() -> None:
+            self._flat_text(" ".join(x for x in line if x))
+            line.clear()
+
+        def visit(e) -> None:
+            for c in e:
+                n = _local(c.tag)
+                if not n or n in self.d.skip or n in self.d.num or n in self.d.heading:
+                    continue
+                if n in self.d.containers or n in self.d.items:
+                    flush()
+                    num, heading = self._num(c), self._heading(c)
+                    word = dict(self.d.label_words).get(n)
+                    if num and word:
+                        num = f"{word} {num}."
+                    if heading and n in self.d.items and not heading.endswith((".", "—", ":")):
+                        heading += ".—"
+                    elif heading and n not in self.d.items:
+                        heading += "."
+                    line.extend([num, heading])
+                    visit(c)
+                    flush()
+                elif n in _TABLES:
+                    flush()
+                    self._table(c)
+                elif n in self.d.flat or self._has_structure(c) and n not in _BLOCKS:
+                    flush()
+                    visit(c)
+                    flush()
+                else:
+                    line.append(self.inline(c))
+
+        visit(el)
+        after = el.getnext()
+        if after is not None and _local(after.tag) == "after-quoted-block":
+            line.append(self.inline(after))
+        flush()
 
     def _footnote(self, el) -> None:
         """``<footnote><sup>1</sup><p>So in original …</p></footnote>`` → ``[^1]: So in original …``
@@ -715,12 +825,20 @@ class _Writer:
         return "".join(out)
 
 
+def _follows_quoted_block(el) -> bool:
+    prev = el.getprevious()
+    return prev is not None and _local(prev.tag) == "quoted-block"
+
+
 # elements printed as blocks or lines of their own, so a space follows them when they are read as one
 # line: Justice Canada labels and titles; a USLM preface "Public Law 113–67 113th Congress" (<dc:type>,
 # <docNumber>, <congress> written with nothing between them), its long title "Joint Resolution Making …"
 _SPACED = frozenset(
     "p P Text br td th Label TitleText MarginalNote BilingualItemEn type docNumber congress session "
-    "docTitle officialTitle longTitle enactingFormula resolvingClause actionDescription".split()
+    "docTitle officialTitle longTitle enactingFormula resolvingClause actionDescription "
+    # a bill's cover ("113th CONGRESS 2d Session H. R. 10 IN THE HOUSE OF REPRESENTATIVES AN ACT To amend …")
+    "legis-num current-chamber legis-type official-title action action-date action-desc attestation-date "
+    "attestor role".split()
 )
 
 # editorial matter that belongs to the provision it stands in (USLM notes and source credits, CFR
@@ -805,13 +923,14 @@ def _document_title(root, d: Dialect) -> str | None:
         AKOMA_NTOSO: ("shortTitle", "docTitle", "longTitle"),
         CLML: ("Title",),
         JUSTICE_CA: ("ShortTitle", "LongTitle"),
+        US_BILL: ("title", "short-title", "official-title"),  # <dc:title>, else what the bill says it is called
     }[d]
     for name in wanted:
         for e in root.iter():
             if not isinstance(e.tag, str) or _local(e.tag) != name:
                 continue
             ns = _namespace(e.tag)
-            if d is USLM and name == "title" and "purl.org/dc" not in ns:
+            if d in (USLM, US_BILL) and name == "title" and "purl.org/dc" not in ns:
                 continue
             if d is CLML and _local(e.getparent().tag) not in ("PrimaryPrelims", "SecondaryPrelims"):
                 continue

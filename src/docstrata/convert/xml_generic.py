@@ -1,6 +1,6 @@
 """XML of any other schema → Markdown: element text, with a notice (``convert`` stage, ``.xml``).
 
-Legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada) and xml2rfc sources (root ``<rfc>``) have their own
+Legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada, US Congress bill DTD) and xml2rfc sources (root ``<rfc>``) have their own
 converters (``legislation_xml``, ``xml2rfc``). Any other XML — DocBook, JATS, TEI, DITA,
 configuration and data files — is read as
 text rather than refused, since a user who points docstrata at a folder expects every ``.xml``
