@@ -72,6 +72,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -526,22 +527,24 @@ class Params:
     cut: float
     weight: float = 0.0
     hits: int = 5  # how many of the first hits are located by meaning (passage.PASSAGE_SEMANTIC_HITS)
+    bridge: bool = False  # the passage spans every sentence scoring keep x the best, gaps bridged (passage.minimal_passage)
 
 
 def fitted_params() -> Params:
     """The values ``--fit`` wrote into ``src/docstrata/passage_fit.json`` (the product's defaults)."""
-    from docstrata.passage import PASSAGE_KEEP, PASSAGE_SECTION_CHARS, fitted, semantic_setting
+    from docstrata.passage import PASSAGE_BRIDGE, PASSAGE_KEEP, PASSAGE_SECTION_CHARS, fitted, semantic_setting
 
     weight, hits = semantic_setting()
     return Params(fitted("passage_keep", PASSAGE_KEEP), int(fitted("passage_section_chars", PASSAGE_SECTION_CHARS)),
-                  fitted("min_relative_score", 1.0), weight, hits)
+                  fitted("min_relative_score", 1.0), weight, hits, bool(fitted("passage_bridge", PASSAGE_BRIDGE)))
 
 
 def passage_spans(col: Collected, keep: float, section_chars: int, weight: float = 0.0,
-                  n_hits: int = 5) -> list[list[Span | None]]:
+                  n_hits: int = 5, bridge: bool = False) -> list[list[Span | None]]:
     """Per query, per hit: the file characters of the hit's minimal passage as ``--passage``
     shows it (:func:`docstrata.passage.minimal_passage`, its sentences scored by words and, for the
-    ``n_hits`` hits, meaning with ``weight``, :func:`docstrata.passage.fused_scores`; a pinpointed hit:
+    ``n_hits`` hits, meaning with ``weight``, :func:`docstrata.passage.fused_scores`; ``bridge``: the
+    answer region, gaps between strong sentences bridged; a pinpointed hit:
     its cited item, as answers show it); ``None`` when the hit has none or it could not be mapped."""
     from docstrata.passage import fused_scores, minimal_passage, sentence_scores
 
@@ -560,7 +563,7 @@ def passage_spans(col: Collected, keep: float, section_chars: int, weight: float
                 scored = memo[key]
                 if weight > 0 and hi < n_hits and key in col.cosines:
                     scored = fused_scores(c, query, col.cosines[key], weight, lexical=scored)
-                found = minimal_passage(c, query, keep, section_chars, scored=scored)
+                found = minimal_passage(c, query, keep, section_chars, scored=scored, bridge=bridge)
                 if found is not None:
                     lead = len(c.content) - len(c.content.lstrip())
                     off = (found.start - lead, found.end - lead)
@@ -582,7 +585,7 @@ def score_subset(col: Collected, params: Params, methods=METHODS, check: dict | 
     from docstrata.search import relative_keep
 
     if passages is None and any("passage" in m for m in methods):
-        passages = passage_spans(col, params.keep, params.section_chars, params.weight, params.hits)
+        passages = passage_spans(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
     sc = {m: Scores() for m in methods}
     for qi, ((_query, truth, hits), naive) in enumerate(zip(col.queries, col.naive)):
         keep = relative_keep([h.fused for h in hits], [h.pinned for h in hits], params.cut)
@@ -632,6 +635,7 @@ def run_subset(sample: Sample, root: Path, params: Params | None = None) -> dict
 # is coarser in section chars and cut (its size is the product of all four) and reaches higher in
 # keep: a fused score scales the cosine within the chunk, so more sentences score near the best.
 KEEPS = (0.1, 0.25, 0.4, 0.55, 0.7, 0.85)
+BRIDGES = (False, True)  # a consecutive run of sentences, or the answer region (gaps bridged)
 SECTION_CHARS = (0, 1000)
 CUTS = (1.0, 0.9, 0.8, 0.7, 0.6, 0.0001)
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -664,17 +668,17 @@ def objective(rows_by_subset: dict[str, dict], method: str) -> tuple[int, float]
 
 def fit(cols: list[Collected]) -> tuple[Params, list[tuple]]:
     """The :class:`Params` with the best :func:`objective` for ``docstrata-passage+cut`` on
-    ``cols`` (the dev half): every ``keep`` × ``section_chars`` × ``weight`` × ``cut`` of the grid above."""
+    ``cols`` (the dev half): every ``keep`` × ``section_chars`` × ``bridge`` × ``weight`` × ``cut`` of
+    the grid above."""
     table = []
     for weight in WEIGHTS:
-        for keep in KEEPS:
-            for chars in SECTION_CHARS:
-                spans = [passage_spans(c, keep, chars, weight) for c in cols]
-                for cut in CUTS:
-                    p = Params(keep, chars, cut, weight)
-                    rows = {c.sample.subset: score_subset(c, p, methods=("docstrata-passage+cut",), passages=sp)
-                            for c, sp in zip(cols, spans)}
-                    table.append((objective(rows, "docstrata-passage+cut"), p, rows))
+        for keep, chars, bridge in itertools.product(KEEPS, SECTION_CHARS, BRIDGES):
+            spans = [passage_spans(c, keep, chars, weight, bridge=bridge) for c in cols]
+            for cut in CUTS:
+                p = Params(keep, chars, cut, weight, bridge=bridge)
+                rows = {c.sample.subset: score_subset(c, p, methods=("docstrata-passage+cut",), passages=sp)
+                        for c, sp in zip(cols, spans)}
+                table.append((objective(rows, "docstrata-passage+cut"), p, rows))
     table.sort(key=lambda x: x[0], reverse=True)
     return table[0][1], table
 
@@ -810,6 +814,13 @@ def print_done_when(results: list[dict], method: str) -> None:
             print(f"| {s} | {metric} | " + " | ".join(cells) + " |")
         print(f"| {s} | chars | " + " | ".join(f"{row['chars'][k]:.0f}" for k in KS) + " |")
         print(f"| {s} | answer in first result | {row['truth_in_top1']:.1f} % |" + " |" * (len(KS) - 1))
+    tuned = [r for r in results if r["subset"] in TUNABLE]
+    n = sum(r["methods"][method]["queries"] for r in tuned)
+    if n:
+        pooled = sum(r["methods"][method]["truth_in_top1"] * r["methods"][method]["queries"] for r in tuned) / n
+        mean = sum(r["methods"][method]["truth_in_top1"] for r in tuned) / len(tuned)
+        print(f"\nanswer in the first result: {pooled:.1f} % of the {n} queries, {mean:.1f} % as the equal-weight mean "
+              f"of the sub-corpora (goal {FIRST_RESULT_GOAL:.0f} %)")
 
 
 def main() -> None:
@@ -857,20 +868,22 @@ def main() -> None:
         params, table = fit(cols)
         print(f"\n## Fit ({len(table)} settings, {time.perf_counter() - t0:.0f} s): the ten best for "
               "docstrata-passage+cut (wins over the paper's best figures, mean F1 over k)\n")
-        print("| semantic weight | keep | section chars | cut | places won | mean F1 | answer in first result |\n"
-              "|---:|---:|---:|---:|---:|---:|---:|")
+        print("| semantic weight | keep | bridged | section chars | cut | places won | mean F1 | answer in first result |\n"
+              "|---:|---:|---|---:|---:|---:|---:|---:|")
 
         def _top1(rows: dict) -> float:
             return sum(r["docstrata-passage+cut"]["truth_in_top1"] for r in rows.values()) / len(rows)
 
         for (wins, f1), p, rows in table[:10]:
-            print(f"| {p.weight} | {p.keep} | {p.section_chars} | {p.cut} | {wins} | {f1:.3f} | {_top1(rows):.1f} |")
-        print("\nThe best setting at each semantic weight:\n")
-        print("| semantic weight | keep | section chars | cut | places won | mean F1 | answer in first result |\n"
-              "|---:|---:|---:|---:|---:|---:|---:|")
-        for w in WEIGHTS:
-            (wins, f1), p, rows = next(x for x in table if x[1].weight == w)
-            print(f"| {p.weight} | {p.keep} | {p.section_chars} | {p.cut} | {wins} | {f1:.3f} | {_top1(rows):.1f} |")
+            print(f"| {p.weight} | {p.keep} | {p.bridge} | {p.section_chars} | {p.cut} | {wins} | {f1:.3f} | "
+                  f"{_top1(rows):.1f} |")
+        print("\nThe best setting at each semantic weight, each passage form:\n")
+        print("| semantic weight | keep | bridged | section chars | cut | places won | mean F1 | answer in first result |\n"
+              "|---:|---:|---|---:|---:|---:|---:|---:|")
+        for w, bridge in itertools.product(WEIGHTS, BRIDGES):
+            (wins, f1), p, rows = next(x for x in table if x[1].weight == w and x[1].bridge == bridge)
+            print(f"| {p.weight} | {p.keep} | {p.bridge} | {p.section_chars} | {p.cut} | {wins} | {f1:.3f} | "
+                  f"{_top1(rows):.1f} |")
         hits_table = fit_hits(cols, params)
         print("\nThe best setting with only the first N hits located by meaning:\n")
         print("| N | places won | mean F1 | answer in first result |\n|---:|---:|---:|---:|")
@@ -883,7 +896,8 @@ def main() -> None:
         # The semantic locator costs a model call per search (one batch of sentences, about as much as
         # embedding the hit again: 10x a keyword search's time): on by default only when it wins a place more.
         lexical = next(x for x in table if x[1].weight == 0)
-        semantic = {"weight": params.weight, "keep": params.keep, "section_chars": params.section_chars,
+        semantic = {"weight": params.weight, "keep": params.keep, "bridge": params.bridge,
+                    "section_chars": params.section_chars,
                     "cut": params.cut, "places": chosen[0][0], "mean_f1": round(chosen[0][1], 4),
                     "answer_in_first_result": round(_top1(chosen[2]), 1)}
         if params.weight > 0 and chosen[0][0] <= lexical[0][0]:
@@ -899,7 +913,7 @@ def main() -> None:
         fit_file = ROOT / "src" / "docstrata" / "passage_fit.json"
         fit_file.write_text(json.dumps({
             "passage_keep": params.keep, "passage_section_chars": params.section_chars,
-            "min_relative_score": params.cut,
+            "passage_bridge": params.bridge, "min_relative_score": params.cut,
             "passage_semantic_weight": params.weight,
             "passage_semantic_hits": params.hits,
             "semantic_best": semantic,

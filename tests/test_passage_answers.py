@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docstrata.answers import render_search
-from docstrata.passage import locate_passage, minimal_passage
+from docstrata.passage import locate_passage, minimal_passage, sentence_scores
 from docstrata.search import QueryError, relative_keep
 
 
@@ -24,13 +24,29 @@ def test_the_passage_takes_the_neighbouring_sentences_that_answer_too(pilot):
     chunk = _chunk(pilot, "7.6")
     query = "May the Provider assign the Agreement after a merger?"
     one = locate_passage(chunk, query)
-    wide = minimal_passage(chunk, query, keep=0.3, section_chars=0)
+    wide = minimal_passage(chunk, query, keep=0.3, section_chars=0, bridge=False)
     sentence = chunk.content[one.start : one.end]
     passage = chunk.content[wide.start : wide.end]
     assert "merger" in sentence and "Neither party may assign" not in sentence
     assert "Neither party may assign" in passage and "merger" in passage
     assert len(passage) < len(chunk.content.strip())  # not the whole clause: the binding-effect sentence is out
     assert "inure to the benefit" not in passage
+
+
+def test_the_answer_region_bridges_a_weaker_line_between_two_sentences_that_answer(pilot):
+    """2.3 Effect of Termination: uninstalling the Software (a.) and deleting Customer Content (b.)
+    are two sentences with the bare label ``b.`` between them. A consecutive run stops at the
+    label; the answer region (``bridge``) holds both, and item c. (Confidential Information) stays
+    out."""
+    chunk = _chunk(pilot, "2.3")
+    query = "Must the Customer uninstall the Software, and will the Provider delete Customer Content?"
+    run = minimal_passage(chunk, query, keep=0.5, section_chars=0, bridge=False)
+    region = minimal_passage(chunk, query, keep=0.5, section_chars=0, bridge=True)
+    run_text, region_text = chunk.content[run.start : run.end], chunk.content[region.start : region.end]
+    assert "uninstall" in run_text and "delete Customer Content" not in run_text
+    assert "uninstall" in region_text and "delete Customer Content" in region_text
+    assert "Confidential Information" not in region_text and "no longer have any right" not in region_text
+    assert region.section_id == run.section_id and region.score == run.score
 
 
 def test_the_passage_widens_to_its_section_only_when_that_section_is_short(pilot):
@@ -57,8 +73,9 @@ def test_passage_answers_show_the_passage_within_the_budget(pilot):
     assert hit["content"] == want and hit["section_id"] == top.answer_passage["section_id"]
     assert "reverse engineer" in want and "(x) upload" not in want
     assert "answer_passage" not in hit and len(text) <= 4000
-    whole, _ = render_search(results, query, "law", 4000)
+    whole, whole_data = render_search(results, query, "law", 4000)
     assert len(text) < len(whole)
+    assert whole_data["results"][0]["answer_passage"] == top.answer_passage  # where to cut, for an agent reading JSON
 
 
 def test_a_question_naming_its_document_locates_the_passage_by_the_rest(pilot):
@@ -117,3 +134,21 @@ def test_a_sentence_wrapped_over_lines_is_one_sentence():
         in sentences
     ), sentences
     assert sentence_spans("One line.\n\nAnother one.\n* an item") == [(0, 9), (11, 23), (24, 33)]
+
+
+def test_a_question_naming_a_section_is_answered_by_the_section_not_its_heading(pilot):
+    """ "Section 1.2 License" matches the heading line ``### 1.2 License.`` best; a heading answers
+    nothing: the cited sentence is the section's first that answers, the passage the section."""
+    chunk = _chunk(pilot, "1.2")
+    query = "Section 1.2 License"
+    scored = sentence_scores(chunk, query)
+    best = max(range(len(scored)), key=lambda j: scored[j][2])
+    assert chunk.content[scored[best][0] : scored[best][1]].lstrip().startswith("### 1.2")  # the heading wins by words
+    cited = locate_passage(chunk, query)
+    region = minimal_passage(chunk, query, section_chars=0)
+    assert chunk.content[cited.start : cited.end].startswith("If the Product contains Software")
+    assert chunk.content[region.start : region.end].startswith("### 1.2") and region.end > cited.start
+    assert region.section_id == cited.section_id == "1.2"
+    top = pilot.search(query, top_k=3)[0]
+    assert top.section_id == "1.2"
+    assert top.content.strip()[top.passage["start"] : top.passage["end"]].startswith("If the Product contains Software")

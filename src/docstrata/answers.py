@@ -151,6 +151,7 @@ _OPTIONAL = (
     "cited_by",
     "cited_by_total",
     "passage",
+    "answer_passage",
     *PAGE_FIELDS,
 )
 
@@ -175,7 +176,7 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content"] = content
     d["truncated"] = cut
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
-    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint", "answer_passage"):
+    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint"):
         d.pop(key, None)
     if d.get("passage"):  # its section is the hit's section_id: the characters only
         d["passage"] = {"start": d["passage"]["start"], "end": d["passage"]["end"]}
@@ -223,7 +224,7 @@ def as_passages(results: SearchResults) -> SearchResults:
     for r in results:
         wide = getattr(r, "answer_passage", None)
         if wide and getattr(r, "pinpoint", None) is None:
-            r = replace(r, passage=dict(wide), section_id=wide["section_id"])
+            r = replace(r, passage=dict(wide), section_id=wide["section_id"], answer_passage=None)  # shown as content
         out.append(r)
     return SearchResults(out, results.confidence, results.definitions, results.notices)
 
@@ -380,8 +381,8 @@ def render_search(
     it whole (default: the MCP ``*_get_neighbours`` call). ``span``: each hit's content is its
     best-matching sentence alone (its ``passage``, cited to the deepest section holding it), the
     minimal passage, within the same budgets; a hit without one shows its excerpt as usual.
-    ``passage``: each hit's content is its ``answer_passage`` (:func:`as_passages`: the best
-    sentence with the neighbours that match nearly as well, or the short section holding them),
+    ``passage``: each hit's content is its ``answer_passage`` (:func:`as_passages`: from its first
+    to its last sentence that matches nearly as well as the best, or the section a matching heading opens),
     shown as ``span`` shows a sentence; it wins over ``span``.
     Returns ``(text, data)`` — ``data``
     shaped when ``shape`` is given."""

@@ -483,8 +483,8 @@ def search(
     passage: bool = typer.Option(
         False,
         "--passage",
-        help="Each hit's minimal passage: its best sentence with the neighbours that match nearly as well, "
-        "or the short section holding them (wins over --span)",
+        help="Each hit's minimal passage: from its first to its last sentence that matches nearly as well as "
+        "the best, or the section a matching heading opens (wins over --span)",
     ),
     min_relative_score: Optional[float] = typer.Option(
         None,

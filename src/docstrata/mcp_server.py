@@ -94,6 +94,15 @@ class PassageOut(_Out):
     end: int = Field(description="Where it ends (exclusive)")
 
 
+class AnswerPassageOut(_Out):
+    """The minimal passage answering the query: from its first to its last sentence that matches
+    nearly as well as the best, or the section a matching heading opens."""
+
+    section_id: str = Field(description="The deepest section holding its start")
+    start: int = Field(description="Its first character in the whole chunk's text (as *_get_neighbours shows it)")
+    end: int = Field(description="Where it ends (exclusive)")
+
+
 class CitingSectionRef(_Out):
     """A section that cites the hit's section; read all of them with *_cited_by."""
 
@@ -275,6 +284,10 @@ class SearchHit(_Pages):
         default=None,
         description="The sentence matching the query best: its "
         "characters in the chunk; section_id is the deepest section holding it",
+    )
+    answer_passage: AnswerPassageOut | None = Field(
+        default=None,
+        description="The minimal passage answering the query (what passage=true shows instead of the chunk)",
     )
     cited_by: list[CitingSectionRef] = Field(
         default_factory=list,
@@ -651,8 +664,8 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         passage: Annotated[
             bool,
             Field(
-                description="Return each hit's minimal passage: its best-matching sentence with the neighbouring "
-                "sentences that match nearly as well, or the short section holding them (wins over span)"
+                description="Return each hit's minimal passage: from its first to its last sentence that matches "
+                "nearly as well as the best, or the section a matching heading opens (wins over span)"
             ),
         ] = False,
         ctx: Context = None,

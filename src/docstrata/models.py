@@ -620,9 +620,9 @@ class SearchResult(Paged):
     (:func:`~docstrata.passage.locate_passage`): ``{"section_id", "start", "end"}``, characters of
     ``content`` stripped (as answers and ``*_get_neighbours`` show it); ``section_id`` is then the
     deepest section holding it (``2.2`` inside the chunk of 2). ``answer_passage`` (same form) is
-    the minimal passage that answers: that sentence with its neighbours that match nearly as well,
-    or the short section holding them (:func:`~docstrata.passage.minimal_passage`), which passage
-    answers (``--passage``) show instead of the chunk.
+    the minimal passage that answers: from the first to the last sentence that matches nearly as
+    well as the best, or the section a matching heading opens (:func:`~docstrata.passage.minimal_passage`),
+    which passage answers (``--passage``) show instead of the chunk.
     ``cited_by`` lists the first few sections that cite ``section_id`` (or a part of it), each
     ``{"document", "section_id", "references"}`` (the reference texts as written there), and
     ``cited_by_total`` how many do in all (:mod:`docstrata.citers`; ``*_cited_by`` pages through them).
