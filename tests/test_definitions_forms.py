@@ -180,3 +180,18 @@ def test_front_page_fields_and_values_are_no_terms():
         "kGranularity:\n: Timer granularity. This is a system-dependent value.\n"
     )
     assert list(got) == ["kGranularity"]
+
+
+def test_a_naming_parenthesis_opened_by_a_relative_clause():
+    """Series Seed Preferred Stock Investment Agreement 1.2.1 (seriesseed/equity, CC0): "(which date is
+    referred to herein as the "Initial Closing")" names the Initial Closing; a relative clause that
+    names nothing ("(which is "fair")") defines no term."""
+    text = (
+        "1.2.1 The initial purchase and sale of the shares hereunder shall take place remotely on the Agreement "
+        'Date (which date is referred to herein as the "Initial Closing").\n\n'
+        'The Term runs two years (such period being hereinafter called the "Renewal Period"). '
+        'The price (which is "fair") is paid in cash.\n'
+    )
+    tree = build_tree(Document(doc_key="psia.md", title="PSIA", markdown=text, format="md"))
+    terms = {d.term for d in tree.definitions}
+    assert {"Initial Closing", "Renewal Period"} <= terms and "fair" not in terms

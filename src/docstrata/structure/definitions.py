@@ -134,6 +134,13 @@ _LEAD_IN = frozenset(
     "herein referred to as and or also known called".split()
 )
 _NAMING_LEAD = frozenset("the hereinafter hereafter referred as called known".split())
+# a relative clause opening a naming parenthesis, before its naming verb: "(which date is referred to herein
+# as the "Initial Closing")", "(such period being hereinafter called the "Term")": dropped, the rest must name
+_RELATIVE_NAMING_RE = re.compile(
+    r"^\s*(?:which|that|such|this|these|whose)\b(?:\s+[\w-]+){0,3}?\s+(?:is|are|was|being|shall\s+be|will\s+be)\s+"
+    r"(?=(?:herein(?:after)?\s+|hereafter\s+)?(?:referred|called|known|hereinafter|hereafter)\b)",
+    re.I,
+)
 _BCP14 = frozenset("MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL".split())
 _GLOSSARY_LINE_RE = re.compile(
     r"^\s*(?:[-*]\s+)?(?:\*\*(?P<bold>[^*\n]{1,60})\*\*|(?P<colon>[A-Z][\w ()/-]{0,60}?):)\s+(?P<def>\S.*)$"
@@ -1170,7 +1177,8 @@ def _parenthetical_terms(body: str, doc_text: str = "") -> list[tuple[int, str, 
         if _EXAMPLE_LEAD_RE.match(head):  # '(e.g., "Request for parameter: example")' shows an example
             continue
         lead = head.rsplit(",", 1)[-1] if "," in head or ";" in head else head
-        if not set(_lead_words(lead.rsplit(";", 1)[-1])) <= _LEAD_IN:
+        lead = _RELATIVE_NAMING_RE.sub("", lead.rsplit(";", 1)[-1])  # "(which date is referred to herein as …)"
+        if not set(_lead_words(lead)) <= _LEAD_IN:
             continue
         if any(not set(_lead_words(inner[a.end() : b.start()])) <= _LEAD_IN for a, b in zip(quoted, quoted[1:])):
             continue
