@@ -60,8 +60,10 @@ def _body_page(folio: int, lines: list[tuple[str, str]]) -> list[Run]:
     for n, (kind, text) in enumerate(lines):
         if n and (kind == "note" or kind == "part" and lines[n - 1][0] != "part"):
             y -= 12  # a paragraph space above a note or a Part heading
-        if kind == "note":
-            runs += _line(90, y, text, 11, "F4")
+        if kind == "note":  # "|" wraps a long note
+            for k, part in enumerate(text.split("|")):
+                runs += _line(90, y - 13 * k, part.strip(), 11, "F4")
+            y -= 13 * text.count("|")
         elif kind == "part":
             runs += _line(90, y, text, 11, "F3")
         elif kind == "item":
@@ -82,6 +84,8 @@ CONTENTS = [
     ("4.", "Security Principle"),
     ("5.", "Register of data users"),
     ("6.", "Offences by data users"),
+    ("7.", "Power to require production of computer, book, account, etc."),
+    ("8.", "Commissioner may carry out or continue investigation initiated by complaint"),
 ]
 
 
@@ -136,6 +140,12 @@ def _act_pdf(tmp_path: Path) -> Path:
         ("note", "Offences by data users"),
         ("text", "6. A data user who contravenes subsection 3(1) or section 4 commits an offence and"),
         ("text", "shall, on conviction, be liable to a fine not exceeding three hundred thousand ringgit."),
+        ("note", "Power to require production of computer, book, account, etc."),
+        ("text", "7. An authorized officer shall, for the purposes of the execution of this Act, have"),
+        ("text", "the power to require the production of any computer, book or account."),
+        ("note", "Commissioner may carry out or continue investigation initiated|by complaint notwithstanding withdrawal of complaint"),
+        ("text", "8. Where the Commissioner is of the opinion that it is in the public interest so to do,"),
+        ("text", "he may carry out an investigation notwithstanding that the complaint is withdrawn."),
     ])  # fmt: skip
     path = tmp_path / "act-709-excerpt.pdf"
     path.write_bytes(pdf_bytes([cover, contents, first, second], *PAGE))
@@ -181,13 +191,23 @@ def test_subsections_are_sections_and_hold_their_paragraphs(act):
 def test_arrangement_of_sections_is_no_second_copy(act):
     _, tree = act
     numbered = [s for s in tree.sections if s.number and re.fullmatch(r"\d+\.?", s.number)]
-    assert sorted(s.section_id for s in numbered) == ["1", "2", "3", "4", "5", "6"]
+    assert sorted(s.section_id for s in numbered) == ["1", "2", "3", "4", "5", "6", "7", "8"]
     parts = [s for s in tree.sections if s.number and s.number.lower().startswith("part")]
     assert [s.title for s in parts] == ["Part I PRELIMINARY", "Part II PERSONAL DATA PROTECTION"]
     by_id = {s.section_id: s for s in tree.sections}
     assert by_id["3"].parent_id == "part-ii" and by_id["1"].parent_id == "part-i"
     # the contents lines name every section: none of them is a reference made by a Part
     assert not [x for x in tree.cross_references if x.source_section_id.startswith("part-")]
+
+
+def test_long_shoulder_notes_title_their_sections(act):
+    _, tree = act
+    by_id = {s.section_id: s for s in tree.sections}
+    # a note ending "etc." and one of 14 words on two lines are the titles of the provisions below them
+    assert by_id["7"].title == "7. Power to require production of computer, book, account, etc."
+    assert by_id["8"].title == (
+        "8. Commissioner may carry out or continue investigation initiated by complaint notwithstanding withdrawal of complaint"
+    )
 
 
 def test_references_resolve_to_subsections(act):
