@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ..structure.grammar import contents_title_pattern, keyword_words
+from ..structure.grammar import contents_title_pattern, is_contents_title, keyword_words
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
 
@@ -320,6 +320,11 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         first = run[0]
         if first.page in contents and id(first) not in contents_titles:
             continue  # a contents page lists headings (its own title, atop the page, stays one)
+        if len(run) == 1 and is_contents_title(text, ("contents",)):
+            # "ARRANGEMENT OF SECTIONS" set in the body face over a statute's contents, which print
+            # no dot leaders: the contents' own title heads them, so they are a contents section
+            headings.append((run, text))
+            continue
         # a label alone on its line above its title ("Article 23" / two lines of title) may be long
         label_above = len(run) > 1 and _label_alone(first.text) or n > 0 and _label_over(runs[n - 1], first)
         if (
