@@ -224,3 +224,34 @@ def test_first_heading_skips_the_collection_name():
     markdown = "# LAWS OF MALAYSIA\n\nREPRINT\n\n### Act 709\n\n## PERSONAL DATA PROTECTION ACT 2010\n\nText.\n"
     assert first_heading(markdown) == "PERSONAL DATA PROTECTION ACT 2010"
     assert first_heading("# Annual Report\n\n## The Companies Act 2016 explained\n") == "Annual Report"
+
+
+def test_whereas_preamble_ends_at_the_enacting_formula():
+    """An Indian Act (the Gazette print of the Information Technology Act, 2000) opens with a
+    "WHEREAS" preamble and "BE it enacted by Parliament …": the numbered subsections of its
+    sections are subsections, never recitals."""
+    from docstrata.structure.parse import parse_sections
+
+    markdown = "\n".join([
+        "# THE INFORMATION TECHNOLOGY ACT, 2000", "",
+        "An Act to provide legal recognition for transactions carried out by means of electronic data interchange.", "",
+        "WHEREAS", "", "the General Assembly of the United Nations has adopted the Model Law on Electronic Commerce;", "",
+        "BE it enacted by Parliament in the Fifty-first Year of the Republic of India as follows:—", "",
+        "CHAPTER I", "PRELIMINARY", "",
+        "# 1. Short title, extent, commencement and application", "",
+        "(1) This Act may be called the Information Technology Act, 2000.", "",
+        "(2) It shall extend to the whole of India.", "",
+        "(3) Nothing in this Act shall apply to,—", "",
+        "(a) a negotiable instrument as defined in section 13 of the Negotiable Instruments Act, 1881;", "",
+        "(b) a power-of-attorney as defined in section 1A of the Powers-of-Attorney Act, 1882.", "",
+        "# 2. Definitions", "",
+        "(1) In this Act, unless the context otherwise requires,—", "",
+        '(a) "access" means gaining entry into a computer, computer system or computer network;', "",
+        '(b) "addressee" means a person who is intended by the originator to receive the electronic record.', "",
+        "###### CHAPTER II", "", "# 3. Authentication of electronic records", "",
+        "(1) Any subscriber may authenticate an electronic record by affixing his digital signature.", "",
+    ])  # fmt: skip
+    tree = parse_sections(markdown, "it-act.md", "THE INFORMATION TECHNOLOGY ACT, 2000")
+    ids = [s.section_id for s in tree.sections]
+    assert not [i for i in ids if i.startswith("recital")], ids
+    assert {"1(1)", "1(2)", "1(3)", "1(3)(a)", "2(1)", "2(1)(b)", "3(1)"} <= set(ids), ids
