@@ -15,8 +15,8 @@ ENACTED``), each line ``N. Title`` (``N`` = ``12``, ``12A``) is a truth section,
 Metrics (pooled over documents):
 
 * **section recall**: truth sections for which the tree has a section of that number (``number``
-  normalised: trailing ``.`` dropped, case folded) that holds body text (10 words or more: the
-  section itself, not its contents line).
+  normalised: trailing ``.`` dropped, case folded) that holds body text (10 words or more, its own
+  and its subsections' ``6(1)``, ``6(2)``: the section itself, not its contents line).
 * **parent accuracy**: of those, the share whose nearest Part / Chapter ancestor has the truth
   container's number (``part-iii`` for ``PART III``), or none when the truth has none.
 * **slug ids**: truth sections whose title (first four words) heads a section with a slug id (no
@@ -139,8 +139,16 @@ def evaluate(path: Path) -> dict:
     secs = tree.sections
     by_id = {s.section_id: s for s in secs}
 
+    below: dict[str, list] = {}
+    for s in secs:
+        if s.parent_id:
+            below.setdefault(s.parent_id, []).append(s)
+
+    def words(s) -> int:  # a section's text with its subsections' (6 holds 6(1), 6(2) and their paragraphs)
+        return len(s.text.split()) + sum(words(c) for c in below.get(s.section_id, ()) if c.section_id.startswith(s.section_id + "("))
+
     def body(s) -> bool:
-        return len(s.text.split()) >= 10
+        return words(s) >= 10
 
     def container_of(s) -> str | None:
         p = by_id.get(s.parent_id) if s.parent_id else None

@@ -59,7 +59,7 @@ from pathlib import PurePosixPath
 
 from ..errors import ConversionError
 from ..models import Document, SourceFile
-from ..structure.grammar import contents_title_pattern
+from ..structure.grammar import contents_title_pattern, names_instrument
 from .document import Block, ConvertedDocument
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
@@ -266,7 +266,24 @@ def first_heading(markdown: str) -> str | None:
             if text.isupper() and " " not in text and any(text.casefold() in (k, k + "s") for k in kinds):
                 continue  # the journal's rubric over the title ("# DIRECTIVES" / "## DIRECTIVE (EU) 2022/2555 …")
             if text:
+                return _instrument_below(text, lines[i + 1 :]) or text
+    return None
+
+
+def _instrument_below(first: str, rest: list[str]) -> str | None:
+    """The heading that names the instrument (:func:`.grammar.names_instrument`: ``PERSONAL DATA
+    PROTECTION ACT 2010``) among the headings after a first heading that does not (a collection's
+    name over the title: ``LAWS OF MALAYSIA``, ``LAWS OF KENYA``), before the first line of prose
+    (12 words or more); ``None`` when the first heading names it or none does."""
+    if names_instrument(first):
+        return None
+    for line in rest:
+        if m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line):
+            text = re.sub(r"[*_`]+", "", m.group(1)).strip()
+            if names_instrument(text):
                 return text
+        elif len(line.split()) >= 12:
+            return None
     return None
 
 

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ..structure.grammar import contents_title_pattern, keyword_words
+from ..structure.grammar import contents_title_pattern, is_contents_title, keyword_words
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
 
@@ -300,7 +300,8 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     body font, or it is in capitals.
     Never headings: table cells (``_PdfLine.cell``) but larger-set titles, table-of-contents lines (dot leaders) and
     every line of a contents page but its topmost (the contents' own title), captions (``Figure 3``), monospace
-    text, runs ending in , ; or :, runs over 20 words (12 at body size).
+    text, runs ending in , ; or :, runs over 20 words (12 at body size, 20 for a note over a line that
+    opens with a section number: ``107. Where …``); a final ``etc.`` ends no sentence.
     Numbers a heading shows but the text layer lacks are restored first
     (:func:`_restore_unprinted_numbers`); levels: see :func:`_assign_levels`.
     """
@@ -319,6 +320,11 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         first = run[0]
         if first.page in contents and id(first) not in contents_titles:
             continue  # a contents page lists headings (its own title, atop the page, stays one)
+        if len(run) == 1 and is_contents_title(text, ("contents",)):
+            # "ARRANGEMENT OF SECTIONS" set in the body face over a statute's contents, which print
+            # no dot leaders: the contents' own title heads them, so they are a contents section
+            headings.append((run, text))
+            continue
         # a label alone on its line above its title ("Article 23" / two lines of title) may be long
         label_above = len(run) > 1 and _label_alone(first.text) or n > 0 and _label_over(runs[n - 1], first)
         if (
@@ -337,14 +343,22 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         if larger and (has_letters or (_BARE_NUMBER.match(text) and first.size >= body_size * 1.5)):
             headings.append((run, text))
             continue
-        if not has_letters or first.size < body_size * 0.9 or len(text.split()) > (30 if label_above else 12):
+        following = runs[n + 1][0] if n + 1 < len(runs) else None
+        # a statute's shoulder note over the provision it names ("Commissioner may carry out or
+        # continue investigation initiated by complaint notwithstanding withdrawal of complaint" /
+        # "107. Where …") may run to 20 words, as a label's title does
+        noting = following is not None and bool(_PROVISION_OPENS.match(following.text))
+        if (
+            not has_letters
+            or first.size < body_size * 0.9
+            or len(text.split()) > (30 if label_above else 20 if noting else 12)
+        ):
             continue
         distinct = (first.bold and not body_bold) or (first.font != body_font and share[first.style] < 0.05)
         if not distinct:
             continue
         if _has_row_twin(first, page_lines[first.page]):
             continue  # a table header cell, not a heading
-        following = runs[n + 1][0] if n + 1 < len(runs) else None
         # a line of another face inside a paragraph (an italic title in a reference entry after
         # "…Publication 202, SHA-3 Standard:") goes on into the same box in lower case or digits
         mid_paragraph = (
@@ -356,7 +370,7 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         )
         leads_body = (
             following is not None and not mid_paragraph and _starts_block(runs, n)
-            and not re.search(r"[.!?]$", text) and text[:1].isupper()
+            and not re.search(r"(?<!\betc)[.!?]$", text) and text[:1].isupper()  # "…, etc." ends no sentence
             and (following.size <= max(first.size, body_size) and not following.bold and following.style != first.style
                  or following.style == first.style and _HEADING_NUMBER.match(following.text))
         )  # fmt: skip
@@ -367,6 +381,8 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
 
 
 _HEADING_NUMBER = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)\.?\s")
+# "107. Where the Commissioner …", "24A. (1) …": a section number opening a provision's first line
+_PROVISION_OPENS = re.compile(r"^[1-9]\d{0,3}[A-Z]{0,3}\.\s+\S")
 
 
 def _label_over(label_run: list[_PdfLine], first: _PdfLine) -> bool:

@@ -220,7 +220,14 @@ def _line_text(items: list, char_type) -> str:
     (the median) is 0.25 pt or more but under a quarter of the type size, an inserted space whose gap
     is at most one and a half times that usual gap (kerning widens some: ``Rectif ication``) splits
     no words. The document's own space
-    characters always stay."""
+    characters always stay; a space pdfminer inserts right after one of them is dropped when the
+    gap it stands for is under the type size (a justified line widens its word spaces, ``data  user``
+    would keep two), while a wider gap (a tab stop, a header's two parts) keeps it."""
+    items = [
+        obj
+        for k, obj in enumerate(items)
+        if not (0 < k < len(items) - 1 and _justified_space(items[k - 1], obj, items[k + 1], char_type))
+    ]
     chars = [obj for obj in items if isinstance(obj, char_type)]
     gaps = sorted(
         b.x0 - a.x1 for a, b in zip(chars, chars[1:]) if not a.get_text().isspace() and not b.get_text().isspace()
@@ -243,6 +250,19 @@ def _line_text(items: list, char_type) -> str:
                 continue  # tracking, not a word space
         out.append(obj.get_text())
     return "".join(out)
+
+
+def _justified_space(before, obj, after, char_type) -> bool:
+    """``obj`` is a space pdfminer inserted between the document's own space character ``before``
+    and a character ``after`` less than the type size away: the word space of a justified line."""
+    return (
+        not isinstance(obj, char_type)
+        and obj.get_text() == " "
+        and isinstance(before, char_type)
+        and before.get_text() == " "
+        and isinstance(after, char_type)
+        and after.x0 - before.x1 < after.size
+    )
 
 
 def _pdf_outline(document) -> list[tuple[int, str]]:

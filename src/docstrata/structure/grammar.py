@@ -92,6 +92,7 @@ __all__ = [
     "item_words",
     "version_or_address",
     "version_words",
+    "names_instrument",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -1250,6 +1251,25 @@ def external_document(text: str, pos: int = 0) -> tuple[int, str] | None:
     if not name or name.lower() in generic:
         return None
     return m.end(), name
+
+
+@functools.lru_cache(maxsize=1)
+def _instrument_re() -> re.Pattern:
+    words = sorted({w for p in PACKS for w in p.get("instrument_words", ())}, key=len, reverse=True)
+    return re.compile(
+        rf"^\S.*\b(?:{'|'.join(map(re.escape, words))}),?\s+(?:(?:of\s+)?(?:1[6-9]|20)\d\d|no\.?\s*\d+)?"
+        r"(?:\s*[(\[][^()\[\]]*[)\]])*\s*$",
+        re.IGNORECASE,
+    )
+
+
+def names_instrument(title: str) -> bool:
+    """``title`` names a legislative instrument: a name ending in one of a pack's ``instrument_words``
+    and its year or number, which end the title (``PERSONAL DATA PROTECTION ACT 2010``, ``The
+    Information Technology Act, 2000 (No. 21 of 2000)``, ``Employment Act (Cap. 226)``); not a
+    collection's name over it (``LAWS OF MALAYSIA``), a bare ``Act 709``, nor a heading that merely
+    mentions one (``The Companies Act 2016 explained``)."""
+    return bool(_instrument_re().search(" ".join(title.split())))
 
 
 def version_words() -> tuple[str, ...]:

@@ -146,8 +146,14 @@ DEFINITIONS = {
 # 3.2.1", "release 9.18", "v. 2.4.1"); a "v" glued to the number ("v1.2.3") is one word and never read
 VERSION_WORDS = ("version", "versions", "ver.", "v.", "release", "releases", "build", "patch", "firmware")
 
+# words naming a legislative instrument at the end of its title, before its year or number ("PERSONAL
+# DATA PROTECTION ACT 2010", "The Information Technology Act, 2000", "Companies Ordinance (Cap. 32)"):
+# what a title reads as, beside a collection's name over it ("LAWS OF MALAYSIA", "LAWS OF KENYA")
+INSTRUMENT_WORDS = ("act", "ordinance", "enactment", "code", "regulations", "rules", "order", "decree", "bill")
+
 PACK = {
     "lang": "en",
+    "instrument_words": INSTRUMENT_WORDS,
     "version_words": VERSION_WORDS,
     "definitions": DEFINITIONS,
     "months": MONTHS,

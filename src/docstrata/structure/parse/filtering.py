@@ -393,8 +393,18 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
     text of the section that holds them, and the later sections keep their ids. An entry comes
     back when a later section has its number and its title starts with the entry's first three
     title words (numbered paragraphs that restart in every article do not). A numbered sentence
-    (:func:`_sentence_line`) is no entry."""
-    keys = [tuple(_label_path(c)) if (c := _heading_label(m)) and m.kind != "item" else None for m in markers]
+    (:func:`_sentence_line`) is no entry. Under a contents title (``ARRANGEMENT OF SECTIONS``, the
+    span :func:`.resolve._contents_spans` gives) numbered list lines count as entries too: such a
+    page prints its entries as ``5. Personal Data Protection Principles``, which elsewhere would be
+    a list item, and every entry that comes back there is contents whatever its neighbours."""
+    from .resolve import _contents_spans
+
+    titled = [span for span in _contents_spans(lines) if span not in _dot_leader_blocks(lines)]
+
+    def listed(m: _Marker) -> bool:
+        return m.kind != "item" or any(a < m.line <= b for a, b in titled)
+
+    keys = [tuple(_label_path(c)) if (c := _heading_label(m)) and listed(m) else None for m in markers]
     body = []
     for n, m in enumerate(markers):
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
@@ -443,6 +453,15 @@ def _contents_entries(markers: list[_Marker], lines: list[str]) -> set[int]:
         for n, k in enumerate(keys)
         if k is not None and bool(words[n]) and comes_back(n) and any(a <= markers[n].line <= b for a, b in blocks)
     }
+    # under a contents title, an entry that comes back is contents, a container by its number alone
+    drop.update(
+        n
+        for n, k in enumerate(keys)
+        if k is not None
+        and (bool(words[n]) or container[n])
+        and comes_back(n)
+        and any(a < markers[n].line <= b for a, b in titled)
+    )
     # a container entry with no text of its own ("PART 2--INTERPRETATION" of an AustLII table of
     # provisions, whose body never repeats the Part lines) bridges two runs of entries
     bridge = [

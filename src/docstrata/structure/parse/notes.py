@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import re
 
-from .labels import _heading_label, _ordinal, _plain
+from .labels import _heading_label, _ordinal, _plain, _title_of
 from .patterns import _Marker
 
 # "10. (1) All agreements …", "24A. Where …", "3. The principal Act …": a section number opening a
 # body line (not "(1)", not a dotted "4.2" clause, not a year)
 _NUMBER_OPENS_BODY = re.compile(r"^(?P<num>[1-9]\d{0,3}[A-Z]{0,3})\.[\s\u00a0]+(?P<rest>\S.*)$")
+# "(1) A data user …" right after that number: the section's first subsection
+_FIRST_SUBSECTION = re.compile(r"^\(1\)[\s\u00a0]+(?P<rest>\S.*)$")
 
 
 def typographic_heading_lines(blocks: list | None, markdown: str) -> frozenset[int]:
@@ -104,7 +106,29 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
                 components=[("num", num, written)],
             )
         )
+        if first := _FIRST_SUBSECTION.match(hit.group("rest")):
+            out.append(_first_subsection(j, lines[j], first))
     return out
+
+
+def _first_subsection(j: int, line: str, first: re.Match) -> _Marker:
+    """The item marker of subsection ``(1)`` that the body line ``j`` opens after the section
+    number (``6. (1) A data user shall not—``): the section's own text is its subsections, so the
+    ``(2)``, ``(3)`` lines below continue a list that starts here and the paragraphs ``(a)``, ``(b)``
+    under it are ``6(1)(a)``, not paragraphs of the section beside those of ``6(2)``."""
+    title, _ = _title_of(first.group("rest"))
+    return _Marker(
+        j,
+        j + 1,
+        "item",
+        "",
+        f"(1) {title}".strip(),
+        indent=len(line) - len(line.lstrip()),
+        style="digit",
+        value=1,
+        marker_text="(1)",
+        components=[("paren", "(1)", "(1)")],
+    )
 
 
 def _in_series(pairs: dict[int, tuple[int, re.Match]]) -> dict[int, tuple[int, re.Match]]:

@@ -32,11 +32,13 @@ _WHEREAS_RE = re.compile(
     r"|^\s*#{1,6}\s+[*_]*(?:whereas(?:\s+clauses)?|recitals)[*_]*\s*:?\s*$",
     re.IGNORECASE,
 )  # "## Whereas Clauses"
-# the line that closes them: "HAVE ADOPTED THIS REGULATION:", "HAS ADOPTED THIS DECISION:"
+# the line that closes them: "HAVE ADOPTED THIS REGULATION:", "HAS ADOPTED THIS DECISION:", the
+# enacting formula of an act with a "WHEREAS" preamble ("BE it enacted by Parliament in the Fifty-first Year …")
 _ADOPTED_RE = re.compile(
     r"^\s*(?:#{1,6}\s+)?[*_]*(?:ha(?:ve|s)\s+adopted\s+th(?:is|ese)\b|ont adopté|a adopté|"
     r"haben folgende|hat folgende|hanno adottato|ha adottato|han adoptado|ha adoptado|hebben de volgende|"
-    r"heeft de volgende|adotaram|adotou|now,? therefore|it is (?:hereby )?agreed|the parties agree)",
+    r"heeft de volgende|adotaram|adotou|now,? therefore|it is (?:hereby )?agreed|the parties agree|"
+    r"be it (?:therefore |further )?enacted|enacted by)",  # a Commonwealth act's "BE it enacted by Parliament …"
     re.IGNORECASE,
 )
 # a recital's number opening its line, after any list or table syntax: "(26)", "26.", "26. |", "[26]"

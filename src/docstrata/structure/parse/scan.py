@@ -385,9 +385,9 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
     """(title, end) for a keyword label alone on line ``i`` ("SECT 2A", "Article 5"): the line
     directly below is its title when it reads as one (short, capitalised, no label of its own;
     or, up to 25 words, in capitals or with no verb and no closing punctuation) and a blank line
-    or the end follows it; otherwise no title."""
+    or the end follows it; otherwise a title in capitals (:func:`_capitals_below`), else no title."""
     if i + 1 >= len(lines) or not lines[i + 1].strip() or i + 2 < len(lines) and lines[i + 2].strip():
-        return "", i + 1
+        return _capitals_below(lines, i)
     below = lines[i + 1].strip()
     if (
         _LABEL_RE.match(below)
@@ -414,6 +414,37 @@ def _title_below(lines: list[str], i: int) -> tuple[str, int]:
         # with no finite verb and no closing punctuation, is a title, never prose
         return below, i + 2
     return "", i + 1
+
+
+def _capitals_below(lines: list[str], i: int) -> tuple[str, int]:
+    """(title, end) for a keyword label alone on line ``i`` ("Part II") whose title is set in
+    capitals below it, as Commonwealth statutes print a Part's: one to three lines all in capitals
+    (a long title wraps: "APPOINTMENT, FUNCTIONS AND POWERS OF" / "COMMISSIONER"), after at most one
+    blank line, ending at a blank line, at the next keyword label ("Division 1" directly below) or
+    at the end; at most 25 words. Otherwise no title: ``("", i + 1)``."""
+    j = i + 1
+    if j < len(lines) and not lines[j].strip():
+        j += 1
+    taken: list[str] = []
+    while j < len(lines) and lines[j].strip() and len(taken) < 4:
+        text = lines[j].strip()
+        if _KEYWORD_LED_RE.match(text) or _ATX_RE.match(text) or _ITEM_RE.match(text) or _LABEL_RE.match(text):
+            break
+        taken.append(text)
+        j += 1
+    closed = j >= len(lines) or not lines[j].strip() or bool(_KEYWORD_LED_RE.match(lines[j].strip()))
+    title = " ".join(taken)
+    letters = [c for c in title if c.isalpha()]
+    if (
+        not taken
+        or len(taken) > 3
+        or not closed
+        or len(title.split()) > 25
+        or len(letters) < 4
+        or any(c.islower() for c in letters)
+    ):
+        return "", i + 1
+    return title, j
 
 
 def _nummer_under_absatz(
