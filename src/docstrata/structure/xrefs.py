@@ -43,7 +43,12 @@ never resolves to ``4.3``), else the first section inside it
   ``as redesignated by clause (ii)``);
 * recitals of an EU act: ``recital 26``, ``recitals (1) and 3`` → ``recital-26`` …;
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
-  refer to some other section 8).
+  refer to some other section 8);
+* a number several parts hold (Exhibit A's and Exhibit B's ``3``, an Act's ``4.1`` and its
+  Schedule 1's) names the section nearest the citing text (:meth:`_Resolver.nearest`): the
+  citing exhibit's or schedule's own, else the main body's; a reference made in the main body
+  never names back matter over a main-body section so numbered;
+* a contents line (``1.1.  Roles .... 6``) lists a section, and is marked ``listing``.
 """
 
 from __future__ import annotations
