@@ -402,6 +402,9 @@ def _to_chunk(ordinal: int, piece: _Piece, tree: DocumentTree, count: Callable[[
     xrefs: list[CrossReference] = [
         x for x in find_cross_references(piece.text, tree, s.section_id) if x.section_id != s.section_id
     ]
+    if is_contents_section(s):  # a contents page lists the sections it names: it cites none of them
+        for x in xrefs:
+            x.listing = True
     metadata: dict = {"sections": list(piece.section_ids)} if piece.section_ids else {}
     if piece.added_prefix:
         metadata["added_prefix"] = piece.added_prefix

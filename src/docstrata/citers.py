@@ -12,6 +12,9 @@ is one :meth:`~docstrata.store.base.Store.exact_lookup` on any backend:
   the cited document is matched by its names (:func:`~docstrata.index.exact.document_name_keys`)
   when asked, so a citation made before the cited document arrived is found once it is there.
 
+A contents list cites nothing: its lines and the references a contents section makes are
+``listing`` references (:attr:`~docstrata.models.CrossReference.listing`), which get no key.
+
 Both carry the section's enclosing numbers as well (``article-17(3)`` → also ``article-17``;
 :func:`~docstrata.store.base.section_path`): a passage citing ``Article 17(3)`` cites Article 17
 in part, and is listed for it with ``cites`` saying which part.
@@ -123,6 +126,8 @@ def citation_keys(chunk: Chunk) -> list[str]:
     (see the module docstring); ``[]`` for a chunk that makes no reference."""
     keys: list[str] = []
     for x in chunk.cross_references:
+        if x.listing:
+            continue  # a contents line lists the section, it does not cite it
         if x.section_id and (x.target_document or not x.document):
             doc = x.target_document or chunk.doc_key
             keys += [f"{PREFIX}{doc}#{sid}" for sid in section_path(x.section_id)]
@@ -151,6 +156,8 @@ def document_names_of(store, doc_key: str) -> list[str]:
 def _cites(x: CrossReference, chunk: Chunk, doc_key: str, sid: str, names: set[str]) -> str | None:
     """The id ``x`` cites inside section ``sid`` of ``doc_key`` (``sid`` itself or a part of it), or ``None``."""
     want = sid.lower()
+    if x.listing:
+        return None  # a contents line or a contents section's reference: a listing, no citation
     if x.section_id and (x.target_document or not x.document) and (x.target_document or chunk.doc_key) == doc_key:
         if want in section_path(x.section_id):
             return x.section_id

@@ -221,7 +221,9 @@ class CrossReference:
     ``document`` is the other document the reference names, as written (``GPL``, ``RFC 5246``,
     ``GDPR``), ``None`` for a reference into its own document; ``target_document`` the doc_key
     it resolved to (its own document's key for an internal reference once resolved, the named
-    document's when the tool holds it), ``None`` while unresolved.
+    document's when the tool holds it), ``None`` while unresolved. ``listing`` is set for a line of
+    a contents list (``1.1.  Roles .... 6``) or any reference a contents section makes: it lists
+    the section, it does not cite it, so it never counts as a citer (:mod:`docstrata.citers`).
     """
 
     text: str
@@ -230,6 +232,7 @@ class CrossReference:
     source_section_id: str | None = None
     document: str | None = None
     target_document: str | None = None
+    listing: bool = False
 
     @property
     def resolved(self) -> bool:

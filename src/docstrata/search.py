@@ -400,9 +400,11 @@ def exact_ranking(
     containers (``within:`` keys: GDPR's Section 3 of Chapters III, IV and VII); two neighbouring
     citations that name one section together ("Chapter IV, Section 3", "Section 3 of Chapter IV")
     are that section alone (``in:`` keys, :func:`~docstrata.index.exact.qualified_alias_keys`).
-    When ``citations`` is a list, one :class:`Citation` per citation the query makes is appended:
-    the sections it names (those pinned, when the query is essentially the citation), for
-    :func:`assess_confidence`. When ``named`` is a list, the chunks starting each named section
+    When a section is cited so itself (the main body's "Section 3") and others only repeat its
+    number in a container (an exhibit's or appendix's 3), the main body's is pinned and the others
+    follow. When ``citations`` is a list, one :class:`Citation` per citation the query makes is
+    appended: every section it names (when the query is essentially the citation), for
+    :func:`assess_confidence`, which reports several as ambiguous. When ``named`` is a list, the chunks starting each named section
     (the citation's first, most specific, found) are appended to it."""
     ranked: list[str] = []
     pinned: set[str] = set()
@@ -444,10 +446,14 @@ def exact_ranking(
                     titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
                 if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
                     hits = titled + [c for c in hits if c not in titled]
-                    chosen = titled or first or hits
+                    named_all = titled or first or hits
+                    # the main body's section cited so ("Section 3") is pinned before the repeats of its
+                    # number in an exhibit or appendix ("Exhibit A, Section 3": within: keys only),
+                    # which the citation still lists: the query is ambiguous, and says so
+                    chosen = [c for c in named_all if c in found.get(key, ())] or named_all
                     pinned.update(chosen)
                     if citations is not None:
-                        citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, chosen, key)))
+                        citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, named_all, key)))
                 ranked += hits
                 if named is not None:
                     named += found.get(key, [])[:1] or hits[:1]

@@ -70,8 +70,10 @@ def cited_keys(section_id: str) -> set[str]:
 def cited_section(chunks: list[Chunk], cited: str) -> str | None:
     """The id of the section a cited form (``Section 4.2``, ``Art. 17(3)``, ``Appendix D.2``)
     names among ``chunks``: the section whose citation keys meet the form's most specific key,
-    else the section of the first chunk whose aliases meet it, else the section a chain of units
-    names (``Part V Division 1AA``: :func:`_chained_section`); ``None`` when none does."""
+    else the section a chain of units names (``Part V Division 1AA``, ``Exhibit B, Section 4``:
+    :func:`_chained_section`), else the section of the first chunk whose aliases meet it (a chunk
+    holds the aliases of every heading-only section it carries, so a chain is read first);
+    ``None`` when none does."""
     from .index.exact import alias_keys
     from .structure.grammar import parse_citation
 
@@ -87,10 +89,15 @@ def cited_section(chunks: list[Chunk], cited: str) -> str | None:
         named = [sid for sid in ids if key in cited_keys(sid)]
         if named:
             return named[0]
+    # a chain of units ("Exhibit B, Section 4"): the section inside that container, never the first
+    # section of the chunk whose aliases hold the qualified form (its heading-only section is the one cited)
+    chained = _chained_section(chunks, ids, cited)
+    if chained:
+        return chained
     wanted = set(keys)
     starts = [c for c in chunks if wanted & {k for a in c.aliases for k in alias_keys(a)}]
     if not starts:
-        return _chained_section(chunks, ids, cited)
+        return None
     held = [*starts[0].metadata.get("sections", ()), starts[0].section_id]
     found = next((sid for sid in held if wanted & cited_keys(sid)), None)
     if found is None and (c := parse_citation(cited)) is not None and not c.is_multiple:
@@ -146,13 +153,45 @@ def common_section(chunks: list[Chunk]) -> tuple[str, list[str]]:
     return sid, chain
 
 
+def _repeats_notice(chunks: list[Chunk], section_id: str) -> str:
+    """A notice naming the sections of back matter (``exhibit-a/4``, ``schedule-1/4``: ids
+    qualified by an appendix, schedule, annex or exhibit) that repeat the number of the main-body
+    section ``section_id`` (``4``), which a bare number or citation names; ``""`` when none does."""
+    from .structure.grammar import back_matter_prefixes
+
+    if "/" in section_id:
+        return ""
+    back = back_matter_prefixes()
+    repeats = list(
+        dict.fromkeys(
+            sid
+            for c in chunks
+            for sid in [*c.metadata.get("ancestors", ()), c.section_id, *c.metadata.get("sections", ())]
+            if "/" in sid
+            and sid.rsplit("/", 1)[1] == section_id
+            and (m := re.match(r"^([a-z]+(?:-[a-z]+)*)-[0-9a-z]+/", sid))
+            and m.group(1) in back
+        )
+    )
+    if not repeats:
+        return ""
+    more = f", … ({len(repeats) - 8} more)" if len(repeats) > 8 else ""
+    verb, which = ("repeats", "that id") if len(repeats) == 1 else ("repeat", "one of those ids")
+    return (
+        f"[{section_id} is the main body's; {', '.join(repeats[:8])}{more} {verb} its number in back matter "
+        f"(an appendix, schedule or exhibit): ask for {which} to read it]"
+    )
+
+
 def section_chunks(chunks: list[Chunk], doc_key: str, section_id: str) -> tuple[list[Chunk], str, str]:
     """(chunks, section id, notice) of section ``section_id`` among ``chunks`` (those of ``doc_key``,
     in document order): the id as given, else the most specific section a cited form names
     (``Section 2.1(b)`` is ``2.1(b)``, not the ``2.1`` whose chunk holds it), else a unique
     heading title. A cited pinpoint that is not a section of its own (``Section 2.1(c)``) falls
     back to the nearest enclosing section that exists, one parenthesised part at a time, and
-    ``notice`` says so (it is ``""`` when no fallback was needed). A dotted number that does not
+    ``notice`` says so (it is ``""`` when no fallback was needed); it also names the sections of an
+    appendix, schedule or exhibit that repeat the number of a main-body section found
+    (:func:`_repeats_notice`). A dotted number that does not
     exist (``Section 4.3.7``) never falls back to ``4.3``. Raises
     :class:`~docstrata.search.QueryError` when nothing matches, or when several sections are
     cited or titled alike (listing their ids)."""
@@ -166,9 +205,9 @@ def section_chunks(chunks: list[Chunk], doc_key: str, section_id: str) -> tuple[
     asked = section_id.strip()
     found = [c for c in chunks if holds(c, asked)]
     if found:
-        return found, asked, ""
+        return found, asked, _repeats_notice(chunks, asked)
     if asked.lower() != asked and (found := [c for c in chunks if holds(c, asked.lower())]):
-        return found, asked.lower(), ""
+        return found, asked.lower(), _repeats_notice(chunks, asked.lower())
     ids = list(
         dict.fromkeys(
             sid
@@ -177,10 +216,11 @@ def section_chunks(chunks: list[Chunk], doc_key: str, section_id: str) -> tuple[
         )
     )
     # Two containers cited alike ("Title I" of Division A and of Division B, ids qualified by their
-    # container): ask, never pick the first.
+    # container): ask, never pick the first — unless the main body has a section cited so itself
+    # ("Section 4" of the body beside Exhibit A's and Exhibit B's 4): that one, with a notice.
     keys = set(alias_keys(asked))
     alike = [sid for sid in ids if "/" in sid and keys & cited_keys(sid.rsplit("/", 1)[1])]
-    if len(alike) > 1:
+    if len(alike) > 1 and not any("/" not in sid and keys & cited_keys(sid) for sid in ids):
         raise QueryError(
             f"{len(alike)} sections of {doc_key} are cited as {section_id!r}: "
             f"{', '.join(alike[:8])}; ask for one of these ids"
@@ -194,6 +234,7 @@ def section_chunks(chunks: list[Chunk], doc_key: str, section_id: str) -> tuple[
                     f"[no section {asked!r} in {doc_key}: showing {target}, the most specific "
                     f"section that exists; the pinpoint is inside its text]"
                 )
+            notice = " ".join(filter(None, [notice, _repeats_notice(chunks, target)]))
             return [c for c in chunks if holds(c, target)], target, notice
         shorter = re.sub(r"\s?\([A-Za-z0-9]{1,5}\)$", "", cited)  # "Section 2.1(c)" → "Section 2.1"
         cited = shorter if shorter != cited and re.search(r"\d|\b[A-Za-z]$", shorter) else ""

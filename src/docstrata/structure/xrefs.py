@@ -43,7 +43,12 @@ never resolves to ``4.3``), else the first section inside it
   ``as redesignated by clause (ii)``);
 * recitals of an EU act: ``recital 26``, ``recitals (1) and 3`` → ``recital-26`` …;
 * text on a Markdown heading line is a label, never a reference (``### Section 8`` does not
-  refer to some other section 8).
+  refer to some other section 8);
+* a number several parts hold (Exhibit A's and Exhibit B's ``3``, an Act's ``4.1`` and its
+  Schedule 1's) names the section nearest the citing text (:meth:`_Resolver.nearest`): the
+  citing exhibit's or schedule's own, else the main body's; a reference made in the main body
+  never names back matter over a main-body section so numbered;
+* a contents line (``1.1.  Roles .... 6``) lists a section, and is marked ``listing``.
 """
 
 from __future__ import annotations
@@ -76,6 +81,7 @@ from .grammar import (
     range_words,
     SLASH_NUMBER,
     SUFFIX_WORDS,
+    back_matter_prefixes,
     version_or_address,
     version_words,
     xref_keyword_pattern,
@@ -100,8 +106,13 @@ _KEYWORD = xref_keyword_pattern()
 # list and range joins of the citation grammar ("and", "or", "to", "through", "bis", "à" …)
 _JOINS = "|".join(re.escape(w) for w in (*list_words(), *range_words()))
 _SEP = rf"(?:\s*,\s*(?:(?:{'|'.join(re.escape(w) for w in list_words())})\s+)?|\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
+# a bracketed item goes on a list after a member ending in a bracket ("Sections 5.1(a), (b) and (c)") or after a
+# list word or dash; a comma alone after a bare number opens the sentence's own enumeration ("… set forth in
+# Exhibit B, (i) each Purchaser shall …"), no member of the list
+_ITEM_SEP = rf"(?:(?<=\)){_SEP}|\s*,?\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
-    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})(?:{_SEP}(?!0\d)(?:{_NUMBER}|{_ROMAN}|{_ITEM}))*)"
+    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})"
+    rf"(?:{_SEP}(?!0\d)(?:{_NUMBER}|{_ROMAN})|{_ITEM_SEP}{_ITEM})*)"
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
 _INNER_AFTER_RE = re.compile(rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
@@ -326,6 +337,13 @@ class _Resolver:
                 for q in _QUALIFIED_RE.finditer(s.text)
                 if version_or_address(s.text, q.start("nums"), q.end("nums")) in ("version", "zero")
             )
+        # the sections inside back matter (a schedule, an appendix, an exhibit and all they hold)
+        back = back_matter_prefixes()
+        self.in_back: set[str] = set()
+        for s in tree.sections:
+            own = _CONTAINER_ID_RE.match(s.section_id.rsplit("/", 1)[-1]) if s.number else None
+            if s.parent_id in self.in_back or (own and own.group(1) in back):
+                self.in_back.add(s.section_id)
         self.by_number: dict[str, list[str]] = {}
         for s in tree.sections:
             if s.number:
@@ -382,7 +400,38 @@ class _Resolver:
             return self.resolve(_normalise(m.group(1), prefix) if prefix else m.group(1))
         return None
 
-    def resolve(self, target: str) -> str | None:
+    def resolve(self, target: str, source: str | None = None) -> str | None:
+        """The section id ``target`` (normalised: ``4.2``, ``article-6(1)``) names, or ``None``. With
+        ``source`` (the section the reference stands in), of several sections answering to that
+        number (an exhibit and the agreement terms both numbering 1-4) the nearest one
+        (:meth:`nearest`)."""
+        return self.nearest(self._resolve_target(target), source)
+
+    def nearest(self, found: str | None, source: str | None) -> str | None:
+        """Of the sections numbered as ``found`` is (the ids sharing its last part: ``3``,
+        ``exhibit-a/3``, ``exhibit-b/3``), the one a reference made in ``source`` names: from the
+        main body, a main-body section whenever one is so numbered (never an appendix's over it);
+        from back matter (a schedule, an exhibit, an annex) the one sharing the deepest enclosing
+        section with ``source`` (its own exhibit's), else the main body's. Ties keep ``found``.
+        ``found`` unchanged when the number is unique or ``source`` is unknown."""
+        if found is None or source is None or source not in self.parent:
+            return found
+        cands = self.by_tail.get(found.rsplit("/", 1)[-1], [])
+        if len(cands) < 2 or found not in cands:
+            return found
+        chain = self.ancestors(source)  # innermost first
+        depth = {sid: len(chain) - i for i, sid in enumerate(chain)}
+
+        def shared(cand: str) -> int:  # depth of the deepest section enclosing both (0: none)
+            return next((depth[a] for a in self.ancestors(cand) if a in depth), 0)
+
+        if source not in self.in_back:
+            body = [c for c in cands if c not in self.in_back]
+            cands = body or cands
+            return max(cands, key=lambda c: (shared(c), c == found))
+        return max(cands, key=lambda c: (shared(c), c not in self.in_back, c == found))
+
+    def _resolve_target(self, target: str) -> str | None:
         lettered = re.match(r"^(?:appendix|annex)-([a-z](?:\.\d+[a-z]{0,2})+)(.*)$", target)
         if lettered:  # "Appendix D.4" is section D.4 (RFC appendices number their sections so)
             bare = lettered.group(1).upper() + lettered.group(2)
@@ -525,6 +574,10 @@ class _Resolver:
             if cand[len(target) : len(target) + 1] in ("(", "."):
                 return self.local[cand]
         return None
+
+
+# a container's id: its prefix (one word or hyphenated) and its number ("schedule-1", "exhibit-b")
+_CONTAINER_ID_RE = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
 
 
 # The chunker calls find_cross_references once per chunk; build each tree's index once.
@@ -750,7 +803,8 @@ def _toc_references(
     text: str, resolver: "_Resolver", tree: DocumentTree, source_section_id: str | None
 ) -> list[tuple[int, CrossReference]]:
     """A table of contents points at every section it lists: ``1.1.  Specification of Requirements``
-    is a reference to section 1.1 when that section has that title (nothing is guessed)."""
+    is a reference to section 1.1 when that section has that title (nothing is guessed); each is a
+    ``listing`` (it lists the section, it cites none)."""
     title = resolver.titles.get(source_section_id or "", "")
     in_toc = bool(_TOC_TITLE_RE.match(_title_words(title)) or _TOC_TITLE_RE.match(title))
     out = []
@@ -766,6 +820,7 @@ def _toc_references(
                         section_id=found,
                         source_section_id=source_section_id,
                         target_document=tree.doc_key,
+                        listing=True,
                     ),
                 )
             )
@@ -958,11 +1013,12 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 if (
                     re.fullmatch(r"[A-Z]", number)
                     and not re.fullmatch(_ROMAN, number)
-                    and prefix not in ("appendix", "annex", "schedule", "part")
+                    and prefix != "part"
+                    and prefix not in back_matter_prefixes()
                 ):
                     continue  # a lone letter names only a lettered container ("Appendix C", "Schedule A")  # "Section I" style is too ambiguous without a container keyword
                 target = _normalise(number, prefix)
-                found = resolver.resolve(target)
+                found = resolver.resolve(target, source_section_id)
                 if len(numbers) == 1:
                     found = resolver.named_by_title(target, text, m.end()) or found
             written = text[m.start() : tail[0]] if tail else m.group(0)
@@ -992,7 +1048,7 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 _ref(
                     m.group(0),
                     target,
-                    resolver.resolve(target) if own else None,
+                    resolver.resolve(target, source_section_id) if own else None,
                     source_section_id,
                     None if own else m.group("doc"),
                 ),
@@ -1011,7 +1067,16 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         ) in ("version", "address"):
             continue  # "127.0.0.1", "version 3.2.1", "8.8.8.8" in a document numbered 4.2.1: no section
         refs.append(
-            (m.start(), _ref(m.group(0), target, None if name else resolver.resolve(target), source_section_id, name))
+            (
+                m.start(),
+                _ref(
+                    m.group(0),
+                    target,
+                    None if name else resolver.resolve(target, source_section_id),
+                    source_section_id,
+                    name,
+                ),
+            )
         )
     refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
@@ -1036,14 +1101,25 @@ def _inserted_in_ranges(
     for first, last in members:
         if last is None or first.startswith("(") or last.startswith("("):
             continue
-        a, b = resolver.resolve(_normalise(first, prefix)), resolver.resolve(_normalise(last, prefix))
+        a = resolver.resolve(_normalise(first, prefix), source_section_id)
+        b = resolver.resolve(_normalise(last, prefix), source_section_id)
         if not a or not b:
             continue
-        named = {resolver.resolve(_normalise(n, prefix)) for n in expand_numbers(((first, last),))}
+        # the numbers the range writes out, and the sections they resolve to: a sibling so numbered is
+        # named already, even where its number resolved to a nearer section elsewhere
+        numbers = {_normalise(n, prefix) for n in expand_numbers(((first, last),))}
+        named = {resolver.resolve(n, source_section_id) for n in numbers} | numbers
         lo, hi = _leading_number(a), _leading_number(b)
         for sibling in resolver.siblings_between(a, b):
             n = _leading_number(sibling)  # a numbered provision between the ends, not a "Notes" heading
-            if sibling not in named and lo is not None and hi is not None and n is not None and lo <= n <= hi:
+            if (
+                sibling not in named
+                and sibling.rsplit("/", 1)[-1] not in named
+                and lo is not None
+                and hi is not None
+                and n is not None
+                and lo <= n <= hi
+            ):
                 out.append(_ref(written, sibling, sibling, source_section_id))
     return out
 
@@ -1219,7 +1295,10 @@ def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:
             body = f"{s.heading}\n{s.text}" if s.heading else s.text
             if "](" in body or "[[[#" in body:
                 links = _link_references(body, tree, _resolver(tree), s.section_id, _heading_spans(body))
-                out.extend(ref for _, ref in links if ref.section_id != s.section_id)
+                for _, ref in links:
+                    if ref.section_id != s.section_id:
+                        ref.listing = True  # a contents entry lists its section, it cites none
+                        out.append(ref)
             continue
         body = f"{s.heading}\n{s.text}" if s.heading else s.text
         for ref in find_cross_references(body, tree, s.section_id):

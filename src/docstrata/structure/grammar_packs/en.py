@@ -38,6 +38,8 @@ KEYWORDS = (
     (("schedule", "sch.", "sched.", "+s"), "schedule", "schedule", 1, "label cite xref back"),
     (("appendix", "app.", "app", "appendices"), "appendix", "appendix", 1, "label cite xref back"),
     (("annex", "annexes"), "annex", "annex", 1, "label cite xref back"),
+    # an agreement's exhibits ("Exhibit A: Definitions", "Exhibit B: Agreement Terms"), attached like schedules
+    (("exhibit", "exh.", "+s"), "exhibit", "exhibit", 1, "label cite xref back"),
     (("amendment",), "amendment", "amendment", 1, "label cite"),
     (("article", "art.", "arts.", "+s"), "article", "article", 4, "label cite xref"),
     (
