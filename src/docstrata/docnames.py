@@ -27,7 +27,8 @@ can call the document, most specific first, for :mod:`docstrata.query_scope` to 
   (:func:`acronym_expansions`: "a Contributor License Agreement (CLA)" in its opening text, or a
   title whose words' initials give it — "Personal Data Protection Act 2010" for ``my-pdpa-2010.pdf``):
   the stem with the abbreviation written out ("simplitest corporate Contributor License Agreement")
-  and the abbreviation alone ("CLA", "PDPA"; three letters or more).
+  and, when it stands for a kind of document, the abbreviation alone ("CLA", "PDPA"; three letters
+  or more; not "FSRA" of "FSRA Guiding Principles" nor "CRS" of "UAE_CRS_Guidance_Notes").
 
 How much of a name a question must hold to name the document is decided at query time, against
 every other document's names (:mod:`docstrata.query_scope`); here nothing is weighted or dropped
@@ -241,17 +242,24 @@ def acronym_expansions(acronym: str, text: str, names: list[str]) -> list[str]:
 def _expanded_names(stem: str, text: str, names: list[str]) -> list[str]:
     """The abbreviations among the file name's words that the document spells out
     (:func:`acronym_expansions`): the file name with each spelled out ("simplitest corporate
-    Contributor License Agreement") and, of three letters or more, the abbreviation alone,
-    upper-cased ("PDPA", "CLA"; not "IP"), so a question calling the document either way names it."""
+    Contributor License Agreement"); and, of three letters or more, the abbreviation alone
+    upper-cased when it stands for the document's own kind ("CLA", "PDPA": its spelling out ends
+    with "Agreement", "Act", … — :data:`~docstrata.query_scope.KIND_WORDS` — and the file name puts
+    no other kind after it). An abbreviation of something else the document is about (a regulator,
+    "FSRA" of "FSRA Guiding Principles"; a working group, "SFWG Guidance"; the standard a guidance
+    explains, "CRS" of "UAE_CRS_Guidance_Notes") is no name of it alone."""
+    from .query_scope import KIND_WORDS
+
     out: list[str] = []
     words = stem.split()
     for i, word in enumerate(words):
         if not (2 <= len(word) <= 8 and word.isalpha()):
             continue
         for expansion in acronym_expansions(word, text, names)[:1]:
-            if len(word) >= 3:
-                out.append(word.upper())
             out.append(" ".join(words[:i] + [expansion] + words[i + 1 :]))
+            kind_after = i + 1 < len(words) and words[i + 1].casefold() in KIND_WORDS  # "UAE CRS Guidance Notes"
+            if len(word) >= 3 and expansion.split()[-1].casefold() in KIND_WORDS and not kind_after:
+                out.append(word.upper())
     return out
 
 

@@ -40,7 +40,9 @@ word for a kind of document (:data:`KIND_WORDS`) says it is a name — the word 
 ("the charter schools **bill**" for "Success and Opportunity through Quality Charter Schools Act",
 "the SimpliTest **agreement**") or its own last word ("Charter Schools **Act**") — and its words
 are that document's alone: no other document's names hold them all and its rarest word is in the
-text of at most :data:`MAX_SHARING` documents. The kind word then belongs to the naming span.
+text of at most :data:`MAX_SHARING` documents; and no run in the query holds :data:`MIN_COVERAGE`
+of a name ("… under the Common Reporting Standard or the UAE CRS Guidance": "CRS" names the CRS
+Regulations). The kind word then belongs to the naming span.
 
 Of the runs that name documents, those whose words the fewest documents share win (a party's
 name unique to one contract over a title three contracts share); of those that overlap in the
@@ -337,6 +339,8 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
     found = [f for f in _named_runs(catalogue, query, words, min_coverage) if f[1] <= MAX_SHARING]
     if not found:
         return None
+    if any(f[2].coverage >= min_coverage for f in found):  # part of a name, framed, only where no name is written
+        found = [f for f in found if f[2].coverage >= min_coverage]
     fewest = min(f[1] for f in found)
     found = sorted((f for f in found if f[1] == fewest), key=lambda f: (-f[0], -f[2].coverage))
     kept: list[tuple[float, NamedDocument, tuple[int, int]]] = []
