@@ -38,7 +38,8 @@ name is written). A run names its document when
 A run holding less of a name (at least :data:`FRAMED_COVERAGE`) names its document too when a
 word for a kind of document (:data:`KIND_WORDS`) says it is a name — the word right after it
 ("the charter schools **bill**" for "Success and Opportunity through Quality Charter Schools Act",
-"the SimpliTest **agreement**") or its own last word ("Charter Schools **Act**") — and its words
+"the SimpliTest **agreement**") or its own last word ("the Charter Schools **Act**"), "the" or
+"this" right before it or a possessive first word ("Eskom's … Agreement") — and its words
 are that document's alone: no other document's names hold them all and its rarest word is in the
 text of at most :data:`MAX_SHARING` documents; and no run in the query holds :data:`MIN_COVERAGE`
 of a name ("… under the Common Reporting Standard or the UAE CRS Guidance": "CRS" names the CRS
@@ -110,6 +111,7 @@ KIND_WORDS = frozenset(
     "guidance treaty convention handbook manual memorandum deed lease constitution decree".split()
 )
 _KIND_KEYS = frozenset(k for k in map(_key, KIND_WORDS) if k)
+_DETERMINERS = frozenset("the this that its their our your".split())  # "of **the** charter schools bill"
 
 
 def _words(text: str) -> list[tuple[str | None, int, int, int]]:
@@ -276,11 +278,16 @@ def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...])
 def _framed(query: str, words, start: int, end: int, matched: set[str]) -> int | None:
     """Whether the run ``start``..``end`` is said to be a document's name by a word for a kind of
     document (:data:`KIND_WORDS`): the word right after it ("the charter schools **bill**", "the
-    SimpliTest **agreement**") or its own last word ("Charter Schools **Act**"), with a word of
-    the name's own besides. The index of the kind word, or ``None``."""
+    SimpliTest **agreement**") or its own last word ("the Charter Schools **Act**"), with a word of
+    the name's own besides, and "the" (or "this", "its", …) right before it or a possessive first
+    word ("Consider **Eskom's** Confidentiality and Non-Disclosure Agreement"). The index of the
+    kind word, or ``None``."""
     kind = lambda i: query[words[i][1] : words[i][2]].casefold() in KIND_WORDS  # noqa: E731
     if not matched - _KIND_KEYS:
         return None
+    before = query[words[start - 1][1] : words[start - 1][2]].casefold() if start else ""
+    if before not in _DETERMINERS and not re.search(r"['’][sS]$", query[words[start][1] : words[start][2]]):
+        return None  # "documents act on electronic information": a verb, no document
     if kind(end):
         return end
     after = end + 1
