@@ -153,3 +153,21 @@ def test_part_of_a_name_scopes_but_stays_in_the_ranking_text():
     assert scope is not None and scope.doc_keys == ("leave.md",)
     assert scope.rest == "carry over unused leave days"
     assert match(cat, "how many days does the Leave Policy give?").rest == "how many days does give?"
+
+
+@pytest.mark.parametrize("query", [
+    "section 10 directors fees",  # "directors" is in the Bank of Canada Act's section 10 title, "fees" is not
+    "section 10 of the act",  # a word for a kind of document names no section by its title
+])
+def test_a_section_number_two_documents_hold_is_ambiguous_when_no_document_is_named(tool, query):
+    res = tool.search(query, top_k=5)
+    assert res.confidence.level != "high", (query, res.confidence.reason)
+    assert {a["document"] for a in res.confidence.ambiguous} >= {"bank.xml", "radiation.xml"}, query
+    assert {h.source_path for h in res if h.pinned} >= {"bank.xml", "radiation.xml"}, query
+
+
+def test_a_section_title_named_whole_or_a_named_document_still_chooses(tool):
+    res = tool.search("section 10 Selection of directors", top_k=5)  # the Bank Act's section 10 title, whole
+    assert res[0].source_path == "bank.xml" and res[0].pinned and not res.confidence.ambiguous
+    res = tool.search("section 10 of the Bank of Canada Act", top_k=5)
+    assert res[0].source_path == "bank.xml" and res.confidence.level == "high" and not res.confidence.ambiguous

@@ -10,6 +10,9 @@ can call the document, most specific first, for :mod:`docstrata.query_scope` to 
 * **short titles** the text declares: "This Act may be cited as the Bank of Canada Act", "… shall
   be cited as …", "the short title of this Act is …" (the first two declarations in the text's
   first :data:`SHORT_TITLE_CHARS` characters: a statute that amends others cites their short titles later);
+  a quoted one whole ("the 'Success and Opportunity through Quality Charter Schools Act'"), one a PDF
+  wraps across lines whole ("… the Personal Data Protection\nAct 2010"), one followed by "and shall
+  come into operation …" without that;
 * **parties** of a contract preamble: "… by and between Bosch Automotive Service Solutions Inc.,
   a Delaware corporation, … and CopAcc, …" → "Bosch Automotive Service Solutions Inc.", "CopAcc"
   (the first "between" in the first :data:`PREAMBLE_CHARS` characters whose sentence says an
@@ -19,7 +22,13 @@ can call the document, most specific first, for :mod:`docstrata.query_scope` to 
   Confidentiality Agreement", ``%20`` decoded) and the names the cross-reference resolver knows the
   document by (:func:`~docstrata.structure.xrefs.document_names`) that are not single words of the
   title or stem: initialisms (``PIPEDA``), an acronym in parentheses ("… Regulation (GDPR)"),
-  ``RFC 5246`` — not "FSRA" of "FSRA Guiding Principles" nor "UAE" of "UAE_CRS_Guidance_Notes".
+  ``RFC 5246`` — not "FSRA" of "FSRA Guiding Principles" nor "UAE" of "UAE_CRS_Guidance_Notes";
+* the file name's **abbreviations spelled out** where the document spells them
+  (:func:`acronym_expansions`: "a Contributor License Agreement (CLA)" in its opening text, or a
+  title whose words' initials give it — "Personal Data Protection Act 2010" for ``my-pdpa-2010.pdf``):
+  the stem with the abbreviation written out ("simplitest corporate Contributor License Agreement")
+  and, when it stands for a kind of document, the abbreviation alone ("CLA", "PDPA"; three letters
+  or more; not "FSRA" of "FSRA Guiding Principles" nor "CRS" of "UAE_CRS_Guidance_Notes").
 
 How much of a name a question must hold to name the document is decided at query time, against
 every other document's names (:mod:`docstrata.query_scope`); here nothing is weighted or dropped
@@ -42,10 +51,17 @@ MAX_NAMES = 24
 _MARKUP = re.compile(r"<[^>]+>|[*_`#>|]+|\[([^\]]*)\]\([^)]*\)")
 _SHORT_TITLE = re.compile(
     r"(?:(?:may|shall|is to)\s+be\s+cited\s+(?:for\s+all\s+purposes\s+)?as|short\s+title\s+of\s+th(?:is|e)\s+"
-    r"(?:Act|Law|Ordinance|Regulations?|Rules?|Order|Code)\s+(?:is|shall\s+be))\s+(?:the\s+)?[\"“”'‘]?"
-    r"(?P<name>[^\n\"“”‘’.;:]{3,160}?)\s*(?:[\"“”’']|[.;:,]\s|\.?$|\s+and\s|\n)",
+    r"(?:Act|Law|Ordinance|Regulations?|Rules?|Order|Code)\s+(?:is|shall\s+be))\s+(?:the\s+)?"
+    # a quoted title is taken whole ("the 'Success and Opportunity through Quality Charter Schools Act'");
+    # an unquoted one ends at a stop, a line end, or an " and " that goes on to say something else
+    # ("… Act 2010 and shall come into operation …"), not at the "and" of its own words
+    r"(?:[\"“‘'](?P<quoted>[^\n\"“”‘’]{3,160}?)[\"”’']|"
+    r"[\"“‘']?(?P<name>[^\n\"“”‘’.;:]{3,160}?)\s*(?:[\"”’']|[.;:,]\s|\.?$|\s+and\s+(?=(?:shall|comes?|will|may|is|are|applies|"
+    r"extends?|takes?|has|have|the\s+provisions)\b)|\n))",
     re.IGNORECASE | re.MULTILINE,
 )
+# a line break inside a paragraph (a PDF's wrapped line: "… the Personal Data Protection\nAct 2010.")
+_SOFT_BREAK = re.compile(r"[ \t]*(?<!\n)\n(?![ \t]*\n)[ \t]*")
 _BETWEEN = re.compile(r"\b(?:by\s+and\s+)?between\b\s*:?\s*", re.IGNORECASE)
 # where a party's name ends: its description, address, defined-term parenthesis, or role
 _PARTY_END = re.compile(
@@ -75,8 +91,8 @@ def short_titles(text: str) -> list[str]:
     """The short titles ``text`` declares for itself ("This Act may be cited as the Bank of Canada
     Act." → "Bank of Canada Act"), at most two, from its first :data:`SHORT_TITLE_CHARS` characters."""
     out = []
-    for m in _SHORT_TITLE.finditer(text[:SHORT_TITLE_CHARS]):
-        name = _clean(m.group("name"))
+    for m in _SHORT_TITLE.finditer(_SOFT_BREAK.sub(" ", text[:SHORT_TITLE_CHARS])):
+        name = _clean(m.group("quoted") or m.group("name"))
         if _usable(name):
             out.append(name)
         if len(out) == 2:
@@ -171,6 +187,82 @@ def _stem_words(doc_key: str, split: bool = True) -> str:
     return _clean(stem)
 
 
+_SMALL = frozenset("of and the for on in to a an &".split())
+_ACRONYM_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+ACRONYM_CHARS = 8_000  # where a document spells out the abbreviations it is known by ("… Agreement (CLA)")
+
+
+def _initials_match(words: list[tuple[str, int, int]], acronym: str) -> tuple[int, int] | None:
+    """The (start, end) of the last stretch of ``words`` ((word, start, end), in text order) that
+    ends with the last word and whose words' initials, small words ("of", "and") skipped inside,
+    spell ``acronym`` (case-insensitive); ``None`` when none does."""
+    want = acronym.casefold()
+    got, i = "", len(words) - 1
+    while i >= 0 and len(got) < len(want):
+        w = words[i][0]
+        if w.casefold() in _SMALL:
+            if not got:
+                return None
+        else:
+            got = w[0].casefold() + got
+        i -= 1
+    return (words[i + 1][1], words[-1][2]) if got == want and words[i + 1][0].casefold() not in _SMALL else None
+
+
+def acronym_expansions(acronym: str, text: str, names: list[str]) -> list[str]:
+    """What the abbreviation ``acronym`` (a word of the file name or title: "CLA", "pdpa") stands
+    for in this document: the words before a parenthesised ``(CLA)`` in the text's first
+    :data:`ACRONYM_CHARS` characters ("a Contributor License Agreement (CLA)"), or consecutive words
+    of one of its ``names`` whose initials spell it ("Personal Data Protection Act 2010" → PDPA);
+    hyphenated words count each part ("Non-Disclosure Agreement" → NDA). Small words inside do not
+    count ("Bank of Canada" → BC); a two-letter abbreviation is only read from a parenthesis."""
+    out: list[str] = []
+    for m in re.finditer(rf"\(\s*[\"“]?{re.escape(acronym)}[\"”]?\s*\)", text[:ACRONYM_CHARS], re.IGNORECASE):
+        head = text[max(0, m.start() - 200) : m.start()]
+        head = re.split(r"[.;:!?()\n\"“”]\s", head)[-1]
+        words = [(w.group(0), w.start(), w.end()) for w in _ACRONYM_WORD.finditer(head)]
+        span = _initials_match(words, acronym) if words else None
+        if span:
+            out.append(head[span[0] : span[1]])
+    if len(acronym) >= 3:
+        for name in names:
+            words = [(w.group(0), w.start(), w.end()) for w in _ACRONYM_WORD.finditer(name)]
+            for end in range(len(words), 0, -1):
+                span = _initials_match(words[:end], acronym)
+                if span:
+                    out.append(name[span[0] : span[1]])
+                    break
+    return [
+        e
+        for e in dict.fromkeys(_clean(e) for e in out)
+        if _usable(e) and sum(len(w) > 1 for w in _ACRONYM_WORD.findall(e)) >= 2  # not "U.S.C"
+    ]
+
+
+def _expanded_names(stem: str, text: str, names: list[str]) -> list[str]:
+    """The abbreviations among the file name's words that the document spells out
+    (:func:`acronym_expansions`): the file name with each spelled out ("simplitest corporate
+    Contributor License Agreement"); and, of three letters or more, the abbreviation alone
+    upper-cased when it stands for the document's own kind ("CLA", "PDPA": its spelling out ends
+    with "Agreement", "Act", … — :data:`~docstrata.query_scope.KIND_WORDS` — and the file name puts
+    no other kind after it). An abbreviation of something else the document is about (a regulator,
+    "FSRA" of "FSRA Guiding Principles"; a working group, "SFWG Guidance"; the standard a guidance
+    explains, "CRS" of "UAE_CRS_Guidance_Notes") is no name of it alone."""
+    from .query_scope import KIND_WORDS
+
+    out: list[str] = []
+    words = stem.split()
+    for i, word in enumerate(words):
+        if not (2 <= len(word) <= 8 and word.isalpha()):
+            continue
+        for expansion in acronym_expansions(word, text, names)[:1]:
+            out.append(" ".join(words[:i] + [expansion] + words[i + 1 :]))
+            kind_after = i + 1 < len(words) and words[i + 1].casefold() in KIND_WORDS  # "UAE CRS Guidance Notes"
+            if len(word) >= 3 and expansion.split()[-1].casefold() in KIND_WORDS and not kind_after:
+                out.append(word.upper())
+    return out
+
+
 def document_names(tree: DocumentTree, doc_key: str, text: str) -> list[str]:
     """Names a question may call the document by (see the module docstring): title, title head,
     short titles, contract parties, file stem, acronyms; as written (not folded), most specific
@@ -185,6 +277,7 @@ def document_names(tree: DocumentTree, doc_key: str, text: str) -> list[str]:
     names += contract_parties(plain)
     stem = _stem_words(doc_key)
     names += [stem, _stem_words(doc_key, split=False)]  # "Green Storm NDCSC" and "GreenStorm NDCSC"
+    names += _expanded_names(stem, plain, [n for n in names if n != stem])  # "CLA" ↔ "Contributor License Agreement"
     title_words = set(re.findall(r"\w+", title.casefold())) | set(re.findall(r"\w+", stem.casefold()))
     for n in cited_names(tree.title, doc_key):  # initialisms ("GDPR", "PIPEDA"), "RFC 5246"; not words of title or stem
         if "/" in n or "." in n or len(n) < 3 or (" " not in n and n in title_words and not _acronym_in(n, title)):

@@ -35,6 +35,16 @@ name is written). A run names its document when
 * a run of one word is written with a capital where the name has one: "do they keep my data"
   does not name the app "Keep" (a word and a name differ only there).
 
+A run holding less of a name (at least :data:`FRAMED_COVERAGE`) names its document too when a
+word for a kind of document (:data:`KIND_WORDS`) says it is a name — the word right after it
+("the charter schools **bill**" for "Success and Opportunity through Quality Charter Schools Act",
+"the SimpliTest **agreement**") or its own last word ("the Charter Schools **Act**"), "the" or
+"this" right before it or a possessive first word ("Eskom's … Agreement") — and its words
+are that document's alone: no other document's names hold them all and its rarest word is in the
+text of at most :data:`MAX_SHARING` documents; and no run in the query holds :data:`MIN_COVERAGE`
+of a name ("… under the Common Reporting Standard or the UAE CRS Guidance": "CRS" names the CRS
+Regulations). The kind word then belongs to the naming span.
+
 Of the runs that name documents, those whose words the fewest documents share win (a party's
 name unique to one contract over a title three contracts share); of those that overlap in the
 query, the one with the most matched weight ("Bank of Canada Act" over a "Bank Act" document's
@@ -89,6 +99,19 @@ def _key(word: str) -> str | None:
         return None
     terms = analyze(word)
     return terms[0] if terms and word.casefold() not in STOPWORDS else None
+
+
+# Least share of a name's weight a run must hold when a kind word frames it ("the charter schools bill"):
+# fit with MIN_COVERAGE by `python bench/doc_scope.py fit` (its false scopes, ObliQA's above all).
+FRAMED_COVERAGE = 0.3
+# Words for a kind of document: "the <part of a name> bill / act / agreement / policy …" names a document.
+KIND_WORDS = frozenset(
+    "act acts bill law statute code regulation regulations rule rules rulebook directive ordinance agreement "
+    "contract licence license policy notice terms protocol standard specification rfc guideline guidelines "
+    "guidance treaty convention handbook manual memorandum deed lease constitution decree".split()
+)
+_KIND_KEYS = frozenset(k for k in map(_key, KIND_WORDS) if k)
+_DETERMINERS = frozenset("the this that its their our your".split())  # "of **the** charter schools bill"
 
 
 def _words(text: str) -> list[tuple[str | None, int, int, int]]:
@@ -252,9 +275,32 @@ def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...])
         i = end + 1
 
 
+def _framed(query: str, words, start: int, end: int, matched: set[str]) -> int | None:
+    """Whether the run ``start``..``end`` is said to be a document's name by a word for a kind of
+    document (:data:`KIND_WORDS`): the word right after it ("the charter schools **bill**", "the
+    SimpliTest **agreement**") or its own last word ("the Charter Schools **Act**"), with a word of
+    the name's own besides, and "the" (or "this", "its", …) right before it or a possessive first
+    word ("Consider **Eskom's** Confidentiality and Non-Disclosure Agreement"). The index of the
+    kind word, or ``None``."""
+    kind = lambda i: query[words[i][1] : words[i][2]].casefold() in KIND_WORDS  # noqa: E731
+    if not matched - _KIND_KEYS:
+        return None
+    before = query[words[start - 1][1] : words[start - 1][2]].casefold() if start else ""
+    if before not in _DETERMINERS and not re.search(r"['’][sS]$", query[words[start][1] : words[start][2]]):
+        return None  # "documents act on electronic information": a verb, no document
+    if kind(end):
+        return end
+    after = end + 1
+    if after < len(words) and words[after][0] not in (None, "|") and words[after][3] != words[end][3] and kind(after):
+        return after
+    return None
+
+
 def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, docs: set[str] | None = None):
-    """Every run of a name covering at least ``min_coverage`` of it: (weight, sharing, NamedDocument,
-    (first, last word)); only names of ``docs`` when given."""
+    """Every run of a name covering at least ``min_coverage`` of it, or at least
+    :data:`FRAMED_COVERAGE` when a kind word frames it (:func:`_framed`) and its words are this
+    document's alone (no other document's names hold them all, few documents' text holds its
+    rarest): (weight, sharing, NamedDocument, (first, last word)); only names of ``docs`` when given."""
     present = {w[0] for w in words if w[0] and w[0] != "|"}
     for i in sorted({i for k in present for i in catalogue.by_key.get(k, ())}):
         name = catalogue.names[i]
@@ -266,7 +312,7 @@ def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, do
                 continue
             got = sum(catalogue.weight(k) for k in matched)
             coverage = got / total if total else 0.0
-            if coverage < min_coverage:
+            if coverage < min(min_coverage, FRAMED_COVERAGE):
                 continue
             span = (words[start][1], words[end][2])
             if all(k.isdigit() for k in matched):
@@ -275,6 +321,11 @@ def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, do
                 continue  # one word written in lower case where the name has capitals: "keep" is not the app Keep
             sharing = len(set.intersection(*(catalogue.holders[k] for k in matched)))
             own = min(catalogue.text_count(k) for k in matched) <= MAX_SHARING
+            if coverage < min_coverage:  # a part of the name: only where a kind word says it is a name
+                kind = _framed(query, words, start, end, matched)
+                if kind is None or sharing != 1 or not own:
+                    continue
+                span = (span[0], words[kind][2])
             yield got, sharing, NamedDocument(name.doc_key, name.text, span, coverage, got, own), (start, end)
 
 
@@ -295,6 +346,8 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
     found = [f for f in _named_runs(catalogue, query, words, min_coverage) if f[1] <= MAX_SHARING]
     if not found:
         return None
+    if any(f[2].coverage >= min_coverage for f in found):  # part of a name, framed, only where no name is written
+        found = [f for f in found if f[2].coverage >= min_coverage]
     fewest = min(f[1] for f in found)
     found = sorted((f for f in found if f[1] == fewest), key=lambda f: (-f[0], -f[2].coverage))
     kept: list[tuple[float, NamedDocument, tuple[int, int]]] = []

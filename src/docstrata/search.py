@@ -70,6 +70,7 @@ from .index.exact import (
     value_key,
 )
 from .index.keyword import QUERY_STOPWORDS
+from .query_scope import KIND_WORDS
 from .structure.grammar import contents_words_pattern
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
@@ -243,6 +244,7 @@ def non_increasing(scores: list[float]) -> list[float]:
     return out
 
 
+_KIND_FOLDED = frozenset(title_words(sorted(KIND_WORDS)))  # "agreement", "act", "policy": kinds of document
 MAX_LISTED = 20  # candidates of an ambiguous citation listed in Confidence.ambiguous (the reason gives the count)
 
 
@@ -429,6 +431,9 @@ def exact_ranking(
     def under(key: str) -> list[str]:  # the chunks starting a section cited so, repeats in other containers too
         return list(dict.fromkeys(found.get(key, []) + found.get(f"within:{key}", [])))
 
+    # the words that may be a cited section's title: not those saying what kind of document the
+    # question is about ("section 6 of the agreement" names no section titled "… Agreement …")
+    section_words = [w for w in qa.other_words if w not in _KIND_FOLDED]
     # "section 9 of the GPL": the named document's section comes first, and only it is pinned
     named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
     for keys in refs:
@@ -441,12 +446,17 @@ def exact_ranking(
                     hits = first + [c for c in hits if c not in first]
                 # the query's other words in a cited section's title ("Article 11 administrative
                 # cooperation"): that section first, and pinned when they are all in it however many
-                titled, whole = _titled(store, first or hits, qa.other_words) if qa.other_words else ([], False)
+                titled, whole = _titled(store, first or hits, section_words) if section_words else ([], False)
                 if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
                     titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
                 if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
                     hits = titled + [c for c in hits if c not in titled]
                     named_all = titled or first or hits
+                    if not whole and not first and len({c.rpartition("#")[0] for c in hits}) > 1:
+                        # a word or two of one document's section title ("clause 6 of the … agreement")
+                        # does not choose among the documents holding that number: every one is named
+                        # (and the answer says the citation is ambiguous) unless the title holds all
+                        named_all = hits
                     # the main body's section cited so ("Section 3") is pinned before the repeats of its
                     # number in an exhibit or appendix ("Exhibit A, Section 3": within: keys only),
                     # which the citation still lists: the query is ambiguous, and says so
