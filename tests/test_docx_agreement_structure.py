@@ -30,8 +30,10 @@ from docstrata.models import FileState, SourceFile
 from docstrata.structure import build_tree
 from docstrata.structure.parse import parse_sections
 
+from .docx_writer import W_NS, docx_package
+
 NOTICE = Path(__file__).parent / "fixtures" / "open-agreements" / "colorado-restrictive-covenant-notice.docx"
-_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+_W = W_NS
 
 
 def _tree(tmp_path, name: str, data: bytes):
@@ -125,35 +127,7 @@ def _package(body: str, lists: int) -> bytes:
         for n in range(1, lists + 1)
     )
     nums = "".join(f'<w:num w:numId="{n}"><w:abstractNumId w:val="{n}"/></w:num>' for n in range(1, lists + 1))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(
-            "[Content_Types].xml",
-            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-            '<Default Extension="xml" ContentType="application/xml"/>'
-            '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
-            '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>'
-            '<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>'
-            "</Types>",
-        )
-        z.writestr(
-            "_rels/.rels",
-            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
-            "</Relationships>",
-        )
-        z.writestr(
-            "word/_rels/document.xml.rels",
-            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
-            '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>'
-            "</Relationships>",
-        )
-        z.writestr("word/document.xml", f"<w:document {_W}><w:body>{body}</w:body></w:document>")
-        z.writestr("word/styles.xml", styles)
-        z.writestr("word/numbering.xml", f"<w:numbering {_W}>{abstracts}{nums}</w:numbering>")
-    return buf.getvalue()
+    return docx_package(body, styles, f"<w:numbering {_W}>{abstracts}{nums}</w:numbering>")
 
 
 TERMS = [

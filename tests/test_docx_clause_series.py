@@ -6,9 +6,7 @@ are sub-clauses ``1(a)``, ``3(b)`` — not a run of unrelated one-item lists."""
 
 from __future__ import annotations
 
-import io
-import zipfile
-
+from .docx_writer import docx_package
 from .test_docx_style_numbering import _W, _styles, _tree
 
 
@@ -26,23 +24,9 @@ def _package(paragraphs: list[tuple[str, int, str, str]]) -> bytes:
         runs += f'<w:r><w:t xml:space="preserve">{plain}</w:t></w:r>' if plain else ""
         body.append(f'<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="{n}"/></w:numPr></w:pPr>{runs}</w:p>')
     intro = '<w:p><w:r><w:t>THIS AGREEMENT is entered into by and between the parties.</w:t></w:r></w:p>'
-    buf = io.BytesIO()
-    src = io.BytesIO(_plain_package())
-    with zipfile.ZipFile(src) as base, zipfile.ZipFile(buf, "w") as z:
-        for item in base.infolist():
-            if item.filename == "word/document.xml":
-                z.writestr(item, f"<w:document {_W}><w:body>{intro}{''.join(body)}</w:body></w:document>")
-            elif item.filename == "word/numbering.xml":
-                z.writestr(item, f"<w:numbering {_W}>{''.join(abstracts)}{''.join(nums)}</w:numbering>")
-            else:
-                z.writestr(item, base.read(item.filename))
-    return buf.getvalue()
-
-
-def _plain_package() -> bytes:
-    from .test_docx_style_numbering import _docx
-
-    return _docx("")
+    return docx_package(
+        intro + "".join(body), _styles(), f"<w:numbering {_W}>{''.join(abstracts)}{''.join(nums)}</w:numbering>"
+    )
 
 
 AGREEMENT = [

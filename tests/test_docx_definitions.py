@@ -12,7 +12,6 @@ takes its truth from the document's own markup.
 
 from __future__ import annotations
 
-import io
 import zipfile
 from pathlib import Path
 
@@ -21,7 +20,9 @@ from docstrata.convert.docx_definitions import style_role
 from docstrata.models import FileState, SourceFile
 from docstrata.structure import build_tree
 
-_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+from .docx_writer import W_NS, docx_package
+
+_W = W_NS
 _NS = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 DSS = Path(__file__).parent / "fixtures" / "oasis-dss" / "dss-core-v2.0-cs02-excerpt.docx"
 
@@ -43,32 +44,7 @@ def _p(style: str, text: str) -> str:
 
 def _docx(styles: list[str], body: list[str]) -> bytes:
     normal = '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>'
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(
-            "[Content_Types].xml",
-            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-            '<Default Extension="xml" ContentType="application/xml"/>'
-            '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
-            '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>'
-            "</Types>",
-        )
-        z.writestr(
-            "_rels/.rels",
-            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
-            "</Relationships>",
-        )
-        z.writestr(
-            "word/_rels/document.xml.rels",
-            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
-            "</Relationships>",
-        )
-        z.writestr("word/styles.xml", f"<w:styles {_W}>{normal}{''.join(styles)}</w:styles>")
-        z.writestr("word/document.xml", f"<w:document {_W}><w:body>{''.join(body)}</w:body></w:document>")
-    return buf.getvalue()
+    return docx_package("".join(body), f"<w:styles {_W}>{normal}{''.join(styles)}</w:styles>")
 
 
 def _convert(tmp_path, name: str, data: bytes):

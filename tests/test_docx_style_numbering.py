@@ -13,15 +13,15 @@ real converter (markitdown + :mod:`docstrata.convert.docx_numbering`) and parses
 from __future__ import annotations
 
 import hashlib
-import io
-import zipfile
 
 from docstrata.convert import convert_file
 from docstrata.convert.docx_numbering import WordParagraph, apply_word_numbers, word_paragraphs
 from docstrata.models import FileState, SourceFile
 from docstrata.structure import build_tree
 
-_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+from .docx_writer import W_NS, docx_package
+
+_W = W_NS
 
 _LEVELS = [  # (numFmt, lvlText, pStyle, isLgl)
     ("decimal", "%1.", "L1", False),
@@ -88,35 +88,7 @@ def _table(rows: list[tuple[str, list[str]]]) -> str:
 
 
 def _docx(body: str) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(
-            "[Content_Types].xml",
-            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-            '<Default Extension="xml" ContentType="application/xml"/>'
-            '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
-            '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>'
-            '<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>'
-            "</Types>",
-        )
-        z.writestr(
-            "_rels/.rels",
-            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
-            "</Relationships>",
-        )
-        z.writestr(
-            "word/_rels/document.xml.rels",
-            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
-            '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>'
-            "</Relationships>",
-        )
-        z.writestr("word/document.xml", f"<w:document {_W}><w:body>{body}</w:body></w:document>")
-        z.writestr("word/styles.xml", _styles())
-        z.writestr("word/numbering.xml", _numbering())
-    return buf.getvalue()
+    return docx_package(body, _styles(), _numbering())
 
 
 def _tree(tmp_path, name: str, data: bytes):
