@@ -80,7 +80,8 @@ for col in cols:
         tot += min(16, len(hits))
     print(col.sample.subset, "share of the first 16 hits in the first hit's document", round(100 * same / tot, 1))
 
-pspans = {col.sample.subset: lb.passage_spans(col, fit.keep, fit.section_chars, fit.weight, fit.hits) for col in cols}
+pspans = {col.sample.subset: lb.passage_spans(col, fit.keep, fit.section_chars, fit.weight, fit.hits, fit.bridge)
+          for col in cols}
 results = []
 for rule in ("chunk", "passage", "lead-passage", "passages-then-chunks"):
     for cut in (1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.3, 0.0001):
