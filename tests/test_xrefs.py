@@ -664,3 +664,18 @@ def test_clauses_of_lettered_parts_are_cited_letter_dot_number():
     assert refs(tree, "under this Section O.1") == [("O.1", "O/1")]
     first = next(s for s in tree.sections if s.title.startswith("3. Clause B3"))
     assert "Section B.3" in first.aliases and refs(tree, "Section B.3") == [("B.3", first.section_id)]
+
+
+def test_a_citation_word_inside_a_longer_token_cites_nothing():
+    """RFC 6455's handshake example ``Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`` held the
+    abbreviation ``s`` and a number ``3p`` (a new user's trial found six unresolved references to
+    's3p'); a citation ends where a word ends, so "s 59A" and "s. 3" still cite."""
+    from docstrata.models import Document
+    from docstrata.structure import build_tree
+
+    text = (
+        "# 1 Opening\n\nThe server sends Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo= as s 3 and s. 59A say.\n\n"
+        "# 3 Handshake\n\nText.\n\n# 59A Keys\n\nText.\n"
+    )
+    tree = build_tree(Document(doc_key="rfc.md", title="RFC", markdown=text, format="md"))
+    assert sorted((x.text, x.section_id) for x in tree.cross_references) == [("s 3", "3"), ("s. 59A", "59A")]

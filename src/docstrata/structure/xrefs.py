@@ -113,6 +113,7 @@ _ITEM_SEP = rf"(?:(?<=\)){_SEP}|\s*,?\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
 _KW_REF_RE = re.compile(
     rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})"
     rf"(?:{_SEP}(?!0\d)(?:{_NUMBER}|{_ROMAN})|{_ITEM_SEP}{_ITEM})*)"
+    r"(?:(?<=\))|(?![A-Za-z0-9]))"  # a number ends at a word's end: "s3p" of a base64 "s3pPLMBiT…" cites nothing
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
 _INNER_AFTER_RE = re.compile(rf"^,?\s+{xref_keyword_pattern('inner')}\s*(?P<num>{_NUMBER}|{_ITEM})")
