@@ -195,3 +195,16 @@ def test_a_naming_parenthesis_opened_by_a_relative_clause():
     tree = build_tree(Document(doc_key="psia.md", title="PSIA", markdown=text, format="md"))
     terms = {d.term for d in tree.definitions}
     assert {"Initial Closing", "Renewal Period"} <= terms and "fair" not in terms
+
+
+def test_two_quoted_spellings_joined_by_or_are_one_definition():
+    """Infosys's CLA (a new user's trial): '“You” or “Your” shall mean …' gave only "Your"; both
+    spellings are the term, as in the parenthesised '"You" (or "Your") shall mean'."""
+    for text in (
+        "“You” or “Your” shall mean the copyright owner or legal entity authorized by the copyright owner.\n",
+        '"You" (or "Your") shall mean the copyright owner or legal entity authorized by the copyright owner.\n',
+    ):
+        tree = build_tree(Document(doc_key="cla.md", title="CLA", markdown="1. Definitions.\n\n" + text, format="md"))
+        terms = [d for d in tree.definitions if d.term in ("You", "Your")]
+        assert sorted(d.term for d in terms) == ["You", "Your"]
+        assert all(d.definition.startswith(("“You” or", '"You" (or')) or "copyright owner" in d.definition for d in terms)

@@ -103,7 +103,11 @@ _TERM = (
     rf"(?<![\w`'’])(?<!``)[{_Q_OPEN}]{_BOLD}(?P<term>(?=[\w(])[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?){_BOLD}[{_Q_CLOSE}]"
 )
 _VERB = r"(?P<verb>shall\s+mean|means|mean|refers?\s+to|shall\s+refer\s+to|(?:will\s+|shall\s+)?ha(?:s|ve)\s+the\s+(?:same\s+)?meaning|is\s+defined\s+as|shall\s+include|includes)\b"
-_PAREN = r"(?:\s*\((?P<alt>[^()\n]{0,80})\))?"  # "(or "Your")": another spelling of the term
+# another spelling of the term: '"You" (or "Your") shall mean', '“You” or “Your” shall mean'
+_PAREN = (
+    r"(?:\s*\((?P<alt>[^()\n]{0,80})\)"
+    rf"|(?P<alt2>\s+(?:or|and)\s+{_BOLD}[{_Q_OPEN}]{_BOLD}[^{_Q_OPEN}{_Q_CLOSE}*\n]{{1,80}}?{_BOLD}[{_Q_CLOSE}]{_BOLD}))?"
+)
 _STRICT_RE = re.compile(rf"(?:\*\*|__)?{_TERM}(?:\*\*|__)?{_PAREN}(?:\s+form)?\s*,?\s*{_VERB}")
 # in a definitions section, words may qualify the term before the verb: "Patent Claims" of a Contributor means;
 # or a phrase between commas: “alternative format”, with respect to personal information, means (Commonwealth drafting)
@@ -550,7 +554,7 @@ def _find_at(
         if _plausible_term(term, quoted=True):
             definition = _definition_after(body, m.start("verb"))
             found.append((m.start(), term, definition))
-            for alt in _alternative_terms(m.group("alt")):  # "You" (or "Your") means …
+            for alt in _alternative_terms(m.group("alt") or m.group("alt2")):  # "You" (or "Your") means …
                 found.append((m.start() + 1, alt, definition))
     for pos, term, definition in _pack_definitions(body, in_defs):  # French and other packs' forms
         if not any(abs(p - pos) < 3 or (t.lower() == term.lower() and abs(p - pos) < 300) for p, t, _ in found):
