@@ -220,9 +220,8 @@ def minimal_passage(
     condition in three sentences with a definition between them is one passage, not its strongest
     sentence). When the best-matching line is a heading (the question names the section or uses its
     title), the passage is the section that heading opens. ``keep`` above 1 gives the best sentence
-    alone. Defaults: the values fitted into
-    ``passage_fit.json`` (:data:`PASSAGE_KEEP`, :data:`PASSAGE_SECTION_CHARS`,
-    :data:`PASSAGE_BRIDGE`). ``scored``: :func:`sentence_scores` of ``chunk`` and ``query`` when
+    alone. Defaults: the values fitted into ``passage_fit.json`` (:data:`PASSAGE_KEEP`,
+    :data:`PASSAGE_SECTION_CHARS`, :data:`PASSAGE_BRIDGE`). ``scored``: :func:`sentence_scores` of ``chunk`` and ``query`` when
     the caller has them. ``score`` is the best sentence's; ``None`` when no sentence holds a query
     token."""
     keep = fitted("passage_keep", PASSAGE_KEEP) if keep is None else keep
