@@ -45,6 +45,18 @@ def shared_data(*parts: str) -> Path:
     return p
 
 
+def convert_path(path: Path):
+    """``path`` converted as an ingest converts it (its name the document key, its bytes hashed)."""
+    import hashlib
+
+    from docstrata.convert import convert_file
+    from docstrata.models import FileState, SourceFile
+
+    data = path.read_bytes()
+    state = FileState(size=len(data), mtime_ns=0, sha256=hashlib.sha256(data).hexdigest())
+    return convert_file(SourceFile(doc_key=path.name, path=str(path), state=state))
+
+
 def external_file(env_var: str, name: str, what: str) -> Path:
     """``$env_var/name``, a file too large (or not licensed) to keep in the repository, or skip the
     test saying which variable to set (unset) or which file is missing (set, file absent). ``what``

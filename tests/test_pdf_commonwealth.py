@@ -12,16 +12,16 @@ text shortened. It is read through pdfminer exactly as ingest reads it.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
 import pytest
 
-from docstrata.convert import convert_file, first_heading
-from docstrata.models import FileState, SourceFile
+from docstrata.convert import first_heading
 from docstrata.structure import build_tree
 from docstrata.structure.contents import is_contents_section
+
+from .conftest import convert_path
 
 from .pdf_writer import FONTS, Run, pdf_bytes
 
@@ -153,15 +153,9 @@ def _act_pdf(tmp_path: Path) -> Path:
     return path
 
 
-def _convert(path: Path):
-    data = path.read_bytes()
-    state = FileState(size=len(data), mtime_ns=0, sha256=hashlib.sha256(data).hexdigest())
-    return convert_file(SourceFile(doc_key=path.name, path=str(path), state=state))
-
-
 @pytest.fixture(scope="module")
 def act(tmp_path_factory):
-    doc = _convert(_act_pdf(tmp_path_factory.mktemp("act709")))
+    doc = convert_path(_act_pdf(tmp_path_factory.mktemp("act709")))
     return doc, build_tree(doc)
 
 

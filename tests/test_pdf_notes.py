@@ -13,17 +13,14 @@ from ``$DOCSTRATA_EURLEX_DIR`` (source in ``tests/fixtures/eurlex/NOTICE.md``) a
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
 import pytest
 
-from docstrata.convert import convert_file
-from docstrata.models import FileState, SourceFile
 from docstrata.structure import build_tree
 
-from .conftest import external_file
+from .conftest import convert_path, external_file
 from .pdf_writer import Run, pdf_bytes
 
 A4 = (595.0, 842.0)
@@ -97,15 +94,9 @@ def _pe_cons_pdf(tmp_path: Path) -> Path:
     return path
 
 
-def _convert(path: Path):
-    data = path.read_bytes()
-    state = FileState(size=len(data), mtime_ns=0, sha256=hashlib.sha256(data).hexdigest())
-    return convert_file(SourceFile(doc_key=path.name, path=str(path), state=state))
-
-
 @pytest.fixture(scope="module")
 def pe_cons(tmp_path_factory):
-    doc = _convert(_pe_cons_pdf(tmp_path_factory.mktemp("pe-cons")))
+    doc = convert_path(_pe_cons_pdf(tmp_path_factory.mktemp("pe-cons")))
     return doc, build_tree(doc, extract_definitions=False, extract_cross_references=False)
 
 
@@ -168,7 +159,7 @@ def gdpr_excerpt(tmp_path_factory):
     dst = pdfium.PdfDocument.new()
     dst.import_pages(pdfium.PdfDocument(str(src)), [0, 1, 31, 38, 39])
     dst.save(str(out))
-    doc = _convert(out)
+    doc = convert_path(out)
     return doc, build_tree(doc, extract_definitions=False, extract_cross_references=False)
 
 

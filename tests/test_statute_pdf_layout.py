@@ -9,15 +9,12 @@ whole set; ``docs/benchmarks.md`` ("Statute PDFs in the reprint layout") has the
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
 import pytest
 
-from .conftest import SHARED_DATA, external_file
-from docstrata.convert import convert_file
-from docstrata.models import FileState, SourceFile
+from .conftest import SHARED_DATA, convert_path, external_file
 from docstrata.structure import build_tree
 from docstrata.structure.parse import parse_sections
 from docstrata.structure.parse.resolve import ParseContext, load_weights
@@ -42,16 +39,10 @@ def _pages(src: Path, pages: list[int], out: Path) -> Path:
     return out
 
 
-def _convert(path: Path):
-    data = path.read_bytes()
-    state = FileState(size=len(data), mtime_ns=0, sha256=hashlib.sha256(data).hexdigest())
-    return convert_file(SourceFile(doc_key=path.name, path=str(path), state=state))
-
-
 @pytest.fixture(scope="module")
 def contracts_act():
     """The Contracts Act 1950 reprint (91 pages) converted once: cover, Arrangement of Sections, body."""
-    return _convert(_statute_pdf(CONTRACTS_ACT))
+    return convert_path(_statute_pdf(CONTRACTS_ACT))
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +89,7 @@ def test_running_head_repeated_at_the_same_place_is_page_furniture(tmp_path):
     place (page 17 has "Contracts"). Two of three pages at one height is a running head, not a
     section ``act-136`` holding sections 6–9."""
     pdf = _pages(_statute_pdf(CONTRACTS_ACT), [15, 16, 17], tmp_path / "act136-p16-18.pdf")
-    doc = _convert(pdf)
+    doc = convert_path(pdf)
     assert not re.search(r"(?im)^\W*(act\s+136|laws of malaysia)\W*$", doc.markdown), doc.markdown[:400]
     tree = build_tree(doc, extract_definitions=False, extract_cross_references=False)
     ids = [s.section_id for s in tree.sections]
