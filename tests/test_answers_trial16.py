@@ -135,9 +135,29 @@ def test_an_all_capitals_first_line_titles_a_plain_text_document(tools):
     ("IV. SCOPE\n\ntext\n", None),
     ("WARNING THE PUMP\nIS LIVE WHEN RUNNING\n", None),  # runs into the next line: a shouted sentence
     ("Pump station field manual\n\ntext\n", None),  # not in capitals: the file name stays the title
-    ("FAQ\n\ntext\n", None)])
+    ("FAQ\n\ntext\n", None),
+    ("The OMS License\n\nVersion 2.2\n\n1. Definitions\n", "The OMS License"),  # title case
+    ("Terms of Service\n\ntext\n", "Terms of Service"),
+    ("This licence applies to you\n\ntext\n", None),  # a sentence in sentence case
+    ("Effective Date March 1, 2024\n\ntext\n", None),  # a date line
+    ("Dear Members,\n\ntext\n", None)])
 def test_plain_text_title_rule(text, title):
     assert plain_text_title(text) == title
+
+
+def test_a_markdown_file_without_a_heading_takes_its_title_line(tmp_path):
+    """A licence written as Markdown with no ``#`` heading (karaka-license, a new user's trial):
+    its first line is its title, so a question naming "the OMS License" scopes to it; a file that
+    opens with a heading keeps the heading as its title."""
+    from .conftest import convert_path
+
+    plain = tmp_path / "karaka-license-v2.md"
+    plain.write_text("The OMS License\n\nVersion 2.2\n\n1. Definitions\n\n\"License\" shall mean this.\n",
+                     encoding="utf-8")
+    headed = tmp_path / "headed.md"
+    headed.write_text("# Data Policy\n\nThe Best Practices Apply\n\ntext\n", encoding="utf-8")
+    assert convert_path(plain).title == "The OMS License"
+    assert convert_path(headed).title == "Data Policy"
 
 
 def test_top_level_sections_print_their_number_once(tools):

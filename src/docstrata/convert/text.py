@@ -38,12 +38,14 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
             warnings.append(
                 f"{deep} headings deeper than Markdown's six levels (7 or more '#') read as level-6 headings"
             )
-        return ConvertedDocument.from_markdown(
-            text, title=front_matter_title(meta), provenance="markup", warnings=warnings
-        )
+        title = front_matter_title(meta)
+        if title is None and not _HEADING_FIRST.match(text.lstrip("\n")):
+            title = plain_text_title(text)
+        return ConvertedDocument.from_markdown(text, title=title, provenance="markup", warnings=warnings)
     return ConvertedDocument.from_markdown(text, title=plain_text_title(text), warnings=warnings)
 
 
+_HEADING_FIRST = re.compile(r"(?:#|.*\n(?:=+|-+)[ \t]*(?:\n|$))")  # the file opens with a Markdown heading: its title
 _DEEP_ATX = re.compile(r"^( {0,3})#{7,}([ \t]+\S.*)$")
 
 
@@ -104,11 +106,12 @@ def front_matter_title(meta: dict) -> str | None:
 
 
 def plain_text_title(text: str) -> str | None:
-    """The title of a plain-text document: its first non-blank line when that line is written in
-    capitals ("PUMP STATION FIELD MANUAL"), at most 120 characters with 2+ words or 6+ letters, is
-    not numbered ("1. SAFETY" is a heading) and is followed by a blank line or the end; else
-    ``None`` (the caller falls back to the file stem). Capitals alone are not enough for a line
-    that runs into the next one: that is a shouted sentence, not a title."""
+    """The title of a plain-text document (or of a Markdown one that states none): its first
+    non-blank line when that line is written in capitals ("PUMP STATION FIELD MANUAL") or in title
+    case (:func:`_title_case`: "The OMS License"), at most 120 characters with 2+ words or 6+
+    letters, is not numbered ("1. SAFETY" is a heading) and is followed by a blank line or the
+    end; else ``None`` (the caller falls back to the file stem). Capitals alone are not enough for
+    a line that runs into the next one: that is a shouted sentence, not a title."""
     centred = memo_header_title(text)
     if centred:
         return centred
@@ -119,13 +122,30 @@ def plain_text_title(text: str) -> str | None:
     letters = [ch for ch in first if ch.isalpha()]
     if (
         not letters
-        or not all(ch.isupper() for ch in letters)
+        or not (all(ch.isupper() for ch in letters) or _title_case(first))
         or re.match(r"(?:\d+(?:\.\d+)*[.)]?|[IVXLC]+[.)])\s", first)
     ):
         return None
     if len(first.split()) < 2 and len(letters) < 6:
         return None
     return " ".join(first.split())
+
+
+_DATED = re.compile(
+    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d|\d\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+)  # "Effective Date March 1, 2024", "Last updated 3 May 2023": a date line, not a title
+
+
+def _title_case(line: str) -> bool:
+    """``line`` reads as a title in title case: 2 to 12 words, not opened by Markdown markup, not
+    ended by a sentence's or a label's punctuation, and every word of four letters or more
+    capitalised ("Terms of Service", "The OMS License"; not "This licence applies to you"), and no
+    date in it ("Effective Date March 1, 2024")."""
+    words = line.split()
+    if not 2 <= len(words) <= 12 or line[0] in "#*->|[!<`_=+" or line[-1] in ".,;:!?" or _DATED.search(line):
+        return False
+    long = [w.strip("\"'“”‘’()") for w in words if sum(ch.isalpha() for ch in w) >= 4]
+    return bool(long) and all(w[:1].isupper() for w in long)
 
 
 _TWO_COLUMN_RE = re.compile(r"^\S.*?\S {3,}\S.*$")
