@@ -412,6 +412,21 @@ def test_search_answer_budget_cuts_passages_not_hits(server):
     assert scores == sorted(scores, reverse=True)
 
 
+def test_passage_search_answers_with_passages_each_cited_to_its_section(server):
+    """``passage: true``: the hits are passages (a chunk may give several), each one's text the
+    characters its ``passage`` offsets give in the chunk ``get_neighbours`` returns."""
+    query = "Can a data subject ask the Controller to erase their Personal Data, and how fast is the answer?"
+    result = server.call("policies_search", {"query": query, "top_k": 4, "passage": True})
+    assert not result.is_error, text_of(result)
+    hits = result.structured_content["results"]
+    assert 1 <= len(hits) <= 4 and hits[0]["section_id"] == "2.2" and "erase" in hits[0]["content"]
+    for h in hits:
+        chunk = server.call("policies_get_neighbours", {"chunk_id": h["id"], "before": 0, "after": 0})
+        content = chunk.structured_content["chunks"][0]["content"]
+        p = h["passage"]
+        assert content[p["start"] : p["end"]] == h["content"] and len(h["content"]) <= len(content)
+
+
 @pytest.mark.parametrize("max_chars,top_k", [(2000, 10), (2500, 5), (3000, 20)])
 def test_search_answers_within_small_budgets_drop_trailing_hits_and_say_so(server, max_chars, top_k):
     assert server.call("policies_search", {"query": "x", "max_chars": 1999}).is_error  # the documented minimum

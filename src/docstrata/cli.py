@@ -483,8 +483,10 @@ def search(
     passage: bool = typer.Option(
         False,
         "--passage",
-        help="Each hit's minimal passage: from its first to its last sentence that matches nearly as well as "
-        "the best, or the section a matching heading opens (wins over --span)",
+        help="The best passages instead of chunks (--top-k of them): each confident hit's minimal passage (from its "
+        "first to its last sentence that matches nearly as well as the best, or the section a matching heading opens), "
+        "then the best further sentences of the candidate chunks, each widened to a readable passage and cited to "
+        "its own section (wins over --span)",
     ),
     min_relative_score: Optional[float] = typer.Option(
         None,
@@ -533,6 +535,8 @@ def search(
             if t.cfg.type != "hierarchical_document":
                 _fail("--min-relative-score applies to a hierarchical_document tool")
             kw["min_relative_score"] = min_relative_score
+        if passage and t.cfg.type == "hierarchical_document":
+            kw["passages"] = True
         err = _console(stderr=True)
         try:
             _ready(t, err)

@@ -664,8 +664,10 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
         passage: Annotated[
             bool,
             Field(
-                description="Return each hit's minimal passage: from its first to its last sentence that matches "
-                "nearly as well as the best, or the section a matching heading opens (wins over span)"
+                description="Return the best passages instead of chunks (top_k of them): each confident hit's minimal "
+                "passage (from its first to its last sentence that matches nearly as well as the best, or the section a "
+                "matching heading opens), then the best further sentences of the candidate chunks, each widened to a "
+                "readable passage and cited to its own section; a chunk may give several (wins over span)"
             ),
         ] = False,
         ctx: Context = None,
@@ -682,6 +684,7 @@ def _add_document_tools(server: MCPServer, tools: _Tools, tool: HierarchicalDocu
             min_similarity_score=min_similarity_score,
             min_fused_score=min_fused_score,
             min_relative_score=min_relative_score,
+            passages=passage,
         )
         return _search_text(results, query, name, max_chars, SearchOutput, span=span, passage=passage)
 

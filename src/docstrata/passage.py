@@ -109,7 +109,7 @@ def _best(scored: list[tuple[int, int, float]]) -> int | None:
 HEADING_WORDS = 15  # a sentence opening with "#" of at most this many words is a heading alone, no run-in text
 
 
-def _heading_line(text: str) -> bool:
+def heading_line(text: str) -> bool:
     """A heading line of a chunk's content (``#### 5.3 Drag Along Right.``): it names a section
     and answers nothing itself. A heading with its clause's text run in (``### 1.5 Feedback.
     **Customer** may, but is not required to, …`` read as one sentence) is longer, and answers."""
@@ -122,7 +122,7 @@ def _headed_span(chunk: Chunk, sentence: tuple[int, int, float]) -> tuple[int, i
     line or its section holds nothing but it."""
     text = chunk.content
     a, b, _score = sentence
-    if not _heading_line(text[a:b]):
+    if not heading_line(text[a:b]):
         return None
     span = section_span(chunk, section_at(chunk, a)) or (a, len(text))
     lo, hi = span
@@ -143,7 +143,7 @@ def _answering(chunk: Chunk, scored: list[tuple[int, int, float]], i: int) -> in
     text = chunk.content
     body = [
         j for j, (a, b, _s) in enumerate(scored)
-        if span[0] <= a and b <= span[1] and j != i and not _heading_line(text[a:b])
+        if span[0] <= a and b <= span[1] and j != i and not heading_line(text[a:b])
     ]  # fmt: skip
     if not body:
         return i

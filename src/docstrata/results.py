@@ -133,3 +133,52 @@ def with_pages(store, entries: list[DefinitionEntry]) -> list[DefinitionEntry]:
     ids = list(dict.fromkeys(d.chunk_id for d in entries if d.chunk_id))
     chunks = {c.chunk_id: c for c in store.get_chunks(ids)} if ids else {}
     return [dataclasses.replace(d, **page_fields(chunks[d.chunk_id])) if d.chunk_id in chunks else d for d in entries]
+
+
+def as_passage_list(
+    store,
+    run: SearchRun,
+    results: list[SearchResult],
+    query: str,
+    top_k: int,
+    used: UsedDefinitions,
+    encode=None,
+    settings=None,
+) -> tuple[list[SearchResult], UsedDefinitions]:
+    """``results`` (the hits of ``run``, assembled) answered by their best passages instead: at most
+    ``top_k`` of them, best first (:func:`~docstrata.passage_list.rank_passages`; the answer regions
+    of the hits the fitted relevance cut-off keeps first, then the candidate chunks' best sentences,
+    each widened to a readable passage), each a copy of its chunk's result cited to the deepest
+    section holding the passage, with its "cited by" summary. With ``encode`` and the run's query
+    vector the sentences of the first chunks are scored by meaning as well. ``settings``: a
+    :class:`~docstrata.passage_list.PassageListSettings` (default: the fitted one). Returns the
+    passages and the definitions of ``used`` that one of them still uses."""
+    from .citers import attach_cited_by
+    from .passage_list import list_settings, passage_results, rank_passages, sentence_cosines
+    from .search import relative_keep
+
+    settings = settings or list_settings()
+    by_id = {h.chunk.chunk_id: h.chunk for h in run.hits}
+    pairs = [(r, by_id[r.chunk_id]) for r in results if r.chunk_id in by_id]
+    if not pairs:
+        return [], {}
+    results, chunks = [r for r, _c in pairs], [c for _r, c in pairs]
+    kept = relative_keep([r.fused_score for r in results], [r.pinned for r in results], settings.cut)
+    first: list[tuple[int, int] | None] = []
+    for r, c, keep in zip(results, chunks, kept):
+        lead = len(c.content) - len(c.content.lstrip())
+        wide = r.answer_passage
+        span = (
+            (r.pinpoint.start, r.pinpoint.end) if r.pinpoint is not None
+            else (wide["start"] + lead, wide["end"] + lead) if wide else None
+        )  # fmt: skip
+        first.append(span if keep else None)
+
+    cosines_of = sentence_cosines(chunks, run.query_vector, encode) if encode is not None else None
+    ranked = rank_passages(
+        chunks, [r.fused_score for r in results], first, run.asked or query, top_k, cosines_of, settings
+    )
+    out = passage_results(results, chunks, ranked)
+    attach_cited_by(store, out)
+    kept_defs = {(r.source_path, term, d) for r in out for term, d in r.definitions_context.items()}
+    return out, {key: d for key, d in used.items() if (key[0], key[1], d.definition) in kept_defs}

@@ -35,7 +35,8 @@ from .ingest_support import (
 from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResults, SectionPage
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
-from .results import assemble_results, rerank_results, with_pages
+from .passage_list import list_candidates
+from .results import as_passage_list, assemble_results, rerank_results, with_pages
 from .search import QueryError, SearchTiming, run_search
 from .section_lookup import check_window, neighbour_window, read_section, section_chunks
 from .store.base import write_document_entry
@@ -236,6 +237,7 @@ class HierarchicalDocumentTool(BaseTool):
         min_score: float | None = None,
         timing: SearchTiming | None = None,
         min_relative_score: float | None = None,
+        passages: bool = False,
     ) -> SearchResults:
         """Hybrid (or single-mode) search. Returns at most ``top_k`` results, best first, as
         :class:`~docstrata.models.SearchResults` (a list with ``confidence``, ``definitions``, ``notices``).
@@ -247,7 +249,10 @@ class HierarchicalDocumentTool(BaseTool):
         names) on the cosine of query and hit; ``min_fused_score`` on the fused RRF score;
         ``min_relative_score`` a share (0–1] of the best hit's fused score, the relevance cut-off
         (:func:`~docstrata.search.relevant_hits`); defaults from the tool's config; none drops a
-        pinned hit.
+        pinned hit. ``passages``: the results are the best passages of the candidate chunks rather
+        than the chunks (:func:`~docstrata.results.as_passage_list`; a chunk may give several, each
+        cited to its own section), searched among at least :data:`~docstrata.passage_list.LIST_CANDIDATES`
+        chunks.
 
         Raises :class:`~docstrata.search.QueryError` for an empty query, ``top_k`` outside
         1–100, an unknown mode, an unknown document, a bad filter or threshold.
@@ -266,6 +271,8 @@ class HierarchicalDocumentTool(BaseTool):
             from .rerank import candidate_depth
 
             depth = candidate_depth(k)
+        if passages:
+            depth = max(depth, list_candidates())
         mode = mode or cfg.search_mode
         run = run_search(
             self.store, self.embed_query, query, mode=mode, top_k=depth, settings=settings, timing=timing, flt=flt
@@ -275,7 +282,9 @@ class HierarchicalDocumentTool(BaseTool):
         encode = lambda texts: self.embedder.encode(texts)  # noqa: E731 - loads the model only if called
         results, used = assemble_results(self.store, run, query, encode, cfg.passage_semantic_weight)
         if self.reranker is not None:
-            results, used = rerank_results(self.reranker, query, results, k, run, used)
+            results, used = rerank_results(self.reranker, query, results, depth if passages else k, run, used)
+        if passages:
+            results, used = as_passage_list(self.store, run, results, query, k, used, encode)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score, min_relative_score)
         return SearchResults(

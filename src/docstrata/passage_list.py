@@ -1,0 +1,285 @@
+"""Passage results: a search answered by its best passages rather than its best chunks.
+
+A chunk search returns whole chunks, one per hit; an answer to "what data do you share with third
+parties?" is often three sentences in three places of one policy, and the chunk around each
+carries twenty more. :func:`rank_passages` re-ranks the sentences of the candidate chunks instead:
+
+1. The answer regions of the hits the relevance cut-off keeps (each hit's ``answer_passage``,
+   :func:`~docstrata.passage.minimal_passage`, or its pinpointed item) come first, in hit order.
+2. Every other sentence of the candidate chunks (:func:`~docstrata.passage.sentence_spans`) is
+   scored by the query's tokens it holds, each weighted ``log(1 + N / (1 + n_t))`` over all ``N``
+   candidate sentences (a BM25-style IDF over sentences, saturation left out: sentences are short),
+   scaled so the best is 1; the sentences of the first ``semantic_chunks`` chunks by their cosine to
+   the query as well (min..max scaled, share ``semantic_weight``); and the whole is multiplied by
+   the chunk's prior, ``(fused score / best fused score) ** prior`` (a sentence of a weak chunk needs
+   more to rank high).
+3. In that order, each sentence not yet shown becomes a passage, widened by its better-scoring
+   neighbour (same chunk, not yet shown) until it holds ``min_chars`` characters or
+   ``max_sentences`` sentences: a short list item alone says little, a long clause needs nothing
+   more. Sentences scoring below ``floor`` × the best end the list.
+
+The settings are fitted on the LegalBench-RAG dev half (``python bench/legalbench_rag.py --fit``,
+Pipitone & Houir Alami 2024, arXiv:2408.10343) into ``passage_fit.json``; the constants below are the
+fallback. Each passage is a :class:`~docstrata.models.SearchResult` of its chunk whose ``passage`` and
+``answer_passage`` are the passage, cited to the deepest section holding it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .index.keyword import analyze, analyze_query
+from .models import Chunk, SearchResult
+from .passage import heading_line, fitted, sentence_spans
+from .pinpoint import section_at
+
+LIST_PRIOR = 2.0  # exponent of the chunk's fused score over the best one, multiplying a sentence's score
+LIST_SEMANTIC_WEIGHT = 0.75  # the cosine's share of a sentence's score, for the first LIST_SEMANTIC_CHUNKS chunks
+LIST_SEMANTIC_CHUNKS = 8  # chunks whose sentences are embedded (one batch a search)
+LIST_MIN_CHARS = 200  # a passage is widened by neighbouring sentences until it is this long…
+LIST_MAX_SENTENCES = 7  # …or holds this many sentences
+LIST_FLOOR = 0.2  # sentences scoring below this share of the best end the list
+LIST_CUT = 0.9  # hits whose answer regions come first: fused score at least this share of the best
+LIST_CANDIDATES = 16  # a passage search ranks the sentences of at least this many chunk hits (8, 16, 32 or 64: the same figures on the dev half)
+
+
+def list_candidates() -> int:
+    """How many chunk hits a passage search ranks the sentences of, at least (fitted
+    ``list_candidates``, else :data:`LIST_CANDIDATES`)."""
+    return int(fitted("list_candidates", LIST_CANDIDATES))
+
+
+@dataclass(frozen=True)
+class PassageListSettings:
+    """How :func:`rank_passages` ranks and shapes passages (see the module docstring); defaults
+    from ``passage_fit.json`` (:func:`list_settings`)."""
+
+    prior: float = LIST_PRIOR
+    semantic_weight: float = LIST_SEMANTIC_WEIGHT
+    semantic_chunks: int = LIST_SEMANTIC_CHUNKS
+    min_chars: int = LIST_MIN_CHARS
+    max_sentences: int = LIST_MAX_SENTENCES
+    floor: float = LIST_FLOOR
+    cut: float = LIST_CUT
+
+
+def list_settings(**override) -> PassageListSettings:
+    """The fitted :class:`PassageListSettings` (keys ``list_prior``, ``list_semantic_weight``,
+    ``list_semantic_chunks``, ``list_min_chars``, ``list_floor`` and ``min_relative_score`` of
+    ``passage_fit.json``), each replaced by an ``override`` given by field name."""
+    base = PassageListSettings(
+        prior=fitted("list_prior", LIST_PRIOR),
+        semantic_weight=fitted("list_semantic_weight", LIST_SEMANTIC_WEIGHT),
+        semantic_chunks=int(fitted("list_semantic_chunks", LIST_SEMANTIC_CHUNKS)),
+        min_chars=int(fitted("list_min_chars", LIST_MIN_CHARS)),
+        floor=fitted("list_floor", LIST_FLOOR),
+        cut=fitted("min_relative_score", LIST_CUT),
+    )
+    return dataclasses.replace(base, **override)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One candidate sentence: ``hit``, the index of its chunk among the candidates; ``start`` /
+    ``end``, its characters in that chunk's ``content``; ``tokens``, the query tokens it holds."""
+
+    hit: int
+    start: int
+    end: int
+    tokens: frozenset[str]
+
+
+@dataclass(frozen=True)
+class RankedPassage:
+    """One passage of the list: ``hit``, the index of its chunk among the candidates; ``start`` /
+    ``end``, characters of that chunk's ``content``; ``score``, its relevance (0..1, the best
+    sentence's; ``None`` for a first hit's answer region, ranked by the hit itself)."""
+
+    hit: int
+    start: int
+    end: int
+    score: float | None
+
+
+def candidate_sentences(chunks: list[Chunk], query: str) -> list[Sentence]:
+    """The sentences of ``chunks`` in order (:func:`~docstrata.passage.sentence_spans`), each with
+    the tokens of ``query`` (:func:`~docstrata.index.keyword.analyze_query`) it holds."""
+    wanted = set(analyze_query(query))
+    out = []
+    for i, c in enumerate(chunks):
+        for a, b in sentence_spans(c.content):
+            out.append(Sentence(i, a, b, frozenset(set(analyze(c.content[a:b])) & wanted)))
+    return out
+
+
+def sentence_relevance(
+    sentences: list[Sentence],
+    fused: list[float],
+    cosines: dict[int, float],
+    settings: PassageListSettings,
+) -> list[float]:
+    """Each of ``sentences``' score (module docstring, step 2): lexical over all of them, by meaning
+    for those in ``cosines`` (sentence index → cosine to the query), times the prior of its chunk's
+    ``fused`` score (one per candidate chunk). 0 for a sentence holding no query token and no cosine."""
+    n = len(sentences) or 1
+    df: dict[str, int] = {}
+    for s in sentences:
+        for t in s.tokens:
+            df[t] = df.get(t, 0) + 1
+    lexical = [sum(math.log(1 + n / (1 + df[t])) for t in s.tokens) for s in sentences]
+    top = max(lexical, default=0.0)
+    lexical = [v / top for v in lexical] if top > 0 else lexical
+    w = settings.semantic_weight if cosines else 0.0
+    lo, hi = (min(cosines.values()), max(cosines.values())) if cosines else (0.0, 0.0)
+    best = max(fused, default=0.0)
+    out = []
+    for i, s in enumerate(sentences):
+        v = (1 - w) * lexical[i]
+        if i in cosines:
+            v += w * ((cosines[i] - lo) / (hi - lo) if hi - lo > 1e-12 else 1.0)
+        prior = (fused[s.hit] / best) ** settings.prior if best > 0 and fused[s.hit] > 0 else 0.0
+        out.append(v * prior)
+    return out
+
+
+def _widened(
+    sentences: list[Sentence], scores: list[float], lo: int, hi: int, shown: set[int], settings: PassageListSettings
+) -> tuple[int, int]:
+    """The first and last index of sentences ``lo``..``hi`` widened by their better neighbour (same
+    chunk, not ``shown``) until ``settings.min_chars`` characters or ``settings.max_sentences``
+    sentences."""
+    hit = sentences[lo].hit
+    while sentences[hi].end - sentences[lo].start < settings.min_chars and hi - lo + 1 < settings.max_sentences:
+        options = [
+            (scores[j], j) for j in (lo - 1, hi + 1)
+            if 0 <= j < len(sentences) and sentences[j].hit == hit and j not in shown
+        ]  # fmt: skip
+        if not options:
+            break
+        j = max(options)[1]
+        lo, hi = min(lo, j), max(hi, j)
+    return lo, hi
+
+
+def sentence_cosines(
+    chunks: list[Chunk], query_vector, encode
+) -> Callable[[list[int], list[Sentence]], dict[int, float]] | None:
+    """The ``cosines_of`` :func:`rank_passages` takes: the sentences of the chunks asked for,
+    embedded in one batch by ``encode`` (``texts -> (n, dim)`` L2-normalised, the tool's embedder),
+    each one's cosine to ``query_vector`` (L2-normalised, as the search embedded the query); ``None``
+    when the query was not embedded (a keyword search)."""
+    if query_vector is None:
+        return None
+    import numpy as np
+
+    qv = np.asarray(query_vector, dtype=np.float32)
+
+    def cosines_of(hits: list[int], sentences: list[Sentence]) -> dict[int, float]:
+        wanted = set(hits)
+        idx = [j for j, s in enumerate(sentences) if s.hit in wanted]
+        if not idx:
+            return {}
+        texts = [chunks[sentences[j].hit].content[sentences[j].start : sentences[j].end] for j in idx]
+        sims = np.asarray(encode(texts), dtype=np.float32) @ qv
+        return {j: float(v) for j, v in zip(idx, sims)}
+
+    return cosines_of
+
+
+def rank_passages(
+    chunks: list[Chunk],
+    fused: list[float],
+    first: list[tuple[int, int] | None],
+    query: str,
+    top_k: int,
+    cosines_of: Callable[[list[int], list[Sentence]], dict[int, float]] | None = None,
+    settings: PassageListSettings | None = None,
+    sentences: list[Sentence] | None = None,
+) -> list[RankedPassage]:
+    """At most ``top_k`` passages of the candidate ``chunks`` (best hit first; ``fused``, their
+    fused scores), best first (module docstring). ``first``: per chunk, the ``(start, end)`` of its
+    answer region in ``content`` to show first when the relevance cut-off keeps the hit, ``None``
+    when it does not or the hit has none. ``cosines_of(hits, sentences)``: the cosine to the query
+    of each sentence (by index) of those chunk indexes; ``None``: by words alone. ``sentences``: the
+    :func:`candidate_sentences` of ``chunks`` and ``query`` when the caller has them."""
+    settings = settings or list_settings()
+    if sentences is None:
+        sentences = candidate_sentences(chunks, query)
+    out: list[RankedPassage] = []
+    shown: set[int] = set()
+    for hit, span in enumerate(first):
+        if span is None or len(out) >= top_k:
+            continue
+        out.append(RankedPassage(hit, span[0], span[1], None))
+        shown.update(j for j, s in enumerate(sentences) if s.hit == hit and s.start < span[1] and s.end > span[0])
+    cosines: dict[int, float] = {}
+    if cosines_of is not None and settings.semantic_weight > 0 and settings.semantic_chunks > 0:
+        cosines = cosines_of(list(range(min(settings.semantic_chunks, len(chunks)))), sentences)
+    scores = sentence_relevance(sentences, fused, cosines, settings)
+    order = sorted(range(len(sentences)), key=lambda j: (-scores[j], j))
+    best = scores[order[0]] if order else 0.0
+    for j in order:
+        if len(out) >= top_k or scores[j] <= 0 or scores[j] < settings.floor * best:
+            break
+        if j in shown:
+            continue
+        lo = hi = j
+        s = sentences[j]
+        if heading_line(chunks[s.hit].content[s.start : s.end]):  # a heading answers nothing: its section's text does
+            if j + 1 >= len(sentences) or sentences[j + 1].hit != s.hit or j + 1 in shown:
+                continue
+            hi = j + 1
+        lo, hi = _widened(sentences, scores, lo, hi, shown, settings)
+        shown.update(range(lo, hi + 1))
+        out.append(RankedPassage(sentences[j].hit, sentences[lo].start, sentences[hi].end, round(scores[j], 4)))
+    return out
+
+
+def passage_results(
+    results: list[SearchResult], chunks: list[Chunk], ranked: list[RankedPassage]
+) -> list[SearchResult]:
+    """Each of ``ranked`` as a :class:`~docstrata.models.SearchResult`: a copy of its chunk's result
+    (``results`` and ``chunks`` parallel) whose ``passage`` and ``answer_passage`` are the passage,
+    in characters of the stripped content, and ``section_id`` the deepest section holding it; a
+    first hit's result keeps its answer region (``passage`` widened to it, as
+    :func:`~docstrata.answers.as_passages` shows it) or its pinpoint. References and
+    definitions are those the passage's text holds; ``score`` is the passage's, made non-increasing
+    down the list (a first hit's is the best)."""
+    out = []
+    for p in ranked:
+        r, c = results[p.hit], chunks[p.hit]
+        if p.score is None:  # a first hit: its answer region (or its pinpointed item) as --passage shows it
+            wide = r.answer_passage if r.pinpoint is None else None
+            out.append(
+                dataclasses.replace(r, score=1.0, passage=dict(wide), section_id=wide["section_id"])
+                if wide else dataclasses.replace(r, score=1.0)
+            )  # fmt: skip
+            continue
+        lead = len(c.content) - len(c.content.lstrip())
+        sid = section_at(c, p.start)
+        text = c.content[p.start : p.end]
+        span = {"section_id": sid, "start": p.start - lead, "end": p.end - lead}
+        out.append(
+            dataclasses.replace(
+                r,
+                section_id=sid,
+                passage=dict(span),
+                answer_passage=dict(span),
+                pinpoint=None,
+                pinned=False,
+                score=p.score,
+                cross_references=[x for x in r.cross_references if x.get("text") and x["text"] in text],
+                definitions_context={t: d for t, d in r.definitions_context.items() if t.lower() in text.lower()},
+                cited_by=[],
+                cited_by_total=None,
+            )
+        )
+    shown = [r.score or 0.0 for r in out]
+    for i in range(len(shown) - 2, -1, -1):
+        shown[i] = max(shown[i], shown[i + 1])
+    for r, s in zip(out, shown):
+        r.score = s
+    return out

@@ -1,0 +1,83 @@
+"""Passage results (issue 29): a search answered by the best passages of its candidate chunks, not
+by the chunks, on the Common Paper Pilot Agreement (tests/fixtures/common-paper) with the bundled
+embedding model: the first hit's answer region first, then further sentences ranked by words and
+meaning, each widened to a readable passage and cited to its own section."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from docstrata.index.keyword import analyze_query
+from docstrata.passage import heading_line
+from docstrata.passage_list import candidate_sentences, list_candidates, list_settings, rank_passages
+
+FEEDBACK = "Can the Provider use Customer Content or feedback?"
+
+
+def _text(r) -> str:
+    return r.content.strip()[r.passage["start"] : r.passage["end"]]
+
+
+def test_passages_answer_from_several_places_of_one_chunk_each_cited_to_its_section(pilot):
+    """1.5 Feedback and Usage Data holds three answers (feedback, usage data, its disclosure): a chunk
+    search gives the clause once, a passage search gives its sentences as passages of their own."""
+    chunks = pilot.search(FEEDBACK, top_k=8)
+    passages = pilot.search(FEEDBACK, top_k=8, passages=True)
+    assert 1 <= len(passages) <= 8
+    assert len({r.chunk_id for r in chunks}) == len(chunks)  # one result a chunk
+    by_chunk: dict[str, list] = {}
+    for r in passages:
+        by_chunk.setdefault(r.chunk_id, []).append(r)
+    assert max(len(v) for v in by_chunk.values()) >= 2  # a chunk gives several passages
+    texts = [_text(r) for r in passages]
+    usage = next(r for r, t in zip(passages, texts) if "collect and analyze Usage Data" in t)
+    assert usage.section_id == "1.5" and usage.chunk_id in {r.chunk_id for r in chunks}
+    for rs in by_chunk.values():  # passages of one chunk never overlap
+        spans = sorted((r.passage["start"], r.passage["end"]) for r in rs)
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+    for r, t in zip(passages, texts):
+        assert t and len(t) <= len(r.content.strip())  # a short clause may be its chunk whole
+        assert r.answer_passage == r.passage
+        assert not heading_line(t)  # a heading alone answers nothing
+    assert sum(len(t) < len(r.content.strip()) for r, t in zip(passages, texts)) >= len(passages) // 2
+    scores = [r.score for r in passages]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_the_first_passage_is_the_first_hits_answer_region(pilot):
+    """What ``--passage`` showed before passage results: the first hit's minimal passage, first."""
+    query = "Can the Customer reverse engineer or decompile the Product?"
+    hit = pilot.search(query, top_k=3)[0]
+    first = pilot.search(query, top_k=3, passages=True)[0]
+    assert first.chunk_id == hit.chunk_id and first.passage == hit.answer_passage
+    assert first.section_id == "1.6" and "reverse engineer" in _text(first)
+
+
+def test_passages_are_widened_to_the_minimum_length_and_the_floor_ends_the_list(pilot):
+    """``min_chars``: a sentence takes its better neighbours until the passage is that long;
+    ``floor`` 1: only the first hits' answer regions and the single best sentence remain."""
+    hits = pilot.search(FEEDBACK, top_k=list_candidates())
+    store_chunks = {c.chunk_id: c for c in pilot.store.get_chunks([r.chunk_id for r in hits])}
+    chunks = [store_chunks[r.chunk_id] for r in hits]
+    fused = [r.fused_score for r in hits]
+    sentences = candidate_sentences(chunks, FEEDBACK)
+    wanted = set(analyze_query(FEEDBACK))
+    assert all(s.tokens <= wanted for s in sentences) and any("feedback" in s.tokens for s in sentences)
+    none_first = [None] * len(chunks)
+    base = replace(list_settings(), semantic_weight=0.0)
+    narrow = rank_passages(chunks, fused, none_first, FEEDBACK, 10, settings=replace(base, min_chars=0))
+    wide = rank_passages(chunks, fused, none_first, FEEDBACK, 10, settings=replace(base, min_chars=600))
+    narrow_lengths = [p.end - p.start for p in narrow]
+    wide_lengths = [p.end - p.start for p in wide]
+    assert sum(wide_lengths) / len(wide) > sum(narrow_lengths) / len(narrow)
+    for p in narrow:  # one sentence each
+        assert any(s.hit == p.hit and (s.start, s.end) == (p.start, p.end) for s in sentences)
+    taken: set[int] = set()
+    for p in wide:  # below 600 only when the sentence cap is reached or no free neighbour is left
+        inside = [j for j, s in enumerate(sentences) if s.hit == p.hit and p.start <= s.start and s.end <= p.end]
+        lo, hi = inside[0], inside[-1]
+        free = [j for j in (lo - 1, hi + 1) if 0 <= j < len(sentences) and sentences[j].hit == p.hit and j not in taken]
+        assert p.end - p.start >= 600 or len(inside) == base.max_sentences or not free
+        taken.update(inside)
+    alone = rank_passages(chunks, fused, none_first, FEEDBACK, 10, settings=replace(base, floor=1.0))
+    assert len(alone) == 1 and alone[0].score == max(p.score for p in narrow)
