@@ -86,7 +86,10 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "bench" / ".cache" / "legalbench"
+from legalbench_passage_list import SEMANTIC_CHUNKS, fit_list, list_spans  # noqa: E402 - this folder's module
+
 KS = (1, 2, 4, 8, 16, 32, 64)
+PRODUCT_CHECK = 20  # queries per sub-corpus also searched with passages=True: the bench's passage list must match
 SUBSETS = ("privacy_qa", "contractnli", "cuad", "maud")
 TUNABLE = ("privacy_qa", "contractnli")  # dev/holdout halves; cuad and maud are measured only
 NAIVE_CHARS = 500
@@ -431,15 +434,25 @@ class Collected:
     # (query index, chunk id) -> the cosine of each sentence of that hit to the query's vector, for the first
     # PASSAGE_SEMANTIC_HITS hits of each query (as the product embeds them: passage.semantic_cosines)
     cosines: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    # (query index, chunk id) -> the cosine of each sentence of that hit, for the first hits a passage search
+    # embeds (docstrata.passage_list.LIST_SEMANTIC_CHUNKS, pinpointed ones too)
+    list_cosines: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    # query index -> the file spans of the product's own passage search (top_k 64, passages=True), for the
+    # first PRODUCT_CHECK queries: the bench's passage list is checked against it
+    product_lists: dict[int, list[Span]] = field(default_factory=dict)
 
 
-def collect_subset(sample: Sample, root: Path, semantic_hits: int | None = None) -> Collected:
+def collect_subset(sample: Sample, root: Path, semantic_hits: int | None = None, fitting: bool = False) -> Collected:
     """Ingest (or reuse the cached index) and search one sub-corpus; embed the naive baseline; the
     cosines of the sentences of the first ``semantic_hits`` hits (default: as many as the product
-    embeds, :func:`docstrata.passage.semantic_setting`) to the query, timed."""
+    embeds, :func:`docstrata.passage.semantic_setting`) to the query, timed; those of the first hits a
+    passage search embeds (:func:`docstrata.passage_list.list_settings`; ``fitting``: as many as the
+    largest of the grid), timed too; and the product's own passage search for the first
+    :data:`PRODUCT_CHECK` queries."""
     import numpy as np
 
     from docstrata.passage import semantic_cosines, semantic_setting
+    from docstrata.passage_list import list_settings
     from docstrata.query_scope import scope_query
 
     tool = _tool_for(sample, root)
@@ -472,7 +485,11 @@ def collect_subset(sample: Sample, root: Path, semantic_hits: int | None = None)
 
     queries, naive = [], []
     cosines: dict[tuple[int, str], list[float]] = {}
-    sem_s, sem_times = 0.0, []
+    list_cosines: dict[tuple[int, str], list[float]] = {}
+    product_lists: dict[int, list[Span]] = {}
+    sem_times: list[float] = []
+    list_times: list[float] = []
+    n_list = max(list_settings().semantic_chunks, *SEMANTIC_CHUNKS) if fitting else list_settings().semantic_chunks
     t2 = time.perf_counter()
     for qi, t in enumerate(sample.tests):
         truth = [(s["file_path"], s["span"][0], s["span"][1]) for s in t["snippets"]]
@@ -497,22 +514,46 @@ def collect_subset(sample: Sample, root: Path, semantic_hits: int | None = None)
         cos = semantic_cosines(embedded, qv, tool.embedder.encode)
         sem_times.append(time.perf_counter() - t3)
         cosines.update(((qi, c.chunk_id), cs) for c, cs in zip(embedded, cos))
+        if qi < PRODUCT_CHECK:
+            got = tool.search(t["query"], top_k=max(KS), passages=True)
+            chunks_of = {c.chunk_id: c for c in store.get_chunks([r.chunk_id for r in got])}
+            spans = []
+            for r in got:
+                c = chunks_of.get(r.chunk_id)
+                sm = maps.get(c.doc_key) if c is not None else None
+                off = ((r.pinpoint.offsets_in(c.content)) if r.pinpoint is not None
+                       else (r.passage["start"], r.passage["end"]) if r.passage else None)
+                part = sm.span_of(c, *off) if sm is not None and off is not None else None
+                if part is not None:
+                    spans.append((c.doc_key, *part))
+            product_lists[qi] = spans
+        listed = [h.chunk for h in out[:n_list]]
+        t4 = time.perf_counter()
+        list_cos = semantic_cosines(listed, qv, tool.embedder.encode)
+        list_times.append(time.perf_counter() - t4)
+        list_cosines.update(((qi, c.chunk_id), cs) for c, cs in zip(listed, list_cos))
         q = tool.embedder.embed_query(t["query"])
         best = np.argsort(-(vecs @ q), kind="stable")[:max(KS)]
         naive.append([pieces[i] for i in best])
     search_s = time.perf_counter() - t2
-    sem_s = sum(sem_times)
     tool.close()
     info = {"subset": sample.subset, "documents": len(sample.docs), "documents_in_benchmark": sample.total_docs,
             "queries": len(sample.tests), "queries_in_benchmark": sample.total_tests,
             "corpus_chars": sum(len(v) for v in texts.values()), "chunks": report.chunks_total,
             "naive_pieces": len(pieces), "chunks_mapped": mapped, "documents_not_indexed": missing_docs,
             "ingest_s": round(ingest_s, 1), "naive_embed_s": round(naive_s, 1), "search_s": round(search_s, 1),
-            "semantic_ms_per_query": {"hits": n_sem, "mean": round(1000 * sem_s / max(len(sem_times), 1), 1),
-                                      "median": round(1000 * sorted(sem_times)[len(sem_times) // 2], 1) if sem_times else 0.0,
-                                      "p90": round(1000 * sorted(sem_times)[int(0.9 * (len(sem_times) - 1))], 1)
-                                      if sem_times else 0.0}}
-    return Collected(sample, texts, maps, first, queries, naive, info, cosines)
+            "semantic_ms_per_query": {"hits": n_sem, **_ms(sem_times)},
+            "passage_list_semantic_ms_per_query": {"hits": n_list, **_ms(list_times)}}
+    return Collected(sample, texts, maps, first, queries, naive, info, cosines, list_cosines, product_lists)
+
+
+def _ms(times: list[float]) -> dict:
+    """Mean, median and p90 of ``times`` (seconds) in milliseconds."""
+    if not times:
+        return {"mean": 0.0, "median": 0.0, "p90": 0.0}
+    t = sorted(times)
+    return {"mean": round(1000 * sum(t) / len(t), 1), "median": round(1000 * t[len(t) // 2], 1),
+            "p90": round(1000 * t[int(0.9 * (len(t) - 1))], 1)}
 
 
 @dataclass
@@ -539,53 +580,74 @@ def fitted_params() -> Params:
                   fitted("min_relative_score", 1.0), weight, hits, bool(fitted("passage_bridge", PASSAGE_BRIDGE)))
 
 
-def passage_spans(col: Collected, keep: float, section_chars: int, weight: float = 0.0,
-                  n_hits: int = 5, bridge: bool = False) -> list[list[Span | None]]:
-    """Per query, per hit: the file characters of the hit's minimal passage as ``--passage``
-    shows it (:func:`docstrata.passage.minimal_passage`, its sentences scored by words and, for the
-    ``n_hits`` hits, meaning with ``weight``, :func:`docstrata.passage.fused_scores`; ``bridge``: the
-    answer region, gaps between strong sentences bridged; a pinpointed hit:
-    its cited item, as answers show it); ``None`` when the hit has none or it could not be mapped."""
+def passage_offsets(col: Collected, keep: float, section_chars: int, weight: float = 0.0,
+                    n_hits: int = 5, bridge: bool = False) -> list[list[tuple[int, int] | None]]:
+    """Per query, per hit: where the hit's minimal passage lies in its chunk's ``content`` as
+    ``--passage`` shows it (:func:`docstrata.passage.minimal_passage`, its sentences scored by words
+    and, for the ``n_hits`` hits, meaning with ``weight``, :func:`docstrata.passage.fused_scores`;
+    ``bridge``: the answer region, gaps between strong sentences bridged; a pinpointed hit: its cited
+    item, as answers show it); ``None`` when the hit has none."""
     from docstrata.passage import fused_scores, minimal_passage, sentence_scores
 
     memo = col.__dict__.setdefault("_scored", {})
     out = []
     for qi, (query, _truth, hits) in enumerate(col.queries):
-        row: list[Span | None] = []
+        row: list[tuple[int, int] | None] = []
         for hi, h in enumerate(hits):
             c = h.chunk
+            lead = len(c.content) - len(c.content.lstrip())
+            if h.pinpointed:  # answers show a cited sub-item as it is
+                row.append((h.sentence[0] + lead, h.sentence[1] + lead) if h.sentence is not None else None)
+                continue
+            key = (qi, c.chunk_id)
+            if key not in memo:
+                memo[key] = sentence_scores(c, query)
+            scored = memo[key]
+            if weight > 0 and hi < n_hits and key in col.cosines:
+                scored = fused_scores(c, query, col.cosines[key], weight, lexical=scored)
+            found = minimal_passage(c, query, keep, section_chars, scored=scored, bridge=bridge)
+            row.append((found.start, found.end) if found is not None else None)
+        out.append(row)
+    return out
+
+
+def passage_spans(col: Collected, keep: float, section_chars: int, weight: float = 0.0,
+                  n_hits: int = 5, bridge: bool = False) -> list[list[Span | None]]:
+    """Per query, per hit: the file characters of :func:`passage_offsets`; ``None`` when the hit has
+    no passage or it could not be mapped."""
+    out = []
+    for (_q, _t, hits), offsets in zip(col.queries, passage_offsets(col, keep, section_chars, weight, n_hits, bridge)):
+        row: list[Span | None] = []
+        for h, off in zip(hits, offsets):
+            c = h.chunk
             sm = col.maps.get(c.doc_key)
-            off = h.sentence if h.pinpointed else None  # answers show a cited sub-item as it is
-            if off is None:
-                key = (qi, c.chunk_id)
-                if key not in memo:
-                    memo[key] = sentence_scores(c, query)
-                scored = memo[key]
-                if weight > 0 and hi < n_hits and key in col.cosines:
-                    scored = fused_scores(c, query, col.cosines[key], weight, lexical=scored)
-                found = minimal_passage(c, query, keep, section_chars, scored=scored, bridge=bridge)
-                if found is not None:
-                    lead = len(c.content) - len(c.content.lstrip())
-                    off = (found.start - lead, found.end - lead)
-            part = sm.span_of(c, *off) if sm is not None and off is not None else None
+            lead = len(c.content) - len(c.content.lstrip())
+            part = sm.span_of(c, off[0] - lead, off[1] - lead) if sm is not None and off is not None else None
             row.append((c.doc_key, *part) if part is not None else None)
         out.append(row)
     return out
 
 
 METHODS = ("docstrata-chunk", "docstrata-span", "docstrata-passage", "docstrata-chunk+cut", "docstrata-passage+cut",
-           "naive-500")
+           "docstrata-passages", "naive-500")
 
 
 def score_subset(col: Collected, params: Params, methods=METHODS, check: dict | None = None,
-                 passages: list[list[Span | None]] | None = None) -> dict[str, dict]:
+                 passages: list[list[Span | None]] | None = None,
+                 lists: list[list[Span]] | None = None) -> dict[str, dict]:
     """Each method's figures (:meth:`Scores.row`) on ``col`` with ``params`` (``passages``: the
-    :func:`passage_spans` of ``params``, when the caller has them). ``check`` (when given) counts
-    mapped sentences and passages whose file characters hold their text (``same``) or not."""
+    :func:`passage_spans` of ``params``, when the caller has them; ``lists``: the passage results of
+    ``docstrata-passages``, :func:`legalbench_passage_list.list_spans`, default with the fitted
+    settings). ``check`` (when given) counts mapped sentences and passages whose file characters hold
+    their text (``same``) or not."""
+    from docstrata.passage_list import list_settings
     from docstrata.search import relative_keep
 
-    if passages is None and any("passage" in m for m in methods):
+    if passages is None and any(m in ("docstrata-passage", "docstrata-passage+cut") for m in methods):
         passages = passage_spans(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
+    if lists is None and "docstrata-passages" in methods:
+        offsets = passage_offsets(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
+        lists = list_spans(col, offsets, list_settings())
     sc = {m: Scores() for m in methods}
     for qi, ((_query, truth, hits), naive) in enumerate(zip(col.queries, col.naive)):
         keep = relative_keep([h.fused for h in hits], [h.pinned for h in hits], params.cut)
@@ -596,7 +658,7 @@ def score_subset(col: Collected, params: Params, methods=METHODS, check: dict | 
             whole = sm.span_of(c) if sm is not None else None
             chunk_span = (c.doc_key, *whole) if whole is not None else (c.doc_key, 0, 0)
             for m in methods:
-                if m == "naive-500" or (m.endswith("+cut") and not kept):
+                if m in ("naive-500", "docstrata-passages") or (m.endswith("+cut") and not kept):
                     continue
                 if m.startswith("docstrata-chunk") or whole is None:
                     ranked[m].append(chunk_span)
@@ -614,6 +676,8 @@ def score_subset(col: Collected, params: Params, methods=METHODS, check: dict | 
         for m in methods:
             if m == "naive-500":
                 sc[m].add(naive, truth, bool(naive) and naive[0][1] == 0)
+            elif m == "docstrata-passages":
+                sc[m].add(lists[qi], truth, top_first)
             else:
                 sc[m].add(ranked[m], truth, top_first)
     return {m: s.row() for m, s in sc.items()}
@@ -664,6 +728,21 @@ def objective(rows_by_subset: dict[str, dict], method: str) -> tuple[int, float]
         r_ = sum(r[method]["recall"][k] for r in rows_by_subset.values()) / len(rows_by_subset)
         f1 += 2 * p * r_ / (p + r_) if p + r_ else 0.0
     return wins, f1 / len(KS)
+
+
+def list_objective(rows_by_subset: dict[str, dict], method: str) -> tuple[int, float, float]:
+    """:func:`objective` with the smallest margin in between: the places won, then the lowest
+    ratio of ``method``'s figure to the paper's best over every published place (the one a held-out
+    half is likeliest to lose), then the mean F1."""
+    wins, f1 = objective(rows_by_subset, method)
+    ratios = [
+        rows[method][metric][k] / best
+        for subset, rows in rows_by_subset.items()
+        for metric in ("precision", "recall")
+        for k in KS
+        if (best := best_published(subset, metric, k))
+    ]
+    return wins, round(min(ratios, default=0.0), 3), f1
 
 
 def fit(cols: list[Collected]) -> tuple[Params, list[tuple]]:
@@ -727,6 +806,10 @@ def print_report(res: dict) -> None:
     sem = res["semantic_ms_per_query"]
     print(f"semantic passage locator (the sentences of the first {sem['hits']} hits embedded, one batch per query): "
           f"{sem['mean']} ms a query on average, median {sem['median']}, p90 {sem['p90']}")
+    lst = res.get("passage_list_semantic_ms_per_query")
+    if lst:
+        print(f"passage results (the sentences of the first {lst['hits']} hits embedded, one batch per query): "
+              f"{lst['mean']} ms a query on average, median {lst['median']}, p90 {lst['p90']}")
     sc = res["span_check"]
     print(f"sentences and passages mapped to the file: {sc['same']} hold their text (normalisation aside), "
           f"{sc['different']} do not; answer settings {res['params']}")
@@ -857,11 +940,14 @@ def main() -> None:
         if not sample.tests:
             print(f"\n## {s}: no query in this sample")
             continue
-        cols.append(collect_subset(sample, root, max(SEMANTIC_HITS) if args.fit else None))
+        cols.append(collect_subset(sample, root, max(SEMANTIC_HITS) if args.fit else None, fitting=args.fit))
     if os.environ.get("DOCSTRATA_LEGALBENCH_SAVE"):  # the searched hits, for a look at other answer rules
         import pickle
 
         Path(os.environ["DOCSTRATA_LEGALBENCH_SAVE"]).write_bytes(pickle.dumps(cols))
+    from docstrata.passage import _passage_fit
+    from docstrata.passage_list import list_candidates, list_settings
+
     params = fitted_params()
     if args.fit:
         t0 = time.perf_counter()
@@ -905,6 +991,20 @@ def main() -> None:
                   "call per search, the default stays by words (passage_semantic_weight 0)")
             chosen = lexical
             params = replace(lexical[1], hits=params.hits)
+        offsets = [passage_offsets(c, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
+                   for c in cols]
+        t1 = time.perf_counter()
+        list_table = fit_list(cols, offsets, list_objective,
+                              lambda c, lists: score_subset(c, params, methods=("docstrata-passages",), lists=lists))
+        listed = list_table[0][1]
+        print(f"\n## Passage results ({len(list_table)} settings, {time.perf_counter() - t1:.0f} s): the ten best "
+              "(places won, the smallest ratio to the paper's best figure, mean F1)\n")
+        print("| prior | min chars | floor | semantic weight | places won | smallest ratio | mean F1 | answer in first |\n"
+              "|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for (wins, ratio, f1), st, rows in list_table[:10]:
+            top1 = sum(r["docstrata-passages"]["truth_in_top1"] for r in rows.values()) / len(rows)
+            print(f"| {st.prior} | {st.min_chars} | {st.floor} | {st.semantic_weight} | {wins} | {ratio:.3f} | {f1:.3f} | "
+                  f"{top1:.1f} |")
         chunk_table = fit_chunk_cut(cols)
         print("\nWhole chunks with the cut-off alone (docstrata-chunk+cut), every cut:\n")
         print("| cut | wins | mean F1 |\n|---:|---:|---:|")
@@ -918,13 +1018,25 @@ def main() -> None:
             "passage_semantic_hits": params.hits,
             "semantic_best": semantic,
             "min_relative_score_for_chunks": chunk_table[0][1].cut,
+            "list_prior": listed.prior, "list_min_chars": listed.min_chars, "list_floor": listed.floor,
+            "list_semantic_weight": listed.semantic_weight, "list_semantic_chunks": listed.semantic_chunks,
+            "list_candidates": list_candidates(),
+            "list_objective": {"wins": list_table[0][0][0], "smallest_ratio": list_table[0][0][1],
+                               "mean_f1": round(list_table[0][0][2], 4)},
             "fitted_by": "python bench/legalbench_rag.py --fit --split dev " + (
                 f"--max-docs {args.max_docs} " if args.max_docs else "") + f"--subsets {','.join(subsets)}",
             "queries": {c.sample.subset: len(c.queries) for c in cols},
             "objective": {"wins": chosen[0][0], "mean_f1": round(chosen[0][1], 4),
                           "answer_in_first_result": round(_top1(chosen[2]), 1)},
         }, indent=1) + "\n", encoding="utf-8")
-        print(f"\nwrote {fit_file.relative_to(ROOT)}: {vars(params)}")
+        print(f"\nwrote {fit_file.relative_to(ROOT)}: {vars(params)}; passage results {listed}")
+        _passage_fit.cache_clear()  # the rest of this run scores with what was just written
+    for col in cols:  # the bench ranks passages offline with the product's function: does it give the product's list?
+        offsets = passage_offsets(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
+        mine = list_spans(col, offsets, list_settings())
+        same = sum(mine[qi] == spans for qi, spans in col.product_lists.items())
+        print(f"{col.sample.subset}: the bench's passage list is the product's (search passages=True) for {same} of "
+              f"{len(col.product_lists)} queries")
     out = []
     for col in cols:
         check = {"same": 0, "different": 0}
@@ -935,6 +1047,7 @@ def main() -> None:
     print_macro("PrivacyQA + ContractNLI", tunable)
     print_macro("All sub-corpora measured", overall)
     print_done_when(out, "docstrata-passage+cut")
+    print_done_when(out, "docstrata-passages")
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "results": out,
                                                "macro_tunable": tunable, "macro_all": overall}, indent=1),
