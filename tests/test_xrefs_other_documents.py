@@ -100,3 +100,26 @@ def test_a_code_named_before_the_section():
     assert ("Chapter 603A", "Nevada Revised Statutes") in refs
     assert all(x.section_id is None for x in statement.tree.cross_references if x.document)
 
+
+def test_a_united_states_code_citation_names_its_title():
+    # the note to 1 U.S.C. 211 in Title 1 itself: "… under the authority of the Act of July 30, 1947
+    # (1 U.S.C. 211) …" — title 1 is this document, so its own § 211
+    title1 = _parse("usc-title01-chapter3-excerpt.htm")
+    assert "211" in title1.section_ids
+    refs = [(x.text, x.section_id, x.document) for x in title1.tree.cross_references if "U.S.C." in x.text]
+    assert refs == [("1 U.S.C. 211", "211", None)]
+    # "15 U.S.C. § 45" in a privacy statement: title 15, another document
+    statement = _parse("github-privacy-statement-excerpt.md")
+    assert ("§ 45", None, "title 15") in {(x.text, x.section_id, x.document) for x in statement.tree.cross_references}
+
+
+def test_a_bills_united_states_code_citations_name_other_titles():
+    # H.R. 10 (113th Congress) amends title 20: "(20 U.S.C. 7221b)", "(42 U.S.C. 12101 et seq.)"
+    bill = parse_file(
+        source_file(Path(__file__).parent / "fixtures" / "us-bill" / "hr10-113-excerpt.xml"),
+        PipelineSettings(count_tokens=lambda s: len(s.split())),
+    )
+    refs = [(x.text, x.section_id, x.document) for x in bill.tree.cross_references if "U.S.C." in x.text]
+    assert ("20 U.S.C. 7221b", None, "title 20") in refs
+    assert ("42 U.S.C. 12101", None, "title 42") in refs
+    assert all(sid is None and doc and doc.startswith("title ") for _, sid, doc in refs)

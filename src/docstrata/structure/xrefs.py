@@ -22,7 +22,9 @@ never resolves to ``4.3``), else the first section inside it
   Union (Withdrawal) Act of 2018``, ``section 406 of the Robert T. Stafford Disaster Relief and
   Emergency Assistance Act``), an acronym or an instrument number; the kind word alone (``of the
   Agreement``) is this document only when it calls itself so (``this Agreement``, its title's word);
-  a code named before the number (``California Civil Code section 1798.83``) names one too;
+  a code named before the number (``California Civil Code section 1798.83``) and a title of the
+  United States Code (``1 U.S.C. 211``, ``15 U.S.C. § 45``: ``title 1``, this document when it is
+  that title) name one too;
 * a citation followed by the act it belongs to, as the document language's pack writes it
   (:func:`.grammar.external_document`: ``l'article 1er, 7°, de l'arrêté royal du 8 janvier 1992``,
   ``les articles 6 à 14 de la loi du 17 avril 1878``, ``§ 13 des Bürgerlichen Gesetzbuchs``,
@@ -139,6 +141,13 @@ _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<nu
 _PROVISION_SLASH = frozenset({"article", "artikel"})
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
+# a section of the United States Code cited by its title: "1 U.S.C. 211", "42 U.S.C. 1395m(n)", "15 U.S.C. § 45"; the
+# title names the document ("title 1", as "section 112 of title 1" does): this one when it is that title
+_USC = r"(?<![\w.])(?P<title>\d{1,2})\s+U\.\s?S\.\s?C\.(?:\s+App\.)?"
+_USC_RE = re.compile(
+    _USC + r"\s+(?P<nums>\d{1,5}[a-z]{0,2}(?:-\d{1,3})?(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)(?![\w-])"
+)
+_USC_BEFORE_RE = re.compile(_USC + r"\s*,?\s*$")
 # a name written before a version word ("BIND version 9", "BIND versions 4.9 and 4.9.1"): a product
 _PRODUCT_RE = re.compile(
     rf"(?<![\w.-])((?-i:[A-Z])[A-Za-z0-9]{{1,11}})\s+(?:{'|'.join(re.escape(w) for w in version_words())})\s*\d",
@@ -784,6 +793,9 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _NAMED_BEFORE_RE.search(before[-24:])
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
+    m = _USC_BEFORE_RE.search(before[-24:])
+    if m:  # "15 U.S.C. § 45": title 15 of the Code (compared with the document's own names by the caller)
+        return f"title {m.group('title')}"
     m = _INSTRUMENT_BEFORE_RE.search(before[-60:])
     if m:
         return " ".join(m.group("name").split())
@@ -1059,6 +1071,15 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 (m.start(), r) for r in _inserted_in_ranges(members, prefix, resolver, m.group(0), source_section_id)
             ]
         taken.append((m.start(), pinpoints_end(text, tail[0] if tail else m.end())))  # "articles 3 et 5, § 2, de …"
+    for m in _USC_RE.finditer(text):  # "(1 U.S.C. 211)": a section of title 1, this document's when it is title 1
+        if _inside(m.span(), taken):
+            continue
+        title = f"title {m.group('title')}"
+        own = resolver.is_own(title)
+        target = _normalise(m.group("nums"), "")
+        found = resolver.resolve(target, source_section_id) if own else None
+        refs.append((m.start(), _ref(m.group(0), target, found, source_section_id, None if own else title)))
+        taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
             continue
