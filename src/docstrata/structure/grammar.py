@@ -93,6 +93,7 @@ __all__ = [
     "version_or_address",
     "version_words",
     "names_instrument",
+    "document_words",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -1270,6 +1271,14 @@ def names_instrument(title: str) -> bool:
     collection's name over it (``LAWS OF MALAYSIA``), a bare ``Act 709``, nor a heading that merely
     mentions one (``The Companies Act 2016 explained``)."""
     return bool(_instrument_re().search(" ".join(title.split())))
+
+
+def document_words() -> tuple[str, ...]:
+    """The kind words documents are named by, every language, singular (``agreement``, ``license``,
+    ``provision``, ``act``): a pack's ``document_words``. A citation's qualifier holding one names a
+    document (``Section 4.e of the Trust Legal Provisions``); one alone is that kind of document
+    (``of the Agreement``), this one when it calls itself so."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("document_words", ())))
 
 
 def version_words() -> tuple[str, ...]:

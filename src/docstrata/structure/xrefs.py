@@ -16,7 +16,15 @@ never resolves to ``4.3``), else the first section inside it
 * references that name a document (``section 9 of the GPL``, ``RFC 5246 section 6.2``,
   ``Art. 12 GDPR``, ``section 196 of the FSMR``) carry that name in ``document``; they resolve
   here only when the name is this document's own (:func:`document_names`), otherwise the tool
-  resolves them against the other documents it holds;
+  resolves them against the other documents it holds. A name after the number is a document when
+  it holds a kind word of the grammar (:func:`.grammar.document_words`: ``Section 4.e of the Trust
+  Legal Provisions``, ``Section 19 of the UK Addendum``, ``section 3 of the United Kingdom’s European
+  Union (Withdrawal) Act of 2018``, ``section 406 of the Robert T. Stafford Disaster Relief and
+  Emergency Assistance Act``), an acronym or an instrument number; the kind word alone (``of the
+  Agreement``) is this document only when it calls itself so (``this Agreement``, its title's word);
+  a code named before the number (``California Civil Code section 1798.83``) and a title of the
+  United States Code (``1 U.S.C. 211``, ``15 U.S.C. § 45``: ``title 1``, this document when it is
+  that title) name one too;
 * a citation followed by the act it belongs to, as the document language's pack writes it
   (:func:`.grammar.external_document`: ``l'article 1er, 7°, de l'arrêté royal du 8 janvier 1992``,
   ``les articles 6 à 14 de la loi du 17 avril 1878``, ``§ 13 des Bürgerlichen Gesetzbuchs``,
@@ -64,6 +72,7 @@ from .grammar import (
     code_number,
     current_language,
     document_language,
+    document_words,
     ROMAN_PATTERN,
     contents_title_pattern,
     expand_numbers,
@@ -132,6 +141,13 @@ _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<nu
 _PROVISION_SLASH = frozenset({"article", "artikel"})
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
 _QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
+# a section of the United States Code cited by its title: "1 U.S.C. 211", "42 U.S.C. 1395m(n)", "15 U.S.C. § 45"; the
+# title names the document ("title 1", as "section 112 of title 1" does): this one when it is that title
+_USC = r"(?<![\w.])(?P<title>\d{1,2})\s+U\.\s?S\.\s?C\.(?:\s+App\.)?"
+_USC_RE = re.compile(
+    _USC + r"\s+(?P<nums>\d{1,5}[a-z]{0,2}(?:-\d{1,3})?(?:\((?:\d{1,3}|[a-z]{1,4}|[A-Z]{1,3})\))*)(?![\w-])"
+)
+_USC_BEFORE_RE = re.compile(_USC + r"\s*,?\s*$")
 # a name written before a version word ("BIND version 9", "BIND versions 4.9 and 4.9.1"): a product
 _PRODUCT_RE = re.compile(
     rf"(?<![\w.-])((?-i:[A-Z])[A-Za-z0-9]{{1,11}})\s+(?:{'|'.join(re.escape(w) for w in version_words())})\s*\d",
@@ -145,22 +161,39 @@ _ONE_NUMBER = rf"{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER}"  # one member of a list o
 _ONE_NUMBER_FR = rf"\d{{1,5}}(?:-\d{{1,4}})+(?![\w-])|{_ONE_NUMBER}"
 # an EU instrument's number: "(EU) 2016/679", "No 1025/2012", "95/46/EC"
 _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}/\d{1,4}(?:/[A-Z]{2,8})?"
+# a name after the cited number: "of the GNU General Public License", "of Regulation (EU) 2016/679", "of our
+# [Terms of Service](…)", "of the Robert T. Stafford Disaster Relief and Emergency Assistance Act", "of the
+# Medicare, Medicaid, and SCHIP Extension Act of 2007", "of the Vision 100—Century of Aviation Reauthorization
+# Act", "of the United Kingdom’s European Union (Withdrawal) Act 2018"; a lettered pinpoint may stand between
+# ("Section 4.e of the Trust Legal Provisions")
 _EXTERNAL_RE = re.compile(
-    r"^\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+)?[*_\"“]{0,3}[A-Z][A-Za-z]*"
-    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z][A-Za-z]*|of(?:\s+the)?|and|No\.|\d{{1,5}}(?![A-Za-z0-9/])|\([A-Z][\w.]*\)))*)"
+    r"^(?:\.[a-z](?!\w))?\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+|our\s+|its\s+|their\s+)?"
+    r"[*_\"“\[]{0,3}[A-Z][A-Za-z]*(?:\d{1,5}\b|['’]s)?"
+    rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z]\.(?=\s+[A-Z][a-z])|[A-Z][A-Za-z]*(?:['’]s)?|of(?:\s+the)?|and|No\.|etc\.|"
+    r"\d{1,5}(?![A-Za-z0-9/])|\([A-Z][\w.]*\))|[—–-][A-Z][A-Za-z]*|,\s+(?:and\s+)?[A-Z][A-Za-z]*)*)"
 )
+# a capitalised word that opens a sentence or a clause, never a word of a name ("Under California Civil Code …")
+_NOT_NAME = r"(?!(?:The|This|These|That|Under|See|In|Of|Per|By|With|And|Or|If|As|For|To|Pursuant)\b)"
 # the name of an instrument cited before the reference: "Regulation (EU) 2016/679 Article 6",
-# "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5"
+# "Directive 95/46/EC, Article 2", "Privacy Act 1988 section 5", "California Civil Code Section 1798.83"
 _INSTRUMENT_BEFORE_RE = re.compile(
     rf"(?P<name>\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}|"
-    r"\b[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,5}\s+(?:Act|Law|Code|Ordinance)\s+\d{4}(?:\s+\([A-Z][\w.]*\))?)"
+    r"\b[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,5}\s+(?:Act|Law|Code|Ordinance)\s+\d{4}(?:\s+\([A-Z][\w.]*\))?|"
+    # a code cited by its name without a year: "California Business and Professions Code Section 22581",
+    # "Internal Revenue Code Section 409A" (not "the Code", a name the document may give itself)
+    rf"\b{_NOT_NAME}[A-Z][A-Za-z]+(?:[ \t]+(?:{_NOT_NAME}[A-Z][A-Za-z]+|and|of)){{0,5}}[ \t]+Code)"
     r"\s*,?\s*$"
 )
 _INSTRUMENT_AFTER_RE = re.compile(r"\s*(?:No\.?\s*)?\d{1,4}/\d|/\d")
+# a kind word of the grammar (grammar.document_words: Act, Regulation, License, Agreement, Provisions, Terms …)
+# in a name: it names a document
 _INSTRUMENT_WORDS_RE = re.compile(
-    r"\b(Act|Law|Regulations?|Rules|Directives?|Decisions?|Recommendation|Code|Treaty|Convention|Charter|"
-    r"Constitution|Protocol|Ordinance|Statute|License|Licence|Agreement|Standard|"
-    r"Specification)\b"
+    r"\b(?:"
+    + "|".join(
+        re.escape(w[:1].upper() + w[1:-1]) + (r"(?:y|ies)" if w.endswith("y") else re.escape(w[-1]) + r"s?")
+        for w in sorted(document_words(), key=len, reverse=True)
+    )
+    + r")\b"
 )
 # "this Regulation", "these Regulations", "the present Agreement": what a document calls itself
 _SELF_NAME_RE = re.compile(r"\b(?:[Tt]his|[Tt]hese|the present)\s+([A-Z][a-z]+)")
@@ -194,10 +227,11 @@ def _normalise(number: str, prefix: str) -> str:
     return n
 
 
+# the grammar's kind words (grammar.document_words) and their plurals, and what any file may be called: a name
+# of these alone is generic, every document of that kind calls itself so
 _GENERIC_NAMES = frozenset(
-    "act agreement license licence contract regulation regulations directive policy standard specification "
-    "document terms code rules rulebook treaty convention constitution statute law readme index charter protocol "
-    "ordinance decision".split()
+    {w for k in document_words() for w in (k, k[:-1] + "ies" if k.endswith("y") else k + "s")}
+    | {"document", "readme", "index"}
 )
 _SMALL_WORDS = frozenset("of and the for on in to a an".split())
 _CAPS_STOP = frozenset(
@@ -620,6 +654,8 @@ _PINPOINT_RE = re.compile(
 def _kind_word(word: str) -> str:
     """``Regulations`` → ``regulation``: the kind of instrument a word names, for comparing."""
     w = word.lower()
+    if w.endswith("ies") and w[:-3] + "y" in _GENERIC_NAMES:
+        return w[:-3] + "y"  # "Policies" → "policy"
     return w[:-1] if w.endswith("s") and w[:-1] in _GENERIC_NAMES else w
 
 
@@ -712,17 +748,20 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
         return " ".join(m.group("name").split())
     m = _EXTERNAL_RE.match(after)
     if m:
-        name = re.sub(r'[*_"“]', "", m.group("name"))  # a title in italics or quotes: "of the *Copyright Act*"
+        # a title in italics, quotes or a link's label: "of the *Copyright Act*", "of our [Terms of Service](…)"
+        name = re.sub(r'[*_"“\[]', "", m.group("name"))
+        if "," in name and not _INSTRUMENT_WORDS_RE.search(name.rsplit(",", 1)[-1]):
+            name = name.split(",")[0]  # "of the Agreement, Licensee shall": a name's commas only inside one
         words = name.split()
         if words[0].lower() in ("this", "these"):
             return None
         anaphoric = words[0].lower() in ("that", "those")  # "of that Directive": one named before, never this one
-        if words[0].lower() == "the":
+        if words[0].lower() in ("the", "our", "its", "their"):
             words = words[1:]
         if not words:
             return None
         name = re.split(
-            r"\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
+            r"(?<!,)\s+(?:and|or)\s+(?=RFC|[A-Z]{2,}\b|(?:Sections?|Articles?|Parts?|Chapters?|Schedules?|"
             r"Rules?|Clauses?|Paragraphs?|Annex|Appendix|Regulation|Directive|Decision)\b)|"
             r"(?<=\d)\s+(?:and|or)\s+",
             " ".join(words),
@@ -754,6 +793,9 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     m = _NAMED_BEFORE_RE.search(before[-24:])
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
+    m = _USC_BEFORE_RE.search(before[-24:])
+    if m:  # "15 U.S.C. § 45": title 15 of the Code (compared with the document's own names by the caller)
+        return f"title {m.group('title')}"
     m = _INSTRUMENT_BEFORE_RE.search(before[-60:])
     if m:
         return " ".join(m.group("name").split())
@@ -1029,6 +1071,15 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 (m.start(), r) for r in _inserted_in_ranges(members, prefix, resolver, m.group(0), source_section_id)
             ]
         taken.append((m.start(), pinpoints_end(text, tail[0] if tail else m.end())))  # "articles 3 et 5, § 2, de …"
+    for m in _USC_RE.finditer(text):  # "(1 U.S.C. 211)": a section of title 1, this document's when it is title 1
+        if _inside(m.span(), taken):
+            continue
+        title = f"title {m.group('title')}"
+        own = resolver.is_own(title)
+        target = _normalise(m.group("nums"), "")
+        found = resolver.resolve(target, source_section_id) if own else None
+        refs.append((m.start(), _ref(m.group(0), target, found, source_section_id, None if own else title)))
+        taken.append(m.span())
     for m in _QUALIFIED_RE.finditer(text):
         if _inside(m.span(), taken) or m.group("doc") in ("RFC", "TLS", "ISO", "UTC"):
             continue

@@ -153,9 +153,51 @@ VERSION_WORDS = ("version", "versions", "ver.", "v.", "release", "releases", "bu
 # what a title reads as, beside a collection's name over it ("LAWS OF MALAYSIA", "LAWS OF KENYA")
 INSTRUMENT_WORDS = ("act", "ordinance", "enactment", "code", "regulations", "rules", "order", "decree", "bill")
 
+# the kind words a document's name is made of, singular: what "Section 4 of the Trust Legal Provisions",
+# "section 2 of the GNU General Public License", "Section H of our Terms of Service" or "Article 28 of the
+# Regulation" names is a document of that kind (another one, unless this document calls itself so: "this
+# Agreement", its title's "Act"); a name holding none ("Section 3 of the Disclosure Schedule", "of the
+# Company") names no document. A plural is read too ("Regulations", "Provisions", "Policies").
+DOCUMENT_WORDS = (
+    "act",
+    "law",
+    "code",
+    "regulation",
+    "rule",
+    "directive",
+    "decision",
+    "recommendation",
+    "treaty",
+    "convention",
+    "charter",
+    "constitution",
+    "protocol",
+    "ordinance",
+    "statute",
+    "license",
+    "licence",
+    "agreement",
+    "contract",
+    "standard",
+    "specification",
+    "provision",
+    "term",
+    "policy",
+    "statement",
+    "guideline",
+    "condition",
+    "principle",
+    "bylaw",
+    "notice",
+    "addendum",
+    "deed",
+    "rulebook",
+)
+
 PACK = {
     "lang": "en",
     "instrument_words": INSTRUMENT_WORDS,
+    "document_words": DOCUMENT_WORDS,
     "version_words": VERSION_WORDS,
     "definitions": DEFINITIONS,
     "months": MONTHS,
