@@ -143,3 +143,51 @@ def test_an_acts_name_with_its_number_and_year_names_an_instrument():
     assert first_heading(masthead + "## BUDGET OFFICE\n\nSee below.\n\n## ACT, No. 6 OF 2023\n") == (
         "PARLIAMENT OF THE DEMOCRATIC SOCIALIST REPUBLIC OF SRI LANKA"
     )
+
+
+def test_a_cell_set_like_the_numbered_cell_beside_it_is_no_margin_note(tmp_path):
+    """SP 800-63B's "Normative and Informative Sections" table: "2. Introduction" | "Informative",
+    row after row, both cells in one face. A table's cells share their style; a margin note is set
+    apart from its body (smaller, or another face)."""
+    rows = [("1. Purpose", "Informative"), ("2. Introduction", "Informative"), ("3. Definitions", "Informative"),
+            ("4. Authenticator Assurance Levels", "Normative"), ("5. Verifier Requirements", "Normative"),
+            ("6. Lifecycle Management", "Normative"), ("7. Session Management", "Normative")]  # fmt: skip
+    runs = [Run(72, 740, "The following table states which sections of the document are normative and which are", 12),
+            Run(72, 726, "informative:", 12), Run(160, 700, "Section Name", 10, "F2"),
+            Run(375, 700, "Normative/Informative", 10, "F2")]  # fmt: skip
+    y = 674.0
+    for left, right in rows:
+        runs += [Run(97, y, left, 12), Run(400, y, right, 12)]
+        y -= 26
+    path = tmp_path / "sections-table.pdf"
+    path.write_bytes(pdf_bytes([runs]))
+    doc = convert_path(path)
+    assert not re.search(r"(?m)^#+ (Informative|Normative)$", doc.markdown), doc.markdown
+
+
+def test_a_schedule_set_as_small_as_the_notes_keeps_its_notes(tmp_path):
+    """The Personal Data Protection Act, No. 9 of 2022 sets its Schedule VI in the notes' own 8 pt:
+    "1. Every member of the Board …" beside "Term of office / of members". Once the Act's notes are
+    known by their face (three or more set apart from the body), a note in that face titles the
+    paragraph beside it even in text of the same face — it was a table row again."""
+
+    def page(size: float, notes: list[tuple[str, str]], top: float) -> list[Run]:
+        runs, y = [], top
+        for n, (title, more) in enumerate(notes, start=1):
+            runs += [Run(156, y, f"{n}. Every member of the Board shall hold office for a term", size),
+                     Run(144, y - 12, "of three years from the date of his appointment and be", size),
+                     Run(144, y - 24, "eligible for reappointment for one further term.", size),
+                     Run(396, y + 0.5, title, 8), Run(396, y - 9.1, more, 8)]  # fmt: skip
+            y -= 60
+        return runs
+
+    body = page(10, [("Short title", "and operation"), ("Establishment", "of the Board"),
+                     ("Objects of", "the Authority")], 700)  # the Act: 10 pt text, 8 pt notes  # fmt: skip
+    schedule = [Run(250, 760, "SCHEDULE", 6)] + page(8, [("Term of office", "of members"), ("Resignation", "of a member"),
+                                                        ("Seal of", "the Board")], 640)  # fmt: skip
+    path = tmp_path / "act-with-schedule.pdf"
+    path.write_bytes(pdf_bytes([body, schedule]))
+    doc = convert_path(path)
+    assert not re.search(r"(?m)^\|", doc.markdown), doc.markdown
+    for title in ("Objects of the Authority", "Term of office of members", "Seal of the Board"):
+        assert re.search(rf"(?m)^#+ {title}\n\n\d\. Every member", doc.markdown), (title, doc.markdown)

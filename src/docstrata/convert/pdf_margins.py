@@ -41,7 +41,10 @@ def margin_notes(lines: list[_PdfLine]) -> list[_PdfLine]:
 
     A note is a text box of at most twelve lines and forty words, none turned, a heading or a
     page footnote, whose first line shares its row (half its height) with a line of another box
-    that opens with a section number; the note lies wholly to the left or right of that line's box
+    that opens with a section number, set in another style than that line (a smaller size or
+    another face: a table's cells share one) — once three such notes are found, a note in their
+    style beside text in that style too (a Schedule set as small as the notes); the note lies
+    wholly to the left or right of that line's box
     (a side column, not an indented line of the body), is at most half as wide as the text on
     that side of it (the body's column), nothing
     stands on the row's far side of that box, and no longer line of the page reaches into the
@@ -58,11 +61,18 @@ def margin_notes(lines: list[_PdfLine]) -> list[_PdfLine]:
             by_page.setdefault(line.page, []).append(line)
     found: dict[int, _PdfLine] = {}  # box id of a note -> the body line it is set before
     for box_id, box in boxes.items():
-        target = _noted_line(box, boxes, by_page.get(box[0].page, []))
+        target = _noted_line(box, boxes, by_page.get(box[0].page, []), frozenset())
         if target is not None:
             found[box_id] = target
     if len(found) < _MIN_NOTES:
         return lines
+    # the notes' own face is the document's: a Schedule set as small as its notes has notes too
+    faces = frozenset(boxes[box_id][0].style for box_id in found)
+    for box_id, box in boxes.items():
+        if box_id not in found and box[0].style in faces:
+            target = _noted_line(box, boxes, by_page.get(box[0].page, []), faces)
+            if target is not None:
+                found[box_id] = target
     notes: dict[int, list[_PdfLine]] = {}  # id of the body line -> the lines of its note
     for box_id, target in found.items():
         notes.setdefault(id(target), []).extend(boxes[box_id])
@@ -121,8 +131,11 @@ def _pieces(note: list[_PdfLine], boxes: dict[int, list[_PdfLine]], taken: set[i
     return out
 
 
-def _noted_line(box: list[_PdfLine], boxes: dict[int, list[_PdfLine]], page: list[_PdfLine]) -> _PdfLine | None:
-    """The body line the box ``box`` is the margin note of, or ``None`` (see :func:`margin_notes`)."""
+def _noted_line(
+    box: list[_PdfLine], boxes: dict[int, list[_PdfLine]], page: list[_PdfLine], faces: frozenset
+) -> _PdfLine | None:
+    """The body line the box ``box`` is the margin note of, or ``None`` (see :func:`margin_notes`);
+    ``faces``: the styles a note may share with the line it stands beside (the document's notes')."""
     first = box[0]
     if len(box) > _MAX_NOTE_LINES or any(line.turned or line.level or line.note for line in box):
         return None
@@ -136,6 +149,8 @@ def _noted_line(box: list[_PdfLine], boxes: dict[int, list[_PdfLine]], page: lis
         if line.box != first.box and _vertical_overlap(first, line) > 0.5 and _SECTION_OPENS.match(line.text.strip())
     ]
     for line in row:
+        if line.style == first.style and first.style not in faces:
+            continue  # set like the text beside it: a table's cell ("Informative" beside "2. Introduction")
         body = boxes[line.box]
         bx0, bx1 = min(ln.x0 for ln in body), max(ln.x1 for ln in body)
         if not (x1 <= bx0 + 1 or x0 >= bx1 - 1):
