@@ -273,17 +273,26 @@ def first_heading(markdown: str) -> str | None:
 def _instrument_below(first: str, rest: list[str]) -> str | None:
     """The heading that names the instrument (:func:`.grammar.names_instrument`: ``PERSONAL DATA
     PROTECTION ACT 2010``) among the headings after a first heading that does not (a collection's
-    name over the title: ``LAWS OF MALAYSIA``, ``LAWS OF KENYA``), before the first line of prose
-    (12 words or more); ``None`` when the first heading names it or none does."""
+    name over the title: ``LAWS OF MALAYSIA``, ``LAWS OF KENYA``, a Parliament's masthead
+    ``PARLIAMENT OF THE DEMOCRATIC SOCIALIST REPUBLIC OF SRI LANKA``), before the first line of
+    prose (12 words or more); a name set as two headings, nothing but blank lines between them
+    (``PARLIAMENTARY BUDGET OFFICE`` / ``ACT, No. 6 OF 2023`` in two faces), is the two joined.
+    ``None`` when the first heading names it or none does."""
     if names_instrument(first):
         return None
+    above: str | None = first  # the heading right above (only blank lines between)
     for line in rest:
         if m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line):
             text = re.sub(r"[*_`]+", "", m.group(1)).strip()
             if names_instrument(text):
                 return text
-        elif len(line.split()) >= 12:
-            return None
+            if above and names_instrument(joined := f"{above} {text}"):
+                return joined  # "PARLIAMENTARY BUDGET OFFICE" / "ACT, No. 6 OF 2023" in two faces
+            above = text
+        elif line.strip():
+            above = None
+            if len(line.split()) >= 12:
+                return None
     return None
 
 

@@ -338,14 +338,15 @@ _CORE_TITLE_RE = re.compile(r"<dc:title>([^<]*)</dc:title>")
 def plausible_title(title: str | None) -> str | None:
     """``title`` (whitespace folded) when it can name a document: not empty, not a generator's or
     template's placeholder (``Untitled``, ``Document1``, ``Microsoft Word - x.docx``, ``PowerPoint
-    Presentation``, ``(anonymous)``), not a file name (``report_v2.pdf``, ``jadn_v1_0``), at most 30
+    Presentation``, ``(anonymous)``), not a file name (``report_v2.pdf``, ``jadn_v1_0``, a PageMaker
+    file ``PL 012913 Personal Data (Act) Cov.pmd``), at most 30
     words; else ``None``. Used for PDF ``/Title`` and Word ``dc:title`` alike."""
     text = " ".join((title or "").replace("\x00", "").split())
     if not text or len(text.split()) > 30 or not re.search(r"[^\W\d_]", text):
         return None
     if re.search(
         r"^\(?(?:untitled|anonymous|document\s?\d*|title|slide\s?\d*|powerpoint presentation)\)?$"
-        r"|^microsoft (?:word|powerpoint|excel)\b|\.(?:docx?|pdf|tex|dvi|indd|qxd|rtf|odt)$",
+        r"|^microsoft (?:word|powerpoint|excel)\b|\.(?:docx?|pdf|tex|dvi|indd|qxd|qxp|pmd|p65|rtf|odt|wpd)$",
         text,
         re.IGNORECASE,
     ):

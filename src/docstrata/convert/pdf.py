@@ -12,6 +12,7 @@ from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .ocr import OcrSettings
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
 from .pdf_ocr import ocr_pdf
+from .pdf_margins import margin_notes
 from .pdf_notes import split_notes, with_notes
 from .pdf_order import join_hanging_labels, restore_box_order
 from .pdf_pages import pdf_page_marks
@@ -69,7 +70,8 @@ def layout_markdown(
     """Markdown, page marks (:func:`pdf_page_marks`) and heading provenance (``outline`` or
     ``font``, as :class:`~.document.Block` names it) of laid-out lines — a PDF's text layer, OCR
     of scanned pages or image files (:mod:`.ocr_layout`) — with running lines dropped, split
-    numbers rejoined, table cells marked and headings recovered (``outline`` first, else fonts).
+    numbers rejoined, margin notes set before the provisions they title (:mod:`.pdf_margins`), table
+    cells marked and headings recovered (``outline`` first, else fonts).
     ``pdf_data``: the PDF, whose own page labels win over the folios printed on its pages. Page
     footnotes (:mod:`.pdf_notes`) are set after their page's text as ``[^n]: …`` paragraphs."""
     lines = restore_box_order(lines)
@@ -77,7 +79,7 @@ def layout_markdown(
     turned = _drop_repeated_turned(lines, n_pages)
     lines = _drop_running_lines([line for line in lines if not line.turned], n_pages)
     lines, notes = split_notes(lines, _body_style(lines)[0])  # page footnotes: never headings or sections
-    lines = _merge_split_numbers(lines)
+    lines = margin_notes(_merge_split_numbers(lines))  # side-column titles: headings, never table cells
     for line in (line for row in _table_cells(lines) for cell in row for line in cell):
         line.cell = True
     lines = join_hanging_labels(lines)

@@ -298,6 +298,7 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     ``Article IV``), or it opens a block (starts its box or follows a sentence end), looks like a
     title (capitalised, no final stop) and is followed by plainer text no larger than it or the
     body font, or it is in capitals.
+    A margin note (``_PdfLine.margin``, :mod:`.pdf_margins`) is a heading whatever its face.
     Never headings: table cells (``_PdfLine.cell``) but larger-set titles, table-of-contents lines (dot leaders) and
     every line of a contents page but its topmost (the contents' own title), captions (``Figure 3``), monospace
     text, runs ending in , ; or :, runs over 20 words (12 at body size, 20 for a note over a line that
@@ -318,6 +319,9 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
     for n, run in enumerate(runs):
         text = " ".join(line.text for line in run)
         first = run[0]
+        if first.margin:
+            headings.append((run, text))  # a margin note titles the provision beside it (pdf_margins)
+            continue
         if first.page in contents and id(first) not in contents_titles:
             continue  # a contents page lists headings (its own title, atop the page, stays one)
         if len(run) == 1 and is_contents_title(text, ("contents",)):

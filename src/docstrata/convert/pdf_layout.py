@@ -35,6 +35,7 @@ class _PdfLine:
     cell: bool = False  # in a table cell (``pdf_tables``): never a heading
     under_rule: bool = False  # below a page's note rule (:func:`_note_rule`): a page footnote if set smaller
     note: bool = False  # a page footnote (``pdf_notes``): rendered as ``[^n]: …``, never structure
+    margin: bool = False  # a margin note (``pdf_margins``): the title of the provision beside it, a heading
 
     @property
     def style(self) -> tuple[float, str]:

@@ -1258,7 +1258,8 @@ def external_document(text: str, pos: int = 0) -> tuple[int, str] | None:
 def _instrument_re() -> re.Pattern:
     words = sorted({w for p in PACKS for w in p.get("instrument_words", ())}, key=len, reverse=True)
     return re.compile(
-        rf"^\S.*\b(?:{'|'.join(map(re.escape, words))}),?\s+(?:(?:of\s+)?(?:1[6-9]|20)\d\d|no\.?\s*\d+)?"
+        rf"^\S.*\b(?:{'|'.join(map(re.escape, words))}),?\s+"
+        r"(?:(?:of\s+)?(?:1[6-9]|20)\d\d|no\.?\s*\d+(?:,?\s+of\s+(?:1[6-9]|20)\d\d)?)?"
         r"(?:\s*[(\[][^()\[\]]*[)\]])*\s*$",
         re.IGNORECASE,
     )
@@ -1267,7 +1268,8 @@ def _instrument_re() -> re.Pattern:
 def names_instrument(title: str) -> bool:
     """``title`` names a legislative instrument: a name ending in one of a pack's ``instrument_words``
     and its year or number, which end the title (``PERSONAL DATA PROTECTION ACT 2010``, ``The
-    Information Technology Act, 2000 (No. 21 of 2000)``, ``Employment Act (Cap. 226)``); not a
+    Information Technology Act, 2000 (No. 21 of 2000)``, ``Employment Act (Cap. 226)``, ``SMALL
+    CLAIMS COURTS’ PROCEDURE ACT, No. 33 OF 2022``: a number and its year); not a
     collection's name over it (``LAWS OF MALAYSIA``), a bare ``Act 709``, nor a heading that merely
     mentions one (``The Companies Act 2016 explained``)."""
     return bool(_instrument_re().search(" ".join(title.split())))

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 from ..definitions import numbered_term_entry, opens_definitions
-from ..grammar import PINPOINT, SUFFIX_WORDS, contents_title_pattern
+from ..grammar import PINPOINT, SUFFIX_WORDS, contents_title_pattern, keywords
 from .labels import (
     _components,
     _continues_numbering,
@@ -293,6 +293,8 @@ def _label_marker(
             return _md_item(mi, line, i, indent)
     m = _ITEM_RE.match(text)
     if m:
+        if not prev_blank and i and _ends_with_citation_word(lines[i - 1]):
+            return None  # "… an order under subsection" / "(1) shall take steps": a citation wrapped, no item
         readings = _item_style(m.group("label")[1:-1])
         if readings and (m.group("rest") == "" or m.group("sep")):
             title, is_heading = _title_of(m.group("rest"))
@@ -550,6 +552,20 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
         return False
     # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start, set apart
     return set_apart and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+
+
+def _ends_with_citation_word(line: str) -> bool:
+    """The line ends with a citation word of the grammar naming a provision or its item (rank 4 or
+    more: ``subsection``, ``paragraph``, ``section``, ``clause``, ``Absatz`` …; not a container's
+    ``Part``) and nothing after it: the bracketed label opening the next line of its paragraph is
+    the number that word cites (``… an order under subsection`` / ``(1) shall take steps …``), never
+    an item of its own — a list's items follow a colon, a dash or a semicolon."""
+    last = re.search(r"(?<![\w'’-])([^\W\d_][\w.-]*|[§¶]{1,2})$", line.strip())
+    if not last:
+        return False
+    word = last.group(1)
+    k = keywords().get(word.lower()) or keywords().get(word.lower().rstrip("."))
+    return k is not None and k.rank >= 4 and (not k.case or word in k.case)  # a provision's word, not Part's
 
 
 def _ends_mid_sentence(line: str) -> bool:

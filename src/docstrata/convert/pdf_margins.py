@@ -1,0 +1,201 @@
+"""Margin notes of a statute PDF for ``convert``: the section titles printed in a narrow side column
+beside the section numbers (Sri Lankan Acts, older Indian and Commonwealth Acts)::
+
+    2. Subject to the provisions of section 3 of this Act and    Institution of
+    Chapter VA of the Judicature Act, and any pecuniary or …     actions
+
+pdfminer lays the note out as a text box of its own beside the body's box, and the two read as the
+cells of a table row (``pdf_tables``): the whole Act became Markdown tables. A note is the title of
+the provision it stands beside, never a table cell, so :func:`margin_notes` takes each such note
+out of the side column and sets it, as one line, right before the body line it is aligned with.
+There it is a heading over a line that opens with the section number, the layout the shoulder
+notes of the Commonwealth reprints (a bold note over ``10. (1) …``) already have, and the structure
+stage reads the pair as one numbered section titled by the note
+(:mod:`docstrata.structure.parse.notes`). See ``docs/architecture.md`` ("Where structure
+knowledge lives").
+
+The evidence is the layout, not the notes' wording: a box of short lines lying wholly beside the
+main text column, its first line on the row of a body line that opens with a section number
+(``2. Subject …``, ``13. (1) When …``), in a document where at least three notes do so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .pdf_layout import _PdfLine, _vertical_overlap
+
+# "2. Subject to …", "13. (1) When …", "24A. Where …", a bare "5." (its text in a box of its own):
+# a section number opening a body line
+_SECTION_OPENS = re.compile(r"^[1-9]\d{0,3}[A-Z]{0,3}\.(?:\s|$)")
+_MAX_NOTE_LINES = 12  # "Where a party to the action requests for commissions, reports, …": eight lines
+_MAX_NOTE_WORDS = 40
+_MIN_NOTES = 3  # a series of notes, not one side remark beside a numbered paragraph
+
+
+def margin_notes(lines: list[_PdfLine]) -> list[_PdfLine]:
+    """``lines`` with each margin note (see the module docstring) joined into one line (its top
+    line, row by row, hyphenated words rejoined) flagged ``margin`` and moved right before the body
+    line it stands beside; ``lines`` unchanged when the document has fewer than three such notes.
+    The pieces pdfminer cut a note into join it (:func:`_pieces`).
+
+    A note is a text box of at most twelve lines and forty words, none turned, a heading or a
+    page footnote, whose first line shares its row (half its height) with a line of another box
+    that opens with a section number, set in another style than that line (a smaller size or
+    another face: a table's cells share one) — once three such notes are found, a note in their
+    style beside text in that style too (a Schedule set as small as the notes); the note lies
+    wholly to the left or right of that line's box
+    (a side column, not an indented line of the body), is at most half as wide as the text on
+    that side of it (the body's column), nothing
+    stands on the row's far side of that box, and no longer line of the page reaches into the
+    note's column beside it: a table's
+    narrow first column ("Person" beside "1. A copy of …" and "That person himself") has cells
+    beyond, or the table's other rows under it."""
+    boxes: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        if line.text.strip():
+            boxes.setdefault(line.box, []).append(line)
+    by_page: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        if line.text.strip() and not line.turned:
+            by_page.setdefault(line.page, []).append(line)
+    found: dict[int, _PdfLine] = {}  # box id of a note -> the body line it is set before
+    for box_id, box in boxes.items():
+        target = _noted_line(box, boxes, by_page.get(box[0].page, []), frozenset())
+        if target is not None:
+            found[box_id] = target
+    if len(found) < _MIN_NOTES:
+        return lines
+    # the notes' own face is the document's: a Schedule set as small as its notes has notes too
+    faces = frozenset(boxes[box_id][0].style for box_id in found)
+    for box_id, box in boxes.items():
+        if box_id not in found and box[0].style in faces:
+            target = _noted_line(box, boxes, by_page.get(box[0].page, []), faces)
+            if target is not None:
+                found[box_id] = target
+    notes: dict[int, list[_PdfLine]] = {}  # id of the body line -> the lines of its note
+    for box_id, target in found.items():
+        notes.setdefault(id(target), []).extend(boxes[box_id])
+    taken = set(found)
+    for note in notes.values():
+        note.extend(_pieces(note, boxes, taken))
+    heads: dict[int, _PdfLine] = {}
+    for target_id, note in notes.items():
+        first = max(note, key=lambda line: (line.y1, -line.x0))
+        first.text = _joined(note)
+        first.x0, first.x1 = min(line.x0 for line in note), max(line.x1 for line in note)
+        first.y0 = min(line.y0 for line in note)
+        first.chars = sum(line.chars for line in note)
+        first.margin = True
+        heads[target_id] = first
+    out: list[_PdfLine] = []
+    for line in lines:
+        if line.box in taken:
+            continue
+        if id(line) in heads:
+            out.append(heads[id(line)])
+        out.append(line)
+    return out
+
+
+def _pieces(note: list[_PdfLine], boxes: dict[int, list[_PdfLine]], taken: set[int]) -> list[_PdfLine]:
+    """Lines of the boxes that carry on the margin note ``note`` (boxes ``taken`` by notes
+    excluded; the ones returned are added to ``taken``): pdfminer may cut one note into several
+    boxes, a word set apart on its row (``Fund of`` | ``the`` / ``Commission``) or the lines below
+    a gap. A piece is a box of short lines on the note's page, beside the note on one of its rows
+    (within two type sizes) or directly under it (within one and a half lines), in the note's
+    column (overlapping its span across, or touching it)."""
+    out: list[_PdfLine] = []
+    grown = True
+    while grown:
+        grown = False
+        every = note + out
+        page, size = every[0].page, max(line.size for line in every)
+        x0, x1 = min(line.x0 for line in every), max(line.x1 for line in every)
+        bottom = min(line.y0 for line in every)
+        for box_id, box in boxes.items():
+            if box_id in taken or box[0].page != page or len(box) > _MAX_NOTE_LINES:
+                continue
+            if any(line.turned or line.level or line.note or line.size > size + 0.5 for line in box):
+                continue
+            bx0, bx1 = min(line.x0 for line in box), max(line.x1 for line in box)
+            btop = max(line.y1 for line in box)
+            across = bx0 < x1 + 2 * size and bx1 > x0 - 2 * size and bx1 - bx0 <= 1.5 * (x1 - x0)
+            beside = any(_vertical_overlap(line, other) > 0.5 for line in box for other in every)
+            under = bx0 < x1 and bx1 > x0 and 0 <= bottom - btop < 1.5 * size
+            if across and (beside or under) and not _SECTION_OPENS.match(box[0].text.strip()):
+                out.extend(box)
+                taken.add(box_id)
+                grown = True
+                break
+    return out
+
+
+def _noted_line(
+    box: list[_PdfLine], boxes: dict[int, list[_PdfLine]], page: list[_PdfLine], faces: frozenset
+) -> _PdfLine | None:
+    """The body line the box ``box`` is the margin note of, or ``None`` (see :func:`margin_notes`);
+    ``faces``: the styles a note may share with the line it stands beside (the document's notes')."""
+    first = box[0]
+    if len(box) > _MAX_NOTE_LINES or any(line.turned or line.level or line.note for line in box):
+        return None
+    text = _joined(box)
+    if not re.search(r"[^\W\d_]{2}", text) or len(text.split()) > _MAX_NOTE_WORDS or _SECTION_OPENS.match(text):
+        return None
+    x0, x1 = min(line.x0 for line in box), max(line.x1 for line in box)
+    row = [
+        line
+        for line in page
+        if line.box != first.box and _vertical_overlap(first, line) > 0.5 and _SECTION_OPENS.match(line.text.strip())
+    ]
+    for line in row:
+        if line.style == first.style and first.style not in faces:
+            continue  # set like the text beside it: a table's cell ("Informative" beside "2. Introduction")
+        body = boxes[line.box]
+        bx0, bx1 = min(ln.x0 for ln in body), max(ln.x1 for ln in body)
+        if not (x1 <= bx0 + 1 or x0 >= bx1 - 1):
+            continue  # not beside the body's box: a line of the same column
+        right = x1 <= bx0 + 1  # the body stands right of the note
+        column = [ln for ln in page if (ln.x0 >= x1 - 1 if right else ln.x1 <= x0 + 1)]
+        if x1 - x0 > 0.5 * (max(ln.x1 for ln in column) - min(ln.x0 for ln in column)):
+            continue  # as wide as the body's column: a second text column, not a note
+        if any(
+            other.box not in (first.box, line.box)
+            and _vertical_overlap(line, other) > 0.5
+            and (other.x0 >= bx1 - 1 if right else other.x1 <= bx0 + 1)
+            for other in page
+        ):
+            continue  # a cell on the row's far side as well: a table's row ("Person" | "1. A copy …" | …)
+        top, bottom = max(ln.y1 for ln in box), min(ln.y0 for ln in box)
+        if any(
+            other.box != first.box
+            and other.x0 < x1 - 1
+            and other.x1 > x0 + 1
+            and other.x1 - other.x0 > 1.5 * (x1 - x0)
+            and other.y1 > bottom - 2 * first.size
+            and other.y0 < top + 2 * first.size
+            for other in page
+        ):
+            continue  # a longer line reaches into the note's column next to it: no side column
+        return line
+    return None
+
+
+def _joined(lines: list[_PdfLine]) -> str:
+    """A note's lines as one line, row by row from the top (the parts of one row left to right), a
+    word hyphenated across a line break rejoined."""
+    rows: list[list[_PdfLine]] = []
+    for line in sorted(lines, key=lambda line: -line.y1):
+        row = next((row for row in rows if _vertical_overlap(row[0], line) > 0.5), None)
+        if row is None:
+            rows.append([line])
+        else:
+            row.append(line)
+    text = ""
+    for row in rows:
+        part = " ".join(" ".join(line.text.split()) for line in sorted(row, key=lambda line: line.x0))
+        if re.search(r"[^\W\d_]-$", text) and part[:1].islower():
+            text = text[:-1] + part
+        else:
+            text = f"{text} {part}" if text else part
+    return text
