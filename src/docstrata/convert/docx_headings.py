@@ -191,7 +191,8 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
         if read.bold_body and kind == (body_size, True) and not _heads_text(paragraphs[i], paragraphs[i + 1]):
             continue  # where the body is bold, bold marks nothing: a bold line must head the text after it
         picked.append((i, kind))
-    if len(picked) < 2 or len(picked) * 2 > len(paragraphs):
+    count = len(picked) + bool(title)  # the title line is one of the document's headings
+    if count < 2 or count * 2 > len(paragraphs):
         return []
     order = sorted({k for _, k in picked}, key=lambda k: (-k[0], not k[1]))
     top = 2 if title else 1  # under the title line
@@ -213,8 +214,8 @@ def _title_line(paragraphs: list[_Para], body_size: int) -> bool:
     """Whether the document's first paragraph is its title line: short (≤ 15 words), no sentence or
     clause end (``.``, ``;``, ``,``, ``:``), not numbered, something after it, and set apart from
     the body by its type — larger than the body size, or centred where the body is not — with no
-    other line of the document set like it or larger (a line set like it is one of its headings,
-    a larger one outranks it). A title is a document's first line; a question or heading further
+    other line of the document larger or set like it and no sentence (a line set like it is one of
+    its headings, a larger one outranks it). A title is a document's first line; a question or heading further
     down never is."""
     if len(paragraphs) < 2:
         return False
@@ -228,7 +229,10 @@ def _title_line(paragraphs: list[_Para], body_size: int) -> bool:
     if not (first.size > body_size or first.centred and not centred_body):
         return False
     look = (first.size, first.bold, first.centred)
-    return not any(p.size > first.size or (p.size, p.bold, p.centred) == look for p in paragraphs[1:])
+    return not any(
+        p.size > first.size or (p.size, p.bold, p.centred) == look and not p.text.endswith((".", ";", ",", ":"))
+        for p in paragraphs[1:]
+    )
 
 
 def _is_cover(paragraphs: list[_Para], first_page: int | None, body_size: int) -> bool:
