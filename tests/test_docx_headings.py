@@ -139,3 +139,62 @@ def test_marking_matches_lines_in_order_and_keeps_an_existing_title():
 
     heads = [InferredHeading("Survival", 1, 32, True), InferredHeading("Governing Law", 1, 32, False)]
     assert mark_inferred_headings(md, heads) == "# The Title\n\n## Survival\n\nText.\n\n* Survival\n\n## Governing Law\n\nMore.\n"
+
+
+def _centred(paragraph: str) -> str:
+    return paragraph.replace("<w:p>", '<w:p><w:pPr><w:jc w:val="center"/></w:pPr>', 1)
+
+
+# a policy set wholly in bold, as a new user's trial document was (session 16): a centred title, then
+# "Introduction", its text, a question as a heading, a list, more headings; no heading styles
+POLICY = [
+    _centred(_para("Remote Access Policy", bold=True)),
+    _para("Introduction", bold=True),
+    _para("This policy sets out how staff may reach company systems from outside the office network.", bold=True),
+    _para("Who may work remotely?", bold=True),
+    _para("Staff whose manager has approved remote work may connect through the company gateway:", bold=True),
+    _para("Laptops issued by the company", bold=True).replace("<w:p>", '<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/>'
+                                                                        '<w:numId w:val="1"/></w:numPr></w:pPr>', 1),
+    _para("Connection Rules", bold=True),
+    _para("Every connection uses the gateway and a second factor; shared accounts are never used.", bold=True),
+    _para("Contact", bold=True),
+    _para("Questions about this policy go to the service desk during office hours.", bold=True),
+]
+
+
+def test_a_policy_set_all_in_bold_keeps_its_title_line_and_first_heading(tmp_path):
+    """Bold is the body formatting here: the centred first line is the title and the level-1
+    heading, ``Introduction`` right under it is a heading, and the question is a heading under the
+    title, not the document's title."""
+    found = [(h.text, h.level) for h in inferred_headings(_docx(POLICY))]
+    assert found == [("Remote Access Policy", 1), ("Introduction", 2), ("Who may work remotely?", 2),
+                     ("Connection Rules", 2), ("Contact", 2)]
+    tree = _tree(tmp_path, _docx(POLICY), "remote-access.docx")
+    assert tree.title == "Remote Access Policy"
+    by_title = {s.title: s for s in tree.sections}
+    top = by_title["Remote Access Policy"].section_id
+    assert all(by_title[t].parent_id == top for t in ("Introduction", "Who may work remotely?", "Contact"))
+    assert "network" in by_title["Introduction"].text and "network" not in by_title["Remote Access Policy"].text
+
+
+def test_in_a_bold_body_a_bold_line_heads_only_longer_text():
+    """Where the body is bold, a short bold line over a shorter sentence (an owner line over its
+    review note) heads nothing; the same line in a document whose body is not bold is a heading."""
+    owner = [_para("Owner Information Technology Department", bold=True), _para("Reviewed every year.", bold=True)]
+    assert "Owner Information Technology Department" not in [h.text for h in inferred_headings(_docx(POLICY + owner))]
+    light = [_para(p, bold=True) for p in ("Remote Access", "Contact")]
+    plain = [light[0], _para(BODY), light[1], _para(BODY), owner[0], _para("Reviewed every year.")]
+    assert [h.text for h in inferred_headings(_docx(plain))] == [
+        "Remote Access", "Contact", "Owner Information Technology Department"]
+
+
+def test_an_uncentred_first_line_like_the_headings_is_no_title_line():
+    """Without the centring the first line is set like the headings: no title line (and no title
+    read from it), and with ``Introduction`` right after it the two are a block of lines alike."""
+    from docstrata.convert.docx_headings import docx_title
+
+    plain = [_para("Remote Access Policy", bold=True), *POLICY[1:]]
+    found = [(h.text, h.level) for h in inferred_headings(_docx(plain))]
+    assert found == [("Who may work remotely?", 1), ("Connection Rules", 1), ("Contact", 1)]
+    assert docx_title(_docx(plain)) is None
+    assert docx_title(_docx(POLICY)) == "Remote Access Policy"

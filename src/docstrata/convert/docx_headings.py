@@ -21,8 +21,15 @@ inheritance: run → character style → paragraph style → its ``basedOn`` cha
   (a run of bold lines is a block, such as a signature or an address, not a heading), something
   follows it, and the document
   has at least two candidates which are at most half of its paragraphs;
-* levels follow size: the largest kind is level 1, the next level 2, …; bold at body size is
-  the lowest.
+* where bold is the body formatting (most characters of the body size are bold), bold marks
+  nothing: a bold line at body size is a heading only when it heads the paragraph after it (a list
+  item, or text of more words than it);
+* the document's first line is its title line when it is set apart from the body by its type
+  (larger, or centred over a body that is not) and no other line is set like it or larger: it is
+  the level-1 heading and the document's title, and the line after it may be a heading (a policy
+  set all in bold: its centred title, then ``Introduction`` over the first paragraph);
+* levels follow size: the largest kind is level 1 (2 under a title line), the next one level
+  lower, …; bold at body size is the lowest.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .text import normalize_heading
 
@@ -65,6 +73,7 @@ class _Style:
     bold: bool | None
     outline: bool
     numbered: bool  # the style carries list numbering (w:numPr)
+    centred: bool | None = None  # the style's paragraph alignment is centred (w:jc), None when it sets none
 
 
 def _flag(el) -> bool | None:
@@ -72,6 +81,13 @@ def _flag(el) -> bool | None:
     if el is None:
         return None
     return (el.get(f"{_W}val") or "true").lower() not in _OFF
+
+
+def _centred(ppr) -> bool | None:
+    """Whether paragraph properties ``ppr`` centre the paragraph (``w:jc`` ``center``/``centre``),
+    ``None`` when they set no alignment."""
+    jc = ppr.find(f"{_W}jc") if ppr is not None else None
+    return None if jc is None else (jc.get(f"{_W}val") or "").lower() in ("center", "centre")
 
 
 def _size(rpr) -> int | None:
@@ -108,6 +124,7 @@ def _read_styles(styles) -> tuple[dict[str, _Style], str | None, int | None, boo
             bold=_flag(rpr.find(f"{_W}b")) if rpr is not None else None,
             outline=outline,
             numbered=numbered,
+            centred=_centred(ppr),
         )
         if st.get(f"{_W}type") == "paragraph" and (st.get(f"{_W}default") or "").lower() in ("1", "true", "on"):
             default_para = sid
@@ -156,12 +173,13 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
     read = _typography(data, honour_heading_styles)
     if read is None:
         return []
-    paragraphs, sizes, first_page = read
-    body_size = sizes.most_common(1)[0][0]
+    paragraphs, body_size = read.paragraphs, read.body_size
+    first_page = read.first_page
     cover = first_page if first_page is not None and _is_cover(paragraphs, first_page, body_size) else 0
+    title = not cover and _title_line(paragraphs, body_size)
     kinds: list[tuple[int, bool] | None] = [
-        None if titled or i < cover else _kind(t, size, bold, numbered, body_size)
-        for i, (t, size, bold, numbered, titled) in enumerate(paragraphs)
+        None if p.titled or i < cover or (title and i == 0) else _kind(p.text, p.size, p.bold, p.numbered, body_size)
+        for i, p in enumerate(paragraphs)
     ]  # Title: mapped already; a cover page's lines are its front matter, heading nothing after it
     picked = []
     for i, kind in enumerate(kinds):
@@ -170,17 +188,54 @@ def inferred_headings(data: bytes, *, honour_heading_styles: bool = True) -> lis
         nxt = kinds[i + 1] if i + 1 < len(kinds) else "end"
         if nxt == "end" or nxt == kind or (i and kinds[i - 1] == kind):
             continue  # the last paragraph heads nothing; lines alike in a row are a block (an address), not headings
+        if read.bold_body and kind == (body_size, True) and not _heads_text(paragraphs[i], paragraphs[i + 1]):
+            continue  # where the body is bold, bold marks nothing: a bold line must head the text after it
         picked.append((i, kind))
-    if len(picked) < 2 or len(picked) * 2 > len(paragraphs):
+    count = len(picked) + bool(title)  # the title line is one of the document's headings
+    if count < 2 or count * 2 > len(paragraphs):
         return []
     order = sorted({k for _, k in picked}, key=lambda k: (-k[0], not k[1]))
-    return [
-        InferredHeading(text=paragraphs[i][0], level=min(order.index(k) + 1, 6), size=k[0], bold=k[1])
+    top = 2 if title else 1  # under the title line
+    found = [
+        InferredHeading(text=paragraphs[i].text, level=min(order.index(k) + top, 6), size=k[0], bold=k[1])
         for i, k in picked
     ]
+    if title:
+        found.insert(0, InferredHeading(paragraphs[0].text, 1, paragraphs[0].size, paragraphs[0].bold))
+    return found
 
 
-def _is_cover(paragraphs: list[tuple[str, int, bool, bool, bool]], first_page: int | None, body_size: int) -> bool:
+def _heads_text(line: _Para, after: _Para) -> bool:
+    """Whether ``line`` heads the paragraph ``after`` it: a list item, or text of more words than it."""
+    return after.numbered or len(after.text.split()) > len(line.text.split())
+
+
+def _title_line(paragraphs: list[_Para], body_size: int) -> bool:
+    """Whether the document's first paragraph is its title line: short (≤ 15 words), no sentence or
+    clause end (``.``, ``;``, ``,``, ``:``), not numbered, something after it, and set apart from
+    the body by its type — larger than the body size, or centred where the body is not — with no
+    other line of the document larger or set like it and no sentence (a line set like it is one of
+    its headings, a larger one outranks it). A title is a document's first line; a question or heading further
+    down never is."""
+    if len(paragraphs) < 2:
+        return False
+    first = paragraphs[0]
+    text = first.text
+    if first.titled or first.numbered or len(text.split()) > 15 or text.endswith((".", ";", ",", ":")):
+        return False
+    if not re.search(r"[^\W\d_]", text):
+        return False
+    centred_body = sum(len(p.text) for p in paragraphs if p.centred) * 2 > sum(len(p.text) for p in paragraphs)
+    if not (first.size > body_size or first.centred and not centred_body):
+        return False
+    look = (first.size, first.bold, first.centred)
+    return not any(
+        p.size > first.size or (p.size, p.bold, p.centred) == look and not p.text.endswith((".", ";", ",", ":"))
+        for p in paragraphs[1:]
+    )
+
+
+def _is_cover(paragraphs: list[_Para], first_page: int | None, body_size: int) -> bool:
     """Whether the first ``first_page`` paragraphs (those before the document's first page break)
     are a cover page: at most 40 lines, every one set larger than the body text and none of them
     running text (more than 20 words, or a sentence of 8 or more closing with ``.`` or ``;``), with
@@ -237,15 +292,41 @@ def mark_inferred_headings(markdown: str, headings: list[InferredHeading]) -> st
     return "\n".join(lines)
 
 
-def _typography(
-    data: bytes, honour_heading_styles: bool = True
-) -> tuple[list[tuple[str, int, bool, bool, bool]], Counter[int], int | None] | None:
-    """``(paragraphs, sizes, first_page)`` of a .docx body: per non-empty paragraph outside tables
-    its text, smallest run size (half-points), whether all runs are bold, whether it is numbered,
-    whether it is ``Title``-styled; the characters set in each size; and how many of those
-    paragraphs stand before the first page break (:func:`_page_breaks`), ``None`` when there is
-    none. ``None`` when ``honour_heading_styles`` and the document uses heading styles, or when it
-    has no body text."""
+class _Para(NamedTuple):
+    """One non-empty body paragraph outside tables as :func:`_typography` reads it."""
+
+    text: str
+    size: int  # its smallest run size, half-points
+    bold: bool  # every run bold
+    numbered: bool
+    titled: bool  # Title-styled
+    centred: bool  # centred (its own w:jc, else its style chain's)
+
+
+@dataclass(frozen=True)
+class _Read:
+    paragraphs: list[_Para]
+    sizes: Counter[int]  # characters set in each size
+    bold_sizes: Counter[int]  # bold characters set in each size
+    first_page: int | None  # paragraphs before the first page break, None when there is none
+
+    @property
+    def body_size(self) -> int:
+        return self.sizes.most_common(1)[0][0]
+
+    @property
+    def bold_body(self) -> bool:
+        """Bold is the body formatting: most characters of the body size are bold."""
+        return self.bold_sizes[self.body_size] * 2 > self.sizes[self.body_size]
+
+
+def _typography(data: bytes, honour_heading_styles: bool = True) -> _Read | None:
+    """The typography of a .docx body: per non-empty paragraph outside tables its text, smallest
+    run size (half-points), whether all runs are bold, whether it is numbered, whether it is
+    ``Title``-styled, whether it is centred; the characters (and the bold characters) set in each
+    size; and how many of those paragraphs stand before the first page break
+    (:func:`_page_breaks`), ``None`` when there is none. ``None`` when ``honour_heading_styles``
+    and the document uses heading styles, or when it has no body text."""
     import zipfile
 
     from lxml import etree
@@ -259,10 +340,9 @@ def _typography(
     body = root.find(f"{_W}body")
     if body is None:
         return None
-    paragraphs: list[
-        tuple[str, int, bool, bool, bool]
-    ] = []  # (text, smallest run size, all runs bold, numbered, Title style)
+    paragraphs: list[_Para] = []
     sizes: Counter[int] = Counter()
+    bold_sizes: Counter[int] = Counter()
     first_page: int | None = None
     for p in root.iter(f"{_W}p") if honour_heading_styles else ():
         pstyle_el = p.find(f"{_W}pPr/{_W}pStyle")
@@ -296,16 +376,22 @@ def _typography(
                 first_page = len(paragraphs)
             continue
         text = " ".join("".join(pieces).split())
-        for t, size, _ in runs:
+        for t, size, b in runs:
             sizes[size] += len(t)
+            if b:
+                bold_sizes[size] += len(t)
         numbered = p.find(f"{_W}pPr/{_W}numPr") is not None or any(st.numbered for st in _chain(styles, pstyle))
         titled = any(st.name.strip().lower() == "title" for st in _chain(styles, pstyle))
-        paragraphs.append((text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled))
+        own = _centred(p.find(f"{_W}pPr"))
+        centred = own if own is not None else bool(_inherited(styles, [pstyle], "centred"))
+        paragraphs.append(
+            _Para(text, min(s for _, s, _ in runs), all(b for _, _, b in runs), numbered, titled, centred)
+        )
         if after and first_page is None:
             first_page = len(paragraphs)
     if not sizes:
         return None
-    return paragraphs, sizes, first_page
+    return _Read(paragraphs, sizes, bold_sizes, first_page)
 
 
 def _page_breaks(p) -> tuple[bool, bool]:
@@ -358,8 +444,10 @@ def plausible_title(title: str | None) -> str | None:
 
 def docx_title(data: bytes) -> str | None:
     """The title a .docx states: its core property ``dc:title`` (``docProps/core.xml``) when
-    plausible (:func:`plausible_title`); else its first body paragraph when no paragraph of the
-    document is set larger and it is larger than the body text, and reads as a title (≤ 15 words, no closing full stop: the title of a template whose ``Title`` style is unused,
+    plausible (:func:`plausible_title`); else its first body paragraph when it is the document's
+    title line (:func:`_title_line`: a bold line centred over a bold body) or when no paragraph of
+    the document is set larger and it is larger than the body text, and reads as a title (≤ 15
+    words, no closing full stop: the title of a template whose ``Title`` style is unused,
     ``Pilot Agreement`` in 22 pt over an 8 pt body); else ``None``. A ``Title``-styled paragraph is
     the Markdown's first heading already.
 
@@ -374,14 +462,17 @@ def docx_title(data: bytes) -> str | None:
     read = _typography(data, honour_heading_styles=False)
     if read is None:
         return None
-    paragraphs, sizes, _ = read
-    text, size, _, numbered, titled = paragraphs[0]
-    body_size = sizes.most_common(1)[0][0]
-    if titled or numbered or size <= body_size or any(other[1] > size for other in paragraphs[1:]):
+    paragraphs, body_size = read.paragraphs, read.body_size
+    first = paragraphs[0]
+    if first.titled or first.numbered:
         return None
-    if len(text.split()) > 15 or text.endswith((".", ";", ",", ":")):
+    if _title_line(paragraphs, body_size):
+        return plausible_title(first.text)
+    if first.size <= body_size or any(other.size > first.size for other in paragraphs[1:]):
         return None
-    return plausible_title(text)
+    if len(first.text.split()) > 15 or first.text.endswith((".", ";", ",", ":")):
+        return None
+    return plausible_title(first.text)
 
 
 def _unescape(text: str) -> str:

@@ -422,6 +422,72 @@ def _bold_heading(p, text: str) -> str:
     return " ".join(words)
 
 
+_TITLE_SMALL_WORDS = frozenset("a an and as at by for from in nor of on or per the to with".split())
+_LEAD_TITLE = re.compile(r"^(\S.{0,79}?\.)(?:\s+(?=[\"“‘'(\[]?[A-Z])|$)")
+
+
+def _typed_title(text: str) -> tuple[str, bool]:
+    """``(title, run_in)``: the title a paragraph's text opens with in plain type: 1–8 words in
+    title case (every word capitalised but the small words of a title after the first) closed by a
+    full stop, then a sentence opening with a capital (``Grant of Copyright License.`` of ``Grant
+    of Copyright License. Subject to …``: ``run_in`` true), or the whole text (``Definitions.``);
+    ``("", False)`` when it opens with none."""
+    m = _LEAD_TITLE.match(text)
+    if not m:
+        return "", False
+    title = m.group(1)
+    words = title.rstrip(".").split()
+    if not 0 < len(words) <= 8 or len(title.rstrip(".")) < 3:
+        return "", False
+    for k, w in enumerate(words):
+        letters = w.lstrip("\"“‘'([")
+        if not letters or not letters[0].isalpha():
+            return "", False
+        if not letters[0].isupper() and (k == 0 or letters.lower() not in _TITLE_SMALL_WORDS):
+            return "", False
+    if len(words) == 1 and len(words[0].rstrip(".")) <= 3:
+        return "", False  # "No.", "Inc.", "Mr.": an abbreviation, not a title
+    return title, len(text) > len(title)
+
+
+def _untitled_clauses(paragraphs: list[WordParagraph], outline: set[str]) -> tuple[set[str], dict[int, str]]:
+    """Clauses Word leaves unnumbered inside a list of titled clauses: ``(lists, clauses)``.
+
+    A list (not the outline already) whose top-level items outside tables include two or more
+    that open with a title (bold or typed: ``1. Definitions.``, ``2. Grant of Patent License.
+    Subject to …``) holds, between its first and last top-level item, an unnumbered body
+    paragraph that opens with a title of the same form and runs on (``Grant of Copyright License.
+    Subject to …``, its number dropped by the author, as a contributor agreement copied from
+    Apache's lost its clause 2): that paragraph is a clause of the list, unnumbered. ``lists``: the
+    ids of such lists (they are the clause outline); ``clauses``: ``id(paragraph)`` → its title."""
+    tops: dict[str, list[int]] = {}
+    for k, p in enumerate(paragraphs):
+        if p.label and p.list_id is not None and p.list_id not in outline and p.ilvl == 0:
+            if not p.in_table and p.heading_level is None:
+                tops.setdefault(p.list_id, []).append(k)
+    lists: set[str] = set()
+    clauses: dict[int, str] = {}
+    for lid, ks in tops.items():
+        titled = [
+            k
+            for k in ks
+            if paragraphs[k].run_in_title or paragraphs[k].bold_heading or _typed_title(paragraphs[k].text)[0]
+        ]
+        if len(titled) < 2:
+            continue
+        found = {}
+        for p in paragraphs[ks[0] + 1 : ks[-1]]:
+            if p.label is not None or p.ilvl is not None or p.in_table or p.heading_level is not None:
+                continue
+            title, run_in = _typed_title(p.text)
+            if run_in:
+                found[id(p)] = title
+        if found:
+            lists.add(lid)
+            clauses.update(found)
+    return lists, clauses
+
+
 def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]]:
     """A contract's clauses numbered as separate Word lists (each clause its own list, its
     number a start value): ``id(paragraph)`` → (depth, title) for the longest run of top-level
@@ -611,6 +677,9 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     clause_lists = (
         {lid for lid, flags in titled.items() if len(flags) >= 2 and all(flags)} if not outline else set()
     )  # only where no list is the outline already (a compound or heading-styled one states the clauses)
+    # a paragraph Word leaves unnumbered among titled clauses, opening with a title like theirs, is a clause too
+    untitled_lists, unnumbered = _untitled_clauses(paragraphs, outline)
+    clause_lists |= untitled_lists
     outline |= clause_lists
     # clauses numbered as one list per clause (each a start value): the run of titled 1., 2., 3. …
     series = _clause_series(paragraphs) if not outline else {}
@@ -652,6 +721,9 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             lines[i] = f"{'#' * max(1, min(level, 6))} {shown}"
             stated[i] = LineNumber(None, level, None)
             continue
+        if id(p) in unnumbered and level is None:  # an unnumbered clause: a sibling of the numbered ones
+            stated[i] = LineNumber(None, heading_above + 1, 0, True, unnumbered[id(p)].rstrip(".").strip(), True)
+            continue
         if p.label is None and p.ilvl is None and level is None:
             continue
         if p.label is not None:
@@ -670,7 +742,7 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
         if p.label is not None and p.list_id in clause_lists and level is None:
             level = heading_above + (p.ilvl or 0) + 1  # the clause's depth under its heading
-        title = p.run_in_title.rstrip(".:").strip() if p.list_id in clause_lists else None
+        title = (p.run_in_title or _typed_title(p.text)[0]).rstrip(".:").strip() if p.list_id in clause_lists else None
         ilvl = p.ilvl
         if in_series and level is None:
             depth, title = series[id(p)]
@@ -808,6 +880,8 @@ def _stated_block(b, info: LineNumber | None):
             number=section_number(info.label, info.ilvl or 0),
             title=info.title or b.title,
         )
+    if info.outline and info.level:  # a clause Word leaves unnumbered among numbered ones
+        return replace(b, kind="heading", provenance="numbering", level=info.level, title=info.title or b.title)
     if info.label is not None:
         return replace(
             b,

@@ -76,6 +76,9 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
         body_clause = b.provenance == "numbering" and not lines[i].lstrip().startswith("#")
         if body_clause and b.title and (at := words.find(b.title)) >= 0:  # its run-in title, not its paragraph
             words = words[: at + len(b.title)]
+        elif body_clause and b.number and len(parts := words.split(None, 1)) == 2:
+            title, whole = _title_of(parts[1])  # an untitled clause: a short title, as detection gives one
+            words = words if whole else f"{parts[0]} {title}"
         m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level, markup_numbers=True)
         if b.number and (comps := stated_components(b.number)):
             m.components = comps
