@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from docstrata.index.keyword import analyze_query
-from docstrata.passage import heading_line
+from docstrata.passage import heading_line, label_line, sentence_spans
 from docstrata.passage_list import candidate_sentences, list_candidates, list_settings, rank_passages
 
 FEEDBACK = "Can the Provider use Customer Content or feedback?"
@@ -38,10 +38,28 @@ def test_passages_answer_from_several_places_of_one_chunk_each_cited_to_its_sect
     for r, t in zip(passages, texts):
         assert t and len(t) <= len(r.content.strip())  # a short clause may be its chunk whole
         assert r.answer_passage == r.passage
-        assert not heading_line(t)  # a heading alone answers nothing
+        assert not heading_line(t) and not label_line(t)  # a heading or label alone answers nothing
     assert sum(len(t) < len(r.content.strip()) for r, t in zip(passages, texts)) >= len(passages) // 2
     scores = [r.score for r in passages]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_labels_and_list_items_come_with_what_they_open(pilot):
+    """A label ("3.2 Fees.", "Device Limit.") is never a passage of its own nor the end of one; a
+    list item comes with its lead-in ("… will:") when that is not shown already; ``format()`` of a
+    passage result shows the passage, not the chunk."""
+    from docstrata.passage import label_line as is_label
+
+    for q in ("What happens to Customer Content and Software when the pilot ends?", FEEDBACK):
+        for r in pilot.search(q, top_k=8, passages=True):
+            text = _text(r)
+            assert not is_label(text)
+            a, b = sentence_spans(text)[-1]
+            last = text[a:b]
+            # the confident hits' answer regions (score 1) are as --passage showed them before passage results
+            assert r.score == 1.0 or not (is_label(last) and last != text.strip()), text
+            shown = r.format()
+            assert r.is_passage and text in shown and (text == r.content.strip() or r.content.strip() not in shown)
 
 
 def test_the_first_passage_is_the_first_hits_answer_region(pilot):
@@ -73,11 +91,44 @@ def test_passages_are_widened_to_the_minimum_length_and_the_floor_ends_the_list(
     for p in narrow:  # one sentence each
         assert any(s.hit == p.hit and (s.start, s.end) == (p.start, p.end) for s in sentences)
     taken: set[int] = set()
+    def text(j):
+        return chunks[sentences[j].hit].content[sentences[j].start : sentences[j].end]
+
     for p in wide:  # below 600 only when the sentence cap is reached or no free neighbour is left
         inside = [j for j, s in enumerate(sentences) if s.hit == p.hit and p.start <= s.start and s.end <= p.end]
         lo, hi = inside[0], inside[-1]
-        free = [j for j in (lo - 1, hi + 1) if 0 <= j < len(sentences) and sentences[j].hit == p.hit and j not in taken]
+        free = [
+            j for j in (lo - 1, hi + 1)
+            if 0 <= j < len(sentences) and sentences[j].hit == p.hit and j not in taken
+            and not (j > hi and label_line(text(j)))  # a label opens the next passage, never ends one
+        ]  # fmt: skip
         assert p.end - p.start >= 600 or len(inside) == base.max_sentences or not free
         taken.update(inside)
     alone = rank_passages(chunks, fused, none_first, FEEDBACK, 10, settings=replace(base, floor=1.0))
     assert len(alone) == 1 and alone[0].score == max(p.score for p in narrow)
+
+
+def test_sentence_vectors_are_embedded_once_and_reused(pilot):
+    """The sentences a passage search embeds are kept: the same texts again cost no model call, and
+    the vectors are the model's own (cosine 1 with a fresh encoding)."""
+    import numpy as np
+
+    from docstrata.passage_list import SentenceVectors
+
+    calls: list[int] = []
+
+    def encode(texts):
+        calls.append(len(texts))
+        return pilot.embedder.encode(texts)
+
+    cache = SentenceVectors(max_items=3)
+    texts = ["Provider may collect Usage Data.", "Customer may give Feedback.", "Provider may collect Usage Data."]
+    first = cache.encode(texts, encode)
+    again = cache.encode(texts[:2], encode)
+    assert calls == [2] and np.allclose(first[:2], again) and np.allclose(first[0], first[2])
+    assert np.allclose(first[:2], pilot.embedder.encode(texts[:2]), atol=1e-5)
+    cache.encode(["One more.", "And another."], encode)  # over max_items: the least recently used goes
+    cache.encode(["Customer may give Feedback."], encode)  # kept
+    assert calls == [2, 2]
+    cache.encode(["Provider may collect Usage Data."], encode)  # the one that went
+    assert calls == [2, 2, 1]

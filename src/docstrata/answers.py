@@ -176,7 +176,7 @@ def _hit_data(r, content: str, cut: bool) -> dict[str, Any]:
     d["content"] = content
     d["truncated"] = cut
     d["content_chars"] = len(r.content.strip()) if not r.truncated else r.content_chars
-    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint"):
+    for key in ("semantic_rank", "keyword_rank", "exact_rank", "next_cursor", "pinpoint", "is_passage"):
         d.pop(key, None)
     if d.get("passage"):  # its section is the hit's section_id: the characters only
         d["passage"] = {"start": d["passage"]["start"], "end": d["passage"]["end"]}
@@ -383,7 +383,8 @@ def render_search(
     minimal passage, within the same budgets; a hit without one shows its excerpt as usual.
     ``passage``: each hit's content is its ``answer_passage`` (:func:`as_passages`: from its first
     to its last sentence that matches nearly as well as the best, or the section a matching heading opens),
-    shown as ``span`` shows a sentence; it wins over ``span``.
+    shown as ``span`` shows a sentence, whole: trailing hits are left out before a passage is cut;
+    it wins over ``span``.
     Returns ``(text, data)`` — ``data``
     shaped when ``shape`` is given."""
     if passage:
@@ -403,7 +404,10 @@ def render_search(
     # First every hit count from all of them down with passages of at least PASSAGE_FLOOR
     # characters (fewer readable passages beat many stubs), then with any passage cap.
     floor = [c for c in _CAPS if c is None or c >= PASSAGE_FLOOR]
-    for caps, keeps in ((floor, range(n, 0, -1)), (_CAPS, range(min(n, 1), -1, -1))):
+    passes: list[tuple[list, range]] = [(floor, range(n, 0, -1)), (_CAPS, range(min(n, 1), -1, -1))]
+    if passage:  # minimal passages already: whole ones, trailing ones left out, before any is cut
+        passes.insert(0, ([None], range(n, 0, -1)))
+    for caps, keeps in passes:
         for keep in keeps:
             smallest = attempt(keep, caps[-1], *_LAST_EXTRAS[-1])
             if smallest[2] > max_chars:

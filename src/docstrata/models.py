@@ -659,6 +659,7 @@ class SearchResult(Paged):
     passage: dict[str, Any] | None = None  # the best-matching sentence: {section_id, start, end} in content
     # the minimal passage answering the query (passage.minimal_passage): {section_id, start, end} in content
     answer_passage: dict[str, Any] | None = None
+    is_passage: bool = False  # a passage search's result: format() shows its passage, content stays the chunk
     cited_by: list[dict[str, Any]] = field(default_factory=list)  # the first sections citing section_id
     cited_by_total: int | None = None  # how many sections cite section_id (None: none, or not looked up)
 
@@ -693,11 +694,13 @@ class SearchResult(Paged):
     def format(self, definitions: bool = True, passage: str | None = None) -> str:
         """Human/agent-readable text: score, source, location, section, content, definitions
         (``definitions=False``: only the terms, when the answer lists the definitions once).
-        ``passage`` is shown instead of the content (an answer's excerpt); without it a
-        pinpointed hit shows :meth:`Pinpoint.view`, and a ``Pinpoint:`` line says which
-        characters of the chunk that is."""
+        ``passage`` is shown instead of the content (an answer's excerpt); without it a passage
+        search's result (``is_passage``) shows its passage, a pinpointed hit :meth:`Pinpoint.view`,
+        and a ``Pinpoint:`` line says which characters of the chunk that is."""
         flags = [f for f, on in (("pinned: the query names it", self.pinned), ("exact match", self.exact_match)) if on]
         pin = self.pinpoint
+        if passage is None and self.is_passage and self.passage and pin is None:
+            passage = self.content.strip()[self.passage["start"] : self.passage["end"]]
         if passage is None:
             passage = pin.view(self.content)[0] if pin is not None else self.content.strip()
         lines = [

@@ -116,6 +116,24 @@ def heading_line(text: str) -> bool:
     return text.lstrip().startswith("#") and len(text.split()) <= HEADING_WORDS
 
 
+_NUMBER_LABEL = re.compile(
+    r"[\s>*#-]*(?:§\s*)?(?:\((?:\d+[A-Za-z]?|[A-Za-z]|[ivxlcIVXLC]+)\)|(?:\d+[A-Za-z]?|[A-Za-z])(?:\.\d+[A-Za-z]?)*[.):]?)(?=\s|$)"
+)  # "5.2.", "(b)", "§ 4", "8." opening a line
+LABEL_WORDS = 6  # a title-case line of at most this many words is a label ("Device Limit.", "8. Litigation")
+
+
+def label_line(text: str) -> bool:
+    """A sentence that only names what follows: a heading line (:func:`heading_line`), a bare
+    number label (``5.2.``) or a short title-case label, numbered or not, that states nothing
+    (``8. Litigation``, ``Device Limit.``, ``30-Day Refund Policy.``: every word of four letters or
+    more capitalised, at most :data:`LABEL_WORDS` words); not a short sentence ("You may cancel.")."""
+    if heading_line(text) or _NUMBER_LABEL.fullmatch(text.strip()):
+        return True
+    words = _NUMBER_LABEL.sub("", text.strip(), count=1).split() if _NUMBER_LABEL.match(text.strip()) else text.split()
+    long = [w.strip("\"'“”‘’()*_.,:;") for w in words if sum(ch.isalpha() for ch in w) >= 4]
+    return 0 < len(words) <= LABEL_WORDS and bool(long) and all(w[:1].isupper() for w in long)
+
+
 def _headed_span(chunk: Chunk, sentence: tuple[int, int, float]) -> tuple[int, int] | None:
     """Where the section that heading line ``sentence`` opens lies in ``chunk`` (:func:`section_span`
     of the deepest section holding it, whitespace trimmed); ``None`` when ``sentence`` is no heading

@@ -144,6 +144,7 @@ def as_passage_list(
     used: UsedDefinitions,
     encode=None,
     settings=None,
+    vectors=None,
 ) -> tuple[list[SearchResult], UsedDefinitions]:
     """``results`` (the hits of ``run``, assembled) answered by their best passages instead: at most
     ``top_k`` of them, best first (:func:`~docstrata.passage_list.rank_passages`; the answer regions
@@ -151,7 +152,8 @@ def as_passage_list(
     each widened to a readable passage), each a copy of its chunk's result cited to the deepest
     section holding the passage, with its "cited by" summary. With ``encode`` and the run's query
     vector the sentences of the first chunks are scored by meaning as well. ``settings``: a
-    :class:`~docstrata.passage_list.PassageListSettings` (default: the fitted one). Returns the
+    :class:`~docstrata.passage_list.PassageListSettings` (default: the fitted one); ``vectors``: a
+    :class:`~docstrata.passage_list.SentenceVectors` cache of the tool's sentence vectors. Returns the
     passages and the definitions of ``used`` that one of them still uses."""
     from .citers import attach_cited_by
     from .passage_list import list_settings, passage_results, rank_passages, sentence_cosines
@@ -174,7 +176,7 @@ def as_passage_list(
         )  # fmt: skip
         first.append(span if keep else None)
 
-    cosines_of = sentence_cosines(chunks, run.query_vector, encode) if encode is not None else None
+    cosines_of = sentence_cosines(chunks, run.query_vector, encode, vectors) if encode is not None else None
     ranked = rank_passages(
         chunks, [r.fused_score for r in results], first, run.asked or query, top_k, cosines_of, settings
     )

@@ -35,7 +35,7 @@ from .ingest_support import (
 from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResults, SectionPage
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
-from .passage_list import list_candidates
+from .passage_list import SentenceVectors, list_candidates
 from .results import as_passage_list, assemble_results, rerank_results, with_pages
 from .search import QueryError, SearchTiming, run_search
 from .section_lookup import check_window, neighbour_window, read_section, section_chunks
@@ -60,6 +60,7 @@ class HierarchicalDocumentTool(BaseTool):
         self.record_files: VectorstoreToolConfig | None = None
         self._ocr_settings = None
         self._on_ocr_page = None  # set while ingesting: per-page progress of OCR
+        self._sentences = SentenceVectors()  # passage searches' sentence vectors, reused across searches
 
     def _index_settings(self) -> dict:
         return document_index_settings(self.cfg, self._holodeck_units)
@@ -284,7 +285,7 @@ class HierarchicalDocumentTool(BaseTool):
         if self.reranker is not None:
             results, used = rerank_results(self.reranker, query, results, depth if passages else k, run, used)
         if passages:
-            results, used = as_passage_list(self.store, run, results, query, k, used, encode)
+            results, used = as_passage_list(self.store, run, results, query, k, used, encode, vectors=self._sentences)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score, min_relative_score)
         return SearchResults(
