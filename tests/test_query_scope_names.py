@@ -124,3 +124,16 @@ def test_short_titles_quoted_wrapped_or_followed_by_and(corpus):
         0] == "Penal Code Act"
     assert short_titles("This Act may be cited as the Fair Work and Industrial Relations Act 2009 and shall come "
                         "into operation on a date") == ["Fair Work and Industrial Relations Act 2009"]
+
+
+def test_a_first_heading_that_is_a_section_label_names_no_document(tmp_path):
+    """The CPRA as Markdown opens with "# SECTION 1" (a new user's trial): read as its title it
+    became a name, and "What does Section 7 of the NDA require?" scoped to the CPRA too. A unit's
+    label alone names no document; a US Code title's "Title 9" still does (its name, above)."""
+    path = tmp_path / "california-privacy-rights-act-2020.md"
+    path.write_text("# SECTION 1\n\nTitle and findings.\n\n# SECTION 2\n\nThe people find.\n", encoding="utf-8")
+    doc = _convert(path.name, path)
+    names = document_names(build_tree(doc), path.name, doc.markdown)
+    assert "SECTION 1" not in names and "california privacy rights act 2020" in names
+    catalogue = Catalogue.build({path.name: names, "nda.md": ["Bonterms Mutual NDA", "NDA"]}, lambda k: 1)
+    assert [d.doc_key for d in match(catalogue, "What does Section 7 of the NDA require?").documents] == ["nda.md"]

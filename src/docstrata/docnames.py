@@ -84,7 +84,26 @@ def _clean(text: str) -> str:
 
 def _usable(name: str) -> bool:
     words = name.split()
-    return 2 <= len(name) <= MAX_NAME_CHARS and 0 < len(words) <= MAX_NAME_WORDS and sum(c.isalnum() for c in name) >= 2
+    return (
+        2 <= len(name) <= MAX_NAME_CHARS
+        and 0 < len(words) <= MAX_NAME_WORDS
+        and sum(c.isalnum() for c in name) >= 2
+        and not _citation_label(words)
+    )
+
+
+def _citation_label(words: list[str]) -> bool:
+    """``words`` are a unit's label alone ("SECTION 1", "Part II", "Article 5"; a code's "Title 9"
+    names a document): a document whose first heading is its section 1 is not called "Section 1"
+    (a question citing any section 1 would scope to it)."""
+    from .structure.grammar import keyword
+
+    unit = keyword(words[0]) if len(words) == 2 else None
+    return (
+        unit is not None
+        and unit.kind != "title"
+        and bool(re.fullmatch(r"[\dIVXLCivxlc]+[A-Za-z]?\.?", words[1]))
+    )
 
 
 def short_titles(text: str) -> list[str]:
