@@ -190,7 +190,7 @@ def test_page_fields_are_keyword_only_and_stand_last_in_rows_and_answers():
     assert list(c.to_dict())[-6:] == [*PAGE_FIELDS, "contextualized_content"]
     hit = SearchResult("a.pdf#0", "x", 0.5, "a.pdf", ["A"], "1", 0.4, **pages)
     assert hit.semantic_score == 0.4 and hit.pages == "pp. iv–v"
-    assert list(hit.to_dict())[-12:] == ["pinpoint", "passage", "answer_passage", "cited_by", "cited_by_total", *PAGE_FIELDS, "id",
+    assert list(hit.to_dict())[-12:] == ["passage", "answer_passage", "is_passage", "cited_by", "cited_by_total", *PAGE_FIELDS, "id",
                                          "location"]
     page = SectionPage("a.pdf", "1", "A", "A", "x", ["a.pdf#0"], 0, 1, **pages)
     assert list(page.to_dict())[-7:] == ["notice", *PAGE_FIELDS, "truncated"] and page.pages == "pp. iv–v"

@@ -559,10 +559,12 @@ def _ends_with_citation_word(line: str) -> bool:
     more: ``subsection``, ``paragraph``, ``section``, ``clause``, ``Absatz`` …; not a container's
     ``Part``) and nothing after it: the bracketed label opening the next line of its paragraph is
     the number that word cites (``… an order under subsection`` / ``(1) shall take steps …``), never
-    an item of its own — a list's items follow a colon, a dash or a semicolon."""
+    an item of its own — a list's items follow a colon, a dash or a semicolon. The word before it is
+    running text in lower case ("under", "said"): a numbered heading's title ("1.1 Rule") cites nothing."""
     last = re.search(r"(?<![\w'’-])([^\W\d_][\w.-]*|[§¶]{1,2})$", line.strip())
-    if not last:
-        return False
+    before = line.strip()[: last.start()].split() if last else []
+    if not last or not before or not before[-1].isalpha() or not before[-1].islower():
+        return False  # "… under subsection", not a heading's own word ("1.1 Rule", "Section")
     word = last.group(1)
     k = keywords().get(word.lower()) or keywords().get(word.lower().rstrip("."))
     return k is not None and k.rank >= 4 and (not k.case or word in k.case)  # a provision's word, not Part's
