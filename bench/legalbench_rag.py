@@ -1031,7 +1031,7 @@ def main() -> None:
         }, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {fit_file.relative_to(ROOT)}: {vars(params)}; passage results {listed}")
         _passage_fit.cache_clear()  # the rest of this run scores with what was just written
-    for col in cols:  # the bench ranks passages offline with the product's function: does it give the product's list?
+    for col in cols if not args.fit else []:  # the bench ranks passages with the product's function: the same list?
         offsets = passage_offsets(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
         mine = list_spans(col, offsets, list_settings())
         same = sum(mine[qi] == spans for qi, spans in col.product_lists.items())
