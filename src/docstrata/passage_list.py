@@ -16,7 +16,10 @@ carries twenty more. :func:`rank_passages` re-ranks the sentences of the candida
 3. In that order, each sentence not yet shown becomes a passage, widened by its better-scoring
    neighbour (same chunk, not yet shown) until it holds ``min_chars`` characters or
    ``max_sentences`` sentences: a short list item alone says little, a long clause needs nothing
-   more. Sentences scoring below ``floor`` × the best end the list.
+   more. A label (:func:`~docstrata.passage.label_line`: ``5.2.``, ``Device Limit.``) answers
+   nothing: it takes the text it opens and never ends a passage; a list item takes its lead-in
+   (``Recipient will:``) when that is not shown yet. Sentences scoring below ``floor`` × the best
+   end the list.
 
 The settings are fitted on the LegalBench-RAG dev half (``python bench/legalbench_rag.py --fit``,
 Pipitone & Houir Alami 2024, arXiv:2408.10343) into ``passage_fit.json``; the constants below are the
@@ -40,7 +43,7 @@ from .pinpoint import section_at
 LIST_PRIOR = 2.0  # exponent of the chunk's fused score over the best one, multiplying a sentence's score
 LIST_SEMANTIC_WEIGHT = 0.75  # the cosine's share of a sentence's score, for the first LIST_SEMANTIC_CHUNKS chunks
 LIST_SEMANTIC_CHUNKS = 8  # chunks whose sentences are embedded (one batch a search)
-LIST_MIN_CHARS = 200  # a passage is widened by neighbouring sentences until it is this long…
+LIST_MIN_CHARS = 120  # a passage is widened by neighbouring sentences until it is this long…
 LIST_MAX_SENTENCES = 7  # …or holds this many sentences
 LIST_FLOOR = 0.2  # sentences scoring below this share of the best end the list
 LIST_CUT = 0.9  # hits whose answer regions come first: fused score at least this share of the best
