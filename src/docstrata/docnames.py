@@ -99,11 +99,7 @@ def _citation_label(words: list[str]) -> bool:
     from .structure.grammar import keyword
 
     unit = keyword(words[0]) if len(words) == 2 else None
-    return (
-        unit is not None
-        and unit.kind != "title"
-        and bool(re.fullmatch(r"[\dIVXLCivxlc]+[A-Za-z]?\.?", words[1]))
-    )
+    return unit is not None and unit.kind != "title" and bool(re.fullmatch(r"[\dIVXLCivxlc]+[A-Za-z]?\.?", words[1]))
 
 
 def short_titles(text: str) -> list[str]:
