@@ -404,7 +404,7 @@ def render_search(
     # First every hit count from all of them down with passages of at least PASSAGE_FLOOR
     # characters (fewer readable passages beat many stubs), then with any passage cap.
     floor = [c for c in _CAPS if c is None or c >= PASSAGE_FLOOR]
-    passes: list[tuple[list, range]] = [(floor, range(n, 0, -1)), (_CAPS, range(min(n, 1), -1, -1))]
+    passes: list[tuple[list[int | None], range]] = [(floor, range(n, 0, -1)), (list(_CAPS), range(min(n, 1), -1, -1))]
     if passage:  # minimal passages already: whole ones, trailing ones left out, before any is cut
         passes.insert(0, ([None], range(n, 0, -1)))
     for caps, keeps in passes:

@@ -34,6 +34,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .index.keyword import analyze, analyze_query
 from .models import Chunk, SearchResult
@@ -203,7 +204,7 @@ class SentenceVectors:
         from collections import OrderedDict
 
         self.max_items = max_items
-        self._items: OrderedDict[str, object] = OrderedDict()
+        self._items: OrderedDict[str, Any] = OrderedDict()  # text -> float32 vector
         self._lock = threading.Lock()
 
     def encode(self, texts: list[str], encode):
