@@ -12,6 +12,7 @@ from docstrata.passage import heading_line, label_line, sentence_spans
 from docstrata.passage_list import candidate_sentences, list_candidates, list_settings, rank_passages
 
 FEEDBACK = "Can the Provider use Customer Content or feedback?"
+CONFIDENTIAL = "What must the Customer do with Confidential Information when the pilot ends?"
 
 
 def _text(r) -> str:
@@ -19,29 +20,34 @@ def _text(r) -> str:
 
 
 def test_passages_answer_from_several_places_of_one_chunk_each_cited_to_its_section(pilot):
-    """1.5 Feedback and Usage Data holds three answers (feedback, usage data, its disclosure): a chunk
-    search gives the clause once, a passage search gives its sentences as passages of their own."""
-    chunks = pilot.search(FEEDBACK, top_k=8)
-    passages = pilot.search(FEEDBACK, top_k=8, passages=True)
-    assert 1 <= len(passages) <= 8
+    """6.1 and 6.2 (Confidentiality) each hold several answers to what a Recipient must do with
+    Confidential Information: a chunk search gives each clause once, a passage search gives their
+    sentences as passages of their own; 1.5's usage-data sentence is cited to 1.5."""
+    chunks = pilot.search(CONFIDENTIAL, top_k=8)
+    spread = pilot.search(CONFIDENTIAL, top_k=8, passages=True)
     assert len({r.chunk_id for r in chunks}) == len(chunks)  # one result a chunk
     by_chunk: dict[str, list] = {}
-    for r in passages:
+    for r in spread:
         by_chunk.setdefault(r.chunk_id, []).append(r)
     assert max(len(v) for v in by_chunk.values()) >= 2  # a chunk gives several passages
-    texts = [_text(r) for r in passages]
-    usage = next(r for r, t in zip(passages, texts) if "collect and analyze Usage Data" in t)
-    assert usage.section_id == "1.5" and usage.chunk_id in {r.chunk_id for r in chunks}
+    assert {r.section_id for r in spread} >= {"6.1", "6.2"}
     for rs in by_chunk.values():  # passages of one chunk never overlap
         spans = sorted((r.passage["start"], r.passage["end"]) for r in rs)
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
-    for r, t in zip(passages, texts):
+    feedback_chunks = pilot.search(FEEDBACK, top_k=8)
+    passages = pilot.search(FEEDBACK, top_k=8, passages=True)
+    assert 1 <= len(passages) <= 8
+    texts = [_text(r) for r in passages]
+    usage = next(r for r, t in zip(passages, texts) if "collect and analyze Usage Data" in t)
+    assert usage.section_id == "1.5" and usage.chunk_id in {r.chunk_id for r in feedback_chunks}
+    for r, t in zip([*spread, *passages], [*map(_text, spread), *texts]):
         assert t and len(t) <= len(r.content.strip())  # a short clause may be its chunk whole
         assert r.answer_passage == r.passage
         assert not heading_line(t) and not label_line(t)  # a heading or label alone answers nothing
-    assert sum(len(t) < len(r.content.strip()) for r, t in zip(passages, texts)) >= len(passages) // 2
-    scores = [r.score for r in passages]
-    assert scores == sorted(scores, reverse=True)
+    assert sum(len(_text(r)) < len(r.content.strip()) for r in spread) >= len(spread) // 2
+    for rs in (spread, passages):
+        scores = [r.score for r in rs]
+        assert scores == sorted(scores, reverse=True)
 
 
 def test_labels_and_list_items_come_with_what_they_open(pilot):
