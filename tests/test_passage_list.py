@@ -138,3 +138,17 @@ def test_sentence_vectors_are_embedded_once_and_reused(pilot):
     assert calls == [2, 2]
     cache.encode(["Provider may collect Usage Data."], encode)  # the one that went
     assert calls == [2, 2, 1]
+
+
+def test_passage_answers_show_each_passage_whole_in_text_and_json(pilot):
+    """The answer an MCP client hands its model (the text) shows each passage as the JSON does,
+    whole and not marked cut when the budget holds them all (a second trial found the text
+    sliced twice: empty or starting mid-word)."""
+    from docstrata.answers import render_search
+
+    results = pilot.search(CONFIDENTIAL, top_k=8, passages=True)
+    text, data = render_search(results, CONFIDENTIAL, "law", 12000, passage=True)
+    assert len(data["results"]) == len(results)
+    for r, hit in zip(results, data["results"]):
+        assert hit["content"] == _text(r).strip() and not hit.get("truncated")
+        assert hit["content"] in text

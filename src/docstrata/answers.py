@@ -257,7 +257,8 @@ def _render(
             content, pin_text = pin.view(r.content, cap)
             cut = True
         elif spanned is not None:  # span mode: the best-matching sentence alone
-            content, cut = spanned, spanned != r.content.strip()
+            # a passage search's result is its passage: cut only when the passage itself was
+            content, cut = spanned, spanned != (_span_text(r, None) if r.is_passage else r.content.strip())
         else:
             content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
         data = _hit_data(r, content, cut)
@@ -282,7 +283,7 @@ def _render(
             if pin is not None:  # format() names the pinpoint's characters in the whole chunk
                 block = replace(r, cross_references=[], parent_chain=chain).format(definitions=False, passage=content)
             else:
-                block = replace(r, content=content, cross_references=[], parent_chain=chain).format(definitions=False)
+                block = replace(r, cross_references=[], parent_chain=chain).format(definitions=False, passage=content)
             if followed or total > len(refs):
                 more = total - len(followed)
                 block += (
