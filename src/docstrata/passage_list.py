@@ -171,7 +171,7 @@ def _widened(
     texts: list[str],
 ) -> tuple[int, int]:
     """The first and last index of sentences ``lo``..``hi`` widened by their better neighbour (same
-    chunk, not ``shown``; a label never last: it opens what follows it) until ``settings.min_chars``
+    chunk, not ``shown``; a label or lead-in never last: it opens what follows it) until ``settings.min_chars``
     characters or ``settings.max_sentences`` sentences; then, when it opens with a list item, back
     to the items' lead-in (a free sentence ending with ``:``, at most :data:`LEAD_IN_ITEMS` items
     before)."""
@@ -286,7 +286,8 @@ def rank_passages(
     order = sorted(range(len(sentences)), key=lambda j: (-scores[j], j))
     best = scores[order[0]] if order else 0.0
     texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
-    labels = [label_line(t) for t in texts]
+    # a label ("5.2.") or a lead-in ("… include:") opens what follows it: never alone, never last
+    labels = [label_line(t) or t.rstrip().endswith(":") for t in texts]
     for j in order:
         if len(out) >= top_k or scores[j] <= 0 or scores[j] < settings.floor * best:
             break
@@ -294,7 +295,7 @@ def rank_passages(
             continue
         lo = hi = j
         hit = sentences[j].hit
-        while labels[hi] and _free(sentences, hi + 1, hit, shown):  # a label answers nothing: the text it opens does
+        while labels[hi] and _free(sentences, hi + 1, hit, shown):  # a label answers nothing: what it opens does
             hi += 1
         if labels[hi]:
             continue
