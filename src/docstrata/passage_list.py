@@ -279,6 +279,8 @@ def rank_passages(
             continue
         out.append(RankedPassage(hit, span[0], span[1], None))
         shown.update(j for j, s in enumerate(sentences) if s.hit == hit and s.start < span[1] and s.end > span[0])
+    if len(out) >= top_k:  # the confident hits fill the list: no sentence is ranked, nothing embedded
+        return out
     cosines: dict[int, float] = {}
     if cosines_of is not None and settings.semantic_weight > 0 and settings.semantic_chunks > 0:
         cosines = cosines_of(list(range(min(settings.semantic_chunks, len(chunks)))), sentences)
