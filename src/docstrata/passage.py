@@ -10,7 +10,7 @@ holding it (:func:`~docstrata.pinpoint.section_at`). A heading line answers noth
 matches best, the sentence of its section that answers for it is cited instead.
 
 The answer passage (:func:`minimal_passage`) is the answer region: from the first to the last
-sentence of the chunk scoring at least a share of the best (fitted, 0.55), the weaker sentences
+sentence of the chunk scoring at least a share of the best (fitted, 0.4), the weaker sentences
 between them included, so a rule, its exception and its condition stated in separate sentences
 come as one passage; a heading that matches best gives the section it opens.
 
@@ -20,9 +20,10 @@ its employees"), so the sentences of the first :data:`PASSAGE_SEMANTIC_HITS` hit
 the tool's own model and each sentence's score is a weighted sum of its lexical score and its cosine
 to the query's vector (the one the search already made), both scaled within the chunk. One model
 call per search (every sentence of those hits in one batch), about as costly as embedding those hits
-again: on by default for the first hit (``passage_semantic_weight`` 0.25 in ``passage_fit.json``:
-with the answer region it lifts LegalBench-RAG's answer-in-the-first-result over 60 % on the dev
-half, which words alone miss), off with a tool's ``passage_semantic_weight: 0``.
+again: off by default (``passage_semantic_weight`` 0 in ``passage_fit.json``: the fit turns it on
+only when it wins a LegalBench-RAG place more on the dev half than words alone, and in session 16
+both won 10), on with a tool's ``passage_semantic_weight`` above 0. Passage results
+(:mod:`docstrata.passage_list`) score the first hits' sentences by meaning on their own settings.
 """
 
 from __future__ import annotations
