@@ -6,6 +6,7 @@ the PDF outline matching and the heading benchmark share.
 
 from __future__ import annotations
 
+import calendar
 import re
 import unicodedata
 from collections import Counter
@@ -39,13 +40,13 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
                 f"{deep} headings deeper than Markdown's six levels (7 or more '#') read as level-6 headings"
             )
         title = front_matter_title(meta)
-        if title is None and not _HEADING_FIRST.match(text.lstrip("\n")):
+        if title is None and not text.lstrip().startswith("#"):  # a heading first is the title (a setext one
+            # runs into its underline, which plain_text_title never takes)
             title = plain_text_title(text)
         return ConvertedDocument.from_markdown(text, title=title, provenance="markup", warnings=warnings)
     return ConvertedDocument.from_markdown(text, title=plain_text_title(text), warnings=warnings)
 
 
-_HEADING_FIRST = re.compile(r"(?:#|.*\n(?:=+|-+)[ \t]*(?:\n|$))")  # the file opens with a Markdown heading: its title
 _DEEP_ATX = re.compile(r"^( {0,3})#{7,}([ \t]+\S.*)$")
 
 
@@ -131,9 +132,18 @@ def plain_text_title(text: str) -> str | None:
     return " ".join(first.split())
 
 
-_DATED = re.compile(
-    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d|\d\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-)  # "Effective Date March 1, 2024", "Last updated 3 May 2023": a date line, not a title
+_MONTHS = frozenset(m[:3].casefold() for m in calendar.month_name if m)
+
+
+def _dated(words: list[str]) -> bool:
+    """A month name beside a number among ``words`` ("Effective Date March 1, 2024", "Last updated 3
+    May 2023"): a date line, not a title."""
+    for i, w in enumerate(words):
+        if len(w.strip(".,")) >= 3 and w.strip(".,")[:3].casefold() in _MONTHS and w.strip(".,").isalpha():
+            around = words[max(i - 1, 0) : i] + words[i + 1 : i + 2]
+            if any(any(ch.isdigit() for ch in x) for x in around):
+                return True
+    return False
 
 
 def _title_case(line: str) -> bool:
@@ -142,7 +152,7 @@ def _title_case(line: str) -> bool:
     capitalised ("Terms of Service", "The OMS License"; not "This licence applies to you"), and no
     date in it ("Effective Date March 1, 2024")."""
     words = line.split()
-    if not 2 <= len(words) <= 12 or line[0] in "#*->|[!<`_=+" or line[-1] in ".,;:!?" or _DATED.search(line):
+    if not 2 <= len(words) <= 12 or line[0] in "#*->|[!<`_=+" or line[-1] in ".,;:!?" or _dated(words):
         return False
     long = [w.strip("\"'“”‘’()") for w in words if sum(ch.isalpha() for ch in w) >= 4]
     return bool(long) and all(w[:1].isupper() for w in long)
