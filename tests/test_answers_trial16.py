@@ -140,7 +140,9 @@ def test_an_all_capitals_first_line_titles_a_plain_text_document(tools):
     ("Terms of Service\n\ntext\n", "Terms of Service"),
     ("This licence applies to you\n\ntext\n", None),  # a sentence in sentence case
     ("Effective Date March 1, 2024\n\ntext\n", None),  # a date line
-    ("Dear Members,\n\ntext\n", None)])
+    ("Dear Members,\n\ntext\n", None),
+    ("*SECTION 1.*\n\n*This measure shall be known as …*\n", None),  # a unit's label (the CPRA redline)
+    ("Copyright IBM Corp. 2014, 2025\n\nMozilla Public License, version 2.0\n", None)])  # a notice
 def test_plain_text_title_rule(text, title):
     assert plain_text_title(text) == title
 
@@ -156,8 +158,12 @@ def test_a_markdown_file_without_a_heading_takes_its_title_line(tmp_path):
                      encoding="utf-8")
     headed = tmp_path / "headed.md"
     headed.write_text("# Data Policy\n\nThe Best Practices Apply\n\ntext\n", encoding="utf-8")
+    setext = tmp_path / "automattic-privacy-policy.md"  # Automattic/legalmattic's opens with a setext heading
+    setext.write_text("Privacy Policy\n--------------\n\nYour privacy matters.\n\n## Who We Are\n\ntext\n",
+                      encoding="utf-8")
     assert convert_path(plain).title == "The OMS License"
     assert convert_path(headed).title == "Data Policy"
+    assert convert_path(setext).title == "Privacy Policy"
 
 
 def test_top_level_sections_print_their_number_once(tools):

@@ -41,6 +41,7 @@ import re
 from pathlib import PurePosixPath
 
 from .models import DocumentTree
+from .structure.grammar import is_unit_label
 
 SHORT_TITLE_CHARS = 60_000  # where a statute declares its own short title (its first sections)
 PREAMBLE_CHARS = 4_000  # where a contract names its parties
@@ -88,18 +89,8 @@ def _usable(name: str) -> bool:
         2 <= len(name) <= MAX_NAME_CHARS
         and 0 < len(words) <= MAX_NAME_WORDS
         and sum(c.isalnum() for c in name) >= 2
-        and not _citation_label(words)
+        and not is_unit_label(name)
     )
-
-
-def _citation_label(words: list[str]) -> bool:
-    """``words`` are a unit's label alone ("SECTION 1", "Part II", "Article 5"; a code's "Title 9"
-    names a document): a document whose first heading is its section 1 is not called "Section 1"
-    (a question citing any section 1 would scope to it)."""
-    from .structure.grammar import keyword
-
-    unit = keyword(words[0]) if len(words) == 2 else None
-    return unit is not None and unit.kind != "title" and bool(re.fullmatch(r"[\dIVXLCivxlc]+[A-Za-z]?\.?", words[1]))
 
 
 def short_titles(text: str) -> list[str]:

@@ -12,6 +12,7 @@ import unicodedata
 from collections import Counter
 
 from ..errors import ConversionError
+from ..structure.grammar import is_unit_label
 from .document import FENCE, ConvertedDocument
 
 
@@ -40,9 +41,8 @@ def _convert_text(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
                 f"{deep} headings deeper than Markdown's six levels (7 or more '#') read as level-6 headings"
             )
         title = front_matter_title(meta)
-        if title is None and not text.lstrip().startswith("#"):  # a heading first is the title (a setext one
-            # runs into its underline, which plain_text_title never takes)
-            title = plain_text_title(text)
+        if title is None:
+            title = setext_title(text) or (None if text.lstrip().startswith("#") else plain_text_title(text))
         return ConvertedDocument.from_markdown(text, title=title, provenance="markup", warnings=warnings)
     return ConvertedDocument.from_markdown(text, title=plain_text_title(text), warnings=warnings)
 
@@ -106,6 +106,17 @@ def front_matter_title(meta: dict) -> str | None:
     return None
 
 
+def setext_title(text: str) -> str | None:
+    """The text of a setext heading opening ``text`` ("Privacy Policy" over a line of ``-`` or ``=``),
+    or ``None``: a Markdown file's title when it opens so (an ATX ``#`` one is found later)."""
+    lines = text.lstrip("\n").split("\n", 2)
+    if len(lines) < 2 or not lines[0].strip() or len(lines[1].strip()) < 3 or len(set(lines[1].strip())) != 1:
+        return None
+    return (
+        " ".join(lines[0].split()) if lines[1].strip()[0] in "=-" and not lines[0].startswith((" " * 4, "\t")) else None
+    )
+
+
 def plain_text_title(text: str) -> str | None:
     """The title of a plain-text document (or of a Markdown one that states none): its first
     non-blank line when that line is written in capitals ("PUMP STATION FIELD MANUAL") or in title
@@ -127,7 +138,7 @@ def plain_text_title(text: str) -> str | None:
         or re.match(r"(?:\d+(?:\.\d+)*[.)]?|[IVXLC]+[.)])\s", first)
     ):
         return None
-    if len(first.split()) < 2 and len(letters) < 6:
+    if (len(first.split()) < 2 and len(letters) < 6) or is_unit_label(first):  # "*SECTION 1.*" is no title
         return None
     return " ".join(first.split())
 
@@ -153,6 +164,8 @@ def _title_case(line: str) -> bool:
     date in it ("Effective Date March 1, 2024")."""
     words = line.split()
     if not 2 <= len(words) <= 12 or line[0] in "#*->|[!<`_=+" or line[-1] in ".,;:!?" or _dated(words):
+        return False
+    if words[0].casefold() in ("copyright", "©", "(c)"):  # a copyright notice heads the file, not its title
         return False
     long = [w.strip("\"'“”‘’()") for w in words if sum(ch.isalpha() for ch in w) >= 4]
     return bool(long) and all(w[:1].isupper() for w in long)

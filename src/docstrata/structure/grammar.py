@@ -489,6 +489,21 @@ def is_roman(text: str) -> bool:
     return roman_to_int(text, strict=True) is not None
 
 
+def is_unit_label(text: str) -> bool:
+    """``text`` is a unit's label alone: a citation keyword and its number ("SECTION 1.", "Part II",
+    "Article 5a", emphasis markers aside), a code's "Title 9" excepted (a title of a code is a
+    document). Such a line is no document's title or name."""
+    words = text.strip().strip("*_").split()
+    unit = keyword(words[0]) if len(words) == 2 else None
+    number = words[1].rstrip(".:") if unit is not None else ""
+    return (
+        unit is not None
+        and unit.kind != "title"
+        and bool(number)
+        and (number.isdigit() or (number[:-1].isdigit() and number[-1].isalpha()) or is_roman(number))
+    )
+
+
 def int_to_letters(n: int) -> str:
     """Letter numbering as RFC appendices and lettered lists count: 1 → ``A`` … 26 → ``Z``, then
     27 → ``AA``, ``AB`` … (bijective base 26, xml2rfc's scheme); ``""`` for 0."""
