@@ -40,10 +40,18 @@ from .pinpoint import item_span, item_starts, section_at
 # a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, at a blank line, or at
 # a line break before a list item, heading, table row or quote; a line break inside a paragraph is
 # the source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end
+_ITEM_START = r"(?:[*+-][ \t]|\(?[0-9a-zA-Z]{1,4}[.)][ \t]|\([0-9a-zA-Z]{1,4}\)[ \t])"  # "- ", "2. ", "(a) "
 _SENTENCE_END = re.compile(
     r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*"
-    r"|\n(?=[ \t]*(?:[#|>*+-][ \t]|\(?[0-9a-zA-Z]{1,4}[.)][ \t]|\([0-9a-zA-Z]{1,4}\)[ \t]))"
+    r"|\n(?=[ \t]*(?:[#|>][ \t]|" + _ITEM_START + r"))"
 )
+_LIST_ITEM = re.compile(r"\s*" + _ITEM_START)
+
+
+def list_item(text: str) -> bool:
+    """``text`` opens with a list item's marker (``- ``, ``2. ``, ``(a) ``), the one that also ends a
+    sentence at a line break (:func:`sentence_spans`)."""
+    return _LIST_ITEM.match(text) is not None
 
 
 _LABEL_ONLY = re.compile(r"[\s>*-]*(?:\(?[0-9]{1,3}[.)]|\(?[a-zA-Z]{1,4}[.)]|\([0-9a-zA-Z]{1,4}\))(?:\s*\|)?")

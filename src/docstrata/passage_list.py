@@ -31,15 +31,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .index.keyword import analyze, analyze_query
 from .models import Chunk, SearchResult
-from .passage import fitted, label_line, sentence_spans
+from .passage import fitted, label_line, list_item, sentence_spans
 from .pinpoint import section_at
+from .search import non_increasing
 
 LIST_PRIOR = 2.0  # exponent of the chunk's fused score over the best one, multiplying a sentence's score
 LIST_SEMANTIC_WEIGHT = 0.75  # the cosine's share of a sentence's score, for the first LIST_SEMANTIC_CHUNKS chunks
@@ -150,9 +150,6 @@ def sentence_relevance(
     return out
 
 
-_LIST_ITEM = re.compile(
-    r"\s*(?:[-*+•]\s|\((?:\d+|[A-Za-z]|[ivxlc]+)\)\s|(?:\d+|[A-Za-z])[.)]\s)"
-)  # "(a) ", "2. ", "- "
 LEAD_IN_ITEMS = 3  # a list item's passage reaches back over at most this many items to their lead-in ("… will:")
 
 
@@ -184,9 +181,9 @@ def _widened(
             break
         j = max(options)[1]
         lo, hi = min(lo, j), max(hi, j)
-    if _LIST_ITEM.match(texts[lo]):
+    if list_item(texts[lo]):
         back = lo - 1
-        while back >= lo - LEAD_IN_ITEMS and _free(sentences, back, hit, shown) and _LIST_ITEM.match(texts[back]):
+        while back >= lo - LEAD_IN_ITEMS and _free(sentences, back, hit, shown) and list_item(texts[back]):
             back -= 1
         if _free(sentences, back, hit, shown) and texts[back].rstrip().endswith((":", "—", "-")):
             lo = back
@@ -347,9 +344,6 @@ def passage_results(
                 is_passage=True,
             )
         )
-    shown = [r.score or 0.0 for r in out]
-    for i in range(len(shown) - 2, -1, -1):
-        shown[i] = max(shown[i], shown[i + 1])
-    for r, s in zip(out, shown):
-        r.score = s
+    for r, score in zip(out, non_increasing([r.score or 0.0 for r in out])):
+        r.score = score
     return out
