@@ -149,6 +149,9 @@ def test_passage_answers_show_each_passage_whole_in_text_and_json(pilot):
 
     results = pilot.search(CONFIDENTIAL, top_k=8, passages=True)
     text, data = render_search(results, CONFIDENTIAL, "law", 12000, passage=True)
+    few = pilot.search(FEEDBACK, top_k=20, passages=True)  # the floor ends the list: the answer says so
+    assert len(few) < 20 and any(f"{len(few)} passage(s) of the 20 asked for" in n for n in few.notices)
+    assert not any("passage(s) of the" in n for n in pilot.search(FEEDBACK, top_k=2, passages=True).notices)
     assert len(data["results"]) == len(results)
     for r, hit in zip(results, data["results"]):
         assert hit["content"] == _text(r).strip() and not hit.get("truncated")

@@ -304,6 +304,18 @@ def rank_passages(
     return out
 
 
+def short_list_notice(found: int, top_k: int, settings: PassageListSettings | None = None) -> str | None:
+    """What an answer of ``found`` passages says when ``top_k`` were asked for and fewer came (the
+    floor of :func:`rank_passages` ended the list); ``None`` when the list is full."""
+    if found >= top_k:
+        return None
+    floor = (settings or list_settings()).floor
+    return (
+        f"{found} passage(s) of the {top_k} asked for: the other sentences of the candidate chunks score below "
+        f"{floor:g} x the best (search without passages for whole chunks)"
+    )
+
+
 def passage_results(
     results: list[SearchResult], chunks: list[Chunk], ranked: list[RankedPassage]
 ) -> list[SearchResult]:

@@ -35,7 +35,7 @@ from .ingest_support import (
 from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResults, SectionPage
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
-from .passage_list import SentenceVectors, list_candidates
+from .passage_list import SentenceVectors, list_candidates, short_list_notice
 from .results import as_passage_list, assemble_results, rerank_results, with_pages
 from .search import QueryError, SearchTiming, run_search
 from .section_lookup import check_window, neighbour_window, read_section, section_chunks
@@ -288,6 +288,8 @@ class HierarchicalDocumentTool(BaseTool):
             results, used = as_passage_list(self.store, run, results, query, k, used, encode, vectors=self._sentences)
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score, min_relative_score)
+        if passages and results and (short := short_list_notice(len(results), k)):
+            notices.append(short)
         return SearchResults(
             results, self._confidence(results, run), with_pages(self.store, list(used.values())), notices
         )
