@@ -37,12 +37,13 @@ from .index.keyword import analyze, analyze_query
 from .models import Chunk
 from .pinpoint import item_span, item_starts, section_at
 
-# a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, at a blank line, or at
-# a line break before a list item, heading, table row or quote; a line break inside a paragraph is
-# the source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end
+# a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, at a blank line (not one
+# before a lowercase word: a sentence the source broke across a page or column goes on), or at a line
+# break before a list item, heading, table row or quote; a line break inside a paragraph is the
+# source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end
 _ITEM_START = r"(?:[*+-][ \t]|\(?[0-9a-zA-Z]{1,4}[.)][ \t]|\([0-9a-zA-Z]{1,4}\)[ \t])"  # "- ", "2. ", "(a) "
 _SENTENCE_END = re.compile(
-    r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*"
+    r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*(?=[^\sa-z])"
     r"|\n(?=[ \t]*(?:[#|>][ \t]|" + _ITEM_START + r"))"
 )
 _LIST_ITEM = re.compile(r"\s*" + _ITEM_START)
@@ -71,7 +72,8 @@ class Passage:
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each sentence, list item, heading or table row of ``text``, blank ones
-    left out; lines wrapped inside a paragraph are one sentence."""
+    left out; lines wrapped inside a paragraph are one sentence, and so are a heading's number and
+    its title (``### 3. Temporary Ban``)."""
     spans, pos = [], 0
     for m in _SENTENCE_END.finditer(text):
         spans.append((pos, m.start()))
@@ -85,8 +87,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             b -= 1
         if b <= a:
             continue
-        if out and _LABEL_ONLY.fullmatch(text[out[-1][0] : out[-1][1]]):
+        before = text[out[-1][0] : out[-1][1]] if out else ""
+        if out and _LABEL_ONLY.fullmatch(before):
             out[-1] = (out[-1][0], b)  # "2." and its sentence are one: a list label is no sentence
+        elif out and before.startswith("#") and _NUMBER_LABEL.fullmatch(before) and label_line(text[a:b]):
+            out[-1] = (out[-1][0], b)  # "### 3." and "Temporary Ban" are one heading; a clause run in stays apart
         else:
             out.append((a, b))
     return out
@@ -141,6 +146,27 @@ def label_line(text: str) -> bool:
     words = _NUMBER_LABEL.sub("", text.strip(), count=1).split() if _NUMBER_LABEL.match(text.strip()) else text.split()
     long = [w.strip("\"'“”‘’()*_.,:;") for w in words if sum(ch.isalpha() for ch in w) >= 4]
     return 0 < len(words) <= LABEL_WORDS and bool(long) and all(w[:1].isupper() for w in long)
+
+
+_IN_DOCUMENT_LINK = re.compile(r"\[[^\]\n]*\]\(#[^)\s]*\)")  # "[Before you begin](#before-you-begin)"
+_PAGE_LEADER = re.compile(r"(?:\.\s?){3,}\s*[0-9ivxlcIVXLC]+\s*$|…+\s*[0-9ivxlcIVXLC]+\s*$")  # "Roles .... 6"
+
+
+def listing_line(text: str) -> bool:
+    """A sentence that lists sections rather than saying anything: every line of it a link to
+    another place of the same document (a Markdown contents list, ``- **[Before you
+    begin](#before-you-begin)**``) or a contents entry ending in dot leaders and a page number
+    (``1.1 Roles .... 6``)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    for line in lines:
+        if _PAGE_LEADER.search(line):
+            continue
+        rest, links = _IN_DOCUMENT_LINK.subn("", line)
+        if not links or any(ch.isalnum() for ch in rest):
+            return False
+    return True
 
 
 def _headed_span(chunk: Chunk, sentence: tuple[int, int, float]) -> tuple[int, int] | None:

@@ -4,8 +4,11 @@ A chunk search returns whole chunks, one per hit; an answer to "what data do you
 parties?" is often three sentences in three places of one policy, and the chunk around each
 carries twenty more. :func:`rank_passages` re-ranks the sentences of the candidate chunks instead:
 
-1. The answer regions of the hits the relevance cut-off keeps (each hit's ``answer_passage``,
-   :func:`~docstrata.passage.minimal_passage`, or its pinpointed item) come first, in hit order.
+1. The answer regions of the hits the relevance cut-off keeps come first, in hit order: a hit's
+   pinpointed item, else its :func:`~docstrata.passage.minimal_passage` located with the list's own
+   settings (:func:`answer_regions`: ``first_keep``, ``first_bridge``, ``first_section_chars``; by
+   words and, for the hits among the first ``semantic_chunks``, meaning with share
+   ``first_weight``: the sentences step 2 embeds anyway, so no model call is added).
 2. Every other sentence of the candidate chunks (:func:`~docstrata.passage.sentence_spans`) is
    scored by the query's tokens it holds, each weighted ``log(1 + N / (1 + n_t))`` over all ``N``
    candidate sentences (a BM25-style IDF over sentences, saturation left out: sentences are short),
@@ -18,7 +21,9 @@ carries twenty more. :func:`rank_passages` re-ranks the sentences of the candida
    ``max_sentences`` sentences: a short list item alone says little, a long clause needs nothing
    more. A label (:func:`~docstrata.passage.label_line`: ``5.2.``, ``Device Limit.``) answers
    nothing: it takes the text it opens and never ends a passage; a list item takes its lead-in
-   (``Recipient will:``) when that is not shown yet. Sentences scoring below ``floor`` × the best
+   (``Recipient will:``) when that is not shown yet; a contents line
+   (:func:`~docstrata.passage.listing_line`, links to other places of the document or dot leaders
+   and a page number) is never part of a passage. Sentences scoring below ``floor`` × the best
    end the list.
 
 The settings are fitted on the LegalBench-RAG dev half (``python bench/legalbench_rag.py --fit``,
@@ -37,7 +42,19 @@ from typing import Any
 
 from .index.keyword import analyze, analyze_query
 from .models import Chunk, SearchResult
-from .passage import fitted, label_line, list_item, sentence_spans
+from .passage import (
+    PASSAGE_BRIDGE,
+    PASSAGE_KEEP,
+    PASSAGE_SECTION_CHARS,
+    fitted,
+    fused_scores,
+    label_line,
+    list_item,
+    listing_line,
+    minimal_passage,
+    sentence_scores,
+    sentence_spans,
+)
 from .pinpoint import section_at
 from .search import non_increasing
 
@@ -69,12 +86,18 @@ class PassageListSettings:
     max_sentences: int = LIST_MAX_SENTENCES
     floor: float = LIST_FLOOR
     cut: float = LIST_CUT
+    first_weight: float = 0.0
+    first_keep: float = PASSAGE_KEEP
+    first_bridge: bool = PASSAGE_BRIDGE
+    first_section_chars: int = PASSAGE_SECTION_CHARS
 
 
 def list_settings(**override) -> PassageListSettings:
     """The fitted :class:`PassageListSettings` (keys ``list_prior``, ``list_semantic_weight``,
-    ``list_semantic_chunks``, ``list_min_chars``, ``list_floor`` and ``min_relative_score`` of
-    ``passage_fit.json``), each replaced by an ``override`` given by field name."""
+    ``list_semantic_chunks``, ``list_min_chars``, ``list_floor``, ``list_first_weight``,
+    ``list_first_keep``, ``list_first_bridge``, ``list_first_section_chars`` and
+    ``min_relative_score`` of ``passage_fit.json``; the answer regions default to the chunk answers'
+    own, ``passage_keep`` …, located by words), each replaced by an ``override`` given by field name."""
     base = PassageListSettings(
         prior=fitted("list_prior", LIST_PRIOR),
         semantic_weight=fitted("list_semantic_weight", LIST_SEMANTIC_WEIGHT),
@@ -82,6 +105,12 @@ def list_settings(**override) -> PassageListSettings:
         min_chars=int(fitted("list_min_chars", LIST_MIN_CHARS)),
         floor=fitted("list_floor", LIST_FLOOR),
         cut=fitted("min_relative_score", LIST_CUT),
+        first_weight=fitted("list_first_weight", 0.0),
+        first_keep=fitted("list_first_keep", fitted("passage_keep", PASSAGE_KEEP)),
+        first_bridge=bool(fitted("list_first_bridge", fitted("passage_bridge", PASSAGE_BRIDGE))),
+        first_section_chars=int(
+            fitted("list_first_section_chars", fitted("passage_section_chars", PASSAGE_SECTION_CHARS))
+        ),
     )
     return dataclasses.replace(base, **override)
 
@@ -190,6 +219,53 @@ def _widened(
     return lo, hi
 
 
+def embedded_chunks(settings: PassageListSettings, n_chunks: int) -> list[int]:
+    """The candidate chunks (indexes) whose sentences a passage search embeds: the first
+    ``semantic_chunks`` when the cosine has a share of the ranking or of the answer regions, else none."""
+    if settings.semantic_chunks <= 0 or (settings.semantic_weight <= 0 and settings.first_weight <= 0):
+        return []
+    return list(range(min(settings.semantic_chunks, n_chunks)))
+
+
+def answer_regions(
+    chunks: list[Chunk],
+    query: str,
+    kept: list[bool],
+    pinned: list[tuple[int, int] | None],
+    sentences: list[Sentence],
+    cosines: dict[int, float],
+    settings: PassageListSettings | None = None,
+) -> list[tuple[int, int] | None]:
+    """Per chunk of ``chunks``, the ``(start, end)`` in its ``content`` of the answer region
+    :func:`rank_passages` shows first, ``None`` for a hit the relevance cut-off does not keep
+    (``kept``) or without one: its pinpointed item when ``pinned`` has one, else its
+    :func:`~docstrata.passage.minimal_passage` with the settings' ``first_keep``,
+    ``first_section_chars`` and ``first_bridge``, its sentences scored by ``query``'s words and, with
+    ``first_weight`` above 0, by their cosine too (:func:`~docstrata.passage.fused_scores`;
+    ``cosines``: by index into ``sentences``, :func:`candidate_sentences` of ``chunks``; a chunk
+    with a sentence missing is located by words)."""
+    settings = settings or list_settings()
+    per_hit: dict[int, list[float | None]] = {}
+    for j, s in enumerate(sentences):
+        per_hit.setdefault(s.hit, []).append(cosines.get(j))
+    out: list[tuple[int, int] | None] = []
+    for i, c in enumerate(chunks):
+        if not kept[i] or pinned[i] is not None:
+            out.append(pinned[i] if kept[i] else None)
+            continue
+        scored = sentence_scores(c, query)
+        cos = per_hit.get(i, [])
+        if settings.first_weight > 0 and cos and all(v is not None for v in cos):
+            scored = fused_scores(
+                c, query, [float(v) for v in cos if v is not None], settings.first_weight, lexical=scored
+            )
+        found = minimal_passage(
+            c, query, settings.first_keep, settings.first_section_chars, scored, settings.first_bridge
+        )
+        out.append((found.start, found.end) if found is not None else None)
+    return out
+
+
 class SentenceVectors:
     """The vectors of sentences embedded by one embedder, most recently used kept (at most
     ``max_items``, float32): the first chunks of related questions are often the same, and
@@ -280,11 +356,13 @@ def rank_passages(
         return out
     cosines: dict[int, float] = {}
     if cosines_of is not None and settings.semantic_weight > 0 and settings.semantic_chunks > 0:
-        cosines = cosines_of(list(range(min(settings.semantic_chunks, len(chunks)))), sentences)
-    scores = sentence_relevance(sentences, fused, cosines, settings)
+        cosines = cosines_of(embedded_chunks(settings, len(chunks)), sentences)
+    texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
+    listing = [listing_line(t) for t in texts]  # a contents line names a section, it answers nothing
+    shown.update(j for j, flag in enumerate(listing) if flag)
+    scores = [0.0 if flag else v for v, flag in zip(sentence_relevance(sentences, fused, cosines, settings), listing)]
     order = sorted(range(len(sentences)), key=lambda j: (-scores[j], j))
     best = scores[order[0]] if order else 0.0
-    texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
     # a label ("5.2.") or a lead-in ("… include:") opens what follows it: never alone, never last
     labels = [label_line(t) or t.rstrip().endswith(":") for t in texts]
     for j in order:
@@ -322,24 +400,28 @@ def passage_results(
     """Each of ``ranked`` as a :class:`~docstrata.models.SearchResult`: a copy of its chunk's result
     (``results`` and ``chunks`` parallel) whose ``passage`` and ``answer_passage`` are the passage,
     in characters of the stripped content, and ``section_id`` the deepest section holding it; a
-    first hit's result keeps its answer region (``passage`` widened to it, as
-    :func:`~docstrata.answers.as_passages` shows it) or its pinpoint. References and
+    first hit's result (``score`` ``None``) keeps its pinpoint, or its answer region becomes its
+    ``passage`` with the chunk's references and definitions (as
+    :func:`~docstrata.answers.as_passages` shows it). References and
     definitions are those the passage's text holds; ``score`` is the passage's, made non-increasing
     down the list (a first hit's is the best)."""
     out = []
     for p in ranked:
         r, c = results[p.hit], chunks[p.hit]
-        if p.score is None:  # a first hit: its answer region (or its pinpointed item) as --passage shows it
-            wide = r.answer_passage if r.pinpoint is None else None
-            out.append(
-                dataclasses.replace(r, score=1.0, passage=dict(wide), section_id=wide["section_id"], is_passage=True)
-                if wide else dataclasses.replace(r, score=1.0)
-            )  # fmt: skip
+        if p.score is None and r.pinpoint is not None:  # a first hit's pinpointed item, as answers cite it
+            out.append(dataclasses.replace(r, score=1.0))
             continue
         lead = len(c.content) - len(c.content.lstrip())
         sid = section_at(c, p.start)
         text = c.content[p.start : p.end]
         span = {"section_id": sid, "start": p.start - lead, "end": p.end - lead}
+        if p.score is None:  # a first hit's answer region, with the chunk's references and definitions
+            out.append(
+                dataclasses.replace(
+                    r, score=1.0, passage=dict(span), answer_passage=dict(span), section_id=sid, is_passage=True
+                )
+            )
+            continue
         out.append(
             dataclasses.replace(
                 r,

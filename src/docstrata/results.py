@@ -148,7 +148,8 @@ def as_passage_list(
 ) -> tuple[list[SearchResult], UsedDefinitions]:
     """``results`` (the hits of ``run``, assembled) answered by their best passages instead: at most
     ``top_k`` of them, best first (:func:`~docstrata.passage_list.rank_passages`; the answer regions
-    of the hits the fitted relevance cut-off keeps first, then the candidate chunks' best sentences,
+    of the hits the fitted relevance cut-off keeps first, :func:`~docstrata.passage_list.answer_regions`,
+    then the candidate chunks' best sentences,
     each widened to a readable passage), each a copy of its chunk's result cited to the deepest
     section holding the passage, with its "cited by" summary. With ``encode`` and the run's query
     vector the sentences of the first chunks are scored by meaning as well. ``settings``: a
@@ -156,7 +157,15 @@ def as_passage_list(
     :class:`~docstrata.passage_list.SentenceVectors` cache of the tool's sentence vectors. Returns the
     passages and the definitions of ``used`` that one of them still uses."""
     from .citers import attach_cited_by
-    from .passage_list import list_settings, passage_results, rank_passages, sentence_cosines
+    from .passage_list import (
+        answer_regions,
+        candidate_sentences,
+        embedded_chunks,
+        list_settings,
+        passage_results,
+        rank_passages,
+        sentence_cosines,
+    )
     from .search import relative_keep
 
     settings = settings or list_settings()
@@ -165,20 +174,30 @@ def as_passage_list(
     if not pairs:
         return [], {}
     results, chunks = [r for r, _c in pairs], [c for _r, c in pairs]
-    kept = relative_keep([r.fused_score for r in results], [r.pinned for r in results], settings.cut)
-    first: list[tuple[int, int] | None] = []
-    for r, c, keep in zip(results, chunks, kept):
-        lead = len(c.content) - len(c.content.lstrip())
-        wide = r.answer_passage
-        span = (
-            (r.pinpoint.start, r.pinpoint.end) if r.pinpoint is not None
-            else (wide["start"] + lead, wide["end"] + lead) if wide else None
-        )  # fmt: skip
-        first.append(span if keep else None)
-
+    asked = run.asked or query
+    sentences = candidate_sentences(chunks, asked)
     cosines_of = sentence_cosines(chunks, run.query_vector, encode, vectors) if encode is not None else None
+    cosines: dict[int, float] = {}
+
+    def embedded_cosines(_hits=None, _sentences=None) -> dict[int, float]:  # one batch, only when needed
+        if cosines_of is not None and not cosines and (embedded := embedded_chunks(settings, len(chunks))):
+            cosines.update(cosines_of(embedded, sentences))
+        return cosines
+
+    kept = relative_keep([r.fused_score for r in results], [r.pinned for r in results], settings.cut)
+    pinned = [(r.pinpoint.start, r.pinpoint.end) if r.pinpoint is not None else None for r in results]
+    first = answer_regions(
+        chunks, asked, kept, pinned, sentences, embedded_cosines() if settings.first_weight > 0 else {}, settings
+    )
     ranked = rank_passages(
-        chunks, [r.fused_score for r in results], first, run.asked or query, top_k, cosines_of, settings
+        chunks,
+        [r.fused_score for r in results],
+        first,
+        asked,
+        top_k,
+        embedded_cosines if cosines_of is not None else None,
+        settings,
+        sentences,
     )
     out = passage_results(results, chunks, ranked)
     attach_cited_by(store, out)

@@ -1,0 +1,85 @@
+"""Passage results on real Markdown (tests/fixtures/passage-docs): a contents list of links into
+the document answers nothing and is never a passage; a numbered heading (``### 3. Temporary Ban``)
+keeps its number when a passage opens with it; a sentence the source breaks with a blank line
+before a lowercase word stays one sentence."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from docstrata.passage import label_line, listing_line, sentence_spans
+
+DOCS = Path(__file__).parent / "fixtures" / "passage-docs"
+
+
+@pytest.fixture(scope="module")
+def guides(tmp_path_factory):
+    """The OpenSSF guide excerpt and the Contributor Covenant, ingested by a default document tool."""
+    import docstrata
+
+    root = tmp_path_factory.mktemp("guides")
+    shutil.copytree(DOCS, root / "docs", ignore=shutil.ignore_patterns("NOTICE.md"))
+    (root / "agent.yaml").write_text(
+        "tools:\n  - name: guides\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
+        encoding="utf-8",
+    )
+    with docstrata.open(root / "agent.yaml") as ts:
+        tool = ts["guides"]
+        tool.ingest()
+        yield tool
+
+
+def _text(r) -> str:
+    return r.content.strip()[r.passage["start"] : r.passage["end"]]
+
+
+def test_a_contents_list_is_never_a_passage(guides):
+    """The guide's title chunk holds its contents list (links to its own sections); a passage search
+    about the team it lists finds the team's section, and no passage is a contents line."""
+    question = "How many people should be on the vulnerability management team and who should they be?"
+    chunks = guides.search(question, top_k=16)
+    lines = [line for r in chunks for line in r.content.splitlines()]
+    assert sum(listing_line(line) for line in lines) >= 5  # the contents list is among the candidates
+    passages = guides.search(question, top_k=8, passages=True)
+    assert passages
+    texts = [_text(r) for r in passages]
+    assert not any(listing_line(t) for t in texts)
+    assert not any(listing_line(line) for t in texts for line in t.splitlines() if line.strip())
+    assert any("3-7 team members" in t for t in texts[:3])
+
+
+def test_a_numbered_heading_keeps_its_number(guides):
+    """``### 3. Temporary Ban``: the number and the title are one label, so a passage opening with
+    the heading shows it whole, never ``Temporary Ban`` with ``### 3.`` cut off."""
+    text = (DOCS / "contributor-covenant-2.1.md").read_text(encoding="utf-8")
+    heading = text.index("### 3. Temporary Ban")
+    spans = sentence_spans(text)
+    assert any(a == heading and text[a:b].startswith("### 3. Temporary Ban") for a, b in spans)
+    assert label_line("### 3. Temporary Ban")
+    question = "What is the consequence of a temporary ban and what community impact leads to it?"
+    passages = guides.search(question, top_k=6, passages=True)
+    texts = [_text(r) for r in passages]
+    assert any("A temporary ban from any sort of interaction" in t for t in texts)
+    assert not any(t.startswith("Temporary Ban") for t in texts)
+
+
+def test_a_sentence_broken_by_a_blank_line_before_a_lowercase_word_is_one():
+    """A PDF's page or column break inside a sentence (the 37signals DPA, 11.8) is no sentence end;
+    a blank line before a capital, a list item or a heading still is."""
+    broken = (
+        "11.8 Certification of Deletion. The parties agree that the certification of deletion of Personal "
+        "Data that is\n\ndescribed in the UK Addendum and/or Standard Contractual Clauses shall be provided "
+        "by 37signals to Customer only upon Customer's request.\n\nThis is the next paragraph."
+    )
+    texts = [broken[a:b] for a, b in sentence_spans(broken)]
+    assert any(t.startswith("The parties agree") and t.endswith("only upon Customer's request.") for t in texts)
+    assert texts[-1] == "This is the next paragraph."
+    listed = "Recipient will:\n\n(a) use it only for the Purpose;\n\nb) protect it."
+    assert [listed[a:b] for a, b in sentence_spans(listed)] == [
+        "Recipient will:",
+        "(a) use it only for the Purpose;",
+        "b) protect it.",
+    ]
