@@ -37,6 +37,10 @@ cut-off alone on whole chunks, and writes the values to ``src/docstrata/passage_
 product's passage defaults; the cut-off stays off unless configured). Every run prints where
 ``docstrata-passage+cut`` beats the paper's best figure, k by k, with the characters returned.
 
+``DOCSTRATA_LEGALBENCH_SAVE=FILE`` pickles the searched hits and cosines after searching;
+``DOCSTRATA_LEGALBENCH_LOAD=FILE`` scores (or fits) those instead of searching again: only for
+answer-shaping code changed since (the index, search and sentence splits must be the same).
+
 Every run times, per query, the one batch of sentence embeddings the product adds (the first
 hits' sentences as many as ``passage_fit.json`` says, or 5 with ``--fit``): the semantic locator's latency.
 
@@ -86,7 +90,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "bench" / ".cache" / "legalbench"
-from legalbench_passage_list import SEMANTIC_CHUNKS, fit_list, list_spans  # noqa: E402 - this folder's module
+from legalbench_passage_list import SEMANTIC_CHUNKS, fit_first, fit_list, list_spans  # noqa: E402 - this folder's module
 
 KS = (1, 2, 4, 8, 16, 32, 64)
 PRODUCT_CHECK = 20  # queries per sub-corpus also searched with passages=True: the bench's passage list must match
@@ -646,8 +650,7 @@ def score_subset(col: Collected, params: Params, methods=METHODS, check: dict | 
     if passages is None and any(m in ("docstrata-passage", "docstrata-passage+cut") for m in methods):
         passages = passage_spans(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
     if lists is None and "docstrata-passages" in methods:
-        offsets = passage_offsets(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
-        lists = list_spans(col, offsets, list_settings())
+        lists = list_spans(col, list_settings())
     sc = {m: Scores() for m in methods}
     for qi, ((_query, truth, hits), naive) in enumerate(zip(col.queries, col.naive)):
         keep = relative_keep([h.fused for h in hits], [h.pinned for h in hits], params.cut)
@@ -906,6 +909,55 @@ def print_done_when(results: list[dict], method: str) -> None:
               f"of the sub-corpora (goal {FIRST_RESULT_GOAL:.0f} %)")
 
 
+def list_values(listed, table: list[tuple], candidates: int) -> dict:
+    """The ``list_*`` values of ``passage_fit.json`` for the passage results' settings ``listed``
+    (the best of ``table``, :func:`fit_passage_list`)."""
+    (wins, ratio, f1), _s, _rows = table[0]
+    return {"list_prior": listed.prior, "list_min_chars": listed.min_chars, "list_floor": listed.floor,
+            "list_semantic_weight": listed.semantic_weight, "list_semantic_chunks": listed.semantic_chunks,
+            "list_first_weight": listed.first_weight, "list_first_keep": listed.first_keep,
+            "list_first_bridge": listed.first_bridge, "list_first_section_chars": listed.first_section_chars,
+            "list_candidates": candidates,
+            "list_objective": {"wins": wins, "smallest_ratio": ratio, "mean_f1": round(f1, 4)}}
+
+
+def _print_list_table(title: str, table: list[tuple], elapsed: float) -> None:
+    print(f"\n## {title} ({len(table)} settings, {elapsed:.0f} s): the ten best (places won, the smallest ratio "
+          "to the paper's best figure, mean F1)\n")
+    print("| prior | min chars | floor | semantic weight | chunks embedded | regions: weight | keep | bridged | "
+          "section chars | places won | smallest ratio | mean F1 | answer in first |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+    for (wins, ratio, f1), st, rows in table[:10]:
+        top1 = sum(r["docstrata-passages"]["truth_in_top1"] for r in rows.values()) / len(rows)
+        print(f"| {st.prior} | {st.min_chars} | {st.floor} | {st.semantic_weight} | {st.semantic_chunks} | "
+              f"{st.first_weight} | {st.first_keep} | {st.first_bridge} | {st.first_section_chars} | {wins} | "
+              f"{ratio:.3f} | {f1:.3f} | {top1:.1f} |")
+
+
+def fit_passage_list(cols: list[Collected], params: Params, start, rank_first: bool = True) -> list[tuple]:
+    """The passage results' settings fitted on ``cols`` (the dev half) by coordinate ascent from
+    ``start`` (a :class:`docstrata.passage_list.PassageListSettings`): the list's ranking on
+    ``start``'s answer regions (``rank_first``; else ``start``'s ranking, already fitted), then the
+    answer regions on that ranking, then the ranking again on the chosen regions
+    (:mod:`legalbench_passage_list`). Prints each step's best ten; returns the last step's table,
+    best first."""
+    def score(c, lists):
+        return score_subset(c, params, methods=("docstrata-passages",), lists=lists)
+
+    if rank_first:
+        t0 = time.perf_counter()
+        table = fit_list(cols, list_objective, score, start)
+        _print_list_table("Passage results, the ranking on the answer regions given", table, time.perf_counter() - t0)
+        start = table[0][1]
+    t0 = time.perf_counter()
+    table = fit_first(cols, list_objective, score, start)
+    _print_list_table("Passage results, the answer regions on that ranking", table, time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    table = fit_list(cols, list_objective, score, table[0][1])
+    _print_list_table("Passage results, the ranking on the chosen answer regions", table, time.perf_counter() - t0)
+    return table
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=("dev", "holdout", "all"), default="all")
@@ -916,7 +968,11 @@ def main() -> None:
     ap.add_argument("--fit", action="store_true",
                     help="fit the passage and cut-off settings on the dev half of PrivacyQA + ContractNLI and write "
                          "them to src/docstrata/passage_fit.json")
+    ap.add_argument("--fit-list", action="store_true",
+                    help="fit only the passage results' settings (their answer regions, then their ranking), the "
+                         "chunk answers' settings kept as fitted; writes the list_* values of passage_fit.json")
     args = ap.parse_args()
+    fitting = args.fit or args.fit_list
     env = os.environ.get("DOCSTRATA_LEGALBENCH")
     root = Path(env) if env else None
     if root is None or not (root / "benchmarks").is_dir() or not (root / "corpus").is_dir():
@@ -925,13 +981,19 @@ def main() -> None:
         return
     max_docs = _max_docs(args.max_docs)
     subsets = [s for s in args.subsets.split(",") if s]
-    if args.fit:
+    if fitting:
         if args.split != "dev":
-            raise SystemExit("--fit looks at the dev half only: give --split dev")
+            raise SystemExit("--fit and --fit-list look at the dev half only: give --split dev")
         subsets = [s for s in subsets if s in TUNABLE]
     print(f"# LegalBench-RAG, split {args.split}, limit {args.limit}, max docs {args.max_docs}; "
           f"published figures: {PUBLISHED_SOURCE}")
     cols = []
+    saved = {}
+    if os.environ.get("DOCSTRATA_LEGALBENCH_LOAD"):  # the hits a run saved (DOCSTRATA_LEGALBENCH_SAVE), same sample
+        import pickle
+
+        saved = {c.sample.subset: c for c in pickle.loads(Path(os.environ["DOCSTRATA_LEGALBENCH_LOAD"]).read_bytes())}
+        print(f"(searched hits and cosines loaded from {os.environ['DOCSTRATA_LEGALBENCH_LOAD']}, not searched again)")
     for s in subsets:
         if args.split == "dev" and s not in TUNABLE:
             print(f"\n## {s}: measured only, not in the dev split")
@@ -940,7 +1002,13 @@ def main() -> None:
         if not sample.tests:
             print(f"\n## {s}: no query in this sample")
             continue
-        cols.append(collect_subset(sample, root, max(SEMANTIC_HITS) if args.fit else None, fitting=args.fit))
+        if saved:
+            col = saved[s]
+            if [t["query"] for t in col.sample.tests] != [t["query"] for t in sample.tests]:
+                raise SystemExit(f"{s}: the saved hits are of another sample; run without DOCSTRATA_LEGALBENCH_LOAD")
+            cols.append(col)
+            continue
+        cols.append(collect_subset(sample, root, max(SEMANTIC_HITS) if args.fit else None, fitting=fitting))
     if os.environ.get("DOCSTRATA_LEGALBENCH_SAVE"):  # the searched hits, for a look at other answer rules
         import pickle
 
@@ -991,20 +1059,10 @@ def main() -> None:
                   "call per search, the default stays by words (passage_semantic_weight 0)")
             chosen = lexical
             params = replace(lexical[1], hits=params.hits)
-        offsets = [passage_offsets(c, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
-                   for c in cols]
-        t1 = time.perf_counter()
-        list_table = fit_list(cols, offsets, list_objective,
-                              lambda c, lists: score_subset(c, params, methods=("docstrata-passages",), lists=lists))
+        list_table = fit_passage_list(cols, params, replace(list_settings(), first_weight=0.0, first_keep=params.keep,
+                                                            first_bridge=params.bridge,
+                                                            first_section_chars=params.section_chars))
         listed = list_table[0][1]
-        print(f"\n## Passage results ({len(list_table)} settings, {time.perf_counter() - t1:.0f} s): the ten best "
-              "(places won, the smallest ratio to the paper's best figure, mean F1)\n")
-        print("| prior | min chars | floor | semantic weight | places won | smallest ratio | mean F1 | answer in first |\n"
-              "|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for (wins, ratio, f1), st, rows in list_table[:10]:
-            top1 = sum(r["docstrata-passages"]["truth_in_top1"] for r in rows.values()) / len(rows)
-            print(f"| {st.prior} | {st.min_chars} | {st.floor} | {st.semantic_weight} | {wins} | {ratio:.3f} | {f1:.3f} | "
-                  f"{top1:.1f} |")
         chunk_table = fit_chunk_cut(cols)
         print("\nWhole chunks with the cut-off alone (docstrata-chunk+cut), every cut:\n")
         print("| cut | wins | mean F1 |\n|---:|---:|---:|")
@@ -1018,11 +1076,7 @@ def main() -> None:
             "passage_semantic_hits": params.hits,
             "semantic_best": semantic,
             "min_relative_score_for_chunks": chunk_table[0][1].cut,
-            "list_prior": listed.prior, "list_min_chars": listed.min_chars, "list_floor": listed.floor,
-            "list_semantic_weight": listed.semantic_weight, "list_semantic_chunks": listed.semantic_chunks,
-            "list_candidates": list_candidates(),
-            "list_objective": {"wins": list_table[0][0][0], "smallest_ratio": list_table[0][0][1],
-                               "mean_f1": round(list_table[0][0][2], 4)},
+            **list_values(listed, list_table, list_candidates()),
             "fitted_by": "python bench/legalbench_rag.py --fit --split dev " + (
                 f"--max-docs {args.max_docs} " if args.max_docs else "") + f"--subsets {','.join(subsets)}",
             "queries": {c.sample.subset: len(c.queries) for c in cols},
@@ -1031,9 +1085,18 @@ def main() -> None:
         }, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {fit_file.relative_to(ROOT)}: {vars(params)}; passage results {listed}")
         _passage_fit.cache_clear()  # the rest of this run scores with what was just written
-    for col in cols if not args.fit else []:  # the bench ranks passages with the product's function: the same list?
-        offsets = passage_offsets(col, params.keep, params.section_chars, params.weight, params.hits, params.bridge)
-        mine = list_spans(col, offsets, list_settings())
+    elif args.fit_list:
+        list_table = fit_passage_list(cols, params, list_settings(), rank_first=False)
+        fit_file = ROOT / "src" / "docstrata" / "passage_fit.json"
+        values = json.loads(fit_file.read_text(encoding="utf-8"))
+        values.update(list_values(list_table[0][1], list_table, list_candidates()))
+        values["list_fitted_by"] = "python bench/legalbench_rag.py --fit-list --split dev " + (
+            f"--max-docs {args.max_docs} " if args.max_docs else "") + f"--subsets {','.join(subsets)}"
+        fit_file.write_text(json.dumps(values, indent=1) + "\n", encoding="utf-8")
+        print(f"\nwrote the passage results' settings to {fit_file.relative_to(ROOT)}: {list_table[0][1]}")
+        _passage_fit.cache_clear()
+    for col in cols if not fitting else []:  # the bench ranks passages with the product's function: the same list?
+        mine = list_spans(col, list_settings())
         same = sum(mine[qi] == spans for qi, spans in col.product_lists.items())
         print(f"{col.sample.subset}: the bench's passage list is the product's (search passages=True) for {same} of "
               f"{len(col.product_lists)} queries")

@@ -149,15 +149,9 @@ def candidate_sentences(chunks: list[Chunk], query: str) -> list[Sentence]:
     return out
 
 
-def sentence_relevance(
-    sentences: list[Sentence],
-    fused: list[float],
-    cosines: dict[int, float],
-    settings: PassageListSettings,
-) -> list[float]:
-    """Each of ``sentences``' score (module docstring, step 2): lexical over all of them, by meaning
-    for those in ``cosines`` (sentence index → cosine to the query), times the prior of its chunk's
-    ``fused`` score (one per candidate chunk). 0 for a sentence holding no query token and no cosine."""
+def sentence_lexical(sentences: list[Sentence]) -> list[float]:
+    """Each of ``sentences``' score by the query's words (module docstring, step 2): its tokens,
+    each weighted ``log(1 + N / (1 + n_t))`` over the ``N`` sentences, scaled so the best is 1."""
     n = len(sentences) or 1
     df: dict[str, int] = {}
     for s in sentences:
@@ -165,18 +159,63 @@ def sentence_relevance(
             df[t] = df.get(t, 0) + 1
     lexical = [sum(math.log(1 + n / (1 + df[t])) for t in s.tokens) for s in sentences]
     top = max(lexical, default=0.0)
-    lexical = [v / top for v in lexical] if top > 0 else lexical
+    return [v / top for v in lexical] if top > 0 else lexical
+
+
+def sentence_relevance(
+    sentences: list[Sentence],
+    fused: list[float],
+    cosines: dict[int, float],
+    settings: PassageListSettings,
+    lexical: list[float] | None = None,
+) -> list[float]:
+    """Each of ``sentences``' score (module docstring, step 2): lexical over all of them
+    (:func:`sentence_lexical`, or ``lexical`` when the caller has it), by meaning for those in
+    ``cosines`` (sentence index → cosine to the query), times the prior of its chunk's ``fused``
+    score (one per candidate chunk). 0 for a sentence holding no query token and no cosine."""
+    if lexical is None:
+        lexical = sentence_lexical(sentences)
     w = settings.semantic_weight if cosines else 0.0
     lo, hi = (min(cosines.values()), max(cosines.values())) if cosines else (0.0, 0.0)
     best = max(fused, default=0.0)
+    priors = [(f / best) ** settings.prior if best > 0 and f > 0 else 0.0 for f in fused]
     out = []
     for i, s in enumerate(sentences):
         v = (1 - w) * lexical[i]
         if i in cosines:
             v += w * ((cosines[i] - lo) / (hi - lo) if hi - lo > 1e-12 else 1.0)
-        prior = (fused[s.hit] / best) ** settings.prior if best > 0 and fused[s.hit] > 0 else 0.0
-        out.append(v * prior)
+        out.append(v * priors[s.hit])
     return out
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The candidate sentences of a passage search and what ranking them needs that no setting
+    changes, worked out once (:func:`candidates_of`): ``sentences``; ``texts``, each one's text;
+    ``opens``, whether it only opens what follows (a label, :func:`~docstrata.passage.label_line`,
+    or a lead-in ending with ``:``); ``listing``, whether it is a contents line
+    (:func:`~docstrata.passage.listing_line`); ``lexical``, :func:`sentence_lexical`."""
+
+    sentences: list[Sentence]
+    texts: list[str]
+    opens: list[bool]
+    listing: list[bool]
+    lexical: list[float]
+
+
+def candidates_of(chunks: list[Chunk], query: str, sentences: list[Sentence] | None = None) -> Candidates:
+    """The :class:`Candidates` of ``chunks`` for ``query`` (``sentences``: their
+    :func:`candidate_sentences` when the caller has them)."""
+    if sentences is None:
+        sentences = candidate_sentences(chunks, query)
+    texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
+    return Candidates(
+        sentences,
+        texts,
+        [label_line(t) or t.rstrip().endswith(":") for t in texts],
+        [listing_line(t) for t in texts],
+        sentence_lexical(sentences),
+    )
 
 
 LEAD_IN_ITEMS = 3  # a list item's passage reaches back over at most this many items to their lead-in ("… will:")
@@ -334,17 +373,18 @@ def rank_passages(
     top_k: int,
     cosines_of: Callable[[list[int], list[Sentence]], dict[int, float]] | None = None,
     settings: PassageListSettings | None = None,
-    sentences: list[Sentence] | None = None,
+    candidates: Candidates | None = None,
 ) -> list[RankedPassage]:
     """At most ``top_k`` passages of the candidate ``chunks`` (best hit first; ``fused``, their
     fused scores), best first (module docstring). ``first``: per chunk, the ``(start, end)`` of its
     answer region in ``content`` to show first when the relevance cut-off keeps the hit, ``None``
     when it does not or the hit has none. ``cosines_of(hits, sentences)``: the cosine to the query
-    of each sentence (by index) of those chunk indexes; ``None``: by words alone. ``sentences``: the
-    :func:`candidate_sentences` of ``chunks`` and ``query`` when the caller has them."""
+    of each sentence (by index) of those chunk indexes; ``None``: by words alone. ``candidates``: the
+    :func:`candidates_of` ``chunks`` and ``query`` when the caller has them."""
     settings = settings or list_settings()
-    if sentences is None:
-        sentences = candidate_sentences(chunks, query)
+    if candidates is None:
+        candidates = candidates_of(chunks, query)
+    sentences, texts, labels = candidates.sentences, candidates.texts, candidates.opens
     out: list[RankedPassage] = []
     shown: set[int] = set()
     for hit, span in enumerate(first):
@@ -357,14 +397,13 @@ def rank_passages(
     cosines: dict[int, float] = {}
     if cosines_of is not None and settings.semantic_weight > 0 and settings.semantic_chunks > 0:
         cosines = cosines_of(embedded_chunks(settings, len(chunks)), sentences)
-    texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
-    listing = [listing_line(t) for t in texts]  # a contents line names a section, it answers nothing
+    listing = candidates.listing  # a contents line names a section, it answers nothing
     shown.update(j for j, flag in enumerate(listing) if flag)
-    scores = [0.0 if flag else v for v, flag in zip(sentence_relevance(sentences, fused, cosines, settings), listing)]
+    relevance = sentence_relevance(sentences, fused, cosines, settings, candidates.lexical)
+    scores = [0.0 if flag else v for v, flag in zip(relevance, listing)]
     order = sorted(range(len(sentences)), key=lambda j: (-scores[j], j))
     best = scores[order[0]] if order else 0.0
     # a label ("5.2.") or a lead-in ("… include:") opens what follows it: never alone, never last
-    labels = [label_line(t) or t.rstrip().endswith(":") for t in texts]
     for j in order:
         if len(out) >= top_k or scores[j] <= 0 or scores[j] < settings.floor * best:
             break

@@ -159,7 +159,7 @@ def as_passage_list(
     from .citers import attach_cited_by
     from .passage_list import (
         answer_regions,
-        candidate_sentences,
+        candidates_of,
         embedded_chunks,
         list_settings,
         passage_results,
@@ -175,7 +175,8 @@ def as_passage_list(
         return [], {}
     results, chunks = [r for r, _c in pairs], [c for _r, c in pairs]
     asked = run.asked or query
-    sentences = candidate_sentences(chunks, asked)
+    candidates = candidates_of(chunks, asked)
+    sentences = candidates.sentences
     cosines_of = sentence_cosines(chunks, run.query_vector, encode, vectors) if encode is not None else None
     cosines: dict[int, float] = {}
 
@@ -197,7 +198,7 @@ def as_passage_list(
         top_k,
         embedded_cosines if cosines_of is not None else None,
         settings,
-        sentences,
+        candidates,
     )
     out = passage_results(results, chunks, ranked)
     attach_cited_by(store, out)
