@@ -77,6 +77,12 @@ def test_a_sentence_broken_by_a_blank_line_before_a_lowercase_word_is_one():
     texts = [broken[a:b] for a, b in sentence_spans(broken)]
     assert any(t.startswith("The parties agree") and t.endswith("only upon Customer's request.") for t in texts)
     assert texts[-1] == "This is the next paragraph."
+    lowercase_items = "We may share your information:\n\nwith our affiliates;\n\nwith our vendors who serve us."
+    assert [lowercase_items[a:b] for a, b in sentence_spans(lowercase_items)] == [
+        "We may share your information:",
+        "with our affiliates;",
+        "with our vendors who serve us.",
+    ]  # a lead-in's ":" and an item's ";" still end before a lowercase item
     listed = "Recipient will:\n\n(a) use it only for the Purpose;\n\nb) protect it."
     assert [listed[a:b] for a, b in sentence_spans(listed)] == [
         "Recipient will:",

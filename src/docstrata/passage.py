@@ -38,12 +38,13 @@ from .models import Chunk
 from .pinpoint import item_span, item_starts, section_at
 
 # a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, at a blank line (not one
-# before a lowercase word: a sentence the source broke across a page or column goes on), or at a line
+# between a word and a lowercase word: a sentence the source broke across a page or column goes on; a
+# lead-in's "…:" and an item's "…;" still end before a lowercase item), or at a line
 # break before a list item, heading, table row or quote; a line break inside a paragraph is the
 # source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end
 _ITEM_START = r"(?:[*+-][ \t]|\(?[0-9a-zA-Z]{1,4}[.)][ \t]|\([0-9a-zA-Z]{1,4}\)[ \t])"  # "- ", "2. ", "(a) "
 _SENTENCE_END = re.compile(
-    r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*(?=[^\sa-z])"
+    r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*(?=[^\sa-z])|(?<=[.?!;:])[ \t]*\n[ \t]*\n\s*"
     r"|\n(?=[ \t]*(?:[#|>][ \t]|" + _ITEM_START + r"))"
 )
 _LIST_ITEM = re.compile(r"\s*" + _ITEM_START)
