@@ -129,6 +129,9 @@ class ParseContext:
         sign_series: lines of ``§ N`` clauses whose numbers form a series (:func:`.signs.sign_series`).
         bold_labels: lines that are a bold keyword label and nothing else (``***Article 5***``) in a
             running series of such lines (:func:`.scan._bold_label_series`): article starts.
+        clause_items: line → Markdown level, for the ``N.`` Markdown list items that continue the
+            numbering of the document's numbered headings (:func:`.scan._clause_items`): clauses,
+            not list items, nested at their headings' level.
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as
@@ -151,6 +154,7 @@ class ParseContext:
     typographic: frozenset[int] = frozenset()
     sign_series: frozenset[int] = frozenset()
     bold_labels: frozenset[int] = frozenset()
+    clause_items: dict[int, int] = field(default_factory=dict)
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
     grouping_ranks: dict[int, float] = field(default_factory=dict)
