@@ -297,7 +297,17 @@ def _edge_lines(page_lines: list[_PdfLine]) -> list[_PdfLine]:
 
 def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
     """Join a bare section number ("1.2.2") with the title laid out beside it on the same row,
-    which pdfminer puts in a separate box when a tab separates them."""
+    which pdfminer puts in a separate box when a tab separates them.
+
+    A number alone in its box beside the first line of a paragraph's box (a clause number set in
+    a hanging column: ``4.1`` | ``Confidentiality. 37signals shall …`` and the lines below it)
+    joins the front of that line, where the paragraph is read: pdfminer may read a page's column of
+    numbers before the headings and paragraphs beside it, and the paragraph's first line must not
+    leave its box. Otherwise the title joins the number's line."""
+    box_sizes = Counter(line.box for line in lines)
+    first_of_box: dict[int, int] = {}
+    for line in lines:
+        first_of_box.setdefault(line.box, id(line))
     absorbed: set[int] = set()
     for line in lines:
         if not _BARE_NUMBER.match(line.text) or id(line) in absorbed:
@@ -309,6 +319,11 @@ def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
         ]  # fmt: skip
         if beside:
             title = min(beside, key=lambda other: other.x0)
+            if box_sizes[line.box] == 1 and box_sizes[title.box] > 1 and first_of_box[title.box] == id(title):
+                title.text = f"{line.text} {title.text}"
+                title.x0, title.chars = line.x0, line.chars + title.chars
+                absorbed.add(id(line))
+                continue
             line.text = f"{line.text} {title.text}"
             line.size, line.font, line.x1, line.chars = title.size, title.font, title.x1, line.chars + title.chars
             absorbed.add(id(title))
