@@ -105,6 +105,7 @@ PAIR = (
 FEATURES = UNARY + PAIR
 
 _CONJUNCTIONS = frozenset("or and nor but to of".split())
+_HEADING_LINE_RE = re.compile(r"^#{1,6}[ \t]")
 
 
 @dataclass
@@ -407,6 +408,8 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         rest = _rest_after_label(m, line)
         words = rest.split()
         prev = _prev_nonblank(lines, m.line)
+        if ctx.markdown_flavour and _HEADING_LINE_RE.match(prev):
+            prev = ""  # a Markdown heading ("# 9. Usage Rules.") is no sentence broken off: nothing runs on from it
         blank = m.line == 0 or not lines[m.line - 1].strip()
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
         body = [ln for ln in lines[m.end : stop] if ln.strip() and not _TOC_RE.search(ln.strip())]
