@@ -684,11 +684,14 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
     continues that series: it follows a numbered heading or a clause of the series by one (``# 5.``,
     its ``a.`` / ``b.`` items, then ``6.``; ``# 9.`` then ``10.``), or it is one of a run of items
     ``1.`` … ``4.`` counting on by one that the next numbered heading continues (``# 5.``) with no
-    other heading between. An item continuing a list of its own (``1.`` … ``5.`` under ``# 5.``,
+    other heading between, that heading being one of a series (a later numbered heading of its level
+    goes on from it: ``# 9.``). An item continuing a list of its own (``1.`` … ``5.`` under ``# 5.``,
     then ``6.``) stays an item of that list; so does a list under an unnumbered heading. Each clause
     takes the Markdown level of the series' headings, so it nests as they do (a sibling of ``# 5.``,
     never a child of the unnumbered title heading above ``1.``)."""
     out: dict[int, int] = {}
+    headings: list[tuple[int, int]] = []  # (Markdown level, number) of the numbered headings, in order
+    leads: list[tuple[list[tuple[int, int]], int, int]] = []  # runs of items and the heading they lead into
     last: int | None = None  # the series' last number: a numbered heading's or a clause item's
     level = 1  # the Markdown level of the series' last numbered heading
     listed: int | None = None  # the last digit item since then that is no clause (a list of its own)
@@ -705,8 +708,9 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
             number = int(heading.group("number")) if heading else None
             if number is not None:
                 level = len(line.lstrip().split(None, 1)[0])
+                headings.append((level, number))
                 if run and run[-1][1] + 1 == number:
-                    out.update((n, level) for n, _ in run)
+                    leads.append((run, level, number))
             last, listed, run = number, None, []
             continue
         item = _MD_ITEM_RE.match(line)
@@ -722,6 +726,11 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
             run.append((i, value))
         else:  # only a run opening the document's numbering (no numbered heading above) leads into one
             run = [(i, value)] if last is None and value == 1 else []
+    for items, level, number in leads:
+        # the heading is one of a series (a later numbered heading of its level goes on from it): a
+        # list "1." … "4." above a lone "# 5." a converter mistook for a heading stays a list
+        if any(lv == level and n > number for lv, n in headings[headings.index((level, number)) + 1 :]):
+            out.update((n, level) for n, _ in items)
     return out
 
 
