@@ -296,23 +296,45 @@ def _edge_lines(page_lines: list[_PdfLine]) -> list[_PdfLine]:
 
 
 def _merge_split_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
-    """Join a bare section number ("1.2.2") with the title laid out beside it on the same row,
-    which pdfminer puts in a separate box when a tab separates them."""
+    """Join a bare section number ("1.2.2", "4.1") with the text laid out beside it on the same row,
+    which pdfminer puts in a separate box when a tab or a hanging indent separates them.
+
+    The number joins the front of that line, where the line is read: pdfminer may read a page's
+    column of clause numbers (``5.``, ``5.1.``, ``5.2.``, ``6.`` …) before the headings and
+    paragraphs beside them, so the text's place in the reading order, not the number's, is the
+    clause's. A line that opens a clause starts a paragraph: when it stands inside a box, it and the
+    box's lines after it become a box of their own."""
     absorbed: set[int] = set()
+    joined: set[int] = set()  # the lines a number joined: where the box splits
     for line in lines:
         if not _BARE_NUMBER.match(line.text) or id(line) in absorbed:
             continue
         beside = [
             other for other in lines
             if other.page == line.page and other is not line and id(other) not in absorbed
+            and id(other) not in joined
             and other.x0 > line.x1 - 1 and _vertical_overlap(line, other) > 0.5 and re.search(r"[^\W\d_]", other.text)
         ]  # fmt: skip
         if beside:
             title = min(beside, key=lambda other: other.x0)
-            line.text = f"{line.text} {title.text}"
-            line.size, line.font, line.x1, line.chars = title.size, title.font, title.x1, line.chars + title.chars
-            absorbed.add(id(title))
-    return [line for line in lines if id(line) not in absorbed]
+            title.text = f"{line.text} {title.text}"
+            title.x0, title.chars = line.x0, line.chars + title.chars
+            absorbed.add(id(line))
+            joined.add(id(title))
+    out = [line for line in lines if id(line) not in absorbed]
+    fresh = max((line.box for line in out), default=0) + 1
+    previous_box: int | None = None
+    renamed: int | None = None  # the new box of the current box's lines from a joined line on
+    for line in out:
+        box = line.box
+        if box != previous_box:
+            renamed = None
+        elif id(line) in joined:
+            renamed, fresh = fresh, fresh + 1
+        if renamed is not None:
+            line.box = renamed
+        previous_box = box
+    return out
 
 
 def _centred_stack(lines: list[_PdfLine]) -> set[int]:

@@ -16,8 +16,10 @@ import re
 
 from .pdf_layout import _PdfLine, _vertical_overlap
 
-# a paragraph or point label alone on its line: "(1)", "(a)", "(iv)", "a)", "12)"
-_ITEM_LABEL = re.compile(r"^\((?:\d{1,3}|[a-z]{1,2}|[ivxlc]{1,6})\)$|^(?:\d{1,3}|[a-z])\)$", re.IGNORECASE)
+# a paragraph or point label alone on its line: "(1)", "(a)", "(iv)", "a)", "12)", "iv.", "b."
+_ITEM_LABEL = re.compile(
+    r"^\((?:\d{1,3}|[a-z]{1,2}|[ivxlc]{1,6})\)$|^(?:\d{1,3}|[a-z])\)$|^(?:[ivxlc]{1,6}|[a-z])\.$", re.IGNORECASE
+)
 
 
 def restore_box_order(lines: list[_PdfLine]) -> list[_PdfLine]:
@@ -64,7 +66,7 @@ def _printed_above(upper: list[_PdfLine], lower: list[_PdfLine]) -> bool:
 
 
 def join_hanging_labels(lines: list[_PdfLine]) -> list[_PdfLine]:
-    """``lines`` with each paragraph label that stands alone in its box (``(1)``, ``(a)``, ``iv)``;
+    """``lines`` with each paragraph label that stands alone in its box (``(1)``, ``(a)``, ``iv)``, ``iv.``;
     not a table cell) joined to the front of the line beside it to its right on its row (within
     60 pt), which opens its own box: the label then stands where its paragraph is read, however
     pdfminer ordered the two boxes. The joined line keeps its box, style and place in the order,

@@ -105,6 +105,7 @@ PAIR = (
 FEATURES = UNARY + PAIR
 
 _CONJUNCTIONS = frozenset("or and nor but to of".split())
+_HEADING_LINE_RE = re.compile(r"^#{1,6}[ \t]")
 
 
 @dataclass
@@ -129,6 +130,9 @@ class ParseContext:
         sign_series: lines of ``§ N`` clauses whose numbers form a series (:func:`.signs.sign_series`).
         bold_labels: lines that are a bold keyword label and nothing else (``***Article 5***``) in a
             running series of such lines (:func:`.scan._bold_label_series`): article starts.
+        clause_items: line → Markdown level, for the ``N.`` Markdown list items that continue the
+            numbering of the document's numbered headings (:func:`.scan._clause_items`): clauses,
+            not list items, nested at their headings' level.
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as
@@ -151,6 +155,7 @@ class ParseContext:
     typographic: frozenset[int] = frozenset()
     sign_series: frozenset[int] = frozenset()
     bold_labels: frozenset[int] = frozenset()
+    clause_items: dict[int, int] = field(default_factory=dict)
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
     grouping_ranks: dict[int, float] = field(default_factory=dict)
@@ -403,6 +408,8 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         rest = _rest_after_label(m, line)
         words = rest.split()
         prev = _prev_nonblank(lines, m.line)
+        if ctx.markdown_flavour and _HEADING_LINE_RE.match(prev):
+            prev = ""  # a Markdown heading ("# 9. Usage Rules.") is no sentence broken off: nothing runs on from it
         blank = m.line == 0 or not lines[m.line - 1].strip()
         stop = markers[n + 1].line if n + 1 < len(markers) else len(lines)
         body = [ln for ln in lines[m.end : stop] if ln.strip() and not _TOC_RE.search(ln.strip())]

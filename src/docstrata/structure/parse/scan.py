@@ -105,6 +105,7 @@ def _scan(
     ctx.tight_labels = _tight_label_series(lines)
     ctx.sign_series = sign_series(lines)
     ctx.bold_labels = _bold_label_series(lines)
+    ctx.clause_items = _clause_items(lines) if markdown_flavour else {}
     return _scan_lines(lines, markdown_flavour, veto, ctx)
 
 
@@ -154,6 +155,8 @@ def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], 
             or (_margin_heading_marker(lines, i, prev_blank) if memo else None)
         )
         if marker is not None:
+            if marker.kind == "label" and i in ctx.clause_items:
+                marker.md_level = ctx.clause_items[i]  # nests as the numbered headings of its series do
             markers.append(marker)
             i = marker.end
             prev_blank = False
@@ -289,6 +292,7 @@ def _label_marker(
             mi
             and not re.match(r"^\d{1,3}\.\d", text)
             and not _md_item_is_clause(mi, lines, i, _numbering_above(lines, i, markers, prev_blank, past_lists=False))
+            and i not in ctx.clause_items
         ):
             return _md_item(mi, line, i, indent)
     m = _ITEM_RE.match(text)
@@ -344,7 +348,9 @@ def _label_marker(
         )
     else:
         follows = not prev_blank and _opens_numbering(lines, i, path, markers, ctx.heading_levels)
-    if not _plausible_label(comps, label, sep, rest, prev_blank or follows):
+    if not _plausible_label(comps, label, sep, rest, prev_blank or follows) and not (
+        prev_blank and _continued_clause(comps, sep, rest, markers)
+    ):
         sibling = _sibling_number(lines, i, comps, label, sep, rest, markers)
         if sibling is None:
             return None
@@ -526,6 +532,28 @@ def _sibling_number(
     return _Marker(i, end, "label", "\n".join(lines[i:end]), f"{label} {title}", indent=0, components=comps)
 
 
+def _continued_clause(comps: list[tuple[str, str, str]], sep: str, rest: str, markers: list[_Marker]) -> bool:
+    """A dotted number opening a paragraph whose text does not start as a title does (``2.2.2 have
+    sole responsibility …`` completing the lead-in "Customer shall:", ``2.3.4 37signals shall
+    promptly notify …`` opening with a name spelled with a figure) is a clause when it continues the
+    numbering of the last numbered section, looking past its items (2.2.1 → 2.2.2; 2.3.3, its
+    ``i.`` … ``iii.``, then 2.3.4; 2.2.4 → 2.3 → 2.3.1): a figure in prose ("2.5 million") rarely
+    follows the clause numbered just before it. Proposed so, it is the resolver's to weigh
+    (``starts_lower``, ``step_next``). The text must open with a word (``have``, ``37signals``), not
+    a figure, an amount or punctuation."""
+    if len(comps) < 2 or any(k != "num" for k, _, _ in comps) or sep != " ":
+        return False
+    if not re.match(r"^(?:[^\W\d_]|\d+[^\W\d_]{2,})", rest.strip()):
+        return False
+    path = _label_path(comps)
+    for m in reversed(markers):
+        if m.kind == "item":
+            continue
+        last = _label_path(_heading_label(m) or []) if m.kind in ("label", "heading") else []
+        return bool(last) and all(_ordinal(p) for p in last + path) and _continues_numbering(last, path)
+    return False
+
+
 def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, set_apart: bool) -> bool:
     """Shape rules that keep prose, dates, figures and table rows from becoming sections.
 
@@ -641,6 +669,69 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     if re.match(rf"^{number}\.1[.\s]", nxt):
         return True
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
+
+
+# "# 5. Permitted Disclosures.": a Markdown heading numbered by a bare number (a converter's heading)
+_NUMBERED_ATX_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+[*_]{0,3}(?P<number>\d{1,3})\.?[*_]{0,3}(?:[ \t]|$)")
+
+
+def _clause_items(lines: list[str]) -> dict[int, int]:
+    """Line (0-based) → Markdown heading level, for the ``N.`` Markdown list items that are clauses of the numbering the document's
+    numbered headings carry, not list items: a PDF or Word converter sets some clauses as headings
+    (a clause whose title stands alone on its line, ``# 5. Permitted Disclosures.``) and the others
+    as paragraphs opening with their number (``6. Term and Termination. This NDA …``), which
+    Markdown reads as an ordered list. An item at the left margin is such a clause when its number
+    continues that series: it follows a numbered heading or a clause of the series by one (``# 5.``,
+    its ``a.`` / ``b.`` items, then ``6.``; ``# 9.`` then ``10.``), or it is one of a run of items
+    ``1.`` … ``4.`` counting on by one that the next numbered heading continues (``# 5.``) with no
+    other heading between, that heading being one of a series (a later numbered heading of its level
+    goes on from it: ``# 9.``). An item continuing a list of its own (``1.`` … ``5.`` under ``# 5.``,
+    then ``6.``) stays an item of that list; so does a list under an unnumbered heading. Each clause
+    takes the Markdown level of the series' headings, so it nests as they do (a sibling of ``# 5.``,
+    never a child of the unnumbered title heading above ``1.``)."""
+    out: dict[int, int] = {}
+    headings: list[tuple[int, int]] = []  # (Markdown level, number) of the numbered headings, in order
+    leads: list[tuple[list[tuple[int, int]], int, int]] = []  # runs of items and the heading they lead into
+    last: int | None = None  # the series' last number: a numbered heading's or a clause item's
+    level = 1  # the Markdown level of the series' last numbered heading
+    listed: int | None = None  # the last digit item since then that is no clause (a list of its own)
+    run: list[tuple[int, int]] = []  # (line, number) of digit items that may lead into the next heading
+    fence = False
+    for i, line in enumerate(lines):
+        if _FENCE_RE.match(line):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        heading = _NUMBERED_ATX_RE.match(line)
+        if heading or _ATX_RE.match(line):
+            number = int(heading.group("number")) if heading else None
+            if number is not None:
+                level = len(line.lstrip().split(None, 1)[0])
+                headings.append((level, number))
+                if run and run[-1][1] + 1 == number:
+                    leads.append((run, level, number))
+            last, listed, run = number, None, []
+            continue
+        item = _MD_ITEM_RE.match(line)
+        if not item or not item.group("marker").isdigit() or item.group("delim") != ".":
+            continue
+        value = int(item.group("marker"))
+        if last is not None and value == last + 1 and listed != value - 1:
+            out[i] = level
+            last, listed, run = value, None, []
+            continue
+        listed = value
+        if run and run[-1][1] + 1 == value:
+            run.append((i, value))
+        else:  # only a run opening the document's numbering (no numbered heading above) leads into one
+            run = [(i, value)] if last is None and value == 1 else []
+    for items, level, number in leads:
+        # the heading is one of a series (a later numbered heading of its level goes on from it): a
+        # list "1." … "4." above a lone "# 5." a converter mistook for a heading stays a list
+        if any(lv == level and n > number for lv, n in headings[headings.index((level, number)) + 1 :]):
+            out.update((n, level) for n, _ in items)
+    return out
 
 
 def _lone_bold(line: str) -> re.Match | None:

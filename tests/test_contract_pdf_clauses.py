@@ -1,0 +1,102 @@
+"""Numbered clauses of contract PDFs: the section tree of two real contracts (fixtures in
+``tests/fixtures/contract-pdfs``, see its NOTICE.md), read through ``convert_file`` and
+``build_tree`` as ingest reads them.
+
+* Bonterms Mutual NDA: the typography makes clauses 5 and 9 headings (each set on a line of its
+  own) and leaves the other ten as paragraphs opening with their number, which Markdown reads as
+  an ordered list. The list items that continue the headings' numbering are clauses, siblings of
+  the headings (``6`` closes ``5``; ``10`` is no ``9.10``).
+* Basecamp DPA, pages 2–4: clause numbers stand in a hanging column beside their paragraphs
+  (read before the headings beside them, ``4.1`` before ``# 4.``), and sub-clauses open in lower
+  case (``2.2.2 have sole responsibility …``) or with a figure-led name (``2.3.4 37signals shall
+  …``); both are clauses that continue the numbering above them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docstrata.convert import convert_file
+from docstrata.sources import source_file
+from docstrata.structure import build_tree
+
+FIXTURES = Path(__file__).parent / "fixtures" / "contract-pdfs"
+
+
+def _tree(name: str) -> list[tuple[str, str | None]]:
+    doc = convert_file(source_file(FIXTURES / name))
+    return [(s.section_id, s.parent_id) for s in build_tree(doc).sections]
+
+
+def test_bonterms_nda_clauses_are_siblings_whether_heading_or_paragraph() -> None:
+    tree = _tree("bonterms-mutual-nda-v1.pdf")
+    numbered = [(sid, parent) for sid, parent in tree if sid[:1].isdigit()]
+    assert numbered == [
+        ("1", None),
+        ("2", None),
+        ("3", None),
+        ("4", None),
+        ("5", None),
+        ("5(a)", "5"),
+        ("5(b)", "5"),
+        ("6", None),
+        ("7", None),
+        ("8", None),
+        ("9", None),
+        ("10", None),
+        ("11", None),
+        ("12", None),
+    ]
+
+
+def test_bonterms_nda_clause_text_is_its_own() -> None:
+    doc = convert_file(source_file(FIXTURES / "bonterms-mutual-nda-v1.pdf"))
+    by_id = {s.section_id: s for s in build_tree(doc).sections}
+    assert "Term and Termination" in by_id["6"].title
+    assert "Term and Termination" not in by_id["5(b)"].text  # clause 6 no longer runs on inside 5(b)
+    assert "destroy all Confidential Information" in by_id["7"].text
+    assert "Governing Law" in by_id["10"].title
+
+
+def test_basecamp_dpa_sub_clauses_and_hanging_numbers() -> None:
+    tree = dict(_tree("basecamp-dpa-pages-2-4.pdf"))
+    expected = {
+        "2": None,
+        "2.1": "2",
+        "2.2": "2",
+        "2.2.1": "2.2",
+        "2.2.2": "2.2",  # "have sole responsibility …": lower case after the lead-in "Customer shall …:"
+        "2.2.3": "2.2",
+        "2.2.4": "2.2",
+        "2.3": "2",  # "2.3 37signals's Processing of Personal Data."
+        "2.3.1": "2.3",
+        "2.3.2": "2.3",
+        "2.3.3": "2.3",
+        "2.3.3(iv)": "2.3.3",  # "iv." set apart from its text
+        "2.3.3(v)": "2.3.3",
+        "2.3.4": "2.3",  # after 2.3.3(v): a sibling of 2.3.3, not more text of its last item
+        "2.3.5": "2.3",
+        "2.3.6": "2.3",
+        "2.3.7": "2.3",
+        "3": None,
+        "4": None,  # "# 4. 37SIGNALS PERSONNEL"
+        "4.1": "4",  # the hanging number column is read before "# 4.": each number goes to its paragraph
+        "4.2": "4",
+        "4.3": "4",
+        "4.4": "4",
+        "5": None,
+        "5.1": "5",
+        "5.2": "5",
+    }
+    assert {sid: tree.get(sid, "missing") for sid in expected} == expected
+    order = [sid for sid in tree if sid in expected]
+    assert order == list(expected)  # document order: no clause before the heading that holds it
+
+
+def test_basecamp_dpa_clause_paragraph_is_whole() -> None:
+    doc = convert_file(source_file(FIXTURES / "basecamp-dpa-pages-2-4.pdf"))
+    by_id = {s.section_id: s for s in build_tree(doc).sections}
+    text = " ".join((by_id["2.3.4"].heading + " " + by_id["2.3.4"].text).split())
+    # the first line, joined to its number, stays in its paragraph
+    assert "government requests for access to or information about 37signals’s Processing" in text
+    assert "government request" not in by_id["2.3.3(v)"].text
