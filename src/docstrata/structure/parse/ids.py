@@ -64,11 +64,14 @@ _CONTAINER_ID = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
 
 
 def _container_of(pos: int, sections: list[Section]) -> str | None:
-    """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``)."""
+    """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``, an Act's only
+    ``schedule``)."""
     level = sections[pos].level
     for x in reversed(sections[:pos]):
         if x.level < level:
-            if x.number and _CONTAINER_ID.match(x.section_id):
+            if x.number and (
+                _CONTAINER_ID.match(x.section_id) or x.section_id in _BACK_MATTER
+            ):  # "schedule": the only one
                 return x.section_id
             level = x.level
             if level == 1:
