@@ -381,17 +381,18 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         shouting = text.isupper() and len(text) > 3
         if _PDF_NUMBERING.match(text) or leads_body or shouting:
             headings.append((run, text))
-    headings = _instrument_cover(headings, page_lines)
+    headings = _instrument_cover(headings, page_lines, body_size)
     _assign_levels(_restore_unprinted_numbers(_with_labels_above(headings, runs)))
 
 
 def _instrument_cover(
-    headings: list[tuple[list[_PdfLine], str]], page_lines: dict[int, list[_PdfLine]]
+    headings: list[tuple[list[_PdfLine], str]], page_lines: dict[int, list[_PdfLine]], body_size: float
 ) -> list[tuple[list[_PdfLine], str]]:
     """``headings`` without the cover lines of a legislative instrument but its name.
 
-    A cover page is the first page of a document of three pages or more that holds under half
-    the median page's characters and no provision (no line opening with a section number, no margin
+    A cover page is the first page of a document of two pages or more that holds no paragraph of
+    body text (no box of three lines or more at the body's type size) and no provision (no line
+    opening with a section number, no margin
     note). When one of its headings names the instrument (:func:`.grammar.names_instrument`: ``SMALL
     CLAIMS COURTS’ PROCEDURE ACT, No. 33 OF 2022``, or a name set as two headings one under the other,
     ``PARLIAMENTARY BUDGET OFFICE`` / ``ACT, No. 6 OF 2023``), that name is the cover's only heading:
@@ -400,15 +401,15 @@ def _instrument_cover(
     notice and the like are front matter, set apart by their face but heading nothing: as headings
     they held the whole Act. A cover naming no instrument keeps its headings."""
     pages = sorted(page_lines)
-    if len(pages) < 3:
+    if len(pages) < 2:
         return headings
     first = pages[0]
     cover = [(run, text) for run, text in headings if run[0].page == first]
     if len(cover) < 2:
         return headings
-    chars = sorted(sum(line.chars for line in page_lines[page]) for page in pages)
-    if 2 * sum(line.chars for line in page_lines[first]) >= chars[len(chars) // 2]:
-        return headings  # a first page with much text is no cover
+    boxes = Counter(line.box for line in page_lines[first] if abs(line.size - body_size) <= 0.5)
+    if any(n >= 3 for n in boxes.values()):
+        return headings  # a paragraph of body text: the document starts on its first page
     if any(line.margin or _PROVISION_OPENS.match(line.text) for line in page_lines[first]):
         return headings  # the provisions start on it
     texts = [text for _, text in cover]
