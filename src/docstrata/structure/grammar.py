@@ -626,7 +626,7 @@ def _back_matter_label_re() -> re.Pattern:
         sorted({re.escape(w) for p in PACKS for w in p.get("determiners", ())}, key=len, reverse=True)
     )
     return re.compile(
-        rf"^(?:(?:{determiners})\s+)?(?:(?P<ordinal>{ordinals})\s+)?(?P<kw>{words})"
+        rf"^\*{{0,3}}(?:(?:{determiners})\s+)?(?:(?P<ordinal>{ordinals})\s+)?(?P<kw>{words})"
         r"(?:\s*(?:\[[^\[\]]{1,60}\]|\((?:[^()]|\([^()]{1,6}\)){1,60}\)))?\.?$",
         re.IGNORECASE,
     )
@@ -638,8 +638,9 @@ def back_matter_label(line: str) -> tuple[str, str] | None:
     word for it, or ``None``: ``SCHEDULE``, ``THE SCHEDULE`` (the only one) → ``("schedule", "")``;
     ``FIRST SCHEDULE``, ``The Second Schedule`` → ``("schedule", "1")``, ``("schedule", "2")`` (a
     pack's ``ordinal_words``). A bracketed mention of the provision it serves may follow (``THE FIRST
-    SCHEDULE [See section 2]``, ``SCHEDULE (section 8)``). The words are in capitals or each
-    capitalised: a lower-case ``schedule`` is a word of a sentence."""
+    SCHEDULE [See section 2]``, ``SCHEDULE (section 8)``), and a footnote's star may precede it
+    (``*FIRST SCHEDULE``). The words are in capitals or each capitalised: a lower-case ``schedule``
+    is a word of a sentence."""
     text = " ".join(line.split())
     m = _back_matter_label_re().match(text)
     if not m:

@@ -388,6 +388,8 @@ def _back_matter_marker(lines: list[str], i: int, text: str, prev_blank: bool, i
     keyword, number = back
     prefix, _ = _KEYWORDS[keyword]
     rest, end = _title_below(lines, i)
+    if back_matter_label(rest):
+        rest, end = "", i + 1  # "FIRST SCHEDULE" / "SECOND SCHEDULE" listed in a contents: no title
     shown = f"{text} {_plain(rest)}".strip() if end > i + 1 else text
     return _Marker(
         i,
