@@ -161,3 +161,19 @@ def test_sections_behind_amendment_marks_are_found():
     assert set(marked) <= set(numbered), (marked, sorted(numbered))
     assert "Penalty for demanding dowry" in numbered["4"].title
     assert "Penalty for demanding dowry" not in numbered["3"].text
+
+
+def test_a_reprints_schedules_and_what_follows_them():
+    """The Industrial Relations Act 1967 (Laws of Malaysia reprint): its Arrangement lists ``FIRST
+    SCHEDULE`` / ``SECOND SCHEDULE`` (contents entries, neither titling the other), the body prints
+    ``*FIRST SCHEDULE`` (a footnote's star) and ``SECOND SCHEDULE``: two containers holding their
+    items. The reprint's list of amendments after them (a row ``9 Act A1322``) is back matter and
+    leaves section 9 of Part III its bare id."""
+    _, tree = _tree(_statute_pdf("my-industrial-relations-act-1967.pdf"))
+    by_id = {s.section_id: s for s in tree.sections}
+    assert "Claim for recognition" in by_id["9"].title and by_id["9"].parent_id == "part-iii"
+    schedules = [s for s in tree.sections if s.section_id.split("/")[-1] in ("schedule-1", "schedule-2")]
+    assert [s.section_id.split("/")[-1] for s in schedules] == ["schedule-1", "schedule-2"], schedules
+    assert all("SECOND SCHEDULE" not in s.title for s in schedules if s.section_id.endswith("schedule-1"))
+    items = [s for s in tree.sections if s.parent_id == schedules[0].section_id]
+    assert len(items) >= 10 and "Electricity services" in items[0].title
