@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ..structure.grammar import contents_title_pattern, is_contents_title, keyword_words
+from ..structure.grammar import contents_title_pattern, is_contents_title, keyword_words, names_instrument
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
 
@@ -381,7 +381,55 @@ def _classify_by_font(lines: list[_PdfLine]) -> None:
         shouting = text.isupper() and len(text) > 3
         if _PDF_NUMBERING.match(text) or leads_body or shouting:
             headings.append((run, text))
+    headings = _instrument_cover(headings, page_lines, body_size)
     _assign_levels(_restore_unprinted_numbers(_with_labels_above(headings, runs)))
+
+
+def _instrument_cover(
+    headings: list[tuple[list[_PdfLine], str]], page_lines: dict[int, list[_PdfLine]], body_size: float
+) -> list[tuple[list[_PdfLine], str]]:
+    """``headings`` without the cover lines of a legislative instrument but its name.
+
+    A cover page is the first page of a document of two pages or more that holds no paragraph of
+    body text (no box of three lines or more at the body's type size) and no provision (no line
+    opening with a section number, no margin
+    note). When one of its headings names the instrument (:func:`.grammar.names_instrument`: ``SMALL
+    CLAIMS COURTS’ PROCEDURE ACT, No. 33 OF 2022``, or a name set as two headings one under the other,
+    ``PARLIAMENTARY BUDGET OFFICE`` / ``ACT, No. 6 OF 2023``), that name is the cover's only heading:
+    the masthead over it (``PARLIAMENT OF THE DEMOCRATIC SOCIALIST REPUBLIC OF SRI LANKA``, ``LAWS OF
+    MALAYSIA``), the printer's and publisher's lines (``Printed on the Order of Government``), a reprint
+    notice and the like are front matter, set apart by their face but heading nothing: as headings
+    they held the whole Act. A cover naming no instrument keeps its headings."""
+    pages = sorted(page_lines)
+    if len(pages) < 2:
+        return headings
+    first = pages[0]
+    cover = [(run, text) for run, text in headings if run[0].page == first]
+    if len(cover) < 2:
+        return headings
+    boxes = Counter(line.box for line in page_lines[first] if abs(line.size - body_size) <= 0.5)
+    if any(n >= 3 for n in boxes.values()):
+        return headings  # a paragraph of body text: the document starts on its first page
+    if any(line.margin or _PROVISION_OPENS.match(line.text) for line in page_lines[first]):
+        return headings  # the provisions start on it
+    texts = [text for _, text in cover]
+    keep: set[int] = set()
+    for n, text in enumerate(texts):
+        if names_instrument(text):
+            keep = {n}
+            break
+        if n and names_instrument(f"{texts[n - 1]} {text}"):
+            keep = {n - 1, n}
+            break
+    if not keep:
+        return headings
+    front = {id(run[0]) for n, (run, _) in enumerate(cover) if n not in keep}
+    out = [(run, text) for run, text in headings if id(run[0]) not in front]
+    if len(keep) == 2:  # the name set as two headings is one heading, the title
+        (upper, upper_text), (lower, lower_text) = (cover[n] for n in sorted(keep))
+        at = next(n for n, (run, _) in enumerate(out) if run is upper)
+        out[at : at + 2] = [(upper + lower, f"{upper_text} {lower_text}")]
+    return out
 
 
 _HEADING_NUMBER = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)\.?\s")

@@ -71,6 +71,8 @@ __all__ = [
     "canonical_number",
     "SLASH_NUMBER",
     "unnumbered_container",
+    "back_matter_label",
+    "without_amendment_mark",
     "CODE_NUMBER",
     "inserted_base",
     "match_citation",
@@ -612,6 +614,65 @@ def unnumbered_container(title: str) -> str | None:
         return None
     kw = m.group("kw").lower()
     return kw if kw in label_keywords() and label_keywords()[kw][0] else None
+
+
+@functools.lru_cache(maxsize=1)
+def _back_matter_label_re() -> re.Pattern:
+    words = "|".join(re.escape(w) for w in keyword_words("back"))
+    ordinals = "|".join(
+        sorted({re.escape(w) for p in PACKS for w in p.get("ordinal_words", {})}, key=len, reverse=True)
+    )
+    determiners = "|".join(
+        sorted({re.escape(w) for p in PACKS for w in p.get("determiners", ())}, key=len, reverse=True)
+    )
+    return re.compile(
+        rf"^\*{{0,3}}(?:(?:{determiners})\s+)?(?:(?P<ordinal>{ordinals})\s+)?(?P<kw>{words})"
+        r"(?:\s*(?:\[[^\[\]]{1,60}\]|\((?:[^()]|\([^()]{1,6}\)){1,60}\)))?\.?$",
+        re.IGNORECASE,
+    )
+
+
+def back_matter_label(line: str) -> tuple[str, str] | None:
+    """``(keyword, number)`` of a line that is the label of a back-matter unit (a keyword of the
+    ``back`` role: schedule, appendix, annex, exhibit …) printed with no number or with an ordinal
+    word for it, or ``None``: ``SCHEDULE``, ``THE SCHEDULE`` (the only one) → ``("schedule", "")``;
+    ``FIRST SCHEDULE``, ``The Second Schedule`` → ``("schedule", "1")``, ``("schedule", "2")`` (a
+    pack's ``ordinal_words``). A bracketed mention of the provision it serves may follow (``THE FIRST
+    SCHEDULE [See section 2]``, ``SCHEDULE (section 8)``), and a footnote's star may precede it
+    (``*FIRST SCHEDULE``). The words are in capitals or each capitalised: a lower-case ``schedule``
+    is a word of a sentence."""
+    text = " ".join(line.split())
+    m = _back_matter_label_re().match(text)
+    if not m:
+        return None
+    words = re.findall(r"[^\W\d_]+", text[: m.end("kw")])
+    if not all(w.isupper() or w[:1].isupper() for w in words):
+        return None
+    ordinal = m.group("ordinal")
+    number = ""
+    if ordinal:
+        number = str(next(n for p in PACKS for w, n in p.get("ordinal_words", {}).items() if w == ordinal.lower()))
+    return m.group("kw").lower(), number
+
+
+# an amendment mark before a provision's number: the number of the footnote that records the amendment and
+# the bracket that opens the text inserted or substituted ("1[4. Penalty for demanding dowry.—", "9[(2) Nothing
+# in …", "2[(3)] Every rule …" of India Code compilations); the bracket closes where the amended text ends
+_AMENDMENT_MARK_RE = re.compile(r"^\d{1,3}\[(?=\(?[\dA-Za-z§])")
+_CLOSED_LABEL_RE = re.compile(r"^(\(\w{1,4}\)|\d{1,4}[A-Z]{0,3}\.)\]")
+
+
+def without_amendment_mark(line: str) -> str:
+    """``line`` without an amendment mark before the provision's number that opens it: ``1[4. Penalty
+    …`` → ``4. Penalty …``, ``9[(2) Nothing …`` → ``(2) Nothing …``, and a bracket that closes right
+    after the number (the number alone was amended: ``2[(3)] Every rule …`` → ``(3) Every rule …``).
+    A compilation marks inserted and substituted text so (the footnote number, then ``[``); the mark
+    hid the number from the parser. Any other line comes back as it is."""
+    m = _AMENDMENT_MARK_RE.match(line)
+    if not m:
+        return line
+    rest = line[m.end() :]
+    return _CLOSED_LABEL_RE.sub(r"\1", rest, count=1)
 
 
 # one number as written: 59, 59A, 49AAA, 106a, 4.2.1, A.6, V, XIV, C, 5bis, 12 ter, 107quinquies (a suffix before

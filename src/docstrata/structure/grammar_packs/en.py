@@ -194,8 +194,20 @@ DOCUMENT_WORDS = (
     "rulebook",
 )
 
+# ordinal words a back-matter unit is numbered with ("FIRST SCHEDULE", "The Second Schedule" of Commonwealth and
+# Indian Acts): its number
+ORDINAL_WORDS = {
+    word: n
+    for n, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
+        " fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
+        start=1,
+    )
+}
+
 PACK = {
     "lang": "en",
+    "ordinal_words": ORDINAL_WORDS,
     "instrument_words": INSTRUMENT_WORDS,
     "document_words": DOCUMENT_WORDS,
     "version_words": VERSION_WORDS,

@@ -24,14 +24,20 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
     by_id: dict[str, list[int]] = {}
     for pos, s in enumerate(sections):
         by_id.setdefault(s.section_id, []).append(pos)
+    # the back matter runs from the first back-matter container to the end: what an Act prints after
+    # its schedules (a reprint's list of amendments, "9 Act A1322") is no section of its body
+    first_back = next((pos for pos, s in enumerate(sections) if s.number and _is_back_container(s.section_id)), None)
     for sid, group in by_id.items():
         if len(group) < 2:
             continue
         containers = [_container_of(pos, sections) for pos in group]
-        back = [c is not None and c.split("-")[0] in _BACK_MATTER for c in containers]
+        after_back = [c is None and first_back is not None and pos > first_back for pos, c in zip(group, containers)]
+        back = [c is not None and c.split("-")[0] in _BACK_MATTER or a for c, a in zip(containers, after_back)]
         # section 4.1 of an Act's Part 1 and clause 4.1 of its Schedule 1: the one body occurrence
         # keeps the bare id ("Section 4.1" names the Act's own), the schedule's is qualified
-        body_one = None not in containers and any(back) and back.count(False) == 1
+        body_one = (
+            all(c is not None or a for c, a in zip(containers, after_back)) and any(back) and back.count(False) == 1
+        )
         bare_kept = False
         for pos, container, in_back in zip(group, containers, back):
             if container is not None and sid.startswith((container + "(", container + "/")):
@@ -59,16 +65,25 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
     return suffixed
 
 
+def _is_back_container(section_id: str) -> bool:
+    """``schedule``, ``schedule-2``, ``appendix-a``: a back-matter container's own id."""
+    last = section_id.split("/")[-1]
+    return last in _BACK_MATTER or bool(_CONTAINER_ID.match(last)) and last.split("-")[0] in _BACK_MATTER
+
+
 # a container's id: its prefix (one word or hyphenated: "sous-section") and its number
 _CONTAINER_ID = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
 
 
 def _container_of(pos: int, sections: list[Section]) -> str | None:
-    """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``)."""
+    """The nearest ancestor whose id names a container (``article-ii``, ``appendix-1``, an Act's only
+    ``schedule``)."""
     level = sections[pos].level
     for x in reversed(sections[:pos]):
         if x.level < level:
-            if x.number and _CONTAINER_ID.match(x.section_id):
+            if x.number and (
+                _CONTAINER_ID.match(x.section_id) or x.section_id in _BACK_MATTER
+            ):  # "schedule": the only one
                 return x.section_id
             level = x.level
             if level == 1:

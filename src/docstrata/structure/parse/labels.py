@@ -214,6 +214,8 @@ def _label_path(comps: list[tuple[str, str, str]]) -> list[str]:
             prefix = kind.split(":")[1]
             if code := code_number(value):
                 path.append(code)  # "Article L. 111-1" → L111-1: a code's article numbers are unique in it
+            elif prefix and not value:
+                path.append(prefix)  # "SCHEDULE", the only one: schedule
             elif prefix:
                 value = canonical_number(value)  # "LIVRE Ier" → livre-i
                 path.append(f"{prefix}-{value.lower()}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from ..grammar import without_amendment_mark
 from .labels import _heading_label, _ordinal, _plain, _title_of
 from .patterns import _Marker
 
@@ -74,7 +75,8 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
         j = m.end
         while j < len(lines) and not lines[j].strip():
             j += 1
-        hit = _NUMBER_OPENS_BODY.match(_plain(lines[j].strip())) if j < len(lines) else None
+        # the number may follow an amendment mark ("1[33. Parliament may …": grammar.without_amendment_mark)
+        hit = _NUMBER_OPENS_BODY.match(without_amendment_mark(_plain(lines[j].strip()))) if j < len(lines) else None
         other = at_line.get(j)
         if hit is not None and not (other is not None and markers[other].kind == "heading"):
             pairs[n] = (j, hit)

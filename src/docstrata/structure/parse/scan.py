@@ -8,7 +8,14 @@ import re
 from collections import Counter
 
 from ..definitions import numbered_term_entry, opens_definitions
-from ..grammar import PINPOINT, SUFFIX_WORDS, contents_title_pattern, keywords
+from ..grammar import (
+    PINPOINT,
+    SUFFIX_WORDS,
+    back_matter_label,
+    contents_title_pattern,
+    keywords,
+    without_amendment_mark,
+)
 from .labels import (
     _components,
     _continues_numbering,
@@ -256,7 +263,7 @@ def _label_marker(
     line = lines[i]
     expanded = line.expandtabs(4)
     indent = len(expanded) - len(expanded.lstrip())
-    text = _without_running_title(line.strip(), ctx.running_titles)
+    text = without_amendment_mark(_without_running_title(line.strip(), ctx.running_titles))  # "1[4. Penalty …"
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
     if bullet := _BULLETED_ENUMERATOR_RE.match(text):  # "- (3) …": a bullet in front of the provision's own number
@@ -327,6 +334,8 @@ def _label_marker(
             indent=indent,
             components=_components(tm.group("label"), ctx.heading_levels),
         )
+    if back := _back_matter_marker(lines, i, text, prev_blank, indent):
+        return back
     m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if not m:
         return None
@@ -368,6 +377,35 @@ def _label_marker(
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
+
+
+def _back_matter_marker(lines: list[str], i: int, text: str, prev_blank: bool, indent: int) -> _Marker | None:
+    """A back-matter unit's label alone on its line with no number of its own or an ordinal word for
+    it (:func:`.grammar.back_matter_label`: ``SCHEDULE``, ``THE FIRST SCHEDULE [See section 2]``),
+    set apart from the text above (a blank line or a sentence's end): a container ranked as its
+    keyword, like ``Schedule 2`` (ids ``schedule``, ``schedule-1``), so the forms and tables after it
+    are its text, not the last section's. Its title is the line below when it reads as one
+    (:func:`_title_below`)."""
+    if not (prev_blank or i and re.search(r"[.:;]$", lines[i - 1].strip())):
+        return None
+    back = back_matter_label(text)
+    if back is None or back[0] not in _KEYWORDS:
+        return None
+    keyword, number = back
+    prefix, _ = _KEYWORDS[keyword]
+    rest, end = _title_below(lines, i)
+    if back_matter_label(rest):
+        rest, end = "", i + 1  # "FIRST SCHEDULE" / "SECOND SCHEDULE" listed in a contents: no title
+    shown = f"{text} {_plain(rest)}".strip() if end > i + 1 else text
+    return _Marker(
+        i,
+        end,
+        "label",
+        "\n".join(lines[i:end]),
+        shown,
+        indent=indent,
+        components=[(f"kw:{prefix}:{keyword}", number, text)],
+    )
 
 
 def _stated_title(rest: str, title: str, is_heading: bool, run_in: bool) -> tuple[str, bool]:
