@@ -281,7 +281,7 @@ def _find_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | N
         while stack:
             top = stack[-1]
             if top.marker.kind == "heading":
-                if top.path and _is_prefix(top.path, path):
+                if top.path and _is_prefix(top.path, path) or _is_code_subsection(m, top):
                     return top
                 if (
                     top.path
@@ -436,8 +436,9 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
         path = _label_path(comps)
         if parent and len(path) == 1 and path[0].startswith("("):
             path = parent.path + path
-        elif _is_article_paragraph(m, comps, parent):
-            path = parent.path + [f"({path[0]})"]  # "1.   text" of Article 5 → article-5(1)
+        elif _is_article_paragraph(m, comps, parent) or _is_code_subsection(m, parent):
+            assert parent is not None
+            path = parent.path + [f"({path[0]})"]  # "1.   text" of Article 5 → article-5(1); of NRS 1.130 → 1.130(1)
         elif _is_article_sign_paragraph(comps, parent):
             assert parent is not None
             # "§ 2" of Article 8 (a Belgian or Luxembourg article's paragraph, cited "article 8, § 2"):
@@ -464,6 +465,27 @@ def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent:
         and bool(parent.path)
         and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
         and comps[0][1].isdigit()
+    )
+
+
+def _is_code_subsection(m: _Marker, parent: _Open | None) -> bool:
+    """A bare number label (``1.  No court …``) directly under a section the markup states with a
+    code's section number (``NRS 1.130``: one number, :func:`.stated.stated_components`) is that
+    section's numbered subsection, cited ``NRS 1.130(1)``: id ``1.130(1)``, never a section ``1``
+    of the document nor ``1.130.1``."""
+    comps = m.components
+    own = parent.marker.components if parent is not None and parent.marker is not None else []
+    return (
+        m.kind == "label"
+        and len(comps) == 1
+        and comps[0][0] == "num"
+        and comps[0][1].isdigit()
+        and parent is not None
+        and parent.marker.kind == "heading"
+        and parent.marker.markup_numbers
+        and len(own) == 1
+        and own[0][0] == "num"
+        and bool(re.search(r"\d[.-]\d", own[0][1]))
     )
 
 
