@@ -53,7 +53,7 @@ _TITLE_CLASS_WORDS = frozenset(
 )
 _HEADING_CLASS_WORDS = frozenset({"heading", "head", "hdg", "title", "subtitle"})
 _MAX_TITLE_WORDS = 40
-_MAX_GROUP_HEADING_WORDS = 20
+_MAX_GROUP_HEADING_WORDS = 30
 
 
 def _class_words(tag) -> set[str]:
