@@ -9,6 +9,7 @@ import warnings
 from ..structure.grammar import is_contents_title, keyword_words
 from .document import ConvertedDocument
 from .html_eurlex import eu_act_title, join_eu_titles
+from .html_sections import stated_blocks, stated_sections
 from .office import _markitdown_convert
 
 # XHTML (EUR-Lex starts with ``<?xml``) parsed as HTML, here and inside markitdown, makes bs4 print
@@ -61,7 +62,7 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     # steps, points) is body text, never sections; only lists that print their own numbers
     # ("1.", "a)": legislation renderings) hold numbered provisions
     printed = soup.find(attrs={"data-printed-numbers": True}) is not None
-    return ConvertedDocument.from_markdown(
+    converted = ConvertedDocument.from_markdown(
         markdown,
         provenance="markup",
         list_numbers=printed,
@@ -70,6 +71,8 @@ def _convert_html(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         anchors=anchors,
         marked_definitions=definitions,
     )
+    converted.blocks = stated_blocks(converted.blocks, soup)  # numbers of the sections the markup states
+    return converted
 
 
 @_quiet_xml_as_html
@@ -146,6 +149,7 @@ def clean_html(data: bytes | str) -> tuple[str, int]:
         removed += 1
     _print_numbering(soup)
     join_eu_titles(soup)
+    stated_sections(soup)  # sections marked by class names and anchors, not heading elements
     nest_section_headings(soup)
     removed += drop_contents_lists(soup)
     plain_headings_and_citations(soup)
@@ -348,26 +352,76 @@ def drop_contents_lists(soup) -> int:
         items = lst.find_all("li")
         if len(items) < 5:
             continue
-        entries = 0
-        for li in items:
-            own, linked = [], []  # the item's words outside its nested lists; those in links to sections
-            for child in li.children:
-                if getattr(child, "name", None) in ("ul", "ol"):
-                    continue
-                own.extend(child.get_text(" ").split() if getattr(child, "name", None) else str(child).split())
-                links = (
-                    [child]
-                    if getattr(child, "name", None) == "a"
-                    else (child.find_all("a", href=True) if getattr(child, "name", None) else [])
-                )
-                for a in links:
-                    if str(a.get("href") or "").startswith("#") and str(a["href"])[1:] in targets:
-                        linked.extend(a.get_text(" ").split())
-            if linked and (len(linked) >= 0.7 * len(own) or own[:1] == linked[:1] and len(own) <= 12):
-                entries += 1
+        entries = sum(1 for li in items if _contents_entry(li, targets))
         if entries * 5 >= 4 * len(items):
             lst.decompose()
             removed += 1
+    return removed + _drop_contents_paragraphs(soup, targets)
+
+
+def _contents_entry(item, targets: set[str], titles: dict[str, str] | None = None) -> bool:
+    """Whether a list item or paragraph is (nearly) only a link to a section of this page, short
+    and opening with one (``<a href="#s10">10.</a> References``), or opening with one and repeating
+    the words of the heading it links to (``titles``: heading id → its words)."""
+    if titles:
+        first = item.find("a", href=True)
+        frag = str(first["href"])[1:] if first is not None and str(first["href"]).startswith("#") else ""
+        words = _plain_words(item.get_text(" "))
+        if frag in titles and (words == titles[frag] or words.startswith(titles[frag] + " ")):
+            return True  # "NRS 1.510 Regulations … [Effective until …]": the heading's words and a note
+    own, linked = [], []  # the item's words outside its nested lists; those in links to sections
+    for child in item.children:
+        if getattr(child, "name", None) in ("ul", "ol"):
+            continue
+        own.extend(child.get_text(" ").split() if getattr(child, "name", None) else str(child).split())
+        links = (
+            [child]
+            if getattr(child, "name", None) == "a"
+            else (child.find_all("a", href=True) if getattr(child, "name", None) else [])
+        )
+        for a in links:
+            if str(a.get("href") or "").startswith("#") and str(a["href"])[1:] in targets:
+                linked.extend(a.get_text(" ").split())
+    return bool(linked) and (len(linked) >= 0.7 * len(own) or own[:1] == linked[:1] and len(own) <= 12)
+
+
+def _plain_words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _drop_contents_paragraphs(soup, targets: set[str]) -> int:
+    """Remove contents set as paragraphs, not a list (a word processor's export: ``<p
+    class="COLeadline"><a href="#NRS001Sec010">NRS 1.010</a> Courts of justice.</p>`` …): a run of
+    five or more sibling paragraphs that are contents entries (:func:`_contents_entry`), with at most
+    two short unlinked lines before or between entries (the contents' own group titles, ``COURT
+    ADMINISTRATOR`` / ``General Provisions``), goes as a whole; returns how many runs were removed."""
+    removed = 0
+    titles = {str(h["id"]): _plain_words(h.get_text(" ")) for h in soup.find_all(_HEADINGS) if h.get("id")}
+    for parent in {id(p.parent): p.parent for p in soup.find_all("p") if p.parent is not None}.values():
+        run: list = []
+        gap: list = []
+        for child in list(parent.find_all(True, recursive=False)) + [None]:
+            paragraph = child is not None and child.name in ("p", "div")
+            entry = (
+                paragraph
+                and child.find(["p", "div", "ul", "ol", "table"]) is None
+                and _contents_entry(child, targets, titles)
+            )
+            if entry:
+                run += gap + [child]
+                gap = []
+                continue
+            short = (
+                paragraph and len(gap) < 2 and child.find("a") is None and 0 < len(child.get_text(" ").split()) <= 12
+            )
+            if short:
+                gap.append(child)
+                continue
+            if sum(1 for p in run if _contents_entry(p, targets, titles)) >= 5:
+                for p in run:
+                    p.decompose()
+                removed += 1
+            run, gap = [], []
     return removed
 
 

@@ -154,6 +154,8 @@ def alias_keys(alias: str) -> list[str]:
     if not m or (not m.group("kind") and not (m.group("num")[0].isdigit() or _is_specific(m.group("num")))):
         return [f"alias:{fold(a)}"]
     kind_text = m.group("kind") or None
+    if kind_text and _kind(kind_text) is None and re.fullmatch(r"[A-Z]{2,6}", kind_text) and "." in m.group("num"):
+        kind_text = None  # a code's or rulebook's abbreviation before its dotted number: "NRS 1.130", "GEN 3.3.31"
     if kind_text and _kind(kind_text) is None:
         return [f"alias:{fold(a)}"]
     keys = reference_keys(kind_text, m.group("num"))

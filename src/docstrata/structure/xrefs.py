@@ -140,7 +140,12 @@ _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<nu
 # the keywords whose provisions are inserted with a slash ("Art. 24/1", "l'article 216/1")
 _PROVISION_SLASH = frozenset({"article", "artikel"})
 _CONTAINER_PREFIXES = {k.prefix for k in keywords().values() if k.prefix and k.rank < 5}  # article, part, teil …
-_QUALIFIED_RE = re.compile(r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,3}[A-Z]?){1,4}(?:\(\w{1,4}\))*)")
+# a code's or rulebook's abbreviation before a dotted number: "GEN 3.3.31", "NRS 1.130", "NRS 1.4695(2)"
+_QUALIFIED_RE = re.compile(
+    r"(?<![\w.])(?P<doc>[A-Z]{2,6})\s+(?P<nums>\d{1,3}(?:\.\d{1,4}[A-Z]?){1,4}(?![\d.]\d)(?:\(\w{1,4}\))*)"
+)
+# a section number as the source prints it after its code's abbreviation ("NRS 1.130": convert/html_sections.py)
+_CODE_LABEL_RE = re.compile(r"^(?P<abbr>[A-Z]{2,6})\s+\d")
 # a section of the United States Code cited by its title: "1 U.S.C. 211", "42 U.S.C. 1395m(n)", "15 U.S.C. § 45"; the
 # title names the document ("title 1", as "section 112 of title 1" does): this one when it is that title
 _USC = r"(?<![\w.])(?P<title>\d{1,2})\s+U\.\s?S\.\s?C\.(?:\s+App\.)?"
@@ -330,6 +335,12 @@ class _Resolver:
         self.sorted_ids = sorted(self.local)
         name = f"{tree.title} {tree.doc_key}"
         self.own_names = set(re.findall(r"[A-Z]{2,6}", name))
+        # the abbreviation its own sections are numbered with ("NRS 1.130"): "NRS 1.140" in its text cites it
+        self.own_names.update(
+            m.group("abbr")
+            for s in tree.sections
+            if (m := _CODE_LABEL_RE.match(s.number or "")) and keyword(m.group("abbr")) is None
+        )
         self.own_folded = set(document_names(tree.title, tree.doc_key))
         self.own_text = name
         self.own_numbers = own_instrument_numbers(tree.title, tree.doc_key)

@@ -57,6 +57,44 @@ def _label_only_containers(markers: list[_Marker], ctx: ParseContext) -> frozens
     return frozenset(k for k in labels - headings if k)
 
 
+def _series_labels(markers: list[_Marker], ctx: ParseContext) -> frozenset[int]:
+    """Lines of plain container labels that carry on their keyword's numbering between the
+    document's headings of that keyword: ``CHAPTER III`` (a line of its own, its title below it)
+    after ``# CHAPTER II: …`` and before ``# CHAPTER IV: …``, as a PDF-to-Markdown conversion leaves
+    some chapters. Such a label is the next unit of the series (its number is the last one's + 1,
+    the next heading's is higher) and holds the headings after it, like a label-only container; a
+    running header or a wrapped mention repeats a number or breaks the count and holds nothing."""
+    series: dict[str, list[tuple[int, int, bool]]] = {}  # keyword → (position, value, is heading)
+    for n, m in enumerate(markers):
+        if m.kind not in ("heading", "label") or not (kw := _keyword_of(m)):
+            continue
+        if ctx.doc_ranks.get(_CANON.get(kw, kw), _KEYWORDS.get(kw, ("", 9))[1]) >= 4:
+            continue  # containers only (Part, Chapter, Division …), never the units they hold
+        comps = _heading_label(m) or []
+        value = _unit_value(comps[0][1]) if len(comps) == 1 else None
+        if value is not None:
+            series.setdefault(kw, []).append((n, value, m.kind == "heading"))
+    lines: set[int] = set()
+    for units in series.values():
+        headings = [(n, v) for n, v, heading in units if heading]
+        if not headings:
+            continue
+        for k, (n, value, heading) in enumerate(units):
+            if heading or k == 0 or units[k - 1][1] + 1 != value:
+                continue
+            later = [v for p, v in headings if p > n]
+            if value not in {v for _, v in headings} and (not later or later[0] > value):
+                lines.add(markers[n].line)
+    return frozenset(lines)
+
+
+def _unit_value(number: str) -> int | None:
+    """The value of a container's number: arabic, or roman in capitals (``III``); ``None`` else."""
+    if number.isdigit():
+        return int(number)
+    return roman_to_int(number, strict=True) if re.fullmatch(r"[IVXLC]{1,7}", number) else None
+
+
 def _keyword_of(m: _Marker) -> str | None:
     comps = _heading_label(m)
     return comps[0][0].split(":")[2] if comps and comps[0][0].startswith("kw:") else None
@@ -84,6 +122,7 @@ def _build(markers: list[_Marker], lines: list[str], doc_title: str, ctx: ParseC
     _name_promoted_keywords(markers, ranks)
     ctx.doc_ranks = ranks
     ctx.label_containers = _label_only_containers(markers, ctx)
+    ctx.series_labels = _series_labels(markers, ctx)
     ctx.grouping_ranks = {}
     ctx.grouping_ranks = _grouping_ranks(markers, lines, ctx)
     return _nest(markers, lines, doc_title, ctx)
@@ -242,7 +281,7 @@ def _find_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | N
         while stack:
             top = stack[-1]
             if top.marker.kind == "heading":
-                if top.path and _is_prefix(top.path, path):
+                if top.path and _is_prefix(top.path, path) or _is_code_subsection(m, top):
                     return top
                 if (
                     top.path
@@ -316,7 +355,7 @@ def _heading_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open 
                 and rank is not None
                 and top.rank < 9
                 and top.rank < rank
-                and _keyword_of(top.marker) in ctx.label_containers
+                and (_keyword_of(top.marker) in ctx.label_containers or top.marker.line in ctx.series_labels)
             ):
                 return top
             stack.pop()
@@ -397,8 +436,9 @@ def _path_and_id(m: _Marker, parent: _Open | None) -> tuple[list[str], str]:
         path = _label_path(comps)
         if parent and len(path) == 1 and path[0].startswith("("):
             path = parent.path + path
-        elif _is_article_paragraph(m, comps, parent):
-            path = parent.path + [f"({path[0]})"]  # "1.   text" of Article 5 → article-5(1)
+        elif _is_article_paragraph(m, comps, parent) or _is_code_subsection(m, parent):
+            assert parent is not None
+            path = parent.path + [f"({path[0]})"]  # "1.   text" of Article 5 → article-5(1); of NRS 1.130 → 1.130(1)
         elif _is_article_sign_paragraph(comps, parent):
             assert parent is not None
             # "§ 2" of Article 8 (a Belgian or Luxembourg article's paragraph, cited "article 8, § 2"):
@@ -425,6 +465,27 @@ def _is_article_paragraph(m: _Marker, comps: list[tuple[str, str, str]], parent:
         and bool(parent.path)
         and bool(_ARTICLE_PART.fullmatch(parent.path[-1]))
         and comps[0][1].isdigit()
+    )
+
+
+def _is_code_subsection(m: _Marker, parent: _Open | None) -> bool:
+    """A bare number label (``1.  No court …``) directly under a section the markup states with a
+    code's section number (``NRS 1.130``: one number, :func:`.stated.stated_components`) is that
+    section's numbered subsection, cited ``NRS 1.130(1)``: id ``1.130(1)``, never a section ``1``
+    of the document nor ``1.130.1``."""
+    comps = m.components
+    own = parent.marker.components if parent is not None and parent.marker is not None else []
+    return (
+        m.kind == "label"
+        and len(comps) == 1
+        and comps[0][0] == "num"
+        and comps[0][1].isdigit()
+        and parent is not None
+        and parent.marker.kind == "heading"
+        and parent.marker.markup_numbers
+        and len(own) == 1
+        and own[0][0] == "num"
+        and bool(re.search(r"\d[.-]\d", own[0][1]))
     )
 
 

@@ -138,6 +138,9 @@ class ParseContext:
         label_containers: container keywords this document writes only as plain labels, never as
             Markdown headings (an HTML statute's "Abschnitt 1" paragraph above "## § 1" headings):
             such a label holds the headings after it (:func:`.build._build`).
+        series_labels: lines of plain container labels that carry on the numbering of their keyword's
+            headings (``CHAPTER III`` between ``# CHAPTER II`` and ``# CHAPTER IV``): they hold the
+            headings after them too (:func:`.build._series_labels`).
         grouping_ranks: heading line → container rank of the lettered or roman groupings written at
             the level of the keyword units they group (``### A. General Assembly`` above ``###
             Article 10``; :func:`.build._grouping_ranks`, set by :func:`.build._build`).
@@ -158,6 +161,7 @@ class ParseContext:
     clause_items: dict[int, int] = field(default_factory=dict)
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
+    series_labels: frozenset[int] = frozenset()
     grouping_ranks: dict[int, float] = field(default_factory=dict)
 
 
@@ -451,14 +455,18 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
         }
         nxt = markers[n + 1] if n + 1 < len(markers) else None
         nk = _kind_of(nxt) if nxt is not None else None
-        # a container label over a numbered heading ("Unterabschnitt 2" above "## § 10") holds it
+        # a container label over a numbered heading ("Unterabschnitt 2" above "## § 10") holds it, and
+        # so does one over a heading of a unit its keyword ranks above ("CHAPTER III" above "## Article 17")
         heads_section = (
             nxt is not None
             and nxt.kind == "heading"
             and m.kind == "label"
             and series[0] not in ("num", "item")
             and bool(_heading_label(nxt))
-            and not (_heading_label(nxt)[0][0].startswith("kw:") and _heading_label(nxt)[0][0].split(":")[1])
+            and (
+                not (_heading_label(nxt)[0][0].startswith("kw:") and _heading_label(nxt)[0][0].split(":")[1])
+                or _ranks_above(m, nxt)
+            )
         )
         f["opens_sections"] = float(
             heads_section
@@ -562,6 +570,16 @@ def pair_features(prev: Candidate | None, cur: Candidate, boundary: bool) -> dic
 
 
 # ---------------------------------------------------------------------------------------- resolver
+
+
+def _ranks_above(label: _Marker, heading: _Marker) -> bool:
+    """Whether ``label``'s keyword is a container ranked above the unit ``heading`` names (Chapter
+    over Article, Part over Section, in the grammar's ranks)."""
+    own, under = _heading_label(label) or [], _heading_label(heading) or []
+    if not (own and under and own[0][0].startswith("kw:") and under[0][0].startswith("kw:")):
+        return False
+    rank = _KEYWORDS.get(own[0][0].split(":")[2], ("", 9))[1]
+    return rank < 9 and rank < _KEYWORDS.get(under[0][0].split(":")[2], ("", 9))[1]
 
 
 def _depth(m: _Marker) -> tuple[int, float]:

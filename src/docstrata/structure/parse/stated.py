@@ -23,19 +23,33 @@ from __future__ import annotations
 import re
 
 from .labels import _components, _plain, _title_of
-from .patterns import _Marker
+from .patterns import _KEYWORDS, _Marker
 
 STATED_PROVENANCES = ("markup", "numbering")  # as convert.document.STATED_PROVENANCES
 
 _RANGE = re.compile(r"[–—,]|\d\s*-\s*\d|\bto\b")
+# a section number printed after a code's abbreviation: "NRS 1.130", "ORS 90.100", "RCW 1.04.010", "C.R.S. 13-1-101"
+_CODE_SECTION = re.compile(r"^(?P<abbr>[A-Z][A-Z.]{1,7})\s+(?P<num>\d{1,4}[A-Za-z]?(?:[.-]\d{1,5}[A-Za-z]{0,2}){1,3})$")
 _WORD_NUMBER = re.compile(r"^(?P<word>[^\W\d_]{2,30})\.?\s+(?P<num>[0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,7}|[A-Z])$")
 
 
 def stated_components(number: str) -> list[tuple[str, str, str]] | None:
-    """Label components of a stated heading number: the label grammar's reading (``§ 13``,
+    """Label components of a stated heading number: a code's section number after the code's
+    abbreviation as one number (``NRS 1.130`` → ``1.130``), the label grammar's reading (``§ 13``,
     ``Article 2``, ``4.2.1``, ``Appendix A``) or, for ``<Word> <number>`` the grammar does not know
     (``Buch 2``, ``Titel 3``), one container component named by the word; ``None`` otherwise, and
     for a span (``PARTS 400–446``), whose heading text is then read as any heading's."""
+    code = _CODE_SECTION.match(number.strip())
+    if code and code.group("abbr").lower().rstrip(".") not in _KEYWORDS:
+        # "NRS 1.130", "C.R.S. 13-1-101": a code's abbreviation before its section number, one number
+        # (chapter 1's section 130, never section 130 inside a section 1), its id "1.130"
+        return [("num", code.group("num"), number.strip())]
+    if re.fullmatch(r"\d{1,4}[A-Za-z]{0,2}(?:\.\d{1,5}[A-Za-z]{0,2}){1,3}", number.strip()) and re.search(
+        r"\d{4}", number.split(".", 1)[1]
+    ):
+        # "72A.1010", "1.4695": a code's section number (Oregon's, Nevada's inserted ones), no clause path:
+        # the label grammar reads three digits a level, this is one number
+        return [("num", number.strip(), number.strip())]
     if _RANGE.search(number):  # "PARTS 400–446 [RESERVED]", "§§ 3, 4": a span of units, not one number
         return None
     comps = _components(number.strip(), joined=True)
