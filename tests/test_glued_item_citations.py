@@ -1,0 +1,45 @@
+"""``Subsection 2d``: a unit word, a number and its item's letter glued on (structure/grammar.py
+``glued_item``, the English pack's ``GLUED_ITEMS``), as the GNU licences cite their lettered items.
+
+Fixture: the GNU LGPL 2.1 plain text (tests/fixtures/lgpl/NOTICE.md), which cites ``Subsection 2d``
+and ``Subsection 6a``. Before, the grammar read them as a section numbered ``2d``/``6a``, which no
+document has: ``cited-by … "Subsection 6a"`` answered "no section".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from docstrata.convert import convert_file
+from docstrata.models import FileState, SourceFile
+from docstrata.structure import build_tree
+from docstrata.structure.grammar import citation_key, parse_citation
+from docstrata.structure.xrefs import find_cross_references
+
+LGPL = Path(__file__).parent / "fixtures" / "lgpl" / "lgpl-2.1.txt"
+
+
+def test_a_glued_item_letter_is_the_item_of_the_section():
+    text = LGPL.read_text()
+    cited = re.findall(r"Subsection \d[a-z]", text)
+    assert set(cited) == {"Subsection 2d", "Subsection 6a"}
+    for c in cited:
+        parsed = parse_citation(c)
+        number, letter = c.split()[1][:-1], c[-1]
+        assert parsed is not None and citation_key(parsed) == f"{number}({letter})"
+    # a section's own inserted number keeps its letter
+    assert citation_key(parse_citation("section 106a")) == "106a"
+
+
+def test_the_licence_text_cites_the_item_of_its_section():
+    data = LGPL.read_bytes()
+    doc = convert_file(SourceFile(LGPL.name, str(LGPL), FileState(len(data), 0, hashlib.sha256(data).hexdigest())))
+    tree = build_tree(doc)
+    six = next(s for s in tree.sections if s.section_id == "6")
+    at = six.text.index("Subsection 6a")
+    passage = six.text[at - 200 : at + 40]
+    # read from elsewhere (say section 7), the reference names item (a) of section 6, found in section 6
+    refs = [r for r in find_cross_references(passage, tree, "7") if "Subsection" in r.text]
+    assert [(r.target, r.section_id) for r in refs] == [("6(a)", "6")]
