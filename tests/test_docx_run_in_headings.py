@@ -65,3 +65,19 @@ def test_references_inside_clause_bodies_are_found(pilot):
     # "Section 1.2 (License)" in 1.7, "Sections 5.1 …" in 5.3, "Section 7.3" in 7.4: the clause texts'
     assert ("1.7", "1.2") in pairs and ("5.3", "5.1") in pairs and ("7.4", "7.3") in pairs
     assert sum(1 for r in refs if r.source_section_id and r.source_section_id[0].isdigit()) >= 15
+
+
+def test_a_query_for_a_limb_pinpoints_the_limb_inside_its_clause_chunk(pilot):
+    """Trial 17 E05: the answer to "Section 6.2(b)" cited 6.2, because the limb's label line is a
+    Markdown heading (``### b.``) that the pinpoint's label search never read."""
+    from docstrata.chunking import chunk_tree
+    from docstrata.pinpoint import locate_pinpoint
+
+    _, tree = pilot
+    chunks = chunk_tree(tree, count_tokens=lambda t: len(t.split()))
+    chunk = next(c for c in chunks if "2.2(b)" in c.metadata.get("sections", ()))
+    assert chunk.section_id == "2.2"  # the limb is held in its clause's chunk
+    pin = locate_pinpoint(chunk, [["section 2.2(b)", "2.2(b)"]])
+    assert pin is not None and pin.section_id == "2.2(b)"
+    limb_c = next(s for s in tree.sections if s.section_id == "2.2(c)").text.split()[:6]
+    assert "materially breaches" in pin.text and " ".join(limb_c) not in " ".join(pin.text.split())

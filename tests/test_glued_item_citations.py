@@ -37,9 +37,32 @@ def test_the_licence_text_cites_the_item_of_its_section():
     data = LGPL.read_bytes()
     doc = convert_file(SourceFile(LGPL.name, str(LGPL), FileState(len(data), 0, hashlib.sha256(data).hexdigest())))
     tree = build_tree(doc)
-    six = next(s for s in tree.sections if s.section_id == "6")
-    at = six.text.index("Subsection 6a")
-    passage = six.text[at - 200 : at + 40]
-    # read from elsewhere (say section 7), the reference names item (a) of section 6, found in section 6
+    holder = next(s for s in tree.sections if "Subsection 6a" in s.text)
+    at = holder.text.index("Subsection 6a")
+    passage = holder.text[max(0, at - 200) : at + 40]
+    # read from elsewhere (say section 7), the reference names item (a) of section 6
     refs = [r for r in find_cross_references(passage, tree, "7") if "Subsection" in r.text]
-    assert [(r.target, r.section_id) for r in refs] == [("6(a)", "6")]
+    assert [(r.target, r.section_id) for r in refs] == [("6(a)", "6(a)")]
+
+
+def test_lettered_conditions_are_items_of_their_section_and_the_text_after_them_is_not():
+    """``    a) The modified work …`` … ``    d) …`` inside section 2 (indented, closed by the bracket
+    alone, each a paragraph) are items 2(a)–2(d); ``These requirements apply …`` back at the margin
+    is section 2's text again, not item (d)'s; ``Subsection 6a`` in 6(c) cites 6(a)."""
+    from docstrata.structure.xrefs import extract_cross_references
+
+    data = LGPL.read_bytes()
+    doc = convert_file(SourceFile(LGPL.name, str(LGPL), FileState(len(data), 0, hashlib.sha256(data).hexdigest())))
+    tree = build_tree(doc)
+    by_id = {s.section_id: s for s in tree.sections}
+    text = LGPL.read_text()
+    for n in ("2", "6", "7"):  # the letters each section's conditions use, read from the text
+        body = re.search(rf"(?ms)^  {n}\. (.*?)^  {int(n) + 1}\. ", text).group(1)
+        letters = re.findall(r"(?m)^    ([a-z])\) ", body)
+        assert len(letters) >= 2
+        for x in letters:
+            assert by_id[f"{n}({x})"].parent_id == n
+    assert "These requirements apply" not in by_id["2(d)"].text
+    assert "Subsection 2d requires" in by_id["2(d)"].text
+    refs = extract_cross_references(tree)
+    assert ("6(c)", "6(a)") in {(r.source_section_id, r.section_id) for r in refs if "Subsection" in r.text}

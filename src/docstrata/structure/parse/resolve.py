@@ -129,6 +129,8 @@ class ParseContext:
         sign_series: lines of ``§ N`` clauses whose numbers form a series (:func:`.signs.sign_series`).
         bold_labels: lines that are a bold keyword label and nothing else (``***Article 5***``) in a
             running series of such lines (:func:`.scan._bold_label_series`): article starts.
+        letter_items: lines of plain text opening a lettered item closed by its bracket alone
+            (``a) …``) in a series from ``a)`` (:func:`.scan._letter_item_series`): items ``(a)`` ….
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as
@@ -151,6 +153,7 @@ class ParseContext:
     typographic: frozenset[int] = frozenset()
     sign_series: frozenset[int] = frozenset()
     bold_labels: frozenset[int] = frozenset()
+    letter_items: frozenset[int] = frozenset()
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
     grouping_ranks: dict[int, float] = field(default_factory=dict)
