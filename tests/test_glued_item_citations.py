@@ -66,3 +66,16 @@ def test_lettered_conditions_are_items_of_their_section_and_the_text_after_them_
     assert "Subsection 2d requires" in by_id["2(d)"].text
     refs = extract_cross_references(tree)
     assert ("6(c)", "6(a)") in {(r.source_section_id, r.section_id) for r in refs if "Subsection" in r.text}
+
+
+def test_a_query_or_a_cited_by_form_naming_a_glued_item_gets_the_item_keys():
+    """Trial 17 X10: ``cited-by lgpl-2.1.txt "Subsection 6a"`` answered "no section"; the query's
+    exact keys were ``subsection 6a`` / ``6a``, which no section carries."""
+    from docstrata.index.exact import alias_keys, query_section_keys
+
+    text = LGPL.read_text()
+    for cited in sorted(set(re.findall(r"Subsection \d[a-z]", text))):
+        number, letter = cited.split()[1][:-1], cited[-1]
+        assert f"{number}({letter})" in alias_keys(cited)
+        assert f"{number}({letter})" in query_section_keys(f"Which part of the LGPL refers to {cited}?")[0]
+    assert "106a" in alias_keys("Section 106a") and "106(a)" not in alias_keys("Section 106a")

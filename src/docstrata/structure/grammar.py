@@ -60,6 +60,7 @@ __all__ = [
     "xref_keyword_pattern",
     "fold_pinpoints",
     "glued_item",
+    "fold_glued_items",
     "pinpoint_spans",
     "pinpoint_tail",
     "canonical_label",
@@ -699,6 +700,23 @@ def glued_item(kind: str | None, number: str) -> tuple[str, str] | None:
         return None
     m = _GLUED_ITEM_RE.fullmatch(number.strip())
     return (m.group(1), m.group(2)) if m else None
+
+
+@_per_language
+def _glued_item_re() -> re.Pattern | None:
+    kinds = {k for pack in PACKS for k in pack.get("glued_items", ())}
+    forms = sorted((f for f, k in keywords().items() if k.kind in kinds), key=len, reverse=True)
+    if not forms:
+        return None
+    words = "|".join(re.escape(f) for f in forms)
+    return re.compile(rf"(?<![\w])({words})(\s+)(\d{{1,3}})((?-i:[a-z]))(?![\w(])", re.IGNORECASE)
+
+
+def fold_glued_items(text: str) -> str:
+    """``text`` with each glued item citation (:func:`glued_item`) written as its bracket:
+    ``Subsection 6a`` → ``Subsection 6(a)``, the form section ids and exact keys use."""
+    pattern = _glued_item_re()
+    return pattern.sub(r"\1\2\3(\4)", text) if pattern else text
 
 
 # an item letter written with its closing bracket only, right after a provision's number or bracket:
