@@ -20,8 +20,9 @@ _HEADING_LINE = re.compile(r"(?m)^#{1,6}\s")
 
 def label_at(content: str, label: str, pos: int) -> int | None:
     """Where the line numbering item ``label`` ("3", "e", "iv") starts in ``content`` at or after
-    ``pos`` ("3.   Paragraphs…", "\ta. | for…", "(3) The…"), or ``None``."""
-    m = re.compile(rf"(?m)^[ \t>*-]*\(?{re.escape(label)}[.)](?=[\s|])").search(content, pos)
+    ``pos`` ("3.   Paragraphs…", "\ta. | for…", "(3) The…", or a Markdown heading "### (b)" or
+    "### b. …": a Word limb styled as a heading), or ``None``."""
+    m = re.compile(rf"(?m)^[ \t>*-]*(?:#{{1,6}}[ \t]+)?\(?{re.escape(label)}[.)](?=[\s|]|$)").search(content, pos)
     return m.start() if m else None
 
 

@@ -72,6 +72,11 @@ class WordParagraph:
             paragraph); ``""`` when none.
         bold_heading: its whole text when every run of it is bold and it is at most 12 words
             (``LICENSE`` of ``1. **LICENSE**``: a clause head printed as a bold line); ``""`` else.
+        run_in_heading: for a heading-styled paragraph that holds its clause's text, the title it
+            opens with (``Damages Waiver`` of an underlined ``Damages Waiver`` then ``.  Except as
+            provided in Section 9.3, …``: :func:`_run_in_heading`), ``""`` when it is running text
+            with no title (``Except as provided in Section 9.3, each party's …`` styled
+            ``Heading 3`` under its number ``(a)``); ``None`` when it reads as a heading.
     """
 
     text: str
@@ -85,6 +90,7 @@ class WordParagraph:
     style_chain: tuple[str, ...] = ()
     run_in_title: str = ""
     bold_heading: str = ""
+    run_in_heading: str | None = None
 
 
 @dataclass
@@ -383,9 +389,86 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
                 style_chain=tuple(x for sid, st in _chain(styles, style_id) for x in (st.name, sid)),
                 run_in_title=_opens_with_bold_title(p, text),
                 bold_heading=_bold_heading(p, text),
+                run_in_heading=_run_in_heading(p, text) if heading else None,
             )
         )
     return out
+
+
+_SET_APART = ("b", "i", "u")  # the run properties that set a title apart: bold, italic, underline
+_RUN_IN_GAP = re.compile(r"^\s*(?:[.:]|[—–]|-{1,2}(?=\s))?\s*")
+
+
+def _marks(r) -> frozenset[str]:
+    """The emphasis a run sets directly (``w:b``, ``w:i``, ``w:u`` other than ``none``)."""
+    rpr = r.find(f"{_W}rPr")
+    if rpr is None:
+        return frozenset()
+    out = set()
+    for name in _SET_APART:
+        el = rpr.find(f"{_W}{name}")
+        if el is None:
+            continue
+        val = (_val(el) or "true").lower()
+        if val not in ("0", "false", "off", "none"):
+            out.add(name)
+    return frozenset(out)
+
+
+def _running_text(text: str) -> bool:
+    """Whether ``text`` reads as a clause's text rather than a heading: 8 words or more, closing
+    like a sentence or a lead-in (``.``, ``;``, ``:``) or as an item of a list (``; or``,
+    ``, and``), or 4 words or more opening in lower case (``if the other party fails …``)."""
+    words = text.split()
+    if len(words) >= 4 and words[0][:1].islower():
+        return True
+    return len(words) >= 8 and bool(re.search(r"(?:[.;:]|[;,]\s+(?:or|and))\s*$", text))
+
+
+def _run_in_heading(p, text: str) -> str | None:
+    """What a heading-styled paragraph ``p`` (its text ``text``) holds when it is its clause's
+    text with the title run in (module-level contract: :attr:`WordParagraph.run_in_heading`).
+
+    The title is the paragraph's opening runs set apart by an emphasis the runs after them do not
+    carry (underline, bold or italic: Word's run-in heading, ``Damages Waiver`` underlined and the
+    clause text plain or bold), at most 12 words holding a letter, followed by at least three words
+    of text (after a ``.``, ``:`` or dash, or opening with a capital); else a plain-type title
+    (:func:`_typed_title`: ``Governing Law. This Agreement …``). With neither, a paragraph that
+    reads as running text (:func:`_running_text`) has no title (``""``); any other is a heading
+    (``None``)."""
+    lead: list[str] = []
+    common: frozenset[str] | None = None
+    rest: list[str] = []
+    for r in p.iter(f"{_W}r"):
+        t = "".join(el.text or "" for el in r.iter(f"{_W}t"))
+        if rest or not t.strip():
+            (rest if rest else lead).append(t)
+            continue
+        marks = _marks(r)
+        shared = marks if common is None else common & marks
+        if shared:
+            common = shared
+            lead.append(t)
+        else:
+            rest.append(t)
+    title = " ".join("".join(lead).split())
+    after = " ".join("".join(rest).split())
+    gap = _RUN_IN_GAP.match(after)
+    following = after[gap.end() :] if gap else after
+    if (
+        common
+        and rest
+        and title
+        and len(title.split()) <= 12
+        and re.search(r"[^\W\d_]", title)
+        and len(following.split()) >= 3
+        and (title.endswith((".", ":")) or (gap and gap.group().strip()) or following[:1].isupper())
+    ):
+        return title.rstrip(".:—–- ").strip()
+    typed, run_in = _typed_title(text)
+    if run_in and len(text[len(typed) :].split()) >= 3:
+        return typed.rstrip(".").strip()
+    return "" if _running_text(text) else None
 
 
 def _opens_with_bold_title(p, text: str) -> str:
@@ -688,6 +771,7 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     heading_above = 0
     head_levels = {"heading": 0, "title": 0, "caption": 0}  # what a restarting list's clauses nest under
     stated: dict[int, LineNumber] = {}
+    bodies: dict[int, str] = {}  # line index → the clause text split off its run-in heading
     pos = 0
     cells = [p for p in paragraphs if p.in_table and p.ilvl is not None and _key(p.text)]
     cell_pos = 0
@@ -750,6 +834,10 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
         in_restarting = id(p) in restarting
         if in_restarting and level is None:
             level, ilvl = head_levels[restarting[id(p)]] + 1, 0
+        if p.heading_level and p.run_in_heading is not None and (p.run_in_heading or p.label):
+            split = _split_run_in(lines[i], p.label, p.run_in_heading)
+            if split is not None:  # a clause styled as a heading: its title heads, its text is its body
+                lines[i], bodies[i] = split
         stated[i] = LineNumber(
             p.label,
             level,
@@ -758,7 +846,68 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             title or None,
             nested=in_series or in_restarting,
         )
+    if bodies:  # each split heading's text follows it as a paragraph: later lines move down two
+        out: list[str] = []
+        moved: dict[int, LineNumber] = {}
+        for i, line in enumerate(lines):
+            if i in stated:
+                moved[len(out)] = stated[i]
+            out.append(line)
+            if i in bodies:
+                out += ["", bodies[i]]
+        lines, stated = out, moved
     return "\n".join(lines), stated
+
+
+_TITLE_GAP = re.compile(r"[\s.:—–-]+")
+_INLINE_MARK = re.compile(r"</?u>|\*{1,3}|_{2,3}|\\(?=[\\`*_{}\[\]()#+\-.!|])")
+
+
+def _split_run_in(line: str, label: str | None, title: str) -> tuple[str, str] | None:
+    """``(heading line, body)`` of the ATX line ``line`` showing a heading-styled clause whose
+    title is ``title`` (``""``: none) and whose text runs on after it: the heading keeps its ``#``
+    marks, the label and the title; the body is the rest of the line with its emphasis balanced.
+    ``None`` when the line does not show the title and text after it."""
+    heading = _ATX.match(line)
+    if heading is None:
+        return None
+    pos = heading.end()
+    if label:
+        shown = label.strip()
+        if line.startswith(shown, pos):
+            pos += len(shown)
+    wanted = [c for c in title.lower() if c.isalnum()]
+    k = 0
+    while k < len(wanted) and pos < len(line):
+        m = _INLINE_MARK.match(line, pos)
+        if m:
+            pos = m.end()
+            continue
+        c = line[pos].lower()
+        if c.isalnum():
+            if c != wanted[k]:
+                return None
+            k += 1
+        pos += 1
+    if k < len(wanted):
+        return None
+    while pos < len(line):  # the title's closing emphasis and the full stop, colon or dash after it
+        m = _INLINE_MARK.match(line, pos)
+        if m and m.group() != "</u>" and (m.group() == "<u>" or line[:pos].count(m.group()) % 2 == 0):
+            break  # emphasis opening the text, not closing the title
+        m = m or _TITLE_GAP.match(line, pos)
+        if not m:
+            break
+        pos = m.end()
+    body = line[pos:].strip()
+    if len(body.split()) < 3:
+        return None
+    if body.count("**") % 2:
+        body = "**" + body
+    if body.find("</u>") != -1 and (body.find("<u>") == -1 or body.find("</u>") < body.find("<u>")):
+        body = "<u>" + body
+    head = " ".join(x for x in (heading.group(1), label.strip() if label else "", title) if x)
+    return head, body
 
 
 # mammoth's list marker inside a Markdown table cell: at the cell's start or after a space

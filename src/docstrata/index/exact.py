@@ -30,6 +30,7 @@ from ..structure.grammar import (
     citation_kinds,
     document_language,
     expand,
+    fold_glued_items,
     fold_pinpoints,
     match_citation,
     roman_to_int,
@@ -143,7 +144,7 @@ def _recital_forms(query: str) -> str:
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
-    a = _recital_forms(fold_pinpoints(strip_determiner(alias.strip())))
+    a = _recital_forms(fold_pinpoints(fold_glued_items(strip_determiner(alias.strip()))))
     cm = re.fullmatch(rf"(?:(?P<kind>[^\W\d]+)\.?\s+)?(?P<num>{CODE_NUMBER})", a)
     if cm and (not cm.group("kind") or _kind(cm.group("kind"))):
         return reference_keys(cm.group("kind"), cm.group("num"))
@@ -202,7 +203,7 @@ def query_qualified_keys(section_keys: list[list[str]]) -> list[str]:
 def query_section_keys(query: str) -> list[list[str]]:
     """Section references in a query: one key list (most specific first) per reference."""
     out: list[list[str]] = []
-    query = _recital_forms(fold_pinpoints(query))
+    query = _recital_forms(fold_pinpoints(fold_glued_items(query)))  # "Subsection 2d": 2(d)
     listed_to = 0  # the end of the last list or range read ("ss 10–12", "§§ 3, 4"): its members are read
     for m in _REF.finditer(query):
         if m.start() < listed_to:

@@ -59,6 +59,8 @@ __all__ = [
     "citation_keyword_pattern",
     "xref_keyword_pattern",
     "fold_pinpoints",
+    "glued_item",
+    "fold_glued_items",
     "pinpoint_spans",
     "pinpoint_tail",
     "canonical_label",
@@ -747,6 +749,37 @@ def _pinpoint_one_re() -> re.Pattern:
     return re.compile(rf"(?P<word>{words})(?![\w])\s*\(?(?P<num>\d{{1,3}}[a-z]?|[a-z]{{1,3}})\)?", re.IGNORECASE)
 
 
+_GLUED_ITEM_RE = re.compile(r"(\d{1,3})([a-z])")
+
+
+def glued_item(kind: str | None, number: str) -> tuple[str, str] | None:
+    """``(number, item)`` when a unit of ``kind`` (a keyword's canonical kind) is cited with its
+    item's letter glued to its number and the language packs say that kind is so cited
+    (``glued_items``): ``Subsection 2d`` → ``("2", "d")``, item (d) of section 2, as the GNU
+    licences cite their lettered items; ``None`` otherwise (``section 106a`` is section 106a)."""
+    if not kind or kind not in {k for pack in PACKS for k in pack.get("glued_items", ())}:
+        return None
+    m = _GLUED_ITEM_RE.fullmatch(number.strip())
+    return (m.group(1), m.group(2)) if m else None
+
+
+@_per_language
+def _glued_item_re() -> re.Pattern | None:
+    kinds = {k for pack in PACKS for k in pack.get("glued_items", ())}
+    forms = sorted((f for f, k in keywords().items() if k.kind in kinds), key=len, reverse=True)
+    if not forms:
+        return None
+    words = "|".join(re.escape(f) for f in forms)
+    return re.compile(rf"(?<![\w])({words})(\s+)(\d{{1,3}})((?-i:[a-z]))(?![\w(])", re.IGNORECASE)
+
+
+def fold_glued_items(text: str) -> str:
+    """``text`` with each glued item citation (:func:`glued_item`) written as its bracket:
+    ``Subsection 6a`` → ``Subsection 6(a)``, the form section ids and exact keys use."""
+    pattern = _glued_item_re()
+    return pattern.sub(r"\1\2\3(\4)", text) if pattern else text
+
+
 # an item letter written with its closing bracket only, right after a provision's number or bracket:
 # Canadian French "alinéa 7(3)a)", "sous-alinéa 7(3)c.1)(i)", "l'alinéa 16a)" (= 7(3)(a), 7(3)(c.1)(i), 16(a))
 _CLOSE_ONLY_ITEM = re.compile(r"(?<![\w(.])(\d{1,5}(?:\.\d{1,4})*(?:\([^()\s]{1,6}\))*)([a-z]{1,3}(?:\.\d{1,2})?)\)")
@@ -1052,9 +1085,14 @@ def match_citation(text: str, pos: int = 0) -> tuple[Citation, int] | None:
     k = keyword(m.group("kw"))
     if k is None or not {"cite", "label"} & k.roles:
         return None
-    unit = Unit(k.kind, m.group("num"), m.group("kw").strip(), k.prefix)
     pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
-    return Citation((unit,), pins, _members(m.group("num"), m.group("more")), m.group(0).strip()), m.end()
+    number = m.group("num")
+    glued = glued_item(k.kind, number) if not m.group("more") else None
+    if glued:  # "Subsection 2d": item (d) of section 2
+        number, pins = glued[0], (glued[1], *pins)
+    unit = Unit(k.kind, number, m.group("kw").strip(), k.prefix)
+    members = _members(number, "") if glued else _members(m.group("num"), m.group("more"))
+    return Citation((unit,), pins, members, m.group(0).strip()), m.end()
 
 
 _OUTER_WORDS = r"(?:of|in|under|von|des|der|du|de\s+la|de\s+l'|de)"
@@ -1089,15 +1127,21 @@ def parse_citation(text: str) -> Citation | None:
             and not code_number(m.group("num"))
         ):
             return None  # a bare "17" cites nothing
-        unit = Unit(k.kind if k else None, m.group("num"), kw.strip() if kw else "", k.prefix if k else "")
+        number = m.group("num")
+        glued = glued_item(k.kind if k else None, number) if not m.group("more") else None
+        unit = Unit(
+            k.kind if k else None, glued[0] if glued else number, kw.strip() if kw else "", k.prefix if k else ""
+        )
         if of_seen:
-            if m.group("more") or m.group("pins").strip():
+            if m.group("more") or m.group("pins").strip() or glued:
                 return None
             outer.append(unit)
         else:
             inner.append(unit)
             pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
-            members = _members(m.group("num"), m.group("more"))
+            if glued:  # "Subsection 2d": item (d) of section 2
+                pins = (glued[1], *pins)
+            members = _members(unit.number, "" if glued else m.group("more"))
         pos = m.end()
         of = re.match(
             rf"\s*,?\s*{_OUTER_WORDS}\s+(?:the\s+|this\s+|dieses\s+|der\s+|des\s+|la\s+|le\s+)?", folded[pos:], re.I

@@ -94,6 +94,7 @@ from .grammar import (
     version_or_address,
     version_words,
     xref_keyword_pattern,
+    glued_item,
 )
 
 # a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), a slash-inserted article
@@ -208,6 +209,12 @@ def _provision_prefixes() -> set[str]:
     """Id prefixes of the words the document's language cites a bare-numbered provision by
     (French ``article``: :func:`.grammar.provision_words`)."""
     return {k.prefix for w in provision_words() if (k := keyword(w)) is not None and k.prefix}
+
+
+def _kind_of(kw: str) -> str | None:
+    """The canonical kind of the cross-reference word ``kw`` (``Subsection`` → ``subsection``)."""
+    k = keyword(kw)
+    return k.kind if k else None
 
 
 def _keyword_prefix(kw: str) -> str | None:
@@ -1057,6 +1064,9 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 number = re.sub(r"\s+", "", number)
                 found = None if amending else resolver.resolve_item(number, source_section_id)
                 target = found or number
+            elif prefix is None and (glued := glued_item(_kind_of(m.group("kw")), number)):
+                target = f"{glued[0]}({glued[1]})"  # "Subsection 2d": item (d) of section 2, not relative
+                found = resolver.resolve(target, source_section_id)
             elif prefix is None:
                 base = _relative_base(source_section_id)
                 target = f"{base}({number})" if base and "-" in base and number.isdigit() else _normalise(number, "")

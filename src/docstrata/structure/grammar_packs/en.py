@@ -85,6 +85,11 @@ XREF_FORMS = ("sec.", "secs.", "art.", "arts.", "para.", "paras.", "app.", "app"
 # brackets, so it has none of its own.
 PINPOINTS = ()
 
+# Keyword kinds whose number may carry its item's letter glued on: "Subsection 2d", "subsection 6a" (the GNU
+# licences' way of citing item d) of section 2) are 2(d) and 6(a), never a section "2d" (a section's inserted
+# number is written so: "section 106a" stays 106a)
+GLUED_ITEMS = ("subsection",)
+
 # Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
 DETERMINERS = ("the",)
 
@@ -219,6 +224,7 @@ PACK = {
     "xref_forms": XREF_FORMS,
     "case_sensitive": CASE_SENSITIVE,
     "pinpoints": PINPOINTS,
+    "glued_items": GLUED_ITEMS,
     "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,

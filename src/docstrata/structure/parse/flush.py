@@ -11,8 +11,10 @@ Without this step the paragraph would run on as text of ``(c)``. It becomes a se
 ``<parent>-flush``, the last child of the provision (so the section order and every line stay as
 written, ``get_section("2.3(c)")`` no longer returns it and a citation of it names ``2.3``).
 The evidence is the hanging indent: the limb's own wrapped lines are indented deeper than its
-label, and the paragraph is not. A flush-left document (no hanging indent) gives no such
-evidence, and its items keep their paragraphs.
+label, and the paragraph is not; or, without one, the limbs are indented and the paragraph is set
+back further than their labels (the GNU licences' ``a) …`` conditions, four spaces in, then
+``These requirements apply …`` at the margin). A flush-left document gives no such evidence, and
+its items keep their paragraphs.
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ def _indent(line: str) -> int:
 
 def _label_indent(s: Section) -> int | None:
     """Indentation of an item section's label line (``(c) under …``), or ``None`` for a non-item."""
-    if not (s.number or "").startswith("(") or s.heading:
+    number = s.number or ""
+    if not number.startswith("(") or s.heading:
         return None
     first = next((ln for ln in s.text.split("\n") if ln.strip()), "")
-    return _indent(first) if first.lstrip().startswith(s.number) else None
+    shown = first.lstrip()  # "(c) under …", or "c) under …" (a letter closed by its bracket alone)
+    return _indent(first) if shown.startswith(number) or shown.startswith(number[1:]) else None
 
 
 def split_flush_text(sections: list[Section]) -> list[Section]:
@@ -52,15 +56,16 @@ def split_flush_text(sections: list[Section]) -> list[Section]:
             continue  # not an item, or not the last limb of its list
         lines = s.text.split("\n")
         first = next(i for i, ln in enumerate(lines) if ln.strip())
-        if first + 1 >= len(lines) or not lines[first + 1].strip() or _indent(lines[first + 1]) <= label:
-            continue  # no hanging indent: no evidence where the limb ends
+        hanging = first + 1 < len(lines) and lines[first + 1].strip() and _indent(lines[first + 1]) > label
+        # with a hanging indent, a paragraph back at the label's indentation ends the limb; with none,
+        # a paragraph set back further than the label (the limbs indented, the provision's text not)
         cut = next(
             (
                 i
-                for i in range(first + 2, len(lines))
+                for i in range(first + 1, len(lines))
                 if lines[i].strip()
                 and not lines[i - 1].strip()
-                and _indent(lines[i]) <= label
+                and (_indent(lines[i]) <= label if hanging else _indent(lines[i]) < label)
                 and not re.match(r"\s*\(", lines[i])
             ),
             None,

@@ -133,6 +133,8 @@ class ParseContext:
         clause_items: line → Markdown level, for the ``N.`` Markdown list items that continue the
             numbering of the document's numbered headings (:func:`.scan._clause_items`): clauses,
             not list items, nested at their headings' level.
+        letter_items: lines of plain text opening a lettered item closed by its bracket alone
+            (``a) …``) in a series from ``a)`` (:func:`.scan._letter_item_series`): items ``(a)`` ….
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as
@@ -159,6 +161,7 @@ class ParseContext:
     sign_series: frozenset[int] = frozenset()
     bold_labels: frozenset[int] = frozenset()
     clause_items: dict[int, int] = field(default_factory=dict)
+    letter_items: frozenset[int] = frozenset()
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
     series_labels: frozenset[int] = frozenset()

@@ -101,6 +101,38 @@ def _tight_label_series(lines: list[str]) -> frozenset[int]:
     return frozenset(series)
 
 
+_CLOSE_LETTER_RE = re.compile(r"^(?P<letter>[a-z])\)(?P<sep>[ \t]+)(?P<rest>\S.*)$")
+
+
+def _letter_item_series(lines: list[str]) -> frozenset[int]:
+    """Lines of plain text that open a lettered item closed by its bracket alone (``a) The
+    modified work …``, as the GNU licences letter the conditions of a section) and belong to a
+    series: each opens a paragraph (a blank line above it), their letters run on from ``a)``
+    (``a)``, ``b)``, ``c)`` …, any other letter ends the series), at least two of them. Such a
+    series is the items of the provision above it, ``(a)``, ``(b)`` …; a lone ``a)`` is text."""
+    out: set[int] = set()
+    run: list[int] = []
+    prev_blank = True
+    for i, line in enumerate(lines):
+        m = _CLOSE_LETTER_RE.match(line.strip())
+        if m and prev_blank:
+            letter = m.group("letter")
+            if letter == "a":
+                if len(run) >= 2:
+                    out.update(run)
+                run = [i]
+            elif run and ord(letter) == ord(lines[run[-1]].strip()[0]) + 1:
+                run.append(i)
+            else:
+                if len(run) >= 2:
+                    out.update(run)
+                run = []
+        prev_blank = not line.strip()
+    if len(run) >= 2:
+        out.update(run)
+    return frozenset(out)
+
+
 def _scan(
     lines: list[str], markdown_flavour: bool, veto: frozenset[int] = frozenset(), ctx: ParseContext | None = None
 ) -> list[_Marker]:
@@ -113,6 +145,7 @@ def _scan(
     ctx.sign_series = sign_series(lines)
     ctx.bold_labels = _bold_label_series(lines)
     ctx.clause_items = _clause_items(lines) if markdown_flavour else {}
+    ctx.letter_items = frozenset() if markdown_flavour else _letter_item_series(lines)
     return _scan_lines(lines, markdown_flavour, veto, ctx)
 
 
@@ -302,6 +335,8 @@ def _label_marker(
             and i not in ctx.clause_items
         ):
             return _md_item(mi, line, i, indent)
+    if i in ctx.letter_items and (close := _CLOSE_LETTER_RE.match(text)):
+        text = f"({close.group('letter')}){close.group('sep')}{close.group('rest')}"  # "a) …": item (a)
     m = _ITEM_RE.match(text)
     if m:
         if not prev_blank and i and _ends_with_citation_word(lines[i - 1]):
