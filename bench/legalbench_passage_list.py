@@ -69,8 +69,8 @@ def list_spans(col, settings, top_k: int = 64) -> list[list[tuple[str, int, int]
 
     memo = col.__dict__.setdefault("_sentences", {})  # the sentences do not depend on the settings
     regions = col.__dict__.setdefault("_regions", {})  # nor the answer regions on the list's ranking settings
-    first_key = (settings.cut, settings.first_weight, settings.first_keep, settings.first_bridge,
-                 settings.first_section_chars, settings.semantic_chunks)
+    first_key = (settings.cut, settings.semantic_chunks,
+                 *(v for k, v in vars(settings).items() if k.startswith("first_")))
     out = []
     for qi, (query, _truth, hits) in enumerate(col.queries):
         chunks = [h.chunk for h in hits]

@@ -249,6 +249,7 @@ class SourceMap:
     place: dict[int, tuple[int, int, str]] = field(default_factory=dict)
     _norm: str = ""
     _idx: list[int] = field(default_factory=list)
+    _chunk_idx: dict[int, list[int]] = field(default_factory=dict)  # ordinal -> its squeezed characters' indexes
 
     @classmethod
     def build(cls, text: str, chunks) -> "SourceMap":
@@ -296,7 +297,10 @@ class SourceMap:
         if how == "exact":
             return a + start, a + end
         # normalised: count the piece's characters in the squeezed form from the chunk's start
-        squeezed, idx = _squeeze(body)
+        squeezed = self.__dict__.setdefault("_chunk_idx", {})  # hits saved by an earlier run may lack it
+        if chunk.ordinal not in squeezed:  # one squeeze a chunk: a fit maps its passages thousands of times
+            squeezed[chunk.ordinal] = _squeeze(body)[1]
+        idx = squeezed[chunk.ordinal]
         n0 = bisect.bisect_left(idx, start)
         n1 = bisect.bisect_left(idx, end)
         q = bisect.bisect_left(self._idx, a)
@@ -934,27 +938,37 @@ def _print_list_table(title: str, table: list[tuple], elapsed: float) -> None:
               f"{ratio:.3f} | {f1:.3f} | {top1:.1f} |")
 
 
-def fit_passage_list(cols: list[Collected], params: Params, start, rank_first: bool = True) -> list[tuple]:
+def fit_passage_list(cols: list[Collected], params: Params, start, rank_first: bool = True,
+                     rounds: int = 3) -> list[tuple]:
     """The passage results' settings fitted on ``cols`` (the dev half) by coordinate ascent from
     ``start`` (a :class:`docstrata.passage_list.PassageListSettings`): the list's ranking on
     ``start``'s answer regions (``rank_first``; else ``start``'s ranking, already fitted), then the
-    answer regions on that ranking, then the ranking again on the chosen regions
-    (:mod:`legalbench_passage_list`). Prints each step's best ten; returns the last step's table,
-    best first."""
+    answer regions on that ranking, then the ranking again on the chosen regions, and so on until a
+    step changes nothing or ``rounds`` rounds are done (:mod:`legalbench_passage_list`). Prints each
+    step's best ten; returns the last step's table, best first."""
     def score(c, lists):
         return score_subset(c, params, methods=("docstrata-passages",), lists=lists)
 
+    table: list[tuple] = []
     if rank_first:
         t0 = time.perf_counter()
         table = fit_list(cols, list_objective, score, start)
         _print_list_table("Passage results, the ranking on the answer regions given", table, time.perf_counter() - t0)
         start = table[0][1]
-    t0 = time.perf_counter()
-    table = fit_first(cols, list_objective, score, start)
-    _print_list_table("Passage results, the answer regions on that ranking", table, time.perf_counter() - t0)
-    t0 = time.perf_counter()
-    table = fit_list(cols, list_objective, score, table[0][1])
-    _print_list_table("Passage results, the ranking on the chosen answer regions", table, time.perf_counter() - t0)
+    for n in range(1, rounds + 1):
+        t0 = time.perf_counter()
+        table = fit_first(cols, list_objective, score, start)
+        _print_list_table(f"Passage results, round {n}: the answer regions on the ranking", table,
+                          time.perf_counter() - t0)
+        regions = table[0][1]
+        t0 = time.perf_counter()
+        table = fit_list(cols, list_objective, score, regions)
+        _print_list_table(f"Passage results, round {n}: the ranking on those answer regions", table,
+                          time.perf_counter() - t0)
+        if table[0][1] == start:
+            print(f"\nround {n} changed nothing: fitted")
+            break
+        start = table[0][1]
     return table
 
 
