@@ -298,6 +298,17 @@ class StoreConformance:
         for cid, score in got:
             assert score == pytest.approx(ref[cid], rel=self.bm25_rel_tolerance)
 
+    def test_term_document_frequencies_count_the_chunks_holding_each_term(self, loaded, docs):
+        # what the answer's confidence weighs a query's words by (docstrata.confidence); optional for a backend
+        if not hasattr(loaded, "term_document_frequencies"):
+            pytest.skip(f"{type(loaded).__name__} gives no document frequencies: confidence weighs words alike")
+        toks = [set(index_terms(sc.chunk.contextualized_content)) for chunks, _ in docs.values() for sc in chunks]
+        terms = [t for q in KEYWORD_QUERIES for t, w in query_terms(q) if w == 1.0]
+        n, dfs = loaded.term_document_frequencies(terms)
+        assert n == len(toks) and set(dfs) == set(terms)
+        assert dfs == {t: sum(t in held for held in toks) for t in terms}
+        assert dfs["zyzzyva"] == 0 and dfs["password"] >= 2
+
     def test_ties_break_by_chunk_id(self, loaded, embedder):
         dense = loaded.dense_search(embedder.embed_query("How do I reset my password? Use the self-service portal."), 2)
         assert [cid for cid, _ in dense] == ["faq/a.md#0", "faq/b.md#0"] and dense[0][1] == pytest.approx(dense[1][1])

@@ -169,6 +169,21 @@ class ConfidenceOut(_Out):
     unresolved: list[str] = Field(
         default_factory=list, description="Citations in the query that no section in the searched scope answers to"
     )
+    probability: float | None = Field(
+        default=None,
+        description=(
+            "Fitted chance (0-1) that the searched documents hold the answer, which the level is read from; "
+            "null for an embedding model with no fit (the level is then a rule)"
+        ),
+    )
+    signals: dict[str, float | bool | None] = Field(
+        default_factory=dict,
+        description=(
+            "What the probability is computed from: similarity (best cosine less the model's floor), gap (to the "
+            "5th), coverage (share of the query's keyword weight a first hit holds), absent (share in words no "
+            "document holds), exact, agree (keyword and semantic rankings agree on the first hit)"
+        ),
+    )
 
 
 _PAGE_START = (

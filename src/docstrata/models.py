@@ -809,12 +809,21 @@ class RecordResult:
 class Confidence:
     """How well an answer matched, for an agent to act on (README "Confidence").
 
-    ``level``: ``"high"`` (an exact match, or best similarity ≥ :data:`LOW_SIMILARITY` with a
-    keyword hit), ``"medium"`` (one of the two), ``"low"`` (neither: nearest neighbours only),
-    ``"none"`` (no hits, or a query without content words). ``best_similarity`` is the best
-    cosine among the hits (``None`` when the query was not embedded); ``keyword_hits`` /
-    ``exact_hits`` count hits BM25 / the exact index retrieved; ``content_words`` is false for a
-    query of stopwords only. ``reason`` says it in a sentence.
+    ``level``: ``"high"``, ``"medium"`` or ``"low"`` by ``probability``, the chance that the
+    searched documents hold the answer as a model fitted on data reads it from the search's
+    ``signals`` (:mod:`docstrata.confidence`: best cosine less the model's floor, its gap to the 5th,
+    the share of the query's idf weight a first hit holds, the share in words no document holds,
+    an exact match, keyword and semantic ranking agreeing on the first hit; fitted by
+    ``bench/confidence_fit.py`` into ``confidence_fit.json``, cut-offs chosen so that ``"high"`` is
+    rarely given to a question the documents cannot answer); ``"low"`` means: probably not an
+    answer here, look elsewhere. ``"none"``: no hits, or a query without content words. For an
+    embedding model with no fit (a hosted one) ``probability`` is ``None`` and the level is the
+    rule: ``"high"`` for an exact match, or best similarity ≥ the model's floor
+    (:data:`LOW_SIMILARITY` by default) with a keyword hit, ``"medium"`` for one of the two,
+    ``"low"`` for neither. ``best_similarity`` is the best cosine among the hits (``None`` when
+    the query was not embedded); ``keyword_hits`` / ``exact_hits`` count hits BM25 / the exact
+    index retrieved; ``content_words`` is false for a query of stopwords only. ``reason`` says it
+    in a sentence.
 
     A query that cites a section (``Section 3``, ``Article 17``) is judged by what the citation
     names in the searched scope: one section → its hit is pinned first and the level is
@@ -833,6 +842,8 @@ class Confidence:
     content_words: bool = True
     ambiguous: list[dict[str, str]] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
+    probability: float | None = None
+    signals: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready values."""

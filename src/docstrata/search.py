@@ -72,6 +72,7 @@ from .index.exact import (
 from .index.keyword import QUERY_STOPWORDS
 from .query_scope import KIND_WORDS
 from .structure.grammar import contents_words_pattern
+from .confidence import Signals, level_of, probability
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
 from .store.base import ChunkFilter
 from .telemetry import is_recording, query_attributes, span
@@ -255,6 +256,8 @@ def assess_confidence(
     citations: list[Citation] | None = None,
     other_words: bool = True,
     low_similarity: float = LOW_SIMILARITY,
+    signals: Signals | None = None,
+    fit: dict | None = None,
 ) -> Confidence:
     """The per-answer signal (see :class:`~docstrata.models.Confidence`) from hits that carry
     ``semantic_score``, ``keyword_score`` and ``exact_match``, and what the query's section
@@ -265,8 +268,18 @@ def assess_confidence(
     that names none makes it ``"medium"`` at most, ``"low"`` when the query has no other words
     (``other_words`` false): its hits are then only passages near the words "Section 9".
     ``low_similarity`` is the embedding model's floor (:func:`~docstrata.embed.similarity_floor`):
-    a hit with no keyword or exact match is "close" from it up."""
+    a hit with no keyword or exact match is "close" from it up.
+
+    With ``signals`` (:func:`~docstrata.confidence.answer_signals`) and the embedding model's
+    ``fit`` (:func:`~docstrata.confidence.fitted_model`), the level is read from the fitted
+    probability that the documents hold the answer (:func:`fitted_level`) instead of that rule; a
+    first hit pinned because the query names it (one cited section, a record's id) is ``"high"``
+    either way. The citation caps above apply to both."""
     level = _assess(hits, content_words, embedded, low_similarity)
+    if signals is not None and level.level != "none":
+        level.signals = signals.to_dict()
+        if fit is not None:
+            fitted_level(level, signals, fit, bool(hits) and bool(hits[0].pinned))
     if level.level == "none" or not citations:
         return level
     ambiguous = [c for c in citations if len(c.sections) > 1]
@@ -299,6 +312,30 @@ def assess_confidence(
     ]
     level.unresolved = unresolved
     return level
+
+
+def fitted_level(conf: Confidence, signals: Signals, fit: dict, pinned: bool) -> Confidence:
+    """``conf`` with its level, reason and ``probability`` read from the fitted model ``fit``
+    (:mod:`docstrata.confidence`) at ``signals``; a ``pinned`` first hit (the query names its
+    section or record: exact by construction) stays ``"high"``."""
+    p = probability(signals, fit)
+    conf.probability = round(p, 4)
+    said = (
+        f"best similarity {signals.similarity + fit['floor']:.2f}, " if signals.similarity is not None else ""
+    ) + f"a hit holds {signals.coverage:.0%} of the query's keyword weight"
+    if signals.absent:
+        said += f", {signals.absent:.0%} is in words no document here holds"
+    if pinned:
+        conf.level = "high"
+        conf.reason = f"the query names the first hit's section or record (fitted probability {p:.2f}: {said})"
+        return conf
+    conf.level = level_of(p, fit)
+    conf.reason = f"fitted probability {p:.2f} that these documents hold the answer ({said})" + (
+        ""
+        if conf.level != "low"
+        else ": these are only the nearest passages, probably not an answer; look elsewhere or rephrase"
+    )
+    return conf
 
 
 def _assess(hits, content_words: bool, embedded: bool, floor: float = LOW_SIMILARITY) -> Confidence:

@@ -71,18 +71,38 @@ class BaseTool:
 
         return LOW_SIMILARITY if self.cfg.embedding_provider is not None else similarity_floor(self.cfg.embedding_model)
 
-    def _confidence(self, results, run):
+    @property
+    def confidence_fit(self) -> dict | None:
+        """The confidence model fitted for this tool's embedding model
+        (:func:`~docstrata.confidence.fitted_model`; ``None`` for a hosted or unfitted model)."""
+        from .confidence import fitted_model
+
+        return None if self.cfg.embedding_provider is not None else fitted_model(self.cfg.embedding_model)
+
+    def _confidence(self, results, run, query: str, mode: str = "hybrid"):
         """The answer's :class:`~docstrata.models.Confidence` for ``results`` of the
-        :class:`~docstrata.search.SearchRun` ``run``, read against this tool's similarity floor."""
+        :class:`~docstrata.search.SearchRun` ``run`` of ``query`` in ``mode``: the fitted model's
+        level at the run's signals (:mod:`docstrata.confidence`) when the query was embedded, else
+        (keyword or exact mode, a model with no fit) the rule against this tool's similarity floor."""
+        from .confidence import answer_signals
         from .search import assess_confidence
 
+        fit = self.confidence_fit if run.embedded else None
+        floor = self.similarity_floor
+        signals = (
+            answer_signals(run.hits, run.asked or query, self.store, fit["floor"] if fit else floor, mode == "hybrid")
+            if run.hits and run.content_words
+            else None
+        )
         return assess_confidence(
             results,
             run.content_words,
             run.embedded,
             run.citations,
             run.other_words,
-            self.similarity_floor,
+            floor,
+            signals,
+            fit,
         )
 
     @property

@@ -291,7 +291,7 @@ class HierarchicalDocumentTool(BaseTool):
         if passages and results and (short := short_list_notice(len(results), k)):
             notices.append(short)
         return SearchResults(
-            results, self._confidence(results, run), with_pages(self.store, list(used.values())), notices
+            results, self._confidence(results, run, query, mode), with_pages(self.store, list(used.values())), notices
         )
 
     async def asearch(self, query: str, **kw) -> SearchResults:
@@ -531,7 +531,7 @@ class VectorstoreTool(BaseTool):
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score)
         return SearchResults(
             results,
-            self._confidence(results, run),
+            self._confidence(results, run, query, mode or "hybrid"),
             [],
             notices,
         )

@@ -425,6 +425,12 @@ class KeywordIndex:
         """The number of documents (chunks) the committed index holds."""
         return self.index.searcher().num_docs
 
+    def document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """(chunks in the committed index, {term: how many of them hold it}) for analysed ``terms``:
+        the statistics BM25's idf is computed from (:mod:`docstrata.confidence` reads them)."""
+        searcher = self.index.searcher()
+        return searcher.num_docs, {t: int(searcher.doc_freq("body", t)) for t in dict.fromkeys(terms)}
+
     def _restrict(self, q, doc_keys=None, chunk_ids=None):
         """``q`` limited to documents in ``doc_keys`` and / or chunks in ``chunk_ids`` (score
         unchanged: the restriction is a zero-weight required clause, so tantivy filters before ranking)."""

@@ -1223,6 +1223,12 @@ class EmbeddedStore:
         doc_keys, ids = self._allowed(flt)
         return self._keyword.search(query, k, doc_keys=doc_keys, chunk_ids=ids, languages=keyword_languages(self))
 
+    def term_document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """(chunks indexed, {analysed term: chunks holding it}) from the Tantivy index: BM25's idf
+        statistics, which the answer's confidence weighs the query's words by (:mod:`docstrata.confidence`)."""
+        self._refresh_if_changed()
+        return self._keyword.document_frequencies(terms)
+
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """:meth:`Store.phrase_search`: up to ``k`` chunk ids whose analysed tokens hold ``phrase``
         adjacent and in order, among those ``flt`` allows."""

@@ -542,6 +542,21 @@ class PostgresStore:
         ``flt`` restricts the chunks scored; document frequencies stay the collection's."""
         return self._bm25(query_terms(query, keyword_languages(self)), k, phrase=False, flt=flt)
 
+    def term_document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """(chunks stored, {analysed term: chunks holding it}): the statistics :meth:`_bm25` computes
+        idf from, which the answer's confidence weighs the query's words by (:mod:`docstrata.confidence`)."""
+        terms = list(dict.fromkeys(terms))
+        with self._lock:
+            (n_docs,) = self._conn.execute(f"SELECT n_chunks FROM {self._t('stats')}").fetchone()
+            if not terms:
+                return int(n_docs), {}
+            dfs = self._conn.execute(
+                f"SELECT (SELECT count(*) FROM {self._t('chunks')} WHERE tsv @@ q.tsq::tsquery) "
+                f"FROM unnest(%s::text[]) WITH ORDINALITY AS q(tsq, i) ORDER BY q.i",
+                ([_quote(t) for t in terms],),
+            ).fetchall()
+        return int(n_docs), {t: int(df) for t, (df,) in zip(terms, dfs)}
+
     def phrase_search(self, phrase: str, k: int, flt: ChunkFilter | None = None) -> list[str]:
         """Chunks whose analysed text holds the analysed phrase as adjacent tokens (tsquery ``<->``),
         best BM25 over the phrase's tokens first."""
