@@ -31,6 +31,8 @@ from .errors import ConfigError
 
 BACKENDS = ("torch", "openvino", "onnx", "onnx-int8")
 _EXPORT_LOCK = threading.Lock()
+_ENCODERS: dict[tuple, "RuntimeEncoder"] = {}
+_ENCODERS_LOCK = threading.Lock()
 
 
 def cache_dir() -> Path:
@@ -134,6 +136,34 @@ def _export(model_dir: Path, out: Path) -> None:
     os.replace(tmp, out / "model.onnx")
 
 
+def shared_encoder(model_dir: str | Path, backend: str, threads: int | None = None) -> "RuntimeEncoder":
+    """The process's one :class:`RuntimeEncoder` for ``model_dir`` run by ``backend`` on
+    ``threads`` (made on first use, like the PyTorch path's one model per process): every tool of a
+    configuration, and every tool opened again in one process, shares its compiled graph and
+    tokenizers instead of compiling again (~0.4 s and the graph's memory each). The key holds the
+    export cache folder and the weights file's size and time, so a changed model or cache is made anew.
+    Raises as :class:`RuntimeEncoder` does; a failure is not kept."""
+    model_dir = Path(model_dir)
+    threads = threads or _default_threads()
+    weights = [(n, (model_dir / n).stat()) for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).exists()]
+    key = (
+        str(model_dir.resolve()),
+        str(cache_dir()),
+        tuple((n, st.st_size, st.st_mtime_ns) for n, st in weights),
+        backend,
+        threads,
+    )
+    with _ENCODERS_LOCK:
+        encoder = _ENCODERS.get(key)
+        if encoder is None:
+            encoder = _ENCODERS[key] = RuntimeEncoder(model_dir, backend, threads)
+    return encoder
+
+
+def _default_threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 class RuntimeEncoder:
     """Encodes texts with an exported model on OpenVINO or ONNX Runtime.
 
@@ -151,7 +181,7 @@ class RuntimeEncoder:
         self.max_seq_length = int(cfg.get("max_seq_length", 256))
         self.tokenizer = FastTokenizer(model_dir, self.max_seq_length)
         self.dim = int(json.loads((model_dir / "1_Pooling" / "config.json").read_text())["word_embedding_dimension"])
-        threads = threads or max(1, min(os.cpu_count() or 1, 4))
+        threads = threads or _default_threads()
         try:
             path = _onnx_path(model_dir, quantized=backend == "onnx-int8")
             if backend == "openvino":
