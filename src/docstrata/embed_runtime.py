@@ -176,7 +176,9 @@ def shared_encoder(model_dir: str | Path, backend: str, threads: int | None = No
     Raises as :class:`RuntimeEncoder` does; a failure is not kept."""
     model_dir = Path(model_dir)
     threads = threads or _default_threads()
-    weights = [(n, (model_dir / n).stat()) for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).exists()]
+    weights = [
+        (n, (model_dir / n).stat()) for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).exists()
+    ]
     key = (
         str(model_dir.resolve()),
         str(cache_dir()),
