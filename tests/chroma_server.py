@@ -39,7 +39,7 @@ def running_chroma_server(data: Path, port: int):
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     pytest.skip(f"the Chroma server did not start: {(data / 'server.log').read_text()[-300:]}")
-                time.sleep(0.2)
+                time.sleep(0.05)
         yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()

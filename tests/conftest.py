@@ -24,6 +24,13 @@ from hypothesis import settings
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The embedding model exported for OpenVINO (docstrata.embed_runtime.cache_dir) stays in this
+# session's cache when a test points HOME at a temporary folder (HoloDeck's ~/.holodeck/config.yaml
+# tests): otherwise each such test exported the model again, importing torch and transformers
+# (5-10 s). A test that means to export sets DOCSTRATA_CACHE_DIR itself (test_embed_backends).
+from docstrata.embed_runtime import cache_dir as _embed_cache_dir  # noqa: E402
+
+os.environ.setdefault("DOCSTRATA_CACHE_DIR", str(_embed_cache_dir()))
 
 # Property tests explore new examples on a developer's machine (to find bugs) but the same ones in CI
 # (CI=true), so a landing never depends on a random draw; a failure found locally becomes a fix and,

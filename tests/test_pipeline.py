@@ -31,6 +31,19 @@ def policies(project):
     tools.close()
 
 
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory):
+    """The example's tool ingested once, for the tests that only search and read it (a test that
+    changes files or checks an ingest's report has its own ``policies``); its folder is ``base_dir``."""
+    root = tmp_path_factory.mktemp("pipeline")
+    shutil.copytree(EXAMPLES / "docs", root / "docs")
+    shutil.copy(EXAMPLES / "agent.yaml", root / "agent.yaml")
+    tools = docstrata.open(root / "agent.yaml")
+    tools["policies"].ingest()
+    yield tools["policies"]
+    tools.close()
+
+
 def test_ingest_then_unchanged_reingest_embeds_nothing(policies):
     first = policies.ingest()
     assert (first.added, first.files_total, first.skipped) == (3, 3, [])
@@ -40,9 +53,8 @@ def test_ingest_then_unchanged_reingest_embeds_nothing(policies):
     assert second.chunks_total == first.chunks
 
 
-def test_results_carry_citations_and_definitions(policies):
-    policies.ingest()
-    top = policies.search("How much is the service credit when availability is missed?", top_k=3)[0]
+def test_results_carry_citations_and_definitions(ingested):
+    top = ingested.search("How much is the service credit when availability is missed?", top_k=3)[0]
     assert top.source_path == "master_services_agreement.md"
     assert top.section_id == "4.3"
     assert top.parent_chain[-1].startswith("4.3") and "Service Levels" in top.location
@@ -51,77 +63,71 @@ def test_results_carry_citations_and_definitions(policies):
     assert not os.path.isabs(top.source_path)
 
 
-def test_a_query_naming_a_section_puts_it_first(policies):
-    policies.ingest()
+def test_a_query_naming_a_section_puts_it_first(ingested):
     for query, doc, section in [("Section 4.2 availability", "master_services_agreement.md", "4.2"),
                                 ("Section 3.3", "data_protection_policy.txt", "3.3"),
                                 ("What does section 8.2 allow?", "master_services_agreement.md", "8.2")]:
-        r = policies.search(query, top_k=5)[0]
+        r = ingested.search(query, top_k=5)[0]
         assert (r.source_path, r.section_id, r.exact_match) == (doc, section, True), query
 
 
-def test_modes_and_argument_errors(policies):
-    policies.ingest()
+def test_modes_and_argument_errors(ingested):
     for mode in ("semantic", "keyword", "exact", "hybrid"):
-        hits = policies.search("Force Majeure Event", mode=mode, top_k=4)
+        hits = ingested.search("Force Majeure Event", mode=mode, top_k=4)
         assert hits and len(hits) <= 4
         assert all(h.fused_score > 0 for h in hits)
-    kw = policies.search("Force Majeure Event", mode="keyword", top_k=4)
+    kw = ingested.search("Force Majeure Event", mode="keyword", top_k=4)
     assert all(h.semantic_rank is None and h.keyword_rank is not None for h in kw)
     with pytest.raises(QueryError):
-        policies.search("   ")
+        ingested.search("   ")
     with pytest.raises(QueryError):
-        policies.search("x", top_k=0)
+        ingested.search("x", top_k=0)
     with pytest.raises(QueryError):
-        policies.search("x", mode="fuzzy")
+        ingested.search("x", mode="fuzzy")
 
 
-def test_min_fused_score_filters_on_the_fused_score(policies):
-    policies.ingest()
-    hits = policies.search("parental leave", top_k=10)
+def test_min_fused_score_filters_on_the_fused_score(ingested):
+    hits = ingested.search("parental leave", top_k=10)
     cut = hits[2].fused_score
-    kept = policies.search("parental leave", top_k=10, min_fused_score=cut)
+    kept = ingested.search("parental leave", top_k=10, min_fused_score=cut)
     assert kept and all(h.fused_score >= cut for h in kept) and len(kept) < len(hits)
     with pytest.raises(QueryError, match="can never be met"):
-        policies.search("parental leave", min_fused_score=0.5)
+        ingested.search("parental leave", min_fused_score=0.5)
     for bad in (-1, float("nan")):
         with pytest.raises(QueryError, match="≥ 0"):
-            policies.search("parental leave", min_fused_score=bad)
+            ingested.search("parental leave", min_fused_score=bad)
 
 
-def test_min_score_is_the_cosine_similarity_as_in_holodeck(policies):
-    policies.ingest()
-    hits = policies.search("parental leave", top_k=10)
+def test_min_score_is_the_cosine_similarity_as_in_holodeck(ingested):
+    hits = ingested.search("parental leave", top_k=10)
     sims = sorted(h.semantic_score for h in hits)
     cut = sims[len(sims) // 2]
-    kept = policies.search("parental leave", top_k=10, min_score=cut)
+    kept = ingested.search("parental leave", top_k=10, min_score=cut)
     assert kept and all(h.semantic_score >= cut for h in kept) and len(kept) < len(hits)
     assert [h.chunk_id for h in kept] == [h.chunk_id for h in hits if h.semantic_score >= cut]
-    same = policies.search("parental leave", top_k=10, min_similarity_score=cut)
+    same = ingested.search("parental leave", top_k=10, min_similarity_score=cut)
     assert [h.chunk_id for h in same] == [h.chunk_id for h in kept]
     for bad in (1.5, float("nan")):
         with pytest.raises(QueryError, match="cosine"):
-            policies.search("parental leave", min_similarity_score=bad)
+            ingested.search("parental leave", min_similarity_score=bad)
 
 
-def test_a_query_that_is_not_unicode_text_is_a_query_error(policies):
-    policies.ingest()
+def test_a_query_that_is_not_unicode_text_is_a_query_error(ingested):
     with pytest.raises(QueryError, match="lone surrogate"):
-        policies.search("leave \ud800 policy")
+        ingested.search("leave \ud800 policy")
 
 
-def test_get_section_and_get_definition(policies):
-    policies.ingest()
-    chunks = policies.get_section("master_services_agreement.md", "4.2")
+def test_get_section_and_get_definition(ingested):
+    chunks = ingested.get_section("master_services_agreement.md", "4.2")
     assert "99.9%" in chunks[0].content
-    whole = policies.get_section("master_services_agreement.md", "1")  # the heading is carried into 1.1's chunk
+    whole = ingested.get_section("master_services_agreement.md", "1")  # the heading is carried into 1.1's chunk
     assert [c.section_id for c in whole] == ["1.1", "1.2", "1.3", "1.4"]
     assert whole[0].content.startswith("## 1. Definitions")
-    defs = policies.get_definition("force majeure event")
+    defs = ingested.get_definition("force majeure event")
     assert len(defs) == 1 and "beyond a party's reasonable control" in defs[0].definition
     assert defs[0].doc_key == "master_services_agreement.md"
     with pytest.raises(QueryError):
-        policies.get_section("master_services_agreement.md", "99.9")
+        ingested.get_section("master_services_agreement.md", "99.9")
 
 
 def test_changed_and_deleted_files_are_processed_alone(project, policies):
@@ -168,7 +174,8 @@ def test_in_memory_database_keeps_nothing_on_disk(project):
     assert not (project / ".docstrata").exists()
 
 
-def test_batch_search_json(project):
+def test_batch_search_json(ingested):
+    project = ingested.base_dir
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     (project / "q.jsonl").write_text('{"query_id": "a", "query": "Section 4.2"}\n'
                                      '{"query_id": "b", "query": "sick leave certificate"}\n')
@@ -196,22 +203,20 @@ def test_a_long_running_reader_sees_another_process_ingest(project, policies):
         assert policies.search("giraffe-proof warehouse", mode=mode, top_k=1)[0].section_id == "8.3", mode
 
 
-def test_get_section_returns_the_whole_section_with_subsections(policies):
-    policies.ingest()
-    ids = [c.section_id for c in policies.get_section("master_services_agreement.md", "4")]
+def test_get_section_returns_the_whole_section_with_subsections(ingested):
+    ids = [c.section_id for c in ingested.get_section("master_services_agreement.md", "4")]
     assert ids == ["4.1", "4.2", "4.3"]
-    assert [c.section_id for c in policies.get_section("master_services_agreement.md", "Section 4.2")] == ["4.2"]
+    assert [c.section_id for c in ingested.get_section("master_services_agreement.md", "Section 4.2")] == ["4.2"]
     # the page names the section asked for, not its first chunk's (4.1, which carries heading-only 4)
     for asked in ("4", "Section 4"):
-        page = policies.get_section("master_services_agreement.md", asked)
+        page = ingested.get_section("master_services_agreement.md", asked)
         assert (page.section_id, page.title, page.location) == (
             "4", "4. Service Levels", "Master Services Agreement > 4. Service Levels")
-    page = policies.get_section("master_services_agreement.md", "4.3")
+    page = ingested.get_section("master_services_agreement.md", "4.3")
     assert (page.section_id, page.location) == ("4.3", "Master Services Agreement > 4. Service Levels > 4.3 Service Credits")
 
 
-def test_a_query_using_a_defined_term_is_not_answered_by_its_definition(policies):
-    policies.ingest()
-    top = policies.search("Customer shall pay all Fees within thirty days", top_k=3)[0]
+def test_a_query_using_a_defined_term_is_not_answered_by_its_definition(ingested):
+    top = ingested.search("Customer shall pay all Fees within thirty days", top_k=3)[0]
     assert top.section_id == "3.1"
-    assert policies.search("What does Fees mean?", top_k=1)[0].section_id == "1.4"
+    assert ingested.search("What does Fees mean?", top_k=1)[0].section_id == "1.4"

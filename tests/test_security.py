@@ -222,7 +222,7 @@ def _wait_port(host: str, port: int, proc, timeout: float = 60) -> None:
         with socket.socket() as s:
             if s.connect_ex((host, port)) == 0:
                 return
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError("server did not start")
 
 

@@ -232,9 +232,9 @@ class Embedder:
             self.tokenizer = self._model.tokenizer
             max_len = int(self._model.max_seq_length or 256)
         else:
-            from .embed_runtime import RuntimeEncoder
+            from .embed_runtime import shared_encoder
 
-            self._model = RuntimeEncoder(_model_path(model_name), self.backend)
+            self._model = shared_encoder(_model_path(model_name), self.backend)
             self.dim = self._model.dim
             self.tokenizer = self._model.tokenizer
             max_len = self._model.max_seq_length

@@ -2,8 +2,9 @@
 
 The model's transformer is exported **locally** from its own weights with ``torch.onnx`` at first
 use (nothing is downloaded) and cached under ``$DOCSTRATA_CACHE_DIR`` (default
-``~/.cache/docstrata``) as ``onnx/<model>-<key>/model.onnx``; the key changes when the weights
-file does. Mean pooling and L2 normalisation follow in numpy, as the model's own
+``~/.cache/docstrata``) as ``onnx/<model>-<key>/model.onnx``; the key is the weights file's size
+and a digest of its bytes, so it changes when the weights do and a reinstall of the same model
+reuses the export. Mean pooling and L2 normalisation follow in numpy, as the model's own
 ``1_Pooling`` config prescribes (mean of the token states under the attention mask).
 
 Backends (config ``embedding_backend``):
@@ -31,6 +32,8 @@ from .errors import ConfigError
 
 BACKENDS = ("torch", "openvino", "onnx", "onnx-int8")
 _EXPORT_LOCK = threading.Lock()
+_ENCODERS: dict[tuple, "RuntimeEncoder"] = {}
+_ENCODERS_LOCK = threading.Lock()
 
 
 def cache_dir() -> Path:
@@ -80,8 +83,7 @@ def _onnx_path(model_dir: Path, quantized: bool) -> Path:
     )
     if weights is None:
         raise ConfigError(f"no weights (model.safetensors) in {model_dir} to export", path="embedding_backend")
-    st = weights.stat()
-    out = cache_dir() / "onnx" / f"{model_dir.name}-{st.st_size:x}-{st.st_mtime_ns:x}"
+    out = cache_dir() / "onnx" / f"{model_dir.name}-{weights.stat().st_size:x}-{_weights_digest(weights)}"
     path = out / ("model-int8.onnx" if quantized else "model.onnx")
     if path.exists():
         return path
@@ -95,6 +97,37 @@ def _onnx_path(model_dir: Path, quantized: bool) -> Path:
             quantize_dynamic(str(out / "model.onnx"), str(tmp), weight_type=QuantType.QInt8)
             os.replace(tmp, path)
     return path
+
+
+def _weights_digest(weights: Path) -> str:
+    """The first 16 hex digits of the sha256 of ``weights``: exports are named by the weights' bytes,
+    so a reinstall of the same model (a new virtualenv, an upgrade of docstrata) reuses its export
+    instead of exporting again (a torch + transformers import and an export: ~7 s of CPU) and
+    leaving another copy (173 MB for the bundled model) in the cache. The digest is worked out once
+    per file version (its path, size and modification time) and remembered under ``onnx/digests``."""
+    import hashlib
+
+    st = weights.stat()
+    where = hashlib.sha256(str(weights.resolve()).encode()).hexdigest()[:12]
+    memo = cache_dir() / "onnx" / "digests" / f"{where}-{st.st_size:x}-{st.st_mtime_ns:x}"
+    try:
+        digest = memo.read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        digest = ""
+    if len(digest) != 64:
+        h = hashlib.sha256()
+        with open(weights, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        digest = h.hexdigest()
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            tmp = memo.with_name(f"{memo.name}.tmp{os.getpid()}")
+            tmp.write_text(digest, encoding="ascii")
+            os.replace(tmp, memo)
+        except OSError:
+            pass  # a read-only cache: the digest is worked out again next time
+    return digest[:16]
 
 
 def _export(model_dir: Path, out: Path) -> None:
@@ -134,6 +167,36 @@ def _export(model_dir: Path, out: Path) -> None:
     os.replace(tmp, out / "model.onnx")
 
 
+def shared_encoder(model_dir: str | Path, backend: str, threads: int | None = None) -> "RuntimeEncoder":
+    """The process's one :class:`RuntimeEncoder` for ``model_dir`` run by ``backend`` on
+    ``threads`` (made on first use, like the PyTorch path's one model per process): every tool of a
+    configuration, and every tool opened again in one process, shares its compiled graph and
+    tokenizers instead of compiling again (~0.4 s and the graph's memory each). The key holds the
+    export cache folder and the weights file's size and time, so a changed model or cache is made anew.
+    Raises as :class:`RuntimeEncoder` does; a failure is not kept."""
+    model_dir = Path(model_dir)
+    threads = threads or _default_threads()
+    weights = [
+        (n, (model_dir / n).stat()) for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).exists()
+    ]
+    key = (
+        str(model_dir.resolve()),
+        str(cache_dir()),
+        tuple((n, st.st_size, st.st_mtime_ns) for n, st in weights),
+        backend,
+        threads,
+    )
+    with _ENCODERS_LOCK:
+        encoder = _ENCODERS.get(key)
+        if encoder is None:
+            encoder = _ENCODERS[key] = RuntimeEncoder(model_dir, backend, threads)
+    return encoder
+
+
+def _default_threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 class RuntimeEncoder:
     """Encodes texts with an exported model on OpenVINO or ONNX Runtime.
 
@@ -151,7 +214,7 @@ class RuntimeEncoder:
         self.max_seq_length = int(cfg.get("max_seq_length", 256))
         self.tokenizer = FastTokenizer(model_dir, self.max_seq_length)
         self.dim = int(json.loads((model_dir / "1_Pooling" / "config.json").read_text())["word_embedding_dimension"])
-        threads = threads or max(1, min(os.cpu_count() or 1, 4))
+        threads = threads or _default_threads()
         try:
             path = _onnx_path(model_dir, quantized=backend == "onnx-int8")
             if backend == "openvino":

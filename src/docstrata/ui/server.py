@@ -365,9 +365,12 @@ def serve_in_thread(
     allowed_hosts: list[str] | None = None,
     insecure_no_token: bool = False,
 ) -> tuple[PlaygroundServer, threading.Thread]:
-    """Start a playground server in a daemon thread (tests, notebooks); stop it with ``server.shutdown()``."""
+    """Start a playground server in a daemon thread (tests, notebooks); stop it with ``server.shutdown()``
+    (which returns within 50 ms: the serving loop looks for it that often, not at the default 0.5 s)."""
     server = make_server(toolset, host, port, token_env, allowed_hosts, insecure_no_token)
-    thread = threading.Thread(target=server.serve_forever, name="docstrata-ui", daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="docstrata-ui", daemon=True
+    )
     thread.start()
     return server, thread
 
