@@ -476,9 +476,9 @@ def exact_ranking(
     section_words = [w for w in qa.other_words if w not in _KIND_FOLDED]
     # "section 9 of the GPL": the named document's section comes first, and only it is pinned
     named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
-    # a scoped search (the query names its document, or the caller filtered to documents): a citation
-    # naming one section there is what the question is about, however many other words it has
-    scoped = bool(named_docs) or bool(flt is not None and flt.doc_keys)
+    # a scoped search (the caller, or query_scope, filtered to documents): a citation naming one
+    # section there is what the question is about, however many other words it has
+    scoped = bool(flt is not None and flt.doc_keys)
     for keys in refs:
         in_named = [k for k in keys if any(c.rpartition("#")[0] in named_docs for c in under(k))]
         order = in_named[:1] or keys
@@ -509,7 +509,9 @@ def exact_ranking(
                 enclosing = _written(store, [c for c in under(wider) if c not in hits], wider, qa.other_words)
                 if enclosing:
                     break
-        unique = scoped and len(first or hits) == 1
+        # one section cited so in the documents the query names ("section 9 of the GPL …"), or in
+        # the documents searched, never another document's when the named one lacks it
+        unique = len(first) == 1 if named_docs else scoped and len(hits) == 1
         if enclosing:
             hits = enclosing + hits
             pinned.update(enclosing)
