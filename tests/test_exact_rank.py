@@ -11,8 +11,7 @@ a 12.3 of different titles. The faults were found by a held-out probe (trial 17:
   Courts)"), also one the citation's enclosing number names ("Section 3.3(c) Restrictions on
   Licensee": the partnership's 3.3, whose (c) is inline, over the PSA's 3.3(c) "Change Orders"),
   and then the answer says the citation is ambiguous.
-* In a search scoped to a document, a citation naming one section there is pinned however long
-  the question.
+* A long question whose words only include a title's (not written after the citation) pins nothing.
 """
 
 from __future__ import annotations
@@ -103,12 +102,12 @@ def test_a_written_title_names_the_enclosing_section_of_another_document(contrac
     assert (bare[0].source_path.endswith("bonterms-psa-excerpt.md"), bare[0].section_id) == (True, "3.3(c)")
 
 
-def test_a_scoped_search_pins_the_one_section_its_citation_names(contracts):
+def test_title_words_spread_over_a_question_pin_nothing(contracts):
+    """The title must follow its citation ("Section 12.3 (Governing Law and Chosen Courts)"): words
+    of it spread over a long question only rank (on ObliQA, pinning such questions' sections cost
+    nDCG@10), so no hit is pinned."""
     query = (
-        "The playbook says to delete Section 11.2(b) (Termination for Convenience). "
-        "What does Section 11.2(b) provide?"
+        "Under Section 12.3, what does the governing law decide, and which chosen courts hear a legal "
+        "suit about the agreement?"
     )
-    hits = contracts.search(query, top_k=3, document="bonterms-psa-excerpt.md")
-    assert hits[0].section_id == "11.2(b)" and hits[0].pinned
-    unscoped = contracts.search(query, top_k=3)  # a long question over the corpus: ranked, not pinned
-    assert not any(h.pinned for h in unscoped)
+    assert not any(h.pinned for h in contracts.search(query, top_k=3))

@@ -12,15 +12,15 @@ result in every mode (hybrid, semantic, keyword, exact: :func:`pin_first`), even
 own modalities did not find it; among themselves such chunks keep their fused order. A
 query "names" a section when it is essentially the reference ("Section 4.2.1", "What does
 Article 17 say?"), or the reference and words all in the section's title ("Article 11
-administrative cooperation between Member States"), or the reference and the section's own title
-written out, however long the question ("What does Section 12.3 (Governing Law and Chosen Courts),
-referred to in …, provide?"), or, in a search scoped to documents (the query names one, or the
-caller filters), a reference that names one section there. The words of a document's name beside
-the reference ("HPKE Section 9.5") are none of the query's other words. A long question over the
-whole corpus that mentions "Rule 6.2.1" in passing gets the section's exact-modality rank in the
-fusion but no pin, since its answer is often elsewhere; the section still heads the ``citing``
-list that ranks the passages citing it by the question's other words, so a passage that only
-mentions "Rule 6.2.1" does not outrank it on those words. Among sections cited alike (every RFC's
+administrative cooperation between Member States"), or the reference with the section's own title
+written right after it, however long the question ("What does Section 12.3 (Governing Law and
+Chosen Courts), referred to in …, provide?"). The words of a document's name beside the reference
+("HPKE Section 9.5") are none of the query's other words. A long question that mentions "Rule
+6.2.1" in passing gets the section's exact-modality rank in the fusion but no pin, since its answer
+is often elsewhere (ObliQA: pinning such a section, even the one its named or scoped document
+holds, cost nDCG@10); when the citation names one section in the scope, that section heads the
+``citing`` list that ranks the passages citing it by the question's other words, so a passage
+that only mentions "Rule 6.2.1" does not outrank it on those words. Among sections cited alike (every RFC's
 Section 1), those whose titles hold the most of the query's other words are ranked (and, when the
 query names the section, pinned) first ("Section 3.1 password rotation"); a title written out
 may choose a section its enclosing number names ("Section 3.3(c) Restrictions on Licensee": one
@@ -200,6 +200,7 @@ class QueryAnalysis:
     names_section: bool = False  # the query is essentially a reference: pin the section first
     document_keys: list[str] = field(default_factory=list)  # documents its references name ("of the GPL")
     other_words: list[str] = field(default_factory=list)  # words besides references and filler, folded
+    text: str = ""  # the query as written (a section title written right after its citation)
 
 
 def analyze_query(query: str) -> QueryAnalysis:
@@ -215,6 +216,7 @@ def analyze_query(query: str) -> QueryAnalysis:
         len(other) <= NAMES_SECTION_WORDS,
         query_document_keys(query),
         other,
+        query,
     )
 
 
@@ -241,18 +243,22 @@ def _title_lead(title: str) -> str:
     return re.split(r"(?<=[^\W\d_]{2}[.:])\s+(?=\S)", title, maxsplit=1)[0]
 
 
-def _written(store, ids: list[str], key: str, words: list[str]) -> list[str]:
+def _written(store, ids: list[str], key: str, query: str) -> list[str]:
     """Of the chunks ``ids`` (starting sections cited under ``key``), those whose cited section's own
-    title (:func:`_title_lead`) the query's other ``words`` hold whole, in ``ids`` order: the query
-    writes out number and title ("Section 12.3 (Governing Law and Chosen Courts)"). A title with no
-    word of its own (``(b)``) is written by no query."""
-    if not ids or not words:
+    title (:func:`_title_lead`) the ``query`` writes right after a citation, in ``ids`` order:
+    "Section 12.3 (Governing Law and Chosen Courts)", "Section 9.5 Pre-Shared Key Recommendations".
+    Title words spread over a question ("According to GEN 3.3, which entity … outsourcing …") do
+    not write it; a title with no word of its own (``(b)``) is written by no query."""
+    if not ids or not query:
         return []
-    have = set(words)
+    text = query.casefold()
     written = set()
     for c in store.get_chunks(ids):
-        want = title_words([_title_lead(_cited_section(c, key).title)]) - _FILLER_FOLDED
-        if want and want <= have:
+        words = re.findall(r"[^\W\d_]+", _title_lead(_cited_section(c, key).title).casefold())
+        if not set(title_words(words)) - _FILLER_FOLDED:
+            continue
+        phrase = r"[\W_]+".join(re.escape(w) for w in words)
+        if re.search(rf"[\d)\]]\s*[(:,.\-–—]?\s*{phrase}(?![^\W\d_])", text):
             written.add(c.chunk_id)
     return [cid for cid in ids if cid in written]
 
@@ -430,6 +436,7 @@ def exact_ranking(
     flt: ChunkFilter | None = None,
     citations: list[Citation] | None = None,
     named: list[str] | None = None,
+    sole: list[str] | None = None,
 ) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
@@ -447,7 +454,9 @@ def exact_ranking(
     follow. When ``citations`` is a list, one :class:`Citation` per citation the query makes is
     appended: every section it names (when the query is essentially the citation), for
     :func:`assess_confidence`, which reports several as ambiguous. When ``named`` is a list, the chunks starting each named section
-    (the citation's first, most specific, found) are appended to it."""
+    (the citation's first, most specific, found) are appended to it; when ``sole`` is a list, those
+    of them that are the one section their citation names in the scope (one chunk found, or the
+    pinned one) are appended to it."""
     ranked: list[str] = []
     pinned: set[str] = set()
     # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
@@ -496,7 +505,7 @@ def exact_ranking(
         titled, whole = _titled(store, first or hits, section_words) if section_words else ([], False)
         # a cited section whose own title the query writes out ("Section 12.3 (Governing Law and
         # Chosen Courts), referred to in …"): number and title name it, however long the question
-        written = _written(store, first or hits, key, qa.other_words)
+        written = _written(store, first or hits, key, qa.text)
         if written:
             titled, whole = written, True
         enclosing: list[str] = []
@@ -506,11 +515,13 @@ def exact_ranking(
             # so titled, its (c) inline, over another's 3.3(c) "Change Orders"): that one first, and
             # the citation names both (the answer says it is ambiguous)
             for wider in order[order.index(key) + 1 :]:
-                enclosing = _written(store, [c for c in under(wider) if c not in hits], wider, qa.other_words)
+                enclosing = _written(store, [c for c in under(wider) if c not in hits], wider, qa.text)
                 if enclosing:
                     break
         # one section cited so in the documents the query names ("section 9 of the GPL …"), or in
-        # the documents searched, never another document's when the named one lacks it
+        # the documents searched, never another document's when the named one lacks it: it heads the
+        # list of its citers (sole); it is not pinned, since a long question's answer is often a
+        # passage under it or citing it (ObliQA: pinning it cost nDCG@10 on the questions citing a rule)
         unique = len(first) == 1 if named_docs else scoped and len(hits) == 1
         if enclosing:
             hits = enclosing + hits
@@ -519,7 +530,7 @@ def exact_ranking(
                 cited = _cited_sections(store, enclosing, order[order.index(key) + 1])
                 cited += _cited_sections(store, [c for c in hits if c not in enclosing], key)
                 citations.append(Citation(_cited_label(keys[0]), cited))
-        elif qa.names_section or whole or unique:  # (a question that only mentions it keeps the exact order)
+        elif qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
             if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
                 titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
             hits = titled + [c for c in hits if c not in titled]
@@ -541,6 +552,10 @@ def exact_ranking(
         ranked += hits
         if named is not None:
             named += [c for c in hits if c in pinned][:1] or found.get(key, [])[:1] or hits[:1]
+        if sole is not None:
+            chosen_here = [c for c in hits if c in pinned]
+            one = (first or hits)[:1] if unique or len(hits) == 1 else []
+            sole += chosen_here[:1] if len(chosen_here) == 1 else one
     # A whole query equal to a record id or metadata value ranks that record; it is pinned when the
     # query is identifier-like (a SKU, a barcode: digits or joiners, no spaces) or is the record's
     # id — not for a plain word that happens to be a category value ("shoes").
@@ -866,18 +881,21 @@ def _run_search(
         with span("exact_match") as s:
             citations: list[Citation] = []
             named: list[str] = []
-            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations, named)
+            sole: list[str] = []
+            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations, named, sole)
             if named and qa.other_words and weights["keyword"] > 0:
                 # a provision the query names, asked about in other words ("fined for infringing
                 # Article 17"): the passages citing it, ranked by those words (Article 83(5))
                 from .citers import citer_ranking
 
                 citing = citer_ranking(store, named, qa.other_words, depth, flt)
-                # the provision named heads the list of its citers: a section whose own number the query
-                # cites answers it before one that mentions the number ("See Section 9.5" in 5.1.2 does
-                # not outrank 9.5 on the words around it); a citer still passes it on its other legs
+                # the provision named heads the list of its citers when it is the one section its
+                # citation names: a section whose own number the query cites answers it before one that
+                # mentions the number ("See Section 9.5" in 5.1.2 does not outrank 9.5 on the words
+                # around it); a citer still passes it on its other legs. A number several documents
+                # hold (every rulebook's Rule 6.2.1) heads nothing: which one is meant is not known
                 top = citing[0][1] if citing else 0.0
-                rankings["citing"] = [(cid, top) for cid in dict.fromkeys(named)] + citing if citing else []
+                rankings["citing"] = [(cid, top) for cid in dict.fromkeys(sole)] + citing if citing else []
                 weights["citing"] = weights["keyword"]
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))
