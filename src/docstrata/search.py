@@ -12,11 +12,20 @@ result in every mode (hybrid, semantic, keyword, exact: :func:`pin_first`), even
 own modalities did not find it; among themselves such chunks keep their fused order. A
 query "names" a section when it is essentially the reference ("Section 4.2.1", "What does
 Article 17 say?"), or the reference and words all in the section's title ("Article 11
-administrative cooperation between Member States"); a long question that mentions "Rule 6.2.1"
-in passing gets the section's exact-modality rank in the fusion but no pin, since its answer is
-often elsewhere. Among sections cited alike (every RFC's Section 1), those whose titles hold the
-most of the query's other words are ranked and pinned first ("Section 3.1 password rotation").
-Everything else is ordered by the fused score.
+administrative cooperation between Member States"), or the reference with the section's own title
+written right after it, however long the question ("What does Section 12.3 (Governing Law and
+Chosen Courts), referred to in …, provide?"). The words of a document's name beside the reference
+("HPKE Section 9.5") are none of the query's other words. A long question that mentions "Rule
+6.2.1" in passing gets the section's exact-modality rank in the fusion but no pin, since its answer
+is often elsewhere (ObliQA: pinning such a section, even the one its named or scoped document
+holds, cost nDCG@10); when the citation names one section in the scope, that section heads the
+``citing`` list that ranks the passages citing it by the question's other words, so a passage
+that only mentions "Rule 6.2.1" does not outrank it on those words. Among sections cited alike (every RFC's
+Section 1), those whose titles hold the most of the query's other words are ranked (and, when the
+query names the section, pinned) first ("Section 3.1 password rotation"); a title written out
+may choose a section its enclosing number names ("Section 3.3(c) Restrictions on Licensee": one
+document's 3.3 so titled, whose (c) is no section, over another document's 3.3(c)), and the
+citation then names both (ambiguous). Everything else is ordered by the fused score.
 
 A citation is also judged (:func:`assess_confidence`): one that names several sections (GDPR's
 Section 3 of Chapters III, IV and VII; every RFC's Section 1 over a corpus) pins each of them and
@@ -58,8 +67,9 @@ from .fusion import (
 )
 from .index.exact import (
     query_document_keys,
+    NAMES_SECTION_WORDS,
+    QUERY_FILLER,
     query_identifiers,
-    query_names_section,
     query_other_words,
     query_qualified_keys,
     query_section_keys,
@@ -191,20 +201,23 @@ class QueryAnalysis:
     names_section: bool = False  # the query is essentially a reference: pin the section first
     document_keys: list[str] = field(default_factory=list)  # documents its references name ("of the GPL")
     other_words: list[str] = field(default_factory=list)  # words besides references and filler, folded
+    text: str = ""  # the query as written (a section title written right after its citation)
 
 
 def analyze_query(query: str) -> QueryAnalysis:
     """What the exact leg reads from ``query``, computed once per search: section, term and
     document keys, quoted phrases, identifiers, value key, whether it names a section, other words."""
+    other = query_other_words(query)
     return QueryAnalysis(
         query_section_keys(query),
         query_term_keys(query),
         quoted_phrases(query),
         query_identifiers(query),
         value_key(query),
-        query_names_section(query),
+        len(other) <= NAMES_SECTION_WORDS,
         query_document_keys(query),
-        query_other_words(query),
+        other,
+        query,
     )
 
 
@@ -223,6 +236,32 @@ def _titled(store, ids: list[str], words: list[str]) -> tuple[list[str], bool]:
     if not best:
         return [], False
     return [cid for cid in ids if overlap.get(cid) == best], best == len(want)
+
+
+def _title_lead(title: str) -> str:
+    """A section title up to its first sentence end: the heading of a run-in title that goes on
+    with the clause's text (``Restrictions on Licensee. Licensee will not …``), else the title."""
+    return re.split(r"(?<=[^\W\d_]{2}[.:])\s+(?=\S)", title, maxsplit=1)[0]
+
+
+def _written(store, ids: list[str], key: str, query: str) -> list[str]:
+    """Of the chunks ``ids`` (starting sections cited under ``key``), those whose cited section's own
+    title (:func:`_title_lead`) the ``query`` writes right after a citation, in ``ids`` order:
+    "Section 12.3 (Governing Law and Chosen Courts)", "Section 9.5 Pre-Shared Key Recommendations".
+    Title words spread over a question ("According to GEN 3.3, which entity … outsourcing …") do
+    not write it; a title with no word of its own (``(b)``) is written by no query."""
+    if not ids or not query:
+        return []
+    text = query.casefold()
+    written = set()
+    for c in store.get_chunks(ids):
+        words = re.findall(r"[^\W\d_]+", _title_lead(_cited_section(c, key).title).casefold())
+        if not set(title_words(words)) - _FILLER_FOLDED:
+            continue
+        phrase = r"[\W_]+".join(re.escape(w) for w in words)
+        if re.search(rf"[\d)\]]\s*[(:,.\-–—]?\s*{phrase}(?![^\W\d_])", text):
+            written.add(c.chunk_id)
+    return [cid for cid in ids if cid in written]
 
 
 def _corpus_order(chunk_id: str) -> tuple[str, int]:
@@ -246,6 +285,7 @@ def non_increasing(scores: list[float]) -> list[float]:
 
 
 _KIND_FOLDED = frozenset(title_words(sorted(KIND_WORDS)))  # "agreement", "act", "policy": kinds of document
+_FILLER_FOLDED = frozenset(title_words(sorted(QUERY_FILLER)))  # "and", "of", "the": no word of a title's own
 MAX_LISTED = 20  # candidates of an ambiguous citation listed in Confidence.ambiguous (the reason gives the count)
 
 
@@ -401,22 +441,28 @@ def _cited_label(key: str) -> str:
 _NUMBERED_TITLE = re.compile(r"^(?:[^\W\d_]+\.?\s+)?(?:§\s*)?(?:\d[\w.()]*|[IVXLCDM]+\b|[A-Z]\b)[.:]?\s+")
 
 
-def _cited_sections(store, ids: list[str], key: str) -> list[CitedSection]:
-    """The sections (one per document and id, in ``ids`` order) that the chunks ``ids``, found
-    under citation ``key``, start: of each chunk's sections the one the key's item cites
-    (``chapter-iii/section-3`` for ``within:section 3``), else the chunk's own section."""
+def _cited_section(c: Chunk, key: str) -> CitedSection:
+    """The section the chunk ``c``, found under citation ``key``, starts: of its sections the one
+    the key's item cites (``chapter-iii/section-3`` for ``within:section 3``), else its own."""
     from .section_lookup import cited_keys
 
     item = key.split("|")[-1].removeprefix("within:").removeprefix("in:")
     want = {item, item.partition(" ")[2] or item}
+    held = [*c.metadata.get("sections", ()), c.section_id]
+    sid = next((s for s in held if want & cited_keys(s.rsplit("/", 1)[-1])), c.section_id)
+    path = [*reversed(c.metadata.get("ancestors", ())), c.section_id]
+    chain = list(c.parent_chain[-len(path) :]) if c.parent_chain else []
+    title = dict(zip(path[-len(chain) :], chain)).get(sid, c.section_title if sid == c.section_id else "")
+    return CitedSection(c.doc_key, sid, _NUMBERED_TITLE.sub("", title or "").strip())
+
+
+def _cited_sections(store, ids: list[str], key: str) -> list[CitedSection]:
+    """The sections (one per document and id, in ``ids`` order) that the chunks ``ids``, found
+    under citation ``key``, start (:func:`_cited_section`)."""
     out: dict[tuple[str, str], CitedSection] = {}
     for c in store.get_chunks(ids):
-        held = [*c.metadata.get("sections", ()), c.section_id]
-        sid = next((s for s in held if want & cited_keys(s.rsplit("/", 1)[-1])), c.section_id)
-        path = [*reversed(c.metadata.get("ancestors", ())), c.section_id]
-        chain = list(c.parent_chain[-len(path) :]) if c.parent_chain else []
-        title = dict(zip(path[-len(chain) :], chain)).get(sid, c.section_title if sid == c.section_id else "")
-        out.setdefault((c.doc_key, sid), CitedSection(c.doc_key, sid, _NUMBERED_TITLE.sub("", title or "").strip()))
+        cited = _cited_section(c, key)
+        out.setdefault((cited.document, cited.section_id), cited)
     return list(out.values())
 
 
@@ -427,6 +473,7 @@ def exact_ranking(
     flt: ChunkFilter | None = None,
     citations: list[Citation] | None = None,
     named: list[str] | None = None,
+    sole: list[str] | None = None,
 ) -> tuple[list[tuple[str, float]], set[str]]:
     """Exact-modality ranking (chunk_id, 1.0) and the pinned chunk ids: those that start a named
     section, and records whose id or a metadata value equals the whole query.
@@ -444,7 +491,9 @@ def exact_ranking(
     follow. When ``citations`` is a list, one :class:`Citation` per citation the query makes is
     appended: every section it names (when the query is essentially the citation), for
     :func:`assess_confidence`, which reports several as ambiguous. When ``named`` is a list, the chunks starting each named section
-    (the citation's first, most specific, found) are appended to it."""
+    (the citation's first, most specific, found) are appended to it; when ``sole`` is a list, those
+    of them that are the one section their citation names in the scope (one chunk found, or the
+    pinned one) are appended to it."""
     ranked: list[str] = []
     pinned: set[str] = set()
     # A whole query that is a section's own label ("V6.2", "A.1.b"): no citation keyword, but it names the section
@@ -473,41 +522,77 @@ def exact_ranking(
     section_words = [w for w in qa.other_words if w not in _KIND_FOLDED]
     # "section 9 of the GPL": the named document's section comes first, and only it is pinned
     named_docs = {cid.rpartition("#")[0] for key in qa.document_keys for cid in found.get(key, [])}
+    # a scoped search (the caller, or query_scope, filtered to documents): a citation naming one
+    # section there is what the question is about, however many other words it has
+    scoped = bool(flt is not None and flt.doc_keys)
     for keys in refs:
         in_named = [k for k in keys if any(c.rpartition("#")[0] in named_docs for c in under(k))]
-        for key in in_named[:1] or keys:  # the most specific key that matches wins
-            if under(key):
-                hits, first = under(key), []
-                if named_docs:
-                    first = [c for c in hits if c.rpartition("#")[0] in named_docs]
-                    hits = first + [c for c in hits if c not in first]
-                # the query's other words in a cited section's title ("Article 11 administrative
-                # cooperation"): that section first, and pinned when they are all in it however many
-                titled, whole = _titled(store, first or hits, section_words) if section_words else ([], False)
-                if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
-                    titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
-                if qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
-                    hits = titled + [c for c in hits if c not in titled]
-                    named_all = titled or first or hits
-                    if not whole and not first and len({c.rpartition("#")[0] for c in hits}) > 1:
-                        # a word or two of one document's section title ("clause 6 of the … agreement")
-                        # does not choose among the documents holding that number: every one is named
-                        # (and the answer says the citation is ambiguous) unless the title holds all
-                        named_all = hits
-                    # the main body's section cited so ("Section 3") is pinned before the repeats of its
-                    # number in an exhibit or appendix ("Exhibit A, Section 3": within: keys only),
-                    # which the citation still lists: the query is ambiguous, and says so
-                    chosen = [c for c in named_all if c in found.get(key, ())] or named_all
-                    pinned.update(chosen)
-                    if citations is not None:
-                        citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, named_all, key)))
-                ranked += hits
-                if named is not None:
-                    named += found.get(key, [])[:1] or hits[:1]
-                break
-        else:
+        order = in_named[:1] or keys
+        key = next((k for k in order if under(k)), None)  # the most specific key that matches wins
+        if key is None:
             if citations is not None:
                 citations.append(Citation(_cited_label(keys[0]), [], kinded=" " in keys[0] or "|" in keys[0]))
+            continue
+        hits, first = under(key), []
+        if named_docs:
+            first = [c for c in hits if c.rpartition("#")[0] in named_docs]
+            hits = first + [c for c in hits if c not in first]
+        # the query's other words in a cited section's title ("Article 11 administrative
+        # cooperation"): that section first, and pinned when they are all in it however many
+        titled, whole = _titled(store, first or hits, section_words) if section_words else ([], False)
+        # a cited section whose own title the query writes out ("Section 12.3 (Governing Law and
+        # Chosen Courts), referred to in …"): number and title name it, however long the question
+        written = _written(store, first or hits, key, qa.text)
+        if written:
+            titled, whole = written, True
+        enclosing: list[str] = []
+        if qa.other_words and not written and not first:
+            # the title names a section the citation's enclosing number cites, where the pinpoint is
+            # no section of its own ("Section 3.3(c) Restrictions on Licensee": one document's 3.3
+            # so titled, its (c) inline, over another's 3.3(c) "Change Orders"): that one first, and
+            # the citation names both (the answer says it is ambiguous)
+            for wider in order[order.index(key) + 1 :]:
+                enclosing = _written(store, [c for c in under(wider) if c not in hits], wider, qa.text)
+                if enclosing:
+                    break
+        # one section cited so in the documents the query names ("section 9 of the GPL …"), or in
+        # the documents searched, never another document's when the named one lacks it: it heads the
+        # list of its citers (sole); it is not pinned, since a long question's answer is often a
+        # passage under it or citing it (ObliQA: pinning it cost nDCG@10 on the questions citing a rule)
+        unique = len(first) == 1 if named_docs else scoped and len(hits) == 1
+        if enclosing:
+            hits = enclosing + hits
+            pinned.update(enclosing)
+            if citations is not None:
+                cited = _cited_sections(store, enclosing, order[order.index(key) + 1])
+                cited += _cited_sections(store, [c for c in hits if c not in enclosing], key)
+                citations.append(Citation(_cited_label(keys[0]), cited))
+        elif qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
+            if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
+                titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
+            hits = titled + [c for c in hits if c not in titled]
+            named_all = titled or first or hits
+            if not whole and not first and len({c.rpartition("#")[0] for c in hits}) > 1:
+                # a word or two of one document's section title ("clause 6 of the … agreement")
+                # does not choose among the documents holding that number: every one is named
+                # (and the answer says the citation is ambiguous) unless the title holds all
+                named_all = hits
+            # the main body's section cited so ("Section 3") is pinned before the repeats of its
+            # number in an exhibit or appendix ("Exhibit A, Section 3": within: keys only),
+            # which the citation still lists: the query is ambiguous, and says so
+            chosen = [c for c in named_all if c in found.get(key, ())] or named_all
+            pinned.update(chosen)
+            if citations is not None:
+                citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, named_all, key)))
+        else:
+            hits = titled + [c for c in hits if c not in titled]  # ranked by the title, not pinned
+        ranked += hits
+        if named is not None:
+            named += [c for c in hits if c in pinned][:1] or found.get(key, [])[:1] or hits[:1]
+        if sole is not None:
+            chosen_here = [c for c in hits if c in pinned]
+            one = (first or hits)[:1] if unique or len(hits) == 1 else []
+            sole += chosen_here[:1] if len(chosen_here) == 1 else one
     # A whole query equal to a record id or metadata value ranks that record; it is pinned when the
     # query is identifier-like (a SKU, a barcode: digits or joiners, no spaces) or is the record's
     # id — not for a plain word that happens to be a category value ("shoes").
@@ -833,13 +918,21 @@ def _run_search(
         with span("exact_match") as s:
             citations: list[Citation] = []
             named: list[str] = []
-            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations, named)
+            sole: list[str] = []
+            rankings["exact"], pinned = exact_ranking(store, qa, depth, flt, citations, named, sole)
             if named and qa.other_words and weights["keyword"] > 0:
                 # a provision the query names, asked about in other words ("fined for infringing
                 # Article 17"): the passages citing it, ranked by those words (Article 83(5))
                 from .citers import citer_ranking
 
-                rankings["citing"] = citer_ranking(store, named, qa.other_words, depth, flt)
+                citing = citer_ranking(store, named, qa.other_words, depth, flt)
+                # the provision named heads the list of its citers when it is the one section its
+                # citation names: a section whose own number the query cites answers it before one that
+                # mentions the number ("See Section 9.5" in 5.1.2 does not outrank 9.5 on the words
+                # around it); a citer still passes it on its other legs. A number several documents
+                # hold (every rulebook's Rule 6.2.1) heads nothing: which one is meant is not known
+                top = citing[0][1] if citing else 0.0
+                rankings["citing"] = [(cid, top) for cid in dict.fromkeys(sole)] + citing if citing else []
                 weights["citing"] = weights["keyword"]
             if s is not None:
                 s.set_attribute("search.exact_match_count", len(rankings["exact"]))

@@ -231,14 +231,18 @@ def query_section_keys(query: str) -> list[list[str]]:
     return out
 
 
-_QUERY_FILLER = frozenset(
+QUERY_FILLER = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
     "this to was will with what which does do did say says said show shows tell me give text full read about see "
     "under per according where whole entire content contents".split()
 )
 
 
-def query_names_section(query: str, max_other_words: int = 4) -> bool:
+# most words besides its citations a query may hold and still be "essentially the citation"
+NAMES_SECTION_WORDS = 4
+
+
+def query_names_section(query: str, max_other_words: int = NAMES_SECTION_WORDS) -> bool:
     """True when a query is essentially a section reference ("Section 4.2.1", "What does
     Article 17 say?", "Section 4.2 availability") rather than a question that mentions one in
     passing; only the former pins the named section first (a longer query that is a reference
@@ -253,11 +257,21 @@ def _fold_word(word: str) -> str:
 
 
 def query_other_words(query: str) -> list[str]:
-    """The query's words besides its section references and filler words, folded
-    (:func:`_fold_word`): ``["administrative", "cooperation", "between", "member", "state"]`` for
-    "Article 11 administrative cooperation between Member States"."""
+    """The query's words besides its section references, filler words and the names of the
+    documents its references name, folded (:func:`_fold_word`): ``["administrative",
+    "cooperation", "between", "member", "state"]`` for "Article 11 administrative cooperation
+    between Member States". A document's name says where the section is, not what it is about:
+    "HPKE Section 9.5 pre-shared key recommendations" has the other words of "Section 9.5
+    pre-shared key recommendations" (the name is :func:`query_document_keys`'s)."""
+    from ..structure.xrefs import referenced_document_names
+
+    naming = {_fold_word(w) for name in referenced_document_names(query) for w in re.findall(r"[^\W\d_]+", name)}
     rest = _REF.sub(" ", _recital_forms(fold_pinpoints(query)))
-    return [_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _QUERY_FILLER]
+    return [
+        w
+        for w in (_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in QUERY_FILLER)
+        if w not in naming
+    ]
 
 
 def title_words(titles: list[str]) -> set[str]:
