@@ -51,6 +51,14 @@ def test_a_contents_list_is_never_a_passage(guides):
     assert any("3-7 team members" in t for t in texts[:3])
 
 
+def test_a_summary_table_row_linking_to_its_section_is_a_contents_line():
+    """GitHub's Terms of Service open with a table: each row links to a section and says what it
+    holds; the section answers, the row lists it (github/site-policy, CC0)."""
+    row = "| [A. Definitions](#a-definitions) | Some basic terms, defined in a way that will help you understand this agreement."
+    assert listing_line(row)
+    assert not listing_line("| Account | You must be 13 or older; see [Section B](#b-account-terms). |")
+
+
 def test_a_numbered_heading_keeps_its_number(guides):
     """``### 3. Temporary Ban``: the number and the title are one label, so a passage opening with
     the heading shows it whole, never ``Temporary Ban`` with ``### 3.`` cut off."""

@@ -131,6 +131,23 @@ def test_a_preface_that_only_names_the_document_goes_whole():
     assert match(cat, "REQ-0042") is None and match(cat, "Keep").rest == "Keep"  # the whole query when nothing is left
 
 
+def test_a_word_several_documents_names_hold_names_them_all():
+    """A new user's GitHub policies (github/site-policy, CC0): the privacy statement's names include
+    "GitHub" (its defined party), the terms of service's only "GitHub Terms of Service"; "my GitHub
+    account" names both, and the answer (the terms' L.2) stays in scope. A title written whole still
+    names its document alone."""
+    cat = Catalogue.build({
+        "github-general-privacy-statement.md": ["GitHub General Privacy Statement", "GitHub", "Data Controller"],
+        "github-terms-of-service.md": ["GitHub Terms of Service"],
+        "freelance_contract.docx": ["freelance contract"],
+    })
+    scope = match(cat, "How long after I cancel my GitHub account will my repositories be deleted?")
+    assert set(scope.doc_keys) == {"github-general-privacy-statement.md", "github-terms-of-service.md"}
+    assert match(cat, "What does the GitHub Terms of Service say about deleting an account?").doc_keys == (
+        "github-terms-of-service.md",
+    )
+
+
 def test_a_name_other_documents_use_only_puts_its_document_first():
     """ObliQA: "FSMR" is the Markets Regulations' name, and every guidance cites it: a question naming
     it is often answered in a guidance, so the scope is not exclusive; a party's name is."""

@@ -156,14 +156,18 @@ _PAGE_LEADER = re.compile(r"(?:\.\s?){3,}\s*[0-9ivxlcIVXLC]+\s*$|…+\s*[0-9ivxl
 def listing_line(text: str) -> bool:
     """A sentence that lists sections rather than saying anything: every line of it a link to
     another place of the same document (a Markdown contents list, ``- **[Before you
-    begin](#before-you-begin)**``) or a contents entry ending in dot leaders and a page number
-    (``1.1 Roles .... 6``)."""
+    begin](#before-you-begin)**``), a table row whose first cell is such a link (a summary table:
+    ``| [A. Definitions](#a-definitions) | Some basic terms … |``) or a contents entry ending in dot
+    leaders and a page number (``1.1 Roles .... 6``)."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return False
     for line in lines:
         if _PAGE_LEADER.search(line):
             continue
+        cells = line.strip().strip("|").split("|") if line.lstrip().startswith("|") else []
+        if cells and _IN_DOCUMENT_LINK.fullmatch(cells[0].strip(" *_")):
+            continue  # a summary table's row: the section it links to, and what that section holds
         rest, links = _IN_DOCUMENT_LINK.subn("", line)
         if not links or any(ch.isalnum() for ch in rest):
             return False

@@ -64,6 +64,7 @@ guidance) the named document's hits only alternate with the unscoped ones
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import threading
@@ -335,7 +336,9 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
 
     Of the runs that name documents, those whose matched words fewest documents share win (a
     party's name unique to one contract over a title three contracts share); of overlapping runs,
-    the heaviest. The named documents' every name run (shared or not: "Non-Disclosure Agreement"
+    the heaviest. Words that other documents' names hold too name those documents as well: "my
+    GitHub account" names GitHub's privacy statement (a name "GitHub") and its terms of service
+    ("GitHub Terms of Service") alike, never one of them alone. The named documents' every name run (shared or not: "Non-Disclosure Agreement"
     once the contract is known) that spells the whole name out is then removed from the ranking
     text; a run holding only part of a name, or one lower-case word (a file called "leave.md"),
     scopes the search but stays in the ranking text, since its words may be the question's subject
@@ -357,6 +360,11 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
         if not any(r[1].doc_key == named.doc_key and r[2] == (s, e) for r in kept):
             kept.append((got, named, (s, e)))
     documents = [k[1] for k in kept]
+    for _got, named, (s, e) in kept:  # words other documents' names hold as well name those too ("GitHub")
+        matched = {words[j][0] for j in range(s, e + 1)} & {k for k, *_ in _words(named.name)}
+        holders = set.intersection(*(catalogue.holders.get(k, set()) for k in matched)) if matched else set()
+        for doc_key in sorted(holders - {d.doc_key for d in documents}):
+            documents.append(dataclasses.replace(named, doc_key=doc_key))
     chosen = {d.doc_key for d in documents}
     runs = documents + [f[2] for f in _named_runs(catalogue, query, words, min_coverage, chosen)]
     whole = [d.span for d in runs if d.coverage >= WHOLE_NAME and not _ordinary_word(query[d.span[0] : d.span[1]])]
