@@ -361,7 +361,7 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
             kept.append((got, named, (s, e)))
     documents = [k[1] for k in kept]
     for _got, named, (s, e) in kept:  # words other documents' names hold as well name those too ("GitHub")
-        matched = {words[j][0] for j in range(s, e + 1)} & {k for k, *_ in _words(named.name)}
+        matched = {k for k, *_ in words[s : e + 1] if k} & {k for k, *_ in _words(named.name) if k}
         holders = set.intersection(*(catalogue.holders.get(k, set()) for k in matched)) if matched else set()
         for doc_key in sorted(holders - {d.doc_key for d in documents}):
             documents.append(dataclasses.replace(named, doc_key=doc_key))
