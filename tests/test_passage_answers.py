@@ -50,15 +50,19 @@ def test_the_answer_region_bridges_a_weaker_line_between_two_sentences_that_answ
 
 
 def test_the_passage_widens_to_its_section_only_when_that_section_is_short(pilot):
-    """2.3 Effect of Termination (630 characters): the uninstall sentence alone, or the whole
-    clause when the clause is within ``section_chars``."""
+    """2.3(a) of Effect of Termination (about 330 characters): the uninstall sentence alone, or the
+    whole item when the item is within ``section_chars``."""
+    from docstrata.passage import section_span
+
     chunk = _chunk(pilot, "2.3")
-    body = chunk.content.strip()
+    a, b = section_span(chunk, "2.3(a)")
+    item = chunk.content[a:b].strip()
+    assert item.startswith("### a.") and len(item) < len(chunk.content.strip())
     query = "Must the Customer uninstall the Software when the pilot ends?"
-    alone = minimal_passage(chunk, query, keep=2.0, section_chars=len(body) - 1)
-    whole = minimal_passage(chunk, query, keep=2.0, section_chars=len(body))
+    alone = minimal_passage(chunk, query, keep=2.0, section_chars=b - a - 1)
+    whole = minimal_passage(chunk, query, keep=2.0, section_chars=b - a)
     assert chunk.content[alone.start : alone.end].startswith("If the Product contains Software")
-    assert chunk.content[whole.start : whole.end] == body and whole.section_id == "2.3"
+    assert chunk.content[whole.start : whole.end] == item and whole.section_id == "2.3(a)"
 
 
 def test_passage_answers_show_the_passage_within_the_budget(pilot):

@@ -17,9 +17,10 @@ from docstrata.passage import (
 
 from .test_passage_answers import _chunk
 
-# 1.5 Feedback and Usage Data: "give" and "Provider" are in its first sentence (Feedback), the answer
-# is its last ("Provider may only disclose Usage Data to others if ... aggregated"), worded otherwise
-SHARING = "Is the Provider allowed to give our usage statistics to other companies?"
+# 1.5 Feedback and Usage Data: "give", "Provider" and "Customer" are in its first sentence (Feedback),
+# the answer is its last ("Provider may only disclose Usage Data to others if ... aggregated"), worded
+# otherwise (the clause's title "Usage Data" is a heading line of its own, no longer run into the text)
+SHARING = "May the Provider give Customer's statistics to third parties?"
 ANSWER = "However, **Provider** may only disclose Usage Data to others"
 
 
