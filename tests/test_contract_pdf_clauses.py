@@ -127,6 +127,37 @@ def test_ip_agreement_titled_clauses_are_sections_despite_exhibit_numbers() -> N
     assert "Confidentiality" in by_id["8"].title
     assert "Defend Trade Secrets Act" in by_id["8"].text
     assert "Defend Trade Secrets Act" not in by_id["7"].text
-    # the exhibit's statute sections keep their place, under qualified ids
+    # the exhibit's statute sections stay sections, under qualified ids
     sec3 = next(s for s in tree.sections if s.title.startswith("Sec. 3"))
-    assert sec3.section_id != "3" and by_id[sec3.parent_id].title == "United States"
+    assert sec3.section_id != "3" and sec3.section_id.endswith("3")
+
+
+def test_ip_agreement_state_headings_left_out_of_the_outline_head_their_statutes() -> None:
+    # the outline names "United States" (bold, body size) but none of the states set in its face
+    # below it: each state is a heading under it, over its own statutes
+    tree = build_tree(convert_file(source_file(FIXTURES / IP_AGREEMENT)))
+    by_id = {s.section_id: s for s in tree.sections}
+    states = [s.title for s in tree.sections if s.parent_id is not None and by_id[s.parent_id].title == "United States"]
+    assert states == [
+        "California",
+        "Delaware",
+        "Illinois",
+        "Kansas",
+        "Minnesota",
+        "Nevada",
+        "North Carolina",
+        "Utah",
+        "Washington",
+    ]
+
+    def state_of(section) -> str:
+        while by_id[section.parent_id].title != "United States":
+            section = by_id[section.parent_id]
+        return section.title
+
+    sec3 = next(s for s in tree.sections if s.title.startswith("Sec. 3"))
+    assert state_of(sec3) == "Illinois"
+    kansas_item = next(s for s in tree.sections if s.title.startswith("(1) The invention relates to the business"))
+    assert state_of(kansas_item) == "Kansas"  # 44-130(a)'s items, no longer under Illinois "Sec. 3"
+    nc = next(s for s in tree.sections if s.title.startswith("§ 66-57.1"))
+    assert state_of(nc) == "North Carolina"
