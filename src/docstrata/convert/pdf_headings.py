@@ -292,10 +292,11 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
 def _outline_style_twins(lines: list[_PdfLine]) -> None:
     """Headings the outline leaves out, set exactly as an outline heading is: a short line standing
     alone in its box (at most eight words, no sentence or clause punctuation at its end) in the
-    bold face and size of a heading the outline names, that face not the body's, after that
-    heading. It takes one level below the nearest such heading above it when that heading is
-    followed straight by a twin (a container printing its parts in its own face: ``United
-    States`` over ``California``, ``Delaware`` …), else that heading's level (an unlisted sibling)."""
+    bold face and size of a heading the outline names, that face not the body's, below the nearest
+    such heading when that heading is followed straight by one of them (a container printing its
+    parts in its own face: ``United States`` over ``California``, ``Delaware`` …): one level
+    below it. A heading with body text after it has no such parts (a cover page's bold line is no
+    sibling of the title)."""
     body = _body_style(lines)
     box_sizes = Counter((line.page, line.box) for line in lines if line.text.strip())
     styles = {line.style for line in lines if line.level and line.bold and line.style != body}
@@ -326,8 +327,9 @@ def _outline_style_twins(lines: list[_PdfLine]) -> None:
         elif above is not None and line.style == above.style and twin(line):
             if previous is above:
                 container = True
-            line.level = min(above.level + 1, 6) if container else above.level
-            twins.add(id(line))
+            if container:  # a lone line in a heading's face with body text since: no evidence
+                line.level = min(above.level + 1, 6)
+                twins.add(id(line))
         previous = line
 
 
