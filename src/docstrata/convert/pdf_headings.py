@@ -312,6 +312,7 @@ def _outline_style_twins(lines: list[_PdfLine]) -> None:
             and box_sizes[(line.page, line.box)] == 1
             and 0 < len(text.split()) <= 8
             and not text.endswith((".", ",", ";", ":"))
+            and not re.search(r"(?:\.\s?){4,}", text)  # a contents line's dot leader
             and re.search(r"[^\W\d_]", text) is not None
         )
 
