@@ -1,4 +1,4 @@
-"""Numbered clauses of contract PDFs: the section tree of two real contracts (fixtures in
+"""Numbered clauses of contract PDFs: the section tree of three real contracts (fixtures in
 ``tests/fixtures/contract-pdfs``, see its NOTICE.md), read through ``convert_file`` and
 ``build_tree`` as ingest reads them.
 
@@ -10,6 +10,10 @@
   (read before the headings beside them, ``4.1`` before ``# 4.``), and sub-clauses open in lower
   case (``2.2.2 have sole responsibility …``) or with a figure-led name (``2.3.4 37signals shall
   …``); both are clauses that continue the numbering above them.
+* GitHub's Balanced Employee IP Agreement (LaTeX): clauses ``1.`` … ``8.`` open with their number
+  in the body face and a bold title run into the text (``1.`` **What the Company owns.** ``The
+  Company owns …``), under no numbered heading; its Exhibit A quotes statutes numbered ``Sec. 1``
+  … ``Sec. 3`` and ``§ 66-57.1``, which must not take the clauses' numbers from them.
 """
 
 from __future__ import annotations
@@ -100,3 +104,60 @@ def test_basecamp_dpa_clause_paragraph_is_whole() -> None:
     # the first line, joined to its number, stays in its paragraph
     assert "government requests for access to or information about 37signals’s Processing" in text
     assert "government request" not in by_id["2.3.3(v)"].text
+
+
+IP_AGREEMENT = "balanced-employee-ip-agreement.pdf"
+
+
+def test_pdf_bold_run_in_titles_are_marked_after_the_clause_number() -> None:
+    doc = convert_file(source_file(FIXTURES / IP_AGREEMENT))
+    assert "1. **What the Company owns.** The Company owns" in doc.markdown
+    # a title longer than its text on the line (the line's face is bold) is still a run-in title
+    assert "3. **Contribution of your IP to Company projects.** If you" in doc.markdown
+    assert "**What is this?**" not in doc.markdown  # a bold lead-in without a clause number stays text
+
+
+def test_ip_agreement_titled_clauses_are_sections_despite_exhibit_numbers() -> None:
+    doc = convert_file(source_file(FIXTURES / IP_AGREEMENT))
+    tree = build_tree(doc)
+    root = tree.sections[0].section_id
+    by_id = {s.section_id: s for s in tree.sections}
+    assert [(sid, by_id[sid].parent_id) for sid in "12345678"] == [(sid, root) for sid in "12345678"]
+    assert "Contribution of your IP to Company projects" in by_id["3"].title
+    assert "Confidentiality" in by_id["8"].title
+    assert "Defend Trade Secrets Act" in by_id["8"].text
+    assert "Defend Trade Secrets Act" not in by_id["7"].text
+    # the exhibit's statute sections stay sections, under qualified ids
+    sec3 = next(s for s in tree.sections if s.title.startswith("Sec. 3"))
+    assert sec3.section_id != "3" and sec3.section_id.endswith("3")
+
+
+def test_ip_agreement_state_headings_left_out_of_the_outline_head_their_statutes() -> None:
+    # the outline names "United States" (bold, body size) but none of the states set in its face
+    # below it: each state is a heading under it, over its own statutes
+    tree = build_tree(convert_file(source_file(FIXTURES / IP_AGREEMENT)))
+    by_id = {s.section_id: s for s in tree.sections}
+    states = [s.title for s in tree.sections if s.parent_id is not None and by_id[s.parent_id].title == "United States"]
+    assert states == [
+        "California",
+        "Delaware",
+        "Illinois",
+        "Kansas",
+        "Minnesota",
+        "Nevada",
+        "North Carolina",
+        "Utah",
+        "Washington",
+    ]
+
+    def state_of(section) -> str:
+        while by_id[section.parent_id].title != "United States":
+            section = by_id[section.parent_id]
+        return section.title
+
+    sec3 = next(s for s in tree.sections if s.title.startswith("Sec. 3"))
+    assert state_of(sec3) == "Illinois"
+    kansas_item = next(s for s in tree.sections if s.title.startswith("(1) The invention relates to the business"))
+    assert state_of(kansas_item) == "Kansas"  # 44-130(a)'s items, no longer under Illinois "Sec. 3"
+    nc = next(s for s in tree.sections if s.title.startswith("§ 66-57.1"))
+    assert state_of(nc) == "North Carolina"

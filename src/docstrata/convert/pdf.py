@@ -366,6 +366,30 @@ def _centred_stack(lines: list[_PdfLine]) -> set[int]:
     return out
 
 
+def _mark_run_in_title(text: str, run_in: str) -> str:
+    """A paragraph's first line with its bold run-in title marked as Markdown bold after the clause
+    number (``1. **What the Company owns.** The Company owns …``), so the structure reads the
+    paragraph as a titled clause; ``run_in`` is the title's letters without spaces
+    (:func:`.pdf_layout._run_in_title`). Unchanged when the text after the number does not open
+    with those letters (a number joined from another column, words rejoined differently)."""
+    number = re.match(r"^(\d{1,3}(?:\.\d{1,3})*\.?)(\s+)", text)
+    if number is None:
+        return text  # a title without its number stays text: no clause to title
+    head = number.end()
+    seen = ""
+    for end in range(head, len(text)):
+        if not text[end].isspace():
+            seen += text[end]
+        if seen == run_in:
+            rest = text[end + 1 :]
+            if not rest.strip() or rest[:1] not in " \t":
+                return text  # the title must end a word, with the clause text after it
+            return f"{text[:head]}**{text[head : end + 1]}**{rest}"
+        if not run_in.startswith(seen):
+            return text
+    return text
+
+
 def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | None = None) -> str:
     """Render classified lines: headings as ATX lines, table rows (``pdf_tables``) as Markdown
     table rows, each box's other lines as one paragraph (line breaks kept, words hyphenated
@@ -420,6 +444,8 @@ def _pdf_markdown(lines: list[_PdfLine], block_pages: list[tuple[int, int]] | No
         # a contents line's dot leader ("4.2.2 Authenticator … ....................... 7"): four
         # dots still mark it as contents, sixty made a contents page thousands of tokens
         text = re.sub(r"[ \t]*(?:\.[ \t]?){4,}[ \t]*", " .... ", text).rstrip()
+        if not paragraph and line.run_in:
+            text = _mark_run_in_title(text, line.run_in)
         if paragraph and re.search(r"[^\W\d_]-$", paragraph[-1]) and text[:1].islower():
             paragraph[-1] = paragraph[-1][:-1] + text
         else:

@@ -285,7 +285,53 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         for k in range(i + 1, i + used):
             lines[k].text = ""
         lines[i].level = min(level, 6)
+    _outline_style_twins(lines)
     return True
+
+
+def _outline_style_twins(lines: list[_PdfLine]) -> None:
+    """Headings the outline leaves out, set exactly as an outline heading is: a short line standing
+    alone in its box (at most eight words, no sentence or clause punctuation at its end) in the
+    bold face and size of a heading the outline names, that face not the body's, below the nearest
+    such heading when that heading is followed straight by one of them (a container printing its
+    parts in its own face: ``United States`` over ``California``, ``Delaware`` …): one level
+    below it. A heading with body text after it has no such parts (a cover page's bold line is no
+    sibling of the title)."""
+    body = _body_style(lines)
+    box_sizes = Counter((line.page, line.box) for line in lines if line.text.strip())
+    styles = {line.style for line in lines if line.level and line.bold and line.style != body}
+    if not styles:
+        return
+
+    def twin(line: _PdfLine) -> bool:
+        text = line.text.strip()
+        return (
+            not line.level
+            and line.style in styles
+            and not (line.cell or line.note or line.margin)
+            and box_sizes[(line.page, line.box)] == 1
+            and 0 < len(text.split()) <= 8
+            and not text.endswith((".", ",", ";", ":"))
+            and not re.search(r"(?:\.\s?){4,}", text)  # a contents line's dot leader
+            and re.search(r"[^\W\d_]", text) is not None
+        )
+
+    above: _PdfLine | None = None  # the nearest outline heading of a twin style
+    container = False  # whether it is followed straight by a twin
+    previous: _PdfLine | None = None
+    twins: set[int] = set()
+    for line in lines:
+        if not line.text.strip():
+            continue
+        if line.level and line.style in styles and id(line) not in twins:
+            above, container = line, False
+        elif above is not None and line.style == above.style and twin(line):
+            if previous is above:
+                container = True
+            if container:  # a lone line in a heading's face with body text since: no evidence
+                line.level = min(above.level + 1, 6)
+                twins.add(id(line))
+        previous = line
 
 
 def _classify_by_font(lines: list[_PdfLine]) -> None:

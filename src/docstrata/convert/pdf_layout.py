@@ -36,6 +36,7 @@ class _PdfLine:
     under_rule: bool = False  # below a page's note rule (:func:`_note_rule`): a page footnote if set smaller
     note: bool = False  # a page footnote (``pdf_notes``): rendered as ``[^n]: …``, never structure
     margin: bool = False  # a margin note (``pdf_margins``): the title of the provision beside it, a heading
+    run_in: str = ""  # a bold title run in after its clause number, letters only (:func:`_run_in_title`)
 
     @property
     def style(self) -> tuple[float, str]:
@@ -210,8 +211,38 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
             continue
         (size, font), _ = styles.most_common(1)[0]
         out.append(_PdfLine(page_no, box_id, text, size, font, line.x0, line.x1, line.y0, line.y1,
-                            sum(styles.values())))  # fmt: skip
+                            sum(styles.values()), run_in=_run_in_title(text, line, LTChar)))  # fmt: skip
     return out
+
+
+# a clause number opening a line ("1.", "2.3", "4.1.2."): the label a run-in title follows
+_CLAUSE_NUMBER_RE = re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3})*\.?)\s+")
+
+
+def _run_in_title(text: str, line, char_type) -> str:
+    """The bold title a line runs into its text after an optional clause number, as contracts set
+    their clauses (``1.`` in the body face, ``What the Company owns.`` in bold, then the clause
+    text in the body face): its letters without spaces, or ``""``. Only for a run of at least two
+    letters ending in ``.`` or ``:`` with at least three letters of text not set bold after it on
+    the line (a long title may outweigh its text there, so the line's own face is no test); the
+    number, when there is one, is left out."""
+    flags: list[tuple[str, bool]] = []
+    for ch in line:
+        if isinstance(ch, char_type):
+            bold = bool(_BOLD_FONT.search(ch.fontname))
+            flags.extend((c, bold) for c in ch.get_text() if not c.isspace())
+    if "".join(c for c, _ in flags) != "".join(text.split()):
+        return ""  # letters the line's text does not spell in order: no safe alignment
+    number = _CLAUSE_NUMBER_RE.match(text)
+    start = len(number.group("label")) if number else 0
+    end = start
+    while end < len(flags) and flags[end][1]:
+        end += 1
+    run = "".join(c for c, _ in flags[start:end])
+    after = sum(1 for c, bold in flags[end:] if c.isalpha() and not bold)
+    if len(run) < 2 or run[-1] not in ".:" or after < 3 or not any(c.isalpha() for c in run):
+        return ""
+    return run
 
 
 def _line_text(items: list, char_type) -> str:

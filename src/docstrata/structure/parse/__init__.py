@@ -68,7 +68,7 @@ from ...models import DocumentTree
 from .build import _build
 from .flush import split_flush_text
 from .frames import unframe_boxes
-from .filtering import _contents_entries, _filter_markers, _merge_subtitles
+from .filtering import _contents_entries, _filter_markers, _merge_subtitles, _titled_clause
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .notes import marginal_note_markers, typographic_heading_lines
@@ -80,17 +80,31 @@ from .stated import stated_heading_markers
 __all__ = ["parse_sections"]
 
 
-def _items_taking_heading_ids(markers: list, sections: list) -> set[int]:
+def _items_taking_heading_ids(markers: list, sections: list, lines: list[str]) -> set[int]:
     """Positions of list-item markers whose id is the id of a heading or numbered label of the
     document (``1.`` under ``## 3. Processing Model`` would be ``3.1``, the id of ``### 3.1
     Parsing``): the heading's claim is the stronger evidence, so the item, and the list it
-    belongs to, stays body text."""
+    belongs to, stays body text. A list whose items all open with a bold title (``1. **What the
+    Company owns.** …``, :func:`.filtering._titled_clause`) is a contract's clauses, evidence as
+    strong: it yields only to a heading under the same parent, never to a number of another part
+    (``Sec. 1`` of a statute quoted in an exhibit)."""
     offset = len(sections) - len(markers)  # 1 when a preamble section comes first
-    claimed = {sections[n + offset].section_id for n, m in enumerate(markers) if m.kind != "item"}
+    claims: dict[str, set] = {}  # id -> the parents of the headings and labels holding it
+    for n, m in enumerate(markers):
+        if m.kind != "item":
+            claims.setdefault(sections[n + offset].section_id, set()).add(sections[n + offset].parent_id)
     items = [n for n, m in enumerate(markers) if m.kind == "item" and m.components[0][0] == "mditem"]
-    lists = {
-        (sections[n + offset].parent_id, markers[n].indent) for n in items if sections[n + offset].section_id in claimed
-    }
+    members: dict[tuple, list[int]] = {}
+    for n in items:
+        members.setdefault((sections[n + offset].parent_id, markers[n].indent), []).append(n)
+    titled = {key for key, ns in members.items() if len(ns) >= 2 and all(_titled_clause(markers[n], lines) for n in ns)}
+    lists = set()
+    for n in items:
+        section = sections[n + offset]
+        key = (section.parent_id, markers[n].indent)
+        holders = claims.get(section.section_id, set())
+        if holders and (key not in titled or section.parent_id in holders):
+            lists.add(key)
     return {n for n in items if (sections[n + offset].parent_id, markers[n].indent) in lists}  # the whole list
 
 
@@ -225,7 +239,7 @@ def parse_sections(
             del ctx.trace[:]
         markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks, markdown)
     sections = _build(markers, lines, title, ctx)
-    stealing = _items_taking_heading_ids(markers, sections)
+    stealing = _items_taking_heading_ids(markers, sections, lines)
     if stealing:
         markers = [m for n, m in enumerate(markers) if n not in stealing]
         sections = _build(markers, lines, title, ctx)
