@@ -344,7 +344,7 @@ def assess_confidence(
         if unresolved and not ambiguous and not other_words
         else ("medium" if level.level == "high" else level.level)
     )
-    level.level, level.reason = capped, "; ".join(why) + f" ({level.reason})"
+    level.level, level.reason = capped, "; ".join(why) + f"; {level.reason}"
     level.ambiguous = [
         {"cited": c.cited, "document": s.document, "section_id": s.section_id, "title": s.title}
         for c in ambiguous
