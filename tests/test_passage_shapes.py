@@ -97,3 +97,27 @@ def test_a_sentence_broken_by_a_blank_line_before_a_lowercase_word_is_one():
         "(a) use it only for the Purpose;",
         "b) protect it.",
     ]
+
+
+def test_a_pinned_section_s_label_takes_the_text_it_opens(tmp_path):
+    """A new user's "clause 3" over the GitHub Balanced Employee IP Agreement (CC0, tests/fixtures/
+    contract-pdfs) names clause 3 and the exhibit's Illinois "Sec. 3." alike: both are pinned first,
+    and the exhibit's answer region, a unit's label alone, takes the sentence it opens."""
+    import docstrata
+
+    (tmp_path / "docs").mkdir()
+    pdf = Path(__file__).parent / "fixtures" / "contract-pdfs" / "balanced-employee-ip-agreement.pdf"
+    shutil.copy(pdf, tmp_path / "docs" / pdf.name)
+    (tmp_path / "agent.yaml").write_text(
+        "tools:\n  - name: ip\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
+        encoding="utf-8",
+    )
+    assert label_line("Sec. 3.") and not label_line("Sec. 3 applies to every employee.")
+    with docstrata.open(tmp_path / "agent.yaml") as ts:
+        tool = ts["ip"]
+        tool.ingest()
+        passages = tool.search("What does clause 3 of the Balanced Employee IP Agreement say?", top_k=4, passages=True)
+    texts = [_text(r) for r in passages]
+    assert passages[0].section_id == "3" and "Contribution of your IP" in texts[0]
+    assert texts and not any(label_line(t) for t in texts)
+    assert any(t.startswith("Sec. 3. This Act takes effect") for t in texts)

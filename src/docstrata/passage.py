@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from .index.keyword import analyze, analyze_query
 from .models import Chunk
 from .pinpoint import item_span, item_starts, section_at
+from .structure.grammar import is_unit_label
 
 # a sentence ends at ". ", "? ", "! ", "; " before a capital, digit or bracket, at a blank line (not one
 # between a word and a lowercase word: a sentence the source broke across a page or column goes on; a
@@ -141,8 +142,9 @@ def label_line(text: str) -> bool:
     """A sentence that only names what follows: a heading line (:func:`heading_line`), a bare
     number label (``5.2.``) or a short title-case label, numbered or not, that states nothing
     (``8. Litigation``, ``Device Limit.``, ``30-Day Refund Policy.``: every word of four letters or
-    more capitalised, at most :data:`LABEL_WORDS` words); not a short sentence ("You may cancel.")."""
-    if heading_line(text) or _NUMBER_LABEL.fullmatch(text.strip()):
+    more capitalised, at most :data:`LABEL_WORDS` words) or a unit's label alone (``Sec. 3.``,
+    :func:`~docstrata.structure.grammar.is_unit_label`); not a short sentence ("You may cancel.")."""
+    if heading_line(text) or _NUMBER_LABEL.fullmatch(text.strip()) or is_unit_label(text):
         return True
     words = _NUMBER_LABEL.sub("", text.strip(), count=1).split() if _NUMBER_LABEL.match(text.strip()) else text.split()
     long = [w.strip("\"'“”‘’()*_.,:;") for w in words if sum(ch.isalpha() for ch in w) >= 4]

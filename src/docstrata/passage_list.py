@@ -390,8 +390,20 @@ def rank_passages(
     for hit, span in enumerate(first):
         if span is None or len(out) >= top_k:
             continue
+        inside = [j for j, s in enumerate(sentences) if s.hit == hit and s.start < span[1] and s.end > span[0]]
+        last = inside[-1] if inside else None
+        # a region that only labels ("Sec. 3." of a pinned section) takes the text it opens, as below
+        while (
+            last is not None
+            and labels[last]
+            and _free(sentences, last + 1, hit, shown)
+            and all(labels[j] for j in inside)
+        ):
+            last += 1
+            inside.append(last)
+            span = (span[0], max(span[1], sentences[last].end))
         out.append(RankedPassage(hit, span[0], span[1], None))
-        shown.update(j for j, s in enumerate(sentences) if s.hit == hit and s.start < span[1] and s.end > span[0])
+        shown.update(inside)
     if len(out) >= top_k:  # the confident hits fill the list: no sentence is ranked, nothing embedded
         return out
     cosines: dict[int, float] = {}
