@@ -20,7 +20,9 @@ reads without guessing:
   ``(1) …``, ``1. …``, ``a) …``), which the parser nests by numbering style;
 * defined terms (USLM ``<term>``, Akoma Ntoso ``<def>``, CLML ``<Term>``) are written in curly
   quotes (``“vessel” means …``) unless the text already quotes them, so definition extraction
-  sees them;
+  sees them; a bill's ``<quote>`` (``The term <quote>inventory</quote> means``, ``cited as the
+  <quote>… Act</quote>``) stands for the quotation marks its stylesheet prints, and is written in
+  them (``The term “inventory” means``; ‘…’ inside a quotation);
 * references (``<ref href>``, ``<Citation>``) keep their printed words only ("paragraph 1", never
   ``[paragraph 1](#art_9__para_1)`` in chunk text), which cross-reference extraction reads (the
   element ids stay in ``Document.anchors``); tables become Markdown tables;
@@ -84,6 +86,9 @@ class Dialect:
     # a container's printed label word, where the markup gives only its number (``<enum>5.</enum>``
     # of a ``<section>`` prints "SEC. 5.", of a ``<title>`` "TITLE I—")
     label_words: tuple[tuple[str, str], ...] = ()
+    # inline elements whose quotation marks the publisher's stylesheet prints, not the text: a bill's
+    # ``The term <quote>inventory</quote> means`` reads ``The term “inventory” means`` (billres.xsl)
+    quoted: frozenset[str] = frozenset()
 
 
 def _names(text: str) -> frozenset[str]:
@@ -154,6 +159,7 @@ US_BILL = Dialect(
     flat=_names("quoted-block after-quoted-block form attestation preamble"),
     terms=_names("term"),
     stated_items=True,
+    quoted=_names("quote"),
     label_words=(
         ("section", "Sec."),
         ("title", "Title"),
@@ -818,11 +824,25 @@ class _Writer:
                     prev = "".join(out).rstrip()[-1:]
                     quotes = ("« ", " »") if name == "DefinedTermFr" else ("“", "”")
                     inner = inner if prev and prev in _QUOTES else f"{quotes[0]}{inner.strip()}{quotes[1]}"
+                elif name in self.d.quoted and inner.strip():
+                    inner = _printed_quote(c, inner)
                 out.append(inner)
                 if name in _SPACED:  # Justice Canada: "DIVISION 1.2 Mobility …", not "1.2Mobility"
                     out.append(" ")
             out.append(c.tail or "")
         return "".join(out)
+
+
+def _printed_quote(el, inner: str) -> str:
+    """The words of a bill's ``<quote>`` in the quotation marks billres.xsl prints round them: double
+    (“…”) in the bill's own text, single (‘…’) inside a quotation — a ``<quoted-block>`` or another
+    ``<quote>`` — as the printed bill nests them."""
+    words = inner.strip()
+    if words[0] in _QUOTES and words[-1] in _QUOTES:  # <quote><term>X</term></quote>: the term's quotes
+        return words
+    nested = any(_local(a.tag) in ("quote", "quoted-block") for a in el.iterancestors())
+    opening, closing = ("‘", "’") if nested else ("“", "”")
+    return f"{opening}{words}{closing}"
 
 
 def _follows_quoted_block(el) -> bool:

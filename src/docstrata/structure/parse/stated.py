@@ -122,13 +122,16 @@ def _stated_item(b) -> bool:
 def _item_marker(b, i: int, line: str) -> _Marker:
     """The marker of a stated list entry (:func:`_stated_item`): nested at its stated level, numbered
     as an item of the unit it stands in (``2.6.1`` in Anlage 2 → ``anlage-2(2.6.1)``, ``a)`` below
-    it → ``anlage-2(2.6.1)(a)``), never as a number of the document's own sections."""
+    it → ``anlage-2(2.6.1)(a)``), never as a number of the document's own sections. Its line is the
+    item's own text, as a detected item's is (``(1) Inventory.— The term “inventory” means …``): no
+    heading line, so the section's ``text`` holds its words (token counts, a chunk's body, the
+    definitions and references read there), never an empty body under a one-line heading."""
     label = b.number.strip()
     inner = label.strip("()").rstrip(".)").strip() or label
     words = line.strip()
     rest = words[len(label) :] if words.startswith(label) else words
     title, _ = _title_of(rest)
-    m = _Marker(i, i + 1, "heading", line, " ".join(x for x in (label, title) if x), md_level=b.level)
+    m = _Marker(i, i + 1, "heading", "", " ".join(x for x in (label, title) if x), md_level=b.level)
     m.markup_numbers = True
     m.components = [("paren", f"({inner})", label)]
     return m
