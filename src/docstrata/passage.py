@@ -186,8 +186,10 @@ def label_line(text: str) -> bool:
     if heading_line(text) or _NUMBER_LABEL.fullmatch(text.strip()) or is_unit_label(text):
         return True
     words = _NUMBER_LABEL.sub("", text.strip(), count=1).split() if _NUMBER_LABEL.match(text.strip()) else text.split()
+    if not 0 < len(words) <= LABEL_WORDS:  # before counting letters: most sentences are longer
+        return False
     long = [w.strip("\"'“”‘’()*_.,:;") for w in words if sum(ch.isalpha() for ch in w) >= 4]
-    return 0 < len(words) <= LABEL_WORDS and bool(long) and all(w[:1].isupper() for w in long)
+    return bool(long) and all(w[:1].isupper() for w in long)
 
 
 _IN_DOCUMENT_LINK = re.compile(r"\[[^\]\n]*\]\(#[^)\s]*\)")  # "[Before you begin](#before-you-begin)"
