@@ -1,4 +1,5 @@
-"""records.py on the real structured files in ../shared/data/structured (skipped where absent).
+"""records.py on the real structured files in $DOCSTRATA_SHARED_DATA/structured (default
+../shared/data/structured; the module is skipped, saying so, where absent).
 
 Expected values come from the files themselves (read by eye, or parsed independently with the
 stdlib) and from the counts in the data's README.txt.
@@ -17,12 +18,20 @@ from docstrata.config import VectorstoreToolConfig
 from docstrata.errors import RecordError
 from docstrata.records import LINE_ID_FIELD, load_records, read_rows
 
-STRUCTURED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "structured"
+from .conftest import SHARED_DATA
+
+# Found as every other test finds the shared data (conftest.SHARED_DATA: $DOCSTRATA_SHARED_DATA,
+# else ../shared/data beside the checkout): a git worktree's ../shared is not the main checkout's.
+STRUCTURED = SHARED_DATA / "structured"
 NASTY = STRUCTURED / "nasty_csv"
 
 pytestmark = [
     pytest.mark.shared_data,
-    pytest.mark.skipif(not STRUCTURED.is_dir(), reason=f"shared test data not found at {STRUCTURED}"),
+    pytest.mark.skipif(
+        not STRUCTURED.is_dir(),
+        reason=f"{STRUCTURED} is absent: the shared evaluation data is not on this machine "
+        "(set DOCSTRATA_SHARED_DATA to the folder holding structured/)",
+    ),
 ]
 
 

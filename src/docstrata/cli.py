@@ -1256,10 +1256,12 @@ def _serve_ui(
     import os
 
     from .errors import ConfigError
+    from .ports import check_port_free
     from .ui.server import check_exposure, serve_ui
 
-    try:  # refused before anything is loaded or ingested
+    try:  # refused before anything is loaded or ingested (the model takes seconds; the bind check none)
         check_exposure(host, (os.environ.get(token_env) or None) if token_env else None, insecure_no_token)
+        check_port_free(host, port)
     except ConfigError as e:
         _fail(f"configuration: {e}")
     toolset = _load(config)

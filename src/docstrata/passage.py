@@ -99,15 +99,54 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def sentence_scores(chunk: Chunk, query: str) -> list[tuple[int, int, float]]:
+def _analysed(text: str, wanted: set[str]) -> list[tuple[int, int, set[str]]]:
+    """``(start, end, tokens)`` of each sentence of ``text`` (:func:`sentence_spans`): the tokens of
+    ``wanted`` it holds (:func:`~docstrata.index.keyword.analyze`)."""
+    if not wanted:
+        return [(a, b, set()) for a, b in sentence_spans(text)]
+    return [(a, b, set(analyze(text[a:b])) & wanted) for a, b in sentence_spans(text)]
+
+
+class SentenceMemo:
+    """One search's split of its chunks into sentences and the query tokens each sentence holds
+    (:func:`sentence_spans`, :func:`~docstrata.index.keyword.analyze`), worked out once per chunk
+    for ``query``: a passage search cites every hit (:func:`cite_passage`), then ranks the same
+    chunks' sentences (:func:`~docstrata.passage_list.candidate_sentences`) and finds the kept
+    hits' answer regions (:func:`~docstrata.passage_list.answer_regions`), each of which split and
+    analysed the chunks again. Keyed by the chunk's content (what the split depends on), so a chunk
+    changed or re-read gives the same answer; a function given a memo for another query works
+    without it. The token sets it hands out are shared: read them, never change them."""
+
+    def __init__(self, query: str) -> None:
+        self.query = query
+        self.wanted = set(analyze_query(query))
+        self._of: dict[str, list[tuple[int, int, set[str]]]] = {}
+
+    def sentences(self, chunk: Chunk) -> list[tuple[int, int, set[str]]]:
+        """``(start, end, tokens)`` of each sentence of ``chunk``: the query tokens it holds."""
+        got = self._of.get(chunk.content)
+        if got is None:
+            got = self._of[chunk.content] = _analysed(chunk.content, self.wanted)
+        return got
+
+
+def sentence_scores(chunk: Chunk, query: str, memo: SentenceMemo | None = None) -> list[tuple[int, int, float]]:
     """``(start, end, score)`` of each sentence of ``chunk`` (:func:`sentence_spans`): the query's
     tokens it holds, each weighted by ``log(1 + n / (1 + n_t))`` over the chunk's ``n`` sentences,
-    ``n_t`` of them holding token ``t``. Empty when the query has no token."""
-    wanted = set(analyze_query(query))
-    if not wanted:
-        return []
-    spans = sentence_spans(chunk.content)
-    tokens = [set(analyze(chunk.content[a:b])) & wanted for a, b in spans]
+    ``n_t`` of them holding token ``t``. Empty when the query has no token. ``memo``: the search's
+    :class:`SentenceMemo` (used when it is for ``query``), so the chunk is split and analysed once."""
+    if memo is not None and memo.query == query:
+        wanted = memo.wanted
+        if not wanted:
+            return []
+        analysed = memo.sentences(chunk)
+    else:
+        wanted = set(analyze_query(query))
+        if not wanted:
+            return []
+        analysed = _analysed(chunk.content, wanted)
+    spans = [(a, b) for a, b, _ts in analysed]
+    tokens = [ts for _a, _b, ts in analysed]
     n = len(spans)
     df = {t: sum(t in ts for ts in tokens) for t in wanted}
     weight = {t: math.log(1 + n / (1 + df[t])) for t in wanted}
@@ -147,8 +186,10 @@ def label_line(text: str) -> bool:
     if heading_line(text) or _NUMBER_LABEL.fullmatch(text.strip()) or is_unit_label(text):
         return True
     words = _NUMBER_LABEL.sub("", text.strip(), count=1).split() if _NUMBER_LABEL.match(text.strip()) else text.split()
+    if not 0 < len(words) <= LABEL_WORDS:  # before counting letters: most sentences are longer
+        return False
     long = [w.strip("\"'“”‘’()*_.,:;") for w in words if sum(ch.isalpha() for ch in w) >= 4]
-    return 0 < len(words) <= LABEL_WORDS and bool(long) and all(w[:1].isupper() for w in long)
+    return bool(long) and all(w[:1].isupper() for w in long)
 
 
 _IN_DOCUMENT_LINK = re.compile(r"\[[^\]\n]*\]\(#[^)\s]*\)")  # "[Before you begin](#before-you-begin)"
@@ -381,7 +422,12 @@ def semantic_cosines(chunks: list[Chunk], query_vector, encode) -> list[list[flo
 
 
 def cite_passage(
-    result, chunk: Chunk, query: str, cosines: list[float] | None = None, weight: float | None = None
+    result,
+    chunk: Chunk,
+    query: str,
+    cosines: list[float] | None = None,
+    weight: float | None = None,
+    memo: SentenceMemo | None = None,
 ) -> None:
     """Cite ``result`` (a :class:`~docstrata.models.SearchResult` of ``chunk``) by its best-matching
     sentence (:func:`locate_passage`), in place: ``section_id`` becomes the deepest section holding
@@ -389,8 +435,9 @@ def cite_passage(
     answers and ``*_get_neighbours`` show it); ``answer_passage`` the same for its
     :func:`minimal_passage`. With ``cosines`` (:func:`semantic_cosines` of ``chunk``) the sentences
     are scored by words and meaning (:func:`fused_scores`, ``weight`` default
-    :data:`PASSAGE_SEMANTIC_WEIGHT` as fitted). Unchanged when no sentence scores above 0."""
-    scored = sentence_scores(chunk, query)
+    :data:`PASSAGE_SEMANTIC_WEIGHT` as fitted). Unchanged when no sentence scores above 0. ``memo``:
+    the search's :class:`SentenceMemo`, shared with the passage list built from the same hits."""
+    scored = sentence_scores(chunk, query, memo)
     if cosines is not None:
         w = fitted("passage_semantic_weight", PASSAGE_SEMANTIC_WEIGHT) if weight is None else weight
         scored = fused_scores(chunk, query, cosines, w, lexical=scored)

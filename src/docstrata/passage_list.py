@@ -40,12 +40,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .index.keyword import analyze, analyze_query
 from .models import Chunk, SearchResult
 from .passage import (
     PASSAGE_BRIDGE,
     PASSAGE_KEEP,
     PASSAGE_SECTION_CHARS,
+    SentenceMemo,
     fitted,
     fused_scores,
     label_line,
@@ -53,7 +53,6 @@ from .passage import (
     listing_line,
     minimal_passage,
     sentence_scores,
-    sentence_spans,
 )
 from .pinpoint import section_at
 from .search import non_increasing
@@ -138,14 +137,17 @@ class RankedPassage:
     score: float | None
 
 
-def candidate_sentences(chunks: list[Chunk], query: str) -> list[Sentence]:
+def candidate_sentences(chunks: list[Chunk], query: str, memo: SentenceMemo | None = None) -> list[Sentence]:
     """The sentences of ``chunks`` in order (:func:`~docstrata.passage.sentence_spans`), each with
-    the tokens of ``query`` (:func:`~docstrata.index.keyword.analyze_query`) it holds."""
-    wanted = set(analyze_query(query))
+    the tokens of ``query`` (:func:`~docstrata.index.keyword.analyze_query`) it holds. ``memo``: the
+    search's :class:`~docstrata.passage.SentenceMemo` (used when it is for ``query``): the chunks its
+    hits' citations split and analysed are not split again."""
+    if memo is None or memo.query != query:
+        memo = SentenceMemo(query)
     out = []
     for i, c in enumerate(chunks):
-        for a, b in sentence_spans(c.content):
-            out.append(Sentence(i, a, b, frozenset(set(analyze(c.content[a:b])) & wanted)))
+        for a, b, tokens in memo.sentences(c):
+            out.append(Sentence(i, a, b, frozenset(tokens)))
     return out
 
 
@@ -203,11 +205,14 @@ class Candidates:
     lexical: list[float]
 
 
-def candidates_of(chunks: list[Chunk], query: str, sentences: list[Sentence] | None = None) -> Candidates:
+def candidates_of(
+    chunks: list[Chunk], query: str, sentences: list[Sentence] | None = None, memo: SentenceMemo | None = None
+) -> Candidates:
     """The :class:`Candidates` of ``chunks`` for ``query`` (``sentences``: their
-    :func:`candidate_sentences` when the caller has them)."""
+    :func:`candidate_sentences` when the caller has them, else made through ``memo``, the search's
+    :class:`~docstrata.passage.SentenceMemo`, when given)."""
     if sentences is None:
-        sentences = candidate_sentences(chunks, query)
+        sentences = candidate_sentences(chunks, query, memo)
     texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
     return Candidates(
         sentences,
@@ -274,6 +279,7 @@ def answer_regions(
     sentences: list[Sentence],
     cosines: dict[int, float],
     settings: PassageListSettings | None = None,
+    memo: SentenceMemo | None = None,
 ) -> list[tuple[int, int] | None]:
     """Per chunk of ``chunks``, the ``(start, end)`` in its ``content`` of the answer region
     :func:`rank_passages` shows first, ``None`` for a hit the relevance cut-off does not keep
@@ -282,7 +288,8 @@ def answer_regions(
     ``first_section_chars`` and ``first_bridge``, its sentences scored by ``query``'s words and, with
     ``first_weight`` above 0, by their cosine too (:func:`~docstrata.passage.fused_scores`;
     ``cosines``: by index into ``sentences``, :func:`candidate_sentences` of ``chunks``; a chunk
-    with a sentence missing is located by words)."""
+    with a sentence missing is located by words). ``memo``: the search's
+    :class:`~docstrata.passage.SentenceMemo`, so a hit already split is not split again."""
     settings = settings or list_settings()
     per_hit: dict[int, list[float | None]] = {}
     for j, s in enumerate(sentences):
@@ -292,7 +299,7 @@ def answer_regions(
         if not kept[i] or pinned[i] is not None:
             out.append(pinned[i] if kept[i] else None)
             continue
-        scored = sentence_scores(c, query)
+        scored = sentence_scores(c, query, memo)
         cos = per_hit.get(i, [])
         if settings.first_weight > 0 and cos and all(v is not None for v in cos):
             scored = fused_scores(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from .models import DefinitionEntry, SearchResult, page_fields
+from .passage import SentenceMemo
 from .pinpoint import locate_pinpoint
 from .search import SearchRun, definition_entries_used, non_increasing
 
@@ -21,7 +22,12 @@ UsedDefinitions = dict[tuple[str, str, str | None], DefinitionEntry]
 
 
 def assemble_results(
-    store, run: SearchRun, query: str, encode=None, semantic_weight: float | None = None
+    store,
+    run: SearchRun,
+    query: str,
+    encode=None,
+    semantic_weight: float | None = None,
+    memo: SentenceMemo | None = None,
 ) -> tuple[list[SearchResult], UsedDefinitions]:
     """The hits of ``run`` as results, in its order, and the definitions they used.
 
@@ -34,7 +40,9 @@ def assemble_results(
     ``encode``) and the run's query vector, the sentences of the first
     :data:`~docstrata.passage.PASSAGE_SEMANTIC_HITS` hits are scored by meaning as well
     (:func:`~docstrata.passage.fused_scores`, ``semantic_weight``: default the fitted one, 0 off).
-    "Cited by" summaries are attached last (:func:`~docstrata.citers.attach_cited_by`)."""
+    "Cited by" summaries are attached last (:func:`~docstrata.citers.attach_cited_by`). ``memo``:
+    a :class:`~docstrata.passage.SentenceMemo` for ``run.asked or query`` that keeps each hit's
+    sentences for :func:`as_passage_list` (given the same memo) rather than splitting them again."""
     from .citers import attach_cited_by
     from .index.exact import query_section_keys, resolve_cross_references
     from .passage import cite_passage, semantic_cosines, semantic_setting
@@ -100,7 +108,7 @@ def assemble_results(
             ]
             results[-1].section_id, results[-1].pinpoint = pin.section_id, pin
         else:  # cite the deepest section holding the best-matching sentence
-            cite_passage(results[-1], c, run.asked or query, cosines.get(c.chunk_id), weight)
+            cite_passage(results[-1], c, run.asked or query, cosines.get(c.chunk_id), weight, memo)
     attach_cited_by(store, results)
     return results, used
 
@@ -145,6 +153,7 @@ def as_passage_list(
     encode=None,
     settings=None,
     vectors=None,
+    memo: SentenceMemo | None = None,
 ) -> tuple[list[SearchResult], UsedDefinitions]:
     """``results`` (the hits of ``run``, assembled) answered by their best passages instead: at most
     ``top_k`` of them, best first (:func:`~docstrata.passage_list.rank_passages`; the answer regions
@@ -154,8 +163,10 @@ def as_passage_list(
     section holding the passage, with its "cited by" summary. With ``encode`` and the run's query
     vector the sentences of the first chunks are scored by meaning as well. ``settings``: a
     :class:`~docstrata.passage_list.PassageListSettings` (default: the fitted one); ``vectors``: a
-    :class:`~docstrata.passage_list.SentenceVectors` cache of the tool's sentence vectors. Returns the
-    passages and the definitions of ``used`` that one of them still uses."""
+    :class:`~docstrata.passage_list.SentenceVectors` cache of the tool's sentence vectors; ``memo``:
+    the :class:`~docstrata.passage.SentenceMemo` :func:`assemble_results` filled citing the same
+    hits (their sentences are not split and analysed again). Returns the passages and the
+    definitions of ``used`` that one of them still uses."""
     from .citers import attach_cited_by
     from .passage_list import (
         answer_regions,
@@ -175,7 +186,7 @@ def as_passage_list(
         return [], {}
     results, chunks = [r for r, _c in pairs], [c for _r, c in pairs]
     asked = run.asked or query
-    candidates = candidates_of(chunks, asked)
+    candidates = candidates_of(chunks, asked, memo=memo)
     sentences = candidates.sentences
     cosines_of = sentence_cosines(chunks, run.query_vector, encode, vectors) if encode is not None else None
     cosines: dict[int, float] = {}
@@ -188,7 +199,14 @@ def as_passage_list(
     kept = relative_keep([r.fused_score for r in results], [r.pinned for r in results], settings.cut)
     pinned = [(r.pinpoint.start, r.pinpoint.end) if r.pinpoint is not None else None for r in results]
     first = answer_regions(
-        chunks, asked, kept, pinned, sentences, embedded_cosines() if settings.first_weight > 0 else {}, settings
+        chunks,
+        asked,
+        kept,
+        pinned,
+        sentences,
+        embedded_cosines() if settings.first_weight > 0 else {},
+        settings,
+        memo,
     )
     ranked = rank_passages(
         chunks,

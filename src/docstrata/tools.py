@@ -35,6 +35,7 @@ from .ingest_support import (
 from .models import Chunk, DefinitionEntry, IngestReport, RecordResult, SearchResults, SectionPage
 from .paging import DEFAULT_MAX_CHARS, check_max_chars, cut_page
 from .progress import IngestProgress
+from .passage import SentenceMemo
 from .passage_list import SentenceVectors, list_candidates, short_list_notice
 from .results import as_passage_list, assemble_results, rerank_results, with_pages
 from .search import QueryError, SearchTiming, run_search
@@ -281,11 +282,15 @@ class HierarchicalDocumentTool(BaseTool):
         if not run.hits and flt is not None and flt.section is not None:  # a section no chunk is in?
             scoping.check_section(self.store, flt.section, section, flt.doc_keys, self.name)
         encode = lambda texts: self.embedder.encode(texts)  # noqa: E731 - loads the model only if called
-        results, used = assemble_results(self.store, run, query, encode, cfg.passage_semantic_weight)
+        # a passage search splits each hit into sentences once, for its citation and for the passage list
+        memo = SentenceMemo(run.asked or query) if passages else None
+        results, used = assemble_results(self.store, run, query, encode, cfg.passage_semantic_weight, memo)
         if self.reranker is not None:
             results, used = rerank_results(self.reranker, query, results, depth if passages else k, run, used)
         if passages:
-            results, used = as_passage_list(self.store, run, results, query, k, used, encode, vectors=self._sentences)
+            results, used = as_passage_list(
+                self.store, run, results, query, k, used, encode, vectors=self._sentences, memo=memo
+            )
         self._ready &= not run.vectors_lost  # the next call's implicit ingest embeds them again
         notices = self._notices(run, settings, min_similarity_score, min_score, min_fused_score, min_relative_score)
         if passages and results and (short := short_list_notice(len(results), k)):
