@@ -263,27 +263,43 @@ def _inline_pinpoint(chunk: Chunk, key: str, starts: dict[str, int]) -> Pinpoint
     the text of a section ``chunk`` holds (``5.1``'s paragraph ``… will (a) …; and (b) …``:
     :func:`inline_items`), as a pinpoint whose id is the parent's with the item's label and whose
     lead is the paragraph's text before its first item; ``None`` otherwise."""
-    m = re.fullmatch(r"(.+?)\(([a-z]{1,4}|\d{1,2})\)", key.strip().lower())
-    if m is None:
+    key = key.strip().lower()
+    wanted = item_parent(key)
+    if wanted is None:
         return None
-    wanted, label = m.groups()
+    label = key[len(wanted) + 1 : -1]
     parent = next((s for s in starts if wanted in cited_keys(s)), None)
     if parent is None:
         return None
     content = chunk.content
     begin = starts[parent]
     end = min((at for at in starts.values() if at > begin), default=len(content))
-    region = content[begin:end]
-    for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", region):
-        items = inline_items(para.group())
+    for at, para in _paragraphs(content, begin, end):
+        items = inline_items(para)
         hit = next((it for it in items if it[0] == label), None)
         if hit is None:
             continue
-        first = min(at for _, at, _ in items)
-        at, stop = begin + para.start() + hit[1], begin + para.start() + hit[2]
-        lead = " ".join(para.group()[:first].split())
-        return Pinpoint(f"{parent}({label})", at, stop, content[at:stop].strip(), [lead] if lead else [])
+        start, stop = at + hit[1], at + hit[2]
+        lead = " ".join(para[: items[0][1]].split())
+        return Pinpoint(f"{parent}({label})", start, stop, content[start:stop].strip(), [lead] if lead else [])
     return None
+
+
+def _paragraphs(content: str, begin: int, end: int) -> list[tuple[int, str]]:
+    """``(offset, text)`` of each paragraph (lines between blank lines) of ``content[begin:end]``."""
+    out: list[tuple[int, str]] = []
+    start = None
+    pos = begin
+    for line in content[begin:end].splitlines(keepends=True):
+        if line.strip() and start is None:
+            start = pos
+        elif not line.strip() and start is not None:
+            out.append((start, content[start:pos].rstrip("\n")))
+            start = None
+        pos += len(line)
+    if start is not None:
+        out.append((start, content[start:end].rstrip("\n")))
+    return out
 
 
 def locate_pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> Pinpoint | None:
