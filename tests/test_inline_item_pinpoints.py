@@ -61,8 +61,11 @@ def test_an_item_run_into_a_clause_paragraph_is_its_pinpoint(chunks):
     assert pin is not None and pin.section_id == "5.1(b)"
     assert " ".join(pin.text.split()) == truth
     assert "(a)" not in pin.text and "In addition" not in pin.text
-    # its lead-in is the clause's words before its first item
+    # its lead-in is the clause's words before its first item; the view shows it, then the item
     assert pin.lead and pin.lead[-1].endswith(paragraph[: paragraph.index("(a)")].strip().split(". ", 1)[1])
+    chunk = next(c for c in chunks if c.section_id == "5.1" or "5.1" in c.metadata.get("sections", ()))
+    view, _ = pin.view(chunk.content)
+    assert view.index(pin.lead[-1]) < view.index("…") < view.index("(b) not disclose")
 
 
 def test_each_item_ends_where_the_next_starts(chunks):

@@ -280,7 +280,7 @@ def _inline_pinpoint(chunk: Chunk, key: str, starts: dict[str, int]) -> Pinpoint
         if hit is None:
             continue
         start, stop = at + hit[1], at + hit[2]
-        lead = " ".join(para[: items[0][1]].split())
+        lead = para[: items[0][1]].strip()  # as the content holds it: a pinpoint's view finds it there
         return Pinpoint(f"{parent}({label})", start, stop, content[start:stop].strip(), [lead] if lead else [])
     return None
 
