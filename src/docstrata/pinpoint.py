@@ -14,6 +14,7 @@ import re
 
 from .models import Chunk, Pinpoint
 from .section_lookup import cited_keys
+from .structure.grammar import keyword, roman_to_int
 
 _HEADING_LINE = re.compile(r"(?m)^#{1,6}\s")
 
@@ -182,6 +183,125 @@ def lead_lines(chunk: Chunk, sid: str, start: int) -> list[str]:
     return out[::-1]
 
 
+# an item label run into a paragraph's text: "(a)", "(ii)", "(3)" after a space, colon, semicolon or dash
+_INLINE_LABEL = re.compile(r"(?<=[\s:;—–])\(([a-z]{1,4}|\d{1,2})\)(?=\s)")
+# where a run-in item list's last item ends: the end of its sentence (a full stop, then a capital)
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[\"“(]?[A-Z])")
+
+
+_MIN_ITEM_WORDS = 3  # an item holds more words than its label and two more ("(a) and (b)" is a citation)
+
+
+def _cites(before: str) -> bool:
+    """``before`` ends with a citation word (``paragraph``, ``subsection``, ``Section 5``), so the
+    label after it is cited, not an item."""
+    words = before.split()[-2:]
+    if len(words) == 2 and words[1][:1].isdigit():
+        words = words[:1]  # "Section 5 (a)": the word before the number
+    k = keyword(words[-1]) if words else None
+    return k is not None and "cite" in k.roles
+
+
+def _item_values(label: str) -> list[tuple[str, int]]:
+    """The (style, ordinal) readings of an item label: ``b`` → letter 2, ``ii`` → roman 2, ``i`` →
+    letter 9 or roman 1, ``3`` → digit 3."""
+    if label.isdigit():
+        return [("digit", int(label))]
+    out = []
+    if len(label) == 1:
+        out.append(("letter", ord(label) - ord("a") + 1))
+    elif len(set(label)) == 1:
+        out.append(("letter", 26 * (len(label) - 1) + ord(label[0]) - ord("a") + 1))  # "aa": the 27th
+    roman = roman_to_int(label, strict=True)
+    if roman is not None:
+        out.append(("roman", roman))
+    return out
+
+
+def inline_items(text: str) -> list[tuple[str, int, int]]:
+    """The enumerated items a paragraph runs into its text, as ``(label, start, end)`` offsets into
+    ``text`` (``… Contractor will (a) only use Confidential Information …; and (b) not disclose
+    Confidential Information to anyone else. In addition, …`` → ``("a", …)``, ``("b", …)``). A
+    series opens with its first label (``(a)``, ``(i)``, ``(1)``) and runs through the labels that
+    follow it in order in the same style, two at least; an item ends where the next of its series
+    starts, the last where its sentence ends (a full stop then a capital) or the paragraph does.
+    Items of a series nested inside an item (``(c) … (i) … (ii)``) are listed too, after it."""
+    labels = [(m.group(1), m.start()) for m in _INLINE_LABEL.finditer(text)]
+    out: list[tuple[str, int, int, int]] = []  # label, start, end, where its series opens
+    used: set[int] = set()
+    for k, (label, at) in enumerate(labels):
+        if k in used:
+            continue
+        for style, value in _item_values(label):
+            if value != 1:
+                continue
+            chain, want = [k], 2
+            for j in range(k + 1, len(labels)):
+                if j not in used and (style, want) in _item_values(labels[j][0]):
+                    chain.append(j)
+                    want += 1
+            if len(chain) < 2 or _cites(text[:at]):
+                continue
+            last = labels[chain[-1]][1]
+            stop = _SENTENCE_END.search(text, last)
+            ends = [labels[j][1] for j in chain[1:]] + [stop.start() + 1 if stop else len(text)]
+            if any(len(text[labels[j][1] : end].split()) <= _MIN_ITEM_WORDS for j, end in zip(chain, ends)):
+                continue  # "paragraphs (a) and (b)": labels a sentence cites, not items it enumerates
+            for j, end in zip(chain, ends):
+                out.append((labels[j][0], labels[j][1], end, at))
+            used.update(chain)
+            break
+    items = []
+    for label, start, end, opens in out:  # a nested item ends where the next item of a series around it starts
+        around = [s for _, s, _, o in out if o < opens and s > start]
+        items.append((label, start, min([end, *around])))
+    return sorted(items, key=lambda item: item[1])
+
+
+def _inline_pinpoint(chunk: Chunk, key: str, starts: dict[str, int]) -> Pinpoint | None:
+    """The run-in item ``key`` names (``5.1(b)``) when it is no section of its own but an item of
+    the text of a section ``chunk`` holds (``5.1``'s paragraph ``… will (a) …; and (b) …``:
+    :func:`inline_items`), as a pinpoint whose id is the parent's with the item's label and whose
+    lead is the paragraph's text before its first item; ``None`` otherwise."""
+    key = key.strip().lower()
+    wanted = item_parent(key)
+    if wanted is None:
+        return None
+    label = key[len(wanted) + 1 : -1]
+    parent = next((s for s in starts if wanted in cited_keys(s)), None)
+    if parent is None:
+        return None
+    content = chunk.content
+    begin = starts[parent]
+    end = min((at for at in starts.values() if at > begin), default=len(content))
+    for at, para in _paragraphs(content, begin, end):
+        items = inline_items(para)
+        hit = next((it for it in items if it[0] == label), None)
+        if hit is None:
+            continue
+        start, stop = at + hit[1], at + hit[2]
+        lead = para[: items[0][1]].strip()  # as the content holds it: a pinpoint's view finds it there
+        return Pinpoint(f"{parent}({label})", start, stop, content[start:stop].strip(), [lead] if lead else [])
+    return None
+
+
+def _paragraphs(content: str, begin: int, end: int) -> list[tuple[int, str]]:
+    """``(offset, text)`` of each paragraph (lines between blank lines) of ``content[begin:end]``."""
+    out: list[tuple[int, str]] = []
+    start = None
+    pos = begin
+    for line in content[begin:end].splitlines(keepends=True):
+        if line.strip() and start is None:
+            start = pos
+        elif not line.strip() and start is not None:
+            out.append((start, content[start:pos].rstrip("\n")))
+            start = None
+        pos += len(line)
+    if start is not None:
+        out.append((start, content[start:end].rstrip("\n")))
+    return out
+
+
 def locate_pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> Pinpoint | None:
     """The sub-item of ``chunk`` a query's section references (``key_lists``, from
     :func:`~docstrata.index.exact.query_section_keys`) name, as a :class:`~docstrata.models.Pinpoint`
@@ -191,7 +311,7 @@ def locate_pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> Pinpoint | None
     enclosing item that can (:func:`certain_item`). ``None`` when the query names no section the
     chunk holds besides its own, or none can be located."""
     held = [s for s in chunk.metadata.get("sections", ()) if s != chunk.section_id]
-    if not held or not key_lists:
+    if not key_lists:
         return None
     cited = {s: cited_keys(s) for s in held}
     for keys in key_lists:
@@ -203,4 +323,6 @@ def locate_pinpoint(chunk: Chunk, key_lists: list[list[str]]) -> Pinpoint | None
                     return None
                 start, end = span
                 return Pinpoint(sid, start, end, chunk.content[start:end].strip(), lead_lines(chunk, sid, start))
+            if "(" in key and (inline := _inline_pinpoint(chunk, key, item_starts(chunk))):
+                return inline  # an item run into its section's paragraph, no section of its own
     return None

@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..structure.grammar import PINPOINT, int_to_roman
+from .run_in import SET_APART, MAX_TITLE_WORDS, emphasis_title, spans_of_runs, typed_title
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_NAME = re.compile(r"heading\s*([1-9])", re.I)
@@ -376,6 +377,7 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
         in_table = any(a.tag == f"{_W}tbl" for a in p.iterancestors())
         heading = _heading_level(styles, style_id, _int(_val(p.find(f"{_W}pPr/{_W}outlineLvl"))))
         name = styles[style_id].name if style_id and style_id in styles else ""
+        runs = spans_of_runs(("".join(el.text or "" for el in r.iter(f"{_W}t")), _marks(r)) for r in p.iter(f"{_W}r"))
         out.append(
             WordParagraph(
                 text=text,
@@ -387,16 +389,12 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
                 list_id=list_id,
                 compound=compound,
                 style_chain=tuple(x for sid, st in _chain(styles, style_id) for x in (st.name, sid)),
-                run_in_title=_opens_with_bold_title(p, text),
+                run_in_title=_opens_with_bold_title(runs),
                 bold_heading=_bold_heading(p, text),
-                run_in_heading=_run_in_heading(p, text) if heading else None,
+                run_in_heading=_run_in_heading(runs, text) if heading else None,
             )
         )
     return out
-
-
-_SET_APART = ("b", "i", "u")  # the run properties that set a title apart: bold, italic, underline
-_RUN_IN_GAP = re.compile(r"^\s*(?:[.:]|[—–]|-{1,2}(?=\s))?\s*")
 
 
 def _marks(r) -> frozenset[str]:
@@ -405,7 +403,7 @@ def _marks(r) -> frozenset[str]:
     if rpr is None:
         return frozenset()
     out = set()
-    for name in _SET_APART:
+    for name in sorted(SET_APART):
         el = rpr.find(f"{_W}{name}")
         if el is None:
             continue
@@ -425,76 +423,40 @@ def _running_text(text: str) -> bool:
     return len(words) >= 8 and bool(re.search(r"(?:[.;:]|[;,]\s+(?:or|and))\s*$", text))
 
 
-def _run_in_heading(p, text: str) -> str | None:
-    """What a heading-styled paragraph ``p`` (its text ``text``) holds when it is its clause's
-    text with the title run in (module-level contract: :attr:`WordParagraph.run_in_heading`).
+def _run_in_heading(runs: tuple[str, list], text: str) -> str | None:
+    """What a heading-styled paragraph (its runs' text and emphasis ``runs``, its text ``text``)
+    holds when it is its clause's text with the title run in (module-level contract:
+    :attr:`WordParagraph.run_in_heading`).
 
     The title is the paragraph's opening runs set apart by an emphasis the runs after them do not
     carry (underline, bold or italic: Word's run-in heading, ``Damages Waiver`` underlined and the
-    clause text plain or bold), at most 12 words holding a letter, followed by at least three words
-    of text (after a ``.``, ``:`` or dash, or opening with a capital); else a plain-type title
-    (:func:`_typed_title`: ``Governing Law. This Agreement …``). With neither, a paragraph that
-    reads as running text (:func:`_running_text`) has no title (``""``); any other is a heading
-    (``None``)."""
-    lead: list[str] = []
-    common: frozenset[str] | None = None
-    rest: list[str] = []
-    for r in p.iter(f"{_W}r"):
-        t = "".join(el.text or "" for el in r.iter(f"{_W}t"))
-        if rest or not t.strip():
-            (rest if rest else lead).append(t)
-            continue
-        marks = _marks(r)
-        shared = marks if common is None else common & marks
-        if shared:
-            common = shared
-            lead.append(t)
-        else:
-            rest.append(t)
-    title = " ".join("".join(lead).split())
-    after = " ".join("".join(rest).split())
-    gap = _RUN_IN_GAP.match(after)
-    following = after[gap.end() :] if gap else after
-    if (
-        common
-        and rest
-        and title
-        and len(title.split()) <= 12
-        and re.search(r"[^\W\d_]", title)
-        and len(following.split()) >= 3
-        and (title.endswith((".", ":")) or (gap and gap.group().strip()) or following[:1].isupper())
-    ):
-        return title.rstrip(".:—–- ").strip()
-    typed, run_in = _typed_title(text)
-    if run_in and len(text[len(typed) :].split()) >= 3:
-        return typed.rstrip(".").strip()
+    clause text plain or bold), closed by its own full stop or colon, one right after it or text
+    opening with a capital (:func:`.run_in.emphasis_title`); else a plain-type title
+    (:func:`.run_in.typed_title`: ``Governing Law. This Agreement …``) with at least three words
+    after it. With neither, a paragraph that reads as running text (:func:`_running_text`) has no
+    title (``""``); any other is a heading (``None``)."""
+    found = emphasis_title(*runs, own_close=False)
+    if found is not None:
+        return found.title
+    typed = typed_title(text)
+    if typed is not None and len(typed.body.split()) >= 3:
+        return typed.title
     return "" if _running_text(text) else None
 
 
-def _opens_with_bold_title(p, text: str) -> str:
-    """The title paragraph ``p`` (its whole text ``text``) opens with: directly bold runs whose
-    words (at most 12) end in ``.`` or ``:``, with more text after them; ``""`` when none."""
-    lead: list[str] = []
-    for r in p.iter(f"{_W}r"):
-        t = "".join(el.text or "" for el in r.iter(f"{_W}t"))
-        if not t.strip():
-            if lead:
-                lead.append(t)
-            continue
-        b = r.find(f"{_W}rPr/{_W}b")
-        if b is None or _val(b) in ("0", "false", "off"):
-            break
-        lead.append(t)
-    title = " ".join("".join(lead).split())
-    ok = bool(title) and title[-1] in ".:" and len(title.split()) <= 12 and len(text) > len(title) + 1
-    return title if ok else ""
+def _opens_with_bold_title(runs: tuple[str, list]) -> str:
+    """The title a paragraph (its runs' text and emphasis ``runs``) opens with: directly bold runs
+    closed by their own ``.`` or ``:``, with text after them (:func:`.run_in.emphasis_title`), as
+    printed; ``""`` when none."""
+    found = emphasis_title(*runs, {"b"})
+    return found.heading if found is not None else ""
 
 
 def _bold_heading(p, text: str) -> str:
     """``text`` when every run of paragraph ``p`` that shows text is bold and it is 1–12 words,
     else ``""``."""
     words = text.split()
-    if not 0 < len(words) <= 12:
+    if not 0 < len(words) <= MAX_TITLE_WORDS:
         return ""
     for r in p.iter(f"{_W}r"):
         if not "".join(el.text or "" for el in r.iter(f"{_W}t")).strip():
@@ -505,32 +467,11 @@ def _bold_heading(p, text: str) -> str:
     return " ".join(words)
 
 
-_TITLE_SMALL_WORDS = frozenset("a an and as at by for from in nor of on or per the to with".split())
-_LEAD_TITLE = re.compile(r"^(\S.{0,79}?\.)(?:\s+(?=[\"“‘'(\[]?[A-Z])|$)")
-
-
-def _typed_title(text: str) -> tuple[str, bool]:
-    """``(title, run_in)``: the title a paragraph's text opens with in plain type: 1–8 words in
-    title case (every word capitalised but the small words of a title after the first) closed by a
-    full stop, then a sentence opening with a capital (``Grant of Copyright License.`` of ``Grant
-    of Copyright License. Subject to …``: ``run_in`` true), or the whole text (``Definitions.``);
-    ``("", False)`` when it opens with none."""
-    m = _LEAD_TITLE.match(text)
-    if not m:
-        return "", False
-    title = m.group(1)
-    words = title.rstrip(".").split()
-    if not 0 < len(words) <= 8 or len(title.rstrip(".")) < 3:
-        return "", False
-    for k, w in enumerate(words):
-        letters = w.lstrip("\"“‘'([")
-        if not letters or not letters[0].isalpha():
-            return "", False
-        if not letters[0].isupper() and (k == 0 or letters.lower() not in _TITLE_SMALL_WORDS):
-            return "", False
-    if len(words) == 1 and len(words[0].rstrip(".")) <= 3:
-        return "", False  # "No.", "Inc.", "Mr.": an abbreviation, not a title
-    return title, len(text) > len(title)
+def _typed_title(text: str) -> str:
+    """The plain-type title ``text`` opens with, as printed (:func:`.run_in.typed_title`:
+    ``Grant of Copyright License.``), or ``""``."""
+    found = typed_title(text)
+    return found.heading if found is not None else ""
 
 
 def _untitled_clauses(paragraphs: list[WordParagraph], outline: set[str]) -> tuple[set[str], dict[int, str]]:
@@ -554,7 +495,7 @@ def _untitled_clauses(paragraphs: list[WordParagraph], outline: set[str]) -> tup
         titled = [
             k
             for k in ks
-            if paragraphs[k].run_in_title or paragraphs[k].bold_heading or _typed_title(paragraphs[k].text)[0]
+            if paragraphs[k].run_in_title or paragraphs[k].bold_heading or _typed_title(paragraphs[k].text)
         ]
         if len(titled) < 2:
             continue
@@ -562,9 +503,9 @@ def _untitled_clauses(paragraphs: list[WordParagraph], outline: set[str]) -> tup
         for p in paragraphs[ks[0] + 1 : ks[-1]]:
             if p.label is not None or p.ilvl is not None or p.in_table or p.heading_level is not None:
                 continue
-            title, run_in = _typed_title(p.text)
-            if run_in:
-                found[id(p)] = title
+            typed = typed_title(p.text)
+            if typed is not None and typed.body:
+                found[id(p)] = typed.heading
         if found:
             lists.add(lid)
             clauses.update(found)
@@ -826,7 +767,7 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             lines[i] = f"{'#' * max(1, min(level, 6))} {stripped}"
         if p.label is not None and p.list_id in clause_lists and level is None:
             level = heading_above + (p.ilvl or 0) + 1  # the clause's depth under its heading
-        title = (p.run_in_title or _typed_title(p.text)[0]).rstrip(".:").strip() if p.list_id in clause_lists else None
+        title = (p.run_in_title or _typed_title(p.text)).rstrip(".:").strip() if p.list_id in clause_lists else None
         ilvl = p.ilvl
         if in_series and level is None:
             depth, title = series[id(p)]

@@ -41,8 +41,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..structure.grammar import keyword_words, label_keywords
+from ..structure.grammar import SECTION_NUMBER, keyword_words, label_keywords
 from .document import Block
+from .run_in import MAX_LABELLED_TITLE_WORDS, emphasis_title, lead_title, spans_of_runs
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BLOCK_TAGS = ("p", "div", "li", "td", "th", "table", "ul", "ol", "dl", "section", "article", "blockquote", *_HEADINGS)
@@ -52,7 +53,6 @@ _TITLE_CLASS_WORDS = frozenset(
     {"leadline", "catchline", "catchword", "catchwords", "headnote", "heading", "head", "hdg", "title", "caption"}
 )
 _HEADING_CLASS_WORDS = frozenset({"heading", "head", "hdg", "title", "subtitle"})
-_MAX_TITLE_WORDS = 40
 _MAX_GROUP_HEADING_WORDS = 30
 
 
@@ -70,11 +70,9 @@ def _label_re() -> re.Pattern:
         {w for w in (*keyword_words("label"), *label_keywords()) if w[:1].isalpha()}, key=len, reverse=True
     )
     kw = "|".join(re.escape(w) for w in keywords)
-    # a number the citation grammar reads: 5, 5A, 1.130, 1.4695, 1.04.010, 13-1-101
-    number = r"\d{1,4}[A-Za-z]{0,2}(?:[.-]\d{1,5}[A-Za-z]{0,2}){0,3}"
     return re.compile(
         rf"^(?P<label>(?:(?P<kw>§{{1,2}}|(?:{kw})\.?)\s*|(?P<prefix>(?-i:[A-Z][A-Z.]{{1,7}}))\s+)?"
-        rf"(?P<num>{number}))(?P<dot>\.?)(?=\s|$)",
+        rf"(?P<num>{SECTION_NUMBER}))(?P<dot>\.?)(?=\s|$)",
         re.IGNORECASE,
     )
 
@@ -143,10 +141,10 @@ def _section_mark(tag, label_re: re.Pattern, targets: set[str]) -> dict | None:
         if _class_words(child) & _TITLE_CLASS_WORDS and not _class_words(child) & _SECTION_CLASS_WORDS:
             words = _text(child)
             rest = text[m.end() :].lstrip(" .:—–-")
-            if words and rest.startswith(words) and len(words.split()) <= _MAX_TITLE_WORDS:
+            if words and rest.startswith(words) and len(words.split()) <= MAX_LABELLED_TITLE_WORDS:
                 title_el = child
                 break
-    bold_title = _bold_run_in(tag, strings, m.group("label")) if title_el is None else None
+    bold_title = _bold_run_in(tag, m.group("label")) if title_el is None else None
     anchor = str(tag.get("id")) if tag.get("id") else None
     for node in tag.descendants:  # an anchor before the label: <a name="NRS001Sec130"></a>NRS 1.130
         if node is strings[0] or anchor:
@@ -163,7 +161,7 @@ def _section_mark(tag, label_re: re.Pattern, targets: set[str]) -> dict | None:
     elif bold_title is not None:
         title = bold_title
     else:
-        title = _run_in_title(text[m.end() :])
+        title = lead_title(text[m.end() :])
     return {
         "label": m.group("label"),
         "number": f"{kw or prefix} {number}" if kw or prefix else number,  # as printed: "NRS 1.130", "Sec. 5"
@@ -174,35 +172,22 @@ def _section_mark(tag, label_re: re.Pattern, targets: set[str]) -> dict | None:
     }
 
 
-def _bold_run_in(tag, strings: list, label: str) -> str | None:
+def _bold_run_in(tag, label: str) -> str | None:
     """The title of a label set in bold together with its title, the text running on after the
     bold (``<b>72A.1010 Short title.</b> This chapter may be cited …``, as Oregon prints its
-    sections), or ``None``: the bold opens with the label and holds, after it, nothing but a short
-    phrase ending with a full stop or a colon (its title)."""
-    bold = next((p for p in strings[0].parents if p.name in ("b", "strong")), None) if strings else None
-    if bold is None or bold.find_parent(["b", "strong"]) is not None:
-        return None
-    words = _text(bold)
-    if not words.startswith(label):
-        return None
-    title = words[len(label) :].lstrip(" .:—–-").rstrip()
-    if not title or not re.search(r"[.:]$", title) or len(title.split()) > _MAX_TITLE_WORDS:
-        return None
-    return title
-
-
-def _run_in_title(rest: str) -> str:
-    """The title a section label's paragraph opens with when no element marks it: the whole text
-    when short (``Short title.``), else a leading phrase up to its first full stop (``SHORT
-    TITLE. This code …``), else none."""
-    rest = rest.lstrip(" .:—–-")
-    words = rest.split()
-    if not words:
-        return ""
-    if len(words) <= 12 and not re.search(r"[;,:]$", rest):
-        return rest
-    lead = re.match(r"^(.{2,100}?[.:])(?=\s)", rest)
-    return lead.group(1) if lead and len(lead.group(1).split()) <= 12 else ""
+    sections), or ``None``: :func:`.run_in.emphasis_title` on the paragraph's strings, each marked
+    bold inside a ``<b>`` or ``<strong>``, the label in the bold with the title; the markup states
+    the section, so no text need follow."""
+    runs = []
+    for string in tag.find_all(string=True):
+        bold = False
+        for parent in string.parents:
+            if parent is tag:
+                break
+            bold = bold or parent.name in ("b", "strong")
+        runs.append((str(string), ("b",) if bold else ()))
+    found = emphasis_title(*spans_of_runs(runs), {"b"}, label=label, text_after=False)
+    return found.heading if found is not None and found.labelled else None
 
 
 def _drop_leading(tag, chars: int) -> None:

@@ -17,6 +17,7 @@ from .pdf_notes import split_notes, with_notes
 from .pdf_order import join_hanging_labels, restore_box_order
 from .pdf_pages import pdf_page_marks
 from .pdf_tables import _table_blocks, _table_cells
+from .run_in import opening_number
 from .text import _is_page_number, _running_key
 
 
@@ -372,10 +373,10 @@ def _mark_run_in_title(text: str, run_in: str) -> str:
     paragraph as a titled clause; ``run_in`` is the title's letters without spaces
     (:func:`.pdf_layout._run_in_title`). Unchanged when the text after the number does not open
     with those letters (a number joined from another column, words rejoined differently)."""
-    number = re.match(r"^(\d{1,3}(?:\.\d{1,3})*\.?)(\s+)", text)
-    if number is None:
-        return text  # a title without its number stays text: no clause to title
-    head = number.end()
+    number = opening_number(text)
+    if not number[:1].isdigit():
+        return text  # a title without its clause number stays text: no clause to title
+    head = len(text) - len(text[len(number) :].lstrip())
     seen = ""
     for end in range(head, len(text)):
         if not text[end].isspace():

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import ConversionError
 from ..progress import page_done
+from .run_in import emphasis_title
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|[-,]bd\b", re.IGNORECASE)
 
@@ -215,34 +216,33 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
     return out
 
 
-# a clause number opening a line ("1.", "2.3", "4.1.2."): the label a run-in title follows
-_CLAUSE_NUMBER_RE = re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3})*\.?)\s+")
-
-
 def _run_in_title(text: str, line, char_type) -> str:
     """The bold title a line runs into its text after an optional clause number, as contracts set
     their clauses (``1.`` in the body face, ``What the Company owns.`` in bold, then the clause
-    text in the body face): its letters without spaces, or ``""``. Only for a run of at least two
-    letters ending in ``.`` or ``:`` with at least three letters of text not set bold after it on
-    the line (a long title may outweigh its text there, so the line's own face is no test); the
-    number, when there is one, is left out."""
-    flags: list[tuple[str, bool]] = []
-    for ch in line:
-        if isinstance(ch, char_type):
-            bold = bool(_BOLD_FONT.search(ch.fontname))
-            flags.extend((c, bold) for c in ch.get_text() if not c.isspace())
+    text in the body face): its letters without spaces, or ``""``. The line's characters in a bold
+    face are its emphasis (:func:`.run_in.emphasis_title`: closed by its own ``.`` or ``:``, at
+    least three letters of text after it on the line — a long title may outweigh its text there,
+    so the line's own face is no test); the number, when there is one, is left out."""
+    flags = [
+        (c, bool(_BOLD_FONT.search(ch.fontname)))
+        for ch in line
+        if isinstance(ch, char_type)
+        for c in ch.get_text()
+        if not c.isspace()
+    ]
     if "".join(c for c, _ in flags) != "".join(text.split()):
         return ""  # letters the line's text does not spell in order: no safe alignment
-    number = _CLAUSE_NUMBER_RE.match(text)
-    start = len(number.group("label")) if number else 0
-    end = start
-    while end < len(flags) and flags[end][1]:
-        end += 1
-    run = "".join(c for c, _ in flags[start:end])
-    after = sum(1 for c, bold in flags[end:] if c.isalpha() and not bold)
-    if len(run) < 2 or run[-1] not in ".:" or after < 3 or not any(c.isalpha() for c in run):
-        return ""
-    return run
+    spans: list[tuple[int, int, str]] = []  # the bold runs, spaces between bold letters inside them
+    bold = iter(b for _, b in flags)
+    for pos, c in enumerate(text):
+        if c.isspace() or not next(bold):
+            continue
+        if spans and not text[spans[-1][1] : pos].strip():
+            spans[-1] = (spans[-1][0], pos + 1, "b")
+        else:
+            spans.append((pos, pos + 1, "b"))
+    found = emphasis_title(text, spans, {"b"}, numbered=True)
+    return "".join(found.heading.split()) if found is not None else ""
 
 
 def _line_text(items: list, char_type) -> str:

@@ -76,6 +76,8 @@ __all__ = [
     "back_matter_label",
     "without_amendment_mark",
     "CODE_NUMBER",
+    "SECTION_NUMBER",
+    "NUMBER",
     "inserted_base",
     "match_citation",
     "parse_citation",
@@ -684,6 +686,9 @@ NUMBER = (
     rf"(?:\s?(?:{_SUFFIX_RE})\b(?!\s*\d))?)?(?:\.\d{{1,4}}[A-Za-z]{{0,3}})*"
     rf"|[A-Z](?:\.\d{{1,4}}[A-Za-z]?)+|[IVXLCDM]{{1,7}}(?:(?:{_SUFFIX_RE})+(?![\w-]))?\b|[ivxlcdm]{{1,7}}\b|[A-Z]\b)"
 )
+# a section number as a code prints it after its keyword or abbreviation, chapter and section joined by a dot or
+# a hyphen: 5, 5A, 1.130 (NRS), 72A.1010 (ORS), 1.04.010 (RCW), 13-1-101 (C.R.S.)
+SECTION_NUMBER = r"\d{1,4}[A-Za-z]{0,2}(?:[.-]\d{1,5}[A-Za-z]{0,2}){0,3}"
 # bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
 PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"
 
