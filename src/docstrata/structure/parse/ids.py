@@ -80,8 +80,9 @@ def _qualify_restarting_numbers(sections: list[Section]) -> None:
     ``8.``) are named inside their heading, every one of them: ``B/1`` … ``B/5``, ``D/1`` … ``D/8``.
     Qualifying only the numbers seen before (the collision rule of :func:`_make_unique`) gave ``1`` …
     ``5`` to B's, ``D/1`` … ``D/5`` but bare ``6`` … ``8`` to D's, so an id said nothing about where a
-    section stands and ``B/3`` named nothing. A numbered list item of such a heading (``1.`` of
-    ``A. Definitions``, id ``A.1``) is one of its subsections like a heading.
+    section stands and ``B/3`` named nothing. A numbered list item of a lettered heading (``1.`` of
+    ``A. Definitions``, id ``A.1``) is one of its subsections like a heading; one of a numbered
+    heading keeps its clause number (``2.1``: :func:`.build._path_and_id`).
 
     The series is the headings of one numbering kind (letters and roman numerals, or numbers) at
     one level; its subsections restart when some number stands under two of them. A series whose
@@ -106,8 +107,10 @@ def _qualify_restarting_numbers(sections: list[Section]) -> None:
         sid = s.section_id
         if _BARE_NUMBER.match(sid) and written == sid:
             local = sid  # "### 3. Account Requirements" under "## B. Account Terms"
-        elif sid == f"{pid}.{written}" and _BARE_NUMBER.match(written) and s.number.strip()[-1:] in ".)":
-            local = written  # list item "1." under "## A. Definitions" (build: A.1)
+        elif sid == f"{pid}.{written}" and not pid.isdigit() and _BARE_NUMBER.match(written) and s.number[-1:] in ".)":
+            # list item "1." under "## A. Definitions" (build: A.1); under "## 2." an item is clause 2.1,
+            # the number the document cites it by, and keeps it
+            local = written
         else:
             continue
         kind = "digit" if pid.isdigit() else "alpha"
@@ -213,12 +216,18 @@ def _chain_title(title: str) -> str:
 
 def _lettered_part_aliases(s: Section, parent: Section | None) -> list[str]:
     """How a clause numbered inside a part lettered A, B, C … is cited: ``Section D.3``, ``D.3``
-    (a contract's Part D, clause 3, as the GitHub Corporate Terms cite theirs); empty otherwise."""
-    number, part = (s.number or "").rstrip("."), (parent.number or "").rstrip(".") if parent else ""
+    (a contract's Part D, clause 3, as the GitHub Corporate Terms cite theirs), ``Section B(5)``,
+    ``B(5)`` (as the GitHub Terms of Service cite theirs); empty otherwise."""
+    number, part = (s.number or "").rstrip(".)"), (parent.number or "").rstrip(".") if parent else ""
     if not (len(part) == 1 and "A" <= part <= "Z" and number.isdigit() and len(number) <= 3):
         return []
-    dotted = f"{part}.{number}"
-    return [f"Section {dotted}", f"Sec. {dotted}", f"§ {dotted}", dotted]
+    dotted, bracketed = f"{part}.{number}", f"{part}({number})"
+    out = [f"Section {dotted}", f"Sec. {dotted}", f"§ {dotted}", dotted, f"Section {bracketed}", bracketed]
+    if "/" in s.section_id:
+        # numbered inside its part (B/5): a bare "Section 5" names every part's 5, and a search says so
+        # (:func:`~docstrata.index.exact.qualified_alias_keys`: the within: keys)
+        out.append(f"Section {part}, Section {number}")
+    return out
 
 
 def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -> list[str]:
