@@ -652,7 +652,7 @@ def test_a_range_names_the_provisions_inserted_between_its_ends():
 def test_clauses_of_lettered_parts_are_cited_letter_dot_number():
     """The GitHub Corporate Terms of Service (github/site-policy, CC0) number clauses 1, 2, 3 inside
     parts lettered A, B, C … and cite them "Sections D.3 through D.6", "Section O.1": each clause is
-    cited so, whether its id is the bare number (the first part's) or qualified (``D/3``)."""
+    cited so; its id is qualified by its part, the first part's too (``B/3``, ``D/3``)."""
     md = "\n\n".join(
         f"## {part}. Part {part}\n\n" + "\n\n".join(f"### {n}. Clause {part}{n}\n\nText {part}{n}." for n in range(1, 7))
         for part in ("B", "D", "O")
@@ -664,6 +664,7 @@ def test_clauses_of_lettered_parts_are_cited_letter_dot_number():
     assert refs(tree, "under this Section O.1") == [("O.1", "O/1")]
     first = next(s for s in tree.sections if s.title.startswith("3. Clause B3"))
     assert "Section B.3" in first.aliases and refs(tree, "Section B.3") == [("B.3", first.section_id)]
+    assert first.section_id == "B/3"
 
 
 def test_a_citation_word_inside_a_longer_token_cites_nothing():

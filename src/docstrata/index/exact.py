@@ -55,7 +55,7 @@ _REF = re.compile(
     r"|(?<=[\s.])\d{1,5}(?:-\d{1,4}){1,4}(?![\w-])"  # "article 16-14" (one article of the Code civil, or a range)
     r"|\b(?:\d+[A-Za-z]?|[A-Z])(?:\.\d+[A-Za-z]?)+\b(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))*"  # 4.2.1, 9.3.1B, A.6
     r"|\b\d+[A-Za-z]{0,3}(?:\s?\([A-Za-z0-9]{1,5}(?:\.\d{1,2})?\))+"  # 203(a)(1), 59A(1)(ba)
-    rf"|(?<=[\s§¶])\d+(?:(?:{_SUFFIXES})+|[A-Za-z]{{0,3}})\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z]\b|^\d+[A-Za-z]{{0,3}}\b)",
+    rf"|(?<=[\s§¶])\d+(?:(?:{_SUFFIXES})+|[A-Za-z]{{0,3}})\b|\b[IVXLCDM]+\b|(?<=\s)[A-Z](?:\(\d{{1,3}}\)|\b)|^\d+[A-Za-z]{{0,3}}\b)",
     re.IGNORECASE,
 )
 

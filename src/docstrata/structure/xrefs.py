@@ -115,7 +115,8 @@ _LETTER = r"(?:[A-Z](?![\w'’-])(?!\.\w))"
 _KEYWORD = xref_keyword_pattern()
 # list and range joins of the citation grammar ("and", "or", "to", "through", "bis", "à" …)
 _JOINS = "|".join(re.escape(w) for w in (*list_words(), *range_words()))
-_SEP = rf"(?:\s*,\s*(?:(?:{'|'.join(re.escape(w) for w in list_words())})\s+)?|\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
+# a range's dash: hyphen, en dash, or an em dash between spaces ("Sections D.4 — D.7", as the grammar reads ranges)
+_SEP = rf"(?:\s*,\s*(?:(?:{'|'.join(re.escape(w) for w in list_words())})\s+)?|\s+(?:{_JOINS})\s+|\s*[-–]\s*|\s+—\s+)"
 # a bracketed item goes on a list after a member ending in a bracket ("Sections 5.1(a), (b) and (c)") or after a
 # list word or dash; a comma alone after a bare number opens the sentence's own enumeration ("… set forth in
 # Exhibit B, (i) each Purchaser shall …"), no member of the list
@@ -401,11 +402,11 @@ class _Resolver:
         for s in tree.sections:
             if s.number:
                 self.by_number.setdefault(s.number, []).append(s.section_id)
-        # a bare alias the tree gives a section ("D.3" of D/3: clause 3 of Part D), first one wins
+        # a bare alias the tree gives a section ("D.3" or "D(3)" of D/3: clause 3 of Part D), first one wins
         self.by_alias: dict[str, str] = {}
         for s in tree.sections:
             for a in s.aliases:
-                if a[:1].isupper() and a[1:2] == "." and a[2:].isdigit() and len(a) <= 5:
+                if re.fullmatch(r"[A-Z](?:\.\d{1,3}|\(\d{1,3}\))", a):
                     self.by_alias.setdefault(a, s.section_id)
 
     def named_by_title(self, target: str, text: str, end: int) -> str | None:
@@ -458,7 +459,10 @@ class _Resolver:
         ``source`` (the section the reference stands in), of several sections answering to that
         number (an exhibit and the agreement terms both numbering 1-4) the nearest one
         (:meth:`nearest`)."""
-        return self.nearest(self._resolve_target(target), source)
+        found = self._resolve_target(target)
+        if found is not None and self.by_alias.get(target) == found:
+            return found  # "Section D.4" names its part: never the 4 of the part citing it (R/4)
+        return self.nearest(found, source)
 
     def nearest(self, found: str | None, source: str | None) -> str | None:
         """Of the sections numbered as ``found`` is (the ids sharing its last part: ``3``,
@@ -1074,6 +1078,13 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             else:
                 if re.fullmatch(_ROMAN, number) and not prefix:
                     continue
+                lettered = _lettered_clause(text, m.end(), number, resolver) if len(numbers) == 1 else None
+                if lettered:  # "Section B(5)": clause 5 of the part lettered B
+                    target, tail = lettered[0], (lettered[1], "")
+                    found = resolver.resolve(target, source_section_id)
+                    written = text[m.start() : tail[0]]
+                    refs.append((m.start(), _ref(written, target, None if name else found, source_section_id, name)))
+                    continue
                 if (
                     re.fullmatch(r"[A-Z]", number)
                     and not re.fullmatch(_ROMAN, number)
@@ -1157,6 +1168,18 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         if r.section_id and not r.document:
             r.target_document = tree.doc_key
     return [r for _, r in refs]
+
+
+def _lettered_clause(text: str, end: int, letter: str, resolver: _Resolver) -> tuple[str, int] | None:
+    """``("B(5)", end of the bracket)`` when a lone letter after a citation word (``Section B``) is
+    followed by a bracketed number (``Section B(5)``) and the document cites a clause of its part
+    lettered so that way (:func:`.parse.ids._lettered_part_aliases`: clause 5 of ``B. Account
+    Terms``); ``None`` otherwise (the letter stays unread, as a lone letter after ``Section`` is)."""
+    clause = re.match(r"\((\d{1,3})\)", text[end : end + 6])
+    if not (clause and re.fullmatch(r"[A-Z]", letter)):
+        return None
+    target = f"{letter}({clause.group(1)})"
+    return (target, end + clause.end()) if target in resolver.by_alias else None
 
 
 def _inserted_in_ranges(

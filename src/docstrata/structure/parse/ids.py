@@ -18,9 +18,12 @@ _BACK_MATTER = back_matter_prefixes()  # schedule, appendix, annex, anlage, anne
 
 
 def _make_unique(sections: list[Section]) -> dict[int, str]:
-    """Make ids unique: repeats under a container (``Section 1`` of every Article, an
-    appendix restarting at ``1.1``) are qualified by it (``article-ii/1``); the main-body
-    occurrence keeps the bare id; anything still repeated gets a ``-2``, ``-3`` suffix."""
+    """Make ids unique: subsections numbered afresh under each lettered or numbered heading are
+    qualified by it, all of them (:func:`_qualify_restarting_numbers`: ``B/1`` … ``B/5``, ``D/1`` …
+    ``D/8``); repeats under a container (``Section 1`` of every Article, an appendix restarting at
+    ``1.1``) are qualified by it (``article-ii/1``); the main-body occurrence keeps the bare id;
+    anything still repeated gets a ``-2``, ``-3`` suffix."""
+    _qualify_restarting_numbers(sections)
     by_id: dict[str, list[int]] = {}
     for pos, s in enumerate(sections):
         by_id.setdefault(s.section_id, []).append(pos)
@@ -63,6 +66,67 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
             suffixed[id(s)] = base
         seen.add(s.section_id.casefold())
     return suffixed
+
+
+# a heading numbered by a letter, a roman numeral or a number alone (``B. Account Terms``, ``IV.``,
+# ``2. Services``): no container word, so :func:`_container_of` does not see it
+_NUMERAL_ID = re.compile(r"^(?:[A-Za-z]|[IVXLCDM]+|\d+)$")
+_BARE_NUMBER = re.compile(r"^\d{1,3}[A-Za-z]?$")
+
+
+def _qualify_restarting_numbers(sections: list[Section]) -> None:
+    """Subsections whose numbers start afresh under each heading of a lettered or numbered series
+    (the GitHub Terms of Service: ``B. Account Terms`` holds ``1.`` … ``5.``, ``D.`` holds ``1.`` …
+    ``8.``) are named inside their heading, every one of them: ``B/1`` … ``B/5``, ``D/1`` … ``D/8``.
+    Qualifying only the numbers seen before (the collision rule of :func:`_make_unique`) gave ``1`` …
+    ``5`` to B's, ``D/1`` … ``D/5`` but bare ``6`` … ``8`` to D's, so an id said nothing about where a
+    section stands and ``B/3`` named nothing. A numbered list item of a lettered heading (``1.`` of
+    ``A. Definitions``, id ``A.1``) is one of its subsections like a heading; one of a numbered
+    heading keeps its clause number (``2.1``: :func:`.build._path_and_id`).
+
+    The series is the headings of one numbering kind (letters and roman numerals, or numbers) at
+    one level; its subsections restart when some number stands under two of them. A series whose
+    subsections number on through the document (A holds 1–3, B holds 4–6) is left bare: there
+    ``Section 5`` names one section."""
+    parents: list[int | None] = []
+    stack: list[int] = []
+    for pos, s in enumerate(sections):
+        while stack and sections[stack[-1]].level >= s.level:
+            stack.pop()
+        parents.append(stack[-1] if stack else None)
+        stack.append(pos)
+    series: dict[tuple[str, int], dict[int, list[tuple[int, str]]]] = {}
+    for pos, s in enumerate(sections):
+        p = parents[pos]
+        if p is None or not s.number or not sections[p].number:
+            continue
+        pid = sections[p].section_id
+        if not _NUMERAL_ID.match(pid):
+            continue
+        written = s.number.strip().rstrip(".)")
+        sid = s.section_id
+        if _BARE_NUMBER.match(sid) and written == sid:
+            local = sid  # "### 3. Account Requirements" under "## B. Account Terms"
+        elif sid == f"{pid}.{written}" and not pid.isdigit() and _BARE_NUMBER.match(written) and s.number[-1:] in ".)":
+            # list item "1." under "## A. Definitions" (build: A.1); under "## 2." an item is clause 2.1,
+            # the number the document cites it by, and keeps it
+            local = written
+        else:
+            continue
+        kind = "digit" if pid.isdigit() else "alpha"
+        series.setdefault((kind, sections[p].level), {}).setdefault(p, []).append((pos, local))
+    for held in series.values():
+        seen: dict[str, int] = {}
+        restarts = False
+        for p, children in held.items():
+            for _, local in children:
+                if seen.setdefault(local, p) != p:
+                    restarts = True
+        if not restarts:
+            continue
+        for p, children in held.items():
+            for pos, local in children:
+                sections[pos].section_id = f"{sections[p].section_id}/{local}"
 
 
 def _is_back_container(section_id: str) -> bool:
@@ -152,12 +216,18 @@ def _chain_title(title: str) -> str:
 
 def _lettered_part_aliases(s: Section, parent: Section | None) -> list[str]:
     """How a clause numbered inside a part lettered A, B, C … is cited: ``Section D.3``, ``D.3``
-    (a contract's Part D, clause 3, as the GitHub Corporate Terms cite theirs); empty otherwise."""
-    number, part = (s.number or "").rstrip("."), (parent.number or "").rstrip(".") if parent else ""
+    (a contract's Part D, clause 3, as the GitHub Corporate Terms cite theirs), ``Section B(5)``,
+    ``B(5)`` (as the GitHub Terms of Service cite theirs); empty otherwise."""
+    number, part = (s.number or "").rstrip(".)"), (parent.number or "").rstrip(".") if parent else ""
     if not (len(part) == 1 and "A" <= part <= "Z" and number.isdigit() and len(number) <= 3):
         return []
-    dotted = f"{part}.{number}"
-    return [f"Section {dotted}", f"Sec. {dotted}", f"§ {dotted}", dotted]
+    dotted, bracketed = f"{part}.{number}", f"{part}({number})"
+    out = [f"Section {dotted}", f"Sec. {dotted}", f"§ {dotted}", dotted, f"Section {bracketed}", bracketed]
+    if "/" in s.section_id:
+        # numbered inside its part (B/5): a bare "Section 5" names every part's 5, and a search says so
+        # (:func:`~docstrata.index.exact.qualified_alias_keys`: the within: keys)
+        out.append(f"Section {part}, Section {number}")
+    return out
 
 
 def _aliases(s: Section, parent: Section | None, undeduped: str | None = None) -> list[str]:

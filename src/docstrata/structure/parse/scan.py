@@ -146,7 +146,61 @@ def _scan(
     ctx.bold_labels = _bold_label_series(lines)
     ctx.clause_items = _clause_items(lines) if markdown_flavour else {}
     ctx.letter_items = frozenset() if markdown_flavour else _letter_item_series(lines)
-    return _scan_lines(lines, markdown_flavour, veto, ctx)
+    return _lazy_list_numbers(_scan_lines(lines, markdown_flavour, veto, ctx), lines)
+
+
+def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
+    """Markdown list items written with one number each (``1.`` on every line: the lazy numbering
+    CommonMark allows) carry the numbers the list is rendered with, the first one's and on by one
+    (``1.`` … ``8.`` for the eight ``1.`` definitions of the GitHub Terms of Service), as a reader
+    sees and cites them; before, every item was ``1`` and the repeats were told apart by ``-2``
+    suffixes. Only a run of two or more items of one list (same indentation and delimiter, no other
+    marker between them, no paragraph set back under an item after a blank line) all written with
+    the same number is renumbered; a list that writes its numbers keeps them."""
+    runs: list[list[_Marker]] = []
+    for m in markers:
+        digit = m.kind == "item" and m.components[0][0] == "mditem" and m.components[0][1].isdigit()
+        last = runs[-1][-1] if runs and runs[-1] else None
+        if not digit:
+            runs.append([])
+            continue
+        if (
+            last is not None
+            and last.indent == m.indent
+            and last.marker_text[-1:] == m.marker_text[-1:]
+            and last.components[0][1] == m.components[0][1]
+            and _one_list(lines, last, m)
+        ):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    for run in runs:
+        if len(run) < 2:
+            continue
+        first = int(run[0].components[0][1])
+        for k, m in enumerate(run[1:], start=1):
+            number, delim = str(first + k), m.marker_text[-1:]
+            written = f"{number}{delim}"
+            m.title = written + m.title[len(m.marker_text) :] if m.title.startswith(m.marker_text) else m.title
+            m.components = [("mditem", number, written)]
+            m.value, m.marker_text = first + k, written
+    return markers
+
+
+def _one_list(lines: list[str], a: _Marker, b: _Marker) -> bool:
+    """Whether list items ``a`` and ``b`` (``b`` later, same indentation) are items of one
+    Markdown list: every line between is blank, set in under ``a``'s text, or runs on ``a``'s
+    paragraph (a lazy continuation line, no blank line before it)."""
+    content = a.indent + len(a.marker_text) + 1
+    blank = False
+    for line in lines[a.line + 1 : b.line]:
+        if not line.strip():
+            blank = True
+            continue
+        if blank and len(line) - len(line.lstrip()) < content:
+            return False
+        blank = False
+    return True
 
 
 def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], ctx: ParseContext) -> list[_Marker]:
