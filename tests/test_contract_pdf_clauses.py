@@ -161,3 +161,23 @@ def test_ip_agreement_state_headings_left_out_of_the_outline_head_their_statutes
     assert state_of(kansas_item) == "Kansas"  # 44-130(a)'s items, no longer under Illinois "Sec. 3"
     nc = next(s for s in tree.sections if s.title.startswith("§ 66-57.1"))
     assert state_of(nc) == "North Carolina"
+
+
+DPA_2020 = "basecamp-dpa-2020-07-pages-3-4-10-11.pdf"
+
+
+def test_schedule_numbering_restarts_and_keeps_the_body_clauses() -> None:
+    # the body's 2.1, 2.2, 2.4 (paragraphs opening with their number) and Schedule 1's own 2.1-2.4
+    # (2.1, 2.3, 2.4 set as headings): the schedule's headings repeat no number of the body's
+    tree = build_tree(convert_file(source_file(FIXTURES / DPA_2020)))
+    by_id = {s.section_id: s for s in tree.sections}
+    body = {sid: by_id[sid].parent_id if sid in by_id else "missing" for sid in ("2.1", "2.2", "2.3", "2.4")}
+    assert body == {"2.1": "2", "2.2": "2", "2.3": "2", "2.4": "2"}
+    assert by_id["2.1"].title.endswith("Roles of the Parties.")
+    assert by_id["2.4"].title.endswith("Details of the Processing.")
+    schedule = [s for s in tree.sections if s.parent_id == "schedule-1/2"]
+    assert [s.number for s in schedule[:4]] == ["2.1", "2.2", "2.3", "2.4"]
+    assert all(s.section_id.startswith("schedule-1/") for s in schedule[:4])  # qualified: the body holds 2.1-2.4
+    assert "Customers covered by the Standard Contractual Clauses" in schedule[0].title
+    assert "Standard Contractual Clauses" not in by_id["2.1"].text  # the body clause holds its own text only
+
