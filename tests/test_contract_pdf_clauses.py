@@ -181,3 +181,20 @@ def test_schedule_numbering_restarts_and_keeps_the_body_clauses() -> None:
     assert "Customers covered by the Standard Contractual Clauses" in schedule[0].title
     assert "Standard Contractual Clauses" not in by_id["2.1"].text  # the body clause holds its own text only
 
+
+CNCF_AGREEMENT = "cncf-sample-contribution-agreement-page-1.pdf"
+
+
+def test_pdf_bracket_numbered_clauses_with_bold_titles() -> None:
+    # "1)" in the body face, "Background" in bold, its full stop in the body face, then the text
+    doc = convert_file(source_file(FIXTURES / CNCF_AGREEMENT))
+    assert "1) **Background.** Assignor is the owner" in doc.markdown
+    assert "4) **Assistance.** Assignor will assist" in doc.markdown
+    tree = build_tree(doc)
+    by_id = {s.section_id: s for s in tree.sections}
+    clauses = [by_id.get(sid) for sid in "1234"]
+    assert all(c is not None for c in clauses)
+    assert len({c.parent_id for c in clauses}) == 1  # siblings, one clause sequence
+    assert "Assignment of Trademarks" in by_id["2"].title
+    assert "Domain Names" in by_id["3"].text  # the set-in sub-clauses a) and b) stay in clause 3
+    assert "attorney-in-fact" in by_id["4"].text

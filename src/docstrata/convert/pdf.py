@@ -372,7 +372,7 @@ def _mark_run_in_title(text: str, run_in: str) -> str:
     paragraph as a titled clause; ``run_in`` is the title's letters without spaces
     (:func:`.pdf_layout._run_in_title`). Unchanged when the text after the number does not open
     with those letters (a number joined from another column, words rejoined differently)."""
-    number = re.match(r"^(\d{1,3}(?:\.\d{1,3})*\.?)(\s+)", text)
+    number = re.match(r"^(\d{1,3}(?:\.\d{1,3})*[.)]?)(\s+)", text)  # "1.", "2.3", "1)"
     if number is None:
         return text  # a title without its number stays text: no clause to title
     head = number.end()

@@ -215,15 +215,15 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
     return out
 
 
-# a clause number opening a line ("1.", "2.3", "4.1.2."): the label a run-in title follows
-_CLAUSE_NUMBER_RE = re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3})*\.?)\s+")
+# a clause number opening a line ("1.", "2.3", "4.1.2.", "1)", "2.1)"): the label a run-in title follows
+_CLAUSE_NUMBER_RE = re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3})*[.)]?)\s+")
 
 
 def _run_in_title(text: str, line, char_type) -> str:
     """The bold title a line runs into its text after an optional clause number, as contracts set
     their clauses (``1.`` in the body face, ``What the Company owns.`` in bold, then the clause
-    text in the body face): its letters without spaces, or ``""``. Only for a run of at least two
-    letters ending in ``.`` or ``:`` with at least three letters of text not set bold after it on
+    text in the body face; ``1)`` **Background**``. Assignor …`` the same, the stop set plain): its
+    letters without spaces, or ``""``. Only for a run of at least two letters ending in ``.`` or ``:`` with at least three letters of text not set bold after it on
     the line (a long title may outweigh its text there, so the line's own face is no test); the
     number, when there is one, is left out."""
     flags: list[tuple[str, bool]] = []
@@ -238,6 +238,8 @@ def _run_in_title(text: str, line, char_type) -> str:
     end = start
     while end < len(flags) and flags[end][1]:
         end += 1
+    if end > start and end < len(flags) and flags[end][0] in ".:" and flags[end - 1][0] not in ".:":
+        end += 1  # "Background" in bold, its full stop in the body face: the stop still ends the title
     run = "".join(c for c, _ in flags[start:end])
     after = sum(1 for c, bold in flags[end:] if c.isalpha() and not bold)
     if len(run) < 2 or run[-1] not in ".:" or after < 3 or not any(c.isalpha() for c in run):

@@ -256,6 +256,7 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         return None  # "## 24 November 2019" on a specification's front page: a date, not section 24
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
     text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
+    text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*)\)(?=\s+[^\W\d_])", r"\1", text)  # "1) Background" as "1 Background"
     # "4.6. 0-RTT", "D.3. 0-RTT Backward Compatibility", "4. 37SIGNALS PERSONNEL", "2.3 37signals's
     # Processing": a title opening with a word that starts with a figure (after a bare number, its dot)
     dm = re.match(r"((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})+|(?:[A-Z]\.)?\d{1,3}(?=\.))\.?\s+\d+-?[^\W\d_]", text)
