@@ -198,3 +198,13 @@ def test_pdf_bracket_numbered_clauses_with_bold_titles() -> None:
     assert "Assignment of Trademarks" in by_id["2"].title
     assert "Domain Names" in by_id["3"].text  # the set-in sub-clauses a) and b) stay in clause 3
     assert "attorney-in-fact" in by_id["4"].text
+
+
+def test_schedule_label_with_a_no_break_space_is_a_container() -> None:
+    # "Schedule\xa0A": the keyword and its letter joined by a no-break space (the whole tree failed
+    # with an AttributeError on it)
+    tree = build_tree(convert_file(source_file(FIXTURES / "cncf-corporate-cla.pdf")))
+    ids = [s.section_id for s in tree.sections]
+    assert "schedule-a" in ids and "schedule-b" in ids
+    assert [sid for sid in ids if sid.isdigit()] == [str(n) for n in range(1, 9)]
+    assert "Grant of Copyright License" in next(s.title for s in tree.sections if s.section_id == "2")

@@ -138,7 +138,7 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
     elif re.fullmatch(r"[IVXLC]{1,7}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
         return [("num", body, body)]
     for piece in re.findall(rf"{_COMPONENT}", body):
-        m = re.match(rf"^{_KW_RE}[ \t]{{0,3}}({_NUM})$", piece)
+        m = re.match(rf"^{_KW_RE}\s{{0,3}}({_NUM})$", piece)  # "Schedule\xa0A": a no-break space too
         if m:
             kw = m.group("kw").rstrip(".").lower()
             kw = "§" if kw.startswith("§") else kw
