@@ -160,7 +160,7 @@ def _heading_numbers(markers: list[_Marker]) -> dict[tuple[str, ...], int]:
 
 
 def _bare_heading(m: _Marker) -> bool:
-    comps = _heading_label(m)
+    comps = _heading_label(m) or []
     return bool(comps) and all(k == "num" for k, _, _ in comps)
 
 

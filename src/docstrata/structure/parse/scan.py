@@ -337,8 +337,8 @@ def _label_marker(
             return _md_item(mi, line, i, indent)
         if i in ctx.clause_items:
             text = re.sub(r"^(\d{1,3})\)(?=[ \t])", r"\1.", text)  # clause "3)" of a series numbered so: clause 3
-            if titled := re.match(r"^\d{1,3}\.[ \t]+\*\*(?P<title>[^*]{2,80}?)[.:]?\*\*[.:]?[ \t]+\S", text):
-                bold_title = titled.group("title")  # "1) **Background.** Assignor …": titled by its bold run
+            if lead := re.match(r"^\d{1,3}\.[ \t]+\*\*(?P<title>[^*]{2,80}?)[.:]?\*\*[.:]?[ \t]+\S", text):
+                bold_title = lead.group("title")  # "1) **Background.** Assignor …": titled by its bold run
     if i in ctx.letter_items and (close := _CLOSE_LETTER_RE.match(text)):
         text = f"({close.group('letter')}){close.group('sep')}{close.group('rest')}"  # "a) …": item (a)
     m = _ITEM_RE.match(text)
