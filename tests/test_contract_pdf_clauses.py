@@ -161,3 +161,50 @@ def test_ip_agreement_state_headings_left_out_of_the_outline_head_their_statutes
     assert state_of(kansas_item) == "Kansas"  # 44-130(a)'s items, no longer under Illinois "Sec. 3"
     nc = next(s for s in tree.sections if s.title.startswith("§ 66-57.1"))
     assert state_of(nc) == "North Carolina"
+
+
+DPA_2020 = "basecamp-dpa-2020-07-pages-3-4-10-11.pdf"
+
+
+def test_schedule_numbering_restarts_and_keeps_the_body_clauses() -> None:
+    # the body's 2.1, 2.2, 2.4 (paragraphs opening with their number) and Schedule 1's own 2.1-2.4
+    # (2.1, 2.3, 2.4 set as headings): the schedule's headings repeat no number of the body's
+    tree = build_tree(convert_file(source_file(FIXTURES / DPA_2020)))
+    by_id = {s.section_id: s for s in tree.sections}
+    body = {sid: by_id[sid].parent_id if sid in by_id else "missing" for sid in ("2.1", "2.2", "2.3", "2.4")}
+    assert body == {"2.1": "2", "2.2": "2", "2.3": "2", "2.4": "2"}
+    assert by_id["2.1"].title.endswith("Roles of the Parties.")
+    assert by_id["2.4"].title.endswith("Details of the Processing.")
+    schedule = [s for s in tree.sections if s.parent_id == "schedule-1/2"]
+    assert [s.number for s in schedule[:4]] == ["2.1", "2.2", "2.3", "2.4"]
+    assert all(s.section_id.startswith("schedule-1/") for s in schedule[:4])  # qualified: the body holds 2.1-2.4
+    assert "Customers covered by the Standard Contractual Clauses" in schedule[0].title
+    assert "Standard Contractual Clauses" not in by_id["2.1"].text  # the body clause holds its own text only
+
+
+CNCF_AGREEMENT = "cncf-sample-contribution-agreement-page-1.pdf"
+
+
+def test_pdf_bracket_numbered_clauses_with_bold_titles() -> None:
+    # "1)" in the body face, "Background" in bold, its full stop in the body face, then the text
+    doc = convert_file(source_file(FIXTURES / CNCF_AGREEMENT))
+    assert "1) **Background.** Assignor is the owner" in doc.markdown
+    assert "4) **Assistance.** Assignor will assist" in doc.markdown
+    tree = build_tree(doc)
+    by_id = {s.section_id: s for s in tree.sections}
+    clauses = [by_id.get(sid) for sid in "1234"]
+    assert all(c is not None for c in clauses)
+    assert len({c.parent_id for c in clauses}) == 1  # siblings, one clause sequence
+    assert "Assignment of Trademarks" in by_id["2"].title
+    assert "Domain Names" in by_id["3"].text  # the set-in sub-clauses a) and b) stay in clause 3
+    assert "attorney-in-fact" in by_id["4"].text
+
+
+def test_schedule_label_with_a_no_break_space_is_a_container() -> None:
+    # "Schedule\xa0A": the keyword and its letter joined by a no-break space (the whole tree failed
+    # with an AttributeError on it)
+    tree = build_tree(convert_file(source_file(FIXTURES / "cncf-corporate-cla.pdf")))
+    ids = [s.section_id for s in tree.sections]
+    assert "schedule-a" in ids and "schedule-b" in ids
+    assert [sid for sid in ids if sid.isdigit()] == [str(n) for n in range(1, 9)]
+    assert "Grant of Copyright License" in next(s.title for s in tree.sections if s.section_id == "2")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import ConversionError
 from ..progress import page_done
-from .run_in import emphasis_title
+from .run_in import TITLE_CLOSE, emphasis_title
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|[-,]bd\b", re.IGNORECASE)
 
@@ -219,9 +219,10 @@ def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
 def _run_in_title(text: str, line, char_type) -> str:
     """The bold title a line runs into its text after an optional clause number, as contracts set
     their clauses (``1.`` in the body face, ``What the Company owns.`` in bold, then the clause
-    text in the body face): its letters without spaces, or ``""``. The line's characters in a bold
-    face are its emphasis (:func:`.run_in.emphasis_title`: closed by its own ``.`` or ``:``, at
-    least three letters of text after it on the line — a long title may outweigh its text there,
+    text in the body face; ``1)`` **Background**``. Assignor …`` the same, its stop set plain): its
+    letters without spaces, or ``""``. The line's characters in a bold
+    face are its emphasis (:func:`.run_in.emphasis_title`: closed by a ``.`` or ``:`` of its own or
+    right after it, at least three letters of text after it on the line — a long title may outweigh its text there,
     so the line's own face is no test); the number, when there is one, is left out."""
     flags = [
         (c, bool(_BOLD_FONT.search(ch.fontname)))
@@ -241,8 +242,13 @@ def _run_in_title(text: str, line, char_type) -> str:
             spans[-1] = (spans[-1][0], pos + 1, "b")
         else:
             spans.append((pos, pos + 1, "b"))
-    found = emphasis_title(text, spans, {"b"}, numbered=True)
-    return "".join(found.heading.split()) if found is not None else ""
+    found = emphasis_title(text, spans, {"b"}, numbered=True, close_after=True)
+    if found is None:
+        return ""
+    heading = found.heading
+    if not heading.endswith(TITLE_CLOSE):  # "Background" in bold, its full stop in the body face
+        heading += text[found.end :].lstrip()[:1]
+    return "".join(heading.split())
 
 
 def _line_text(items: list, char_type) -> str:

@@ -45,8 +45,9 @@ _TITLE_SMALL_WORDS = frozenset("a an and as at by for from in nor of on or per t
 
 Span = tuple[int, int, str]  # (start, end, mark) over a paragraph's text: "b", "i" or "u"
 
-# a number opening a paragraph, as the grammar writes one ("1.", "2.3", "4.1.2.", "IV.", "10A"), then a space
-_OPENING_NUMBER = re.compile(rf"(?:{NUMBER})\.?(?=\s)")
+# a number opening a paragraph, as the grammar writes one ("1.", "2.3", "4.1.2.", "IV.", "10A"; "1)", "2.1)"
+# in a list of clauses), then a space
+_OPENING_NUMBER = re.compile(rf"(?:{NUMBER})[.)]?(?=\s)")
 _AFTER_NUMBER = ".:—–-"  # what may stand between a number and its title
 # what may stand between an emphasised title and its text: a full stop or colon, a dash
 _GAP = re.compile(r"\s*(?:[.:]|[—–]|-{1,2}(?=\s))?\s*")
@@ -86,7 +87,7 @@ def spans_of_runs(runs: Iterable[tuple[str, Collection[str]]]) -> tuple[str, lis
 
 def opening_number(text: str) -> str:
     """The number ``text`` opens with, followed by a space (the grammar's number forms, with its
-    closing full stop: ``1.``, ``2.3``, ``4.1.2.``, ``IV.``), or ``""``."""
+    closing full stop or bracket: ``1.``, ``2.3``, ``4.1.2.``, ``IV.``, ``1)``), or ``""``."""
     m = _OPENING_NUMBER.match(text)
     return m.group() if m else ""
 
@@ -99,6 +100,7 @@ def emphasis_title(
     numbered: bool = False,
     label: str = "",
     own_close: bool = True,
+    close_after: bool = False,
     text_after: bool = True,
 ) -> RunIn | None:
     """The run-in title ``text`` opens with, set apart by emphasis (module docstring), or ``None``.
@@ -109,6 +111,8 @@ def emphasis_title(
     owns. …``); a code's label may stand in the emphasis with its title. ``own_close``: the title
     closes with its own full stop or colon; else one right after the emphasis or a capital opening
     the text closes it too (a Word heading's underlined ``Damages Waiver`` then ``.  Except …``).
+    ``close_after``: a full stop or colon right after the emphasis closes it too (a PDF's bold
+    ``Background`` whose stop is set in the body face), a capital alone does not.
     ``label``: the label the caller read at the start of ``text`` (whitespace aside: ``NRS 1.130``),
     in place of a number. ``text_after``: text must run on after the title (false where the markup
     states the section)."""
@@ -147,6 +151,8 @@ def emphasis_title(
     closed = heading.endswith(TITLE_CLOSE)
     if not own_close:
         closed = closed or bool(gap and gap.group().strip()) or body[:1].isupper()
+    elif close_after:
+        closed = closed or bool(gap and gap.group().strip() in TITLE_CLOSE)
     if (
         not words
         or not any(c.isalpha() for c in heading)

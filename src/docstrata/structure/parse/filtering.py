@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import inserted_base
+from ..grammar import back_matter_prefixes, inserted_base
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
 _CONTAINER_PREFIXES = frozenset(prefix for prefix, rank in _KEYWORDS.values() if prefix and rank < 4)
+_BACK_MATTER = back_matter_prefixes()  # schedule, appendix, annex, exhibit …: each opens a numbering of its own
 
 
 def _label_indent(markers: list[_Marker]) -> int | None:
@@ -29,7 +30,8 @@ def _filter_markers(
     (``ParseContext.heading_levels``)."""
     base = _label_indent(markers)
     dotted_headings = _numbers_subsections_in_headings(markers)
-    heading_numbers = _heading_numbers(markers) if markdown_flavour else set()
+    heading_numbers = _heading_numbers(markers) if markdown_flavour else {}
+    scopes = _numbering_scopes(markers)
     kept: list[_Marker] = []
     open_items: list[_Marker] = []  # recent items, for sequence checks
     for idx, m in enumerate(markers):
@@ -38,7 +40,7 @@ def _filter_markers(
                 continue
             if (
                 all(k == "num" for k, _, _ in m.components)
-                and tuple(_label_path(m.components)) in heading_numbers
+                and heading_numbers.get(tuple(_label_path(m.components)), len(markers)) <= scopes[idx]
                 and not m.md_level
             ):  # a marginal-note section (.notes) is a heading in print: the resolver weighs it
                 # a plain line repeating a numbered heading's number: a contents or cover line. Still a
@@ -126,17 +128,40 @@ def _indented_limbs(markers: list[_Marker], idx: int, lines: list[str], kept: li
     return all(opens_paragraph(o) for o in run)
 
 
-def _heading_numbers(markers: list[_Marker]) -> set[tuple[str, ...]]:
-    """Bare section numbers (``("7",)``, ``("6", "2")``) the document's Markdown headings carry,
-    when at least three of its headings are numbered so: such a document marks its sections with
-    headings (a PDF outline, a converter's heading styles), and a plain line that repeats one of
-    those numbers ("7 Feedback" on a cover page, above the real ``# 7 Feedback``) is body text."""
-    numbers = []
+def _numbering_scopes(markers: list[_Marker]) -> list[int]:
+    """For each marker, the numbering scope it stands in: 0 for the main body, then one more after
+    each back-matter container's heading, or label set as a heading (``SCHEDULE 1``, ``Annex II``,
+    ``Exhibit A``; not ``Exhibit A. You acknowledge …`` wrapped to a line start): a schedule numbers
+    its clauses afresh (``1.``, ``2.``, ``2.1`` …), so its numbers never repeat the body's own."""
+    scopes, scope = [], 0
     for m in markers:
+        comps = _heading_label(m) if m.kind == "heading" else m.components if m.kind == "label" and m.heading else None
+        if comps and comps[0][0].startswith("kw:") and comps[0][0].split(":")[1] in _BACK_MATTER:
+            scope += 1
+        scopes.append(scope)
+    return scopes
+
+
+def _heading_numbers(markers: list[_Marker]) -> dict[tuple[str, ...], int]:
+    """Bare section numbers (``("7",)``, ``("6", "2")``) the document's Markdown headings carry, each
+    with the first numbering scope a heading of it stands in (:func:`_numbering_scopes`), when at
+    least three of its headings are numbered so: such a document marks its sections with headings
+    (a PDF outline, a converter's heading styles), and a plain line that repeats one of those
+    numbers in that scope or a later one ("7 Feedback" on a cover page, above the real ``# 7
+    Feedback``) is body text. A schedule's heading ``## 2.1`` repeats nothing of the body before
+    it: the body's clause ``2.1``, set as a paragraph, stays a clause."""
+    numbers: dict[tuple[str, ...], int] = {}
+    for m, scope in zip(markers, _numbering_scopes(markers)):
         comps = _heading_label(m) if m.kind == "heading" else None
         if comps and all(k == "num" for k, _, _ in comps):
-            numbers.append(tuple(_label_path(comps)))
-    return set(numbers) if len(numbers) >= 3 else set()
+            path = tuple(_label_path(comps))
+            numbers[path] = min(numbers.get(path, scope), scope)
+    return numbers if sum(1 for m in markers if m.kind == "heading" and _bare_heading(m)) >= 3 else {}
+
+
+def _bare_heading(m: _Marker) -> bool:
+    comps = _heading_label(m) or []
+    return bool(comps) and all(k == "num" for k, _, _ in comps)
 
 
 def _numbers_subsections_in_headings(markers: list[_Marker]) -> bool:

@@ -138,7 +138,7 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
     elif re.fullmatch(r"[IVXLC]{1,7}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
         return [("num", body, body)]
     for piece in re.findall(rf"{_COMPONENT}", body):
-        m = re.match(rf"^{_KW_RE}[ \t]{{0,3}}({_NUM})$", piece)
+        m = re.match(rf"^{_KW_RE}\s{{0,3}}({_NUM})$", piece)  # "Schedule\xa0A": a no-break space too
         if m:
             kw = m.group("kw").rstrip(".").lower()
             kw = "§" if kw.startswith("§") else kw
@@ -256,6 +256,7 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
         return None  # "## 24 November 2019" on a specification's front page: a date, not section 24
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
     text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
+    text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*)\)(?=\s+[^\W\d_])", r"\1", text)  # "1) Background" as "1 Background"
     # "4.6. 0-RTT", "D.3. 0-RTT Backward Compatibility", "4. 37SIGNALS PERSONNEL", "2.3 37signals's
     # Processing": a title opening with a word that starts with a figure (after a bare number, its dot)
     dm = re.match(r"((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})+|(?:[A-Z]\.)?\d{1,3}(?=\.))\.?\s+\d+-?[^\W\d_]", text)

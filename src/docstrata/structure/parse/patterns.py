@@ -45,8 +45,11 @@ _PAREN = rf"\({_ITEM_INNER}\)"
 # of a line); in running text ("Section  3 provides …") they stay words.
 _KW_ANON = _KW_RE.replace("(?P<kw>", "(?:")
 _COMPONENT = rf"(?:{_KW_ANON}(?:\s?|[ \t]{{2,3}}(?={_NUM}\.?[ \t]*$)){_NUM}|\d{{1,3}}(?:[A-Z]{{1,3}}|[a-z](?![a-z]))?|[A-Z]\d{{1,3}}[A-Z]?|(?<=\d\.)[A-Z](?=\.\d))"
+# "2.1)", "4.1.2)": a dotted clause number closed by a bracket, as agreements numbering their clauses
+# "1)", "2)" number their sub-clauses (a bare "1)" is a list item's form, read as one)
+_DOTTED_CLOSE = r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))\)"
 _LABEL_RE = re.compile(
-    rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*\.?)"
+    rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*(?:\.|{_DOTTED_CLOSE})?)"
     rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"
 )
 # "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces);

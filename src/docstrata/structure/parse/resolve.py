@@ -57,6 +57,7 @@ from .labels import (
     _roman_value,
 )
 from .patterns import _FUNCTION_WORDS, _KEYWORDS, _REFERENCE_WORDS, _TOC_RE, _Marker
+from .filtering import _numbering_scopes
 
 WEIGHTS_FILE = Path(__file__).with_name("resolver_weights.json")
 
@@ -296,6 +297,18 @@ def _kind_of(m: _Marker) -> tuple[tuple, list[str], tuple[int, int] | None] | No
     return scheme, bare, (tuple(ords) if all(ords) else None)
 
 
+def _first_scopes(markers: list[_Marker], scopes: list[int]) -> dict[tuple[str, ...], int]:
+    """Path → the first numbering scope (:func:`.filtering._numbering_scopes`) a Markdown heading of
+    that number stands in; a container's label (``Exhibit A``) is in every scope (-1)."""
+    first: dict[tuple[str, ...], int] = {}
+    for m, scope in zip(markers, scopes):
+        if m.kind == "heading" and (comps := _heading_label(m)):
+            bare = all(k == "num" or k.startswith("kw::") for k, _, _ in comps)  # "6.2.1", "Section 6.2.1"
+            path = tuple(_label_path(comps))
+            first[path] = min(first.get(path, scope), scope if bare else -1)
+    return first
+
+
 def _rest_after_label(m: _Marker, line: str) -> str:
     """The text after the label on the marker's first line."""
     text = _plain(line.strip())
@@ -402,7 +415,11 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
     """
     lines = ctx.lines
     spans = _contents_spans(lines)
-    headed = {tuple(_label_path(comps)) for m in markers if m.kind == "heading" and (comps := _heading_label(m))}
+    # a label repeats a heading of its number in its own numbering scope or an earlier one (a running
+    # header, a cover line, an appendix's mention of a body section); a schedule's "## 2.1", in a
+    # scope opened after it, numbers afresh and repeats none of the body's clauses
+    scopes = _numbering_scopes(markers)
+    headed = _first_scopes(markers, scopes)
     out: list[Candidate] = []
     for n, m in enumerate(markers):
         kind = _kind_of(m)
@@ -453,7 +470,7 @@ def candidates(markers: list[_Marker], ctx: ParseContext, rule_contents: set[int
             ),
             "leading_zero": float(bool(ordinal) and bool(re.fullmatch(r"0\d+", path[-1]))),
             "rule_contents_entry": float(bool(rule_contents) and n in rule_contents),
-            "repeats_heading": float(m.kind != "item" and tuple(path) in headed),
+            "repeats_heading": float(m.kind != "item" and headed.get(tuple(path), len(markers)) <= scopes[n]),
             "typography": float(m.line in ctx.typographic),
         }
         nxt = markers[n + 1] if n + 1 < len(markers) else None

@@ -389,6 +389,10 @@ def _label_marker(
             and i not in ctx.clause_items
         ):
             return _md_item(mi, line, i, indent)
+        if i in ctx.clause_items:
+            text = re.sub(r"^(\d{1,3})\)(?=[ \t])", r"\1.", text)  # clause "3)" of a series numbered so: clause 3
+            if lead := re.match(r"^\d{1,3}\.[ \t]+\*\*(?P<title>[^*]{2,80}?)[.:]?\*\*[.:]?[ \t]+\S", text):
+                bold_title = lead.group("title")  # "1) **Background.** Assignor …": titled by its bold run
     if i in ctx.letter_items and (close := _CLOSE_LETTER_RE.match(text)):
         text = f"({close.group('letter')}){close.group('sep')}{close.group('rest')}"  # "a) …": item (a)
     m = _ITEM_RE.match(text)
@@ -798,12 +802,15 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
     return bool(prev_path and len(prev_path) >= 2 and _continues_numbering(prev_path, [number]))
 
 
-# "# 5. Permitted Disclosures.": a Markdown heading numbered by a bare number (a converter's heading)
-_NUMBERED_ATX_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+[*_]{0,3}(?P<number>\d{1,3})\.?[*_]{0,3}(?:[ \t]|$)")
+# "# 5. Permitted Disclosures.", "# 2) Grant": a Markdown heading numbered by a bare number (a converter's heading)
+_NUMBERED_ATX_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+[*_]{0,3}(?P<number>\d{1,3})(?P<delim>[.)]?)[*_]{0,3}(?:[ \t]|$)")
+# "2.1 **Roles of the Parties.**", "2.1) Scope.": a dotted clause number opening a paragraph at the margin
+# (not "4.2.1.1) to verify …", a citation "(Section 4.2.1.1)" wrapped to a line start)
+_DOTTED_CLAUSE_RE = re.compile(r"^[*_]{0,2}(?P<number>\d{1,3})\.\d{1,3}(?:\.\d{1,3})*[.)]?[*_]{0,2}[ \t]+\S")
 
 
 def _clause_items(lines: list[str]) -> dict[int, int]:
-    """Line (0-based) → Markdown heading level, for the ``N.`` Markdown list items that are clauses of the numbering the document's
+    """Line (0-based) → Markdown heading level, for the ``N.`` / ``N)`` Markdown list items that are clauses of the numbering the document's
     numbered headings carry, not list items: a PDF or Word converter sets some clauses as headings
     (a clause whose title stands alone on its line, ``# 5. Permitted Disclosures.``) and the others
     as paragraphs opening with their number (``6. Term and Termination. This NDA …``), which
@@ -812,15 +819,21 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
     its ``a.`` / ``b.`` items, then ``6.``; ``# 9.`` then ``10.``), or it is one of a run of items
     ``1.`` … ``4.`` counting on by one that the next numbered heading continues (``# 5.``) with no
     other heading between, that heading being one of a series (a later numbered heading of its level
-    goes on from it: ``# 9.``). An item continuing a list of its own (``1.`` … ``5.`` under ``# 5.``,
-    then ``6.``) stays an item of that list; so does a list under an unnumbered heading. Each clause
+    goes on from it: ``# 9.``), or that a dotted number opening a line subdivides (``1)``, ``2)``,
+    then ``2.1)``; ``1.``, ``2.``, then ``2.1``): the items are the clauses the dotted numbers are
+    sub-clauses of, as agreements numbering ``1) Background.`` … write them. An item continuing a list of its own (``1.`` … ``5.`` under ``# 5.``,
+    then ``6.``) stays an item of that list; so does a list under an unnumbered heading. An item
+    closed by a bracket (``3)``) continues only a series written so (``# 2)``, ``2)``). Each clause
     takes the Markdown level of the series' headings, so it nests as they do (a sibling of ``# 5.``,
-    never a child of the unnumbered title heading above ``1.``)."""
+    never a child of the unnumbered title heading above ``1.``); a run that a dotted number makes
+    clauses, with no numbered heading, nests one level under the last heading above it."""
     out: dict[int, int] = {}
     headings: list[tuple[int, int]] = []  # (Markdown level, number) of the numbered headings, in order
     leads: list[tuple[list[tuple[int, int]], int, int]] = []  # runs of items and the heading they lead into
     last: int | None = None  # the series' last number: a numbered heading's or a clause item's
+    delim = ""  # how the series closes its numbers: "." or "" (either), or ")"
     level = 1  # the Markdown level of the series' last numbered heading
+    plain_level = 0  # the Markdown level of the last heading with no number
     listed: int | None = None  # the last digit item since then that is no clause (a list of its own)
     run: list[tuple[int, int]] = []  # (line, number) of digit items that may lead into the next heading
     fence = False
@@ -838,18 +851,31 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
                 headings.append((level, number))
                 if run and run[-1][1] + 1 == number:
                     leads.append((run, level, number))
+                delim = heading.group("delim")
+            else:
+                plain_level = len(line.lstrip().split(None, 1)[0])
             last, listed, run = number, None, []
             continue
+        dotted = _DOTTED_CLAUSE_RE.match(line) if _opens_sentence(lines, i) else None
+        if dotted and run and last is None and run[-1][1] == int(dotted.group("number")):
+            level = min(plain_level + 1, 6)
+            out.update((n, level) for n, _ in run)
+            last, delim = run[-1][1], _item_delim(lines[run[-1][0]])
+            listed, run = None, []
+            continue
         item = _MD_ITEM_RE.match(line)
-        if not item or not item.group("marker").isdigit() or item.group("delim") != ".":
+        if not item or not item.group("marker").isdigit():
+            continue
+        closed = item.group("delim") == ")"  # "3)": only in a series numbered so
+        if closed and not (delim == ")" or last is None):
             continue
         value = int(item.group("marker"))
-        if last is not None and value == last + 1 and listed != value - 1:
+        if last is not None and value == last + 1 and listed != value - 1 and closed == (delim == ")"):
             out[i] = level
             last, listed, run = value, None, []
             continue
         listed = value
-        if run and run[-1][1] + 1 == value:
+        if run and run[-1][1] + 1 == value and _item_delim(lines[run[-1][0]]) == item.group("delim"):
             run.append((i, value))
         else:  # only a run opening the document's numbering (no numbered heading above) leads into one
             run = [(i, value)] if last is None and value == 1 else []
@@ -859,6 +885,24 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
         if any(lv == level and n > number for lv, n in headings[headings.index((level, number)) + 1 :]):
             out.update((n, level) for n, _ in items)
     return out
+
+
+def _opens_sentence(lines: list[str], i: int) -> bool:
+    """Line ``i`` opens a paragraph that is no sentence carried on: the text above it (past blank
+    lines, which a PDF converter may put between the lines of one item) ends a sentence or is a
+    heading, and its own text after the number does not start in lower case (``4.2.1.1) to verify
+    …`` under ``… Update Mechanism (Section``: a citation wrapped to a line start)."""
+    prev = next((ln.strip() for ln in reversed(lines[:i]) if ln.strip()), "")
+    words = lines[i].split(None, 1)
+    if len(words) < 2 or words[1].lstrip("*_")[:1].islower():
+        return False
+    return not prev or prev.startswith("#") or bool(re.search(r"[.:;!?][\"”’')\]*_]*$", prev))
+
+
+def _item_delim(line: str) -> str:
+    """The delimiter (``.`` or ``)``) of the Markdown list item opening ``line``, or ``""``."""
+    item = _MD_ITEM_RE.match(line.strip())
+    return item.group("delim") if item else ""
 
 
 def _lone_bold(line: str) -> re.Match | None:
