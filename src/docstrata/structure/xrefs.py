@@ -1294,7 +1294,8 @@ def declared_parent(tree: DocumentTree, resolver: "_Resolver | None" = None) -> 
             continue
         kinds = _INSTRUMENT_WORDS_RE.findall(name)
         rest = after[after.find(name) + len(name) :] if name in after else ""
-        if any(_kind_word(k) != k.lower() for k in kinds) or _ANOTHER_NAME_RE.match(rest):
+        numbered_plural = re.search(r"\d{1,4}/\d", name) and any(_kind_word(k) != k.lower() for k in kinds)
+        if numbered_plural or _ANOTHER_NAME_RE.match(rest):
             return (
                 None  # "amending Regulations (EC) No 1060/2009, (EU) No 648/2012 …": several documents, no one parent
             )
