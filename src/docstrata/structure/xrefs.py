@@ -13,6 +13,13 @@ never resolves to ``4.3``), else the first section inside it
   section 3 of the document;
 * item references: ``Section 2(b)`` → item (b) of section 2; relative ones (``subsection (1)``,
   ``paragraph (b)(2)``) → the nearest enclosing section of the passage that has that item;
+* items written before the unit they are items of (:func:`.grammar.items_of`): ``subsection 1 of
+  NRS 1.468`` → ``1.468(1)``, ``paragraph (a) of subsection 2`` → item ``(2)(a)`` of the nearest
+  enclosing section that has it; a subsection cited bare (``subsection 2``, a code numbering its
+  subsections ``2.``) is that item of the section it stands in when the section has it;
+* a document whose opening says which document it amends or belongs to (:func:`declared_parent`:
+  ``additions to or modifications of the Bonterms Professional Services Agreement``) cites that
+  one with each bare reference its own sections do not hold (``Delete Section 11.2(b)``);
 * references that name a document (``section 9 of the GPL``, ``RFC 5246 section 6.2``,
   ``Art. 12 GDPR``, ``section 196 of the FSMR``) carry that name in ``document``; they resolve
   here only when the name is this document's own (:func:`document_names`), otherwise the tool

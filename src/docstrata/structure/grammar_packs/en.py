@@ -98,7 +98,8 @@ ITEM_OF_WORDS = ("of",)
 # right before that document's name: "The following additions to or modifications of the Bonterms Professional
 # Services Agreement are agreed …", "This Addendum supplements the Master Services Agreement", "Schedule 2 to the
 # Framework Agreement". A bare reference no section of the document holds ("Delete Section 11.2(b)") cites that
-# document (structure.xrefs: the document's declared parent)
+# document (structure.xrefs: the document's declared parent). Not "is governed by" or "is subject to": a
+# sentence of any document says so of something it speaks of ("Access to a GitHub API is governed by the ToS")
 PARENT_DOCUMENT_WORDS = (
     "additions to",
     "modifications of",
@@ -121,8 +122,6 @@ PARENT_DOCUMENT_WORDS = (
     "playbook for",
     "forms part of",
     "form part of",
-    "is incorporated into",
-    "is governed by",
 )
 
 # Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
