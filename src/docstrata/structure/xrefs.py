@@ -1246,7 +1246,7 @@ def _pin_items(
     """``refs`` with the reference each run's unit made (the one read where the unit starts)
     replaced by one reference per member of the run's items, pinned in it: ``subsection 2 of NRS
     1.117`` cites ``1.117(2)`` (resolved to the finest section holding it, as ``NRS 1.117(2)`` is),
-    ``subsection 7 of NRS 33.020`` item ``(7)`` of that other document's section. A unit no pass
+    ``subsection 2 of section 9 of the GPL`` ``9(2)`` of the GPL (the unit's document). A unit no pass
     read as a reference (``NRS 33.020`` of a chapter this document is not) makes none for its items
     either; one no pass read at all (``1.117`` cited bare) leaves them items of the enclosing
     section, as they were read before."""
@@ -1269,8 +1269,14 @@ def _pin_items(
         unit = refs[i][1]
         dropped.add(i)
         for pins in members:
-            target = unit.target + "".join(f"({p})" for p in pins)
-            found = resolver.resolve(target, source_section_id) if unit.section_id and not unit.document else None
+            item = "".join(f"({p})" for p in pins)
+            target = unit.target + item
+            # resolved from the section the unit names ("section 112b of title 1": 112b, whose (a) is 112b(a))
+            found = (
+                resolver.resolve(unit.section_id + item, source_section_id)
+                if unit.section_id and not unit.document
+                else None
+            )
             ref = _ref(written + unit.text, target, found, source_section_id, unit.document)
             out.append((start, ref))
     return [x for j, x in enumerate(out) if j not in dropped]
