@@ -325,7 +325,9 @@ def xref_figures(truth: dict, tree, m: dict[int, int], r: DocResult) -> None:
         for k, c in enumerate(ours):
             if k in used or not _contains(_words(c.text), tw):
                 continue
-            if want is not None and c.section_id == want:
+            # the reference's section, or an item of it the text pins ("subsection (a) of section 112b of title
+            # 1", whose markup links section 112b: 112b(a) is in it)
+            if want is not None and (c.section_id == want or (c.section_id or "").startswith(want + "(")):
                 hit = k
                 break
         if hit is not None:

@@ -401,7 +401,8 @@ def _rest(query: str, naming: list[tuple[int, int]], spans: list[tuple[int, int]
     """``query`` without ``spans`` (merged across connecting words: "CopAcc **and** ToP Mentors",
     "Agreement **between** CopAcc"), without a preface clause that only names the document
     (:func:`_preface_clauses` over every ``naming`` span), and without the preposition and article
-    right before each span; the whole query when no content word would be left."""
+    right before each span (kept before a span a number follows: the ``of`` of "subsection 2 of NRS
+    1.117" joins the items to the section); the whole query when no content word would be left."""
     spans = list(spans) + _preface_clauses(query, naming)
     merged: list[list[int]] = []
     for start, end in sorted(set(spans)):
@@ -419,7 +420,9 @@ def _rest(query: str, naming: list[tuple[int, int]], spans: list[tuple[int, int]
     out, pos = [], 0
     for start, end in merged:
         head = query[pos:start]
-        lead = _LEAD.search(head)
+        # "subsection 2 of NRS 1.117": a name that opens a citation (a code's abbreviation before its section
+        # number) keeps the word joining the citation to the items before it (grammar.items_of)
+        lead = None if re.match(r"\s*\d", query[end:]) else _LEAD.search(head)
         out.append(head[: lead.start()] if lead else head)
         pos = end
     out.append(query[pos:])

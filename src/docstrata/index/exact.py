@@ -6,6 +6,7 @@ section's aliases) and at query time (from references found in the query):
     "Section 203(a)(1)", "Sec. 203 (a)(1)", "§203(a)(1)"  → "section 203(a)(1)" and "203(a)(1)"
     "Article 17", "Art. 17", "ARTICLE XVII"                → "article 17"
     "Rule 3.3.31", "GEN 3.3.31", "3.3.31"                  → "3.3.31"
+    "subsection 2 of NRS 1.117", "NRS 1.117(2)"            → "1.117(2)" (grammar.fold_items_of)
 
 A key with a kind ("article 17") is more specific than the bare number ("17"); bare
 numbers are only used when they are dotted or parenthesised ("4.2.1", "203(a)"), since a
@@ -31,6 +32,7 @@ from ..structure.grammar import (
     document_language,
     expand,
     fold_glued_items,
+    fold_items_of,
     fold_pinpoints,
     match_citation,
     roman_to_int,
@@ -144,7 +146,7 @@ def _recital_forms(query: str) -> str:
 def alias_keys(alias: str) -> list[str]:
     """Keys under which a section alias (``"Section 4.2"``, ``"Art. 17"``, ``"4.2"``) is indexed; a
     pinpoint word is read as its bracket (``"§ 7 Abs. 3"`` as ``"§ 7(3)"``: :func:`.grammar.fold_pinpoints`)."""
-    a = _recital_forms(fold_pinpoints(fold_glued_items(strip_determiner(alias.strip()))))
+    a = _recital_forms(fold_pinpoints(fold_glued_items(fold_items_of(strip_determiner(alias.strip())))))
     cm = re.fullmatch(rf"(?:(?P<kind>[^\W\d]+)\.?\s+)?(?P<num>{CODE_NUMBER})", a)
     if cm and (not cm.group("kind") or _kind(cm.group("kind"))):
         return reference_keys(cm.group("kind"), cm.group("num"))
@@ -203,7 +205,8 @@ def query_qualified_keys(section_keys: list[list[str]]) -> list[str]:
 def query_section_keys(query: str) -> list[list[str]]:
     """Section references in a query: one key list (most specific first) per reference."""
     out: list[list[str]] = []
-    query = _recital_forms(fold_pinpoints(fold_glued_items(query)))  # "Subsection 2d": 2(d)
+    # "Subsection 2d": 2(d); "subsection 2 of NRS 1.117": NRS 1.117(2) (grammar.fold_items_of)
+    query = _recital_forms(fold_pinpoints(fold_glued_items(fold_items_of(query))))
     listed_to = 0  # the end of the last list or range read ("ss 10–12", "§§ 3, 4"): its members are read
     for m in _REF.finditer(query):
         if m.start() < listed_to:
@@ -266,7 +269,7 @@ def query_other_words(query: str) -> list[str]:
     from ..structure.xrefs import referenced_document_names
 
     naming = {_fold_word(w) for name in referenced_document_names(query) for w in re.findall(r"[^\W\d_]+", name)}
-    rest = _REF.sub(" ", _recital_forms(fold_pinpoints(query)))
+    rest = _REF.sub(" ", _recital_forms(fold_pinpoints(fold_items_of(query))))
     return [
         w
         for w in (_fold_word(w) for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in QUERY_FILLER)
@@ -449,6 +452,14 @@ def pinpoint_enclosed(target: str, section_id: str) -> bool:
     return t != s and t.startswith(s + "(")
 
 
+def _held(chunk, target: str) -> str:
+    """The section of ``chunk`` a reference to ``target`` (``11.2(b)``) names: the one so numbered
+    when the chunk holds it (``metadata["sections"]``), else the chunk's own section."""
+    tail = target.rsplit("/", 1)[-1]
+    held = [chunk.section_id, *chunk.metadata.get("sections", ())]
+    return next((sid for sid in held if sid.rsplit("/", 1)[-1] == tail), chunk.section_id)
+
+
 def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
     """Each chunk's cross-references as an agent follows them: ``{chunk_id: [{text, target,
     target_document, target_section_id, resolved}]}``, plus ``"enclosing": True`` when the
@@ -488,7 +499,8 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
                     first[(doc, target)] = min(in_doc, key=lambda cid: int(cid.rpartition("#")[2] or 0))
                     break
         got = {c.chunk_id: c for c in store.get_chunks(list(dict.fromkeys(first.values())))} if first else {}
-        section_of = {dt: got[cid].section_id for dt, cid in first.items() if cid in got}
+        # the pinpoint itself when the chunk holds it as a section ("11.2(b)" in the chunk opening at 11.2)
+        section_of = {dt: _held(got[cid], dt[1]) for dt, cid in first.items() if cid in got}
     out: dict[str, list[dict]] = {}
     for c in chunks:
         items = []

@@ -100,6 +100,11 @@ __all__ = [
     "version_words",
     "names_instrument",
     "document_words",
+    "ItemsOf",
+    "items_of",
+    "fold_items_of",
+    "CODE_SECTION",
+    "parent_document_re",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -1109,9 +1114,10 @@ def parse_citation(text: str) -> Citation | None:
     ``§§ 3, 4``, ``Articles 8, 11, 25 to 39 and 42``, ``Section 3 of Article II``, a bare ``4.2.1``
     or ``59A(1)``. Units are read outermost first (``of``/``in`` reverses: ``Section 3 of Article
     II`` is article II, section 3); pinpoint words fold into brackets first
-    (:func:`fold_pinpoints`). A bare number (no keyword) reads only when it is dotted, carries a
+    (:func:`fold_pinpoints`), and items written before their unit into its pinpoint
+    (:func:`fold_items_of`: ``paragraph (b) of subsection 1 of section 3`` is section 3(1)(b)). A bare number (no keyword) reads only when it is dotted, carries a
     bracket or a letter suffix (a lone ``17`` cites nothing)."""
-    folded = fold_pinpoints(strip_determiner(" ".join(text.split()))).rstrip(" .,;:")
+    folded = fold_pinpoints(fold_items_of(strip_determiner(" ".join(text.split())))).rstrip(" .,;:")
     inner: list[Unit] = []  # the units before "of", the cited one last
     outer: list[Unit] = []  # the units after "of": its containers, innermost first
     pins: tuple[str, ...] = ()
@@ -1161,6 +1167,174 @@ def parse_citation(text: str) -> Citation | None:
         return None
     chain = (*outer[::-1], *inner)
     return Citation(tuple(chain), pins, members or ((chain[-1].number, None),), text)
+
+
+# ---------------------------------------------------------------- items of a cited unit
+
+
+@dataclass(frozen=True)
+class ItemsOf:
+    """Items written before the unit they are items of: ``subsection 2 of NRS 1.117`` (the item
+    ``(2)`` of NRS 1.117), ``paragraph (b) of subsection 1 of section 3`` (``(1)(b)`` of section 3),
+    ``subsections 2 and 3 of NRS 1.235`` (two members), or, with no unit after them, items of the
+    enclosing section: ``paragraph (a) of subsection 3`` (``(3)(a)``).
+
+    ``start``: where the first item word stands; ``cited``: where the unit they are items of
+    starts (the text after the last ``of``), ``None`` for enclosing-section items; ``end``: where
+    the cited unit's number and brackets end (``NRS 1.117`` ends there), else where the items end;
+    ``items``: per member, the pinpoints outermost first (``(("1", "b"),)``); ``outer``: the item
+    word of the outermost item as written (``subsection``), for writing an enclosing-section one."""
+
+    start: int
+    cited: int | None
+    end: int
+    items: tuple[tuple[str, ...], ...]
+    outer: str = ""
+
+
+_ITEM_MEMBER = (
+    r"(?:\((?:\d{1,3}[a-z]{0,2}|[a-zA-Z]{1,4})\)(?:\s?\((?:\d{1,3}[a-z]{0,2}|[a-zA-Z]{1,4})\))*|\d{1,3}(?![\w.]))"
+)
+# a code's or rulebook's abbreviation before a dotted section number: "NRS 1.117", "GEN 3.3.31", "ORS 72A.1010"
+CODE_SECTION = r"(?-i:[A-Z]{2,6})\s+\d{1,3}[A-Z]?(?:\.\d{1,4}[A-Z]?){1,4}(?![\w.]*\d)(?:\s?\((?:\d{1,3}|[a-z]{1,4})\))*"
+
+
+# a dotted section number cited bare ("subsection 2 of 1.117": what is left of "… of NRS 1.117" once a query's
+# name of its document is read apart)
+_DOTTED_SECTION = r"(?<![\w.])\d{1,3}[A-Z]?(?:\.\d{1,4}[A-Z]?){1,4}(?![\w.]*\d)(?:\s?\((?:\d{1,3}|[a-z]{1,4})\))*"
+
+
+@_per_language
+def _item_run_re() -> re.Pattern | None:
+    """One item unit (a ``relative`` keyword and its number or list) and the word joining it to
+    the unit it is an item of (a pack's ``item_of_words``: ``of``)."""
+    joins = [w for p in PACKS for w in p.get("item_of_words", ())]
+    forms = [f for f, k in keywords().items() if "relative" in k.roles and not k.case]
+    if not joins or not forms:
+        return None
+    words = "|".join(
+        re.escape(f.rstrip(".")) + (r"\.?" if f.endswith(".") else "") for f in sorted(forms, key=len, reverse=True)
+    )
+    lists = "|".join(re.escape(w) for w in (*list_words(), *range_words()))
+    sep = rf"(?:\s*,\s*(?:(?:{lists})\s+)?|\s+(?:{lists})\s+|\s*[-–]\s*)"
+    return re.compile(
+        rf"(?<![\w.])(?P<kw>{words})(?![\w])\s*(?P<nums>{_ITEM_MEMBER}(?:{sep}{_ITEM_MEMBER})*)"
+        rf"(?P<of>\s*,?\s+(?:{'|'.join(re.escape(w) for w in joins)})\s+(?:(?:the|this)\s+)?)?",
+        re.IGNORECASE,
+    )
+
+
+def _item_pins(number: str) -> tuple[str, ...]:
+    """``(1)(a)`` → ``("1", "a")``; ``2`` → ``("2",)``."""
+    inner = re.findall(r"\(([^()]+)\)", number)
+    return tuple(inner) if inner else (number.strip(),)
+
+
+def items_of(text: str, pos: int = 0) -> ItemsOf | None:
+    """The items written at ``pos`` of ``text`` before the unit they are items of (:class:`ItemsOf`),
+    or ``None``. Read: one or more item units (the ``relative`` keywords of the packs: ``subsection``,
+    ``paragraph``) joined by a pack's ``item_of_words`` (``of``), then either a cited unit — a citation
+    word and one number (``section 3``, ``Article 5(1)``: not a list, not a container such as ``Schedule 2``, whose paragraphs
+    are its sections) or a code's abbreviation and a
+    dotted number (``NRS 1.117``: :data:`CODE_SECTION`) or a dotted number alone (``1.117``) — or, after two item units or more, nothing
+    (``paragraph (a) of subsection 3``: items of the enclosing section). A list may stand in the
+    first item only (``subsections 2 and 3 of NRS 1.235``: one member each). A single item unit
+    followed by anything else (``subsection 2 of this section``, ``paragraph 1 of the Agreement``)
+    is no such citation: ``None``, the item alone is read as before."""
+    pattern = _item_run_re()
+    if pattern is None:
+        return None
+    units: list[tuple[str, str]] = []
+    at = pos
+    while (m := pattern.match(text, at)) is not None:
+        if units and not re.fullmatch(_ITEM_MEMBER, m.group("nums")):
+            break  # only the first (innermost) item may be a list
+        units.append((m.group("kw"), m.group("nums")))
+        if not m.group("of"):
+            at = m.end("nums")
+            break
+        at = m.end()
+        last_of = m.start("of")
+        if pattern.match(text, at):
+            continue  # another item unit: "of subsection 1 of …"
+        cited = match_citation(text, at)
+        if cited is not None:
+            k = keyword(cited[0].unit.keyword) if cited[0].unit.keyword else None
+            if k is not None and "relative" not in k.roles:
+                if cited[0].is_multiple or k.rank < 4:
+                    return (
+                        None  # a list of units; a container's paragraphs are its sections ("paragraph 4 of Schedule 2")
+                    )
+                end = cited[1]
+                tail = re.match(r"\s?(?:" + PINPOINT + r")+", text[end:])
+                return _items(units, pos, at, end + (tail.end() if tail else 0))
+        code = re.compile(rf"{CODE_SECTION}|{_DOTTED_SECTION}").match(text, at)
+        if code is not None:
+            return _items(units, pos, at, code.end())
+        at = last_of
+        break
+    if len(units) < 2:
+        return None
+    members = expand_numbers(list_members(units[0][1], _ITEM_MEMBER))
+    outer = tuple(p for _, n in reversed(units[1:]) for p in _item_pins(n))
+    return ItemsOf(pos, None, at, tuple(outer + _item_pins(m) for m in members), units[-1][0])
+
+
+def _items(units: list[tuple[str, str]], start: int, cited: int, end: int) -> ItemsOf:
+    """The :class:`ItemsOf` of ``units`` (item keyword, number(s) as written; innermost first) of the unit at ``cited``."""
+    members = expand_numbers(list_members(units[0][1], _ITEM_MEMBER))
+    outer = tuple(p for _, n in reversed(units[1:]) for p in _item_pins(n))
+    return ItemsOf(start, cited, end, tuple(outer + _item_pins(m) for m in members))
+
+
+@_per_language
+def _item_word_re() -> re.Pattern | None:
+    forms = [f for f, k in keywords().items() if "relative" in k.roles and not k.case]
+    if not forms:
+        return None
+    return re.compile(rf"(?<![\w.])(?:{_alternation([f.rstrip('.') for f in forms])})(?![\w])", re.IGNORECASE)
+
+
+def fold_items_of(text: str) -> str:
+    """``text`` with each run of items written before their unit (:func:`items_of`) written as that
+    unit's pinpoint, the form section ids and exact keys use: ``subsection 2 of NRS 1.117`` →
+    ``NRS 1.117(2)``, ``paragraph (b) of subsection 1 of section 3`` → ``section 3(1)(b)``,
+    ``subsections 2 and 3 of NRS 1.235`` → ``NRS 1.235(2), NRS 1.235(3)``, ``paragraph (a) of
+    subsection 3`` → ``subsection 3(a)``; other text unchanged."""
+    words = _item_word_re()
+    if words is None or not words.search(text):
+        return text
+    out: list[str] = []
+    pos = 0
+    for w in words.finditer(text):
+        if w.start() < pos:
+            continue
+        found = items_of(text, w.start())
+        if found is None:
+            continue
+        if found.cited is not None:
+            unit = re.sub(r"\s+", " ", text[found.cited : found.end])
+            written = ", ".join(unit + "".join(f"({p})" for p in pins) for pins in found.items)
+        else:
+            written = ", ".join(
+                f"{found.outer} {pins[0]}" + "".join(f"({p})" for p in pins[1:]) for pins in found.items
+            )
+        out.append(text[pos : found.start] + written)
+        pos = found.end
+    return "".join(out) + text[pos:]
+
+
+@functools.lru_cache(maxsize=1)
+def parent_document_re() -> re.Pattern | None:
+    """The words with which a document's opening says which other document it amends, supplements
+    or belongs to (every pack's ``parent_document_words``: ``additions to or modifications of``,
+    ``supplements``, ``Schedule 2 to``), as a case-blind regex ending right before that document's
+    name (``the Bonterms Professional Services Agreement``); ``None`` when no pack has any."""
+    words = [w for p in PACKS for w in p.get("parent_document_words", ())]
+    if not words:
+        return None
+    alt = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{alt})(?=\s)", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- contents titles

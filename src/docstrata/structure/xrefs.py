@@ -13,6 +13,13 @@ never resolves to ``4.3``), else the first section inside it
   section 3 of the document;
 * item references: ``Section 2(b)`` → item (b) of section 2; relative ones (``subsection (1)``,
   ``paragraph (b)(2)``) → the nearest enclosing section of the passage that has that item;
+* items written before the unit they are items of (:func:`.grammar.items_of`): ``subsection 1 of
+  NRS 1.468`` → ``1.468(1)``, ``paragraph (a) of subsection 2`` → item ``(2)(a)`` of the nearest
+  enclosing section that has it; a subsection cited bare (``subsection 2``, a code numbering its
+  subsections ``2.``) is that item of the section it stands in when the section has it;
+* a document whose opening says which document it amends or belongs to (:func:`declared_parent`:
+  ``additions to or modifications of the Bonterms Professional Services Agreement``) cites that
+  one with each bare reference its own sections do not hold (``Delete Section 11.2(b)``);
 * references that name a document (``section 9 of the GPL``, ``RFC 5246 section 6.2``,
   ``Art. 12 GDPR``, ``section 196 of the FSMR``) carry that name in ``document``; they resolve
   here only when the name is this document's own (:func:`document_names`), otherwise the tool
@@ -95,6 +102,9 @@ from .grammar import (
     version_words,
     xref_keyword_pattern,
     glued_item,
+    items_of,
+    parent_document_re,
+    relative_words,
 )
 
 # a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), a slash-inserted article
@@ -402,6 +412,10 @@ class _Resolver:
         for s in tree.sections:
             if s.number:
                 self.by_number.setdefault(s.number, []).append(s.section_id)
+        # the document this one's opening says it amends, supplements or belongs to ("additions to or
+        # modifications of the Bonterms Professional Services Agreement"): what its bare references cite
+        # when none of its own sections is so numbered
+        self.parent_document = declared_parent(tree, self)
         # a bare alias the tree gives a section ("D.3" or "D(3)" of D/3: clause 3 of Part D), first one wins
         self.by_alias: dict[str, str] = {}
         for s in tree.sections:
@@ -1024,6 +1038,10 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
     if links:  # "see [Section 4.2](#tls-version)": read the label as text, keep the link's resolution
         text = _LINK_RE.sub(lambda m: m.group("label") + " " * (len(m.group(0)) - len(m.group("label"))), text)
     refs: list[tuple[int, CrossReference]] = []
+    # items written before the unit they are items of ("subsection 2 of NRS 1.117", "paragraph (a) of
+    # subsection 2"): one reference each, read apart from the units after them (grammar.items_of)
+    text, runs, item_refs = _items_of_runs(text, resolver, source_section_id, taken)
+    refs += item_refs
     for m in _KW_REF_RE.finditer(text):
         if _inside(m.span(), taken):
             continue
@@ -1071,6 +1089,15 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             elif prefix is None and (glued := glued_item(_kind_of(m.group("kw")), number)):
                 target = f"{glued[0]}({glued[1]})"  # "Subsection 2d": item (d) of section 2, not relative
                 found = resolver.resolve(target, source_section_id)
+            elif (
+                prefix is None
+                and number.isdigit()
+                and not amending
+                and (item := resolver.resolve_item(f"({number})", source_section_id))
+            ):
+                target = found = (
+                    item  # "subsection 2" of a code numbering its subsections "2.": that item of this section
+                )
             elif prefix is None:
                 base = _relative_base(source_section_id)
                 target = f"{base}({number})" if base and "-" in base and number.isdigit() else _normalise(number, "")
@@ -1162,6 +1189,9 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 ),
             )
         )
+    refs = _pin_items(refs, runs, resolver, source_section_id, taken)
+    if resolver.parent_document:
+        _to_parent(refs, resolver.parent_document)
     refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
@@ -1180,6 +1210,154 @@ def _lettered_clause(text: str, end: int, letter: str, resolver: _Resolver) -> t
         return None
     target = f"{letter}({clause.group(1)})"
     return (target, end + clause.end()) if target in resolver.by_alias else None
+
+
+_RELATIVE_WORD_RE = re.compile(
+    rf"(?<![\w.])(?:{'|'.join(re.escape(w) for w in sorted(relative_words(), key=len, reverse=True))})(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _items_of_runs(
+    text: str, resolver: _Resolver, source_section_id: str | None, taken: list[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int, str, tuple[tuple[str, ...], ...]]], list[tuple[int, CrossReference]]]:
+    """The runs of items written before their unit (:func:`.grammar.items_of`) in ``text``.
+
+    Returns ``text`` with each run's item words blanked (same length: the unit after them is read
+    by the usual passes, its items are not read again as references of their own), the runs whose
+    unit follows as ``(start, unit start, written items, members)`` for :func:`_pin_items`, and the
+    references of the runs with no unit after them: ``paragraph (a) of subsection 2`` is item
+    ``(2)(a)`` of the nearest enclosing section that has it (none inside an amendment instruction,
+    whose items are the amended provision's)."""
+    runs: list[tuple[int, int, str, tuple[tuple[str, ...], ...]]] = []
+    refs: list[tuple[int, CrossReference]] = []
+    if not _RELATIVE_WORD_RE.search(text):
+        return text, runs, refs
+    chars = list(text)
+    pos = 0
+    # a link's label is read as text ("subsection 7 of [NRS 33.020](../NRS/NRS-033.html#…)"), one character
+    # left of where it stands (the unit's reference is looked up at both places)
+    view = _LINK_RE.sub(lambda m: m.group("label") + " " * (len(m.group(0)) - len(m.group("label"))), text)
+    for w in _RELATIVE_WORD_RE.finditer(view):
+        if w.start() < pos or _inside(w.span(), taken):
+            continue
+        found = items_of(view, w.start())
+        if found is None:
+            continue
+        pos = found.end
+        if found.cited is not None:
+            runs.append((found.start, found.cited, view[found.start : found.cited], found.items))
+            chars[found.start : found.cited] = " " * (found.cited - found.start)
+            continue
+        written = " ".join(view[found.start : found.end].split())
+        amending = _in_amendment(text, found.start) and not _OF_THIS_RE.match(text, found.end)
+        for pins in found.items:
+            item = "".join(f"({p})" for p in pins)
+            hit = None if amending else resolver.resolve_item(item, source_section_id)
+            refs.append((found.start, _ref(written, hit or item, hit, source_section_id)))
+        chars[found.start : found.end] = " " * (found.end - found.start)
+    return "".join(chars), runs, refs
+
+
+def _pin_items(
+    refs: list[tuple[int, CrossReference]],
+    runs: list[tuple[int, int, str, tuple[tuple[str, ...], ...]]],
+    resolver: _Resolver,
+    source_section_id: str | None,
+    taken: list[tuple[int, int]],
+) -> list[tuple[int, CrossReference]]:
+    """``refs`` with the reference each run's unit made (the one read where the unit starts)
+    replaced by one reference per member of the run's items, pinned in it: ``subsection 2 of NRS
+    1.117`` cites ``1.117(2)`` (resolved to the finest section holding it, as ``NRS 1.117(2)`` is),
+    ``subsection 2 of section 9 of the GPL`` ``9(2)`` of the GPL (the unit's document). A unit no pass
+    read as a reference (``NRS 33.020`` of a chapter this document is not) makes none for its items
+    either; one no pass read at all (``1.117`` cited bare) leaves them items of the enclosing
+    section, as they were read before."""
+    if not runs:
+        return refs
+    at: dict[int, int] = {}
+    for j, (p, _) in enumerate(refs):
+        at.setdefault(p, j)
+    out = list(refs)
+    dropped: set[int] = set()
+    for start, cited, written, members in runs:
+        i = at.get(cited, at.get(cited + 1))
+        if i is None and not _inside((cited, cited + 1), taken):
+            item = "".join(f"({p})" for p in members[0][-1:])
+            hit = resolver.resolve_item(item, source_section_id)
+            out.append((start, _ref(written.split(" of ")[0], hit or item, hit, source_section_id)))
+            continue
+        if i is None or i in dropped:
+            continue
+        unit = refs[i][1]
+        dropped.add(i)
+        for pins in members:
+            item = "".join(f"({p})" for p in pins)
+            target = unit.target + item
+            # resolved from the section the unit names ("section 112b of title 1": 112b, whose (a) is 112b(a))
+            found = (
+                resolver.resolve(unit.section_id + item, source_section_id)
+                if unit.section_id and not unit.document
+                else None
+            )
+            ref = _ref(written + unit.text, target, found, source_section_id, unit.document)
+            out.append((start, ref))
+    return [x for j, x in enumerate(out) if j not in dropped]
+
+
+OPENING_CHARS = 3000  # where a document says which other document it amends, supplements or belongs to
+
+
+def declared_parent(tree: DocumentTree, resolver: "_Resolver | None" = None) -> str | None:
+    """The document ``tree``'s opening (its title and first :data:`OPENING_CHARS` characters) says
+    it amends, supplements or belongs to, as written (``Bonterms Professional Services
+    Agreement``), or ``None``: the citation grammar's words for that relation
+    (:func:`.grammar.parent_document_re`: ``additions to or modifications of``, ``supplements``,
+    ``Schedule 2 to``) right before a document's name as a reference names one
+    (:func:`_named_document`: capitalised words holding a kind word, an acronym or an instrument
+    number). A name that is this document's own (``this Agreement``, its title) names none."""
+    pattern = parent_document_re()
+    if pattern is None:
+        return None
+    opening = "\n".join([tree.title or "", *(f"{s.heading}\n{s.text}" for s in tree.sections[:12])])[:OPENING_CHARS]
+    opening = _LINK_RE.sub(lambda m: m.group("label"), opening)
+    opening = re.sub(r"[*_]+", "", opening)
+    own = resolver or _resolver(tree)
+    for m in pattern.finditer(opening):
+        after = opening[m.end() : m.end() + 200].lstrip()
+        name = _named_document(" of " + after, "")
+        if not name or own.is_own(name):
+            continue
+        kinds = _INSTRUMENT_WORDS_RE.findall(name)
+        rest = after[after.find(name) + len(name) :] if name in after else ""
+        numbered_plural = re.search(r"\d{1,4}/\d", name) and any(_kind_word(k) != k.lower() for k in kinds)
+        if numbered_plural or _ANOTHER_NAME_RE.match(rest):
+            return (
+                None  # "amending Regulations (EC) No 1060/2009, (EU) No 648/2012 …": several documents, no one parent
+            )
+        return " ".join(name.split())
+    return None
+
+
+# a list going on after a document's name: "…, (EU) No 648/2012", "… and Directive 2014/65/EU"
+_ANOTHER_NAME_RE = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:\((?:EU|EC|EEC)\)|No\.?\s*\d|\d{1,4}/\d|(?:the\s+)?[A-Z][a-z]+\s+(?:[A-Z]|\())"
+)
+
+
+def _to_parent(refs: list[tuple[int, CrossReference]], parent: str) -> None:
+    """In place: each reference of ``refs`` that names no document and that no section of its own
+    document holds — a provision's citation (``Section 11.2(b)``, ``3.5``), never an item of the
+    enclosing section (``subsection 2``, ``paragraph (b)``) or a link to a file — cites ``parent``,
+    the document its own declares it amends or belongs to (:func:`declared_parent`)."""
+    for _, r in refs:
+        if r.section_id or r.document or r.listing or r.target_document or r.target.startswith("("):
+            continue
+        word = re.match(r"[^\W\d_]+\.?|§+", r.text)
+        k = keyword(word.group(0)) if word else None
+        if k is not None and "relative" in k.roles:
+            continue
+        r.document = parent
 
 
 def _inserted_in_ranges(

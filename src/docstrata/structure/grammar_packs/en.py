@@ -90,6 +90,40 @@ PINPOINTS = ()
 # number is written so: "section 106a" stays 106a)
 GLUED_ITEMS = ("subsection",)
 
+# Words joining an item to the unit it is an item of, written before it: "subsection 2 of NRS 1.117",
+# "paragraph (b) of subsection 1 of section 3" (grammar.items_of: one pinpoint citation, 1.117(2), 3(1)(b))
+ITEM_OF_WORDS = ("of",)
+
+# Words with which a document's opening says which other document it amends, supplements or is part of, written
+# right before that document's name: "The following additions to or modifications of the Bonterms Professional
+# Services Agreement are agreed …", "This Addendum supplements the Master Services Agreement", "Schedule 2 to the
+# Framework Agreement". A bare reference no section of the document holds ("Delete Section 11.2(b)") cites that
+# document (structure.xrefs: the document's declared parent). Not "is governed by" or "is subject to": a
+# sentence of any document says so of something it speaks of ("Access to a GitHub API is governed by the ToS")
+PARENT_DOCUMENT_WORDS = (
+    "additions to",
+    "modifications of",
+    "modifications to",
+    "amendments to",
+    "amendments of",
+    "amendment to",
+    "amendment of",
+    "amends",
+    "amending",
+    "supplements",
+    "supplementing",
+    "supplement to",
+    "supplemental to",
+    "addendum to",
+    "schedule to",
+    "exhibit to",
+    "annex to",
+    "appendix to",
+    "playbook for",
+    "forms part of",
+    "form part of",
+)
+
 # Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
 DETERMINERS = ("the",)
 
@@ -225,6 +259,8 @@ PACK = {
     "case_sensitive": CASE_SENSITIVE,
     "pinpoints": PINPOINTS,
     "glued_items": GLUED_ITEMS,
+    "item_of_words": ITEM_OF_WORDS,
+    "parent_document_words": PARENT_DOCUMENT_WORDS,
     "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
