@@ -46,6 +46,7 @@ from .passage import (
     PASSAGE_BRIDGE,
     PASSAGE_KEEP,
     PASSAGE_SECTION_CHARS,
+    chunk_sentences,
     fitted,
     fused_scores,
     label_line,
@@ -53,7 +54,6 @@ from .passage import (
     listing_line,
     minimal_passage,
     sentence_scores,
-    sentence_spans,
 )
 from .pinpoint import section_at
 from .search import non_increasing
@@ -144,7 +144,7 @@ def candidate_sentences(chunks: list[Chunk], query: str) -> list[Sentence]:
     wanted = set(analyze_query(query))
     out = []
     for i, c in enumerate(chunks):
-        for a, b in sentence_spans(c.content):
+        for a, b in chunk_sentences(c):
             out.append(Sentence(i, a, b, frozenset(set(analyze(c.content[a:b])) & wanted)))
     return out
 
