@@ -38,9 +38,13 @@ def _words(el) -> str:
     return " ".join(f"{el.findtext('enum') or ''} {''.join(el.find('text').itertext())}".split())
 
 
+def _section_4(path: Path):
+    return next(s for s in ET.parse(path).getroot().iter("section") if s.findtext("enum") == "4.")
+
+
 def _provisions(path: Path):
-    """``(element, parent element)`` of every paragraph, subparagraph and clause of the bill, in
-    document order, the parent a subsection, paragraph or subparagraph."""
+    """``(element, parent element)`` of every paragraph, subparagraph and clause of the bill's
+    section 4, in document order, the parent a subsection, paragraph or subparagraph."""
     out = []
 
     def walk(el):
@@ -49,7 +53,7 @@ def _provisions(path: Path):
                 out.append((c, el))
             walk(c)
 
-    walk(ET.parse(path).getroot().find("legis-body"))
+    walk(_section_4(path))
     return out
 
 
@@ -160,7 +164,7 @@ def test_the_report_question_gets_the_whole_list_in_its_first_passage(bill_tool)
     results = bill_tool.search(REPORT_QUESTION, top_k=5, passages=True)
     texts = [_flat(t) for t in _passage_texts(results)]
     assert results[0].section_id == "4(a)"
-    subsection = next(el for el in ET.parse(HR1063).getroot().iter("subsection") if el.findtext("enum") == "(a)")
+    subsection = next(el for el in _section_4(HR1063).iter("subsection") if el.findtext("enum") == "(a)")
     wanted = [_words(el) for el in subsection.iter() if el.tag in _ITEMS]
     assert len(wanted) == 14
     assert all(w in texts[0] for w in wanted)
