@@ -43,7 +43,9 @@ def test_the_memo_gives_what_splitting_each_chunk_again_gives(chunks, query):
 def test_each_chunk_is_split_once_for_citations_and_the_passage_list(chunks, monkeypatch):
     calls: list[str] = []
     split = passage.sentence_spans
-    monkeypatch.setattr(passage, "sentence_spans", lambda text: calls.append(text) or split(text))
+    monkeypatch.setattr(
+        passage, "sentence_spans", lambda text, language=None: calls.append(text) or split(text, language)
+    )
     query = QUERIES[0]
     memo = SentenceMemo(query)
     for c in chunks:  # the citations (cite_passage) and answer regions (answer_regions) score each hit

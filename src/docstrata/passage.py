@@ -42,7 +42,8 @@ from .structure.grammar import is_unit_label
 # between a word and a lowercase word: a sentence the source broke across a page or column goes on; a
 # lead-in's "…:" and an item's "…;" still end before a lowercase item), or at a line
 # break before a list item, heading, table row or quote; a line break inside a paragraph is the
-# source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end
+# source's wrapping (hard-wrapped Markdown, PDF text), not a sentence end. A period followed by a
+# capital or digit ends a sentence only when the language's abbreviations say so (_period_ends)
 _ITEM_START = r"(?:[*+-][ \t]|\(?[0-9a-zA-Z]{1,4}[.)][ \t]|\([0-9a-zA-Z]{1,4}\)[ \t])"  # "- ", "2. ", "(a) "
 _SENTENCE_END = re.compile(
     r"(?<=[.?!;:])\s+(?=[\"“(\[A-Z0-9])|\n[ \t]*\n\s*(?=[^\sa-z])|(?<=[.?!;:])[ \t]*\n[ \t]*\n\s*"
@@ -72,12 +73,87 @@ class Passage:
     score: float
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
+_HEAD_TOKENS = 2  # words before a period that the abbreviation check reads ("John A.", "the U.S.")
+_TAIL_CHARS = 30  # characters after it (sentencex reads about as many: "U.S. It" ends, "U.S. Department" not)
+_ASIDE_CHARS = 80  # a bracketed aside the period is inside is read whole when it is no longer than this
+_OPENERS = "([{\"“‘'*_>"
+
+
+def _open_bracket(text: str, start: int, dot: int) -> int | None:
+    """Where the innermost bracket opened in ``text[start:dot]`` and not closed before ``dot`` is,
+    looking back at most :data:`_ASIDE_CHARS` characters."""
+    depth = 0
+    for i in range(dot - 1, max(start, dot - _ASIDE_CHARS) - 1, -1):
+        ch = text[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                return i
+            depth -= 1
+    return None
+
+
+def _period_ends(text: str, dot: int, after: int, language: str | None) -> bool:
+    """Whether the period at ``text[dot]`` ends a sentence when ``text[after:]`` follows it:
+    not after an abbreviation, a title or a name initial of ``language`` (default English: "Mr.
+    Ross", "Report No. 113", "42 U.S.C. 1234", "John A. Smith", but "… of the U.S. It …" ends),
+    nor inside a bracketed aside ("(119 Stat. 744, 1137)"), as the sentencex segmenter (Wikimedia,
+    its per-language abbreviation and sentence-starter lists) decides on the words around it. The
+    segmenter is asked about those words alone (the aside, else two words before and a few after),
+    never the whole paragraph: it keeps a list item (``(a) …``) whole, which this splitter does
+    not, so a list label opening the line (``(a)``, ``1.``) is left out of what it reads too."""
+    from sentencex import segment
+
+    line = text.rfind("\n", 0, dot) + 1
+    stop = text.find("\n", after)
+    stop = len(text) if stop < 0 else stop
+    opened = _open_bracket(text, line, dot)
+    if opened is not None and dot - opened <= _ASIDE_CHARS:
+        head = text[opened : dot + 1]
+        close = min((i for i in (text.find(")", after, stop), text.find("]", after, stop)) if i >= 0), default=-1)
+        tail = (
+            text[after : close + 1]
+            if 0 <= close - after < _ASIDE_CHARS
+            else text[after : min(stop, after + _TAIL_CHARS)]
+        )
+    else:
+        words = text[line : dot + 1].split()
+        if words and len(words) <= _HEAD_TOKENS and _LABEL_ONLY.fullmatch(words[0]):
+            words = words[1:]  # "(a) Term." / "A. Term.": the label is no word of the sentence
+        head = " ".join(words[-_HEAD_TOKENS:]).lstrip(_OPENERS)
+        tail = text[after : min(stop, after + _TAIL_CHARS)]
+    if not head or head == ".":
+        return True
+    for sentence in segment(language or "en", f"{head} {tail}"):
+        return len(sentence) <= len(head) + 1  # the first sentence the segmenter sees ends at this period
+    return True
+
+
+_NEW_LINE_STARTS = re.compile(r"[ \t]*(?:[#|>][ \t]|[0-9]+(?:\.[0-9]+)+\.?[ \t]|" + _ITEM_START + ")")  # … "1.2.9 "
+
+
+def _joined(text: str, end: re.Match, language: str | None) -> bool:
+    """Whether sentence end ``end`` (a match of ``_SENTENCE_END``) is a period inside a sentence:
+    one within a paragraph, before no new list item, heading or table line, that
+    :func:`_period_ends` reads as an abbreviation's."""
+    gap = end.group()
+    if end.start() == 0 or text[end.start() - 1] != "." or re.search(r"\n[ \t]*\n", gap):
+        return False
+    if "\n" in gap and _NEW_LINE_STARTS.match(text, end.start() + gap.rfind("\n") + 1):
+        return False
+    return not _period_ends(text, end.start() - 1, end.end(), language)
+
+
+def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, int]]:
     """``(start, end)`` of each sentence, list item, heading or table row of ``text``, blank ones
     left out; lines wrapped inside a paragraph are one sentence, and so are a heading's number and
-    its title (``### 3. Temporary Ban``)."""
+    its title (``### 3. Temporary Ban``); a period after an abbreviation of ``language`` (ISO code,
+    default English) ends none (:func:`_period_ends`: "Mr. Ross", "Sec. 4.", "42 U.S.C. 1234")."""
     spans, pos = [], 0
     for m in _SENTENCE_END.finditer(text):
+        if _joined(text, m, language):
+            continue
         spans.append((pos, m.start()))
         pos = m.end()
     spans.append((pos, len(text)))
@@ -92,19 +168,41 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         before = text[out[-1][0] : out[-1][1]] if out else ""
         if out and _LABEL_ONLY.fullmatch(before):
             out[-1] = (out[-1][0], b)  # "2." and its sentence are one: a list label is no sentence
-        elif out and before.startswith("#") and _NUMBER_LABEL.fullmatch(before) and label_line(text[a:b]):
+        elif out and _heading_title(text, out[-1], (a, b)):
             out[-1] = (out[-1][0], b)  # "### 3." and "Temporary Ban" are one heading; a clause run in stays apart
         else:
             out.append((a, b))
     return out
 
 
-def _analysed(text: str, wanted: set[str]) -> list[tuple[int, int, set[str]]]:
-    """``(start, end, tokens)`` of each sentence of ``text`` (:func:`sentence_spans`): the tokens of
-    ``wanted`` it holds (:func:`~docstrata.index.keyword.analyze`)."""
+def chunk_sentences(chunk: Chunk) -> list[tuple[int, int]]:
+    """:func:`sentence_spans` of ``chunk``'s content, in the language its document is analysed in
+    (``metadata["language"]``, else English)."""
+    language = chunk.metadata.get("language") if chunk.metadata else None
+    return sentence_spans(chunk.content, language if isinstance(language, str) else None)
+
+
+def _heading_title(text: str, number: tuple[int, int], title: tuple[int, int]) -> bool:
+    """Sentence ``title`` is the title of heading line ``number`` (``### 3.``, ``# Sec. 4.``): on
+    its line, a label (``Temporary Ban``) or the rest of the line with no full stop ending it
+    (``Secretary of the Interior report on access …``); a clause run in after the number
+    (``### 3. The Company shall pay.``) stays apart."""
+    head, rest = text[number[0] : number[1]], text[title[0] : title[1]]
+    if not head.startswith("#") or "\n" in text[number[1] : title[0]]:
+        return False
+    if not (_NUMBER_LABEL.fullmatch(head) or is_unit_label(head.lstrip("#").strip())):
+        return False
+    line_ends = title[1] == len(text) or text[title[1]] in "\r\n"
+    return label_line(rest) or (line_ends and not rest.rstrip(" *_").endswith((".", "!", "?", ";", ":")))
+
+
+def _analysed(chunk: Chunk, wanted: set[str]) -> list[tuple[int, int, set[str]]]:
+    """``(start, end, tokens)`` of each sentence of ``chunk`` (:func:`chunk_sentences`): the tokens
+    of ``wanted`` it holds (:func:`~docstrata.index.keyword.analyze`)."""
+    spans = chunk_sentences(chunk)
     if not wanted:
-        return [(a, b, set()) for a, b in sentence_spans(text)]
-    return [(a, b, set(analyze(text[a:b])) & wanted) for a, b in sentence_spans(text)]
+        return [(a, b, set()) for a, b in spans]
+    return [(a, b, set(analyze(chunk.content[a:b])) & wanted) for a, b in spans]
 
 
 class SentenceMemo:
@@ -113,25 +211,26 @@ class SentenceMemo:
     for ``query``: a passage search cites every hit (:func:`cite_passage`), then ranks the same
     chunks' sentences (:func:`~docstrata.passage_list.candidate_sentences`) and finds the kept
     hits' answer regions (:func:`~docstrata.passage_list.answer_regions`), each of which split and
-    analysed the chunks again. Keyed by the chunk's content (what the split depends on), so a chunk
-    changed or re-read gives the same answer; a function given a memo for another query works
+    analysed the chunks again. Keyed by the chunk's content and language (what the split depends
+    on), so a chunk changed or re-read gives the same answer; a function given a memo for another query works
     without it. The token sets it hands out are shared: read them, never change them."""
 
     def __init__(self, query: str) -> None:
         self.query = query
         self.wanted = set(analyze_query(query))
-        self._of: dict[str, list[tuple[int, int, set[str]]]] = {}
+        self._of: dict[tuple[str, object], list[tuple[int, int, set[str]]]] = {}
 
     def sentences(self, chunk: Chunk) -> list[tuple[int, int, set[str]]]:
         """``(start, end, tokens)`` of each sentence of ``chunk``: the query tokens it holds."""
-        got = self._of.get(chunk.content)
+        key = (chunk.content, chunk.metadata.get("language") if chunk.metadata else None)
+        got = self._of.get(key)
         if got is None:
-            got = self._of[chunk.content] = _analysed(chunk.content, self.wanted)
+            got = self._of[key] = _analysed(chunk, self.wanted)
         return got
 
 
 def sentence_scores(chunk: Chunk, query: str, memo: SentenceMemo | None = None) -> list[tuple[int, int, float]]:
-    """``(start, end, score)`` of each sentence of ``chunk`` (:func:`sentence_spans`): the query's
+    """``(start, end, score)`` of each sentence of ``chunk`` (:func:`chunk_sentences`): the query's
     tokens it holds, each weighted by ``log(1 + n / (1 + n_t))`` over the chunk's ``n`` sentences,
     ``n_t`` of them holding token ``t``. Empty when the query has no token. ``memo``: the search's
     :class:`SentenceMemo` (used when it is for ``query``), so the chunk is split and analysed once."""
@@ -144,7 +243,7 @@ def sentence_scores(chunk: Chunk, query: str, memo: SentenceMemo | None = None) 
         wanted = set(analyze_query(query))
         if not wanted:
             return []
-        analysed = _analysed(chunk.content, wanted)
+        analysed = _analysed(chunk, wanted)
     spans = [(a, b) for a, b, _ts in analysed]
     tokens = [ts for _a, _b, ts in analysed]
     n = len(spans)
@@ -371,7 +470,7 @@ def semantic_setting(weight: float | None = None) -> tuple[float, int]:
 
 def sentence_texts(chunk: Chunk) -> list[str]:
     """The text of each sentence of ``chunk`` (:func:`sentence_spans`), what :func:`fused_scores` embeds."""
-    return [chunk.content[a:b] for a, b in sentence_spans(chunk.content)]
+    return [chunk.content[a:b] for a, b in chunk_sentences(chunk)]
 
 
 def _scaled(values: list[float]) -> list[float]:
@@ -393,7 +492,7 @@ def fused_scores(
     caller has them."""
     if lexical is None:
         lexical = sentence_scores(chunk, query)
-    spans = sentence_spans(chunk.content) if not lexical else [(a, b) for a, b, _s in lexical]
+    spans = chunk_sentences(chunk) if not lexical else [(a, b) for a, b, _s in lexical]
     if weight <= 0 or not spans or len(cosines) != len(spans):
         return lexical
     lex = [s for _a, _b, s in lexical] if lexical else [0.0] * len(spans)

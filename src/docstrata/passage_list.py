@@ -21,10 +21,19 @@ carries twenty more. :func:`rank_passages` re-ranks the sentences of the candida
    ``max_sentences`` sentences: a short list item alone says little, a long clause needs nothing
    more. A label (:func:`~docstrata.passage.label_line`: ``5.2.``, ``Device Limit.``) answers
    nothing: it takes the text it opens and never ends a passage; a list item takes its lead-in
-   (``Recipient will:``) when that is not shown yet; a contents line
+   (``Recipient will:``, ``… including—``: its parent in :func:`~docstrata.enumeration.enumeration`)
+   when that is not shown yet; a contents line
    (:func:`~docstrata.passage.listing_line`, links to other places of the document or dot leaders
-   and a page number) is never part of a passage. Sentences scoring below ``floor`` × the best
-   end the list.
+   and a page number) is never part of a passage, nor a passage that holds only a label. Sentences
+   scoring below ``floor`` × the best end the list.
+4. Lists stay whole (:mod:`docstrata.enumeration`): a lead-in whose items go on with its sentence
+   (``… a report that includes— (1) …; (2) an assessment of— (A) …; … (8) ….``) takes all its
+   items with their sub-items, so an item shown comes with its sub-items and a lead-in never ends a
+   passage (one of clauses that are sentences of their own takes at least its first): a ranked
+   passage up to :data:`LIST_PASSAGE_CHARS` characters, an answer region up to
+   :data:`LIST_REGION_CHARS`; an answer region that ends inside such a list runs to the list's end
+   when the lead-in is in it, or when every sentence left of the list scores at least ``floor`` ×
+   its best (:func:`answer_regions`).
 
 The settings are fitted on the LegalBench-RAG dev half (``python bench/legalbench_rag.py --fit``,
 Pipitone & Houir Alami 2024, arXiv:2408.10343) into ``passage_fit.json``; the constants below are the
@@ -40,6 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .enumeration import Enumeration, closed, lead_in, of_sentences
 from .models import Chunk, SearchResult
 from .passage import (
     PASSAGE_BRIDGE,
@@ -49,7 +59,6 @@ from .passage import (
     fitted,
     fused_scores,
     label_line,
-    list_item,
     listing_line,
     minimal_passage,
     sentence_scores,
@@ -65,6 +74,8 @@ LIST_MAX_SENTENCES = 7  # …or holds this many sentences
 LIST_FLOOR = 0.2  # sentences scoring below this share of the best end the list
 LIST_CUT = 0.9  # hits whose answer regions come first: fused score at least this share of the best
 LIST_CANDIDATES = 16  # a passage search ranks the sentences of at least this many chunk hits (8, 16, 32 or 64: the same figures on the dev half)
+LIST_PASSAGE_CHARS = 1500  # a ranked passage takes the items and sub-items it opens up to this many characters…
+LIST_REGION_CHARS = 4000  # …a first hit's answer region up to this many (a list it ends inside: to the list's end)
 
 
 def list_candidates() -> int:
@@ -195,14 +206,19 @@ class Candidates:
     """The candidate sentences of a passage search and what ranking them needs that no setting
     changes, worked out once (:func:`candidates_of`): ``sentences``; ``texts``, each one's text;
     ``opens``, whether it only opens what follows (a label, :func:`~docstrata.passage.label_line`,
-    or a lead-in ending with ``:``); ``listing``, whether it is a contents line
-    (:func:`~docstrata.passage.listing_line`); ``lexical``, :func:`sentence_lexical`."""
+    or a lead-in, :func:`~docstrata.enumeration.lead_in`: ``… will:``, ``… including—``);
+    ``listing``, whether it is a contents line (:func:`~docstrata.passage.listing_line`);
+    ``lexical``, :func:`sentence_lexical`; ``lists``, the lists among each chunk's sentences
+    (:func:`~docstrata.enumeration.of_sentences`, indexed from the chunk's first sentence,
+    ``offsets[hit]`` in ``sentences``)."""
 
     sentences: list[Sentence]
     texts: list[str]
     opens: list[bool]
     listing: list[bool]
     lexical: list[float]
+    lists: list[Enumeration]
+    offsets: list[int]
 
 
 def candidates_of(
@@ -214,12 +230,19 @@ def candidates_of(
     if sentences is None:
         sentences = candidate_sentences(chunks, query, memo)
     texts = [chunks[s.hit].content[s.start : s.end] for s in sentences]
+    offsets: list[int] = []
+    lists: list[Enumeration] = []
+    for i, c in enumerate(chunks):
+        offsets.append(next((j for j, s in enumerate(sentences) if s.hit == i), len(sentences)))
+        lists.append(of_sentences(c.content, [(s.start, s.end) for s in sentences if s.hit == i]))
     return Candidates(
         sentences,
         texts,
-        [label_line(t) or t.rstrip().endswith(":") for t in texts],
+        [label_line(t) or lead_in(t) for t in texts],
         [listing_line(t) for t in texts],
         sentence_lexical(sentences),
+        lists,
+        offsets,
     )
 
 
@@ -231,20 +254,19 @@ def _free(sentences: list[Sentence], j: int, hit: int, shown: set[int]) -> bool:
 
 
 def _widened(
-    sentences: list[Sentence],
+    candidates: Candidates,
     scores: list[float],
     lo: int,
     hi: int,
     shown: set[int],
     settings: PassageListSettings,
-    labels: list[bool],
-    texts: list[str],
 ) -> tuple[int, int]:
     """The first and last index of sentences ``lo``..``hi`` widened by their better neighbour (same
     chunk, not ``shown``; a label or lead-in never last: it opens what follows it) until ``settings.min_chars``
     characters or ``settings.max_sentences`` sentences; then, when it opens with a list item, back
-    to the items' lead-in (a free sentence ending with ``:``, at most :data:`LEAD_IN_ITEMS` items
-    before)."""
+    to the lead-in of its list (its parent, :func:`~docstrata.enumeration.enumeration`, with at most
+    :data:`LEAD_IN_ITEMS` sentences between); then closed over its lists (:func:`_listed`)."""
+    sentences, labels = candidates.sentences, candidates.opens
     hit = sentences[lo].hit
     while sentences[hi].end - sentences[lo].start < settings.min_chars and hi - lo + 1 < settings.max_sentences:
         options = [
@@ -254,13 +276,35 @@ def _widened(
             break
         j = max(options)[1]
         lo, hi = min(lo, j), max(hi, j)
-    if list_item(texts[lo]):
-        back = lo - 1
-        while back >= lo - LEAD_IN_ITEMS and _free(sentences, back, hit, shown) and list_item(texts[back]):
-            back -= 1
-        if _free(sentences, back, hit, shown) and texts[back].rstrip().endswith((":", "—", "-")):
-            lo = back
-    return lo, hi
+    enum, off = candidates.lists[hit], candidates.offsets[hit]
+    parent = enum.parent[lo - off] if enum.item[lo - off] else None
+    if (
+        parent is not None
+        and enum.lead[parent]
+        and lo - (parent + off) - 1 <= LEAD_IN_ITEMS
+        and all(_free(sentences, j, hit, shown) for j in range(parent + off, lo))
+    ):
+        lo = parent + off
+    return lo, _listed(candidates, lo, hi, shown, LIST_PASSAGE_CHARS)
+
+
+def _listed(candidates: Candidates, lo: int, hi: int, shown: set[int], budget: int) -> int:
+    """The last index of passage ``lo``..``hi`` (indexes into ``candidates.sentences``, one chunk)
+    once its items take their sub-items and a lead-in ending it its items
+    (:func:`~docstrata.enumeration.closed`), the passage at most ``budget`` characters, no
+    ``shown`` sentence taken."""
+    sentences = candidates.sentences
+    hit = sentences[lo].hit
+    enum, off = candidates.lists[hit], candidates.offsets[hit]
+    start = sentences[lo].start
+    last = closed(
+        enum,
+        lo - off,
+        hi - off,
+        fits=lambda j: sentences[j + off].end - start <= budget,
+        free=lambda j: _free(sentences, j + off, hit, shown),
+    )
+    return last + off
 
 
 def embedded_chunks(settings: PassageListSettings, n_chunks: int) -> list[int]:
@@ -308,8 +352,57 @@ def answer_regions(
         found = minimal_passage(
             c, query, settings.first_keep, settings.first_section_chars, scored, settings.first_bridge
         )
-        out.append((found.start, found.end) if found is not None else None)
+        out.append(_region_listed(c, scored, found.start, found.end, settings) if found is not None else None)
     return out
+
+
+def _region_listed(
+    chunk: Chunk, scored: list[tuple[int, int, float]], start: int, end: int, settings: PassageListSettings
+) -> tuple[int, int]:
+    """Answer region ``start``..``end`` of ``chunk`` (``scored``: its sentences and their scores)
+    completed as a list answer, at most :data:`LIST_REGION_CHARS` characters: when it ends inside a
+    list whose items go on with their lead-in's sentence (:meth:`~docstrata.enumeration.Enumeration.one_sentence`)
+    and that lead-in is in the region, or every sentence left of that list scores at least
+    ``settings.floor`` × the best, it runs to the list's end; then its items take their sub-items
+    and a lead-in ending it its items (:func:`~docstrata.enumeration.closed`)."""
+    spans = [(a, b) for a, b, _s in scored]
+    inside = [k for k, (a, b) in enumerate(spans) if a < end and b > start]
+    if not inside:
+        return start, end
+    lo, hi = inside[0], inside[-1]
+    enum = of_sentences(chunk.content, spans)
+    first = min(start, spans[lo][0])
+
+    def fits(j: int) -> bool:
+        return spans[j][1] - first <= LIST_REGION_CHARS
+
+    chain: list[int] = []
+    node: int | None = hi
+    while node is not None and len(chain) <= len(spans):
+        chain.append(node)
+        node = enum.parent[node]
+    lists = [n for n in chain if enum.list_end(n) > hi]
+    best = max((sc for _a, _b, sc in scored), default=0.0)
+    led = [n for n in lists if n >= lo]
+    if led:  # the lead-in is in the region: all its items are the answer
+        hi = _to_end(enum, led[-1], hi, fits)
+    elif lists and all(scored[j][2] >= settings.floor * best for j in range(hi + 1, enum.list_end(lists[0]) + 1)):
+        hi = _to_end(enum, lists[0], hi, fits)
+    hi = closed(enum, lo, hi, fits)
+    return start, max(end, spans[hi][1])
+
+
+def _to_end(enum: Enumeration, opener: int, hi: int, fits: Callable[[int], bool]) -> int:
+    """``hi`` moved to the end of the list ``opener`` opens (:meth:`~docstrata.enumeration.Enumeration.list_end`),
+    item by item while ``fits``."""
+    end = enum.list_end(opener)
+    for c in enum.items_of(opener):
+        last = min(enum.extent[c], end)
+        if last > hi:
+            if not fits(last):
+                break
+            hi = last
+    return hi
 
 
 class SentenceVectors:
@@ -391,7 +484,7 @@ def rank_passages(
     settings = settings or list_settings()
     if candidates is None:
         candidates = candidates_of(chunks, query)
-    sentences, texts, labels = candidates.sentences, candidates.texts, candidates.opens
+    sentences, labels = candidates.sentences, candidates.opens
     out: list[RankedPassage] = []
     shown: set[int] = set()
     for hit, span in enumerate(first):
@@ -434,7 +527,9 @@ def rank_passages(
             hi += 1
         if labels[hi]:
             continue
-        lo, hi = _widened(sentences, scores, lo, hi, shown, settings, labels, texts)
+        lo, hi = _widened(candidates, scores, lo, hi, shown, settings)
+        if label_line(chunks[hit].content[sentences[lo].start : sentences[hi].end]):
+            continue  # all it holds is a label ("(Source: P.A. 83-493.)"): it answers nothing either
         shown.update(range(lo, hi + 1))
         out.append(RankedPassage(sentences[j].hit, sentences[lo].start, sentences[hi].end, round(scores[j], 4)))
     return out
