@@ -41,7 +41,9 @@ settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # DOCSTRATA_SHARED_DATA points elsewhere (a git worktree's ../shared is not the main checkout's).
-SHARED_DATA = Path(os.environ.get("DOCSTRATA_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
+SHARED_DATA = Path(
+    os.environ.get("DOCSTRATA_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data"
+)
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -51,6 +53,26 @@ def shared_data(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"{p} is absent: the shared evaluation data is not on this machine")
     return p
+
+
+def ingested(root: Path, files: list[Path]):
+    """The toolset of ``root/agent.yaml``: one ``hierarchical_document`` tool ``docs`` (embedded
+    store) over copies of ``files`` in ``root/docs``, ingested. The caller closes it."""
+    import shutil
+
+    import docstrata
+
+    (root / "docs").mkdir(exist_ok=True)
+    for f in files:
+        shutil.copy(f, root / "docs" / f.name)
+    cfg = root / "agent.yaml"
+    cfg.write_text(
+        "tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
+        encoding="utf-8",
+    )
+    ts = docstrata.open(cfg)
+    ts["docs"].ingest()
+    return ts
 
 
 def convert_path(path: Path):

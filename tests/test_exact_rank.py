@@ -16,28 +16,17 @@ a 12.3 of different titles. The faults were found by a held-out probe (trial 17:
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ingested
 
-import docstrata
 
 FIXTURES = Path(__file__).parent / "fixtures" / "exact-rank"
 
 
 def _tool(root: Path, names: list[str]):
-    (root / "docs").mkdir()
-    for name in names:
-        shutil.copy(FIXTURES / name, root / "docs" / name)
-    cfg = root / "agent.yaml"
-    cfg.write_text(
-        "tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
-        encoding="utf-8",
-    )
-    ts = docstrata.open(cfg)
-    ts["docs"].ingest()
-    return ts
+    return ingested(root, [FIXTURES / name for name in names])
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +62,9 @@ def test_a_document_name_beside_the_citation_keeps_the_pin(hpke):
 def test_the_section_cited_outranks_the_sections_citing_it(hpke):
     """A question that is no bare citation pins nothing, but 9.5 itself comes before 5.1.2, whose
     text holds "Section 9.5" and the question's words."""
-    query = "What does Section 9.5 say about the entropy a pre-shared key needs when the sender is authenticated with it?"
+    query = (
+        "What does Section 9.5 say about the entropy a pre-shared key needs when the sender is authenticated with it?"
+    )
     hits = hpke.search(query, top_k=5)
     ids = [h.section_id for h in hits]
     assert ids[0] == "9.5", ids
@@ -86,7 +77,11 @@ def test_a_title_in_parentheses_chooses_among_documents(contracts):
     )
     hits = contracts.search(query, top_k=3)
     first = hits[0]
-    assert (first.source_path.endswith("partnership-excerpt.md"), first.section_id, first.pinned) == (True, "12.3", True)
+    assert (first.source_path.endswith("partnership-excerpt.md"), first.section_id, first.pinned) == (
+        True,
+        "12.3",
+        True,
+    )
     assert hits.confidence.ambiguous == []  # the title chose: the PSA's 12.3 is "Exceptions"
 
 

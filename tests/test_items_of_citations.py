@@ -8,12 +8,11 @@ read as two citations, "subsection 2" and "NRS 1.117"."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ingested
 
-import docstrata
 from docstrata.index.exact import query_section_keys
 from docstrata.pipeline import PipelineSettings, parse_file
 from docstrata.sources import source_file
@@ -29,16 +28,7 @@ def tree():
 
 @pytest.fixture(scope="module")
 def tool(tmp_path_factory):
-    root = tmp_path_factory.mktemp("nrs")
-    (root / "docs").mkdir()
-    shutil.copy(FIXTURE, root / "docs" / FIXTURE.name)
-    cfg = root / "agent.yaml"
-    cfg.write_text(
-        "tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
-        encoding="utf-8",
-    )
-    ts = docstrata.open(cfg)
-    ts["docs"].ingest()
+    ts = ingested(tmp_path_factory.mktemp("nrs"), [FIXTURE])
     yield ts["docs"]
     ts.close()
 

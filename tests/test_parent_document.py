@@ -10,12 +10,11 @@ ranked the playbook above the clause (trial 17, X04); the agreement is the Bonte
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ingested
 
-import docstrata
 from docstrata.pipeline import PipelineSettings, parse_file
 from docstrata.sources import source_file
 from docstrata.structure.xrefs import declared_parent
@@ -30,17 +29,7 @@ def _tree(path: Path):
 
 
 def _tool(root: Path, files: list[Path]):
-    (root / "docs").mkdir(exist_ok=True)
-    for f in files:
-        shutil.copy(f, root / "docs" / f.name)
-    cfg = root / "agent.yaml"
-    cfg.write_text(
-        "tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n    database: embedded\n",
-        encoding="utf-8",
-    )
-    ts = docstrata.open(cfg)
-    ts["docs"].ingest()
-    return ts
+    return ingested(root, files)
 
 
 def test_the_playbook_declares_the_agreement():
