@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ingested
+from .conftest import ingested
 
 from docstrata.index.exact import query_section_keys
 from docstrata.pipeline import PipelineSettings, parse_file

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ingested
+from .conftest import ingested
 
 from docstrata.pipeline import PipelineSettings, parse_file
 from docstrata.sources import source_file
