@@ -204,6 +204,12 @@ def test_document_names():
     assert "gdpr" in document_names("General Data Protection Regulation", "eu/reg.md")
     assert "rfc 5246" in document_names("The TLS Protocol Version 1.2", "rfc5246.txt")
     assert "license" not in document_names("License", "LICENSE.txt")
+    # the CNCF charter's own first line (cncf/foundation charter.md) and a file named after it: a filing
+    # cites it as "Paragraph 11 of the CNCF Charter" (trial 18)
+    charter = document_names("Cloud Native Computing Foundation (“CNCF”) Charter", "charter.md")
+    assert {"cncf charter", "cloud native computing foundation charter", "cncf"} <= set(charter)
+    assert "cncf charter" in document_names("", "cncf-charter.md")
+    assert "gdpr" in document_names("General Data Protection Regulation (GDPR)", "reg.md")  # nothing after: the acronym
     # an EU instrument is cited by its number, with or without "(EU)" / "No"
     from docstrata.index.exact import document_key
 

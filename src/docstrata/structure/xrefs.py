@@ -282,10 +282,13 @@ def fold_document_name(name: str) -> str:
 def document_names(title: str, doc_key: str) -> list[str]:
     """Names a document is cited by, folded (:func:`fold_document_name`), most specific first.
 
-    From the title: the whole title, acronyms written in it (``GDPR``, ``(CCPA)``), initialisms of
+    From the title: the whole title, acronyms written in it (``GDPR``, ``(CCPA)``), the short form
+    a title defines for the words before it with the words after it (``Cloud Native Computing
+    Foundation ("CNCF") Charter`` → ``cncf charter``, and without the short form), initialisms of
     its capitalised words and of their tails (``General Data Protection Regulation`` → ``gdpr``;
     ``GNU General Public License`` → ``gpl`` too), ``RFC 5246``. From the doc key: ``RFC 5246``
-    in ``rfc5246.txt`` and the file stem's leading word (``gdpr.md``, ``gpl-3.0.txt`` → ``gpl``).
+    in ``rfc5246.txt``, the file stem's leading word (``gdpr.md``, ``gpl-3.0.txt`` → ``gpl``) and
+    its words (``cncf-charter.md`` → ``cncf charter``).
     Generic words (``License``, ``Act``, ``Agreement``) alone are never names: every document of
     that kind calls itself that.
     """
@@ -294,6 +297,12 @@ def document_names(title: str, doc_key: str) -> list[str]:
     if clean_title.strip():
         names.append(fold_document_name(clean_title))
         names.append(fold_document_name(re.split(r"[,:;(–—]| - ", clean_title)[0]))  # "Apache License"
+    short = re.search(r"\(\s*[\"“‘']?([A-Z][A-Za-z0-9&]{1,11})[\"”’']?\s*\)", clean_title)
+    if short:  # 'Cloud Native Computing Foundation ("CNCF") Charter' is cited as "CNCF Charter"
+        rest = clean_title[short.end() :].strip(" ,.;:")
+        if rest and not re.search(r"[(,:;]", rest):
+            names.append(fold_document_name(f"{short.group(1)} {rest}"))
+            names.append(fold_document_name(f"{clean_title[: short.start()]} {rest}"))
     for m in re.finditer(r"\brfc\s*-?\s*(\d{1,5})\b", f"{clean_title} {doc_key}", re.I):
         names.append(f"rfc {int(m.group(1))}")
     for m in re.finditer(rf"\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}", clean_title):
@@ -319,6 +328,7 @@ def document_names(title: str, doc_key: str) -> list[str]:
         names.append(lead.lower())
     if stem:
         names.append(fold_document_name(stem.replace("_", " ")))
+        names.append(fold_document_name(re.sub(r"[-_]+", " ", stem)))  # "cncf-charter.md": "the CNCF Charter"
     names.append(doc_key.lower())  # a link to the file itself: [x](../guide/config.md)
     return [n for n in dict.fromkeys(names) if n and n not in _GENERIC_NAMES]
 
