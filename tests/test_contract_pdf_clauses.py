@@ -208,3 +208,28 @@ def test_schedule_label_with_a_no_break_space_is_a_container() -> None:
     assert "schedule-a" in ids and "schedule-b" in ids
     assert [sid for sid in ids if sid.isdigit()] == [str(n) for n in range(1, 9)]
     assert "Grant of Copyright License" in next(s.title for s in tree.sections if s.section_id == "2")
+
+
+def test_bonterms_cloud_terms_items_in_a_label_column_keep_their_own_text() -> None:
+    """Bonterms Cloud Terms, pages 1-3: 8.1's items ``(a)`` and ``(b)`` are set in a hanging column,
+    which pdfminer reads as one box of two labels before the box of the two items' lines. Each
+    label joins the line beside it, so each item holds its own text (8.1(a) was "(a)" alone and
+    8.1(b) both items' text)."""
+    doc = convert_file(source_file(FIXTURES / "bonterms-cloud-terms-v1-pages-1-3.pdf"))
+    by_id = {s.section_id: s for s in build_tree(doc).sections}
+    assert by_id["8.1(a)"].parent_id == by_id["8.1(b)"].parent_id == "8.1"
+    assert by_id["8.1(a)"].text.startswith("(a) it has the legal power and authority")
+    assert by_id["8.1(b)"].text.startswith("(b) it will use industry-standard measures")
+    assert "legal power" not in by_id["8.1(b)"].text
+
+
+def test_bonterms_cloud_terms_footer_sentence_is_page_furniture() -> None:
+    """Bonterms Cloud Terms, pages 1-3: every page ends with a four-row footer block; its inner row
+    "© 2022 Bonterms, Inc. Free to use under CC BY 4.0." is a sentence (it ends with a full stop),
+    which the peeling of a header/footer block took for body text. Set at the same place on every
+    page, it is page furniture and leaves the text, like the block's other rows."""
+    doc = convert_file(source_file(FIXTURES / "bonterms-cloud-terms-v1-pages-1-3.pdf"))
+    sections = build_tree(doc).sections
+    assert not [s.section_id for s in sections if "Free to use under CC BY" in s.text]
+    assert not [s.section_id for s in sections if "Learn more: Bonterms" in s.text]
+    assert any("Payment Disputes" in s.title for s in sections)  # the body around the footers stays

@@ -121,3 +121,33 @@ def test_a_pinned_section_s_label_takes_the_text_it_opens(tmp_path):
     assert passages[0].section_id == "3" and "Contribution of your IP" in texts[0]
     assert texts and not any(label_line(t) for t in texts)
     assert any(t.startswith("Sec. 3. This Act takes effect") for t in texts)
+
+
+def test_a_cited_sentence_is_never_a_clause_number_alone(tmp_path):
+    """A new user's "What does Section 14.3 of the Bonterms Cloud Terms say?" (pages 1-3 of the
+    Bonterms Cloud Terms, CC BY 4.0, tests/fixtures/contract-pdfs): the pinned hit's best-matching
+    sentence is the clause number "14.3." (the only sentence holding the query's "14.3"). Its
+    cited sentence (``passage``, what span mode and the MCP ``span`` answer show) and its answer
+    passage (``answer_passage``, passage mode) take the text that label opens, as the passage list
+    does (:func:`~docstrata.passage.opens_text`)."""
+    from docstrata import answers
+
+    from .conftest import ingested
+
+    pdf = Path(__file__).parent / "fixtures" / "contract-pdfs" / "bonterms-cloud-terms-v1-pages-1-3.pdf"
+    ts = ingested(tmp_path, [pdf])
+    try:
+        query = "What does Section 14.3 of the Bonterms Cloud Terms say?"
+        results = ts["docs"].search(query, top_k=2)
+    finally:
+        ts.close()
+    first = results[0]
+    assert first.section_id == "14.3"
+    body = first.content.strip()
+    cited = body[first.passage["start"] : first.passage["end"]]
+    wide = body[first.answer_passage["start"] : first.answer_passage["end"]]
+    for shown in (cited, wide):
+        assert not label_line(shown)
+        assert "Either party may terminate this Agreement" in shown
+    span_text, _data = answers.render_search(results, query, "docs", span=True)
+    assert "Either party may terminate this Agreement" in span_text

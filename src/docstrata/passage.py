@@ -7,12 +7,15 @@ item / line) of the chunk by the query's BM25 tokens (:func:`~docstrata.index.ke
 each token weighted by how rare it is among the chunk's sentences (a word every sentence has —
 the parties of a contract — tells no sentence apart), takes the best one and the deepest section
 holding it (:func:`~docstrata.pinpoint.section_at`). A heading line answers nothing: when it
-matches best, the sentence of its section that answers for it is cited instead.
+matches best, the sentence of its section that answers for it is cited instead. A label or lead-in
+(:func:`opens_text`: ``14.3.``, ``Termination.``, ``… will:``) is never cited alone, here as in the
+passage list: it takes the text it opens.
 
 The answer passage (:func:`minimal_passage`) is the answer region: from the first to the last
 sentence of the chunk scoring at least a share of the best (fitted, 0.4), the weaker sentences
 between them included, so a rule, its exception and its condition stated in separate sentences
-come as one passage; a heading that matches best gives the section it opens.
+come as one passage; a heading that matches best gives the section it opens, and so does a region
+of labels alone that begins its section (else it runs to the first sentence that says something).
 
 By meaning as well (:func:`fused_scores`): a question is often worded unlike the clause that
 answers it ("may I tell my colleagues about it?" against "... disclose Confidential Information to
@@ -33,6 +36,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from .enumeration import lead_in
 from .index.keyword import analyze, analyze_query
 from .models import Chunk
 from .pinpoint import item_span, item_starts, section_at
@@ -291,6 +295,26 @@ def label_line(text: str) -> bool:
     return bool(long) and all(w[:1].isupper() for w in long)
 
 
+def opens_text(text: str) -> bool:
+    """A sentence that only opens what follows and answers nothing itself: a label
+    (:func:`label_line`: ``14.3.``, ``Termination.``) or a lead-in
+    (:func:`~docstrata.enumeration.lead_in`: ``… will:``). The one rule of the passage list
+    (:mod:`docstrata.passage_list`) and of the cited sentence and answer passage of a hit
+    (:func:`cite_passage`, :func:`minimal_passage`): such a sentence is never a passage alone, it
+    takes the text it opens."""
+    return label_line(text) or lead_in(text)
+
+
+def _opened(text: str, scored: list[tuple[int, int, float]], i: int) -> int:
+    """The index of the last sentence of the passage sentence ``i`` of ``scored`` (sentences of
+    ``text``) stands for: ``i`` when it says something itself; when it only opens what follows
+    (:func:`opens_text`), the following sentences up to the first that does; ``i`` when none does."""
+    k = i
+    while k < len(scored) and opens_text(text[scored[k][0] : scored[k][1]]):
+        k += 1
+    return k if k < len(scored) else i
+
+
 _IN_DOCUMENT_LINK = re.compile(r"\[[^\]\n]*\]\(#[^)\s]*\)")  # "[Before you begin](#before-you-begin)"
 _PAGE_LEADER = re.compile(r"(?:\.\s?){3,}\s*[0-9ivxlcIVXLC]+\s*$|…+\s*[0-9ivxlcIVXLC]+\s*$")  # "Roles .... 6"
 
@@ -360,7 +384,8 @@ def locate_passage(chunk: Chunk, query: str) -> Passage | None:
     i = _best(scored)
     if i is None:
         return None
-    a, b, _s = scored[_answering(chunk, scored, i)]
+    j = _answering(chunk, scored, i)
+    a, b = scored[j][0], scored[_opened(chunk.content, scored, j)][1]
     return Passage(section_at(chunk, a), a, b, round(scored[i][2], 4))
 
 
@@ -445,12 +470,22 @@ def minimal_passage(
             lo -= 1
         while hi + 1 < len(scored) and scored[hi + 1][2] >= floor - 1e-9:
             hi += 1
+    text = chunk.content
     start, end = scored[lo][0], scored[hi][1]
     sid = section_at(chunk, start)
+    if all(opens_text(text[a:b]) for a, b, _s in scored[lo : hi + 1]):
+        # a region that only labels ("14.3." of a pinned clause) takes the text it opens: up to the
+        # first sentence that says something, or the whole section when the label begins it
+        end = scored[_opened(text, scored, hi)][1]
+        span = section_span(chunk, sid)
+        if span is not None and span[0] <= start and not text[span[0] : start].strip():
+            b = span[1]
+            while b > end and text[b - 1].isspace():
+                b -= 1
+            end = max(end, b)
     if limit > 0:
         span = section_span(chunk, sid)
         if span is not None and span[0] <= start and end <= span[1] and span[1] - span[0] <= limit:
-            text = chunk.content
             a, b = span
             while a < b and text[a].isspace():
                 a += 1
@@ -543,7 +578,8 @@ def cite_passage(
     i = _best(scored)
     if i is None:
         return
-    a, b, _s = scored[_answering(chunk, scored, i)]
+    j = _answering(chunk, scored, i)
+    a, b = scored[j][0], scored[_opened(chunk.content, scored, j)][1]
     found = Passage(section_at(chunk, a), a, b, round(scored[i][2], 4))
     lead = len(chunk.content) - len(chunk.content.lstrip())
     result.section_id = found.section_id

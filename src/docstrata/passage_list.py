@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .enumeration import Enumeration, closed, lead_in, of_sentences
+from .enumeration import Enumeration, closed, of_sentences
 from .models import Chunk, SearchResult
 from .passage import (
     PASSAGE_BRIDGE,
@@ -61,6 +61,7 @@ from .passage import (
     label_line,
     listing_line,
     minimal_passage,
+    opens_text,
     sentence_scores,
 )
 from .pinpoint import section_at
@@ -205,8 +206,8 @@ def sentence_relevance(
 class Candidates:
     """The candidate sentences of a passage search and what ranking them needs that no setting
     changes, worked out once (:func:`candidates_of`): ``sentences``; ``texts``, each one's text;
-    ``opens``, whether it only opens what follows (a label, :func:`~docstrata.passage.label_line`,
-    or a lead-in, :func:`~docstrata.enumeration.lead_in`: ``… will:``, ``… including—``);
+    ``opens``, whether it only opens what follows (:func:`~docstrata.passage.opens_text`: a label,
+    ``5.2.``, or a lead-in, ``… will:``, ``… including—``);
     ``listing``, whether it is a contents line (:func:`~docstrata.passage.listing_line`);
     ``lexical``, :func:`sentence_lexical`; ``lists``, the lists among each chunk's sentences
     (:func:`~docstrata.enumeration.of_sentences`, indexed from the chunk's first sentence,
@@ -238,7 +239,7 @@ def candidates_of(
     return Candidates(
         sentences,
         texts,
-        [label_line(t) or lead_in(t) for t in texts],
+        [opens_text(t) for t in texts],
         [listing_line(t) for t in texts],
         sentence_lexical(sentences),
         lists,

@@ -145,14 +145,19 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
         for line in lines:
             by_page.setdefault(line.page, []).append(line)
         edges = {p: _edge_lines(ls) for p, ls in by_page.items() if pages is None or p in pages}
-        if peel:  # below a header row only header text ("Section 287"), never a lone number or glyph
+        if peel:  # below a header row only header text ("Section 287"), never a lone number or glyph;
+            # a sentence ("© 2022 Bonterms, Inc. Free to use under CC BY 4.0.") only when it stands at
+            # the same place on a quarter of the pages and three: a footer block's row, not body text
+            everywhere = _edge_places(edges)
             edges = {
                 p: [
                     ln
                     for ln in edge
                     if re.search(r"[^\W\d_]{2}", ln.text)
-                    and len(ln.text.split()) <= 8
-                    and not re.search(r"[.;,:]$", ln.text.strip())
+                    and (
+                        (len(ln.text.split()) <= 8 and not re.search(r"[.;,:]$", ln.text.strip()))
+                        or _same_place_pages(ln, p, everywhere) >= threshold
+                    )
                 ]
                 for p, edge in edges.items()
             }

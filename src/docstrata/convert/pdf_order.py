@@ -7,7 +7,9 @@ from the layout alone.
   then stands before its label. :func:`restore_box_order` puts such neighbours back in order.
 * A paragraph's label set in a box of its own at the left of the paragraph's first line (``(1)``
   beside ``Directive (EU) 2016/1148 …``) may be read before the whole column of paragraphs beside
-  it. :func:`join_hanging_labels` moves each label to the front of the line it stands beside.
+  it. :func:`join_hanging_labels` moves each label to the front of the line it stands beside; a
+  column of such labels read as one box (``(a)``, ``(b)`` in a hanging column) likewise, each label
+  to its own item's first line, which then opens a paragraph.
 """
 
 from __future__ import annotations
@@ -69,8 +71,10 @@ def join_hanging_labels(lines: list[_PdfLine]) -> list[_PdfLine]:
     """``lines`` with each paragraph label that stands alone in its box (``(1)``, ``(a)``, ``iv)``, ``iv.``;
     not a table cell) joined to the front of the line beside it to its right on its row (within
     60 pt), which opens its own box: the label then stands where its paragraph is read, however
-    pdfminer ordered the two boxes. The joined line keeps its box, style and place in the order,
-    and starts where the label does."""
+    pdfminer ordered the two boxes. A label of a column of labels (:func:`_label_columns`) joins
+    the line beside it wherever it stands in its box, and the box splits there: each item opens a
+    paragraph. The joined line keeps its box (or the part from it on), style and place in the
+    order, and starts where the label does."""
     box_sizes: dict[int, int] = {}
     first_of_box: dict[int, int] = {}
     for line in lines:
@@ -79,15 +83,19 @@ def join_hanging_labels(lines: list[_PdfLine]) -> list[_PdfLine]:
     by_page: dict[int, list[_PdfLine]] = {}
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
+    column = _label_columns(lines)
     joined: dict[int, _PdfLine] = {}  # id of the line beside -> the label joined to it
     absorbed: set[int] = set()
     for line in lines:
         text = line.text.strip()
-        if box_sizes[line.box] != 1 or line.cell or line.turned or line.level or not _ITEM_LABEL.match(text):
+        if not (box_sizes[line.box] == 1 or line.box in column) or line.cell or line.turned or line.level:
+            continue
+        if not _ITEM_LABEL.match(text):
             continue
         beside = [
             other for other in by_page[line.page]
-            if other is not line and first_of_box[other.box] == id(other) and not other.cell and not other.turned
+            if other is not line and (first_of_box[other.box] == id(other) or line.box in column)
+            and other.box not in column and not other.cell and not other.turned
             and id(other) not in absorbed and id(other) not in joined
             and 0 <= other.x0 - line.x1 + 1 <= 61 and _vertical_overlap(line, other) > 0.5
             and re.search(r"[^\W\d_]", other.text)
@@ -97,12 +105,38 @@ def join_hanging_labels(lines: list[_PdfLine]) -> list[_PdfLine]:
             joined[id(target)] = line
             absorbed.add(id(line))
     out = []
+    fresh = max((line.box for line in lines), default=0) + 1
+    previous_box: int | None = None
+    renamed: int | None = None  # a label joined inside a box opens a paragraph: the box splits there
     for line in lines:
         if id(line) in absorbed:
             continue
+        box = line.box
+        if box != previous_box:
+            renamed = None
         label = joined.get(id(line))
         if label is not None:
             line.text = f"{label.text.strip()} {line.text.strip()}"
             line.x0, line.chars = label.x0, line.chars + label.chars
+            if first_of_box[box] != id(line):
+                renamed, fresh = fresh, fresh + 1
+        previous_box = box
+        if renamed is not None:
+            line.box = renamed
         out.append(line)
     return out
+
+
+def _label_columns(lines: list[_PdfLine]) -> set[int]:
+    """The boxes that are a column of paragraph labels: two lines or more, each a label alone
+    (``(a)``, ``(b)`` set in a hanging column beside their items, which pdfminer reads as one box
+    before the box of the items' text); not table cells, turned text or headings."""
+    members: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        members.setdefault(line.box, []).append(line)
+    return {
+        box
+        for box, ls in members.items()
+        if len(ls) >= 2
+        and all(_ITEM_LABEL.match(ln.text.strip()) and not (ln.cell or ln.turned or ln.level) for ln in ls)
+    }
