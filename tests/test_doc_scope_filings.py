@@ -128,3 +128,31 @@ def test_a_section_of_a_document_the_query_does_not_name_caps_the_confidence():
     assert f"not found in {PETITION.name}" in c.reason and "17(d) of cncf-charter.md" in c.reason
     alone = assess_confidence([hit], True, True, [elsewhere], other_words=False)
     assert alone.level == "low", alone
+
+
+LEG = Path(__file__).resolve().parents[1] / "bench" / "realdocs" / "legislation-xml"
+BANK, TITLE9 = LEG / "ca-bank-of-canada-act-b-2.justice-ca.xml", LEG / "us-usc-title09-arbitration-113-31.uslm1.xml"
+
+
+@pytest.fixture(scope="module")
+def acts(tmp_path_factory):
+    ts = ingested(tmp_path_factory.mktemp("acts"), [BANK, TITLE9])
+    yield ts["docs"]
+    ts.close()
+
+
+@pytest.mark.parametrize("scoping", [True, False])
+def test_a_citation_of_the_named_act_is_never_answered_by_another_acts_pin(acts, monkeypatch, scoping):
+    """Only Title 9 has a section 301; "of the Bank of Canada Act" names the other Act, by query
+    scoping or (scoping off, the exact leg alone) by the citation's own document name. Before, the
+    exact leg pinned Title 9's 301 with confidence high."""
+    import docstrata.search as search
+
+    monkeypatch.setattr(search, "SCOPE_DOCUMENTS", scoping)
+    hits = acts.search("What does section 301 of the Bank of Canada Act say?", top_k=5)
+    assert not any(h.pinned for h in hits), [(h.source_path, h.section_id, h.pinned) for h in hits]
+    c = hits.confidence
+    assert c.level != "high" and c.unresolved == ["Section 301"], c
+    assert f"'Section 301' is not found in {BANK.name}" in c.reason, c.reason
+    if not scoping:  # the other Act's 301 is named as such, not as the answer
+        assert f"301 of {TITLE9.name}" in c.reason, c.reason
