@@ -19,7 +19,9 @@ can call the document, most specific first, for :mod:`docstrata.query_scope` to 
   agreement is made — "agreement", "entered", "made", "executed"…, not "between Member States" —;
   each party cut at its first comma, parenthesis, quote or description);
 * the **file stem** as words ("Fiverr.txt" → "Fiverr", "EFCAConfidentialityAgreement.txt" → "EFCA
-  Confidentiality Agreement", ``%20`` decoded) and the names the cross-reference resolver knows the
+  Confidentiality Agreement", ``%20`` decoded), also without its numeric ids ("NATS-IO-Petition-for-
+  Cancellation-6216925.pdf" → "NATS IO Petition for Cancellation": a title that is a caption, "IN THE
+  UNITED STATES PATENT & TRADEMARK OFFICE", leaves the file name to say what the document is) and the names the cross-reference resolver knows the
   document by (:func:`~docstrata.structure.xrefs.document_names`) that are not single words of the
   title or stem: initialisms (``PIPEDA``), an acronym in parentheses ("… Regulation (GDPR)"),
   ``RFC 5246`` — not "FSRA" of "FSRA Guiding Principles" nor "UAE" of "UAE_CRS_Guidance_Notes";
@@ -193,6 +195,24 @@ def _stem_words(doc_key: str, split: bool = True) -> str:
     return _clean(stem)
 
 
+_NUMERIC_ID = re.compile(r"\s*\b\d{5,}\b")  # a registration, docket or file number: 6216925, 20230115
+
+
+def _stem_without_ids(stem: str) -> list[str]:
+    """The file name's words without its numeric ids (numbers of five digits or more: a
+    registration, docket or record number, a date written 20230115): "NATS IO Petition for
+    Cancellation 6216925" → "NATS IO Petition for Cancellation", a name whose words a question
+    holds more of than of one with the number. Years and short numbers stay ("Act 2010", "vue
+    tables 2"); nothing when no number goes, or when what is left is no name but one kind word
+    ("terms 123456" → "terms": :data:`~docstrata.query_scope.KIND_WORDS`)."""
+    from .query_scope import KIND_WORDS
+
+    left = _clean(_NUMERIC_ID.sub("", stem))
+    if left == stem or not left or (" " not in left and left.casefold() in KIND_WORDS):
+        return []
+    return [left]
+
+
 _SMALL = frozenset("of and the for on in to a an &".split())
 _ACRONYM_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 ACRONYM_CHARS = 8_000  # where a document spells out the abbreviations it is known by ("… Agreement (CLA)")
@@ -283,6 +303,7 @@ def document_names(tree: DocumentTree, doc_key: str, text: str) -> list[str]:
     names += contract_parties(plain)
     stem = _stem_words(doc_key)
     names += [stem, _stem_words(doc_key, split=False)]  # "Green Storm NDCSC" and "GreenStorm NDCSC"
+    names += _stem_without_ids(stem)  # "NATS IO Petition for Cancellation" of "…-6216925.pdf"
     names += _expanded_names(stem, plain, [n for n in names if n != stem])  # "CLA" ↔ "Contributor License Agreement"
     title_words = set(re.findall(r"\w+", title.casefold())) | set(re.findall(r"\w+", stem.casefold()))
     for n in cited_names(tree.title, doc_key):  # initialisms ("GDPR", "PIPEDA"), "RFC 5246"; not words of title or stem

@@ -31,7 +31,8 @@ name is written). A run names its document when
   rulebook — and "section N <Act>" citations over six real Acts), and
 * the words it matched are not shared by the names of more than :data:`MAX_SHARING` documents: a
   stretch common to many names ("Non-Disclosure Agreement") names a kind of document, not one; and
-* it holds a word that is not a number ("section 9" does not name "Title 9"), and
+* it holds a word that is not a number ("section 9" does not name "Title 9") and one that is no
+  kind word (:data:`KIND_WORDS`: "the policy" does not name ``policy.md``), and
 * a run of one word is written with a capital where the name has one: "do they keep my data"
   does not name the app "Keep" (a word and a name differ only there).
 
@@ -109,7 +110,8 @@ FRAMED_COVERAGE = 0.3
 KIND_WORDS = frozenset(
     "act acts bill law statute code regulation regulations rule rules rulebook directive ordinance agreement "
     "contract licence license policy notice terms protocol standard specification rfc guideline guidelines "
-    "guidance treaty convention handbook manual memorandum deed lease constitution decree".split()
+    "guidance treaty convention handbook manual memorandum deed lease constitution decree petition complaint "
+    "pleading motion affidavit judgment letter".split()
 )
 _KIND_KEYS = frozenset(k for k in map(_key, KIND_WORDS) if k)
 _DETERMINERS = frozenset("the this that its their our your".split())  # "of **the** charter schools bill"
@@ -279,7 +281,8 @@ def _runs(words: list[tuple[str | None, int, int, int]], order: tuple[str, ...])
 def _framed(query: str, words, start: int, end: int, matched: set[str]) -> int | None:
     """Whether the run ``start``..``end`` is said to be a document's name by a word for a kind of
     document (:data:`KIND_WORDS`): the word right after it ("the charter schools **bill**", "the
-    SimpliTest **agreement**") or its own last word ("the Charter Schools **Act**"), with a word of
+    SimpliTest **agreement**"), its own last word ("the Charter Schools **Act**") or its own first
+    word, the name after it ("the **petition** for cancellation"), with a word of
     the name's own besides, and "the" (or "this", "its", …) right before it or a possessive first
     word ("Consider **Eskom's** Confidentiality and Non-Disclosure Agreement"). The index of the
     kind word, or ``None``."""
@@ -290,6 +293,8 @@ def _framed(query: str, words, start: int, end: int, matched: set[str]) -> int |
     if before not in _DETERMINERS and not re.search(r"['’][sS]$", query[words[start][1] : words[start][2]]):
         return None  # "documents act on electronic information": a verb, no document
     if kind(end):
+        return end
+    if kind(start) and end > start:  # the kind first, its name after it: "the petition for cancellation"
         return end
     after = end + 1
     if after < len(words) and words[after][0] not in (None, "|") and words[after][3] != words[end][3] and kind(after):
@@ -318,6 +323,8 @@ def _named_runs(catalogue: Catalogue, query: str, words, min_coverage: float, do
             span = (words[start][1], words[end][2])
             if all(k.isdigit() for k in matched):
                 continue  # a number alone is a citation ("section 9"), never a name ("Title 9")
+            if matched <= _KIND_KEYS:
+                continue  # a kind of document ("the policy", "the terms"), though a file is called "policy.md"
             if len(matched) == 1 and query[span[0] : span[1]].islower() and not name.text.islower():
                 continue  # one word written in lower case where the name has capitals: "keep" is not the app Keep
             sharing = len(set.intersection(*(catalogue.holders[k] for k in matched)))

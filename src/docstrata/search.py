@@ -137,11 +137,15 @@ class Citation:
     """One section citation of a query (``Section 3``, ``Chapter IV, Section 3``) and the sections
     it names in the searched scope: one (it is answered), several (the same number in several
     chapters or documents: ambiguous) or none. ``kinded`` is false for a bare number ("4.2.1"),
-    which may be a version or a figure rather than a citation."""
+    which may be a version or a figure rather than a citation. ``absent_from``: the documents the
+    query names (:mod:`docstrata.query_scope`, or the citation's own "of the GPL") when none of them
+    holds the section; ``sections`` are then other documents' sections so numbered, which the
+    question did not ask for."""
 
     cited: str
     sections: list[CitedSection] = field(default_factory=list)
     kinded: bool = True
+    absent_from: tuple[str, ...] = ()
 
 
 @dataclass
@@ -306,7 +310,10 @@ def assess_confidence(
     A citation that names several sections makes it ``"medium"`` at most, the candidates listed in
     the reason and in ``Confidence.ambiguous``; one (with a kind: "Section 9", not a bare "4.2")
     that names none makes it ``"medium"`` at most, ``"low"`` when the query has no other words
-    (``other_words`` false): its hits are then only passages near the words "Section 9".
+    (``other_words`` false): its hits are then only passages near the words "Section 9". So does
+    one the document the query names does not hold (``Citation.absent_from``: "paragraph 17(d) of
+    the petition" where only the charter has a 17(d)), the reason saying it is not found there and
+    naming the other documents' sections so numbered; it is listed in ``Confidence.unresolved``.
     ``low_similarity`` is the embedding model's floor (:func:`~docstrata.embed.similarity_floor`):
     a hit with no keyword or exact match is "close" from it up.
 
@@ -322,11 +329,19 @@ def assess_confidence(
             fitted_level(level, signals, fit, bool(hits) and bool(hits[0].pinned))
     if level.level == "none" or not citations:
         return level
-    ambiguous = [c for c in citations if len(c.sections) > 1]
-    unresolved = [c.cited for c in citations if not c.sections and c.kinded]
-    if not ambiguous and not unresolved:
+    absent = [c for c in citations if c.absent_from]
+    ambiguous = [c for c in citations if len(c.sections) > 1 and not c.absent_from]
+    unresolved = [c.cited for c in citations if not c.sections and c.kinded and not c.absent_from]
+    if not ambiguous and not unresolved and not absent:
         return level
     why = []
+    for c in absent:  # the document the query names lacks it: another document's section is no answer
+        docs = ", ".join(c.absent_from[:3]) + (f" and {len(c.absent_from) - 3} more" if len(c.absent_from) > 3 else "")
+        elsewhere = ", ".join(f"{s.section_id} of {s.document}" for s in c.sections[:5])
+        why.append(
+            f"'{c.cited}' is not found in {docs}, the document the query names"
+            + (f" (only {elsewhere} is so numbered, in a document the query does not name)" if elsewhere else "")
+        )
     for c in ambiguous:
         listed = ", ".join(
             f"{s.section_id}"
@@ -341,7 +356,7 @@ def assess_confidence(
         why.append(f"no section here is cited as '{cited}': these hits only match the query's words")
     capped = (
         "low"
-        if unresolved and not ambiguous and not other_words
+        if (unresolved or absent) and not ambiguous and not other_words
         else ("medium" if level.level == "high" else level.level)
     )
     level.level, level.reason = capped, "; ".join(why) + f"; {level.reason}"
@@ -350,7 +365,7 @@ def assess_confidence(
         for c in ambiguous
         for s in c.sections[:MAX_LISTED]
     ]
-    level.unresolved = unresolved
+    level.unresolved = unresolved + [c.cited for c in absent]
     return level
 
 
@@ -567,6 +582,13 @@ def exact_ranking(
                 cited = _cited_sections(store, enclosing, order[order.index(key) + 1])
                 cited += _cited_sections(store, [c for c in hits if c not in enclosing], key)
                 citations.append(Citation(_cited_label(keys[0]), cited))
+        elif named_docs and not first:
+            # "section 9 of the GPL" where the GPL has none: another document's section 9 is not what
+            # was asked; ranked by its words, never pinned, and the answer says the GPL lacks it
+            hits = titled + [c for c in hits if c not in titled]
+            if citations is not None:
+                absent = tuple(sorted(named_docs))
+                citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, hits, key), absent_from=absent))
         elif qa.names_section or whole:  # (a question that only mentions it keeps the exact order)
             if any(c in found.get(key, ()) for c in titled):  # a section cited so beats a repeat of its
                 titled = [c for c in titled if c in found[key]]  # number in a container (Article 15's 3)
@@ -839,14 +861,30 @@ def _scoped_search(
     run = _run_search(
         store, embed_query, scope.rest, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=inside
     )
-    if not run.hits:  # nothing there: the question as if it named no document
-        return _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
+    if not run.hits:  # nothing there: the question as if it named no document, but no other document's pin
+        run = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
+        for h in run.hits:
+            h.pinned = h.pinned and h.chunk.doc_key in scope.doc_keys
+        _absent_from(run.citations, scope.doc_keys)
+        run.notices.insert(0, scope.notice())
+        return run
+    _absent_from(run.citations, scope.doc_keys)
     if len(run.hits) < top_k or not scope.exclusive:  # the other documents' hits: after, or every other place
         more = _run_search(store, embed_query, query, mode=mode, top_k=top_k, settings=settings, timing=timing, flt=flt)
         run.hits = _merge(run.hits, more.hits, top_k, scope.exclusive)
     run.notices.insert(0, scope.notice())
     run.asked = scope.rest if scope.rest != query else ""
     return run
+
+
+def _absent_from(citations: list[Citation], doc_keys: tuple[str, ...]) -> None:
+    """Mark each of ``citations`` that no section of the named documents ``doc_keys`` answers
+    (:attr:`Citation.absent_from`): the scoped search found none there, so "paragraph 17(d) of the
+    petition" is not found in the petition, whatever another document numbers so."""
+    for c in citations:
+        if not c.absent_from and not any(s.document in doc_keys for s in c.sections) and (c.sections or c.kinded):
+            c.sections = [s for s in c.sections if s.document not in doc_keys]
+            c.absent_from = tuple(doc_keys)
 
 
 def _merge(scoped: list[RankedHit], other: list[RankedHit], top_k: int, exclusive: bool) -> list[RankedHit]:

@@ -59,7 +59,7 @@ from pathlib import PurePosixPath
 
 from ..errors import ConversionError
 from ..models import Document, SourceFile
-from ..structure.grammar import contents_title_pattern, names_instrument
+from ..structure.grammar import contents_title_pattern, is_caption, names_filing, names_instrument
 from .document import Block, ConvertedDocument
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
@@ -271,20 +271,25 @@ def first_heading(markdown: str) -> str | None:
 
 
 def _instrument_below(first: str, rest: list[str]) -> str | None:
-    """The heading that names the instrument (:func:`.grammar.names_instrument`: ``PERSONAL DATA
+    """The heading that names the instrument or filing (:func:`.grammar.names_instrument`: ``PERSONAL DATA
     PROTECTION ACT 2010``) among the headings after a first heading that does not (a collection's
     name over the title: ``LAWS OF MALAYSIA``, ``LAWS OF KENYA``, a Parliament's masthead
     ``PARLIAMENT OF THE DEMOCRATIC SOCIALIST REPUBLIC OF SRI LANKA``), before the first line of
     prose (12 words or more); a name set as two headings, nothing but blank lines between them
     (``PARLIAMENTARY BUDGET OFFICE`` / ``ACT, No. 6 OF 2023`` in two faces), is the two joined.
+    Likewise a filing's name under its caption (:func:`.grammar.is_caption`: the forum, ``IN THE
+    UNITED STATES PATENT & TRADEMARK OFFICE`` / ``BEFORE THE TRADEMARK TRIAL & APPEAL BOARD``, the
+    parties' lines between): the first heading after it that names a filing's kind
+    (:func:`.grammar.names_filing`: ``PETITION FOR CANCELLATION``).
     ``None`` when the first heading names it or none does."""
     if names_instrument(first):
         return None
+    caption = is_caption(first)
     above: str | None = first  # the heading right above (only blank lines between)
     for line in rest:
         if m := re.match(r" {0,3}#{1,6}\s+(.+?)\s*#*\s*$", line):
             text = re.sub(r"[*_`]+", "", m.group(1)).strip()
-            if names_instrument(text):
+            if names_instrument(text) or (caption and names_filing(text)):
                 return text
             if above and names_instrument(joined := f"{above} {text}"):
                 return joined  # "PARLIAMENTARY BUDGET OFFICE" / "ACT, No. 6 OF 2023" in two faces

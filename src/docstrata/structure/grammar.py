@@ -1574,6 +1574,43 @@ def names_instrument(title: str) -> bool:
     return bool(_instrument_re().search(" ".join(title.split())))
 
 
+@functools.lru_cache(maxsize=1)
+def _caption_re() -> re.Pattern:
+    words = lambda key: "|".join(sorted({re.escape(w) for p in PACKS for w in p.get(key, ())}, key=len, reverse=True))  # noqa: E731
+    openers = words("caption_openers").replace(r"\ ", r"\s+")
+    return re.compile(
+        rf"^(?:(?:{openers})\s+.*\b(?:{words('forum_words')})s?\b|[^,;:]*\b(?:{words('court_words')})s?\b"
+        rf"(?:\s+(?:of|for)\s+.*)?)$",
+        re.IGNORECASE,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _filing_re() -> re.Pattern:
+    words = sorted({w for p in PACKS for w in p.get("filing_words", ())}, key=len, reverse=True)
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})s?\b", re.IGNORECASE)
+
+
+def is_caption(heading: str) -> bool:
+    """``heading`` is a caption: the forum a filing is made in (or a letter comes from), set over the
+    document's own name (``IN THE UNITED STATES PATENT & TRADEMARK OFFICE``, ``BEFORE THE TRADEMARK
+    TRIAL & APPEAL BOARD``, ``IN THE UNITED STATES DISTRICT COURT FOR THE DISTRICT OF OREGON``,
+    ``SUPREME COURT OF THE UNITED STATES``): a pack's ``caption_openers`` and one of its
+    ``forum_words``, or a court's name alone (``court_words``). It names where the document is,
+    not the document; not ``Code of Conduct for the Board`` (no opener) nor ``Court Fees Act``."""
+    text = " ".join(heading.split()).strip(" .:")
+    return 0 < len(text.split()) <= 20 and bool(_caption_re().match(text)) and not names_instrument(text)
+
+
+def names_filing(heading: str) -> bool:
+    """``heading`` names a filing by its kind (a pack's ``filing_words``: ``PETITION FOR
+    CANCELLATION``, ``NOTICE OF OPPOSITION``, ``DEFENDANT'S MOTION TO DISMISS``, ``MEMORANDUM OPINION
+    AND ORDER``): what a document under a caption (:func:`is_caption`) calls itself; a caption or a
+    line of twelve words or more is none."""
+    text = " ".join(heading.split())
+    return 0 < len(text.split()) < 12 and bool(_filing_re().search(text)) and not is_caption(text)
+
+
 def document_words() -> tuple[str, ...]:
     """The kind words documents are named by, every language, singular (``agreement``, ``license``,
     ``provision``, ``act``): a pack's ``document_words``. A citation's qualifier holding one names a

@@ -192,6 +192,63 @@ VERSION_WORDS = ("version", "versions", "ver.", "v.", "release", "releases", "bu
 # what a title reads as, beside a collection's name over it ("LAWS OF MALAYSIA", "LAWS OF KENYA")
 INSTRUMENT_WORDS = ("act", "ordinance", "enactment", "code", "regulations", "rules", "order", "decree", "bill")
 
+# a caption: the forum a filing is made in or a letter comes from, set over the document's own name at the
+# head of its first page ("IN THE UNITED STATES DISTRICT COURT FOR THE DISTRICT OF OREGON", "BEFORE THE
+# TRADEMARK TRIAL & APPEAL BOARD", "IN THE UNITED STATES PATENT & TRADEMARK OFFICE", "SUPREME COURT OF THE
+# UNITED STATES"): "in the" / "before the" and one of the forum words, or a court's name alone
+CAPTION_OPENERS = ("in the", "before the")
+FORUM_WORDS = (
+    "court",
+    "tribunal",
+    "office",
+    "board",
+    "commission",
+    "agency",
+    "authority",
+    "department",
+    "panel",
+    "chamber",
+    "registry",
+    "arbitrator",
+    "ombudsman",
+)
+COURT_WORDS = ("court", "tribunal")
+# the kind of a filing, which a caption's document names itself by ("PETITION FOR CANCELLATION", "NOTICE OF
+# OPPOSITION", "COMPLAINT FOR DAMAGES", "MEMORANDUM OPINION AND ORDER", "DEFENDANT'S MOTION TO DISMISS")
+FILING_WORDS = (
+    "petition",
+    "complaint",
+    "motion",
+    "brief",
+    "answer",
+    "reply",
+    "response",
+    "memorandum",
+    "opinion",
+    "order",
+    "judgment",
+    "judgement",
+    "decree",
+    "declaration",
+    "affidavit",
+    "notice",
+    "stipulation",
+    "opposition",
+    "objection",
+    "appeal",
+    "application",
+    "decision",
+    "ruling",
+    "findings",
+    "award",
+    "summons",
+    "subpoena",
+    "indictment",
+    "verdict",
+    "pleading",
+    "counterclaim",
+)
+
 # the kind words a document's name is made of, singular: what "Section 4 of the Trust Legal Provisions",
 # "section 2 of the GNU General Public License", "Section H of our Terms of Service" or "Article 28 of the
 # Regulation" names is a document of that kind (another one, unless this document calls itself so: "this
@@ -249,6 +306,10 @@ PACK = {
     "ordinal_words": ORDINAL_WORDS,
     "instrument_words": INSTRUMENT_WORDS,
     "document_words": DOCUMENT_WORDS,
+    "caption_openers": CAPTION_OPENERS,
+    "forum_words": FORUM_WORDS,
+    "court_words": COURT_WORDS,
+    "filing_words": FILING_WORDS,
     "version_words": VERSION_WORDS,
     "definitions": DEFINITIONS,
     "months": MONTHS,
