@@ -136,6 +136,9 @@ class ParseContext:
             not list items, nested at their headings' level.
         letter_items: lines of plain text opening a lettered item closed by its bracket alone
             (``a) …``) in a series from ``a)`` (:func:`.scan._letter_item_series`): items ``(a)`` ….
+        list_columns: line → the column of its list level, for the Markdown list item lines
+            (:func:`.scan._list_columns`): the indentation items nest by, CommonMark's 0-3 spaces of
+            slack before a marker folded away.
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as
@@ -163,6 +166,7 @@ class ParseContext:
     bold_labels: frozenset[int] = frozenset()
     clause_items: dict[int, int] = field(default_factory=dict)
     letter_items: frozenset[int] = frozenset()
+    list_columns: dict[int, int] = field(default_factory=dict)
     doc_ranks: dict[str, float] = field(default_factory=dict)
     label_containers: frozenset[str] = frozenset()
     series_labels: frozenset[int] = frozenset()

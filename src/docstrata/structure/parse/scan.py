@@ -12,6 +12,7 @@ from ..grammar import (
     PINPOINT,
     SUFFIX_WORDS,
     back_matter_label,
+    back_matter_prefixes,
     contents_title_pattern,
     keywords,
     without_amendment_mark,
@@ -146,7 +147,62 @@ def _scan(
     ctx.bold_labels = _bold_label_series(lines)
     ctx.clause_items = _clause_items(lines) if markdown_flavour else {}
     ctx.letter_items = frozenset() if markdown_flavour else _letter_item_series(lines)
+    ctx.list_columns = _list_columns(lines) if markdown_flavour else {}
     return _lazy_list_numbers(_scan_lines(lines, markdown_flavour, veto, ctx), lines)
+
+
+# a Markdown list item's marker (CommonMark: a bullet, or up to nine digits and "." or ")"), the spaces
+# or tab after it, and whether text follows; a thematic break ("- - -", "***") is no item
+_LIST_MARKER_RE = re.compile(r"^(?P<lead>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ ]+|$)")
+_THEMATIC_BREAK_RE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+
+
+def _list_columns(lines: list[str]) -> dict[int, int]:
+    """Line → the column of its list level, for every Markdown list item line (tabs expanded to 4).
+
+    CommonMark lets a list marker stand up to three spaces in from the block that holds it: the
+    charter's ``-\t(a) …`` and `` -\t(b) …`` are items of one list, ``(b)`` no deeper than ``(a)``
+    for its incidental leading space. An item is nested in an earlier open item only when its
+    marker stands at or past that item's content column (the column its text starts at); a
+    paragraph after a blank line set back before an item's content column closes the item. An item
+    is given the content column of the item holding it (0 at the top level), so the siblings of a
+    list share one column whichever of the permitted 0-3 spaces each was written with; a marker
+    four or more spaces past that column keeps its own (indented code in CommonMark, a deeper list
+    in looser Markdown).
+    """
+    columns: dict[int, int] = {}
+    open_items: list[int] = []  # content columns of the open items, outermost first
+    fence: str | None = None
+    blank = True
+    for i, line in enumerate(lines):
+        expanded = line.expandtabs(4)
+        stripped = expanded.strip()
+        fm = _FENCE_RE.match(line)
+        if fence is not None or fm:
+            if fence is None:
+                fence = fm.group("fence")  # type: ignore[union-attr]
+            elif fm and fm.group("fence")[0] == fence[0] and len(fm.group("fence")) >= len(fence):
+                fence = None
+            blank = False
+            continue
+        if not stripped:
+            blank = True
+            continue
+        col = len(expanded) - len(expanded.lstrip())
+        item = None if _THEMATIC_BREAK_RE.match(expanded) else _LIST_MARKER_RE.match(expanded)
+        if item is not None:
+            while open_items and col < open_items[-1]:
+                open_items.pop()
+            base = open_items[-1] if open_items else 0
+            columns[i] = base if col - base <= 3 else col
+            gap = len(item.group("gap"))
+            width = len(item.group("lead")) + len(item.group("marker"))
+            open_items.append(width + (gap if 0 < gap <= 4 else 1))
+        elif blank or _ATX_RE.match(line):
+            while open_items and col < open_items[-1]:
+                open_items.pop()
+        blank = False
+    return columns
 
 
 def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
@@ -349,7 +405,7 @@ def _label_marker(
     """
     line = lines[i]
     expanded = line.expandtabs(4)
-    indent = len(expanded) - len(expanded.lstrip())
+    indent = ctx.list_columns.get(i, len(expanded) - len(expanded.lstrip()))  # a list item: its list's column
     text = without_amendment_mark(_without_running_title(line.strip(), ctx.running_titles))  # "1[4. Penalty …"
     if text.startswith(("|", ">")) or _TOC_RE.search(text):
         return None
@@ -439,6 +495,8 @@ def _label_marker(
     comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
+    if _mentioned_back_matter(comps, rest, lines, i):
+        return None  # "… attached hereto as" / "Exhibit C. As the result of …": a mention in running text
     nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
     if nummer is not None:
         return nummer
@@ -470,6 +528,30 @@ def _label_marker(
     shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
+
+
+def _mentioned_back_matter(comps: list[tuple[str, str, str]], rest: str, lines: list[str], i: int) -> bool:
+    """A back-matter label (``Exhibit C``, ``Schedule 2``, ``Annex I``: a keyword of the grammar's
+    ``back`` role) opening a line of running text that continues a sentence broken off above it
+    ("… copy of the Order Summary attached hereto as" / "Exhibit C. As the result of that
+    transfer, the Linux Foundation, through"): the paragraph cites its exhibit, it does not open
+    one. A back-matter container stands as a heading: its label alone, or with a title
+    (``Exhibit A. Form of Notice``), never with a sentence run on after it. PDF text sets every
+    line apart by a blank line, so the line above is the last non-blank one."""
+    if len(comps) != 1 or not comps[0][0].startswith("kw:"):
+        return False
+    if comps[0][0].split(":")[1] not in back_matter_prefixes() or not rest.strip():
+        return False
+    prev = next((lines[j] for j in range(i - 1, max(-1, i - 4), -1) if lines[j].strip()), "")
+    if not prev or prev.lstrip().startswith("#") or not _ends_mid_sentence(prev):
+        return False
+    title, is_heading = _title_of(rest)
+    if not is_heading:
+        return True
+    # a title is set in capitals or title case ("Form of Notice", "DATA PROCESSING TERMS"); a
+    # sentence runs on in lower case ("As the result of that domain name transfer, the …")
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", title) if w.lower() not in _FUNCTION_WORDS]
+    return bool(words) and sum(w[:1].isupper() for w in words) * 2 < len(words)
 
 
 def _back_matter_marker(lines: list[str], i: int, text: str, prev_blank: bool, indent: int) -> _Marker | None:
