@@ -64,3 +64,21 @@ def test_petition_exhibit_mention_opens_no_container() -> None:
     assert not any(sid.startswith("exhibit") for sid in by_id)
     assert "Exhibit C. As the result of that domain name transfer" in by_id["4"].text
     assert by_id["5"].parent_id == by_id["4"].parent_id
+
+
+def test_an_item_answered_by_its_section_is_not_high(tmp_path) -> None:
+    """Charter 11(a)'s roman items (``i. Have ownership …``) are no sections: "section 11(a)(i)" is
+    answered by 11(a), the most specific section so numbered. The answer says the citation was
+    widened and is not ``high`` (it was, with the widened section pinned as if it were the item)."""
+    from .conftest import ingested
+
+    ts = ingested(tmp_path, [CHARTER])
+    try:
+        hits = ts["docs"].search("What does section 11(a)(i) of the charter require?", top_k=3)
+        assert (hits[0].section_id, hits[0].pinned) == ("11(a)", True)
+        assert hits.confidence.level == "medium"
+        assert "'Section 11(a)(i)' is no section here: the first hit is 11(a)" in hits.confidence.reason
+        whole = ts["docs"].search("What does section 11(a) of the charter require?", top_k=3)
+        assert whole[0].section_id == "11(a)" and "is no section here" not in whole.confidence.reason
+    finally:
+        ts.close()

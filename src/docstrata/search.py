@@ -140,12 +140,15 @@ class Citation:
     which may be a version or a figure rather than a citation. ``absent_from``: the documents the
     query names (:mod:`docstrata.query_scope`, or the citation's own "of the GPL") when none of them
     holds the section; ``sections`` are then other documents' sections so numbered, which the
-    question did not ask for."""
+    question did not ask for. ``wider``: the number of the section that answered when the citation
+    names an item no section is (``paragraph 17(d)`` answered by ``17``, :func:`reference_keys`'
+    enclosing keys)."""
 
     cited: str
     sections: list[CitedSection] = field(default_factory=list)
     kinded: bool = True
     absent_from: tuple[str, ...] = ()
+    wider: str = ""
 
 
 @dataclass
@@ -332,9 +335,17 @@ def assess_confidence(
     absent = [c for c in citations if c.absent_from]
     ambiguous = [c for c in citations if len(c.sections) > 1 and not c.absent_from]
     unresolved = [c.cited for c in citations if not c.sections and c.kinded and not c.absent_from]
-    if not ambiguous and not unresolved and not absent:
+    first = (getattr(hits[0], "section_id", None) or "").lower() if hits else ""
+    # an item answered by the section around it, where the first hit is not cited to the item itself
+    wider = [c for c in citations if c.wider and c.sections and not first.endswith(c.cited.rpartition(" ")[2].lower())]
+    if not ambiguous and not unresolved and not absent and not wider:
         return level
     why = []
+    for c in wider:
+        why.append(
+            f"'{c.cited}' is no section here: the first hit is {c.wider}, the most specific section so "
+            "numbered (the item may be in its text)"
+        )
     for c in absent:  # the document the query names lacks it: another document's section is no answer
         docs = ", ".join(c.absent_from[:3]) + (f" and {len(c.absent_from) - 3} more" if len(c.absent_from) > 3 else "")
         elsewhere = ", ".join(f"{s.section_id} of {s.document}" for s in c.sections[:5])
@@ -605,7 +616,9 @@ def exact_ranking(
             chosen = [c for c in named_all if c in found.get(key, ())] or named_all
             pinned.update(chosen)
             if citations is not None:
-                citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, named_all, key)))
+                asked, got = keys[0].rpartition(" ")[2], key.rpartition(" ")[2]
+                wider = got if asked.startswith(got + "(") else ""  # "17(d)" answered by its section 17
+                citations.append(Citation(_cited_label(keys[0]), _cited_sections(store, named_all, key), wider=wider))
         else:
             hits = titled + [c for c in hits if c not in titled]  # ranked by the title, not pinned
         ranked += hits
