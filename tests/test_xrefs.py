@@ -686,3 +686,22 @@ def test_a_citation_word_inside_a_longer_token_cites_nothing():
     )
     tree = build_tree(Document(doc_key="rfc.md", title="RFC", markdown=text, format="md"))
     assert sorted((x.text, x.section_id) for x in tree.cross_references) == [("s 3", "3"), ("s. 59A", "59A")]
+
+
+def test_a_survival_clause_lists_sections_with_their_titles():
+    """Bonterms Cloud Terms 14.5(b) (fixture pages 1-3 of the PDF, CC BY 4.0): "The following Sections
+    will survive …: 5.4 (Usage Data), 8.4 (Disclaimers), 9 (Usage Rules), 12.1 (Payment) (for amounts
+    then due), … 22 (General Terms) and 23 (Definitions)." Each number is a reference, read from the
+    PDF's own text; the bracketed titles and the words between "Sections" and the colon name none."""
+    from pathlib import Path
+
+    from docstrata.pipeline import PipelineSettings, parse_file
+    from docstrata.sources import source_file
+
+    pdf = Path(__file__).parent / "fixtures" / "contract-pdfs" / "bonterms-cloud-terms-v1-pages-1-3.pdf"
+    parsed = parse_file(source_file(pdf), PipelineSettings(count_tokens=lambda s: len(s.split())))
+    clause = next(s for s in parsed.tree.sections if s.section_id == "14.5(b)")
+    listed = clause.text.split(":", 1)[1]
+    written = re.findall(r"(?<![\w.(])(\d{1,2}(?:\.\d)?)\s*\(", listed)  # "5.4 (Usage Data)": each number before its title
+    refs = [x.target for x in parsed.tree.cross_references if x.source_section_id == "14.5(b)"]
+    assert len(written) >= 12 and refs == written

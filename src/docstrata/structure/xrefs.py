@@ -131,9 +131,13 @@ _SEP = rf"(?:\s*,\s*(?:(?:{'|'.join(re.escape(w) for w in list_words())})\s+)?|\
 # list word or dash; a comma alone after a bare number opens the sentence's own enumeration ("… set forth in
 # Exhibit B, (i) each Purchaser shall …"), no member of the list
 _ITEM_SEP = rf"(?:(?<=\)){_SEP}|\s*,?\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
+# a list member's title in brackets, between two members ("Sections 5.4 (Usage Data), 8.4 (Disclaimers) and 9"):
+# words with no figure, a line break but no blank line among them, never an item ("(a)", "(iv)")
+_MEMBER_TITLE = r"(?:\s*\((?=[^()]*[A-Za-z]{3})(?![^()]*\n[ \t]*\n)[^()\d]{3,60}\))"
+_TITLED = rf"(?:{_MEMBER_TITLE}{{1,2}}(?={_SEP}(?:{_NUMBER})))?"  # "12.1 (Payment) (for amounts then due), 12.2"
 _KW_REF_RE = re.compile(
-    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}|{_ROMAN}|{_ITEM}|{_LETTER})"
-    rf"(?:{_SEP}(?!0\d)(?:{_NUMBER}|{_ROMAN})|{_ITEM_SEP}{_ITEM})*)"
+    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}{_TITLED}|{_ROMAN}|{_ITEM}|{_LETTER})"
+    rf"(?:{_SEP}(?!0\d)(?:{_NUMBER}{_TITLED}|{_ROMAN})|{_ITEM_SEP}{_ITEM})*)"
     r"(?:(?<=\))|(?![A-Za-z0-9]))"  # a number ends at a word's end: "s3p" of a base64 "s3pPLMBiT…" cites nothing
 )
 # "Article II, Section 3" / "Article II Section 3": a section inside a container
@@ -1038,6 +1042,18 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         return _find_cross_references(text, tree, source_section_id)
 
 
+# "the following Sections will survive …: 5.4 (Usage Data), 8.4 …": the keyword names the list after the colon
+_FOLLOWING_RE = re.compile(rf"\bfollowing\s+{_KEYWORD}(?P<gap>[^.:;\n]{{1,160}}:)(?=\s*\d)")
+
+
+def _following_lists(text: str) -> str:
+    """``text`` with the words between "the following Sections" and the colon that opens its list
+    blanked (same length), so the keyword reads the numbers after the colon as its list."""
+    if "following" not in text:
+        return text
+    return _FOLLOWING_RE.sub(lambda m: m.group(0)[: m.start("gap") - m.start()] + " " * len(m.group("gap")), text)
+
+
 def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
     resolver = _resolver(tree)
     taken: list[tuple[int, int]] = _heading_spans(text)
@@ -1052,6 +1068,7 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
     # subsection 2"): one reference each, read apart from the units after them (grammar.items_of)
     text, runs, item_refs = _items_of_runs(text, resolver, source_section_id, taken)
     refs += item_refs
+    text = _following_lists(text)
     for m in _KW_REF_RE.finditer(text):
         if _inside(m.span(), taken):
             continue
@@ -1060,7 +1077,8 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         prefix = _keyword_prefix(m.group("kw"))
         if "/" in m.group("nums") and prefix not in _PROVISION_SLASH:
             continue  # "Regulation 17/62", "section 5/2": an instrument's number; only articles are inserted so
-        members = list_members(m.group("nums"), _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
+        listed = re.sub(_MEMBER_TITLE, "", m.group("nums"))  # the members' titles name no member
+        members = list_members(listed, _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
         numbers = expand_numbers(members)
         before = text[max(0, m.start() - 60) : m.start()]
         compound = _compound(m, prefix, numbers, text, resolver)
