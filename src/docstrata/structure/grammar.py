@@ -471,6 +471,12 @@ def list_words() -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for p in PACKS for w in p["list_words"]))
 
 
+def list_opener_words() -> tuple[str, ...]:
+    """Words before a citation keyword whose list follows a colon later in its sentence, every
+    language (``the following Sections will survive …: 5.4, 8.4 …``)."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("list_opener_words", ())))
+
+
 # ---------------------------------------------------------------- numbering
 
 

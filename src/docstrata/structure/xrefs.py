@@ -91,6 +91,7 @@ from .grammar import (
     keyword,
     keywords,
     list_members,
+    list_opener_words,
     list_words,
     pinpoint_tail,
     provision_words,
@@ -1043,13 +1044,19 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
 
 
 # "the following Sections will survive …: 5.4 (Usage Data), 8.4 …": the keyword names the list after the colon
-_FOLLOWING_RE = re.compile(rf"\bfollowing\s+{_KEYWORD}(?P<gap>[^.:;\n]{{1,160}}:)(?=\s*\d)")
+# (the opener words are the grammar's, grammar.list_opener_words)
+_OPENERS = list_opener_words()
+_FOLLOWING_RE = (
+    re.compile(rf"\b(?i:{'|'.join(re.escape(w) for w in _OPENERS)})\s+{_KEYWORD}(?P<gap>[^.:;\n]{{1,160}}:)(?=\s*\d)")
+    if _OPENERS
+    else None
+)
 
 
 def _following_lists(text: str) -> str:
     """``text`` with the words between "the following Sections" and the colon that opens its list
     blanked (same length), so the keyword reads the numbers after the colon as its list."""
-    if "following" not in text:
+    if _FOLLOWING_RE is None or not any(w in text.lower() for w in _OPENERS):
         return text
     return _FOLLOWING_RE.sub(lambda m: m.group(0)[: m.start("gap") - m.start()] + " " * len(m.group("gap")), text)
 

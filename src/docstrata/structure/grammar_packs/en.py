@@ -130,6 +130,9 @@ DETERMINERS = ("the",)
 # Words joining the numbers of a range or a list ("Articles 12 to 22", "Articles 8, 11 and 42")
 RANGE_WORDS = ("to", "through", "until")
 LIST_WORDS = ("and", "or")
+# words before a plural citation keyword whose list follows a colon later in the sentence ("the
+# following Sections will survive …: 5.4 (Usage Data), 8.4 …")
+LIST_OPENER_WORDS = ("following",)
 
 # Titles of a contents page, by what it lists: "contents" (the document's own table of contents),
 # "lists" (lists of figures, tables …), "index" (a back-of-book index). Regular expressions over
@@ -325,5 +328,6 @@ PACK = {
     "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
+    "list_opener_words": LIST_OPENER_WORDS,
     "contents_titles": CONTENTS_TITLES,
 }
