@@ -44,11 +44,11 @@ def _tree(path: Path):
     return doc, build_tree(doc)
 
 
-def _stated(path: Path) -> dict[str, str | None]:
-    """Section id → parent id, from the bill's own elements outside quoted blocks and tables of
-    contents: a ``<section>``'s id is its ``<enum>`` without the full stop, a provision's its
-    parent's id followed by its ``<enum>`` (``5(a)(1)``)."""
-    out: dict[str, str | None] = {}
+def _provision_tree(path: Path) -> dict[str, tuple[ET.Element, str | None]]:
+    """Section id → (the bill's own ``<section>`` … ``<subclause>`` element, its parent's id),
+    outside quoted blocks and tables of contents: a ``<section>``'s id is its ``<enum>`` without the
+    full stop, a provision's its parent's id followed by its ``<enum>`` (``5(a)(1)``)."""
+    out: dict[str, tuple[ET.Element, str | None]] = {}
 
     def walk(el, parent: str | None) -> None:
         for c in el:
@@ -57,33 +57,23 @@ def _stated(path: Path) -> dict[str, str | None]:
             if c.tag in _PROVISIONS and c.findtext("enum"):
                 enum = c.findtext("enum").strip()
                 sid = enum.rstrip(".") if c.tag == "section" else f"{parent}{enum}"
-                out[sid] = parent
+                out[sid] = (c, parent)
                 walk(c, sid)
             else:
                 walk(c, parent)
 
     walk(ET.parse(path).getroot().find("legis-body"), None)
     return out
+
+
+def _stated(path: Path) -> dict[str, str | None]:
+    """Section id → parent id, as the bill's elements state them (:func:`_provision_tree`)."""
+    return {sid: parent for sid, (_el, parent) in _provision_tree(path).items()}
 
 
 def _provisions(path: Path) -> dict[str, ET.Element]:
-    """Section id → the bill's own ``<section>`` … ``<subclause>`` element (ids as :func:`_stated`)."""
-    out: dict[str, ET.Element] = {}
-
-    def walk(el, parent: str | None) -> None:
-        for c in el:
-            if c.tag in ("quoted-block", "toc"):
-                continue
-            if c.tag in _PROVISIONS and c.findtext("enum"):
-                enum = c.findtext("enum").strip()
-                sid = enum.rstrip(".") if c.tag == "section" else f"{parent}{enum}"
-                out[sid] = c
-                walk(c, sid)
-            else:
-                walk(c, parent)
-
-    walk(ET.parse(path).getroot().find("legis-body"), None)
-    return out
+    """Section id → the bill's own element (:func:`_provision_tree`)."""
+    return {sid: el for sid, (el, _parent) in _provision_tree(path).items()}
 
 
 def _words(text: str) -> str:
