@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import back_matter_prefixes, inserted_base
+from ..grammar import back_matter_prefixes, inserted_base, next_letter
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
@@ -207,6 +207,10 @@ def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list
                 return numbered_parent and _continues_label(m, k)
             break
         if sibling is not None:
+            if k.kind == "item" and k.indent == m.indent and _same_list(m, k):
+                # "e)" after "d) all'articolo 14:" and d)'s own list "1) …", "2) …" with quoted text
+                # between: the letter list goes on past the sub-list of another enumerator
+                return _continues_item(m, k)
             continue
         if k.kind == "item" and (k.indent < m.indent or k.marker_text.startswith("(")):
             numbered_parent = True  # under a deeper-set item, or under an "(1)" of the same column
@@ -247,10 +251,29 @@ _MD_LIST_LINE_RE = re.compile(r"^\s*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)]\s")
 
 def _continues_item(m: _Marker, k: _Marker) -> bool:
     """``m``'s enumerator follows ``k``'s by one in a reading of the same style (``c.`` after
-    ``b.``: letter c, though ``c`` alone reads first as roman 100)."""
+    ``b.``: letter c, though ``c`` alone reads first as roman 100; ``l)`` after ``i)`` in an Italian
+    list, :func:`.grammar.next_letter`)."""
     readings_k = _item_style(k.marker_text.strip("().").rstrip(")"))
     readings_m = _item_style(m.marker_text.strip("().").rstrip(")"))
-    return any(sk == sm and vm == vk + 1 for sk, vk in readings_k for sm, vm in readings_m)
+    return any(
+        sk == sm and (vm == vk + 1 or sk in ("lower", "upper") and next_letter(vk, vm))
+        for sk, vk in readings_k
+        for sm, vm in readings_m
+    )
+
+
+def _same_list(m: _Marker, k: _Marker) -> bool:
+    """``m`` and ``k`` could be items of one list: enumerators of one delimiter (``a)`` and ``d)``, not
+    ``1)`` and ``d)`` nor ``d.``) with a reading of one style."""
+    if _delimiter(m) != _delimiter(k):
+        return False
+    styles_k = {s for s, _ in _item_style(k.marker_text.strip("().").rstrip(")"))}
+    return any(s in styles_k for s, _ in _item_style(m.marker_text.strip("().").rstrip(")")))
+
+
+def _delimiter(m: _Marker) -> str:
+    text = m.marker_text.strip()
+    return "paren" if text.startswith("(") else "close" if text.endswith(")") else "dot"
 
 
 def _continues_label(m: _Marker, k: _Marker) -> bool:
