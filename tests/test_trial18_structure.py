@@ -9,7 +9,9 @@
   Developer Certificate of Origin sign-off") was read as 11(a)'s.
 * The NATS.IO petition for cancellation (PDF): paragraph 4 goes on over a page break "… attached
   hereto as" / "Exhibit C. As the result of that domain name transfer, …". That line cites an
-  exhibit; it opened a container ``exhibit-c`` holding paragraphs 5-17.
+  exhibit; it opened a container ``exhibit-c`` holding paragraphs 5-17. Paragraph 17's limbs
+  ``a.`` … ``d.`` have text between them, so ``c.`` (read first as roman 100) and ``d.`` were not
+  taken as continuing ``b.``, nor ``18.`` … ``20.`` as the paragraphs after 17.
 """
 
 from __future__ import annotations
@@ -82,3 +84,15 @@ def test_an_item_answered_by_its_section_is_not_high(tmp_path) -> None:
         assert whole[0].section_id == "11(a)" and "is no section here" not in whole.confidence.reason
     finally:
         ts.close()
+
+
+def test_petition_paragraphs_after_lettered_limbs() -> None:
+    by_id = _sections(PETITION)
+    numbered = [sid for sid in by_id if sid[:1].isdigit()]
+    assert [sid for sid in numbered if "(" not in sid] == [str(n) for n in range(1, 21)]
+    assert {by_id[str(n)].parent_id for n in range(1, 21)} == {by_id["1"].parent_id}
+    assert [sid for sid in numbered if sid.startswith("17(")] == ["17(a)", "17(b)", "17(c)", "17(d)"]
+    assert all(by_id[f"17({x})"].parent_id == "17" for x in "abcd")
+    assert "Fraud on the USPTO" in by_id["17(d)"].title + by_id["17(d)"].text
+    assert "reserves the right to amend" not in by_id["17(d)"].text
+    assert "reserves the right to amend" in by_id["19"].title + by_id["19"].text

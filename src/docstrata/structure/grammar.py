@@ -521,6 +521,20 @@ def is_unit_label(text: str) -> bool:
     )
 
 
+# letters a lettered list may pass over: Italian drafting letters its lists in the Italian alphabet,
+# a) … i) l) … v) z) aa), which has no j, k, w, x or y
+LETTERS_PASSED_OVER = frozenset("jkwxy")
+
+
+def next_letter(prev: int, following: int) -> bool:
+    """Whether the letter of ordinal ``following`` (a = 1 … z = 26, either case) is the one after
+    ``prev`` in a lettered list: the next letter of the alphabet, or the next after letters an
+    alphabet lacks (:data:`LETTERS_PASSED_OVER`: ``l)`` after ``i)``, ``z)`` after ``v)``)."""
+    if following <= prev or following > 26:
+        return following == prev + 1
+    return all(chr(96 + n) in LETTERS_PASSED_OVER for n in range(prev + 1, following))
+
+
 def int_to_letters(n: int) -> str:
     """Letter numbering as RFC appendices and lettered lists count: 1 → ``A`` … 26 → ``Z``, then
     27 → ``AA``, ``AB`` … (bijective base 26, xml2rfc's scheme); ``""`` for 0."""

@@ -62,6 +62,7 @@ normalised ids), ``flush`` (flush text after a list), ``ids`` (ids made unique, 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ...models import DocumentTree
@@ -72,6 +73,7 @@ from .filtering import _contents_entries, _filter_markers, _merge_subtitles, _ti
 from .ids import _fill_aliases_and_chains, _make_unique
 from .patterns import _ATX_RE
 from .notes import marginal_note_markers, typographic_heading_lines
+from .quotes import quoted_lines
 from .recitals import nest_recitals_in_preamble, recital_markers
 from .resolve import ParseContext, resolve_candidates
 from .scan import _scan
@@ -141,6 +143,19 @@ def _pair_headings_with_bodies(sections: list) -> None:
                     for s, text in zip(sections[i : j + 1], paragraphs):
                         s.text = "\n" + text + "\n"
         i = max(j, i + 1)
+
+
+def _stated_lines(blocks: list, markdown: str) -> frozenset[int]:
+    """Lines where a converter's markup states a numbered heading or provision (a legislation XML
+    ``<point>`` written ``f) …``): a quotation never runs on over one (:func:`.quotes.quoted_lines`)."""
+    from ...convert.document import STATED_PROVENANCES
+
+    starts = [0] + [n + 1 for n, ch in enumerate(markdown) if ch == "\n"]
+    return frozenset(
+        bisect.bisect_right(starts, b.start) - 1
+        for b in blocks
+        if b.kind in ("heading", "list_item") and b.provenance in STATED_PROVENANCES and b.number
+    )
 
 
 def _consecutive(numbers: list[str | None]) -> bool:
@@ -230,14 +245,19 @@ def parse_sections(
     ctx.lines, ctx.markdown_flavour, ctx.heading_levels = lines, markdown_flavour, heading_levels or stated
     ctx.rejected = set()
     ctx.typographic = frozenset() if stated else typographic_heading_lines(blocks, markdown)
-    markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(), stated_blocks, markdown)
+    # the text an amendment quotes over several lines ("… è inserito il seguente:" / "«Art. 17-bis. -- 1. …"
+    # / "2. …" / "6. … »;") is the amended act's, never this document's provisions
+    quoted = quoted_lines(lines, _stated_lines(blocks, markdown) if blocks else frozenset())
+    markers = _proposals(lines, markdown_flavour, list_items, ctx, quoted, stated_blocks, markdown)
     if ctx.rejected:
         # the scanner's numbering checks read the proposals before each line: once the
         # resolver has rejected some ("05 February 2026"), propose again without them, so a
         # "1 Short title" after the false "05" is read against the numbering that holds
         if ctx.trace is not None:
             del ctx.trace[:]
-        markers = _proposals(lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected), stated_blocks, markdown)
+        markers = _proposals(
+            lines, markdown_flavour, list_items, ctx, frozenset(ctx.rejected) | quoted, stated_blocks, markdown
+        )
     sections = _build(markers, lines, title, ctx)
     stealing = _items_taking_heading_ids(markers, sections, lines)
     if stealing:

@@ -317,9 +317,14 @@ def _find_parent(m: _Marker, stack: list[_Open], ctx: ParseContext) -> _Open | N
 
 
 def _item_form(m: _Marker) -> str:
-    """How an item writes its enumerator: ``(1)`` and ``1.`` are two levels (a German ``Absatz``
-    and its ``Nummer``), whatever their ordinal style."""
-    return "paren" if m.marker_text.startswith("(") else "dot"
+    """How an item writes its enumerator: ``(1)``, ``1.`` and ``1)`` are three levels (a German
+    ``Absatz`` and its ``Nummer``; an Italian ``comma`` ``1.``, its ``lettera`` ``a)`` and that
+    letter's ``numero`` ``1)``), whatever their ordinal style, as a change of delimiter starts
+    another list in Markdown."""
+    text = m.marker_text.strip()
+    if text.startswith("("):
+        return "paren"
+    return "close" if text.endswith(")") else "dot"
 
 
 def _container_rank(m: _Marker, ctx: ParseContext) -> int | None:

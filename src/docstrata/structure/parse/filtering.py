@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..grammar import back_matter_prefixes, inserted_base
+from ..grammar import back_matter_prefixes, inserted_base, next_letter
 from .labels import _heading_label, _item_style, _label_path, _plain, _title_of
 from .patterns import _KEYWORDS, _TOC_RE, _Marker
 
@@ -59,9 +59,18 @@ def _filter_markers(
             elif base is not None and m.indent > base and not _indented_limbs(markers, idx, lines, kept):
                 continue
             first_md_item = m.components[0][0] == "mditem" and not any(o.indent == m.indent for o in open_items)
+            # "18." after the limbs "a." … "d." of the numbered paragraph "17": the paragraph after it
+            after_provision = (
+                m.components[0][0] == "mditem"
+                and (provision := next((k for k in reversed(kept) if k.kind != "item"), None)) is not None
+                and _continues_label(m, provision)
+            )
+            if after_provision:
+                open_items = [o for o in open_items if o.indent < m.indent]
             roman_next = _roman_follows(m, markers, idx)
             if (
-                not _continues_sequence(m, open_items, roman_next)
+                not after_provision
+                and not _continues_sequence(m, open_items, roman_next)
                 and not first_md_item
                 and not _markup_item(m, open_items, lines, heading_levels)
             ):
@@ -188,23 +197,40 @@ def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list
     ):
         return True
     numbered_parent = False
+    sibling: _Marker | None = None  # the last accepted item of m's column, when text interrupts them
     for k in reversed(kept):
         if k.kind in ("heading", "label"):
             numbered_parent = bool(k.components) or bool(_heading_label(k))
+            if sibling is not None:
+                # "17." then its limbs "a." … "d." with text between, then "18.": the numbered
+                # paragraph after the provision whose limbs came between
+                return numbered_parent and _continues_label(m, k)
             break
+        if sibling is not None:
+            if k.kind == "item" and k.indent == m.indent and _same_list(m, k):
+                # "e)" after "d) all'articolo 14:" and d)'s own list "1) …", "2) …" with quoted text
+                # between: the letter list goes on past the sub-list of another enumerator
+                return _continues_item(m, k)
+            continue
         if k.kind == "item" and (k.indent < m.indent or k.marker_text.startswith("(")):
             numbered_parent = True  # under a deeper-set item, or under an "(1)" of the same column
             break
         if k.kind == "item" and k.indent == m.indent:
             # sibling of an accepted item; after other text at the list's indentation, only when
-            # it continues that item's numbering (a new list of steps is not a clause)
+            # it continues that item's numbering (a new list of steps is not a clause) in any
+            # reading of its enumerator ("c." after "b." is the letter c, not roman 100) or the
+            # numbering of the provision holding that item's list
             interrupted = any(
                 lines[j].strip()
                 and len(lines[j]) - len(lines[j].lstrip()) <= m.indent
                 and not _MD_LIST_LINE_RE.match(lines[j])
                 for j in range(k.line + 1, m.line)
             )
-            return not interrupted or _ordinal_of(m) == _ordinal_of(k) + 1
+            if not interrupted or _continues_item(m, k):
+                return True
+            sibling = k
+    if sibling is not None:
+        return False
     if numbered_parent:
         return True
     nxt = markers[idx + 1] if idx + 1 < len(markers) else None
@@ -221,6 +247,43 @@ def _md_item_is_section(m: _Marker, markers: list[_Marker], idx: int, kept: list
 
 
 _MD_LIST_LINE_RE = re.compile(r"^\s*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)]\s")
+
+
+def _continues_item(m: _Marker, k: _Marker) -> bool:
+    """``m``'s enumerator follows ``k``'s by one in a reading of the same style (``c.`` after
+    ``b.``: letter c, though ``c`` alone reads first as roman 100; ``l)`` after ``i)`` in an Italian
+    list, :func:`.grammar.next_letter`)."""
+    readings_k = _item_style(k.marker_text.strip("().").rstrip(")"))
+    readings_m = _item_style(m.marker_text.strip("().").rstrip(")"))
+    return any(
+        sk == sm and (vm == vk + 1 or sk in ("lower", "upper") and next_letter(vk, vm))
+        for sk, vk in readings_k
+        for sm, vm in readings_m
+    )
+
+
+def _same_list(m: _Marker, k: _Marker) -> bool:
+    """``m`` and ``k`` could be items of one list: enumerators of one delimiter (``a)`` and ``d)``, not
+    ``1)`` and ``d)`` nor ``d.``) with a reading of one style."""
+    if _delimiter(m) != _delimiter(k):
+        return False
+    styles_k = {s for s, _ in _item_style(k.marker_text.strip("().").rstrip(")"))}
+    return any(s in styles_k for s, _ in _item_style(m.marker_text.strip("().").rstrip(")")))
+
+
+def _delimiter(m: _Marker) -> str:
+    text = m.marker_text.strip()
+    return "paren" if text.startswith("(") else "close" if text.endswith(")") else "dot"
+
+
+def _continues_label(m: _Marker, k: _Marker) -> bool:
+    """A numbered item ``m`` (``18.``) continues the bare number of label or heading ``k``
+    (``17`` / ``17. THE BASES …``)."""
+    comps = k.components or _heading_label(k) or []
+    if len(comps) != 1 or comps[0][0] != "num" or not comps[0][1].isdigit():
+        return False
+    inner = m.marker_text.strip("().").rstrip(")")
+    return inner.isdigit() and int(inner) == int(comps[0][1]) + 1
 
 
 def _ordinal_of(m: _Marker) -> int:

@@ -646,15 +646,15 @@ def _parent_section(markers: list[_Marker], n: int) -> int | None:
 
 def _sibling_readings(cands: list[Candidate], markers: list[_Marker], weights: dict[str, float]) -> None:
     """A list item ``96.`` whose list starts at its own number (not 1) right under a bare-number
-    section ``95``: the item reading makes it ``95.96``; the sibling reading (the next section) is
+    section ``95`` (or after that section's lettered limbs, ``17`` / ``a.`` … ``d.`` / ``18.``): the item reading makes it ``95.96``; the sibling reading (the next section) is
     kept when the model scores the continuity above the item reading."""
     by_pos = {c.position: c for c in cands}
     for c in cands:
         if c.series[0] != "item" or c.ordinal is None:
             continue
         prior = markers[c.position - 1] if c.position else None
-        if prior is None or prior.kind == "item" and prior.indent == c.marker.indent:
-            continue  # not the first of its list
+        if prior is None or prior.kind == "item" and prior.indent == c.marker.indent and prior.style == c.marker.style:
+            continue  # not the first of its list (a "17." paragraph's limbs "a." … "d." are another list)
         parent = _parent_section(markers, c.position)
         pc = by_pos.get(parent) if parent is not None else None
         if (
