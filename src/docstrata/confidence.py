@@ -92,7 +92,8 @@ def answer_signals(hits, query: str, store, floor: float, fused: bool = True) ->
     terms = [t for t, w in query_terms(query, keyword_languages(store)) if w == 1.0]
     weights = dict.fromkeys(terms, 1.0)
     frequencies = getattr(store, "term_document_frequencies", None)
-    absent, missing = 0.0, ()
+    absent = 0.0
+    missing: tuple[str, ...] = ()
     if terms and frequencies is not None:
         n, dfs = frequencies(terms)
         weights = {t: _idf(n, dfs.get(t, 0)) for t in terms}
