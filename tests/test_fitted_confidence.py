@@ -113,6 +113,19 @@ def test_the_old_rule_read_these_high_and_the_fitted_model_does_not(agreements, 
     assert found.confidence.level != "high", found.confidence
 
 
+def test_the_words_no_document_holds_are_named_as_written(agreements):
+    # "euros" and "invoices" are in neither agreement; "shares" and "company" are
+    c = agreements.search("Which euros does the company issue for shares, as invoices?", top_k=5).confidence
+    assert c.missing_words == ["euros", "invoices"], c
+    assert c.signals["absent"] > 0 and "no document here holds: euros, invoices" in c.reason, c.reason
+    assert "missing_words" not in c.signals  # said to the reader, never a model input
+
+
+def test_a_question_in_the_documents_own_words_names_none(agreements):
+    c = agreements.search("What patent license does the contributor grant?", top_k=5).confidence
+    assert c.missing_words == [] and c.signals["absent"] == 0, c
+
+
 def test_the_off_topic_question_reads_low_and_says_to_look_elsewhere(agreements):
     c = agreements.search("How many calories are in a banana?", top_k=5).confidence
     assert c.level == "low" and "look elsewhere" in c.reason, c
@@ -154,3 +167,4 @@ def test_mcp_search_carries_the_probability_and_signals(corpus):
     conf = found.structured_content["confidence"]
     assert conf["level"] != "high" and 0 <= conf["probability"] < 1
     assert set(conf["signals"]) == {*FEATURES}
+    assert "refund" in conf["missing_words"], conf

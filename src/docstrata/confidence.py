@@ -31,7 +31,8 @@ from __future__ import annotations
 import functools
 import json
 import math
-from dataclasses import asdict, dataclass
+import re
+from dataclasses import asdict, dataclass, field
 
 GAP_RANK = 5  # the gap is the best cosine less the cosine of this rank (the last hit's when fewer)
 COVERAGE_HITS = 3  # coverage is the best over this many first hits
@@ -50,10 +51,24 @@ class Signals:
     absent: float = 0.0
     exact: bool = False
     agree: bool | None = None  # None: one modality alone ran (semantic or keyword mode), nothing to agree
+    # the query's words (as written) behind ``absent``: said to the reader, never a model input
+    missing: tuple[str, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, float | bool | None]:
-        """Every signal, rounded for display."""
-        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
+        """Every model input (:data:`FEATURES`), rounded for display."""
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items() if k in FEATURES}
+
+
+def _words_holding(query: str, terms: set[str], languages) -> tuple[str, ...]:
+    """The words of ``query``, as written and in order, whose analysis (in any of ``languages``)
+    gives one of ``terms``: "UDP", "QUIC" for the stems ``udp``, ``quic``."""
+    from .index.keyword import analyze
+
+    out: dict[str, None] = {}
+    for word in re.findall(r"\w[\w'’-]*", query):
+        if any(t in terms for lang in languages for t in analyze(word, lang)):
+            out[word] = None
+    return tuple(out)
 
 
 def _idf(n: int, df: int) -> float:
@@ -78,10 +93,13 @@ def answer_signals(hits, query: str, store, floor: float, fused: bool = True) ->
     weights = dict.fromkeys(terms, 1.0)
     frequencies = getattr(store, "term_document_frequencies", None)
     absent = 0.0
+    missing: tuple[str, ...] = ()
     if terms and frequencies is not None:
         n, dfs = frequencies(terms)
         weights = {t: _idf(n, dfs.get(t, 0)) for t in terms}
         absent = sum(w for t, w in weights.items() if not dfs.get(t)) / (sum(weights.values()) or 1.0)
+        if absent:
+            missing = _words_holding(query, {t for t in terms if not dfs.get(t)}, keyword_languages(store))
     total = sum(weights.values()) or 1.0
     coverage = 0.0
     for h in hits[:COVERAGE_HITS]:
@@ -90,7 +108,7 @@ def answer_signals(hits, query: str, store, floor: float, fused: bool = True) ->
     exact = any("exact" in h.fused.ranks for h in hits)
     ranks = hits[0].fused.ranks if hits else {}
     agree = all(ranks.get(m, AGREE_RANK + 1) <= AGREE_RANK for m in ("keyword", "semantic")) if fused else None
-    return Signals(best, gap, coverage, absent, exact, agree)
+    return Signals(best, gap, coverage, absent, exact, agree, missing)
 
 
 def feature_vector(signals: Signals) -> list[float | None]:

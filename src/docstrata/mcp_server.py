@@ -184,6 +184,13 @@ class ConfidenceOut(_Out):
             "document holds), exact, agree (keyword and semantic rankings agree on the first hit)"
         ),
     )
+    missing_words: list[str] = Field(
+        default_factory=list,
+        description=(
+            "The query's words that no searched document holds ('UDP', 'QUIC'): a question on the documents' "
+            "topic asking for something they never mention can still read high; check these before answering"
+        ),
+    )
 
 
 _PAGE_START = (

@@ -832,6 +832,13 @@ class Confidence:
     the chapter or document, or call get_section with one of the ids); none → at most
     ``"medium"`` (``"low"`` for a query that is only the citation), and ``unresolved`` lists the
     citations no section answers to (``["Section 9"]``).
+
+    ``missing_words``: the query's words, as written, that no searched document holds (``["UDP",
+    "QUIC"]`` asked of the WebSocket RFC): the share of the query they weigh is the ``absent``
+    signal, and the reason names them. A question on the documents' own topic that they do not
+    answer can still read ``"high"`` (its best passages are close in meaning: the fit tells such
+    questions from answerable ones poorly, docs/benchmarks-log.md "Same-field unanswerable
+    questions"); these words are what to check.
     """
 
     level: str
@@ -844,6 +851,7 @@ class Confidence:
     unresolved: list[str] = field(default_factory=list)
     probability: float | None = None
     signals: dict[str, Any] = field(default_factory=dict)
+    missing_words: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready values."""

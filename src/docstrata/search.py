@@ -328,6 +328,7 @@ def assess_confidence(
     level = _assess(hits, content_words, embedded, low_similarity)
     if signals is not None and level.level != "none":
         level.signals = signals.to_dict()
+        level.missing_words = list(signals.missing)
         if fit is not None:
             fitted_level(level, signals, fit, bool(hits) and bool(hits[0].pinned))
     if level.level == "none" or not citations:
@@ -390,7 +391,9 @@ def fitted_level(conf: Confidence, signals: Signals, fit: dict, pinned: bool) ->
         f"best similarity {signals.similarity + fit['floor']:.2f}, " if signals.similarity is not None else ""
     ) + f"a hit holds {signals.coverage:.0%} of the query's keyword weight"
     if signals.absent:
-        said += f", {signals.absent:.0%} is in words no document here holds"
+        said += f", {signals.absent:.0%} is in words no document here holds" + (
+            f": {', '.join(signals.missing)}" if signals.missing else ""
+        )
     if pinned:
         conf.level = "high"
         conf.reason = f"the query names the first hit's section or record (fitted probability {p:.2f}: {said})"
