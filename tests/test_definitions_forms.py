@@ -208,3 +208,24 @@ def test_two_quoted_spellings_joined_by_or_are_one_definition():
         terms = [d for d in tree.definitions if d.term in ("You", "Your")]
         assert sorted(d.term for d in terms) == ["You", "Your"]
         assert all(d.definition.startswith(("“You” or", '"You" (or')) or "copyright owner" in d.definition for d in terms)
+
+
+MOZILLA = Path(__file__).parent / "fixtures" / "mozilla-privacy" / "firefox-data-definitions-excerpt.md"
+
+
+def test_a_tables_column_header_row_is_no_definition():
+    # Mozilla's "Data definitions" table: the header row names columns; each row below defines a data type
+    text = MOZILLA.read_text(encoding="utf-8")
+    defs = _definitions(text)
+    rows = [r.split("|")[1].strip() for r in text.splitlines() if r.startswith("| ") and "-----" not in r]
+    header, terms = rows[0], rows[1:]
+    assert header == "Data Type" and header not in defs, sorted(defs)
+    assert set(terms) <= set(defs), sorted(set(terms) - set(defs))
+    assert defs["Precise location"].startswith("Your precise location")
+
+
+def test_a_header_row_of_the_same_form_as_its_rows_stays_an_entry():
+    # a converter writes a table's first row as its header whatever it holds: an acronym list
+    text = "# Glossary\n\n## Definitions\n\n| ACL | Access Control List |\n| --- | --- |\n" \
+           "| CVE | Common Vulnerabilities and Exposures |\n| TLS | Transport Layer Security |\n"
+    assert {"ACL", "CVE", "TLS"} <= set(_definitions(text))

@@ -198,3 +198,33 @@ def test_an_uncentred_first_line_like_the_headings_is_no_title_line():
     assert found == [("Who may work remotely?", 1), ("Connection Rules", 1), ("Contact", 1)]
     assert docx_title(_docx(plain)) is None
     assert docx_title(_docx(POLICY)) == "Remote Access Policy"
+
+
+def test_a_bold_field_line_heads_nothing(tmp_path):
+    """Trial 19's privacy policy (a Discord bot's, no licence to copy): bold centred "Privacy Policy", bold
+    "Last Updated: 3/1/25", the introduction, then bold numbered headings. The date line is a
+    field of the document: it became a section holding the introduction."""
+    intro = "Welcome to the Bot. This Privacy Policy explains how we collect, use, and disclose your information."
+    centred_title = _para("Privacy Policy", bold=True).replace("<w:p>", '<w:p><w:pPr><w:jc w:val="center"/></w:pPr>', 1)
+    shape = [
+        centred_title,
+        _para("Last Updated: 3/1/25", bold=True),
+        _para(intro),
+        _para("1. Information We Collect", bold=True),
+        _para("We may collect the following types of information when you use the Bot in a channel."),
+        _para("2. How We Use Your Information", bold=True),
+        _para("We use the information we collect to provide and maintain the Bot for its users."),
+    ]
+    texts = [h.text for h in inferred_headings(_docx(shape))]
+    assert "Last Updated: 3/1/25" not in texts and "1. Information We Collect" in texts, texts
+    titles = [s.title for s in _tree(tmp_path, _docx(shape), "policy.docx").sections]
+    assert not any("Last Updated" in t for t in titles), titles
+
+
+def test_field_lines_and_headings_with_a_colon():
+    from docstrata.structure.grammar import is_field_line
+
+    fields = ["Last Updated: 3/1/25", "Effective Date: January 1, 2024", "Version: 2.1", "**Last revised: 5 May 2023**"]
+    headings = ["Article 5: Definitions", "Chapter 2: Scope", "Step 1: Install the package", "Schedule 2: 2024 Amendments"]
+    assert [is_field_line(t) for t in fields] == [True] * 4
+    assert [is_field_line(t) for t in headings] == [False] * 4

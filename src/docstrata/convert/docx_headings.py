@@ -15,7 +15,8 @@ inheritance: run → character style → paragraph style → its ``basedOn`` cha
 * the body size is the font size carrying the most characters;
 * a heading candidate is a paragraph outside tables whose every non-blank run is bold or larger
   than the body size; it is short (≤ 15 words, ≤ 120 characters), holds a letter, does not end
-  like a sentence or a clause (``.``, ``;``, ``,``; a ``:`` only when larger than the body), and
+  like a sentence or a clause (``.``, ``;``, ``,``; a ``:`` only when larger than the body), is
+  not a field (``Last Updated: 3/1/25``: :func:`~docstrata.structure.grammar.is_field_line`), and
   is not a bold list item at body size;
 * it stands alone: neither the paragraph before nor the one after is a candidate of the same kind
   (a run of bold lines is a block, such as a signature or an address, not a heading), something
@@ -40,6 +41,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..structure.grammar import is_field_line
 from .text import normalize_heading
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -260,6 +262,8 @@ def _kind(text: str, size: int, bold: bool, numbered: bool, body_size: int) -> t
         return None
     if not larger and (numbered or text.endswith(":")):
         return None  # a bold list item or lead-in at body size is body text
+    if is_field_line(text):
+        return None  # "Last Updated: 3/1/25": a field of the document, heading nothing
     return (size if larger else body_size, bold)
 
 

@@ -978,6 +978,40 @@ def _declared_table_entries(body: str) -> list[tuple[int, str, str]]:
     return out
 
 
+def _column_header_rows(body: str) -> set[int]:
+    """Offsets of the header rows of ``body``'s Markdown tables that name columns, not a term: the
+    row a separator row (``| --- | --- |``) follows, whose other cells are labels (at most six words,
+    no full stop: ``| Data Type | Description | Examples for Firefox users |``) while at least half
+    of the rows below it give sentences (ending in a full stop). A converter writes a table's first
+    row as its header whatever it holds, so a header row of the same form as the rows below
+    (``| ACL | Access Control List |`` over more acronyms) stays an entry."""
+    rows = [
+        (m.start(), [c.strip(" *_") for c in re.split(r"(?<!\\)\|", m.group("cells"))])
+        for m in _TABLE_ROW_RE.finditer(body)
+    ]
+
+    def separator(cells: list[str]) -> bool:
+        return all(_SEPARATOR_CELL_RE.match(c) or not c for c in cells)
+
+    out: set[int] = set()
+    for i in range(len(rows) - 1):
+        (start, cells), (_, below) = rows[i], rows[i + 1]
+        if separator(cells) or not separator(below):
+            continue
+        labels = [c for c in cells[1:] if c]
+        if not labels or any(len(c.split()) > 6 or c.endswith(".") for c in labels):
+            continue
+        body_rows = []
+        for _, r in rows[i + 2 :]:
+            if separator(r):
+                break
+            body_rows.append(r)
+        sentences = sum(any(c.rstrip().endswith(".") for c in r[1:]) for r in body_rows)
+        if body_rows and sentences * 2 >= len(body_rows):
+            out.add(start)
+    return out
+
+
 def _table_entries(body: str) -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of the rows of a glossary laid out as a table (the first
     cell the term, the other cells its definition and source: ``| Alert | A brief, usually
@@ -987,9 +1021,10 @@ def _table_entries(body: str) -> list[tuple[int, str, str]]:
     rows are skipped; a term cell ending in a parenthesised abbreviation defines that abbreviation
     too, one ending in a bracketed source (``[FIPS 200, Adapted]``) is the term without it. At least two such rows, or none: one two-cell row is no glossary."""
     out: list[tuple[int, str, str]] = []
+    headers = _column_header_rows(body)
     for m in _TABLE_ROW_RE.finditer(body):
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", m.group("cells"))]
-        if len(cells) < 2 or all(_SEPARATOR_CELL_RE.match(c) or not c for c in cells):
+        if len(cells) < 2 or all(_SEPARATOR_CELL_RE.match(c) or not c for c in cells) or m.start() in headers:
             continue
         # the term without the source NIST cites beside it ("authentication [FIPS 200, Adapted]")
         term = re.sub(r"\s*\[[^\[\]]{1,80}\]$", "", cells[0].strip(" *_:")).replace("\\|", "|")

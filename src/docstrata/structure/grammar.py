@@ -1399,6 +1399,18 @@ def is_date(text: str) -> bool:
     return after is None or bool(re.match(r"(?:\d{4}(?!\d)|[^\w\s])", after))
 
 
+def is_field_line(text: str) -> bool:
+    """``text`` is a label and a date or number after a colon, a document's field and not a heading:
+    ``Last Updated: 3/1/25``, ``Effective Date: January 1, 2024``, ``Version: 2.1``. The label is
+    one to four words; each word of the value holds a digit or names a month (:func:`is_month`).
+    ``Article 5: Definitions`` and ``Chapter 2: Scope`` are headings (a value of words)."""
+    label, colon, value = text.strip().strip("*_ ").partition(":")
+    words = value.strip(" *_").split()
+    if not colon or not words or not 1 <= len(label.split()) <= 4 or not re.search(r"[^\W\d_]", label):
+        return False
+    return all(re.search(r"\d", w) or is_month(w) for w in words)
+
+
 @functools.lru_cache(maxsize=1)
 def _note_labels() -> frozenset[str]:
     return frozenset(w for p in PACKS for w in p.get("note_labels", ()))
