@@ -9,6 +9,7 @@ from collections import Counter
 
 from ..definitions import numbered_term_entry, opens_definitions
 from ..grammar import (
+    CLAUSE_CLOSE,
     PINPOINT,
     SUFFIX_WORDS,
     back_matter_label,
@@ -32,6 +33,7 @@ from .resolve import ParseContext
 from .signs import sign_marker, sign_series
 from .patterns import (
     _ATX_RE,
+    _CLAUSE_LABEL_RE,
     _KW_ANON,
     _NUM,
     _FENCE_RE,
@@ -445,10 +447,10 @@ def _label_marker(
             and i not in ctx.clause_items
         ):
             return _md_item(mi, line, i, indent)
-        if i in ctx.clause_items:
-            text = re.sub(r"^(\d{1,3})\)(?=[ \t])", r"\1.", text)  # clause "3)" of a series numbered so: clause 3
-            if lead := re.match(r"^\d{1,3}\.[ \t]+\*\*(?P<title>[^*]{2,80}?)[.:]?\*\*[.:]?[ \t]+\S", text):
-                bold_title = lead.group("title")  # "1) **Background.** Assignor …": titled by its bold run
+        if i in ctx.clause_items and (
+            lead := re.match(rf"^\d{{1,3}}{CLAUSE_CLOSE}[ \t]+\*\*(?P<title>[^*]{{2,80}}?)[.:]?\*\*[.:]?[ \t]+\S", text)
+        ):
+            bold_title = lead.group("title")  # "1) **Background.** Assignor …": titled by its bold run
     if i in ctx.letter_items and (close := _CLOSE_LETTER_RE.match(text)):
         text = f"({close.group('letter')}){close.group('sep')}{close.group('rest')}"  # "a) …": item (a)
     m = _ITEM_RE.match(text)
@@ -485,19 +487,22 @@ def _label_marker(
         )
     if back := _back_matter_marker(lines, i, text, prev_blank, indent):
         return back
-    m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    # a clause of a series numbered "1)", "2)" (ctx.clause_items) closes its number with a bracket as others with a dot
+    m = (_CLAUSE_LABEL_RE if i in ctx.clause_items else _LABEL_RE).match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if not m:
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
+    bracket = m.groupdict().get("close") == ")"  # "3)" of a clause series, "2.1)": a number closed by a bracket
     if (apart := _SUFFIX_APART_RE.match(rest)) and re.search(r"\d\.?$", label) and _KEYWORD_LED_RE.match(label):
         # "§4. bis. (Les décrets …", "Art. 5 bis. …": a Latin suffix set apart from its keyword's number
         label, sep, rest = f"{label.rstrip('.')}{apart.group(1)}.", apart.group(2), rest[apart.end() :]
+    closed = bracket or label.endswith(".")  # the number closed by a clause mark, as "3." is
     comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
     if _mentioned_back_matter(comps, rest, lines, i):
         return None  # "… attached hereto as" / "Exhibit C. As the result of …": a mention in running text
-    nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
+    nummer = _nummer_under_absatz(comps, label, closed, rest, markers, line, i, indent)
     if nummer is not None:
         return nummer
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
@@ -508,10 +513,10 @@ def _label_marker(
         )
     else:
         follows = not prev_blank and _opens_numbering(lines, i, path, markers, ctx.heading_levels)
-    if not _plausible_label(comps, label, sep, rest, prev_blank or follows) and not (
+    if not _plausible_label(comps, label, closed, sep, rest, prev_blank or follows) and not (
         prev_blank and _continued_clause(comps, sep, rest, markers)
     ):
-        sibling = _sibling_number(lines, i, comps, label, sep, rest, markers)
+        sibling = _sibling_number(lines, i, comps, label, closed, sep, rest, markers)
         if sibling is None:
             return None
         return sibling
@@ -525,7 +530,8 @@ def _label_marker(
         title, is_heading = _plain(rest), True
     elif any(k.startswith("kw:") for k, _, _ in comps) and (not is_heading or run_in):
         title, is_heading = _stated_title(rest, title, is_heading, run_in)
-    shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
+    number = label[:-1] if bracket else label if label.endswith(").") else label.rstrip(".")
+    shown = f"{number} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
 
@@ -669,12 +675,19 @@ def _capitals_below(lines: list[str], i: int) -> tuple[str, int]:
 
 
 def _nummer_under_absatz(
-    comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker], line: str, i: int, indent: int
+    comps: list[tuple[str, str, str]],
+    label: str,
+    closed: bool,
+    rest: str,
+    markers: list[_Marker],
+    line: str,
+    i: int,
+    indent: int,
 ) -> _Marker | None:
     """``1.`` right after an ``(1)`` item of a keyword-numbered section (``§ 3`` / ``(1)`` / ``1.``,
     as German statutes number Paragraph, Absatz, Nummer): in plain text it is an item of that
     ``(1)``, not section 1 of the document, unless it continues the section's own numbering."""
-    if len(comps) != 1 or comps[0][0] != "num" or not label.endswith(".") or not comps[0][1].isdigit():
+    if len(comps) != 1 or comps[0][0] != "num" or not closed or not comps[0][1].isdigit():
         return None
     prev = markers[-1] if markers else None
     if prev is None or prev.kind != "item":  # after "(1)", or after the Nummer "1." before it
@@ -709,14 +722,21 @@ def _nummer_under_absatz(
 
 
 def _sibling_number(
-    lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, markers: list[_Marker]
+    lines: list[str],
+    i: int,
+    comps: list[tuple[str, str, str]],
+    label: str,
+    closed: bool,
+    sep: str,
+    rest: str,
+    markers: list[_Marker],
 ) -> _Marker | None:
     """A bare, undotted number that the shape rules reject (``12A Obstruction of a footpath``:
     one space, no dot; ``12B`` alone, its title on the next line, as PDF text of statutes prints
     them) is a section when the numbering evidence supports it: it continues the number of the
     last numbered section (12 → 12A → 12B → 13, ignoring blank lines and items) or opens the
     document's numbering at 1, and its title reads like a heading."""
-    if len(comps) != 1 or comps[0][0] != "num" or label.endswith(".") or sep.startswith("\t"):
+    if len(comps) != 1 or comps[0][0] != "num" or closed or sep.startswith("\t"):
         return None
     path = _label_path(comps)
     last = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
@@ -767,11 +787,14 @@ def _continued_clause(comps: list[tuple[str, str, str]], sep: str, rest: str, ma
     return False
 
 
-def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, set_apart: bool) -> bool:
+def _plausible_label(
+    comps: list[tuple[str, str, str]], label: str, closed: bool, sep: str, rest: str, set_apart: bool
+) -> bool:
     """Shape rules that keep prose, dates, figures and table rows from becoming sections.
 
-    ``set_apart``: the line follows a blank line, or continues the numbering of the labels
-    above it (``1.2`` under ``1.1``), so a single space may separate label and title.
+    ``closed``: the label's number is closed by a clause mark (``3.``, ``3)`` of a series numbered so,
+    ``2.1)``: grammar.CLAUSE_CLOSE). ``set_apart``: the line follows a blank line, or continues the
+    numbering of the labels above it (``1.2`` under ``1.1``), so a single space may separate label and title.
     """
     has_kw = any(k.startswith("kw:") for k, _, _ in comps)
     rest_s = rest.strip()
@@ -780,19 +803,19 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
     if has_kw:
         if sep in ("\t",) or sep.startswith("\t") or len(sep) >= 2 or not rest_s:
             return True
-        if rest_s[:1] in "-–—:.(" or label.endswith("."):
+        if rest_s[:1] in "-–—:.(" or closed:
             return True
         return bool(re.match(r"^[A-Z0-9“\"'‘]", rest_s)) and len(rest_s.split()) <= 12
     dotted = "." in label.rstrip(".") or "(" in label
     if not rest_s:
-        return dotted or label.endswith(".")
+        return dotted or closed
     if sep.startswith("\t") or len(sep) >= 2:
         # "1<TAB>GENERAL PROVISIONS": a bare number needs a heading-like title after a tab
-        return dotted or label.endswith(".") or (sep.startswith("\t") and _title_of(rest)[1] and rest_s[:1].isupper())
+        return dotted or closed or (sep.startswith("\t") and _title_of(rest)[1] and rest_s[:1].isupper())
     if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
         return False
     # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start, set apart
-    return set_apart and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+    return set_apart and (dotted or closed) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
 
 
 def _ends_with_citation_word(line: str) -> bool:
