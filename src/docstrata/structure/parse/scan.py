@@ -4,8 +4,11 @@ with the shape rules that keep prose, figures, tables and fenced code out."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
+
+from markdown_it import MarkdownIt
 
 from ..definitions import numbered_term_entry, opens_definitions
 from ..grammar import (
@@ -149,62 +152,59 @@ def _scan(
     ctx.bold_labels = _bold_label_series(lines)
     ctx.clause_items = _clause_items(lines) if markdown_flavour else {}
     ctx.letter_items = frozenset() if markdown_flavour else _letter_item_series(lines)
-    ctx.list_columns = _list_columns(lines) if markdown_flavour else {}
+    ctx.list_columns = _markdown_lists(lines)[0] if markdown_flavour else {}
     return _lazy_list_numbers(_scan_lines(lines, markdown_flavour, veto, ctx), lines)
 
 
-# a Markdown list item's marker (CommonMark: a bullet, or up to nine digits and "." or ")"), the spaces
-# or tab after it, and whether text follows; a thematic break ("- - -", "***") is no item
-_LIST_MARKER_RE = re.compile(r"^(?P<lead>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ ]+|$)")
-_THEMATIC_BREAK_RE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_COMMONMARK = MarkdownIt("commonmark").disable(["inline", "text_join"])  # the block structure is all it reads
 
 
-def _list_columns(lines: list[str]) -> dict[int, int]:
-    """Line → the column of its list level, for every Markdown list item line (tabs expanded to 4).
+def _markdown_lists(lines: list[str]) -> tuple[dict[int, int], dict[int, int]]:
+    """The Markdown list items of ``lines`` as markdown-it-py parses them (CommonMark): line → the
+    column of its list level, and line → the list it is an item of (an id shared by the items of one
+    list), for every line that opens a list item (tabs expanded to 4; the first item of a line that
+    opens two, ``1. 1.``; none in a block quote).
 
     CommonMark lets a list marker stand up to three spaces in from the block that holds it: the
     charter's ``-\t(a) …`` and `` -\t(b) …`` are items of one list, ``(b)`` no deeper than ``(a)``
-    for its incidental leading space. An item is nested in an earlier open item only when its
-    marker stands at or past that item's content column (the column its text starts at); a
-    paragraph after a blank line set back before an item's content column closes the item. An item
-    is given the content column of the item holding it (0 at the top level), so the siblings of a
-    list share one column whichever of the permitted 0-3 spaces each was written with; a marker
-    four or more spaces past that column keeps its own (indented code in CommonMark, a deeper list
-    in looser Markdown).
+    for its incidental leading space. An item's column is the content column of the item holding it
+    (the column its text starts at; 0 at the top level), so the siblings of a list share one column
+    whichever of the permitted 0-3 spaces each was written with. What CommonMark does not read as an
+    item (a marker four or more spaces past that column: indented code; a number other than 1
+    breaking into a paragraph) has no column here: the scanner takes its own indentation. Read once
+    per text (the scanner runs twice on a document whose proposals the resolver rejects some of).
     """
+    return _lists_of_text("\n".join(lines))
+
+
+@functools.lru_cache(maxsize=4)
+def _lists_of_text(text: str) -> tuple[dict[int, int], dict[int, int]]:
+    """:func:`_markdown_lists` of the lines ``text`` joins."""
+    lines = text.split("\n")
     columns: dict[int, int] = {}
-    open_items: list[int] = []  # content columns of the open items, outermost first
-    fence: str | None = None
-    blank = True
-    for i, line in enumerate(lines):
-        expanded = line.expandtabs(4)
-        stripped = expanded.strip()
-        fm = _FENCE_RE.match(line)
-        if fence is not None or fm:
-            if fence is None:
-                fence = fm.group("fence")  # type: ignore[union-attr]
-            elif fm and fm.group("fence")[0] == fence[0] and len(fm.group("fence")) >= len(fence):
-                fence = None
-            blank = False
-            continue
-        if not stripped:
-            blank = True
-            continue
-        col = len(expanded) - len(expanded.lstrip())
-        item = None if _THEMATIC_BREAK_RE.match(expanded) else _LIST_MARKER_RE.match(expanded)
-        if item is not None:
-            while open_items and col < open_items[-1]:
-                open_items.pop()
-            base = open_items[-1] if open_items else 0
-            columns[i] = base if col - base <= 3 else col
-            gap = len(item.group("gap"))
-            width = len(item.group("lead")) + len(item.group("marker"))
-            open_items.append(width + (gap if 0 < gap <= 4 else 1))
-        elif blank or _ATX_RE.match(line):
-            while open_items and col < open_items[-1]:
-                open_items.pop()
-        blank = False
-    return columns
+    lists: dict[int, int] = {}
+    content: list[int] = []  # content columns of the open items, outermost first
+    open_lists: list[int] = []  # the open lists (their opening token's position), outermost first
+    quoted = 0
+    for n, token in enumerate(_COMMONMARK.parse(text)):
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            open_lists.append(n)
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            open_lists.pop()
+        elif token.type in ("blockquote_open", "blockquote_close"):
+            quoted += 1 if token.type == "blockquote_open" else -1
+        elif token.type == "list_item_close":
+            content.pop()
+        elif token.type == "list_item_open" and token.map:
+            i, base = token.map[0], content[-1] if content else 0
+            expanded, marker = lines[i].expandtabs(4), f"{token.info}{token.markup}"
+            at = max(expanded.find(marker, base), 0)
+            after = at + len(marker)
+            gap = len(expanded[after:]) - len(expanded[after:].lstrip(" ")) if expanded[after:].strip() else 0
+            content.append(after + (gap if 0 < gap <= 4 else 1))  # CommonMark: 1-4 spaces, else 1
+            if not quoted and i not in columns:
+                columns[i], lists[i] = base, open_lists[-1]
+    return columns, lists
 
 
 def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
@@ -212,10 +212,11 @@ def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker
     CommonMark allows) carry the numbers the list is rendered with, the first one's and on by one
     (``1.`` … ``8.`` for the eight ``1.`` definitions of the GitHub Terms of Service), as a reader
     sees and cites them; before, every item was ``1`` and the repeats were told apart by ``-2``
-    suffixes. Only a run of two or more items of one list (same indentation and delimiter, no other
-    marker between them, no paragraph set back under an item after a blank line) all written with
-    the same number is renumbered; a list that writes its numbers keeps them."""
+    suffixes. Only a run of two or more items of one list (one list as CommonMark reads the lines,
+    :func:`_markdown_lists`; same indentation and delimiter, no other marker between them) all
+    written with the same number is renumbered; a list that writes its numbers keeps them."""
     runs: list[list[_Marker]] = []
+    lists: dict[int, int] | None = None  # read when two items could be one list's
     for m in markers:
         digit = m.kind == "item" and m.components[0][0] == "mditem" and m.components[0][1].isdigit()
         last = runs[-1][-1] if runs and runs[-1] else None
@@ -227,7 +228,8 @@ def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker
             and last.indent == m.indent
             and last.marker_text[-1:] == m.marker_text[-1:]
             and last.components[0][1] == m.components[0][1]
-            and _one_list(lines, last, m)
+            and (lists := lists if lists is not None else _markdown_lists(lines)[1]).get(last.line, -1)
+            == lists.get(m.line, -2)  # items of one Markdown list
         ):
             runs[-1].append(m)
         else:
@@ -243,22 +245,6 @@ def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker
             m.components = [("mditem", number, written)]
             m.value, m.marker_text = first + k, written
     return markers
-
-
-def _one_list(lines: list[str], a: _Marker, b: _Marker) -> bool:
-    """Whether list items ``a`` and ``b`` (``b`` later, same indentation) are items of one
-    Markdown list: every line between is blank, set in under ``a``'s text, or runs on ``a``'s
-    paragraph (a lazy continuation line, no blank line before it)."""
-    content = a.indent + len(a.marker_text) + 1
-    blank = False
-    for line in lines[a.line + 1 : b.line]:
-        if not line.strip():
-            blank = True
-            continue
-        if blank and len(line) - len(line.lstrip()) < content:
-            return False
-        blank = False
-    return True
 
 
 def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], ctx: ParseContext) -> list[_Marker]:
