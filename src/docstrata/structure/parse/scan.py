@@ -195,8 +195,12 @@ def _lists_of_text(text: str) -> tuple[dict[int, int], dict[int, int]]:
             quoted += 1 if token.type == "blockquote_open" else -1
         elif token.type == "list_item_close":
             content.pop()
-        elif token.type == "list_item_open" and token.map:
-            i, base = token.map[0], content[-1] if content else 0
+        elif token.type == "list_item_open":
+            base = content[-1] if content else 0
+            if not token.map:  # a block token always has its lines; kept balanced with list_item_close
+                content.append(base)
+                continue
+            i = token.map[0]
             expanded, marker = lines[i].expandtabs(4), f"{token.info}{token.markup}"
             at = max(expanded.find(marker, base), 0)
             after = at + len(marker)
