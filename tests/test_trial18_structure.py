@@ -21,7 +21,7 @@ from pathlib import Path
 from docstrata.convert import convert_file
 from docstrata.sources import source_file
 from docstrata.structure import build_tree
-from docstrata.structure.parse.scan import _list_columns
+from docstrata.structure.parse.scan import _markdown_lists
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trial18-structure"
 CHARTER = FIXTURES / "cncf-charter-sections-10-12.md"
@@ -51,7 +51,7 @@ def test_list_columns_fold_commonmark_slack_but_keep_nesting() -> None:
     tags = ("(a) Any", "(b) In the case", "(c) If an alternative", "i. Each project")
     starts = {tag: next(n for n, ln in enumerate(lines) if ln.lstrip(" -\t").startswith(tag)) for tag in tags}
     assert lines[starts["(b) In the case"]].startswith(" -")  # the source's own leading space
-    columns = _list_columns(lines)
+    columns, lists = _markdown_lists(lines)
     assert (
         columns[starts["(a) Any"]]
         == columns[starts["(b) In the case"]]
@@ -59,6 +59,9 @@ def test_list_columns_fold_commonmark_slack_but_keep_nesting() -> None:
         == 0
     )
     assert columns[starts["i. Each project"]] > columns[starts["(b) In the case"]]  # "\t-\ti." is nested in (b)
+    # one list (markdown-it-py's CommonMark reading), and "i." an item of a list of its own inside (b)
+    assert lists[starts["(a) Any"]] == lists[starts["(b) In the case"]] == lists[starts["(c) If an alternative"]]
+    assert lists[starts["i. Each project"]] != lists[starts["(b) In the case"]]
 
 
 def test_petition_exhibit_mention_opens_no_container() -> None:

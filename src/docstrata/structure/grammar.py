@@ -716,6 +716,11 @@ NUMBER = (
 SECTION_NUMBER = r"\d{1,4}[A-Za-z]{0,2}(?:[.-]\d{1,5}[A-Za-z]{0,2}){0,3}"
 # bracketed pinpoints: (1), (a), (ba), (ii), (A), (c.1)
 PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"
+# the mark that closes a numbered clause's number: a full stop ("3.", "2.1.") or a closing bracket ("3)",
+# "2.1)": agreements numbering "1) Background." … "2.1) …"), one clause whichever is written. A bare
+# number closed by a bracket is a list item's form ("1) …") unless the document numbers its clauses so: the
+# structure parser reads it as a clause only in such a series (structure.parse.scan._clause_items).
+CLAUSE_CLOSE = r"[.)]"
 
 
 def split_number(number: str) -> tuple[int, str] | None:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..grammar import (
+    CLAUSE_CLOSE,
     CODE_NUMBER,
     SLASH_NUMBER,
     ORDINAL_ONE,
@@ -48,10 +49,20 @@ _COMPONENT = rf"(?:{_KW_ANON}(?:\s?|[ \t]{{2,3}}(?={_NUM}\.?[ \t]*$)){_NUM}|\d{{
 # "2.1)", "4.1.2)": a dotted clause number closed by a bracket, as agreements numbering their clauses
 # "1)", "2)" number their sub-clauses (a bare "1)" is a list item's form, read as one)
 _DOTTED_CLOSE = r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))\)"
-_LABEL_RE = re.compile(
-    rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*(?:\.|{_DOTTED_CLOSE})?)"
-    rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"
-)
+
+
+def _label_pattern(close: str) -> re.Pattern:
+    """A compound label whose number may be closed by ``close`` (group ``close``), its separator and the rest."""
+    return re.compile(
+        rf"(?P<label>{_COMPONENT}(?:\.\s?{_COMPONENT})*(?:\.?{_PAREN})*(?P<close>{close})?)"
+        rf"(?P<sep>\t+|\s{{2,}}|\s|$|(?=[A-Z]{{2}})|(?=[—–]|--)|(?<=\d)(?=[A-ZÄÖÜ][a-zäöüß]{{2}}))(?P<rest>.*)$"
+    )
+
+
+_LABEL_RE = _label_pattern(rf"\.|{_DOTTED_CLOSE}")
+# a clause of a series whose numbers close with a bracket (scan._clause_items: "1) Background." …
+# "3) Grant."): its number closes with either of the grammar's clause marks, "3)" being clause 3 as "3." is
+_CLAUSE_LABEL_RE = _label_pattern(CLAUSE_CLOSE)
 # "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces);
 # 'A.1.  "client_id" Syntax' (RFC 6749): or with a quoted name, also after a wide gap only
 _FIRST_ROMAN_OR_LETTER_RE = re.compile(

@@ -137,8 +137,8 @@ class ParseContext:
         letter_items: lines of plain text opening a lettered item closed by its bracket alone
             (``a) …``) in a series from ``a)`` (:func:`.scan._letter_item_series`): items ``(a)`` ….
         list_columns: line → the column of its list level, for the Markdown list item lines
-            (:func:`.scan._list_columns`): the indentation items nest by, CommonMark's 0-3 spaces of
-            slack before a marker folded away.
+            (:func:`.scan._markdown_lists`, as markdown-it-py reads them): the indentation items nest
+            by, CommonMark's 0-3 spaces of slack before a marker folded away.
         doc_ranks: this document's own container ranks where its layout overrides the grammar's
             (:func:`.ranks.document_ranks`: GDPR's "Section" holds its "Article"s), set by :func:`.build._build`.
         label_containers: container keywords this document writes only as plain labels, never as

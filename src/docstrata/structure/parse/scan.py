@@ -4,11 +4,15 @@ with the shape rules that keep prose, figures, tables and fenced code out."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
+from markdown_it import MarkdownIt
+
 from ..definitions import numbered_term_entry, opens_definitions
 from ..grammar import (
+    CLAUSE_CLOSE,
     PINPOINT,
     SUFFIX_WORDS,
     back_matter_label,
@@ -32,6 +36,7 @@ from .resolve import ParseContext
 from .signs import sign_marker, sign_series
 from .patterns import (
     _ATX_RE,
+    _CLAUSE_LABEL_RE,
     _KW_ANON,
     _NUM,
     _FENCE_RE,
@@ -147,62 +152,63 @@ def _scan(
     ctx.bold_labels = _bold_label_series(lines)
     ctx.clause_items = _clause_items(lines) if markdown_flavour else {}
     ctx.letter_items = frozenset() if markdown_flavour else _letter_item_series(lines)
-    ctx.list_columns = _list_columns(lines) if markdown_flavour else {}
+    ctx.list_columns = _markdown_lists(lines)[0] if markdown_flavour else {}
     return _lazy_list_numbers(_scan_lines(lines, markdown_flavour, veto, ctx), lines)
 
 
-# a Markdown list item's marker (CommonMark: a bullet, or up to nine digits and "." or ")"), the spaces
-# or tab after it, and whether text follows; a thematic break ("- - -", "***") is no item
-_LIST_MARKER_RE = re.compile(r"^(?P<lead>[ ]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap>[ ]+|$)")
-_THEMATIC_BREAK_RE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_COMMONMARK = MarkdownIt("commonmark").disable(["inline", "text_join"])  # the block structure is all it reads
 
 
-def _list_columns(lines: list[str]) -> dict[int, int]:
-    """Line → the column of its list level, for every Markdown list item line (tabs expanded to 4).
+def _markdown_lists(lines: list[str]) -> tuple[dict[int, int], dict[int, int]]:
+    """The Markdown list items of ``lines`` as markdown-it-py parses them (CommonMark): line → the
+    column of its list level, and line → the list it is an item of (an id shared by the items of one
+    list), for every line that opens a list item (tabs expanded to 4; the first item of a line that
+    opens two, ``1. 1.``; none in a block quote).
 
     CommonMark lets a list marker stand up to three spaces in from the block that holds it: the
     charter's ``-\t(a) …`` and `` -\t(b) …`` are items of one list, ``(b)`` no deeper than ``(a)``
-    for its incidental leading space. An item is nested in an earlier open item only when its
-    marker stands at or past that item's content column (the column its text starts at); a
-    paragraph after a blank line set back before an item's content column closes the item. An item
-    is given the content column of the item holding it (0 at the top level), so the siblings of a
-    list share one column whichever of the permitted 0-3 spaces each was written with; a marker
-    four or more spaces past that column keeps its own (indented code in CommonMark, a deeper list
-    in looser Markdown).
+    for its incidental leading space. An item's column is the content column of the item holding it
+    (the column its text starts at; 0 at the top level), so the siblings of a list share one column
+    whichever of the permitted 0-3 spaces each was written with. What CommonMark does not read as an
+    item (a marker four or more spaces past that column: indented code; a number other than 1
+    breaking into a paragraph) has no column here: the scanner takes its own indentation. Read once
+    per text (the scanner runs twice on a document whose proposals the resolver rejects some of).
     """
+    return _lists_of_text("\n".join(lines))
+
+
+@functools.lru_cache(maxsize=4)
+def _lists_of_text(text: str) -> tuple[dict[int, int], dict[int, int]]:
+    """:func:`_markdown_lists` of the lines ``text`` joins."""
+    lines = text.split("\n")
     columns: dict[int, int] = {}
-    open_items: list[int] = []  # content columns of the open items, outermost first
-    fence: str | None = None
-    blank = True
-    for i, line in enumerate(lines):
-        expanded = line.expandtabs(4)
-        stripped = expanded.strip()
-        fm = _FENCE_RE.match(line)
-        if fence is not None or fm:
-            if fence is None:
-                fence = fm.group("fence")  # type: ignore[union-attr]
-            elif fm and fm.group("fence")[0] == fence[0] and len(fm.group("fence")) >= len(fence):
-                fence = None
-            blank = False
-            continue
-        if not stripped:
-            blank = True
-            continue
-        col = len(expanded) - len(expanded.lstrip())
-        item = None if _THEMATIC_BREAK_RE.match(expanded) else _LIST_MARKER_RE.match(expanded)
-        if item is not None:
-            while open_items and col < open_items[-1]:
-                open_items.pop()
-            base = open_items[-1] if open_items else 0
-            columns[i] = base if col - base <= 3 else col
-            gap = len(item.group("gap"))
-            width = len(item.group("lead")) + len(item.group("marker"))
-            open_items.append(width + (gap if 0 < gap <= 4 else 1))
-        elif blank or _ATX_RE.match(line):
-            while open_items and col < open_items[-1]:
-                open_items.pop()
-        blank = False
-    return columns
+    lists: dict[int, int] = {}
+    content: list[int] = []  # content columns of the open items, outermost first
+    open_lists: list[int] = []  # the open lists (their opening token's position), outermost first
+    quoted = 0
+    for n, token in enumerate(_COMMONMARK.parse(text)):
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            open_lists.append(n)
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            open_lists.pop()
+        elif token.type in ("blockquote_open", "blockquote_close"):
+            quoted += 1 if token.type == "blockquote_open" else -1
+        elif token.type == "list_item_close":
+            content.pop()
+        elif token.type == "list_item_open":
+            base = content[-1] if content else 0
+            if not token.map:  # a block token always has its lines; kept balanced with list_item_close
+                content.append(base)
+                continue
+            i = token.map[0]
+            expanded, marker = lines[i].expandtabs(4), f"{token.info}{token.markup}"
+            at = max(expanded.find(marker, base), 0)
+            after = at + len(marker)
+            gap = len(expanded[after:]) - len(expanded[after:].lstrip(" ")) if expanded[after:].strip() else 0
+            content.append(after + (gap if 0 < gap <= 4 else 1))  # CommonMark: 1-4 spaces, else 1
+            if not quoted and i not in columns:
+                columns[i], lists[i] = base, open_lists[-1]
+    return columns, lists
 
 
 def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker]:
@@ -210,10 +216,11 @@ def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker
     CommonMark allows) carry the numbers the list is rendered with, the first one's and on by one
     (``1.`` … ``8.`` for the eight ``1.`` definitions of the GitHub Terms of Service), as a reader
     sees and cites them; before, every item was ``1`` and the repeats were told apart by ``-2``
-    suffixes. Only a run of two or more items of one list (same indentation and delimiter, no other
-    marker between them, no paragraph set back under an item after a blank line) all written with
-    the same number is renumbered; a list that writes its numbers keeps them."""
+    suffixes. Only a run of two or more items of one list (one list as CommonMark reads the lines,
+    :func:`_markdown_lists`; same indentation and delimiter, no other marker between them) all
+    written with the same number is renumbered; a list that writes its numbers keeps them."""
     runs: list[list[_Marker]] = []
+    lists: dict[int, int] | None = None  # read when two items could be one list's
     for m in markers:
         digit = m.kind == "item" and m.components[0][0] == "mditem" and m.components[0][1].isdigit()
         last = runs[-1][-1] if runs and runs[-1] else None
@@ -225,7 +232,8 @@ def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker
             and last.indent == m.indent
             and last.marker_text[-1:] == m.marker_text[-1:]
             and last.components[0][1] == m.components[0][1]
-            and _one_list(lines, last, m)
+            and (lists := lists if lists is not None else _markdown_lists(lines)[1]).get(last.line, -1)
+            == lists.get(m.line, -2)  # items of one Markdown list
         ):
             runs[-1].append(m)
         else:
@@ -241,22 +249,6 @@ def _lazy_list_numbers(markers: list[_Marker], lines: list[str]) -> list[_Marker
             m.components = [("mditem", number, written)]
             m.value, m.marker_text = first + k, written
     return markers
-
-
-def _one_list(lines: list[str], a: _Marker, b: _Marker) -> bool:
-    """Whether list items ``a`` and ``b`` (``b`` later, same indentation) are items of one
-    Markdown list: every line between is blank, set in under ``a``'s text, or runs on ``a``'s
-    paragraph (a lazy continuation line, no blank line before it)."""
-    content = a.indent + len(a.marker_text) + 1
-    blank = False
-    for line in lines[a.line + 1 : b.line]:
-        if not line.strip():
-            blank = True
-            continue
-        if blank and len(line) - len(line.lstrip()) < content:
-            return False
-        blank = False
-    return True
 
 
 def _scan_lines(lines: list[str], markdown_flavour: bool, veto: frozenset[int], ctx: ParseContext) -> list[_Marker]:
@@ -445,10 +437,10 @@ def _label_marker(
             and i not in ctx.clause_items
         ):
             return _md_item(mi, line, i, indent)
-        if i in ctx.clause_items:
-            text = re.sub(r"^(\d{1,3})\)(?=[ \t])", r"\1.", text)  # clause "3)" of a series numbered so: clause 3
-            if lead := re.match(r"^\d{1,3}\.[ \t]+\*\*(?P<title>[^*]{2,80}?)[.:]?\*\*[.:]?[ \t]+\S", text):
-                bold_title = lead.group("title")  # "1) **Background.** Assignor …": titled by its bold run
+        if i in ctx.clause_items and (
+            lead := re.match(rf"^\d{{1,3}}{CLAUSE_CLOSE}[ \t]+\*\*(?P<title>[^*]{{2,80}}?)[.:]?\*\*[.:]?[ \t]+\S", text)
+        ):
+            bold_title = lead.group("title")  # "1) **Background.** Assignor …": titled by its bold run
     if i in ctx.letter_items and (close := _CLOSE_LETTER_RE.match(text)):
         text = f"({close.group('letter')}){close.group('sep')}{close.group('rest')}"  # "a) …": item (a)
     m = _ITEM_RE.match(text)
@@ -485,19 +477,22 @@ def _label_marker(
         )
     if back := _back_matter_marker(lines, i, text, prev_blank, indent):
         return back
-    m = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    # a clause of a series numbered "1)", "2)" (ctx.clause_items) closes its number with a bracket as others with a dot
+    m = (_CLAUSE_LABEL_RE if i in ctx.clause_items else _LABEL_RE).match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if not m:
         return None
     label, sep, rest = m.group("label"), m.group("sep"), m.group("rest")
+    bracket = m.groupdict().get("close") == ")"  # "3)" of a clause series, "2.1)": a number closed by a bracket
     if (apart := _SUFFIX_APART_RE.match(rest)) and re.search(r"\d\.?$", label) and _KEYWORD_LED_RE.match(label):
         # "§4. bis. (Les décrets …", "Art. 5 bis. …": a Latin suffix set apart from its keyword's number
         label, sep, rest = f"{label.rstrip('.')}{apart.group(1)}.", apart.group(2), rest[apart.end() :]
+    closed = bracket or label.endswith(".")  # the number closed by a clause mark, as "3." is
     comps = _components(label, ctx.heading_levels)
     if comps is None or len(comps) == 1 and comps[0][0] == "num" and not comps[0][1][:1].isdigit():
         return None  # a lone letter or roman numeral names a section only as a heading ("## M. RECORD …")
     if _mentioned_back_matter(comps, rest, lines, i):
         return None  # "… attached hereto as" / "Exhibit C. As the result of …": a mention in running text
-    nummer = _nummer_under_absatz(comps, label, rest, markers, line, i, indent)
+    nummer = _nummer_under_absatz(comps, label, closed, rest, markers, line, i, indent)
     if nummer is not None:
         return nummer
     prev_path = _numbering_above(lines, i, markers, prev_blank, past_lists=True)
@@ -508,10 +503,10 @@ def _label_marker(
         )
     else:
         follows = not prev_blank and _opens_numbering(lines, i, path, markers, ctx.heading_levels)
-    if not _plausible_label(comps, label, sep, rest, prev_blank or follows) and not (
+    if not _plausible_label(comps, label, closed, sep, rest, prev_blank or follows) and not (
         prev_blank and _continued_clause(comps, sep, rest, markers)
     ):
-        sibling = _sibling_number(lines, i, comps, label, sep, rest, markers)
+        sibling = _sibling_number(lines, i, comps, label, closed, sep, rest, markers)
         if sibling is None:
             return None
         return sibling
@@ -525,7 +520,8 @@ def _label_marker(
         title, is_heading = _plain(rest), True
     elif any(k.startswith("kw:") for k, _, _ in comps) and (not is_heading or run_in):
         title, is_heading = _stated_title(rest, title, is_heading, run_in)
-    shown = f"{label.rstrip('.') if not label.endswith(').') else label} {title}".strip()
+    number = label[:-1] if bracket else label if label.endswith(").") else label.rstrip(".")
+    shown = f"{number} {title}".strip()
     heading = "\n".join(lines[i:end]) if is_heading else ""
     return _Marker(i, end, "label", heading, shown, indent=indent, components=comps)
 
@@ -669,12 +665,19 @@ def _capitals_below(lines: list[str], i: int) -> tuple[str, int]:
 
 
 def _nummer_under_absatz(
-    comps: list[tuple[str, str, str]], label: str, rest: str, markers: list[_Marker], line: str, i: int, indent: int
+    comps: list[tuple[str, str, str]],
+    label: str,
+    closed: bool,
+    rest: str,
+    markers: list[_Marker],
+    line: str,
+    i: int,
+    indent: int,
 ) -> _Marker | None:
     """``1.`` right after an ``(1)`` item of a keyword-numbered section (``§ 3`` / ``(1)`` / ``1.``,
     as German statutes number Paragraph, Absatz, Nummer): in plain text it is an item of that
     ``(1)``, not section 1 of the document, unless it continues the section's own numbering."""
-    if len(comps) != 1 or comps[0][0] != "num" or not label.endswith(".") or not comps[0][1].isdigit():
+    if len(comps) != 1 or comps[0][0] != "num" or not closed or not comps[0][1].isdigit():
         return None
     prev = markers[-1] if markers else None
     if prev is None or prev.kind != "item":  # after "(1)", or after the Nummer "1." before it
@@ -709,14 +712,21 @@ def _nummer_under_absatz(
 
 
 def _sibling_number(
-    lines: list[str], i: int, comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, markers: list[_Marker]
+    lines: list[str],
+    i: int,
+    comps: list[tuple[str, str, str]],
+    label: str,
+    closed: bool,
+    sep: str,
+    rest: str,
+    markers: list[_Marker],
 ) -> _Marker | None:
     """A bare, undotted number that the shape rules reject (``12A Obstruction of a footpath``:
     one space, no dot; ``12B`` alone, its title on the next line, as PDF text of statutes prints
     them) is a section when the numbering evidence supports it: it continues the number of the
     last numbered section (12 → 12A → 12B → 13, ignoring blank lines and items) or opens the
     document's numbering at 1, and its title reads like a heading."""
-    if len(comps) != 1 or comps[0][0] != "num" or label.endswith(".") or sep.startswith("\t"):
+    if len(comps) != 1 or comps[0][0] != "num" or closed or sep.startswith("\t"):
         return None
     path = _label_path(comps)
     last = next((m for m in reversed(markers) if m.kind in ("label", "heading") and _heading_label(m)), None)
@@ -767,11 +777,14 @@ def _continued_clause(comps: list[tuple[str, str, str]], sep: str, rest: str, ma
     return False
 
 
-def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, rest: str, set_apart: bool) -> bool:
+def _plausible_label(
+    comps: list[tuple[str, str, str]], label: str, closed: bool, sep: str, rest: str, set_apart: bool
+) -> bool:
     """Shape rules that keep prose, dates, figures and table rows from becoming sections.
 
-    ``set_apart``: the line follows a blank line, or continues the numbering of the labels
-    above it (``1.2`` under ``1.1``), so a single space may separate label and title.
+    ``closed``: the label's number is closed by a clause mark (``3.``, ``3)`` of a series numbered so,
+    ``2.1)``: grammar.CLAUSE_CLOSE). ``set_apart``: the line follows a blank line, or continues the
+    numbering of the labels above it (``1.2`` under ``1.1``), so a single space may separate label and title.
     """
     has_kw = any(k.startswith("kw:") for k, _, _ in comps)
     rest_s = rest.strip()
@@ -780,19 +793,19 @@ def _plausible_label(comps: list[tuple[str, str, str]], label: str, sep: str, re
     if has_kw:
         if sep in ("\t",) or sep.startswith("\t") or len(sep) >= 2 or not rest_s:
             return True
-        if rest_s[:1] in "-–—:.(" or label.endswith("."):
+        if rest_s[:1] in "-–—:.(" or closed:
             return True
         return bool(re.match(r"^[A-Z0-9“\"'‘]", rest_s)) and len(rest_s.split()) <= 12
     dotted = "." in label.rstrip(".") or "(" in label
     if not rest_s:
-        return dotted or label.endswith(".")
+        return dotted or closed
     if sep.startswith("\t") or len(sep) >= 2:
         # "1<TAB>GENERAL PROVISIONS": a bare number needs a heading-like title after a tab
-        return dotted or label.endswith(".") or (sep.startswith("\t") and _title_of(rest)[1] and rest_s[:1].isupper())
+        return dotted or closed or (sep.startswith("\t") and _title_of(rest)[1] and rest_s[:1].isupper())
     if sep == "":  # "PART 1.INTRODUCTION" only with a keyword
         return False
     # single space: "4.2 Title" or "1. Definitions." — needs a capitalised start, set apart
-    return set_apart and (dotted or label.endswith(".")) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
+    return set_apart and (dotted or closed) and bool(re.match(r"^[A-Z“\"'‘*\[<]", rest_s))
 
 
 def _ends_with_citation_word(line: str) -> bool:
