@@ -24,6 +24,16 @@ from .text import normalize_heading
 _DOCX_STYLE_MAP = "p[style-name='Title'] => h1:fresh"
 
 
+# What markitdown's HTML-to-Markdown step (markdownify) is told, for every format that goes through
+# it (HTML, DOCX via mammoth's HTML, XLSX, PPTX): write the document's characters, not Markdown
+# escapes of them (``{sow_number}``, a blank ``____``, ``reg_impl`` in a link, a literal ``*``:
+# markdownify's default ``\_`` / ``\*`` reached chunks, citations and definitions), and drop
+# underline (``<u>``), which Markdown cannot say: it would stay in the text as raw HTML. Bold and
+# italic stay as Markdown ``**`` / ``*`` (the structure stage reads bold run-in titles). See
+# ``docs/architecture.md``, "The converter contract".
+_MARKDOWNIFY_OPTIONS = {"escape_underscores": False, "escape_asterisks": False, "strip": ["u"]}
+
+
 def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **options) -> str:
     from markitdown import (  # lazy: importing markitdown costs ~0.5 s
         MarkItDown,
@@ -32,6 +42,7 @@ def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **opt
 
     converter = MarkItDown(enable_plugins=False)
     info = StreamInfo(extension=f".{ext}", charset=charset)
+    options = {**_MARKDOWNIFY_OPTIONS, **options}
     return converter.convert_stream(io.BytesIO(data), stream_info=info, **options).markdown
 
 
