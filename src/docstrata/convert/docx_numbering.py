@@ -46,6 +46,8 @@ from ..structure.grammar import PINPOINT, int_to_roman
 from .run_in import SET_APART, MAX_TITLE_WORDS, emphasis_title, spans_of_runs, typed_title
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# set by :mod:`.docx_layout` on every paragraph it moves out of a table laid out as headed rows
+LAYOUT_MARK = "{urn:docstrata:docx-layout}row"
 _HEADING_NAME = re.compile(r"heading\s*([1-9])", re.I)
 
 
@@ -67,7 +69,8 @@ class WordParagraph:
         style_chain: the names and ids of its paragraph style and of every style that one is
             ``basedOn``, nearest first (``("Glossary Term", "GlossaryTerm", "Definition term",
             "Definitionterm", "Normal", "Normal")``); empty when it has no style.
-        run_in_title: the bold phrase of at most 12 words ending in ``.`` or ``:`` it opens with,
+        run_in_title: the bold phrase of at most 12 words closed by ``.`` or ``:`` (its own, or one
+            right after it) it opens with,
             its text running on after it (``What the Company owns.`` of ``**What the Company
             owns.** The Company owns …``: the title a contract clause carries in its own
             paragraph); ``""`` when none.
@@ -78,6 +81,8 @@ class WordParagraph:
             provided in Section 9.3, …``: :func:`_run_in_heading`), ``""`` when it is running text
             with no title (``Except as provided in Section 9.3, each party's …`` styled
             ``Heading 3`` under its number ``(a)``); ``None`` when it reads as a heading.
+        layout: whether it stood in a table laid out as headed rows (:mod:`.docx_layout`, which
+            moved it into the flow): its row headings head nothing after the table.
     """
 
     text: str
@@ -92,6 +97,7 @@ class WordParagraph:
     run_in_title: str = ""
     bold_heading: str = ""
     run_in_heading: str | None = None
+    layout: bool = False
 
 
 @dataclass
@@ -392,6 +398,7 @@ def word_paragraphs(data: bytes) -> list[WordParagraph]:
                 run_in_title=_opens_with_bold_title(runs),
                 bold_heading=_bold_heading(p, text),
                 run_in_heading=_run_in_heading(runs, text) if heading else None,
+                layout=p.get(LAYOUT_MARK) is not None,
             )
         )
     return out
@@ -446,9 +453,10 @@ def _run_in_heading(runs: tuple[str, list], text: str) -> str | None:
 
 def _opens_with_bold_title(runs: tuple[str, list]) -> str:
     """The title a paragraph (its runs' text and emphasis ``runs``) opens with: directly bold runs
-    closed by their own ``.`` or ``:``, with text after them (:func:`.run_in.emphasis_title`), as
-    printed; ``""`` when none."""
-    found = emphasis_title(*runs, {"b"})
+    closed by their own ``.`` or ``:`` or by one right after them in plain type (``**Introduction**.
+    This NDA …``), with text after them (:func:`.run_in.emphasis_title`), as printed; ``""`` when
+    none."""
+    found = emphasis_title(*runs, {"b"}, close_after=True)
     return found.heading if found is not None else ""
 
 
@@ -709,7 +717,8 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
     series = _clause_series(paragraphs) if not outline else {}
     # else lists restarting at 1 under each heading or bold title: the numbered body of what they follow
     heads, restarting = _restarting_lists(paragraphs) if not outline and not series else ({}, {})
-    heading_above = 0
+    heading_above = outer_above = 0
+    in_layout = False
     head_levels = {"heading": 0, "title": 0, "caption": 0}  # what a restarting list's clauses nest under
     stated: dict[int, LineNumber] = {}
     bodies: dict[int, str] = {}  # line index → the clause text split off its run-in heading
@@ -733,6 +742,12 @@ def apply_word_numbers(markdown: str, paragraphs: list[WordParagraph]) -> tuple[
             continue
         pos = j + 1
         p = flow[j]
+        if p.layout != in_layout:  # a table's row headings head what the table holds, not what follows it
+            if p.layout:
+                outer_above = heading_above
+            else:
+                heading_above = outer_above
+            in_layout = p.layout
         level = p.heading_level if p.heading_level is not None else (len(heading.group(1)) if heading else None)
         in_series = id(p) in series
         if level and (p.label is None or p.list_id not in clause_lists) and not in_series:

@@ -5,8 +5,10 @@ styles, which mammoth (markitdown's DOCX engine) flattens (every clause ``1.``, 
 paragraphs as body text): :mod:`.docx_numbering` reads them from the package, writes them into the
 Markdown and states them on the blocks (provenance ``numbering``); :func:`docx_heading_numbers`
 lists the numbered headings alone. A one-cell table is a frame round paragraphs, read as the
-document's flow (:mod:`.docx_frames`). Terms marked by paragraph styles (``Definition term`` then
-``Definition``, :mod:`.docx_definitions`) become the document's marked definitions.
+document's flow (:mod:`.docx_frames`); a table whose rows each hold a heading cell and its text is a
+layout for headed content, read as headings and paragraphs (:mod:`.docx_layout`). Terms marked by
+paragraph styles (``Definition term`` then ``Definition``, :mod:`.docx_definitions`) become the
+document's marked definitions.
 """
 
 from __future__ import annotations
@@ -24,6 +26,16 @@ from .text import normalize_heading
 _DOCX_STYLE_MAP = "p[style-name='Title'] => h1:fresh"
 
 
+# What markitdown's HTML-to-Markdown step (markdownify) is told, for every format that goes through
+# it (HTML, DOCX via mammoth's HTML, XLSX, PPTX): write the document's characters, not Markdown
+# escapes of them (``{sow_number}``, a blank ``____``, ``reg_impl`` in a link, a literal ``*``:
+# markdownify's default ``\_`` / ``\*`` reached chunks, citations and definitions), and drop
+# underline (``<u>``), which Markdown cannot say: it would stay in the text as raw HTML. Bold and
+# italic stay as Markdown ``**`` / ``*`` (the structure stage reads bold run-in titles). See
+# ``docs/architecture.md``, "The converter contract".
+_MARKDOWNIFY_OPTIONS = {"escape_underscores": False, "escape_asterisks": False, "strip": ["u"]}
+
+
 def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **options) -> str:
     from markitdown import (  # lazy: importing markitdown costs ~0.5 s
         MarkItDown,
@@ -32,6 +44,7 @@ def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **opt
 
     converter = MarkItDown(enable_plugins=False)
     info = StreamInfo(extension=f".{ext}", charset=charset)
+    options = {**_MARKDOWNIFY_OPTIONS, **options}
     return converter.convert_stream(io.BytesIO(data), stream_info=info, **options).markdown
 
 
@@ -62,6 +75,13 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         data = unframe_single_cells(data)
     except Exception as e:  # unframing is a refinement; the table keeps the text
         warnings.append(f"one-cell tables not unframed: {type(e).__name__}")
+    typed = data  # the package as typeset: headings inferred from type and the title are read from it
+    try:  # a table laying out headed rows (a heading cell, then its text): headings and their text
+        from .docx_layout import unframe_headed_rows
+
+        data = unframe_headed_rows(data)
+    except Exception as e:  # a refinement too; the table keeps the text
+        warnings.append(f"table-layout headings not recovered: {type(e).__name__}")
     markdown = _markitdown_convert(data, ext, style_map=_DOCX_STYLE_MAP)
     stated: dict[int, LineNumber] = {}
     definitions: list[MarkedDefinition] = []
@@ -78,7 +98,7 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     try:  # clause titles marked only by size or bold, in a document without heading styles
         from .docx_headings import inferred_headings, mark_inferred_headings
 
-        markdown = mark_inferred_headings(markdown, inferred_headings(data))
+        markdown = mark_inferred_headings(markdown, inferred_headings(typed))
     except Exception as e:  # inferred headings are a refinement; the text is already there
         warnings.append(f"headings not inferred from font size and bold: {type(e).__name__}")
     anchors: dict[str, str] = {}
@@ -93,7 +113,7 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     try:  # the title the package states (core property) or its first paragraph's type shows
         from .docx_headings import docx_title
 
-        title = docx_title(data)
+        title = docx_title(typed)
     except Exception as e:  # a title is a refinement too: the first heading or the file name stands in
         warnings.append(f"document title not read: {type(e).__name__}")
     converted = ConvertedDocument.from_markdown(
