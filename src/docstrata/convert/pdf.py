@@ -29,16 +29,13 @@ def _convert_pdf(
     layer are read by OCR (``ocr``, default :class:`OcrSettings`; ``file_sha256`` keys its cache)."""
     if b"%PDF" not in data[:1024]:
         raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
-    lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
+    lines, outline, meta_title, n_pages, _ = _pdf_layout(data, doc_key)
+    # pages without text that hold an image are OCR's, and it warns about those it could not read;
+    # a page that draws nothing is blank, no scan (pdf_ocr)
     lines, warnings, not_read = ocr_pdf(data, doc_key, lines, n_pages, ocr or OcrSettings(), file_sha256)
     if not any(line.text.strip() for line in lines):
         found = not_read or "; ".join(warnings) or "OCR found no text"
         raise ConversionError(doc_key, f"no text layer in this PDF (scanned images?); {found}")
-    if empty_pages and not any("read by OCR" in w for w in warnings):
-        warnings.append(
-            f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)"
-            + (f"; {not_read}" if not_read else "")
-        )
     markdown, marks, provenance = layout_markdown(lines, outline, n_pages, data)
     if meta_title and not printed_early(meta_title, lines):
         meta_title = None  # "Publications Office" of an Official Journal PDF: the producer, not the title
