@@ -12,7 +12,7 @@ from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .ocr import OcrSettings
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
 from .pdf_ocr import ocr_pdf
-from .pdf_margins import margin_notes
+from .pdf_margins import margin_line_numbers, margin_notes
 from .pdf_notes import split_notes, with_notes
 from .pdf_order import join_hanging_labels, restore_box_order
 from .pdf_pages import pdf_page_marks
@@ -69,10 +69,11 @@ def layout_markdown(
     ``font``, as :class:`~.document.Block` names it) of laid-out lines — a PDF's text layer, OCR
     of scanned pages or image files (:mod:`.ocr_layout`) — with running lines dropped, split
     numbers rejoined, margin notes set before the provisions they title (:mod:`.pdf_margins`), table
-    cells marked and headings recovered (``outline`` first, else fonts).
+    cells marked and headings recovered (``outline`` first, else fonts); line numbers printed in
+    the margin (:func:`.pdf_margins.margin_line_numbers`) are dropped first.
     ``pdf_data``: the PDF, whose own page labels win over the folios printed on its pages. Page
     footnotes (:mod:`.pdf_notes`) are set after their page's text as ``[^n]: …`` paragraphs."""
-    lines = restore_box_order(lines)
+    lines = restore_box_order(margin_line_numbers(lines))  # a Bill's or pleading's line count: no text
     laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
     turned = _drop_repeated_turned(lines, n_pages)
     lines = _drop_running_lines([line for line in lines if not line.turned], n_pages)
