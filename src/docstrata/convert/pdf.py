@@ -161,11 +161,13 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
             }
         counts: Counter[tuple[str, float]] = Counter()
         pages_of: dict[tuple[str, float], set[int]] = {}
+        heights: dict[tuple[str, float], set[tuple[int, int]]] = {}  # verbatim edge text -> (page, y)
         for page, edge in edges.items():
             counts.update({(_edge_key(line.text), line.size) for line in edge})
             for line in edge:  # verbatim, with letters: not a section number atop successive pages
                 if re.search(r"[^\W\d_]", line.text):
                     pages_of.setdefault((_facing_key(line.text), line.size), set()).add(page)
+                    heights.setdefault((_facing_key(line.text), line.size), set()).add((page, round(line.y1)))
         placed = _edge_places(edges)
         folios = _counting_folios(edges)
         doomed = set()
@@ -181,10 +183,11 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
                     page_number
                     or counts[(_edge_key(line.text), line.size)] >= threshold
                     or _in_page_run(page, verbatim)
+                    or _next_page_twin(line, page, heights)
                     or _same_place_pages(line, page, placed) >= placed_threshold
                 ):
                     doomed.add(id(line))
-        doomed -= _labels_beside_text(edges, doomed)
+        doomed -= _labels_beside_text(edges, doomed, folios)
         if not doomed:
             break
         pages = {line.page for line in lines if id(line) in doomed}
@@ -192,14 +195,16 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
     return lines
 
 
-def _labels_beside_text(edges: dict[int, list[_PdfLine]], doomed: set[int]) -> set[int]:
-    """Ids of the edge lines without letters (not page numbers) that have a kept line with letters
-    beside them on their row, within 60 pt to the right: a paragraph's label ("(2)", "11.") at the
-    top of a page is set in the same place on many pages, but it is the paragraph's, not the page's."""
+def _labels_beside_text(edges: dict[int, list[_PdfLine]], doomed: set[int], folios: set[int]) -> set[int]:
+    """Ids of the edge lines without letters that have a kept line with letters beside them on
+    their row, within 60 pt to the right: a paragraph's label ("(2)", "11.") at the top of a page
+    is set in the same place on many pages, but it is the paragraph's, not the page's; a bare
+    number so placed ("38" beside "Short title", a Bill's last section on the last row of its
+    page) too, unless it counts with the pages (``folios``, :func:`_counting_folios`)."""
     kept = set()
     for edge in edges.values():
         for line in edge:
-            if re.search(r"[^\W\d_]", line.text) or _is_page_number(line.text):
+            if re.search(r"[^\W\d_]", line.text) or id(line) in folios:
                 continue
             if any(
                 id(other) not in doomed
@@ -283,6 +288,17 @@ def _facing_key(text: str) -> str:
     header. Text without a wide gap is returned with its spaces collapsed."""
     parts = [" ".join(p.split()) for p in re.split(r"\s{2,}", text.strip()) if p.strip()]
     return "  ".join(sorted(parts)) if len(parts) > 1 else " ".join(text.split())
+
+
+def _next_page_twin(line: _PdfLine, page: int, heights: dict[tuple[str, float], set[tuple[int, int]]]) -> bool:
+    """An edge line of two words or more that the page before or after prints verbatim (its parts
+    in either order, :func:`_facing_key`) at the same height (within 2 pt) and size: a running
+    head naming the current Part, which a short Part repeats on two pages only ("Part 5—Miscellaneous
+    and general" on the last two pages of a Bill), not a section heading, which is printed once."""
+    if len(line.text.split()) < 2:
+        return False
+    twins = heights.get((_facing_key(line.text), line.size), set())
+    return any((page + d, round(line.y1) + dy) in twins for d in (-1, 1) for dy in (-2, -1, 0, 1, 2))
 
 
 def _in_page_run(page: int, pages: set[int]) -> bool:
