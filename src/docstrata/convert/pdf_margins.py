@@ -217,32 +217,35 @@ def margin_line_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
     """``lines`` less the line numbers printed in a page margin (module docstring).
 
     A page's line numbers are bare integers (up to three digits), upright, in one style (size and
-    face), aligned on their left or right edges (within 3 pt), lying wholly outside the page's
-    other text (left of its leftmost line or right of its rightmost), at least three of them,
-    counting up down the page by a fixed step — every difference a multiple of the step, the
-    smallest difference between neighbours (a number pdfminer joined to a body line leaves a gap) —
+    face), aligned on their left or their right edges (within 3 pt: ``9`` over ``10``), lying
+    wholly outside the page's other text beside them (left of the leftmost line printed within
+    the column's height, or right of the rightmost: a court's filing stamp across the top of the
+    page is no text beside them), at least three of them, counting up down the page by a fixed
+    step — every difference a multiple of the step, the smallest difference between neighbours —
     and starting afresh: the first is at most twice the step. A column of clause or contents
     numbers beside their titles stands at the text's own left edge, or counts on from the page
     before, and is kept. The document must show such a column on two pages or more, with one step,
-    style and edge; then on every page the numbers in that style at that edge, outside the text,
-    counting up in that step from at most twice it (a short last page's lone ``5``) are dropped too.
+    style, side and alignment; then on every page the numbers in that style at that edge, outside
+    the text, counting up in that step from at most twice it (a short last page's lone ``5``) are
+    dropped too.
     """
     by_page: dict[int, list[_PdfLine]] = {}
     for line in lines:
         if line.text.strip() and not line.turned:
             by_page.setdefault(line.page, []).append(line)
-    columns = {}  # page -> (step, style, edge name, edge x, the column's lines)
+    columns = {}  # page -> (step, style, side, aligned edge, edge x)
     for page, page_lines in by_page.items():
         found = _page_column(page_lines)
         if found is not None:
             columns[page] = found
     if len(columns) < _MIN_PAGES:
         return lines
-    kinds = Counter((step, style, side) for step, style, side, _, _ in columns.values())
-    (step, style, side), pages = kinds.most_common(1)[0]
+    kinds = Counter(found[:4] for found in columns.values())
+    kind, pages = kinds.most_common(1)[0]
     if pages < _MIN_PAGES:
         return lines
-    edges = sorted(x for s, st, sd, x, _ in columns.values() if (s, st, sd) == (step, style, side))
+    step, style, side, align = kind
+    edges = sorted(found[4] for found in columns.values() if found[:4] == kind)
     edge = edges[len(edges) // 2]
     doomed: set[int] = set()
     for page_lines in by_page.values():
@@ -251,7 +254,7 @@ def margin_line_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
             for line in page_lines
             if _LINE_NUMBER.match(line.text.strip())
             and line.style == style
-            and abs((line.x0 if side == "left" else line.x1) - edge) <= 3
+            and abs((line.x0 if align == "x0" else line.x1) - edge) <= 3
         ]
         column = _outside(candidates, page_lines, side)
         if column and _counts(column, step):
@@ -260,40 +263,56 @@ def margin_line_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
 
 
 def _page_column(page_lines: list[_PdfLine]):
-    """``(step, style, side, edge x, lines)`` of the page's column of line numbers, or ``None``
-    (see :func:`margin_line_numbers`): ``side`` ``left`` with the column's left edge, or ``right``
-    with its right edge."""
+    """``(step, style, side, aligned edge, edge x)`` of the page's column of line numbers, or
+    ``None`` (see :func:`margin_line_numbers`): ``side`` ``left`` or ``right`` of the text, the
+    numbers aligned on their ``x0`` or ``x1`` edge at ``edge x`` (the median)."""
     numbers = [line for line in page_lines if _LINE_NUMBER.match(line.text.strip())]
     if len(numbers) < _MIN_COLUMN:
         return None
     by_style: dict[tuple[float, str], list[_PdfLine]] = {}
     for line in numbers:
         by_style.setdefault(line.style, []).append(line)
+    found = []  # (numbers, the column's description)
     for style, group in by_style.items():
-        for side in ("left", "right"):
-            column = _outside(group, page_lines, side)
-            if len(column) < _MIN_COLUMN:
-                continue
-            xs = [line.x0 if side == "left" else line.x1 for line in column]
-            if max(xs) - min(xs) > 3:
-                continue  # not one column
-            values = [int(line.text) for line in sorted(column, key=lambda line: -line.y1)]
-            diffs = [b - a for a, b in zip(values, values[1:])]
-            if any(d <= 0 for d in diffs):
-                continue
-            step = min(diffs)
-            if _counts(column, step):
-                return step, style, side, sorted(xs)[len(xs) // 2], column
-    return None
+        for align in ("x0", "x1"):
+            for column in _aligned(group, align):
+                values = [int(line.text) for line in sorted(column, key=lambda line: -line.y1)]
+                diffs = [b - a for a, b in zip(values, values[1:])]
+                if any(d <= 0 for d in diffs) or not _counts(column, min(diffs)):
+                    continue
+                for side in ("left", "right"):
+                    if _outside(column, page_lines, side):
+                        xs = sorted(getattr(line, align) for line in column)
+                        found.append((len(column), (min(diffs), style, side, align, xs[len(xs) // 2])))
+    # the longest column: "1" … "28" set flush right, not "1" … "9" that share their left edge
+    return max(found, key=lambda item: item[0])[1] if found else None
+
+
+def _aligned(numbers: list[_PdfLine], align: str) -> list[list[_PdfLine]]:
+    """The ``numbers`` in groups of at least three whose ``align`` edge (``x0`` or ``x1``) lies
+    within 3 pt of the group's first: the columns they may form (a folio or a clause number
+    elsewhere on the page stands apart)."""
+    groups: list[list[_PdfLine]] = []
+    for line in sorted(numbers, key=lambda line: getattr(line, align)):
+        if groups and getattr(line, align) - getattr(groups[-1][0], align) <= 3:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return [group for group in groups if len(group) >= _MIN_COLUMN]
 
 
 def _outside(candidates: list[_PdfLine], page_lines: list[_PdfLine], side: str) -> list[_PdfLine]:
-    """The ``candidates`` that lie wholly outside the page's other text on ``side``: every one ends
-    (``left``) before the leftmost other line starts, or starts (``right``) after the rightmost
-    other line ends; ``[]`` when some candidate does not (the numbers then stand in the text)."""
+    """The ``candidates`` when they lie wholly outside the page's other text beside them on
+    ``side``: every one ends (``left``) before the leftmost other line printed within the
+    candidates' height starts, or starts (``right``) after the rightmost such line ends; ``[]``
+    when some candidate does not (the numbers then stand in the text) or nothing is beside them."""
+    if not candidates:
+        return []
     own = {id(line) for line in candidates}
-    others = [line for line in page_lines if id(line) not in own]
-    if not candidates or not others:
+    top = max(line.y1 for line in candidates)
+    bottom = min(line.y0 for line in candidates)
+    others = [line for line in page_lines if id(line) not in own and line.y0 < top and line.y1 > bottom]
+    if not others:
         return []
     if side == "left":
         inside = min(line.x0 for line in others)
