@@ -225,9 +225,10 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     Pages that list the entries without dot leaders (:func:`_listing_pages`, a Bill's contents:
     number, then title) are contents pages too when the body restates at least half of the
     entries found there: the outline's entries then head the body, not the contents lines. An
-    entry read right before the entry the outline puts ahead of it, though printed below it on the
-    same page, moves down to the first line printed below it: the outline and the page agree on
-    an order that pdfminer's reading order lost.
+    entry read after the entry the outline puts next, though printed above it on the same page
+    (the lines read between them printed below it), moves up before that entry with the lines
+    after it printed above that entry: the outline and the page agree on an order that
+    pdfminer's reading order lost.
     Returns False (and marks nothing) when fewer than 60% of at least three entries match — such an
     outline does not describe this text layer, so font statistics are used instead.
     """
@@ -253,14 +254,22 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
             found = again if restated == listing else _match_entries(lines, keys, entries, contents, body_size)
     matches = [(i, used, entries[k][0], entries[k][1]) for i, used, k in found]
     taken = {j for i, used, _ in found for j in range(i, i + used)}
-    # an entry read right before the one the outline puts ahead of it though printed below it (a
-    # centred cross-heading over a heading at the margin: pdfminer reads "35 Regulations" before
-    # "General" above it): it moves down to where the page prints it
-    lowered = [
-        (lines[j : j + used_j], lines[i])
-        for (i, _, _), (j, used_j, _) in zip(found, found[1:])
-        if j + used_j == i and lines[j].page == lines[i].page and lines[i].y0 > lines[j].y1
-    ]
+    # an entry read after the next one though printed above it (a centred cross-heading over a
+    # heading at the margin: pdfminer reads "35 Regulations" before "General" above it), the lines
+    # between them printed below it: it moves up before that entry, with the lines after it that
+    # are printed above that entry too (its own text)
+    raised = []
+    for (i, used, _), (j, used_j, _) in zip(found, found[1:]):
+        page = lines[i].page
+        if not (j < i and lines[j].page == page and lines[i].y0 > lines[j].y1):
+            continue
+        if any(line.page != page or line.y1 > lines[i].y0 + 1 for line in lines[j + used_j : i]):
+            continue  # text between them printed above the raised entry: no safe order
+        top = max(line.y1 for line in lines[j : j + used_j])
+        end = i + used
+        while end < len(lines) and lines[end].page == page and lines[end].y0 >= top - 1 and end not in taken:
+            end += 1
+        raised.append((lines[i:end], lines[j]))
     matches += _contents_entry_matches(lines, keys, outline, contents, taken)
     if len(matches) < 0.6 * len(outline):
         return False
@@ -284,13 +293,10 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         for k in range(i + 1, i + used):
             lines[k].text = ""
         lines[i].level = min(level, 6)
-    for block, above in lowered:
+    for block, before in raised:
         moved = {id(line) for line in block}
         lines[:] = [line for line in lines if id(line) not in moved]
-        at = next(k for k, line in enumerate(lines) if line is above) + 1
-        bottom = min(line.y0 for line in block)
-        while at < len(lines) and lines[at].page == above.page and lines[at].y1 > bottom + 1:
-            at += 1  # the lines printed above it that follow the entry it belongs under
+        at = next(k for k, line in enumerate(lines) if line is before)
         lines[at:at] = block
     _outline_style_twins(lines)
     return True
