@@ -218,9 +218,9 @@ def margin_line_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
 
     A page's line numbers are bare integers (up to three digits), upright, in one style (size and
     face), aligned on their left or their right edges (within 3 pt: ``9`` over ``10``), lying
-    wholly outside the page's other text beside them (left of the leftmost line printed within
-    the column's height, or right of the rightmost: a court's filing stamp across the top of the
-    page is no text beside them), at least three of them, counting up down the page by a fixed
+    wholly outside the page's other text, half their size or more (left of its leftmost line or
+    right of its rightmost, the outermost rows at the top and bottom aside: a court's filing stamp
+    runs across the page top), at least three of them, counting up down the page by a fixed
     step — every difference a multiple of the step, the smallest difference between neighbours —
     and starting afresh: the first is at most twice the step. A column of clause or contents
     numbers beside their titles stands at the text's own left edge, or counts on from the page
@@ -302,23 +302,27 @@ def _aligned(numbers: list[_PdfLine], align: str) -> list[list[_PdfLine]]:
 
 
 def _outside(candidates: list[_PdfLine], page_lines: list[_PdfLine], side: str) -> list[_PdfLine]:
-    """The ``candidates`` when they lie wholly outside the page's other text beside them on
-    ``side``: every one ends (``left``) before the leftmost other line printed within the
-    candidates' height starts, or starts (``right``) after the rightmost such line ends; ``[]``
-    when some candidate does not (the numbers then stand in the text) or nothing is beside them."""
+    """The ``candidates`` when they lie wholly outside the page's other text on ``side``: every one
+    ends (``left``) half its type size or more before the leftmost other line starts, or starts
+    (``right``) as far after the rightmost other line ends; ``[]`` when some candidate does not
+    (the numbers then stand in the text: a table's row numbers, a contents page's chapter
+    numbers). The page's outermost row at the top and at the bottom is left out of the other
+    text: a court's filing stamp runs across the top of the page, over the margin too."""
     if not candidates:
         return []
     own = {id(line) for line in candidates}
-    top = max(line.y1 for line in candidates)
-    bottom = min(line.y0 for line in candidates)
-    others = [line for line in page_lines if id(line) not in own and line.y0 < top and line.y1 > bottom]
+    rest = [line for line in page_lines if id(line) not in own]
+    rows = sorted({round(line.y1) for line in rest})
+    edge = {rows[0], rows[-1]} if len(rows) > 2 else set()
+    others = [line for line in rest if round(line.y1) not in edge]
     if not others:
         return []
+    gap = max(line.size for line in candidates) / 2  # a margin apart, not the next word of a line
     if side == "left":
         inside = min(line.x0 for line in others)
-        return candidates if all(line.x1 < inside - 1 for line in candidates) else []
+        return candidates if all(line.x1 < inside - gap for line in candidates) else []
     inside = max(line.x1 for line in others)
-    return candidates if all(line.x0 > inside + 1 for line in candidates) else []
+    return candidates if all(line.x0 > inside + gap for line in candidates) else []
 
 
 def _counts(column: list[_PdfLine], step: int) -> bool:
