@@ -27,14 +27,15 @@ from .conftest import ingested
 FIXTURE = Path(__file__).parent / "fixtures" / "scottish-bill" / "natural-environment-bill-excerpt.pdf"
 
 
-@pytest.fixture(scope="module")
-def margin_numbers() -> list[tuple[int, str, str]]:
+def _margin_numbers(path: Path, stamp: bool = False, gap: float = 20, slack: float = 2) -> list[tuple[int, str, str]]:
     """``(page, number, text beside it)``: each bare number PDFium finds in the page's leftmost
-    column, 20 pt or more left of every text run with letters (the margin), with the first three
-    words of the text on its row."""
+    column (within ``slack`` pt of the leftmost run), ``gap`` pt or more left of every text run
+    with letters (the margin), with the first three words of the text on its row. Text set off
+    the page is left out (a Bill places a stray "1" far left of it), and with ``stamp`` the page's
+    top row (a court's filing stamp runs across it)."""
     import pypdfium2 as pdfium
 
-    pdf = pdfium.PdfDocument(FIXTURE.read_bytes())
+    pdf = pdfium.PdfDocument(path.read_bytes())
     found = []
     for n in range(len(pdf)):
         page = pdf[n]
@@ -43,19 +44,27 @@ def margin_numbers() -> list[tuple[int, str, str]]:
         runs = []
         for k in range(textpage.count_rects()):
             left, bottom, right, top = textpage.get_rect(k)
-            if right > 0 and left < width:  # on the page: a Bill sets a stray "1" far off it
+            if right > 0 and left < width:
                 runs.append((left, bottom, right, top, textpage.get_text_bounded(left, bottom, right, top).strip()))
+        if runs and stamp:
+            highest = max(run[3] for run in runs)
+            runs = [run for run in runs if run[3] < highest - 2]
         lettered = [run[0] for run in runs if re.search(r"[^\W\d_]", run[4])]
         if lettered:
             for left, bottom, right, top, text in runs:
-                leftmost = left <= min(run[0] for run in runs) + 2
-                if leftmost and re.fullmatch(r"\d{1,3}", text) and right < min(lettered) - 20:
+                leftmost = left <= min(run[0] for run in runs) + slack
+                if leftmost and re.fullmatch(r"\d{1,3}", text) and right < min(lettered) - gap:
                     beside = textpage.get_text_bounded(right + 1, bottom, width, top)
                     if beside.split():
                         found.append((n, text, " ".join(beside.split()[:3])))
         textpage.close()
     pdf.close()
     return found
+
+
+@pytest.fixture(scope="module")
+def margin_numbers() -> list[tuple[int, str, str]]:
+    return _margin_numbers(FIXTURE)
 
 
 @pytest.fixture(scope="module")
@@ -76,16 +85,39 @@ def test_the_fixture_numbers_its_lines_in_the_margin(margin_numbers):
     assert len(numbers) >= 10 and set(numbers) <= {5 * k for k in range(1, 11)}, margin_numbers
 
 
+def _joined(number: str, words: str, text: str) -> bool:
+    """``text`` (spaces collapsed) holds ``number`` right before the first word of ``words``."""
+    pattern = rf"(?<![\w(]){number}\s+{re.escape(words.split()[0])}"
+    return bool(re.search(pattern, " ".join(text.split())))
+
+
 def test_no_line_number_reaches_the_text_or_a_chunk(parsed, margin_numbers):
     """The text beside each margin number is converted, never with the number before it."""
     markdown = parsed.document.markdown
     chunks = "\n".join(chunk.content for chunk in parsed.chunks)
     for _, number, words in margin_numbers:
-        flat = " ".join(words.split())
-        assert flat in " ".join(markdown.split()), words
-        pattern = rf"(?<![\w(]){number}\s+{re.escape(words.split()[0])}"
-        for text in (markdown, chunks):
-            assert not re.search(pattern, " ".join(text.split())), (number, words)
+        assert words in " ".join(markdown.split()), words
+        assert not _joined(number, words, markdown) and not _joined(number, words, chunks), (number, words)
+
+
+def test_pleading_paper_line_numbers_are_no_text_and_no_sections():
+    """A federal court's order on pleading paper (``tests/fixtures/pleading-paper``): 1 … 28 beside
+    every line of each page, 9 set one figure in from 10 … 28, under a filing stamp that runs
+    across the page top. Before, they were joined to their rows and named the sections
+    (``10 UNITED STATES DISTRICT COURT``, ``5 IT IS SO ORDERED``)."""
+    path = Path(__file__).parent / "fixtures" / "pleading-paper" / "gov.uscourts.cacd.652774.40.0.pdf"
+    numbers = _margin_numbers(path, stamp=True, gap=10, slack=8)  # "9" stands one figure in from "10"
+    by_page: dict[int, list[int]] = {}
+    for page, number, _ in numbers:
+        by_page.setdefault(page, []).append(int(number))
+    # the premise, from PDFium: on each page the numbers beside text count up down the page, 28 at most
+    assert len(by_page) >= 3, by_page
+    assert all(len(v) >= 5 and v == sorted(set(v)) and v[-1] <= 28 for v in by_page.values()), by_page
+    parsed = parse_file(source_file(path), PipelineSettings(count_tokens=lambda t: len(t) // 4))
+    for _, number, words in numbers:
+        assert not _joined(number, words, parsed.document.markdown), (number, words)
+    margin = {number for _, number, _ in numbers}
+    assert not [s.title for s in parsed.tree.sections if s.title.split()[:1] and s.title.split()[0] in margin]
 
 
 def _ancestors(tree, section_id: str) -> list[str]:
