@@ -377,7 +377,8 @@ def test_pdf_running_footer_naming_the_current_chapter_is_dropped():
 def test_pdf_outline_entry_laid_out_before_the_previous_one_on_its_page_is_found():
     """pdfminer can put a heading before the heading above it on the same page (a margin glyph
     joined its line: "8 3.4 CONFIGURATION"); the entry is found there, not in a later table row
-    that repeats its title, and a contents line with dot leaders is never taken."""
+    that repeats its title, and a contents line with dot leaders is never taken. Printed below
+    3.3 and its body, it moves there (the outline and the page agree on the order)."""
     from docstrata.convert.pdf_headings import _apply_outline
 
     lines = [
@@ -388,8 +389,10 @@ def test_pdf_outline_entry_laid_out_before_the_previous_one_on_its_page_is_found
         _pdf_line(9, 8, "3.4 CONFIGURATION", 9.0, 650.0), _pdf_line(9, 9, "Table row.", 9.0, 600.0),
     ]
     assert _apply_outline(lines, [(2, "3.2 Awareness"), (2, "3.3 Audit"), (2, "3.4 Configuration")])
-    assert [i for i, line in enumerate(lines) if line.level] == [2, 4, 5]
-    assert lines[4].text == "3.4 Configuration" and lines[7].level == 0 and lines[0].level == 0
+    assert [i for i, line in enumerate(lines) if line.level] == [2, 4, 6]
+    # 3.4, printed under 3.3 and its body, now stands there in the reading order too
+    assert [line.text for line in lines[4:7]] == ["3.3 AUDIT", "Audit body.", "3.4 Configuration"]
+    assert lines[7].level == 0 and lines[0].level == 0
 
 
 SPEC_WITH_CHROME_WORDS = """<html><body>

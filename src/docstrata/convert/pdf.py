@@ -12,7 +12,7 @@ from .pdf_headings import _BARE_NUMBER, _apply_outline, _classify_by_font
 from .ocr import OcrSettings
 from .pdf_layout import _body_style, _pdf_layout, _PdfLine, _vertical_overlap
 from .pdf_ocr import ocr_pdf
-from .pdf_margins import margin_notes
+from .pdf_margins import margin_line_numbers, margin_notes
 from .pdf_notes import split_notes, with_notes
 from .pdf_order import join_hanging_labels, restore_box_order
 from .pdf_pages import pdf_page_marks
@@ -29,16 +29,13 @@ def _convert_pdf(
     layer are read by OCR (``ocr``, default :class:`OcrSettings`; ``file_sha256`` keys its cache)."""
     if b"%PDF" not in data[:1024]:
         raise ConversionError(doc_key, "corrupt PDF: no %PDF header (not a PDF file?)")
-    lines, outline, meta_title, n_pages, empty_pages = _pdf_layout(data, doc_key)
+    lines, outline, meta_title, n_pages, _ = _pdf_layout(data, doc_key)
+    # pages without text that hold an image are OCR's, and it warns about those it could not read;
+    # a page that draws nothing is blank, no scan (pdf_ocr)
     lines, warnings, not_read = ocr_pdf(data, doc_key, lines, n_pages, ocr or OcrSettings(), file_sha256)
     if not any(line.text.strip() for line in lines):
         found = not_read or "; ".join(warnings) or "OCR found no text"
         raise ConversionError(doc_key, f"no text layer in this PDF (scanned images?); {found}")
-    if empty_pages and not any("read by OCR" in w for w in warnings):
-        warnings.append(
-            f"{empty_pages} of {n_pages} pages have no text layer (scanned images?)"
-            + (f"; {not_read}" if not_read else "")
-        )
     markdown, marks, provenance = layout_markdown(lines, outline, n_pages, data)
     if meta_title and not printed_early(meta_title, lines):
         meta_title = None  # "Publications Office" of an Official Journal PDF: the producer, not the title
@@ -72,10 +69,11 @@ def layout_markdown(
     ``font``, as :class:`~.document.Block` names it) of laid-out lines — a PDF's text layer, OCR
     of scanned pages or image files (:mod:`.ocr_layout`) — with running lines dropped, split
     numbers rejoined, margin notes set before the provisions they title (:mod:`.pdf_margins`), table
-    cells marked and headings recovered (``outline`` first, else fonts).
+    cells marked and headings recovered (``outline`` first, else fonts); line numbers printed in
+    the margin (:func:`.pdf_margins.margin_line_numbers`) are dropped first.
     ``pdf_data``: the PDF, whose own page labels win over the folios printed on its pages. Page
     footnotes (:mod:`.pdf_notes`) are set after their page's text as ``[^n]: …`` paragraphs."""
-    lines = restore_box_order(lines)
+    lines = restore_box_order(margin_line_numbers(lines))  # a Bill's or pleading's line count: no text
     laid_out = list(lines)  # with the running lines, whose page numbers label the pages (pdf_pages)
     turned = _drop_repeated_turned(lines, n_pages)
     lines = _drop_running_lines([line for line in lines if not line.turned], n_pages)
@@ -163,11 +161,13 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
             }
         counts: Counter[tuple[str, float]] = Counter()
         pages_of: dict[tuple[str, float], set[int]] = {}
+        heights: dict[tuple[str, float], set[tuple[int, int]]] = {}  # verbatim edge text -> (page, y)
         for page, edge in edges.items():
             counts.update({(_edge_key(line.text), line.size) for line in edge})
             for line in edge:  # verbatim, with letters: not a section number atop successive pages
                 if re.search(r"[^\W\d_]", line.text):
                     pages_of.setdefault((_facing_key(line.text), line.size), set()).add(page)
+                    heights.setdefault((_facing_key(line.text), line.size), set()).add((page, round(line.y1)))
         placed = _edge_places(edges)
         folios = _counting_folios(edges)
         doomed = set()
@@ -183,10 +183,11 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
                     page_number
                     or counts[(_edge_key(line.text), line.size)] >= threshold
                     or _in_page_run(page, verbatim)
+                    or _next_page_twin(line, page, heights)
                     or _same_place_pages(line, page, placed) >= placed_threshold
                 ):
                     doomed.add(id(line))
-        doomed -= _labels_beside_text(edges, doomed)
+        doomed -= _labels_beside_text(edges, doomed, folios)
         if not doomed:
             break
         pages = {line.page for line in lines if id(line) in doomed}
@@ -194,14 +195,16 @@ def _drop_running_lines(lines: list[_PdfLine], n_pages: int) -> list[_PdfLine]:
     return lines
 
 
-def _labels_beside_text(edges: dict[int, list[_PdfLine]], doomed: set[int]) -> set[int]:
-    """Ids of the edge lines without letters (not page numbers) that have a kept line with letters
-    beside them on their row, within 60 pt to the right: a paragraph's label ("(2)", "11.") at the
-    top of a page is set in the same place on many pages, but it is the paragraph's, not the page's."""
+def _labels_beside_text(edges: dict[int, list[_PdfLine]], doomed: set[int], folios: set[int]) -> set[int]:
+    """Ids of the edge lines without letters that have a kept line with letters beside them on
+    their row, within 60 pt to the right: a paragraph's label ("(2)", "11.") at the top of a page
+    is set in the same place on many pages, but it is the paragraph's, not the page's; a bare
+    number so placed ("38" beside "Short title", a Bill's last section on the last row of its
+    page) too, unless it counts with the pages (``folios``, :func:`_counting_folios`)."""
     kept = set()
     for edge in edges.values():
         for line in edge:
-            if re.search(r"[^\W\d_]", line.text) or _is_page_number(line.text):
+            if re.search(r"[^\W\d_]", line.text) or id(line) in folios:
                 continue
             if any(
                 id(other) not in doomed
@@ -285,6 +288,17 @@ def _facing_key(text: str) -> str:
     header. Text without a wide gap is returned with its spaces collapsed."""
     parts = [" ".join(p.split()) for p in re.split(r"\s{2,}", text.strip()) if p.strip()]
     return "  ".join(sorted(parts)) if len(parts) > 1 else " ".join(text.split())
+
+
+def _next_page_twin(line: _PdfLine, page: int, heights: dict[tuple[str, float], set[tuple[int, int]]]) -> bool:
+    """An edge line of two words or more that the page before or after prints verbatim (its parts
+    in either order, :func:`_facing_key`) at the same height (within 2 pt) and size: a running
+    head naming the current Part, which a short Part repeats on two pages only ("Part 5—Miscellaneous
+    and general" on the last two pages of a Bill), not a section heading, which is printed once."""
+    if len(line.text.split()) < 2:
+        return False
+    twins = heights.get((_facing_key(line.text), line.size), set())
+    return any((page + d, round(line.y1) + dy) in twins for d in (-1, 1) for dy in (-2, -1, 0, 1, 2))
 
 
 def _in_page_run(page: int, pages: set[int]) -> bool:

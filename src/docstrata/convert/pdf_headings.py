@@ -222,6 +222,13 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     ``INTRODUCTION``), so the heading carries the number the outline gives; a line that prints a
     section number before the entry's title (``6.2.1 Amendment Documents`` for the bookmark
     ``Amendment Documents``) matches and keeps its number.
+    Pages that list the entries without dot leaders (:func:`_listing_pages`, a Bill's contents:
+    number, then title) are contents pages too when the body restates at least half of the
+    entries found there: the outline's entries then head the body, not the contents lines. An
+    entry read after the entry the outline puts next, though printed above it on the same page
+    (the lines read between them printed below it), moves up before that entry with the lines
+    after it printed above that entry: the outline and the page agree on an order that
+    pdfminer's reading order lost.
     Returns False (and marks nothing) when fewer than 60% of at least three entries match — such an
     outline does not describe this text layer, so font statistics are used instead.
     """
@@ -230,38 +237,39 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
     keys = [_outline_key(line.text) for line in lines]
     contents = _contents_pages(lines)
     body_size = _body_style(lines)[0]
-    matches: list[tuple[int, int, int, str]] = []  # (line index, lines used, level, outline title)
-    taken: set[int] = set()
-    position = page_start = 0
     entries = [(level, title, _outline_key(title)) for level, title in outline]
-    # a "Table of Contents" bookmark may precede the pages printed before it: matched below, in any order
-    ordered = [k for k, (_, _, target) in enumerate(entries) if not _CONTENTS_ENTRY.match(target)]
-    for n, k in enumerate(ordered):
-        level, title, target = entries[k]
-        found = _find_entry(lines, keys, target, position, page_start, contents, taken, body_size)
-        if found is None:
+    found = _match_entries(lines, keys, entries, contents, body_size)
+    listing = _listing_pages(lines, found) - contents
+    if listing:  # contents pages without dot leaders: the body restates their entries
+        again = _match_entries(lines, keys, entries, contents | listing, body_size)
+        refound = {k for _, _, k in again}
+        restated = {
+            page
+            for page in listing
+            if 2 * sum(k in refound for i, _, k in found if lines[i].page == page)
+            >= sum(lines[i].page == page for i, _, _ in found)
+        }
+        if restated:
+            contents |= restated
+            found = again if restated == listing else _match_entries(lines, keys, entries, contents, body_size)
+    matches = [(i, used, entries[k][0], entries[k][1]) for i, used, k in found]
+    taken = {j for i, used, _ in found for j in range(i, i + used)}
+    # an entry read after the next one though printed above it (a centred cross-heading over a
+    # heading at the margin: pdfminer reads "35 Regulations" before "General" above it), the lines
+    # between them printed below it: it moves up before that entry, with the lines after it that
+    # are printed above that entry too (its own text)
+    raised = []
+    for (i, used, _), (j, used_j, _) in zip(found, found[1:]):
+        page = lines[i].page
+        if not (j < i and lines[j].page == page and lines[i].y0 > lines[j].y1):
             continue
-        i, used = found
-        if (
-            position
-            and lines[i].page > lines[position - 1].page + 1
-            and _skips_entries(
-                lines,
-                keys,
-                [entries[j][2] for j in ordered[n + 1 : n + 9]],
-                i,
-                position,
-                page_start,
-                contents,
-                taken,
-                body_size,
-            )
-        ):
-            continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
-        matches.append((i, used, level, title))
-        taken.update(range(i, i + used))
-        position = max(position, i + used)
-        page_start = next(j for j in range(i, -1, -1) if j == 0 or lines[j - 1].page != lines[i].page)
+        if any(line.page != page or line.y1 > lines[i].y0 + 1 for line in lines[j + used_j : i]):
+            continue  # text between them printed above the raised entry: no safe order
+        top = max(line.y1 for line in lines[j : j + used_j])
+        end = i + used
+        while end < len(lines) and lines[end].page == page and lines[end].y0 >= top - 1 and end not in taken:
+            end += 1
+        raised.append((lines[i:end], lines[j]))
     matches += _contents_entry_matches(lines, keys, outline, contents, taken)
     if len(matches) < 0.6 * len(outline):
         return False
@@ -285,8 +293,72 @@ def _apply_outline(lines: list[_PdfLine], outline: list[tuple[int, str]]) -> boo
         for k in range(i + 1, i + used):
             lines[k].text = ""
         lines[i].level = min(level, 6)
+    for block, before in raised:
+        moved = {id(line) for line in block}
+        lines[:] = [line for line in lines if id(line) not in moved]
+        at = next(k for k, line in enumerate(lines) if line is before)
+        lines[at:at] = block
     _outline_style_twins(lines)
     return True
+
+
+def _match_entries(
+    lines: list[_PdfLine],
+    keys: list[str],
+    entries: list[tuple[int, str, str]],
+    contents: set[int],
+    body_size: float,
+) -> list[tuple[int, int, int]]:
+    """``(line index, lines used, entry index)`` of each outline entry (``entries``: level, title,
+    key) found in outline order (see :func:`_apply_outline`), no line on a page of ``contents``;
+    entries naming a contents page or an index are left to :func:`_contents_entry_matches`."""
+    found: list[tuple[int, int, int]] = []
+    taken: set[int] = set()
+    position = page_start = 0
+    # a "Table of Contents" bookmark may precede the pages printed before it: matched apart, in any order
+    ordered = [k for k, (_, _, target) in enumerate(entries) if not _CONTENTS_ENTRY.match(target)]
+    for n, k in enumerate(ordered):
+        target = entries[k][2]
+        hit = _find_entry(lines, keys, target, position, page_start, contents, taken, body_size)
+        if hit is None:
+            continue
+        i, used = hit
+        if (
+            position
+            and lines[i].page > lines[position - 1].page + 1
+            and _skips_entries(
+                lines,
+                keys,
+                [entries[j][2] for j in ordered[n + 1 : n + 9]],
+                i,
+                position,
+                page_start,
+                contents,
+                taken,
+                body_size,
+            )
+        ):
+            continue  # a figure's label bookmarked as an entry ("subsystem") found pages ahead, in a glossary
+        found.append((i, used, k))
+        taken.update(range(i, i + used))
+        position = max(position, i + used)
+        page_start = next(j for j in range(i, -1, -1) if j == 0 or lines[j - 1].page != lines[i].page)
+    return found
+
+
+def _listing_pages(lines: list[_PdfLine], found: list[tuple[int, int, int]]) -> set[int]:
+    """Pages that list outline entries rather than head text: three entries or more found there,
+    their lines at least half of the page's lines with letters. A contents page set without dot
+    leaders (a Bill's ``CONTENTS``: section number, then title) is such a page; a page of the body
+    holds a few headings among its paragraphs. Whether the body restates the entries is for the
+    caller to judge (:func:`_apply_outline`)."""
+    used_on: Counter[int] = Counter()
+    entries_on: Counter[int] = Counter()
+    for i, used, _ in found:
+        entries_on[lines[i].page] += 1
+        used_on[lines[i].page] += used
+    worded: Counter[int] = Counter(line.page for line in lines if re.search(r"[^\W\d_]", line.text))
+    return {page for page, n in entries_on.items() if n >= 3 and 2 * used_on[page] >= worded[page]}
 
 
 def _outline_style_twins(lines: list[_PdfLine]) -> None:

@@ -96,7 +96,7 @@ def _pdf_layout(data: bytes, doc_key: str):
         page_lines = []
         for box in boxes:
             box_id += 1
-            page_lines.extend(_box_lines(box, page_no, box_id))
+            page_lines.extend(line for line in _box_lines(box, page_no, box_id) if _on_page(line, result))
         rule = _note_rule(_flat_rules(result, LTCurve, LTFigure), page_lines, result.height)
         for line in page_lines:
             line.under_rule = rule is not None and line.y1 <= rule[0] + 1 and line.y0 >= rule[1] - 1
@@ -105,6 +105,14 @@ def _pdf_layout(data: bytes, doc_key: str):
             box_id += 1
             lines.extend(replace(line, turned=True) for line in _box_lines(box, page_no, box_id))
     return lines, _pdf_outline(document), _pdf_meta_title(document), n_pages, empty_pages
+
+
+def _on_page(line: _PdfLine, page) -> bool:
+    """Whether the line reaches into the page's area (``page``: pdfminer's ``LTPage``, its box the
+    media box in the page's own coordinates). Text set wholly off the page is never printed or
+    shown: a Scottish Parliament Bill places a ``1`` thousands of points left of each page, and
+    read as text it joined the body line on its row (``1 (3) After section 2A``)."""
+    return line.x1 > page.x0 - 1 and line.x0 < page.x1 + 1 and line.y1 > page.y0 - 1 and line.y0 < page.y1 + 1
 
 
 def _flat_rules(page, curve_type, figure_type) -> list[tuple[float, float, float, float]]:

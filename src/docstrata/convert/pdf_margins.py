@@ -14,6 +14,12 @@ stage reads the pair as one numbered section titled by the note
 (:mod:`docstrata.structure.parse.notes`). See ``docs/architecture.md`` ("Where structure
 knowledge lives").
 
+The same side column may hold line numbers instead (:func:`margin_line_numbers`): Bills of the UK
+and Scottish Parliaments print ``5``, ``10``, ``15`` … beside every fifth line, pleadings and US
+Bills ``1`` … ``28`` beside every line, afresh on each page. They count the page's lines, not the
+document's provisions, so they are dropped before anything reads the page: joined to the body line
+beside them they made ``37  15 Commencement`` of a section heading and ``5 PART 1`` of a Part.
+
 The evidence is the layout, not the notes' wording: a box of short lines lying wholly beside the
 main text column, its first line on the row of a body line that opens with a section number
 (``2. Subject …``, ``13. (1) When …``), in a document where at least three notes do so.
@@ -22,6 +28,7 @@ main text column, its first line on the row of a body line that opens with a sec
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from .pdf_layout import _PdfLine, _vertical_overlap
 
@@ -199,3 +206,129 @@ def _joined(lines: list[_PdfLine]) -> str:
         else:
             text = f"{text} {part}" if text else part
     return text
+
+
+_LINE_NUMBER = re.compile(r"^[1-9]\d{0,2}$")
+_MIN_COLUMN = 3  # numbers on one page that make a column by themselves
+_MIN_PAGES = 2  # pages with such a column: the document numbers its lines, not one list of a page
+
+
+def margin_line_numbers(lines: list[_PdfLine]) -> list[_PdfLine]:
+    """``lines`` less the line numbers printed in a page margin (module docstring).
+
+    A page's line numbers are bare integers (up to three digits), upright, in one style (size and
+    face), aligned on their left or their right edges (within 3 pt: ``9`` over ``10``), lying
+    wholly outside the page's other text, half their size or more (left of its leftmost line or
+    right of its rightmost, the outermost rows at the top and bottom aside: a court's filing stamp
+    runs across the page top), at least three of them, counting up down the page by a fixed
+    step — every difference a multiple of the step, the smallest difference between neighbours —
+    and starting afresh: the first is at most twice the step. A column of clause or contents
+    numbers beside their titles stands at the text's own left edge, or counts on from the page
+    before, and is kept. The document must show such a column on two pages or more, with one step,
+    style, side and alignment; then on every page the numbers in that style at that edge, outside
+    the text, counting up in that step from at most twice it (a short last page's lone ``5``) are
+    dropped too.
+    """
+    by_page: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        if line.text.strip() and not line.turned:
+            by_page.setdefault(line.page, []).append(line)
+    columns = {}  # page -> (step, style, side, aligned edge, edge x)
+    for page, page_lines in by_page.items():
+        found = _page_column(page_lines)
+        if found is not None:
+            columns[page] = found
+    if len(columns) < _MIN_PAGES:
+        return lines
+    kinds = Counter(found[:4] for found in columns.values())
+    kind, pages = kinds.most_common(1)[0]
+    if pages < _MIN_PAGES:
+        return lines
+    step, style, side, align = kind
+    edges = sorted(found[4] for found in columns.values() if found[:4] == kind)
+    edge = edges[len(edges) // 2]
+    doomed: set[int] = set()
+    for page_lines in by_page.values():
+        candidates = [
+            line
+            for line in page_lines
+            if _LINE_NUMBER.match(line.text.strip())
+            and line.style == style
+            and abs((line.x0 if align == "x0" else line.x1) - edge) <= 3
+        ]
+        column = _outside(candidates, page_lines, side)
+        if column and _counts(column, step):
+            doomed.update(id(line) for line in column)
+    return [line for line in lines if id(line) not in doomed] if doomed else lines
+
+
+def _page_column(page_lines: list[_PdfLine]):
+    """``(step, style, side, aligned edge, edge x)`` of the page's column of line numbers, or
+    ``None`` (see :func:`margin_line_numbers`): ``side`` ``left`` or ``right`` of the text, the
+    numbers aligned on their ``x0`` or ``x1`` edge at ``edge x`` (the median)."""
+    numbers = [line for line in page_lines if _LINE_NUMBER.match(line.text.strip())]
+    if len(numbers) < _MIN_COLUMN:
+        return None
+    by_style: dict[tuple[float, str], list[_PdfLine]] = {}
+    for line in numbers:
+        by_style.setdefault(line.style, []).append(line)
+    found = []  # (numbers, the column's description)
+    for style, group in by_style.items():
+        for align in ("x0", "x1"):
+            for column in _aligned(group, align):
+                values = [int(line.text) for line in sorted(column, key=lambda line: -line.y1)]
+                diffs = [b - a for a, b in zip(values, values[1:])]
+                if any(d <= 0 for d in diffs) or not _counts(column, min(diffs)):
+                    continue
+                for side in ("left", "right"):
+                    if _outside(column, page_lines, side):
+                        xs = sorted(getattr(line, align) for line in column)
+                        found.append((len(column), (min(diffs), style, side, align, xs[len(xs) // 2])))
+    # the longest column: "1" … "28" set flush right, not "1" … "9" that share their left edge
+    return max(found, key=lambda item: item[0])[1] if found else None
+
+
+def _aligned(numbers: list[_PdfLine], align: str) -> list[list[_PdfLine]]:
+    """The ``numbers`` in groups of at least three whose ``align`` edge (``x0`` or ``x1``) lies
+    within 3 pt of the group's first: the columns they may form (a folio or a clause number
+    elsewhere on the page stands apart)."""
+    groups: list[list[_PdfLine]] = []
+    for line in sorted(numbers, key=lambda line: getattr(line, align)):
+        if groups and getattr(line, align) - getattr(groups[-1][0], align) <= 3:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return [group for group in groups if len(group) >= _MIN_COLUMN]
+
+
+def _outside(candidates: list[_PdfLine], page_lines: list[_PdfLine], side: str) -> list[_PdfLine]:
+    """The ``candidates`` when they lie wholly outside the page's other text on ``side``: every one
+    ends (``left``) half its type size or more before the leftmost other line starts, or starts
+    (``right``) as far after the rightmost other line ends; ``[]`` when some candidate does not
+    (the numbers then stand in the text: a table's row numbers, a contents page's chapter
+    numbers). The page's outermost row at the top and at the bottom is left out of the other
+    text: a court's filing stamp runs across the top of the page, over the margin too."""
+    if not candidates:
+        return []
+    own = {id(line) for line in candidates}
+    rest = [line for line in page_lines if id(line) not in own]
+    rows = sorted({round(line.y1) for line in rest})
+    edge = {rows[0], rows[-1]} if len(rows) > 2 else set()
+    others = [line for line in rest if round(line.y1) not in edge]
+    if not others:
+        return []
+    gap = max(line.size for line in candidates) / 2  # a margin apart, not the next word of a line
+    if side == "left":
+        inside = min(line.x0 for line in others)
+        return candidates if all(line.x1 < inside - gap for line in candidates) else []
+    inside = max(line.x1 for line in others)
+    return candidates if all(line.x0 > inside + gap for line in candidates) else []
+
+
+def _counts(column: list[_PdfLine], step: int) -> bool:
+    """The column's numbers, top to bottom, count up in multiples of ``step`` starting at most
+    twice ``step`` (a page's own count, not a list running on from the page before)."""
+    values = [int(line.text) for line in sorted(column, key=lambda line: -line.y1)]
+    if step < 1 or values[0] > 2 * step:
+        return False
+    return all(b > a and (b - a) % step == 0 for a, b in zip(values, values[1:]))

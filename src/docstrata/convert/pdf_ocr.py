@@ -3,7 +3,8 @@
 (:mod:`.ocr_layout`) that replace the page's own text layer, page by page — so a PDF mixing
 born-digital and scanned pages keeps the text layer where it is good.
 
-A page is read by OCR when its text layer is
+A page without text that draws nothing at all is a blank page (a Bill's empty verso), neither
+read nor reported as a possible scan. A page is read by OCR when its text layer is
 
 * empty, or holds under 100 characters while images cover at least 30 % of the page (a scan
   with a stamped page number or Bates number), or
@@ -82,11 +83,13 @@ def ocr_pdf(
     pdf = pdfium.PdfDocument(data)
     try:
         todo = pages_needing_ocr(pdf, lines, n_pages)
+        warnings: list[str] = _drawn_pages(pdf, lines, n_pages, todo)
         if not todo:
-            return lines, [], None
+            return lines, warnings, None
         if not settings.enabled:
-            return lines, [], "OCR is turned off (ocr.enabled: false)"
-        warnings: list[str] = []
+            reason = "OCR is turned off (ocr.enabled: false)"
+            warnings.append(f"{len(todo)} of {n_pages} pages have no text layer (scanned images?); {reason}")
+            return lines, warnings, reason
         read: dict[int, OcrPage] = {}
         for n, page_no in enumerate(todo):
             if settings.deadline is not None and time.monotonic() > settings.deadline:
@@ -107,7 +110,8 @@ def ocr_pdf(
                 )
             except OcrUnavailable as e:
                 pages = ", ".join(str(p + 1) for p in todo)
-                return lines, [f"page(s) {pages} have no usable text layer and were not read: {e}"], str(e)
+                warnings.append(f"page(s) {pages} have no usable text layer and were not read: {e}")
+                return lines, warnings, str(e)
             except ConversionError:
                 raise
             except Exception as e:  # noqa: BLE001 - one unreadable page never stops the file
@@ -125,6 +129,22 @@ def ocr_pdf(
         warnings.append(f"OCR found no text on page(s) {', '.join(map(str, empty))}")
     warnings.append(f"{len(read)} of {n_pages} pages read by OCR ({read[min(read)].engine})")
     return merged, warnings, None
+
+
+def _drawn_pages(pdf, lines: list[_PdfLine], n_pages: int, todo: list[int]) -> list[str]:
+    """A warning naming the pages without text that OCR will not read (no image on them) but that
+    draw something (text set as outlines, a diagram), or ``[]``. A page that draws nothing is a
+    blank page ("intentionally left blank" without the words, a Bill's empty verso): no scan, no
+    warning. ``pdf`` is an open ``pypdfium2.PdfDocument``."""
+    with_text = {line.page for line in lines if line.text.strip()}
+    drawn = [
+        page + 1
+        for page in range(n_pages)
+        if page not in with_text and page not in todo and next(iter(pdf[page].get_objects(max_depth=3)), None)
+    ]
+    if not drawn:
+        return []
+    return [f"page(s) {', '.join(map(str, drawn))} have no text layer but draw content (text set as outlines?)"]
 
 
 def _dpi(pdf, page_no: int, dpi: int) -> float:
