@@ -36,10 +36,12 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
         if len(group) < 2:
             continue
         containers = [_container_of(pos, sections) for pos in group]
-        # what stands after the first back-matter container is back matter, whatever container holds it
-        # (a Schedule's "Part 2" holding its paragraph 13 is no Part of the Act's body)
-        after_back = [first_back is not None and pos > first_back for pos in group]
-        back = [c is not None and c.split("-")[0] in _BACK_MATTER or a for c, a in zip(containers, after_back)]
+        after_back = [c is None and first_back is not None and pos > first_back for pos, c in zip(group, containers)]
+        # a Schedule's "Part 2" holding its paragraph 13 is back matter too, no Part of the Act's body
+        back = [
+            c is not None and (c.split("-")[0] in _BACK_MATTER or _within_back(pos, sections)) or a
+            for pos, c, a in zip(group, containers, after_back)
+        ]
         # section 4.1 of an Act's Part 1 and clause 4.1 of its Schedule 1: the one body occurrence
         # keeps the bare id ("Section 4.1" names the Act's own), the schedule's is qualified
         body_one = (
@@ -176,6 +178,19 @@ def _is_back_container(section_id: str) -> bool:
 
 # a container's id: its prefix (one word or hyphenated: "sous-section") and its number
 _CONTAINER_ID = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
+
+
+def _within_back(pos: int, sections: list[Section]) -> bool:
+    """Some section enclosing ``sections[pos]`` is a back-matter container (``schedule-2``)."""
+    level = sections[pos].level
+    for x in reversed(sections[:pos]):
+        if x.level < level:
+            if x.number and _is_back_container(x.section_id):
+                return True
+            level = x.level
+            if level == 1:
+                break
+    return False
 
 
 def _container_of(pos: int, sections: list[Section]) -> str | None:
