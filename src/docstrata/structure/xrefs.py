@@ -1043,13 +1043,16 @@ def _relative_base(source_section_id: str | None) -> str | None:
 _AMENDING_RE = re.compile(
     r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
     r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b|"
-    # UK drafting: '(c) in subsection (3), for “case of …” substitute “…”', 'omit “terrorist”', 'insert—'
-    r"\b(?:substitute|omit|insert)\s*(?:[“\"‘]|[—–:]|$)"
+    # UK drafting: '(c) in subsection (3), for “case of …” substitute “…”', 'insert—', 'omit sub-paragraph (3A)'
+    r"\b(?:substitute|insert)\s*(?:[“\"‘]|[—–:]|$)|\bomit\b"
 )
 
 
 # "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
-_BY_THIS_RE = re.compile(r"\b(?:redesignated|amended|added|inserted|made)\s+by\s+$")
+# ("… is amended in accordance with paragraphs 2 to 9": the Schedule's own paragraphs)
+_BY_THIS_RE = re.compile(
+    r"\b(?:(?:redesignated|amended|added|inserted|made)\s+by|amended\s+in\s+accordance\s+with)\s+$"
+)
 _OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
 
 
