@@ -104,3 +104,18 @@ def test_clml_schedule_paragraphs_and_their_references():
     assert by_id["schedule-2/1"].parent_id == "schedule-2" and by_id["schedule-2/1(2)(a)"].parent_id == "schedule-2/1(2)"
     assert [t for x, t in _refs(tree, "schedule-2/1(1)")] == ["schedule-2/4(1)", "schedule-2/4(2)"]
     assert ("section 10", "10") in _refs(tree, "schedule-7/7")
+
+
+SENTENCING = Path(__file__).parent / "fixtures" / "uk-akn" / "sentencing-bill-section-2-excerpt.akn.xml"
+
+
+def test_amendment_instructions_cite_the_amended_act_not_the_bill():
+    """Section 2 of the Sentencing Bill amends the Sentencing Code: "(1) The Sentencing Code is amended
+    in accordance with subsections (2) to (5)" cites the bill's own 2(2)–2(5); "(a) in subsection (2),
+    for “…” substitute “…”" and the text "after subsection (2) insert—" inserts ("(2A) … subsection (3)
+    applies") cite subsections of the Code's section 264, never the bill's 2(2) or 2(3)."""
+    tree = build_tree(convert_path(SENTENCING))
+    assert [t for _, t in _refs(tree, "2(1)")] == ["2(2)", "2(3)", "2(4)", "2(5)"]
+    assert _refs(tree, "2(2)(a)") == [("subsection (2)", None)]
+    assert [t for x, t in _refs(tree, "2(2)(b)") if x.startswith("subsection")] == [None, None, None]
+    assert [t for x, t in _refs(tree, "2(6)")] == ["2(7)", "2(8)"]
