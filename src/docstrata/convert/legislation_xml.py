@@ -30,6 +30,13 @@ reads without guessing:
   markup's nesting (``1(2)``, ``1(2)(a)``), and an Akoma Ntoso ``<subsection>`` without a heading
   is such a numbered provision; heading levels are the markup's nesting (``Document.heading_levels``:
   a USLM ``<division>`` holds its ``<title>``s whatever the container ranks say);
+* Akoma Ntoso ``<level>`` (UK Lawmaker's lettered paragraphs, ``<level eId="sec_1__subsec_2__para_a">``)
+  is a numbered provision like ``<paragraph>`` (``1(2)(a)``); a UK ``<hcontainer name="definition">``
+  whose definition goes on in limbs ("“aviation fuel” means fuel for— (a) …, or (b) …") is one
+  paragraph, limbs inline, so the definitions after it stay in their provision;
+* a schedule's paragraph — CLML ``P1``, Akoma Ntoso ``<paragraph>`` numbered bare (``4``) at the top
+  of a ``<Schedule>`` / ``<hcontainer name="schedule">`` — is to the schedule what a section is to the
+  body: a heading stating its number (``### 4``; ids ``schedule-2/4``, ``schedule-2/4(1)``);
 * Akoma Ntoso ``<component>``/``<attachment>``/``<conclusions>`` open headings of their own (an
   explanatory memorandum, "Done at Brussels", a Legislative Financial Statement), so they are
   never the tail of the last article; USLM margin notes (``<sidenote>``) become a paragraph after
