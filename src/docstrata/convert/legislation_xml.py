@@ -30,6 +30,13 @@ reads without guessing:
   markup's nesting (``1(2)``, ``1(2)(a)``), and an Akoma Ntoso ``<subsection>`` without a heading
   is such a numbered provision; heading levels are the markup's nesting (``Document.heading_levels``:
   a USLM ``<division>`` holds its ``<title>``s whatever the container ranks say);
+* Akoma Ntoso ``<level>`` (UK Lawmaker's lettered paragraphs, ``<level eId="sec_1__subsec_2__para_a">``)
+  is a numbered provision like ``<paragraph>`` (``1(2)(a)``); a UK ``<hcontainer name="definition">``
+  whose definition goes on in limbs ("“aviation fuel” means fuel for— (a) …, or (b) …") is one
+  paragraph, limbs inline, so the definitions after it stay in their provision;
+* a schedule's paragraph — CLML ``P1``, Akoma Ntoso ``<paragraph>`` numbered bare (``4``) at the top
+  of a ``<Schedule>`` / ``<hcontainer name="schedule">`` — is to the schedule what a section is to the
+  body: a heading stating its number (``### 4``; ids ``schedule-2/4``, ``schedule-2/4(1)``);
 * Akoma Ntoso ``<component>``/``<attachment>``/``<conclusions>`` open headings of their own (an
   explanatory memorandum, "Done at Brussels", a Legislative Financial Statement), so they are
   never the tail of the last article; USLM margin notes (``<sidenote>``) become a paragraph after
@@ -117,7 +124,8 @@ AKOMA_NTOSO = Dialect(
         "book tome part subpart title subtitle chapter subchapter division subdivision section "
         "subsection article rule subrule tblock hcontainer"
     ),
-    items=_names("paragraph subparagraph point item indent alinea clause subclause list"),
+    # ``level``: AKN's generic numbered unit (UK Lawmaker writes every lettered paragraph "(a)" so)
+    items=_names("paragraph subparagraph point item indent alinea clause subclause list level"),
     num=_names("num"),
     heading=_names("heading subheading"),
     skip=_names("meta toc tocItem marker authorialNote noteRef"),
@@ -200,6 +208,10 @@ _TABLES = frozenset({"table", "Tabular"})
 _MARGIN_NOTES = frozenset({"sidenote", "marginalNote"})
 _AKN_PARTS = frozenset({"component", "attachment", "conclusions"})
 _SUB_PROVISIONS = frozenset({"subsection", "subrule", "subarticle"})
+# the numbered provision a schedule is made of, as a section is of the body: CLML ``P1``, Akoma Ntoso
+# ``<paragraph>`` (UK ``schProv1``); a bare number ("2", "10A") at the top of a schedule
+_SCHEDULE_PARAGRAPHS = frozenset({"P1", "paragraph"})
+_SCHEDULE_PARAGRAPH_NUMBER = re.compile(r"^[0-9]{1,4}[A-Z]{0,3}$")
 # a provision number printed bare ("2", "a", "iv": UK Akoma Ntoso): written "(2)", "(a)", "(iv)" so the
 # section parser nests it by its numbering and qualifies its id ("1(2)", "1(2)(a)"); "1." and "a)" stay
 # as printed (a German Absatz "(1)" holds its Nummern "1.", which hold "a)": the forms are the levels)
@@ -323,6 +335,7 @@ class _Writer:
         self.anchors: dict[str, str] = {}  # element id → its heading, or its citation ("Article 3(2)")
         self.labels: list[tuple[str, str]] = []  # (kind, number) of the containers and items we are in
         self.margin: list[str] = []  # margin notes read inside the text being written (USLM <sidenote>)
+        self.in_schedule = False  # inside a schedule (CLML <Schedule>, AKN <hcontainer name="schedule">)
 
     def _open_heading(self, level: int, number: str, title: str, text: str | None = None) -> None:
         """A container's heading: ``#``×min(level, 6) + its text, recorded with its stated level and number."""
@@ -364,6 +377,11 @@ class _Writer:
         elif self.d is JUSTICE_CA and name == "Definition" and self._holds_numbered_limbs(el):
             # '“business transaction” includes (a) …; (b) …': one paragraph, so the limbs stay in the
             # definition and the definitions after it stay in the provision, not in its last limb
+            self.blocks.append(self._limbs_text(el))
+            self._flush_margin()
+        elif self._definition_with_limbs(el):
+            # '“aviation fuel” means fuel for— (a) use in aircraft, or (b) …': one paragraph, so the
+            # definition keeps its limbs and the definitions after it are not read as its last limb's
             self.blocks.append(self._limbs_text(el))
             self._flush_margin()
         elif name in self.d.containers and self._labelled(el) and not self._sub_provision(el):
@@ -508,6 +526,17 @@ class _Writer:
                 out.append(" " + self.inline(c) + " ")
         return _squash("".join(out))
 
+    def _definition_with_limbs(self, el) -> bool:
+        """An unnumbered Akoma Ntoso definition entry holding numbered limbs: UK Lawmaker's
+        ``<hcontainer name="definition">`` (an ``<intro>`` with the ``<def>``, then ``<level>`` (a), (b))."""
+        return (
+            self.d is AKOMA_NTOSO
+            and _local(el.tag) == "hcontainer"
+            and el.get("name") == "definition"
+            and not self._labelled(el)
+            and self._holds_numbered_limbs(el)
+        )
+
     def _sub_provision(self, el) -> bool:
         """An Akoma Ntoso ``<subsection>``/``<subrule>`` with a number and no heading (UK ``sec_1__subsec_2``,
         ``<num>2</num>``) is a numbered provision of its section, written ``(2) …``, not a container."""
@@ -568,6 +597,8 @@ class _Writer:
         merged = num and self.d is CLML and name == "P1group"
         self._anchor(el, text)
         saved, self.labels = self.labels, [("container", num or "")]
+        saved_schedule = self.in_schedule
+        self.in_schedule = self.in_schedule or self._is_schedule(el)
         structured = notes_open = False  # an item or a sub-container came before (notes would trail it)
         kids = list(el)
         for i, child in enumerate(kids):
@@ -586,6 +617,29 @@ class _Writer:
             if cname in self.d.items or cname in self.d.containers or (merged and cname == "P1"):
                 structured, notes_open = True, False
         self.labels = saved
+        self.in_schedule = saved_schedule
+
+    def _is_schedule(self, el) -> bool:
+        """A schedule the markup states: CLML ``<Schedule>``, Akoma Ntoso ``<hcontainer name="schedule">``
+        (UK Lawmaker)."""
+        name = _local(el.tag)
+        return (self.d is CLML and name == "Schedule") or (
+            self.d is AKOMA_NTOSO and name == "hcontainer" and el.get("name") == "schedule"
+        )
+
+    def _schedule_paragraph(self, el) -> bool:
+        """A paragraph of a schedule (``docs/architecture.md``, "Numbers several parts hold"): a CLML
+        ``P1`` or Akoma Ntoso ``<paragraph>`` numbered bare (``2``, ``10A``) inside a schedule and inside
+        no other numbered provision. It is to the schedule what a section is to the body ("paragraph 4"
+        of the Schedule), so it is a stated heading numbered as printed (id ``schedule-2/4``, its
+        sub-paragraphs ``schedule-2/4(1)``), never an item ``(4)`` whose number the parser drops."""
+        return (
+            self.in_schedule
+            and self.d in (CLML, AKOMA_NTOSO)
+            and _local(el.tag) in _SCHEDULE_PARAGRAPHS
+            and not any(kind == "item" for kind, _ in self.labels)
+            and bool(_SCHEDULE_PARAGRAPH_NUMBER.match(self._num(el)))
+        )
 
     def _provision_follows(self, siblings: list) -> bool:
         """A numbered item or container comes after: editorial matter between provisions (USLM
@@ -604,6 +658,9 @@ class _Writer:
             # and the entries after it stay in the provision, not in its last limb
             self.blocks.append(self._limbs_text(el))
             self._flush_margin()
+            return
+        if self._schedule_paragraph(el):
+            self._container(el, depth)
             return
         num, heading = self._num(el), self._heading(el)
         if self.d is AKOMA_NTOSO or self.d is US_BILL:  # CLML punctuates its own Pnumbers; USLM prints "(a)"

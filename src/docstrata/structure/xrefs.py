@@ -420,9 +420,18 @@ class _Resolver:
         back = back_matter_prefixes()
         self.in_back: set[str] = set()
         for s in tree.sections:
-            own = _CONTAINER_ID_RE.match(s.section_id.rsplit("/", 1)[-1]) if s.number else None
-            if s.parent_id in self.in_back or (own and own.group(1) in back):
+            last = s.section_id.rsplit("/", 1)[-1]
+            own = _CONTAINER_ID_RE.match(last) if s.number else None
+            # "schedule": an Act's only schedule, unnumbered
+            if s.parent_id in self.in_back or (own and own.group(1) in back) or (s.number and last in back):
                 self.in_back.add(s.section_id)
+        # back-matter containers that cite their own units as paragraphs ("paragraph 4" in an Act's
+        # Schedule): there a "section" is the body's, never the container's paragraph so numbered
+        self.paragraph_back: set[str] = set()
+        for s in tree.sections:
+            if s.section_id in self.in_back and _OWN_PARAGRAPH_RE.search(s.text):
+                if (container := self.back_container(s.section_id)) is not None:
+                    self.paragraph_back.add(container)
         self.by_number: dict[str, list[str]] = {}
         for s in tree.sections:
             if s.number:
@@ -569,6 +578,28 @@ class _Resolver:
                     return finer if finer in self.ids else cand
         return None
 
+    def in_own_back_matter(self, number: str, source: str | None) -> str | None:
+        """The unit ``number`` (``4``, ``2(2)(d)``: a bare number, maybe with items) of the back-matter
+        container ``source`` stands in, or ``None``: "paragraph 4" written in an Act's Schedule is that
+        Schedule's paragraph 4 (``schedule/4``), never the Act's section 4 nor sub-paragraph (4) of the
+        paragraph citing it (``docs/architecture.md``, "Numbers several parts hold")."""
+        if not source or source not in self.in_back or not re.match(r"^\d+[A-Z]{0,3}(?:\(|$)", number):
+            return None
+        container = self.back_container(source)
+        return self.resolve_within(container, number) if container is not None else None
+
+    def back_container(self, source: str | None) -> str | None:
+        """The back-matter container (``schedule``, ``schedule-2``, ``exhibit-a``) ``source`` stands in."""
+        if not source or source not in self.in_back:
+            return None
+        back = back_matter_prefixes()
+        for a in self.ancestors(source):
+            last = a.rsplit("/", 1)[-1]
+            own = _CONTAINER_ID_RE.match(last)
+            if last in back or (own and own.group(1) in back):
+                return a
+        return None
+
     def siblings_between(self, first: str, last: str) -> list[str]:
         """The sections between ``first`` and ``last`` (ids of one parent), in document order:
         what a range ``sections 10 to 12`` also names when the document inserted ``10A`` and
@@ -662,6 +693,10 @@ class _Resolver:
         return None
 
 
+# "paragraph 4", "paragraphs 2 to 8" (a bare number after the grammar's paragraph word): a unit cited as a paragraph
+_OWN_PARAGRAPH_RE = re.compile(
+    rf"(?i)(?<![\w-])(?:{'|'.join(re.escape(w) for w, k in keywords().items() if k.kind == 'paragraph')})\s+\d"
+)
 # a container's id: its prefix (one word or hyphenated) and its number ("schedule-1", "exhibit-b")
 _CONTAINER_ID_RE = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
 
@@ -1007,20 +1042,32 @@ def _relative_base(source_section_id: str | None) -> str | None:
 # the … Act is amended—": its relative references ("paragraph (1)") name items of the amended provision
 _AMENDING_RE = re.compile(
     r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
-    r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b"
+    r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b|"
+    # UK drafting: '(c) in subsection (3), for “case of …” substitute “…”', 'insert—', 'omit sub-paragraph (3A)'
+    r"\b(?:substitute|insert)\s*(?:[“\"‘]|[—–:]|$)|\bomit\b"
 )
 
 
 # "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
-_BY_THIS_RE = re.compile(r"\b(?:redesignated|amended|added|inserted|made)\s+by\s+$")
+# ("… is amended in accordance with paragraphs 2 to 9": the Schedule's own paragraphs)
+_BY_THIS_RE = re.compile(
+    r"\b(?:(?:redesignated|amended|added|inserted|made)\s+by|amended\s+in\s+accordance\s+with)\s+$"
+)
 _OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
 
 
+# "after subsection (2) insert—", "for subsection (1) substitute—": the paragraphs after it are the text inserted
+_QUOTATION_FOLLOWS_RE = re.compile(r"\b(?:insert|substitute)\s*[—–:]\s*$", re.M)
+
+
 def _in_amendment(text: str, pos: int) -> bool:
-    """The paragraph of ``text`` holding ``pos`` is an amendment instruction."""
+    """The paragraph of ``text`` holding ``pos`` is an amendment instruction, or text that an instruction
+    before it in ``text`` inserts ("after subsection (2) insert—" / "(2A) … subsection (3) applies")."""
     start = text.rfind("\n\n", 0, pos)
     end = text.find("\n\n", pos)
-    return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end))
+    return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end)) or bool(
+        start > 0 and _QUOTATION_FOLLOWS_RE.search(text, 0, start)
+    )
 
 
 def find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
@@ -1121,6 +1168,8 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 number = re.sub(r"\s+", "", number)
                 found = None if amending else resolver.resolve_item(number, source_section_id)
                 target = found or number
+            elif prefix is None and not amending and (unit := resolver.in_own_back_matter(number, source_section_id)):
+                target = found = unit  # "paragraph 4" in a Schedule: the Schedule's own paragraph 4
             elif prefix is None and (glued := glued_item(_kind_of(m.group("kw")), number)):
                 target = f"{glued[0]}({glued[1]})"  # "Subsection 2d": item (d) of section 2, not relative
                 found = resolver.resolve(target, source_section_id)
@@ -1155,7 +1204,11 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 ):
                     continue  # a lone letter names only a lettered container ("Appendix C", "Schedule A")  # "Section I" style is too ambiguous without a container keyword
                 target = _normalise(number, prefix)
-                found = resolver.resolve(target, source_section_id)
+                # "section 10" in a Schedule whose units are paragraphs: the Act's section 10
+                body_section = _kind_of(m.group("kw")) == "section" and (
+                    resolver.back_container(source_section_id) in resolver.paragraph_back
+                )
+                found = resolver.resolve(target, None if body_section else source_section_id)
                 if len(numbers) == 1:
                     found = resolver.named_by_title(target, text, m.end()) or found
             written = text[m.start() : tail[0]] if tail else m.group(0)

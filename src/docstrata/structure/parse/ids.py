@@ -24,18 +24,24 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
     ``1.1``) are qualified by it (``article-ii/1``); the main-body occurrence keeps the bare id;
     anything still repeated gets a ``-2``, ``-3`` suffix."""
     _qualify_restarting_numbers(sections)
+    before = [s.section_id for s in sections]
     by_id: dict[str, list[int]] = {}
     for pos, s in enumerate(sections):
         by_id.setdefault(s.section_id, []).append(pos)
     # the back matter runs from the first back-matter container to the end: what an Act prints after
     # its schedules (a reprint's list of amendments, "9 Act A1322") is no section of its body
     first_back = next((pos for pos, s in enumerate(sections) if s.number and _is_back_container(s.section_id)), None)
+    qualified_back: set[str] = set()  # back-matter containers some of whose units were qualified
     for sid, group in by_id.items():
         if len(group) < 2:
             continue
         containers = [_container_of(pos, sections) for pos in group]
         after_back = [c is None and first_back is not None and pos > first_back for pos, c in zip(group, containers)]
-        back = [c is not None and c.split("-")[0] in _BACK_MATTER or a for c, a in zip(containers, after_back)]
+        # a Schedule's "Part 2" holding its paragraph 13 is back matter too, no Part of the Act's body
+        back = [
+            c is not None and (c.split("-")[0] in _BACK_MATTER or _within_back(pos, sections)) or a
+            for pos, c, a in zip(group, containers, after_back)
+        ]
         # section 4.1 of an Act's Part 1 and clause 4.1 of its Schedule 1: the one body occurrence
         # keeps the bare id ("Section 4.1" names the Act's own), the schedule's is qualified
         body_one = (
@@ -52,8 +58,18 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
                 bare_kept = True
             elif container is not None:
                 sections[pos].section_id = f"{container}/{sid}"
+                if in_back:
+                    qualified_back.add(container)
             elif sections[pos].parent_id:
                 sections[pos].section_id = f"{sections[pos].parent_id}/{sid}"
+    if qualified_back and first_back is not None:
+        # a Schedule numbering its paragraphs afresh (some repeat the Act's section numbers) names every
+        # one of them inside it: schedule/20 beside schedule/4, never a bare "20" read as a section
+        for pos in range(first_back + 1, len(sections)):
+            s = sections[pos]
+            if s.number and _BARE_NUMBER.match(s.section_id) and _container_of(pos, sections) in qualified_back:
+                s.section_id = f"{_container_of(pos, sections)}/{s.section_id}"
+    _qualify_items_with_their_unit(sections, before)
     # ids that differ only in case ("6A" of one form, "6a" of another) are one citation to a reader
     seen: set[str] = set()
     counts: dict[str, int] = {}
@@ -66,6 +82,31 @@ def _make_unique(sections: list[Section]) -> dict[int, str]:
             suffixed[id(s)] = base
         seen.add(s.section_id.casefold())
     return suffixed
+
+
+def _qualify_items_with_their_unit(sections: list[Section], before: list[str]) -> None:
+    """The items of a unit qualified by its back-matter container are qualified with it: paragraph 2 of an Act's
+    Schedule is ``schedule/2`` (its number repeats section 2's), so its sub-paragraphs and their limbs
+    are ``schedule/2(2)``, ``schedule/2(2)(a)`` — every one of them, not only those whose number the
+    body also holds (a bare ``2(2)(a)`` read as the limb of the Act's section 2). ``before``: the ids
+    before qualifying, in section order."""
+    stack: list[int] = []
+    for pos, s in enumerate(sections):
+        while stack and sections[stack[-1]].level >= s.level:
+            stack.pop()
+        if stack:
+            p = stack[-1]
+            old, new = before[p], sections[p].section_id
+            sid = s.section_id
+            if (
+                old != new
+                and new.endswith("/" + old)
+                and _is_back_container(new[: -len(old) - 1])
+                and sid.startswith(old)
+                and sid[len(old) : len(old) + 1] == "("
+            ):
+                s.section_id = new + sid[len(old) :]
+        stack.append(pos)
 
 
 # a heading numbered by a letter, a roman numeral or a number alone (``B. Account Terms``, ``IV.``,
@@ -137,6 +178,19 @@ def _is_back_container(section_id: str) -> bool:
 
 # a container's id: its prefix (one word or hyphenated: "sous-section") and its number
 _CONTAINER_ID = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
+
+
+def _within_back(pos: int, sections: list[Section]) -> bool:
+    """Some section enclosing ``sections[pos]`` is a back-matter container (``schedule-2``)."""
+    level = sections[pos].level
+    for x in reversed(sections[:pos]):
+        if x.level < level:
+            if x.number and _is_back_container(x.section_id):
+                return True
+            level = x.level
+            if level == 1:
+                break
+    return False
 
 
 def _container_of(pos: int, sections: list[Section]) -> str | None:

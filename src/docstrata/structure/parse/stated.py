@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ..grammar import keyword
 from .labels import _components, _plain, _title_of
 from .patterns import _KEYWORDS, _Marker
 
@@ -52,6 +53,11 @@ def stated_components(number: str) -> list[tuple[str, str, str]] | None:
         return [("num", number.strip(), number.strip())]
     if _RANGE.search(number):  # "PARTS 400–446 [RESERVED]", "§§ 3, 4": a span of units, not one number
         return None
+    lone = keyword(number.strip())
+    if lone is not None and "back" in lone.roles and lone.prefix:
+        # "Schedule" of an Act with only one: the back-matter container unnumbered, id "schedule" (what
+        # ids and xrefs know as an Act's only schedule), never a slug of its title
+        return [(f"kw:{lone.kind}:{lone.prefix}", "", number.strip())]
     comps = _components(number.strip(), joined=True)
     m = _WORD_NUMBER.match(number.strip())
     if comps and not (m and not any(k.startswith("kw:") for k, _, _ in comps)):
