@@ -165,9 +165,12 @@ class Catalogue:
     where: Callable[[str], dict[str, frozenset[int]]] | None = None
     chunk_counts: dict[str, int] = field(default_factory=dict)  # doc_key → its chunks (0: not known)
     _where: dict[str, dict[str, frozenset[int]]] = field(default_factory=dict)
-    # doc_key → ordinals of its opening chunks (:func:`_opening_chunks`)
-    opening: Callable[[str], frozenset[int]] | None = None
-    _opening: dict[str, frozenset[int]] = field(default_factory=dict)
+    # doc_key → ordinals of its opening chunks and the analysed words of their headings (:func:`_opening_chunks`)
+    opening: Callable[[str], tuple[frozenset[int], frozenset[str]]] | None = None
+    _opening: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
+    # words as written → the documents whose text holds them as a phrase (the keyword index's phrase search)
+    phrase: Callable[[str], frozenset[str]] | None = None
+    _phrase: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -175,12 +178,13 @@ class Catalogue:
         names_of: dict[str, list[str]],
         text_df: Callable[[str], int] | None = None,
         where: Callable[[str], dict[str, frozenset[int]]] | None = None,
-        opening: Callable[[str], frozenset[int]] | None = None,
+        opening: Callable[[str], tuple[frozenset[int], frozenset[str]]] | None = None,
     ) -> "Catalogue":
         """From ``{doc_key: [name, …]}`` (documents without names are left out); ``text_df(key)``
         counts the documents whose text holds the analysed word ``key`` (``None``: names alone weigh
         words); ``where(key)`` gives the chunks holding it per document (``{doc_key: ordinals}``) and
-        ``opening(doc_key)`` the ordinals of a document's opening chunks: both ``None`` turn off the
+        ``opening(doc_key)`` the ordinals of a document's opening chunks and the analysed words of
+        their headings: both ``None`` turn off the
         words that identify a document without naming it (:func:`identifying_words`)."""
         cat = cls(text_df=text_df, where=where, opening=opening)
         for doc_key, names in names_of.items():
@@ -216,10 +220,26 @@ class Catalogue:
             self._where[key] = self.where(key)
         return self._where[key]
 
+    def phrase_documents(self, text: str) -> frozenset[str]:
+        """The documents whose text holds ``text`` as a phrase (:attr:`phrase`, looked up once per
+        text; none without it)."""
+        if self.phrase is None:
+            return frozenset()
+        if text not in self._phrase:
+            self._phrase[text] = self.phrase(text)
+        return self._phrase[text]
+
     def opening_chunks(self, doc_key: str) -> frozenset[int]:
         """Ordinals of ``doc_key``'s opening chunks (:attr:`opening`, read once per document)."""
+        return self._opening_of(doc_key)[0]
+
+    def opening_headings(self, doc_key: str) -> frozenset[str]:
+        """The analysed words of the headings over ``doc_key``'s opening chunks ("Our Pledge")."""
+        return self._opening_of(doc_key)[1]
+
+    def _opening_of(self, doc_key: str) -> tuple[frozenset[int], frozenset[str]]:
         if self.opening is None:
-            return frozenset()
+            return frozenset(), frozenset()
         if doc_key not in self._opening:
             self._opening[doc_key] = self.opening(doc_key)
         return self._opening[doc_key]
@@ -428,16 +448,22 @@ def identifying_words(
     document of the several held, and there either
 
     * in its opening — its first chunk, or the one after a title line (:data:`OPENING_WORDS`) —
-      for at least :data:`OPENING_SHARE` of the chunks holding it: where a document introduces what
-      it is about ("Welcome to ChatWiseV2", "… for use of the Salamat mobile application"), so the
+      for at least :data:`OPENING_SHARE` of the chunks holding it, and no word of the headings over
+      it ("Our Pledge" is what the opening section is about): where a document introduces what it
+      is about ("Welcome to ChatWiseV2", "… for use of the Salamat mobile application"), so the
       word lifts that paragraph over the section that answers; or
     * a word of one of its names, a file name's joined word read whole ("Node.js" for
       ``nodejs-tsc-charter.md``), where every capitalised word written beside it is one too, or a
       word of a name run (``naming``): "the Node.js TSC", never the "Protection" of "Data
       Protection Officer", whose next word is the document's term, not its name.
 
-    One :class:`NamedDocument` per word (joined words whole: "Node.js"), all of one document;
+    Capitalised words written right beside such a word that the document writes with it are part
+    of the name ("App Manager": its "App" is every app policy's word). One :class:`NamedDocument`
+    per name (joined words whole: "Node.js"; such words written one after the other as one: "Marius
+    Begby"), all of one document;
     ``[]`` when none, or when they point to different documents."""
+    from .index.keyword import QUERY_STOPWORDS
+
     if catalogue.where is None or catalogue.size < 2:
         return []
     groups: dict[int, list[int]] = {}
@@ -458,7 +484,12 @@ def identifying_words(
         (doc,) = docs
         weight = sum(catalogue.weight(k) for k in keys)
         opening = catalogue.opening_chunks(doc)
-        if opening and all(h[doc] & opening and len(h[doc] & opening) >= OPENING_SHARE * len(h[doc]) for h in held):
+        headed = set(keys) & catalogue.opening_headings(doc)  # "Our Pledge": what the opening section is about
+        if (
+            opening
+            and not headed
+            and all(h[doc] & opening and len(h[doc] & opening) >= OPENING_SHARE * len(h[doc]) for h in held)
+        ):
             found[g] = (doc, "opening", weight)
             continue
         whole = _key(re.sub(r"[\W_]+", "", text))
@@ -466,31 +497,61 @@ def identifying_words(
             doc in catalogue.holders.get(k, ()) for k in keys
         ):
             found[g] = (doc, "name", weight)
+    order = sorted(groups)
+    lower = lambda h: query[spans[h][0] : spans[h][1]].islower()  # noqa: E731
+    joined = lambda a, b: not query[spans[a][1] : spans[b][0]].strip()  # noqa: E731 - only spaces between
+    # the capitalised words written beside an identifying word that the document writes with it ("App
+    # Manager", whose "App" every app's policy has) are its name too: the span grows to the phrase
+    span_of = dict(spans)
+    beside: set[int] = set()
+    for n, g in enumerate(order):
+        if g not in found:
+            continue
+        lo = hi = n
+        for step in (-1, 1):
+            m = n + step
+            while 0 <= m < len(order) and joined(*sorted((order[m], order[m - step]))) and not lower(order[m]):
+                grown = query[spans[order[m]][0] : spans[order[m]][1]]
+                if (
+                    order[m] in found
+                    or grown.casefold() in QUERY_STOPWORDS
+                    or not any(words[i][0] for i in groups[order[m]])
+                ):
+                    break  # another identifying word, or a question word opening the sentence ("Is")
+                a, b = (m, hi) if step < 0 else (lo, m)
+                if found[g][0] not in catalogue.phrase_documents(query[spans[order[a]][0] : spans[order[b]][1]]):
+                    break
+                lo, hi = (m, hi) if step < 0 else (lo, m)
+                beside.add(order[m])
+                m += step
+        span_of[g] = (spans[order[lo]][0], spans[order[hi]][1])
     # a name's word identifies the document where the capitalised words written with it do too: a
     # stretch of capitalised words (a term, "Data Protection Officer") holding another word is no name
-    order = sorted(groups)
     for n, g in enumerate(order):
         if g not in found or found[g][1] != "name":
             continue
-        lower = lambda h: query[spans[h][0] : spans[h][1]].islower()  # noqa: E731
         stretch, m = [g], n - 1
-        while m >= 0 and not query[spans[order[m]][1] : spans[order[m + 1]][0]].strip() and not lower(order[m]):
+        while m >= 0 and joined(order[m], order[m + 1]) and not lower(order[m]):
             stretch.append(order[m])
             m -= 1
         m = n + 1
-        while m < len(order) and not query[spans[order[m - 1]][1] : spans[order[m]][0]].strip() and not lower(order[m]):
+        while m < len(order) and joined(order[m - 1], order[m]) and not lower(order[m]):
             stretch.append(order[m])
             m += 1
         named = lambda h: any(s <= spans[h][0] and spans[h][1] <= e for s, e in naming)  # noqa: E731
         kinds = lambda h: {words[i][0] for i in groups[h] if words[i][0]} <= _KIND_KEYS  # noqa: E731
-        if not all(h in found or named(h) or kinds(h) for h in stretch):
+        if not all(h in found or h in beside or named(h) or kinds(h) for h in stretch):
             del found[g]
     if len({doc for doc, _, _ in found.values()}) != 1:
         return []
-    return [
-        NamedDocument(doc, query[spans[g][0] : spans[g][1]], spans[g], 1.0, weight)
-        for g, (doc, _how, weight) in sorted(found.items())
-    ]
+    merged: list[list] = []  # words written one after the other are one name: "Marius Begby"
+    for g, (doc, _how, weight) in sorted(found.items()):
+        start, end = span_of[g]
+        if merged and not query[merged[-1][1] : start].strip():
+            merged[-1][1], merged[-1][2] = end, merged[-1][2] + weight
+        else:
+            merged.append([start, end, weight, doc])
+    return [NamedDocument(doc, query[a:b], (a, b), 1.0, w) for a, b, w, doc in merged]
 
 
 # Fewest words a question must ask about the named document besides its identifying words for those to
@@ -640,6 +701,7 @@ def catalogue(store) -> Catalogue:
     cat = Catalogue.build(
         names_of, where=lambda word: _chunks_using(store, word), opening=lambda doc: _opening_chunks(store, doc)
     )
+    cat.phrase = lambda text: _documents_writing(store, text)
     cat.text_df = lambda word: len(cat.chunks_holding(word))
     cat.chunk_counts = counts
     with _CACHE_LOCK:
@@ -670,17 +732,31 @@ def _chunks_using(store, word: str) -> dict[str, frozenset[int]]:
     return {doc: frozenset(ords) for doc, ords in out.items()}
 
 
-def _opening_chunks(store, doc_key: str) -> frozenset[int]:
-    """Ordinals of ``doc_key``'s opening chunks: its first, and the next when the first is a title
-    line of fewer than :data:`OPENING_WORDS` words (a heading over the opening paragraph)."""
+def _documents_writing(store, text: str) -> frozenset[str]:
+    """The documents whose text holds the words ``text`` as a phrase (the keyword index's phrase
+    search, its first :data:`TEXT_DF_DEPTH` chunks)."""
     try:
-        by = {c.ordinal: c for c in store.get_chunks([f"{doc_key}#0", f"{doc_key}#1"])}
+        return frozenset(cid.rpartition("#")[0] for cid in store.phrase_search(text, TEXT_DF_DEPTH))
+    except Exception:  # noqa: BLE001 - a phrase the index cannot search is written nowhere
+        return frozenset()
+
+
+def _opening_chunks(store, doc_key: str) -> tuple[frozenset[int], frozenset[str]]:
+    """Ordinals of ``doc_key``'s opening chunks — its first that is no contents page (a contents
+    page lists every section's title: no introduction), and the next when that one is a title
+    line of fewer than :data:`OPENING_WORDS` words (a heading over the opening paragraph) — and
+    the analysed words of the headings over them (their sections' titles and parents')."""
+    try:
+        chunks = sorted(store.get_chunks([f"{doc_key}#{i}" for i in range(4)]), key=lambda c: c.ordinal)
     except Exception:  # noqa: BLE001 - no opening known: no word is found there
-        return frozenset()
-    if 0 not in by:
-        return frozenset()
-    short = len(by[0].content.split()) < OPENING_WORDS
-    return frozenset({0, 1} if short and 1 in by else {0})
+        return frozenset(), frozenset()
+    body = [c for c in chunks if c.chunk_type != "contents"]
+    if not body:
+        return frozenset(), frozenset()
+    opening = body[:2] if len(body[0].content.split()) < OPENING_WORDS else body[:1]
+    titles = [t for c in opening for t in (*c.parent_chain, c.section_title) if t]
+    heads = {k for t in titles for k, *_ in _words(t) if k and k != "|"}
+    return frozenset(c.ordinal for c in opening), frozenset(heads)
 
 
 def scope_query(store, query: str, flt=None) -> QueryScope | None:
