@@ -23,7 +23,9 @@ in part, and is listed for it with ``cites`` saying which part.
 chunk that holds the reference, :func:`~docstrata.pinpoint.section_at`), own document first;
 :func:`citer_ranking` ranks the citers of the sections a query names by the rest of the query,
 for the search's exact modality ("How much can a controller be fined for infringing Article 17?"
-→ Article 83(5), which fines infringements of "Articles 12 to 22").
+→ Article 83(5), which fines infringements of "Articles 12 to 22"); :func:`citing_chunks` gives
+the search the citers :func:`cited_by` lists when the query asks for them ("Which sections refer to
+Section 5.3?": :func:`docstrata.search.citers_first`).
 """
 
 from __future__ import annotations
@@ -240,6 +242,18 @@ def cited_by(store, doc_key: str, section_id: str) -> list[Citer]:
     names = document_names_of(store, doc_key)
     ids = citing_chunk_ids(store, doc_key, section_id, names)
     return citers_of_chunks(store.get_chunks(ids), doc_key, section_id, names)
+
+
+def citing_chunks(store, sections: list[tuple[str, str]], flt: ChunkFilter | None = None) -> list[str]:
+    """Ids of the chunks holding the sections that cite each ``(doc_key, section_id)`` of
+    ``sections`` or a part of it, as :func:`cited_by` lists them (own document first, in document
+    order; a section's own text naming itself or its parts is no citer), within ``flt``; each once."""
+    out: list[str] = []
+    for doc_key, section_id in sections:
+        names = document_names_of(store, doc_key)
+        ids = citing_chunk_ids(store, doc_key, section_id, names, flt=flt)
+        out += [c.chunk_id for c in citers_of_chunks(store.get_chunks(ids), doc_key, section_id, names)]
+    return list(dict.fromkeys(out))
 
 
 def citer_ranking(

@@ -71,7 +71,7 @@ import re
 import threading
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 from .index.keyword import STOPWORDS, analyze
 
@@ -161,12 +161,32 @@ class Catalogue:
     holders: dict[str, set[str]] = field(default_factory=dict)
     by_key: dict[str, list[int]] = field(default_factory=dict)
     size: int = 0
+    # analysed word → {doc_key: ordinals of the chunks holding it} (the keyword index's hits); None: unknown
+    where: Callable[[str], dict[str, frozenset[int]]] | None = None
+    chunk_counts: dict[str, int] = field(default_factory=dict)  # doc_key → its chunks (0: not known)
+    _where: dict[str, dict[str, frozenset[int]]] = field(default_factory=dict)
+    # doc_key → ordinals of its opening chunks and the analysed words of their headings (:func:`_opening_chunks`)
+    opening: Callable[[str], tuple[frozenset[int], frozenset[str]]] | None = None
+    _opening: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
+    # words as written → the documents whose text holds them as a phrase (the keyword index's phrase search)
+    phrase: Callable[[str], frozenset[str]] | None = None
+    _phrase: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, names_of: dict[str, list[str]], text_df: Callable[[str], int] | None = None) -> "Catalogue":
+    def build(
+        cls,
+        names_of: dict[str, list[str]],
+        text_df: Callable[[str], int] | None = None,
+        where: Callable[[str], dict[str, frozenset[int]]] | None = None,
+        opening: Callable[[str], tuple[frozenset[int], frozenset[str]]] | None = None,
+    ) -> "Catalogue":
         """From ``{doc_key: [name, …]}`` (documents without names are left out); ``text_df(key)``
-        counts the documents whose text holds the analysed word ``key`` (``None``: names alone weigh words)."""
-        cat = cls(text_df=text_df)
+        counts the documents whose text holds the analysed word ``key`` (``None``: names alone weigh
+        words); ``where(key)`` gives the chunks holding it per document (``{doc_key: ordinals}``) and
+        ``opening(doc_key)`` the ordinals of a document's opening chunks and the analysed words of
+        their headings: both ``None`` turn off the
+        words that identify a document without naming it (:func:`identifying_words`)."""
+        cat = cls(text_df=text_df, where=where, opening=opening)
         for doc_key, names in names_of.items():
             if not names:
                 continue
@@ -190,6 +210,39 @@ class Catalogue:
         if key not in self._text_df:
             self._text_df[key] = self.text_df(key)
         return max(self.df.get(key, 0), self._text_df[key])
+
+    def chunks_holding(self, key: str) -> dict[str, frozenset[int]]:
+        """``{doc_key: ordinals}`` of the chunks whose text holds ``key`` (:attr:`where`, looked up
+        once per word; ``{}`` without it)."""
+        if self.where is None:
+            return {}
+        if key not in self._where:
+            self._where[key] = self.where(key)
+        return self._where[key]
+
+    def phrase_documents(self, text: str) -> frozenset[str]:
+        """The documents whose text holds ``text`` as a phrase (:attr:`phrase`, looked up once per
+        text; none without it)."""
+        if self.phrase is None:
+            return frozenset()
+        if text not in self._phrase:
+            self._phrase[text] = self.phrase(text)
+        return self._phrase[text]
+
+    def opening_chunks(self, doc_key: str) -> frozenset[int]:
+        """Ordinals of ``doc_key``'s opening chunks (:attr:`opening`, read once per document)."""
+        return self._opening_of(doc_key)[0]
+
+    def opening_headings(self, doc_key: str) -> frozenset[str]:
+        """The analysed words of the headings over ``doc_key``'s opening chunks ("Our Pledge")."""
+        return self._opening_of(doc_key)[1]
+
+    def _opening_of(self, doc_key: str) -> tuple[frozenset[int], frozenset[str]]:
+        if self.opening is None:
+            return frozenset(), frozenset()
+        if doc_key not in self._opening:
+            self._opening[doc_key] = self.opening(doc_key)
+        return self._opening[doc_key]
 
     def weight(self, key: str) -> float:
         """Inverse document frequency of ``key``: ``ln(1 + N / df)``, ``df`` the documents whose
@@ -349,10 +402,185 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
     once the contract is known) that spells the whole name out is then removed from the ranking
     text; a run holding only part of a name, or one lower-case word (a file called "leave.md"),
     scopes the search but stays in the ranking text, since its words may be the question's subject
-    ("carry over unused leave days" names the leave policy and asks about leave)."""
+    ("carry over unused leave days" names the leave policy and asks about leave).
+
+    Words that identify one document without being a name it is given (:func:`identifying_words`:
+    "ChatWiseV2", "Salamat", written only in that document's opening paragraph) scope the search
+    to it as a name does and leave the ranking text, unless the question is about what they name:
+    when the rest asks fewer than :data:`MIN_ASKED` words of one passage (:func:`_asked`: "What is
+    ChatWiseV2?", "Is ChatWiseV2 a bot?", "Who provides the Salamat app?", whose "app" is on every
+    page of its terms), they stay in it and find the opening that introduces it."""
     if catalogue.size == 0:
         return None
     words = _words(query)
+    named = _named(catalogue, query, words, min_coverage)
+    documents, spans, whole = named if named is not None else ([], [], [])
+    marks = identifying_words(catalogue, query, words, spans)
+    if documents:  # a word identifying a document the query does not name says nothing here
+        marks = [m for m in marks if m.doc_key in {d.doc_key for d in documents}]
+    if not documents and marks:
+        documents = [marks[0]]
+    if not documents:
+        return None
+    # a name run holding an identifying word is the document's name, whatever share of it is written
+    # ("the Node.js TSC"): it leaves the ranking text whole, with the word
+    held = [r for r in spans if any(r[0] <= m.span[0] and m.span[1] <= r[1] for m in marks)]
+    rest = _rest(
+        query, spans + [m.span for m in marks], whole + held + [m.span for m in marks], [m.span for m in marks]
+    )
+    if marks and _asked(catalogue, marks[0].doc_key, rest) < MIN_ASKED:  # it asks about the thing named
+        rest = _rest(query, spans, whole)
+    return QueryScope(query, documents, rest)
+
+
+# Least share of an identifying word's chunks in its document that are the document's opening chunks.
+OPENING_SHARE = 0.5
+# A first chunk of fewer words is a title or heading line: the opening paragraph is the chunk after it.
+OPENING_WORDS = 40
+
+
+def identifying_words(
+    catalogue: Catalogue, query: str, words, naming: Sequence[tuple[int, int]] = ()
+) -> list[NamedDocument]:
+    """Words of ``query`` that identify one document without being one of the names it is given
+    (:func:`match`), from the index's own statistics (:attr:`Catalogue.where`): a word written with a
+    capital (a name, not "keep"), not a number or a kind word, whose every keyword hit is in one
+    document of the several held, and there either
+
+    * in its opening — its first chunk, or the one after a title line (:data:`OPENING_WORDS`) —
+      for at least :data:`OPENING_SHARE` of the chunks holding it, and no word of the headings over
+      it ("Our Pledge" is what the opening section is about): where a document introduces what it
+      is about ("Welcome to ChatWiseV2", "… for use of the Salamat mobile application"), so the
+      word lifts that paragraph over the section that answers; or
+    * a word of one of its names, a file name's joined word read whole ("Node.js" for
+      ``nodejs-tsc-charter.md``), where every capitalised word written beside it is one too, or a
+      word of a name run (``naming``): "the Node.js TSC", never the "Protection" of "Data
+      Protection Officer", whose next word is the document's term, not its name.
+
+    Capitalised words written right beside such a word that the document writes with it are part
+    of the name ("App Manager": its "App" is every app policy's word). One :class:`NamedDocument`
+    per name (joined words whole: "Node.js"; such words written one after the other as one: "Marius
+    Begby"), all of one document;
+    ``[]`` when none, or when they point to different documents."""
+    from .index.keyword import QUERY_STOPWORDS
+
+    if catalogue.where is None or catalogue.size < 2:
+        return []
+    groups: dict[int, list[int]] = {}
+    for i, (key, _s, _e, g) in enumerate(words):
+        if key != "|" and g >= 0:
+            groups.setdefault(g, []).append(i)
+    spans = {g: (words[idx[0]][1], words[idx[-1]][2]) for g, idx in groups.items()}
+    found: dict[int, tuple[str, str, float]] = {}  # group → (document, how, weight)
+    for g, idx in groups.items():
+        text = query[spans[g][0] : spans[g][1]]
+        keys = [words[i][0] for i in idx if words[i][0]]
+        if not keys or text.islower() or len(text) < 2 or all(k.isdigit() for k in keys) or set(keys) <= _KIND_KEYS:
+            continue
+        held = [catalogue.chunks_holding(k) for k in keys]
+        docs = {d for h in held for d in h}
+        if len(docs) != 1 or not all(held):
+            continue
+        (doc,) = docs
+        weight = sum(catalogue.weight(k) for k in keys)
+        opening = catalogue.opening_chunks(doc)
+        headed = set(keys) & catalogue.opening_headings(doc)  # "Our Pledge": what the opening section is about
+        if (
+            opening
+            and not headed
+            and all(h[doc] & opening and len(h[doc] & opening) >= OPENING_SHARE * len(h[doc]) for h in held)
+        ):
+            found[g] = (doc, "opening", weight)
+            continue
+        whole = _key(re.sub(r"[\W_]+", "", text))
+        if (whole and doc in catalogue.holders.get(whole, ())) or all(
+            doc in catalogue.holders.get(k, ()) for k in keys
+        ):
+            found[g] = (doc, "name", weight)
+    order = sorted(groups)
+    lower = lambda h: query[spans[h][0] : spans[h][1]].islower()  # noqa: E731
+    joined = lambda a, b: not query[spans[a][1] : spans[b][0]].strip()  # noqa: E731 - only spaces between
+    # the capitalised words written beside an identifying word that the document writes with it ("App
+    # Manager", whose "App" every app's policy has) are its name too: the span grows to the phrase
+    span_of = dict(spans)
+    beside: set[int] = set()
+    for n, g in enumerate(order):
+        if g not in found:
+            continue
+        lo = hi = n
+        for step in (-1, 1):
+            m = n + step
+            while 0 <= m < len(order) and joined(*sorted((order[m], order[m - step]))) and not lower(order[m]):
+                grown = query[spans[order[m]][0] : spans[order[m]][1]]
+                if (
+                    order[m] in found
+                    or grown.casefold() in QUERY_STOPWORDS
+                    or not any(words[i][0] for i in groups[order[m]])
+                ):
+                    break  # another identifying word, or a question word opening the sentence ("Is")
+                a, b = (m, hi) if step < 0 else (lo, m)
+                if found[g][0] not in catalogue.phrase_documents(query[spans[order[a]][0] : spans[order[b]][1]]):
+                    break
+                lo, hi = (m, hi) if step < 0 else (lo, m)
+                beside.add(order[m])
+                m += step
+        span_of[g] = (spans[order[lo]][0], spans[order[hi]][1])
+    # a name's word identifies the document where the capitalised words written with it do too: a
+    # stretch of capitalised words (a term, "Data Protection Officer") holding another word is no name
+    for n, g in enumerate(order):
+        if g not in found or found[g][1] != "name":
+            continue
+        stretch, m = [g], n - 1
+        while m >= 0 and joined(order[m], order[m + 1]) and not lower(order[m]):
+            stretch.append(order[m])
+            m -= 1
+        m = n + 1
+        while m < len(order) and joined(order[m - 1], order[m]) and not lower(order[m]):
+            stretch.append(order[m])
+            m += 1
+        named = lambda h: any(s <= spans[h][0] and spans[h][1] <= e for s, e in naming)  # noqa: E731
+        kinds = lambda h: {words[i][0] for i in groups[h] if words[i][0]} <= _KIND_KEYS  # noqa: E731
+        if not all(h in found or h in beside or named(h) or kinds(h) for h in stretch):
+            del found[g]
+    if len({doc for doc, _, _ in found.values()}) != 1:
+        return []
+    merged: list[list] = []  # words written one after the other are one name: "Marius Begby"
+    for g, (doc, _how, weight) in sorted(found.items()):
+        start, end = span_of[g]
+        if merged and not query[merged[-1][1] : start].strip():
+            merged[-1][1], merged[-1][2] = end, merged[-1][2] + weight
+        else:
+            merged.append([start, end, weight, doc])
+    return [NamedDocument(doc, query[a:b], (a, b), 1.0, w) for a, b, w, doc in merged]
+
+
+# Fewest words a question must ask about the named document besides its identifying words for those to
+# leave the ranking text: words neither question words nor kind words, each in fewer than half of the
+# document's chunks (a word on every page of it, "app" of an app's terms, asks nothing of one passage).
+MIN_ASKED = 2
+
+
+def _asked(catalogue: Catalogue, doc_key: str, rest: str) -> int:
+    """How many words of ``rest`` (a question without its identifying words) ask something of a
+    passage of ``doc_key``: no question word (:data:`~docstrata.index.keyword.QUERY_STOPWORDS`) nor
+    a word for a kind of document, and held by fewer than half of its chunks
+    (:attr:`Catalogue.chunk_counts`; every word counts when that is not known)."""
+    from .index.keyword import QUERY_STOPWORDS
+
+    total = catalogue.chunk_counts.get(doc_key, 0)
+    asked = {
+        k
+        for k, s, e, _g in _words(rest)
+        if k and k != "|" and k not in _KIND_KEYS and rest[s:e].casefold() not in QUERY_STOPWORDS
+    }
+    return sum(1 for k in asked if not total or len(catalogue.chunks_holding(k).get(doc_key, ())) < total / 2)
+
+
+def _named(
+    catalogue: Catalogue, query: str, words, min_coverage: float
+) -> tuple[list[NamedDocument], list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """The documents the query's name runs name (:func:`match`), the spans of every run of their
+    names and the spans that spell a name out whole; ``None`` when no run names a document."""
     found = [f for f in _named_runs(catalogue, query, words, min_coverage) if f[1] <= MAX_SHARING]
     if not found:
         return None
@@ -375,7 +603,7 @@ def match(catalogue: Catalogue, query: str, *, min_coverage: float = MIN_COVERAG
     chosen = {d.doc_key for d in documents}
     runs = documents + [f[2] for f in _named_runs(catalogue, query, words, min_coverage, chosen)]
     whole = [d.span for d in runs if d.coverage >= WHOLE_NAME and not _ordinary_word(query[d.span[0] : d.span[1]])]
-    return QueryScope(query, documents, _rest(query, [d.span for d in runs], whole))
+    return documents, [d.span for d in runs], whole
 
 
 def _ordinary_word(span: str) -> bool:
@@ -404,12 +632,15 @@ def _preface_clauses(query: str, spans: list[tuple[int, int]]) -> list[tuple[int
     return [c for c in naming if not query_section_keys(query[c[0] : c[1]])]
 
 
-def _rest(query: str, naming: list[tuple[int, int]], spans: list[tuple[int, int]]) -> str:
+def _rest(
+    query: str, naming: list[tuple[int, int]], spans: list[tuple[int, int]], words: Sequence[tuple[int, int]] = ()
+) -> str:
     """``query`` without ``spans`` (merged across connecting words: "CopAcc **and** ToP Mentors",
     "Agreement **between** CopAcc"), without a preface clause that only names the document
     (:func:`_preface_clauses` over every ``naming`` span), and without the preposition and article
     right before each span (kept before a span a number follows: the ``of`` of "subsection 2 of NRS
-    1.117" joins the items to the section); the whole query when no content word would be left."""
+    1.117" joins the items to the section, and before identifying ``words`` a word follows: "about
+    the Salamat app" is "about the app"); the whole query when no content word would be left."""
     spans = list(spans) + _preface_clauses(query, naming)
     merged: list[list[int]] = []
     for start, end in sorted(set(spans)):
@@ -429,7 +660,12 @@ def _rest(query: str, naming: list[tuple[int, int]], spans: list[tuple[int, int]
         head = query[pos:start]
         # "subsection 2 of NRS 1.117": a name that opens a citation (a code's abbreviation before its section
         # number) keeps the word joining the citation to the items before it (grammar.items_of)
-        lead = None if re.match(r"\s*\d", query[end:]) else _LEAD.search(head)
+        inside = [sp for sp in spans if start <= sp[0] and sp[1] <= end]
+        modifier = bool(inside) and all(sp in words for sp in inside)
+        if re.match(r"\s*\d", query[end:]) or (modifier and re.match(r"\s*[^\W\d_]", query[end:])):
+            lead = None
+        else:
+            lead = _LEAD.search(head)
         out.append(head[: lead.start()] if lead else head)
         pos = end
     out.append(query[pos:])
@@ -457,11 +693,17 @@ def catalogue(store) -> Catalogue:
         cached = None
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    names_of = {}
+    names_of, counts = {}, {}
     for doc_key in states:
         entry = read_document_entry(store, doc_key)
         names_of[doc_key] = list(entry.names) if entry is not None else []
-    cat = Catalogue.build(names_of, lambda word: _documents_using(store, word))
+        counts[doc_key] = entry.total_chunks if entry is not None else 0
+    cat = Catalogue.build(
+        names_of, where=lambda word: _chunks_using(store, word), opening=lambda doc: _opening_chunks(store, doc)
+    )
+    cat.phrase = lambda text: _documents_writing(store, text)
+    cat.text_df = lambda word: len(cat.chunks_holding(word))
+    cat.chunk_counts = counts
     with _CACHE_LOCK:
         try:
             _CACHE[store] = (stamp, cat)
@@ -473,16 +715,48 @@ def catalogue(store) -> Catalogue:
 TEXT_DF_DEPTH = 400  # chunks read to count the documents whose text holds a word
 
 
-def _documents_using(store, word: str) -> int:
-    """How many documents hold the analysed word ``word`` (a stem, analysed again to itself: the
-    surface form "ResConnect" would also search its parts "res" and "connect"): the distinct
-    documents of its best :data:`TEXT_DF_DEPTH` keyword hits (BM25 spreads a common word's hits
-    over the documents; a rare word's are all of them)."""
+def _chunks_using(store, word: str) -> dict[str, frozenset[int]]:
+    """``{doc_key: ordinals}`` of the chunks holding the analysed word ``word`` (a stem, analysed
+    again to itself: the surface form "ResConnect" would also search its parts "res" and "connect"):
+    its best :data:`TEXT_DF_DEPTH` keyword hits (BM25 spreads a common word's hits over the
+    documents; a rare word's are all of them). Their count of documents is the word's text
+    document frequency."""
     try:
         hits = store.keyword_search(word, TEXT_DF_DEPTH)
     except Exception:  # noqa: BLE001 - a word the keyword index cannot read weighs as a name word
-        return 0
-    return len({cid.rpartition("#")[0] for cid, _ in hits})
+        return {}
+    out: dict[str, set[int]] = {}
+    for cid, _ in hits:
+        doc, _, ordinal = cid.rpartition("#")
+        out.setdefault(doc, set()).add(int(ordinal) if ordinal.isdigit() else -1)
+    return {doc: frozenset(ords) for doc, ords in out.items()}
+
+
+def _documents_writing(store, text: str) -> frozenset[str]:
+    """The documents whose text holds the words ``text`` as a phrase (the keyword index's phrase
+    search, its first :data:`TEXT_DF_DEPTH` chunks)."""
+    try:
+        return frozenset(cid.rpartition("#")[0] for cid in store.phrase_search(text, TEXT_DF_DEPTH))
+    except Exception:  # noqa: BLE001 - a phrase the index cannot search is written nowhere
+        return frozenset()
+
+
+def _opening_chunks(store, doc_key: str) -> tuple[frozenset[int], frozenset[str]]:
+    """Ordinals of ``doc_key``'s opening chunks — its first that is no contents page (a contents
+    page lists every section's title: no introduction), and the next when that one is a title
+    line of fewer than :data:`OPENING_WORDS` words (a heading over the opening paragraph) — and
+    the analysed words of the headings over them (their sections' titles and parents')."""
+    try:
+        chunks = sorted(store.get_chunks([f"{doc_key}#{i}" for i in range(4)]), key=lambda c: c.ordinal)
+    except Exception:  # noqa: BLE001 - no opening known: no word is found there
+        return frozenset(), frozenset()
+    body = [c for c in chunks if c.chunk_type != "contents"]
+    if not body:
+        return frozenset(), frozenset()
+    opening = body[:2] if len(body[0].content.split()) < OPENING_WORDS else body[:1]
+    titles = [t for c in opening for t in (*c.parent_chain, c.section_title) if t]
+    heads = {k for t in titles for k, *_ in _words(t) if k and k != "|"}
+    return frozenset(c.ordinal for c in opening), frozenset(heads)
 
 
 def scope_query(store, query: str, flt=None) -> QueryScope | None:

@@ -69,6 +69,7 @@ from .index.exact import (
     query_document_keys,
     NAMES_SECTION_WORDS,
     QUERY_FILLER,
+    query_citing_keys,
     query_identifiers,
     query_other_words,
     query_qualified_keys,
@@ -209,6 +210,7 @@ class QueryAnalysis:
     document_keys: list[str] = field(default_factory=list)  # documents its references name ("of the GPL")
     other_words: list[str] = field(default_factory=list)  # words besides references and filler, folded
     text: str = ""  # the query as written (a section title written right after its citation)
+    citing_keys: list[list[str]] = field(default_factory=list)  # citations whose citers it asks for
 
 
 def analyze_query(query: str) -> QueryAnalysis:
@@ -225,6 +227,7 @@ def analyze_query(query: str) -> QueryAnalysis:
         query_document_keys(query),
         other,
         query,
+        query_citing_keys(query),
     )
 
 
@@ -673,6 +676,61 @@ def pin_first(fused: list[FusedHit], pinned: set[str], exact: list[tuple[str, fl
     return first + [h for h in fused if h.chunk_id not in pinned]
 
 
+def citers_first(
+    store,
+    citing_keys: list[list[str]],
+    named: list[str],
+    fused: list[FusedHit],
+    pinned: set[str],
+    top_k: int,
+    flt: ChunkFilter | None = None,
+) -> tuple[list[FusedHit], set[str], str]:
+    """``fused`` with the citers of the sections the query asks about first: a query asking which
+    provisions cite the one it names (``citing_keys``, :func:`~docstrata.index.exact.query_citing_keys`:
+    "Which sections refer to Section 5.3?", "What cites Article 17?") is answered by the sections
+    that cite it, as ``cited-by`` lists them (:func:`~docstrata.citers.citing_chunks`, the same
+    citation index), then by the named section itself, then by the rest in fused order. The
+    citers keep their fused order among themselves (those the legs did not find follow in
+    document order), at most ``top_k`` − 1 of them so the named section is still listed; they are
+    pinned (kept first in every mode and through the relevance cut-off). The section a citation
+    names is the one :func:`exact_ranking` chose (``named``) where it found several. Returns the new
+    order, the pinned ids and a notice for the answer ("" when the named section has no citer or
+    the citation names none)."""
+    from .citers import citing_chunks
+
+    found = store.exact_lookup([k for keys in citing_keys for k in keys], limit=50, flt=flt)
+    sections: list[tuple[str, str]] = []
+    targets: list[str] = []
+    labels: list[str] = []
+    for keys in citing_keys:
+        key = next((k for k in keys if found.get(k)), None)
+        if key is None:
+            continue
+        ids = [c for c in found[key] if c in named][:1] or found[key][:1]
+        for c in store.get_chunks(ids):
+            cited = _cited_section(c, key)
+            sections.append((cited.document, cited.section_id))
+            targets.append(c.chunk_id)
+            labels.append(f"{cited.document} § {cited.section_id}")
+    if not sections:
+        return fused, pinned, ""
+    citing = [c for c in citing_chunks(store, sections, flt) if c not in targets]
+    what = ", ".join(dict.fromkeys(labels))
+    if not citing:
+        return fused, pinned, f"the query asks what cites {what}: no section cites it"
+    present = {h.chunk_id: h for h in fused}
+    ordered = [h.chunk_id for h in fused if h.chunk_id in set(citing)] + [c for c in citing if c not in present]
+    lead = ordered[: max(1, top_k - len(set(targets)))]
+    head = [present.get(c) or FusedHit(c, 0.0) for c in lead]
+    then = [present.get(c) or FusedHit(c, 0.0) for c in dict.fromkeys(targets) if c not in lead]
+    first = set(lead) | set(targets)
+    notice = (
+        f"the query asks what cites {what}: the {len(citing)} passage(s) citing it come first, then the section"
+        " itself (cited-by lists every citing section)"
+    )
+    return head + then + [h for h in fused if h.chunk_id not in first], pinned | set(lead), notice
+
+
 def _check_thresholds(settings: SearchSettings, best_fused: float) -> None:
     fused, sim = settings.min_fused_score, settings.min_similarity_score
     if fused is not None:
@@ -1012,6 +1070,9 @@ def _run_search(
         with span("rrf_fusion"):
             t = time.perf_counter()
             fused = pin_first(weighted_rrf(rankings, weights, k=settings.rrf_k), pinned, rankings["exact"])
+            citing_notice = ""
+            if qa.citing_keys:  # "Which sections refer to Section 5.3?": its citers first, then 5.3
+                fused, pinned, citing_notice = citers_first(store, qa.citing_keys, named, fused, pinned, top_k, flt)
             cosine = dict(rankings.get("semantic", []))
             before = len(fused)
             dropped_by: dict[str, tuple[int, float | None]] = {}
@@ -1065,7 +1126,7 @@ def _run_search(
         citations=citations,
         dropped_by=dropped_by,
         other_words=bool(qa.other_words),
-        notices=[gap] if gap else [],
+        notices=[n for n in (citing_notice, gap) if n],
         vectors_lost=bool(gap) and not getattr(store, "read_only", False),
         query_vector=vec,
     )

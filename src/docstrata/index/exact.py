@@ -26,6 +26,7 @@ from ..structure.grammar import (
     ORDINAL_ONE,
     SUFFIX_WORDS,
     canonical_number,
+    citing_forms,
     citation_keyword_pattern,
     code_number,
     citation_kinds,
@@ -231,6 +232,66 @@ def query_section_keys(query: str) -> list[list[str]]:
                 first = 0 if hyphen else 1
                 out += [ks for c in expand(listed[0])[first:] if (ks := reference_keys(kind, c.unit.number))]
             listed_to = listed[1]
+    return out
+
+
+def _form_pattern(forms: tuple[str, ...]) -> str:
+    """Alternation of the written ``forms`` (spaces: any whitespace), as whole words."""
+    return "|".join(r"\s+".join(re.escape(w) for w in f.split()) for f in forms)
+
+
+_CITING = citing_forms()
+_WORDS_OF = r"(?:[\s-]*\b(?:{})\b['’]?)*\s*"  # "est-il", "l'article": hyphens and elisions join them
+# a citing form right before a citation, only gap words between: "Which sections refer to (the) Section 5.3"
+_CITING_BEFORE = re.compile(
+    rf"(?<![\w-])(?:{_form_pattern(_CITING['before'])}){_WORDS_OF.format(_form_pattern(_CITING['gap']))}$",
+    re.IGNORECASE,
+)
+# a participle right after a citation, only auxiliaries between: "Section 5.3 (is) referred to"
+_CITED_AFTER = re.compile(
+    rf"^(?P<aux>{_WORDS_OF.format(_form_pattern(_CITING['auxiliaries']))})(?:{_form_pattern(_CITING['after'])})(?![\w-])",
+    re.IGNORECASE,
+)
+_AUXILIARY_BEFORE = re.compile(
+    rf"(?<![\w-])(?:{_form_pattern(_CITING['auxiliaries'])})(?:\s+(?:the|la|le|l['’]|die|der|das))?\s*$", re.IGNORECASE
+)
+_OUTGOING = re.compile(rf"^\s*(?:{_form_pattern(_CITING['outgoing'])})\b", re.IGNORECASE)
+
+
+def query_citing_keys(query: str) -> list[list[str]]:
+    """The key lists (as :func:`query_section_keys` gives them) of the citations whose citers the
+    query asks for: a citation right after a citing form of the grammar ("Which sections refer to
+    Section 5.3?", "What cites Article 17?", "references to section 4") or right before a cited
+    participle, with an auxiliary before the citation or between ("Where is Section 5.3 referred
+    to?", "Section 4 is cited by which provisions?"), unless a word for the other direction and
+    another citation follow it ("Section 5.3 referenced in Section 7" is what 7 cites). "What does
+    Section 5.3 refer to?" asks what 5.3 cites, and names no citation here. ``[]`` when none."""
+    if not _CITING["before"]:
+        return []
+    text = _recital_forms(fold_pinpoints(fold_glued_items(fold_items_of(query))))
+    out: list[list[str]] = []
+    for m in _REF.finditer(text):
+        kind, num = m.group("kind"), m.group("num")
+        if (not kind and not _is_specific(num.replace(" ", ""))) or (kind is None and num.isalpha()):
+            continue
+        if num in ("a", "i"):
+            continue
+        keys = reference_keys(kind, num, enclosing=True)
+        if not keys:
+            continue
+        start = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+        asks = bool(_CITING_BEFORE.search(text[:start]))
+        after = _CITED_AFTER.match(text[m.end() :])
+        if not asks and after:
+            outgoing = _OUTGOING.match(text[m.end() + after.end() :])
+            # "Section 5.3 referenced in Section 7": what Section 7 cites
+            onward = outgoing is not None and bool(
+                _REF.match(text[m.end() + after.end() + outgoing.end() :].lstrip() + " ")
+            )
+            auxiliary = bool(after.group("aux").strip()) or bool(_AUXILIARY_BEFORE.search(text[:start]))
+            asks = not onward and auxiliary
+        if asks:
+            out.append(keys)
     return out
 
 

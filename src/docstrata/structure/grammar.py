@@ -98,6 +98,7 @@ __all__ = [
     "item_words",
     "version_or_address",
     "version_words",
+    "citing_forms",
     "names_instrument",
     "document_words",
     "ItemsOf",
@@ -469,6 +470,18 @@ def chain_words() -> tuple[str, ...]:
 def list_words() -> tuple[str, ...]:
     """Words joining the members of a list, every language (``and``, ``or``, ``und``, ``et``)."""
     return tuple(dict.fromkeys(w for p in PACKS for w in p["list_words"]))
+
+
+def citing_forms() -> dict[str, tuple[str, ...]]:
+    """The words of a question asking which provisions cite the one it names, every language (a
+    pack's ``citing`` table, see ``grammar_packs/en.py``): ``before`` (``refer to``, ``cites``,
+    ``verweisen auf``, ``renvoient``), ``gap``, ``after`` (``referred to``, ``cited``), ``auxiliaries``
+    and ``outgoing``; each a tuple of lower-case forms, longest first."""
+    out: dict[str, tuple[str, ...]] = {}
+    for part in ("before", "gap", "after", "auxiliaries", "outgoing"):
+        forms = {w for p in PACKS for w in p.get("citing", {}).get(part, ())}
+        out[part] = tuple(sorted(forms, key=lambda w: (-len(w), w)))
+    return out
 
 
 def list_opener_words() -> tuple[str, ...]:

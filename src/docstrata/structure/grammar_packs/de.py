@@ -45,6 +45,27 @@ MONTHS = tuple(
     "jan jän feb mär apr jun jul aug sep sept okt nov dez".split()
 )  # a line opening with a date ("24. November 2019", "1. Jan. 2020"; Jänner: Austria)
 
+# Citing intent (see en.py): "Welche Vorschriften verweisen auf § 5?", "Wo wird auf § 5 verwiesen?"
+CITING = {
+    "before": (
+        "verweist auf",
+        "verweisen auf",
+        "verweisend auf",
+        "nimmt bezug auf",
+        "nehmen bezug auf",
+        "bezug nimmt auf",
+        "bezug nehmen auf",
+        "zitiert",
+        "zitieren",
+        "erwähnt",
+        "erwähnen",
+    ),
+    "gap": ("den", "die", "das", "dem", "der"),
+    "after": ("verwiesen", "zitiert", "erwähnt", "bezug genommen"),
+    "auxiliaries": ("wird", "werden", "wurde", "wurden", "ist", "sind", "auch", "auf"),
+    "outgoing": ("in", "im", "von", "durch"),
+}
+
 NOTE_LABELS = ("hinweis", "anmerkung", "fußnote", "beispiel", "beispiele")  # annotation labels (see en.py)
 
 # A citation of another act (read by structure.xrefs through grammar.external_document): after the cited
@@ -105,4 +126,5 @@ PACK = {
     "contents_titles": CONTENTS_TITLES,
     "external": EXTERNAL,
     "version_words": VERSION_WORDS,
+    "citing": CITING,
 }

@@ -134,6 +134,39 @@ LIST_WORDS = ("and", "or")
 # following Sections will survive …: 5.4 (Usage Data), 8.4 …")
 LIST_OPENER_WORDS = ("following",)
 
+# A question asking which provisions cite the one it names ("citing intent", read by grammar.citing_forms for
+# the search: the citers rank first, as `cited-by` lists them). Lower case; spaces match any whitespace.
+# before: written before the citation ("Which sections refer to Section 5.3?", "What cites Article 17?",
+# "references to section 4"), only ``gap`` words between; after: a participle written after it with an
+# auxiliary before the citation or between ("Where is Section 5.3 referred to?", "Section 4 is cited by …"),
+# unless an ``outgoing`` word and another citation follow ("Section 5.3 referenced in Section 7" is what 7
+# cites). "What does Section 5.3 refer to?" asks what 5.3 cites: no form here matches it.
+CITING = {
+    "before": (
+        "refer to",
+        "refers to",
+        "referring to",
+        "cite",
+        "cites",
+        "citing",
+        "mention",
+        "mentions",
+        "mentioning",
+        "reference",
+        "references",
+        "referencing",
+        "cross-reference",
+        "cross-references",
+        "point to",
+        "points to",
+        "pointing to",
+    ),
+    "gap": ("to", "of", "the", "back", "also", "directly", "expressly"),
+    "after": ("referred to", "cited", "mentioned", "referenced", "cross-referenced", "pointed to"),
+    "auxiliaries": ("is", "are", "was", "were", "be", "been", "being", "ever", "also"),
+    "outgoing": ("in", "by", "from", "within", "under"),
+}
+
 # Titles of a contents page, by what it lists: "contents" (the document's own table of contents),
 # "lists" (lists of figures, tables …), "index" (a back-of-book index). Regular expressions over
 # case-folded text with single spaces.
@@ -330,4 +363,5 @@ PACK = {
     "list_words": LIST_WORDS,
     "list_opener_words": LIST_OPENER_WORDS,
     "contents_titles": CONTENTS_TITLES,
+    "citing": CITING,
 }

@@ -95,6 +95,41 @@ MONTHS = tuple(
     "janv févr fév avr juil sept oct nov déc".split()
 )  # a line opening with a date ("1er janvier 2020", "5 févr. 2019")
 
+# Citing intent (see en.py): "Quels articles renvoient à l'article 5 ?", "Où l'article 5 est-il cité ?"
+CITING = {
+    "before": (
+        "renvoie",
+        "renvoient",
+        "renvoyant",
+        "fait référence",
+        "font référence",
+        "faisant référence",
+        "se réfère",
+        "se réfèrent",
+        "cite",
+        "citent",
+        "citant",
+        "mentionne",
+        "mentionnent",
+        "mentionnant",
+    ),
+    "gap": ("à", "au", "aux", "l", "la", "le", "les"),
+    "after": (
+        "cité",
+        "citée",
+        "cités",
+        "citées",
+        "mentionné",
+        "mentionnée",
+        "mentionnés",
+        "mentionnées",
+        "référencé",
+        "référencée",
+    ),
+    "auxiliaries": ("est", "sont", "a", "ont", "été", "il", "elle", "ils", "elles"),
+    "outgoing": ("à", "au", "aux", "dans", "par"),
+}
+
 NOTE_LABELS = ("note", "notes", "remarque", "exemple", "exemples")  # annotation labels (see en.py)
 
 # A citation of another act (read by structure.xrefs through grammar.external_document): after the cited
@@ -197,4 +232,5 @@ PACK = {
     "external": EXTERNAL,
     "item_words": ITEM_WORDS,
     "version_words": VERSION_WORDS,
+    "citing": CITING,
 }
