@@ -80,3 +80,29 @@ def test_a_word_of_one_documents_name_spread_over_it_leaves_the_ranking_text(doc
     scope = query_scope.scope_query(docs.store, query)
     assert scope is not None and scope.doc_keys == ("hpke-excerpt.md",)
     assert "HPKE" not in scope.rest
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    examples = Path(__file__).resolve().parents[1] / "examples" / "docs"
+    ts = ingested(tmp_path_factory.mktemp("example"), sorted(p for p in examples.iterdir() if p.is_file()))
+    yield ts["docs"]
+    ts.close()
+
+
+@pytest.mark.parametrize("query", [
+    "How much credit do we get if availability falls below 99.9%?",  # the README's quick-start question
+    "How many days of annual leave do staff get?",
+    "Under which law is the agreement governed?",
+])
+def test_a_word_capitalised_by_opening_the_question_identifies_nothing(example, query):
+    # "How" is written in one example document only (the data protection policy's opening): it once
+    # scoped the quick-start question to that policy, whose passages answered it with low confidence
+    cat = query_scope.catalogue(example.store)
+    assert query_scope.identifying_words(cat, query, query_scope._words(query)) == []
+    assert not any("names it as" in n for n in example.search(query, top_k=3).notices)
+
+
+def test_the_quick_start_question_finds_the_service_level_clauses(example):
+    hits = example.search("How much credit do we get if availability falls below 99.9%?", top_k=3)
+    assert {h.section_id for h in hits[:2]} == {"4.2", "4.3"}, [(h.source_path, h.section_id) for h in hits]

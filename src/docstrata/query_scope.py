@@ -439,6 +439,14 @@ OPENING_SHARE = 0.5
 OPENING_WORDS = 40
 
 
+def _capital_by_position(query: str, start: int, text: str) -> bool:
+    """``text`` (at ``start`` in ``query``) opens a sentence and has no capital or digit past its
+    first letter: its capital says where it stands, not that it is a name ("Under which …", but
+    not "ChatWiseV2 …" or "iOS")."""
+    opens = not query[:start].strip() or query[:start].rstrip()[-1] in ".?!;:"
+    return opens and not any(ch.isupper() or ch.isdigit() for ch in text[1:])
+
+
 def identifying_words(
     catalogue: Catalogue, query: str, words, naming: Sequence[tuple[int, int]] = ()
 ) -> list[NamedDocument]:
@@ -477,6 +485,8 @@ def identifying_words(
         keys = [words[i][0] for i in idx if words[i][0]]
         if not keys or text.islower() or len(text) < 2 or all(k.isdigit() for k in keys) or set(keys) <= _KIND_KEYS:
             continue
+        if text.casefold() in QUERY_STOPWORDS or _capital_by_position(query, spans[g][0], text):
+            continue  # "How much credit …": a question word, or a word capitalised only as the sentence opens
         held = [catalogue.chunks_holding(k) for k in keys]
         docs = {d for h in held for d in h}
         if len(docs) != 1 or not all(held):
