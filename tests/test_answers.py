@@ -690,3 +690,37 @@ def test_string_metadata_filters_ignore_case(any_store_toolset):
     assert lower and set(lower) == {"SH-100", "SH-200"}
     assert [h.id for h in products.search("running", top_k=10, filters={"category": "SHOES"})] == lower
     assert [h.id for h in products.search("running", top_k=10, filters={"category": ["Shoes", "nope"]})] == lower
+
+
+MOZILLA = Path(__file__).parent / "fixtures" / "mozilla-privacy"
+
+
+@pytest.fixture(scope="module")
+def mozilla(tmp_path_factory):
+    from .conftest import ingested
+
+    files = [MOZILLA / "mozilla-accounts-privacy-notice.html", MOZILLA / "mozilla-subscription-services-tos.pdf"]
+    ts = ingested(tmp_path_factory.mktemp("mozilla"), files)
+    yield ts["docs"]
+    ts.close()
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("In the Mozilla Accounts Privacy Notice, what does 'How long we keep your data' say about technical, settings "
+     "and interaction data?", "generally maintain this data for up to 25 months"),
+    ("Mozilla Accounts Privacy Notice, Your rights, item 7: where can a Mozilla account user complain?",
+     "Complain to your relevant data protection authority"),
+    ("Under Choice of Law in the Mozilla Subscription Services Terms of Service, which law applies?",
+     "California law applies to this contract"),
+    ("If an email to my Relay mask cannot be delivered, how long does Mozilla keep it?", "more than three days"),
+])
+def test_a_cut_hit_shows_the_passage_the_search_located(mozilla, query, answer):
+    # session 19's trials: at the MCP default budget (12,000 characters, top 10) each hit is cut to a few
+    # hundred characters around the densest query words, which missed the answer the search had located
+    found = mozilla.search(query, top_k=10)
+    whole = found[0].content
+    assert answer in whole and answer in whole[found[0].answer_passage["start"] :], "the first hit holds the answer"
+    _, data = _mcp_answer(mozilla, query, 10, 12_000)
+    first = data["results"][0]
+    assert first["content_chars"] > len(first["content"]), "the first hit is cut at this budget"
+    assert answer in first["content"], first["content"]

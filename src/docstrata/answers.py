@@ -62,12 +62,19 @@ def _densest_start(text: str, words: list[str], cap: int) -> int | None:
 
 
 def excerpt(
-    content: str, query: str, cap: int | None, from_start: bool = False, at: int | None = None
+    content: str,
+    query: str,
+    cap: int | None,
+    from_start: bool = False,
+    at: int | None = None,
+    around: int | None = None,
 ) -> tuple[str, bool]:
     """``content`` cut to at most ``cap`` characters (``None`` = whole): the window that holds the
     most query words (distinct words first), starting a little before them (or at the start with
     ``from_start``, or at character ``at`` of ``content``: a pinpointed item's lines), cut at word
-    boundaries, with ``…`` at a cut end. Returns (text, cut)."""
+    boundaries, with ``…`` at a cut end. ``around``: where the passage to show starts in the
+    stripped content (the hit's answer passage or best sentence, which the search located by words
+    and meaning), instead of the densest window of query words. Returns (text, cut)."""
     text = content.strip()
     if cap is None or len(text) <= cap:
         return text, False
@@ -75,7 +82,7 @@ def excerpt(
     if at is not None:
         start = max(0, at - (len(content) - len(content.lstrip())))
     elif not from_start:
-        found = _densest_start(text, _query_words(query), cap)
+        found = around if around is not None else _densest_start(text, _query_words(query), cap)
         if found:
             start = max(0, found - cap // 5)
             if start:
@@ -238,6 +245,15 @@ def _span_text(r, cap: int | None) -> str | None:
     return text if cap is None or len(text) <= cap else text[: max(cap - 2, 0)].rsplit(" ", 1)[0] + " …"
 
 
+def _anchor(r, cap: int | None) -> int | None:
+    """Where a cut hit's shown window should start from: its ``answer_passage`` when that fits in
+    ``cap``, else its best-matching sentence (``passage``); ``None`` for neither (a record)."""
+    wide, best = getattr(r, "answer_passage", None), getattr(r, "passage", None)
+    if isinstance(wide, dict) and (cap is None or wide["end"] - wide["start"] <= cap):
+        return wide["start"]
+    return best["start"] if isinstance(best, dict) else None
+
+
 def _render(
     results,
     query: str,
@@ -259,8 +275,8 @@ def _render(
         elif spanned is not None:  # span mode: the best-matching sentence alone
             # a passage search's result is its passage: cut only when the passage itself was
             content, cut = spanned, spanned != (_span_text(r, None) if r.is_passage else r.content.strip())
-        else:
-            content, cut = excerpt(r.content, query, cap, from_start=r.pinned)
+        else:  # the window around the hit's answer passage (its best sentence when that is longer), else the densest
+            content, cut = excerpt(r.content, query, cap, from_start=r.pinned, around=_anchor(r, cap))
         data = _hit_data(r, content, cut)
         if pin is not None:
             start, end = pin.offsets_in(r.content)  # in the chunk text as get_neighbours shows it
