@@ -105,6 +105,7 @@ __all__ = [
     "fold_items_of",
     "CODE_SECTION",
     "parent_document_re",
+    "drafting_note_re",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -1426,6 +1427,33 @@ def is_note_label(text: str) -> bool:
     annotation in a language pack: ``Note``, ``NOTES``, ``Example 2``, ``Explanation.—``, ``Hinweis``."""
     words = re.sub(rf"(?:\s+{NUMBER})?[\s.:;,—–-]*$", "", text.strip()).lower()
     return " ".join(words.split()) in _note_labels()
+
+
+@functools.lru_cache(maxsize=1)
+def drafting_note_re() -> re.Pattern:
+    """Notes to whoever fills in a form (every pack's ``drafting_note_labels``, ``note_labels`` and
+    ``instruction_verbs``), with the emphasis round them: a bracketed note opening with a note label
+    and a colon (``*[Drafting note: Optional variable. … delete this entire row.]*``, ``[Note: …]``), a
+    bracketed instruction opening with an instruction verb (``[ Enter a description of the Services
+    … ]``), and a line or table cell opening with a drafting-note label and a colon (``Drafting note:
+    …`` to the end of the line or cell). Brackets hold no bracket; a match stays within a paragraph."""
+    labels = sorted(
+        {w for p in PACKS for w in (*p.get("drafting_note_labels", ()), *p.get("note_labels", ()))},
+        key=len,
+        reverse=True,
+    )
+    drafting = sorted({w for p in PACKS for w in p.get("drafting_note_labels", ())}, key=len, reverse=True)
+    verbs = sorted({w for p in PACKS for w in p.get("instruction_verbs", ())}, key=len, reverse=True)
+
+    def alt(ws: list[str]) -> str:
+        return "|".join(r"\s+".join(re.escape(x) for x in w.split()) for w in ws) or "(?!x)x"
+
+    inside = r"[^\[\]]*?(?:\n(?![ \t]*\n)[^\[\]]*?)*?"  # no bracket, no blank line
+    return re.compile(
+        rf"(?P<em>[*_]{{0,3}})\[[ \t*_]*(?:(?i:{alt(labels)})[ \t*_]*:|(?:{alt([v.capitalize() for v in verbs])})\s)"
+        rf"{inside}\](?P=em)"
+        rf"|(?:(?<=\n)|^|(?<=\|)[ \t]*)[ \t>*_-]*(?i:{alt(drafting)})[ \t*_]*:[^\n|]*",
+    )
 
 
 def is_enumerator(text: str) -> bool:

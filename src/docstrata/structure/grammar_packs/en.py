@@ -172,6 +172,39 @@ NOTE_LABELS = (
     "see also",
 )
 
+# notes to whoever fills in a form or template, not terms of it: a label a bracketed note opens with or a
+# line opens with ("[Drafting note: If the SOW does not include Deliverables, delete this entire row.]",
+# "Drafting note: …", "[NTD: …]"), and the verbs a bracketed instruction opens with on a cover page ("[ Enter a
+# description of the Services … ]", "[Fill in cadence of sending invoices …]"). Their words define nothing
+# (structure.definitions reads around them), a bracketed note with any note label ("[Note: …]") neither
+DRAFTING_NOTE_LABELS = (
+    "drafting note",
+    "drafting notes",
+    "drafter's note",
+    "drafters' note",
+    "note to draft",
+    "note to drafter",
+    "note to drafters",
+    "note to user",
+    "note to users",
+    "guidance note",
+    "instructions",
+    "ntd",
+)
+INSTRUCTION_VERBS = (
+    "enter",
+    "insert",
+    "fill in",
+    "describe",
+    "specify",
+    "choose",
+    "select",
+    "delete",
+    "customize",
+    "customise",
+    "complete",
+)
+
 # Definition forms (read by structure.definitions): the verbs that follow a defined term ("**_company_**
 # means:", "`appoint` includes …", "X, in relation to Y, has the meaning given by section N"); a quoted
 # term before them is read everywhere, an emphasised or bare one in a definitions section or block
@@ -317,6 +350,8 @@ PACK = {
     "definitions": DEFINITIONS,
     "months": MONTHS,
     "note_labels": NOTE_LABELS,
+    "drafting_note_labels": DRAFTING_NOTE_LABELS,
+    "instruction_verbs": INSTRUCTION_VERBS,
     "keywords": KEYWORDS,
     "label_forms": LABEL_FORMS,
     "xref_forms": XREF_FORMS,
