@@ -105,6 +105,8 @@ __all__ = [
     "fold_items_of",
     "CODE_SECTION",
     "parent_document_re",
+    "self_parent_re",
+    "self_words",
     "drafting_note_re",
 ]
 
@@ -1361,6 +1363,38 @@ def parent_document_re() -> re.Pattern | None:
         return None
     alt = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True))
     return re.compile(rf"(?<![\w])(?:{alt})(?=\s)", re.IGNORECASE)
+
+
+def self_words() -> tuple[str, ...]:
+    """The words a document calls itself with before its name, every language (``this``, ``these``,
+    ``the present``): a pack's ``self_words``."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("self_words", ())))
+
+
+@functools.lru_cache(maxsize=1)
+def self_parent_re() -> re.Pattern | None:
+    """A document saying of itself which document it is under (every pack's ``self_words`` and
+    ``self_parent_words``): ``This SOW {sow_number} ("SOW") incorporates the Agreement``, ``This
+    Order Form is governed by the Agreement``, ``This AI Addendum amends and is incorporated into the
+    following "Agreement"``. Group ``self``: the name it calls itself by (capitalised words after
+    ``this``), ``rel``: the relation, ``name``: where the other document's name starts (after
+    ``the`` and a list opener such as ``following``, quotes and bold marks). The subject and the
+    relation stand in one sentence, at most 80 characters apart; ``None`` when no pack has the words."""
+    words = [w for p in PACKS for w in p.get("self_parent_words", ())]
+    selves = list(self_words())
+    if not words or not selves:
+        return None
+
+    def alt(ws: list[str]) -> str:
+        return "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(ws, key=len, reverse=True))
+
+    openers = "|".join(re.escape(w) for w in list_opener_words()) or "(?!x)x"
+    dets = "|".join(re.escape(w) for p in PACKS for w in p.get("determiners", ()))
+    return re.compile(
+        rf"(?<![\w])(?i:{alt(selves)})\s+(?P<self>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){{0,3}})(?![\w-])"
+        rf"[^.;:\n]{{0,80}}?\s(?P<rel>(?i:{alt(words)})(?:\s+(?i:and|or)\s+(?i:{alt(words)}))?)\s+"
+        rf"(?:(?i:{dets})\s+)?(?:(?i:{openers})\s+)?[*_\"“]{{0,3}}(?P<name>(?=[A-Z]))"
+    )
 
 
 # ---------------------------------------------------------------- contents titles

@@ -124,6 +124,34 @@ PARENT_DOCUMENT_WORDS = (
     "form part of",
 )
 
+# what a document says of itself to name the document it is under, after "this" and the name it calls
+# itself by ("This SOW incorporates the Agreement", "This Order Form is governed by the Agreement", "This DPA
+# forms part of the Agreement", "This AI Addendum amends and is incorporated into the following Agreement"):
+# read only with that subject (structure.xrefs: the declared parent), so "Access to a GitHub API is governed
+# by the ToS" names no parent. The document named may be a kind word alone ("the Agreement"): the one other
+# document of that kind (a defined term or the title may name it)
+SELF_PARENT_WORDS = (
+    "incorporates",
+    "is incorporated into",
+    "is incorporated in",
+    "is governed by",
+    "will be governed by",
+    "shall be governed by",
+    "is part of",
+    "forms part of",
+    "is subject to",
+    "is entered into under",
+    "is entered into pursuant to",
+    "is issued under",
+    "is made under",
+    "is executed under",
+    "supplements",
+    "amends",
+)
+# the words a document calls itself with before its name ("this SOW", "these Standard Terms", "the present
+# Agreement")
+SELF_WORDS = ("this", "these", "the present")
+
 # Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
 DETERMINERS = ("the",)
 
@@ -360,6 +388,8 @@ PACK = {
     "glued_items": GLUED_ITEMS,
     "item_of_words": ITEM_OF_WORDS,
     "parent_document_words": PARENT_DOCUMENT_WORDS,
+    "self_parent_words": SELF_PARENT_WORDS,
+    "self_words": SELF_WORDS,
     "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
