@@ -140,3 +140,13 @@ def test_the_agreement_defines_itself():
     tree = _tree(PSA)
     assert "Agreement" in self_defined_names(tree)
     assert "Affiliate" not in self_defined_names(tree)
+
+
+def test_a_kind_word_the_document_defines_names_what_it_defines():
+    """The agreement defines "Standard Terms" ("… the Common Paper Professional Services Standard Terms
+    Version 1.1 posted at … ("Standard Terms")"): its "Section 12.7 of the Standard Terms" names those, not
+    the one document of that kind another index may hold (trial 18's software licence agreement, which calls
+    itself "these Standard Terms")."""
+    tree = _tree(PSA)
+    refs = [x for x in tree.cross_references if x.text == "Section 12.7"]
+    assert refs and refs[0].document == "Common Paper Professional Services Standard Terms"

@@ -1274,6 +1274,7 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
     refs = _pin_items(refs, runs, resolver, source_section_id, taken)
     if resolver.parent_document:
         _to_parent(refs, resolver.parent_document)
+    _defined_kinds(refs, tree, resolver)
     refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
@@ -1475,19 +1476,49 @@ def _defined_as_itself(tree: DocumentTree, name: str) -> bool:
     )
 
 
+def _defined_name(tree: DocumentTree, word: str, kind: str) -> str | None:
+    """The document this document's definition of the kind word ``word`` (``Agreement``, ``Standard
+    Terms``) names: capitalised words ending in a word of that kind, the first after the verb
+    (``"Agreement" means the Professional Services Agreement between …``) or the last before the term's
+    own quotes (``… the Common Paper Professional Services Standard Terms Version 1.1 posted at … ("Standard
+    Terms")``); ``None`` when it defines the word naming none."""
+    folded = " ".join(word.lower().split())
+    stem = re.escape(word.strip().rstrip("s"))
+    name_re = re.compile(rf"(?<![\w-])((?:[A-Z][\w&'’-]*\s+){{1,6}}{stem}\w*)")
+    for d in getattr(tree, "definitions", None) or []:
+        if " ".join(d.term.lower().split()) != folded:
+            continue
+        text = re.sub(r"[*_]+", "", d.definition)
+        quoted = re.search(rf"[“\"‘']{stem}\w*[”\"’']", text)
+        found = list(name_re.finditer(text[: quoted.start()] if quoted else text))
+        found = found[-1:] if quoted else found[:1]
+        if found and _kind_word(found[0].group(1).split()[-1]) == kind:
+            return re.sub(r"^(?:The|This)\s+", "", " ".join(found[0].group(1).split()))
+    return None
+
+
+def _defined_kinds(refs: list[tuple[int, CrossReference]], tree: DocumentTree, own: "_Resolver") -> None:
+    """In place: a reference naming a kind word alone that this document defines (``Section 12.7 of the
+    Standard Terms`` where ``("Standard Terms")`` names the Common Paper Professional Services Standard
+    Terms) names what the definition names (:func:`_defined_name`), not the one document of that kind
+    held: the definition is the document's own word for it."""
+    for _, r in refs:
+        kind = kind_of_name(r.document) if r.document and not r.section_id else None
+        if kind is None or r.document is None or r.document == own.parent_document:
+            continue
+        name = _defined_name(tree, r.document, kind)
+        if name and not own.is_own(name):
+            r.document = name
+
+
 def _named_kind(tree: DocumentTree, word: str, kind: str) -> str | None:
     """The name this document gives the document it calls by the kind word ``word`` alone (``Agreement``):
     its definition of the word when that names a document of the kind (``"Agreement" means the
     Professional Services Agreement between Provider and Customer`` → ``Professional Services
     Agreement``), else its title when the title is a name of that kind (more than the word); ``None``."""
-    folded = word.lower()
-    name_re = re.compile(rf"(?<![\w-])((?:[A-Z][\w&'’-]*\s+){{1,6}}{re.escape(word.rstrip('s'))}\w*)")
-    for d in tree.definitions:
-        if d.term.lower().strip() != folded:
-            continue
-        named = name_re.search(re.sub(r"[*_]+", "", d.definition))
-        if named and _kind_word(named.group(1).split()[-1]) == kind:
-            return re.sub(r"^(?:The|This)\s+", "", " ".join(named.group(1).split()))
+    defined = _defined_name(tree, word, kind)
+    if defined:
+        return defined
     title = " ".join(re.sub(r"[*_#]+", " ", tree.title or "").split())
     words = title.split()
     if len(words) >= 2 and _kind_word(words[-1]) == kind and words[0][:1].isupper():
