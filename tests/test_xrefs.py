@@ -297,9 +297,10 @@ def test_results_carry_resolved_cross_references(two_documents):
     from docstrata.mcp_server import SearchHit  # the MCP search answer's structured hit keeps them
 
     dumped = SearchHit.model_validate(hit.to_dict()).model_dump()["cross_references"]
-    for x in dumped:  # "enclosing" is only set for a pinpoint shown by its enclosing section (the server drops None)
-        if x.get("enclosing") is None:
-            x.pop("enclosing")
+    for x in dumped:  # "enclosing" is only set for a pinpoint shown by its enclosing section, "note" for an
+        for optional in ("enclosing", "note"):  # unresolved kind word (the server drops None)
+            if x.get(optional) is None:
+                x.pop(optional)
     assert dumped == hit.cross_references
 
 

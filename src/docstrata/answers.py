@@ -307,6 +307,9 @@ def _render(
                     + "; ".join(reference_lines(followed))
                     + (f"{'; ' if followed else ''}{more} more not shown (read the passage)" if more else "")
                 )
+            noted = list(dict.fromkeys(f"{x['text']}: {x['note']}" for x in refs if x.get("note")))
+            if noted:  # "the Agreement" where several agreements are held: why it is not followed
+                block += "\n\nUnresolved: " + "; ".join(noted[:4])
         else:
             block = replace(r, content=content).format()
         hits.append(compact(data))

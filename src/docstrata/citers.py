@@ -143,27 +143,84 @@ def _cited_keys(doc_key: str, section_id: str, names: list[str]) -> list[str]:
     return [f"{PREFIX}{doc_key}#{sid}", *(f"{PREFIX}{n}|{_tail(sid)}" for n in names)]
 
 
-def document_names_of(store, doc_key: str) -> list[str]:
-    """The exact-index name keys (``doc:gdpr``) of a stored document, from its stored title."""
+def document_names_of(store, doc_key: str, held: dict[str, list[str]] | None = None) -> list[str]:
+    """The exact-index name keys (``doc:gdpr``) of a stored document, from its stored title; and the
+    key of each kind word alone it may be cited by (``doc:agreement`` for "Section 1.4 of the
+    Agreement" or a SOW's bare "Section 1.4" under "the Agreement": :func:`kinds_of`)."""
     from .index.exact import document_name_keys
+    from .structure.xrefs import kind_of_name
 
     entry = read_document_entry(store, doc_key)
     title = entry.title if entry is not None else ""
     if not title:
         first = store.get_chunks([f"{doc_key}#0"])
         title = first[0].document_title if first else ""
-    return document_name_keys(title, doc_key)
+    defined = [n for n in _defined_names(store, doc_key) if kind_of_name(n) is None]
+    keys = [
+        *document_name_keys(title, doc_key),
+        *map(_name_key, defined),
+        *map(_name_key, kinds_of(store, doc_key, held)),
+    ]
+    return list(dict.fromkeys(keys))
 
 
-def _cites(x: CrossReference, chunk: Chunk, doc_key: str, sid: str, names: set[str]) -> str | None:
-    """The id ``x`` cites inside section ``sid`` of ``doc_key`` (``sid`` itself or a part of it), or ``None``."""
+def _defined_names(store, doc_key: str) -> list[str]:
+    """The names a stored document defines as itself (``Framework Terms``), from its stored definitions
+    (:func:`~docstrata.structure.xrefs.self_defined_names`)."""
+    from .models import DocumentTree
+    from .structure.xrefs import self_defined_names
+
+    definitions = store.definitions(doc_key=doc_key)
+    return self_defined_names(DocumentTree(doc_key, "", [], definitions)) if definitions else []
+
+
+def name_holders(store, names: list[str], held: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``{name key: documents held so named}`` for the name keys ``names`` (``doc:gpl``,
+    ``doc:framework terms``; a kind's, ``doc:agreement``, from ``held``: :func:`kinds_held`), at most
+    :data:`~docstrata.index.exact.KIND_LIMIT` each, enough to tell one from several; one look-up."""
+    from .index.exact import KIND_LIMIT, _doc_of
+
+    kinds = {_name_key(k): docs for k, docs in held.items()}
+    rest = [n for n in names if n not in kinds]
+    found = store.exact_lookup(rest, limit=KIND_LIMIT) if rest else {}
+    out = {n: list(dict.fromkeys(_doc_of(cid) for cid in found.get(n, []))) for n in rest}
+    return {**out, **{n: kinds[n] for n in names if n in kinds}}
+
+
+def kinds_held(store) -> dict[str, list[str]]:
+    """``{kind: documents held of it}`` for every kind word of the grammar, one look-up
+    (:func:`~docstrata.index.exact.kind_holders`)."""
+    from .index.exact import kind_holders
+    from .structure.grammar import document_words
+
+    return kind_holders(store, list(document_words()))
+
+
+def kinds_of(store, doc_key: str, held: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """``{kind: documents held of it}`` for each kind of document ``doc_key`` is (``held``:
+    :func:`kinds_held`, read when not given)."""
+    held = kinds_held(store) if held is None else held
+    return {k: docs for k, docs in held.items() if doc_key in docs}
+
+
+def _cites(
+    x: CrossReference, chunk: Chunk, doc_key: str, sid: str, names: set[str], holders: dict[str, list[str]]
+) -> str | None:
+    """The id ``x`` cites inside section ``sid`` of ``doc_key`` (``sid`` itself or a part of it), or ``None``.
+    A name (``Framework Terms``) or a kind word alone (``Agreement``) cites ``doc_key`` when it is the one
+    document so named or of that kind held besides the citing one (``holders``: :func:`name_holders`)."""
+    from .index.exact import kind_document
+
     want = sid.lower()
     if x.listing:
         return None  # a contents line or a contents section's reference: a listing, no citation
-    if x.section_id and (x.target_document or not x.document) and (x.target_document or chunk.doc_key) == doc_key:
+    if x.section_id and not x.document and (x.target_document or chunk.doc_key) == doc_key:
         if want in section_path(x.section_id):
             return x.section_id
-    if x.document and _name_key(x.document) in names and _tail(want) in section_path(_tail(x.target)):
+    key = _name_key(x.document) if x.document else ""
+    if x.document and key in names and _tail(want) in section_path(_tail(x.target)):
+        if kind_document(holders.get(key) or [doc_key], chunk.doc_key) != doc_key:
+            return None  # "the Agreement" where several agreements are held (or only the citer): no one of them
         return x.section_id if x.section_id and x.target_document == doc_key else x.target
     return None
 
@@ -179,15 +236,23 @@ def _excerpt(content: str, pos: int, limit: int = 300) -> str:
     return line
 
 
-def citers_of_chunks(chunks: list[Chunk], doc_key: str, section_id: str, names: list[str]) -> list[Citer]:
+def citers_of_chunks(
+    chunks: list[Chunk],
+    doc_key: str,
+    section_id: str,
+    names: list[str],
+    holders: dict[str, list[str]] | None = None,
+) -> list[Citer]:
     """The sections of ``chunks`` that cite ``section_id`` of ``doc_key`` (or a part of it), one
-    :class:`Citer` per citing section, in the order of ``chunks`` and of the text."""
+    :class:`Citer` per citing section, in the order of ``chunks`` and of the text. ``holders``: the
+    documents held under each of ``names`` (:func:`name_holders`): a name or kind word several documents
+    hold cites none of them (``None``: each name is ``doc_key``'s alone)."""
     out: dict[tuple[str, str], Citer] = {}
     name_set = set(names)
     for c in chunks:
         searched = 0
         for x in c.cross_references:
-            cited = _cites(x, c, doc_key, section_id, name_set)
+            cited = _cites(x, c, doc_key, section_id, name_set, holders or {})
             if cited is None:
                 continue
             pos = c.content.find(x.text, searched) if x.text else -1
@@ -239,9 +304,10 @@ def cited_by(store, doc_key: str, section_id: str) -> list[Citer]:
     """Every section that cites section ``section_id`` of document ``doc_key`` or a part of it,
     within the document and across the documents ``store`` holds (see the module docstring),
     own document first. ``doc_key`` and ``section_id`` are as stored (the caller resolves names)."""
-    names = document_names_of(store, doc_key)
+    held = kinds_held(store)
+    names = document_names_of(store, doc_key, held)
     ids = citing_chunk_ids(store, doc_key, section_id, names)
-    return citers_of_chunks(store.get_chunks(ids), doc_key, section_id, names)
+    return citers_of_chunks(store.get_chunks(ids), doc_key, section_id, names, name_holders(store, names, held))
 
 
 def citing_chunks(store, sections: list[tuple[str, str]], flt: ChunkFilter | None = None) -> list[str]:
@@ -268,7 +334,9 @@ def citer_ranking(
     citing: list[str] = []
     names_of: dict[str, list[str]] = {}
     for c in store.get_chunks(named[:4]):
-        names = names_of.setdefault(c.doc_key, document_names_of(store, c.doc_key))
+        # by name only: a kind word alone ("the Agreement") cites a document only when it is the one of its
+        # kind besides the citer, which only cited_by checks
+        names = names_of.setdefault(c.doc_key, document_names_of(store, c.doc_key, {}))
         citing += citing_chunk_ids(store, c.doc_key, c.section_id, names, limit=500, flt=flt)
     citing = [cid for cid in dict.fromkeys(citing) if cid not in named]
     if not citing:
@@ -316,7 +384,9 @@ def citer_summaries(
     sections = list(dict.fromkeys(sections))
     if not sections:
         return {}
-    names = {doc: document_names_of(store, doc) for doc in dict.fromkeys(d for d, _ in sections)}
+    held = kinds_held(store)
+    names = {doc: document_names_of(store, doc, held) for doc in dict.fromkeys(d for d, _ in sections)}
+    holders = {doc: name_holders(store, names[doc], held) for doc in names}
     keys = {s: _cited_keys(s[0], s[1], names[s[0]]) for s in sections}
     found = store.exact_lookup(list(dict.fromkeys(k for ks in keys.values() for k in ks)), limit=per_section)
     ids_of = {s: list(dict.fromkeys(cid for k in ks for cid in found.get(k, []))) for s, ks in keys.items()}
@@ -328,7 +398,7 @@ def citer_summaries(
             return (c.doc_key != doc, c.doc_key, c.ordinal)
 
         ordered = sorted((chunks[i] for i in ids if i in chunks), key=order)
-        citers = citers_of_chunks(ordered, doc, sid, names[doc])
+        citers = citers_of_chunks(ordered, doc, sid, names[doc], holders[doc])
         out[(doc, sid)] = (len(citers), citers[:first])
     return out
 

@@ -85,6 +85,11 @@ class CrossReferenceHit(_Out):
         description="True when the pinpoint (25(6)) is no section of "
         "its own: target_section_id is the section holding it",
     )
+    note: str | None = Field(
+        default=None,
+        description="Why an unresolved reference names no document: a kind word alone ('the Agreement') "
+        "where several documents held are of that kind",
+    )
 
 
 class PassageOut(_Out):
@@ -636,6 +641,8 @@ def _search_text(results, query: str, name: str, max_chars: int, output, span: b
             for x in h.get("cross_references", []):
                 if x.get("enclosing") is None:
                     x.pop("enclosing", None)
+                if x.get("note") is None:
+                    x.pop("note", None)
         for d in structured.get("definitions", []):
             if not d.get("also_in"):
                 d.pop("also_in", None)

@@ -724,6 +724,13 @@ class SearchResult(Paged):
         followed = [x for x in self.cross_references if x.get("resolved")]
         if followed:
             lines += ["", "References: " + "; ".join(reference_lines(followed[:8]))]
+        noted = list(
+            dict.fromkeys(
+                f"{one_line(x['text'])}: {one_line(x['note'])}" for x in self.cross_references if x.get("note")
+            )
+        )
+        if noted:
+            lines += ["", "Unresolved: " + "; ".join(noted[:4])]
         if self.cited_by_total:
             lines += [
                 "",

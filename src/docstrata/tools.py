@@ -200,6 +200,7 @@ class HierarchicalDocumentTool(BaseTool):
         from .context import contextualize_into
         from .index.exact import chunk_exact_keys, resolve_external_references
         from .store import StoredChunk
+        from .structure.xrefs import document_kinds, kind_of_name, self_defined_names
 
         cfg = self.cfg
         parsed = parsed if parsed is not None else self._parse_file(sf)
@@ -216,7 +217,11 @@ class HierarchicalDocumentTool(BaseTool):
         contextualize_into(self.contextualizer, doc, chunks, report)
         vectors = self._embed([(c.context, c.content) for c in chunks], report, on_chunks)
         resolve_external_references(self.store, chunks)  # against the documents indexed so far (search retries)
-        stored = [StoredChunk(c, v, chunk_exact_keys(c, doc.title, sf.doc_key)) for c, v in zip(chunks, vectors)]
+        kinds = document_kinds(tree)  # "the Agreement" of another document may name this one
+        names = [n for n in self_defined_names(tree) if kind_of_name(n) is None]  # and "the Framework Terms"
+        stored = [
+            StoredChunk(c, v, chunk_exact_keys(c, doc.title, sf.doc_key, kinds, names)) for c, v in zip(chunks, vectors)
+        ]
         with span("store", **{"ingest.chunk_count": len(stored)}):
             self.store.replace_document(sf.doc_key, sf.state, stored, definitions)
         entry, new_warnings = ingested_entry(tree, doc, len(chunks), cfg.embedding_model)

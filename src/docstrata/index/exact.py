@@ -485,6 +485,31 @@ def document_name_keys(title: str, doc_key: str) -> list[str]:
     return list(dict.fromkeys(document_key(n) for n in document_names(title, doc_key)))
 
 
+def kind_key(kind: str) -> str:
+    """Exact-index key of a kind of document (``agreement``): ``kind:agreement``. The first chunk of
+    each document carries one per kind it is (:func:`~docstrata.structure.xrefs.document_kinds`)."""
+    return "kind:" + fold(kind)
+
+
+KIND_LIMIT = 3  # documents read per kind: with the citing one left out, two or more others name none
+
+
+def kind_holders(store, kinds: list[str]) -> dict[str, list[str]]:
+    """``{kind: [doc_key, …]}``: the documents ``store`` holds of each kind (at most
+    :data:`KIND_LIMIT`, enough to tell one from several), one exact-index look-up."""
+    kinds = list(dict.fromkeys(k for k in kinds if k))
+    if not kinds:
+        return {}
+    found = store.exact_lookup([kind_key(k) for k in kinds], limit=KIND_LIMIT)
+    return {k: list(dict.fromkeys(_doc_of(cid) for cid in found.get(kind_key(k), []))) for k in kinds}
+
+
+def kind_document(holders: list[str], citing: str) -> str | None:
+    """The one document of ``holders`` (the documents of a kind) other than ``citing``, or ``None``."""
+    others = [d for d in holders if d != citing]
+    return others[0] if len(others) == 1 else None
+
+
 def query_document_keys(query: str) -> list[str]:
     """Keys of the documents a query's section references name: ``section 9 of the GPL`` →
     ``doc:gpl``, ``RFC 5246 section 6.2`` → ``doc:rfc 5246``, ``Art. 12 GDPR`` → ``doc:gdpr``."""
@@ -533,23 +558,34 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
     that document under the reference's section key, whose ``section_id`` is the target. Two
     batched exact-index look-ups and one chunk fetch per call, whatever the number of chunks.
     """
-    pending = [
-        (c, x) for c in chunks for x in c.cross_references if x.document and not (x.target_document and x.section_id)
-    ]
-    doc_of_name: dict[str, str] = {}
+    from ..structure.xrefs import kind_of_name
+
+    # every reference naming a document, also one resolved at ingest: a second document so named held
+    # since makes it name none (never a guess), the parent ingested since makes it name that one
+    pending = [(c, x) for c in chunks for x in c.cross_references if x.document]
+    docs_of_name: dict[str, list[str]] = {}
+    holders: dict[str, list[str]] = {}
     section_of: dict[tuple[str, str], str] = {}
+
+    def candidates(x, citing: str) -> list[str]:
+        """The documents held that ``x.document`` may name, never the citing one (a cover page titled
+        like its agreement): those of that name, or of that kind for a kind word alone (``Agreement``)."""
+        kind = kind_of_name(x.document)
+        held = holders.get(kind, []) if kind is not None else docs_of_name.get(document_key(x.document), [])
+        return [d for d in held if d != citing]
+
+    def named(x, citing: str) -> str | None:
+        """The one document ``x.document`` names (:func:`candidates`), ``None`` when none or several are."""
+        found = candidates(x, citing)
+        return found[0] if len(found) == 1 else None
+
     if pending:
         names = list(dict.fromkeys(document_key(x.document) for _, x in pending))
         found = store.exact_lookup(names, limit=20)
         for key in names:
-            docs = list(dict.fromkeys(_doc_of(cid) for cid in found.get(key, [])))
-            if docs:
-                doc_of_name[key] = docs[0]
-        wanted = [
-            (doc_of_name[document_key(x.document)], x.target)
-            for _, x in pending
-            if document_key(x.document) in doc_of_name
-        ]
+            docs_of_name[key] = list(dict.fromkeys(_doc_of(cid) for cid in found.get(key, [])))
+        holders = kind_holders(store, [kind_of_name(x.document) or "" for _, x in pending])
+        wanted = [(doc, x.target) for c, x in pending if (doc := named(x, c.doc_key))]
         keys = list(dict.fromkeys(k for _, t in wanted for k in _target_keys(t)))
         hits = store.exact_lookup(keys, limit=100) if keys else {}
         first: dict[tuple[str, str], str] = {}
@@ -567,9 +603,14 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
         items = []
         for x in c.cross_references:
             doc, sid = x.target_document, x.section_id
-            if x.document and not (doc and sid):
-                doc = doc_of_name.get(document_key(x.document))
+            note = ""
+            if x.document:
+                doc = named(x, c.doc_key)
                 sid = section_of.get((doc, x.target)) if doc else None
+                others = candidates(x, c.doc_key)
+                if len(others) > 1:  # never a guess among them
+                    what = "of that kind" if kind_of_name(x.document) else "so named"
+                    note = f"'{x.document}' names no one document: several held are {what} ({', '.join(others[:3])})"
             elif sid and not doc:
                 doc = c.doc_key
             item = {
@@ -579,6 +620,8 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
                 "target_section_id": sid,
                 "resolved": bool(doc and sid),
             }
+            if note:
+                item["note"] = note
             if sid and pinpoint_enclosed(x.target, sid):
                 item["enclosing"] = True
             items.append(item)
@@ -586,10 +629,19 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
     return out
 
 
-def chunk_exact_keys(chunk, doc_title: str, doc_key: str) -> list[tuple[str, int]]:
+def chunk_exact_keys(
+    chunk,
+    doc_title: str,
+    doc_key: str,
+    kinds: list[str] | tuple[str, ...] = (),
+    names: list[str] | tuple[str, ...] = (),
+) -> list[tuple[str, int]]:
     """The exact-index keys of one document chunk at ingest, as ``(key, rank)`` pairs, deduplicated
     in order: for the first chunk (ordinal 0) the document's name keys (:func:`document_name_keys`,
-    rank 0: "section 9 of the GPL" finds it by any name it is cited by); each alias's keys
+    rank 0: "section 9 of the GPL" finds it by any name it is cited by), the keys of the ``kinds``
+    of document it is (:func:`kind_key`: "the Agreement" of a SOW finds the one agreement held) and
+    of the ``names`` it defines as itself (``Framework Terms``:
+    :func:`~docstrata.structure.xrefs.self_defined_names`); each alias's keys
     (:func:`alias_keys`, ranked by position) and qualified keys (:func:`qualified_alias_keys`,
     rank 2: "Section 3" of Chapter III); its defined terms (:func:`term_key`, rank 1); and the
     sections it cites (:func:`~docstrata.citers.citation_keys`, rank 3: "cited by" read backwards)."""
@@ -598,6 +650,8 @@ def chunk_exact_keys(chunk, doc_title: str, doc_key: str) -> list[tuple[str, int
     keys: list[tuple[str, int]] = []
     if chunk.ordinal == 0:
         keys += [(k, 0) for k in document_name_keys(doc_title, doc_key)]
+        keys += [(kind_key(k), 0) for k in kinds]
+        keys += [(document_key(n), 0) for n in names]
     # aliases read in the document's language: a French "Section 3" is a division, not section 3
     with document_language(chunk.metadata.get("language")):
         for alias in chunk.aliases:

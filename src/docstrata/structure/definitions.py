@@ -46,7 +46,7 @@ from .definition_scope import definition_scope
 import functools
 from dataclasses import dataclass, replace
 
-from .grammar import definition_forms, is_enumerator, is_note_label, keyword_words
+from .grammar import definition_forms, drafting_note_re, is_enumerator, is_note_label, keyword_words
 
 _DEF_SECTION_RE = re.compile(
     # not a bare "Terms": "Terms" / "General Terms" / "Terms of Service" title agreements, not glossaries
@@ -372,7 +372,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
             headed_children[x.parent_id] = headed_children.get(x.parent_id, 0) + 1
     for s in tree.sections:
-        body = _clean(f"{s.heading}\n{s.text}" if s.heading else s.text)
+        body = _without_notes(_clean(f"{s.heading}\n{s.text}" if s.heading else s.text))
         in_defs = _is_definitions_section(s, by_id)  # by_id built once: per section it was quadratic
         front = s.section_id == "preamble" and len(tree.sections) > 1  # the front page before the first heading
         found = _find_at(body, in_defs, _is_form_section(s, by_id), doc_text, front)
@@ -1286,14 +1286,31 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
     return name
 
 
+def _without_notes(body: str) -> str:
+    """``body`` with each note to the drafter blanked, same length (:func:`.grammar.drafting_note_re`:
+    ``*[Drafting note: … define the Deliverables here. …]*``, ``[ Enter a description … ]``): its words
+    define nothing, and a definition's sentence never runs back into one."""
+    return drafting_note_re().sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
+
+
+# where a sentence in a table cell starts: after the cell's bar, or after a bold caption set over it in the
+# cell ("| **USING THIS AGREEMENT**  This Agreement has 2 parts: …": the converter joins a cell's paragraphs
+# with two spaces)
+_CELL_START_RE = re.compile(r"(?:^|(?<=\s))\|[ \t]*|\*\*[^*\n|]{1,60}\*\*[ \t]{2,}(?=[A-Z“\"])")
+
+
 def _sentence_around(body: str, start: int, end: int) -> str:
-    """The sentence of ``body`` holding ``start``–``end`` (within its paragraph, ≤ 1500 chars)."""
+    """The sentence of ``body`` holding ``start``–``end`` (within its paragraph and its table cell,
+    ≤ 1500 chars)."""
     para_start = body.rfind("\n\n", 0, start)
     para_start = 0 if para_start < 0 else para_start + 2
     para_end = body.find("\n\n", end)
     para_end = len(body) if para_end < 0 else para_end
+    bar = re.search(r"\s\|(?=\s|$)", body[end:para_end])  # the cell ends at its bar
+    para_end = end + bar.start() if bar else para_end
     head = body[para_start:start]
     cut = max((mm.end() for mm in re.finditer(r"[.!?;]\s+(?=[A-Z“\"*])", head)), default=0)
+    cut = max([cut, *(mm.end() for mm in _CELL_START_RE.finditer(head))])
     tail = re.search(r"[.!?;](?=\s|$)", body[end:para_end])
     stop = end + tail.end() if tail else para_end
     return " ".join(body[para_start + cut : stop].split())[:1500].strip(" :,-|")

@@ -106,6 +106,9 @@ __all__ = [
     "fold_items_of",
     "CODE_SECTION",
     "parent_document_re",
+    "self_parent_re",
+    "self_words",
+    "drafting_note_re",
 ]
 
 # Latin ordinals of an inserted provision ("Article 5bis", "12 ter"), in every language
@@ -1375,6 +1378,38 @@ def parent_document_re() -> re.Pattern | None:
     return re.compile(rf"(?<![\w])(?:{alt})(?=\s)", re.IGNORECASE)
 
 
+def self_words() -> tuple[str, ...]:
+    """The words a document calls itself with before its name, every language (``this``, ``these``,
+    ``the present``): a pack's ``self_words``."""
+    return tuple(dict.fromkeys(w for p in PACKS for w in p.get("self_words", ())))
+
+
+@functools.lru_cache(maxsize=1)
+def self_parent_re() -> re.Pattern | None:
+    """A document saying of itself which document it is under (every pack's ``self_words`` and
+    ``self_parent_words``): ``This SOW {sow_number} ("SOW") incorporates the Agreement``, ``This
+    Order Form is governed by the Agreement``, ``This AI Addendum amends and is incorporated into the
+    following "Agreement"``. Group ``self``: the name it calls itself by (capitalised words after
+    ``this``), ``rel``: the relation, ``name``: where the other document's name starts (after
+    ``the`` and a list opener such as ``following``, quotes and bold marks). The subject and the
+    relation stand in one sentence, at most 80 characters apart; ``None`` when no pack has the words."""
+    words = [w for p in PACKS for w in p.get("self_parent_words", ())]
+    selves = list(self_words())
+    if not words or not selves:
+        return None
+
+    def alt(ws: list[str]) -> str:
+        return "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(ws, key=len, reverse=True))
+
+    openers = "|".join(re.escape(w) for w in list_opener_words()) or "(?!x)x"
+    dets = "|".join(re.escape(w) for p in PACKS for w in p.get("determiners", ()))
+    return re.compile(
+        rf"(?<![\w])(?i:{alt(selves)})\s+(?P<self>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){{0,3}})(?![\w-])"
+        rf"[^.;:\n]{{0,80}}?\s(?P<rel>(?i:{alt(words)})(?:\s+(?i:and|or)\s+(?i:{alt(words)}))?)\s+"
+        rf"(?:(?i:{dets})\s+)?(?:(?i:{openers})\s+)?[*_\"“]{{0,3}}(?P<name>(?=[A-Z]))"
+    )
+
+
 # ---------------------------------------------------------------- contents titles
 
 
@@ -1439,6 +1474,33 @@ def is_note_label(text: str) -> bool:
     annotation in a language pack: ``Note``, ``NOTES``, ``Example 2``, ``Explanation.—``, ``Hinweis``."""
     words = re.sub(rf"(?:\s+{NUMBER})?[\s.:;,—–-]*$", "", text.strip()).lower()
     return " ".join(words.split()) in _note_labels()
+
+
+@functools.lru_cache(maxsize=1)
+def drafting_note_re() -> re.Pattern:
+    """Notes to whoever fills in a form (every pack's ``drafting_note_labels``, ``note_labels`` and
+    ``instruction_verbs``), with the emphasis round them: a bracketed note opening with a note label
+    and a colon (``*[Drafting note: Optional variable. … delete this entire row.]*``, ``[Note: …]``), a
+    bracketed instruction opening with an instruction verb (``[ Enter a description of the Services
+    … ]``), and a line or table cell opening with a drafting-note label and a colon (``Drafting note:
+    …`` to the end of the line or cell). Brackets hold no bracket; a match stays within a paragraph."""
+    labels = sorted(
+        {w for p in PACKS for w in (*p.get("drafting_note_labels", ()), *p.get("note_labels", ()))},
+        key=len,
+        reverse=True,
+    )
+    drafting = sorted({w for p in PACKS for w in p.get("drafting_note_labels", ())}, key=len, reverse=True)
+    verbs = sorted({w for p in PACKS for w in p.get("instruction_verbs", ())}, key=len, reverse=True)
+
+    def alt(ws: list[str]) -> str:
+        return "|".join(r"\s+".join(re.escape(x) for x in w.split()) for w in ws) or "(?!x)x"
+
+    inside = r"[^\[\]]*?(?:\n(?![ \t]*\n)[^\[\]]*?)*?"  # no bracket, no blank line
+    return re.compile(
+        rf"(?P<em>[*_]{{0,3}})\[[ \t*_]*(?:(?i:{alt(labels)})[ \t*_]*:|(?:{alt([v.capitalize() for v in verbs])})\s)"
+        rf"{inside}\](?P=em)"
+        rf"|(?:(?<=\n)|^|(?<=\|)[ \t]*)[ \t>*_-]*(?i:{alt(drafting)})[ \t*_]*:[^\n|]*",
+    )
 
 
 def is_enumerator(text: str) -> bool:

@@ -106,6 +106,8 @@ from .grammar import (
     items_of,
     parent_document_re,
     relative_words,
+    self_parent_re,
+    self_words,
 )
 
 # a French code's article number first ("L. 121-4", "R*512-9-3": grammar.CODE_NUMBER), a slash-inserted article
@@ -338,6 +340,43 @@ def document_names(title: str, doc_key: str) -> list[str]:
     return [n for n in dict.fromkeys(names) if n and n not in _GENERIC_NAMES]
 
 
+def kind_of_name(name: str) -> str | None:
+    """The kind a document name of kind words alone names (``the Agreement``, ``Agreements`` →
+    ``agreement``), ``None`` for a name (``Professional Services Agreement``, ``GPL``): such a name
+    is no document's own (:func:`document_names` leaves it out), it names the one document held of
+    that kind, if one (:func:`document_kinds`)."""
+    words = fold_document_name(name).split()
+    if words and all(w in _GENERIC_NAMES | _SMALL_WORDS for w in words) and words[-1] in _GENERIC_NAMES:
+        return _kind_word(words[-1])
+    return None
+
+
+def self_defined_names(tree: DocumentTree) -> list[str]:
+    """The terms ``tree`` defines as itself, its defined names: a definition opening with a pack's words
+    a document calls itself with (:func:`.grammar.self_words`) right after its verb (``"Framework Terms"
+    means these Standard Terms, the Key Terms between Provider and Customer …``, ``"Agreement" means this
+    Agreement …``), as written, in document order. A kind word alone among them (``Agreement``) is a
+    kind it is (:func:`document_kinds`), any other a name it is cited by (``Framework Terms``)."""
+    selves = "|".join(re.escape(w) for w in self_words())
+    form = re.compile(rf"(?:shall\s+)?(?:means?|refers?\s+to)\s+(?:{selves})\s", re.I)
+    return list(dict.fromkeys(d.term for d in getattr(tree, "definitions", None) or [] if form.match(d.definition)))
+
+
+def document_kinds(tree: DocumentTree) -> list[str]:
+    """The kinds of document ``tree`` is (``agreement``): the kind word its title ends with and those
+    its text calls it by (``this Agreement``), save the kind of the document it declares it is under
+    (:func:`declared_parent`) unless its text calls itself that too: a SOW's cover page headed
+    "Professional Services Agreement" is no agreement. What ``the Agreement`` of another document
+    may name (:func:`kind_of_name`)."""
+    own = _resolver(tree)
+    words = re.findall(r"[A-Za-z]+", tree.title or "")
+    kinds = [_kind_word(words[-1])] if words else []
+    kinds += sorted(own.text_kinds)
+    kinds += [k for n in self_defined_names(tree) if (k := kind_of_name(n))]  # "Agreement" means these Standard Terms
+    parent = _kind_word(own.parent_document.split()[-1]) if own.parent_document else None
+    return [k for k in dict.fromkeys(kinds) if k in _GENERIC_NAMES and (k != parent or k in own.text_kinds)]
+
+
 def own_instrument_numbers(title: str | None, doc_key: str) -> set[str]:
     """The instrument numbers (``2022/868``) that name this document: the first one its title
     writes — an EU act's title opens with its own number and goes on to the acts it amends or
@@ -375,12 +414,15 @@ class _Resolver:
             if (m := _CODE_LABEL_RE.match(s.number or "")) and keyword(m.group("abbr")) is None
         )
         self.own_folded = set(document_names(tree.title, tree.doc_key))
+        # the names it defines as itself ("Framework Terms" means these Standard Terms …): "of the Framework Terms"
+        self.own_folded |= {fold_document_name(n) for n in self_defined_names(tree) if kind_of_name(n) is None}
         self.own_text = name
         self.own_numbers = own_instrument_numbers(tree.title, tree.doc_key)
         # the kinds of instrument this document calls itself ("this Regulation", its title's "Act")
         self.self_kinds = {_kind_word(w) for w in re.findall(r"[A-Za-z]+", tree.title or "")}
-        for s in tree.sections:
-            self.self_kinds.update(_kind_word(w) for w in _SELF_NAME_RE.findall(s.text))
+        # the kinds its text calls it ("this Agreement"), beside its title's words
+        self.text_kinds = {_kind_word(w) for s in tree.sections for w in _SELF_NAME_RE.findall(s.text)}
+        self.self_kinds |= self.text_kinds
         self.by_title: dict[str, str] = {}
         self.by_slug: dict[str, str] = {}
         for s in tree.sections:
@@ -440,6 +482,11 @@ class _Resolver:
         # modifications of the Bonterms Professional Services Agreement"): what its bare references cite
         # when none of its own sections is so numbered
         self.parent_document = declared_parent(tree, self)
+        parent_kind = _kind_word(self.parent_document.split()[-1]) if self.parent_document else None
+        if parent_kind in _GENERIC_NAMES and parent_kind not in self.text_kinds:
+            # a cover page headed "Professional Services Agreement" whose text calls itself "this SOW" and
+            # is under "the Agreement": an agreement is its parent, not what it is ("of the Agreement": that one)
+            self.self_kinds.discard(parent_kind)
         # a bare alias the tree gives a section ("D.3" or "D(3)" of D/3: clause 3 of Part D), first one wins
         self.by_alias: dict[str, str] = {}
         for s in tree.sections:
@@ -1280,6 +1327,7 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
     refs = _pin_items(refs, runs, resolver, source_section_id, taken)
     if resolver.parent_document:
         _to_parent(refs, resolver.parent_document)
+    _defined_kinds(refs, tree, resolver)
     refs = _merge_links(refs, links) + toc
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
@@ -1424,6 +1472,110 @@ def declared_parent(tree: DocumentTree, resolver: "_Resolver | None" = None) -> 
                 None  # "amending Regulations (EC) No 1060/2009, (EU) No 648/2012 …": several documents, no one parent
             )
         return " ".join(name.split())
+    return _self_declared_parent(tree, opening, own)
+
+
+def _self_declared_parent(tree: DocumentTree, opening: str, own: "_Resolver") -> str | None:
+    """The document ``opening`` says this one is under, in the words it says so of itself
+    (:func:`.grammar.self_parent_re`: ``This SOW … incorporates the Agreement``, ``This Order Form is
+    governed by the Master Services Agreement``), or ``None``. The name must end in a kind word
+    (``… Agreement``), never ``of`` something (``the Laws of the State of New York`` is no document), and
+    be no kind this document's own text calls it (a Professional Services Agreement that quotes its SOW
+    form, "this SOW incorporates the Agreement", also says "this Agreement": the Agreement is itself).
+
+    A kind word alone (``the Agreement``) is named, best evidence first, by this document's definition
+    of it (``"Agreement" means the Professional Services Agreement between …``: that name), by its title
+    when the title is a name of that kind while the document calls itself by another (a cover page
+    headed ``Professional Services Agreement`` that says "this SOW": the agreement it is under), else it
+    stays the kind word, which the tool resolves to the one other document it holds of that kind
+    (:func:`docstrata.index.exact.resolve_cross_references`), none when several are."""
+    pattern = self_parent_re()
+    if pattern is None:
+        return None
+    for m in pattern.finditer(opening):
+        subject = m.group("self").split()
+        if keyword(subject[0]) is not None:
+            continue  # "This Section is subject to …", "This Schedule forms part of the Agreement": a part of it
+        after = opening[m.start("name") : m.start("name") + 200]
+        name = _named_document(" of " + after, "", generic=True)
+        if not name:
+            continue
+        name = " ".join(name.split())
+        kind = _kind_word(name.split()[-1])
+        if (
+            kind not in _GENERIC_NAMES
+            or re.match(r"\s+of\b", after[after.find(name) + len(name) :] if name in after else "")
+            or kind in own.text_kinds
+            or kind == _kind_word(subject[-1])
+            or _defined_as_itself(tree, name)
+        ):
+            continue
+        if any(w.lower() not in _GENERIC_NAMES | _SMALL_WORDS for w in name.split()):
+            return name  # "the Master Services Agreement": a name
+        return _named_kind(tree, name, kind) or name
+    return None
+
+
+def _defined_as_itself(tree: DocumentTree, name: str) -> bool:
+    """Whether this document defines ``name`` as itself (``"AI Addendum Standard Terms" means these Common
+    Paper AI Addendum Standard Terms``: a cover page that "incorporates the AI Addendum Standard Terms"
+    holds them), the definition opening with a pack's words a document calls itself with
+    (:func:`.grammar.self_words`: ``this``, ``these``)."""
+    folded = fold_document_name(name)
+    selves = "|".join(re.escape(w) for w in self_words())
+    return any(
+        fold_document_name(d.term) == folded and re.match(rf"(?:\w+\s+){{0,2}}?(?:{selves})\s", d.definition, re.I)
+        for d in tree.definitions
+    )
+
+
+def _defined_name(tree: DocumentTree, word: str, kind: str) -> str | None:
+    """The document this document's definition of the kind word ``word`` (``Agreement``, ``Standard
+    Terms``) names: capitalised words ending in a word of that kind, the first after the verb
+    (``"Agreement" means the Professional Services Agreement between …``) or the last before the term's
+    own quotes (``… the Common Paper Professional Services Standard Terms Version 1.1 posted at … ("Standard
+    Terms")``); ``None`` when it defines the word naming none."""
+    folded = " ".join(word.lower().split())
+    stem = re.escape(word.strip().rstrip("s"))
+    name_re = re.compile(rf"(?<![\w-])((?:[A-Z][\w&'’-]*\s+){{1,6}}{stem}\w*)")
+    for d in getattr(tree, "definitions", None) or []:
+        if " ".join(d.term.lower().split()) != folded:
+            continue
+        text = re.sub(r"[*_]+", "", d.definition)
+        quoted = re.search(rf"[“\"‘']{stem}\w*[”\"’']", text)
+        found = list(name_re.finditer(text[: quoted.start()] if quoted else text))
+        found = found[-1:] if quoted else found[:1]
+        if found and _kind_word(found[0].group(1).split()[-1]) == kind:
+            return re.sub(r"^(?:The|This)\s+", "", " ".join(found[0].group(1).split()))
+    return None
+
+
+def _defined_kinds(refs: list[tuple[int, CrossReference]], tree: DocumentTree, own: "_Resolver") -> None:
+    """In place: a reference naming a kind word alone that this document defines (``Section 12.7 of the
+    Standard Terms`` where ``("Standard Terms")`` names the Common Paper Professional Services Standard
+    Terms) names what the definition names (:func:`_defined_name`), not the one document of that kind
+    held: the definition is the document's own word for it."""
+    for _, r in refs:
+        kind = kind_of_name(r.document) if r.document and not r.section_id else None
+        if kind is None or r.document is None or r.document == own.parent_document:
+            continue
+        name = _defined_name(tree, r.document, kind)
+        if name and not own.is_own(name):
+            r.document = name
+
+
+def _named_kind(tree: DocumentTree, word: str, kind: str) -> str | None:
+    """The name this document gives the document it calls by the kind word ``word`` alone (``Agreement``):
+    its definition of the word when that names a document of the kind (``"Agreement" means the
+    Professional Services Agreement between Provider and Customer`` → ``Professional Services
+    Agreement``), else its title when the title is a name of that kind (more than the word); ``None``."""
+    defined = _defined_name(tree, word, kind)
+    if defined:
+        return defined
+    title = " ".join(re.sub(r"[*_#]+", " ", tree.title or "").split())
+    words = title.split()
+    if len(words) >= 2 and _kind_word(words[-1]) == kind and words[0][:1].isupper():
+        return title
     return None
 
 
@@ -1437,8 +1589,16 @@ def _to_parent(refs: list[tuple[int, CrossReference]], parent: str) -> None:
     """In place: each reference of ``refs`` that names no document and that no section of its own
     document holds — a provision's citation (``Section 11.2(b)``, ``3.5``), never an item of the
     enclosing section (``subsection 2``, ``paragraph (b)``) or a link to a file — cites ``parent``,
-    the document its own declares it amends or belongs to (:func:`declared_parent`)."""
+    the document its own declares it amends or belongs to (:func:`declared_parent`). A reference naming
+    the parent's kind alone (``Section 3 of the Agreement`` in a SOW under the Professional Services
+    Agreement) names ``parent`` too."""
+    kind = _kind_word(parent.split()[-1])
     for _, r in refs:
+        if r.document and not r.section_id and r.document != parent:
+            words = fold_document_name(r.document).split()
+            if words and all(w in _GENERIC_NAMES | _SMALL_WORDS for w in words) and _kind_word(words[-1]) == kind:
+                r.document = parent
+            continue
         if r.section_id or r.document or r.listing or r.target_document or r.target.startswith("("):
             continue
         word = re.match(r"[^\W\d_]+\.?|§+", r.text)

@@ -124,6 +124,34 @@ PARENT_DOCUMENT_WORDS = (
     "form part of",
 )
 
+# what a document says of itself to name the document it is under, after "this" and the name it calls
+# itself by ("This SOW incorporates the Agreement", "This Order Form is governed by the Agreement", "This DPA
+# forms part of the Agreement", "This AI Addendum amends and is incorporated into the following Agreement"):
+# read only with that subject (structure.xrefs: the declared parent), so "Access to a GitHub API is governed
+# by the ToS" names no parent. The document named may be a kind word alone ("the Agreement"): the one other
+# document of that kind (a defined term or the title may name it)
+SELF_PARENT_WORDS = (
+    "incorporates",
+    "is incorporated into",
+    "is incorporated in",
+    "is governed by",
+    "will be governed by",
+    "shall be governed by",
+    "is part of",
+    "forms part of",
+    "is subject to",
+    "is entered into under",
+    "is entered into pursuant to",
+    "is issued under",
+    "is made under",
+    "is executed under",
+    "supplements",
+    "amends",
+)
+# the words a document calls itself with before its name ("this SOW", "these Standard Terms", "the present
+# Agreement")
+SELF_WORDS = ("this", "these", "the present")
+
 # Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
 DETERMINERS = ("the",)
 
@@ -203,6 +231,39 @@ NOTE_LABELS = (
     "illustration",
     "illustrations",
     "see also",
+)
+
+# notes to whoever fills in a form or template, not terms of it: a label a bracketed note opens with or a
+# line opens with ("[Drafting note: If the SOW does not include Deliverables, delete this entire row.]",
+# "Drafting note: …", "[NTD: …]"), and the verbs a bracketed instruction opens with on a cover page ("[ Enter a
+# description of the Services … ]", "[Fill in cadence of sending invoices …]"). Their words define nothing
+# (structure.definitions reads around them), a bracketed note with any note label ("[Note: …]") neither
+DRAFTING_NOTE_LABELS = (
+    "drafting note",
+    "drafting notes",
+    "drafter's note",
+    "drafters' note",
+    "note to draft",
+    "note to drafter",
+    "note to drafters",
+    "note to user",
+    "note to users",
+    "guidance note",
+    "instructions",
+    "ntd",
+)
+INSTRUCTION_VERBS = (
+    "enter",
+    "insert",
+    "fill in",
+    "describe",
+    "specify",
+    "choose",
+    "select",
+    "delete",
+    "customize",
+    "customise",
+    "complete",
 )
 
 # Definition forms (read by structure.definitions): the verbs that follow a defined term ("**_company_**
@@ -350,6 +411,8 @@ PACK = {
     "definitions": DEFINITIONS,
     "months": MONTHS,
     "note_labels": NOTE_LABELS,
+    "drafting_note_labels": DRAFTING_NOTE_LABELS,
+    "instruction_verbs": INSTRUCTION_VERBS,
     "keywords": KEYWORDS,
     "label_forms": LABEL_FORMS,
     "xref_forms": XREF_FORMS,
@@ -358,6 +421,8 @@ PACK = {
     "glued_items": GLUED_ITEMS,
     "item_of_words": ITEM_OF_WORDS,
     "parent_document_words": PARENT_DOCUMENT_WORDS,
+    "self_parent_words": SELF_PARENT_WORDS,
+    "self_words": SELF_WORDS,
     "determiners": DETERMINERS,
     "range_words": RANGE_WORDS,
     "list_words": LIST_WORDS,
