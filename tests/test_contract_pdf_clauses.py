@@ -1,4 +1,4 @@
-"""Numbered clauses of contract PDFs: the section tree of three real contracts (fixtures in
+"""Numbered clauses of contract PDFs: the section tree of real contracts (fixtures in
 ``tests/fixtures/contract-pdfs``, see its NOTICE.md), read through ``convert_file`` and
 ``build_tree`` as ingest reads them.
 
@@ -233,3 +233,34 @@ def test_bonterms_cloud_terms_footer_sentence_is_page_furniture() -> None:
     assert not [s.section_id for s in sections if "Free to use under CC BY" in s.text]
     assert not [s.section_id for s in sections if "Learn more: Bonterms" in s.text]
     assert any("Payment Disputes" in s.title for s in sections)  # the body around the footers stays
+
+
+def test_apache_style_icla_clauses_under_a_title_heading_are_sections() -> None:
+    """An Apache-style ICLA (``spring-cloud-huawei-icla.pdf``): the PDF's title is a heading by its
+    type, so the text reads as Markdown, and its clauses ``1.`` … ``8.`` are paragraphs at the margin
+    (``1. Definitions.`` alone on its line, ``2. Grant of Copyright License. Subject to …``, then
+    untitled ``4. You represent that …``) that Markdown would read as an ordered list: they are the
+    agreement's clauses, every one a section under the title, and "section 7" cites clause 7."""
+    from docstrata.structure.xrefs import extract_cross_references
+
+    tree = build_tree(convert_file(source_file(FIXTURES / "spring-cloud-huawei-icla.pdf")))
+    by_id = {s.section_id: s for s in tree.sections}
+    clauses = [str(n) for n in range(1, 9)]
+    assert all(n in by_id for n in clauses), sorted(by_id)
+    assert len({by_id[n].parent_id for n in clauses}) == 1  # siblings, under the title
+    assert "Grant of Copyright License" in by_id["2"].title
+    assert "Should You wish to submit work" in by_id["7"].heading + by_id["7"].text
+    assert "Should You wish" not in by_id["6"].text
+    refs = [r for r in extract_cross_references(tree) if r.text.lower() == "section 7"]
+    assert refs and all(r.section_id == "7" for r in refs)
+
+
+def test_numbered_list_under_a_title_without_clause_titles_stays_a_list() -> None:
+    """The same rule does not make clauses of an ordered list whose items carry no titles: the
+    Bonterms NDA's and the IP agreement's trees (above) are unchanged, and a Markdown list of
+    steps wrapped at the margin under a heading stays one section."""
+    from docstrata.structure.parse import parse_sections
+
+    text = "# Setting up\n\n1. Download the archive from the site and\nunpack it.\n2. Run the installer and\nanswer its questions.\n3. Start the service.\n"
+    tree = parse_sections(text, "steps.md", "Setting up")
+    assert [s.section_id for s in tree.sections if s.section_id.isdigit()] == []

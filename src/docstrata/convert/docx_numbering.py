@@ -522,29 +522,37 @@ def _untitled_clauses(paragraphs: list[WordParagraph], outline: set[str]) -> tup
 
 def _clause_series(paragraphs: list[WordParagraph]) -> dict[int, tuple[int, str]]:
     """A contract's clauses numbered as separate Word lists (each clause its own list, its
-    number a start value): ``id(paragraph)`` → (depth, title) for the longest run of top-level
-    paragraphs outside tables labelled ``1.``, ``2.``, ``3.`` … in document order (three or more),
-    each titled by a bold run-in title or printed as a bold line (``1. **LICENSE**``), depth 0;
-    and the lettered top-level paragraphs between two of them (``a.``, ``(b)``), depth 1 — the
-    sub-clauses Word prints at the same indent. Empty when there is no such run."""
+    number a start value, or a few lists each restarting where the last stopped: ``w:start`` /
+    ``w:startOverride`` 11 after clause 10): ``id(paragraph)`` → (depth, title) for the longest
+    run of top-level paragraphs outside tables labelled ``1.``, ``2.``, ``3.`` … in document order
+    (three titled or more), depth 0. A clause opening a list — the run's first, or one whose
+    number a new numbering instance continues — is titled by a bold run-in title or printed as a
+    bold line (``1. **LICENSE**``); one that goes on in the list of the clause before it is a
+    clause of the run whether titled or not (Word's own counter joins them: ``8. Any duty that …``
+    between ``7. **Restrictions …**`` and ``9. **Commercial Cloud Services**``). The lettered
+    top-level paragraphs between two of them (``a.``, ``(b)``) are depth 1 — the sub-clauses Word
+    prints at the same indent. Empty when there is no such run."""
     top = [p for p in paragraphs if p.label and p.ilvl == 0 and not p.in_table and p.heading_level is None]
     best: list[WordParagraph] = []
     run: list[WordParagraph] = []
     last = 0  # the number of the run's last clause
+
+    def titled(p: WordParagraph) -> bool:
+        return bool(p.run_in_title or p.bold_heading)
+
     for p in top:
         digits = (p.label or "").strip().rstrip(".)")
         if not (digits.isdigit() and len(digits) <= 3):
             continue
         n = int(digits)
-        titled = bool(p.run_in_title or p.bold_heading)
-        if titled and run and n == last + 1:
+        if run and n == last + 1 and (titled(p) or p.list_id == run[-1].list_id):
             run.append(p)
         else:
-            run = [p] if titled and n == 1 else []
+            run = [p] if titled(p) and n == 1 else []
         last = n
-        if len(run) > len(best):
-            best = list(run)
-    if len(best) < 3:
+        if sum(map(titled, run)) > sum(map(titled, best)) or (run and best and run[0] is best[0]):
+            best = list(run)  # the run with most titled clauses, with the untitled ones it goes on to
+    if sum(map(titled, best)) < 3:
         return {}
     out = {id(p): (0, (p.run_in_title or p.bold_heading).rstrip(".:").strip()) for p in best}
     inside = False

@@ -979,7 +979,78 @@ def _clause_items(lines: list[str]) -> dict[int, int]:
         # list "1." … "4." above a lone "# 5." a converter mistook for a heading stays a list
         if any(lv == level and n > number for lv, n in headings[headings.index((level, number)) + 1 :]):
             out.update((n, level) for n, _ in items)
+    if not headings and not out:
+        out.update(_titled_clause_run(lines))
     return out
+
+
+# "1. Definitions." / "2. Grant of Copyright License. Subject to …": a clause number and a title in
+# capitalised words closed by its full stop, alone on its line or with the clause's first sentence after it
+_TITLE_LINE_RE = re.compile(
+    r"^(?P<number>\d{1,3})\.[ \t]+(?P<title>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,7})\.(?:[ \t]*$|[ \t]+[\"“A-Z])"
+)
+
+
+def _titled_line(lines: list[str], i: int) -> bool:
+    """Line ``i`` opens a clause with its number and title (:data:`_TITLE_LINE_RE`, every word of
+    four letters or more capitalised: ``2. Grant of Copyright License.``), alone on its line with
+    the clause's text after it or running on into its first sentence: a contract's clause title,
+    not a list item's sentence."""
+    m = _TITLE_LINE_RE.match(lines[i].strip())
+    if not m or not all(w[:1].isupper() for w in m.group("title").split() if len(w) >= 4):
+        return False
+    if m.group(0).rstrip().endswith("."):  # alone: the clause's text follows
+        nxt = next((ln.strip() for ln in lines[i + 1 :] if ln.strip()), "")
+        return bool(nxt) and not _MD_ITEM_RE.match(nxt) and not nxt.startswith("#")
+    return True
+
+
+def _wraps_at_margin(lines: list[str], i: int) -> bool:
+    """The item at line ``i`` goes on at the left margin on the next line (a PDF's line wrap, which
+    Markdown reads as a lazy continuation; an author writing a list indents it or keeps it whole)."""
+    nxt = lines[i + 1] if i + 1 < len(lines) else ""
+    return bool(nxt.strip()) and not nxt[:1].isspace() and not _MD_ITEM_RE.match(nxt) and not _ATX_RE.match(nxt)
+
+
+def _titled_clause_run(lines: list[str]) -> dict[int, int]:
+    """Line → Markdown level for the items of a document with no numbered heading whose numbered
+    paragraphs at the margin count ``1.``, ``2.``, ``3.`` … on by one (three or more, one run, no
+    heading between), open, two or more of them, with a title (:func:`_titled_line`: ``1.
+    Definitions.`` over ``"You" shall mean …``, ``2. Grant of Copyright License. Subject to …``)
+    and wrap at the margin (:func:`_wraps_at_margin`), as an Apache-style contributor agreement a
+    PDF converter reads under its title heading: they are its clauses, titled or not (``4. You
+    represent that …``), nested one level under the heading above them."""
+    run: list[int] = []
+    plain_level = run_level = 0
+    best: tuple[list[int], int] = ([], 0)
+
+    def close() -> None:
+        nonlocal best
+        if (
+            len(run) >= 3
+            and sum(_titled_line(lines, k) for k in run) >= 2
+            and any(_wraps_at_margin(lines, k) for k in run)
+            and len(run) > len(best[0])
+        ):
+            best = (list(run), run_level)
+
+    for i, line in enumerate(lines):
+        if _ATX_RE.match(line):
+            close()
+            run = []
+            plain_level = len(line.lstrip().split(None, 1)[0])
+            continue
+        item = _MD_ITEM_RE.match(line)
+        if not item or item.group("delim") != "." or not item.group("marker").isdigit() or line[:1].isspace():
+            continue
+        value = int(item.group("marker"))
+        if run and value == len(run) + 1:
+            run.append(i)
+            continue
+        close()
+        run, run_level = ([i], plain_level) if value == 1 else ([], 0)
+    close()
+    return {k: min(best[1] + 1, 6) for k in best[0]}
 
 
 def _opens_sentence(lines: list[str], i: int) -> bool:
