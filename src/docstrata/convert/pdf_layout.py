@@ -73,6 +73,7 @@ def _pdf_layout(data: bytes, doc_key: str):
 
         def end_page(self, page) -> None:
             chars = self.cur_item._objs  # the page's items before layout analysis (pdfminer's own list)
+            chars[:] = _with_figure_chars(chars, LTFigure, LTChar)
             turned = [obj for obj in chars if isinstance(obj, LTChar) and not obj.upright]
             if turned:
                 self.cur_item._objs = [obj for obj in chars if not (isinstance(obj, LTChar) and not obj.upright)]
@@ -105,6 +106,38 @@ def _pdf_layout(data: bytes, doc_key: str):
             box_id += 1
             lines.extend(replace(line, turned=True) for line in _box_lines(box, page_no, box_id))
     return lines, _pdf_outline(document), _pdf_meta_title(document), n_pages, empty_pages
+
+
+def _with_figure_chars(items: list, figure_type, char_type) -> list:
+    """The page's ``items`` with the characters drawn inside its figures (form XObjects, nested
+    ones too) taken out of them and set right after their figure, in drawing order, so that layout
+    analysis sets them in lines and boxes with the page's own text.
+
+    pdfminer lays out only the characters drawn directly in a page's content stream; those in a
+    form XObject stay loose inside an ``LTFigure`` (``LAParams.all_texts`` off) and were lost. A
+    print PDF that draws each page's whole body as a form (legislation.gov.uk's Acts) then read as
+    pages without text and went to OCR, or was dropped. The characters already carry page
+    coordinates (pdfminer applies the form's matrix), so they join the page's layout as if drawn
+    on it; the figure keeps its images and drawn shapes (note rules, :func:`_flat_rules`)."""
+
+    def take(figure) -> list:
+        taken, kept = [], []
+        for obj in figure._objs:  # pdfminer's own list of the figure's items
+            if isinstance(obj, char_type):
+                taken.append(obj)
+            else:
+                kept.append(obj)
+                if isinstance(obj, figure_type):
+                    taken.extend(take(obj))
+        figure._objs = kept
+        return taken
+
+    out = []
+    for item in items:
+        out.append(item)
+        if isinstance(item, figure_type):
+            out.extend(take(item))
+    return out
 
 
 def _on_page(line: _PdfLine, page) -> bool:
