@@ -41,20 +41,37 @@ def unframe_single_cells(data: bytes) -> bytes:
         frames = [(t, c) for t in root.iter(f"{_W}tbl") if (c := _single_cell(t)) is not None]
         if not frames:
             return data
-        for tbl, cell in reversed(frames):  # innermost last in document order: unwrap from the inside out
-            parent = tbl.getparent()
-            if parent is None:
-                continue
-            at = parent.index(tbl)
-            content = [el for el in cell if el.tag != f"{_W}tcPr"]
-            parent.remove(tbl)
-            for k, el in enumerate(content):
-                parent.insert(at + k, el)
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-            for info in z.infolist():
-                body = z.read(info.filename)
-                if info.filename == "word/document.xml":
-                    body = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
-                dst.writestr(info, body)
+        # innermost last in document order: unwrap from the inside out
+        # (the cell's children are read when its table is replaced: an inner frame is already unwrapped)
+        replacements = [
+            (tbl, lambda c=cell: [el for el in c if el.tag != f"{_W}tcPr"]) for tbl, cell in reversed(frames)
+        ]
+        return with_tables_replaced(z, root, replacements)
+
+
+def with_tables_replaced(z, root, replacements) -> bytes:
+    """The package of open zip ``z`` with ``word/document.xml`` written from ``root`` (its parsed
+    tree) after each ``(table, make)`` of ``replacements``, in order, has put the elements ``make()``
+    returns where ``table`` stood (called then, so it sees the replacements before it; a table
+    already taken out with an outer one is skipped); every other part is copied as it is."""
+    import zipfile
+
+    from lxml import etree
+
+    for tbl, make in replacements:
+        parent = tbl.getparent()
+        if parent is None:
+            continue
+        content = make()
+        at = parent.index(tbl)
+        parent.remove(tbl)
+        for k, el in enumerate(content):
+            parent.insert(at + k, el)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in z.infolist():
+            part = z.read(info.filename)
+            if info.filename == "word/document.xml":
+                part = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+            dst.writestr(info, part)
     return out.getvalue()

@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass
 
 from ..structure.grammar import NUMBER, PINPOINT, label_keyword_pattern
+from .docx_frames import with_tables_replaced
 from .docx_numbering import LAYOUT_MARK, _heading_level, _int, _read_styles, _val
 from .run_in import MAX_TITLE_WORDS
 
@@ -246,20 +247,6 @@ def unframe_headed_rows(data: bytes) -> bytes:
                 layouts.append((el, rows, base))
         if not layouts:
             return data
-        for tbl, rows, level in layouts:
-            parent = tbl.getparent()
-            if parent is None:
-                continue
-            at = parent.index(tbl)
-            content = _flow(rows, level)
-            parent.remove(tbl)
-            for k, el in enumerate(content):
-                parent.insert(at + k, el)
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-            for info in z.infolist():
-                part = z.read(info.filename)
-                if info.filename == "word/document.xml":
-                    part = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
-                dst.writestr(info, part)
-    return out.getvalue()
+        return with_tables_replaced(
+            z, root, [(tbl, lambda r=rows, lv=level: _flow(r, lv)) for tbl, rows, level in layouts]
+        )
