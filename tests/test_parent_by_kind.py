@@ -24,7 +24,7 @@ from .conftest import ingested
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SOW = FIXTURES / "common-paper-sow" / "common-paper-statement-of-work.docx"
-PSA = FIXTURES / "common-paper-sow" / "common-paper-professional-services-agreement.docx"
+PSA = FIXTURES / "common-paper" / "professional-services-agreement.docx"
 AI = FIXTURES / "common-paper-sow" / "common-paper-ai-addendum.docx"
 PILOT = FIXTURES / "common-paper" / "pilot-agreement.docx"
 
