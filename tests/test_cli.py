@@ -436,3 +436,25 @@ def test_a_file_that_failed_is_told_by_its_ingest_not_by_every_later_search(tmp_
     assert "broken.pdf" not in later.stderr, later.stderr
     again = run("ingest", "-c", "agent.yaml", cwd=tmp_path)  # an explicit ingest still lists it
     assert "broken.pdf" in again.stdout + again.stderr
+
+
+def test_inspect_with_a_config_reads_the_document_as_its_tool_ingests_it(tmp_path):
+    """Trial 20: ``inspect`` was the one command without ``-c``. With it, a document is named as
+    under the tool's source and read with the tool's own settings (here: no definitions)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "terms.md").write_text(
+        '# Terms\n\n## 1. Definitions\n\n"Service" means the hosted software.\n\n## 2. Use\n\nUse the Service lawfully.\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "agent.yaml").write_text(
+        "tools:\n  - name: docs\n    type: hierarchical_document\n    source: docs/\n    extract_definitions: false\n",
+        encoding="utf-8",
+    )
+    plain = json.loads(run("inspect", "docs/terms.md", "--json", cwd=tmp_path, check=True).stdout)
+    assert [d["term"] for d in plain["definitions"]] == ["Service"]
+    tool = json.loads(run("inspect", "-c", "agent.yaml", "terms.md", "--json", cwd=tmp_path, check=True).stdout)
+    assert tool["definitions"] == [] and [s["section_id"] for s in tool["sections"]] == [
+        s["section_id"] for s in plain["sections"]
+    ]
+    missing = run("inspect", "-c", "agent.yaml", "other.md", cwd=tmp_path)
+    assert missing.returncode != 0 and "the source of tool 'docs'" in missing.stdout + missing.stderr

@@ -4,6 +4,7 @@ so ``docstrata --help`` stays fast."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -619,20 +620,25 @@ def _search_batch(t, batch: Path, kw: dict) -> None:
 
 @app.command()
 def inspect(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A document"),
+    file: Path = typer.Argument(..., help="A document (with -c: also a path under the tool's source)"),
+    config: Optional[str] = typer.Option(
+        None, "-c", "--config", help="Parse as this config's tool ingests (its chunking, limits and OCR settings)"
+    ),
+    tool: Optional[str] = ToolOpt,
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Show a document's section tree, definitions and cross-references."""
+    """Show a document's section tree, definitions and cross-references: as the default settings
+    read it, or with -c as that config's hierarchical_document tool ingests it."""
     _setup()
-    from .embed import Embedder
     from .errors import ConversionError
     from .models import page_citation
-    from .pipeline import PipelineSettings, parse_file
+    from .pipeline import parse_file
     from .sources import source_file
 
-    count = Embedder().count_tokens
+    file, settings = _inspect_settings(file, config, tool)
+    count = settings.count_tokens
     try:  # the pipeline ingest runs, so the ids shown are the ids the index holds
-        parsed = parse_file(source_file(file), PipelineSettings(count_tokens=count))
+        parsed = parse_file(source_file(file), settings)
     except ConversionError as e:
         _fail(str(e), 1)
     doc, tree = parsed.document, parsed.tree
@@ -705,6 +711,30 @@ def inspect(
         else:
             where = f"[yellow]in {_safe(x.document)}[/yellow]" if x.document else "[red]unresolved[/red]"
         out.print(f"  {_safe(x.source_section_id)} → {_safe(repr(x.text))} → {where}")
+
+
+def _inspect_settings(file: Path, config: Optional[str], tool: Optional[str]):
+    """(the file to read, the :class:`~docstrata.pipeline.PipelineSettings` to read it with):
+    the defaults without ``config``; else the settings of ``config``'s ``hierarchical_document``
+    tool (``tool``, or the only one), ``file`` found as given or under the tool's source folder."""
+    from .pipeline import PipelineSettings
+
+    if config is None:
+        if not file.is_file():
+            _fail(f"no file {file} (give -c CONFIG to name a document under a tool's source)")
+        from .embed import Embedder
+
+        return file, PipelineSettings(count_tokens=Embedder().count_tokens)
+    from .tools import HierarchicalDocumentTool
+
+    t = _pick_tool(_load(config), tool, HierarchicalDocumentTool)
+    if not file.is_file():
+        source = t.base_dir / re.split(r"[*?\[]", t.cfg.source, maxsplit=1)[0]  # a glob's fixed folder
+        folder = source if source.is_dir() else source.parent
+        if not (folder / file).is_file():
+            _fail(f"no file {file}, nor {file} under {folder}, the source of tool '{t.name}'")
+        file = folder / file
+    return file, t.pipeline_settings()
 
 
 def _section_label(s: dict) -> str:

@@ -156,17 +156,24 @@ class HierarchicalDocumentTool(BaseTool):
     def _parse_file(self, sf):
         """One file through :func:`~docstrata.pipeline.parse_file` with this tool's settings (runs
         one file ahead of the embedder on a worker thread, see :class:`Prefetch`)."""
-        from .pipeline import PipelineSettings, parse_file
+        from .pipeline import parse_file
+
+        return parse_file(sf, self.pipeline_settings())
+
+    def pipeline_settings(self):
+        """The :class:`~docstrata.pipeline.PipelineSettings` this tool's ingest parses a file with:
+        its chunking, extraction and limits, its OCR and converters, its token count (the embedder's
+        tokenizer, loaded here; HoloDeck's characters / 4 where the config asks for them)."""
+        from .pipeline import PipelineSettings
 
         count_tokens = self.embedder.count_tokens  # loaded before the conversion timer starts
         if self._holodeck_units:
             from .chunking import holodeck_tokens
 
             count_tokens = holodeck_tokens
-        settings = PipelineSettings.from_config(
+        return PipelineSettings.from_config(
             self.cfg, count_tokens, on_pages=getattr(self, "_on_pages", None), convert=self._convert
         )
-        return parse_file(sf, settings)
 
     def _convert(self, sf):
         """The file as a :class:`~docstrata.models.Document`: :func:`~docstrata.convert.convert_file`,
