@@ -106,6 +106,7 @@ __all__ = [
     "fold_items_of",
     "CODE_SECTION",
     "parent_document_re",
+    "amendment_re",
     "self_parent_re",
     "self_words",
     "drafting_note_re",
@@ -1376,6 +1377,25 @@ def parent_document_re() -> re.Pattern | None:
         return None
     alt = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True))
     return re.compile(rf"(?<![\w])(?:{alt})(?=\s)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def amendment_re(part: str) -> re.Pattern | None:
+    """The regex of one part of how amending Acts word their instructions, every pack's
+    ``amendment[part]`` alternatives joined (see ``grammar_packs/en.py``, ``AMENDMENT``):
+    ``instruction`` (a paragraph that is an amendment instruction: ``by striking``, ``is amended``,
+    ``substitute “``, ``insert—``, ``omit``), ``by_this`` (ending right before a citation of this Act's
+    own: ``as redesignated by``), ``of_this`` (right after one: ``of this section``),
+    ``quotation_follows`` (a line ending so introduces inserted text, multi-line mode), ``amends``
+    (the amended Act or provision as the subject, group ``subject``, the provisions carrying the
+    amendments out, group ``which``) and ``lead_in`` (a provision narrowing where the amendments under
+    it apply, group ``where``: ``In section 264 (…)—``). ``None`` when no pack has that part."""
+    alts = [a for p in PACKS for a in p.get("amendment", {}).get(part, ())]
+    if not alts:
+        return None
+    if part in ("amends", "lead_in"):  # named groups cannot repeat in one regex: the first pack's form
+        return re.compile(alts[0])
+    return re.compile("|".join(f"(?:{a})" for a in alts), re.M if part == "quotation_follows" else 0)
 
 
 def self_words() -> tuple[str, ...]:

@@ -99,6 +99,7 @@ from .grammar import (
     SLASH_NUMBER,
     SUFFIX_WORDS,
     back_matter_prefixes,
+    amendment_re,
     version_or_address,
     version_words,
     xref_keyword_pattern,
@@ -1085,26 +1086,24 @@ def _relative_base(source_section_id: str | None) -> str | None:
     return re.sub(r"\(.*$", "", source_section_id.split("/")[-1]) or None
 
 
-# an amendment instruction: "(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of
-# the … Act is amended—": its relative references ("paragraph (1)") name items of the amended provision
-_AMENDING_RE = re.compile(
-    r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
-    r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b|"
-    # UK drafting: '(c) in subsection (3), for “case of …” substitute “…”', 'insert—', 'omit sub-paragraph (3A)'
-    r"\b(?:substitute|insert)\s*(?:[“\"‘]|[—–:]|$)|\bomit\b"
-)
+# how amending Acts word their instructions (grammar.amendment_re: the English pack's AMENDMENT table): an
+# instruction ("(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of the … Act is amended—",
+# "(c) in subsection (3), for “…” substitute “…”") names items of the amended provision; "as redesignated by
+# clause (ii)", "… of this section" cite this Act itself; a line ending "insert—" introduces the inserted text
+_AMENDING_RE = amendment_re("instruction")
+_BY_THIS_RE = amendment_re("by_this")
+_OF_THIS_RE = amendment_re("of_this")
+_QUOTATION_FOLLOWS_RE = amendment_re("quotation_follows")
 
 
-# "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
-# ("… is amended in accordance with paragraphs 2 to 9": the Schedule's own paragraphs)
-_BY_THIS_RE = re.compile(
-    r"\b(?:(?:redesignated|amended|added|inserted|made)\s+by|amended\s+in\s+accordance\s+with)\s+$"
-)
-_OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
+def _of_this(text: str, end: int) -> bool:
+    """The words right after a citation ending at ``end`` make it this Act's own (``of this section``)."""
+    return _OF_THIS_RE is not None and bool(_OF_THIS_RE.match(text[end : end + 40]))
 
 
-# "after subsection (2) insert—", "for subsection (1) substitute—": the paragraphs after it are the text inserted
-_QUOTATION_FOLLOWS_RE = re.compile(r"\b(?:insert|substitute)\s*[—–:]\s*$", re.M)
+def _by_this(text: str, start: int) -> bool:
+    """The words right before a citation starting at ``start`` make it this Act's own (``made by``)."""
+    return _BY_THIS_RE is not None and bool(_BY_THIS_RE.search(text[max(0, start - 40) : start]))
 
 
 def _in_amendment(text: str, pos: int) -> bool:
@@ -1112,8 +1111,10 @@ def _in_amendment(text: str, pos: int) -> bool:
     before it in ``text`` inserts ("after subsection (2) insert—" / "(2A) … subsection (3) applies")."""
     start = text.rfind("\n\n", 0, pos)
     end = text.find("\n\n", pos)
+    if _AMENDING_RE is None:
+        return False
     return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end)) or bool(
-        start > 0 and _QUOTATION_FOLLOWS_RE.search(text, 0, start)
+        start > 0 and _QUOTATION_FOLLOWS_RE is not None and _QUOTATION_FOLLOWS_RE.search(text, 0, start)
     )
 
 
@@ -1208,8 +1209,8 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             amending = (
                 (number.startswith("(") or prefix is None)
                 and _in_amendment(text, m.start())
-                and not _OF_THIS_RE.match(text, m.end())
-                and not _BY_THIS_RE.search(text[max(0, m.start() - 40) : m.start()])
+                and not _of_this(text, m.end())
+                and not _by_this(text, m.start())
             )
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
                 number = re.sub(r"\s+", "", number)
@@ -1386,7 +1387,7 @@ def _items_of_runs(
             chars[found.start : found.cited] = " " * (found.cited - found.start)
             continue
         written = " ".join(view[found.start : found.end].split())
-        amending = _in_amendment(text, found.start) and not _OF_THIS_RE.match(text, found.end)
+        amending = _in_amendment(text, found.start) and not _of_this(text, found.end)
         for pins in found.items:
             item = "".join(f"({p})" for p in pins)
             hit = None if amending else resolver.resolve_item(item, source_section_id)
