@@ -155,6 +155,18 @@ _MORE_MEMBER_RE = re.compile(
 _OUTER_AFTER_RE = re.compile(
     rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})"
 )
+# "paragraph 13 of schedule 8", "paragraphs 2 to 4 of the Schedule", "paragraph 4 of this Schedule": units of a
+# back-matter container named after them, numbered or not (an Act's only Schedule is "the Schedule")
+_BACK_OUTER_AFTER_RE = re.compile(
+    rf"^\s*(?:of|in)\s+(?P<det>the\s+|this\s+)?{xref_keyword_pattern('outer')}"
+    rf"(?:\s+(?P<num>{_NUMBER}|{_ROMAN}))?(?![\w-])"
+)
+# "the Schedule, paragraph 4", "Schedule para 4": an unnumbered back-matter container named right before them
+_BACK_BEFORE_RE = re.compile(
+    rf"(?:^|(?<=[\s(]))(?P<det>the\s+|this\s+|The\s+|This\s+)?{xref_keyword_pattern('outer')}\s*,?\s*$"
+)
+# a unit's number written bare, maybe with its items ("4", "13(2)", "2A(1)(b)"): a paragraph of a schedule
+_BARE_UNIT_RE = re.compile(r"^\d{1,4}[A-Z]{0,3}(?:\(|$)")
 # "Part V Division 1AA", "Buch 2 Abschnitt 8": a container inside a container named right before it
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
 # the keywords whose provisions are inserted with a slash ("Art. 24/1", "l'article 216/1")
@@ -1183,7 +1195,7 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         members = list_members(listed, _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
         numbers = expand_numbers(members)
         before = text[max(0, m.start() - 60) : m.start()]
-        compound = _compound(m, prefix, numbers, text, resolver)
+        compound = _compound(m, prefix, numbers, text, resolver, source_section_id)
         if compound is not None:
             ref_text, targets, end, other_title = compound
             name = other_title or _named_after_chain(text, end, before)
@@ -1694,8 +1706,52 @@ def _continued_members(text: str, first: str, pos: int) -> tuple[list[str], int]
     return expand_numbers(list_members(written, _ONE_NUMBER)), pairs[-1][2]
 
 
+def _back_container(
+    text: str, m, after: str, resolver: _Resolver, source: str | None
+) -> tuple[str, str | None, int, int] | None:
+    """The back-matter container a unit cited as a paragraph belongs to, named right after it
+    (``paragraph 13 of schedule 8``, ``paragraph 4 of the Schedule``, ``of this Schedule``) or right
+    before it (``the Schedule, paragraph 4``, ``Schedule para 4``), as ``(container as cited,
+    its section id or None, start, end of the written reference)``; ``None`` when no back-matter
+    container is named there. ``the Schedule`` is the document's only, unnumbered one (id
+    ``schedule``), ``this Schedule`` the one ``source`` stands in; a container the document does
+    not have is cited all the same (another Act's, or a schedule an amendment names), unresolved."""
+    back = back_matter_prefixes()
+    start, end, det, kw, num = m.start(), m.end(), "", "", None
+    if (outer := _BACK_OUTER_AFTER_RE.match(after)) and (k := keyword(outer.group("kw"))) and k.prefix in back:
+        det, kw, num, end = (
+            (outer.group("det") or "").strip().lower(),
+            k.prefix,
+            outer.group("num"),
+            m.end() + outer.end(),
+        )
+    elif (
+        (before := _BACK_BEFORE_RE.search(text[max(0, m.start() - 30) : m.start()]))
+        and (k := keyword(before.group("kw")))
+        and k.prefix in back
+    ):
+        det, kw, start = (before.group("det") or "").strip().lower(), k.prefix, m.start() - len(before.group(0))
+    else:
+        return None
+    if num:
+        container = _normalise(num, kw)
+        found = resolver.resolve(container)
+        return container, found if found and found.rsplit("/", 1)[-1] == container else None, start, end
+    if det == "this":
+        own = resolver.back_container(source)
+        if own is not None and own.rsplit("/", 1)[-1].startswith(kw):
+            return own.rsplit("/", 1)[-1], own, start, end
+        return None
+    return kw, kw if kw in resolver.ids else None, start, end
+
+
 def _compound(
-    m, prefix: str | None, numbers: list[str], text: str, resolver: _Resolver
+    m,
+    prefix: str | None,
+    numbers: list[str],
+    text: str,
+    resolver: _Resolver,
+    source: str | None = None,
 ) -> tuple[str, list[tuple[str, str | None]], int, str | None] | None:
     """``Article II, Section 3`` / ``Section 3 of Article II``: (text, [(target, section id)],
     end, document) or None; ``document`` is set for ``section 552 of title 5`` in a document that
@@ -1703,6 +1759,23 @@ def _compound(
     its members (``Article 4 paragraphs 1–2``, ``paragraphs 1 and 2 of Article 4``: article-4(1)
     and article-4(2))."""
     after = text[m.end() : m.end() + 80]
+    if prefix is None and numbers and all(_BARE_UNIT_RE.match(n) for n in numbers):
+        back = _back_container(text, m, after, resolver, source)
+        if back is not None:  # "paragraph 13 of schedule 8": that schedule's paragraph 13, never the body's section 13
+            container, container_id, start, end = back
+            members = [re.sub(r"\s+", "", n) for n in numbers]
+            targets = [
+                (f"{container}/{n}", resolver.resolve_within(container_id, n) if container_id else None)
+                for n in members
+            ]
+            # "paragraph 4 of Schedule 1 to the Energy Act 2004": that Act's schedule
+            to = re.match(r"\s+to\s+(?=\S)", text[end : end + 8])
+            name = _named_document(" of " + text[end + to.end() : end + 160], "", generic=True) if to else None
+            if name and resolver.is_own(name):
+                name = None
+            if name:
+                targets = [(t, None) for t, _ in targets]
+            return " ".join(text[start:end].split()), targets, end, name
     if (
         prefix is None
         and numbers
