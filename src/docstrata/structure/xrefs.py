@@ -100,6 +100,8 @@ from .grammar import (
     SUFFIX_WORDS,
     back_matter_prefixes,
     amendment_re,
+    citation_key,
+    parse_citation,
     version_or_address,
     version_words,
     xref_keyword_pattern,
@@ -506,6 +508,9 @@ class _Resolver:
             for a in s.aliases:
                 if re.fullmatch(r"[A-Z](?:\.\d{1,3}|\(\d{1,3}\))", a):
                     self.by_alias.setdefault(a, s.section_id)
+        # the Act (and the provision of it) each section's amendments apply to, under a provision that says
+        # what it amends ("The Sentencing Code is amended as follows", "In section 264 (…)—")
+        self.amended: dict[str, tuple[str, str]] = _amendment_scopes(tree, self)
 
     def named_by_title(self, target: str, text: str, end: int) -> str | None:
         """The one section numbered ``target`` whose title the words after the reference repeat,
@@ -759,6 +764,212 @@ _OWN_PARAGRAPH_RE = re.compile(
 )
 # a container's id: its prefix (one word or hyphenated) and its number ("schedule-1", "exhibit-b")
 _CONTAINER_ID_RE = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
+
+
+# ---------------------------------------------------------------- amendment scopes
+
+# a short name an amending Act gives the Act it amends: "The Criminal Procedure (Scotland) Act 1995 (“the 1995 Act”)"
+_SHORT_NAME_RE = re.compile(r"\(\s*[“\"‘](?P<short>[^”\"’()]{2,60})[”\"’]\s*\)")
+# a trailing bracketed title after a citation or a name: "section 264 (suspended sentence order …)"
+_TRAILING_TITLE_RE = re.compile(r"\s*\((?=[^()]*\s)[^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
+# where a citation and the Act it belongs to part: "section 5 of the X Act 2000", "Schedule 5ZB to the 1995 Act"
+_OF_ACT_RE = re.compile(r"\s+(?:of|to)\s+(?=\S)")
+
+
+def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tuple[str, str]]:
+    """``{section id: (amended Act as written, provision)}`` for every section of ``tree`` whose
+    references name the Act an amending provision amends, not ``tree`` itself.
+
+    A provision saying what it amends (the grammar's ``amends`` wording, :func:`.grammar.amendment_re`:
+    "The Sentencing Code is amended as follows", "Section 5 of the X Act 2000 (…) is amended in
+    accordance with subsections (2) to (5)", "Schedule 5ZB to the 1995 Act is amended as follows—")
+    scopes the provisions that carry the amendments out: those it names (``which``), else its own
+    provisions (a lead-in ending in a dash) or the provisions after it in its section (a sentence), up
+    to one that says it amends something else or speaks of this Act. Inside a scope, a lead-in
+    (``lead_in``: "In section 264 (…)—", "(c) in subsection (3)—", "In paragraph 8—") narrows the
+    provision for what it holds (``264``, ``264(3)``, ``schedule-5zb/8``); a provision naming an Act
+    itself ("In the Sentencing Code, in Part 7 …, after Chapter 4 insert—", "In section 5 of the X Act
+    2000—") opens a scope where none is. The provision is ``""`` for the Act as a whole. Short names
+    the text gives the amended Act ("(“the 1995 Act”)") and its definitions of such names are read as
+    that Act's name. Nothing is scoped in a document with no such wording."""
+    amends, lead = amendment_re("amends"), amendment_re("lead_in")
+    if amends is None or lead is None:
+        return {}
+    by_id = {s.section_id: s for s in tree.sections}
+    if not any(amends.search(s.text) for s in tree.sections):
+        return {}
+    short: dict[str, str] = {}
+    for d in tree.definitions:  # "“the 1995 Act” means the Criminal Procedure (Scotland) Act 1995"
+        name = _named_document(" of " + d.definition[:160], "")
+        if name and len(d.term) <= 40:
+            short[fold_document_name(d.term)] = name
+    scope: dict[str, tuple[str, str]] = {}  # a section's own scope (its own references)
+    below: dict[str, tuple[str, str]] = {}  # the scope of what a section holds
+    for s in tree.sections:
+        own = scope.get(s.section_id) or below.get(s.parent_id or "") or None
+        if own is not None:
+            scope[s.section_id] = own
+        first = _LEADING_LABEL_RE.sub("", s.text).strip().split("\n\n", 1)[0]
+        stated = amends.search(first)
+        if stated is not None:
+            act, provision = _amended_subject(stated.group("subject"), own, short, resolver)
+            if act is None:
+                if own is not None:
+                    below.setdefault(s.section_id, own)
+                continue
+            target = (act, provision)
+            if stated.group("which"):
+                for sid in _carrying_out(stated.group("which"), s.section_id, resolver):
+                    scope[sid] = target
+                    below[sid] = target
+            elif re.search(r"[—–:]\s*$", first) or resolver.children.get(s.section_id):
+                below[s.section_id] = target
+            if not stated.group("which") and not re.search(r"[—–:]\s*$", first):
+                for sib in _later_siblings(s.section_id, resolver):
+                    text = by_id[sib].text
+                    if amends.search(text.split("\n\n", 1)[0]) or _SPEAKS_OF_ITSELF_RE.search(text):
+                        break
+                    scope.setdefault(sib, target)
+                    below.setdefault(sib, target)
+            continue
+        current, pos, dash = own, 0, False
+        while led := lead.match(first[pos:]):  # "In Schedule 22 (…), in paragraph 54—": each lead-in narrows
+            named = _amended_subject(led.group("where"), current, short, resolver)
+            if named[0] is None:
+                break
+            current, pos = (named[0], named[1]), pos + led.end()
+            if re.search(r"[—–:]\s*$", led.group(0)):
+                dash = True
+                break
+        if current is None or current == own:
+            if own is not None:
+                below.setdefault(s.section_id, own)
+            continue
+        if not dash and (own is None or current[0] != own[0]):
+            scope[s.section_id] = current  # "In the Sentencing Code, in Part 7 (…), after Chapter 4 insert—"
+        below[s.section_id] = current
+    return scope
+
+
+# the label a provision's text opens with ("(1) ", "(b)\n\n", "**(2A)**")
+_LEADING_LABEL_RE = re.compile(r"^\s*(?:\*\*)?\([A-Za-z0-9]{1,5}\)(?:\*\*)?\s*")
+# a provision that speaks of this Act or of the amendments made ("The amendments made by this section apply …")
+_SPEAKS_OF_ITSELF_RE = re.compile(r"\b(?:this\s+(?:Act|section|Part|Schedule)|amendments\s+made\s+by)\b")
+
+
+def _amended_subject(
+    subject: str, outer: tuple[str, str] | None, short: dict[str, str], resolver: "_Resolver"
+) -> tuple[str | None, str]:
+    """(Act, provision) an amending provision's subject or lead-in names: ``Section 5 of the X Act
+    2000 (…)`` → (``X Act 2000``, ``5``), ``the 1995 Act`` → its full name when the text gives it,
+    ``section 264`` / ``subsection (3)`` inside ``outer`` → (``outer``'s Act, ``264`` / ``264(3)``);
+    ``(None, "")`` when it names neither an Act nor, inside a scope, a provision."""
+    text = " ".join(subject.split())
+    text = re.split(r",\s+(?=(?:the|The)\s)", text)[-1]  # "In consequence of …, the Sentencing Act 2020"
+    while (named := _SHORT_NAME_RE.search(text)) or _TRAILING_TITLE_RE.search(text):
+        if named and named.end() == len(text.rstrip()):
+            short_name = fold_document_name(named.group("short"))
+            head = _TRAILING_TITLE_RE.sub("", text)
+            full = _named_document(" of " + head, "")
+            if full:
+                short.setdefault(short_name, full)
+        cut = _TRAILING_TITLE_RE.sub("", text)
+        if cut == text:
+            break
+        text = cut
+    text = re.sub(r"^(?:the|The)\s+", "", text).strip(" ,")
+    if not text:
+        return None, ""
+
+    def act_named(words: str) -> str | None:
+        folded = fold_document_name(words)
+        if folded in short:
+            return short[folded]
+        name = _named_document(" of " + words, "")
+        if name and not resolver.is_own(name):
+            return name
+        return None
+
+    whole = act_named(text)
+    if whole and outer is not None and outer[0] and whole.split()[0].lower() in ("that", "those"):
+        whole = outer[0]  # "that Act": the one the enclosing provision amends
+    if whole and " ".join(whole.split()) == text:
+        return whole, ""
+    for cut in _OF_ACT_RE.finditer(text):
+        act = act_named(text[cut.end() :])
+        if act and (provision := _provision_of(text[: cut.start()], "")) is not None:
+            return act, provision
+    if whole:
+        return whole, ""
+    if outer is not None and (provision := _provision_of(text, outer[1])) is not None:
+        return outer[0], provision
+    return None, ""
+
+
+# a relative item cited alone: "subsection (3)", "sub-paragraph (3A)", "paragraph (a)(ii)"
+_RELATIVE_ITEM_RE = re.compile(
+    rf"^(?:[A-Za-z]+-)?(?P<kw>{'|'.join(sorted(map(re.escape, relative_words()), key=len, reverse=True))})\s*"
+    r"(?P<item>(?:\([A-Za-z0-9]{1,5}\))+)$",
+    re.IGNORECASE,
+)
+
+
+def _provision_of(citation: str, outer: str) -> str | None:
+    """The provision of the amended Act ``citation`` names, relative to ``outer`` (the provision the
+    enclosing lead-in named, ``""`` for the whole Act): ``section 22(1)(aa)`` → ``22(1)(aa)``,
+    ``paragraph 15(2) of Schedule 27`` → ``schedule-27/15(2)``, ``paragraph 8`` inside ``schedule-5zb``
+    → ``schedule-5zb/8``, ``subsection (3)`` inside ``264`` → ``264(3)``, ``paragraph (a)`` inside
+    ``264(3)`` → ``264(3)(a)``; ``None`` when it is no citation."""
+    citation = citation.strip()
+    rel = _RELATIVE_ITEM_RE.match(citation)
+    if rel:
+        item = rel.group("item")
+        kind = _kind_of(rel.group("kw"))
+        if kind == "subsection" or not outer:  # a subsection is an item of the section, not of a subsection
+            head, _, tail = outer.rpartition("/")
+            base = (head + "/" if head else "") + re.sub(r"\(.*$", "", tail)
+            return base + item if kind == "subsection" else outer + item
+        return outer + item
+    c = parse_citation(citation)
+    if c is None or c.is_multiple:
+        return None
+    key = citation_key(c, qualified=True)
+    container = outer.split("/", 1)[0]
+    if (
+        len(c.chain) == 1
+        and c.unit.kind == "paragraph"
+        and re.match(r"[a-z]+(?:-[a-z]+)*-[0-9a-z]+$", container)
+        and container.split("-", 1)[0] in back_matter_prefixes()
+    ):
+        return f"{container}/{key}"  # "paragraph 8" inside Schedule 5ZB
+    return key
+
+
+def _carrying_out(which: str, source: str, resolver: "_Resolver") -> list[str]:
+    """The provisions of this Act that "… is amended in accordance with ``which``" names, written in
+    ``source``: ``subsections (2) to (5)`` of section 2 → ``2(2)`` … ``2(5)``, ``paragraphs 11 to 14``
+    in a Schedule → that Schedule's paragraphs; the sections of this Act that exist, in order."""
+    m = re.match(rf"\s*{_KEYWORD}\s*(?P<nums>.+)$", which)
+    if not m:
+        return []
+    members = expand_numbers(list_members(m.group("nums"), _ONE_NUMBER))
+    out: list[str] = []
+    for n in members:
+        n = re.sub(r"\s+", "", n)
+        found = (
+            resolver.resolve_item(n, source)
+            if n.startswith("(")
+            else resolver.in_own_back_matter(n, source) or resolver.resolve(n, source)
+        )
+        if found and found != source:
+            out.append(found)
+    return out
+
+
+def _later_siblings(section_id: str, resolver: "_Resolver") -> list[str]:
+    """The sections after ``section_id`` under its parent, in document order."""
+    kids = resolver.children.get(resolver.parent.get(section_id), [])
+    return kids[kids.index(section_id) + 1 :] if section_id in kids else []
 
 
 # The chunker calls find_cross_references once per chunk; build each tree's index once.
@@ -1201,7 +1412,11 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             name = other_title or _named_after_chain(text, end, before)
             if not (name and (other_title or not resolver.is_own(name))):
                 name = None
+            scoped = None if name else _amendment_scope(resolver, text, m.start(), end, source_section_id)
             for target, section_id in targets:
+                if scoped:  # "in paragraph 15(2) of Schedule 27" under "the Sentencing Act 2020 is amended as follows"
+                    refs.append((m.start(), _ref(ref_text, target, None, source_section_id, scoped[0], amended=True)))
+                    continue
                 refs.append((m.start(), _ref(ref_text, target, None if name else section_id, source_section_id, name)))
             taken.append((m.start(), end))
             continue
@@ -1215,9 +1430,14 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             numbers, stop = _continued_members(text, numbers[0] + tail[1], tail[0])
             tail = (stop, tail[1])
             taken.append((m.end(), tail[0]))
+        scoped = None if name or tail else _amendment_scope(resolver, text, m.start(), m.end(), source_section_id)
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
                 number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
+            if scoped is not None and (target := _amended_target(scoped[1], m.group("kw"), prefix, number)):
+                # under "X is amended as follows" / "In section 264 (…)—": the amended Act's provision
+                refs.append((m.start(), _ref(m.group(0), target, None, source_section_id, scoped[0], amended=True)))
+                continue
             amending = (
                 (number.startswith("(") or prefix is None)
                 and _in_amendment(text, m.start())
@@ -1866,7 +2086,12 @@ def _inside(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 
 
 def _ref(
-    text: str, target: str, section_id: str | None, source: str | None, document: str | None = None
+    text: str,
+    target: str,
+    section_id: str | None,
+    source: str | None,
+    document: str | None = None,
+    amended: bool = False,
 ) -> CrossReference:
     return CrossReference(
         text=" ".join(text.split()),
@@ -1874,7 +2099,34 @@ def _ref(
         section_id=section_id,
         source_section_id=source,
         document=" ".join(document.split()) if document else None,
+        amended=amended,
     )
+
+
+def _amendment_scope(
+    resolver: _Resolver, text: str, start: int, end: int, source: str | None
+) -> tuple[str, str] | None:
+    """The (amended Act, provision) a reference written at ``text[start:end]`` in ``source`` names
+    a provision of (:func:`_amendment_scopes`), or ``None``: outside any scope, or cited as this Act's
+    own (``… of this Act``, ``as inserted by section 3``, ``amended in accordance with …``)."""
+    scoped = resolver.amended.get(source) if source else None
+    if scoped is None or _of_this(text, end) or _by_this(text, start):
+        return None
+    return scoped
+
+
+def _amended_target(provision: str, kw: str, prefix: str | None, number: str) -> str | None:
+    """The provision of the amended Act a reference (keyword ``kw``, id ``prefix``, ``number``)
+    names inside ``provision`` (:func:`_provision_of`): ``subsection (3)`` in ``264`` → ``264(3)``,
+    ``paragraph 8`` in ``schedule-5zb`` → ``schedule-5zb/8``, ``section 19`` → ``19``, ``Schedule 13``
+    → ``schedule-13``; ``None`` for a number no provision is cited by."""
+    number = re.sub(r"\s+", "", number)
+    if prefix is None:
+        kind = _kind_of(kw) or "paragraph"
+        return _provision_of(f"{kind} {number}", provision)
+    if re.fullmatch(_ROMAN, number) and not prefix:
+        return None
+    return _normalise(number, prefix)
 
 
 def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:
