@@ -826,8 +826,9 @@ def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tu
                 below[s.section_id] = target
             if not stated.group("which") and not re.search(r"[—–:]\s*$", first):
                 for sib in _later_siblings(s.section_id, resolver):
-                    text = by_id[sib].text
-                    if amends.search(text.split("\n\n", 1)[0]) or _SPEAKS_OF_ITSELF_RE.search(text):
+                    # its own words, not the text it inserts ("After that section insert— 3AB … under this section")
+                    words = _LEADING_LABEL_RE.sub("", by_id[sib].text).strip().split("\n\n", 1)[0]
+                    if amends.search(words) or _SPEAKS_OF_ITSELF_RE.search(words):
                         break
                     scope.setdefault(sib, target)
                     below.setdefault(sib, target)
