@@ -101,6 +101,7 @@ from .grammar import (
     back_matter_prefixes,
     amendment_re,
     citation_key,
+    names_instrument,
     parse_citation,
     version_or_address,
     version_words,
@@ -510,6 +511,7 @@ class _Resolver:
                     self.by_alias.setdefault(a, s.section_id)
         # the Act (and the provision of it) each section's amendments apply to, under a provision that says
         # what it amends ("The Sentencing Code is amended as follows", "In section 264 (…)—")
+        self.short_names: dict[str, str] = _short_names(tree)  # "the 2008 Act" → the Act the text defines it as
         self.amended: dict[str, tuple[str, str]] = _amendment_scopes(tree, self)
 
     def named_by_title(self, target: str, text: str, end: int) -> str | None:
@@ -798,11 +800,7 @@ def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tu
     by_id = {s.section_id: s for s in tree.sections}
     if not any(amends.search(s.text) for s in tree.sections):
         return {}
-    short: dict[str, str] = {}
-    for d in tree.definitions:  # "“the 1995 Act” means the Criminal Procedure (Scotland) Act 1995"
-        name = _named_document(" of " + d.definition[:160], "")
-        if name and len(d.term) <= 40:
-            short[fold_document_name(d.term)] = name
+    short = resolver.short_names
     scope: dict[str, tuple[str, str]] = {}  # a section's own scope (its own references)
     below: dict[str, tuple[str, str]] = {}  # the scope of what a section holds
     for s in tree.sections:
@@ -854,6 +852,23 @@ def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tu
 
 # the label a provision's text opens with ("(1) ", "(b)\n\n", "**(2A)**")
 _LEADING_LABEL_RE = re.compile(r"^\s*(?:\*\*)?\([A-Za-z0-9]{1,5}\)(?:\*\*)?\s*")
+
+
+def _short_names(tree: DocumentTree) -> dict[str, str]:
+    """``{folded short name: Act}`` of the Acts ``tree`` defines a short name for ("“the 1995 Act”
+    means the Criminal Procedure (Scotland) Act 1995", "“the Children Order” means the Children
+    (Northern Ireland) Order 1995"): what "Schedule 1 to the 2008 Act" or "The 1995 Act is amended as
+    follows" name."""
+    short: dict[str, str] = {}
+    for d in tree.definitions:
+        if len(d.term) > 40:
+            continue
+        name = _named_document(" of " + d.definition[:160], "") or _instrument_name(d.definition[:160])
+        if name and (_INSTRUMENT_WORDS_RE.search(d.term) or names_instrument(f"{d.term} 2000")):
+            short[fold_document_name(d.term)] = name  # a term named as an Act is ("the 2008 Act", "the Children Order")
+    return short
+
+
 # a provision that speaks of this Act or of the amendments made ("The amendments made by this section apply …")
 _SPEAKS_OF_ITSELF_RE = re.compile(r"\b(?:this\s+(?:Act|section|Part|Schedule)|amendments\s+made\s+by)\b")
 
@@ -886,25 +901,38 @@ def _amended_subject(
         folded = fold_document_name(words)
         if folded in short:
             return short[folded]
-        name = _named_document(" of " + words, "")
+        name = _named_document(" of " + words, "") or _instrument_name(words)
         if name and not resolver.is_own(name):
             return name
         return None
 
+    for cut in _OF_ACT_RE.finditer(text):  # "Article 27 of the Children Order", "Schedule 5ZB to the 1995 Act"
+        act = act_named(text[cut.end() :])
+        if act and (provision := _provision_of(text[: cut.start()], "")) is not None:
+            return act, provision
     whole = act_named(text)
     if whole and outer is not None and outer[0] and whole.split()[0].lower() in ("that", "those"):
         whole = outer[0]  # "that Act": the one the enclosing provision amends
     if whole and " ".join(whole.split()) == text:
         return whole, ""
-    for cut in _OF_ACT_RE.finditer(text):
-        act = act_named(text[cut.end() :])
-        if act and (provision := _provision_of(text[: cut.start()], "")) is not None:
-            return act, provision
     if whole:
         return whole, ""
     if outer is not None and (provision := _provision_of(text, outer[1])) is not None:
         return outer[0], provision
     return None, ""
+
+
+def _instrument_name(text: str) -> str | None:
+    """``text`` (a definition's words, an amending provision's subject) when it is, whole, the name of
+    a legislative instrument with its year (:func:`.grammar.names_instrument`: ``the Children (Northern
+    Ireland) Order 1995``, whose kind word is no document word of a reference); else ``None``."""
+    words = re.sub(r"^(?:[a-z]+\s+)*(?:the\s+|The\s+)?", "", " ".join(text.split()))  # "means the …"
+    words = re.split(r"[;:]|\.\s", words)[0].rstrip(" .;,")
+    while (cut := _TRAILING_TITLE_RE.sub("", words).rstrip(" .;,")) != words:
+        words = cut  # "… Act 2008 (see paragraph 12(4)(b) and (5))"
+    if not words or len(words) > 140 or not words[0].isupper() or keyword(words.split()[0]) is not None:
+        return None  # "Article 25 of the Children Order": a provision of one, not its name
+    return words if names_instrument(words) else None
 
 
 # a relative item cited alone: "subsection (3)", "sub-paragraph (3A)", "paragraph (a)(ii)"
@@ -1966,6 +1994,18 @@ def _back_container(
     return kw, kw if kw in resolver.ids else None, start, end
 
 
+def _short_name_at(text: str, pos: int, resolver: _Resolver) -> str | None:
+    """The Act a short name the document defines (:func:`_short_names`) names when one is written at
+    ``pos`` (``the 2008 Act``), else ``None``."""
+    head = text[pos : pos + 60]
+    for short, act in resolver.short_names.items():
+        spaced = r"\s+".join(map(re.escape, short.split()))
+        m = re.match(rf"(?:the\s+)?{spaced}(?![\w-])", head, re.IGNORECASE)
+        if m:
+            return act
+    return None
+
+
 def _compound(
     m,
     prefix: str | None,
@@ -1992,6 +2032,8 @@ def _compound(
             # "paragraph 4 of Schedule 1 to the Energy Act 2004": that Act's schedule
             to = re.match(r"\s+to\s+(?=\S)", text[end : end + 8])
             name = _named_document(" of " + text[end + to.end() : end + 160], "", generic=True) if to else None
+            if to and name is None and (short := _short_name_at(text, end + to.end(), resolver)):
+                name = short  # "paragraph 3(1)(d) of schedule 1 to the 2008 Act"
             if name and resolver.is_own(name):
                 name = None
             if name:
