@@ -69,7 +69,9 @@ never resolves to ``4.3``), else the first section inside it
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath
+from types import MappingProxyType
 
 from ..models import CrossReference, DocumentTree
 from .grammar import (
@@ -1368,6 +1370,15 @@ def _in_amendment(text: str, pos: int) -> bool:
     return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end)) or bool(
         start > 0 and _QUOTATION_FOLLOWS_RE is not None and _QUOTATION_FOLLOWS_RE.search(text, 0, start)
     )
+
+
+def amended_sections(tree: DocumentTree) -> Mapping[str, tuple[str, str]]:
+    """``{section id: (amended Act as written, provision)}`` of the sections of ``tree`` whose
+    references name the Act an amending provision amends (:func:`_amendment_scopes`), read-only;
+    empty for a document that amends nothing. A passage holding several sections is read section by
+    section where one of them is here (``chunking``), so each reference gets its own section's scope."""
+    with document_language(tree.language):
+        return MappingProxyType(_resolver(tree).amended)
 
 
 def find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
