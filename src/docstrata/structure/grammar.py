@@ -1176,9 +1176,10 @@ def parse_citation(text: str) -> Citation | None:
         elif not m or m.end() == pos:
             return None
         else:
-            pos = _citation_unit(m, of_seen, inner, outer)
-            if pos is None:
+            end = _citation_unit(m, of_seen, inner, outer)
+            if end is None:
                 return None
+            pos = end
             if not of_seen:
                 pins, members = _unit_pins(m, inner[-1])
         of = re.match(

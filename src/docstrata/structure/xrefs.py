@@ -908,9 +908,9 @@ def _amended_subject(
             return name
         return None
 
-    for cut in _OF_ACT_RE.finditer(text):  # "Article 27 of the Children Order", "Schedule 5ZB to the 1995 Act"
-        act = act_named(text[cut.end() :])
-        if act and (provision := _provision_of(text[: cut.start()], "")) is not None:
+    for part in _OF_ACT_RE.finditer(text):  # "Article 27 of the Children Order", "Schedule 5ZB to the 1995 Act"
+        act = act_named(text[part.end() :])
+        if act and (provision := _provision_of(text[: part.start()], "")) is not None:
             return act, provision
     whole = act_named(text)
     if whole and outer is not None and outer[0] and whole.split()[0].lower() in ("that", "those"):
@@ -1474,9 +1474,9 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
                 number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
-            if scoped is not None and (target := _amended_target(scoped[1], m.group("kw"), prefix, number)):
+            if scoped is not None and (provision := _amended_target(scoped[1], m.group("kw"), prefix, number)):
                 # under "X is amended as follows" / "In section 264 (…)—": the amended Act's provision
-                refs.append((m.start(), _ref(m.group(0), target, None, source_section_id, scoped[0], amended=True)))
+                refs.append((m.start(), _ref(m.group(0), provision, None, source_section_id, scoped[0], amended=True)))
                 continue
             amending = (
                 (number.startswith("(") or prefix is None)
