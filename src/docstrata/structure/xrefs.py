@@ -163,7 +163,8 @@ _OUTER_AFTER_RE = re.compile(
 # "paragraph 13 of schedule 8", "paragraphs 2 to 4 of the Schedule", "paragraph 4 of this Schedule": units of a
 # back-matter container named after them, numbered or not (an Act's only Schedule is "the Schedule")
 _BACK_OUTER_AFTER_RE = re.compile(
-    rf"^\s*(?:of|in)\s+(?P<det>the\s+|this\s+)?{xref_keyword_pattern('outer')}"
+    r"^(?P<items>(?:\([0-9A-Za-z]{1,5}\))*)"  # items the number pattern leaves: "paragraph 2(5A) of Schedule 2"
+    rf"\s*(?:of|in)\s+(?P<det>the\s+|this\s+)?{xref_keyword_pattern('outer')}"
     rf"(?:\s+(?P<num>{_NUMBER}|{_ROMAN}))?(?![\w-])"
 )
 # "the Schedule, paragraph 4", "Schedule para 4": an unnumbered back-matter container named right before them
@@ -1968,16 +1969,17 @@ def _continued_members(text: str, first: str, pos: int) -> tuple[list[str], int]
 
 def _back_container(
     text: str, m, after: str, resolver: _Resolver, source: str | None
-) -> tuple[str, str | None, int, int] | None:
+) -> tuple[str, str | None, int, int, str] | None:
     """The back-matter container a unit cited as a paragraph belongs to, named right after it
     (``paragraph 13 of schedule 8``, ``paragraph 4 of the Schedule``, ``of this Schedule``) or right
     before it (``the Schedule, paragraph 4``, ``Schedule para 4``), as ``(container as cited,
-    its section id or None, start, end of the written reference)``; ``None`` when no back-matter
+    its section id or None, start, end of the written reference, the items written after the number
+    that the number pattern left: ``(5A)``)``; ``None`` when no back-matter
     container is named there. ``the Schedule`` is the document's only, unnumbered one (id
     ``schedule``), ``this Schedule`` the one ``source`` stands in; a container the document does
     not have is cited all the same (another Act's, or a schedule an amendment names), unresolved."""
     back = back_matter_prefixes()
-    start, end, det, kw, num = m.start(), m.end(), "", "", None
+    start, end, det, kw, num, items = m.start(), m.end(), "", "", None, ""
     if (outer := _BACK_OUTER_AFTER_RE.match(after)) and (k := keyword(outer.group("kw"))) and k.prefix in back:
         det, kw, num, end = (
             (outer.group("det") or "").strip().lower(),
@@ -1985,6 +1987,7 @@ def _back_container(
             outer.group("num"),
             m.end() + outer.end(),
         )
+        items = outer.group("items")
     elif (
         (before := _BACK_BEFORE_RE.search(text[max(0, m.start() - 30) : m.start()]))
         and (k := keyword(before.group("kw")))
@@ -1996,13 +1999,13 @@ def _back_container(
     if num:
         container = _normalise(num, kw)
         found = resolver.resolve(container)
-        return container, found if found and found.rsplit("/", 1)[-1] == container else None, start, end
+        return container, found if found and found.rsplit("/", 1)[-1] == container else None, start, end, items
     if det == "this":
         own = resolver.back_container(source)
         if own is not None and own.rsplit("/", 1)[-1].startswith(kw):
-            return own.rsplit("/", 1)[-1], own, start, end
+            return own.rsplit("/", 1)[-1], own, start, end, items
         return None
-    return kw, kw if kw in resolver.ids else None, start, end
+    return kw, kw if kw in resolver.ids else None, start, end, items
 
 
 def _short_name_at(text: str, pos: int, resolver: _Resolver) -> str | None:
@@ -2034,8 +2037,9 @@ def _compound(
     if prefix is None and numbers and all(_BARE_UNIT_RE.match(n) for n in numbers):
         back = _back_container(text, m, after, resolver, source)
         if back is not None:  # "paragraph 13 of schedule 8": that schedule's paragraph 13, never the body's section 13
-            container, container_id, start, end = back
+            container, container_id, start, end, items = back
             members = [re.sub(r"\s+", "", n) for n in numbers]
+            members[-1] += items
             targets = [
                 (f"{container}/{n}", resolver.resolve_within(container_id, n) if container_id else None)
                 for n in members
