@@ -1420,8 +1420,9 @@ def amendment_re(part: str) -> re.Pattern | None:
     own: ``as redesignated by``), ``of_this`` (right after one: ``of this section``),
     ``quotation_follows`` (a line ending so introduces inserted text, multi-line mode), ``amends``
     (the amended Act or provision as the subject, group ``subject``, the provisions carrying the
-    amendments out, group ``which``) and ``lead_in`` (a provision narrowing where the amendments under
-    it apply, group ``where``: ``In section 264 (…)—``). ``None`` when no pack has that part."""
+    amendments out, group ``which``; ``amends_cue``: the words every such form holds, found first) and
+    ``lead_in`` (a provision narrowing where the amendments under it apply, group ``where``: ``In
+    section 264 (…)—``). ``None`` when no pack has that part."""
     alts = [a for p in PACKS for a in p.get("amendment", {}).get(part, ())]
     if not alts:
         return None

@@ -797,12 +797,21 @@ def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tu
     2000—") opens a scope where none is. The provision is ``""`` for the Act as a whole. Short names
     the text gives the amended Act ("(“the 1995 Act”)") and its definitions of such names are read as
     that Act's name. Nothing is scoped in a document with no such wording."""
-    amends, lead = amendment_re("amends"), amendment_re("lead_in")
-    if amends is None or lead is None:
+    amends, lead, cue = amendment_re("amends"), amendment_re("lead_in"), amendment_re("amends_cue")
+    if amends is None or lead is None or cue is None:
+        return {}
+    if not any(cue.search(s.text) for s in tree.sections):
         return {}
     by_id = {s.section_id: s for s in tree.sections}
-    if not any(amends.search(s.text) for s in tree.sections):
-        return {}
+
+    def stating(text: str) -> re.Match | None:
+        """The amending statement of ``text``: read back from its cue ("is amended as follows")."""
+        for c in cue.finditer(text):
+            found = amends.search(text, max(0, c.start() - 260), c.end() + 130)
+            if found:
+                return found
+        return None
+
     short = resolver.short_names
     scope: dict[str, tuple[str, str]] = {}  # a section's own scope (its own references)
     below: dict[str, tuple[str, str]] = {}  # the scope of what a section holds
@@ -811,7 +820,7 @@ def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tu
         if own is not None:
             scope[s.section_id] = own
         first = _LEADING_LABEL_RE.sub("", s.text).strip().split("\n\n", 1)[0]
-        stated = amends.search(first)
+        stated = stating(first)
         if stated is not None:
             act, provision = _amended_subject(stated.group("subject"), own, short, resolver)
             if act is None:
@@ -829,7 +838,7 @@ def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tu
                 for sib in _later_siblings(s.section_id, resolver):
                     # its own words, not the text it inserts ("After that section insert— 3AB … under this section")
                     words = _LEADING_LABEL_RE.sub("", by_id[sib].text).strip().split("\n\n", 1)[0]
-                    if amends.search(words) or _SPEAKS_OF_ITSELF_RE.search(words):
+                    if stating(words) or _SPEAKS_OF_ITSELF_RE.search(words):
                         break
                     scope.setdefault(sib, target)
                     below.setdefault(sib, target)

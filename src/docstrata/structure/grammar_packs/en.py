@@ -199,6 +199,8 @@ AMENDMENT = {
     ),
     "of_this": (r"^\s*of\s+this\s+(?:section|subsection|paragraph|sub-paragraph|Act|title|division|Schedule|Part)\b",),
     "quotation_follows": (r"\b(?:insert|substitute)\s*[—–:]\s*$",),
+    # the words every "amends" form holds, found first (the subject is read back from them)
+    "amends_cue": (r"\b(?:is|are)\s+(?:further\s+)?(?:amended|modified)\s+(?:as\s+follows|in\s+accordance\s+with)",),
     "amends": (
         r"(?P<subject>[^.;—–:]{3,240}?)\s+(?:is|are)\s+(?:further\s+)?(?:amended|modified)\s+"
         r"(?:as\s+follows|in\s+accordance\s+with\s+(?P<which>[^.;—–:]{1,120}))",
