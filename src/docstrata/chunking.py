@@ -44,7 +44,7 @@ from typing import Literal
 
 from .models import Chunk, ChunkType, CrossReference, DocumentTree, Section
 from .structure.contents import is_contents_section
-from .structure.xrefs import find_cross_references
+from .structure.xrefs import amended_sections, find_cross_references
 
 _FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # indented too: fences inside admonitions and list items
 _TABLE_RE = re.compile(r"^\s{0,3}\|")
@@ -394,14 +394,39 @@ def _chunk_type(piece: _Piece, definitions: list[str]) -> ChunkType:
     return "content"
 
 
+def _piece_references(piece: _Piece, tree: DocumentTree) -> list[CrossReference]:
+    """The references ``piece`` makes. A piece holding several sections of which one stands under an
+    amending provision (:func:`~docstrata.structure.xrefs.amended_sections`: "(c) in subsection (3)—"
+    under "The Sentencing Code is amended as follows") is read section by section, each part with its
+    own section's id, so a lead-in cites the amended Act's provision, never this document's; any
+    other piece is read whole, as the section it opens with."""
+    s = piece.section
+    scoped = amended_sections(tree)
+    if len(piece.section_ids) < 2 or not any(sid in scoped for sid in piece.section_ids):
+        return find_cross_references(piece.text, tree, s.section_id)
+    by_id = {x.section_id: x for x in tree.sections if x.section_id in piece.section_ids}
+    cuts: list[tuple[int, str]] = []
+    pos = 0
+    for sid in piece.section_ids:
+        own = by_id.get(sid)
+        at = piece.text.find(_section_text(own), pos) if own is not None and own.text.strip() else -1
+        if at >= 0:
+            cuts.append((at, sid))
+            pos = at + 1
+    if not cuts:
+        return find_cross_references(piece.text, tree, s.section_id)
+    out = find_cross_references(piece.text[: cuts[0][0]], tree, s.section_id) if cuts[0][0] > 0 else []
+    for (start, sid), (end, _) in zip(cuts, [*cuts[1:], (len(piece.text), "")]):
+        out += find_cross_references(piece.text[start:end], tree, sid)
+    return out
+
+
 def _to_chunk(ordinal: int, piece: _Piece, tree: DocumentTree, count: Callable[[str], int]) -> Chunk:
     s = piece.section
     owners = set(piece.section_ids or [s.section_id])
     lowered = piece.text.lower()
     definitions = [d.term for d in tree.definitions if d.section_id in owners and d.term.lower() in lowered]
-    xrefs: list[CrossReference] = [
-        x for x in find_cross_references(piece.text, tree, s.section_id) if x.section_id != s.section_id
-    ]
+    xrefs: list[CrossReference] = [x for x in _piece_references(piece, tree) if x.section_id != s.section_id]
     if is_contents_section(s):  # a contents page lists the sections it names: it cites none of them
         for x in xrefs:
             x.listing = True

@@ -224,6 +224,9 @@ class CrossReference:
     document's when the tool holds it), ``None`` while unresolved. ``listing`` is set for a line of
     a contents list (``1.1.  Roles .... 6``) or any reference a contents section makes: it lists
     the section, it does not cite it, so it never counts as a citer (:mod:`docstrata.citers`).
+    ``amended`` is set for a reference written inside an amendment (under "The Sentencing Code is
+    amended as follows", "In section 264 (…)—"): ``document`` is the Act amended and ``target`` the
+    provision of it, never a section of the amending document itself.
     """
 
     text: str
@@ -233,6 +236,7 @@ class CrossReference:
     document: str | None = None
     target_document: str | None = None
     listing: bool = False
+    amended: bool = False
 
     @property
     def resolved(self) -> bool:

@@ -25,6 +25,7 @@ from ..structure.grammar import (
     SLASH_NUMBER,
     ORDINAL_ONE,
     SUFFIX_WORDS,
+    back_matter_prefixes,
     canonical_number,
     citing_forms,
     citation_keyword_pattern,
@@ -523,7 +524,25 @@ def _doc_of(chunk_id: str) -> str:
 
 
 def _target_keys(target: str) -> list[str]:
-    """Exact keys of a normalised reference target: ``article-12`` → ``article 12``; ``6.2`` → ``6.2``."""
+    """Exact keys of a normalised reference target: ``article-12`` → ``article 12``; ``6.2`` → ``6.2``;
+    a unit of a container (``schedule-27/15(2)``: paragraph 15(2) of Schedule 27) the container's
+    qualified keys (``in:schedule 27|15(2)``, then ``in:schedule 27|15``), never the bare number (the
+    body's section 15 is another provision)."""
+    container, _, item = target.rpartition("/")
+    outer = container.split("/")[-1]
+    if container and re.sub(r"-[0-9a-z]+$", "", outer) in back_matter_prefixes():
+        if outer in back_matter_prefixes():
+            return []  # "schedule/4" of another Act: its only Schedule's paragraph, cited by no key of its own
+        words = outer.replace("-", " ")
+        head = re.sub(r"\(.*$", "", item)
+        return list(
+            dict.fromkeys(
+                k
+                for unit in dict.fromkeys([item, head])
+                for k in qualified_alias_keys(f"{words}, Section {unit}")
+                if k.startswith("in:")
+            )
+        )
     last = target.split("/")[-1]
     m = re.match(r"^([a-z]+)-(.+)$", last)
     if m and m.group(1) in citation_kinds():
@@ -611,6 +630,12 @@ def resolve_cross_references(store, chunks: list) -> dict[str, list[dict]]:
                 if len(others) > 1:  # never a guess among them
                     what = "of that kind" if kind_of_name(x.document) else "so named"
                     note = f"'{x.document}' names no one document: several held are {what} ({', '.join(others[:3])})"
+                elif getattr(x, "amended", False) and not doc:
+                    # "(c) in subsection (3)—" under "The Sentencing Code is amended as follows": the Code's, never ours
+                    note = (
+                        f"a provision ({x.target}) of {x.document}, which this text amends; "
+                        f"{x.document} is not among the documents held"
+                    )
             elif sid and not doc:
                 doc = c.doc_key
             item = {

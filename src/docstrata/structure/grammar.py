@@ -106,6 +106,7 @@ __all__ = [
     "fold_items_of",
     "CODE_SECTION",
     "parent_document_re",
+    "amendment_re",
     "self_parent_re",
     "self_words",
     "drafting_note_re",
@@ -924,6 +925,8 @@ class Citation:
 
 
 def _number_id(unit: Unit) -> str:
+    if not unit.number:  # "the Schedule": an Act's only, unnumbered back-matter container, id "schedule"
+        return unit.prefix
     code = code_number(unit.number)
     if code:
         return code  # "Article L. 121-4" is L121-4: a code's article numbers are unique in it
@@ -1163,38 +1166,22 @@ def parse_citation(text: str) -> Citation | None:
     outer: list[Unit] = []  # the units after "of": its containers, innermost first
     pins: tuple[str, ...] = ()
     members: tuple[tuple[str, str | None], ...] = ()
-    pos, of_seen = 0, False
+    pos, of_seen, unnumbered = 0, False, False
     while pos < len(folded):
         m = _unit_re().match(folded, pos)
-        if not m or m.end() == pos:
+        if (not m or m.end() == pos or not m.group("kw")) and (bare := _bare_back_unit(folded, pos)):
+            unit, pos = bare  # "paragraph 4 of the Schedule", "Schedule, paragraph 4": the only Schedule
+            (outer if of_seen else inner).append(unit)
+            unnumbered = True
+        elif not m or m.end() == pos:
             return None
-        kw = m.group("kw")
-        k = keyword(kw) if kw else None
-        if kw and (k is None or not {"cite", "label"} & k.roles):
-            return None
-        if (
-            not k
-            and not inner
-            and not re.search(r"[.(]|\d[A-Za-z]", m.group("num") + m.group("pins"))
-            and not code_number(m.group("num"))
-        ):
-            return None  # a bare "17" cites nothing
-        number = m.group("num")
-        glued = glued_item(k.kind if k else None, number) if not m.group("more") else None
-        unit = Unit(
-            k.kind if k else None, glued[0] if glued else number, kw.strip() if kw else "", k.prefix if k else ""
-        )
-        if of_seen:
-            if m.group("more") or m.group("pins").strip() or glued:
-                return None
-            outer.append(unit)
         else:
-            inner.append(unit)
-            pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
-            if glued:  # "Subsection 2d": item (d) of section 2
-                pins = (glued[1], *pins)
-            members = _members(unit.number, "" if glued else m.group("more"))
-        pos = m.end()
+            end = _citation_unit(m, of_seen, inner, outer)
+            if end is None:
+                return None
+            pos = end
+            if not of_seen:
+                pins, members = _unit_pins(m, inner[-1])
         of = re.match(
             rf"\s*,?\s*{_OUTER_WORDS}\s+(?:the\s+|this\s+|dieses\s+|der\s+|des\s+|la\s+|le\s+)?", folded[pos:], re.I
         )
@@ -1204,10 +1191,56 @@ def parse_citation(text: str) -> Citation | None:
             continue
         gap = re.match(r"\s*,?\s*", folded[pos:])  # always matches (possibly empty)
         pos += gap.end() if gap else 0
-    if not inner:
-        return None
+    if not inner or (unnumbered and (len(inner) + len(outer) < 2 or not inner[-1].number)):
+        return None  # an unnumbered container alone, or as the unit cited, is no citation of a unit
     chain = (*outer[::-1], *inner)
     return Citation(tuple(chain), pins, members or ((chain[-1].number, None),), text)
+
+
+def _bare_back_unit(folded: str, pos: int) -> tuple[Unit, int] | None:
+    """An unnumbered back-matter container at ``pos`` of a citation (``Schedule`` of ``the Schedule,
+    paragraph 4``; no number after it) as a :class:`Unit` with number ``""``, and where it ends."""
+    m = re.match(rf"\s*(?:the\s+)?(?P<kw>{citation_keyword_pattern()})(?![\w-])(?!\s*\d)", folded[pos:], re.I)
+    k = keyword(m.group("kw").strip()) if m else None
+    if m is None or k is None or "back" not in k.roles or not k.prefix:
+        return None
+    return Unit(k.kind, "", m.group("kw").strip(), k.prefix), pos + m.end()
+
+
+def _citation_unit(m: re.Match, of_seen: bool, inner: list[Unit], outer: list[Unit]) -> int | None:
+    """Add the numbered unit :func:`_unit_re` matched to ``inner`` (before ``of``) or ``outer``;
+    where it ends, or ``None`` when it is no unit of a citation (an unknown word, a bare number)."""
+    kw = m.group("kw")
+    k = keyword(kw) if kw else None
+    if kw and (k is None or not {"cite", "label"} & k.roles):
+        return None
+    if (
+        not k
+        and not inner
+        and not re.search(r"[.(]|\d[A-Za-z]", m.group("num") + m.group("pins"))
+        and not code_number(m.group("num"))
+    ):
+        return None  # a bare "17" cites nothing
+    number = m.group("num")
+    glued = glued_item(k.kind if k else None, number) if not m.group("more") else None
+    unit = Unit(k.kind if k else None, glued[0] if glued else number, kw.strip() if kw else "", k.prefix if k else "")
+    if of_seen:
+        if m.group("more") or m.group("pins").strip() or glued:
+            return None
+        outer.append(unit)
+    else:
+        inner.append(unit)
+    return m.end()
+
+
+def _unit_pins(m: re.Match, unit: Unit) -> tuple[tuple[str, ...], tuple[tuple[str, str | None], ...]]:
+    """The pinpoint and the members of the cited unit ``unit`` that :func:`_unit_re` matched as ``m``."""
+    k = keyword(m.group("kw")) if m.group("kw") else None
+    glued = glued_item(k.kind if k else None, m.group("num")) if not m.group("more") else None
+    pins = tuple(re.findall(r"\(([^()]+)\)", m.group("pins")))
+    if glued:  # "Subsection 2d": item (d) of section 2
+        pins = (glued[1], *pins)
+    return pins, _members(unit.number, "" if glued else m.group("more"))
 
 
 # ---------------------------------------------------------------- items of a cited unit
@@ -1376,6 +1409,26 @@ def parent_document_re() -> re.Pattern | None:
         return None
     alt = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True))
     return re.compile(rf"(?<![\w])(?:{alt})(?=\s)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def amendment_re(part: str) -> re.Pattern | None:
+    """The regex of one part of how amending Acts word their instructions, every pack's
+    ``amendment[part]`` alternatives joined (see ``grammar_packs/en.py``, ``AMENDMENT``):
+    ``instruction`` (a paragraph that is an amendment instruction: ``by striking``, ``is amended``,
+    ``substitute “``, ``insert—``, ``omit``), ``by_this`` (ending right before a citation of this Act's
+    own: ``as redesignated by``), ``of_this`` (right after one: ``of this section``),
+    ``quotation_follows`` (a line ending so introduces inserted text, multi-line mode), ``amends``
+    (the amended Act or provision as the subject, group ``subject``, the provisions carrying the
+    amendments out, group ``which``; ``amends_cue``: the words every such form holds, found first) and
+    ``lead_in`` (a provision narrowing where the amendments under it apply, group ``where``: ``In
+    section 264 (…)—``). ``None`` when no pack has that part."""
+    alts = [a for p in PACKS for a in p.get("amendment", {}).get(part, ())]
+    if not alts:
+        return None
+    if part in ("amends", "lead_in"):  # named groups cannot repeat in one regex: the first pack's form
+        return re.compile(alts[0])
+    return re.compile("|".join(f"(?:{a})" for a in alts), re.M if part == "quotation_follows" else 0)
 
 
 def self_words() -> tuple[str, ...]:

@@ -69,7 +69,9 @@ never resolves to ``4.3``), else the first section inside it
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath
+from types import MappingProxyType
 
 from ..models import CrossReference, DocumentTree
 from .grammar import (
@@ -99,6 +101,10 @@ from .grammar import (
     SLASH_NUMBER,
     SUFFIX_WORDS,
     back_matter_prefixes,
+    amendment_re,
+    citation_key,
+    names_instrument,
+    parse_citation,
     version_or_address,
     version_words,
     xref_keyword_pattern,
@@ -154,6 +160,19 @@ _MORE_MEMBER_RE = re.compile(
 _OUTER_AFTER_RE = re.compile(
     rf"^\s*(?:of|in|under)\s+(?:the\s+|this\s+)?{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})"
 )
+# "paragraph 13 of schedule 8", "paragraphs 2 to 4 of the Schedule", "paragraph 4 of this Schedule": units of a
+# back-matter container named after them, numbered or not (an Act's only Schedule is "the Schedule")
+_BACK_OUTER_AFTER_RE = re.compile(
+    r"^(?P<items>(?:\([0-9A-Za-z]{1,5}\))*)"  # items the number pattern leaves: "paragraph 2(5A) of Schedule 2"
+    rf"\s*(?:of|in)\s+(?P<det>the\s+|this\s+)?{xref_keyword_pattern('outer')}"
+    rf"(?:\s+(?P<num>{_NUMBER}|{_ROMAN}))?(?![\w-])"
+)
+# "the Schedule, paragraph 4", "Schedule para 4": an unnumbered back-matter container named right before them
+_BACK_BEFORE_RE = re.compile(
+    rf"(?:^|(?<=[\s(]))(?P<det>the\s+|this\s+|The\s+|This\s+)?{xref_keyword_pattern('outer')}\s*,?\s*$"
+)
+# a unit's number written bare, maybe with its items ("4", "13(2)", "2A(1)(b)"): a paragraph of a schedule
+_BARE_UNIT_RE = re.compile(r"^\d{1,4}[A-Z]{0,3}(?:\(|$)")
 # "Part V Division 1AA", "Buch 2 Abschnitt 8": a container inside a container named right before it
 _INNER_CONTAINER_RE = re.compile(rf"^\s+{xref_keyword_pattern('outer')}\s+(?P<num>{_NUMBER}|{_ROMAN})")
 # the keywords whose provisions are inserted with a slash ("Art. 24/1", "l'article 216/1")
@@ -493,6 +512,10 @@ class _Resolver:
             for a in s.aliases:
                 if re.fullmatch(r"[A-Z](?:\.\d{1,3}|\(\d{1,3}\))", a):
                     self.by_alias.setdefault(a, s.section_id)
+        # the Act (and the provision of it) each section's amendments apply to, under a provision that says
+        # what it amends ("The Sentencing Code is amended as follows", "In section 264 (…)—")
+        self.short_names: dict[str, str] = _short_names(tree)  # "the 2008 Act" → the Act the text defines it as
+        self.amended: dict[str, tuple[str, str]] = _amendment_scopes(tree, self)
 
     def named_by_title(self, target: str, text: str, end: int) -> str | None:
         """The one section numbered ``target`` whose title the words after the reference repeat,
@@ -746,6 +769,248 @@ _OWN_PARAGRAPH_RE = re.compile(
 )
 # a container's id: its prefix (one word or hyphenated) and its number ("schedule-1", "exhibit-b")
 _CONTAINER_ID_RE = re.compile(r"^([a-z]+(?:-[a-z]+)*)-([0-9a-z]+)$")
+
+
+# ---------------------------------------------------------------- amendment scopes
+
+# a short name an amending Act gives the Act it amends: "The Criminal Procedure (Scotland) Act 1995 (“the 1995 Act”)"
+_SHORT_NAME_RE = re.compile(r"\(\s*[“\"‘](?P<short>[^”\"’()]{2,60})[”\"’]\s*\)")
+# a trailing bracketed title after a citation or a name: "section 264 (suspended sentence order …)"
+_TRAILING_TITLE_RE = re.compile(r"\s*\((?=[^()]*\s)[^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
+# where a citation and the Act it belongs to part: "section 5 of the X Act 2000", "Schedule 5ZB to the 1995 Act"
+_OF_ACT_RE = re.compile(r"\s+(?:of|to)\s+(?=\S)")
+
+
+def _amendment_scopes(tree: DocumentTree, resolver: "_Resolver") -> dict[str, tuple[str, str]]:
+    """``{section id: (amended Act as written, provision)}`` for every section of ``tree`` whose
+    references name the Act an amending provision amends, not ``tree`` itself.
+
+    A provision saying what it amends (the grammar's ``amends`` wording, :func:`.grammar.amendment_re`:
+    "The Sentencing Code is amended as follows", "Section 5 of the X Act 2000 (…) is amended in
+    accordance with subsections (2) to (5)", "Schedule 5ZB to the 1995 Act is amended as follows—")
+    scopes the provisions that carry the amendments out: those it names (``which``), else its own
+    provisions (a lead-in ending in a dash) or the provisions after it in its section (a sentence), up
+    to one that says it amends something else or speaks of this Act. Inside a scope, a lead-in
+    (``lead_in``: "In section 264 (…)—", "(c) in subsection (3)—", "In paragraph 8—") narrows the
+    provision for what it holds (``264``, ``264(3)``, ``schedule-5zb/8``); a provision naming an Act
+    itself ("In the Sentencing Code, in Part 7 …, after Chapter 4 insert—", "In section 5 of the X Act
+    2000—") opens a scope where none is. The provision is ``""`` for the Act as a whole. Short names
+    the text gives the amended Act ("(“the 1995 Act”)") and its definitions of such names are read as
+    that Act's name. Nothing is scoped in a document with no such wording."""
+    amends, lead, cue = amendment_re("amends"), amendment_re("lead_in"), amendment_re("amends_cue")
+    if amends is None or lead is None or cue is None:
+        return {}
+    if not any(cue.search(s.text) for s in tree.sections):
+        return {}
+    by_id = {s.section_id: s for s in tree.sections}
+
+    def stating(text: str) -> re.Match | None:
+        """The amending statement of ``text``: read back from its cue ("is amended as follows")."""
+        for c in cue.finditer(text):
+            found = amends.search(text, max(0, c.start() - 260), c.end() + 130)
+            if found:
+                return found
+        return None
+
+    short = resolver.short_names
+    scope: dict[str, tuple[str, str]] = {}  # a section's own scope (its own references)
+    below: dict[str, tuple[str, str]] = {}  # the scope of what a section holds
+    for s in tree.sections:
+        own = scope.get(s.section_id) or below.get(s.parent_id or "") or None
+        if own is not None:
+            scope[s.section_id] = own
+        first = _LEADING_LABEL_RE.sub("", s.text).strip().split("\n\n", 1)[0]
+        stated = stating(first)
+        if stated is not None:
+            act, provision = _amended_subject(stated.group("subject"), own, short, resolver)
+            if act is None:
+                if own is not None:
+                    below.setdefault(s.section_id, own)
+                continue
+            target = (act, provision)
+            if stated.group("which"):
+                for sid in _carrying_out(stated.group("which"), s.section_id, resolver):
+                    scope[sid] = target
+                    below[sid] = target
+            elif re.search(r"[—–:]\s*$", first) or resolver.children.get(s.section_id):
+                below[s.section_id] = target
+            if not stated.group("which") and not re.search(r"[—–:]\s*$", first):
+                for sib in _later_siblings(s.section_id, resolver):
+                    # its own words, not the text it inserts ("After that section insert— 3AB … under this section")
+                    words = _LEADING_LABEL_RE.sub("", by_id[sib].text).strip().split("\n\n", 1)[0]
+                    if stating(words) or _SPEAKS_OF_ITSELF_RE.search(words):
+                        break
+                    scope.setdefault(sib, target)
+                    below.setdefault(sib, target)
+            continue
+        current, pos, dash = own, 0, False
+        while led := lead.match(first[pos:]):  # "In Schedule 22 (…), in paragraph 54—": each lead-in narrows
+            named = _amended_subject(led.group("where"), current, short, resolver)
+            if named[0] is None:
+                break
+            current, pos = (named[0], named[1]), pos + led.end()
+            if re.search(r"[—–:]\s*$", led.group(0)):
+                dash = True
+                break
+        if current is None or current == own:
+            if own is not None:
+                below.setdefault(s.section_id, own)
+            continue
+        if not dash and (own is None or current[0] != own[0]):
+            scope[s.section_id] = current  # "In the Sentencing Code, in Part 7 (…), after Chapter 4 insert—"
+        below[s.section_id] = current
+    return scope
+
+
+# the label a provision's text opens with ("(1) ", "(b)\n\n", "**(2A)**")
+_LEADING_LABEL_RE = re.compile(r"^\s*(?:\*\*)?\([A-Za-z0-9]{1,5}\)(?:\*\*)?\s*")
+
+
+def _short_names(tree: DocumentTree) -> dict[str, str]:
+    """``{folded short name: Act}`` of the Acts ``tree`` defines a short name for ("“the 1995 Act”
+    means the Criminal Procedure (Scotland) Act 1995", "“the Children Order” means the Children
+    (Northern Ireland) Order 1995"): what "Schedule 1 to the 2008 Act" or "The 1995 Act is amended as
+    follows" name."""
+    short: dict[str, str] = {}
+    for d in tree.definitions:
+        if len(d.term) > 40:
+            continue
+        name = _named_document(" of " + d.definition[:160], "") or _instrument_name(d.definition[:160])
+        if name and (_INSTRUMENT_WORDS_RE.search(d.term) or names_instrument(f"{d.term} 2000")):
+            short[fold_document_name(d.term)] = name  # a term named as an Act is ("the 2008 Act", "the Children Order")
+    return short
+
+
+# a provision that speaks of this Act or of the amendments made ("The amendments made by this section apply …")
+_SPEAKS_OF_ITSELF_RE = re.compile(r"\b(?:this\s+(?:Act|section|Part|Schedule)|amendments\s+made\s+by)\b")
+
+
+def _amended_subject(
+    subject: str, outer: tuple[str, str] | None, short: dict[str, str], resolver: "_Resolver"
+) -> tuple[str | None, str]:
+    """(Act, provision) an amending provision's subject or lead-in names: ``Section 5 of the X Act
+    2000 (…)`` → (``X Act 2000``, ``5``), ``the 1995 Act`` → its full name when the text gives it,
+    ``section 264`` / ``subsection (3)`` inside ``outer`` → (``outer``'s Act, ``264`` / ``264(3)``);
+    ``(None, "")`` when it names neither an Act nor, inside a scope, a provision."""
+    text = " ".join(subject.split())
+    text = re.split(r",\s+(?=(?:the|The)\s)", text)[-1]  # "In consequence of …, the Sentencing Act 2020"
+    while (named := _SHORT_NAME_RE.search(text)) or _TRAILING_TITLE_RE.search(text):
+        if named and named.end() == len(text.rstrip()):
+            short_name = fold_document_name(named.group("short"))
+            head = _TRAILING_TITLE_RE.sub("", text)
+            full = _named_document(" of " + head, "")
+            if full:
+                short.setdefault(short_name, full)
+        cut = _TRAILING_TITLE_RE.sub("", text)
+        if cut == text:
+            break
+        text = cut
+    text = re.sub(r"^(?:the|The)\s+", "", text).strip(" ,")
+    if not text:
+        return None, ""
+
+    def act_named(words: str) -> str | None:
+        folded = fold_document_name(words)
+        if folded in short:
+            return short[folded]
+        name = _named_document(" of " + words, "") or _instrument_name(words)
+        if name and not resolver.is_own(name):
+            return name
+        return None
+
+    for part in _OF_ACT_RE.finditer(text):  # "Article 27 of the Children Order", "Schedule 5ZB to the 1995 Act"
+        act = act_named(text[part.end() :])
+        if act and (provision := _provision_of(text[: part.start()], "")) is not None:
+            return act, provision
+    whole = act_named(text)
+    if whole and outer is not None and outer[0] and whole.split()[0].lower() in ("that", "those"):
+        whole = outer[0]  # "that Act": the one the enclosing provision amends
+    if whole and " ".join(whole.split()) == text:
+        return whole, ""
+    if whole:
+        return whole, ""
+    if outer is not None and (provision := _provision_of(text, outer[1])) is not None:
+        return outer[0], provision
+    return None, ""
+
+
+def _instrument_name(text: str) -> str | None:
+    """``text`` (a definition's words, an amending provision's subject) when it is, whole, the name of
+    a legislative instrument with its year (:func:`.grammar.names_instrument`: ``the Children (Northern
+    Ireland) Order 1995``, whose kind word is no document word of a reference); else ``None``."""
+    words = re.sub(r"^(?:[a-z]+\s+)*(?:the\s+|The\s+)?", "", " ".join(text.split()))  # "means the …"
+    words = re.split(r"[;:]|\.\s", words)[0].rstrip(" .;,")
+    while (cut := _TRAILING_TITLE_RE.sub("", words).rstrip(" .;,")) != words:
+        words = cut  # "… Act 2008 (see paragraph 12(4)(b) and (5))"
+    if not words or len(words) > 140 or not words[0].isupper() or keyword(words.split()[0]) is not None:
+        return None  # "Article 25 of the Children Order": a provision of one, not its name
+    return words if names_instrument(words) else None
+
+
+# a relative item cited alone: "subsection (3)", "sub-paragraph (3A)", "paragraph (a)(ii)"
+_RELATIVE_ITEM_RE = re.compile(
+    rf"^(?:[A-Za-z]+-)?(?P<kw>{'|'.join(sorted(map(re.escape, relative_words()), key=len, reverse=True))})\s*"
+    r"(?P<item>(?:\([A-Za-z0-9]{1,5}\))+)$",
+    re.IGNORECASE,
+)
+
+
+def _provision_of(citation: str, outer: str) -> str | None:
+    """The provision of the amended Act ``citation`` names, relative to ``outer`` (the provision the
+    enclosing lead-in named, ``""`` for the whole Act): ``section 22(1)(aa)`` → ``22(1)(aa)``,
+    ``paragraph 15(2) of Schedule 27`` → ``schedule-27/15(2)``, ``paragraph 8`` inside ``schedule-5zb``
+    → ``schedule-5zb/8``, ``subsection (3)`` inside ``264`` → ``264(3)``, ``paragraph (a)`` inside
+    ``264(3)`` → ``264(3)(a)``; ``None`` when it is no citation."""
+    citation = citation.strip()
+    rel = _RELATIVE_ITEM_RE.match(citation)
+    if rel:
+        item = rel.group("item")
+        kind = _kind_of(rel.group("kw"))
+        if kind == "subsection" or not outer:  # a subsection is an item of the section, not of a subsection
+            head, _, tail = outer.rpartition("/")
+            base = (head + "/" if head else "") + re.sub(r"\(.*$", "", tail)
+            return base + item if kind == "subsection" else outer + item
+        return outer + item
+    c = parse_citation(citation)
+    if c is None or c.is_multiple:
+        return None
+    key = citation_key(c, qualified=True)
+    container = outer.split("/", 1)[0]
+    if (
+        len(c.chain) == 1
+        and c.unit.kind == "paragraph"
+        and re.match(r"[a-z]+(?:-[a-z]+)*-[0-9a-z]+$", container)
+        and container.split("-", 1)[0] in back_matter_prefixes()
+    ):
+        return f"{container}/{key}"  # "paragraph 8" inside Schedule 5ZB
+    return key
+
+
+def _carrying_out(which: str, source: str, resolver: "_Resolver") -> list[str]:
+    """The provisions of this Act that "… is amended in accordance with ``which``" names, written in
+    ``source``: ``subsections (2) to (5)`` of section 2 → ``2(2)`` … ``2(5)``, ``paragraphs 11 to 14``
+    in a Schedule → that Schedule's paragraphs; the sections of this Act that exist, in order."""
+    m = re.match(rf"\s*{_KEYWORD}\s*(?P<nums>.+)$", which)
+    if not m:
+        return []
+    members = expand_numbers(list_members(m.group("nums"), _ONE_NUMBER))
+    out: list[str] = []
+    for n in members:
+        n = re.sub(r"\s+", "", n)
+        found = (
+            resolver.resolve_item(n, source)
+            if n.startswith("(")
+            else resolver.in_own_back_matter(n, source) or resolver.resolve(n, source)
+        )
+        if found and found != source:
+            out.append(found)
+    return out
+
+
+def _later_siblings(section_id: str, resolver: "_Resolver") -> list[str]:
+    """The sections after ``section_id`` under its parent, in document order."""
+    kids = resolver.children.get(resolver.parent.get(section_id), [])
+    return kids[kids.index(section_id) + 1 :] if section_id in kids else []
 
 
 # The chunker calls find_cross_references once per chunk; build each tree's index once.
@@ -1085,26 +1350,24 @@ def _relative_base(source_section_id: str | None) -> str | None:
     return re.sub(r"\(.*$", "", source_section_id.split("/")[-1]) or None
 
 
-# an amendment instruction: "(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of
-# the … Act is amended—": its relative references ("paragraph (1)") name items of the amended provision
-_AMENDING_RE = re.compile(
-    r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b|"
-    r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b|"
-    # UK drafting: '(c) in subsection (3), for “case of …” substitute “…”', 'insert—', 'omit sub-paragraph (3A)'
-    r"\b(?:substitute|insert)\s*(?:[“\"‘]|[—–:]|$)|\bomit\b"
-)
+# how amending Acts word their instructions (grammar.amendment_re: the English pack's AMENDMENT table): an
+# instruction ("(A) by striking, in the matter preceding paragraph (1), …", "Section 251A of the … Act is amended—",
+# "(c) in subsection (3), for “…” substitute “…”") names items of the amended provision; "as redesignated by
+# clause (ii)", "… of this section" cite this Act itself; a line ending "insert—" introduces the inserted text
+_AMENDING_RE = amendment_re("instruction")
+_BY_THIS_RE = amendment_re("by_this")
+_OF_THIS_RE = amendment_re("of_this")
+_QUOTATION_FOLLOWS_RE = amendment_re("quotation_follows")
 
 
-# "subsection (d)(2)(C) of this section", "(as redesignated by clause (ii))": the instruction cites this Act itself
-# ("… is amended in accordance with paragraphs 2 to 9": the Schedule's own paragraphs)
-_BY_THIS_RE = re.compile(
-    r"\b(?:(?:redesignated|amended|added|inserted|made)\s+by|amended\s+in\s+accordance\s+with)\s+$"
-)
-_OF_THIS_RE = re.compile(r"\s*of\s+this\s+(?:section|subsection|paragraph|Act|title|division)\b")
+def _of_this(text: str, end: int) -> bool:
+    """The words right after a citation ending at ``end`` make it this Act's own (``of this section``)."""
+    return _OF_THIS_RE is not None and bool(_OF_THIS_RE.match(text[end : end + 40]))
 
 
-# "after subsection (2) insert—", "for subsection (1) substitute—": the paragraphs after it are the text inserted
-_QUOTATION_FOLLOWS_RE = re.compile(r"\b(?:insert|substitute)\s*[—–:]\s*$", re.M)
+def _by_this(text: str, start: int) -> bool:
+    """The words right before a citation starting at ``start`` make it this Act's own (``made by``)."""
+    return _BY_THIS_RE is not None and bool(_BY_THIS_RE.search(text[max(0, start - 40) : start]))
 
 
 def _in_amendment(text: str, pos: int) -> bool:
@@ -1112,9 +1375,20 @@ def _in_amendment(text: str, pos: int) -> bool:
     before it in ``text`` inserts ("after subsection (2) insert—" / "(2A) … subsection (3) applies")."""
     start = text.rfind("\n\n", 0, pos)
     end = text.find("\n\n", pos)
+    if _AMENDING_RE is None:
+        return False
     return bool(_AMENDING_RE.search(text, 0 if start < 0 else start, len(text) if end < 0 else end)) or bool(
-        start > 0 and _QUOTATION_FOLLOWS_RE.search(text, 0, start)
+        start > 0 and _QUOTATION_FOLLOWS_RE is not None and _QUOTATION_FOLLOWS_RE.search(text, 0, start)
     )
+
+
+def amended_sections(tree: DocumentTree) -> Mapping[str, tuple[str, str]]:
+    """``{section id: (amended Act as written, provision)}`` of the sections of ``tree`` whose
+    references name the Act an amending provision amends (:func:`_amendment_scopes`), read-only;
+    empty for a document that amends nothing. A passage holding several sections is read section by
+    section where one of them is here (``chunking``), so each reference gets its own section's scope."""
+    with document_language(tree.language):
+        return MappingProxyType(_resolver(tree).amended)
 
 
 def find_cross_references(text: str, tree: DocumentTree, source_section_id: str | None) -> list[CrossReference]:
@@ -1182,13 +1456,17 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         members = list_members(listed, _ONE_NUMBER_FR if current_language() == "fr" else _ONE_NUMBER)
         numbers = expand_numbers(members)
         before = text[max(0, m.start() - 60) : m.start()]
-        compound = _compound(m, prefix, numbers, text, resolver)
+        compound = _compound(m, prefix, numbers, text, resolver, source_section_id)
         if compound is not None:
             ref_text, targets, end, other_title = compound
             name = other_title or _named_after_chain(text, end, before)
             if not (name and (other_title or not resolver.is_own(name))):
                 name = None
+            scoped = None if name else _amendment_scope(resolver, text, m.start(), end, source_section_id)
             for target, section_id in targets:
+                if scoped:  # "in paragraph 15(2) of Schedule 27" under "the Sentencing Act 2020 is amended as follows"
+                    refs.append((m.start(), _ref(ref_text, target, None, source_section_id, scoped[0], amended=True)))
+                    continue
                 refs.append((m.start(), _ref(ref_text, target, None if name else section_id, source_section_id, name)))
             taken.append((m.start(), end))
             continue
@@ -1202,14 +1480,19 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             numbers, stop = _continued_members(text, numbers[0] + tail[1], tail[0])
             tail = (stop, tail[1])
             taken.append((m.end(), tail[0]))
+        scoped = None if name or tail else _amendment_scope(resolver, text, m.start(), m.end(), source_section_id)
         for number in numbers:
             if prefix == "recital" and re.fullmatch(r"\(\d{1,3}\)", number):
                 number = number[1:-1]  # "recital (26)": the EU acts' way of writing recital 26
+            if scoped is not None and (provision := _amended_target(scoped[1], m.group("kw"), prefix, number)):
+                # under "X is amended as follows" / "In section 264 (…)—": the amended Act's provision
+                refs.append((m.start(), _ref(m.group(0), provision, None, source_section_id, scoped[0], amended=True)))
+                continue
             amending = (
                 (number.startswith("(") or prefix is None)
                 and _in_amendment(text, m.start())
-                and not _OF_THIS_RE.match(text, m.end())
-                and not _BY_THIS_RE.search(text[max(0, m.start() - 40) : m.start()])
+                and not _of_this(text, m.end())
+                and not _by_this(text, m.start())
             )
             if number.startswith("("):  # "subsection (1)", "paragraph (b)(2)": an item of an enclosing section
                 number = re.sub(r"\s+", "", number)
@@ -1386,7 +1669,7 @@ def _items_of_runs(
             chars[found.start : found.cited] = " " * (found.cited - found.start)
             continue
         written = " ".join(view[found.start : found.end].split())
-        amending = _in_amendment(text, found.start) and not _OF_THIS_RE.match(text, found.end)
+        amending = _in_amendment(text, found.start) and not _of_this(text, found.end)
         for pins in found.items:
             item = "".join(f"({p})" for p in pins)
             hit = None if amending else resolver.resolve_item(item, source_section_id)
@@ -1693,8 +1976,66 @@ def _continued_members(text: str, first: str, pos: int) -> tuple[list[str], int]
     return expand_numbers(list_members(written, _ONE_NUMBER)), pairs[-1][2]
 
 
+def _back_container(
+    text: str, m, after: str, resolver: _Resolver, source: str | None
+) -> tuple[str, str | None, int, int, str] | None:
+    """The back-matter container a unit cited as a paragraph belongs to, named right after it
+    (``paragraph 13 of schedule 8``, ``paragraph 4 of the Schedule``, ``of this Schedule``) or right
+    before it (``the Schedule, paragraph 4``, ``Schedule para 4``), as ``(container as cited,
+    its section id or None, start, end of the written reference, the items written after the number
+    that the number pattern left: ``(5A)``)``; ``None`` when no back-matter
+    container is named there. ``the Schedule`` is the document's only, unnumbered one (id
+    ``schedule``), ``this Schedule`` the one ``source`` stands in; a container the document does
+    not have is cited all the same (another Act's, or a schedule an amendment names), unresolved."""
+    back = back_matter_prefixes()
+    start, end, det, kw, num, items = m.start(), m.end(), "", "", None, ""
+    if (outer := _BACK_OUTER_AFTER_RE.match(after)) and (k := keyword(outer.group("kw"))) and k.prefix in back:
+        det, kw, num, end = (
+            (outer.group("det") or "").strip().lower(),
+            k.prefix,
+            outer.group("num"),
+            m.end() + outer.end(),
+        )
+        items = outer.group("items")
+    elif (
+        (before := _BACK_BEFORE_RE.search(text[max(0, m.start() - 30) : m.start()]))
+        and (k := keyword(before.group("kw")))
+        and k.prefix in back
+    ):
+        det, kw, start = (before.group("det") or "").strip().lower(), k.prefix, m.start() - len(before.group(0))
+    else:
+        return None
+    if num:
+        container = _normalise(num, kw)
+        found = resolver.resolve(container)
+        return container, found if found and found.rsplit("/", 1)[-1] == container else None, start, end, items
+    if det == "this":
+        own = resolver.back_container(source)
+        if own is not None and own.rsplit("/", 1)[-1].startswith(kw):
+            return own.rsplit("/", 1)[-1], own, start, end, items
+        return None
+    return kw, kw if kw in resolver.ids else None, start, end, items
+
+
+def _short_name_at(text: str, pos: int, resolver: _Resolver) -> str | None:
+    """The Act a short name the document defines (:func:`_short_names`) names when one is written at
+    ``pos`` (``the 2008 Act``), else ``None``."""
+    head = text[pos : pos + 60]
+    for short, act in resolver.short_names.items():
+        spaced = r"\s+".join(map(re.escape, short.split()))
+        m = re.match(rf"(?:the\s+)?{spaced}(?![\w-])", head, re.IGNORECASE)
+        if m:
+            return act
+    return None
+
+
 def _compound(
-    m, prefix: str | None, numbers: list[str], text: str, resolver: _Resolver
+    m,
+    prefix: str | None,
+    numbers: list[str],
+    text: str,
+    resolver: _Resolver,
+    source: str | None = None,
 ) -> tuple[str, list[tuple[str, str | None]], int, str | None] | None:
     """``Article II, Section 3`` / ``Section 3 of Article II``: (text, [(target, section id)],
     end, document) or None; ``document`` is set for ``section 552 of title 5`` in a document that
@@ -1702,6 +2043,26 @@ def _compound(
     its members (``Article 4 paragraphs 1–2``, ``paragraphs 1 and 2 of Article 4``: article-4(1)
     and article-4(2))."""
     after = text[m.end() : m.end() + 80]
+    if prefix is None and numbers and all(_BARE_UNIT_RE.match(n) for n in numbers):
+        back = _back_container(text, m, after, resolver, source)
+        if back is not None:  # "paragraph 13 of schedule 8": that schedule's paragraph 13, never the body's section 13
+            container, container_id, start, end, items = back
+            members = [re.sub(r"\s+", "", n) for n in numbers]
+            members[-1] += items
+            targets = [
+                (f"{container}/{n}", resolver.resolve_within(container_id, n) if container_id else None)
+                for n in members
+            ]
+            # "paragraph 4 of Schedule 1 to the Energy Act 2004": that Act's schedule
+            to = re.match(r"\s+to\s+(?=\S)", text[end : end + 8])
+            name = _named_document(" of " + text[end + to.end() : end + 160], "", generic=True) if to else None
+            if to and name is None and (short := _short_name_at(text, end + to.end(), resolver)):
+                name = short  # "paragraph 3(1)(d) of schedule 1 to the 2008 Act"
+            if name and resolver.is_own(name):
+                name = None
+            if name:
+                targets = [(t, None) for t, _ in targets]
+            return " ".join(text[start:end].split()), targets, end, name
     if (
         prefix is None
         and numbers
@@ -1792,7 +2153,12 @@ def _inside(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 
 
 def _ref(
-    text: str, target: str, section_id: str | None, source: str | None, document: str | None = None
+    text: str,
+    target: str,
+    section_id: str | None,
+    source: str | None,
+    document: str | None = None,
+    amended: bool = False,
 ) -> CrossReference:
     return CrossReference(
         text=" ".join(text.split()),
@@ -1800,7 +2166,34 @@ def _ref(
         section_id=section_id,
         source_section_id=source,
         document=" ".join(document.split()) if document else None,
+        amended=amended,
     )
+
+
+def _amendment_scope(
+    resolver: _Resolver, text: str, start: int, end: int, source: str | None
+) -> tuple[str, str] | None:
+    """The (amended Act, provision) a reference written at ``text[start:end]`` in ``source`` names
+    a provision of (:func:`_amendment_scopes`), or ``None``: outside any scope, or cited as this Act's
+    own (``… of this Act``, ``as inserted by section 3``, ``amended in accordance with …``)."""
+    scoped = resolver.amended.get(source) if source else None
+    if scoped is None or _of_this(text, end) or _by_this(text, start):
+        return None
+    return scoped
+
+
+def _amended_target(provision: str, kw: str, prefix: str | None, number: str) -> str | None:
+    """The provision of the amended Act a reference (keyword ``kw``, id ``prefix``, ``number``)
+    names inside ``provision`` (:func:`_provision_of`): ``subsection (3)`` in ``264`` → ``264(3)``,
+    ``paragraph 8`` in ``schedule-5zb`` → ``schedule-5zb/8``, ``section 19`` → ``19``, ``Schedule 13``
+    → ``schedule-13``; ``None`` for a number no provision is cited by."""
+    number = re.sub(r"\s+", "", number)
+    if prefix is None:
+        kind = _kind_of(kw) or "paragraph"
+        return _provision_of(f"{kind} {number}", provision)
+    if re.fullmatch(_ROMAN, number) and not prefix:
+        return None
+    return _normalise(number, prefix)
 
 
 def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:

@@ -78,7 +78,24 @@ LABEL_FORMS = ("sect", "sec.", "art.", "§", "§§", "app")
 
 # Abbreviations read as a cross-reference word in running text (the words of every "xref" row are);
 # "s 59A", "ss 10-12" only in lower case, right before the number
-XREF_FORMS = ("sec.", "secs.", "art.", "arts.", "para.", "paras.", "app.", "app", "§", "§§", "s", "s.", "ss", "ss.")
+XREF_FORMS = (
+    "sec.",
+    "secs.",
+    "art.",
+    "arts.",
+    "para.",
+    "paras.",
+    "app.",
+    "app",
+    "sch.",
+    "sched.",
+    "§",
+    "§§",
+    "s",
+    "s.",
+    "ss",
+    "ss.",
+)
 
 # Pinpoint words: a word that names a sub-item of the unit cited just before it, written as the
 # "(n)" of a section id ("Article 3, paragraph 5" is article-3(5)). English writes pinpoints in
@@ -151,6 +168,48 @@ SELF_PARENT_WORDS = (
 # the words a document calls itself with before its name ("this SOW", "these Standard Terms", "the present
 # Agreement")
 SELF_WORDS = ("this", "these", "the present")
+
+# How an amending Act words its instructions (structure.xrefs reads them: references inside an instruction, or
+# under a provision that says what it amends, are the amended Act's, never this Act's own). Regular expressions
+# over the text, case-sensitive unless they say otherwise:
+# * "instruction": a paragraph holding one is an amendment instruction ("(A) by striking …", "Section 251A of the …
+#   Act is amended—", UK "(c) in subsection (3), for “…” substitute “…”", "insert—", "omit sub-paragraph (3A)");
+# * "by_this": written right before a citation, it makes the citation this Act's own ("as redesignated by clause
+#   (ii)", "the amendments made by subsections (3) and (6)", "is amended in accordance with paragraphs 2 to 9");
+# * "of_this": written right after a citation, likewise ("subsection (d)(2)(C) of this section");
+# * "quotation_follows": a line ending so introduces the text the instruction inserts ("after subsection (2)
+#   insert—"): the paragraphs after it are the amended Act's text;
+# * "amends": what names the amended Act (or a provision of it) as its subject: "The Sentencing Code is amended as
+#   follows", "Section 5 of the X Act 2000 (…) is amended in accordance with subsections (2) to (5)", "…, the
+#   Sentencing Act 2020 is amended as follows—", "Schedule 7A of the Government of Wales Act 2006 is amended as
+#   follows"; group ``which`` (optional) names the provisions of this Act that carry the amendments out;
+# * "lead_in": a provision that narrows where the amendments under it apply: "In section 264 (…)—", "(c) in
+#   subsection (3)—", "In paragraph 15(2) of Schedule 27 (…)—", "In the Sentencing Code, …"; group ``where`` is the
+#   citation (or the Act) it names.
+AMENDMENT = {
+    "instruction": (
+        r"\bby\s+(?:striking|inserting|adding|redesignating|amending|repealing)\b",
+        r"\b(?:is|are)\s+(?:further\s+)?(?:amended|repealed)\b",
+        r"\b(?:substitute|insert)\s*(?:[“\"‘]|[—–:]|$)",
+        r"\bomit\b",
+    ),
+    "by_this": (
+        r"\b(?:redesignated|amended|added|inserted|made)\s+by\s+$",
+        r"\bamended\s+in\s+accordance\s+with\s+$",
+    ),
+    "of_this": (r"^\s*of\s+this\s+(?:section|subsection|paragraph|sub-paragraph|Act|title|division|Schedule|Part)\b",),
+    "quotation_follows": (r"\b(?:insert|substitute)\s*[—–:]\s*$",),
+    # the words every "amends" form holds, found first (the subject is read back from them)
+    "amends_cue": (r"\b(?:is|are)\s+(?:further\s+)?(?:amended|modified)\s+(?:as\s+follows|in\s+accordance\s+with)",),
+    "amends": (
+        r"(?P<subject>[^.;—–:]{3,240}?)\s+(?:is|are)\s+(?:further\s+)?(?:amended|modified)\s+"
+        r"(?:as\s+follows|in\s+accordance\s+with\s+(?P<which>[^.;—–:]{1,120}))",
+    ),
+    "lead_in": (
+        r"^\s*(?:\([a-zA-Z0-9]{1,5}\)\s*)?(?i:in)\s+(?P<where>[^—–:;,]{2,200}?)\s*"
+        r"(?:\((?=[^()]*\s)[^()]{2,160}\)\s*)?(?:[—–:]\s*$|,\s)",
+    ),
+}
 
 # Words that may open a citation and name nothing ("the Section 4.2 …" is rare; kept for symmetry)
 DETERMINERS = ("the",)
@@ -429,4 +488,5 @@ PACK = {
     "list_opener_words": LIST_OPENER_WORDS,
     "contents_titles": CONTENTS_TITLES,
     "citing": CITING,
+    "amendment": AMENDMENT,
 }
