@@ -59,16 +59,24 @@ class Signals:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items() if k in FEATURES}
 
 
-def _words_holding(query: str, terms: set[str], languages) -> tuple[str, ...]:
-    """The words of ``query``, as written and in order, whose analysis (in any of ``languages``)
-    gives one of ``terms``: "UDP", "QUIC" for the stems ``udp``, ``quic``."""
-    from .index.keyword import analyze
+def query_words(query: str, languages) -> dict[str, list[tuple[str, ...]]]:
+    """The content words of ``query``, as written and in order, each with its BM25 terms in each of
+    ``languages`` (:func:`~docstrata.index.keyword.analyze_query`'s terms, so its stop-word rules):
+    ``{"pharmacy": [("pharmaci",), ("pharmacy",)]}`` for English and French. A word some language
+    drops as a stop word ("that" in English, "les" in French) is no content word: another language
+    keeps it only because it does not know it."""
+    from .index.keyword import analyze, analyze_query, stemmed_language
 
-    out: dict[str, None] = {}
+    langs = list(dict.fromkeys(stemmed_language(lang) for lang in (languages or ("en",))))
+    asked = {lang: set(analyze_query(query, lang)) for lang in langs}
+    out: dict[str, list[tuple[str, ...]]] = {}
     for word in re.findall(r"\w[\w'’-]*", query):
-        if any(t in terms for lang in languages for t in analyze(word, lang)):
-            out[word] = None
-    return tuple(out)
+        if word in out:
+            continue
+        analyses = [tuple(t for t in analyze(word, lang) if t in asked[lang]) for lang in langs]
+        if all(analyses):
+            out[word] = analyses
+    return out
 
 
 def _idf(n: int, df: int) -> float:
@@ -83,32 +91,44 @@ def answer_signals(hits, query: str, store, floor: float, fused: bool = True) ->
 
     Document frequencies come from the store's ``term_document_frequencies`` (the embedded and
     Postgres stores); a store without it weighs every query word alike."""
-    from .index.keyword import analyze, chunk_language, query_terms
+    from .index.keyword import analyze, chunk_language
     from .store.base import keyword_languages
 
     sims = sorted((h.similarity for h in hits if h.similarity is not None), reverse=True)
     best = sims[0] - floor if sims else None
     gap = sims[0] - sims[min(GAP_RANK, len(sims)) - 1] if sims else None
-    terms = [t for t, w in query_terms(query, keyword_languages(store)) if w == 1.0]
-    weights = dict.fromkeys(terms, 1.0)
+    words = query_words(query, keyword_languages(store))
+    terms = list(dict.fromkeys(t for analyses in words.values() for ts in analyses for t in ts))
     frequencies = getattr(store, "term_document_frequencies", None)
+    n, dfs = frequencies(terms) if terms and frequencies is not None else (0, {})
+    known = bool(terms) and frequencies is not None
+    weights: dict[str, float] = {}
+    units: dict[str, frozenset[str]] = {}  # a word's terms in every language: any one found is the word found
+    missing: list[str] = []
     absent = 0.0
-    missing: tuple[str, ...] = ()
-    if terms and frequencies is not None:
-        n, dfs = frequencies(terms)
-        weights = {t: _idf(n, dfs.get(t, 0)) for t in terms}
-        absent = sum(w for t, w in weights.items() if not dfs.get(t)) / (sum(weights.values()) or 1.0)
-        if absent:
-            missing = _words_holding(query, {t for t in terms if not dfs.get(t)}, keyword_languages(store))
+    for word, analyses in words.items():
+        # the analysis (language) whose terms the index holds most: "pharmacy" is held by its English
+        # stem though a French document's analysis of the question finds nothing
+        chosen = max(analyses, key=lambda ts: sum(1 for t in ts if dfs.get(t)))
+        key = " ".join(chosen)
+        if key in weights:
+            continue
+        held = [t for t in chosen if dfs.get(t)]
+        weights[key] = max((_idf(n, dfs[t]) for t in held), default=_idf(n, 0)) if known else 1.0
+        units[key] = frozenset(t for ts in analyses for t in ts)
+        if known and not held:
+            missing.append(word)
+            absent += weights[key]
     total = sum(weights.values()) or 1.0
+    absent /= total
     coverage = 0.0
     for h in hits[:COVERAGE_HITS]:
-        held = set(analyze(h.chunk.contextualized_content, chunk_language(h.chunk)))
-        coverage = max(coverage, sum(w for t, w in weights.items() if t in held) / total)
+        found = set(analyze(h.chunk.contextualized_content, chunk_language(h.chunk)))
+        coverage = max(coverage, sum(w for key, w in weights.items() if units[key] & found) / total)
     exact = any("exact" in h.fused.ranks for h in hits)
     ranks = hits[0].fused.ranks if hits else {}
     agree = all(ranks.get(m, AGREE_RANK + 1) <= AGREE_RANK for m in ("keyword", "semantic")) if fused else None
-    return Signals(best, gap, coverage, absent, exact, agree, missing)
+    return Signals(best, gap, coverage, absent, exact, agree, tuple(missing))
 
 
 def feature_vector(signals: Signals) -> list[float | None]:
