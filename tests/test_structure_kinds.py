@@ -641,6 +641,21 @@ def test_numbered_headings_with_colon_or_dash_nest_their_subsections():
     assert by_id["2.1"].parent_id == "2" and by_id["3.1"].parent_id == "3" and by_id["3.2"].parent_id == "3"
 
 
+def test_heading_numbers_closed_by_a_bracket_are_clauses_as_with_a_dot():
+    """A Markdown heading's number closed by a bracket (``## 1) Mission and Scope``, as the OpenDSM
+    technical charter numbers its clauses: the grammar's CLAUSE_CLOSE) is clause 1 as ``## 1. Mission
+    and Scope`` is: the same ids, levels, numbers and parents, ``1.1`` inside 1; only the title keeps the
+    bracket it is written with."""
+    layout = "# Charter\n\n## 1{c} Mission and Scope\n\nText.\n\n### 1.1 Goals\n\nText.\n\n## 2{c} Voting\n\nText.\n"
+    trees = [parse_sections(layout.format(c=close), "charter.md", "Charter") for close in ".)"]
+    outlines = [[(s.section_id, s.parent_id, s.level, s.number) for s in tree.sections] for tree in trees]
+    assert outlines[0] == outlines[1]
+    by_id = sections_by_id(trees[1])
+    assert {"1", "1.1", "2"} <= set(by_id)
+    assert by_id["1.1"].parent_id == "1" and by_id["2"].parent_id == by_id["1"].parent_id
+    assert by_id["1"].title == "1) Mission and Scope" and by_id["2"].number == "2"
+
+
 def test_eu_paragraph_after_a_lettered_point_stays_a_paragraph():
     """``2.`` after point ``(b)`` of Article 3 is the article's paragraph 2 (only an Absatz ``(1)``
     holds Nummern ``1.``); an article keyword section never breaks the numbering check."""

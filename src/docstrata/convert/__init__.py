@@ -59,7 +59,7 @@ from pathlib import PurePosixPath
 
 from ..errors import ConversionError
 from ..models import Document, SourceFile
-from ..structure.grammar import contents_title_pattern, is_caption, names_filing, names_instrument
+from ..structure.grammar import CLAUSE_NUMBER, contents_title_pattern, is_caption, names_filing, names_instrument
 from .document import Block, ConvertedDocument
 from .html import _convert_html, clean_html
 from .xml_generic import convert_xml
@@ -302,7 +302,7 @@ def _instrument_below(first: str, rest: list[str]) -> str | None:
 
 
 _CONTENTS_HEADING = contents_title_pattern(("contents",))  # Contents, Table of Contents, Inhaltsverzeichnis …
-_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
+_SECTION_NUMBER = re.compile(rf"^{CLAUSE_NUMBER}\.?\s+\S")
 
 
 _CONVERTERS = {

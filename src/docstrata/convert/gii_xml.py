@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..structure.grammar import ROMAN_PATTERN
 from .document import BlockWriter, ConvertedDocument
 
 
@@ -112,10 +113,10 @@ def _outline_number(bez: str, profile) -> str:
     words = bez.replace(".", " ").split()
     if len(words) == 2 and words[0].lower() in profile.ordinals:
         return f"{words[1]} {profile.ordinals[words[0].lower()]}"
-    if len(words) == 2 and re.fullmatch(r"\d{1,4}[a-z]?|[IVXLC]{1,7}", words[1]):
+    if len(words) == 2 and re.fullmatch(rf"\d{{1,4}}[a-z]?|{ROMAN_PATTERN}", words[1]):
         # an amending act's articles are outline units too: "Art 2" is Artikel 2
         return f"{profile.section_words.get(words[0], words[0])} {words[1]}"
-    if len(words) == 1 and re.fullmatch(r"\d{1,4}[a-z]?|[IVXLC]{1,7}", words[0]):
+    if len(words) == 1 and re.fullmatch(rf"\d{{1,4}}[a-z]?|{ROMAN_PATTERN}", words[0]):
         return words[0]
     return ""
 
@@ -128,7 +129,7 @@ def _unit_number(enbez: str, profile) -> str | None:
     )
     if m:  # "§ 13", "§ 1.2", "Art 5", "Anlage 1", "Anhang 2", "Muster 3"
         return f"{profile.section_words.get(m.group(1), m.group(1))} {m.group(2)}"
-    m = re.fullmatch(r"([IVXLC]{1,7}|\d{1,3})\.", enbez)  # "II.", "3.": a numbered part of an administrative rule
+    m = re.fullmatch(rf"({ROMAN_PATTERN}|\d{{1,3}})\.", enbez)  # "II.", "3.": a numbered part of an administrative rule
     return m.group(1) if m else None
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..structure.grammar import SECTION_NUMBER, keyword_words, label_keywords
+from ..structure.grammar import ROMAN_PATTERN, SECTION_NUMBER, keyword_words, label_keywords
 from .document import Block
 from .run_in import MAX_LABELLED_TITLE_WORDS, emphasis_title, lead_title, spans_of_runs
 
@@ -278,7 +278,7 @@ def _group_headings(leaves: list, marks: dict, label_re: re.Pattern) -> dict[int
         if not words or len(text.split()) > _MAX_GROUP_HEADING_WORDS:
             continue
         key = " ".join(sorted(str(c) for c in tag.get("class") or []))
-        opening = re.match(r"^([^\W\d_]+)\.?\s+(\d{1,4}[A-Za-z]?|[IVXLC]{1,7})\b", text)
+        opening = re.match(rf"^([^\W\d_]+)\.?\s+(\d{{1,4}}[A-Za-z]?|{ROMAN_PATTERN})\b", text)
         if opening and opening.group(1).lower() in containers and opening.group(1).lower() in words:
             numbered[id(tag)] = f"{opening.group(1)} {opening.group(2)}"
             candidates[id(tag)] = key

@@ -7,7 +7,14 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ..structure.grammar import contents_title_pattern, is_contents_title, keyword_words, names_instrument
+from ..structure.grammar import (
+    CLAUSE_NUMBER,
+    PROVISION_NUMBER,
+    contents_title_pattern,
+    is_contents_title,
+    keyword_words,
+    names_instrument,
+)
 from .pdf_layout import _BOLD_FONT, _body_style, _PdfLine, _vertical_overlap
 from .text import normalize_heading
 
@@ -20,7 +27,7 @@ _BARE_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)$")
 # A heading line opening with a section number ("1.", "2.3", "Article 4"), not a wrapped title's
 # next line that happens to start with a figure ("2020 Annual Report").
 _NEW_NUMBER = re.compile(
-    r"^(\d{1,3}(\.\d{1,3})*\.(\s|$)|\d{1,3}(\.\d{1,3})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:], re.IGNORECASE
+    rf"^({CLAUSE_NUMBER}\.(\s|$)|\d{{1,3}}(\.\d{{1,3}})+\s)|^(?!\d)" + _PDF_NUMBERING.pattern[1:], re.IGNORECASE
 )
 # dot leaders (dots or ellipsis characters "……"), with the page number ("7", "iv", an appendix's "A.1-5") on
 # the line or set in a column of its own (". . . . .")
@@ -30,7 +37,7 @@ _TOC_LINE = re.compile(
 )
 # the section number a line prints before an outline entry's title ("6.2.1 Amendment Documents"
 # for the bookmark "Amendment Documents")
-_PRINTED_NUMBER_KEY = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[a-z](?:\.\d{1,3})*|[ivxlc]{1,6})\s+(?=\S)")
+_PRINTED_NUMBER_KEY = re.compile(rf"^(?:{CLAUSE_NUMBER}|[a-z](?:\.\d{{1,3}})*|[ivxlc]{{1,6}})\s+(?=\S)")
 # "Figure 3", "Table 8-1", "Table A.2", "Table IV" — not the heading "Table of Contents"
 _CAPTION = re.compile(r"^(figure|fig\.|table|listing|example)\s+(\d[\w.-]*|[a-z](\.\d+)*|[ivxlc]+)\b", re.IGNORECASE)
 _MONO_FONT = re.compile(r"courier|mono|consol|menlo|inconsolata|code", re.IGNORECASE)
@@ -145,7 +152,7 @@ def _find_entry(
     """``(line index, lines used)`` of the first line (in :func:`_outline_search_order` from
     ``position``, before line ``limit`` when given) that heads the outline entry whose key is
     ``target``, or ``None``; see :func:`_apply_outline` for the forms that match."""
-    number = re.match(r"\d{1,3}(?:\.\d{1,3})*\s+(?=[^\W\d])", target)
+    number = re.match(rf"{CLAUSE_NUMBER}\s+(?=[^\W\d])", target)
     unnumbered = target[number.end() :] if number else None
     for i in _outline_search_order(lines, position, page_start, limit):
         if (
@@ -550,9 +557,9 @@ def _instrument_cover(
     return out
 
 
-_HEADING_NUMBER = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)\.?\s")
+_HEADING_NUMBER = re.compile(rf"({CLAUSE_NUMBER})\.?\s")
 # "107. Where the Commissioner …", "24A. (1) …": a section number opening a provision's first line
-_PROVISION_OPENS = re.compile(r"^[1-9]\d{0,3}[A-Z]{0,3}\.\s+\S")
+_PROVISION_OPENS = re.compile(rf"^{PROVISION_NUMBER}\.\s+\S")
 
 
 def _label_over(label_run: list[_PdfLine], first: _PdfLine) -> bool:

@@ -30,11 +30,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..structure.grammar import PROVISION_NUMBER
 from .pdf_layout import _PdfLine, _vertical_overlap
 
 # "2. Subject to …", "13. (1) When …", "24A. Where …", a bare "5." (its text in a box of its own):
 # a section number opening a body line
-_SECTION_OPENS = re.compile(r"^[1-9]\d{0,3}[A-Z]{0,3}\.(?:\s|$)")
+_SECTION_OPENS = re.compile(rf"^{PROVISION_NUMBER}\.(?:\s|$)")
 _MAX_NOTE_LINES = 12  # "Where a party to the action requests for commissions, reports, …": eight lines
 _MAX_NOTE_WORDS = 40
 _MIN_NOTES = 3  # a series of notes, not one side remark beside a numbered paragraph

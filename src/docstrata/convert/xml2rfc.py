@@ -44,7 +44,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..models import MarkedDefinition
-from ..structure.grammar import int_to_letters, int_to_roman
+from ..structure.grammar import CLAUSE_NUMBER, int_to_letters, int_to_roman
 from .document import ConvertedDocument
 from .legislation_xml import _local, _squash
 
@@ -713,4 +713,4 @@ def convert_xml2rfc(root, data: bytes, doc_key: str) -> ConvertedDocument:
 
 
 # the number _Writer prints before a section's title ("4.2.1.  Title", "Appendix A.  Title", "A.1.  Title")
-_HEADING_NUMBER = re.compile(r"^(Appendix [A-Z]{1,2}|[A-Z]{1,2}(?:\.\d{1,3})+|\d{1,3}(?:\.\d{1,3})*)\.\s")
+_HEADING_NUMBER = re.compile(rf"^(Appendix [A-Z]{{1,2}}|[A-Z]{{1,2}}(?:\.\d{{1,3}})+|{CLAUSE_NUMBER})\.\s")

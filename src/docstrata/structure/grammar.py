@@ -736,8 +736,16 @@ PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"
 # the mark that closes a numbered clause's number: a full stop ("3.", "2.1.") or a closing bracket ("3)",
 # "2.1)": agreements numbering "1) Background." … "2.1) …"), one clause whichever is written. A bare
 # number closed by a bracket is a list item's form ("1) …") unless the document numbers its clauses so: the
-# structure parser reads it as a clause only in such a series (structure.parse.scan._clause_items).
+# structure parser reads it as a clause only in such a series (structure.parse.scan._clause_items) or in a
+# heading ("## 1) Background": structure.parse.labels._heading_label).
 CLAUSE_CLOSE = r"[.)]"
+# a clause's number as agreements and specifications print it: 4, 4.2, 4.2.1 (arabic parts of up to three
+# digits joined by dots; the close, CLAUSE_CLOSE, not included)
+CLAUSE_NUMBER = r"\d{1,3}(?:\.\d{1,3})*"
+# a provision's number as a statute prints it opening the provision's body line ("2. Subject to …", "24A. Where
+# …", "287AA. …"): up to four digits, never starting with 0, and up to three capital letters of an inserted
+# provision
+PROVISION_NUMBER = r"[1-9]\d{0,3}[A-Z]{0,3}"
 
 
 def split_number(number: str) -> tuple[int, str] | None:

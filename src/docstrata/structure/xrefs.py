@@ -2135,7 +2135,7 @@ def _compound(
         # "In addition to Chapter 12, Rule 15.3 sets out …": no rule 15.3 inside Chapter 12 but one
         # elsewhere — two references listed, not one compound
         return None
-    if found is None and container_id and re.fullmatch(r"[0-9]{1,3}[A-Za-z]?|[IVXLC]{1,7}", number):
+    if found is None and container_id and re.fullmatch(rf"[0-9]{{1,3}}[A-Za-z]?|{ROMAN_PATTERN}", number):
         # a Section that holds Articles is a container with its keyword in its id (GDPR's
         # "chapter-iii/section-3"): "Section 3 of Chapter III" names it
         named = resolver.resolve_within(container_id, f"section-{number.lower()}")

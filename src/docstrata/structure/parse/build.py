@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...models import Section
-from ..grammar import roman_to_int, unnumbered_container
+from ..grammar import ROMAN_PATTERN, roman_to_int, unnumbered_container
 from .labels import _heading_label, _label_path, _plain
 from .patterns import _KEYWORDS, _Marker, _Open
 from .ranks import _CANON, _title_only, document_ranks
@@ -92,7 +92,7 @@ def _unit_value(number: str) -> int | None:
     """The value of a container's number: arabic, or roman in capitals (``III``); ``None`` else."""
     if number.isdigit():
         return int(number)
-    return roman_to_int(number, strict=True) if re.fullmatch(r"[IVXLC]{1,7}", number) else None
+    return roman_to_int(number, strict=True) if re.fullmatch(ROMAN_PATTERN, number) else None
 
 
 def _keyword_of(m: _Marker) -> str | None:

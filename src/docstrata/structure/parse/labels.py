@@ -8,13 +8,22 @@ import functools
 import re
 
 from ..definitions import leading_defined_term
-from ..grammar import canonical_number, code_number, inserted_base, is_date, roman_to_int, suffix_letters
+from ..grammar import (
+    ROMAN_PATTERN,
+    canonical_number,
+    code_number,
+    inserted_base,
+    is_date,
+    roman_to_int,
+    suffix_letters,
+)
 from .patterns import (
     _COMPONENT,
     _EMPH_RE,
     _FINITE_VERBS,
     _FIRST_ROMAN_OR_LETTER_RE,
     _FUNCTION_WORDS,
+    _HEADING_CLAUSE_RE,
     _ITEM_RE,
     _KEYWORDS,
     _KW_ANON,
@@ -131,11 +140,11 @@ def _components(label: str, joined: bool = False) -> list[tuple[str, str, str]] 
     """
     parts: list[tuple[str, str, str]] = []
     body, parens = re.match(rf"^(.*?)((?:\.?{_PAREN})*)\.?$", label).groups()
-    lead = re.match(r"^([IVXLC]{1,7}|[A-Z])\.(?=\d|$)", body)
+    lead = re.match(rf"^({ROMAN_PATTERN}|[A-Z])\.(?=\d|$)", body)
     if lead:  # "A.2", "IV." — a letter or roman first part
         parts.append(("num", lead.group(1), lead.group(1)))
         body = body[lead.end() :]
-    elif re.fullmatch(r"[IVXLC]{1,7}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
+    elif re.fullmatch(rf"{ROMAN_PATTERN}|[A-Z]", body):  # "M." of "M. RECORD RETENTION"
         return [("num", body, body)]
     for piece in re.findall(rf"{_COMPONENT}", body):
         m = re.match(rf"^{_KW_RE}\s{{0,3}}({_NUM})$", piece)  # "Schedule\xa0A": a no-break space too
@@ -255,15 +264,14 @@ def _heading_label(m: _Marker) -> list[tuple[str, str, str]] | None:
     if is_date(_plain(m.title)):
         return None  # "## 24 November 2019" on a specification's front page: a date, not section 24
     text = _KEYWORD_COLON_RE.sub(r"\1", m.title)  # "Chapter 1: Introduction" as "Chapter 1 Introduction"
-    text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*):(?=\s+[^\W\d_])", r"\1", text)  # "1: Scope" as "1 Scope"
-    text = re.sub(r"^(\d{1,3}(?:\.\d{1,3})*)\)(?=\s+[^\W\d_])", r"\1", text)  # "1) Background" as "1 Background"
     # "4.6. 0-RTT", "D.3. 0-RTT Backward Compatibility", "4. 37SIGNALS PERSONNEL", "2.3 37signals's
     # Processing": a title opening with a word that starts with a figure (after a bare number, its dot)
     dm = re.match(r"((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})+|(?:[A-Z]\.)?\d{1,3}(?=\.))\.?\s+\d+-?[^\W\d_]", text)
     if dm and (comps := _components(dm.group(1), m.markup_numbers)):
         m.components = comps
         return comps
-    lm = _LABEL_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
+    # "1) Background", "1: Scope": a clause number a bracket closes (grammar.CLAUSE_CLOSE) or a colon sets off
+    lm = _LABEL_RE.match(text) or _HEADING_CLAUSE_RE.match(text) or _FIRST_ROMAN_OR_LETTER_RE.match(text)
     if lm:
         comps = _components(lm.group("label"), m.markup_numbers)
         rest = lm.group("rest").strip()

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import re
 
-from ..grammar import without_amendment_mark
+from ..grammar import PROVISION_NUMBER, without_amendment_mark
 from .labels import _heading_label, _ordinal, _plain, _title_of
 from .patterns import _Marker
 
 # "10. (1) All agreements …", "24A. Where …", "3. The principal Act …": a section number opening a
 # body line (not "(1)", not a dotted "4.2" clause, not a year)
-_NUMBER_OPENS_BODY = re.compile(r"^(?P<num>[1-9]\d{0,3}[A-Z]{0,3})\.[\s\u00a0]+(?P<rest>\S.*)$")
+_NUMBER_OPENS_BODY = re.compile(rf"^(?P<num>{PROVISION_NUMBER})\.[\s\u00a0]+(?P<rest>\S.*)$")
 # "(1) A data user …" right after that number: the section's first subsection
 _FIRST_SUBSECTION = re.compile(r"^\(1\)[\s\u00a0]+(?P<rest>\S.*)$")
 

@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 
 from ..grammar import (
     CLAUSE_CLOSE,
+    CLAUSE_NUMBER,
     CODE_NUMBER,
     SLASH_NUMBER,
     ORDINAL_ONE,
+    ROMAN_PATTERN,
     SUFFIX_WORDS,
     LabelKeywords,
     canonical_label,
@@ -34,7 +36,7 @@ _SUFFIXES = "|".join(SUFFIX_WORDS)
 _NUM = (
     rf"(?:{CODE_NUMBER}|{SLASH_NUMBER}|\d{{1,5}}(?:-\d{{1,4}}){{1,4}}(?![\w-])|(?i:{ORDINAL_ONE})(?![\w-])|"
     + rf"\d{{1,5}}(?!\d)(?:[A-Z]{{1,3}}|(?:{_SUFFIXES})+(?![a-z])|[a-z](?![a-z]))?"
-    + rf"|[IVXLC]{{1,7}}(?:(?:{_SUFFIXES})+(?![a-z])|[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
+    + rf"|{ROMAN_PATTERN}(?:(?:{_SUFFIXES})+(?![a-z])|[A-Z](?![A-Za-z]))?|[A-Z](?![a-z]))"
 )  # "Art. 3bis", "Article 107quinquies", "Art. 107terbis", "Titre Ibis", "Chapitre IIbis": a Latin
 # suffix (or a run of them: inserted after 107ter) numbers an inserted provision or division
 # an item number, with the ".1" of a provision inserted after it ("(c.1)", "(2.1)", "(b.01)": Canadian
@@ -63,10 +65,14 @@ _LABEL_RE = _label_pattern(rf"\.|{_DOTTED_CLOSE}")
 # a clause of a series whose numbers close with a bracket (scan._clause_items: "1) Background." …
 # "3) Grant."): its number closes with either of the grammar's clause marks, "3)" being clause 3 as "3." is
 _CLAUSE_LABEL_RE = _label_pattern(CLAUSE_CLOSE)
+# a heading numbered as a clause whose number a bracket closes or a colon sets off from its title ("1) Background",
+# "1: Scope", "2.1) Scope"), a title's word after it; a heading states no list item, so "1)" is clause 1 as "1."
+# is. Read where the label grammar above reads none (a bare number's bracket closes a clause only in a series)
+_HEADING_CLAUSE_RE = re.compile(rf"^(?P<label>{CLAUSE_NUMBER}(?:{CLAUSE_CLOSE}|:))(?P<sep>\s+)(?P<rest>[^\W\d_].*)$")
 # "D.3.  0-RTT Backward Compatibility": a title may open with a digit after a wide gap (tab, 2+ spaces);
 # 'A.1.  "client_id" Syntax' (RFC 6749): or with a quoted name, also after a wide gap only
 _FIRST_ROMAN_OR_LETTER_RE = re.compile(
-    r"^(?P<label>(?:[IVXLC]{1,7}|[A-Z])\.(?:\d{1,3}\.?)*)(?P<sep>\t+|\s{2,}|\s)"
+    rf"^(?P<label>(?:{ROMAN_PATTERN}|[A-Z])\.(?:\d{{1,3}}\.?)*)(?P<sep>\t+|\s{{2,}}|\s)"
     r"(?P<rest>(?:[A-Z]|(?:(?<=\s\s)|(?<=\t))(?:\d(?=[\w-]*[A-Za-z])|[\"“‘'][\w-]+[\"”’']\s)).*)$"
 )
 _ITEM_RE = re.compile(rf"^(?P<label>\({_ITEM_INNER}\))(?P<sep>\t+|\s+|$)(?P<rest>.*)$")

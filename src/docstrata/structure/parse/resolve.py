@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..grammar import is_contents_title, is_date, is_month, opens_with_pinpoint
+from ..grammar import ROMAN_PATTERN, is_contents_title, is_date, is_month, opens_with_pinpoint
 from .labels import (
     _continues_numbering,
     _heading_label,
@@ -255,7 +255,7 @@ def _ordinal_of(part: str, container: bool = False) -> tuple[int, int] | None:
     """``(number, suffix rank)`` of a path part; a container's ``I``, ``V``, ``X`` are roman. An
     article's number with one hyphenated part (``24-1``: Belgian ``Art. 24/1``, a French code's
     ``16-14``) is inserted after its first number as ``24bis`` is: ``(24, 1)``."""
-    if container and re.fullmatch(r"[IVXLC]{1,7}", part):
+    if container and re.fullmatch(ROMAN_PATTERN, part):
         return _roman_value(part), 0
     if container and (inserted := re.fullmatch(r"(\d{1,5})-(\d{1,3})", part)):
         return int(inserted.group(1)), int(inserted.group(2))
@@ -263,7 +263,7 @@ def _ordinal_of(part: str, container: bool = False) -> tuple[int, int] | None:
     if o is not None:
         n, suffix = o
         return n, sum((ord(ch) - 64) * 27**k for k, ch in enumerate(reversed(suffix)))
-    if re.fullmatch(r"[IVXLC]{1,7}|[ivxlc]{1,7}", part):
+    if re.fullmatch(rf"{ROMAN_PATTERN}|{ROMAN_PATTERN.lower()}", part):  # "IV" or "iv", never "Iv"
         return _roman_value(part), 0
     if re.fullmatch(r"[a-z]", part):
         return ord(part) - 96, 0

@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from ..definitions import numbered_term_entry, opens_definitions
 from ..grammar import (
     CLAUSE_CLOSE,
+    CLAUSE_NUMBER,
     PINPOINT,
     SUFFIX_WORDS,
     back_matter_label,
@@ -898,10 +899,12 @@ def _md_item_is_clause(m: re.Match, lines: list[str], i: int, prev_path: list[st
 
 
 # "# 5. Permitted Disclosures.", "# 2) Grant": a Markdown heading numbered by a bare number (a converter's heading)
-_NUMBERED_ATX_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+[*_]{0,3}(?P<number>\d{1,3})(?P<delim>[.)]?)[*_]{0,3}(?:[ \t]|$)")
+_NUMBERED_ATX_RE = re.compile(
+    rf"^ {{0,3}}#{{1,6}}[ \t]+[*_]{{0,3}}(?P<number>\d{{1,3}})(?P<delim>{CLAUSE_CLOSE}?)[*_]{{0,3}}(?:[ \t]|$)"
+)
 # "2.1 **Roles of the Parties.**", "2.1) Scope.": a dotted clause number opening a paragraph at the margin
 # (not "4.2.1.1) to verify …", a citation "(Section 4.2.1.1)" wrapped to a line start)
-_DOTTED_CLAUSE_RE = re.compile(r"^[*_]{0,2}(?P<number>\d{1,3})\.\d{1,3}(?:\.\d{1,3})*[.)]?[*_]{0,2}[ \t]+\S")
+_DOTTED_CLAUSE_RE = re.compile(rf"^[*_]{{0,2}}(?P<number>\d{{1,3}})\.{CLAUSE_NUMBER}{CLAUSE_CLOSE}?[*_]{{0,2}}[ \t]+\S")
 
 
 def _clause_items(lines: list[str]) -> dict[int, int]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..grammar import keyword
+from ..grammar import ROMAN_PATTERN, keyword
 from .labels import _components, _plain, _title_of
 from .patterns import _KEYWORDS, _Marker
 
@@ -31,7 +31,9 @@ STATED_PROVENANCES = ("markup", "numbering")  # as convert.document.STATED_PROVE
 _RANGE = re.compile(r"[–—,]|\d\s*-\s*\d|\bto\b")
 # a section number printed after a code's abbreviation: "NRS 1.130", "ORS 90.100", "RCW 1.04.010", "C.R.S. 13-1-101"
 _CODE_SECTION = re.compile(r"^(?P<abbr>[A-Z][A-Z.]{1,7})\s+(?P<num>\d{1,4}[A-Za-z]?(?:[.-]\d{1,5}[A-Za-z]{0,2}){1,3})$")
-_WORD_NUMBER = re.compile(r"^(?P<word>[^\W\d_]{2,30})\.?\s+(?P<num>[0-9]{1,5}[A-Za-z]{0,3}|[IVXLC]{1,7}|[A-Z])$")
+_WORD_NUMBER = re.compile(
+    rf"^(?P<word>[^\W\d_]{{2,30}})\.?\s+(?P<num>[0-9]{{1,5}}[A-Za-z]{{0,3}}|{ROMAN_PATTERN}|[A-Z])$"
+)
 
 
 def stated_components(number: str) -> list[tuple[str, str, str]] | None:
