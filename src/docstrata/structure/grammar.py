@@ -737,6 +737,23 @@ PINPOINT = r"\((?:\d{1,3}[a-z]{0,2}|[a-z]{1,4}|[A-Z]{1,3})(?:\.\d{1,2})?\)"
 # number closed by a bracket is a list item's form ("1) …") unless the document numbers its clauses so: the
 # structure parser reads it as a clause only in such a series (structure.parse.scan._clause_items).
 CLAUSE_CLOSE = r"[.)]"
+# a provision's number opening its body line as a statute prints it (group ``num``): the number and its full
+# stop, then its text after a space ("2. Subject to …", "13. (1) When …", "24A. Where …"), or a dash that joins
+# the number to its first subsection with no space ("1.—(1) A person is guilty …", "12.–(1)", "3.--(1)"): UK
+# Acts as enacted set a section that has subsections so, and the Acts printed after their style. The dash is
+# no title's ("4. Penalty for demanding dowry.—If …" has its space after the number) and no range ("1.—3.").
+PROVISION_OPENS = r"(?P<num>[1-9]\d{0,3}[A-Z]{0,3})\.(?:[\s\u00a0]+|(?:[—–]|--)(?=\(\d{1,3}[A-Z]{0,2}\)))"
+_PROVISION_OPENS_RE = re.compile(rf"^{PROVISION_OPENS}(?P<rest>\S.*)$")
+
+
+def provision_opening(line: str) -> tuple[str, str] | None:
+    """``(number, rest)`` of a line that opens with a provision's number as a statute prints it
+    (:data:`PROVISION_OPENS`): ``"1.—(1) A person is guilty …"`` → ``("1", "(1) A person is guilty
+    …")``, ``"24A. Where …"`` → ``("24A", "Where …")``; ``None`` for any other line (a bare
+    ``"5."``, ``"(1) …"``, a dotted ``"4.2 …"``, ``"1990 …"``). ``line`` is read from its first
+    character: strip it first."""
+    m = _PROVISION_OPENS_RE.match(line)
+    return (m.group("num"), m.group("rest")) if m else None
 
 
 def split_number(number: str) -> tuple[int, str] | None:
