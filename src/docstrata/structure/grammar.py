@@ -743,17 +743,6 @@ CLAUSE_CLOSE = r"[.)]"
 # Acts as enacted set a section that has subsections so, and the Acts printed after their style. The dash is
 # no title's ("4. Penalty for demanding dowry.—If …" has its space after the number) and no range ("1.—3.").
 PROVISION_OPENS = r"(?P<num>[1-9]\d{0,3}[A-Z]{0,3})\.(?:[\s\u00a0]+|(?:[—–]|--)(?=\(\d{1,3}[A-Z]{0,2}\)))"
-_PROVISION_OPENS_RE = re.compile(rf"^{PROVISION_OPENS}(?P<rest>\S.*)$")
-
-
-def provision_opening(line: str) -> tuple[str, str] | None:
-    """``(number, rest)`` of a line that opens with a provision's number as a statute prints it
-    (:data:`PROVISION_OPENS`): ``"1.—(1) A person is guilty …"`` → ``("1", "(1) A person is guilty
-    …")``, ``"24A. Where …"`` → ``("24A", "Where …")``; ``None`` for any other line (a bare
-    ``"5."``, ``"(1) …"``, a dotted ``"4.2 …"``, ``"1990 …"``). ``line`` is read from its first
-    character: strip it first."""
-    m = _PROVISION_OPENS_RE.match(line)
-    return (m.group("num"), m.group("rest")) if m else None
 
 
 def split_number(number: str) -> tuple[int, str] | None:
