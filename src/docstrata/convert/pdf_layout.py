@@ -320,18 +320,21 @@ def _side_runs(lines: list[_PdfLine], box_id: int) -> tuple[list[_PdfLine], int]
     line (``… with intent to computer``) and the note's other lines to the body's box, so the note
     was lost among the body's lines and its word read as body text.
 
-    The run is cut off when it lies wholly beyond the page's text column in the type of the rest of
-    its line (right of the rightmost such line, or left of the leftmost: the other split lines
-    counted without their runs) and the page has another line in the run's style in that side
+    The run is cut off when the rest of its line is set in the page's body type (the size and face
+    of most of its letters: ``1.1`` in 12 pt bold before a heading's 11 pt capitals is a heading,
+    not a body line), the run lies wholly beyond the page's text column in that type (right of the
+    rightmost such line, or left of the leftmost: the other split lines counted without their
+    runs) and the page has another line in the run's style in that side
     column, overlapping it across: a column of notes, not a word of the body set apart. The run,
     and the lines of its box that stand in that column in its style (the note's other lines),
     make a box of their own, set after the lines of the box it was cut from."""
     if not any(line.split for line in lines):
         return lines, box_id
     own = [line.split[0] if line.split else line for line in lines]  # the body lines without their runs
+    body_style = _body_style(own)  # the page's text: a heading's number set larger than its title is no body line
     cut: dict[int, tuple[float, bool]] = {}  # id of a split line -> (the column's edge, right of it)
     for line in lines:
-        if line.split is None:
+        if line.split is None or line.split[0].style != body_style:
             continue
         kept, run = line.split
         body = [other for other in own if other.style == kept.style]
