@@ -2,7 +2,7 @@
 body as a form, and pdfminer.six lays out only the characters drawn directly on the page — so the
 Act read as pages "without a text layer" and all but the OCR'd pages were lost (trial 19).
 
-Fixture: pages 2–5 of the Computer Misuse Act 1990 (``tests/fixtures/uk-act-print``, see its
+Fixture: pages 1–9 of the Computer Misuse Act 1990 (``tests/fixtures/uk-act-print``, see its
 NOTICE.md), converted as ingest converts it. Truth is each page's text as PDFium (pypdfium2, an
 engine independent of pdfminer) reads it.
 """
@@ -17,7 +17,7 @@ import pytest
 
 from .conftest import convert_path
 
-ACT = Path(__file__).parent / "fixtures" / "uk-act-print" / "computer-misuse-act-1990-pp2-5.pdf"
+ACT = Path(__file__).parent / "fixtures" / "uk-act-print" / "computer-misuse-act-1990-pp1-9.pdf"
 _WORD = re.compile(r"\w+")
 _PROVISION_START = re.compile(r"^\s*(\d+\.—\(1\)|\(\d+\))", re.M)  # "2.—(1)", "(3)" opening a line
 

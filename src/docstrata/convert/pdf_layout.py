@@ -37,7 +37,11 @@ class _PdfLine:
     under_rule: bool = False  # below a page's note rule (:func:`_note_rule`): a page footnote if set smaller
     note: bool = False  # a page footnote (``pdf_notes``): rendered as ``[^n]: …``, never structure
     margin: bool = False  # a margin note (``pdf_margins``): the title of the provision beside it, a heading
+    aside: bool = False  # a side note titling nothing (``pdf_margins``: a marginal citation): text, never a cell
     run_in: str = ""  # a bold title run in after its clause number, letters only (:func:`_run_in_title`)
+    # (the line's part in its own type, the run in smaller type set apart at its end or start) that
+    # pdfminer joined across a column gap, as :func:`_side_runs` may cut them apart; None for most lines
+    split: tuple[_PdfLine, _PdfLine] | None = None
 
     @property
     def style(self) -> tuple[float, str]:
@@ -98,6 +102,7 @@ def _pdf_layout(data: bytes, doc_key: str):
         for box in boxes:
             box_id += 1
             page_lines.extend(line for line in _box_lines(box, page_no, box_id) if _on_page(line, result))
+        page_lines, box_id = _side_runs(page_lines, box_id)
         rule = _note_rule(_flat_rules(result, LTCurve, LTFigure), page_lines, result.height)
         for line in page_lines:
             line.under_rule = rule is not None and line.y1 <= rule[0] + 1 and line.y0 >= rule[1] - 1
@@ -238,22 +243,192 @@ def _turned_boxes(chars: list, laparams) -> list:
 
 
 def _box_lines(box, page_no: int, box_id: int) -> list[_PdfLine]:
+    """The text lines of the pdfminer text box ``box`` as :class:`_PdfLine` (style: the size and face
+    of most of its letters), each line that joins a run of smaller type across a wide gap carrying
+    its two parts in ``split`` (:func:`_cut`) for :func:`_side_runs` to judge."""
     from pdfminer.layout import LTChar, LTTextLine
 
     out = []
     for line in box:
         if not isinstance(line, LTTextLine):
             continue
-        text = _line_text(list(line), LTChar).strip()
-        styles: Counter[tuple[float, str]] = Counter()
-        for ch in line:
-            if isinstance(ch, LTChar) and not ch.get_text().isspace():
-                styles[(round(ch.size * 2) / 2, ch.fontname.split("+", 1)[-1])] += 1
-        if not text or not styles:
+        items = list(line)
+        made = _made_line(items, page_no, box_id, LTChar, (line.x0, line.x1, line.y0, line.y1))
+        if made is None:
             continue
-        (size, font), _ = styles.most_common(1)[0]
-        out.append(_PdfLine(page_no, box_id, text, size, font, line.x0, line.x1, line.y0, line.y1,
-                            sum(styles.values()), run_in=_run_in_title(text, line, LTChar)))  # fmt: skip
+        cut = _cut(items, LTChar)
+        if cut is not None:
+            first, second = (_made_line(part, page_no, box_id, LTChar) for part in (items[:cut], items[cut:]))
+            if first is not None and second is not None:
+                made.split = (first, second) if first.size > second.size else (second, first)
+        out.append(made)
+    return out
+
+
+def _made_line(
+    items: list, page_no: int, box_id: int, char_type, bbox: tuple[float, float, float, float] | None = None
+) -> _PdfLine | None:
+    """A :class:`_PdfLine` of ``items`` (a pdfminer line's characters and inserted spaces, or a
+    run of them), ``None`` when they hold no text; ``bbox`` ``(x0, x1, y0, y1)`` or, if ``None``,
+    the characters' own extent."""
+    text = _line_text(items, char_type).strip()
+    styles: Counter[tuple[float, str]] = Counter()
+    chars = [ch for ch in items if isinstance(ch, char_type) and not ch.get_text().isspace()]
+    for ch in chars:
+        styles[(round(ch.size * 2) / 2, ch.fontname.split("+", 1)[-1])] += 1
+    if not text or not styles:
+        return None
+    if bbox is None:
+        bbox = (min(ch.x0 for ch in chars), max(ch.x1 for ch in chars),
+                min(ch.y0 for ch in chars), max(ch.y1 for ch in chars))  # fmt: skip
+    (size, font), _ = styles.most_common(1)[0]
+    return _PdfLine(page_no, box_id, text, size, font, *bbox, sum(styles.values()),
+                    run_in=_run_in_title(text, items, char_type))  # fmt: skip
+
+
+def _cut(items: list, char_type) -> int | None:
+    """Where the pdfminer line ``items`` joins two runs of type across a column gap, or ``None``:
+    the index of the first item after the gap. Two letters in sizes 1 pt or more apart (the size
+    as :func:`_box_lines` rounds it) stand half the larger size or more apart (a word space is
+    about a quarter of it), and the run on the smaller side of that gap, at the line's end or
+    start, is set all in that one size and holds a letter: the first word or words of a margin
+    note set in 9 pt right of an 11 pt body line (``… with intent to computer``), or a marginal
+    citation (``… a modification 1971 c. 48.``). pdfminer joins characters less than two of their
+    widths apart into one line, and a note's column may stand that close to the body's."""
+    chars = [(k, ch) for k, ch in enumerate(items) if isinstance(ch, char_type) and not ch.get_text().isspace()]
+
+    def size(ch) -> float:
+        return round(ch.size * 2) / 2
+
+    for n in range(1, len(chars)):
+        (_, a), (k, b) = chars[n - 1], chars[n]
+        if abs(size(a) - size(b)) < 1 or b.x0 - a.x1 < 0.5 * max(size(a), size(b)):
+            continue
+        side = chars[n:] if size(b) < size(a) else chars[:n]
+        if len({size(ch) for _, ch in side}) == 1 and any(ch.get_text().isalpha() for _, ch in side):
+            return k
+        return None
+    return None
+
+
+def _side_runs(lines: list[_PdfLine], box_id: int) -> tuple[list[_PdfLine], int]:
+    """A page's ``lines`` (in pdfminer's box order) with the runs of smaller type that pdfminer
+    joined to a body line across the gap of a side column (``split``, :func:`_cut`) cut off it, and
+    the last box id used (``box_id``: the last before). A statute print sets its margin notes in
+    9 pt a few points right of the 11 pt body (``Unauthorised`` / ``access to`` / ``computer`` /
+    ``material.`` beside section 1) and pdfminer joined the note's word on a body line's row to that
+    line (``… with intent to computer``) and the note's other lines to the body's box, so the note
+    was lost among the body's lines and its word read as body text.
+
+    The run is cut off when the rest of its line is set in the page's body type (the size and face
+    of most of its letters: ``1.1`` in 12 pt bold before a heading's 11 pt capitals is a heading,
+    not a body line), the run lies wholly beyond the page's text column in that type (right of the
+    rightmost such line, or left of the leftmost: the other split lines counted without their
+    runs) and the page has another line in the run's style in that side
+    column, overlapping it across: a column of notes, not a word of the body set apart. The run,
+    and the lines of its box that stand in that column in its style (the note's other lines),
+    make a box of their own, set after the lines of the box it was cut from."""
+    if not any(line.split for line in lines):
+        return lines, box_id
+    own = [line.split[0] if line.split else line for line in lines]  # the body lines without their runs
+    body_style = _body_style(own)  # the page's text: a heading's number set larger than its title is no body line
+    cut: dict[int, tuple[float, bool]] = {}  # id of a split line -> (the column's edge, right of it)
+    for line in lines:
+        if line.split is None or line.split[0].style != body_style:
+            continue
+        kept, run = line.split
+        body = [other for other in own if other.style == kept.style]
+        right = run.x0 > kept.x1
+        edge = max(other.x1 for other in body) if right else min(other.x0 for other in body)
+        if not (run.x0 >= edge - 1 if right else run.x1 <= edge + 1):
+            continue
+        beyond = [
+            other
+            for other in lines
+            if other is not line
+            and other.style == run.style
+            and (other.x0 >= edge - 1 if right else other.x1 <= edge + 1)
+            and other.x0 < run.x1
+            and other.x1 > run.x0
+        ]
+        if beyond or any(o is not line and o.split and o.split[1].style == run.style for o in lines):
+            cut[id(line)] = (edge, right)
+    if not cut:
+        return [replace(line, split=None) if line.split else line for line in lines], box_id
+    side_box: dict[int, int] = {}  # box cut from -> the box of its side column
+    columns: dict[int, tuple[float, bool, tuple[float, str]]] = {}
+    for line in lines:
+        if id(line) in cut and line.box not in side_box:
+            box_id += 1
+            side_box[line.box] = box_id
+            edge, right = cut[id(line)]
+            columns[line.box] = (edge, right, line.split[1].style)  # type: ignore[index]
+    out: list[_PdfLine] = []
+    moved: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        if id(line) in cut:
+            kept, run = line.split  # type: ignore[misc]
+            out.append(kept)
+            moved.setdefault(line.box, []).append(replace(run, box=side_box[line.box]))
+            continue
+        line.split = None
+        if line.box in columns:
+            edge, right, style = columns[line.box]
+            if line.style == style and (line.x0 >= edge - 1 if right else line.x1 <= edge + 1):
+                moved.setdefault(line.box, []).append(replace(line, box=side_box[line.box]))
+                continue
+        out.append(line)
+    out = _rejoin_paragraphs(out, {id(line.split[0]) for line in lines if id(line) in cut})  # type: ignore[index]
+    result: list[_PdfLine] = []
+    for n, line in enumerate(out):
+        result.append(line)
+        if n + 1 == len(out) or out[n + 1].box != line.box:
+            result.extend(moved.pop(line.box, []))
+    for rest in moved.values():
+        result.extend(rest)
+    return result, box_id
+
+
+def _rejoin_paragraphs(lines: list[_PdfLine], kept: set[int]) -> list[_PdfLine]:
+    """``lines`` with each body line a run was cut from (ids in ``kept``) that is left alone in its
+    box moved into the box whose first line stands directly under it (in its style, across from
+    it, less than half a line below), right before that line: pdfminer boxed the line apart from
+    its paragraph only because the note's word made it wider (``(6) For the purposes … a
+    modification 1971 c. 48.`` over ``of the contents of a computer …``)."""
+    sizes = Counter(line.box for line in lines)
+    firsts: dict[int, _PdfLine] = {}
+    for line in lines:
+        firsts.setdefault(line.box, line)
+    target: dict[int, _PdfLine] = {}  # id of a lone kept line -> the first line of the box under it
+    for line in lines:
+        if id(line) not in kept or sizes[line.box] != 1:
+            continue
+        under = [
+            first
+            for first in firsts.values()
+            if first.box != line.box
+            and first.style == line.style
+            and first.x0 < line.x1
+            and first.x1 > line.x0
+            and -0.5 * line.size < line.y0 - first.y1 < 0.5 * line.size
+        ]
+        if under:
+            target[id(line)] = max(under, key=lambda first: first.y1)
+    if not target:
+        return lines
+    before: dict[int, list[_PdfLine]] = {}
+    for line in lines:
+        if id(line) in target:
+            first = target[id(line)]
+            while id(first) in target:  # the line under it moves on as well ("10. …" over a cut "(a) …")
+                first = target[id(first)]
+            before.setdefault(id(first), []).append(replace(line, box=first.box))
+    out: list[_PdfLine] = []
+    for line in lines:
+        if id(line) in target:
+            continue
+        out.extend(before.get(id(line), []))
+        out.append(line)
     return out
 
 

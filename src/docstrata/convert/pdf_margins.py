@@ -30,12 +30,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..structure.grammar import PROVISION_NUMBER
+from ..structure.grammar import PROVISION_NUMBER, PROVISION_OPENS
 from .pdf_layout import _PdfLine, _vertical_overlap
 
-# "2. Subject to …", "13. (1) When …", "24A. Where …", a bare "5." (its text in a box of its own):
-# a section number opening a body line
-_SECTION_OPENS = re.compile(rf"^{PROVISION_NUMBER}\.(?:\s|$)")
+# "2. Subject to …", "13. (1) When …", "24A. Where …", "1.—(1) A person …" (grammar.PROVISION_OPENS), a bare
+# "5." (its text in a box of its own): a section number opening a body line
+_SECTION_OPENS = re.compile(rf"^(?:{PROVISION_OPENS}|{PROVISION_NUMBER}\.$)")
 _MAX_NOTE_LINES = 12  # "Where a party to the action requests for commissions, reports, …": eight lines
 _MAX_NOTE_WORDS = 40
 _MIN_NOTES = 3  # a series of notes, not one side remark beside a numbered paragraph
@@ -96,6 +96,7 @@ def margin_notes(lines: list[_PdfLine]) -> list[_PdfLine]:
         first.chars = sum(line.chars for line in note)
         first.margin = True
         heads[target_id] = first
+    asides = _asides(boxes, found, taken, by_page)
     out: list[_PdfLine] = []
     for line in lines:
         if line.box in taken:
@@ -103,6 +104,64 @@ def margin_notes(lines: list[_PdfLine]) -> list[_PdfLine]:
         if id(line) in heads:
             out.append(heads[id(line)])
         out.append(line)
+    return _set_asides(out, asides, boxes)
+
+
+def _asides(
+    boxes: dict[int, list[_PdfLine]], found: dict[int, _PdfLine], taken: set[int], by_page: dict[int, list[_PdfLine]]
+) -> dict[int, _PdfLine]:
+    """The other boxes of the notes' side column (box id -> the body line on their row, or the
+    nearest one), flagged ``aside``: a box not taken by a note, of at most twelve lines, all in a
+    face of the document's notes, lying wholly beside the page's text in the style of the lines
+    the notes stand beside, across from a note's column on the same side. A UK Act's print sets the
+    chapter number of each Act it cites so, level with the citation (``1971 c. 48.`` beside ``… the
+    Criminal Damage Act 1971 …``): it titles nothing, and read beside the body lines it made the
+    cells of table rows, one of them holding section 8."""
+    faces = {boxes[box_id][0].style for box_id in found}
+    body_styles = {target.style for target in found.values()}
+    columns = []  # (page side: the note right of its line, note x0, note x1)
+    for box_id, target in found.items():
+        x0, x1 = min(ln.x0 for ln in boxes[box_id]), max(ln.x1 for ln in boxes[box_id])
+        columns.append((x0 >= target.x1 - 1, x0, x1))
+    out: dict[int, _PdfLine] = {}
+    for box_id, box in boxes.items():
+        if box_id in taken or len(box) > _MAX_NOTE_LINES:
+            continue
+        if any(ln.style not in faces or ln.turned or ln.level or ln.note or ln.margin for ln in box):
+            continue
+        body = [ln for ln in by_page.get(box[0].page, []) if ln.style in body_styles and ln.box != box_id]
+        if not body:
+            continue
+        x0, x1 = min(ln.x0 for ln in box), max(ln.x1 for ln in box)
+        right = x0 >= max(ln.x1 for ln in body) - 1
+        if not right and x1 > min(ln.x0 for ln in body) + 1:
+            continue  # in the text's column, not beside it
+        if not any(side == right and c0 < x1 and c1 > x0 for side, c0, c1 in columns):
+            continue
+        first = max(box, key=lambda ln: ln.y1)
+        out[box_id] = min(body, key=lambda ln: abs((ln.y0 + ln.y1) / 2 - (first.y0 + first.y1) / 2))
+    return out
+
+
+def _set_asides(lines: list[_PdfLine], asides: dict[int, _PdfLine], boxes: dict[int, list[_PdfLine]]) -> list[_PdfLine]:
+    """``lines`` with the boxes of ``asides`` (box id -> the body line beside them) flagged
+    ``aside`` and moved after the last line of the box holding that body line: a paragraph of
+    their own after the text they stand beside, never inside its sentence."""
+    if not asides:
+        return lines
+    after: dict[int, list[_PdfLine]] = {}  # box of the body line -> the asides set after it
+    for box_id, beside in asides.items():
+        for line in boxes[box_id]:
+            line.aside = True
+        after.setdefault(beside.box, []).extend(boxes[box_id])
+    kept = [line for line in lines if line.box not in asides]
+    out: list[_PdfLine] = []
+    for n, line in enumerate(kept):
+        out.append(line)
+        if n + 1 == len(kept) or kept[n + 1].box != line.box:
+            out.extend(after.pop(line.box, []))
+    for rest in after.values():
+        out.extend(rest)
     return out
 
 
@@ -171,6 +230,7 @@ def _noted_line(
             other.box not in (first.box, line.box)
             and _vertical_overlap(line, other) > 0.5
             and (other.x0 >= bx1 - 1 if right else other.x1 <= bx0 + 1)
+            and not _rest_of_line(line, other, right)
             for other in page
         ):
             continue  # a cell on the row's far side as well: a table's row ("Person" | "1. A copy …" | …)
@@ -187,6 +247,15 @@ def _noted_line(
             continue  # a longer line reaches into the note's column next to it: no side column
         return line
     return None
+
+
+def _rest_of_line(line: _PdfLine, other: _PdfLine, right: bool) -> bool:
+    """``other``, on the row of the body line ``line``, is the rest of that line which pdfminer set
+    in a box of its own (``5.—(1) The following provisions of`` | ``this section apply for the``,
+    a justified line's wide word space): in its style, on the side away from the note (``right``:
+    the body stands right of the note), less than its type size after it."""
+    gap = other.x0 - line.x1 if right else line.x0 - other.x1
+    return other.style == line.style and -1 < gap < line.size
 
 
 def _joined(lines: list[_PdfLine]) -> str:

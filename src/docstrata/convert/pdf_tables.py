@@ -30,7 +30,8 @@ def _table_cells(lines: list[_PdfLine]) -> list[list[list[_PdfLine]]]:
     """
     by_box: dict[int, list[_PdfLine]] = {}
     for line in lines:
-        if line.text.strip() and not line.turned and not line.margin:  # a margin note is a title (pdf_margins)
+        # a margin note is a title, a marginal citation beside the text no cell (pdf_margins)
+        if line.text.strip() and not line.turned and not line.margin and not line.aside:
             by_box.setdefault(line.box, []).append(line)
     by_page: dict[int, list[list[_PdfLine]]] = {}
     for box in by_box.values():

@@ -746,6 +746,12 @@ CLAUSE_NUMBER = r"\d{1,3}(?:\.\d{1,3})*"
 # …", "287AA. …"): up to four digits, never starting with 0, and up to three capital letters of an inserted
 # provision
 PROVISION_NUMBER = r"[1-9]\d{0,3}[A-Z]{0,3}"
+# a provision's number opening its body line as a statute prints it (group ``num``): the number and its full
+# stop, then its text after a space ("2. Subject to …", "13. (1) When …", "24A. Where …"), or a dash that joins
+# the number to its first subsection with no space ("1.—(1) A person is guilty …", "12.–(1)", "3.--(1)"): UK
+# Acts as enacted set a section that has subsections so, and the Acts printed after their style. The dash is
+# no title's ("4. Penalty for demanding dowry.—If …" has its space after the number) and no range ("1.—3.").
+PROVISION_OPENS = r"(?P<num>" + PROVISION_NUMBER + r")\.(?:[\s\u00a0]+|(?:[—–]|--)(?=\(\d{1,3}[A-Z]{0,2}\)))"
 
 
 def split_number(number: str) -> tuple[int, str] | None:

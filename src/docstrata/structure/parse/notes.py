@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import re
 
-from ..grammar import PROVISION_NUMBER, without_amendment_mark
+from ..grammar import PROVISION_OPENS, without_amendment_mark
 from .labels import _heading_label, _ordinal, _plain, _title_of
 from .patterns import _Marker
 
-# "10. (1) All agreements …", "24A. Where …", "3. The principal Act …": a section number opening a
-# body line (not "(1)", not a dotted "4.2" clause, not a year)
-_NUMBER_OPENS_BODY = re.compile(rf"^(?P<num>{PROVISION_NUMBER})\.[\s\u00a0]+(?P<rest>\S.*)$")
+# "10. (1) All agreements …", "24A. Where …", "3. The principal Act …", "1.—(1) A person …": a section number
+# opening a body line as statutes print it (grammar.PROVISION_OPENS; not "(1)", not a dotted "4.2" clause)
+_NUMBER_OPENS_BODY = re.compile(rf"^{PROVISION_OPENS}(?P<rest>\S.*)$")
 # "(1) A data user …" right after that number: the section's first subsection
 _FIRST_SUBSECTION = re.compile(r"^\(1\)[\s\u00a0]+(?P<rest>\S.*)$")
 
@@ -80,7 +80,7 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
         other = at_line.get(j)
         if hit is not None and not (other is not None and markers[other].kind == "heading"):
             pairs[n] = (j, hit)
-    pairs = _in_series(pairs)
+    pairs = _in_series(_without_contents_entries(pairs, markers))
     drop: set[int] = set()
     out: list[_Marker] = []
     for n, m in enumerate(markers):
@@ -111,6 +111,29 @@ def marginal_note_markers(markers: list[_Marker], lines: list[str], typographic:
         if first := _FIRST_SUBSECTION.match(hit.group("rest")):
             out.append(_first_subsection(j, lines[j], first))
     return out
+
+
+def _without_contents_entries(
+    pairs: dict[int, tuple[int, re.Match]], markers: list[_Marker]
+) -> dict[int, tuple[int, re.Match]]:
+    """The pairs less those whose body line is a contents entry: its text after the number is,
+    word for word, the note of another pair of that number (an Act's arrangement of sections lists
+    ``4. Territorial scope of offences under this Act.`` under its cross-heading ``Jurisdiction``,
+    and the body prints that note beside ``4.—(1) …``). The cross-heading over the entry titles no
+    section 4."""
+    notes: dict[str, set[str]] = {}
+    for n, (_, hit) in pairs.items():
+        notes.setdefault(hit.group("num"), set()).add(_words(markers[n].title))
+    return {
+        n: (j, hit)
+        for n, (j, hit) in pairs.items()
+        if _words(hit.group("rest")) not in notes[hit.group("num")] - {_words(markers[n].title)}
+    }
+
+
+def _words(text: str) -> str:
+    """``text``'s words, case-folded, without its punctuation and emphasis marks."""
+    return " ".join(re.findall(r"[^\W_]+", _plain(text).casefold()))
 
 
 def _first_subsection(j: int, line: str, first: re.Match) -> _Marker:
