@@ -155,16 +155,21 @@ def similarity_floor(model_name: str) -> float:
     into ``similarity_floors.json`` (all-MiniLM-L6-v2 spreads cosines over 0..0.8,
     multilingual-e5-small packs them into 0.7..0.95); :data:`~docstrata.models.LOW_SIMILARITY`
     for a model not fitted there (a local or hosted model)."""
-    from .embed_multilingual import MODEL_NAMES
     from .models import LOW_SIMILARITY
 
-    floors = _floors()
+    return float(_floors().get(fitted_model_key(model_name), LOW_SIMILARITY))
+
+
+def fitted_model_key(model_name: str) -> str:
+    """The lower-case name a bundled model's fitted figures are stored under, whichever of its
+    names the config writes ("sentence-transformers/all-MiniLM-L6-v2" → "all-minilm-l6-v2");
+    any other name lower-cased."""
+    from .embed_multilingual import MODEL_NAMES
+
     name = (model_name or "").strip().lower()
     if name in _BUNDLED_NAMES:
-        name = "all-minilm-l6-v2"
-    elif name in MODEL_NAMES:
-        name = "multilingual-e5-small"
-    return float(floors.get(name, LOW_SIMILARITY))
+        return "all-minilm-l6-v2"
+    return "multilingual-e5-small" if name in MODEL_NAMES else name
 
 
 @functools.lru_cache(maxsize=1)

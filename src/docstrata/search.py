@@ -82,6 +82,7 @@ from .index.exact import (
 )
 from .index.keyword import QUERY_STOPWORDS
 from .query_scope import KIND_WORDS
+from .respell import Respelling, respell
 from .structure.grammar import contents_words_pattern
 from .confidence import Signals, level_of, probability
 from .models import LOW_SIMILARITY, Chunk, Confidence, DefinitionEntry, SearchMode
@@ -107,6 +108,9 @@ class SearchSettings:
     min_fused_score: float | None = None
     min_similarity_score: float | None = None
     min_relative_score: float | None = None
+    # the cosine a query word no chunk holds needs with a spelling one edit away that chunks hold to
+    # be searched so ("licence" → "license"; docstrata.respell); None: never respelled
+    respell_cosine: float | None = None
 
 
 @dataclass
@@ -177,6 +181,9 @@ class SearchRun:
     # the query's vector as the semantic leg embedded it (of ``asked`` when set), None when not embedded:
     # what a hit's sentences are compared with (passage.fused_scores)
     query_vector: np.ndarray | None = None
+    # the query as the keyword leg read it when a word was respelled (docstrata.respell), else "":
+    # what the answer's confidence counts the query's words in
+    keyword_query: str = ""
 
     def __iter__(self):
         return iter(self.hits)
@@ -1022,6 +1029,11 @@ def _run_search(
         "hierarchical_document.search", **{"search.mode": mode, "search.top_k": top_k}, **query_attributes(query)
     ) as root:
         qa = analyze_query(query)
+        respelled = (
+            _respelled(store, embed_query, query, settings.respell_cosine)
+            if weights["keyword"] > 0
+            else Respelling(query)
+        )
         # The semantic leg (query embedding + dense scan) runs on a second thread while this one runs
         # the exact and keyword legs, when the store can split off its dense work (see _start_semantic).
         semantic_leg = (
@@ -1055,7 +1067,7 @@ def _run_search(
                 if is_recording(s):  # COUNT(*) costs a few ms at 100k chunks: only when traced
                     s.set_attribute("bm25.index_size", store.count())
                 t = time.perf_counter()
-                rankings["keyword"] = store.keyword_search(query, depth, flt=flt)
+                rankings["keyword"] = store.keyword_search(respelled.query, depth, flt=flt)
                 timing.search_s += time.perf_counter() - t
         if semantic_leg is not None:
             vec, embed_s, search_s, rankings["semantic"] = semantic_leg.result()
@@ -1126,10 +1138,30 @@ def _run_search(
         citations=citations,
         dropped_by=dropped_by,
         other_words=bool(qa.other_words),
-        notices=[n for n in (citing_notice, gap) if n],
+        notices=[n for n in (citing_notice, respelled.notice(), gap) if n],
         vectors_lost=bool(gap) and not getattr(store, "read_only", False),
         query_vector=vec,
+        keyword_query=respelled.query if respelled.replaced else "",
     )
+
+
+def _respelled(store, embed_query, query: str, min_cosine: float | None) -> Respelling:
+    """``query`` with the words no chunk holds searched in the spelling chunks hold
+    (:func:`~docstrata.respell.respell`; unchanged when ``min_cosine`` is ``None`` or the store
+    keeps no term statistics). Words are embedded one by one with ``embed_query``, before the
+    semantic leg starts, so the model is never run from two threads at once."""
+    frequencies = getattr(store, "term_document_frequencies", None)
+    if min_cosine is None or frequencies is None:
+        return Respelling(query)
+    from .index.keyword import query_terms
+    from .store.base import keyword_languages
+
+    languages = keyword_languages(store)
+
+    def terms_of(word: str) -> list[str]:
+        return [t for t, weight in query_terms(word, languages) if weight == 1.0]
+
+    return respell(query, frequencies, terms_of, lambda words: np.stack([embed_query(w) for w in words]), min_cosine)
 
 
 _ASKS_FOR_CONTENTS = contents_words_pattern()  # the citation grammar's contents titles, as words

@@ -167,6 +167,7 @@ def search_settings(
     and ``rrf_k``; the thresholds the call gives (``min_score`` is HoloDeck's name for
     ``min_similarity_score``; ``min_relative_score`` where the tool has one), else the config's.
     Raises :class:`~docstrata.search.QueryError` when both names are given with different values."""
+    from .respell import fitted_cosine
     from .search import QueryError, SearchSettings
 
     cfg = tool_cfg
@@ -186,4 +187,8 @@ def search_settings(
         min_relative_score=getattr(cfg, "min_relative_score", None)
         if min_relative_score is None
         else min_relative_score,
+        # a local model's fitted cosine (bench/respell_fit.py); a hosted model's words are not respelled
+        respell_cosine=None
+        if getattr(cfg, "embedding_provider", None) is not None
+        else fitted_cosine(getattr(cfg, "embedding_model", "")),
     )
