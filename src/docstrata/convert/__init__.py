@@ -22,7 +22,9 @@ Per format:
   heading and auto-numbered headings get their number back (Word keeps it in numbering.xml, which
   mammoth ignores); a document without heading styles gets its headings from its typography
   (larger or bold standalone lines: :mod:`.docx_headings`).
-* ``pptx`` / ``xlsx`` — markitdown.
+* ``pptx`` — python-pptx (``pptx``): one ``Slide N`` heading per slide, titled by its title
+  placeholder (or, in a deck of text boxes, its largest type); other shapes are text, never headings.
+* ``xlsx`` — markitdown.
 * ``pdf`` — pdfminer.six layout analysis (the engine markitdown uses for prose PDFs), with the
   headings markitdown loses recovered: the PDF outline where it matches the text, otherwise font
   size / weight / family statistics plus numbering patterns; running headers, footers and page
