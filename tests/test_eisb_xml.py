@@ -72,3 +72,17 @@ def test_only_an_act_with_metadata_and_body_is_read_as_eisb(tmp_path):
                      "</part></body></act>", encoding="utf-8")
     doc = convert_file(SourceFile(other.name, str(other), None))
     assert doc.warnings and "read as generic XML" in doc.warnings[0]
+
+
+def test_definitions_that_go_on_in_limbs_keep_them():
+    """“company” means— (a) … (b) …: one paragraph, so the definitions after it stay text of section 2
+    and the limbs (a), (b) of each such definition are never items 2(a), 2(a)-2 of the section."""
+    path = ACT.parent / "act-20-2024-part1-excerpt.eisb.xml"
+    doc = convert_file(SourceFile(path.name, str(path), None))
+    tree = build_tree(doc)
+    assert [s.section_id for s in tree.sections] == ["part-1", "1", "1(1)", "1(2)", "2"]
+    definitions = {d.term: d.definition for d in tree.definitions}
+    assert "(a) a company formed and registered under the Companies Act 2014, or" in definitions["company"]
+    assert "(b) an existing company within the meaning of that Act" in definitions["company"]
+    assert "(b) an act or provision of an act adopted by an institution" in definitions["European Union act"]
+    assert {"Authority", "contribution", "employer contribution", "financial year"} <= set(definitions)

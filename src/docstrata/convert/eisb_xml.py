@@ -38,9 +38,21 @@ from .document import BlockWriter, ConvertedDocument
 _CONTAINERS = frozenset({"part", "chapter", "schedule", "division", "subpart"})
 _SKIP = frozenset({"acttoc", "graphic", "hr1", "hr2", "colgroup", "col", "metadata"})
 _MARKER_START = re.compile(r"^[\"“‘]?\(?[0-9A-Za-z]{1,6}[).]")
+_ORDINAL_LABEL = re.compile(r"^([A-Za-z]+)\s+(PART|Part|CHAPTER|Chapter|SCHEDULE|Schedule)$")
 _LABEL = re.compile(
     r"^(PART|Part|CHAPTER|Chapter|SCHEDULE|Schedule|DIVISION|Division)\b(?:\s+[0-9A-Z]{1,6}[A-Za-z]?)?$"
 )
+
+
+# a paragraph that defines a term and goes on in limbs: "“company” means—", "“relevant period” means:"
+_DEFINITION_WITH_LIMBS = re.compile(r"^“[^”]{1,120}”.*[—–:]$")
+
+
+def _margin(el) -> int | None:
+    """A paragraph's left margin as eISB's typesetting ``class`` states it (``class="-3 14 0 left 1 0"``:
+    hanging indent, left margin, …), or ``None``."""
+    parts = (el.get("class") or "").split()
+    return int(parts[1]) if len(parts) > 1 and re.fullmatch(r"-?\d+", parts[1]) else None
 
 
 def _local(el) -> str:
@@ -54,9 +66,12 @@ def _squash(text: str) -> str:
 class _Writer:
     def __init__(self, profile) -> None:
         self.chars: dict[str, str] = dict(profile.characters)
+        self.ordinals: dict[str, int] = dict(profile.ordinals)
         self.out = BlockWriter()
         self.unknown: set[str] = set()
         self.anchors: dict[str, str] = {}
+        self.definition: list[str] = []  # a definition whose limbs follow ("“company” means—"), and its limbs
+        self.definition_margin = 0  # its left margin (eISB's ``class``): its limbs are indented further
 
     # -- text -------------------------------------------------------------------------------
     def text(self, el) -> str:
@@ -119,11 +134,16 @@ class _Writer:
         title_el = next((c for c in el if _local(c) == "title"), None)
         lines = [_squash(self.text(p)) for p in title_el if _local(p) in ("p", "pc")] if title_el is not None else []
         lines = [x for x in lines if x] or ([_squash(self.text(title_el))] if title_el is not None else [])
-        number = lines[0] if lines and _LABEL.match(lines[0]) else None
-        words = " ".join(lines[1:] if number else lines)
+        number, label = None, None
+        if lines and _LABEL.match(lines[0]):
+            number = label = lines[0]
+        elif lines and (m := _ORDINAL_LABEL.match(lines[0])) and (n := self.ordinals.get(m.group(1).lower())):
+            number, label = f"{m.group(2).capitalize()} {n}", lines[0]  # "FIRST SCHEDULE": Schedule 1
+        words = " ".join(lines[1:] if label else lines)
         if number is None and _local(el) == "schedule":
-            number = "SCHEDULE"
-        written = " ".join(x for x in (number, words) if x) or _local(el).capitalize()
+            number = label = "SCHEDULE"  # an Act's only schedule, titled without its label
+        written = " ".join(x for x in (label, words) if x) or _local(el).capitalize()
+        self._flush_definition()
         self.out.heading(depth, words, number, written=written, anchor=el.get("id"))
         if el.get("id"):
             self.anchors[el.get("id")] = written
@@ -137,6 +157,7 @@ class _Writer:
         title_el = next((c for c in el if _local(c) == "title"), None)
         title = _squash(self.text(title_el)) if title_el is not None else ""
         written = " ".join(x for x in (f"{number}." if number else "", title) if x) or "Section"
+        self._flush_definition()
         self.out.heading(depth, title, number or None, written=written, anchor=el.get("id"))
         if el.get("id"):
             self.anchors[el.get("id")] = written
@@ -151,6 +172,7 @@ class _Writer:
                 continue
             quotes = self.block(c, quotes, strip_number=number if first and name == "p" else None)
             first = first and name != "p"
+        self._flush_definition()
 
     def walk_one(self, el, depth: int) -> None:
         if _local(el) == "sect":
@@ -183,14 +205,31 @@ class _Writer:
             return quotes
         after = max(0, quotes + text.count("“") - text.count("”"))
         quoted = quotes > 0 or (text.startswith("“") and after > 0)
+        margin = _margin(el)
+        if self.definition:
+            if not quoted and margin is not None and margin > self.definition_margin:
+                self.definition.append(text)  # a limb of the definition above it: "(a) a company formed …"
+                return after
+            self._flush_definition()
         if quoted:
             self._note("> " + text if _MARKER_START.match(text) else text)
+        elif margin is not None and _DEFINITION_WITH_LIMBS.match(text):
+            self.definition, self.definition_margin = [text], margin
         else:
             self.out.add(text, "paragraph", provenance="plain_text")
         return after
 
+    def _flush_definition(self) -> None:
+        """The definition held open for its limbs, written as one paragraph, limbs inline (``“company”
+        means— (a) a company formed …, or (b) an existing company …;``): the definitions after it stay
+        text of their provision, never items ``(a)``, ``(b)`` repeated under it."""
+        if self.definition:
+            self.out.add(" ".join(self.definition), "paragraph", provenance="plain_text")
+        self.definition = []
+
     def table(self, el) -> None:
         """An HTML-like ``<table>`` (``<tr>``/``<td>`` holding ``<p>``s) as a Markdown table."""
+        self._flush_definition()
         rows = []
         for tr in (x for x in el.iter() if _local(x) == "tr"):
             cells = [_squash(self.text(td)).replace("|", "\\|") for td in tr if _local(td) in ("td", "th")]
@@ -204,6 +243,7 @@ class _Writer:
         self.out.add("\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows[1:]]), "table", provenance="markup")
 
     def _note(self, text: str) -> None:
+        self._flush_definition()
         if text.strip():
             self.out.add(text, "paragraph", provenance="markup")
 
@@ -222,6 +262,7 @@ def convert_eisb_xml(root, doc_key: str, profile) -> ConvertedDocument:
             w.front(part)
         elif name in ("body", "backmatter"):
             w.walk(part, 0)
+    w._flush_definition()
     warnings = []
     if w.unknown:
         warnings.append(

@@ -18,6 +18,13 @@ PROFILE = Profile(
     # <part>, <chapter> and <schedule> print their label as the first line of their <title>
     # ("PART 1" / "Preliminary and General", "SCHEDULE 2" / "…"); <sect> states its <number>
     containers=(("Part", 1), ("Chapter", 2), ("Schedule", 1)),
+    # older Acts print "FIRST SCHEDULE", "SECOND SCHEDULE": Schedule 1, Schedule 2
+    ordinals={
+        w: n
+        for n, w in enumerate(
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1
+        )
+    },
     number_scheme="dotted",  # sections 1, 2, 67F; subsections (1), paragraphs (a), (i) printed in the text
     id_template="{n}",
     container_id_template="{word}-{n}",
