@@ -213,7 +213,7 @@ def _is_picture(shape) -> bool:
         return shape.shape_type == MSO_SHAPE_TYPE.PICTURE or (
             shape.shape_type == MSO_SHAPE_TYPE.PLACEHOLDER and hasattr(shape, "image")
         )
-    except NotImplementedError:
+    except Exception:  # a shape type python-pptx does not name, a picture placeholder without its image
         return False
 
 
