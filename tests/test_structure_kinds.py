@@ -9,7 +9,6 @@ import io
 from docstrata.chunking import chunk_tree
 from docstrata.convert import convert_file
 from docstrata.convert.html import clean_html
-from docstrata.convert.office import tidy_slides
 from docstrata.convert.text import strip_inline_html
 from docstrata.index.exact import alias_keys
 from docstrata.models import Document, SourceFile
@@ -184,15 +183,29 @@ def test_kind8_text_before_the_first_heading_is_cited_under_the_document(tmp_pat
     assert chunks[1].section_id == "installation"
 
 
-def test_kind8_slides_cite_their_own_title():
-    md = ("<!-- Slide number: 1 -->\n# Overview\nIntro\n\n<!-- Slide number: 2 -->\n| Quarter | Revenue |\n"
-          "| --- | --- |\n| Q1 | 10 |\n# Revenue by quarter\n\n<!-- Slide number: 3 -->\nNo title here\n")
-    tidy = tidy_slides(md)
-    assert "Slide number" not in tidy
-    tree = parse_sections(tidy, "deck.pptx", "Deck")
+def test_kind8_slides_cite_their_own_title(tmp_path):
+    """A table placed above its slide's title is cited under that slide's title; an untitled slide is
+    "Slide 3" (``convert/pptx.py``: the heading of each slide comes first, from its title placeholder)."""
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    first = deck.slides.add_slide(deck.slide_layouts[5])
+    first.shapes.title.text = "Overview"
+    first.shapes.add_textbox(Inches(1), Inches(2), Inches(6), Inches(1)).text_frame.text = "Intro"
+    second = deck.slides.add_slide(deck.slide_layouts[5])
+    second.shapes.title.text = "Revenue by quarter"
+    table = second.shapes.add_table(2, 2, Inches(0.5), Inches(0.1), Inches(6), Inches(1)).table
+    for (r, c), text in {(0, 0): "Quarter", (0, 1): "Revenue", (1, 0): "Q1", (1, 1): "10"}.items():
+        table.cell(r, c).text = text
+    third = deck.slides.add_slide(deck.slide_layouts[6])
+    third.shapes.add_textbox(Inches(1), Inches(2), Inches(6), Inches(1)).text_frame.text = "No title here"
+    deck.save(tmp_path / "deck.pptx")
+    doc = convert_file(SourceFile("deck.pptx", str(tmp_path / "deck.pptx"), None))
+    tree = build_tree(doc)
     chunks = chunk_tree(tree, count_tokens=_words, max_tokens=100)
-    table = [c for c in chunks if "| Q1 |" in c.content][0]
-    assert table.section_title == "Revenue by quarter"
+    table_chunk = [c for c in chunks if "| Q1 |" in c.content][0]
+    assert table_chunk.section_title == "Revenue by quarter"
     assert any(s.title == "Slide 3" for s in tree.sections)
 
 

@@ -22,7 +22,9 @@ Per format:
   heading and auto-numbered headings get their number back (Word keeps it in numbering.xml, which
   mammoth ignores); a document without heading styles gets its headings from its typography
   (larger or bold standalone lines: :mod:`.docx_headings`).
-* ``pptx`` / ``xlsx`` — markitdown.
+* ``pptx`` — python-pptx (``pptx``): one ``Slide N`` heading per slide, titled by its title
+  placeholder (or, in a deck of text boxes, its largest type); other shapes are text, never headings.
+* ``xlsx`` — markitdown.
 * ``pdf`` — pdfminer.six layout analysis (the engine markitdown uses for prose PDFs), with the
   headings markitdown loses recovered: the PDF outline where it matches the text, otherwise font
   size / weight / family statistics plus numbering patterns; running headers, footers and page
@@ -33,8 +35,9 @@ Per format:
   ``jpg`` / ``jpeg`` / ``tif`` / ``tiff`` images — OCR (``ocr``: RapidOCR's bundled models or
   Tesseract; ``pdf_ocr`` picks and renders the pages, ``image`` reads image files), whose line
   boxes become layout lines (``ocr_layout``) that go through the PDF stages above.
-* ``xml`` — a document family with a profile (gesetze-im-internet ``<dokumente>``: ``gii_xml``) is
-  read by its converter; legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada, US Congress bill DTD; recognised by root namespace or name) becomes
+* ``xml`` — a document family with a profile (gesetze-im-internet ``<dokumente>``: ``gii_xml``;
+  the Irish Statute Book's ``<act>`` with ``<metadata>`` and ``<body>``: ``eisb_xml``) is read by its
+  converter; legislation XML (USLM, Akoma Ntoso, UK CLML, Justice Canada, US Congress bill DTD; recognised by root namespace or name) becomes
   Markdown headings and numbered provisions (``legislation_xml``); xml2rfc sources (IETF RFCs and
   drafts, v3 and v2, root ``<rfc>``) get the section and appendix numbers xml2rfc computes, their
   ``<xref>`` elements printed as "Section 4.2.1" / "[RFC5246]" and their terminology lists as marked

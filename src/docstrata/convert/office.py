@@ -1,4 +1,4 @@
-"""Office formats (DOCX, PPTX, XLSX) for ``convert`` via markitdown, and Word's displayed numbers.
+"""Office formats (DOCX, XLSX via markitdown; PPTX via :mod:`.pptx`) for ``convert``, and Word's displayed numbers.
 
 Word keeps automatic clause and heading numbers in ``numbering.xml`` and heading levels in its
 styles, which mammoth (markitdown's DOCX engine) flattens (every clause ``1.``, outline-level
@@ -49,8 +49,8 @@ def _markitdown_convert(data: bytes, ext: str, charset: str | None = None, **opt
 
 
 def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
-    """DOCX / PPTX / XLSX bytes → :class:`ConvertedDocument` (markitdown's Markdown; Word headings
-    are ``style`` blocks)."""
+    """DOCX / PPTX / XLSX bytes → :class:`ConvertedDocument` (markitdown's Markdown, Word headings
+    ``style`` blocks; a PPTX's slides read by :func:`.pptx.convert_pptx`)."""
     import zipfile
 
     if not data.startswith(b"PK"):
@@ -62,10 +62,10 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
         raise ConversionError(doc_key, f"corrupt .{ext}: damaged ZIP container") from None
     if "[Content_Types].xml" not in names:
         raise ConversionError(doc_key, f"corrupt .{ext}: not an Office Open XML package")
-    if ext == "pptx":
-        starts: list[tuple[int, int]] = []
-        markdown = tidy_slides(_markitdown_convert(data, ext), starts)
-        return ConvertedDocument.from_markdown(markdown, provenance="markup", **slide_marks(starts))
+    if ext == "pptx":  # the slides' titles and text shapes, read with python-pptx
+        from .pptx import convert_pptx
+
+        return convert_pptx(data, doc_key)
     if ext != "docx":
         return ConvertedDocument.from_markdown(_markitdown_convert(data, ext), provenance="markup")
     warnings: list[str] = []
@@ -121,42 +121,6 @@ def _convert_office(data: bytes, ext: str, doc_key: str) -> ConvertedDocument:
     )
     converted.blocks = stated_blocks(markdown, converted.blocks, stated)
     return converted
-
-
-_SLIDE_RE = re.compile(r"^<!-- Slide number: (\d+) -->[ \t]*$", re.M)
-
-
-def tidy_slides(markdown: str, slide_starts: list[tuple[int, int]] | None = None) -> str:
-    """markitdown's PPTX Markdown, one section per slide: the ``<!-- Slide number: N -->``
-    comments go; a slide's ``# title`` comes first even when markitdown emitted a shape (a
-    table, a text box) before it, so that shape is cited under its own slide; a slide without a
-    title gets the heading ``# Slide N``. ``slide_starts``, when given, receives ``(offset,
-    slide number)`` of each slide in the returned text."""
-    parts = _SLIDE_RE.split(markdown)
-    out = [parts[0].strip("\n")] if parts[0].strip() else []
-    offset = len(out[0]) + 2 if out else 0
-    for n in range(1, len(parts), 2):
-        number, body = parts[n], parts[n + 1].strip("\n")
-        lines = body.split("\n")
-        title = next((k for k, ln in enumerate(lines) if re.match(r"^# \S", ln)), None)
-        head = lines.pop(title) if title is not None else f"# Slide {number}"
-        out.append("\n".join([head, *lines]).rstrip())
-        if slide_starts is not None:
-            slide_starts.append((offset, int(number)))
-        offset += len(out[-1]) + 2
-    return "\n\n".join(out) + "\n"
-
-
-def slide_marks(slide_starts: list[tuple[int, int]]) -> dict:
-    """The ``Document`` page fields of a deck from :func:`tidy_slides`' ``slide_starts``: one
-    "page" per slide (``page_unit`` ``"slide"``), the first starting at 0 (text before the first
-    slide comment is the first slide's); labels only when the slide numbers are not 1, 2, 3, …."""
-    if not slide_starts:
-        return {}
-    offsets = [0] + [o for o, _ in slide_starts[1:]]
-    numbers = [str(n) for _, n in slide_starts]
-    labels = [] if numbers == [str(i + 1) for i in range(len(numbers))] else numbers
-    return {"page_offsets": offsets, "page_labels": labels, "page_unit": "slide"}
 
 
 def docx_heading_numbers(data: bytes) -> list[tuple[str, str]]:

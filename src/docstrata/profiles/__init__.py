@@ -36,12 +36,16 @@ class Profile:
     containers ``"{word}-{n}"``: ``abschnitt-2``). ``section_words``: how the source writes its
     numbered unit, mapped to the word the number is written with (``"Art"`` → ``"Artikel"``).
     ``converter``: ``"module:function"`` of the family's converter in :mod:`docstrata.convert`.
+    ``xml_children``: child elements an XML root of the family always holds, where its root's
+    name alone is shared with other schemas (eISB's ``<act>``). ``characters``: empty elements
+    that stand for one character (eISB ``<euro/>`` → ``€``, ``<odq/>`` → ``“``).
     """
 
     name: str
     formats: frozenset[str]
     converter: str
     xml_root: str | None = None
+    xml_children: tuple[str, ...] = ()
     front_matter_keys: tuple[str, ...] = ()
     front_matter_fence: str = "---"
     text_markers: tuple[str, ...] = ()
@@ -51,11 +55,18 @@ class Profile:
     id_template: str = "{n}"
     container_id_template: str = "{word}-{n}"
     section_words: dict[str, str] = field(default_factory=dict)
+    characters: dict[str, str] = field(default_factory=dict)
 
     def recognises_xml(self, root) -> bool:
-        """Whether a parsed XML root is of this family (by its root element's local name)."""
+        """Whether a parsed XML root is of this family: its root element's local name, in no
+        namespace when ``xml_children`` is given, holding every one of those child elements."""
         tag = root.tag.rsplit("}", 1)[-1] if isinstance(root.tag, str) else ""
-        return "xml" in self.formats and self.xml_root is not None and tag == self.xml_root
+        if "xml" not in self.formats or self.xml_root is None or tag != self.xml_root:
+            return False
+        if not self.xml_children:
+            return True
+        kids = {c.tag for c in root if isinstance(c.tag, str)}
+        return not root.tag.startswith("{") and all(name in kids for name in self.xml_children)
 
     def recognises_markdown(self, text: str) -> bool:
         """Whether Markdown ``text`` is of this family: a leading front matter (between
@@ -83,11 +94,12 @@ def _front_matter(fence: str) -> re.Pattern:
 
 
 def _registered() -> tuple[Profile, ...]:
+    from .eisb import PROFILE as EISB
     from .gesetze_im_internet import PROFILE as GII
     from .kramdown_rfc import PROFILE as KRAMDOWN_RFC
     from .mmark import PROFILE as MMARK
 
-    return (GII, KRAMDOWN_RFC, MMARK)
+    return (GII, EISB, KRAMDOWN_RFC, MMARK)
 
 
 def profile_named(name: str) -> Profile:

@@ -439,7 +439,7 @@ def _merge_title_line(m: _Marker, stop: int, lines: list[str]) -> None:
     in place, when the heading is only ``<keyword> <number>`` and that line is all its text: short,
     not a sentence, no closing punctuation."""
     comps = _heading_label(m) if m.kind == "heading" else None
-    if not comps or not comps[0][0].startswith("kw:") or len(m.title.split()) != 2:
+    if not comps or not comps[0][0].startswith("kw:") or len(m.title.split()) != 2 or m.title_stated:
         return
     body = [j for j in range(m.end, stop) if lines[j].strip()]
     if len(body) != 1:

@@ -127,6 +127,8 @@ class _Marker:
     # line, a memo's unnumbered margin heading ("Abstract", "Authors' Addresses")
     markup_numbers: bool = False  # a heading whose label the source markup wrote (ParseContext.heading_levels):
     # "PART 2.1" is one container number there (labels._components, ``joined``)
+    title_stated: bool = False  # a stated heading whose title (or lack of one) the source states: the line
+    # below it is never read as its title (an untitled slide's one line of text is the slide's text)
 
 
 @dataclass

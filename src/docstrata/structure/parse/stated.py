@@ -104,6 +104,7 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
         m = _Marker(i, i + 1, "heading", lines[i], _plain(words), md_level=b.level, markup_numbers=True)
         if b.number and (comps := stated_components(b.number)):
             m.components = comps
+        m.title_stated = b.provenance == "markup" and b.title is not None
         stated.append(m)
     taken = {m.line for m in stated}
     # a paragraph the markup states as one (a kramdown-rfc / xml2rfc paragraph, a legislation note)
@@ -116,7 +117,10 @@ def stated_heading_markers(markers: list[_Marker], lines: list[str], blocks: lis
         m
         for m in markers
         if m.line not in taken  # a stated line is no other marker's (a Word "4." item)
-        and not (m.kind != "heading" and (_inside(m.line, prose) or _keyword_label(m)))
+        # a "# …" line inside a paragraph the markup states (a slide's text box holding a code sample's
+        # "# TaskFlow API") is that paragraph's text: only the stated headings are headings
+        and not _inside(m.line, prose)
+        and not (m.kind != "heading" and _keyword_label(m))
     ]
     return sorted(kept + stated, key=lambda m: m.line)
 
