@@ -715,12 +715,30 @@ def mozilla(tmp_path_factory):
     ("If an email to my Relay mask cannot be delivered, how long does Mozilla keep it?", "more than three days"),
 ])
 def test_a_cut_hit_shows_the_passage_the_search_located(mozilla, query, answer):
-    # session 19's trials: at the MCP default budget (12,000 characters, top 10) each hit is cut to a few
-    # hundred characters around the densest query words, which missed the answer the search had located
+    # session 19's trials: at the MCP default budget (12,000 characters, top 10) each hit was cut to a few
+    # hundred characters around the densest query words, which missed the answer the search had located;
+    # the first hit now keeps a fifth of the budget, so a budget of 4,000 cuts it
     found = mozilla.search(query, top_k=10)
     whole = found[0].content
     assert answer in whole and answer in whole[found[0].answer_passage["start"] :], "the first hit holds the answer"
-    _, data = _mcp_answer(mozilla, query, 10, 12_000)
+    _, data = _mcp_answer(mozilla, query, 10, 4_000)
     first = data["results"][0]
     assert first["content_chars"] > len(first["content"]), "the first hit is cut at this budget"
     assert answer in first["content"], first["content"]
+
+
+def test_the_first_hit_keeps_its_share_of_the_budget_before_the_others_are_cut(mozilla):
+    # trial 20: at the default budget the whole answer's hits were cut alike, the first to 230-740
+    # characters, its answer left out, where the CLI showed it
+    from docstrata.answers import DEFAULT_SEARCH_CHARS, LEAD_SHARE
+
+    query = "What does Mozilla do if it updates or ends these terms?"
+    found = mozilla.search(query, top_k=10)
+    _, data = _mcp_answer(mozilla, query, 10, DEFAULT_SEARCH_CHARS)
+    hits = data["results"]
+    assert len(hits) == len(found) == 10
+    lead = min(hits[0]["content_chars"], int(LEAD_SHARE * DEFAULT_SEARCH_CHARS))
+    assert len(hits[0]["content"]) >= lead * 0.9, (len(hits[0]["content"]), hits[0]["content_chars"])
+    cut_others = [h for h in hits[1:] if h.get("truncated")]
+    assert cut_others, "the budget cuts the other hits"
+    assert all(len(h["content"]) < len(hits[0]["content"]) for h in cut_others)
