@@ -40,7 +40,7 @@ def document_index_settings(cfg, holodeck_units: bool = False) -> dict:
         "context_max_tokens": c.context_max_tokens,
         "extract_definitions": c.extract_definitions,
         "extract_cross_references": c.extract_cross_references,
-        "pipeline": 14,
+        "pipeline": 15,
         "analysis": ANALYSIS_VERSION,
         **({"ocr": c.ocr.model_dump()} if c.ocr != OcrConfig() else {}),
         **embedder_settings(c),

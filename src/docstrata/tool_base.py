@@ -90,7 +90,13 @@ class BaseTool:
         fit = self.confidence_fit if run.embedded else None
         floor = self.similarity_floor
         signals = (
-            answer_signals(run.hits, run.keyword_query or run.asked or query, self.store, fit["floor"] if fit else floor, mode == "hybrid")
+            answer_signals(
+                run.hits,
+                run.keyword_query or run.asked or query,
+                self.store,
+                fit["floor"] if fit else floor,
+                mode == "hybrid",
+            )
             if run.hits and run.content_words
             else None
         )
