@@ -28,7 +28,7 @@ published figures (places won of 13, as ``--fit-list`` counts them).
 
 ``DOCSTRATA_LEGALBENCH_LOAD``: the dev hits a ``legalbench_rag.py --split dev --subsets
 privacy_qa,contractnli --max-docs contractnli=40`` run saved (``DOCSTRATA_LEGALBENCH_SAVE``); without
-it the script searches them (the same collection, about 15 minutes on a loaded 2-core machine).
+it the script searches them (the same collection: 34 minutes on a 2-core machine loaded 7x).
 Nothing here changes the product: the result is in docs/benchmarks-log.md, "Session 20: a learned
 judge over frozen embeddings".
 """
@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import os
 import pickle
+import re
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -101,6 +102,12 @@ def load_cols(root: Path) -> list:
     return cols
 
 
+def hypothesis(query: str) -> str:
+    """The query's question for the by-hypothesis folds: lower-cased, without a leading "Consider
+    …;" naming the document when the search's scoping left one (ContractNLI asks 17 of these)."""
+    return re.sub(r"^consider [^;]*;\s*", "", query.strip().lower())
+
+
 def build_table(cols, root: Path) -> Table:
     """Embed every embedded sentence and query once (the tool's own model) and label the sentences."""
     from docstrata.passage import sentence_texts
@@ -125,7 +132,7 @@ def build_table(cols, root: Path) -> Table:
                 memo[qi] = candidates_of(chunks, query)
             cand = memo[qi]
             d = docs.setdefault(truth[0][0], len(docs))
-            g = hyps.setdefault(query.strip().lower(), len(hyps))
+            g = hyps.setdefault(hypothesis(query), len(hyps))
             pos: dict[int, int] = {}
             for j, s in enumerate(cand.sentences):
                 n = pos.get(s.hit, 0)
@@ -364,6 +371,8 @@ def main() -> None:
     cols = load_cols(root)
     if args.table and Path(args.table).is_file():
         t = Table(**dict(np.load(args.table)))
+        ids: dict[str, int] = {}
+        t.hyp = np.array([ids.setdefault(hypothesis(cols[s].queries[q][0]), len(ids)) for s, q in zip(t.sub, t.qi)])
     else:
         t = build_table(cols, root)
         if args.table:
@@ -428,16 +437,24 @@ def main() -> None:
         print(f"  {kind}, λ {lam:g}: PrivacyQA {r['privacy_qa']}, ContractNLI {r['contractnli']}")
 
     # the bar: +5 points on both sub-corpora, by document, over the best current score
-    print("\n## The bar: by-document CV at least +5 points over the best current score on both sub-corpora\n")
+    print(
+        "\n## The bar: by-document CV at least +5 points on both sub-corpora over session 18's figures "
+        f"({SESSION_18['privacy_qa']} / {SESSION_18['contractnli']}); beside it, the gain over the best current "
+        f"score here ({reference['privacy_qa']} / {reference['contractnli']})\n"
+    )
     cleared = []
     for (kind, scheme, lam), sc in oof.items():
         if scheme != "doc":
             continue
         r = best_sentence_rate(t, sc)
-        gains = (r["privacy_qa"] - reference["privacy_qa"], r["contractnli"] - reference["contractnli"])
+        gains = (r["privacy_qa"] - SESSION_18["privacy_qa"], r["contractnli"] - SESSION_18["contractnli"])
+        here = (r["privacy_qa"] - reference["privacy_qa"], r["contractnli"] - reference["contractnli"])
         ok = min(gains) >= 5
         cleared.append(ok)
-        print(f"{kind}, λ {lam:g}: {gains[0]:+.1f} / {gains[1]:+.1f} points → {'clears' if ok else 'does not clear'}")
+        print(
+            f"{kind}, λ {lam:g}: {gains[0]:+.1f} / {gains[1]:+.1f} points (over the best current: {here[0]:+.1f} / "
+            f"{here[1]:+.1f}) → {'clears' if ok else 'does not clear'}"
+        )
 
     print(
         "\n## Passage results (docstrata-passages, dev) with the judge's by-document out-of-fold logits "
