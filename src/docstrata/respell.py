@@ -25,9 +25,14 @@ import numpy as np
 
 COSINES = Path(__file__).with_name("respell_cosines.json")
 MIN_LETTERS = 6
+# Longer words are not respelled, and at most MAX_WORDS absent words of a query are: a word of n
+# letters has about 54 n candidates, each stemmed and looked up, so a query of long made-up words
+# would cost seconds ("x" * 10,000: half a million candidates)
+MAX_LETTERS = 40
+MAX_WORDS = 8
 MAX_CANDIDATES = 8  # candidates embedded per absent word, those the most chunks hold first
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_WORD = re.compile(rf"(?<![\w-])[^\W\d_]{{{MIN_LETTERS},}}(?![\w-])")
+_WORD = re.compile(rf"(?<![\w-])[^\W\d_]{{{MIN_LETTERS},{MAX_LETTERS}}}(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,9 @@ def respell(
     encode: Callable[[list[str]], np.ndarray],
     min_cosine: float,
 ) -> Respelling:
-    """``query`` with each word of :data:`MIN_LETTERS`+ letters that no chunk holds replaced by its
-    closest spelling one edit away that chunks do hold.
+    """``query`` with each word of :data:`MIN_LETTERS` to :data:`MAX_LETTERS` letters that no chunk
+    holds (the first :data:`MAX_WORDS` such) replaced by its closest spelling one edit away that
+    chunks do hold.
 
     ``frequencies(terms)`` → (chunks, {term: chunks holding it}) is the store's
     ``term_document_frequencies``; ``terms_of(word)`` its BM25 terms (every language the index
@@ -94,7 +100,7 @@ def respell(
         return Respelling(query)
     own = {w: terms_of(w.lower()) for w in words}
     _, dfs = frequencies([t for ts in own.values() for t in ts])
-    absent = [w for w in words if own[w] and not any(dfs.get(t) for t in own[w])]
+    absent = [w for w in words if own[w] and not any(dfs.get(t) for t in own[w])][:MAX_WORDS]
     replaced: dict[str, str] = {}
     for word in absent:
         lower = word.lower()

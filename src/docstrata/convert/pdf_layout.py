@@ -379,14 +379,20 @@ def _side_runs(lines: list[_PdfLine], box_id: int) -> tuple[list[_PdfLine], int]
                 continue
         out.append(line)
     out = _rejoin_paragraphs(out, {id(line.split[0]) for line in lines if id(line) in cut})  # type: ignore[index]
-    result: list[_PdfLine] = []
-    for n, line in enumerate(out):
-        result.append(line)
-        if n + 1 == len(out) or out[n + 1].box != line.box:
-            result.extend(moved.pop(line.box, []))
-    for rest in moved.values():
-        result.extend(rest)
-    return result, box_id
+    return _placed_after(out, moved), box_id
+
+
+def _placed_after(lines: list[_PdfLine], after: dict[int, list[_PdfLine]]) -> list[_PdfLine]:
+    """``lines`` with each box's ``after`` lines (box id → lines) set after that box's last line,
+    those of a box ``lines`` does not hold at the end; ``after`` is emptied."""
+    out: list[_PdfLine] = []
+    for n, line in enumerate(lines):
+        out.append(line)
+        if n + 1 == len(lines) or lines[n + 1].box != line.box:
+            out.extend(after.pop(line.box, []))
+    for rest in after.values():
+        out.extend(rest)
+    return out
 
 
 def _rejoin_paragraphs(lines: list[_PdfLine], kept: set[int]) -> list[_PdfLine]:

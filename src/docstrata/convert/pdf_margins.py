@@ -31,7 +31,7 @@ import re
 from collections import Counter
 
 from ..structure.grammar import PROVISION_NUMBER, PROVISION_OPENS
-from .pdf_layout import _PdfLine, _vertical_overlap
+from .pdf_layout import _PdfLine, _placed_after, _vertical_overlap
 
 # "2. Subject to …", "13. (1) When …", "24A. Where …", "1.—(1) A person …" (grammar.PROVISION_OPENS), a bare
 # "5." (its text in a box of its own): a section number opening a body line
@@ -154,15 +154,7 @@ def _set_asides(lines: list[_PdfLine], asides: dict[int, _PdfLine], boxes: dict[
         for line in boxes[box_id]:
             line.aside = True
         after.setdefault(beside.box, []).extend(boxes[box_id])
-    kept = [line for line in lines if line.box not in asides]
-    out: list[_PdfLine] = []
-    for n, line in enumerate(kept):
-        out.append(line)
-        if n + 1 == len(kept) or kept[n + 1].box != line.box:
-            out.extend(after.pop(line.box, []))
-    for rest in after.values():
-        out.extend(rest)
-    return out
+    return _placed_after([line for line in lines if line.box not in asides], after)
 
 
 def _pieces(note: list[_PdfLine], boxes: dict[int, list[_PdfLine]], taken: set[int]) -> list[_PdfLine]:
