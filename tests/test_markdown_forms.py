@@ -254,3 +254,26 @@ def test_an_article_label_and_its_title_in_one_size_are_one_heading():
     assert by_id["article-21"].title == "Article 21 Cybersecurity risk-management measures"
     assert by_id["article-21(2)"].parent_id == "article-21"
     assert not any(sid.startswith("cybersecurity") for sid in by_id)
+
+
+def test_hugo_toml_front_matter_is_metadata_and_gives_the_title(tmp_path):
+    """Final trial 20: a Hugo page's ``+++`` TOML front matter was read as the preamble's text and
+    the document titled by its file name."""
+    from docstrata.convert.text import split_front_matter
+
+    page = (
+        '+++\ntitle = "Non-disclosure agreement"\ndate = "2017-10-30"\n[style]\n  center = false\n+++\n\n'
+        "This Non-Disclosure Agreement (NDA) is between the parties below.\n\n## 1. Definitions\n\nText.\n"
+    )
+    meta, rest = split_front_matter(page)
+    assert meta["title"] == "Non-disclosure agreement" and meta["style"] == {"center": False}
+    assert rest.startswith("This Non-Disclosure Agreement")
+    doc = tmp_path / "nda.md"
+    doc.write_text(page, encoding="utf-8")
+    from .conftest import convert_path
+
+    converted = convert_path(doc)
+    assert converted.title == "Non-disclosure agreement"
+    assert "+++" not in converted.markdown and "center = false" not in converted.markdown
+    broken = "+++\nnot = [toml\n+++\n\nText.\n"
+    assert split_front_matter(broken) == ({}, broken)

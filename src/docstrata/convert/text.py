@@ -73,22 +73,30 @@ def deep_headings_to_six(markdown: str) -> tuple[str, int]:
 
 
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_TOML_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\+\+\+[ \t]*\n(.*?\n)\+\+\+[ \t]*(?:\n|\Z)", re.S)  # Hugo
 
 
 def split_front_matter(markdown: str) -> tuple[dict, str]:
     """A leading YAML front matter block (``---`` … ``---`` or ``...``: Jekyll, Hugo, pandoc, the
-    gesetze and Justel Markdown exports) as a dict, and the Markdown after it. The block is the
+    gesetze and Justel Markdown exports), or Hugo's TOML one (``+++`` … ``+++``), as a dict, and
+    the Markdown after it. The block is the
     document's metadata, never its text: read as text its ``key: value`` lines became a preamble
     section and "definitions" (``Fundstelle: …``). A block that is not a YAML mapping is no front
     matter: ``({}, markdown)`` unchanged."""
     m = _FRONT_MATTER.match(markdown)
-    if not m:
+    toml = None if m else _TOML_FRONT_MATTER.match(markdown)
+    if not m and not toml:
         return {}, markdown
     try:
-        import yaml
+        if toml:
+            import tomllib
 
-        meta = yaml.safe_load(m.group(1))
-    except Exception:  # noqa: BLE001 - not YAML: an opening thematic break, keep the text
+            meta, m = tomllib.loads(toml.group(1)), toml
+        else:
+            import yaml
+
+            meta = yaml.safe_load(m.group(1))
+    except Exception:  # noqa: BLE001 - not YAML (TOML): an opening thematic break, keep the text
         return {}, markdown
     if not isinstance(meta, dict) or not meta:
         return {}, markdown
