@@ -1153,13 +1153,13 @@ def _respelled(store, embed_query, query: str, min_cosine: float | None) -> Resp
     frequencies = getattr(store, "term_document_frequencies", None)
     if min_cosine is None or frequencies is None:
         return Respelling(query)
-    from .index.keyword import query_terms
+    from .index.keyword import analyze
     from .store.base import keyword_languages
 
     languages = keyword_languages(store)
 
-    def terms_of(word: str) -> list[str]:
-        return [t for t, weight in query_terms(word, languages) if weight == 1.0]
+    def terms_of(word: str) -> list[str]:  # analyze's word cache: a candidate is stemmed once a process
+        return list(dict.fromkeys(t for language in languages for t in analyze(word, language)))
 
     return respell(query, frequencies, terms_of, lambda words: np.stack([embed_query(w) for w in words]), min_cosine)
 
