@@ -350,12 +350,13 @@ def document_names(title: str, doc_key: str) -> list[str]:
         names.append(f"rfc {int(m.group(1))}")
     for m in re.finditer(rf"\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}", clean_title):
         names.append(fold_document_name(m.group(0)))  # "Regulation (EU) 2016/679" → "regulation 2016/679"
-    # "Règlement RGPD — Bertel", "GDPR Compliance Policy": a text about the instrument a grammar pack names
+    # "Règlement RGPD — Bertel", "GDPR Compliance Policy", "Plateforme RGPD-IA": a text about the instrument a pack names
     # ("RGPD", "GDPR"), not the instrument; neither its title nor its file name ("rgpd.md") names it so
     about = {
         fold_document_name(a)
-        for a in re.findall(r"\b[A-Z][A-Za-z0-9-]{1,7}\b", clean_title)
-        if a in instrument_names() and fold_document_name(clean_title) != fold_document_name(a)
+        for a in instrument_names()
+        if re.search(rf"(?<![^\W\d_]){re.escape(a)}(?![^\W\d_])", clean_title)  # "Plateforme RGPD-IA" too
+        and fold_document_name(clean_title) != fold_document_name(a)
     }
     names += [
         a.lower()
