@@ -315,7 +315,7 @@ def test_a_query_naming_a_document_puts_its_section_first(two_documents):
 
 def test_links_contents_lines_and_respec_references_resolve():
     """In-page links resolve through heading slugs or recorded HTML ids; a contents list points at
-    the sections it lists; a link to another file names that file."""
+    the sections it lists (a listing, no citation); a link to another file names that file."""
     md = (
         "# Guide\n\nTable of Contents\n\n   1.  Install\n   2.  Configure the site\n   3.  Deploy\n\n"
         "## 1. Install\n\nSee [the configuration section](#2-configure-the-site), [§3](#sec-deploy), "
@@ -332,8 +332,10 @@ def test_links_contents_lines_and_respec_references_resolve():
     assert by_text[("[[[#deploy-id]]]", src)].section_id == "3"
     other = by_text[("site_name", src)]
     assert (other.document, other.target, other.section_id) == ("user-guide/configuration.md", "site_name", None)
+    # the contents lines list the sections, they cite none: listings (trial 20: never a "cited by" entry)
     toc = [(r.text, r.section_id) for r in out if r.source_section_id != src]
     assert [("1", "1"), ("2", "2"), ("3", "3")] == [t for t in toc if t[0] in ("1", "2", "3")]
+    assert all(r.listing for r in out if r.source_section_id != src)
 
 
 def test_word_ref_fields_and_bookmark_links_become_links():

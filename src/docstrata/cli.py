@@ -697,11 +697,18 @@ def inspect(
     out.print(f"\n[bold]Definitions[/bold] ({len(tree.definitions)})")
     for d in tree.definitions:
         out.print(f"  [green]{_safe(d.term)}[/green] [dim]§{_safe(d.section_id)}[/dim]: {_safe(d.definition[:120])}")
-    resolved = sum(1 for x in tree.cross_references if x.section_id)
-    out.print(f"\n[bold]Cross-references[/bold] ({len(tree.cross_references)}, {resolved} resolved)")
+    # contents lines list sections, they cite none (CrossReference.listing): counted apart, never shown as citations
+    citing = [x for x in tree.cross_references if not x.listing]
+    listed = len(tree.cross_references) - len(citing)
+    resolved = sum(1 for x in citing if x.section_id)
+    out.print(
+        f"\n[bold]Cross-references[/bold] ({len(citing)}, {resolved} resolved"
+        + (f"; {listed} contents lines listing sections not counted" if listed else "")
+        + ")"
+    )
     from .index.exact import pinpoint_enclosed
 
-    for x in tree.cross_references[:200]:
+    for x in citing[:200]:
         if x.section_id:
             where = _safe(x.section_id) + (
                 f" [dim](holds {_safe(x.target)}, no section of its own)[/dim]"

@@ -100,6 +100,9 @@ __all__ = [
     "version_words",
     "citing_forms",
     "names_instrument",
+    "instrument_names",
+    "instrument_name_re",
+    "instrument_kinds",
     "document_words",
     "ItemsOf",
     "items_of",
@@ -1788,6 +1791,31 @@ def names_filing(heading: str) -> bool:
     line of twelve words or more is none."""
     text = " ".join(heading.split())
     return 0 < len(text.split()) < 12 and bool(_filing_re().search(text)) and not is_caption(text)
+
+
+@functools.lru_cache(maxsize=1)
+def instrument_names() -> dict[str, str]:
+    """Short names of other instruments, every pack's (``instrument_names``), written form → the
+    instrument's own citation: ``GDPR``, ``RGPD``, ``DSGVO`` → ``Regulation (EU) 2016/679``; ``C. civ.``
+    → ``Code civil``. Every language's: a French text may cite the GDPR by its English name."""
+    return {form: canonical for p in PACKS for forms, canonical in p.get("instrument_names", ()) for form in forms}
+
+
+@functools.lru_cache(maxsize=1)
+def instrument_name_re() -> re.Pattern:
+    """The written short names of :func:`instrument_names` as whole words, case as written (group
+    ``name``): ``RGPD`` in ``article 6.1.b RGPD``, ``C. civ.`` in ``art. 1240 C. civ.``."""
+    forms = sorted(instrument_names(), key=len, reverse=True)
+    alt = "|".join(re.escape(f).replace(r"\ ", r"\s?") for f in forms) or r"(?!)"
+    return re.compile(rf"(?<![\w-])(?P<name>{alt})(?![\w-])")
+
+
+@functools.lru_cache(maxsize=1)
+def instrument_kinds() -> dict[str, str]:
+    """The kind words of EU instruments in every pack's language, lower case, → the English kind
+    (``règlement``, ``verordnung`` → ``regulation``; ``richtlinie`` → ``directive``): with its number
+    the instrument is the same one in any language (``Règlement (UE) 2016/679``)."""
+    return {w: k for p in PACKS for w, k in p.get("instrument_kinds", {}).items()}
 
 
 def document_words() -> tuple[str, ...]:

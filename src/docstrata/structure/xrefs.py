@@ -63,7 +63,19 @@ never resolves to ``4.3``), else the first section inside it
   Schedule 1's) names the section nearest the citing text (:meth:`_Resolver.nearest`): the
   citing exhibit's or schedule's own, else the main body's; a reference made in the main body
   never names back matter over a main-body section so numbered;
-* a contents line (``1.1.  Roles .... 6``) lists a section, and is marked ``listing``.
+* a contents line (``1.1.  Roles .... 6``) lists a section, and is marked ``listing``; so is every
+  reference made in a contents block of a section's text (a front page's ``Table of Contents`` line
+  and the entries under it, an Act's ``CONTENTS``) and on a line ending in dot leaders and a page
+  number: listings are never citations (``docstrata.citers`` gives them no "cited by");
+* another instrument named by a grammar pack's short name (``article 6.1.b RGPD``, ``l'article 9 du
+  RGPD``, ``Art. 6 Abs. 1 lit. b DSGVO``: :func:`.grammar.instrument_names`), by a name with a bracketed
+  part of several words (``Regulation 3(1) of the Medicinal Products (Control of Manufacture)
+  Regulations 2007``, ``Schedule 4 to the Health Insurance Act 1994``) names that instrument; the year
+  ending such a name (``Regulations 2007``, ``Rules 1998``) is no reference; a name stops before a
+  blank line followed by a labelled line (the next contents entry's ``4.``); an Act whose opening names
+  several Acts it amends declares no one parent;
+* a citation word is read only as a whole word (``PARTY``, ``THIRD-PARTY`` are no ``Part Y``), and in
+  a line set in capitals it cites only before a number (``ANY PART A …`` of a disclaimer cites nothing).
 """
 
 from __future__ import annotations
@@ -86,6 +98,9 @@ from .grammar import (
     contents_title_pattern,
     expand_numbers,
     external_document,
+    instrument_kinds,
+    instrument_name_re,
+    instrument_names,
     external_document_before,
     item_words,
     pinpoints_end,
@@ -145,7 +160,8 @@ _ITEM_SEP = rf"(?:(?<=\)){_SEP}|\s*,?\s+(?:{_JOINS})\s+|\s*[-–]\s*)"
 _MEMBER_TITLE = r"(?:\s*\((?=[^()]*[A-Za-z]{3})(?![^()]*\n[ \t]*\n)[^()\d]{3,60}\))"
 _TITLED = rf"(?:{_MEMBER_TITLE}{{1,2}}(?={_SEP}(?:{_NUMBER})))?"  # "12.1 (Payment) (for amounts then due), 12.2"
 _KW_REF_RE = re.compile(
-    rf"(?<![\w.]){_KEYWORD}\s*(?P<nums>(?:{_NUMBER}{_TITLED}|{_ROMAN}|{_ITEM}|{_LETTER})"
+    # a word ends where its letters do: "PARTY", "Parts" are no "Part Y"
+    rf"(?<![\w.]){_KEYWORD}(?:(?<![^\W\d_])|(?![^\W\d_]))\s*(?P<nums>(?:{_NUMBER}{_TITLED}|{_ROMAN}|{_ITEM}|{_LETTER})"
     rf"(?:{_SEP}(?!0\d)(?:{_NUMBER}{_TITLED}|{_ROMAN})|{_ITEM_SEP}{_ITEM})*)"
     r"(?:(?<=\))|(?![A-Za-z0-9]))"  # a number ends at a word's end: "s3p" of a base64 "s3pPLMBiT…" cites nothing
 )
@@ -208,12 +224,15 @@ _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}
 # [Terms of Service](…)", "of the Robert T. Stafford Disaster Relief and Emergency Assistance Act", "of the
 # Medicare, Medicaid, and SCHIP Extension Act of 2007", "of the Vision 100—Century of Aviation Reauthorization
 # Act", "of the United Kingdom’s European Union (Withdrawal) Act 2018"; a lettered pinpoint may stand between
-# ("Section 4.e of the Trust Legal Provisions")
+# ("Section 4.e of the Trust Legal Provisions"); a bracketed part of the name may hold several words ("of the
+# Health (Pricing and Supply of Medical Goods) Act 2013", "of the Medicinal Products (Control of Manufacture)
+# Regulations 2007"); a schedule is one "to" its Act ("Schedule 4 to the Health Insurance Act 1994")
 _EXTERNAL_RE = re.compile(
-    r"^(?:\.[a-z](?!\w))?\s*(?:of|in|under)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+|our\s+|its\s+|their\s+)?"
+    r"^(?:\.[a-z](?!\w))?\s*(?:of|in|under|to)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+|our\s+|its\s+|their\s+)?"
     r"[*_\"“\[]{0,3}[A-Z][A-Za-z]*(?:\d{1,5}\b|['’]s)?"
     rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z]\.(?=\s+[A-Z][a-z])|[A-Z][A-Za-z]*(?:['’]s)?|of(?:\s+the)?|and|No\.|etc\.|"
-    r"\d{1,5}(?![A-Za-z0-9/])|\([A-Z][\w.]*\))|[—–-][A-Z][A-Za-z]*|,\s+(?:and\s+)?[A-Z][A-Za-z]*)*)"
+    r"\d{1,5}(?![A-Za-z0-9/])|\([A-Z][\w.]*(?:\s+(?:[A-Z][\w.]*|of|and|the|for|on|in|to))*\))|[—–-][A-Z][A-Za-z]*|"
+    r",\s+(?:and\s+)?[A-Z][A-Za-z]*)*)"
 )
 # a capitalised word that opens a sentence or a clause, never a word of a name ("Under California Civil Code …")
 _NOT_NAME = r"(?!(?:The|This|These|That|Under|See|In|Of|Per|By|With|And|Or|If|As|For|To|Pursuant)\b)"
@@ -228,6 +247,18 @@ _INSTRUMENT_BEFORE_RE = re.compile(
     r"\s*,?\s*$"
 )
 _INSTRUMENT_AFTER_RE = re.compile(r"\s*(?:No\.?\s*)?\d{1,4}/\d|/\d")
+# a blank line before a line that opens with a label or markup (a numbered line, a heading, a table row, a list
+# item): a name written before it ends there ("… of Act of 1970" / "" / "4. Menopause products …"); a name a
+# page or heading break splits goes on ("section 43A of the Employment" / "" / "Rights Act 1996.")
+_BLANK_LINE_RE = re.compile(r"\n[ \t]*\n(?=[ \t]*(?:[#|>*+-]|\(?\d|\(?[a-z]{1,4}\)|[A-Z]\.))")
+# an instrument's short name of the grammar packs (grammar.instrument_names) right after the cited number and its
+# pinpoints ("article 6.1.b RGPD", "Art. 6 Abs. 1 lit. b DSGVO", "Article 6(1)(b) of the GDPR", "art. 1240 du
+# C. civ."), or right before it ("GDPR Article 6", "DSGVO Art. 6")
+_SHORT_NAME_AFTER_RE = re.compile(
+    r"^\s*,?\s*(?:(?:of|in|under|du|de\s+la|de\s+l['’]|des|der|dem)\s+)?(?:(?:the|le|la|die|der)\s+|l['’])?"
+    + instrument_name_re().pattern
+)
+_SHORT_NAME_BEFORE_RE = re.compile(instrument_name_re().pattern + r"[ \t]+$")
 # a kind word of the grammar (grammar.document_words: Act, Regulation, License, Agreement, Provisions, Terms …)
 # in a name: it names a document
 _INSTRUMENT_WORDS_RE = re.compile(
@@ -294,11 +325,16 @@ def fold_document_name(name: str) -> str:
     n = " ".join(name.replace(" ", " ").split()).strip(" ,.;:()[]\"'“”‘’")
     n = re.sub(r"^(?:the|this)\s+", "", n, flags=re.I)
     n = re.sub(r"\b(rfc)\s*-?\s*(\d{1,5})\b", r"\1 \2", n, flags=re.I)
-    # "Regulation (EU) No 2016/679" → "regulation 2016/679": the number names the instrument
+    short = instrument_names().get(n) or instrument_names().get(n.upper())
+    if short:  # "GDPR", "RGPD", "DSGVO": the instrument's own citation (the grammar packs' short names)
+        n = short
+    # "Regulation (EU) No 2016/679", "Règlement (UE) 2016/679", "Verordnung (EU) 2016/679" → "regulation
+    # 2016/679": the number names the instrument, in any language (grammar.instrument_kinds)
+    kinds = instrument_kinds()
     n = re.sub(
-        r"\b(regulation|directive|decision)\s+(?:\((?:eu|ec|eec|euratom)\)\s*)?(?:no\.?\s*)?"
-        r"(\d{1,4}/\d{1,4}(?:/[a-z]{2,8})?)",
-        r"\1 \2",
+        rf"\b({'|'.join(map(re.escape, kinds))})\s+(?:\((?:eu|ec|eec|euratom|ue|ce|cee|eg|ewg)\)\s*)?"
+        r"(?:no\.?\s*|n°\s*|nr\.\s*)?(\d{1,4}/\d{1,4}(?:/[a-z]{2,8})?)",
+        lambda m: f"{kinds[m.group(1).lower()]} {m.group(2)}",
         n,
         flags=re.I,
     )
@@ -333,10 +369,21 @@ def document_names(title: str, doc_key: str) -> list[str]:
         names.append(f"rfc {int(m.group(1))}")
     for m in re.finditer(rf"\b(?:Regulation|Directive|Decision)\s+{_INSTRUMENT_NO}", clean_title):
         names.append(fold_document_name(m.group(0)))  # "Regulation (EU) 2016/679" → "regulation 2016/679"
+    # "Règlement RGPD — Bertel", "GDPR Compliance Policy", "Plateforme RGPD-IA": a text about the instrument a pack names
+    # ("RGPD", "GDPR"), not the instrument; neither its title nor its file name ("rgpd.md") names it so
+    about = {
+        fold_document_name(a)
+        for a in instrument_names()
+        if re.search(rf"(?<![^\W\d_]){re.escape(a)}(?![^\W\d_])", clean_title)  # "Plateforme RGPD-IA" too
+        and fold_document_name(clean_title) != fold_document_name(a)
+    }
     names += [
         a.lower()
         for a in re.findall(r"\b[A-Z][A-Z0-9]{1,7}\b", clean_title)
-        if a not in _CAPS_STOP and not a.isdigit() and not re.fullmatch(r"[IVXLC]+", a)
+        if a not in _CAPS_STOP
+        and not a.isdigit()
+        and not re.fullmatch(r"[IVXLC]+", a)
+        and fold_document_name(a) not in about
     ]
     words = [
         w
@@ -350,9 +397,14 @@ def document_names(title: str, doc_key: str) -> list[str]:
             names.append("".join(w[0] for w in caps[1:]).lower())
     stem = PurePosixPath(doc_key).name.split(".")[0]
     lead = re.split(r"[-_ ]", stem)[0]
-    if len(lead) >= 3 and lead.isalpha() and lead.lower() not in _GENERIC_NAMES:
+    if (
+        len(lead) >= 3
+        and lead.isalpha()
+        and lead.lower() not in _GENERIC_NAMES
+        and fold_document_name(lead) not in about
+    ):
         names.append(lead.lower())
-    if stem:
+    if stem and fold_document_name(stem) not in about:
         names.append(fold_document_name(stem.replace("_", " ")))
         names.append(fold_document_name(re.sub(r"[-_]+", " ", stem)))  # "cncf-charter.md": "the CNCF Charter"
     names.append(doc_key.lower())  # a link to the file itself: [x](../guide/config.md)
@@ -410,6 +462,10 @@ class _Resolver:
 
     def __init__(self, tree: DocumentTree):
         self.ids = {s.section_id for s in tree.sections}
+        from .contents import is_contents_section
+
+        # contents pages and indexes (structure.contents): they list sections, they cite none
+        self.contents = {s.section_id for s in tree.sections if is_contents_section(s)}
         # provisions numbered bare ("7", "4.7": no keyword or sign before the number), what a French
         # act's "article" cites when it labels no article (grammar.provision_words)
         self.bare = {s.section_id for s in tree.sections if s.number and s.number[0].isdigit()}
@@ -705,6 +761,10 @@ class _Resolver:
         words = folded.split()
         if words and all(w in _GENERIC_NAMES | _SMALL_WORDS for w in words):
             return _kind_word(words[-1]) in self.self_kinds
+        if instrument_name_re().fullmatch(" ".join(name.split())):
+            # a short name of the grammar packs ("RGPD", "GDPR", "C. civ."): this document only when it is
+            # that instrument (its own names fold to the same citation), never for writing it in its title
+            return folded in {fold_document_name(n) for n in self.own_folded}
         number = re.search(r"\d{1,4}/\d{1,4}", name)
         if number:
             return number.group(0) in self.own_numbers
@@ -1131,9 +1191,17 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     alone (``of the Charter``, ``of the Agreement``) is returned only when ``generic`` is set, for
     the caller to decide whether it is this document (:meth:`_Resolver.is_own`).
     """
+    after = _BLANK_LINE_RE.split(after, 1)[0]  # a name ends before a labelled line ("… of Act of 1970" / "" / "4. …")
     m = _LABEL_AFTER_RE.match(after) or _LABEL_BEFORE_RE.search(before[-34:])
     if m:
         return m.group("name")
+    pin = _PINPOINT_RE.match(after)
+    points = after[pin.end() :] if pin else after
+    short = _SHORT_NAME_AFTER_RE.match(re.sub(r"^\.[a-z](?![\w])", "", points)) or _SHORT_NAME_BEFORE_RE.search(
+        before[-24:]
+    )
+    if short:  # "article 6.1.b RGPD", "Art. 6 Abs. 1 lit. b DSGVO", "art. 1240 C. civ.": the packs' short names
+        return short.group("name")
     act = external_document(after)
     if act:  # "l'article 1er, 7°, de l'arrêté royal du …", "§ 13 des Bürgerlichen Gesetzbuchs" (the language pack's
         return act[1]  # designators; "de la présente loi", "dieses Gesetzes" name none)
@@ -1185,6 +1253,7 @@ def _named_document(after: str, before: str, generic: bool = False) -> str | Non
     pin = _PINPOINT_RE.match(after)
     if pin and pin.end() < len(after) and after[pin.end()].isspace():
         after = after[pin.end() :]  # "§ 7 Abs. 3 BUrlG": the act comes after the pinpoint
+    after = re.sub(r"^\.[a-z](?=\s)", "", after)  # "article 6.1.b CNIL": a point glued to the number
     m = _NAMED_AFTER_RE.match(after)
     if m and m.group("name") not in _CAPS_STOP and (not shouting or m.group("name").startswith("RFC")):
         return m.group("name")
@@ -1266,6 +1335,43 @@ def _toc_references(
                 )
             )
     return out if in_toc or len(out) >= 3 else []  # three lines naming sections as titled: a contents list
+
+
+# a contents entry: a line ending in dot leaders (or an ellipsis) and a page number ("4.2 Data Format ........ 5",
+# "1.1.  Roles . . . . 6", "Annex A …… iv")
+_LEADER_LINE_RE = re.compile(r"(?m)^[^\n]*?(?:(?:\.[ \t]?){4,}|…{2,}|_{4,})[ \t]*(?:\d{1,4}|[ivxlc]{1,6})[ \t|]*$")
+_PAGE_END_RE = re.compile(r"(?:\s|\|)\d{1,4}[ \t|]*$")
+
+
+def _contents_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` that are contents lines, which list sections and cite none: every line
+    ending in dot leaders and a page number, and the block a contents title opens on a line of its
+    own (``Table of Contents``, ``CONTENTS``, ``Sommaire``: :func:`.grammar.contents_title_pattern`)
+    inside a section's text — a front page's contents, an Act's arrangement of sections — up to the
+    first line of prose (fourteen words or more, no page number after them), a Markdown heading or
+    the end."""
+    spans = [m.span() for m in _LEADER_LINE_RE.finditer(text)]
+    pos = 0
+    lines = text.split("\n")
+    at = []
+    for ln in lines:
+        at.append(pos)
+        pos += len(ln) + 1
+    i = 0
+    while i < len(lines):
+        plain = re.sub(r"[#*_|>:\s]+", " ", lines[i]).strip() if len(lines[i]) < 60 else ""
+        if not plain or not _TOC_TITLE_RE.match(plain):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines):
+            line = lines[j].strip()
+            if line.startswith("#") or (len(line.split()) >= 14 and not _PAGE_END_RE.search(line)):
+                break
+            j += 1
+        spans.append((at[i], at[j] if j < len(lines) else len(text)))
+        i = j
+    return spans
 
 
 def _link_references(
@@ -1449,6 +1555,11 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
             continue
         if _INSTRUMENT_AFTER_RE.match(text, m.end()):  # "Regulation (EU) 2016/679": a name, not a reference
             continue
+        if _instrument_year(text, m):  # "the Medicinal Products (…) Regulations 2007": a name's year, no rule 2007
+            taken.append(m.span())
+            continue
+        if _shouted_letter(text, m):  # "THIRD PARTY A" in a capitals disclaimer: a word, no Part A
+            continue
         prefix = _keyword_prefix(m.group("kw"))
         if "/" in m.group("nums") and prefix not in _PROVISION_SLASH:
             continue  # "Regulation 17/62", "section 5/2": an instrument's number; only articles are inserted so
@@ -1470,7 +1581,13 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
                 refs.append((m.start(), _ref(ref_text, target, None if name else section_id, source_section_id, name)))
             taken.append((m.start(), end))
             continue
-        name = _named_after_chain(text, m.end(), before)
+        # an item of the enclosing provision ("Subject to subsection (3), and sections 20 and 23 of the Act of
+        # 2013") takes no act named after the references listed with it: only one named right after it
+        name = (
+            _named_after_chain(text, m.end(), before)
+            if prefix is not None
+            else _named_document(text[m.end() : m.end() + 120], before, generic=True)
+        )
         if name and resolver.is_own(name):
             name = None
         # "§ 7 Abs. 3", "Artikel 5 Absatz 1": the citation grammar's pinpoint words are its brackets
@@ -1612,11 +1729,46 @@ def _find_cross_references(text: str, tree: DocumentTree, source_section_id: str
         _to_parent(refs, resolver.parent_document)
     _defined_kinds(refs, tree, resolver)
     refs = _merge_links(refs, links) + toc
+    # contents lines in a section's text (a front page's table of contents, "4.2 Data Format ........ 5") list
+    # the sections they name, they cite none: listings, never "cited by" (docstrata.citers)
+    contents = _contents_spans(text) if source_section_id not in resolver.contents else [(0, len(text))]
+    for pos, r in refs:
+        if _inside((pos, pos + 1), contents):
+            r.listing = True
     refs.sort(key=lambda x: x[0])
     for _, r in refs:
         if r.section_id and not r.document:
             r.target_document = tree.doc_key
     return [r for _, r in refs]
+
+
+# a year ending an instrument's name ("Regulations 2007", "Civil Procedure Rules 1998"), after its other words
+_YEAR_RE = re.compile(r"(?:1[6-9]|20)\d\d")
+_NAME_BEFORE_RE = re.compile(r"(?:[A-Z][\w'’-]*|\))[ \t]+$")
+
+
+def _instrument_year(text: str, m: re.Match) -> bool:
+    """The keyword match ``m`` is the end of another instrument's name, not a citation: a kind word
+    documents are named by (:func:`.grammar.document_words`: ``Regulations``, ``Rules``) after a
+    capitalised word or a bracket of the name, followed by a year alone (``the Medicinal Products
+    (Control of Manufacture) Regulations 2007``, ``the Civil Procedure Rules 1998``)."""
+    kind = _kind_word(m.group("kw").rstrip("."))
+    if kind not in document_words() or not _YEAR_RE.fullmatch(m.group("nums").strip()):
+        return False
+    return bool(_NAME_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()))
+
+
+def _shouted_letter(text: str, m: re.Match) -> bool:
+    """The keyword match ``m`` is a word of text set in capitals followed by a lone letter
+    (``… ANY PART A …`` of a disclaimer, a heading in capitals): in capitals a citation word is read
+    as one only before a number (``PART 2``, ``SECTION 4.1``, ``ARTICLE IV``)."""
+    kw, nums = m.group("kw"), m.group("nums").strip()
+    if not (kw.isupper() and len(kw) > 1 and re.fullmatch(r"[A-Z]", nums) and not re.fullmatch(_ROMAN, nums)):
+        return False
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line_end = text.find("\n", m.end())
+    letters = [c for c in text[line_start : line_end if line_end >= 0 else len(text)] if c.isalpha()]
+    return len(letters) >= 12 and sum(c.isupper() for c in letters) > 0.8 * len(letters)
 
 
 def _lettered_clause(text: str, end: int, letter: str, resolver: _Resolver) -> tuple[str, int] | None:
@@ -1742,6 +1894,7 @@ def declared_parent(tree: DocumentTree, resolver: "_Resolver | None" = None) -> 
     opening = _LINK_RE.sub(lambda m: m.group("label"), opening)
     opening = re.sub(r"[*_]+", "", opening)
     own = resolver or _resolver(tree)
+    names: list[str] = []
     for m in pattern.finditer(opening):
         after = opening[m.end() : m.end() + 200].lstrip()
         name = _named_document(" of " + after, "")
@@ -1754,8 +1907,12 @@ def declared_parent(tree: DocumentTree, resolver: "_Resolver | None" = None) -> 
             return (
                 None  # "amending Regulations (EC) No 1060/2009, (EU) No 648/2012 …": several documents, no one parent
             )
-        return " ".join(name.split())
-    return _self_declared_parent(tree, opening, own)
+        names.append(" ".join(name.split()))
+    if len({fold_document_name(n) for n in names}) > 1:
+        # an Act whose contents list "Amendment of Health (Pricing …) Act 2013", "Amendment of Health Insurance
+        # Act 1994 …": it amends several, and its bare references cite none of them in particular
+        return None
+    return names[0] if names else _self_declared_parent(tree, opening, own)
 
 
 def _self_declared_parent(tree: DocumentTree, opening: str, own: "_Resolver") -> str | None:
@@ -2201,7 +2358,9 @@ def extract_cross_references(tree: DocumentTree) -> list[CrossReference]:
     A contents section (:func:`.contents.is_contents_section`: the document's own table of contents
     or index) makes no references from its words: a plain-text contents line (``1.1.  Roles ....
     6``) lists a section, it does not cite it. Only its markup links remain (a Markdown contents
-    list of ``[Title](#anchor)`` links), which the source itself writes as links."""
+    list of ``[Title](#anchor)`` links), which the source itself writes as links, each a ``listing``;
+    contents lines in other text (a front page's ``Table of Contents`` block) are listings too
+    (:func:`find_cross_references`)."""
     from .contents import is_contents_section
 
     out: list[CrossReference] = []

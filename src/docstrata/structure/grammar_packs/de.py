@@ -11,6 +11,8 @@ KEYWORDS = (
     (("titel",), "titel", "titel", 3, "cite"),
     (("untertitel",), "untertitel", "untertitel", 3.5, "cite"),
     (("anlage", "anl.", "anlagen"), "anlage", "anlage", 1, "label cite back"),
+    # an annex of a standard, contract or EU act in German ("Anhang A", "Anhang II"): back matter as Anlage is
+    (("anhang", "anh.", "anhänge"), "annex", "anhang", 1, "label cite xref back"),
     (("artikel", "art.", "artt."), "article", "artikel", 4, "label cite xref"),
     (("paragraf", "paragrafen"), "section", "", 5, "cite"),
 )
@@ -112,6 +114,17 @@ EXTERNAL = {
 # words before a dotted number that make it a software version, not a provision ("Version 3.2.1")
 VERSION_WORDS = ("version", "versionen")
 
+# Instruments cited by a short name (see en.py): "Art. 6 Abs. 1 lit. b DSGVO", "§ 823 BGB"; the name folds to
+# the instrument's own citation (grammar.instrument_names)
+INSTRUMENT_NAMES = (
+    (("DSGVO", "DS-GVO"), "Regulation (EU) 2016/679"),
+    (("BGB",), "Bürgerliches Gesetzbuch"),
+    (("HGB",), "Handelsgesetzbuch"),
+    (("BDSG",), "Bundesdatenschutzgesetz"),
+)
+# kind words of EU instruments in German ("Verordnung (EU) 2016/679", "Richtlinie 95/46/EG"), folded to one
+INSTRUMENT_KINDS = {"verordnung": "regulation", "richtlinie": "directive", "beschluss": "decision"}
+
 PACK = {
     "lang": "de",
     "months": MONTHS,
@@ -125,6 +138,8 @@ PACK = {
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,
     "external": EXTERNAL,
+    "instrument_names": INSTRUMENT_NAMES,
+    "instrument_kinds": INSTRUMENT_KINDS,
     "version_words": VERSION_WORDS,
     "citing": CITING,
 }

@@ -446,6 +446,21 @@ DOCUMENT_WORDS = (
     "rulebook",
 )
 
+# Other instruments a text cites by a short name of their own, as written (case kept), and what each is:
+# "Art. 6(1)(b) GDPR", "under eIDAS". A citation followed or preceded by one names that instrument, never a
+# section of the citing document (structure.xrefs); the name folds to the instrument's own citation, so a
+# held copy titled "Regulation (EU) 2016/679 …" is the one cited by "GDPR", "RGPD" or "DSGVO" alike
+# (grammar.instrument_names). Only names no document uses for anything else: not "DSA", "DORA", "UK GDPR"
+INSTRUMENT_NAMES = (
+    (("GDPR", "EU GDPR"), "Regulation (EU) 2016/679"),
+    (("eIDAS", "eIDAS Regulation"), "Regulation (EU) No 910/2014"),
+    (("NIS2", "NIS 2 Directive", "NIS2 Directive"), "Directive (EU) 2022/2555"),
+    (("ePrivacy Directive",), "Directive 2002/58/EC"),
+)
+# the kind words of EU instruments in the pack's language, as "Regulation (EU) 2016/679" writes them: the
+# instrument's number names it in any language (grammar.instrument_names)
+INSTRUMENT_KINDS = {"regulation": "regulation", "directive": "directive", "decision": "decision"}
+
 # ordinal words a back-matter unit is numbered with ("FIRST SCHEDULE", "The Second Schedule" of Commonwealth and
 # Indian Acts): its number
 ORDINAL_WORDS = {
@@ -461,6 +476,8 @@ PACK = {
     "lang": "en",
     "ordinal_words": ORDINAL_WORDS,
     "instrument_words": INSTRUMENT_WORDS,
+    "instrument_names": INSTRUMENT_NAMES,
+    "instrument_kinds": INSTRUMENT_KINDS,
     "document_words": DOCUMENT_WORDS,
     "caption_openers": CAPTION_OPENERS,
     "forum_words": FORUM_WORDS,

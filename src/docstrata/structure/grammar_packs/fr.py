@@ -177,6 +177,8 @@ EXTERNAL = {
         r"(?:litt?\.\s*)?[a-z]\)",
         r"points?\s+\d{1,3}",
         r"colonnes?\s+(?:[IVXLC]{1,6}|\d{1,2})\b",
+        # "les articles L.335-2 et suivants du Code de la propriété intellectuelle", "art. 1240 et s. du Code civil"
+        r"et\s+(?:suivants|suivantes|s\.)",
     ),
     # an act named before the citation by its date (and number), as the Justel consolidation notes each
     # amendment ("Modification à la Constitution 1993-05-05/30, art. 1", "L 2007-05-15/50, art. 3",
@@ -195,6 +197,19 @@ EXTERNAL = {
         r"précitée?s?|reproduite?s?|sont|est|font|fait|peut|peuvent|doit|doivent)(?:\s|$))"
     ),
 }
+
+# Instruments cited by a short name (see en.py): "article 6.1.b RGPD", "art. 1240 C. civ.", "article L. 122-4
+# CPI"; the name folds to the instrument's own citation (grammar.instrument_names)
+INSTRUMENT_NAMES = (
+    (("RGPD",), "Regulation (EU) 2016/679"),
+    (("CPI",), "Code de la propriété intellectuelle"),
+    (("C. civ.", "C.civ.", "C. civ"), "Code civil"),
+    (("C. consom.", "C. cons."), "Code de la consommation"),
+    (("C. trav.",), "Code du travail"),
+    (("LCEN",), "loi n° 2004-575 du 21 juin 2004"),
+)
+# kind words of EU instruments in French ("règlement (UE) 2016/679", "directive 95/46/CE"), folded to one
+INSTRUMENT_KINDS = {"règlement": "regulation", "directive": "directive", "décision": "decision"}
 
 # words that, after an article's number and a comma, name one of its paragraphs ("l'article 4, § 2" of a
 # Belgian act is paragraph 2 of article 4, its "(2)"), not a section inside a container
@@ -230,6 +245,8 @@ PACK = {
     "list_words": LIST_WORDS,
     "contents_titles": CONTENTS_TITLES,
     "external": EXTERNAL,
+    "instrument_names": INSTRUMENT_NAMES,
+    "instrument_kinds": INSTRUMENT_KINDS,
     "item_words": ITEM_WORDS,
     "version_words": VERSION_WORDS,
     "citing": CITING,

@@ -170,6 +170,37 @@ def _consecutive(numbers: list[str | None]) -> bool:
     )
 
 
+_LETTERED_HEADING_RE = re.compile(r"^(?P<letter>[A-Z])[ \t]+(?=[A-Z0-9\"“])\S")
+
+
+def _lettered_appendices(markers: list) -> None:
+    """In place: headings lettered ``A``, ``B``, ``C`` … with no keyword (``# A A Worked Example``,
+    ``# B Neo4j Serialisation``: LaTeX's ``\\appendix`` prints them so) are appendices when they
+    follow, at the same heading level, headings numbered ``1``, ``2`` … and no numbered one comes after
+    them: each gets the label ``Appendix A`` (id ``appendix-a``), as ``Appendix B`` cites it. Two at
+    least, lettered in order from ``A``: one heading opening with a capital and a space (``A Note on
+    Terms``) is a title."""
+    by_level: dict[int, list] = {}
+    for m in markers:
+        if m.kind == "heading" and m.md_level:
+            by_level.setdefault(m.md_level, []).append(m)
+    for heads in by_level.values():
+        lettered = [
+            (n, found.group("letter"))
+            for n, m in enumerate(heads)
+            if not m.components and (found := _LETTERED_HEADING_RE.match(m.title.strip()))
+        ]
+        if len(lettered) < 2 or [ch for _, ch in lettered] != [chr(65 + k) for k in range(len(lettered))]:
+            continue
+        first = lettered[0][0]
+        if [n for n, _ in lettered] != list(range(first, first + len(lettered))) or first + len(lettered) != len(heads):
+            continue  # other headings between or after them: not a run of appendices closing the document
+        if not any(re.match(r"\d{1,3}\.?\s", m.title.strip()) for m in heads[:first]):
+            continue
+        for n, letter in lettered:
+            heads[n].components = [("kw:appendix:appendix", letter, f"Appendix {letter}")]
+
+
 def _proposals(
     lines: list[str],
     markdown_flavour: bool,
@@ -184,6 +215,7 @@ def _proposals(
     (:func:`.resolve.resolve_candidates`); the lines of the candidates the resolver rejects are added to
     ``ctx.rejected``."""
     markers = _scan(lines, markdown_flavour, veto, ctx)
+    _lettered_appendices(markers)
     if not list_items:
         markers = [m for m in markers if not (m.kind == "item" and m.components[0][0] == "mditem")]
     if stated_blocks is not None:
