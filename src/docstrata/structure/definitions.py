@@ -20,7 +20,11 @@ optional ``**bold**``, HTML spans stripped):
   :func:`_term_line_entries`) then a separator (``* **Action**: …``, ``- **Term** — …``,
   ``appoint: see section 33AA``) or a language pack's definition verb (``**_company_** means:``
   and its limbs, ``**_X_**, in relation to Y, has the meaning given by section N``); RFC hanging
-  lists (``Option Type`` / its meaning indented below).
+  lists (``Option Type`` / its meaning indented below); a glossary of ``Term definition`` lines with
+  no quotes or verb (``Incapacity any sickness …``, ``**Term** …``, ``AKEP2     An …``:
+  :func:`_unmarked_glossary_entries`, only where the form repeats);
+* anywhere: an abbreviation in brackets after its long form (``Protected Health Information (PHI)``:
+  :func:`acronym_long_form`), defined as that long form.
 
 Emphasis markers never stay in a term (:func:`_strip_emphasis`, applied to every reader's term). A
 dictionary entry that only points elsewhere (``see section 2G``) gives way to the definition it
@@ -646,7 +650,7 @@ def _find_at(
         ] + term_lines
     if in_defs and not in_form:  # "Incapacity any sickness or injury …": a glossary without quotes or verbs
         known = {t.lower(): i for i, (_, t, _) in enumerate(found)}
-        for pos, term, definition in _unmarked_glossary_entries(body, doc_text or body):
+        for pos, term, definition in _unmarked_glossary_entries(body, doc_text or body, len(found)):
             i = known.get(term.lower())
             if i is None:
                 found.append((pos, term, definition))
@@ -1289,7 +1293,9 @@ def _glossary_line(line: str, count: _TermCounter) -> tuple[str, list[str], str,
     (``Business Day - a day …``), else the leading capitalised words (:func:`_split_capitalised`)."""
     if (m := _GLOSSARY_BOLD_TERM_RE.match(line)) and not re.match(r"\s*[:–—-]", m.group("rest")):
         term, rest, kind = m.group("term").strip(), m.group("rest").strip(), "marked"
-    elif (m := _GLOSSARY_GAP_RE.match(line)) and (m.group("gap").strip() or len(re.findall(r"\S {2,}\S", line)) == 1):
+    elif (m := _GLOSSARY_GAP_RE.match(line)) and (
+        m.group("gap").strip() or len(m.group("gap")) >= 3 or len(re.findall(r"\S {2,}\S", line)) == 1
+    ):  # a tab, a dash, a gap of three spaces or more, or the line's only wide gap ("AKEP2     An …")
         term, rest, kind = m.group("term").strip(), m.group("rest").strip(), "marked"
         if not all(_capitalised(w) or w.lower() in _GLOSSARY_CONNECTORS for w in term.split()):
             return None
@@ -1307,33 +1313,41 @@ def _glossary_line(line: str, count: _TermCounter) -> tuple[str, list[str], str,
     return term, names, rest, kind
 
 
-def _unmarked_glossary_entries(body: str, doc_text: str) -> list[tuple[int, str, str]]:
+def _unmarked_glossary_entries(body: str, doc_text: str, others: int = 0) -> list[tuple[int, str, str]]:
     """``(offset, term, definition)`` of a glossary laid out as ``Term definition`` lines in a
     definitions section or block (:func:`_glossary_line`: no quotes, no verb, maybe no separator).
 
     A line that does not end an entry (no closing stop, semicolon or colon) runs on into the next
     lines, as a wrapped two-column layout gives them (``Appointment the employment of … on the terms of``
-    / ``this agreement.``). The form must repeat to count: a run of three entries or more, in
-    alphabetical order (four pairs in five at least) or set apart by bold, a gap or a dash, with half
-    of the terms or more standing elsewhere in the document (``doc_text``) too; a line of other form
-    ends the run. Returns nothing else: prose under a definitions heading is no glossary."""
+    / ``this agreement.``), and so do lines indented under it; a line indented deeper than the entries
+    opens none (the definition of a hanging entry another reader takes). The form must repeat to
+    count: a run of three entries or more, in alphabetical order (four pairs in five at least) or set
+    apart by bold, a gap or a dash, with half of the terms or more standing elsewhere in the document
+    (``doc_text``) too; a line of other form ends the run. Entries set apart by a gap or bold count in
+    a shorter run too when other readers found ``others`` definitions in the same text (three
+    together at least): a list mixing hanging entries with ``AKEP2     An …`` lines (RFC 4764).
+    Returns nothing else: prose under a definitions heading is no glossary."""
     count = _TermCounter(doc_text)
     out: list[tuple[int, str, str]] = []
     run: list[_GlossaryEntry] = []
 
     def close() -> None:
-        if len(run) >= 3:
-            terms = [e.term.lower() for e in run]
+        entries = list(run)
+        if len(entries) < 3:  # entries set apart by a gap among those other readers found (RFC 4764's
+            entries = [e for e in entries if e.kind == "marked"]  # "AKEP2     An …" between hanging ones)
+            entries = entries if entries and len(entries) + others >= 3 else []
+        if entries:
+            terms = [e.term.lower() for e in entries]
             ordered = sum(a <= b for a, b in zip(terms, terms[1:]))
-            marked = sum(e.kind == "marked" for e in run)
-            used = sum(count(e.term) >= 2 for e in run)
-            if (5 * ordered >= 4 * (len(run) - 1) or 2 * marked >= len(run)) and 2 * used >= len(run):
-                for e in run:
+            marked = sum(e.kind == "marked" for e in entries)
+            used = sum(count(e.term) >= 2 for e in entries)
+            if (5 * ordered >= 4 * (len(entries) - 1) or 2 * marked >= len(entries)) and 2 * used >= len(entries):
+                for e in entries:
                     definition = " ".join(" ".join(e.parts).split())[:1500]
                     out.extend((e.at, name, definition) for name in [e.term, *e.names] if _plausible_term(name))
         run.clear()
 
-    pos = 0
+    pos, margin = 0, None
     for raw in body.split("\n"):
         at, pos = pos, pos + len(raw) + 1
         lead = _GLOSSARY_ENTRY_LEAD_RE.match(raw).end()  # type: ignore[union-attr]
@@ -1343,10 +1357,15 @@ def _unmarked_glossary_entries(body: str, doc_text: str) -> list[tuple[int, str,
         if line.startswith(("#", "|")):
             close()
             continue
+        indent = len(raw.expandtabs()) - len(raw.expandtabs().lstrip())
+        deeper = margin is not None and indent > margin + 2  # indented under a term: a definition's lines
         parsed = _glossary_line(line, count)
-        if run and not run[-1].closed and (parsed is None or parsed[3] == "capitals"):
+        if run and not run[-1].closed and (parsed is None or parsed[3] == "capitals" or deeper):
             run[-1].parts.append(line)  # the entry's definition carried over the line
             continue
+        if deeper and (parsed is None or parsed[3] == "capitals"):
+            continue  # a hanging entry's definition ("Please refer to [10] …"), another reader's
+        margin = indent
         if parsed is None or not _plausible_term(parsed[0]) or len(parsed[0].split()) > 8:
             close()
             continue
@@ -1371,7 +1390,7 @@ def acronym_long_form(abbreviation: str, before: str) -> str | None:
     every word of the long form must hold one of them (a function word such as ``and``/``of`` or a
     number may hold none: ``Data Protection Act 2018`` for ``DPA``), and of the readings the one putting
     the most letters on word initials wins (``Closed Circuit Television`` for ``CCTV``, not ``Circuit
-    Television``), the shorter on a tie; half of the letters at least must fall on initials, so a letter
+    Television``; a function word's initial counts half), the shorter on a tie; half of the letters at least must fall on initials, so a letter
     run inside one word is no long form. ``("PHI", "… disclose Protected Health Information")`` →
     ``Protected Health Information``."""
     letters = [ch.lower() for ch in abbreviation if ch.isalnum()]
@@ -1388,12 +1407,13 @@ def acronym_long_form(abbreviation: str, before: str) -> str | None:
         key, out = keys[k], float("-inf")
         if not key or key.isdigit() or key in _FUNCTION_WORDS:
             out = best(i, k + 1)  # a function word or a number may hold no letter
-        pos, score, j = 0, 0, i
+        pos, score, j = 0, 0.0, i
+        initial = 0.5 if key in _FUNCTION_WORDS else 1.0  # "Department of Defense (DoD)": "of" counts half
         while j < len(letters):  # letters i..j go in this word, in order
             at = key.find(letters[j], pos)
             if at < 0:
                 break
-            score += at == 0 and j == i
+            score += initial if at == 0 and j == i else 0.0
             pos, j = at + 1, j + 1
             out = max(out, score + best(j, k + 1))
         return out
@@ -1405,8 +1425,8 @@ def acronym_long_form(abbreviation: str, before: str) -> str | None:
     score, k = max(found)
     long_form = re.sub(r"[’']s$", "", " ".join(words[k:]).strip(" ,;:"))  # "the Directorate’s (ASD) …"
     alpha = sum(ch.isalpha() for ch in letters)
-    if 2 * score < alpha or re.search(r"[()\[\]{}\"“”]", long_form) or long_form == abbreviation:
-        return None
+    if 2 * score < alpha or re.search(r"[()\[\]{}\"“”]", long_form) or abbreviation in long_form.split():
+        return None  # "PPPoE PPP over Ethernet (PPPoE)": a list line's label, not the long form
     return long_form
 
 
