@@ -76,3 +76,15 @@ def test_the_long_form_puts_the_letters_on_word_initials() -> None:
     # a letter run inside one word, or letters the words before do not hold, is no long form
     assert acronym_long_form("CFCs", "releases of Chlorofluorocarbons") is None
     assert acronym_long_form("EU", "as laid down in the Regulation") is None
+
+
+def test_an_acronym_list_entry_wins_over_the_abbreviation_spelled_out_earlier() -> None:
+    """NIST SP 800-40r3 (bench/realdocs, public domain) spells out FISMA, NIST, SCAP … in its front
+    matter and body before Appendix C lists them: the list's entries are the definitions."""
+    path = Path(__file__).parents[1] / "bench" / "realdocs" / "pdf" / "nist-sp800-40r3-patch-management.pdf"
+    tree = build_tree(convert_file(SourceFile(path.name, str(path), None)))
+    defs = {d.term: d for d in tree.definitions}
+    for term in ("FISMA", "NIST", "SCAP", "CVE", "OVAL"):
+        assert defs[term].section_id == "appendix-c", term
+    # abbreviations the list does not hold keep the long form the text gives them
+    assert defs["FDE"].definition == "full disk encryption"

@@ -333,7 +333,9 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         :class:`DefinitionEntry` items (``term`` as written, ``definition`` text,
         ``doc_key``, ``section_id``, ``scope``, ``scope_label``); ``chunk_id`` is filled later
         by the chunker's caller. A term (case-insensitive) appears once per scope: its first
-        definition there wins.
+        definition there wins; an abbreviation's long form read from brackets
+        (``Protected Health Information (PHI)``) only where no other form defines it (a
+        glossary's or acronym list's own entry wins, wherever it stands).
     """
     out: list[DefinitionEntry] = []
     seen: set[tuple[str, str | None]] = set()
@@ -371,6 +373,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         )
 
     doc_text = "\n".join(_clean(x.text) for x in tree.sections)  # where a lower-case short form must recur
+    abbreviations: list[tuple[Section, str, tuple[int, str, str]]] = []  # read last: the weakest evidence
     headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
     for x in tree.sections:
         if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
@@ -391,12 +394,16 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(0, _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
         if not _is_form_section(s, by_id):  # "Protected Health Information (PHI)" names its long form
-            known = {t.lower() for _, t, _ in found}
-            found += [e for e in _acronym_entries(body) if e[1].lower() not in known]
+            abbreviations += [(s, body, e) for e in _acronym_entries(body)]
         for at, term, definition in found:
             if _INTRO_END_RE.search(definition):  # "means a person who—" and its limbs are subsections
                 definition = f"{definition} {_limb_text(tree, s)}".strip()
             add(term, definition, s, body, at)
+    if abbreviations:  # after every other form: a glossary's own entry for the abbreviation wins
+        for s, body, (at, term, long_form) in abbreviations:
+            add(term, long_form, s, body, at)
+        position = {x.section_id: i for i, x in enumerate(tree.sections)}
+        out.sort(key=lambda d: position.get(d.section_id or "", len(position)))
     if marked:
         placed = _place_marked(marked, tree)
         for m, section_id in zip(marked, placed):
