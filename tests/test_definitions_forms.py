@@ -19,6 +19,7 @@ import pytest
 from docstrata.convert import convert_file
 from docstrata.models import Document, FileState, SourceFile
 from docstrata.structure import build_tree
+from docstrata.structure.definitions import acronym_long_form
 
 FIXTURES = Path(__file__).parent / "fixtures" / "definition-forms"
 
@@ -109,7 +110,11 @@ def test_rfc_text_hanging_terms_in_a_definitions_section():
     defs = {d.term: d for d in _tree("rfc4271-excerpt.txt").definitions}
     assert [t for t in truth if t not in defs] == []
     assert defs["BGP speaker"].definition == "A router that implements BGP."
-    assert {d.section_id for d in defs.values()} == {"1.1"}  # nothing from the prose of §1 or §3
+    # nothing from the prose of §1 or §3 but the abbreviations it spells out ("Border Gateway Protocol
+    # (BGP)"), whose definition is their long form
+    read = {d.section_id for d in defs.values() if acronym_long_form(d.term, d.definition) != d.definition}
+    assert read == {"1.1"}
+    assert defs["BGP"].definition == "Border Gateway Protocol"
     assert "peers by" not in defs  # "… to specific / peers by means of …" continues a definition
 
 
@@ -179,7 +184,9 @@ def test_front_page_fields_and_values_are_no_terms():
         "client in:\n: 00200f746c73313320636c69656e7420696e00\n\n"
         "kGranularity:\n: Timer granularity. This is a system-dependent value.\n"
     )
-    assert list(got) == ["kGranularity"]
+    # the value "Internet Engineering Task Force (IETF)" spells out an abbreviation: that is defined
+    assert list(got) == ["IETF", "kGranularity"]
+    assert got["IETF"] == "Internet Engineering Task Force"
 
 
 def test_a_naming_parenthesis_opened_by_a_relative_clause():

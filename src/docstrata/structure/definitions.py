@@ -20,7 +20,11 @@ optional ``**bold**``, HTML spans stripped):
   :func:`_term_line_entries`) then a separator (``* **Action**: …``, ``- **Term** — …``,
   ``appoint: see section 33AA``) or a language pack's definition verb (``**_company_** means:``
   and its limbs, ``**_X_**, in relation to Y, has the meaning given by section N``); RFC hanging
-  lists (``Option Type`` / its meaning indented below).
+  lists (``Option Type`` / its meaning indented below); a glossary of ``Term definition`` lines with
+  no quotes or verb (``Incapacity any sickness …``, ``**Term** …``, ``AKEP2     An …``:
+  :func:`_unmarked_glossary_entries`, only where the form repeats);
+* anywhere: an abbreviation in brackets after its long form (``Protected Health Information (PHI)``:
+  :func:`acronym_long_form`), defined as that long form.
 
 Emphasis markers never stay in a term (:func:`_strip_emphasis`, applied to every reader's term). A
 dictionary entry that only points elsewhere (``see section 2G``) gives way to the definition it
@@ -329,7 +333,9 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         :class:`DefinitionEntry` items (``term`` as written, ``definition`` text,
         ``doc_key``, ``section_id``, ``scope``, ``scope_label``); ``chunk_id`` is filled later
         by the chunker's caller. A term (case-insensitive) appears once per scope: its first
-        definition there wins.
+        definition there wins; an abbreviation's long form read from brackets
+        (``Protected Health Information (PHI)``) only where no other form defines it (a
+        glossary's or acronym list's own entry wins, wherever it stands).
     """
     out: list[DefinitionEntry] = []
     seen: set[tuple[str, str | None]] = set()
@@ -367,6 +373,7 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
         )
 
     doc_text = "\n".join(_clean(x.text) for x in tree.sections)  # where a lower-case short form must recur
+    abbreviations: list[tuple[Section, str, tuple[int, str, str]]] = []  # read last: the weakest evidence
     headed_children: dict[str, int] = {}  # parent → sub-headings with a body whose title reads as a term
     for x in tree.sections:
         if x.parent_id and x.heading.lstrip().startswith("#") and x.text.strip() and _term_title(x):
@@ -386,10 +393,17 @@ def extract_definitions(tree: DocumentTree, marked: list[MarkedDefinition] | Non
             ]
         if in_defs and not found and _names_a_term(s, by_id, headed_children):
             found = [(0, _NUMBER_PREFIX_RE.sub("", s.title).strip(" :.-–—"), " ".join(s.text.split())[:1500])]
+        if not _is_form_section(s, by_id):  # "Protected Health Information (PHI)" names its long form
+            abbreviations += [(s, body, e) for e in _acronym_entries(body)]
         for at, term, definition in found:
             if _INTRO_END_RE.search(definition):  # "means a person who—" and its limbs are subsections
                 definition = f"{definition} {_limb_text(tree, s)}".strip()
             add(term, definition, s, body, at)
+    if abbreviations:  # after every other form: a glossary's own entry for the abbreviation wins
+        for s, body, (at, term, long_form) in abbreviations:
+            add(term, long_form, s, body, at)
+        position = {x.section_id: i for i, x in enumerate(tree.sections)}
+        out.sort(key=lambda d: position.get(d.section_id or "", len(position)))
     if marked:
         placed = _place_marked(marked, tree)
         for m, section_id in zip(marked, placed):
@@ -641,6 +655,14 @@ def _find_at(
         found = [
             e for e in found if not (_strip_emphasis(e[1]).lower() in ours and body.rfind("\n", 0, e[0]) in lines_at)
         ] + term_lines
+    if in_defs and not in_form:  # "Incapacity any sickness or injury …": a glossary without quotes or verbs
+        known = {t.lower(): i for i, (_, t, _) in enumerate(found)}
+        for pos, term, definition in _unmarked_glossary_entries(body, doc_text or body, len(found)):
+            i = known.get(term.lower())
+            if i is None:
+                found.append((pos, term, definition))
+            elif len(definition) > len(found[i][2]) and definition.startswith(found[i][2]):
+                found[i] = (found[i][0], found[i][1], definition)  # its wrapped lines too ("… Act" / "1996.")
     if in_defs and not found:
         for line in body.splitlines():
             g = _GLOSSARY_LINE_RE.match(line)
@@ -1149,6 +1171,290 @@ def _term_paragraph_entries(body: str) -> list[tuple[int, str, str]]:
     return out if len(out) >= 3 and 4 * len(out) >= len(paragraphs) else []
 
 
+# A glossary laid out as "Term definition" lines: no quotes, no verb, maybe no separator ("Incapacity any
+# sickness or injury which prevents …", "Business Day A day, other than …", "SSP statutory sick pay.", UK
+# drafting's two-column definitions clause as a text layer or a Word file gives it). The term is the
+# leading run of capitalised words, joined by connectors ("Subsidiary and Holding Company"); a bold span
+# ("**Incapacity** any …"), a tab or a wide gap, or a spaced dash ("Business Day - a day …") ends it too.
+_GLOSSARY_ENTRY_LEAD_RE = re.compile(r"^[ \t>]*(?:[-*+•][ \t]+)?")
+_GLOSSARY_BOLD_TERM_RE = re.compile(r"(\*\*|__)(?P<term>[^*_\n]{1,80}?)\1(?P<rest>[ \t]+\S.*)$")
+_GLOSSARY_GAP_RE = re.compile(r"(?P<term>[^\s\t][^\t]{0,79}?)(?P<gap>\t+| {2,}|[ \t]+[–—-][ \t]+)(?P<rest>\S.*)$")
+_GLOSSARY_CONNECTORS = frozenset("of and or for the in to on & de".split())
+_GLOSSARY_ACRONYM_RE = re.compile(r"\((?P<abbr>[A-Za-z][\w./&+-]{0,11})\)")
+_CLOSED_ENTRY_RE = re.compile(r"[.;:][\s\"'”’)\]*_]*$|;\s+(?:and|or)\s*$")
+
+
+@functools.lru_cache(maxsize=1)
+def _entry_opener_re() -> re.Pattern:
+    """What a definition may open with after a bare glossary term: a pack's ``entry_openers``
+    (``the``, ``any``, ``in relation to``) or definition verbs (``has the meaning``)."""
+    forms = definition_forms()
+    words = "|".join([*forms.get("entry_openers", ()), *forms.get("verbs", ())]) or _NEVER.pattern
+    return re.compile(rf"(?:{words})(?!\w)", re.I)
+
+
+def _capitalised(word: str) -> bool:
+    """``Incapacity``, ``IPRs``, ``Company’s``: opens with a capital letter."""
+    return word[:1].isupper()
+
+
+@dataclass
+class _GlossaryEntry:
+    at: int
+    term: str
+    names: list[str]
+    parts: list[str]
+    kind: str  # "marked" (bold, a gap, a dash) or "capitals"
+
+    @property
+    def closed(self) -> bool:
+        return bool(_CLOSED_ENTRY_RE.search(self.parts[-1]))
+
+
+class _TermCounter:
+    """How often a phrase stands in the document's text as a whole phrase, case kept (cached)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.seen: dict[str, int] = {}
+
+    def __call__(self, phrase: str) -> int:
+        if phrase not in self.seen:
+            pattern = rf"(?<![\w-]){re.escape(phrase)}(?![\w-])"
+            self.seen[phrase] = len(re.findall(pattern, self.text))
+        return self.seen[phrase]
+
+
+def _split_capitalised(line: str, count: _TermCounter) -> tuple[str, list[str], str] | None:
+    """``(term, other names, definition)`` of a glossary line whose term is its leading run of
+    capitalised words, the definition opening with a lower-case word that is no function word
+    (``statutory sick pay``), a determiner or qualifier (:func:`_entry_opener_re`: ``any``, ``A``,
+    ``in relation to``), a definition verb, a number or a currency sign; ``None`` for a sentence
+    (``References to a clause are …``: a preposition after the capitals, ``England, when …``: a comma
+    inside them). Where the definition itself opens with capitalised words (``Employment IPRs
+    Intellectual Property Rights created by …``) the run is cut where the document bears it out: the
+    whole run stands nowhere else in the text, the shorter term and the words after it both do."""
+    tokens = list(re.finditer(r"\S+", line))
+    names: list[str] = []
+    n = 0
+    while n < len(tokens):
+        word = tokens[n].group()
+        acronym = _GLOSSARY_ACRONYM_RE.fullmatch(word)
+        if n and acronym and sum(ch.isupper() for ch in word) >= 2:
+            names.append(acronym.group("abbr"))
+        elif n and _entry_opener_re().match(line, tokens[n].start()):
+            break  # "Business Day A day …": a capitalised determiner opens the definition
+        elif _capitalised(word):
+            pass
+        elif (
+            n
+            and word.lower() in _GLOSSARY_CONNECTORS
+            and n + 1 < len(tokens)
+            and _capitalised(tokens[n + 1].group())
+            and not _entry_opener_re().match(line, tokens[n + 1].start())
+        ):
+            pass
+        else:
+            break
+        if re.search(r"[,;:.!?]$", word):
+            return None  # "England, when banks …", "Note: …": a sentence or a label, not a term
+        n += 1
+    if n == 0 or n == len(tokens):
+        return None
+    after = line[tokens[n].start() :]
+    first = tokens[n].group()
+    if not (
+        first[:1].isdigit()
+        or first[:1] in "£$€"
+        or _entry_opener_re().match(after)
+        or first[:1].islower()
+        and re.sub(r"\W+$", "", first).lower() not in _FUNCTION_WORDS
+        or first[:1] == "("
+        and first[1:2].islower()
+    ):
+        return None
+    if not _entry_opener_re().match(after) and _term_verb_re().match(" " + after):
+        return None  # "Eligible overseas elector means …": the term runs on in lower case to its verb
+    words = [t.group() for t in tokens[:n] if not _GLOSSARY_ACRONYM_RE.fullmatch(t.group())]
+    while words and words[-1].lower() in _GLOSSARY_CONNECTORS:
+        words.pop()
+    if not words:
+        return None
+    k = len(words)
+    whole = " ".join(words)
+    for cut in range(len(words) - 1, 0, -1) if count(whole) < 2 else ():  # the whole run stands only here
+        head, rest = " ".join(words[:cut]), " ".join(words[cut:])  # "Employment IPRs" + "Intellectual Property …"
+        if count(head) >= 2 and count(rest) >= 2 and words[cut - 1].lower() not in _GLOSSARY_CONNECTORS:
+            k = cut
+            break
+    term = " ".join(words[:k])
+    if words[k - 1].lower() in keyword_words("label") and first[:1].isdigit():
+        return None  # "Section 2 applies …": a citation, not a term
+    definition = " ".join([*words[k:], after]) if k < len(words) else after
+    return term, names, definition
+
+
+def _glossary_line(line: str, count: _TermCounter) -> tuple[str, list[str], str, str] | None:
+    """``(term, other names, definition, kind)`` of one line of an unmarked glossary, else ``None``:
+    a bold term (``**Incapacity** any sickness …``), a term before a tab, a wide gap or a spaced dash
+    (``Business Day - a day …``), else the leading capitalised words (:func:`_split_capitalised`)."""
+    if (m := _GLOSSARY_BOLD_TERM_RE.match(line)) and not re.match(r"\s*[:–—-]", m.group("rest")):
+        term, rest, kind = m.group("term").strip(), m.group("rest").strip(), "marked"
+    elif (m := _GLOSSARY_GAP_RE.match(line)) and (
+        m.group("gap").strip() or len(m.group("gap")) >= 3 or len(re.findall(r"\S {2,}\S", line)) == 1
+    ):  # a tab, a dash, a gap of three spaces or more, or the line's only wide gap ("AKEP2     An …")
+        term, rest, kind = m.group("term").strip(), m.group("rest").strip(), "marked"
+        if not all(_capitalised(w) or w.lower() in _GLOSSARY_CONNECTORS for w in term.split()):
+            return None
+    else:
+        split = _split_capitalised(line, count)
+        if split is None:
+            return None
+        return (*split, "capitals")
+    names = []
+    if abbr := _TRAILING_ABBREVIATION_RE.match(term):  # "Intellectual Property Rights (IPRs)"
+        if _ABBREVIATION_RE.fullmatch(abbr.group("abbr").strip()):
+            term, names = abbr.group("term").strip(), [abbr.group("abbr").strip()]
+    if term.endswith((".", ",", ";", ":")) or not rest[:1].isalnum() and rest[:1] not in '(£$€"“':
+        return None
+    return term, names, rest, kind
+
+
+def _unmarked_glossary_entries(body: str, doc_text: str, others: int = 0) -> list[tuple[int, str, str]]:
+    """``(offset, term, definition)`` of a glossary laid out as ``Term definition`` lines in a
+    definitions section or block (:func:`_glossary_line`: no quotes, no verb, maybe no separator).
+
+    A line that does not end an entry (no closing stop, semicolon or colon) runs on into the next
+    lines, as a wrapped two-column layout gives them (``Appointment the employment of … on the terms of``
+    / ``this agreement.``), and so do lines indented under it; a line indented deeper than the entries
+    opens none (the definition of a hanging entry another reader takes). The form must repeat to
+    count: a run of three entries or more, in alphabetical order (four pairs in five at least) or set
+    apart by bold, a gap or a dash, with half of the terms or more standing elsewhere in the document
+    (``doc_text``) too; a line of other form ends the run. Entries set apart by a gap or bold count in
+    a shorter run too when other readers found ``others`` definitions in the same text (three
+    together at least): a list mixing hanging entries with ``AKEP2     An …`` lines (RFC 4764).
+    Returns nothing else: prose under a definitions heading is no glossary."""
+    count = _TermCounter(doc_text)
+    out: list[tuple[int, str, str]] = []
+    run: list[_GlossaryEntry] = []
+
+    def close() -> None:
+        entries = list(run)
+        if len(entries) < 3:  # entries set apart by a gap among those other readers found (RFC 4764's
+            entries = [e for e in entries if e.kind == "marked"]  # "AKEP2     An …" between hanging ones)
+            entries = entries if entries and len(entries) + others >= 3 else []
+        if entries:
+            terms = [e.term.lower() for e in entries]
+            ordered = sum(a <= b for a, b in zip(terms, terms[1:]))
+            marked = sum(e.kind == "marked" for e in entries)
+            used = sum(count(e.term) >= 2 for e in entries)
+            if (5 * ordered >= 4 * (len(entries) - 1) or 2 * marked >= len(entries)) and 2 * used >= len(entries):
+                for e in entries:
+                    definition = " ".join(" ".join(e.parts).split())[:1500]
+                    out.extend((e.at, name, definition) for name in [e.term, *e.names] if _plausible_term(name))
+        run.clear()
+
+    pos, margin = 0, None
+    for raw in body.split("\n"):
+        at, pos = pos, pos + len(raw) + 1
+        lead = _GLOSSARY_ENTRY_LEAD_RE.match(raw).end()  # type: ignore[union-attr]
+        line = raw[lead:].rstrip()
+        if not line:
+            continue
+        if line.startswith(("#", "|")):
+            close()
+            continue
+        indent = len(raw.expandtabs()) - len(raw.expandtabs().lstrip())
+        deeper = margin is not None and indent > margin + 2  # indented under a term: a definition's lines
+        parsed = _glossary_line(line, count)
+        if run and not run[-1].closed and (parsed is None or parsed[3] == "capitals" or deeper):
+            run[-1].parts.append(line)  # the entry's definition carried over the line
+            continue
+        if deeper and (parsed is None or parsed[3] == "capitals"):
+            continue  # a hanging entry's definition ("Please refer to [10] …"), another reader's
+        margin = indent
+        if parsed is None or not _plausible_term(parsed[0]) or len(parsed[0].split()) > 8:
+            close()
+            continue
+        term, names, definition, kind = parsed
+        run.append(_GlossaryEntry(at + lead, term, names, [definition], kind))
+    close()
+    return out
+
+
+# an abbreviation in brackets after its long form: "Protected Health Information (PHI)", "Intellectual
+# Property Rights (IPRs)", "the Data Protection Act 2018 (DPA)"; two capitals at least, so never an item
+# label ("(a)", "(iv)"), a number or a naming parenthesis ("(the Company)")
+_ACRONYM_RE = re.compile(r"(?<=\S)[ \t]*\((?P<abbr>[A-Za-z][A-Za-z0-9&./+-]{1,11})\)")
+
+
+def acronym_long_form(abbreviation: str, before: str) -> str | None:
+    """The long form an abbreviation stands for, read from the words ``before`` it, else ``None``.
+
+    After Schwartz & Hearst (*A simple algorithm for identifying abbreviation definitions in
+    biomedical text*, PSB 2003): the letters and digits of the abbreviation are found in order in the
+    last ``min(len + 5, 2 × len)`` words before it, the first opening the long form's first word. Here
+    every word of the long form must hold one of them (a function word such as ``and``/``of`` or a
+    number may hold none: ``Data Protection Act 2018`` for ``DPA``), and of the readings the one putting
+    the most letters on word initials wins (``Closed Circuit Television`` for ``CCTV``, not ``Circuit
+    Television``; a function word's initial counts half), the shorter on a tie; half of the letters at least must fall on initials, so a letter
+    run inside one word is no long form. ``("PHI", "… disclose Protected Health Information")`` →
+    ``Protected Health Information``."""
+    letters = [ch.lower() for ch in abbreviation if ch.isalnum()]
+    if len(letters) < 2 or not letters[0].isalpha():
+        return None
+    words = re.findall(r"\S+", before)[-min(len(letters) + 5, 2 * len(letters)) :]
+    keys = [re.sub(r"[^\w]", "", w).lower() for w in words]
+
+    @functools.lru_cache(maxsize=None)
+    def best(i: int, k: int) -> float:
+        """Most letters from ``i`` on put on word initials, words ``k`` on (-inf: no reading)."""
+        if k == len(keys):
+            return 0 if i == len(letters) else float("-inf")
+        key, out = keys[k], float("-inf")
+        if not key or key.isdigit() or key in _FUNCTION_WORDS:
+            out = best(i, k + 1)  # a function word or a number may hold no letter
+        pos, score, j = 0, 0.0, i
+        initial = 0.5 if key in _FUNCTION_WORDS else 1.0  # "Department of Defense (DoD)": "of" counts half
+        while j < len(letters):  # letters i..j go in this word, in order
+            at = key.find(letters[j], pos)
+            if at < 0:
+                break
+            score += initial if at == 0 and j == i else 0.0
+            pos, j = at + 1, j + 1
+            out = max(out, score + best(j, k + 1))
+        return out
+
+    found = [(best(0, k), k) for k in range(len(keys)) if keys[k][:1] == letters[0] and keys[k] not in _FUNCTION_WORDS]
+    found = [(score, k) for score, k in found if score > float("-inf")]
+    if not found:
+        return None
+    score, k = max(found)
+    long_form = re.sub(r"[’']s$", "", " ".join(words[k:]).strip(" ,;:"))  # "the Directorate’s (ASD) …"
+    alpha = sum(ch.isalpha() for ch in letters)
+    if 2 * score < alpha or re.search(r"[()\[\]{}\"“”]", long_form) or abbreviation in long_form.split():
+        return None  # "PPPoE PPP over Ethernet (PPPoE)": a list line's label, not the long form
+    return long_form
+
+
+def _acronym_entries(body: str) -> list[tuple[int, str, str]]:
+    """``(offset, abbreviation, long form)`` of each abbreviation ``body`` defines by putting it in
+    brackets after its long form (:func:`acronym_long_form`): ``Protected Health Information (PHI)``
+    defines ``PHI`` as ``Protected Health Information``. Only the sentence before the bracket is read;
+    an abbreviation of fewer than two capitals, a roman numeral or an enumerator is none."""
+    out = []
+    for m in _ACRONYM_RE.finditer(body):
+        abbreviation = m.group("abbr")
+        if sum(ch.isupper() for ch in abbreviation) < 2 or is_enumerator(abbreviation):
+            continue
+        start = max(body.rfind("\n\n", 0, m.start()), m.start() - 300)
+        before = re.split(r"[.;:!?](?=\s)|\n\n|[|*_`\"“”]", body[max(start, 0) : m.start()])[-1]
+        long_form = acronym_long_form(abbreviation, before)
+        if long_form and _plausible_term(abbreviation, marked=True):
+            out.append((m.start("abbr"), abbreviation, long_form))
+    return out
+
+
 # "**Term** (ABBR) – definition", "**Term** or **Other name** – …", "**A** (X) and **B** (Y) – …": the
 # names before the separator, then the definition
 _GLOSSARY_HEAD_RE = re.compile(
@@ -1258,7 +1564,8 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
     ``… the case-law of the Court of Justice of the European Union (the ‘Court of Justice’)`` →
     ``Court of Justice of the European Union``. The name is the run of capitalised words (joined
     by ``of``, ``the``, ``and`` …) just before the parenthesis and must hold the term's first
-    word; ``None`` when there is no such run or it opens the sentence (``This Agreement (the
+    word, or be what the term abbreviates (``the General Data Protection Regulation ("GDPR")`` →
+    ``General Data Protection Regulation``: :func:`acronym_long_form`); ``None`` when there is no such run or it opens the sentence (``This Agreement (the
     "Agreement") is made …``: the sentence, which says who makes it, is the better definition)."""
     head = body[max(0, paren_start - 300) : paren_start]
     head = head[
@@ -1279,7 +1586,11 @@ def _named_phrase(body: str, paren_start: int, term: str) -> str | None:
     name = head[start.start() :].strip()
     first_word = term.split()[0].lower().strip("\"'“”‘’„‚«»*_")
     if first_word not in [t.lower() for t in re.findall(r"[\w’'-]+", name)]:
-        return None
+        # an abbreviation of the name: 'the General Data Protection Regulation ("GDPR")'
+        abbreviated = " " not in term and sum(ch.isupper() for ch in term) >= 2
+        name = (acronym_long_form(term, name) or "") if abbreviated else ""
+        if not name:
+            return None
     before = head[: start.start()].rstrip()
     if not before or re.search(r"[.!?;:]\W*$", before) or before.endswith("\n"):
         return None  # the name opens its sentence

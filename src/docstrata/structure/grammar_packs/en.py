@@ -337,6 +337,29 @@ DEFINITIONS = {
         r"(?:will\s+|shall\s+)?ha(?:s|ve)\s+(?:the\s+(?:same\s+)?|a\s+)meaning",
         r"is\s+defined\s+as",
     ),
+    # the words a definition opens with after a bare term in a glossary laid out as "Term definition"
+    # lines, no quotes and no verb ("Incapacity any sickness …", "Business Day A day other than …",
+    # "Subsidiary in relation to a company …"): determiners and qualifying phrases
+    "entry_openers": (
+        "a",
+        "an",
+        "the",
+        "any",
+        "all",
+        "each",
+        "every",
+        "either",
+        "its",
+        "his",
+        "her",
+        "their",
+        "such",
+        "those",
+        r"in\s+relation\s+to",
+        r"in\s+respect\s+of",
+        r"with\s+respect\s+to",
+        r"as\s+(?:defined|set\s+out|described|specified|referred\s+to)\b",
+    ),
 }
 
 # words before a dotted number that make it a software version or release, not a provision ("version
