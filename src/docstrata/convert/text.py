@@ -83,15 +83,14 @@ def split_front_matter(markdown: str) -> tuple[dict, str]:
     document's metadata, never its text: read as text its ``key: value`` lines became a preamble
     section and "definitions" (``Fundstelle: …``). A block that is not a YAML mapping is no front
     matter: ``({}, markdown)`` unchanged."""
-    m = _FRONT_MATTER.match(markdown)
-    toml = None if m else _TOML_FRONT_MATTER.match(markdown)
-    if not m and not toml:
+    m = _FRONT_MATTER.match(markdown) or _TOML_FRONT_MATTER.match(markdown)
+    if not m:
         return {}, markdown
     try:
-        if toml:
+        if m.re is _TOML_FRONT_MATTER:
             import tomllib
 
-            meta, m = tomllib.loads(toml.group(1)), toml
+            meta = tomllib.loads(m.group(1))
         else:
             import yaml
 
