@@ -1153,13 +1153,13 @@ def _respelled(store, embed_query, query: str, min_cosine: float | None) -> Resp
     frequencies = getattr(store, "term_document_frequencies", None)
     if min_cosine is None or frequencies is None:
         return Respelling(query)
-    from .index.keyword import analyze
+    from .index.keyword import analyze_uncached
     from .store.base import keyword_languages
 
     languages = keyword_languages(store)
 
-    def terms_of(word: str) -> list[str]:  # analyze's word cache: a candidate is stemmed once a process
-        return list(dict.fromkeys(t for language in languages for t in analyze(word, language)))
+    def terms_of(word: str) -> list[str]:  # candidates are made-up words: kept out of the analyser's word cache
+        return list(dict.fromkeys(t for language in languages for t in analyze_uncached(word, language)))
 
     return respell(query, frequencies, terms_of, lambda words: np.stack([embed_query(w) for w in words]), min_cosine)
 

@@ -195,6 +195,13 @@ def analyze(text: str, language: str = "en") -> list[str]:
     return list(chain.from_iterable(map(words.__getitem__, text.split())))
 
 
+def analyze_uncached(word: str, language: str = "en") -> list[str]:
+    """:func:`analyze`'s terms of ``word`` without keeping it in the word cache: for made-up words
+    (respelling candidates, :mod:`docstrata.respell`) that would otherwise fill the cache an
+    ingest's real words need."""
+    return _analyze_whole(word, stemmed_language(language))
+
+
 def _analyze_whole(text: str, language: str = "en") -> list[str]:
     """:func:`analyze` without the word cache: the whole text normalised and tokenised at once."""
     raws = _TOKEN.findall(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", text)))  # no groups: whole matches
