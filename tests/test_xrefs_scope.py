@@ -107,3 +107,17 @@ def test_the_licences_own_section_references_still_resolve():
     parsed = _parse("choosealicense", "gpl-2.0.txt")
     refs = [(x.text, x.section_id) for x in parsed.tree.cross_references if x.source_section_id == "3"]
     assert ("Sections 1 and 2", "1") in refs and ("Sections 1 and 2", "2") in refs
+
+
+def test_a_short_name_opening_with_its_year_names_another_act():
+    """Final trial 20: regulation 14 of the Control of Noise at Work Regulations 2005 applies them to
+    activities "to which sections 1 to 59 and 80 to 82 of the 1974 Act apply" — the Health and Safety
+    at Work etc. Act 1974 (regulation 2 calls it "the 1974 Act"). The 61 references were the
+    regulations' own 1-59 and 80-82, so ``cited-by 7`` listed regulation 14."""
+    parsed = _parse("uk-si-clml", "uksi-2005-1643-noise-at-work.xml")
+    refs = [r for r in parsed.tree.cross_references if r.source_section_id == "14"]
+    assert refs and {r.target for r in refs} >= {"1", "59", "80", "82"}
+    assert all(r.section_id is None and r.document for r in refs), [(r.target, r.section_id, r.document) for r in refs]
+    assert {r.document for r in refs} == {refs[0].document} and "1974" in refs[0].document
+    own = [r for r in parsed.tree.cross_references if r.section_id == "7" and r.source_section_id == "14"]
+    assert not own

@@ -226,10 +226,11 @@ _INSTRUMENT_NO = r"(?:\((?:EU|EC|EEC|Euratom|EURATOM)\)\s*)?(?:No\.?\s*)?\d{1,4}
 # Act", "of the United Kingdom’s European Union (Withdrawal) Act 2018"; a lettered pinpoint may stand between
 # ("Section 4.e of the Trust Legal Provisions"); a bracketed part of the name may hold several words ("of the
 # Health (Pricing and Supply of Medical Goods) Act 2013", "of the Medicinal Products (Control of Manufacture)
-# Regulations 2007"); a schedule is one "to" its Act ("Schedule 4 to the Health Insurance Act 1994")
+# Regulations 2007"); a schedule is one "to" its Act ("Schedule 4 to the Health Insurance Act 1994"); a short name
+# may open with its year ("of the 1974 Act", "of the 1999 Regulations", as UK instruments define them)
 _EXTERNAL_RE = re.compile(
     r"^(?:\.[a-z](?!\w))?\s*(?:of|in|under|to)\s+(?P<name>(?:the\s+|this\s+|these\s+|that\s+|those\s+|our\s+|its\s+|their\s+)?"
-    r"[*_\"“\[]{0,3}[A-Z][A-Za-z]*(?:\d{1,5}\b|['’]s)?"
+    r"[*_\"“\[]{0,3}(?:(?:1[5-9]|20)\d\d\s+(?=[A-Z]))?[A-Z][A-Za-z]*(?:\d{1,5}\b|['’]s)?"
     rf"(?:\s+(?:{_INSTRUMENT_NO}(?![\w/])|[A-Z]\.(?=\s+[A-Z][a-z])|[A-Z][A-Za-z]*(?:['’]s)?|of(?:\s+the)?|and|No\.|etc\.|"
     r"\d{1,5}(?![A-Za-z0-9/])|\([A-Z][\w.]*(?:\s+(?:[A-Z][\w.]*|of|and|the|for|on|in|to))*\))|[—–-][A-Z][A-Za-z]*|"
     r",\s+(?:and\s+)?[A-Z][A-Za-z]*)*)"
@@ -1514,7 +1515,12 @@ def find_cross_references(text: str, tree: DocumentTree, source_section_id: str 
         ``document`` set and ``section_id=None``. Nothing on a Markdown heading line is a reference.
     """
     with document_language(tree.language):  # the chunker calls this outside build_tree's block
-        return _find_cross_references(text, tree, source_section_id)
+        refs = _find_cross_references(text, tree, source_section_id)
+    short = _resolver(tree).short_names
+    for ref in refs:  # "of the 1974 Act" where the text defines "the 1974 Act": the Act's full name
+        if ref.document and (full := short.get(fold_document_name(ref.document))):
+            ref.document = full
+    return refs
 
 
 # "the following Sections will survive …: 5.4 (Usage Data), 8.4 …": the keyword names the list after the colon
